@@ -1,0 +1,309 @@
+package host
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// DiagramOptions change how a board is drawn.
+type DiagramOptions struct {
+	Color bool // colour each site by its owner with ANSI escapes
+}
+
+// Diagram draws the board as the players see it: the northernmost row on
+// top, Player 1's row a at the bottom, each line starting with its row
+// letter. On a "counts" board each site shows its count, then the marks of
+// its tags (e.g. * for a head), then @ and the owner when the owner differs
+// from the opening; a grid board has a header of column numbers. On a
+// "pieces" board each site shows its owner or . when empty. The text can be
+// pasted into a scenario, see ParseDiagram.
+func (s *State) Diagram() string { return s.DiagramWith(DiagramOptions{}) }
+
+// DiagramWith draws the board with options.
+func (s *State) DiagramWith(opt DiagramOptions) string {
+	b := s.g.board
+	cells := make([]string, len(b.sites))
+	width := 1
+	for i := range b.sites {
+		cells[i] = s.cellText(i)
+		if len(cells[i]) > width {
+			width = len(cells[i])
+		}
+	}
+	if b.grid && width < 2 {
+		width = 2
+	}
+	paint := func(i int, text string) string {
+		if !opt.Color {
+			return text
+		}
+		switch s.Owner(i) {
+		case 0:
+			return text
+		case 1:
+			return "\x1b[36m" + text + "\x1b[0m"
+		case 2:
+			return "\x1b[33m" + text + "\x1b[0m"
+		default:
+			return "\x1b[35m" + text + "\x1b[0m"
+		}
+	}
+	var sb strings.Builder
+	if b.picture != "" {
+		rowOf := map[string]int{}
+		for r, l := range b.rows {
+			rowOf[l] = r
+		}
+		for _, line := range strings.Split(b.picture, "\n") {
+			f := strings.Fields(line)
+			r, ok := -1, false
+			if len(f) > 0 {
+				r, ok = rowOf[f[0]]
+			}
+			if !ok {
+				sb.WriteString(strings.TrimRight(line, " "))
+				sb.WriteByte('\n')
+				continue
+			}
+			k := 0
+			var out strings.Builder
+			for _, c := range line {
+				if c == '@' && k < len(b.rowSite[r]) {
+					i := int(b.rowSite[r][k])
+					out.WriteString(paint(i, cells[i]))
+					k++
+					continue
+				}
+				out.WriteRune(c)
+			}
+			sb.WriteString(strings.TrimRight(out.String(), " "))
+			sb.WriteByte('\n')
+		}
+		return sb.String()
+	}
+	labelW := 0
+	for _, l := range b.rows {
+		if len(l) > labelW {
+			labelW = len(l)
+		}
+	}
+	labelW += 4
+	minCol, maxCol := int(^uint(0)>>1), 0
+	for _, site := range b.sites {
+		minCol = min(minCol, site.Col)
+		maxCol = max(maxCol, site.Col)
+	}
+	if b.grid {
+		sb.WriteString(strings.Repeat(" ", labelW))
+		for c := 1; c <= maxCol; c++ {
+			if c > 1 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(pad(strconv.Itoa(c), width))
+		}
+		trimLastLine(&sb)
+	}
+	for r := len(b.rows) - 1; r >= 0; r-- {
+		var line strings.Builder
+		line.WriteString(pad(b.rows[r], labelW))
+		at := 0
+		for _, i := range b.rowSite[r] {
+			col := (b.sites[i].Col - minCol) * (width + 1)
+			if col > at {
+				line.WriteString(strings.Repeat(" ", col-at))
+				at = col
+			}
+			line.WriteString(paint(int(i), pad(cells[i], width)))
+			at += width
+			line.WriteByte(' ')
+			at++
+		}
+		sb.WriteString(strings.TrimRight(line.String(), " "))
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// trimLastLine ends the builder's last line without trailing spaces.
+func trimLastLine(sb *strings.Builder) {
+	t := strings.TrimRight(sb.String(), " ")
+	sb.Reset()
+	sb.WriteString(t)
+	sb.WriteByte('\n')
+}
+
+func pad(s string, w int) string {
+	if len(s) >= w {
+		return s
+	}
+	return s + strings.Repeat(" ", w-len(s))
+}
+
+// cellText is what a diagram shows for site i.
+func (s *State) cellText(i int) string {
+	b := s.g.board
+	marks := b.markOf(i)
+	if b.style == Pieces {
+		if s.Count(i) == 0 {
+			return "." + marks
+		}
+		return strconv.Itoa(s.Owner(i)) + marks
+	}
+	t := strconv.Itoa(s.Count(i)) + marks
+	if o := s.Owner(i); s.g.opening != nil && o != s.g.opening.Owner(i) {
+		t += "@" + strconv.Itoa(o)
+	}
+	return t
+}
+
+// DiagramError reports a problem in a board diagram; Line counts from 1
+// within the diagram's text.
+type DiagramError struct {
+	Line int
+	Msg  string
+}
+
+func (e *DiagramError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("diagram line %d: %s", e.Line, e.Msg)
+	}
+	return "diagram: " + e.Msg
+}
+
+// ParseDiagram reads a board diagram in the style Diagram draws and returns
+// the count and owner of every site in board order. Rows may come in any
+// order but each once and complete; column headers and lines of picture
+// connectors (- | / \) are skipped; connectors between cells are ignored.
+// On a counts board a site's owner is the opening's unless the cell says
+// @N; on a pieces board the cell is the owner (count 1) or . (empty).
+// Marks after a cell must be marks of the site's tags.
+func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
+	b := g.board
+	n := len(b.sites)
+	counts, owners = make([]int, n), make([]int, n)
+	seen := make([]bool, len(b.rows))
+	lines := strings.Split(text, "\n")
+	for ln, raw := range lines {
+		line := strings.TrimRight(raw, " \t\r")
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		r := b.rowIndex(fields[0])
+		if r < 0 {
+			if isHeader(fields) || isConnectors(line) {
+				continue
+			}
+			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%q does not start with a row label (rows are %s)", firstN(line, 30), strings.Join(b.rows, ", "))}
+		}
+		if seen[r] {
+			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("row %s appears twice", fields[0])}
+		}
+		seen[r] = true
+		rest := strings.TrimSpace(line)[len(fields[0]):]
+		rest = strings.Map(func(c rune) rune {
+			if strings.ContainsRune("-|/\\", c) {
+				return ' '
+			}
+			return c
+		}, rest)
+		cells := strings.Fields(rest)
+		sites := b.rowSite[r]
+		if len(cells) != len(sites) {
+			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("row %s has %d sites, the line gives %d", fields[0], len(sites), len(cells))}
+		}
+		for k, cell := range cells {
+			i := int(sites[k])
+			c, o, err := g.parseCell(i, cell)
+			if err != nil {
+				return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%s: %v", b.sites[i].Name, err)}
+			}
+			counts[i], owners[i] = c, o
+		}
+	}
+	for r, ok := range seen {
+		if !ok {
+			return nil, nil, &DiagramError{Msg: fmt.Sprintf("row %s is missing (a diagram gives every row: %s)", b.rows[r], strings.Join(b.rows, ", "))}
+		}
+	}
+	return counts, owners, nil
+}
+
+func firstN(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+func isHeader(fields []string) bool {
+	for i, f := range fields {
+		if f != strconv.Itoa(i+1) {
+			return false
+		}
+	}
+	return true
+}
+
+func isConnectors(line string) bool {
+	return strings.Trim(line, " \t-|/\\") == ""
+}
+
+// parseCell reads one cell of a diagram for site i.
+func (g *Game) parseCell(i int, cell string) (count, owner int, err error) {
+	b := g.board
+	body := cell
+	ownerText := ""
+	if at := strings.IndexByte(cell, '@'); at >= 0 {
+		if b.style == Pieces {
+			return 0, 0, fmt.Errorf("%q: @ marks owners on counts boards; on this board a cell is a player number or .", cell)
+		}
+		body, ownerText = cell[:at], cell[at+1:]
+	}
+	j := len(body)
+	for j > 0 && !(body[j-1] >= '0' && body[j-1] <= '9' || body[j-1] == '.') {
+		j--
+	}
+	value, marks := body[:j], body[j:]
+	for k := 0; k < len(marks); k++ {
+		ok := false
+		for _, m := range b.marks {
+			if m.mark == marks[k] {
+				if b.tagMask[i]&(1<<uint(m.tag)) == 0 {
+					return 0, 0, fmt.Errorf("%q: mark %c means %s, which this site is not", cell, m.mark, b.tags[m.tag])
+				}
+				ok = true
+			}
+		}
+		if !ok {
+			return 0, 0, fmt.Errorf("%q: unknown mark %q", cell, marks[k])
+		}
+	}
+	if b.style == Pieces {
+		if value == "." {
+			return 0, 0, nil
+		}
+		p, err := strconv.Atoi(value)
+		if err != nil || p < 1 || p > g.players {
+			return 0, 0, fmt.Errorf("%q: want a player number 1-%d or . for empty", cell, g.players)
+		}
+		return 1, p, nil
+	}
+	owner = g.opening.Owner(i)
+	if value == "." {
+		count = 0
+	} else {
+		count, err = strconv.Atoi(value)
+		if err != nil || count < 0 || count > 1<<30 {
+			return 0, 0, fmt.Errorf("%q: want a count, then marks, then @owner if the owner changed", cell)
+		}
+	}
+	if ownerText != "" {
+		owner, err = strconv.Atoi(ownerText)
+		if err != nil || owner < 0 || owner > g.players {
+			return 0, 0, fmt.Errorf("%q: owner after @ must be 0-%d", cell, g.players)
+		}
+	}
+	return count, owner, nil
+}

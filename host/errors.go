@@ -1,0 +1,118 @@
+package host
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Pos is a place in a source file. Line and Col count from 1; zero means
+// unknown.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+// String formats the position as file:line:col, leaving out what is unknown.
+func (p Pos) String() string {
+	switch {
+	case p.File == "":
+		return ""
+	case p.Line == 0:
+		return p.File
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	default:
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	}
+}
+
+func prefixPos(p Pos, msg string) string {
+	if s := p.String(); s != "" {
+		return s + ": " + msg
+	}
+	return msg
+}
+
+// ConfigError reports a problem in a game's configuration: its variants
+// file, a parameter value, a declaration the script made while loading, or a
+// game that cannot be found.
+type ConfigError struct {
+	Pos     Pos      // where the problem is, when it is in a file
+	Param   string   // the parameter concerned, if any
+	Msg     string   // what is wrong
+	Allowed []string // what would be accepted, if there is a short list
+}
+
+func (e *ConfigError) Error() string {
+	msg := e.Msg
+	if e.Param != "" && !strings.Contains(msg, e.Param) {
+		msg = fmt.Sprintf("parameter %s: %s", e.Param, msg)
+	}
+	if len(e.Allowed) > 0 {
+		msg += " (allowed: " + strings.Join(e.Allowed, ", ") + ")"
+	}
+	return prefixPos(e.Pos, msg)
+}
+
+// ScriptError reports a Lua error raised while a script ran: a syntax
+// error, a runtime error, a bad argument to a primitive or a rule the host
+// enforces on scripts.
+type ScriptError struct {
+	Pos       Pos    // the script line where it happened, when known
+	Func      string // the script function that was running: load, setup, legal, play, blocked
+	Msg       string // the message without the position
+	Traceback string // the Lua stack traceback, when there is one
+}
+
+func (e *ScriptError) Error() string {
+	msg := e.Msg
+	if e.Func != "" {
+		msg = fmt.Sprintf("%s (in %s)", msg, e.Func)
+	}
+	return prefixPos(e.Pos, msg)
+}
+
+// BudgetError reports a script call stopped because it exceeded one of the
+// sandbox's budgets.
+type BudgetError struct {
+	Pos    Pos    // the script line where it was stopped, when known
+	Func   string // the script function that was running
+	Budget string // which budget: "time", "memory", "call stack", "data stack", "string size", "table size"
+	Limit  string // the limit, e.g. "250ms"
+	Detail string // what the script was doing, when known
+}
+
+func (e *BudgetError) Error() string {
+	msg := fmt.Sprintf("%s budget exceeded", e.Budget)
+	if e.Limit != "" {
+		msg += " (limit " + e.Limit + ")"
+	}
+	if e.Detail != "" {
+		msg += ": " + e.Detail
+	}
+	if e.Func != "" {
+		msg += " (in " + e.Func + ")"
+	}
+	return prefixPos(e.Pos, msg)
+}
+
+// IllegalMoveError reports a token that is not legal in a state. The state
+// is left unchanged.
+type IllegalMoveError struct {
+	Token  string   // the token as given
+	Legal  []string // the legal tokens of the state, in order
+	Reason string   // why, when there is more to say than "not legal"
+}
+
+func (e *IllegalMoveError) Error() string {
+	reason := e.Reason
+	if reason == "" {
+		reason = "not a legal token here"
+	}
+	msg := fmt.Sprintf("illegal token %q: %s", e.Token, reason)
+	if len(e.Legal) == 0 {
+		return msg + "; there are no legal tokens"
+	}
+	return msg + "; legal tokens: " + strings.Join(e.Legal, " ")
+}

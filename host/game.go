@@ -1,0 +1,346 @@
+package host
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	lua "github.com/yuin/gopher-lua"
+	"gopkg.in/yaml.v3"
+)
+
+// Game is a loaded game: a compiled script with resolved parameters and
+// its board. A Game is safe for concurrent use; its states are not.
+type Game struct {
+	name        string
+	title       string
+	description string
+	file        string // the script's path, for messages
+	source      string // where the game was found, for listings
+	players     int
+	conserve    bool
+	maxPlies    int
+	specs       []ParamSpec
+	params      []Param
+	variants    []Variant
+	chosen      []string
+	overrides   []Override
+	board       *Board
+	kinds       []MoveKind
+	vars        []varSpec
+	lay         layout
+	fingerprint string
+	rules       string // the rules page, when the game folder has one
+
+	proto     *lua.FunctionProto
+	data      *yaml.Node
+	dataFiles map[*yaml.Node]string
+	limits    Limits
+	log       io.Writer
+
+	opening *State
+	wd      *watchdog
+
+	mu   sync.Mutex
+	free []*machine
+}
+
+// install adopts the first machine's declarations.
+func (g *Game) install(d *decl) {
+	g.title, g.description = d.title, d.description
+	g.players, g.conserve, g.maxPlies = d.players, d.conserve, d.maxPlies
+	g.specs, g.params = d.specs, d.params
+	g.board, g.kinds = d.board, d.kinds
+	g.vars = append([]varSpec(nil), d.vars...)
+	posVars, memoVars := 0, 0
+	for _, v := range g.vars {
+		if v.position {
+			posVars++
+		} else {
+			memoVars++
+		}
+	}
+	g.lay = newLayout(len(g.board.sites), g.players, posVars, memoVars)
+	pi, mi := g.lay.vars, g.lay.memo
+	for i := range g.vars {
+		if g.vars[i].position {
+			g.vars[i].cell = pi
+			pi++
+		} else {
+			g.vars[i].cell = mi
+			mi++
+		}
+	}
+	g.fingerprint = d.fingerprint()
+}
+
+// Name is the game's name, e.g. "tsoro".
+func (g *Game) Name() string { return g.name }
+
+// Title is the game's display name, e.g. "Tsoro".
+func (g *Game) Title() string { return g.title }
+
+// Description is the script's one-paragraph description of the game.
+func (g *Game) Description() string { return g.description }
+
+// Source is where the game's script was found.
+func (g *Game) Source() string { return g.source }
+
+// File is the path of the game's script, as used in error messages.
+func (g *Game) File() string { return g.file }
+
+// Players is the number of players.
+func (g *Game) Players() int { return g.players }
+
+// Conserves reports whether the script declares that counters are
+// conserved: board plus captured plus hands stays equal to the opening's.
+func (g *Game) Conserves() bool { return g.conserve }
+
+// MaxPlies is the number of plies by which the script declares every game
+// ends, or 0 when it declares none.
+func (g *Game) MaxPlies() int { return g.maxPlies }
+
+// Board returns the game's board.
+func (g *Game) Board() *Board { return g.board }
+
+// Params returns the game's parameter values in declaration order.
+func (g *Game) Params() []Param { return append([]Param(nil), g.params...) }
+
+// Param returns the value of a parameter.
+func (g *Game) Param(name string) (any, bool) {
+	for _, p := range g.params {
+		if p.Name == name {
+			return p.Value, true
+		}
+	}
+	return nil, false
+}
+
+// ParamSpecs returns the parameters the script declares.
+func (g *Game) ParamSpecs() []ParamSpec { return append([]ParamSpec(nil), g.specs...) }
+
+// Variants returns the named variants of the game's variants files.
+func (g *Game) Variants() []Variant { return append([]Variant(nil), g.variants...) }
+
+// MoveKinds returns the move kinds the script declares.
+func (g *Game) MoveKinds() []MoveKind { return append([]MoveKind(nil), g.kinds...) }
+
+// Rules returns the game's rules page when its folder has one (rules.md).
+func (g *Game) Rules() string { return g.rules }
+
+// Token returns the text of a move, e.g. "a7" or "offer:a1,a3".
+func (g *Game) Token(m Move) string {
+	if int(m.Kind) >= len(g.kinds) {
+		return fmt.Sprintf("<move kind %d>", m.Kind)
+	}
+	return g.kinds[m.Kind].format(g.board, m)
+}
+
+// Start returns a new state at the opening position.
+func (g *Game) Start() *State { return g.opening.Clone() }
+
+func (g *Game) nextPlayer(p int) int { return p%g.players + 1 }
+
+// blank returns a state with every cell zero and Player 1 to move.
+func (g *Game) blank() *State {
+	s := &State{g: g, cells: make([]int32, g.lay.size)}
+	s.cells[g.lay.toMove] = 1
+	return s
+}
+
+// machine takes a machine from the pool, or makes one.
+func (g *Game) machine() (*machine, error) {
+	g.mu.Lock()
+	if n := len(g.free); n > 0 {
+		vm := g.free[n-1]
+		g.free = g.free[:n-1]
+		g.mu.Unlock()
+		return vm, nil
+	}
+	g.mu.Unlock()
+	return newMachine(g)
+}
+
+// maxIdle is how many idle machines a game keeps.
+const maxIdle = 16
+
+// release returns a machine to the pool; a machine whose call failed is
+// discarded, because a script's own variables may be in any state after an
+// error.
+func (g *Game) release(vm *machine) {
+	if vm.broken {
+		vm.close()
+		return
+	}
+	g.mu.Lock()
+	if len(g.free) < maxIdle {
+		g.free = append(g.free, vm)
+		g.mu.Unlock()
+		return
+	}
+	g.mu.Unlock()
+	vm.close()
+}
+
+// dataFile returns the variants file a data node came from.
+func (g *Game) dataFile(n *yaml.Node) string {
+	if f, ok := g.dataFiles[n]; ok {
+		return f
+	}
+	return g.file
+}
+
+// Position is a game position in plain values, to set up a state that is
+// not reached from the opening, e.g. in a test scenario.
+type Position struct {
+	Counts   []int          // per site, in board order
+	Owners   []int          // per site, in board order
+	Captured []int          // per player
+	Hand     []int          // per player
+	ToMove   int            // the player whose decision is next
+	Vars     map[string]int // script variables; missing ones are 0
+}
+
+// Position returns the state's position.
+func (s *State) Position() Position {
+	g := s.g
+	p := Position{ToMove: s.ToMove(), Vars: map[string]int{}}
+	for i := 0; i < g.lay.sites; i++ {
+		p.Counts = append(p.Counts, s.Count(i))
+		p.Owners = append(p.Owners, s.Owner(i))
+	}
+	for pl := 1; pl <= g.players; pl++ {
+		p.Captured = append(p.Captured, s.Captured(pl))
+		p.Hand = append(p.Hand, s.Hand(pl))
+	}
+	for _, v := range g.vars {
+		p.Vars[v.name] = int(s.cells[v.cell])
+	}
+	return p
+}
+
+// NewState returns a state at the given position, with the position as the
+// first of its history. The script lists the legal moves and, when there
+// are none, decides the result.
+func (g *Game) NewState(pos Position) (*State, error) {
+	s, err := g.positionState(pos)
+	if err != nil {
+		return nil, err
+	}
+	vm, err := g.machine()
+	if err != nil {
+		return nil, err
+	}
+	defer g.release(vm)
+	if err := vm.start(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// positionState checks a position and builds a state of it, without
+// running the script.
+func (g *Game) positionState(pos Position) (*State, error) {
+	s := g.blank()
+	lay := g.lay
+	if len(pos.Counts) != lay.sites || len(pos.Owners) != lay.sites {
+		return nil, fmt.Errorf("position: want %d counts and owners, got %d and %d", lay.sites, len(pos.Counts), len(pos.Owners))
+	}
+	if len(pos.Captured) != g.players || len(pos.Hand) != g.players {
+		return nil, fmt.Errorf("position: want %d captured totals and hands, got %d and %d", g.players, len(pos.Captured), len(pos.Hand))
+	}
+	for i := 0; i < lay.sites; i++ {
+		name := g.board.sites[i].Name
+		if pos.Counts[i] < 0 {
+			return nil, fmt.Errorf("position: %s has a negative count", name)
+		}
+		if pos.Owners[i] < 0 || pos.Owners[i] > g.players {
+			return nil, fmt.Errorf("position: %s has owner %d (0 to %d allowed)", name, pos.Owners[i], g.players)
+		}
+		s.cells[i] = int32(pos.Counts[i])
+		s.cells[lay.owners+i] = int32(pos.Owners[i])
+	}
+	for p := 0; p < g.players; p++ {
+		if pos.Captured[p] < 0 || pos.Hand[p] < 0 {
+			return nil, fmt.Errorf("position: player %d has a negative captured total or hand", p+1)
+		}
+		s.cells[lay.captured+p] = int32(pos.Captured[p])
+		s.cells[lay.hand+p] = int32(pos.Hand[p])
+	}
+	if pos.ToMove < 1 || pos.ToMove > g.players {
+		return nil, fmt.Errorf("position: to_move must be a player from 1 to %d, got %d", g.players, pos.ToMove)
+	}
+	s.cells[lay.toMove] = int32(pos.ToMove)
+	for name, v := range pos.Vars {
+		found := false
+		for _, vs := range g.vars {
+			if vs.name == name {
+				s.cells[vs.cell] = int32(v)
+				found = true
+			}
+		}
+		if !found {
+			var known []string
+			for _, vs := range g.vars {
+				known = append(known, vs.name)
+			}
+			return nil, fmt.Errorf("position: the script declares no variable %q (it declares: %s)", name, strings.Join(known, ", "))
+		}
+	}
+	return s, nil
+}
+
+// Apply plays a legal move. An illegal move or a failing script returns an
+// error and leaves the state unchanged.
+func (s *State) Apply(m Move) error {
+	if !s.isLegal(m) {
+		return &IllegalMoveError{Token: s.g.Token(m), Legal: s.Legal(), Reason: s.illegalReason()}
+	}
+	vm, err := s.g.machine()
+	if err != nil {
+		return err
+	}
+	err = vm.apply(s, m)
+	s.g.release(vm)
+	return err
+}
+
+func (s *State) isLegal(m Move) bool {
+	for _, x := range s.moves {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *State) illegalReason() string {
+	if s.over {
+		return "the game is over"
+	}
+	return ""
+}
+
+// ParseMove returns the legal move whose token is tok.
+func (s *State) ParseMove(tok string) (Move, error) {
+	for _, m := range s.moves {
+		if s.g.Token(m) == tok {
+			return m, nil
+		}
+	}
+	reason := s.illegalReason()
+	if reason == "" && strings.TrimSpace(tok) != tok {
+		reason = "a token has no spaces around it"
+	}
+	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason}
+}
+
+// Play plays the legal move whose token is tok.
+func (s *State) Play(tok string) error {
+	m, err := s.ParseMove(tok)
+	if err != nil {
+		return err
+	}
+	return s.Apply(m)
+}

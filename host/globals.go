@@ -1,0 +1,201 @@
+package host
+
+import (
+	"fmt"
+
+	"github.com/yuin/gopher-lua/ast"
+)
+
+// checkGlobals walks a parsed chunk and reports the first use of a global
+// variable that the sandbox does not provide, and the first assignment to
+// any global: rule scripts keep everything in locals. Doing this before the
+// script runs turns typos into errors with a line number at load time.
+func checkGlobals(file string, chunk []ast.Stmt, allowed map[string]bool) error {
+	c := &globalChecker{file: file, allowed: allowed}
+	c.block(chunk, newScope(nil))
+	return c.err
+}
+
+type scope struct {
+	parent *scope
+	names  map[string]bool
+}
+
+func newScope(parent *scope) *scope { return &scope{parent: parent, names: map[string]bool{}} }
+
+func (s *scope) declared(name string) bool {
+	for ; s != nil; s = s.parent {
+		if s.names[name] {
+			return true
+		}
+	}
+	return false
+}
+
+type globalChecker struct {
+	file    string
+	allowed map[string]bool
+	err     error
+}
+
+func (c *globalChecker) fail(line int, format string, args ...any) {
+	if c.err == nil {
+		c.err = &ScriptError{Pos: Pos{File: c.file, Line: line}, Func: "load", Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (c *globalChecker) block(stmts []ast.Stmt, sc *scope) {
+	for _, st := range stmts {
+		if c.err != nil {
+			return
+		}
+		c.stmt(st, sc)
+	}
+}
+
+func (c *globalChecker) stmt(st ast.Stmt, sc *scope) {
+	switch s := st.(type) {
+	case *ast.AssignStmt:
+		for _, e := range s.Rhs {
+			c.expr(e, sc)
+		}
+		for _, e := range s.Lhs {
+			if id, ok := e.(*ast.IdentExpr); ok {
+				if !sc.declared(id.Value) {
+					c.fail(id.Line(), "assignment to global %q: declare it local", id.Value)
+				}
+				continue
+			}
+			c.expr(e, sc)
+		}
+	case *ast.LocalAssignStmt:
+		// "local function f" reaches us as "local f = function", and f
+		// is visible inside its own body.
+		if len(s.Names) == 1 && len(s.Exprs) == 1 {
+			if _, ok := s.Exprs[0].(*ast.FunctionExpr); ok {
+				sc.names[s.Names[0]] = true
+			}
+		}
+		for _, e := range s.Exprs {
+			c.expr(e, sc)
+		}
+		for _, n := range s.Names {
+			sc.names[n] = true
+		}
+	case *ast.FuncCallStmt:
+		c.expr(s.Expr, sc)
+	case *ast.DoBlockStmt:
+		c.block(s.Stmts, newScope(sc))
+	case *ast.WhileStmt:
+		c.expr(s.Condition, sc)
+		c.block(s.Stmts, newScope(sc))
+	case *ast.RepeatStmt:
+		inner := newScope(sc)
+		c.block(s.Stmts, inner)
+		c.expr(s.Condition, inner)
+	case *ast.IfStmt:
+		c.expr(s.Condition, sc)
+		c.block(s.Then, newScope(sc))
+		c.block(s.Else, newScope(sc))
+	case *ast.NumberForStmt:
+		c.expr(s.Init, sc)
+		c.expr(s.Limit, sc)
+		if s.Step != nil {
+			c.expr(s.Step, sc)
+		}
+		inner := newScope(sc)
+		inner.names[s.Name] = true
+		c.block(s.Stmts, inner)
+	case *ast.GenericForStmt:
+		for _, e := range s.Exprs {
+			c.expr(e, sc)
+		}
+		inner := newScope(sc)
+		for _, n := range s.Names {
+			inner.names[n] = true
+		}
+		c.block(s.Stmts, inner)
+	case *ast.FuncDefStmt:
+		if s.Name.Func != nil {
+			// function name() ... end: an assignment to a global unless
+			// it is "local function" (which the parser turns into a
+			// LocalAssignStmt) or a field of a table.
+			if id, ok := s.Name.Func.(*ast.IdentExpr); ok {
+				if !sc.declared(id.Value) {
+					c.fail(id.Line(), "function %s is global: write \"local function %s\"", id.Value, id.Value)
+					return
+				}
+			} else {
+				c.expr(s.Name.Func, sc)
+			}
+		}
+		if s.Name.Receiver != nil {
+			c.expr(s.Name.Receiver, sc)
+		}
+		inner := newScope(sc)
+		if s.Name.Method != "" {
+			inner.names["self"] = true
+		}
+		c.function(s.Func, inner)
+	case *ast.ReturnStmt:
+		for _, e := range s.Exprs {
+			c.expr(e, sc)
+		}
+	case *ast.BreakStmt, *ast.LabelStmt, *ast.GotoStmt:
+	}
+}
+
+func (c *globalChecker) function(f *ast.FunctionExpr, sc *scope) {
+	if f.ParList != nil {
+		for _, n := range f.ParList.Names {
+			sc.names[n] = true
+		}
+	}
+	c.block(f.Stmts, sc)
+}
+
+func (c *globalChecker) expr(e ast.Expr, sc *scope) {
+	if c.err != nil || e == nil {
+		return
+	}
+	switch x := e.(type) {
+	case *ast.IdentExpr:
+		if !sc.declared(x.Value) && !c.allowed[x.Value] {
+			c.fail(x.Line(), "undeclared global %q (scripts see only locals and the sandbox's globals)", x.Value)
+		}
+	case *ast.AttrGetExpr:
+		c.expr(x.Object, sc)
+		c.expr(x.Key, sc)
+	case *ast.TableExpr:
+		for _, f := range x.Fields {
+			c.expr(f.Key, sc)
+			c.expr(f.Value, sc)
+		}
+	case *ast.FuncCallExpr:
+		c.expr(x.Func, sc)
+		c.expr(x.Receiver, sc)
+		for _, a := range x.Args {
+			c.expr(a, sc)
+		}
+	case *ast.LogicalOpExpr:
+		c.expr(x.Lhs, sc)
+		c.expr(x.Rhs, sc)
+	case *ast.RelationalOpExpr:
+		c.expr(x.Lhs, sc)
+		c.expr(x.Rhs, sc)
+	case *ast.StringConcatOpExpr:
+		c.expr(x.Lhs, sc)
+		c.expr(x.Rhs, sc)
+	case *ast.ArithmeticOpExpr:
+		c.expr(x.Lhs, sc)
+		c.expr(x.Rhs, sc)
+	case *ast.UnaryMinusOpExpr:
+		c.expr(x.Expr, sc)
+	case *ast.UnaryNotOpExpr:
+		c.expr(x.Expr, sc)
+	case *ast.UnaryLenOpExpr:
+		c.expr(x.Expr, sc)
+	case *ast.FunctionExpr:
+		c.function(x, newScope(sc))
+	}
+}

@@ -1,0 +1,404 @@
+package host
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
+	"gopkg.in/yaml.v3"
+)
+
+// Library finds game sources in layers: usually the shipped games first,
+// then folders a user adds. For each game the script of the last layer that
+// has one is used, and the variants files of all layers are merged, later
+// ones overriding variants of the same name. A Library is safe for
+// concurrent use.
+//
+// A layer is a folder of games: each game is a folder NAME holding
+// NAME.lua (the script), variants.yaml (named variants and data) and
+// rules.md (the rules page), each optional; a loose NAME.lua in the layer
+// is a script too. A layer may also be a single game folder, recognized by
+// holding a script named after the folder.
+type Library struct {
+	mu     sync.Mutex
+	layers []layer
+	protos map[[32]byte]*lua.FunctionProto
+}
+
+type layer struct {
+	fsys fs.FS
+	root string // shown in paths, e.g. "games" or the folder's path
+	os   bool   // root is an operating-system path
+	game string // when the layer is a single game folder: its name
+}
+
+// NewLibrary returns an empty library.
+func NewLibrary() *Library {
+	return &Library{protos: map[[32]byte]*lua.FunctionProto{}}
+}
+
+// AddFS adds a folder of games from a file system; root is how its paths
+// are shown in messages (e.g. "games" for the embedded games).
+func (l *Library) AddFS(fsys fs.FS, root string) error {
+	if _, err := fs.ReadDir(fsys, "."); err != nil {
+		return fmt.Errorf("games folder %s: %w", root, err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.layers = append(l.layers, layer{fsys: fsys, root: root})
+	return nil
+}
+
+// AddDir adds a folder of the operating system: a folder of games or a
+// single game folder.
+func (l *Library) AddDir(dir string) error {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("games folder: %w", err)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("games folder %s: not a folder", dir)
+	}
+	fsys := os.DirFS(dir)
+	if _, err := fs.ReadDir(fsys, "."); err != nil {
+		return fmt.Errorf("games folder %s: %w", dir, err)
+	}
+	ly := layer{fsys: fsys, root: dir, os: true}
+	base := filepath.Base(filepath.Clean(dir))
+	if abs, err := filepath.Abs(dir); err == nil {
+		base = filepath.Base(abs)
+	}
+	if _, err := fs.Stat(fsys, base+".lua"); err == nil {
+		ly.game = base
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.layers = append(l.layers, ly)
+	return nil
+}
+
+func (ly layer) path(rel string) string {
+	if ly.os {
+		return filepath.Join(ly.root, filepath.FromSlash(rel))
+	}
+	return path.Join(ly.root, rel)
+}
+
+// gameFile returns the path inside the layer of a game's file, when the
+// layer has it.
+func (ly layer) gameFile(name, file string) (string, bool) {
+	var rel string
+	switch {
+	case ly.game != "" && ly.game != name:
+		return "", false
+	case ly.game != "":
+		rel = file
+	default:
+		rel = path.Join(name, file)
+	}
+	info, err := fs.Stat(ly.fsys, rel)
+	if err != nil || info.IsDir() {
+		return "", false
+	}
+	return rel, true
+}
+
+func (ly layer) script(name string) (string, bool) {
+	if rel, ok := ly.gameFile(name, name+".lua"); ok {
+		return rel, true
+	}
+	if ly.game == "" {
+		if info, err := fs.Stat(ly.fsys, name+".lua"); err == nil && !info.IsDir() {
+			return name + ".lua", true
+		}
+	}
+	return "", false
+}
+
+// names lists the games the layer has a script or variants file for.
+func (ly layer) names() []string {
+	if ly.game != "" {
+		return []string{ly.game}
+	}
+	entries, err := fs.ReadDir(ly.fsys, ".")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		switch {
+		case e.IsDir() && validGameName(n):
+			if _, ok := ly.script(n); ok {
+				out = append(out, n)
+			} else if _, ok := ly.gameFile(n, "variants.yaml"); ok {
+				out = append(out, n)
+			}
+		case !e.IsDir() && strings.HasSuffix(n, ".lua") && validGameName(strings.TrimSuffix(n, ".lua")):
+			out = append(out, strings.TrimSuffix(n, ".lua"))
+		}
+	}
+	return out
+}
+
+func validGameName(n string) bool {
+	if n == "" || len(n) > 64 {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Games returns the names of the games that have a script, sorted.
+func (l *Library) Games() []string {
+	l.mu.Lock()
+	layers := append([]layer(nil), l.layers...)
+	l.mu.Unlock()
+	seen := map[string]bool{}
+	for _, ly := range layers {
+		for _, n := range ly.names() {
+			seen[n] = true
+		}
+	}
+	var out []string
+	for n := range seen {
+		for _, ly := range layers {
+			if _, ok := ly.script(n); ok {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Option configures Library.Load.
+type Option func(*loadConfig)
+
+type loadConfig struct {
+	variants  []string
+	overrides []Override
+	limits    Limits
+	log       io.Writer
+}
+
+// WithVariant chooses named variants from the variants files; several
+// combine, and they may not set the same parameter to different values.
+func WithVariant(names ...string) Option {
+	return func(c *loadConfig) { c.variants = append(c.variants, names...) }
+}
+
+// WithParam sets a parameter, after any variants. Values are int, bool or
+// string; a string is parsed for integer and boolean parameters.
+func WithParam(name string, value any) Option {
+	return func(c *loadConfig) {
+		c.overrides = append(c.overrides, Override{Name: name, Value: value})
+	}
+}
+
+// WithOverride sets a parameter like WithParam and says where the value
+// came from, for messages (e.g. "--param holes=9").
+func WithOverride(o Override) Option {
+	return func(c *loadConfig) { c.overrides = append(c.overrides, o) }
+}
+
+// WithLimits sets the sandbox budgets of every call into the script.
+func WithLimits(l Limits) Option {
+	return func(c *loadConfig) { c.limits = l }
+}
+
+// WithLog sends what scripts print to w (by default it is discarded).
+func WithLog(w io.Writer) Option {
+	return func(c *loadConfig) { c.log = w }
+}
+
+// maxScriptBytes bounds the size of a script or variants file.
+const maxScriptBytes = 1 << 20
+
+// Load loads a game by name with the given variants and parameters,
+// compiling its script once per library, and plays its setup.
+func (l *Library) Load(name string, opts ...Option) (*Game, error) {
+	cfg := loadConfig{}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	l.mu.Lock()
+	layers := append([]layer(nil), l.layers...)
+	l.mu.Unlock()
+
+	var scriptLayer *layer
+	var scriptRel string
+	var vfiles []*variantsFile
+	var rules string
+	for i := range layers {
+		ly := &layers[i]
+		if rel, ok := ly.script(name); ok {
+			scriptLayer, scriptRel = ly, rel
+		}
+		if rel, ok := ly.gameFile(name, "variants.yaml"); ok {
+			src, err := readLimited(ly.fsys, rel)
+			if err != nil {
+				return nil, &ConfigError{Pos: Pos{File: ly.path(rel)}, Msg: err.Error()}
+			}
+			vf, err := parseVariants(ly.path(rel), src)
+			if err != nil {
+				return nil, err
+			}
+			vfiles = append(vfiles, vf)
+		}
+		if rel, ok := ly.gameFile(name, "rules.md"); ok {
+			if b, err := readLimited(ly.fsys, rel); err == nil {
+				rules = string(b)
+			}
+		}
+	}
+	if scriptLayer == nil {
+		return nil, &ConfigError{Msg: fmt.Sprintf("unknown game %q", name), Allowed: l.Games()}
+	}
+	file := scriptLayer.path(scriptRel)
+	src, err := readLimited(scriptLayer.fsys, scriptRel)
+	if err != nil {
+		return nil, &ConfigError{Pos: Pos{File: file}, Msg: err.Error()}
+	}
+	proto, err := l.compile(file, src)
+	if err != nil {
+		return nil, err
+	}
+	variants, data := mergeVariants(vfiles)
+	g := &Game{
+		name:      name,
+		file:      file,
+		source:    scriptLayer.root,
+		variants:  variants,
+		chosen:    cfg.variants,
+		overrides: cfg.overrides,
+		rules:     rules,
+		proto:     proto,
+		data:      data,
+		dataFiles: dataFiles(vfiles, data),
+		limits:    cfg.limits.withDefaults(),
+		log:       cfg.log,
+	}
+	g.wd = newWatchdog(g.limits)
+	vm, err := newMachine(g)
+	if err != nil {
+		return nil, err
+	}
+	s := g.blank()
+	err = vm.setup(s)
+	g.release(vm)
+	if err != nil {
+		return nil, err
+	}
+	g.opening = s
+	return g, nil
+}
+
+func readLimited(fsys fs.FS, rel string) ([]byte, error) {
+	f, err := fsys.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxScriptBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxScriptBytes {
+		return nil, fmt.Errorf("file is larger than %d bytes", maxScriptBytes)
+	}
+	return b, nil
+}
+
+// compile parses, checks and compiles a script, once per content.
+func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
+	key := sha256.Sum256(append([]byte(file+"\x00"), src...))
+	l.mu.Lock()
+	p, ok := l.protos[key]
+	l.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	p, err := CompileScript(file, src)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.protos[key] = p
+	l.mu.Unlock()
+	return p, nil
+}
+
+// CompileScript parses and compiles a rule script and checks that it uses
+// no global variables outside the sandbox. Errors carry the file and line.
+func CompileScript(file string, src []byte) (*lua.FunctionProto, error) {
+	chunk, err := parse.Parse(bytes.NewReader(src), file)
+	if err != nil {
+		var pe *parse.Error
+		if errors.As(err, &pe) {
+			line := pe.Pos.Line
+			if line < 0 {
+				line = strings.Count(string(src), "\n") + 1
+			}
+			msg := strings.TrimSpace(pe.Message)
+			if pe.Token != "" {
+				msg += fmt.Sprintf(" near %q", pe.Token)
+			}
+			return nil, &ScriptError{Pos: Pos{File: file, Line: line, Col: pe.Pos.Column}, Func: "load", Msg: "syntax error: " + msg}
+		}
+		return nil, &ScriptError{Pos: Pos{File: file}, Func: "load", Msg: "syntax error: " + strings.TrimSpace(err.Error())}
+	}
+	if err := checkGlobals(file, chunk, allowedGlobals()); err != nil {
+		return nil, err
+	}
+	proto, err := lua.Compile(chunk, file)
+	if err != nil {
+		var ce *lua.CompileError
+		if errors.As(err, &ce) {
+			return nil, &ScriptError{Pos: Pos{File: file, Line: ce.Line}, Func: "load", Msg: "compile error: " + ce.Message}
+		}
+		return nil, &ScriptError{Pos: Pos{File: file}, Func: "load", Msg: err.Error()}
+	}
+	return proto, nil
+}
+
+// dataFiles maps every node of the merged data to the file it came from.
+func dataFiles(files []*variantsFile, merged *yaml.Node) map[*yaml.Node]string {
+	m := map[*yaml.Node]string{}
+	var walk func(n *yaml.Node, file string)
+	walk = func(n *yaml.Node, file string) {
+		if n == nil {
+			return
+		}
+		if _, ok := m[n]; !ok {
+			m[n] = file
+		}
+		for _, c := range n.Content {
+			walk(c, file)
+		}
+	}
+	for _, f := range files {
+		walk(f.data, f.file)
+	}
+	if len(files) > 0 {
+		walk(merged, files[len(files)-1].file)
+	}
+	return m
+}

@@ -1,0 +1,123 @@
+package host
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// MaxMoveSites is the largest number of sites one move can name.
+const MaxMoveSites = 4
+
+// Move is one decision in compact form: a move kind the script declared and
+// up to MaxMoveSites sites. Moves are comparable values; the text of a move
+// (its token) depends on the game, see Game.Token and State.ParseMove.
+type Move struct {
+	Kind  uint8                // index of the kind in the game's declaration order
+	N     uint8                // how many of Sites are used
+	Sites [MaxMoveSites]uint16 // site indices
+}
+
+// Site returns the k-th site of the move, or -1 when the move has fewer.
+func (m Move) Site(k int) int {
+	if k < 0 || k >= int(m.N) {
+		return -1
+	}
+	return int(m.Sites[k])
+}
+
+// MoveKind is a kind of move a script declares, with the template of its
+// tokens.
+type MoveKind struct {
+	Name     string
+	Template string
+
+	parts []tmplPart
+	arity int // number of sites; -1 for a list of 1..MaxMoveSites sites
+}
+
+type tmplPart struct {
+	lit  string
+	site int // 0 for literal text, 1..4 for a site, -1 for the list of all sites
+}
+
+// parseTemplate splits a token template such as "x{1}", "{from}-{to}" or
+// "offer:{sites}" into its parts.
+func parseTemplate(t string) ([]tmplPart, int, error) {
+	if t == "" {
+		return nil, 0, fmt.Errorf("empty token template")
+	}
+	var parts []tmplPart
+	arity := 0
+	list := false
+	rest := t
+	for rest != "" {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			parts = append(parts, tmplPart{lit: rest})
+			break
+		}
+		if i > 0 {
+			parts = append(parts, tmplPart{lit: rest[:i]})
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return nil, 0, fmt.Errorf("template %q: unclosed {", t)
+		}
+		name := rest[i+1 : i+j]
+		rest = rest[i+j+1:]
+		var k int
+		switch name {
+		case "from":
+			k = 1
+		case "to":
+			k = 2
+		case "sites":
+			k = -1
+			list = true
+		default:
+			n, err := strconv.Atoi(name)
+			if err != nil || n < 1 || n > MaxMoveSites {
+				return nil, 0, fmt.Errorf("template %q: unknown placeholder {%s} (use {1}..{%d}, {from}, {to} or {sites})", t, name, MaxMoveSites)
+			}
+			k = n
+		}
+		if k > arity {
+			arity = k
+		}
+		parts = append(parts, tmplPart{site: k})
+	}
+	for _, p := range parts {
+		if p.site == 0 && strings.ContainsAny(p.lit, " \t\r\n") {
+			return nil, 0, fmt.Errorf("template %q: a token contains no spaces", t)
+		}
+	}
+	if list {
+		if arity > 0 {
+			return nil, 0, fmt.Errorf("template %q: {sites} cannot be mixed with numbered sites", t)
+		}
+		arity = -1
+	}
+	return parts, arity, nil
+}
+
+// format writes the token of move m.
+func (k *MoveKind) format(b *Board, m Move) string {
+	var sb strings.Builder
+	for _, p := range k.parts {
+		switch {
+		case p.site == 0:
+			sb.WriteString(p.lit)
+		case p.site < 0:
+			for i := 0; i < int(m.N); i++ {
+				if i > 0 {
+					sb.WriteByte(',')
+				}
+				sb.WriteString(b.siteName(int(m.Sites[i])))
+			}
+		default:
+			sb.WriteString(b.siteName(m.Site(p.site - 1)))
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,301 @@
+package host
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+func init() {
+	// gopher-lua grows a table's array part up to the largest integer key
+	// below MaxArrayIndex, one element at a time and in one VM instruction,
+	// so "t[67108863] = 1" would allocate a gigabyte before any budget could
+	// act. Keys above the limit go to the hash part instead, which only
+	// changes how # counts such keys. Rule scripts never need arrays this
+	// long; an embedding program that set a lower limit keeps it.
+	if lua.MaxArrayIndex > maxArrayIndex {
+		lua.MaxArrayIndex = maxArrayIndex
+	}
+}
+
+const maxArrayIndex = 1 << 16
+
+// sandboxGlobals are the globals a script may read. Everything else
+// (os, io, debug, package, require, load, loadstring, dofile, loadfile,
+// setfenv, getfenv, collectgarbage, coroutine, channel, string.dump,
+// math.random) does not exist in the sandbox.
+var sandboxGlobals = []string{
+	"assert", "error", "ipairs", "next", "pairs", "pcall", "print", "rawequal",
+	"rawget", "rawset", "select", "setmetatable", "getmetatable", "tonumber",
+	"tostring", "type", "unpack", "xpcall", "_VERSION",
+	"string", "table", "math", "matombo",
+}
+
+func allowedGlobals() map[string]bool {
+	m := make(map[string]bool, len(sandboxGlobals))
+	for _, g := range sandboxGlobals {
+		m[g] = true
+	}
+	return m
+}
+
+// newSandbox creates a Lua state holding only the sandbox's globals. The
+// library tables a script sees are read-only proxies, the string metatable
+// is hidden, and reading or writing an undeclared global raises an error.
+func (vm *machine) newSandbox(lim Limits) *lua.LState {
+	L := lua.NewState(lua.Options{
+		SkipOpenLibs:        true,
+		CallStackSize:       lim.CallStack,
+		RegistrySize:        1024,
+		RegistryMaxSize:     lim.DataStack,
+		RegistryGrowStep:    256,
+		MinimizeStackMemory: true,
+	})
+	for _, open := range []lua.LGFunction{lua.OpenBase, lua.OpenTable, lua.OpenString, lua.OpenMath} {
+		L.Push(L.NewFunction(open))
+		L.Call(0, 0)
+	}
+	globals := L.Get(lua.GlobalsIndex).(*lua.LTable)
+	keep := allowedGlobals()
+	var drop []string
+	globals.ForEach(func(k, _ lua.LValue) {
+		if s, ok := k.(lua.LString); !ok || !keep[string(s)] {
+			drop = append(drop, k.String())
+		}
+	})
+	for _, k := range drop {
+		globals.RawSetString(k, lua.LNil)
+	}
+
+	str := L.GetGlobal("string").(*lua.LTable)
+	str.RawSetString("dump", lua.LNil)
+	str.RawSetString("__index", lua.LNil)
+	vm.wrapString(L, str, lim)
+	tbl := L.GetGlobal("table").(*lua.LTable)
+	vm.wrapTable(L, tbl, lim)
+	mth := L.GetGlobal("math").(*lua.LTable)
+	mth.RawSetString("random", lua.LNil)
+	mth.RawSetString("randomseed", lua.LNil)
+
+	vm.protected = map[*lua.LTable]bool{globals: true}
+	strMeta := L.NewTable()
+	strMeta.RawSetString("__index", str)
+	strMeta.RawSetString("__metatable", lua.LString("locked"))
+	L.SetMetatable(lua.LString(""), strMeta)
+	vm.protected[strMeta] = true
+	for _, name := range []string{"string", "table", "math"} {
+		lib := L.GetGlobal(name).(*lua.LTable)
+		globals.RawSetString(name, vm.readOnly(L, lib, name))
+	}
+	globals.RawSetString("rawset", L.NewFunction(vm.rawset))
+	globals.RawSetString("print", L.NewFunction(vm.print))
+
+	gm := L.NewTable()
+	gm.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError("undeclared global %q", L.Get(2).String())
+		return 0
+	}))
+	gm.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError("assignment to global %q: declare it local", L.Get(2).String())
+		return 0
+	}))
+	gm.RawSetString("__metatable", lua.LString("locked"))
+	L.SetMetatable(globals, gm)
+	return L
+}
+
+// readOnly returns a proxy of t that reads through to t and refuses writes.
+func (vm *machine) readOnly(L *lua.LState, t *lua.LTable, name string) *lua.LTable {
+	proxy := L.NewTable()
+	mt := L.NewTable()
+	mt.RawSetString("__index", t)
+	mt.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError("%s is read-only: cannot set %s.%s", name, name, L.Get(2).String())
+		return 0
+	}))
+	mt.RawSetString("__metatable", lua.LString("locked"))
+	L.SetMetatable(proxy, mt)
+	vm.protected[proxy] = true
+	vm.protected[t] = true
+	return proxy
+}
+
+// rawset is the base rawset that refuses the sandbox's own tables.
+func (vm *machine) rawset(L *lua.LState) int {
+	t := L.CheckTable(1)
+	if vm.protected[t] {
+		L.RaiseError("rawset: this table belongs to the sandbox and is read-only")
+	}
+	k := L.CheckAny(2)
+	if k == lua.LNil {
+		L.ArgError(2, "table index is nil")
+	}
+	t.RawSet(k, L.CheckAny(3))
+	L.SetTop(1)
+	return 1
+}
+
+// print writes its arguments to the game's log writer (discarded unless
+// the embedding program asks for it).
+func (vm *machine) print(L *lua.LState) int {
+	if vm.g == nil || vm.g.log == nil || vm.g.log == io.Discard {
+		return 0
+	}
+	parts := make([]string, L.GetTop())
+	for i := range parts {
+		parts[i] = luaText(L.Get(i + 1))
+	}
+	fmt.Fprintf(vm.g.log, "%s: %s\n", vm.g.name, strings.Join(parts, "\t"))
+	return 0
+}
+
+// luaText describes a value without calling metamethods.
+func luaText(v lua.LValue) string {
+	switch x := v.(type) {
+	case lua.LString:
+		return string(x)
+	case lua.LNumber, lua.LBool, *lua.LNilType:
+		return v.String()
+	default:
+		return v.Type().String()
+	}
+}
+
+// overBudget records a sandbox budget error and raises it in the script.
+func (vm *machine) overBudget(L *lua.LState, budget, limit, detail string) {
+	vm.budgetHit = &BudgetError{Budget: budget, Limit: limit, Detail: detail}
+	L.RaiseError("%s budget exceeded (limit %s): %s", budget, limit, detail)
+}
+
+func (vm *machine) wrapString(L *lua.LState, str *lua.LTable, lim Limits) {
+	sizeLimit := fmt.Sprintf("%d bytes", lim.StringBytes)
+	textLimit := fmt.Sprintf("%d bytes", lim.PatternText)
+	wrapFn := func(name string, check func(L *lua.LState)) {
+		orig := str.RawGetString(name).(*lua.LFunction)
+		str.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
+			check(L)
+			top := L.GetTop()
+			L.Push(orig)
+			for i := 1; i <= top; i++ {
+				L.Push(L.Get(i))
+			}
+			L.Call(top, lua.MultRet)
+			return L.GetTop() - top
+		}))
+	}
+	wrapFn("rep", func(L *lua.LState) {
+		s := L.CheckString(1)
+		n := L.CheckNumber(2)
+		if n > 0 && float64(len(s))*float64(n) > float64(lim.StringBytes) {
+			vm.overBudget(L, "string size", sizeLimit, fmt.Sprintf("string.rep would build %.0f bytes", float64(len(s))*float64(n)))
+		}
+	})
+	patterned := func(name string) {
+		wrapFn(name, func(L *lua.LState) {
+			s := L.CheckString(1)
+			p := L.CheckString(2)
+			if len(s) > lim.PatternText {
+				vm.overBudget(L, "string size", textLimit, fmt.Sprintf("string.%s over a string of %d bytes", name, len(s)))
+			}
+			if len(p) > 1024 {
+				vm.overBudget(L, "string size", "1024 bytes", fmt.Sprintf("string.%s with a pattern of %d bytes", name, len(p)))
+			}
+		})
+	}
+	for _, name := range []string{"find", "match", "gmatch", "gsub"} {
+		patterned(name)
+	}
+	str.RawSetString("gfind", str.RawGetString("gmatch"))
+	wrapFn("format", func(L *lua.LState) {
+		f := L.CheckString(1)
+		if len(f) > lim.StringBytes {
+			vm.overBudget(L, "string size", sizeLimit, "string.format with a huge format")
+		}
+		total := len(f)
+		for i := 0; i < len(f); i++ {
+			if f[i] != '%' {
+				continue
+			}
+			j := i + 1
+			width := 0
+			for j < len(f) && strings.IndexByte("-+ #0", f[j]) >= 0 {
+				j++
+			}
+			for j < len(f) && (f[j] >= '0' && f[j] <= '9' || f[j] == '.') {
+				if f[j] == '.' {
+					width = 0
+				} else {
+					width = width*10 + int(f[j]-'0')
+				}
+				if width > 99 {
+					L.RaiseError("string.format: width or precision above 99 in %q", f)
+				}
+				j++
+			}
+			i = j
+		}
+		for i := 2; i <= L.GetTop(); i++ {
+			if s, ok := L.Get(i).(lua.LString); ok {
+				total += len(s)
+			}
+		}
+		if total > lim.StringBytes {
+			vm.overBudget(L, "string size", sizeLimit, fmt.Sprintf("string.format would build about %d bytes", total))
+		}
+	})
+}
+
+func (vm *machine) wrapTable(L *lua.LState, tbl *lua.LTable, lim Limits) {
+	itemLimit := fmt.Sprintf("%d", lim.TableItems)
+	insert := tbl.RawGetString("insert").(*lua.LFunction)
+	tbl.RawSetString("insert", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		if L.GetTop() == 3 {
+			pos := L.CheckInt(2)
+			if n := t.Len(); pos < 1 || pos > n+1 {
+				L.ArgError(2, fmt.Sprintf("position %d out of bounds (the table has %d elements)", pos, n))
+			}
+		}
+		if t.Len() >= lim.TableItems {
+			vm.overBudget(L, "table size", itemLimit, "table.insert into a table of that many elements")
+		}
+		top := L.GetTop()
+		L.Push(insert)
+		for i := 1; i <= top; i++ {
+			L.Push(L.Get(i))
+		}
+		L.Call(top, 0)
+		return 0
+	}))
+	concat := tbl.RawGetString("concat").(*lua.LFunction)
+	tbl.RawSetString("concat", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		sep := len(L.OptString(2, ""))
+		i := L.OptInt(3, 1)
+		j := L.OptInt(4, t.Len())
+		if j-i+1 > lim.TableItems {
+			vm.overBudget(L, "table size", itemLimit, fmt.Sprintf("table.concat of %d elements", j-i+1))
+		}
+		total := 0
+		for k := i; k <= j; k++ {
+			switch v := t.RawGetInt(k).(type) {
+			case lua.LString:
+				total += len(v) + sep
+			case lua.LNumber:
+				total += 24 + sep
+			}
+			if total > lim.StringBytes {
+				vm.overBudget(L, "string size", fmt.Sprintf("%d bytes", lim.StringBytes), "table.concat would build a longer string")
+			}
+		}
+		top := L.GetTop()
+		L.Push(concat)
+		for k := 1; k <= top; k++ {
+			L.Push(L.Get(k))
+		}
+		L.Call(top, 1)
+		return 1
+	}))
+}

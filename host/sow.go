@@ -1,0 +1,227 @@
+package host
+
+import (
+	"fmt"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// sowInto drops n counters one per site along t, starting with the site
+// after from. It returns the last site sown and whether that site was empty
+// before the last counter fell in; last is -1 when a track that does not
+// loop ran out of sites. The starting site is not skipped when a sowing laps
+// the track.
+func sowInto(counts []int32, t *Track, from int, n int) (last int, wasEmpty bool) {
+	if t.Loop && n >= len(t.Sites) {
+		q := n / len(t.Sites)
+		for _, s := range t.Sites {
+			counts[s] += int32(q)
+		}
+		n -= q * len(t.Sites)
+		if n == 0 {
+			return from, counts[from] == 1
+		}
+	}
+	pos := from
+	for ; n > 0; n-- {
+		pos = int(t.next[pos])
+		if pos < 0 {
+			return -1, false
+		}
+		counts[pos]++
+	}
+	return pos, counts[pos] == 1
+}
+
+// How a relay sowing ended.
+const (
+	relayEmpty = iota // the last counter fell into an empty site
+	relayStop         // the last counter fell into an occupied site with the stop tag
+	relayLaps         // the lap limit was reached
+	relayOff          // a track that does not loop ran out of sites
+)
+
+// relayInto picks up all counters of from and sows them along t; while the
+// last counter falls into an occupied site without the stop tag, it picks
+// up that site's counters and sows on. A sowing that would need more than
+// maxLaps laps stops before the lap that would exceed the limit.
+func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64, maxLaps int) (last, how, laps int) {
+	pos := from
+	for {
+		if laps >= maxLaps {
+			return pos, relayLaps, laps
+		}
+		n := int(counts[pos])
+		counts[pos] = 0
+		laps++
+		l, empty := sowInto(counts, t, pos, n)
+		switch {
+		case l < 0:
+			return pos, relayOff, laps
+		case empty:
+			return l, relayEmpty, laps
+		case tagMask[l]&stop != 0:
+			return l, relayStop, laps
+		}
+		pos = l
+	}
+}
+
+func (vm *machine) sowArgs(L *lua.LState) (*State, *Track, int) {
+	s := vm.mutable(L)
+	t := vm.track(L, 1)
+	from := vm.site(L, 2)
+	if t.pos[from] < 0 {
+		L.ArgError(2, fmt.Sprintf("%s is not on track %s", vm.dcl.board.sites[from].Name, t.Name))
+	}
+	return s, t, from
+}
+
+// apiSow: sow(track, from, n) drops n counters one per site along the track,
+// starting after from. The counters come from wherever the script took them
+// (usually take). Returns the last site and whether it was empty before.
+func (vm *machine) apiSow(L *lua.LState) int {
+	s, t, from := vm.sowArgs(L)
+	n := vm.argInt(L, 3)
+	if n < 1 {
+		L.ArgError(3, fmt.Sprintf("cannot sow %d counters", n))
+	}
+	last, empty := sowInto(s.cells[:vm.g.lay.sites], t, from, n)
+	if last < 0 {
+		L.RaiseError("sowing %d counters from %s runs off the end of track %s", n, vm.dcl.board.sites[from].Name, t.Name)
+	}
+	vm.pushSite(L, last)
+	pushBool(L, empty)
+	return 2
+}
+
+func (vm *machine) relayArgs(L *lua.LState) (*State, *Track, int, uint64, int) {
+	s, t, from := vm.sowArgs(L)
+	if s.cells[from] == 0 {
+		L.ArgError(2, fmt.Sprintf("%s is empty: there is nothing to sow", vm.dcl.board.sites[from].Name))
+	}
+	stop := vm.tagMask(L, 3)
+	maxLaps := vm.optInt(L, 4, 1000)
+	if maxLaps < 1 {
+		L.ArgError(4, "the lap limit must be at least 1")
+	}
+	return s, t, from, stop, maxLaps
+}
+
+// apiRelay: relay(track, from, stop_tag, max_laps) sows all counters of from
+// and relays: returns the last site and how the sowing ended ("empty",
+// "stop" or "laps") and the number of laps.
+func (vm *machine) apiRelay(L *lua.LState) int {
+	s, t, from, stop, maxLaps := vm.relayArgs(L)
+	last, how, laps := relayInto(s.cells[:vm.g.lay.sites], vm.dcl.board.tagMask, t, from, stop, maxLaps)
+	switch how {
+	case relayOff:
+		L.RaiseError("a relay sowing from %s runs off the end of track %s", vm.dcl.board.sites[from].Name, t.Name)
+	case relayEmpty:
+		vm.pushSite(L, last)
+		L.Push(vm.strs.empty)
+	case relayStop:
+		vm.pushSite(L, last)
+		L.Push(vm.strs.stop)
+	default:
+		vm.pushSite(L, last)
+		L.Push(vm.strs.laps)
+	}
+	L.Push(luaInt(laps))
+	return 3
+}
+
+// apiRelayEnds: relay_ends(track, from, stop_tag, max_laps) reports, without
+// changing the state, whether a relay sowing from from ends (in an empty
+// site or at the stop tag) within max_laps laps.
+func (vm *machine) apiRelayEnds(L *lua.LState) int {
+	s := vm.state(L)
+	t := vm.track(L, 1)
+	from := vm.site(L, 2)
+	if t.pos[from] < 0 {
+		L.ArgError(2, fmt.Sprintf("%s is not on track %s", vm.dcl.board.sites[from].Name, t.Name))
+	}
+	if s.cells[from] == 0 {
+		L.ArgError(2, fmt.Sprintf("%s is empty: there is nothing to sow", vm.dcl.board.sites[from].Name))
+	}
+	stop := vm.tagMask(L, 3)
+	maxLaps := vm.optInt(L, 4, 1000)
+	vm.scratch = append(vm.scratch[:0], s.cells[:vm.g.lay.sites]...)
+	_, how, _ := relayInto(vm.scratch, vm.dcl.board.tagMask, t, from, stop, maxLaps)
+	pushBool(L, how == relayEmpty || how == relayStop)
+	return 1
+}
+
+// apiCaptureRun: capture_run(player, track, from, step, v1, v2, ...) walks
+// the track from the site after from (step places at a time, negative to go
+// back) and captures each site whose count is one of the values, stopping at
+// the first that is not. Returns the number of counters captured.
+func (vm *machine) apiCaptureRun(L *lua.LState) int {
+	s := vm.mutable(L)
+	p := vm.player(L, 1)
+	t := vm.track(L, 2)
+	from := vm.site(L, 3)
+	if t.pos[from] < 0 {
+		L.ArgError(3, fmt.Sprintf("%s is not on track %s", vm.dcl.board.sites[from].Name, t.Name))
+	}
+	step := vm.argInt(L, 4)
+	if step == 0 {
+		L.ArgError(4, "step must not be 0")
+	}
+	var values [8]int32
+	nv := L.GetTop() - 4
+	if nv < 1 || nv > len(values) {
+		L.RaiseError("capture_run needs 1 to %d counts to capture", len(values))
+	}
+	for i := 0; i < nv; i++ {
+		v := vm.argInt(L, 5+i)
+		if v < 1 {
+			L.ArgError(5+i, "counts to capture must be at least 1")
+		}
+		values[i] = int32(v)
+	}
+	total := 0
+	c := &s.cells[vm.g.lay.captured+p-1]
+	site := from
+	for k := 0; k < len(t.Sites); k++ {
+		site = t.step(site, step)
+		if site < 0 {
+			break
+		}
+		n := s.cells[site]
+		hit := false
+		for i := 0; i < nv; i++ {
+			if values[i] == n {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			break
+		}
+		s.cells[site] = 0
+		total += int(n)
+	}
+	*c = checkCount(L, "a captured total", int(*c)+total)
+	L.Push(luaInt(total))
+	return 1
+}
+
+// apiSweep moves the counters of every owned site into its owner's captured
+// total. Returns the number of counters moved.
+func (vm *machine) apiSweep(L *lua.LState) int {
+	s := vm.mutable(L)
+	lay := vm.g.lay
+	total := 0
+	for i := 0; i < lay.sites; i++ {
+		o := s.cells[lay.owners+i]
+		if o == 0 || s.cells[i] == 0 {
+			continue
+		}
+		s.cells[lay.captured+int(o)-1] += s.cells[i]
+		total += int(s.cells[i])
+		s.cells[i] = 0
+	}
+	L.Push(luaInt(total))
+	return 1
+}

@@ -1,0 +1,181 @@
+package host
+
+import (
+	"math/bits"
+)
+
+// State is a position of a game together with how it was reached: the
+// counts and owners of the sites, captured totals, hands, whose decision is
+// next, script variables, the ply count, the result, and the keys of the
+// positions seen so far (for repetition rules).
+//
+// A State always knows its legal moves. It is a plain value: Clone copies it
+// cheaply and the copy is independent. A State must not be used by several
+// goroutines at once; the Game it belongs to may be.
+type State struct {
+	g      *Game
+	cells  []int32 // counts | owners | captured | hand | position vars | to move | other vars
+	ply    int
+	over   bool
+	winner int
+	reason string
+	notes  []string // never modified in place; shared by clones
+	hist   []uint64 // position keys, oldest first; shared by clones (see Clone)
+	moves  []Move   // legal moves of the current decision
+}
+
+// layout gives the offsets of a game's state cells.
+type layout struct {
+	sites, players int
+	owners         int // offset of owners
+	captured       int
+	hand           int
+	vars           int // offset of the position variables
+	toMove         int
+	memo           int // offset of the variables outside the position
+	keyLen         int // cells that make up the position key
+	size           int
+}
+
+func newLayout(sites, players, posVars, memoVars int) layout {
+	l := layout{sites: sites, players: players}
+	l.owners = sites
+	l.captured = 2 * sites
+	l.hand = l.captured + players
+	l.vars = l.hand + players
+	l.toMove = l.vars + posVars
+	l.keyLen = l.toMove + 1
+	l.memo = l.keyLen
+	l.size = l.memo + memoVars
+	return l
+}
+
+// Game returns the game the state belongs to.
+func (s *State) Game() *Game { return s.g }
+
+// Ply is the number of decisions made since the opening.
+func (s *State) Ply() int { return s.ply }
+
+// ToMove is the player whose decision is next. When the game is over it is
+// the player whose decision would have been next.
+func (s *State) ToMove() int { return int(s.cells[s.g.lay.toMove]) }
+
+// Count is the number of counters on site i.
+func (s *State) Count(i int) int { return int(s.cells[i]) }
+
+// Owner is the owner of site i, 0 for nobody.
+func (s *State) Owner(i int) int { return int(s.cells[s.g.lay.owners+i]) }
+
+// Captured is player p's captured total (players count from 1).
+func (s *State) Captured(p int) int { return int(s.cells[s.g.lay.captured+p-1]) }
+
+// Hand is the number of counters or pieces in player p's hand.
+func (s *State) Hand(p int) int { return int(s.cells[s.g.lay.hand+p-1]) }
+
+// Var returns the value of the script variable with the given name.
+func (s *State) Var(name string) (int, bool) {
+	for _, v := range s.g.vars {
+		if v.name == name {
+			return int(s.cells[v.cell]), true
+		}
+	}
+	return 0, false
+}
+
+// Over reports whether the game has ended.
+func (s *State) Over() bool { return s.over }
+
+// Outcome describes how a game ended.
+type Outcome struct {
+	Over   bool
+	Winner int      // 0 for a draw or while the game goes on
+	Reason string   // how it ended, in the script's words, e.g. "third repetition"
+	Notes  []string // notes the rules attach to the result, e.g. "without glory"
+}
+
+// Outcome returns the result so far.
+func (s *State) Outcome() Outcome {
+	return Outcome{Over: s.over, Winner: s.winner, Reason: s.reason, Notes: append([]string(nil), s.notes...)}
+}
+
+// Moves returns the legal moves of the current decision, in the order the
+// script listed them. The slice belongs to the state: do not modify it, and
+// do not keep it past the next change of the state.
+func (s *State) Moves() []Move { return s.moves }
+
+// Legal returns the legal tokens of the current decision.
+func (s *State) Legal() []string {
+	out := make([]string, len(s.moves))
+	for i, m := range s.moves {
+		out[i] = s.g.Token(m)
+	}
+	return out
+}
+
+// Clone returns an independent copy of the state.
+func (s *State) Clone() *State {
+	c := &State{}
+	c.CopyFrom(s)
+	return c
+}
+
+// CopyFrom makes s a copy of src, reusing s's memory where it can. It does
+// not allocate when s was last a copy of a state of the same game.
+func (s *State) CopyFrom(src *State) {
+	cells, moves := s.cells, s.moves
+	*s = *src
+	s.cells = append(cells[:0], src.cells...)
+	s.moves = append(moves[:0], src.moves...)
+	// Share the history: limit the copy's capacity so that appending to
+	// either state never writes into what the other one sees.
+	s.hist = src.hist[:len(src.hist):len(src.hist)]
+}
+
+// Key is a 64-bit hash of the position: everything in the state except the
+// ply count, the history, the result and variables the script declared to be
+// outside the position. Equal positions have equal keys.
+func (s *State) Key() uint64 { return hashCells(s.cells[:s.g.lay.keyLen]) }
+
+// Repetitions is how many times the current position has occurred,
+// counting the current occurrence.
+func (s *State) Repetitions() int {
+	return countKey(s.hist, s.Key())
+}
+
+func countKey(hist []uint64, k uint64) int {
+	n := 0
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i] == k {
+			n++
+		}
+	}
+	return n
+}
+
+// hashCells hashes position cells with a fixed seed, so keys are the same
+// in every run and on every machine.
+func hashCells(c []int32) uint64 {
+	const (
+		k1 = 0x9E3779B97F4A7C15
+		k2 = 0xC2B2AE3D27D4EB4F
+		k3 = 0x165667B19E3779F9
+	)
+	h1, h2 := uint64(len(c))*k3, uint64(0x27D4EB2F165667C5)
+	i := 0
+	for ; i+4 <= len(c); i += 4 {
+		a := uint64(uint32(c[i])) | uint64(uint32(c[i+1]))<<32
+		b := uint64(uint32(c[i+2])) | uint64(uint32(c[i+3]))<<32
+		h1 = bits.RotateLeft64(h1^(a*k2), 31) * k1
+		h2 = bits.RotateLeft64(h2^(b*k1), 29) * k2
+	}
+	for ; i < len(c); i++ {
+		h1 = bits.RotateLeft64(h1^(uint64(uint32(c[i]))*k2), 31) * k1
+	}
+	h := h1 ^ bits.RotateLeft64(h2, 17)
+	h ^= h >> 33
+	h *= k2
+	h ^= h >> 29
+	h *= k3
+	h ^= h >> 32
+	return h
+}

@@ -1,0 +1,227 @@
+package host
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// variantsFile is a parsed variants.yaml: named parameter sets and free data
+// for the script.
+type variantsFile struct {
+	file     string
+	variants []Variant
+	data     *yaml.Node // a mapping node, or nil
+}
+
+// ParseVariants parses the text of a variants file. The file name is used in
+// error messages. It is exported for tools and fuzzing; Library.Load reads
+// variants files itself.
+func ParseVariants(file string, src []byte) ([]Variant, error) {
+	vf, err := parseVariants(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return vf.variants, nil
+}
+
+func parseVariants(file string, src []byte) (*variantsFile, error) {
+	vf := &variantsFile{file: file}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return vf, nil
+		}
+		return nil, yamlError(file, err)
+	}
+	if len(doc.Content) == 0 {
+		return vf, nil
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, &ConfigError{Pos: nodePos(file, root), Msg: "a variants file is a mapping with the keys variants and data"}
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		switch k.Value {
+		case "variants":
+			if err := vf.parseVariantList(v); err != nil {
+				return nil, err
+			}
+		case "data":
+			if v.Kind != yaml.MappingNode {
+				return nil, &ConfigError{Pos: nodePos(file, v), Msg: "data must be a mapping"}
+			}
+			vf.data = v
+		default:
+			return nil, &ConfigError{Pos: nodePos(file, k), Msg: fmt.Sprintf("unknown key %q", k.Value), Allowed: []string{"variants", "data"}}
+		}
+	}
+	return vf, nil
+}
+
+func (vf *variantsFile) parseVariantList(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return &ConfigError{Pos: nodePos(vf.file, n), Msg: "variants must be a mapping from variant names to their settings"}
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.Value == "" {
+			return &ConfigError{Pos: nodePos(vf.file, k), Msg: "a variant name must be a non-empty string"}
+		}
+		if seen[k.Value] {
+			return &ConfigError{Pos: nodePos(vf.file, k), Msg: fmt.Sprintf("variant %s is declared twice", k.Value)}
+		}
+		seen[k.Value] = true
+		variant := Variant{Name: k.Value, Pos: nodePos(vf.file, k), paramPos: map[string]Pos{}}
+		if v.Kind != yaml.MappingNode {
+			return &ConfigError{Pos: nodePos(vf.file, v), Msg: fmt.Sprintf("variant %s must be a mapping with description and params", k.Value)}
+		}
+		for j := 0; j+1 < len(v.Content); j += 2 {
+			fk, fv := v.Content[j], v.Content[j+1]
+			switch fk.Value {
+			case "description":
+				if fv.Kind != yaml.ScalarNode {
+					return &ConfigError{Pos: nodePos(vf.file, fv), Msg: "description must be text"}
+				}
+				variant.Description = fv.Value
+			case "params":
+				if fv.Kind != yaml.MappingNode {
+					return &ConfigError{Pos: nodePos(vf.file, fv), Msg: fmt.Sprintf("params of variant %s must be a mapping from parameter names to values", k.Value)}
+				}
+				for p := 0; p+1 < len(fv.Content); p += 2 {
+					pk, pv := fv.Content[p], fv.Content[p+1]
+					if _, dup := variant.paramPos[pk.Value]; dup {
+						return &ConfigError{Pos: nodePos(vf.file, pk), Param: pk.Value, Msg: fmt.Sprintf("variant %s sets parameter %s twice", k.Value, pk.Value)}
+					}
+					val, err := scalarValue(pv)
+					if err != nil {
+						return &ConfigError{Pos: nodePos(vf.file, pv), Param: pk.Value, Msg: fmt.Sprintf("variant %s: parameter %s: %v", k.Value, pk.Value, err)}
+					}
+					variant.Params = append(variant.Params, Param{Name: pk.Value, Value: val})
+					variant.paramPos[pk.Value] = nodePos(vf.file, pv)
+				}
+			default:
+				return &ConfigError{Pos: nodePos(vf.file, fk), Msg: fmt.Sprintf("unknown key %q in variant %s", fk.Value, k.Value), Allowed: []string{"description", "params"}}
+			}
+		}
+		vf.variants = append(vf.variants, variant)
+	}
+	return nil
+}
+
+// scalarValue converts a YAML scalar to int, bool or string by its tag.
+func scalarValue(n *yaml.Node) (any, error) {
+	if n.Kind != yaml.ScalarNode {
+		return nil, fmt.Errorf("want a single value, got a %s", kindName(n.Kind))
+	}
+	switch n.ShortTag() {
+	case "!!int":
+		v, err := strconv.ParseInt(n.Value, 0, 32)
+		if err != nil {
+			return nil, fmt.Errorf("integer %s is out of range", n.Value)
+		}
+		return int(v), nil
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	case "!!str":
+		return n.Value, nil
+	case "!!float":
+		return nil, fmt.Errorf("want an integer, boolean or string, got the number %s", n.Value)
+	case "!!null":
+		return nil, fmt.Errorf("missing value")
+	}
+	return nil, fmt.Errorf("unsupported value %q", n.Value)
+}
+
+func kindName(k yaml.Kind) string {
+	switch k {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.AliasNode:
+		return "alias"
+	default:
+		return "value"
+	}
+}
+
+func nodePos(file string, n *yaml.Node) Pos {
+	return Pos{File: file, Line: n.Line, Col: n.Column}
+}
+
+// yamlError turns a yaml.v3 error ("yaml: line 3: ...") into a ConfigError.
+func yamlError(file string, err error) error {
+	msg := err.Error()
+	pos := Pos{File: file}
+	var rest string
+	if n, _ := fmt.Sscanf(msg, "yaml: line %d:", &pos.Line); n == 1 {
+		if i := bytes.IndexByte([]byte(msg), ':'); i >= 0 {
+			rest = msg[i+1:]
+			if j := bytes.IndexByte([]byte(rest), ':'); j >= 0 {
+				rest = rest[j+1:]
+			}
+		}
+		msg = "YAML syntax:" + rest
+	} else {
+		msg = "YAML: " + msg
+	}
+	return &ConfigError{Pos: pos, Msg: msg}
+}
+
+// mergeVariants layers variants files: a later file's variant replaces an
+// earlier one of the same name, and data mappings merge key by key.
+func mergeVariants(files []*variantsFile) ([]Variant, *yaml.Node) {
+	var out []Variant
+	index := map[string]int{}
+	var data *yaml.Node
+	for _, f := range files {
+		for _, v := range f.variants {
+			if i, ok := index[v.Name]; ok {
+				out[i] = v
+				continue
+			}
+			index[v.Name] = len(out)
+			out = append(out, v)
+		}
+		if f.data != nil {
+			data = mergeNodes(data, f.data)
+		}
+	}
+	return out, data
+}
+
+// mergeNodes merges mapping b over mapping a without changing either.
+func mergeNodes(a, b *yaml.Node) *yaml.Node {
+	if a == nil || a.Kind != yaml.MappingNode || b.Kind != yaml.MappingNode {
+		return b
+	}
+	out := &yaml.Node{Kind: yaml.MappingNode, Tag: a.Tag, Line: a.Line, Column: a.Column}
+	out.Content = append(out.Content, a.Content...)
+	for i := 0; i+1 < len(b.Content); i += 2 {
+		k, v := b.Content[i], b.Content[i+1]
+		replaced := false
+		for j := 0; j+1 < len(out.Content); j += 2 {
+			if out.Content[j].Value == k.Value {
+				out.Content[j+1] = mergeNodes(out.Content[j+1], v)
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			out.Content = append(out.Content, k, v)
+		}
+	}
+	return out
+}

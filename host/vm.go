@@ -1,0 +1,426 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+	"gopkg.in/yaml.v3"
+)
+
+// machine is one Lua state running a game's script, with the script's rule
+// functions and the state it is working on. A machine is used by one
+// goroutine at a time; a Game keeps a pool of them.
+type machine struct {
+	g    *Game
+	L    *lua.LState
+	trip *tripwire
+	dcl  *decl // what the script declared while loading
+
+	fnSetup, fnLegal, fnPlay, fnBlocked lua.LValue
+
+	st        *State // the state being worked on, nil between calls
+	loading   bool   // the chunk is running: declarations are allowed
+	emitting  bool   // legal is running: moves may be emitted
+	toMoveSet bool   // play chose the next decider itself
+	playing   bool   // play is running
+	mover     int    // the player whose decision is listed or made
+	budgetHit *BudgetError
+	broken    bool // a call failed; the machine is discarded
+
+	protected map[*lua.LTable]bool
+	dataPos   map[*lua.LTable]Pos
+	filters   []*filter
+
+	scratch []int32 // dry-run sowing
+	saved   saved   // copy of a state taken before play, restored on error
+	strs    strCache
+}
+
+// saved holds what apply needs to undo a failed play.
+type saved struct {
+	cells  []int32
+	moves  []Move
+	hist   []uint64
+	ply    int
+	over   bool
+	winner int
+	reason string
+	notes  []string
+}
+
+type strCache struct {
+	empty, stop, laps lua.LValue
+	names             []lua.LValue
+}
+
+// smallInts holds ready-made Lua values for small integers, so pushing a
+// count or a site index to Lua does not allocate. It is filled once and
+// never changed.
+var smallInts = func() []lua.LValue {
+	v := make([]lua.LValue, 4096)
+	for i := range v {
+		v[i] = lua.LNumber(i)
+	}
+	return v
+}()
+
+func luaInt(v int) lua.LValue {
+	if v >= 0 && v < len(smallInts) {
+		return smallInts[v]
+	}
+	return lua.LNumber(v)
+}
+
+// newMachine creates a Lua state for g and runs the script's chunk in it.
+// The first machine of a game records the script's declarations in dcl;
+// later ones check that the script declared the same again.
+func newMachine(g *Game) (*machine, error) {
+	vm := &machine{g: g, trip: newTripwire(), dcl: &decl{}}
+	vm.L = vm.newSandbox(g.limits)
+	vm.L.SetContext(vm.trip)
+	vm.strs.empty = lua.LString("empty")
+	vm.strs.stop = lua.LString("stop")
+	vm.strs.laps = lua.LString("laps")
+	if err := vm.installAPI(); err != nil {
+		vm.L.Close()
+		return nil, err
+	}
+	g.wd.add(vm.trip)
+	vm.loading = true
+	fn := vm.L.NewFunctionFromProto(g.proto)
+	err := vm.call(fn, "load", 1)
+	vm.loading = false
+	if err != nil {
+		vm.close()
+		return nil, err
+	}
+	rules := vm.L.Get(-1)
+	vm.L.Pop(1)
+	if err := vm.takeRules(rules); err != nil {
+		vm.close()
+		return nil, err
+	}
+	if err := vm.dcl.finish(g); err != nil {
+		vm.close()
+		return nil, err
+	}
+	vm.strs.names = make([]lua.LValue, vm.dcl.board.NumSites())
+	for i, s := range vm.dcl.board.sites {
+		vm.strs.names[i] = lua.LString(s.Name)
+	}
+	return vm, nil
+}
+
+func (vm *machine) close() {
+	vm.g.wd.remove(vm.trip)
+	vm.L.Close()
+}
+
+// takeRules reads the table of rule functions the chunk returned.
+func (vm *machine) takeRules(v lua.LValue) error {
+	t, ok := v.(*lua.LTable)
+	pos := Pos{File: vm.g.file}
+	if !ok {
+		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the script must end with \"return { setup = ..., legal = ..., play = ... }\", but it returned %s", v.Type())}
+	}
+	get := func(name string, required bool) (lua.LValue, error) {
+		f := t.RawGetString(name)
+		if f == lua.LNil && !required {
+			return nil, nil
+		}
+		if _, ok := f.(*lua.LFunction); !ok {
+			return nil, &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table needs a function %q, got %s", name, f.Type())}
+		}
+		return f, nil
+	}
+	var err error
+	if vm.fnSetup, err = get("setup", true); err != nil {
+		return err
+	}
+	if vm.fnLegal, err = get("legal", true); err != nil {
+		return err
+	}
+	if vm.fnPlay, err = get("play", true); err != nil {
+		return err
+	}
+	if vm.fnBlocked, err = get("blocked", false); err != nil {
+		return err
+	}
+	var unknown []string
+	t.ForEach(func(k, _ lua.LValue) {
+		switch k.String() {
+		case "setup", "legal", "play", "blocked":
+		default:
+			unknown = append(unknown, k.String())
+		}
+	})
+	if len(unknown) > 0 {
+		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked)", strings.Join(unknown, ", "))}
+	}
+	if !vm.dcl.declared {
+		return &ScriptError{Pos: pos, Func: "load", Msg: "the script never called matombo.declare"}
+	}
+	if vm.dcl.board == nil {
+		return &ScriptError{Pos: pos, Func: "load", Msg: "the script never declared its board with matombo.board"}
+	}
+	return nil
+}
+
+// call runs a Lua function under the budget and turns failures into errors.
+func (vm *machine) call(fn lua.LValue, name string, nret int, args ...lua.LValue) error {
+	L := vm.L
+	L.Push(fn)
+	for _, a := range args {
+		L.Push(a)
+	}
+	seq := vm.g.wd.begin(vm.trip)
+	err := L.PCall(len(args), nret, nil)
+	vm.g.wd.end(vm.trip)
+	if err == nil {
+		return nil
+	}
+	vm.broken = true
+	return vm.convertError(err, name, seq)
+}
+
+// convertError turns a gopher-lua error into a ScriptError or BudgetError.
+func (vm *machine) convertError(err error, fn string, seq uint64) error {
+	var msg, trace string
+	var apiErr *lua.ApiError
+	if errors.As(err, &apiErr) {
+		msg = luaErrorText(apiErr.Object)
+		trace = apiErr.StackTrace
+	} else {
+		msg = err.Error()
+	}
+	pos, text := vm.splitPos(msg)
+	if pos.Line == 0 {
+		pos = vm.posFromTrace(trace, pos)
+	}
+	switch why := vm.trip.firedFor(seq); why {
+	case tripTime:
+		return &BudgetError{Pos: pos, Func: fn, Budget: "time", Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop?)"}
+	case tripMemory:
+		return &BudgetError{Pos: pos, Func: fn, Budget: "memory", Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the call grew the heap too much"}
+	}
+	if be := vm.budgetHit; be != nil {
+		vm.budgetHit = nil
+		out := *be
+		out.Pos, out.Func = pos, fn
+		return &out
+	}
+	switch {
+	case strings.Contains(text, "stack overflow"):
+		return &BudgetError{Pos: pos, Func: fn, Budget: "call stack", Limit: strconv.Itoa(vm.g.limits.CallStack) + " frames", Detail: "recursion too deep"}
+	case strings.Contains(text, "registry overflow"):
+		return &BudgetError{Pos: pos, Func: fn, Budget: "data stack", Limit: strconv.Itoa(vm.g.limits.DataStack) + " values", Detail: "too many values on the Lua stack"}
+	}
+	var cfg *ConfigError
+	if vm.dcl.cfgErr != nil && errors.As(vm.dcl.cfgErr, &cfg) {
+		vm.dcl.cfgErr = nil
+		return cfg
+	}
+	return &ScriptError{Pos: pos, Func: fn, Msg: text, Traceback: trace}
+}
+
+// luaErrorText describes an error value without running metamethods: an
+// error object with a __tostring that fails must not fail again here.
+func luaErrorText(v lua.LValue) string {
+	switch x := v.(type) {
+	case lua.LString:
+		return string(x)
+	case lua.LNumber:
+		return x.String()
+	case *lua.LNilType:
+		return "error(nil)"
+	default:
+		return fmt.Sprintf("error object of type %s", v.Type())
+	}
+}
+
+// splitPos separates the "file:line:" prefix Lua puts on messages.
+func (vm *machine) splitPos(msg string) (Pos, string) {
+	file := vm.g.file
+	if strings.HasPrefix(msg, file+":") {
+		rest := msg[len(file)+1:]
+		if i := strings.IndexByte(rest, ':'); i > 0 {
+			if n, err := strconv.Atoi(rest[:i]); err == nil {
+				return Pos{File: file, Line: n}, strings.TrimSpace(rest[i+1:])
+			}
+		}
+	}
+	return Pos{File: file}, msg
+}
+
+// posFromTrace finds the innermost script line in a traceback.
+func (vm *machine) posFromTrace(trace string, def Pos) Pos {
+	for _, line := range strings.Split(trace, "\n") {
+		line = strings.TrimSpace(line)
+		if p, _ := vm.splitPos(line); p.Line > 0 {
+			return p
+		}
+	}
+	return def
+}
+
+// bind makes s the state the primitives work on.
+func (vm *machine) bind(s *State) { vm.st = s }
+
+// setup runs the script's setup on a blank state and settles it.
+func (vm *machine) setup(s *State) error {
+	vm.bind(s)
+	vm.mover = s.ToMove()
+	defer vm.bind(nil)
+	if err := vm.call(vm.fnSetup, "setup", 0); err != nil {
+		return err
+	}
+	s.hist = append(s.hist[:0], s.Key())
+	return vm.settle(s)
+}
+
+// start settles a state built from a position.
+func (vm *machine) start(s *State) error {
+	vm.bind(s)
+	defer vm.bind(nil)
+	s.hist = append(s.hist[:0], s.Key())
+	return vm.settle(s)
+}
+
+// settle lists the legal moves of the decision that is next, and asks the
+// script what happens when there are none.
+func (vm *machine) settle(s *State) error {
+	s.moves = s.moves[:0]
+	if s.over {
+		return nil
+	}
+	p := s.ToMove()
+	vm.mover = p
+	vm.emitting = true
+	err := vm.call(vm.fnLegal, "legal", 0, luaInt(p))
+	vm.emitting = false
+	if err != nil {
+		return err
+	}
+	if len(s.moves) > 0 {
+		return nil
+	}
+	if vm.fnBlocked == nil {
+		vm.broken = true
+		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: "legal", Msg: fmt.Sprintf("player %d has no legal token and the game is not over; the script should end the game or return a blocked function", p)}
+	}
+	if err := vm.call(vm.fnBlocked, "blocked", 0, luaInt(p)); err != nil {
+		return err
+	}
+	if !s.over {
+		vm.broken = true
+		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: "blocked", Msg: fmt.Sprintf("blocked(%d) returned without ending the game (call matombo.finish)", p)}
+	}
+	return nil
+}
+
+// apply plays move m on s. On any error s is restored as it was.
+func (vm *machine) apply(s *State, m Move) error {
+	vm.save(s)
+	vm.bind(s)
+	defer vm.bind(nil)
+	p := s.ToMove()
+	s.ply++
+	s.cells[vm.g.lay.toMove] = int32(vm.g.nextPlayer(p))
+	vm.toMoveSet = false
+	L := vm.L
+	L.Push(vm.fnPlay)
+	L.Push(luaInt(p))
+	L.Push(luaInt(int(m.Kind) + 1))
+	for i := 0; i < int(m.N); i++ {
+		L.Push(luaInt(int(m.Sites[i]) + 1))
+	}
+	vm.mover, vm.playing = p, true
+	seq := vm.g.wd.begin(vm.trip)
+	perr := L.PCall(2+int(m.N), 0, nil)
+	vm.g.wd.end(vm.trip)
+	vm.playing = false
+	var err error
+	if perr != nil {
+		vm.broken = true
+		err = vm.convertError(perr, "play", seq)
+	} else {
+		s.hist = append(s.hist, s.Key())
+		err = vm.settle(s)
+	}
+	if err != nil {
+		vm.restore(s)
+		return err
+	}
+	return nil
+}
+
+func (vm *machine) save(s *State) {
+	v := &vm.saved
+	v.cells = append(v.cells[:0], s.cells...)
+	v.moves = append(v.moves[:0], s.moves...)
+	v.hist, v.ply, v.over, v.winner, v.reason, v.notes = s.hist, s.ply, s.over, s.winner, s.reason, s.notes
+}
+
+func (vm *machine) restore(s *State) {
+	v := &vm.saved
+	s.cells = append(s.cells[:0], v.cells...)
+	s.moves = append(s.moves[:0], v.moves...)
+	s.hist, s.ply, s.over, s.winner, s.reason, s.notes = v.hist, v.ply, v.over, v.winner, v.reason, v.notes
+}
+
+// yamlToLua converts a YAML node to a Lua value, remembering where each
+// table came from so that errors about data can name the file and line.
+func (vm *machine) yamlToLua(file string, n *yaml.Node) lua.LValue {
+	L := vm.L
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return lua.LNil
+		}
+		return vm.yamlToLua(file, n.Content[0])
+	case yaml.AliasNode:
+		return vm.yamlToLua(file, n.Alias)
+	case yaml.MappingNode:
+		t := L.NewTable()
+		vm.dataPos[t] = nodePos(file, n)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := vm.yamlToLua(file, n.Content[i])
+			if k == lua.LNil {
+				continue
+			}
+			t.RawSet(k, vm.yamlToLua(file, n.Content[i+1]))
+		}
+		return t
+	case yaml.SequenceNode:
+		t := L.NewTable()
+		vm.dataPos[t] = nodePos(file, n)
+		for _, c := range n.Content {
+			t.Append(vm.yamlToLua(file, c))
+		}
+		return t
+	default:
+		switch n.ShortTag() {
+		case "!!int", "!!float":
+			f, err := strconv.ParseFloat(n.Value, 64)
+			if err != nil {
+				var i int64
+				if _, err := fmt.Sscan(n.Value, &i); err == nil {
+					return lua.LNumber(i)
+				}
+				return lua.LString(n.Value)
+			}
+			return lua.LNumber(f)
+		case "!!bool":
+			var b bool
+			if n.Decode(&b) == nil {
+				return lua.LBool(b)
+			}
+		case "!!null":
+			return lua.LNil
+		}
+		return lua.LString(n.Value)
+	}
+}
