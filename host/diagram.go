@@ -15,7 +15,7 @@ type DiagramOptions struct {
 // top, Player 1's row a at the bottom, each line starting with its row
 // letter. On a "counts" board each site shows its count, then the marks of
 // its tags (e.g. * for a head), then @ and the owner when the owner differs
-// from the opening; a grid board has a header of column numbers. On a
+// from the opening; a grid board has a line of column numbers below. On a
 // "pieces" board each site shows its owner or . when empty. The text can be
 // pasted into a scenario, see ParseDiagram.
 func (s *State) Diagram() string { return s.DiagramWith(DiagramOptions{}) }
@@ -94,16 +94,6 @@ func (s *State) DiagramWith(opt DiagramOptions) string {
 		minCol = min(minCol, site.Col)
 		maxCol = max(maxCol, site.Col)
 	}
-	if b.grid {
-		sb.WriteString(strings.Repeat(" ", labelW))
-		for c := 1; c <= maxCol; c++ {
-			if c > 1 {
-				sb.WriteByte(' ')
-			}
-			sb.WriteString(pad(strconv.Itoa(c), width))
-		}
-		trimLastLine(&sb)
-	}
 	for r := len(b.rows) - 1; r >= 0; r-- {
 		var line strings.Builder
 		line.WriteString(pad(b.rows[r], labelW))
@@ -121,6 +111,19 @@ func (s *State) DiagramWith(opt DiagramOptions) string {
 		}
 		sb.WriteString(strings.TrimRight(line.String(), " "))
 		sb.WriteByte('\n')
+	}
+	// Column numbers go below the board, on Player 1's side, as on a chess
+	// diagram; a header on top would also break YAML block scalars, whose
+	// indentation is taken from their first line.
+	if b.grid {
+		sb.WriteString(strings.Repeat(" ", labelW))
+		for c := 1; c <= maxCol; c++ {
+			if c > 1 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(pad(strconv.Itoa(c), width))
+		}
+		trimLastLine(&sb)
 	}
 	return sb.String()
 }
@@ -141,20 +144,33 @@ func pad(s string, w int) string {
 }
 
 // cellText is what a diagram shows for site i.
-func (s *State) cellText(i int) string {
-	b := s.g.board
+func (s *State) cellText(i int) string { return s.g.Cell(i, s.Count(i), s.Owner(i)) }
+
+// Cell writes what a diagram shows for site i holding count counters owned
+// by owner: e.g. "3", "2*", "12@2" on a counts board, "1" or "." on a
+// pieces board.
+func (g *Game) Cell(i, count, owner int) string {
+	b := g.board
 	marks := b.markOf(i)
 	if b.style == Pieces {
-		if s.Count(i) == 0 {
+		if count == 0 {
 			return "." + marks
 		}
-		return strconv.Itoa(s.Owner(i)) + marks
+		return strconv.Itoa(owner) + marks
 	}
-	t := strconv.Itoa(s.Count(i)) + marks
-	if o := s.Owner(i); s.g.opening != nil && o != s.g.opening.Owner(i) {
-		t += "@" + strconv.Itoa(o)
+	t := strconv.Itoa(count) + marks
+	if g.opening != nil && owner != g.opening.Owner(i) {
+		t += "@" + strconv.Itoa(owner)
 	}
 	return t
+}
+
+// ParseCell reads one diagram cell for site i, as ParseDiagram does.
+func (g *Game) ParseCell(i int, cell string) (count, owner int, err error) {
+	if i < 0 || i >= len(g.board.sites) {
+		return 0, 0, fmt.Errorf("site %d is not on the board", i)
+	}
+	return g.parseCell(i, cell)
 }
 
 // DiagramError reports a problem in a board diagram; Line counts from 1

@@ -1,0 +1,131 @@
+package conformance
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/matombo/matombo/host"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func kalahLibrary(t *testing.T) *host.Library {
+	t.Helper()
+	lib := host.NewLibrary()
+	require.NoError(t, lib.AddDir(filepath.Join("..", "host", "testdata", "games")))
+	return lib
+}
+
+func runText(t *testing.T, lib *host.Library, src string) (*Report, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "case.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+	files, errs := LoadFiles(path)
+	rep := NewRunner(lib).Run(files, errs)
+	var out bytes.Buffer
+	rep.WriteText(&out, false)
+	return rep, strings.ReplaceAll(out.String(), path, "case.yaml")
+}
+
+const kalahOK = `game: kalah
+scenarios:
+  - name: a sowing that ends in the store gives another turn
+    rule: K1
+    play: [a3]
+    expect:
+      board: |
+        b    4  4  4  4  4  4  0
+        a    4  4  0  5  5  5  1
+             1  2  3  4  5  6  7
+      to_move: 1
+      legal: [a1, a2, a4, a5, a6]
+`
+
+func TestPassingScenario(t *testing.T) {
+	rep, out := runText(t, kalahLibrary(t), kalahOK)
+	assert.True(t, rep.OK(), out)
+	assert.Equal(t, "1 passed, 0 failed, 0 errored\n", out)
+}
+
+// A wrong expectation fails with the step, the field and both boards.
+func TestWrongExpectationShowsDiff(t *testing.T) {
+	wrong := strings.Replace(kalahOK, "a    4  4  0  5  5  5  1", "a    4  4  0  5  6  5  1", 1)
+	rep, out := runText(t, kalahLibrary(t), wrong)
+	require.Equal(t, 1, rep.Failed, out)
+	want := `FAIL  case.yaml:8: a sowing that ends in the store gives another turn [K1]
+    step 1: board differs: a5: want 6, got 5
+    expected                    actual
+    b    4  4  4  4  4  4  0    b    4  4  4  4  4  4  0
+    a    4  4  0  5  6  5  1    a    4  4  0  5  5  5  1
+         1  2  3  4  5  6  7         1  2  3  4  5  6  7
+0 passed, 1 failed, 0 errored
+`
+	assert.Equal(t, want, out)
+}
+
+func TestFailures(t *testing.T) {
+	cases := []struct {
+		name, edit, want string
+	}{
+		{"legal", "legal: [a1, a2, a4, a5, a6]", "legal differs"},
+		{"to_move", "to_move: 1", "to_move differs"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := strings.Replace(kalahOK, c.edit, strings.Replace(c.edit, "1", "2", 1), 1)
+			rep, out := runText(t, kalahLibrary(t), src)
+			require.Equal(t, 1, rep.Failed, out)
+			assert.Contains(t, out, c.want)
+		})
+	}
+}
+
+func TestRejectAndSteps(t *testing.T) {
+	src := `game: kalah
+scenarios:
+  - name: steps check the middle of a game
+    rule: K2
+    steps:
+      - name: sow into the store
+        play: [a3]
+        expect: {to_move: 1, ply: 1}
+      - name: an empty pit cannot be sown
+        reject: a3
+        error: illegal token "a3"
+      - play: [a6]
+        expect: {to_move: 2, captured: [0, 0], sites: {a7: 2, b3: 5}}
+`
+	rep, out := runText(t, kalahLibrary(t), src)
+	assert.True(t, rep.OK(), out)
+
+	accepted := strings.Replace(src, "reject: a3", "reject: a4", 1)
+	rep, out = runText(t, kalahLibrary(t), accepted)
+	require.Equal(t, 1, rep.Failed, out)
+	assert.Contains(t, out, "reject differs")
+}
+
+// Malformed files are errors at their file and line, never passes.
+func TestMalformedFiles(t *testing.T) {
+	cases := []struct {
+		name, src, want string
+	}{
+		{"unknown key", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    plya: [a1]\n", "case.yaml:5:5: unknown key \"plya\" in a scenario"},
+		{"token list not a list", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: a1\n", "case.yaml:5:11: play must be a list"},
+		{"wrong type", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: [a1]\n    expect: {to_move: one}\n", "case.yaml:6:23: to_move must be a whole number"},
+		{"no rule", "game: kalah\nscenarios:\n  - name: x\n    play: [a1]\n", "case.yaml:3:5: scenario \"x\" needs a rule"},
+		{"yaml syntax", "game: kalah\nscenarios: [\n", "case.yaml:2: YAML syntax"},
+		{"board with wrong number of holes", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect:\n      board: |\n        b 4 4 4 4 4 4 0\n        a 4 4 4 4 4 4\n", "case.yaml:8: start"},
+		{"unknown game", "game: chess\nscenarios:\n  - name: x\n    rule: K\n    play: [e4]\n", "unknown game \"chess\""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rep, out := runText(t, kalahLibrary(t), c.src)
+			assert.False(t, rep.OK())
+			assert.Equal(t, 0, rep.Passed, out)
+			assert.Contains(t, out, strings.TrimSuffix(c.want, ": start"), out)
+		})
+	}
+}

@@ -1,0 +1,86 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/matombo/matombo/host"
+)
+
+// WriteText writes the report for people: every failure and error with its
+// place and details, passes too when verbose, then the summary line.
+func (r *Report) WriteText(w io.Writer, verbose bool) {
+	for _, res := range r.Results {
+		if res.Status == Passed && !verbose {
+			continue
+		}
+		fmt.Fprintln(w, res.headline())
+		if res.Status == Passed || res.Name == "" {
+			continue
+		}
+		for _, l := range res.explain() {
+			fmt.Fprintln(w, "    "+l)
+		}
+	}
+	fmt.Fprintln(w, r.Summary())
+}
+
+// WriteJSON writes the report as one JSON object.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+func (res Result) headline() string {
+	var sb strings.Builder
+	pos := host.Pos{File: res.File, Line: res.Line, Col: res.Col}
+	if res.Name == "" {
+		// A file that could not be parsed: one line, as a compiler says it.
+		return fmt.Sprintf("%-5s %s: %s", res.Status, pos, res.Error)
+	}
+	fmt.Fprintf(&sb, "%-5s %s", res.Status, pos)
+	if res.Name != "" {
+		fmt.Fprintf(&sb, ": %s", res.Name)
+	}
+	if len(res.Rules) > 0 {
+		fmt.Fprintf(&sb, " [%s]", strings.Join(res.Rules, ", "))
+	}
+	return sb.String()
+}
+
+// explain describes a failure or error in a few lines.
+func (res Result) explain() []string {
+	var out []string
+	where := ""
+	if res.Step > 0 {
+		where = fmt.Sprintf("step %d", res.Step)
+		if res.StepName != "" {
+			where += " (" + res.StepName + ")"
+		}
+		if res.Token != "" {
+			where += fmt.Sprintf(", token %q", res.Token)
+		}
+		where += ": "
+	}
+	if res.Error != "" && res.Field == "" {
+		return append(out, where+res.Error)
+	}
+	if res.Error != "" {
+		return append(out, fmt.Sprintf("%s%s: %s", where, res.Field, res.Error))
+	}
+	switch {
+	case res.Field == "board":
+		out = append(out, where+"board differs: "+res.Want)
+	case res.Got == "":
+		out = append(out, fmt.Sprintf("%s%s: want %s", where, res.Field, res.Want))
+	default:
+		out = append(out, fmt.Sprintf("%s%s differs", where, res.Field), "  want: "+res.Want, "  got:  "+res.Got)
+	}
+	if res.Detail != "" {
+		out = append(out, strings.Split(strings.TrimRight(res.Detail, "\n"), "\n")...)
+	}
+	return out
+}

@@ -1,0 +1,441 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/matombo/matombo/host"
+)
+
+// Status is the outcome of one scenario.
+type Status int
+
+const (
+	Passed  Status = iota
+	Failed         // an expectation did not hold
+	Errored        // the scenario could not be run: bad file, unknown game, broken script
+)
+
+func (s Status) String() string {
+	switch s {
+	case Failed:
+		return "FAIL"
+	case Errored:
+		return "ERROR"
+	default:
+		return "PASS"
+	}
+}
+
+// MarshalText writes the status as pass, fail or error.
+func (s Status) MarshalText() ([]byte, error) { return []byte(strings.ToLower(s.String())), nil }
+
+// Result is the outcome of one scenario, or of a file that could not be
+// parsed.
+type Result struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"` // where the problem is, or the scenario starts
+	Col      int      `json:"col,omitempty"`
+	Game     string   `json:"game,omitempty"`
+	Name     string   `json:"name,omitempty"`
+	Rules    []string `json:"rules,omitempty"`
+	Status   Status   `json:"status"`
+	Step     int      `json:"step,omitempty"` // 1-based; 0 before any step
+	StepName string   `json:"step_name,omitempty"`
+	Token    string   `json:"token,omitempty"` // the token being played, if any
+	Field    string   `json:"field,omitempty"` // the first field that differed
+	Want     string   `json:"want,omitempty"`
+	Got      string   `json:"got,omitempty"`
+	Detail   string   `json:"detail,omitempty"` // e.g. both boards side by side
+	Error    string   `json:"error,omitempty"`
+}
+
+// Report collects the results of a run.
+type Report struct {
+	Results []Result `json:"results"`
+	Passed  int      `json:"passed"`
+	Failed  int      `json:"failed"`
+	Errored int      `json:"errored"`
+}
+
+func (r *Report) add(res Result) {
+	r.Results = append(r.Results, res)
+	switch res.Status {
+	case Passed:
+		r.Passed++
+	case Failed:
+		r.Failed++
+	default:
+		r.Errored++
+	}
+}
+
+// OK reports whether every scenario passed and none errored.
+func (r *Report) OK() bool { return r.Failed == 0 && r.Errored == 0 && r.Passed > 0 }
+
+// Summary is the one-line count of the run.
+func (r *Report) Summary() string {
+	return fmt.Sprintf("%d passed, %d failed, %d errored", r.Passed, r.Failed, r.Errored)
+}
+
+// Runner runs scenarios against the games of a library. It loads each
+// combination of game, variants and parameters once.
+type Runner struct {
+	lib   *host.Library
+	games map[string]gameOrErr
+}
+
+type gameOrErr struct {
+	g   *host.Game
+	err error
+}
+
+// NewRunner returns a runner that loads games from lib.
+func NewRunner(lib *host.Library) *Runner {
+	return &Runner{lib: lib, games: map[string]gameOrErr{}}
+}
+
+// Run runs the scenarios of the files and adds an errored result for each
+// file error (as returned by LoadFiles).
+func (r *Runner) Run(files []*File, fileErrs []error) *Report {
+	rep := &Report{}
+	for _, err := range fileErrs {
+		res := Result{Status: Errored, Error: err.Error()}
+		var fe *FileError
+		if errors.As(err, &fe) {
+			res.File, res.Line, res.Col, res.Error = fe.Pos.File, fe.Pos.Line, fe.Pos.Col, fe.Msg
+		}
+		rep.add(res)
+	}
+	for _, f := range files {
+		for _, s := range f.Scenarios {
+			rep.add(r.RunScenario(s))
+		}
+	}
+	return rep
+}
+
+func (r *Runner) game(s *Scenario) (*host.Game, error) {
+	var key strings.Builder
+	key.WriteString(s.Game + "|" + strings.Join(s.Variants, ",") + "|")
+	for _, p := range s.Params {
+		fmt.Fprintf(&key, "%s=%v;", p.Name, p.Value)
+	}
+	if c, ok := r.games[key.String()]; ok {
+		return c.g, c.err
+	}
+	opts := []host.Option{host.WithVariant(s.Variants...)}
+	for _, p := range s.Params {
+		opts = append(opts, host.WithOverride(host.Override{Name: p.Name, Value: p.Value, Source: fmt.Sprintf("%s:%d: params", s.File, p.Line)}))
+	}
+	g, err := r.lib.Load(s.Game, opts...)
+	r.games[key.String()] = gameOrErr{g, err}
+	return g, err
+}
+
+// RunScenario runs one scenario.
+func (r *Runner) RunScenario(sc *Scenario) Result {
+	res := Result{File: sc.File, Line: sc.Line, Game: sc.Game, Name: sc.Name, Rules: sc.Rules}
+	g, err := r.game(sc)
+	if err != nil {
+		res.Status, res.Error = Errored, "loading the game: "+err.Error()
+		return res
+	}
+	s, line, err := startState(g, sc.Start)
+	if err != nil {
+		res.Status, res.Error = Errored, "start: "+err.Error()
+		if line > 0 {
+			res.Line = line
+		}
+		return res
+	}
+	for i, st := range sc.Steps {
+		res.Step, res.StepName = i+1, st.Name
+		if f := runStep(g, s, st, &res); f {
+			return res
+		}
+	}
+	res.Step, res.StepName = 0, ""
+	res.Status = Passed
+	return res
+}
+
+// startState builds the start position. The returned line locates errors.
+func startState(g *host.Game, st *Start) (*host.State, int, error) {
+	s := g.Start()
+	if st == nil {
+		return s, 0, nil
+	}
+	pos := s.Position()
+	if st.Board != nil {
+		counts, owners, err := g.ParseDiagram(st.Board.Text)
+		if err != nil {
+			return nil, diagramLine(st.Board, err), err
+		}
+		pos.Counts, pos.Owners = counts, owners
+	}
+	if st.ToMove != nil {
+		pos.ToMove = *st.ToMove
+	}
+	if st.Captured != nil {
+		pos.Captured = st.Captured
+	}
+	if st.Hand != nil {
+		pos.Hand = st.Hand
+	}
+	for k, v := range st.Vars {
+		pos.Vars[k] = v
+	}
+	s, err := g.NewState(pos)
+	return s, st.Line, err
+}
+
+func diagramLine(d *Diagram, err error) int {
+	var de *host.DiagramError
+	if errors.As(err, &de) && de.Line > 0 {
+		return d.Line + de.Line - 1
+	}
+	return d.Line
+}
+
+// runStep runs one step; it fills res and returns true when the scenario
+// stops here.
+func runStep(g *host.Game, s *host.State, st *Step, res *Result) bool {
+	for _, tok := range st.Play {
+		if err := s.Play(tok.Text); err != nil {
+			res.Status, res.Line, res.Token = Failed, tok.Line, tok.Text
+			res.Field, res.Want, res.Got = "play", "the token is legal", err.Error()
+			var ill *host.IllegalMoveError
+			if !errors.As(err, &ill) {
+				res.Status, res.Error = Errored, err.Error()
+			}
+			res.Detail = s.Diagram()
+			return true
+		}
+	}
+	if st.Reject != nil {
+		before, _ := s.MarshalJSON()
+		err := s.Play(st.Reject.Text)
+		after, _ := s.MarshalJSON()
+		res.Line, res.Token = st.Reject.Line, st.Reject.Text
+		var ill *host.IllegalMoveError
+		switch {
+		case err == nil:
+			res.Status, res.Field, res.Want, res.Got = Failed, "reject", "the token is rejected", "it was played"
+			return true
+		case !errors.As(err, &ill):
+			res.Status, res.Error = Errored, err.Error()
+			return true
+		case st.Error != "" && !strings.Contains(err.Error(), st.Error):
+			res.Status, res.Field, res.Want, res.Got = Failed, "error", fmt.Sprintf("a message containing %q", st.Error), err.Error()
+			return true
+		case string(before) != string(after):
+			res.Status, res.Field, res.Want, res.Got = Failed, "reject", "the state is unchanged", "the state changed"
+			return true
+		}
+	}
+	if st.Expect != nil {
+		if field, line, want, got, detail, err := check(g, s, st.Expect); field != "" || err != nil {
+			res.Line, res.Field, res.Want, res.Got, res.Detail = line, field, want, got, detail
+			res.Status = Failed
+			if err != nil {
+				res.Status, res.Error = Errored, err.Error()
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func ints(v []int) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.Itoa(x)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func players(s *host.State, get func(int) int) []int {
+	out := make([]int, s.Game().Players())
+	for p := range out {
+		out[p] = get(p + 1)
+	}
+	return out
+}
+
+// check compares the expectations in a fixed order and returns the first
+// difference: the field, its line, the wanted and actual values and a
+// detail text. err is set when an expectation cannot be evaluated.
+func check(g *host.Game, s *host.State, e *Expect) (field string, line int, want, got, detail string, err error) {
+	at := func(f string) int {
+		if l, ok := e.lines[f]; ok {
+			return l
+		}
+		return e.Line
+	}
+	if e.Board != nil {
+		counts, owners, perr := g.ParseDiagram(e.Board.Text)
+		if perr != nil {
+			return "board", diagramLine(e.Board, perr), "", "", "", perr
+		}
+		var diffs []string
+		for i := 0; i < g.Board().NumSites(); i++ {
+			if counts[i] != s.Count(i) || owners[i] != s.Owner(i) {
+				diffs = append(diffs, fmt.Sprintf("%s: want %s, got %s", g.Board().Site(i).Name, cell(g, i, counts[i], owners[i]), cell(g, i, s.Count(i), s.Owner(i))))
+			}
+		}
+		if len(diffs) > 0 {
+			return "board", e.Board.Line, strings.Join(diffs, "; "), "", sideBySide(e.Board.Text, s.Diagram()), nil
+		}
+	}
+	for _, sc := range e.Sites {
+		i, ok := g.Board().Index(sc.Name)
+		if !ok {
+			return "sites", sc.Line, "", "", "", fmt.Errorf("no site is named %q", sc.Name)
+		}
+		wc, wo, perr := g.ParseCell(i, sc.Cell)
+		if perr != nil {
+			return "sites", sc.Line, "", "", "", perr
+		}
+		if wc != s.Count(i) || wo != s.Owner(i) {
+			return "sites", sc.Line, sc.Name + " = " + sc.Cell, sc.Name + " = " + cell(g, i, s.Count(i), s.Owner(i)), s.Diagram(), nil
+		}
+	}
+	if e.Captured != nil {
+		if c := players(s, s.Captured); !equalInts(c, e.Captured) {
+			return "captured", at("captured"), ints(e.Captured), ints(c), "", nil
+		}
+	}
+	if e.Hand != nil {
+		if h := players(s, s.Hand); !equalInts(h, e.Hand) {
+			return "hand", at("hand"), ints(e.Hand), ints(h), "", nil
+		}
+	}
+	if e.ToMove != nil && *e.ToMove != s.ToMove() {
+		return "to_move", at("to_move"), strconv.Itoa(*e.ToMove), strconv.Itoa(s.ToMove()), "", nil
+	}
+	if e.Ply != nil && *e.Ply != s.Ply() {
+		return "ply", at("ply"), strconv.Itoa(*e.Ply), strconv.Itoa(s.Ply()), "", nil
+	}
+	legal := s.Legal()
+	if e.Legal != nil {
+		missing, extra := setDiff(*e.Legal, legal)
+		if len(missing) > 0 || len(extra) > 0 {
+			var d []string
+			if len(missing) > 0 {
+				d = append(d, "missing: "+strings.Join(missing, " "))
+			}
+			if len(extra) > 0 {
+				d = append(d, "not expected: "+strings.Join(extra, " "))
+			}
+			return "legal", at("legal"), strings.Join(*e.Legal, " "), strings.Join(legal, " "), strings.Join(d, "\n"), nil
+		}
+	}
+	for _, t := range e.LegalIncludes {
+		if !contains(legal, t) {
+			return "legal_includes", at("legal_includes"), t + " is legal", "legal: " + strings.Join(legal, " "), "", nil
+		}
+	}
+	for _, t := range e.LegalExcludes {
+		if contains(legal, t) {
+			return "legal_excludes", at("legal_excludes"), t + " is not legal", "legal: " + strings.Join(legal, " "), "", nil
+		}
+	}
+	out := s.Outcome()
+	if e.Over != nil && *e.Over != out.Over {
+		return "over", at("over"), strconv.FormatBool(*e.Over), strconv.FormatBool(out.Over), "", nil
+	}
+	if e.Winner != nil && *e.Winner != out.Winner {
+		return "winner", at("winner"), strconv.Itoa(*e.Winner), strconv.Itoa(out.Winner), "", nil
+	}
+	if e.Notes != nil && strings.Join(*e.Notes, "\x00") != strings.Join(out.Notes, "\x00") {
+		return "notes", at("notes"), fmt.Sprintf("%q", *e.Notes), fmt.Sprintf("%q", out.Notes), "", nil
+	}
+	if e.Reason != nil && *e.Reason != out.Reason {
+		return "reason", at("reason"), strconv.Quote(*e.Reason), strconv.Quote(out.Reason), "", nil
+	}
+	names := make([]string, 0, len(e.Vars))
+	for k := range e.Vars {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		v, ok := s.Var(k)
+		if !ok {
+			return "vars", at("vars"), "", "", "", fmt.Errorf("the script declares no variable %q", k)
+		}
+		if v != e.Vars[k] {
+			return "vars", at("vars"), fmt.Sprintf("%s = %d", k, e.Vars[k]), fmt.Sprintf("%s = %d", k, v), "", nil
+		}
+	}
+	if e.Repetitions != nil && *e.Repetitions != s.Repetitions() {
+		return "repetitions", at("repetitions"), strconv.Itoa(*e.Repetitions), strconv.Itoa(s.Repetitions()), "", nil
+	}
+	return "", 0, "", "", "", nil
+}
+
+// cell writes a site's count and owner as a diagram cell.
+func cell(g *host.Game, i, count, owner int) string { return g.Cell(i, count, owner) }
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(list []string, t string) bool {
+	for _, x := range list {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// setDiff returns what want has that got lacks, and the reverse.
+func setDiff(want, got []string) (missing, extra []string) {
+	for _, w := range want {
+		if !contains(got, w) {
+			missing = append(missing, w)
+		}
+	}
+	for _, x := range got {
+		if !contains(want, x) {
+			extra = append(extra, x)
+		}
+	}
+	return missing, extra
+}
+
+// sideBySide puts two diagrams next to each other under the headings
+// expected and actual.
+func sideBySide(want, got string) string {
+	a := strings.Split(strings.TrimRight(want, "\n"), "\n")
+	b := strings.Split(strings.TrimRight(got, "\n"), "\n")
+	w := len("expected")
+	for _, l := range a {
+		w = max(w, len(l))
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%-*s    %s\n", w, "expected", "actual")
+	for i := 0; i < max(len(a), len(b)); i++ {
+		var l, r string
+		if i < len(a) {
+			l = a[i]
+		}
+		if i < len(b) {
+			r = b[i]
+		}
+		fmt.Fprintf(&sb, "%-*s    %s\n", w, l, r)
+	}
+	return sb.String()
+}

@@ -1,0 +1,552 @@
+package conformance
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/matombo/matombo/host"
+	"gopkg.in/yaml.v3"
+)
+
+// File is a parsed scenario file.
+type File struct {
+	Path      string
+	Game      string
+	Scenarios []*Scenario
+}
+
+// Scenario is one documented case of a game's rules.
+type Scenario struct {
+	File     string
+	Line     int
+	Name     string
+	Rules    []string
+	Quote    string
+	Game     string
+	Variants []string
+	Params   []Param // file parameters, then the scenario's
+	Start    *Start  // nil: the opening position
+	Steps    []*Step
+}
+
+// Param is a parameter value given in a scenario file.
+type Param struct {
+	Name  string
+	Value any // int, bool or string
+	Line  int
+}
+
+// Start is a start position: each field replaces that part of the opening.
+type Start struct {
+	Line     int
+	Board    *Diagram
+	ToMove   *int
+	Captured []int
+	Hand     []int
+	Vars     map[string]int
+}
+
+// Diagram is a board diagram and where its first line is.
+type Diagram struct {
+	Text string
+	Line int // file line of the diagram's first line
+}
+
+// Token is a token to play and its line.
+type Token struct {
+	Text string
+	Line int
+}
+
+// Step plays tokens, checks a rejection and checks expectations.
+type Step struct {
+	Line   int
+	Name   string
+	Play   []Token
+	Reject *Token
+	Error  string
+	Expect *Expect
+}
+
+// Expect is what must hold after a step. Nil fields are not checked.
+type Expect struct {
+	Line          int
+	Board         *Diagram
+	Sites         []SiteCell
+	Captured      []int
+	Hand          []int
+	ToMove        *int
+	Ply           *int
+	Legal         *[]string
+	LegalIncludes []string
+	LegalExcludes []string
+	Over          *bool
+	Winner        *int
+	Notes         *[]string
+	Reason        *string
+	Vars          map[string]int
+	Repetitions   *int
+
+	lines map[string]int // file line of each field
+}
+
+// SiteCell is an expected site, written as a diagram cell.
+type SiteCell struct {
+	Name string
+	Cell string
+	Line int
+}
+
+// FileError is a malformed scenario file, with the place of the problem.
+type FileError struct {
+	Pos host.Pos
+	Msg string
+}
+
+func (e *FileError) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// LoadFiles parses scenario files; a directory stands for all *.yaml and
+// *.yml files below it, in path order. Each file that cannot be read or
+// parsed yields a FileError, and the others are still returned.
+func LoadFiles(paths ...string) ([]*File, []error) {
+	var files []*File
+	var errs []error
+	for _, p := range expand(paths, &errs) {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			errs = append(errs, &FileError{Pos: host.Pos{File: p}, Msg: err.Error()})
+			continue
+		}
+		f, err := Parse(p, src)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		files = append(files, f)
+	}
+	return files, errs
+}
+
+func expand(paths []string, errs *[]error) []string {
+	var out []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			*errs = append(*errs, &FileError{Pos: host.Pos{File: p}, Msg: err.Error()})
+			continue
+		}
+		if !info.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			*errs = append(*errs, &FileError{Pos: host.Pos{File: p}, Msg: err.Error()})
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out
+}
+
+// Parse parses one scenario file.
+func Parse(path string, src []byte) (f *File, err error) {
+	p := &parser{file: path}
+	defer func() {
+		if r := recover(); r != nil {
+			fe, ok := r.(*FileError)
+			if !ok {
+				panic(r)
+			}
+			f, err = nil, fe
+		}
+	}()
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &FileError{Pos: host.Pos{File: path}, Msg: "the file is empty; it needs game and scenarios"}
+		}
+		return nil, p.yamlError(err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		p.fail(&extra, "a scenario file holds one YAML document")
+	}
+	return p.file_(doc.Content[0]), nil
+}
+
+type parser struct{ file string }
+
+func (p *parser) fail(n *yaml.Node, format string, args ...any) {
+	pos := host.Pos{File: p.file}
+	if n != nil {
+		pos.Line, pos.Col = n.Line, n.Column
+	}
+	panic(&FileError{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (p *parser) yamlError(err error) error {
+	msg := err.Error()
+	pos := host.Pos{File: p.file}
+	if _, e := fmt.Sscanf(msg, "yaml: line %d:", &pos.Line); e == nil {
+		if i := strings.Index(msg[6:], ":"); i >= 0 {
+			msg = "YAML syntax:" + msg[6+i+1:]
+		}
+	}
+	return &FileError{Pos: pos, Msg: msg}
+}
+
+// fields walks a mapping, calling fn for each key, and rejects unknown keys.
+func (p *parser) fields(n *yaml.Node, what string, known []string, fn func(key string, k, v *yaml.Node)) {
+	if n.Kind != yaml.MappingNode {
+		p.fail(n, "%s must be a mapping (keys: %s)", what, strings.Join(known, ", "))
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		ok := false
+		for _, x := range known {
+			if x == k.Value {
+				ok = true
+			}
+		}
+		if !ok {
+			p.fail(k, "unknown key %q in %s (known: %s)", k.Value, what, strings.Join(known, ", "))
+		}
+		if seen[k.Value] {
+			p.fail(k, "key %q appears twice in %s", k.Value, what)
+		}
+		seen[k.Value] = true
+		fn(k.Value, k, v)
+	}
+}
+
+func (p *parser) str(n *yaml.Node, what string) string {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" {
+		p.fail(n, "%s must be text", what)
+	}
+	return n.Value
+}
+
+func (p *parser) integer(n *yaml.Node, what string) int {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
+		p.fail(n, "%s must be a whole number, got %q", what, n.Value)
+	}
+	v, err := strconv.Atoi(n.Value)
+	if err != nil {
+		p.fail(n, "%s must be a whole number, got %q", what, n.Value)
+	}
+	return v
+}
+
+func (p *parser) boolean(n *yaml.Node, what string) bool {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+		p.fail(n, "%s must be true or false, got %q", what, n.Value)
+	}
+	return n.Value == "true"
+}
+
+func (p *parser) list(n *yaml.Node, what string) []*yaml.Node {
+	if n.Kind != yaml.SequenceNode {
+		p.fail(n, "%s must be a list, e.g. [a1, a2]", what)
+	}
+	return n.Content
+}
+
+func (p *parser) strs(n *yaml.Node, what string) []string {
+	out := []string{}
+	for _, c := range p.list(n, what) {
+		out = append(out, p.str(c, what+" entry"))
+	}
+	return out
+}
+
+func (p *parser) ints(n *yaml.Node, what string) []int {
+	var out []int
+	for _, c := range p.list(n, what) {
+		out = append(out, p.integer(c, what+" entry"))
+	}
+	return out
+}
+
+// strOrList accepts "T7" or [T7, T8].
+func (p *parser) strOrList(n *yaml.Node, what string) []string {
+	if n.Kind == yaml.ScalarNode {
+		return []string{p.str(n, what)}
+	}
+	return p.strs(n, what)
+}
+
+func (p *parser) tokens(n *yaml.Node, what string) []Token {
+	var out []Token
+	for _, c := range p.list(n, what) {
+		if c.Kind != yaml.ScalarNode || c.Value == "" {
+			p.fail(c, "%s: each token is a word such as a7", what)
+		}
+		out = append(out, Token{Text: c.Value, Line: c.Line})
+	}
+	return out
+}
+
+func (p *parser) diagram(n *yaml.Node, what string) *Diagram {
+	text := p.str(n, what)
+	line := n.Line
+	if n.Style == yaml.LiteralStyle || n.Style == yaml.FoldedStyle {
+		line++
+	}
+	return &Diagram{Text: text, Line: line}
+}
+
+func (p *parser) params(n *yaml.Node) []Param {
+	var out []Param
+	p.fields(n, "params", p.keysOf(n), func(key string, k, v *yaml.Node) {
+		if v.Kind != yaml.ScalarNode {
+			p.fail(v, "parameter %s must be a single value", key)
+		}
+		var val any
+		switch v.ShortTag() {
+		case "!!int":
+			val = p.integer(v, "parameter "+key)
+		case "!!bool":
+			val = p.boolean(v, "parameter "+key)
+		case "!!str":
+			val = v.Value
+		default:
+			p.fail(v, "parameter %s: unsupported value %q", key, v.Value)
+		}
+		out = append(out, Param{Name: key, Value: val, Line: v.Line})
+	})
+	return out
+}
+
+func (p *parser) keysOf(n *yaml.Node) []string {
+	var out []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		out = append(out, n.Content[i].Value)
+	}
+	return out
+}
+
+func (p *parser) file_(n *yaml.Node) *File {
+	f := &File{Path: p.file}
+	var variants []string
+	var params []Param
+	var scen *yaml.Node
+	p.fields(n, "the file", []string{"game", "variant", "params", "scenarios"}, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "game":
+			f.Game = p.str(v, "game")
+		case "variant":
+			variants = p.strOrList(v, "variant")
+		case "params":
+			params = p.params(v)
+		case "scenarios":
+			scen = v
+		}
+	})
+	if f.Game == "" {
+		p.fail(n, "the file needs a game")
+	}
+	if scen == nil {
+		p.fail(n, "the file needs scenarios")
+	}
+	items := p.list(scen, "scenarios")
+	if len(items) == 0 {
+		p.fail(scen, "scenarios is empty")
+	}
+	for _, item := range items {
+		f.Scenarios = append(f.Scenarios, p.scenario(item, f.Game, variants, params))
+	}
+	return f
+}
+
+var stepKeys = []string{"name", "play", "reject", "error", "expect"}
+
+func (p *parser) scenario(n *yaml.Node, game string, variants []string, params []Param) *Scenario {
+	s := &Scenario{File: p.file, Line: n.Line, Game: game, Variants: variants, Params: append([]Param(nil), params...)}
+	top := &Step{Line: n.Line}
+	hasTop := false
+	var steps *yaml.Node
+	p.fields(n, "a scenario", []string{"name", "rule", "quote", "variant", "params", "start", "play", "expect", "reject", "error", "steps"}, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "name":
+			s.Name = p.str(v, "name")
+		case "rule":
+			s.Rules = p.strOrList(v, "rule")
+		case "quote":
+			s.Quote = p.str(v, "quote")
+		case "variant":
+			s.Variants = p.strOrList(v, "variant")
+		case "params":
+			for _, np := range p.params(v) {
+				replaced := false
+				for i := range s.Params {
+					if s.Params[i].Name == np.Name {
+						s.Params[i] = np
+						replaced = true
+					}
+				}
+				if !replaced {
+					s.Params = append(s.Params, np)
+				}
+			}
+		case "start":
+			s.Start = p.start(v)
+		case "steps":
+			steps = v
+		default:
+			hasTop = true
+			p.stepField(top, key, v)
+		}
+	})
+	if s.Name == "" {
+		p.fail(n, "a scenario needs a name")
+	}
+	if len(s.Rules) == 0 {
+		p.fail(n, "scenario %q needs a rule (the ruling point it documents, e.g. T7)", s.Name)
+	}
+	if steps != nil && hasTop {
+		p.fail(steps, "scenario %q: use either steps or play/expect/reject/error, not both", s.Name)
+	}
+	if steps != nil {
+		for _, sn := range p.list(steps, "steps") {
+			st := &Step{Line: sn.Line}
+			p.fields(sn, "a step", stepKeys, func(key string, k, v *yaml.Node) { p.stepField(st, key, v) })
+			p.checkStep(sn, st)
+			s.Steps = append(s.Steps, st)
+		}
+	} else {
+		p.checkStep(n, top)
+		s.Steps = []*Step{top}
+	}
+	return s
+}
+
+func (p *parser) checkStep(n *yaml.Node, st *Step) {
+	if st.Play == nil && st.Reject == nil && st.Expect == nil {
+		p.fail(n, "a step needs play, reject or expect")
+	}
+	if st.Error != "" && st.Reject == nil {
+		p.fail(n, "error goes with reject: the token whose rejection should say it")
+	}
+}
+
+func (p *parser) stepField(st *Step, key string, v *yaml.Node) {
+	switch key {
+	case "name":
+		st.Name = p.str(v, "name")
+	case "play":
+		st.Play = p.tokens(v, "play")
+		if st.Play == nil {
+			st.Play = []Token{}
+		}
+	case "reject":
+		if v.Kind != yaml.ScalarNode || v.Value == "" {
+			p.fail(v, "reject is one token")
+		}
+		st.Reject = &Token{Text: v.Value, Line: v.Line}
+	case "error":
+		st.Error = p.str(v, "error")
+	case "expect":
+		st.Expect = p.expect(v)
+	}
+}
+
+func (p *parser) start(n *yaml.Node) *Start {
+	st := &Start{Line: n.Line}
+	p.fields(n, "start", []string{"board", "to_move", "captured", "hand", "vars"}, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "board":
+			st.Board = p.diagram(v, "board")
+		case "to_move":
+			x := p.integer(v, "to_move")
+			st.ToMove = &x
+		case "captured":
+			st.Captured = p.ints(v, "captured")
+		case "hand":
+			st.Hand = p.ints(v, "hand")
+		case "vars":
+			st.Vars = p.vars(v)
+		}
+	})
+	return st
+}
+
+func (p *parser) vars(n *yaml.Node) map[string]int {
+	out := map[string]int{}
+	p.fields(n, "vars", p.keysOf(n), func(key string, k, v *yaml.Node) {
+		out[key] = p.integer(v, "variable "+key)
+	})
+	return out
+}
+
+var expectKeys = []string{"board", "sites", "captured", "hand", "to_move", "ply", "legal", "legal_includes",
+	"legal_excludes", "over", "winner", "notes", "reason", "vars", "repetitions"}
+
+func (p *parser) expect(n *yaml.Node) *Expect {
+	e := &Expect{Line: n.Line, lines: map[string]int{}}
+	p.fields(n, "expect", expectKeys, func(key string, k, v *yaml.Node) {
+		e.lines[key] = v.Line
+		intp := func() *int { x := p.integer(v, key); return &x }
+		switch key {
+		case "board":
+			e.Board = p.diagram(v, "board")
+		case "sites":
+			p.fields(v, "sites", p.keysOf(v), func(name string, _, c *yaml.Node) {
+				if c.Kind != yaml.ScalarNode {
+					p.fail(c, "site %s: write the cell as in a diagram, e.g. 3, 2*, 12@2 or .", name)
+				}
+				e.Sites = append(e.Sites, SiteCell{Name: name, Cell: c.Value, Line: c.Line})
+			})
+		case "captured":
+			e.Captured = p.ints(v, key)
+		case "hand":
+			e.Hand = p.ints(v, key)
+		case "to_move":
+			e.ToMove = intp()
+		case "ply":
+			e.Ply = intp()
+		case "winner":
+			e.Winner = intp()
+		case "repetitions":
+			e.Repetitions = intp()
+		case "legal":
+			l := p.strs(v, key)
+			e.Legal = &l
+		case "legal_includes":
+			e.LegalIncludes = p.strs(v, key)
+		case "legal_excludes":
+			e.LegalExcludes = p.strs(v, key)
+		case "over":
+			b := p.boolean(v, key)
+			e.Over = &b
+		case "notes":
+			l := p.strs(v, key)
+			e.Notes = &l
+		case "reason":
+			r := p.str(v, key)
+			e.Reason = &r
+		case "vars":
+			e.Vars = p.vars(v)
+		}
+	})
+	return e
+}

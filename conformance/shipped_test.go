@@ -1,0 +1,46 @@
+package conformance
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/matombo/matombo/games"
+)
+
+// TestShippedScenarios runs every scenario under conformance/ against the
+// shipped games.
+func TestShippedScenarios(t *testing.T) {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != "testdata" {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	if len(dirs) == 0 {
+		t.Skip("no scenario folders yet")
+	}
+	files, errs := LoadFiles(dirs...)
+	runner := NewRunner(games.Library())
+	for _, err := range errs {
+		t.Errorf("%v", err)
+	}
+	for _, f := range files {
+		for _, sc := range f.Scenarios {
+			sc := sc
+			t.Run(filepath.Base(f.Path)+"/"+sc.Name, func(t *testing.T) {
+				res := runner.RunScenario(sc)
+				if res.Status != Passed {
+					var out bytes.Buffer
+					(&Report{Results: []Result{res}}).WriteText(&out, false)
+					t.Error("\n" + out.String())
+				}
+			})
+		}
+	}
+}
