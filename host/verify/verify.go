@@ -1,0 +1,338 @@
+// Package verify plays random games of a loaded game and checks, after
+// every move, the invariants every rule script must keep: no negative
+// counts, owners that exist, counters conserved when the script says so,
+// legal lists without duplicates, every legal token accepted and tokens
+// outside the list rejected without changing the state, copies independent
+// of their originals, states that survive a JSON round trip, games that
+// replay identically from their records, and games that end.
+//
+// It is what `matombo check` runs on a script, and what the project's
+// reliability tests run on every shipped game and variant.
+package verify
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/matombo/matombo/host"
+)
+
+// Options of a verification run. The zero value plays 100 games with the
+// cheap checks only.
+type Options struct {
+	Games    int    // random games to play (default 100)
+	Seed     uint64 // game i plays with seed Seed+i
+	MaxPlies int    // a game longer than this is a problem; default the game's MaxPlies, else 100000
+
+	// Thorough adds, after every move of the first ThoroughGames games
+	// (default all): every legal token is accepted on a copy, near-miss
+	// tokens are rejected without changing the state, a copy played on
+	// leaves the original unchanged, and the JSON of the state reads back.
+	Thorough      bool
+	ThoroughGames int
+
+	// Replay replays every game from its record, on a game from Reload if
+	// given (fresh script machines), and compares the JSON at every move.
+	Replay bool
+	Reload func() (*host.Game, error)
+
+	// MaxProblems stops the run after that many problems (default 20).
+	MaxProblems int
+}
+
+// Problem is one broken invariant, with what is needed to reproduce it.
+type Problem struct {
+	Seed   uint64
+	Ply    int      // the ply at which it was found
+	Record []string // the tokens played before it
+	Msg    string
+}
+
+func (p Problem) String() string {
+	rec := strings.Join(p.Record, " ")
+	if len(rec) > 400 {
+		rec = "... " + rec[len(rec)-400:]
+	}
+	return fmt.Sprintf("seed %d, ply %d: %s\n  record: %s", p.Seed, p.Ply, p.Msg, rec)
+}
+
+// Stats summarizes the games played.
+type Stats struct {
+	Games      int
+	Plies      int
+	Longest    int
+	Unfinished int
+	Wins       []int // per player, index 0 for Player 1
+	Draws      int
+	Checked    int // moves checked thoroughly
+}
+
+// Run plays the games and returns what it saw and the problems it found.
+func Run(g *host.Game, opt Options) (Stats, []Problem) {
+	if opt.Games <= 0 {
+		opt.Games = 100
+	}
+	if opt.MaxPlies <= 0 {
+		opt.MaxPlies = g.MaxPlies()
+		if opt.MaxPlies <= 0 {
+			opt.MaxPlies = 100000
+		}
+	}
+	if opt.MaxProblems <= 0 {
+		opt.MaxProblems = 20
+	}
+	if opt.ThoroughGames <= 0 {
+		opt.ThoroughGames = opt.Games
+	}
+	st := Stats{Wins: make([]int, g.Players())}
+	var probs []Problem
+	for i := 0; i < opt.Games && len(probs) < opt.MaxProblems; i++ {
+		seed := opt.Seed + uint64(i)
+		c := &checker{g: g, opt: opt, seed: seed, thorough: opt.Thorough && i < opt.ThoroughGames}
+		c.game()
+		st.Games++
+		st.Plies += len(c.record)
+		st.Checked += c.checked
+		st.Longest = max(st.Longest, len(c.record))
+		if c.final != nil {
+			if out := c.final.Outcome(); !out.Over {
+				st.Unfinished++
+			} else if out.Winner == 0 {
+				st.Draws++
+			} else if out.Winner <= len(st.Wins) {
+				st.Wins[out.Winner-1]++
+			}
+		}
+		probs = append(probs, c.probs...)
+	}
+	if len(probs) > opt.MaxProblems {
+		probs = probs[:opt.MaxProblems]
+	}
+	return st, probs
+}
+
+type checker struct {
+	g        *host.Game
+	opt      Options
+	seed     uint64
+	thorough bool
+	record   []string
+	hashes   []uint64 // JSON hash after each move, for replay
+	probs    []Problem
+	final    *host.State
+	checked  int
+	total    int
+}
+
+func (c *checker) fail(format string, args ...any) {
+	c.probs = append(c.probs, Problem{Seed: c.seed, Ply: len(c.record), Record: append([]string(nil), c.record...), Msg: fmt.Sprintf(format, args...)})
+}
+
+func jsonHash(s *host.State) uint64 {
+	b, _ := s.MarshalJSON()
+	h := fnv.New64a()
+	h.Write(b)
+	return h.Sum64()
+}
+
+func (c *checker) game() {
+	rng := rand.New(rand.NewPCG(c.seed, 0x6d61746f6d626f))
+	s := c.g.Start()
+	c.total = total(s)
+	if !c.state(s) {
+		return
+	}
+	c.hashes = append(c.hashes, jsonHash(s))
+	for !s.Over() {
+		if len(c.record) >= c.opt.MaxPlies {
+			c.fail("the game did not end within %d plies", c.opt.MaxPlies)
+			break
+		}
+		if c.thorough && !c.deep(s, rng) {
+			return
+		}
+		moves := s.Moves()
+		m := moves[rng.IntN(len(moves))]
+		tok := c.g.Token(m)
+		if err := s.Apply(m); err != nil {
+			c.fail("the legal token %q failed: %v", tok, err)
+			return
+		}
+		c.record = append(c.record, tok)
+		c.hashes = append(c.hashes, jsonHash(s))
+		if !c.state(s) {
+			return
+		}
+	}
+	c.final = s
+	if c.opt.Replay {
+		c.replay()
+	}
+}
+
+func total(s *host.State) int {
+	g := s.Game()
+	n := 0
+	for i := 0; i < g.Board().NumSites(); i++ {
+		n += s.Count(i)
+	}
+	for p := 1; p <= g.Players(); p++ {
+		n += s.Captured(p) + s.Hand(p)
+	}
+	return n
+}
+
+// state checks the cheap invariants of one state.
+func (c *checker) state(s *host.State) bool {
+	g := c.g
+	before := len(c.probs)
+	for i := 0; i < g.Board().NumSites(); i++ {
+		if s.Count(i) < 0 {
+			c.fail("%s holds %d counters", g.Board().Site(i).Name, s.Count(i))
+		}
+		if o := s.Owner(i); o < 0 || o > g.Players() {
+			c.fail("%s has owner %d", g.Board().Site(i).Name, o)
+		}
+	}
+	for p := 1; p <= g.Players(); p++ {
+		if s.Captured(p) < 0 || s.Hand(p) < 0 {
+			c.fail("player %d has captured %d and hand %d", p, s.Captured(p), s.Hand(p))
+		}
+	}
+	if g.Conserves() {
+		if t := total(s); t != c.total {
+			c.fail("counters not conserved: board + captured + hand = %d, the opening had %d", t, c.total)
+		}
+	}
+	legal := s.Legal()
+	seen := map[string]bool{}
+	for _, t := range legal {
+		if seen[t] {
+			c.fail("the legal list names %q twice: %s", t, strings.Join(legal, " "))
+		}
+		seen[t] = true
+		if t == "" || strings.ContainsAny(t, " \t\n") {
+			c.fail("legal token %q is empty or has spaces", t)
+		}
+	}
+	out := s.Outcome()
+	switch {
+	case out.Over && len(legal) > 0:
+		c.fail("the game is over but lists legal tokens %s", strings.Join(legal, " "))
+	case !out.Over && len(legal) == 0:
+		c.fail("the game goes on but no token is legal")
+	case out.Winner < 0 || out.Winner > g.Players():
+		c.fail("winner %d does not exist", out.Winner)
+	case !out.Over && out.Winner != 0:
+		c.fail("winner %d while the game goes on", out.Winner)
+	}
+	if s.ToMove() < 1 || s.ToMove() > g.Players() {
+		c.fail("to_move is %d", s.ToMove())
+	}
+	return len(c.probs) == before
+}
+
+// deep runs the thorough checks on s without changing it.
+func (c *checker) deep(s *host.State, rng *rand.Rand) bool {
+	before := len(c.probs)
+	c.checked++
+	orig, _ := s.MarshalJSON()
+	legal := s.Legal()
+	for _, t := range legal {
+		cp := s.Clone()
+		if err := cp.Play(t); err != nil {
+			c.fail("legal token %q is refused: %v", t, err)
+		}
+	}
+	if now, _ := s.MarshalJSON(); !bytes.Equal(now, orig) {
+		c.fail("playing on copies changed the original")
+	}
+	for _, t := range nearMisses(c.g, legal, rng) {
+		err := s.Play(t)
+		var ill *host.IllegalMoveError
+		switch {
+		case err == nil:
+			c.fail("token %q is not in the legal list (%s) but was accepted", t, strings.Join(legal, " "))
+			return false
+		case !errors.As(err, &ill):
+			c.fail("token %q: want an illegal-token error, got %v", t, err)
+		case !strings.Contains(err.Error(), fmt.Sprintf("%q", t)):
+			c.fail("the error for %q does not name it: %v", t, err)
+		}
+		if now, _ := s.MarshalJSON(); !bytes.Equal(now, orig) {
+			c.fail("rejecting %q changed the state", t)
+			return false
+		}
+	}
+	back, err := c.g.StateFromJSON(orig)
+	if err != nil {
+		c.fail("the state's JSON does not read back: %v", err)
+	} else if again, _ := back.MarshalJSON(); !bytes.Equal(again, orig) {
+		c.fail("the state's JSON changes on a round trip:\n  %s\n  %s", orig, again)
+	}
+	return len(c.probs) == before
+}
+
+// nearMisses returns tokens close to legal ones that are not legal.
+func nearMisses(g *host.Game, legal []string, rng *rand.Rand) []string {
+	in := map[string]bool{}
+	for _, t := range legal {
+		in[t] = true
+	}
+	var out []string
+	add := func(t string) {
+		if !in[t] {
+			in[t] = true
+			out = append(out, t)
+		}
+	}
+	b := g.Board()
+	for k := 0; k < 4; k++ {
+		name := b.Site(rng.IntN(b.NumSites())).Name
+		add(name)
+		add("x" + name)
+		add(name + "-" + b.Site(rng.IntN(b.NumSites())).Name)
+	}
+	for _, t := range []string{"", " ", "pass", "continue", "stop", "accept", "decline", "a0", "z9", "a1 ", " a1", "A1", "a01", "a-1", "x", "offer:", "offer:a1,a1", "é", strings.Repeat("a", 300)} {
+		add(t)
+	}
+	if len(legal) > 0 {
+		t := legal[rng.IntN(len(legal))]
+		add(t + "x")
+		add(strings.ToUpper(t))
+		add(t[:len(t)-1])
+	}
+	return out
+}
+
+// replay replays the record on a fresh game and compares every state.
+func (c *checker) replay() {
+	g := c.g
+	if c.opt.Reload != nil {
+		fresh, err := c.opt.Reload()
+		if err != nil {
+			c.fail("reloading the game for the replay: %v", err)
+			return
+		}
+		g = fresh
+	}
+	s := g.Start()
+	if jsonHash(s) != c.hashes[0] {
+		c.fail("replay: the opening differs")
+		return
+	}
+	for i, t := range c.record {
+		if err := s.Play(t); err != nil {
+			c.fail("replay: token %d %q failed: %v", i+1, t, err)
+			return
+		}
+		if jsonHash(s) != c.hashes[i+1] {
+			c.fail("replay: the state after token %d (%q) differs from the first play", i+1, t)
+			return
+		}
+	}
+}
