@@ -1,0 +1,303 @@
+---@meta
+-- Type annotations of the Matombo rule-script API for the Lua language
+-- server (LuaLS): completion, hover and type checks in editors. This file
+-- is never run. The reference is docs/lua-api.md.
+
+---A site: its number (1..size(), board order) or its name, e.g. "a7".
+---@alias matombo.Site integer|string
+---@alias matombo.Player integer
+---@alias matombo.Track integer A track handle from matombo.track.
+---@alias matombo.Tag integer A tag handle from matombo.tag.
+---@alias matombo.Kind integer A move kind handle from matombo.move.
+---@alias matombo.Var integer A variable handle from matombo.var.
+
+---@class matombo.Filter A site filter from matombo.filter.
+
+---@class matombo.Param
+---@field name string
+---@field default integer|boolean|string The default; its type is the parameter's type.
+---@field values? (integer|boolean|string)[] The allowed values.
+---@field doc? string
+
+---@class matombo.Declaration
+---@field name string Must match the game's folder and file name.
+---@field title? string
+---@field description? string
+---@field players? integer 1 to 8, default 2.
+---@field params? matombo.Param[]
+---@field conserve? boolean Board + captured + hands stays equal to the opening total (default true).
+---@field max_plies? integer Every game ends within this many decisions.
+
+---@class matombo.BoardSpec
+---@field rows? string[] Grid: row labels from South to North.
+---@field columns? integer Grid: columns per row.
+---@field points? table<string, integer> Point board: name -> horizontal drawing position.
+---@field lines? string[][] Lines of site names, for adjacency and jumps.
+---@field style? "counts"|"pieces"
+---@field picture? string Drawing: one @ per site on each line that starts with a row label.
+
+---@class matombo.FilterSpec
+---@field owner? integer|"mover"|"opponent"|"nobody"
+---@field min? integer
+---@field max? integer
+---@field tag? matombo.Tag
+---@field not_tag? matombo.Tag
+---@field row? integer Row number, 1 = a.
+---@field track? matombo.Track
+---@field next_empty? matombo.Track The next site on this track is empty.
+
+---@class matombo.Jump
+---@field over integer
+---@field to integer
+
+---@class matombo.Rules
+---@field setup fun()
+---@field legal fun(p: matombo.Player)
+---@field play fun(p: matombo.Player, kind: matombo.Kind, s1?: integer, s2?: integer, s3?: integer, s4?: integer)
+---@field blocked? fun(p: matombo.Player)
+
+---@class matombo
+---@field data table The variants files' data section.
+matombo = {}
+
+-- Declarations, while the script loads.
+
+---Declares the game; returns its resolved parameters.
+---@param decl matombo.Declaration
+---@return table<string, integer|boolean|string>
+function matombo.declare(decl) end
+
+---Declares the board (a grid or a point board).
+---@param spec matombo.BoardSpec
+function matombo.board(spec) end
+
+---@param name string
+---@param sites matombo.Site[]
+---@return matombo.Tag
+function matombo.tag(name, sites) end
+
+---Diagrams show this character after the count of a tagged site.
+---@param tag matombo.Tag
+---@param char string
+function matombo.mark(tag, char) end
+
+---@param name string
+---@param sites matombo.Site[]
+---@param loop? boolean
+---@return matombo.Track
+function matombo.track(name, sites, loop) end
+
+---Declares a move kind and its token template ({1}..{4}, {from}, {to}, {sites}).
+---@param name string
+---@param template string
+---@return matombo.Kind
+function matombo.move(name, template) end
+
+---@param name string
+---@param opts? {position: boolean}
+---@return matombo.Var
+function matombo.var(name, opts) end
+
+---@param spec matombo.FilterSpec
+---@return matombo.Filter
+function matombo.filter(spec) end
+
+-- The board.
+
+---@param name matombo.Site
+---@return integer
+function matombo.site(name) end
+---@param s matombo.Site
+---@return string
+function matombo.name(s) end
+---@param s matombo.Site
+---@return integer
+function matombo.row(s) end
+---@param s matombo.Site
+---@return integer
+function matombo.col(s) end
+---@return integer
+function matombo.size() end
+---@param s matombo.Site
+---@param tag matombo.Tag
+---@return boolean
+function matombo.has_tag(s, tag) end
+---@param track matombo.Track
+---@param s matombo.Site
+---@param k? integer
+---@return integer?
+function matombo.next(track, s, k) end
+---@param track matombo.Track
+---@param s matombo.Site
+---@param k? integer
+---@return integer?
+function matombo.prev(track, s, k) end
+---@param track matombo.Track
+---@param s matombo.Site
+---@return boolean
+function matombo.on_track(track, s) end
+---@param s matombo.Site
+---@param row integer
+---@return integer?
+function matombo.opposite(s, row) end
+---@param s matombo.Site
+---@return integer[]
+function matombo.adjacent(s) end
+---@param s matombo.Site
+---@return matombo.Jump[]
+function matombo.jumps(s) end
+---@param s? matombo.Site
+---@return integer[][]
+function matombo.lines(s) end
+---@return integer
+function matombo.players() end
+---@param p matombo.Player
+---@return matombo.Player
+function matombo.next_player(p) end
+
+-- The state.
+
+---@param s matombo.Site
+---@return integer
+function matombo.count(s) end
+---@param s matombo.Site
+---@param n integer
+function matombo.set_count(s, n) end
+---@param s matombo.Site
+---@param n integer
+---@return integer
+function matombo.add(s, n) end
+---@param s matombo.Site
+---@return integer
+function matombo.take(s) end
+---@param s matombo.Site
+---@return matombo.Player
+function matombo.owner(s) end
+---@param s matombo.Site
+---@param p matombo.Player
+function matombo.set_owner(s, p) end
+---@param p matombo.Player
+---@return integer
+function matombo.captured(p) end
+---@param s matombo.Site
+---@param p matombo.Player
+---@param n? integer
+---@return integer
+function matombo.capture(s, p, n) end
+---@param p matombo.Player
+---@param s matombo.Site
+---@param n integer
+function matombo.pay(p, s, n) end
+---@param p matombo.Player
+---@return integer
+function matombo.hand(p) end
+---@param p matombo.Player
+---@param n integer
+function matombo.set_hand(p, n) end
+---@param p matombo.Player
+---@param s matombo.Site
+function matombo.place(p, s) end
+---@param from matombo.Site
+---@param to matombo.Site
+function matombo.move_piece(from, to) end
+---@return matombo.Player
+function matombo.to_move() end
+---@param p matombo.Player
+function matombo.set_to_move(p) end
+---@return integer
+function matombo.ply() end
+---@param v matombo.Var
+---@return integer
+function matombo.get(v) end
+---@param v matombo.Var
+---@param value integer
+function matombo.set(v, value) end
+
+-- Sowing and capturing.
+
+---@param track matombo.Track
+---@param from matombo.Site
+---@param n integer
+---@return integer last
+---@return boolean was_empty
+function matombo.sow(track, from, n) end
+---@param track matombo.Track
+---@param from matombo.Site
+---@param stop_tag? matombo.Tag
+---@param max_laps? integer
+---@return integer last
+---@return "empty"|"stop"|"laps" how
+---@return integer laps
+function matombo.relay(track, from, stop_tag, max_laps) end
+---@param track matombo.Track
+---@param from matombo.Site
+---@param stop_tag? matombo.Tag
+---@param max_laps? integer
+---@return boolean
+function matombo.relay_ends(track, from, stop_tag, max_laps) end
+---@param p matombo.Player
+---@param track matombo.Track
+---@param from matombo.Site
+---@param step integer
+---@param ... integer the counts to capture
+---@return integer
+function matombo.capture_run(p, track, from, step, ...) end
+---@return integer
+function matombo.sweep() end
+
+-- Filters and lines.
+
+---@param f matombo.Filter
+---@return integer
+function matombo.count_sites(f) end
+---@param f matombo.Filter
+---@return integer
+function matombo.sum(f) end
+---@param f matombo.Filter
+---@return integer?
+function matombo.first(f) end
+---@param f matombo.Filter
+---@return integer[]
+function matombo.sites(f) end
+---@param p matombo.Player
+---@param s? matombo.Site
+---@param k integer
+---@return boolean
+function matombo.in_a_row(p, s, k) end
+
+-- Legal moves, inside legal only.
+
+---@param kind matombo.Kind
+---@param ... matombo.Site
+function matombo.emit(kind, ...) end
+---@param kind matombo.Kind
+---@param f matombo.Filter
+---@return integer
+function matombo.emit_each(kind, f) end
+---@param kind matombo.Kind
+---@param f matombo.Filter
+---@param kmin integer
+---@param kmax integer
+---@return integer
+function matombo.emit_subsets(kind, f, kmin, kmax) end
+---@param kind matombo.Kind
+---@param f matombo.Filter
+---@return integer
+function matombo.emit_steps(kind, f) end
+---@param kind matombo.Kind
+---@param f matombo.Filter
+---@return integer
+function matombo.emit_jumps(kind, f) end
+
+-- Repetition and the end.
+
+---@return integer
+function matombo.repetitions() end
+---@return string
+function matombo.key() end
+---@param winner matombo.Player 0 for a draw.
+---@param reason? string
+---@param ... string notes
+function matombo.finish(winner, reason, ...) end
+---@return boolean
+function matombo.over() end
