@@ -46,6 +46,9 @@ func (vm *machine) installAPI() error {
 	for name, fn := range fns {
 		api.RawSetString(name, L.NewFunction(fn))
 	}
+	for name, fn := range vm.g.extra {
+		api.RawSetString(name, L.NewFunction(fn))
+	}
 	vm.dataPos = map[*lua.LTable]Pos{}
 	var data lua.LValue = L.NewTable()
 	if vm.g.data != nil {
@@ -80,6 +83,7 @@ func (vm *machine) mutable(L *lua.LState) *State {
 	if vm.emitting {
 		L.RaiseError("legal must not change the state")
 	}
+	vm.keyValid = false
 	return s
 }
 
@@ -290,7 +294,7 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 		L.RaiseError("matombo.declare is called twice")
 	}
 	t := L.CheckTable(1)
-	checkFields(L, t, "matombo.declare", "name", "title", "description", "players", "params", "conserve", "max_plies")
+	checkFields(L, t, "matombo.declare", "name", "title", "description", "players", "params", "conserve", "max_plies", "repetition")
 	name, ok := t.RawGetString("name").(lua.LString)
 	if !ok || name == "" {
 		L.RaiseError("matombo.declare needs a name")
@@ -328,6 +332,13 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 			L.RaiseError("max_plies must be a positive whole number")
 		}
 		d.maxPlies = int(f)
+	}
+	if v := t.RawGetString("repetition"); v != lua.LNil {
+		f, ok := v.(lua.LNumber)
+		if !ok || f < 1 || float64(f) != math.Trunc(float64(f)) {
+			L.RaiseError("repetition must be a positive whole number: the occurrence of a position that ends the game")
+		}
+		d.repetition = int(f)
 	}
 	if v := t.RawGetString("params"); v != lua.LNil {
 		pt, ok := v.(*lua.LTable)
@@ -579,6 +590,9 @@ func (vm *machine) apiMove(L *lua.LState) int {
 	if len(vm.dcl.kinds) == 255 {
 		L.RaiseError("a game may declare at most 255 move kinds")
 	}
+	if len(tmpl) > 64 {
+		L.RaiseError("move kind %s: a token template has at most 64 characters", name)
+	}
 	parts, arity, err := parseTemplate(tmpl)
 	if err != nil {
 		L.RaiseError("move kind %s: %v", name, err)
@@ -747,26 +761,39 @@ func (vm *machine) apiCount(L *lua.LState) int {
 
 // checkCount raises an error for a count the state cannot hold.
 func checkCount(L *lua.LState, what string, n int) int32 {
+	if n < 0 || n > math.MaxInt32/2 {
+		countError(L, what, n)
+	}
+	return int32(n)
+}
+
+// checkSiteCount is checkCount for the count of site i; it builds no
+// message unless there is an error.
+func (vm *machine) checkSiteCount(L *lua.LState, i, n int) int32 {
+	if n < 0 || n > math.MaxInt32/2 {
+		countError(L, "the count of "+vm.dcl.board.sites[i].Name, n)
+	}
+	return int32(n)
+}
+
+func countError(L *lua.LState, what string, n int) {
 	if n < 0 {
 		L.RaiseError("%s would become %d: counts cannot be negative", what, n)
 	}
-	if n > math.MaxInt32/2 {
-		L.RaiseError("%s would become %d: too large", what, n)
-	}
-	return int32(n)
+	L.RaiseError("%s would become %d: too large", what, n)
 }
 
 func (vm *machine) apiSetCount(L *lua.LState) int {
 	s := vm.mutable(L)
 	i := vm.site(L, 1)
-	s.cells[i] = checkCount(L, "the count of "+vm.dcl.board.sites[i].Name, vm.argInt(L, 2))
+	s.cells[i] = vm.checkSiteCount(L, i, vm.argInt(L, 2))
 	return 0
 }
 
 func (vm *machine) apiAdd(L *lua.LState) int {
 	s := vm.mutable(L)
 	i := vm.site(L, 1)
-	n := checkCount(L, "the count of "+vm.dcl.board.sites[i].Name, int(s.cells[i])+vm.argInt(L, 2))
+	n := vm.checkSiteCount(L, i, int(s.cells[i])+vm.argInt(L, 2))
 	s.cells[i] = n
 	L.Push(luaInt(int(n)))
 	return 1
@@ -836,7 +863,7 @@ func (vm *machine) apiPay(L *lua.LState) int {
 		L.ArgError(3, fmt.Sprintf("player %d cannot pay %d counters with %d captured", p, n, *c))
 	}
 	*c -= int32(n)
-	s.cells[i] = checkCount(L, "the count of "+vm.dcl.board.sites[i].Name, int(s.cells[i])+n)
+	s.cells[i] = vm.checkSiteCount(L, i, int(s.cells[i])+n)
 	return 0
 }
 
@@ -849,7 +876,7 @@ func (vm *machine) apiHand(L *lua.LState) int {
 func (vm *machine) apiSetHand(L *lua.LState) int {
 	s := vm.mutable(L)
 	p := vm.player(L, 1)
-	s.cells[vm.g.lay.hand+p-1] = checkCount(L, fmt.Sprintf("player %d's hand", p), vm.argInt(L, 2))
+	s.cells[vm.g.lay.hand+p-1] = checkCount(L, "a hand", vm.argInt(L, 2))
 	return 0
 }
 
@@ -953,9 +980,11 @@ func (vm *machine) apiFinish(L *lua.LState) int {
 // once more.
 func (vm *machine) apiRepetitions(L *lua.LState) int {
 	s := vm.state(L)
-	n := countKey(s.hist, s.Key())
+	k := s.Key()
+	n := s.hist.count(k)
 	if vm.playing {
 		n++
+		vm.key, vm.keyValid = k, true
 	}
 	L.Push(luaInt(n))
 	return 1

@@ -11,18 +11,22 @@ import (
 // Limits bound what one call into a script may use. The zero value of a
 // field means its default.
 type Limits struct {
-	Time        time.Duration // wall time of one call (default 250ms)
+	Time        time.Duration // wall time of one call (default 1s)
 	Memory      uint64        // heap growth during one long call, in bytes (default 256 MiB)
 	CallStack   int           // Lua call frames (default 200)
 	DataStack   int           // Lua stack slots (default 65536)
 	StringBytes int           // largest string a library function may build or scan (default 1 MiB)
 	PatternText int           // largest subject of string.find/match/gmatch/gsub (default 64 KiB)
-	TableItems  int           // largest table.concat or table.insert position (default 1<<20)
+	TableItems  int           // most elements table.concat joins or table.insert grows to (default 65536)
 }
 
 func (l Limits) withDefaults() Limits {
+	// A legitimate call takes microseconds, but the limit is wall time:
+	// on an overloaded machine the thread running a script can wait a
+	// long while for a core while the watchdog ticks. A second leaves a
+	// wide margin and still stops a runaway script quickly.
 	if l.Time <= 0 {
-		l.Time = 250 * time.Millisecond
+		l.Time = time.Second
 	}
 	if l.Memory == 0 {
 		l.Memory = 256 << 20
@@ -40,7 +44,7 @@ func (l Limits) withDefaults() Limits {
 		l.PatternText = 64 << 10
 	}
 	if l.TableItems <= 0 {
-		l.TableItems = 1 << 20
+		l.TableItems = 1 << 16
 	}
 	return l
 }
@@ -48,15 +52,20 @@ func (l Limits) withDefaults() Limits {
 // tripwire is the context a machine's Lua state runs under. gopher-lua
 // checks the context's Done channel between every two VM instructions;
 // Done returns nil while the current call is within budget, which makes that
-// check nearly free, and a closed channel once the watchdog has tripped the
-// call.
+// check nearly free (one load), and a closed channel once the watchdog has
+// tripped the call.
 type tripwire struct {
-	seq     uint64        // number of the latest call; owned by the machine's goroutine
-	active  atomic.Uint64 // number of the call in progress, 0 when idle
-	start   atomic.Int64  // watchdog clock when the call started
-	tripped atomic.Uint64 // number of the call the watchdog stopped
-	why     atomic.Int32  // which budget: tripTime or tripMemory
-	closed  chan struct{}
+	seq uint64 // number of the latest call; owned by the machine's goroutine
+
+	// call is the number of the call in progress shifted left by one, with
+	// the low bit set when the watchdog has tripped it; 0 when idle. The
+	// watchdog sets the bit with a compare-and-swap, so it can only trip
+	// the call it saw running.
+	call   atomic.Uint64
+	start  atomic.Int64 // watchdog clock when the call started
+	why    atomic.Int32 // which budget: tripTime or tripMemory
+	fired  atomic.Uint64
+	closed chan struct{}
 
 	// Used by the watchdog goroutine only.
 	heapSeq  uint64
@@ -78,7 +87,7 @@ func (t *tripwire) Deadline() (time.Time, bool) { return time.Time{}, false }
 func (t *tripwire) Value(any) any               { return nil }
 
 func (t *tripwire) Done() <-chan struct{} {
-	if tr := t.tripped.Load(); tr != 0 && tr == t.active.Load() {
+	if t.call.Load()&1 != 0 {
 		return t.closed
 	}
 	return nil
@@ -94,9 +103,17 @@ func (t *tripwire) Err() error {
 	return errTimeBudget
 }
 
+// trip stops call seq if it is still running.
+func (t *tripwire) trip(seq uint64, why int32) {
+	t.why.Store(why)
+	if t.call.CompareAndSwap(seq<<1, seq<<1|1) {
+		t.fired.Store(seq)
+	}
+}
+
 // firedFor reports which budget stopped call seq, or 0.
 func (t *tripwire) firedFor(seq uint64) int32 {
-	if t.tripped.Load() == seq {
+	if t.fired.Load() == seq {
 		return t.why.Load()
 	}
 	return 0
@@ -160,14 +177,14 @@ func (w *watchdog) remove(t *tripwire) {
 func (w *watchdog) begin(t *tripwire) uint64 {
 	t.seq++
 	t.start.Store(w.clock.Load())
-	t.active.Store(t.seq)
+	t.call.Store(t.seq << 1)
 	if !w.running.Load() && w.running.CompareAndSwap(false, true) {
 		go w.loop()
 	}
 	return t.seq
 }
 
-func (w *watchdog) end(t *tripwire) { t.active.Store(0) }
+func (w *watchdog) end(t *tripwire) { t.call.Store(0) }
 
 const idleTicks = 100
 
@@ -199,7 +216,7 @@ func (w *watchdog) anyActive() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for t := range w.wires {
-		if t.active.Load() != 0 {
+		if t.call.Load() != 0 {
 			return true
 		}
 	}
@@ -214,15 +231,15 @@ func (w *watchdog) scan(now int64, sample []metrics.Sample) bool {
 	heapRead := false
 	var heap uint64
 	for t := range w.wires {
-		a := t.active.Load()
-		if a == 0 {
+		c := t.call.Load()
+		if c == 0 || c&1 != 0 {
 			continue
 		}
+		a := c >> 1
 		busy = true
 		age := now - t.start.Load()
 		if age > w.maxTicks {
-			t.why.Store(tripTime)
-			t.tripped.Store(a)
+			t.trip(a, tripTime)
 			continue
 		}
 		if age < 2 {
@@ -238,8 +255,7 @@ func (w *watchdog) scan(now int64, sample []metrics.Sample) bool {
 		if t.heapSeq != a {
 			t.heapSeq, t.heapBase = a, heap
 		} else if heap > t.heapBase && heap-t.heapBase > w.memLimit {
-			t.why.Store(tripMemory)
-			t.tripped.Store(a)
+			t.trip(a, tripMemory)
 		}
 	}
 	return busy

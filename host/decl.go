@@ -15,6 +15,7 @@ type decl struct {
 	params      []Param
 	conserve    bool
 	maxPlies    int
+	repetition  int // occurrences of a position that call repeated; 0 for none
 
 	board *Board
 	kinds []MoveKind
@@ -34,7 +35,7 @@ type varSpec struct {
 // machines of the same game can be compared.
 func (d *decl) fingerprint() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s|%d|%v|", d.name, d.players, d.params)
+	fmt.Fprintf(&sb, "%s|%d|%v|%d|", d.name, d.players, d.params, d.repetition)
 	if b := d.board; b != nil {
 		for _, s := range b.sites {
 			fmt.Fprintf(&sb, "%s,", s.Name)

@@ -21,6 +21,7 @@ type Game struct {
 	players     int
 	conserve    bool
 	maxPlies    int
+	repetition  int
 	specs       []ParamSpec
 	params      []Param
 	variants    []Variant
@@ -38,6 +39,7 @@ type Game struct {
 	dataFiles map[*yaml.Node]string
 	limits    Limits
 	log       io.Writer
+	extra     map[string]lua.LGFunction // primitives added by internal tests
 
 	opening *State
 	wd      *watchdog
@@ -49,7 +51,7 @@ type Game struct {
 // install adopts the first machine's declarations.
 func (g *Game) install(d *decl) {
 	g.title, g.description = d.title, d.description
-	g.players, g.conserve, g.maxPlies = d.players, d.conserve, d.maxPlies
+	g.players, g.conserve, g.maxPlies, g.repetition = d.players, d.conserve, d.maxPlies, d.repetition
 	g.specs, g.params = d.specs, d.params
 	g.board, g.kinds = d.board, d.kinds
 	g.vars = append([]varSpec(nil), d.vars...)

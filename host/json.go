@@ -166,7 +166,7 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	if j.Over {
 		s, err = g.positionState(pos)
 		if err == nil {
-			s.hist = []uint64{s.Key()}
+			s.hist.push(s.Key())
 			s.over, s.winner, s.reason, s.notes = true, j.Winner, j.Reason, append([]string(nil), j.Notes...)
 		}
 	} else {

@@ -197,6 +197,7 @@ type loadConfig struct {
 	overrides []Override
 	limits    Limits
 	log       io.Writer
+	extra     map[string]lua.LGFunction // test-only primitives
 }
 
 // WithVariant chooses named variants from the variants files; several
@@ -295,6 +296,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 		dataFiles: dataFiles(vfiles, data),
 		limits:    cfg.limits.withDefaults(),
 		log:       cfg.log,
+		extra:     cfg.extra,
 	}
 	g.wd = newWatchdog(g.limits)
 	vm, err := newMachine(g)

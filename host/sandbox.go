@@ -3,6 +3,7 @@ package host
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -78,6 +79,7 @@ func (vm *machine) newSandbox(lim Limits) *lua.LState {
 	mth := L.GetGlobal("math").(*lua.LTable)
 	mth.RawSetString("random", lua.LNil)
 	mth.RawSetString("randomseed", lua.LNil)
+	noAllocLibs(L, globals, mth)
 
 	vm.protected = map[*lua.LTable]bool{globals: true}
 	strMeta := L.NewTable()
@@ -298,4 +300,59 @@ func (vm *machine) wrapTable(L *lua.LState, tbl *lua.LTable, lim Limits) {
 		L.Call(top, 1)
 		return 1
 	}))
+}
+
+// luaNumber converts a number to a Lua value without allocating when it is
+// a small whole number.
+func luaNumber(f float64) lua.LValue {
+	if i := int(f); float64(i) == f && i >= 0 && i < len(smallInts) {
+		return smallInts[i]
+	}
+	return lua.LNumber(f)
+}
+
+// noAllocLibs replaces ipairs and the most used math functions with
+// versions that return small whole numbers without allocating (gopher-lua
+// boxes every number a library function returns). They behave the same.
+func noAllocLibs(L *lua.LState, globals, mth *lua.LTable) {
+	aux := L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		i := L.CheckInt(2) + 1
+		v := t.RawGetInt(i)
+		if v == lua.LNil {
+			return 0
+		}
+		L.Push(luaInt(i))
+		L.Push(v)
+		return 2
+	})
+	globals.RawSetString("ipairs", L.NewFunction(func(L *lua.LState) int {
+		L.Push(aux)
+		L.Push(L.CheckTable(1))
+		L.Push(smallInts[0])
+		return 3
+	}))
+	unary := func(name string, f func(float64) float64) {
+		mth.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
+			L.Push(luaNumber(f(float64(L.CheckNumber(1)))))
+			return 1
+		}))
+	}
+	unary("floor", math.Floor)
+	unary("ceil", math.Ceil)
+	unary("abs", math.Abs)
+	extreme := func(name string, better func(a, b float64) bool) {
+		mth.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
+			r := float64(L.CheckNumber(1))
+			for i := 2; i <= L.GetTop(); i++ {
+				if v := float64(L.CheckNumber(i)); better(v, r) {
+					r = v
+				}
+			}
+			L.Push(luaNumber(r))
+			return 1
+		}))
+	}
+	extreme("min", func(a, b float64) bool { return a < b })
+	extreme("max", func(a, b float64) bool { return a > b })
 }

@@ -20,7 +20,7 @@ type State struct {
 	winner int
 	reason string
 	notes  []string // never modified in place; shared by clones
-	hist   []uint64 // position keys, oldest first; shared by clones (see Clone)
+	hist   history  // position keys, for repetition rules
 	moves  []Move   // legal moves of the current decision
 }
 
@@ -122,13 +122,12 @@ func (s *State) Clone() *State {
 // CopyFrom makes s a copy of src, reusing s's memory where it can. It does
 // not allocate when s was last a copy of a state of the same game.
 func (s *State) CopyFrom(src *State) {
-	cells, moves := s.cells, s.moves
+	cells, moves, hist := s.cells, s.moves, s.hist
 	*s = *src
 	s.cells = append(cells[:0], src.cells...)
 	s.moves = append(moves[:0], src.moves...)
-	// Share the history: limit the copy's capacity so that appending to
-	// either state never writes into what the other one sees.
-	s.hist = src.hist[:len(src.hist):len(src.hist)]
+	s.hist = hist
+	s.hist.copyFrom(&src.hist)
 }
 
 // Key is a 64-bit hash of the position: everything in the state except the
@@ -139,17 +138,7 @@ func (s *State) Key() uint64 { return hashCells(s.cells[:s.g.lay.keyLen]) }
 // Repetitions is how many times the current position has occurred,
 // counting the current occurrence.
 func (s *State) Repetitions() int {
-	return countKey(s.hist, s.Key())
-}
-
-func countKey(hist []uint64, k uint64) int {
-	n := 0
-	for i := len(hist) - 1; i >= 0; i-- {
-		if hist[i] == k {
-			n++
-		}
-	}
-	return n
+	return s.hist.count(s.Key())
 }
 
 // hashCells hashes position cells with a fixed seed, so keys are the same

@@ -19,13 +19,15 @@ type machine struct {
 	trip *tripwire
 	dcl  *decl // what the script declared while loading
 
-	fnSetup, fnLegal, fnPlay, fnBlocked lua.LValue
+	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
 
 	st        *State // the state being worked on, nil between calls
 	loading   bool   // the chunk is running: declarations are allowed
 	emitting  bool   // legal is running: moves may be emitted
 	toMoveSet bool   // play chose the next decider itself
 	playing   bool   // play is running
+	key       uint64 // the position key repetitions computed during play
+	keyValid  bool   // key is the key of the state as it is now
 	mover     int    // the player whose decision is listed or made
 	budgetHit *BudgetError
 	broken    bool // a call failed; the machine is discarded
@@ -35,6 +37,7 @@ type machine struct {
 	filters   []*filter
 
 	scratch []int32 // dry-run sowing
+	spare   []Move  // a buffer for the next legal list (see save)
 	saved   saved   // copy of a state taken before play, restored on error
 	strs    strCache
 }
@@ -42,8 +45,7 @@ type machine struct {
 // saved holds what apply needs to undo a failed play.
 type saved struct {
 	cells  []int32
-	moves  []Move
-	hist   []uint64
+	moves  []Move // the state's legal moves before the move, kept, not copied
 	ply    int
 	over   bool
 	winner int
@@ -149,16 +151,22 @@ func (vm *machine) takeRules(v lua.LValue) error {
 	if vm.fnBlocked, err = get("blocked", false); err != nil {
 		return err
 	}
+	if vm.fnRepeated, err = get("repeated", false); err != nil {
+		return err
+	}
 	var unknown []string
 	t.ForEach(func(k, _ lua.LValue) {
 		switch k.String() {
-		case "setup", "legal", "play", "blocked":
+		case "setup", "legal", "play", "blocked", "repeated":
 		default:
 			unknown = append(unknown, k.String())
 		}
 	})
 	if len(unknown) > 0 {
-		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked)", strings.Join(unknown, ", "))}
+		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated)", strings.Join(unknown, ", "))}
+	}
+	if (vm.fnRepeated != nil) != (vm.dcl.repetition > 0) {
+		return &ScriptError{Pos: pos, Func: "load", Msg: "declare repetition = N and return a repeated function together, or neither"}
 	}
 	if !vm.dcl.declared {
 		return &ScriptError{Pos: pos, Func: "load", Msg: "the script never called matombo.declare"}
@@ -277,7 +285,8 @@ func (vm *machine) setup(s *State) error {
 	if err := vm.call(vm.fnSetup, "setup", 0); err != nil {
 		return err
 	}
-	s.hist = append(s.hist[:0], s.Key())
+	s.hist.reset()
+	s.hist.push(s.Key())
 	return vm.settle(s)
 }
 
@@ -285,7 +294,8 @@ func (vm *machine) setup(s *State) error {
 func (vm *machine) start(s *State) error {
 	vm.bind(s)
 	defer vm.bind(nil)
-	s.hist = append(s.hist[:0], s.Key())
+	s.hist.reset()
+	s.hist.push(s.Key())
 	return vm.settle(s)
 }
 
@@ -299,10 +309,19 @@ func (vm *machine) settle(s *State) error {
 	p := s.ToMove()
 	vm.mover = p
 	vm.emitting = true
-	err := vm.call(vm.fnLegal, "legal", 0, luaInt(p))
+	L := vm.L
+	L.Push(vm.fnLegal)
+	L.Push(luaInt(p))
+	for _, v := range vm.g.vars {
+		L.Push(luaNumber(float64(s.cells[v.cell])))
+	}
+	seq := vm.g.wd.begin(vm.trip)
+	perr := L.PCall(1+len(vm.g.vars), 0, nil)
+	vm.g.wd.end(vm.trip)
 	vm.emitting = false
-	if err != nil {
-		return err
+	if perr != nil {
+		vm.broken = true
+		return vm.convertError(perr, "legal", seq)
 	}
 	if len(s.moves) > 0 {
 		return nil
@@ -337,38 +356,73 @@ func (vm *machine) apply(s *State, m Move) error {
 	for i := 0; i < int(m.N); i++ {
 		L.Push(luaInt(int(m.Sites[i]) + 1))
 	}
-	vm.mover, vm.playing = p, true
+	vm.mover, vm.playing, vm.keyValid = p, true, false
 	seq := vm.g.wd.begin(vm.trip)
 	perr := L.PCall(2+int(m.N), 0, nil)
 	vm.g.wd.end(vm.trip)
 	vm.playing = false
-	var err error
 	if perr != nil {
 		vm.broken = true
-		err = vm.convertError(perr, "play", seq)
-	} else {
-		s.hist = append(s.hist, s.Key())
-		err = vm.settle(s)
-	}
-	if err != nil {
+		err := vm.convertError(perr, "play", seq)
 		vm.restore(s)
 		return err
 	}
+	key := vm.key
+	if !vm.keyValid {
+		key = s.Key()
+	}
+	s.hist.push(key)
+	err := vm.settle(s)
+	if err == nil && !s.over && vm.fnRepeated != nil && s.hist.count(key) >= vm.g.repetition {
+		err = vm.repeated(s, p)
+	}
+	if err != nil {
+		s.hist.pop()
+		vm.restore(s)
+		return err
+	}
+	vm.done()
 	return nil
 }
 
+// repeated asks the script to end a game whose position has occurred the
+// declared number of times.
+func (vm *machine) repeated(s *State, p int) error {
+	vm.mover = p
+	if err := vm.call(vm.fnRepeated, "repeated", 0, luaInt(p)); err != nil {
+		return err
+	}
+	if !s.over {
+		vm.broken = true
+		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: "repeated", Msg: "repeated returned without ending the game (call matombo.finish)"}
+	}
+	s.moves = s.moves[:0]
+	return nil
+}
+
+// save keeps what apply needs to undo a move. The legal list is not
+// copied: the state gets the machine's spare buffer for its next list and
+// the machine keeps the old one, giving it back on failure (see restore)
+// and taking it as its spare on success (see done).
 func (vm *machine) save(s *State) {
 	v := &vm.saved
 	v.cells = append(v.cells[:0], s.cells...)
-	v.moves = append(v.moves[:0], s.moves...)
-	v.hist, v.ply, v.over, v.winner, v.reason, v.notes = s.hist, s.ply, s.over, s.winner, s.reason, s.notes
+	v.moves = s.moves
+	s.moves = vm.spare[:0]
+	v.ply, v.over, v.winner, v.reason, v.notes = s.ply, s.over, s.winner, s.reason, s.notes
 }
 
 func (vm *machine) restore(s *State) {
 	v := &vm.saved
 	s.cells = append(s.cells[:0], v.cells...)
-	s.moves = append(s.moves[:0], v.moves...)
-	s.hist, s.ply, s.over, s.winner, s.reason, s.notes = v.hist, v.ply, v.over, v.winner, v.reason, v.notes
+	vm.spare, s.moves = s.moves, v.moves
+	v.moves = nil
+	s.ply, s.over, s.winner, s.reason, s.notes = v.ply, v.over, v.winner, v.reason, v.notes
+}
+
+// done ends a successful move: the old legal list becomes the spare buffer.
+func (vm *machine) done() {
+	vm.spare, vm.saved.moves = vm.saved.moves, nil
 }
 
 // yamlToLua converts a YAML node to a Lua value, remembering where each

@@ -27,6 +27,7 @@
 ---@field params? matombo.Param[]
 ---@field conserve? boolean Board + captured + hands stays equal to the opening total (default true).
 ---@field max_plies? integer Every game ends within this many decisions.
+---@field repetition? integer The occurrence of a position that calls the rules' repeated function.
 
 ---@class matombo.BoardSpec
 ---@field rows? string[] Grid: row labels from South to North.
@@ -52,9 +53,10 @@
 
 ---@class matombo.Rules
 ---@field setup fun()
----@field legal fun(p: matombo.Player)
+---@field legal fun(p: matombo.Player, ...: integer) The script's variables follow p, in declaration order.
 ---@field play fun(p: matombo.Player, kind: matombo.Kind, s1?: integer, s2?: integer, s3?: integer, s4?: integer)
 ---@field blocked? fun(p: matombo.Player)
+---@field repeated? fun(p: matombo.Player) Ends a game whose position occurred `repetition` times.
 
 ---@class matombo
 ---@field data table The variants files' data section.

@@ -1,0 +1,86 @@
+package host
+
+// histChunk is the number of position keys in one chunk of history.
+const histChunk = 64
+
+// history is the list of position keys of a game, oldest first, for
+// repetition rules. Full chunks are immutable and shared between copies of
+// a state; the latest keys (the tail) belong to one state, so copying a
+// history copies at most histChunk keys and appending never allocates
+// except once per histChunk keys.
+type history struct {
+	tail  []uint64 // owned by this state; len <= histChunk
+	older *keyChunk
+}
+
+type keyChunk struct {
+	keys [histChunk]uint64
+	prev *keyChunk
+}
+
+// copyFrom makes h a copy of src, reusing h's tail buffer.
+func (h *history) copyFrom(src *history) {
+	if h.tail == nil {
+		h.tail = make([]uint64, 0, histChunk)
+	}
+	h.tail = append(h.tail[:0], src.tail...)
+	h.older = src.older
+}
+
+func (h *history) push(k uint64) {
+	if h.tail == nil {
+		h.tail = make([]uint64, 0, histChunk)
+	}
+	if len(h.tail) == histChunk {
+		c := &keyChunk{prev: h.older}
+		copy(c.keys[:], h.tail)
+		h.older = c
+		h.tail = h.tail[:0]
+	}
+	h.tail = append(h.tail, k)
+}
+
+// pop removes the latest key.
+func (h *history) pop() {
+	if len(h.tail) > 0 {
+		h.tail = h.tail[:len(h.tail)-1]
+		return
+	}
+	if h.older != nil {
+		h.tail = append(h.tail[:0], h.older.keys[:histChunk-1]...)
+		h.older = h.older.prev
+	}
+}
+
+// reset empties the history.
+func (h *history) reset() {
+	h.tail = h.tail[:0]
+	h.older = nil
+}
+
+// count returns how many times k occurs.
+func (h *history) count(k uint64) int {
+	n := 0
+	for _, x := range h.tail {
+		if x == k {
+			n++
+		}
+	}
+	for c := h.older; c != nil; c = c.prev {
+		for _, x := range &c.keys {
+			if x == k {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// len returns the number of keys.
+func (h *history) len() int {
+	n := len(h.tail)
+	for c := h.older; c != nil; c = c.prev {
+		n += histChunk
+	}
+	return n
+}
