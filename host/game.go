@@ -119,6 +119,9 @@ func (g *Game) Param(name string) (any, bool) {
 	return nil, false
 }
 
+// ChosenVariants returns the names of the variants the game was loaded with.
+func (g *Game) ChosenVariants() []string { return append([]string(nil), g.chosen...) }
+
 // ParamSpecs returns the parameters the script declares.
 func (g *Game) ParamSpecs() []ParamSpec { return append([]ParamSpec(nil), g.specs...) }
 

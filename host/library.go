@@ -64,8 +64,11 @@ func (l *Library) AddFS(fsys fs.FS, root string) error {
 // single game folder.
 func (l *Library) AddDir(dir string) error {
 	info, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("games folder %s: no such folder", dir)
+	}
 	if err != nil {
-		return fmt.Errorf("games folder: %w", err)
+		return fmt.Errorf("games folder %s: %w", dir, err)
 	}
 	if !info.IsDir() {
 		return fmt.Errorf("games folder %s: not a folder", dir)
@@ -359,7 +362,11 @@ func CompileScript(file string, src []byte) (*lua.FunctionProto, error) {
 			if line < 0 {
 				line = strings.Count(string(src), "\n") + 1
 			}
-			msg := strings.TrimSpace(pe.Message)
+			msg := strings.TrimPrefix(strings.TrimSpace(pe.Message), "syntax error")
+			msg = strings.TrimSpace(strings.TrimPrefix(msg, ":"))
+			if msg == "" {
+				msg = "unexpected text"
+			}
 			if pe.Token != "" {
 				msg += fmt.Sprintf(" near %q", pe.Token)
 			}
