@@ -305,8 +305,8 @@ func (vm *machine) wrapTable(L *lua.LState, tbl *lua.LTable, lim Limits) {
 // luaNumber converts a number to a Lua value without allocating when it is
 // a small whole number.
 func luaNumber(f float64) lua.LValue {
-	if i := int(f); float64(i) == f && i >= 0 && i < len(smallInts) {
-		return smallInts[i]
+	if i := int(f); float64(i) == f && i >= minSmall && i < maxSmall {
+		return smallInts[i-minSmall]
 	}
 	return lua.LNumber(f)
 }
@@ -329,7 +329,7 @@ func noAllocLibs(L *lua.LState, globals, mth *lua.LTable) {
 	globals.RawSetString("ipairs", L.NewFunction(func(L *lua.LState) int {
 		L.Push(aux)
 		L.Push(L.CheckTable(1))
-		L.Push(smallInts[0])
+		L.Push(luaInt(0))
 		return 3
 	}))
 	unary := func(name string, f func(float64) float64) {

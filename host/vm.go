@@ -58,20 +58,26 @@ type strCache struct {
 	names             []lua.LValue
 }
 
-// smallInts holds ready-made Lua values for small integers, so pushing a
-// count or a site index to Lua does not allocate. It is filled once and
-// never changed.
+// smallInts holds ready-made Lua values for the integers minSmall to
+// maxSmall-1, so pushing a count, a site index or a small negative marker
+// to Lua does not allocate (converting a float64 to an interface does). It
+// is filled once and never changed.
 var smallInts = func() []lua.LValue {
-	v := make([]lua.LValue, 4096)
+	v := make([]lua.LValue, maxSmall-minSmall)
 	for i := range v {
-		v[i] = lua.LNumber(i)
+		v[i] = lua.LNumber(i + minSmall)
 	}
 	return v
 }()
 
+const (
+	minSmall = -1024
+	maxSmall = 4096
+)
+
 func luaInt(v int) lua.LValue {
-	if v >= 0 && v < len(smallInts) {
-		return smallInts[v]
+	if v >= minSmall && v < maxSmall {
+		return smallInts[v-minSmall]
 	}
 	return lua.LNumber(v)
 }
