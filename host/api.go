@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -19,6 +20,7 @@ func (vm *machine) installAPI() error {
 		// Declarations, while the script loads.
 		"declare": vm.apiDeclare, "board": vm.apiBoard, "tag": vm.apiTag, "mark": vm.apiMark,
 		"track": vm.apiTrack, "move": vm.apiMove, "var": vm.apiVar, "filter": vm.apiFilter,
+		"max_plies": vm.apiMaxPlies, "data_error": vm.apiDataError,
 		// The board.
 		"site": vm.apiSite, "name": vm.apiName, "row": vm.apiRow, "col": vm.apiCol, "size": vm.apiSize,
 		"has_tag": vm.apiHasTag, "next": vm.apiNext, "prev": vm.apiPrev, "on_track": vm.apiOnTrack,
@@ -52,7 +54,12 @@ func (vm *machine) installAPI() error {
 	vm.dataPos = map[*lua.LTable]Pos{}
 	var data lua.LValue = L.NewTable()
 	if vm.g.data != nil {
-		data = vm.yamlToLua(vm.g.dataFile(vm.g.data), vm.g.data)
+		count := 0
+		d, err := vm.yamlToLua(vm.g.data, 0, &count)
+		if err != nil {
+			return err
+		}
+		data = d
 	}
 	api.RawSetString("data", data)
 	globals := L.Get(lua.GlobalsIndex).(*lua.LTable)
@@ -444,7 +451,7 @@ func (vm *machine) apiBoard(L *lua.LState) int {
 		L.RaiseError("the board is declared twice")
 	}
 	t := L.CheckTable(1)
-	checkFields(L, t, "matombo.board", "rows", "columns", "points", "lines", "style", "picture")
+	vm.checkDataFields(L, t, "matombo.board", "rows", "columns", "points", "lines", "style", "picture")
 	spec := boardSpec{}
 	if v := t.RawGetString("rows"); v != lua.LNil {
 		spec.rows = stringList(L, v, "rows")
@@ -470,6 +477,7 @@ func (vm *machine) apiBoard(L *lua.LState) int {
 		})
 		sort.Strings(spec.order)
 	}
+	var lineTables []*lua.LTable
 	if v := t.RawGetString("lines"); v != lua.LNil {
 		lt, ok := v.(*lua.LTable)
 		if !ok {
@@ -489,6 +497,7 @@ func (vm *machine) apiBoard(L *lua.LState) int {
 				names = append(names, string(s))
 			}
 			spec.lines = append(spec.lines, names)
+			lineTables = append(lineTables, line)
 		}
 	}
 	switch v := t.RawGetString("style"); v {
@@ -503,6 +512,10 @@ func (vm *machine) apiBoard(L *lua.LState) int {
 	}
 	b, err := newBoard(spec)
 	if err != nil {
+		var le *lineError
+		if errors.As(err, &le) && le.line < len(lineTables) {
+			vm.dataError(L, lineTables[le.line], "board: "+err.Error())
+		}
 		vm.dataError(L, t, "board: "+err.Error())
 	}
 	vm.dcl.board = b
@@ -516,6 +529,53 @@ func (vm *machine) dataError(L *lua.LState, t *lua.LTable, msg string) {
 		vm.dcl.cfgErr = &ConfigError{Pos: pos, Msg: msg}
 	}
 	L.RaiseError("%s", msg)
+}
+
+// checkDataFields is checkFields for a table that may come from a
+// variants file: the error then names the file and line.
+func (vm *machine) checkDataFields(L *lua.LState, t *lua.LTable, what string, known ...string) {
+	if _, ok := vm.dataPos[t]; !ok {
+		checkFields(L, t, what, known...)
+		return
+	}
+	var bad []string
+	t.ForEach(func(k, _ lua.LValue) {
+		ks := luaText(k)
+		for _, n := range known {
+			if ks == n {
+				return
+			}
+		}
+		bad = append(bad, ks)
+	})
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		vm.dataError(L, t, fmt.Sprintf("%s: unknown field %s (known: %s)", what, strings.Join(bad, ", "), strings.Join(known, ", ")))
+	}
+}
+
+// apiDataError: data_error(t, message) raises an error about a table of
+// matombo.data; it names the variants file and line the table came from.
+func (vm *machine) apiDataError(L *lua.LState) int {
+	t := L.CheckTable(1)
+	msg := L.CheckString(2)
+	vm.dataError(L, t, msg)
+	return 0
+}
+
+// apiMaxPlies: max_plies(n) declares, after declare, the number of
+// decisions by which every game ends, when it depends on the parameters.
+func (vm *machine) apiMaxPlies(L *lua.LState) int {
+	vm.mustLoad(L, "the ply cap")
+	if !vm.dcl.declared {
+		L.RaiseError("call matombo.declare before matombo.max_plies")
+	}
+	n := vm.argInt(L, 1)
+	if n < 1 {
+		L.ArgError(1, "the cap must be at least 1")
+	}
+	vm.dcl.maxPlies = n
+	return 0
 }
 
 func (vm *machine) fieldInt(L *lua.LState, t *lua.LTable, name string) int {

@@ -313,6 +313,14 @@ func validRowLabel(r string) bool {
 	return true
 }
 
+// lineError is a problem with one line of a board declaration.
+type lineError struct {
+	line int // index in the declared lines
+	msg  string
+}
+
+func (e *lineError) Error() string { return e.msg }
+
 func (b *Board) addLines(lines [][]string) error {
 	n := len(b.sites)
 	b.linesAt = make([][]int32, n)
@@ -320,17 +328,17 @@ func (b *Board) addLines(lines [][]string) error {
 	b.jumps = make([][]jump, n)
 	for li, names := range lines {
 		if len(names) < 2 {
-			return fmt.Errorf("line %d has %d sites; a line needs at least 2", li+1, len(names))
+			return &lineError{li, fmt.Sprintf("line %d has %d sites; a line needs at least 2", li+1, len(names))}
 		}
 		line := make([]int32, len(names))
 		seen := map[int]bool{}
 		for k, name := range names {
 			i, ok := b.byName[name]
 			if !ok {
-				return fmt.Errorf("line %d (%s) names %q, which is not a site of the board", li+1, strings.Join(names, "-"), name)
+				return &lineError{li, fmt.Sprintf("line %d (%s) names %q, which is not a site of the board", li+1, strings.Join(names, "-"), name)}
 			}
 			if seen[i] {
-				return fmt.Errorf("line %d (%s) names %s twice", li+1, strings.Join(names, "-"), name)
+				return &lineError{li, fmt.Sprintf("line %d (%s) names %s twice", li+1, strings.Join(names, "-"), name)}
 			}
 			seen[i] = true
 			line[k] = int32(i)

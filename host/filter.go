@@ -288,6 +288,18 @@ func (vm *machine) push(L *lua.LState, s *State, m Move) {
 	s.moves = append(s.moves, m)
 }
 
+// pushNew adds a move unless the decision lists it already: on some boards
+// the same from-to pair is both a step and a jump, or two jumps.
+func (vm *machine) pushNew(L *lua.LState, s *State, m Move) bool {
+	for _, x := range s.moves {
+		if x == m {
+			return false
+		}
+	}
+	vm.push(L, s, m)
+	return true
+}
+
 // apiEmit: emit(kind, site, ...) adds one legal move.
 func (vm *machine) apiEmit(L *lua.LState) int {
 	n := L.GetTop() - 1
@@ -374,7 +386,8 @@ func (vm *machine) apiEmitSubsets(L *lua.LState) int {
 }
 
 // apiEmitSteps: emit_steps(kind, filter) adds a move (from, to) for each
-// matching site and each empty neighbour along the board's lines.
+// matching site and each empty neighbour along the board's lines, unless
+// the decision lists that move already.
 func (vm *machine) apiEmitSteps(L *lua.LState) int {
 	s, k := vm.emitter(L, 2)
 	f := vm.filterArg(L, 2)
@@ -385,8 +398,7 @@ func (vm *machine) apiEmitSteps(L *lua.LState) int {
 			continue
 		}
 		for _, to := range b.adj[i] {
-			if s.cells[to] == 0 {
-				vm.push(L, s, Move{Kind: uint8(k), N: 2, Sites: [MaxMoveSites]uint16{uint16(i), uint16(to)}})
+			if s.cells[to] == 0 && vm.pushNew(L, s, Move{Kind: uint8(k), N: 2, Sites: [MaxMoveSites]uint16{uint16(i), uint16(to)}}) {
 				count++
 			}
 		}
@@ -397,7 +409,7 @@ func (vm *machine) apiEmitSteps(L *lua.LState) int {
 
 // apiEmitJumps: emit_jumps(kind, filter) adds a move (from, to) for each
 // matching site that can jump along a line over an occupied neighbour to
-// the empty site just beyond.
+// the empty site just beyond, unless the decision lists that move already.
 func (vm *machine) apiEmitJumps(L *lua.LState) int {
 	s, k := vm.emitter(L, 2)
 	f := vm.filterArg(L, 2)
@@ -408,8 +420,7 @@ func (vm *machine) apiEmitJumps(L *lua.LState) int {
 			continue
 		}
 		for _, j := range b.jumps[i] {
-			if s.cells[j.over] != 0 && s.cells[j.to] == 0 {
-				vm.push(L, s, Move{Kind: uint8(k), N: 2, Sites: [MaxMoveSites]uint16{uint16(i), uint16(j.to)}})
+			if s.cells[j.over] != 0 && s.cells[j.to] == 0 && vm.pushNew(L, s, Move{Kind: uint8(k), N: 2, Sites: [MaxMoveSites]uint16{uint16(i), uint16(j.to)}}) {
 				count++
 			}
 		}

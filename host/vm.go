@@ -431,36 +431,58 @@ func (vm *machine) done() {
 	vm.spare, vm.saved.moves = vm.saved.moves, nil
 }
 
+// Limits on the data a variants file gives a script.
+const (
+	maxDataDepth = 64
+	maxDataNodes = 100000
+)
+
 // yamlToLua converts a YAML node to a Lua value, remembering where each
-// table came from so that errors about data can name the file and line.
-func (vm *machine) yamlToLua(file string, n *yaml.Node) lua.LValue {
+// table came from (file and line) so that errors about data can name them.
+// Deep nesting and alias bombs are refused.
+func (vm *machine) yamlToLua(n *yaml.Node, depth int, count *int) (lua.LValue, error) {
 	L := vm.L
+	*count++
+	if depth > maxDataDepth || *count > maxDataNodes {
+		return nil, &ConfigError{Pos: nodePos(vm.g.dataFile(n), n), Msg: fmt.Sprintf("data is nested deeper than %d or has more than %d values (aliases count each time they are used)", maxDataDepth, maxDataNodes)}
+	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
-			return lua.LNil
+			return lua.LNil, nil
 		}
-		return vm.yamlToLua(file, n.Content[0])
+		return vm.yamlToLua(n.Content[0], depth+1, count)
 	case yaml.AliasNode:
-		return vm.yamlToLua(file, n.Alias)
+		return vm.yamlToLua(n.Alias, depth+1, count)
 	case yaml.MappingNode:
 		t := L.NewTable()
-		vm.dataPos[t] = nodePos(file, n)
+		vm.dataPos[t] = nodePos(vm.g.dataFile(n), n)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := vm.yamlToLua(file, n.Content[i])
+			k, err := vm.yamlToLua(n.Content[i], depth+1, count)
+			if err != nil {
+				return nil, err
+			}
 			if k == lua.LNil {
 				continue
 			}
-			t.RawSet(k, vm.yamlToLua(file, n.Content[i+1]))
+			v, err := vm.yamlToLua(n.Content[i+1], depth+1, count)
+			if err != nil {
+				return nil, err
+			}
+			t.RawSet(k, v)
 		}
-		return t
+		return t, nil
 	case yaml.SequenceNode:
 		t := L.NewTable()
-		vm.dataPos[t] = nodePos(file, n)
+		vm.dataPos[t] = nodePos(vm.g.dataFile(n), n)
 		for _, c := range n.Content {
-			t.Append(vm.yamlToLua(file, c))
+			v, err := vm.yamlToLua(c, depth+1, count)
+			if err != nil {
+				return nil, err
+			}
+			t.Append(v)
 		}
-		return t
+		return t, nil
 	default:
 		switch n.ShortTag() {
 		case "!!int", "!!float":
@@ -468,19 +490,19 @@ func (vm *machine) yamlToLua(file string, n *yaml.Node) lua.LValue {
 			if err != nil {
 				var i int64
 				if _, err := fmt.Sscan(n.Value, &i); err == nil {
-					return lua.LNumber(i)
+					return lua.LNumber(i), nil
 				}
-				return lua.LString(n.Value)
+				return lua.LString(n.Value), nil
 			}
-			return lua.LNumber(f)
+			return lua.LNumber(f), nil
 		case "!!bool":
 			var b bool
 			if n.Decode(&b) == nil {
-				return lua.LBool(b)
+				return lua.LBool(b), nil
 			}
 		case "!!null":
-			return lua.LNil
+			return lua.LNil, nil
 		}
-		return lua.LString(n.Value)
+		return lua.LString(n.Value), nil
 	}
 }

@@ -104,6 +104,15 @@ function matombo.var(name, opts) end
 ---@return matombo.Filter
 function matombo.filter(spec) end
 
+---Sets the ply cap after declare, when it depends on the parameters.
+---@param n integer
+function matombo.max_plies(n) end
+
+---Raises an error about a table of matombo.data, naming its variants file and line.
+---@param t table
+---@param message string
+function matombo.data_error(t, message) end
+
 -- The board.
 
 ---@param name matombo.Site
