@@ -54,24 +54,10 @@ end
 -- So every game ends within 6 + 2 * positions plies: 566 on the triangle
 -- (7 points), 6726 on the square (9 points). Random games end far sooner:
 -- in 200,000 uniformly random games per board the longest took 112 plies
--- on the triangle and 140 on the square. The bound is taken over every
--- board in the data, as the declaration comes before the board is chosen;
--- user boards of more than 48 points are capped at 10^9.
-local function ply_bound()
-  local most = 0
-  for _, b in pairs(BOARDS) do
-    local n = 0
-    if type(b) == "table" and type(b.points) == "table" then
-      for _ in pairs(b.points) do
-        n = n + 1
-      end
-    end
-    local bound = 6 + 2 * (2 * binomial(n, 3) * binomial(n - 3, 3))
-    if bound > most then
-      most = bound
-    end
-  end
-  return math.min(most, 1000000000)
+-- on the triangle and 140 on the square. Boards of more than 48 points are
+-- capped at 10^9.
+local function ply_bound(points)
+  return math.min(6 + 2 * (2 * binomial(points, 3) * binomial(points - 3, 3)), 1000000000)
 end
 
 local P = m.declare {
@@ -87,7 +73,7 @@ local P = m.declare {
       doc = "the board: a name under data.boards in variants.yaml (triangle Y1, square Y7)" },
   },
   conserve = true,
-  max_plies = ply_bound(),
+  repetition = 3, -- Y6, see y6_third_repetition
 }
 
 -- Y1 "Board: an isosceles triangle with one line across its width and one
@@ -113,6 +99,8 @@ end
 
 y1_y7_board(P.board)
 
+m.max_plies(ply_bound(m.size()))
+
 local PIECES = 3   -- Y2: pieces per player
 local LINES_AT = {} -- site -> the lines through it (only for boards with long lines, Y5)
 if m.size() < 2 * PIECES + 1 then
@@ -126,7 +114,7 @@ end
 -- from legal to the phase's emitter, and in play the calls below.)
 local hand, place, move_piece = m.hand, m.place, m.move_piece
 local emit_each, emit_steps, emit_jumps = m.emit_each, m.emit_steps, m.emit_jumps
-local in_a_row, owner, repetitions, finish = m.in_a_row, m.owner, m.repetitions, m.finish
+local in_a_row, owner, finish = m.in_a_row, m.owner, m.finish
 
 local DROP = m.move("drop", "{1}")         -- Y3 token: the point, e.g. b2
 local MOVE = m.move("move", "{from}-{to}") -- Y4 token: from-to, e.g. b1-c1 or a1-c2
@@ -166,55 +154,9 @@ local function y4_steps_and_jumps()
 end
 
 -- On a board a user draws, one from-to can be both a step and a jump (lines
--- x-y and x-z-y) or two jumps (lines x-z-y and x-w-y); emit_steps and
--- emit_jumps would then list its token twice. On such a board (never on
--- the shipped ones) the jumps are listed here instead, each destination
--- once and none that is also a step.
-local JUMPS = {} -- site -> { {to = site, over = {sites}}, ... } (such boards only)
-
-local function jumps_of(s)
-  local near, out, by_to = {}, {}, {}
-  for _, a in ipairs(m.adjacent(s)) do
-    near[a] = true
-  end
-  local twice = false
-  for _, j in ipairs(m.jumps(s)) do
-    if near[j.to] or by_to[j.to] then
-      twice = true
-      if by_to[j.to] then
-        table.insert(by_to[j.to].over, j.over)
-      end
-    else
-      by_to[j.to] = { to = j.to, over = { j.over } }
-      out[#out + 1] = by_to[j.to]
-    end
-  end
-  return out, twice
-end
-
-local TWICE = false
-for s = 1, m.size() do
-  local js, twice = jumps_of(s)
-  JUMPS[s] = js
-  TWICE = TWICE or twice
-end
-
-local function y4_steps_and_jumps_once()
-  emit_steps(MOVE, MINE)
-  for _, s in ipairs(m.sites(MINE)) do
-    for _, j in ipairs(JUMPS[s]) do
-      if m.count(j.to) == 0 then
-        for _, over in ipairs(j.over) do
-          if m.count(over) > 0 then
-            m.emit(MOVE, s, j.to)
-            break
-          end
-        end
-      end
-    end
-  end
-end
-local y4_moves = TWICE and y4_steps_and_jumps_once or y4_steps_and_jumps
+-- x-y and x-z-y) or two jumps (lines x-z-y and x-w-y): the emitters list
+-- such a move once.
+local y4_moves = y4_steps_and_jumps
 
 -- ---- Y5 ----
 
@@ -260,13 +202,12 @@ local y5_three_on_a_line = LONG_LINES and three_anywhere_on_a_line or in_a_row
 -- ---- Y6 ----
 
 -- Y6 "Draw: when the same position (pieces and player to move) occurs for
--- the third time the game is drawn." Checked after the win (RULINGS: "A win
--- is checked before repetition"), and only after moves: a drop leaves one
--- piece fewer in hand, so the position it makes is always new.
+-- the third time the game is drawn." The host counts positions after every
+-- decision and calls this at a third occurrence (repetition = 3 in the
+-- declaration), after play has had its chance to find a win (RULINGS: "A
+-- win is checked before repetition").
 local function y6_third_repetition()
-  if repetitions() >= 3 then
-    finish(0, "third repetition")
-  end
+  finish(0, "third repetition")
 end
 
 -- ---- blocked: the project's choice ----
@@ -299,7 +240,7 @@ end
 
 -- Y3 a drop (matombo.place: a piece from p's hand onto the empty point)
 -- or Y4 a step or jump (matombo.move_piece: nothing is captured); then Y5,
--- then Y6.
+-- then (in the host, see y6_third_repetition) Y6.
 local function play(p, kind, a, b)
   if kind == DROP then
     place(p, a)
@@ -310,9 +251,6 @@ local function play(p, kind, a, b)
   if y5_three_on_a_line(p, a, PIECES) then
     return finish(p, "three on a line")
   end
-  if kind == MOVE then
-    return y6_third_repetition()
-  end
 end
 
-return { setup = y2_setup, legal = legal, play = play, blocked = blocked }
+return { setup = y2_setup, legal = legal, play = play, blocked = blocked, repeated = y6_third_repetition }
