@@ -388,6 +388,7 @@ func (vm *machine) paramSpec(L *lua.LState, v lua.LValue, i int) ParamSpec {
 	if !ok || name == "" {
 		L.RaiseError("params[%d] needs a name", i)
 	}
+	checkName(L, "parameter", string(name))
 	spec := ParamSpec{Name: string(name)}
 	if d, ok := t.RawGetString("doc").(lua.LString); ok {
 		spec.Doc = string(d)
@@ -587,10 +588,18 @@ func (vm *machine) fieldInt(L *lua.LState, t *lua.LTable, name string) int {
 	return int(f)
 }
 
+// checkName raises an error for a declared name that is empty or long.
+func checkName(L *lua.LState, what, name string) {
+	if name == "" || len(name) > 64 {
+		L.RaiseError("a %s name has 1 to 64 characters, got %d", what, len(name))
+	}
+}
+
 func (vm *machine) apiTag(L *lua.LState) int {
 	vm.mustLoad(L, "a tag")
 	b := vm.board(L)
 	name := L.CheckString(1)
+	checkName(L, "tag", name)
 	sites := vm.siteList(L, L.Get(2), "tag "+name)
 	t, err := b.addTag(name, sites)
 	if err != nil {
@@ -628,6 +637,7 @@ func (vm *machine) apiTrack(L *lua.LState) int {
 	vm.mustLoad(L, "a track")
 	b := vm.board(L)
 	name := L.CheckString(1)
+	checkName(L, "track", name)
 	sites := vm.siteList(L, L.Get(2), "track "+name)
 	loop := L.OptBool(3, false)
 	t, err := b.addTrack(name, sites, loop)
@@ -641,6 +651,7 @@ func (vm *machine) apiTrack(L *lua.LState) int {
 func (vm *machine) apiMove(L *lua.LState) int {
 	vm.mustLoad(L, "a move kind")
 	name := L.CheckString(1)
+	checkName(L, "move kind", name)
 	tmpl := L.CheckString(2)
 	for _, k := range vm.dcl.kinds {
 		if k.Name == name {
@@ -665,6 +676,7 @@ func (vm *machine) apiMove(L *lua.LState) int {
 func (vm *machine) apiVar(L *lua.LState) int {
 	vm.mustLoad(L, "a variable")
 	name := L.CheckString(1)
+	checkName(L, "variable", name)
 	v := varSpec{name: name, position: true}
 	if opts, ok := L.Get(2).(*lua.LTable); ok {
 		checkFields(L, opts, "matombo.var options", "position")
@@ -719,6 +731,9 @@ func (vm *machine) apiSize(L *lua.LState) int {
 
 func (vm *machine) apiHasTag(L *lua.LState) int {
 	s := vm.site(L, 1)
+	if L.Get(2) == lua.LNil {
+		L.ArgError(2, "tag expected")
+	}
 	pushBool(L, vm.dcl.board.tagMask[s]&vm.tagMask(L, 2) != 0)
 	return 1
 }
@@ -965,6 +980,9 @@ func (vm *machine) apiMovePiece(L *lua.LState) int {
 	if s.cells[to] != 0 || s.cells[o+to] != 0 {
 		L.RaiseError("move_piece: %s is not empty", vm.dcl.board.sites[to].Name)
 	}
+	if s.cells[from] == 0 && s.cells[o+from] == 0 {
+		L.RaiseError("move_piece: %s is empty: there is nothing to move", vm.dcl.board.sites[from].Name)
+	}
 	s.cells[to], s.cells[from] = s.cells[from], 0
 	s.cells[o+to], s.cells[o+from] = s.cells[o+from], 0
 	return 0
@@ -1027,9 +1045,16 @@ func (vm *machine) apiFinish(L *lua.LState) int {
 	if v := L.Get(2); v != lua.LNil {
 		reason = L.CheckString(2)
 	}
+	if len(reason) > 200 || L.GetTop() > 2+16 {
+		L.RaiseError("finish: a reason has at most 200 characters and there are at most 16 notes")
+	}
 	var notes []string
 	for i := 3; i <= L.GetTop(); i++ {
-		notes = append(notes, L.CheckString(i))
+		n := L.CheckString(i)
+		if len(n) > 200 {
+			L.ArgError(i, "a note has at most 200 characters")
+		}
+		notes = append(notes, n)
 	}
 	s.over, s.winner, s.reason, s.notes = true, w, reason, notes
 	return 0

@@ -204,7 +204,7 @@ func newBoard(spec boardSpec) (*Board, error) {
 		seen := map[string]bool{}
 		for _, r := range spec.rows {
 			if !validRowLabel(r) {
-				return nil, fmt.Errorf("row label %q must be lower-case letters", r)
+				return nil, fmt.Errorf("row label %q must be 1 to %d lower-case letters", firstN(r, 20), maxRowLabel)
 			}
 			if seen[r] {
 				return nil, fmt.Errorf("row label %q is declared twice", r)
@@ -228,8 +228,8 @@ func newBoard(spec boardSpec) (*Board, error) {
 		labels := map[string]bool{}
 		for _, name := range spec.order {
 			row, _, ok := splitName(name)
-			if !ok {
-				return nil, fmt.Errorf("point name %q must be a row letter and a number, like a1", name)
+			if !ok || len(name) > maxSiteName || len(row) > maxRowLabel {
+				return nil, fmt.Errorf("point name %q must be a row letter and a number, like a1 (at most %d characters)", firstN(name, 20), maxSiteName)
 			}
 			if spec.points[name] < 0 {
 				return nil, fmt.Errorf("point %s: drawing position must be >= 0, got %d", name, spec.points[name])
@@ -301,8 +301,14 @@ func newBoard(spec boardSpec) (*Board, error) {
 	return b, nil
 }
 
+// Longest row label and site name a board may use.
+const (
+	maxRowLabel = 8
+	maxSiteName = 16
+)
+
 func validRowLabel(r string) bool {
-	if r == "" {
+	if r == "" || len(r) > maxRowLabel {
 		return false
 	}
 	for i := 0; i < len(r); i++ {

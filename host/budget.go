@@ -43,7 +43,7 @@ func (l Limits) withDefaults() Limits {
 	if l.PatternText <= 0 {
 		l.PatternText = 64 << 10
 	}
-	if l.TableItems <= 0 {
+	if l.TableItems <= 0 || l.TableItems >= maxArrayIndex {
 		l.TableItems = 1 << 16
 	}
 	return l
@@ -138,7 +138,8 @@ type watchdog struct {
 	maxTicks int64
 	memLimit uint64
 
-	clock   atomic.Int64
+	clock   atomic.Int64 // ticks since epoch, from the wall clock
+	epoch   time.Time
 	running atomic.Bool
 
 	mu    sync.Mutex
@@ -154,6 +155,7 @@ func newWatchdog(l Limits) *watchdog {
 		}
 	}
 	return &watchdog{
+		epoch:    time.Now(),
 		tick:     tick,
 		maxTicks: int64(l.Time / tick),
 		memLimit: l.Memory,
@@ -194,7 +196,11 @@ func (w *watchdog) loop() {
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	idle := 0
 	for range ticker.C {
-		now := w.clock.Add(1)
+		// The clock comes from the wall clock, not from counting ticks: a
+		// ticker drops ticks when this goroutine is late, and the budget
+		// would stretch.
+		now := int64(time.Since(w.epoch) / w.tick)
+		w.clock.Store(now)
 		if w.scan(now, sample) {
 			idle = 0
 			continue

@@ -218,6 +218,17 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 		}
 		seen[r] = true
 		rest := strings.TrimSpace(line)[len(fields[0]):]
+		if b.style == Counts {
+			for k, f := range strings.Fields(rest) {
+				if len(f) > 1 && f[0] == '-' && f[1] >= '0' && f[1] <= '9' {
+					where := "row " + fields[0]
+					if k < len(b.rowSite[r]) {
+						where = b.sites[b.rowSite[r][k]].Name
+					}
+					return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%s: %q: counts cannot be negative", where, f)}
+				}
+			}
+		}
 		rest = strings.Map(func(c rune) rune {
 			if strings.ContainsRune("-|/\\", c) {
 				return ' '

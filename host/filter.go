@@ -290,13 +290,35 @@ func (vm *machine) push(L *lua.LState, s *State, m Move) {
 
 // pushNew adds a move unless the decision lists it already: on some boards
 // the same from-to pair is both a step and a jump, or two jumps.
+// Short lists are searched; long ones get a set, kept for the rest of the
+// decision.
 func (vm *machine) pushNew(L *lua.LState, s *State, m Move) bool {
-	for _, x := range s.moves {
-		if x == m {
-			return false
+	if len(s.moves) <= 32 {
+		for _, x := range s.moves {
+			if x == m {
+				return false
+			}
 		}
+		vm.push(L, s, m)
+		return true
+	}
+	if vm.seenFor != vm.trip.seq || vm.seen == nil {
+		if vm.seen == nil {
+			vm.seen = map[Move]struct{}{}
+		}
+		clear(vm.seen)
+		vm.seenFor, vm.seenLen = vm.trip.seq, 0
+	}
+	for _, x := range s.moves[vm.seenLen:] {
+		vm.seen[x] = struct{}{}
+	}
+	vm.seenLen = len(s.moves)
+	if _, dup := vm.seen[m]; dup {
+		return false
 	}
 	vm.push(L, s, m)
+	vm.seen[m] = struct{}{}
+	vm.seenLen++
 	return true
 }
 

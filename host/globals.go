@@ -36,6 +36,23 @@ type globalChecker struct {
 	file    string
 	allowed map[string]bool
 	err     error
+	depth   int
+}
+
+// maxNesting bounds how deeply statements and expressions nest. gopher-lua's
+// compiler recurses over the syntax tree and slows down badly on deep
+// chains ("1 .. 1 .. 1 ..." two hundred thousand times compiles for a minute
+// and a half), and Lua itself allows about 200 levels.
+const maxNesting = 200
+
+// enter counts one more level of nesting; it reports false when too deep.
+func (c *globalChecker) enter(line int) bool {
+	c.depth++
+	if c.depth > maxNesting {
+		c.fail(line, "nested more than %d levels deep (break the expression or function up)", maxNesting)
+		return false
+	}
+	return true
 }
 
 func (c *globalChecker) fail(line int, format string, args ...any) {
@@ -54,6 +71,10 @@ func (c *globalChecker) block(stmts []ast.Stmt, sc *scope) {
 }
 
 func (c *globalChecker) stmt(st ast.Stmt, sc *scope) {
+	defer func() { c.depth-- }()
+	if !c.enter(st.Line()) {
+		return
+	}
 	switch s := st.(type) {
 	case *ast.AssignStmt:
 		for _, e := range s.Rhs {
@@ -156,6 +177,10 @@ func (c *globalChecker) function(f *ast.FunctionExpr, sc *scope) {
 
 func (c *globalChecker) expr(e ast.Expr, sc *scope) {
 	if c.err != nil || e == nil {
+		return
+	}
+	defer func() { c.depth-- }()
+	if !c.enter(e.Line()) {
 		return
 	}
 	switch x := e.(type) {

@@ -98,6 +98,15 @@ func parseTemplate(t string) ([]tmplPart, int, error) {
 		}
 		arity = -1
 	}
+	for k := 1; k <= arity; k++ {
+		used := false
+		for _, p := range parts {
+			used = used || p.site == k
+		}
+		if !used {
+			return nil, 0, fmt.Errorf("template %q names site {%d} but not site {%d}: tokens must show every site of the move", t, arity, k)
+		}
+	}
 	return parts, arity, nil
 }
 

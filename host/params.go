@@ -143,6 +143,13 @@ func (p ParamSpec) check(v any) (any, error) {
 	return nil, fmt.Errorf("%s is not allowed", formatValue(n))
 }
 
+func kindArticle(k ParamKind) string {
+	if k == IntParam {
+		return "an integer"
+	}
+	return "true or false"
+}
+
 // Variant is a named set of parameter values from a variants file.
 type Variant struct {
 	Name        string
@@ -183,6 +190,9 @@ func resolveParams(specs []ParamSpec, variants []Variant, chosen []string, overr
 			pos := v.paramPos[p.Name]
 			if !ok {
 				return nil, &ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s sets unknown parameter %s", v.Name, p.Name), Allowed: names}
+			}
+			if str, isStr := p.Value.(string); isStr && specs[i].Kind != StringParam {
+				return nil, &ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s: parameter %s: want %s, got the text %q (leave out the quotes)", v.Name, p.Name, kindArticle(specs[i].Kind), str), Allowed: specs[i].Allowed()}
 			}
 			val, err := specs[i].check(p.Value)
 			if err != nil {

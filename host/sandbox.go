@@ -13,15 +13,18 @@ func init() {
 	// gopher-lua grows a table's array part up to the largest integer key
 	// below MaxArrayIndex, one element at a time and in one VM instruction,
 	// so "t[67108863] = 1" would allocate a gigabyte before any budget could
-	// act. Keys above the limit go to the hash part instead, which only
-	// changes how # counts such keys. Rule scripts never need arrays this
-	// long; an embedding program that set a lower limit keeps it.
+	// act. Keys at or above the limit go to the hash part instead, where
+	// the # operator does not see them: a sequence longer than the limit
+	// would count wrong. table.insert refuses to grow a table that far
+	// (Limits.TableItems is below it); rule scripts never need arrays of a
+	// million elements. An embedding program that set a lower limit keeps
+	// it.
 	if lua.MaxArrayIndex > maxArrayIndex {
 		lua.MaxArrayIndex = maxArrayIndex
 	}
 }
 
-const maxArrayIndex = 1 << 16
+const maxArrayIndex = 1 << 20
 
 // sandboxGlobals are the globals a script may read. Everything else
 // (os, io, debug, package, require, load, loadstring, dofile, loadfile,
@@ -204,6 +207,13 @@ func (vm *machine) wrapString(L *lua.LState, str *lua.LTable, lim Limits) {
 			if len(p) > 1024 {
 				vm.overBudget(L, "string size", "1024 bytes", fmt.Sprintf("string.%s with a pattern of %d bytes", name, len(p)))
 			}
+			plain := name == "find" && L.GetTop() >= 4 && lua.LVAsBool(L.Get(4))
+			if !plain {
+				if work := patternWork(len(s), p); work > maxPatternWork {
+					vm.overBudget(L, "pattern", fmt.Sprintf("%.0e steps", float64(maxPatternWork)),
+						fmt.Sprintf("string.%s with %d repetition items over %d bytes could take %.1e steps (the matcher backtracks in Go, where the time budget cannot stop it)", name, quantifiers(p), len(s), work))
+				}
+			}
 		})
 	}
 	for _, name := range []string{"find", "match", "gmatch", "gsub"} {
@@ -355,4 +365,55 @@ func noAllocLibs(L *lua.LState, globals, mth *lua.LTable) {
 	}
 	extreme("min", func(a, b float64) bool { return a < b })
 	extreme("max", func(a, b float64) bool { return a > b })
+}
+
+// maxPatternWork bounds the worst-case steps of one pattern match. Lua
+// patterns backtrack: with q repetition items (*, + or -) a match over n
+// bytes can take about n^(q+1) steps, run by gopher-lua in Go where the
+// time budget cannot interrupt them (about 50 ns a step).
+const maxPatternWork = 4e6
+
+// patternWork is the worst-case number of steps of matching pattern p over
+// n bytes.
+func patternWork(n int, p string) float64 {
+	q := quantifiers(p)
+	if q == 0 {
+		return float64(n)
+	}
+	e := q + 1
+	if strings.HasPrefix(p, "^") {
+		e = q
+	}
+	return math.Pow(float64(max(n, 1)), float64(e))
+}
+
+// quantifiers counts the repetition items * + - of a Lua pattern, outside
+// character classes and escapes.
+func quantifiers(p string) int {
+	q := 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '%':
+			i++
+		case '[':
+			i++
+			if i < len(p) && p[i] == '^' {
+				i++
+			}
+			if i < len(p) && p[i] == ']' {
+				i++
+			}
+			for i < len(p) && p[i] != ']' {
+				if p[i] == '%' {
+					i++
+				}
+				i++
+			}
+		case '*', '+', '-':
+			if i > 0 {
+				q++
+			}
+		}
+	}
+	return q
 }

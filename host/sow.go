@@ -146,6 +146,9 @@ func (vm *machine) apiRelayEnds(L *lua.LState) int {
 	}
 	stop := vm.tagMask(L, 3)
 	maxLaps := vm.optInt(L, 4, 1000)
+	if maxLaps < 1 {
+		L.ArgError(4, "the lap limit must be at least 1")
+	}
 	vm.scratch = append(vm.scratch[:0], s.cells[:vm.g.lay.sites]...)
 	_, how, _ := relayInto(vm.scratch, vm.dcl.board.tagMask, t, from, stop, maxLaps)
 	pushBool(L, how == relayEmpty || how == relayStop)

@@ -43,6 +43,9 @@ func parseVariants(file string, src []byte) (*variantsFile, error) {
 		return vf, nil
 	}
 	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		return vf, nil // a file holding only "---" or a comment
+	}
 	if root.Kind != yaml.MappingNode {
 		return nil, &ConfigError{Pos: nodePos(file, root), Msg: "a variants file is a mapping with the keys variants and data"}
 	}

@@ -38,7 +38,11 @@ type machine struct {
 
 	scratch []int32 // dry-run sowing
 	spare   []Move  // a buffer for the next legal list (see save)
-	saved   saved   // copy of a state taken before play, restored on error
+
+	seen    map[Move]struct{} // moves of a long legal list (see pushNew)
+	seenFor uint64            // the call the set belongs to
+	seenLen int               // how many of the state's moves are in it
+	saved   saved             // copy of a state taken before play, restored on error
 	strs    strCache
 }
 
@@ -190,7 +194,7 @@ func (vm *machine) call(fn lua.LValue, name string, nret int, args ...lua.LValue
 	for _, a := range args {
 		L.Push(a)
 	}
-	seq := vm.g.wd.begin(vm.trip)
+	seq := vm.begin()
 	err := L.PCall(len(args), nret, nil)
 	vm.g.wd.end(vm.trip)
 	if err == nil {
@@ -198,6 +202,13 @@ func (vm *machine) call(fn lua.LValue, name string, nret int, args ...lua.LValue
 	}
 	vm.broken = true
 	return vm.convertError(err, name, seq)
+}
+
+// begin starts a call into the script under the watchdog. A size-budget
+// error a script caught with pcall in an earlier call is forgotten.
+func (vm *machine) begin() uint64 {
+	vm.budgetHit = nil
+	return vm.g.wd.begin(vm.trip)
 }
 
 // convertError turns a gopher-lua error into a ScriptError or BudgetError.
@@ -321,7 +332,7 @@ func (vm *machine) settle(s *State) error {
 	for _, v := range vm.g.vars {
 		L.Push(luaNumber(float64(s.cells[v.cell])))
 	}
-	seq := vm.g.wd.begin(vm.trip)
+	seq := vm.begin()
 	perr := L.PCall(1+len(vm.g.vars), 0, nil)
 	vm.g.wd.end(vm.trip)
 	vm.emitting = false
@@ -363,7 +374,7 @@ func (vm *machine) apply(s *State, m Move) error {
 		L.Push(luaInt(int(m.Sites[i]) + 1))
 	}
 	vm.mover, vm.playing, vm.keyValid = p, true, false
-	seq := vm.g.wd.begin(vm.trip)
+	seq := vm.begin()
 	perr := L.PCall(2+int(m.N), 0, nil)
 	vm.g.wd.end(vm.trip)
 	vm.playing = false

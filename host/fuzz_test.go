@@ -1,0 +1,149 @@
+package host
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"testing"
+)
+
+func fuzzGame(f *testing.F) *Game {
+	f.Helper()
+	lib := NewLibrary()
+	if err := lib.AddDir(filepath.Join("testdata", "games")); err != nil {
+		f.Fatal(err)
+	}
+	g, err := lib.Load("kalah")
+	if err != nil {
+		f.Fatal(err)
+	}
+	return g
+}
+
+// FuzzParseVariants: a variants file never panics the parser.
+func FuzzParseVariants(f *testing.F) {
+	f.Add([]byte("variants:\n  small:\n    description: x\n    params: {seeds: 3}\ndata:\n  boards: {a: [1, 2]}\n"))
+	f.Add([]byte("variants: [\n"))
+	f.Add([]byte("variants:\n  x:\n    params: {a: 1.5, b: null, c: [1]}\n"))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		vs, err := ParseVariants("f.yaml", src)
+		if err != nil {
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		for _, v := range vs {
+			if v.Name == "" {
+				t.Fatal("a variant without a name")
+			}
+		}
+	})
+}
+
+// FuzzParseDiagram: a diagram never panics the parser, and what parses
+// draws and parses back to the same board.
+func FuzzParseDiagram(f *testing.F) {
+	g := fuzzGame(f)
+	f.Add(g.Start().Diagram())
+	f.Add("b 4 4 4 4 4 4 0\na 4 4 0 5 5 5 1\n")
+	f.Add("b 4 4 4 4 4 4 0@1\na 4 4 . 5 5 5 1\n  1 2 3 4 5 6 7")
+	f.Add("a 1\nb")
+	f.Fuzz(func(t *testing.T, text string) {
+		counts, owners, err := g.ParseDiagram(text)
+		if err != nil {
+			var de *DiagramError
+			if !errors.As(err, &de) {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		pos := g.Start().Position()
+		pos.Counts, pos.Owners = counts, owners
+		s, err := g.positionState(pos)
+		if err != nil {
+			return // e.g. an owner out of range is refused by the position
+		}
+		c2, o2, err := g.ParseDiagram(s.Diagram())
+		if err != nil {
+			t.Fatalf("the drawn diagram does not parse: %v\n%s", err, s.Diagram())
+		}
+		for i := range counts {
+			if c2[i] != counts[i] || o2[i] != owners[i] {
+				t.Fatalf("site %d: %d@%d drawn and read back as %d@%d", i, counts[i], owners[i], c2[i], o2[i])
+			}
+		}
+	})
+}
+
+// FuzzPlayToken: any token is played or refused; a refusal leaves the
+// state as it was.
+func FuzzPlayToken(f *testing.F) {
+	g := fuzzGame(f)
+	for _, t := range []string{"a1", "a6", "b1", "a7", "", " a1", "a1 ", "x", "a99", "é"} {
+		f.Add(t)
+	}
+	f.Fuzz(func(t *testing.T, tok string) {
+		s := g.Start()
+		before, _ := s.MarshalJSON()
+		err := s.Play(tok)
+		after, _ := s.MarshalJSON()
+		if err != nil {
+			var ill *IllegalMoveError
+			if !errors.As(err, &ill) {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			if ill.Token != tok || !bytes.Equal(before, after) {
+				t.Fatalf("refusing %q changed the state or lost the token", tok)
+			}
+		}
+	})
+}
+
+// FuzzStateJSON: reading a state never panics, and what reads back writes
+// the same JSON again.
+func FuzzStateJSON(f *testing.F) {
+	g := fuzzGame(f)
+	s := g.Start()
+	j, _ := s.MarshalJSON()
+	f.Add(j)
+	_ = s.Play("a3")
+	j, _ = s.MarshalJSON()
+	f.Add(j)
+	f.Add([]byte(`{"game":"kalah"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st, err := g.StateFromJSON(data)
+		if err != nil {
+			return
+		}
+		out, _ := st.MarshalJSON()
+		back, err := g.StateFromJSON(out)
+		if err != nil {
+			t.Fatalf("written JSON does not read back: %v\n%s", err, out)
+		}
+		again, _ := back.MarshalJSON()
+		if !bytes.Equal(out, again) {
+			t.Fatalf("JSON changes on a second round trip:\n%s\n%s", out, again)
+		}
+	})
+}
+
+// FuzzCompileScript: compiling any text never panics.
+func FuzzCompileScript(f *testing.F) {
+	f.Add([]byte("local m = matombo\nlocal x = 1\nreturn { }"))
+	f.Add([]byte("local function f() return f() end"))
+	f.Add([]byte("x = 1"))
+	f.Add([]byte("for i = 1, 2 do local y = i end repeat local z = 1 until z"))
+	f.Add([]byte("local t = {} function t.a() return self end function t:b() return self end"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		_, err := CompileScript("f.lua", src)
+		if err != nil {
+			var se *ScriptError
+			if !errors.As(err, &se) {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,160 @@
+package host
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The rule functions beyond setup, legal and play: blocked, repeated (with
+// declare's repetition), the variables legal receives, and max_plies.
+
+// shuttle is a game of one piece each on a line of three points: each
+// player steps back and forth; the REPEAT marker is replaced by each test.
+const shuttle = `local m = matombo
+m.declare { name = "shuttle", max_plies = 100 REPEAT }
+m.board { points = { a1 = 1, a2 = 2, a3 = 3, b1 = 1, b2 = 2, b3 = 3 }, lines = { { "a1", "a2", "a3" }, { "b1", "b2", "b3" } }, style = "pieces" }
+local MOVE = m.move("move", "{from}-{to}")
+local STEPS = m.var("steps")
+local MINE = m.filter { owner = "mover", min = 1 }
+return {
+  setup = function()
+    m.set_count("a1", 1) m.set_owner("a1", 1)
+    m.set_count("b1", 1) m.set_owner("b1", 2)
+  end,
+  legal = function(p, steps) if steps ~= m.get(STEPS) then error("legal got " .. tostring(steps)) end m.emit_steps(MOVE, MINE) end,
+  play = function(p, kind, from, to) m.move_piece(from, to) m.set(STEPS, m.get(STEPS) % 2) end,
+  RULES
+}
+`
+
+func shuttleSource(repeat, rules string) string {
+	return strings.NewReplacer("REPEAT", repeat, "RULES", rules).Replace(shuttle)
+}
+
+func TestRepeatedRule(t *testing.T) {
+	g, err := loadSource(t, "shuttle", shuttleSource(", repetition = 3", `repeated = function(p) m.finish(3 - p, "repeated by " .. p) end,`))
+	require.NoError(t, err)
+	s := g.Start()
+	record := []string{"a1-a2", "b1-b2", "a2-a1", "b2-b1", "a1-a2", "b1-b2", "a2-a1", "b2-b1"}
+	for i, tok := range record {
+		require.False(t, s.Over(), "ply %d", i)
+		require.NoError(t, s.Play(tok), "ply %d", i)
+	}
+	assert.Equal(t, Outcome{Over: true, Winner: 1, Reason: "repeated by 2"}, s.Outcome(), "the third occurrence of the opening calls repeated with the player who made it")
+	assert.Empty(t, s.Legal())
+	assert.Equal(t, 3, s.Repetitions())
+
+	// repeated must end the game; if it does not, the move fails and the
+	// state is unchanged.
+	g, err = loadSource(t, "shuttle", shuttleSource(", repetition = 2", `repeated = function(p) end,`))
+	require.NoError(t, err)
+	s = g.Start()
+	for _, tok := range record[:3] {
+		require.NoError(t, s.Play(tok))
+	}
+	before := stateJSONText(t, s)
+	err = s.Play(record[3])
+	var se *ScriptError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, "repeated", se.Func)
+	assert.Contains(t, err.Error(), "repeated returned without ending the game")
+	assert.Equal(t, before, stateJSONText(t, s))
+	assert.Equal(t, 4, historyLen(s))
+
+	for _, c := range []struct{ repeat, rules, err string }{
+		{", repetition = 3", "", "declare repetition = N and return a repeated function together, or neither"},
+		{"", `repeated = function() end,`, "declare repetition = N and return a repeated function together, or neither"},
+		{", repetition = 0", `repeated = function() end,`, "repetition must be a positive whole number"},
+		{", repetition = 1.5", `repeated = function() end,`, "repetition must be a positive whole number"},
+		{", repetition = 3", `repeated = 1,`, `needs a function "repeated", got number`},
+	} {
+		_, err := loadSource(t, "shuttle", shuttleSource(c.repeat, c.rules))
+		assert.ErrorContains(t, err, c.err, "%s %s", c.repeat, c.rules)
+	}
+}
+
+// legal receives the player and the values of the script's variables.
+func TestLegalReceivesVariables(t *testing.T) {
+	g, err := loadSource(t, "shuttle", shuttleSource("", ""))
+	require.NoError(t, err)
+	s := g.Start()
+	for i := 0; i < 6; i++ {
+		require.NoError(t, s.Play(s.Legal()[0]))
+	}
+	pos := s.Position()
+	pos.Vars["steps"] = 7
+	_, err = g.NewState(pos)
+	require.NoError(t, err, "legal sees steps = 7 as its second argument")
+}
+
+func TestMaxPliesDeclaration(t *testing.T) {
+	g, err := loadSource(t, "mp", miniSource("mp", `m.max_plies(77)`))
+	require.NoError(t, err)
+	assert.Equal(t, 77, g.MaxPlies())
+	for body, msg := range map[string]string{
+		`m.max_plies(0)`:   "bad argument #1 to max_plies (the cap must be at least 1)",
+		`m.max_plies("x")`: "integer expected",
+	} {
+		_, err := loadSource(t, "mp", miniSource("mp", body))
+		assert.ErrorContains(t, err, msg)
+	}
+	g = loadTest(t, "probe")
+	_, err = evalIn(g, g.Start(), asSetup, luaPrefix+`m.max_plies(5)`)
+	assert.ErrorContains(t, err, "the ply cap can only be declared while the script loads")
+}
+
+// data_error names the variants file and line of a data table.
+func TestDataError(t *testing.T) {
+	script := `local m = matombo
+m.declare { name = "de" }
+local b = m.data.boards.small
+if b.size ~= 3 then m.data_error(b, "board small: size must be 3") end
+m.board { rows = { "a" }, columns = b.size }
+local K = m.move("k", "{1}")
+return { setup = function() m.set_count(1, 1) end, legal = function() m.emit(K, 1) end, play = function() m.finish(0) end }
+`
+	_, dir, err := loadFolder(t, "de", map[string]string{"de.lua": script, "variants.yaml": "data:\n  boards:\n    small:\n      size: 4\n"})
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce, "%T %v", err, err)
+	assert.Equal(t, filepath.Join(dir, "de", "variants.yaml"), ce.Pos.File)
+	assert.Equal(t, 4, ce.Pos.Line)
+	assert.Contains(t, err.Error(), "board small: size must be 3")
+
+	// A board declared from data reports its own errors at the data.
+	script2 := strings.Replace(script, `if b.size ~= 3 then m.data_error(b, "board small: size must be 3") end
+m.board { rows = { "a" }, columns = b.size }`, `m.board(b)`, 1)
+	_, dir, err = loadFolder(t, "de", map[string]string{"de.lua": script2, "variants.yaml": "data:\n  boards:\n    small:\n      rows: [a]\n      columns: 2\n      lines:\n        - [a1, a2]\n        - [a1, a3]\n"})
+	require.ErrorAs(t, err, &ce, "%T %v", err, err)
+	assert.Equal(t, Pos{File: filepath.Join(dir, "de", "variants.yaml"), Line: 8, Col: 11}, ce.Pos)
+	assert.Contains(t, err.Error(), `names "a3", which is not a site of the board`)
+	_, _, err = loadFolder(t, "de", map[string]string{"de.lua": script2, "variants.yaml": "data:\n  boards:\n    small:\n      rows: [a]\n      columns: 2\n      colour: red\n"})
+	require.ErrorAs(t, err, &ce, "%T %v", err, err)
+	assert.Equal(t, 4, ce.Pos.Line)
+	assert.Contains(t, err.Error(), "matombo.board: unknown field colour")
+}
+
+// The sandbox replaces ipairs and some math functions with versions that
+// do not allocate; they behave as the standard ones.
+func TestReplacedLibraryFunctions(t *testing.T) {
+	g := loadTest(t, "probe")
+	runPrimCases(t, g, []primCase{
+		{name: "ipairs stops at the first nil", code: `local out = {} for i, v in ipairs({ 10, 20, nil, 40 }) do out[#out + 1] = i * 100 + v end return unpack(out)`, want: []any{110, 220}},
+		{name: "ipairs of an empty table", code: `local n = 0 for _ in ipairs({}) do n = n + 1 end return n`, want: []any{0}},
+		{name: "ipairs of a long table", code: `local t = {} for i = 1, 5000 do t[i] = -i end local s = 0 for i, v in ipairs(t) do s = s + i + v end return s`, want: []any{0}},
+		{name: "ipairs ignores the hash part", code: `local t = { 1, 2, x = 3 } local n = 0 for _ in ipairs(t) do n = n + 1 end return n`, want: []any{2}},
+		{name: "ipairs of a non-table", code: `for _ in ipairs(nil) do end`, err: "bad argument #1 to ipairs"},
+		{name: "floor", code: `return math.floor(2.5), math.floor(-2.5), math.floor(3), math.floor(-0.5), math.floor(2^40 + 0.5), math.floor("7.9")`, want: []any{2, -3, 3, -1, 1 << 40, 7}},
+		{name: "ceil", code: `return math.ceil(2.1), math.ceil(-2.1), math.ceil(5000.5)`, want: []any{3, -2, 5001}},
+		{name: "abs", code: `return math.abs(-3), math.abs(3.5), math.abs(-5000)`, want: []any{3, 3.5, 5000}},
+		{name: "min and max", code: `return math.min(4, -1, 7), math.max(1, 5, 3), math.max(2.5), math.min(-2000, 5)`, want: []any{-1, 5, 2.5, -2000}},
+		{name: "huge values", code: `return math.floor(1/0) == 1/0, math.max(1, 0/0) == 1`, want: []any{true, true}},
+		{name: "floor of nothing", code: `return math.floor()`, err: "bad argument #1 to floor"},
+		{name: "max of nothing", code: `return math.max()`, err: "bad argument #1 to max"},
+		{name: "max of a string", code: `return math.max(1, "x")`, err: "bad argument #2 to max"},
+		{name: "the rest of math", code: `return math.sqrt(16), math.fmod(7, 3), math.huge > 0, math.pi > 3, math.random, math.randomseed`, want: []any{4, 1, true, true, nil, nil}},
+	})
+}

@@ -1,0 +1,555 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// States: JSON, copies, history and repetitions, positions, illegal moves,
+// tokens.
+
+// jsonKeys returns the keys of the JSON object at the start of data, in
+// order, and the keys of its first nested object under key nested.
+func jsonKeys(t *testing.T, data []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	require.NoError(t, err)
+	require.Equal(t, json.Delim('{'), tok)
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		require.NoError(t, err)
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		require.NoError(t, dec.Decode(&skip))
+	}
+	return keys
+}
+
+// TestJSONFieldOrder checks the fields of RULINGS.md ("The state as the
+// tools show it") in its order, then reason and vars.
+func TestJSONFieldOrder(t *testing.T) {
+	g := loadTest(t, "probe")
+	s := g.Start()
+	data, err := json.Marshal(s)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"game", "variant", "ply", "to_move", "sites", "captured", "hand", "legal", "over", "winner", "notes", "reason", "vars"}, jsonKeys(t, data))
+
+	var j struct {
+		Variant json.RawMessage
+		Sites   []json.RawMessage
+		Vars    json.RawMessage
+	}
+	require.NoError(t, json.Unmarshal(data, &j))
+	assert.Equal(t, []string{"seeds", "fast", "shape", "label", "limit"}, jsonKeys(t, j.Variant), "every parameter, in declaration order")
+	assert.Equal(t, []string{"name", "count", "owner"}, jsonKeys(t, j.Sites[0]))
+	assert.Equal(t, []string{"phase", "bonus", "memo"}, jsonKeys(t, j.Vars))
+
+	assert.Equal(t, `{"game":"probe","variant":{"seeds":2,"fast":false,"shape":"grid","label":"x","limit":40},"ply":0,"to_move":1,`+
+		`"sites":[{"name":"a1","count":2,"owner":1},{"name":"a2","count":2,"owner":1},{"name":"a3","count":2,"owner":1},{"name":"a4","count":2,"owner":1},`+
+		`{"name":"b1","count":0,"owner":0},{"name":"b2","count":0,"owner":0},{"name":"b3","count":0,"owner":0},{"name":"b4","count":0,"owner":0},`+
+		`{"name":"c1","count":2,"owner":2},{"name":"c2","count":2,"owner":2},{"name":"c3","count":2,"owner":2},{"name":"c4","count":2,"owner":2}],`+
+		`"captured":[0,0],"hand":[1,1],"legal":["a1","a2","a3","a4"],"over":false,"winner":0,"notes":[],"reason":"","vars":{"phase":0,"bonus":0,"memo":0}}`,
+		string(data))
+
+	// A game without parameters or variables; strings are escaped.
+	p := loadTest(t, "probepts")
+	pd, err := json.Marshal(p.Start())
+	require.NoError(t, err)
+	assert.Contains(t, string(pd), `"variant":{},`)
+	assert.Contains(t, string(pd), `"vars":{}}`)
+	r := loadTest(t, "probe", WithParam("label", "a \"quoted\" <label>\n"))
+	rd, err := json.Marshal(r.Start())
+	require.NoError(t, err)
+	assert.True(t, json.Valid(rd))
+	assert.Contains(t, string(rd), `"label":"a \"quoted\" \u003clabel\u003e\n"`)
+}
+
+// The end of a game: legal empty, winner and notes, to_move kept.
+func TestJSONGameOver(t *testing.T) {
+	g := loadTest(t, "probe")
+	s := g.Start()
+	_, err := evalIn(g, s, asSetup, luaPrefix+`m.finish(2, "the end", "note \"one\"")`)
+	require.NoError(t, err)
+	s.moves = s.moves[:0]
+	text := stateJSONText(t, s)
+	assert.Contains(t, text, `"legal":[],"over":true,"winner":2,"notes":["note \"one\""],"reason":"the end"`)
+	assert.Contains(t, text, `"to_move":1`)
+}
+
+// StateFromJSON reads back what MarshalJSON writes, along random games,
+// including finished ones.
+func TestStateFromJSONRoundTrip(t *testing.T) {
+	for _, name := range []string{"probe", "probepts", "kalah"} {
+		t.Run(name, func(t *testing.T) {
+			g := loadTest(t, name)
+			rng := rand.New(rand.NewPCG(11, 12))
+			for game := 0; game < 5; game++ {
+				s := g.Start()
+				for {
+					text := stateJSONText(t, s)
+					back, err := g.StateFromJSON([]byte(text))
+					require.NoError(t, err, text)
+					assert.Equal(t, text, stateJSONText(t, back))
+					assert.Equal(t, s.Key(), back.Key())
+					assert.Equal(t, s.Legal(), back.Legal())
+					assert.Equal(t, 1, back.Repetitions(), "the history starts afresh")
+					if ok, err := Step(s, rng); !ok {
+						break
+					} else {
+						require.NoError(t, err)
+					}
+				}
+				require.True(t, s.Over())
+			}
+		})
+	}
+}
+
+func TestStateFromJSONErrors(t *testing.T) {
+	g := loadTest(t, "probe")
+	good := stateJSONText(t, g.Start())
+	for _, c := range []struct{ name, from, to, err string }{
+		{"other game", `"game":"probe"`, `"game":"kalah"`, `the state is of game "kalah", not "probe"`},
+		{"other parameter value", `"seeds":2`, `"seeds":3`, "parameter seeds is 3, the game is loaded with 2"},
+		{"missing parameter", `"seeds":2,`, ``, "variant lacks parameter seeds"},
+		{"extra parameter", `"limit":40`, `"limit":40,"more":1`, "variant has 6 parameters, the game has 5"},
+		{"unknown field", `"ply":0`, `"ply":0,"colour":1`, `unknown field "colour"`},
+		{"bad syntax", `"ply":0`, `"ply":`, "state JSON"},
+		{"site names", `"name":"a1"`, `"name":"z1"`, `site 1 is "z1", want "a1"`},
+		{"site count", `,{"name":"c4","count":2,"owner":2}`, ``, "want 12 sites, got 11"},
+		{"negative ply", `"ply":0`, `"ply":-1`, "negative ply"},
+		{"winner while not over", `"winner":0`, `"winner":1`, "winner 1 is not possible here"},
+		{"winner 3", `"over":false,"winner":0`, `"over":true,"winner":3`, "winner 3 is not possible here"},
+		{"legal differs", `"legal":["a1","a2","a3","a4"]`, `"legal":["a1","a2","a4","a3"]`, `legal token 3 is "a3" here, "a4" in the JSON`},
+		{"legal count differs", `"legal":["a1","a2","a3","a4"]`, `"legal":["a1"]`, "the script lists 4 legal tokens here, the JSON 1"},
+		{"negative count", `"name":"b1","count":0`, `"name":"b1","count":-3`, "position: b1 has a negative count"},
+		{"bad owner", `"name":"b1","count":0,"owner":0`, `"name":"b1","count":0,"owner":3`, "position: b1 has owner 3 (0 to 2 allowed)"},
+		{"bad to_move", `"to_move":1`, `"to_move":0`, "position: to_move must be a player from 1 to 2, got 0"},
+		{"unknown var", `"memo":0`, `"memo":0,"extra":1`, `position: the script declares no variable "extra" (it declares: phase, bonus, memo)`},
+		{"captured length", `"captured":[0,0]`, `"captured":[0]`, "want 2 captured totals and hands, got 1 and 2"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bad := strings.Replace(good, c.from, c.to, 1)
+			require.NotEqual(t, good, bad, "the case changes the JSON")
+			_, err := g.StateFromJSON([]byte(bad))
+			assert.ErrorContains(t, err, c.err)
+		})
+	}
+}
+
+// Clone and CopyFrom make independent states: playing on one never changes
+// the other, including their histories, which share their older chunks.
+func TestCloneIndependence(t *testing.T) {
+	g := loadTest(t, "kalah")
+	rng := rand.New(rand.NewPCG(5, 6))
+	s := g.Start()
+	for i := 0; i < 10; i++ {
+		_, err := Step(s, rng)
+		require.NoError(t, err)
+	}
+	before := stateJSONText(t, s)
+	c := s.Clone()
+	assert.Equal(t, before, stateJSONText(t, c))
+	_, err := Playout(c, rng, 0)
+	require.NoError(t, err)
+	assert.Equal(t, before, stateJSONText(t, s), "playing on the clone leaves the original")
+
+	c2 := s.Clone()
+	_, err = Playout(s, rng, 0)
+	require.NoError(t, err)
+	assert.Equal(t, before, stateJSONText(t, c2), "playing on the original leaves the clone")
+
+	var d State
+	d.CopyFrom(c2)
+	assert.Equal(t, before, stateJSONText(t, &d))
+	d.CopyFrom(g.Start())
+	assert.Equal(t, 0, d.Ply())
+	assert.Equal(t, before, stateJSONText(t, c2))
+
+	// A state can become a copy of a state of another game.
+	p := loadTest(t, "probe")
+	d.CopyFrom(p.Start())
+	assert.Equal(t, stateJSONText(t, p.Start()), stateJSONText(t, &d))
+	d.CopyFrom(c2)
+	assert.Equal(t, before, stateJSONText(t, &d))
+	assert.Same(t, g, d.Game())
+}
+
+// CopyFrom does not allocate once the destination has been a copy of a
+// state of the same game.
+func TestCopyFromDoesNotAllocate(t *testing.T) {
+	g := loadTest(t, "kalah")
+	s := g.Start()
+	_, err := Playout(s, rand.New(rand.NewPCG(1, 1)), 30)
+	require.NoError(t, err)
+	var d State
+	d.CopyFrom(s)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { d.CopyFrom(s) }))
+}
+
+// The histories of a state and its copies: each counts repetitions of its
+// own game only, before and after the copy, across the 64-key chunks.
+func TestHistoryOfCopies(t *testing.T) {
+	g := loadTest(t, "probepts")
+	// One piece each, hands empty: the pieces can shuttle forever.
+	pos := Position{Counts: []int{0, 0, 0, 0, 1, 0, 1}, Owners: []int{0, 0, 0, 0, 1, 0, 2}, Captured: []int{0, 0}, Hand: []int{0, 0}, ToMove: 1}
+	s, err := g.NewState(pos)
+	require.NoError(t, err)
+	cycle := []string{"c1-b1", "c3-b3", "b1-c1", "b3-c3"}
+	for _, tok := range cycle {
+		require.NoError(t, s.Play(tok))
+	}
+	assert.Equal(t, 2, s.Repetitions())
+	assert.Equal(t, 5, historyLen(s))
+	c := s.Clone()
+	for _, tok := range cycle[:2] {
+		require.NoError(t, c.Play(tok))
+	}
+	assert.Equal(t, 2, s.Repetitions(), "the clone's moves are not in the original's history")
+	assert.Equal(t, 5, historyLen(s))
+	assert.Equal(t, 7, historyLen(c))
+	for _, tok := range cycle[2:] {
+		require.NoError(t, c.Play(tok))
+	}
+	assert.True(t, c.Over(), "the third occurrence draws")
+	assert.Equal(t, Outcome{Over: true, Reason: "third repetition"}, c.Outcome())
+	assert.Equal(t, 3, c.Repetitions())
+	assert.Equal(t, 2, s.Repetitions())
+	assert.False(t, s.Over())
+
+	// The original plays on a different way; the clone is unaffected.
+	require.NoError(t, s.Play("c1-c2"))
+	assert.Equal(t, 1, s.Repetitions())
+	assert.Equal(t, 3, c.Repetitions())
+	assert.Equal(t, 9, historyLen(c))
+}
+
+// The history type itself, against a plain slice, with copies taken and
+// played on at random, across many chunk boundaries.
+func TestHistoryModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	type pair struct {
+		h     history
+		model []uint64
+	}
+	hs := []*pair{{}}
+	for step := 0; step < 20000; step++ {
+		p := hs[rng.IntN(len(hs))]
+		switch op := rng.IntN(10); {
+		case op < 6:
+			k := uint64(rng.IntN(5))
+			p.h.push(k)
+			p.model = append(p.model, k)
+		case op < 8 && len(p.model) > 0:
+			p.h.pop()
+			p.model = p.model[:len(p.model)-1]
+		case op == 8 && len(hs) < 8:
+			q := &pair{}
+			q.h.copyFrom(&p.h)
+			q.model = append([]uint64(nil), p.model...)
+			hs = append(hs, q)
+		case op == 9:
+			q := hs[rng.IntN(len(hs))]
+			p.h.copyFrom(&q.h)
+			p.model = append(p.model[:0:0], q.model...)
+		}
+		// Check the history just used and one other (all of them now and
+		// then): the others must not have changed.
+		check := []*pair{p, hs[rng.IntN(len(hs))]}
+		if step%500 == 0 {
+			check = hs
+		}
+		for i, q := range check {
+			require.Equal(t, len(q.model), q.h.len(), "history %d at step %d", i, step)
+			for k := uint64(0); k < 5; k++ {
+				n := 0
+				for _, x := range q.model {
+					if x == k {
+						n++
+					}
+				}
+				require.Equal(t, n, q.h.count(k), "history %d, key %d at step %d", i, k, step)
+			}
+		}
+	}
+}
+
+// Repetitions during a real game: the probepts script ends the game on the
+// third occurrence of a position.
+func TestRepetitionsInPlay(t *testing.T) {
+	g := loadTest(t, "probepts")
+	pos := Position{Counts: []int{0, 0, 0, 0, 1, 0, 1}, Owners: []int{0, 0, 0, 0, 1, 0, 2}, Captured: []int{0, 0}, Hand: []int{0, 0}, ToMove: 1}
+	s, err := g.NewState(pos)
+	require.NoError(t, err)
+	assert.Equal(t, 1, s.Repetitions())
+	var reps []int
+	for i := 0; i < 2; i++ {
+		for _, tok := range []string{"c1-b1", "c3-b3", "b1-c1", "b3-c3"} {
+			require.False(t, s.Over())
+			require.NoError(t, s.Play(tok))
+			reps = append(reps, s.Repetitions())
+		}
+	}
+	assert.Equal(t, []int{1, 1, 1, 2, 2, 2, 2, 3}, reps)
+	assert.Equal(t, Outcome{Over: true, Reason: "third repetition"}, s.Outcome())
+	assert.Empty(t, s.Legal())
+	assert.Equal(t, 8, s.Ply())
+}
+
+// Keys are the same in every run and on every machine: these values are
+// part of the project's reproducibility (they would change only with the
+// hash or the cell layout, which should be a deliberate decision).
+func TestKeyStability(t *testing.T) {
+	k := loadTest(t, "kalah")
+	p := loadTest(t, "probe")
+	keys := map[string]string{
+		"kalah": fmt.Sprintf("%016x", k.Start().Key()),
+		"probe": fmt.Sprintf("%016x", p.Start().Key()),
+	}
+	t.Logf("opening keys: %v", keys)
+	assert.Equal(t, map[string]string{"kalah": kalahOpeningKey, "probe": probeOpeningKey}, keys)
+
+	// Equal positions reached differently have equal keys; the ply and
+	// the history do not count.
+	s := k.Start()
+	require.NoError(t, s.Play("a3")) // ends in the store: Player 1 again
+	pos := s.Position()
+	again, err := k.NewState(pos)
+	require.NoError(t, err)
+	assert.Equal(t, s.Key(), again.Key())
+	assert.NotEqual(t, s.Ply(), again.Ply())
+	// A fresh load computes the same keys.
+	assert.Equal(t, s.Key(), func() uint64 {
+		s2 := loadTest(t, "kalah").Start()
+		require.NoError(t, s2.Play("a3"))
+		return s2.Key()
+	}())
+	// Every part of the position changes the key.
+	base := p.Start().Position()
+	variants := []func(*Position){
+		func(q *Position) { q.Counts[4] = 1 },
+		func(q *Position) { q.Owners[4] = 1 },
+		func(q *Position) { q.Captured[1] = 1 },
+		func(q *Position) { q.Hand[0] = 0 },
+		func(q *Position) { q.ToMove = 2 },
+		func(q *Position) { q.Vars["bonus"] = 1 },
+	}
+	seen := map[uint64]int{}
+	for i, change := range variants {
+		q := p.Start().Position()
+		change(&q)
+		st, err := p.NewState(q)
+		require.NoError(t, err)
+		assert.NotEqual(t, p.Start().Key(), st.Key(), "change %d", i)
+		if j, dup := seen[st.Key()]; dup {
+			t.Errorf("changes %d and %d give the same key", j, i)
+		}
+		seen[st.Key()] = i
+	}
+	q := base
+	q.Vars = map[string]int{"memo": 5}
+	st, err := p.NewState(q)
+	require.NoError(t, err)
+	assert.Equal(t, p.Start().Key(), st.Key(), "a variable outside the position does not change the key")
+}
+
+const (
+	kalahOpeningKey = "e75896c20ec1c65f"
+	probeOpeningKey = "0ca622e9cc1ee35b"
+)
+
+func TestNewStateErrors(t *testing.T) {
+	g := loadTest(t, "probe")
+	ok := g.Start().Position()
+	for _, c := range []struct {
+		name   string
+		change func(p *Position)
+		err    string
+	}{
+		{"too few counts", func(p *Position) { p.Counts = p.Counts[:11] }, "position: want 12 counts and owners, got 11 and 12"},
+		{"too many owners", func(p *Position) { p.Owners = append(p.Owners, 0) }, "position: want 12 counts and owners, got 12 and 13"},
+		{"captured", func(p *Position) { p.Captured = []int{0} }, "position: want 2 captured totals and hands, got 1 and 2"},
+		{"hand", func(p *Position) { p.Hand = nil }, "position: want 2 captured totals and hands, got 2 and 0"},
+		{"negative count", func(p *Position) { p.Counts[5] = -1 }, "position: b2 has a negative count"},
+		{"owner 3", func(p *Position) { p.Owners[0] = 3 }, "position: a1 has owner 3 (0 to 2 allowed)"},
+		{"owner -1", func(p *Position) { p.Owners[0] = -1 }, "position: a1 has owner -1 (0 to 2 allowed)"},
+		{"negative captured", func(p *Position) { p.Captured[1] = -1 }, "position: player 2 has a negative captured total or hand"},
+		{"negative hand", func(p *Position) { p.Hand[0] = -1 }, "position: player 1 has a negative captured total or hand"},
+		{"to_move 0", func(p *Position) { p.ToMove = 0 }, "position: to_move must be a player from 1 to 2, got 0"},
+		{"to_move 3", func(p *Position) { p.ToMove = 3 }, "position: to_move must be a player from 1 to 2, got 3"},
+		{"unknown var", func(p *Position) { p.Vars = map[string]int{"speed": 1} }, `position: the script declares no variable "speed" (it declares: phase, bonus, memo)`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := ok
+			p.Counts = append([]int(nil), ok.Counts...)
+			p.Owners = append([]int(nil), ok.Owners...)
+			p.Captured = append([]int(nil), ok.Captured...)
+			p.Hand = append([]int(nil), ok.Hand...)
+			p.Vars = map[string]int{}
+			c.change(&p)
+			_, err := g.NewState(p)
+			assert.EqualError(t, err, c.err)
+		})
+	}
+	// A position without legal tokens is settled by the script's blocked.
+	empty := Position{Counts: make([]int, 12), Owners: make([]int, 12), Captured: []int{3, 1}, Hand: []int{0, 0}, ToMove: 1}
+	s, err := g.NewState(empty)
+	require.NoError(t, err)
+	assert.Equal(t, Outcome{Over: true, Winner: 1, Reason: "more captured"}, s.Outcome())
+	assert.Empty(t, s.Legal())
+	// Variables reach the script: phase 1 lists one move of every kind.
+	p1 := ok
+	p1.Vars = map[string]int{"phase": 1}
+	s, err = g.NewState(p1)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"pass", "xc2", "b2-b3", "offer:a4", "offer:c1", "offer:a4,c1", "a1>b2>c3", "a4/a3/a2/a1"}, s.Legal())
+}
+
+func TestIllegalMoves(t *testing.T) {
+	g := loadTest(t, "probe")
+	s := g.Start()
+	before := stateJSONText(t, s)
+	for _, c := range []struct {
+		tok, reason string
+	}{
+		{"z9", ""}, {"b1", ""}, {"c1", ""}, {"", ""}, {"A1", ""}, {"a1 ", "a token has no spaces around it"},
+		{" a1", "a token has no spaces around it"}, {"a1 a2", ""}, {"xa1", ""}, {strings.Repeat("a", 10000), ""},
+	} {
+		err := s.Play(c.tok)
+		var ie *IllegalMoveError
+		require.ErrorAs(t, err, &ie, "%q", c.tok)
+		assert.Equal(t, c.tok, ie.Token)
+		assert.Equal(t, []string{"a1", "a2", "a3", "a4"}, ie.Legal)
+		assert.Equal(t, c.reason, ie.Reason)
+		assert.Equal(t, before, stateJSONText(t, s), "the state is unchanged")
+		if c.reason == "" {
+			assert.Equal(t, fmt.Sprintf("illegal token %q: not a legal token here; legal tokens: a1 a2 a3 a4", c.tok), err.Error())
+		} else {
+			assert.Equal(t, fmt.Sprintf("illegal token %q: %s; legal tokens: a1 a2 a3 a4", c.tok, c.reason), err.Error())
+		}
+	}
+	// A move that is not in the list, applied directly.
+	for _, m := range []Move{{Kind: 0, N: 1, Sites: [4]uint16{4}}, {Kind: 1, N: 1}, {Kind: 0, N: 0}, {Kind: 200, N: 1}} {
+		err := s.Apply(m)
+		var ie *IllegalMoveError
+		require.ErrorAs(t, err, &ie, "%+v", m)
+		assert.Equal(t, g.Token(m), ie.Token)
+		assert.Equal(t, before, stateJSONText(t, s))
+	}
+	assert.Equal(t, "<move kind 200>", g.Token(Move{Kind: 200}))
+	// After the end: no legal tokens.
+	_, err := evalIn(g, s, asSetup, luaPrefix+`m.finish(0)`)
+	require.NoError(t, err)
+	s.moves = s.moves[:0]
+	err = s.Play("a1")
+	var ie *IllegalMoveError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "the game is over", ie.Reason)
+	assert.Empty(t, ie.Legal)
+	assert.Equal(t, `illegal token "a1": the game is over; there are no legal tokens`, err.Error())
+}
+
+// Tokens and moves: every template form formats and parses back.
+func TestTokensAndParseMove(t *testing.T) {
+	g := loadTest(t, "probe")
+	pos := g.Start().Position()
+	pos.Vars = map[string]int{"phase": 1}
+	s, err := g.NewState(pos)
+	require.NoError(t, err)
+	want := []string{"pass", "xc2", "b2-b3", "offer:a4", "offer:c1", "offer:a4,c1", "a1>b2>c3", "a4/a3/a2/a1"}
+	require.Equal(t, want, s.Legal())
+	for i, m := range s.Moves() {
+		assert.Equal(t, want[i], g.Token(m))
+		back, err := s.ParseMove(want[i])
+		require.NoError(t, err)
+		assert.Equal(t, m, back)
+	}
+	m, err := s.ParseMove("offer:a4,c1")
+	require.NoError(t, err)
+	assert.Equal(t, Move{Kind: 3, N: 2, Sites: [4]uint16{3, 8}}, m)
+	assert.Equal(t, 3, m.Site(0))
+	assert.Equal(t, 8, m.Site(1))
+	assert.Equal(t, -1, m.Site(2))
+	assert.Equal(t, -1, m.Site(-1))
+	m, err = s.ParseMove("a4/a3/a2/a1")
+	require.NoError(t, err)
+	assert.Equal(t, Move{Kind: 6, N: 4, Sites: [4]uint16{0, 1, 2, 3}}, m)
+	_, err = s.ParseMove("offer:c1,a4")
+	var ie *IllegalMoveError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, want, ie.Legal)
+
+	kinds := g.MoveKinds()
+	require.Len(t, kinds, 7)
+	assert.Equal(t, MoveKind{Name: "offer", Template: "offer:{sites}"}, MoveKind{Name: kinds[3].Name, Template: kinds[3].Template})
+
+	// Playing each kind: the script's play sees the kind and sites.
+	for _, tok := range want {
+		c := s.Clone()
+		require.NoError(t, c.Play(tok), tok)
+		v, _ := c.Var("phase")
+		assert.Equal(t, 0, v, tok)
+	}
+	c := s.Clone()
+	require.NoError(t, c.Play("offer:a4,c1"))
+	v, _ := c.Var("bonus")
+	assert.Equal(t, 2, v)
+	c = s.Clone()
+	require.NoError(t, c.Play("xc2"))
+	assert.Equal(t, 2, c.Captured(1))
+}
+
+func TestParseTemplate(t *testing.T) {
+	for _, c := range []struct {
+		tmpl  string
+		arity int
+		err   string
+	}{
+		{"{1}", 1, ""}, {"x{1}", 1, ""}, {"{from}-{to}", 2, ""}, {"offer:{sites}", -1, ""}, {"pass", 0, ""},
+		{"{1}>{2}>{3}", 3, ""}, {"{4}/{3}/{2}/{1}", 4, ""}, {"{1}{1}", 1, ""},
+		{"{to}", 0, "names site {2} but not site {1}"},
+		{"", 0, "empty token template"},
+		{"{1", 0, `template "{1": unclosed {`},
+		{"{0}", 0, "unknown placeholder {0}"},
+		{"{5}", 0, "unknown placeholder {5}"},
+		{"{}", 0, "unknown placeholder {}"},
+		{"{site}", 0, "unknown placeholder {site}"},
+		{"a b{1}", 0, "a token contains no spaces"},
+		{"a\t{1}", 0, "a token contains no spaces"},
+		{"{sites}:{1}", 0, "{sites} cannot be mixed with numbered sites"},
+	} {
+		_, arity, err := parseTemplate(c.tmpl)
+		if c.err != "" {
+			assert.ErrorContains(t, err, c.err, "%q", c.tmpl)
+			continue
+		}
+		require.NoError(t, err, "%q", c.tmpl)
+		assert.Equal(t, c.arity, arity, "%q", c.tmpl)
+	}
+}
+
+func TestErrorTexts(t *testing.T) {
+	assert.Equal(t, "f.lua:3:4: x", (&ConfigError{Pos: Pos{File: "f.lua", Line: 3, Col: 4}, Msg: "x"}).Error())
+	assert.Equal(t, "f.lua:3: parameter p: x (allowed: 1, 2)", (&ConfigError{Pos: Pos{File: "f.lua", Line: 3}, Param: "p", Msg: "x", Allowed: []string{"1", "2"}}).Error())
+	assert.Equal(t, "f.lua: the p is bad", (&ConfigError{Pos: Pos{File: "f.lua"}, Param: "p", Msg: "the p is bad"}).Error())
+	assert.Equal(t, "x", (&ConfigError{Msg: "x"}).Error())
+	assert.Equal(t, "f.lua:7: boom (in play)", (&ScriptError{Pos: Pos{File: "f.lua", Line: 7}, Func: "play", Msg: "boom"}).Error())
+	assert.Equal(t, "f.lua:7: time budget exceeded (limit 1s): loop (in legal)",
+		(&BudgetError{Pos: Pos{File: "f.lua", Line: 7}, Func: "legal", Budget: "time", Limit: "1s", Detail: "loop"}).Error())
+	assert.Equal(t, "memory budget exceeded", (&BudgetError{Budget: "memory"}).Error())
+	assert.Equal(t, "", Pos{}.String())
+	assert.Equal(t, "diagram: x", (&DiagramError{Msg: "x"}).Error())
+	var err error = &ScriptError{Msg: "m"}
+	var se *ScriptError
+	assert.True(t, errors.As(fmt.Errorf("wrapped: %w", err), &se))
+}

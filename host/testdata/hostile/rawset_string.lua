@@ -1,0 +1,25 @@
+-- Attack: rawset(string, "rep", nil), to break the string library.
+-- Must: a ScriptError (the table belongs to the sandbox) naming this file and
+-- line at load.
+local m = matombo
+m.declare { name = "rawset_string" }
+m.board { rows = { "a", "b" }, columns = 3 }
+local K = m.move("k", "{1}")
+rawset(string, "rep", nil) -- ATTACK
+
+local function setup()
+  m.set_count("a1", 1)
+  m.set_count("a2", 1)
+end
+
+local function legal(p)
+  m.emit(K, "a1")
+  m.emit(K, "a2")
+end
+
+local function play(p, kind, s)
+  m.take(s)
+  m.finish(0, "done")
+end
+
+return { setup = setup, legal = legal, play = play }

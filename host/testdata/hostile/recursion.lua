@@ -1,0 +1,26 @@
+-- Attack: unbounded non-tail recursion (return f() + 1) in play.
+-- Must: a call-stack BudgetError naming this file and the recursive line; the
+-- state is unchanged.
+local m = matombo
+m.declare { name = "recursion" }
+m.board { rows = { "a", "b" }, columns = 3 }
+local K = m.move("k", "{1}")
+local function f(n)
+  return f(n + 1) + 1 -- ATTACK
+end
+
+local function setup()
+  m.set_count("a1", 1)
+  m.set_count("a2", 1)
+end
+
+local function legal(p)
+  m.emit(K, "a1")
+  m.emit(K, "a2")
+end
+
+local function play(p, kind, s)
+  return f(1)
+end
+
+return { setup = setup, legal = legal, play = play }

@@ -1,0 +1,26 @@
+-- Attack: getmetatable("").__index = {}, to replace the string methods
+-- every script (and every state) uses.
+-- Must: the string metatable is hidden (getmetatable returns a string), so the
+-- assignment fails: a ScriptError naming this file and line at load.
+local m = matombo
+m.declare { name = "string_metatable" }
+m.board { rows = { "a", "b" }, columns = 3 }
+local K = m.move("k", "{1}")
+getmetatable("").__index = {} -- ATTACK
+
+local function setup()
+  m.set_count("a1", 1)
+  m.set_count("a2", 1)
+end
+
+local function legal(p)
+  m.emit(K, "a1")
+  m.emit(K, "a2")
+end
+
+local function play(p, kind, s)
+  m.take(s)
+  m.finish(0, "done")
+end
+
+return { setup = setup, legal = legal, play = play }

@@ -1,0 +1,24 @@
+-- Attack: writing a field of matombo (matombo.count = ...).
+-- Must: a ScriptError (read-only) naming this file and line at load.
+local m = matombo
+m.declare { name = "write_matombo" }
+m.board { rows = { "a", "b" }, columns = 3 }
+local K = m.move("k", "{1}")
+matombo.count = function() return 99 end -- ATTACK
+
+local function setup()
+  m.set_count("a1", 1)
+  m.set_count("a2", 1)
+end
+
+local function legal(p)
+  m.emit(K, "a1")
+  m.emit(K, "a2")
+end
+
+local function play(p, kind, s)
+  m.take(s)
+  m.finish(0, "done")
+end
+
+return { setup = setup, legal = legal, play = play }

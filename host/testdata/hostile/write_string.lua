@@ -1,0 +1,24 @@
+-- Attack: writing a field of the string library (string.rep = ...).
+-- Must: a ScriptError (read-only) naming this file and line at load.
+local m = matombo
+m.declare { name = "write_string" }
+m.board { rows = { "a", "b" }, columns = 3 }
+local K = m.move("k", "{1}")
+string.rep = function() return "" end -- ATTACK
+
+local function setup()
+  m.set_count("a1", 1)
+  m.set_count("a2", 1)
+end
+
+local function legal(p)
+  m.emit(K, "a1")
+  m.emit(K, "a2")
+end
+
+local function play(p, kind, s)
+  m.take(s)
+  m.finish(0, "done")
+end
+
+return { setup = setup, legal = legal, play = play }
