@@ -1,0 +1,47 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// bench runs briefly here: the figures are not checked, only that they are
+// there and consistent (speed is measured by the command, not tested).
+func TestBenchJSON(t *testing.T) {
+	r := matombo(t, "", "bench", "yematatu", "--seconds", "0.05", "--json", "--parallel", "2")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var rep map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+	for _, key := range []string{"playouts", "plies", "seconds", "playouts_per_sec", "plies_per_sec", "allocs_per_ply", "bytes_per_ply", "mean_plies", "parallel", "speedup", "parallel_run"} {
+		assert.Contains(t, rep, key)
+	}
+	assert.Equal(t, "yematatu", rep["game"])
+	assert.EqualValues(t, 2, rep["parallel"])
+	assert.Greater(t, rep["playouts"].(float64), 0.0)
+	assert.GreaterOrEqual(t, rep["plies"].(float64), rep["playouts"].(float64))
+	assert.Greater(t, rep["seconds"].(float64), 0.0)
+	par := rep["parallel_run"].(map[string]any)
+	assert.EqualValues(t, 2, par["goroutines"])
+	assert.Greater(t, par["plies"].(float64), 0.0)
+}
+
+func TestBenchText(t *testing.T) {
+	r := matombo(t, "", "bench", "--games", kalahGames, "kalah", "--param", "seeds=3", "--seconds", "0.05")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Regexp(t, `^Kalah \(OpenSpiel rules\) \[kalah: seeds=3\], seed 1: random playouts for 0\.1 s after a 0\.00 s warm-up
+1 goroutine:
+  \d+ playouts, \d+ plies in \d+\.\d\d s
+  [\d,]+ playouts/s, [\d,]+ plies/s, \d+\.\d plies per game
+  \d+\.\d\d allocations and \d+\.\d bytes per ply
+$`, r.stdout)
+	assert.NotContains(t, r.stdout, "speed-up")
+}
+
+func TestGrouped(t *testing.T) {
+	for in, want := range map[float64]string{0: "0", 999.4: "999", 1000: "1,000", 1234567.8: "1,234,568"} {
+		assert.Equal(t, want, grouped(in))
+	}
+}

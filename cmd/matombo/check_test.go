@@ -1,0 +1,91 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A good game passes every step, named by its folder or its script.
+func TestCheckOK(t *testing.T) {
+	for _, target := range []string{kalahGames, filepath.Join(kalahGames, "kalah.lua")} {
+		r := matombo(t, "", "check", target, "--games", "4", "--seed", "3")
+		require.Equal(t, exitOK, r.code, r.stdout+r.stderr)
+		for _, want := range []string{
+			"checking kalah\n",
+			"  ok    loads: Kalah (OpenSpiel rules) from " + filepath.Join(kalahGames, "kalah.lua"),
+			"  ok    variants: 2 load (three, six)\n",
+			"  ok    parameters: all 4 combinations of seeds load\n",
+			"  ok    openings: 4 distinct configurations sane",
+			"  ok    random games: 4 games (seeds 3-6) end within 1000 plies",
+			"kalah: ok\n",
+			"\ncheck: 1 game, all ok\n",
+		} {
+			assert.Contains(t, r.stdout, want)
+		}
+	}
+}
+
+// A shipped game passes. (The thorough checks of long games are slow
+// under the race detector, so only the short game is checked here; package
+// verify's own tests cover every shipped game.)
+func TestCheckShipped(t *testing.T) {
+	r := matombo(t, "", "check", filepath.Join("..", "..", "games", "yematatu"), "-n", "3")
+	assert.Equal(t, exitOK, r.code, r.stdout+r.stderr)
+	assert.Contains(t, r.stdout, "  ok    variants: 2 load (triangle, square)\n")
+	assert.Contains(t, r.stdout, "and 1 each on 1 variant\n")
+	assert.Contains(t, r.stdout, "check: 1 game, all ok\n")
+}
+
+// Broken scripts and files are reported with file:line and exit status 1.
+func TestCheckProblems(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"syntax/syntax.lua": "local m = matombo\nm.declare { name = 'syntax', title = 'S', players = 2 }\nlocal x = = 3\n",
+		"global/global.lua": strings.Replace(kalahScript(t, "global"), "local m = matombo", "local m = matombo\nundeclared_thing = 1", 1),
+		"boom/boom.lua": strings.Replace(kalahScript(t, "boom"), "local function play(p, kind, from)\n",
+			"local function play(p, kind, from)\n  if m.count(STORE[1]) > 3 then error(\"boom\") end\n", 1),
+		"vars/vars.lua":      kalahScript(t, "vars"),
+		"vars/variants.yaml": "variants:\n  big:\n    description: more seeds\n    params: {seeds: 9}\n",
+		"good/good.lua":      kalahScript(t, "good"),
+	})
+	r := matombo(t, "", "check", dir, "-n", "3")
+	assert.Equal(t, exitFail, r.code)
+	out := r.stdout
+	assert.Contains(t, out, "checking syntax\n  FAIL  loads\n        "+filepath.Join(dir, "syntax", "syntax.lua")+":3:")
+	assert.Contains(t, out, "  --    random games: skipped: the game does not load\nsyntax: PROBLEMS\n")
+	assert.Regexp(t, `global\.lua:\d+: assignment to global "undeclared_thing"`, out)
+	assert.Regexp(t, `checking boom\n(.*\n)*  FAIL  random games\n        defaults: seed \d+, ply \d+: .*boom\.lua:\d+: boom \(in play\)`, out)
+	assert.Contains(t, out, filepath.Join(dir, "vars", "variants.yaml")+":4:")
+	assert.Contains(t, out, "9 is not allowed")
+	assert.Contains(t, out, "good: ok\n")
+	assert.Contains(t, out, "\ncheck: 4 of 5 games with problems\n")
+
+	r = matombo(t, "", "check", filepath.Join(dir, "syntax", "syntax.lua"))
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stdout, filepath.Join(dir, "syntax", "syntax.lua")+":3:")
+	assert.Contains(t, r.stdout, "check: 1 of 1 game with problems\n")
+}
+
+// A loose script named on the command line is checked even when a game
+// folder of the same name would come first; check says so.
+func TestCheckShadowedScript(t *testing.T) {
+	kalah := kalahScript(t, "kalah")
+	dir := writeFiles(t, map[string]string{
+		"kalah.lua":       kalah,
+		"kalah/kalah.lua": kalah,
+	})
+	r := matombo(t, "", "check", filepath.Join(dir, "kalah.lua"), "-n", "1")
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stdout, "is loaded from "+filepath.Join(dir, "kalah", "kalah.lua")+", not from this script")
+}
+
+func TestAllCombinations(t *testing.T) {
+	combos := allCombinations([]string{"a", "b"}, [][]string{{"1", "2"}, {"x", "y", "z"}})
+	require.Len(t, combos, 6)
+	assert.Equal(t, "a", combos[5][0].Name)
+	assert.Equal(t, "2", combos[5][0].Value)
+	assert.Equal(t, "z", combos[5][1].Value)
+}

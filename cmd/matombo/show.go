@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/matombo/matombo/host"
+)
+
+// lineWidth is the width text is wrapped to.
+const lineWidth = 78
+
+// playerName names a player as the boards show them: Player 1 sits South
+// (row a at the bottom), Player 2 North.
+func playerName(p int) string {
+	switch p {
+	case 1:
+		return "Player 1 (South)"
+	case 2:
+		return "Player 2 (North)"
+	default:
+		return "Player " + strconv.Itoa(p)
+	}
+}
+
+// diagram draws the state's board, in colour when allowed.
+func diagram(s *host.State, color bool) string {
+	return s.DiagramWith(host.DiagramOptions{Color: color})
+}
+
+// perPlayer writes a value per player, e.g. "Player 1 3, Player 2 0".
+func perPlayer(players int, get func(int) int) string {
+	parts := make([]string, players)
+	for p := 1; p <= players; p++ {
+		parts[p-1] = fmt.Sprintf("Player %d %d", p, get(p))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// anyNonZero reports whether get is non-zero for some player.
+func anyNonZero(players int, get func(int) int) bool {
+	for p := 1; p <= players; p++ {
+		if get(p) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// writeTotals writes the captured totals and hands: always when all is
+// true, else only those that are not all zero.
+func writeTotals(w io.Writer, s *host.State, all bool) {
+	n := s.Game().Players()
+	if all || anyNonZero(n, s.Captured) {
+		fmt.Fprintf(w, "Captured: %s\n", perPlayer(n, s.Captured))
+	}
+	if all || anyNonZero(n, s.Hand) {
+		fmt.Fprintf(w, "In hand:  %s\n", perPlayer(n, s.Hand))
+	}
+}
+
+// writeTurn writes whose decision it is and the legal tokens, or the
+// result when the game is over.
+func writeTurn(w io.Writer, s *host.State) {
+	if s.Over() {
+		fmt.Fprintf(w, "Game over after %s: %s\n", plural(s.Ply(), "decision"), resultText(s.Outcome()))
+		return
+	}
+	fmt.Fprint(w, wrap(playerName(s.ToMove())+" to play:", s.Legal(), "  "))
+}
+
+// resultText describes a result: the winner or a draw, how the game ended
+// and its notes, e.g. "Player 1 (South) wins (no legal move; without
+// glory)".
+func resultText(o host.Outcome) string {
+	if !o.Over {
+		return "unfinished"
+	}
+	text := "a draw"
+	if o.Winner > 0 {
+		text = playerName(o.Winner) + " wins"
+	}
+	var more []string
+	if o.Reason != "" {
+		more = append(more, o.Reason)
+	}
+	more = append(more, o.Notes...)
+	if len(more) > 0 {
+		text += " (" + strings.Join(more, "; ") + ")"
+	}
+	return text
+}
+
+// recordText is a game record: its tokens separated by single spaces.
+func recordText(record []string) string {
+	if len(record) == 0 {
+		return "(no decisions yet)"
+	}
+	return strings.Join(record, " ")
+}
+
+// plural writes a count and a noun, e.g. "1 decision", "3 decisions".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// wrap writes head followed by the words, wrapped to lineWidth; continued
+// lines start with indent.
+func wrap(head string, words []string, indent string) string {
+	var sb strings.Builder
+	line := head
+	for _, w := range words {
+		if len(line)+1+len(w) > lineWidth && len(line) > len(indent) {
+			sb.WriteString(line + "\n")
+			line = indent + w
+			continue
+		}
+		if line == "" {
+			line = w
+		} else {
+			line += " " + w
+		}
+	}
+	sb.WriteString(line + "\n")
+	return sb.String()
+}
+
+// wrapText wraps a paragraph of text, each line starting with indent.
+func wrapText(text, indent string) string {
+	words := strings.Fields(text)
+	if len(words) == 0 {
+		return ""
+	}
+	return wrap(indent+words[0], words[1:], indent)
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/matombo/matombo/host"
+)
+
+const traceAbout = `
+Shows the opening state of a game and the state after each token: the board,
+the captured totals and hands, and whose decision is next with the legal
+tokens (or the result). An argument may hold several tokens separated by
+spaces, so a game record can be pasted as one argument.
+
+With --json, writes exactly one JSON object per line per state, the opening
+first (the state format of RULINGS.md: game, variant, ply, to_move, sites,
+captured, hand, legal, over, winner, notes, reason, vars).
+
+An illegal token stops the trace after the states before it, with an error
+naming the token and the legal ones, and exit status 1.`
+
+// runTrace is `matombo trace GAME [TOKEN ...]`.
+func runTrace(e *env, args []string) int {
+	c := newCLI(e, "trace", "GAME [TOKEN ...] [--json] [--games DIR] [--variant NAME] [--param key=value]", traceAbout)
+	var gf gameFlags
+	gf.register(c.fs, true)
+	asJSON := c.fs.Bool("json", false, "write one JSON object per state, one per line")
+	pos, status, ok := c.parse(args)
+	if !ok {
+		return status
+	}
+	name, ok := c.oneGame(pos, true)
+	if !ok {
+		return exitUsage
+	}
+	g, err := gf.open(name)
+	if err != nil {
+		return c.fail(err)
+	}
+	var tokens []string
+	for _, a := range pos[1:] {
+		tokens = append(tokens, strings.Fields(a)...)
+	}
+	write := func(s *host.State, tok string, mover int) error {
+		if *asJSON {
+			return writeJSONState(e.stdout, s)
+		}
+		writeTraceState(e.stdout, s, tok, mover, e.color)
+		return nil
+	}
+	s := g.Start()
+	if err := write(s, "", 0); err != nil {
+		return c.fail(err)
+	}
+	for i, tok := range tokens {
+		mover := s.ToMove()
+		if err := s.Play(tok); err != nil {
+			return c.fail(fmt.Errorf("token %d: %w", i+1, err))
+		}
+		if err := write(s, tok, mover); err != nil {
+			return c.fail(err)
+		}
+	}
+	return exitOK
+}
+
+// writeJSONState writes a state as one line of JSON.
+func writeJSONState(w io.Writer, s *host.State) error {
+	b, err := s.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// writeTraceState writes one state of a trace for people; tok is the token
+// that led to it, "" for the opening, and mover the player who played it.
+func writeTraceState(w io.Writer, s *host.State, tok string, mover int, color bool) {
+	if tok == "" {
+		fmt.Fprintf(w, "== ply %d: opening of %s\n", s.Ply(), gameLabel(s.Game()))
+	} else {
+		fmt.Fprintf(w, "\n== ply %d: after %s by %s\n", s.Ply(), tok, playerName(mover))
+	}
+	fmt.Fprint(w, diagram(s, color))
+	writeTotals(w, s, true)
+	writeTurn(w, s)
+}

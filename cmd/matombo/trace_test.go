@@ -1,0 +1,88 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/matombo/matombo/games"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The readable trace of games, with their drawn boards.
+func TestTraceGolden(t *testing.T) {
+	for _, tc := range []struct {
+		golden string
+		args   []string
+	}{
+		{"trace-kalah", []string{"--games", kalahGames, "kalah", "a3", "a1", "b2"}},
+		{"trace-kalah-seeds3", []string{"--games", kalahGames, "kalah", "--param", "seeds=3", "a6 b1"}},
+		{"trace-tsoro", []string{"tsoro", "a1"}},
+		{"trace-tsoro-4x8", []string{"tsoro", "--variant", "4x8", "a2", "stop", "d1", "a1", "stop", "d6", "a7", "d2", "a5", "xc3", "xd8"}},
+		{"trace-gore", []string{"gore", "a2", "b4", "a1", "b4"}},
+		{"trace-yematatu", []string{"yematatu", "b2", "c3", "c1", "c2", "b1", "a1", "b2-b3"}},
+		{"trace-yematatu-square", []string{"yematatu", "--variant", "square", "a3", "c3", "c1", "a1", "b2"}},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			r := matombo(t, "", append([]string{"trace"}, tc.args...)...)
+			require.Equal(t, exitOK, r.code, r.stderr)
+			assert.Empty(t, r.stderr)
+			golden(t, tc.golden, r.stdout)
+		})
+	}
+}
+
+// --json writes one object per line, the opening first, each the state's
+// own JSON.
+func TestTraceJSON(t *testing.T) {
+	r := matombo(t, "", "trace", "yematatu", "--json", "b2", "c3", "c1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	require.Len(t, lines, 4)
+	g, err := games.Library().Load("yematatu")
+	require.NoError(t, err)
+	opening, err := g.Start().MarshalJSON()
+	require.NoError(t, err)
+	assert.Equal(t, string(opening), lines[0])
+	s := g.Start()
+	for i, line := range lines {
+		var obj map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &obj), line)
+		for _, key := range []string{"game", "variant", "ply", "to_move", "sites", "captured", "hand", "legal", "over", "winner", "notes", "reason", "vars"} {
+			assert.Contains(t, obj, key)
+		}
+		assert.EqualValues(t, i, obj["ply"])
+		if i > 0 {
+			require.NoError(t, s.Play([]string{"b2", "c3", "c1"}[i-1]))
+			want, _ := s.MarshalJSON()
+			assert.Equal(t, string(want), line)
+		}
+	}
+}
+
+// An illegal token: the states before it, then an error naming it and the
+// legal tokens, exit status 1.
+func TestTraceIllegalToken(t *testing.T) {
+	for _, asJSON := range []bool{false, true} {
+		args := []string{"trace", "--games", kalahGames, "kalah", "a3", "b1"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		r := matombo(t, "", args...)
+		assert.Equal(t, exitFail, r.code)
+		assert.Equal(t, `matombo trace: token 2: illegal token "b1": not a legal token here; legal tokens: a1 a2 a4 a5 a6`+"\n", r.stderr)
+		if asJSON {
+			assert.Equal(t, 2, strings.Count(r.stdout, "\n"), r.stdout)
+		} else {
+			assert.Contains(t, r.stdout, "== ply 0: opening")
+			assert.Contains(t, r.stdout, "== ply 1: after a3")
+			assert.NotContains(t, r.stdout, "== ply 2")
+		}
+	}
+	// A token after the end of the game is refused as well.
+	r := matombo(t, "", "trace", "yematatu", "--variant", "square", "a3", "c3", "c1", "a1", "b2", "c2")
+	assert.Equal(t, exitFail, r.code)
+	assert.Equal(t, `matombo trace: token 6: illegal token "c2": the game is over; there are no legal tokens`+"\n", r.stderr)
+	assert.Contains(t, r.stdout, "Game over after 5 decisions: Player 1 (South) wins (three on a line)")
+}
