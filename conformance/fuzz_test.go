@@ -1,0 +1,24 @@
+package conformance
+
+import (
+	"errors"
+	"testing"
+)
+
+// FuzzParseScenario: a scenario file never panics the parser; errors are
+// FileErrors with a position.
+func FuzzParseScenario(f *testing.F) {
+	f.Add([]byte(kalahOK))
+	f.Add([]byte("game: kalah\nscenarios:\n  - name: x\n    rule: K\n    steps:\n      - play: [a1]\n        expect: {legal: [], over: true, notes: [x], vars: {a: 1}, sites: {a1: 3}}\n"))
+	f.Add([]byte("game: [\n"))
+	f.Add([]byte("---\n---\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		_, err := Parse("f.yaml", src)
+		if err != nil {
+			var fe *FileError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+		}
+	})
+}
