@@ -41,7 +41,7 @@ func (vm *machine) installAPI() error {
 		"in_a_row": vm.apiInARow,
 		// Legal moves.
 		"emit": vm.apiEmit, "emit_each": vm.apiEmitEach, "emit_subsets": vm.apiEmitSubsets,
-		"emit_steps": vm.apiEmitSteps, "emit_jumps": vm.apiEmitJumps,
+		"emit_steps": vm.apiEmitSteps, "emit_jumps": vm.apiEmitJumps, "emit_sowings": vm.apiEmitSowings,
 		// Repetition and the end.
 		"repetitions": vm.apiRepetitions, "key": vm.apiKey, "finish": vm.apiFinish, "over": vm.apiOver,
 	}

@@ -194,14 +194,18 @@ func (w *watchdog) loop() {
 	ticker := time.NewTicker(w.tick)
 	defer ticker.Stop()
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	// The clock comes from the wall clock, not from counting ticks: a
+	// ticker drops ticks when this goroutine is late, and the budget would
+	// stretch. While the watchdog was stopped the clock stood still, so a
+	// call that began meanwhile read an old time; the watchdog only stops
+	// when no call runs, so every such call began at the earliest now.
+	restart := int64(time.Since(w.epoch) / w.tick)
+	w.clock.Store(restart)
 	idle := 0
 	for range ticker.C {
-		// The clock comes from the wall clock, not from counting ticks: a
-		// ticker drops ticks when this goroutine is late, and the budget
-		// would stretch.
 		now := int64(time.Since(w.epoch) / w.tick)
 		w.clock.Store(now)
-		if w.scan(now, sample) {
+		if w.scan(now, restart, sample) {
 			idle = 0
 			continue
 		}
@@ -215,6 +219,7 @@ func (w *watchdog) loop() {
 			return
 		}
 		idle = 0
+		restart = now
 	}
 }
 
@@ -230,7 +235,8 @@ func (w *watchdog) anyActive() bool {
 }
 
 // scan trips overdue calls and reports whether any call was in progress.
-func (w *watchdog) scan(now int64, sample []metrics.Sample) bool {
+// Calls are timed from restart at the earliest (see loop).
+func (w *watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	busy := false
@@ -243,7 +249,7 @@ func (w *watchdog) scan(now int64, sample []metrics.Sample) bool {
 		}
 		a := c >> 1
 		busy = true
-		age := now - t.start.Load()
+		age := now - max(t.start.Load(), restart)
 		if age > w.maxTicks {
 			t.trip(a, tripTime)
 			continue

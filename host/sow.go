@@ -131,6 +131,80 @@ func (vm *machine) apiRelay(L *lua.LState) int {
 	return 3
 }
 
+// relayBounded reports whether every relay sowing on the looping track t,
+// with the counters now on it and the stop mask, surely ends within
+// maxLaps laps, without trying it.
+//
+// While a relay runs, a counter dropped into a site with the stop tag stays
+// there: a lap ending on such a site ends the sowing, and only the sites a
+// lap ends on are picked up. Every L consecutive drops (L sites on the
+// track) put one counter into each of the H stop sites, so with C counters
+// on the track a sowing makes A < (C/H + 1) L + 1 drops. Every lap after the
+// first picks up at least 2 counters (the site it ended on held one before
+// the last drop), so it makes fewer than 1 + (C/H + 1) L / 2 laps: at most
+// maxLaps when (C + H) L <= 2 maxLaps H.
+func relayBounded(counts []int32, tagMask []uint64, t *Track, stop uint64, maxLaps int) bool {
+	if stop == 0 || !t.Loop {
+		return false
+	}
+	c, h := 0, 0
+	for _, s := range t.Sites {
+		c += int(counts[s])
+		if tagMask[s]&stop != 0 {
+			h++
+		}
+	}
+	return h > 0 && (c+h)*len(t.Sites) <= 2*maxLaps*h
+}
+
+// relayEnds reports whether a relay sowing from site ends (in an empty
+// site or at the stop tag) within maxLaps laps, trying it on a copy of the
+// counts when the bound does not settle it.
+func (vm *machine) relayEnds(s *State, t *Track, from int, stop uint64, maxLaps int, bounded bool) bool {
+	if bounded {
+		return true
+	}
+	vm.scratch = append(vm.scratch[:0], s.cells[:vm.g.lay.sites]...)
+	_, how, _ := relayInto(vm.scratch, vm.dcl.board.tagMask, t, from, stop, maxLaps)
+	return how == relayEmpty || how == relayStop
+}
+
+// apiEmitSowings: emit_sowings(kind, filter, track, stop_tag, max_laps)
+// adds a move for each matching site from which a relay sowing (as relay
+// plays it) ends within max_laps laps; it returns how many it added and how
+// many sites matched. Sowings that would run longer, e.g. an endless one,
+// are not legal in many mancala games.
+func (vm *machine) apiEmitSowings(L *lua.LState) int {
+	s, k := vm.emitter(L, 1)
+	f := vm.filterArg(L, 2)
+	t := vm.track(L, 3)
+	stop := vm.tagMask(L, 4)
+	maxLaps := vm.optInt(L, 5, 1000)
+	if maxLaps < 1 {
+		L.ArgError(5, "the lap limit must be at least 1")
+	}
+	bounded := relayBounded(s.cells, vm.dcl.board.tagMask, t, stop, maxLaps)
+	added, matched := 0, 0
+	for _, i := range f.cand {
+		if !f.matches(s.cells, &vm.g.lay, vm.mover, i) {
+			continue
+		}
+		matched++
+		if t.pos[i] < 0 || s.cells[i] == 0 {
+			L.RaiseError("emit_sowings: %s is not a site with counters on track %s", vm.dcl.board.sites[i].Name, t.Name)
+		}
+		if vm.relayEnds(s, t, int(i), stop, maxLaps, bounded) {
+			m := Move{Kind: uint8(k), N: 1}
+			m.Sites[0] = uint16(i)
+			vm.push(L, s, m)
+			added++
+		}
+	}
+	L.Push(luaInt(added))
+	L.Push(luaInt(matched))
+	return 2
+}
+
 // apiRelayEnds: relay_ends(track, from, stop_tag, max_laps) reports, without
 // changing the state, whether a relay sowing from from ends (in an empty
 // site or at the stop tag) within max_laps laps.
@@ -149,9 +223,8 @@ func (vm *machine) apiRelayEnds(L *lua.LState) int {
 	if maxLaps < 1 {
 		L.ArgError(4, "the lap limit must be at least 1")
 	}
-	vm.scratch = append(vm.scratch[:0], s.cells[:vm.g.lay.sites]...)
-	_, how, _ := relayInto(vm.scratch, vm.dcl.board.tagMask, t, from, stop, maxLaps)
-	pushBool(L, how == relayEmpty || how == relayStop)
+	bounded := relayBounded(s.cells, vm.dcl.board.tagMask, t, stop, maxLaps)
+	pushBool(L, vm.relayEnds(s, t, from, stop, maxLaps, bounded))
 	return 1
 }
 

@@ -299,6 +299,15 @@ function matombo.emit_steps(kind, f) end
 ---@param f matombo.Filter
 ---@return integer
 function matombo.emit_jumps(kind, f) end
+---Emits the matching sites whose relay sowing ends within max_laps laps.
+---@param kind matombo.Kind
+---@param f matombo.Filter
+---@param track matombo.Track
+---@param stop_tag? matombo.Tag
+---@param max_laps? integer
+---@return integer added
+---@return integer matched
+function matombo.emit_sowings(kind, f, track, stop_tag, max_laps) end
 
 -- Repetition and the end.
 
