@@ -33,7 +33,7 @@ func TestShippedScenarios(t *testing.T) {
 	for _, f := range files {
 		for _, sc := range f.Scenarios {
 			sc := sc
-			t.Run(filepath.Base(f.Path)+"/"+sc.Name, func(t *testing.T) {
+			t.Run(filepath.ToSlash(f.Path)+"/"+sc.Name, func(t *testing.T) {
 				res := runner.RunScenario(sc)
 				if res.Status != Passed {
 					var out bytes.Buffer
