@@ -18,19 +18,15 @@ type keyChunk struct {
 	prev *keyChunk
 }
 
-// copyFrom makes h a copy of src, reusing h's tail buffer.
+// copyFrom makes h a copy of src, reusing h's tail buffer; a new buffer is
+// only as large as the keys it copies, so a copy that never moves on
+// costs little.
 func (h *history) copyFrom(src *history) {
-	if h.tail == nil {
-		h.tail = make([]uint64, 0, histChunk)
-	}
 	h.tail = append(h.tail[:0], src.tail...)
 	h.older = src.older
 }
 
 func (h *history) push(k uint64) {
-	if h.tail == nil {
-		h.tail = make([]uint64, 0, histChunk)
-	}
 	if len(h.tail) == histChunk {
 		c := &keyChunk{prev: h.older}
 		copy(c.keys[:], h.tail)

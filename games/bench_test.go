@@ -1,0 +1,150 @@
+package games_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/matombo/matombo/games"
+	"github.com/matombo/matombo/host"
+)
+
+// The benchmarks of each shipped game at its default parameters (and Tsoro
+// 4x8): one random playout, listing the legal tokens of a mid-game
+// position, copying a state, and loading (with and without compiling) the
+// script. Run with: go test -bench . -benchmem ./games
+var benchGames = []struct {
+	name  string
+	label string
+	opts  []host.Option
+}{
+	{"tsoro", "tsoro-4x21", nil},
+	{"tsoro", "tsoro-4x8", []host.Option{host.WithParam("holes", 8)}},
+	{"gore", "gore", nil},
+	{"yematatu", "yematatu", nil},
+}
+
+// midGame plays random moves from the opening until ply n (or the end).
+func midGame(b *testing.B, g *host.Game, n int) *host.State {
+	s := g.Start()
+	rng := rand.New(rand.NewPCG(42, 0))
+	for s.Ply() < n && !s.Over() {
+		m := s.Moves()
+		if err := s.Apply(m[rng.IntN(len(m))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return s
+}
+
+func BenchmarkPlayout(b *testing.B) {
+	for _, bg := range benchGames {
+		b.Run(bg.label, func(b *testing.B) {
+			g, err := games.Library().Load(bg.name, bg.opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			root := g.Start()
+			s := g.Start()
+			plies := 0
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s.CopyFrom(root)
+				n, err := host.Playout(s, rng, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				plies += n
+			}
+			b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
+			b.ReportMetric(float64(plies)/b.Elapsed().Seconds(), "plies/s")
+		})
+	}
+}
+
+// BenchmarkLegal lists the legal moves of a mid-game position: the script's
+// legal function runs for a state set up from the position.
+func BenchmarkLegal(b *testing.B) {
+	for _, bg := range benchGames {
+		b.Run(bg.label, func(b *testing.B) {
+			g, err := games.Library().Load(bg.name, bg.opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			pos := midGame(b, g, 11).Position()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := g.NewState(pos); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLegalTokens writes the tokens of a mid-game legal list.
+func BenchmarkLegalTokens(b *testing.B) {
+	for _, bg := range benchGames {
+		b.Run(bg.label, func(b *testing.B) {
+			g, err := games.Library().Load(bg.name, bg.opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := midGame(b, g, 11)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				_ = s.Legal()
+			}
+		})
+	}
+}
+
+func BenchmarkCopy(b *testing.B) {
+	for _, bg := range benchGames {
+		g, err := games.Library().Load(bg.name, bg.opts...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := midGame(b, g, 40)
+		b.Run(bg.label+"/Clone", func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				_ = s.Clone()
+			}
+		})
+		b.Run(bg.label+"/CopyFrom", func(b *testing.B) {
+			dst := s.Clone()
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				dst.CopyFrom(s)
+			}
+		})
+	}
+}
+
+// BenchmarkLoad loads a game: with a fresh library (compiling the script)
+// and from a library that compiled it already.
+func BenchmarkLoad(b *testing.B) {
+	for _, bg := range benchGames {
+		b.Run(bg.label+"/compile", func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := games.Library().Load(bg.name, bg.opts...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(bg.label+"/cached", func(b *testing.B) {
+			lib := games.Library()
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := lib.Load(bg.name, bg.opts...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
