@@ -1,0 +1,129 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// A small game for the error cases, with a variants file.
+const errGame = `local m = matombo
+local P = m.declare {
+  name = "mini",
+  params = { { name = "holes", default = 4, values = { 4, 6 } } },
+}
+m.board { rows = { "a", "b" }, columns = P.holes }
+local SOW = m.move("sow", "{1}")
+local F = m.filter { owner = "mover", min = 1 }
+return {
+  setup = function()
+    for c = 1, P.holes do
+      m.set_count("a" .. c, 1); m.set_owner("a" .. c, 1)
+      m.set_count("b" .. c, 1); m.set_owner("b" .. c, 2)
+    end
+  end,
+  legal = function(p) m.emit_each(SOW, F) end,
+  play = function(p, kind, s) m.take(s) end,
+  blocked = function(p) m.finish(3 - p, "no legal move") end,
+}
+`
+
+const errVariants = "variants:\n  big:\n    params: {holes: 6}\n"
+
+// TestErrorMessages checks one error of each class people meet, as the
+// command line prints it: each names where the problem is (file and line,
+// or the token, parameter or name at fault) and what would be accepted.
+func TestErrorMessages(t *testing.T) {
+	cases := []struct {
+		name  string
+		files map[string]string // a games folder; empty for none
+		args  []string          // {dir} stands for the games folder
+		code  int
+		want  []string // substrings of stderr
+	}{
+		{name: "illegal token names it and the legal ones",
+			args: []string{"trace", "yematatu", "b2", "b2"}, code: 1,
+			want: []string{`illegal token "b2"`, "legal tokens: a1 b1 b3 c1 c2 c3"}},
+		{name: "unknown game names the known ones",
+			args: []string{"trace", "tsorro"}, code: 2,
+			want: []string{`unknown game "tsorro"`, "allowed: gore, tsoro, yematatu"}},
+		{name: "unknown variant names the known ones",
+			args: []string{"trace", "gore", "--variant", "fast"}, code: 2,
+			want: []string{`unknown variant "fast"`, "allowed: standard, no-trading"}},
+		{name: "unknown parameter names the known ones",
+			args: []string{"trace", "tsoro", "--param", "holez=8"}, code: 2,
+			want: []string{"--param holez=8", "unknown parameter holez", "allowed: holes, bonus, heads"}},
+		{name: "a value not allowed names the allowed ones",
+			args: []string{"trace", "tsoro", "--param", "holes=9"}, code: 2,
+			want: []string{"--param holes=9", "9 is not allowed", "allowed: 6, 8, 12, 15, 18, 21"}},
+		{name: "a value of the wrong type",
+			args: []string{"trace", "gore", "--param", "trading=maybe"}, code: 2,
+			want: []string{"--param trading=maybe", "want true or false", "allowed: true, false"}},
+		{name: "a bad value in a variants file names file, line and column",
+			files: map[string]string{"mini/mini.lua": errGame, "mini/variants.yaml": "variants:\n  big:\n    params: {holes: 5}\n"},
+			args:  []string{"trace", "mini", "--games", "{dir}"}, code: 1,
+			want: []string{filepath.Join("mini", "variants.yaml") + ":3:21", "variant big: parameter holes: 5 is not allowed", "allowed: 4, 6"}},
+		{name: "an unknown key in a variants file",
+			files: map[string]string{"mini/mini.lua": errGame, "mini/variants.yaml": "variants:\n  big:\n    parms: {holes: 6}\n"},
+			args:  []string{"trace", "mini", "--games", "{dir}"}, code: 1,
+			want: []string{filepath.Join("mini", "variants.yaml") + ":3:5", `unknown key "parms"`, "allowed: description, params"}},
+		{name: "YAML syntax in a variants file",
+			files: map[string]string{"mini/mini.lua": errGame, "mini/variants.yaml": "variants: [\n"},
+			args:  []string{"trace", "mini", "--games", "{dir}"}, code: 1,
+			want: []string{filepath.Join("mini", "variants.yaml") + ":", "YAML syntax"}},
+		{name: "a script syntax error names file and line",
+			files: map[string]string{"mini/mini.lua": strings.Replace(errGame, "local SOW =", "local SOW ==", 1), "mini/variants.yaml": errVariants},
+			args:  []string{"trace", "mini", "--games", "{dir}"}, code: 1,
+			want: []string{filepath.Join("mini", "mini.lua") + ":7", "syntax error"}},
+		{name: "an undeclared global names it, file and line",
+			files: map[string]string{"mini/mini.lua": strings.Replace(errGame, "m.take(s)", "tkae(s)", 1), "mini/variants.yaml": errVariants},
+			args:  []string{"trace", "mini", "--games", "{dir}"}, code: 1,
+			want: []string{filepath.Join("mini", "mini.lua") + ":17", `undeclared global "tkae"`}},
+		{name: "a runtime error names file, line and the rule function",
+			files: map[string]string{"mini/mini.lua": strings.Replace(errGame, "m.take(s)", "m.take(s + 100)", 1), "mini/variants.yaml": errVariants},
+			args:  []string{"trace", "mini", "--games", "{dir}", "a1"}, code: 1,
+			want: []string{filepath.Join("mini", "mini.lua") + ":17", "site 101 is not on the board (sites are 1..8)", "(in play)"}},
+		{name: "a budget says which, the limit, file and line",
+			files: map[string]string{"mini/mini.lua": strings.Replace(errGame, "m.take(s)", "while true do end", 1), "mini/variants.yaml": errVariants},
+			args:  []string{"trace", "mini", "--games", "{dir}", "a1"}, code: 1,
+			want: []string{filepath.Join("mini", "mini.lua") + ":17", "time budget exceeded (limit 1s)", "(in play)"}},
+		{name: "a board in data names the data's file and line",
+			files: map[string]string{"yematatu/variants.yaml": "variants:\n  bad:\n    params: {board: bad}\ndata:\n  boards:\n    bad:\n      points: {a1: 1, a2: 2, a3: 3, b1: 1, b2: 2, b3: 3, c1: 2}\n      lines:\n        - [a1, a2, a3]\n        - [a1, b1, c9]\n"},
+			args:  []string{"trace", "yematatu", "--games", "{dir}", "--variant", "bad"}, code: 1,
+			want: []string{filepath.Join("yematatu", "variants.yaml") + ":10:11", `names "c9", which is not a site of the board`}},
+		{name: "a missing games folder is named",
+			args: []string{"trace", "tsoro", "--games", "/no/such/folder"}, code: 1,
+			want: []string{"/no/such/folder", "no such folder"}},
+		{name: "a malformed scenario names file, line and the keys accepted",
+			files: map[string]string{"s.yaml": "game: yematatu\nscenarios:\n  - name: x\n    rule: Y3\n    plya: [b2]\n"},
+			args:  []string{"conform", "{dir}/s.yaml"}, code: 1,
+			want: []string{"s.yaml:5:5", `unknown key "plya" in a scenario`, "known: name, rule, quote"}},
+		{name: "a scenario diagram with a wrong row names file and line",
+			files: map[string]string{"s.yaml": "game: yematatu\nscenarios:\n  - name: x\n    rule: Y1\n    expect:\n      board: |\n        c  . . .\n        b  . .\n        a  .\n"},
+			args:  []string{"conform", "{dir}/s.yaml"}, code: 1,
+			want: []string{"s.yaml:8", "row b has 3 sites, the line gives 2"}},
+		{name: "an unknown flag names it and the help",
+			args: []string{"trace", "--frob", "tsoro"}, code: 2,
+			want: []string{"unknown flag --frob", "matombo trace --help"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := ""
+			if c.files != nil {
+				dir = writeFiles(t, c.files)
+			}
+			args := make([]string, len(c.args))
+			for i, a := range c.args {
+				args[i] = strings.ReplaceAll(a, "{dir}", dir)
+			}
+			r := matombo(t, "", args...)
+			assert.Equal(t, c.code, r.code, "exit status; stderr:\n%s", r.stderr)
+			all := r.stderr + r.stdout
+			for _, w := range c.want {
+				assert.Contains(t, all, w)
+			}
+		})
+	}
+}
