@@ -13,9 +13,17 @@ type history struct {
 	older *keyChunk
 }
 
+// keyChunk is a full chunk of keys with a small Bloom filter of them, so
+// that counting a key skips most chunks without reading their keys.
 type keyChunk struct {
-	keys [histChunk]uint64
-	prev *keyChunk
+	keys  [histChunk]uint64
+	bloom [8]uint64 // bit k>>55 of every key
+	prev  *keyChunk
+}
+
+func bloomBit(k uint64) (word int, bit uint64) {
+	b := k >> 55
+	return int(b >> 6), 1 << (b & 63)
 }
 
 // copyFrom makes h a copy of src, reusing h's tail buffer; a new buffer is
@@ -30,6 +38,10 @@ func (h *history) push(k uint64) {
 	if len(h.tail) == histChunk {
 		c := &keyChunk{prev: h.older}
 		copy(c.keys[:], h.tail)
+		for _, x := range h.tail {
+			w, b := bloomBit(x)
+			c.bloom[w] |= b
+		}
 		h.older = c
 		h.tail = h.tail[:0]
 	}
@@ -62,7 +74,11 @@ func (h *history) count(k uint64) int {
 			n++
 		}
 	}
+	w, b := bloomBit(k)
 	for c := h.older; c != nil; c = c.prev {
+		if c.bloom[w]&b == 0 {
+			continue
+		}
 		for _, x := range &c.keys {
 			if x == k {
 				n++

@@ -149,7 +149,9 @@ func (c *checker) game() {
 	if !c.state(s) {
 		return
 	}
-	c.hashes = append(c.hashes, jsonHash(s))
+	if c.opt.Replay {
+		c.hashes = append(c.hashes, jsonHash(s))
+	}
 	for !s.Over() {
 		if len(c.record) >= c.opt.MaxPlies {
 			c.fail("the game did not end within %d plies", c.opt.MaxPlies)
@@ -166,7 +168,9 @@ func (c *checker) game() {
 			return
 		}
 		c.record = append(c.record, tok)
-		c.hashes = append(c.hashes, jsonHash(s))
+		if c.opt.Replay {
+			c.hashes = append(c.hashes, jsonHash(s))
+		}
 		if !c.state(s) {
 			return
 		}
