@@ -70,13 +70,9 @@ func runBench(e *env, args []string) int {
 	parallel := c.fs.Int("parallel", 1, "also measure `P` goroutines and the speed-up over one")
 	seed := c.fs.Uint64("seed", 1, "seed `S` of the random choices")
 	asJSON := c.fs.Bool("json", false, "write the figures as one JSON object")
-	pos, status, ok := c.parse(args)
+	name, _, status, ok := c.parseGame(args, false)
 	if !ok {
 		return status
-	}
-	name, ok := c.oneGame(pos, false)
-	if !ok {
-		return exitUsage
 	}
 	if !(*seconds > 0) || *seconds > 24*3600 {
 		return c.usageError("--seconds %v: want a positive duration in seconds", *seconds)

@@ -175,6 +175,20 @@ func (c *cli) oneGame(pos []string, extra bool) (string, bool) {
 	return pos[0], true
 }
 
+// parseGame parses the arguments of a command about one game: the flags,
+// then the game's name and, when extra is true, more positional arguments
+// (returned in rest). When ok is false the command returns status.
+func (c *cli) parseGame(args []string, extra bool) (name string, rest []string, status int, ok bool) {
+	pos, status, ok := c.parse(args)
+	if !ok {
+		return "", nil, status, false
+	}
+	if name, ok = c.oneGame(pos, extra); !ok {
+		return "", nil, exitUsage, false
+	}
+	return name, pos[1:], 0, true
+}
+
 // stringList is a repeatable string flag.
 type stringList []string
 

@@ -65,13 +65,9 @@ func runPlay(e *env, args []string) int {
 	p1 := c.fs.String("p1", "human", "Player 1 (South) is `KIND`: human or random")
 	p2 := c.fs.String("p2", "random", "Player 2 (North) is `KIND`: human or random")
 	seed := c.fs.Uint64("seed", 0, "seed `S` of the random players (default: chosen from the clock and shown)")
-	pos, status, ok := c.parse(args)
+	name, _, status, ok := c.parseGame(args, false)
 	if !ok {
 		return status
-	}
-	name, ok := c.oneGame(pos, false)
-	if !ok {
-		return exitUsage
 	}
 	random, err := randomPlayers(*p1, *p2)
 	if err != nil {

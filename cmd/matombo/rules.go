@@ -18,13 +18,9 @@ func runRules(e *env, args []string) int {
 	c := newCLI(e, "rules", "GAME [--games DIR]", rulesAbout)
 	var gf gameFlags
 	gf.register(c.fs, true)
-	pos, status, ok := c.parse(args)
+	name, _, status, ok := c.parseGame(args, false)
 	if !ok {
 		return status
-	}
-	name, ok := c.oneGame(pos, false)
-	if !ok {
-		return exitUsage
 	}
 	g, err := gf.open(name)
 	if err != nil {

@@ -55,13 +55,9 @@ func runSelfplay(e *env, args []string) int {
 	seed := c.fs.Uint64("seed", 1, "seed `S` of the first game; game i uses S+i")
 	maxPlies := c.fs.Int("max-plies", 0, "stop a game unfinished after `M` plies (default: the game's own cap, else 100000)")
 	asJSON := c.fs.Bool("json", false, "write one JSON line per game instead of the summary")
-	pos, status, ok := c.parse(args)
+	name, _, status, ok := c.parseGame(args, false)
 	if !ok {
 		return status
-	}
-	name, ok := c.oneGame(pos, false)
-	if !ok {
-		return exitUsage
 	}
 	if *maxPlies < 0 {
 		return c.usageError("--max-plies %d: want a positive number", *maxPlies)

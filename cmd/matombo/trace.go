@@ -27,20 +27,16 @@ func runTrace(e *env, args []string) int {
 	var gf gameFlags
 	gf.register(c.fs, true)
 	asJSON := c.fs.Bool("json", false, "write one JSON object per state, one per line")
-	pos, status, ok := c.parse(args)
+	name, rest, status, ok := c.parseGame(args, true)
 	if !ok {
 		return status
-	}
-	name, ok := c.oneGame(pos, true)
-	if !ok {
-		return exitUsage
 	}
 	g, err := gf.open(name)
 	if err != nil {
 		return c.fail(err)
 	}
 	var tokens []string
-	for _, a := range pos[1:] {
+	for _, a := range rest {
 		tokens = append(tokens, strings.Fields(a)...)
 	}
 	write := func(s *host.State, tok string, mover int) error {
