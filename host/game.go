@@ -77,10 +77,10 @@ func (g *Game) install(d *decl) {
 	g.fingerprint = d.fingerprint()
 }
 
-// Name is the game's name, e.g. "tsoro".
+// Name is the game's name, as in commands and file names, e.g. "mygame".
 func (g *Game) Name() string { return g.name }
 
-// Title is the game's display name, e.g. "Tsoro".
+// Title is the game's display name, e.g. "My Game".
 func (g *Game) Title() string { return g.title }
 
 // Description is the script's one-paragraph description of the game.
