@@ -194,8 +194,15 @@ func (vm *machine) call(fn lua.LValue, name string, nret int, args ...lua.LValue
 	for _, a := range args {
 		L.Push(a)
 	}
+	return vm.invoke(name, len(args), nret)
+}
+
+// invoke calls the function pushed below its nargs pushed arguments, under
+// the budget; a failure marks the machine broken and becomes an error
+// naming the script function.
+func (vm *machine) invoke(name string, nargs, nret int) error {
 	seq := vm.begin()
-	err := L.PCall(len(args), nret, nil)
+	err := vm.L.PCall(nargs, nret, nil)
 	vm.g.wd.end(vm.trip)
 	if err == nil {
 		return nil
@@ -332,13 +339,10 @@ func (vm *machine) settle(s *State) error {
 	for _, v := range vm.g.vars {
 		L.Push(luaNumber(float64(s.cells[v.cell])))
 	}
-	seq := vm.begin()
-	perr := L.PCall(1+len(vm.g.vars), 0, nil)
-	vm.g.wd.end(vm.trip)
+	err := vm.invoke("legal", 1+len(vm.g.vars), 0)
 	vm.emitting = false
-	if perr != nil {
-		vm.broken = true
-		return vm.convertError(perr, "legal", seq)
+	if err != nil {
+		return err
 	}
 	if len(s.moves) > 0 {
 		return nil
@@ -374,13 +378,9 @@ func (vm *machine) apply(s *State, m Move) error {
 		L.Push(luaInt(int(m.Sites[i]) + 1))
 	}
 	vm.mover, vm.playing, vm.keyValid = p, true, false
-	seq := vm.begin()
-	perr := L.PCall(2+int(m.N), 0, nil)
-	vm.g.wd.end(vm.trip)
+	err := vm.invoke("play", 2+int(m.N), 0)
 	vm.playing = false
-	if perr != nil {
-		vm.broken = true
-		err := vm.convertError(perr, "play", seq)
+	if err != nil {
 		vm.restore(s)
 		return err
 	}
@@ -389,7 +389,7 @@ func (vm *machine) apply(s *State, m Move) error {
 		key = s.Key()
 	}
 	s.hist.push(key)
-	err := vm.settle(s)
+	err = vm.settle(s)
 	if err == nil && !s.over && vm.fnRepeated != nil && s.hist.count(key) >= vm.g.repetition {
 		err = vm.repeated(s, p)
 	}
