@@ -1,0 +1,237 @@
+package host
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Reading and checking the arguments of primitives.
+
+// ---- argument helpers ----
+
+func (vm *machine) board(L *lua.LState) *Board {
+	b := vm.dcl.board
+	if b == nil {
+		L.RaiseError("the board is not declared yet (call matombo.board first)")
+	}
+	return b
+}
+
+func (vm *machine) state(L *lua.LState) *State {
+	if vm.st == nil {
+		L.RaiseError("this primitive works on a state: use it inside setup, legal, play or blocked, not while the script loads")
+	}
+	return vm.st
+}
+
+// mutable returns the state for a primitive that changes it.
+func (vm *machine) mutable(L *lua.LState) *State {
+	s := vm.state(L)
+	if vm.emitting {
+		L.RaiseError("legal must not change the state")
+	}
+	vm.keyValid = false
+	return s
+}
+
+func (vm *machine) mustLoad(L *lua.LState, what string) {
+	if !vm.loading {
+		L.RaiseError("%s can only be declared while the script loads", what)
+	}
+}
+
+func (vm *machine) argInt(L *lua.LState, n int) int {
+	v := L.Get(n)
+	f, ok := v.(lua.LNumber)
+	if !ok || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > 1<<31 {
+		L.ArgError(n, "integer expected, got "+describeLua(v))
+	}
+	return int(f)
+}
+
+func (vm *machine) optInt(L *lua.LState, n, def int) int {
+	if L.Get(n) == lua.LNil {
+		return def
+	}
+	return vm.argInt(L, n)
+}
+
+// site reads a site argument: an index from 1 or a site name. It returns
+// the 0-based index.
+func (vm *machine) site(L *lua.LState, n int) int {
+	b := vm.board(L)
+	switch v := L.Get(n).(type) {
+	case lua.LNumber:
+		i := int(v)
+		if float64(i) == float64(v) && i >= 1 && i <= len(b.sites) {
+			return i - 1
+		}
+		L.ArgError(n, fmt.Sprintf("site %v is not on the board (sites are 1..%d)", v, len(b.sites)))
+	case lua.LString:
+		if i, ok := b.byName[string(v)]; ok {
+			return i
+		}
+		L.ArgError(n, fmt.Sprintf("no site is named %q", string(v)))
+	default:
+		L.ArgError(n, "site expected, got "+describeLua(v))
+	}
+	return 0
+}
+
+func (vm *machine) optSite(L *lua.LState, n int) int {
+	if L.Get(n) == lua.LNil {
+		return -1
+	}
+	return vm.site(L, n)
+}
+
+func (vm *machine) player(L *lua.LState, n int) int {
+	p := vm.argInt(L, n)
+	if p < 1 || p > vm.dcl.players {
+		L.ArgError(n, fmt.Sprintf("player %d does not exist (players are 1..%d)", p, vm.dcl.players))
+	}
+	return p
+}
+
+func (vm *machine) track(L *lua.LState, n int) *Track {
+	b := vm.board(L)
+	t := vm.argInt(L, n)
+	if t < 1 || t > len(b.tracks) {
+		L.ArgError(n, fmt.Sprintf("track %d does not exist (declare tracks with matombo.track)", t))
+	}
+	return &b.tracks[t-1]
+}
+
+func (vm *machine) tagMask(L *lua.LState, n int) uint64 {
+	if L.Get(n) == lua.LNil {
+		return 0
+	}
+	b := vm.board(L)
+	t := vm.argInt(L, n)
+	if t < 1 || t > len(b.tags) {
+		L.ArgError(n, fmt.Sprintf("tag %d does not exist (declare tags with matombo.tag)", t))
+	}
+	return 1 << uint(t-1)
+}
+
+func (vm *machine) kind(L *lua.LState, n int) int {
+	k := vm.argInt(L, n)
+	if k < 1 || k > len(vm.dcl.kinds) {
+		L.ArgError(n, fmt.Sprintf("move kind %d does not exist (declare kinds with matombo.move)", k))
+	}
+	return k - 1
+}
+
+func (vm *machine) filterArg(L *lua.LState, n int) *filter {
+	if ud, ok := L.Get(n).(*lua.LUserData); ok {
+		if f, ok := ud.Value.(*filter); ok {
+			return f
+		}
+	}
+	L.ArgError(n, "filter expected (make one with matombo.filter), got "+describeLua(L.Get(n)))
+	return nil
+}
+
+func describeLua(v lua.LValue) string {
+	switch x := v.(type) {
+	case lua.LString:
+		if len(x) > 40 {
+			x = x[:40] + "..."
+		}
+		return fmt.Sprintf("string %q", string(x))
+	case lua.LNumber:
+		return "number " + x.String()
+	case *lua.LNilType:
+		return "nil"
+	default:
+		return v.Type().String()
+	}
+}
+
+func pushBool(L *lua.LState, b bool) {
+	if b {
+		L.Push(lua.LTrue)
+	} else {
+		L.Push(lua.LFalse)
+	}
+}
+
+func (vm *machine) pushSite(L *lua.LState, i int) {
+	if i < 0 {
+		L.Push(lua.LNil)
+		return
+	}
+	L.Push(luaInt(i + 1))
+}
+
+// stringList reads a list of strings from a table field.
+func stringList(L *lua.LState, v lua.LValue, what string) []string {
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		L.RaiseError("%s must be a list, got %s", what, describeLua(v))
+	}
+	var out []string
+	for i := 1; i <= t.Len(); i++ {
+		s, ok := t.RawGetInt(i).(lua.LString)
+		if !ok {
+			L.RaiseError("%s[%d] must be a string, got %s", what, i, describeLua(t.RawGetInt(i)))
+		}
+		out = append(out, string(s))
+	}
+	return out
+}
+
+// siteList reads a list of sites (indices from 1 or names).
+func (vm *machine) siteList(L *lua.LState, v lua.LValue, what string) []int {
+	b := vm.board(L)
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		L.RaiseError("%s must be a list of sites, got %s", what, describeLua(v))
+	}
+	var out []int
+	for i := 1; i <= t.Len(); i++ {
+		switch x := t.RawGetInt(i).(type) {
+		case lua.LNumber:
+			k := int(x)
+			if float64(k) != float64(x) || k < 1 || k > len(b.sites) {
+				L.RaiseError("%s[%d]: site %v is not on the board", what, i, x)
+			}
+			out = append(out, k-1)
+		case lua.LString:
+			k, ok := b.byName[string(x)]
+			if !ok {
+				L.RaiseError("%s[%d]: no site is named %q", what, i, string(x))
+			}
+			out = append(out, k)
+		default:
+			L.RaiseError("%s[%d] must be a site, got %s", what, i, describeLua(x))
+		}
+	}
+	return out
+}
+
+// checkFields raises an error for keys of t outside known.
+func checkFields(L *lua.LState, t *lua.LTable, what string, known ...string) {
+	var bad []string
+	t.ForEach(func(k, _ lua.LValue) {
+		ks, ok := k.(lua.LString)
+		if !ok {
+			bad = append(bad, k.String())
+			return
+		}
+		for _, n := range known {
+			if string(ks) == n {
+				return
+			}
+		}
+		bad = append(bad, string(ks))
+	})
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		L.RaiseError("%s: unknown field %s (known: %s)", what, strings.Join(bad, ", "), strings.Join(known, ", "))
+	}
+}

@@ -1,0 +1,138 @@
+package host
+
+import (
+	"fmt"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Primitives that read the board.
+
+// ---- the board ----
+
+func (vm *machine) apiSite(L *lua.LState) int {
+	vm.pushSite(L, vm.site(L, 1))
+	return 1
+}
+
+func (vm *machine) apiName(L *lua.LState) int {
+	i := vm.site(L, 1)
+	if vm.strs.names != nil {
+		L.Push(vm.strs.names[i])
+	} else {
+		L.Push(lua.LString(vm.dcl.board.sites[i].Name))
+	}
+	return 1
+}
+
+func (vm *machine) apiRow(L *lua.LState) int {
+	L.Push(luaInt(vm.board(L).sites[vm.site(L, 1)].Row + 1))
+	return 1
+}
+
+func (vm *machine) apiCol(L *lua.LState) int {
+	L.Push(luaInt(vm.board(L).sites[vm.site(L, 1)].Col))
+	return 1
+}
+
+func (vm *machine) apiSize(L *lua.LState) int {
+	L.Push(luaInt(len(vm.board(L).sites)))
+	return 1
+}
+
+func (vm *machine) apiHasTag(L *lua.LState) int {
+	s := vm.site(L, 1)
+	if L.Get(2) == lua.LNil {
+		L.ArgError(2, "tag expected")
+	}
+	pushBool(L, vm.dcl.board.tagMask[s]&vm.tagMask(L, 2) != 0)
+	return 1
+}
+
+func (vm *machine) apiNext(L *lua.LState) int {
+	t := vm.track(L, 1)
+	s := vm.site(L, 2)
+	vm.pushSite(L, t.step(s, vm.optInt(L, 3, 1)))
+	return 1
+}
+
+func (vm *machine) apiPrev(L *lua.LState) int {
+	t := vm.track(L, 1)
+	s := vm.site(L, 2)
+	vm.pushSite(L, t.step(s, -vm.optInt(L, 3, 1)))
+	return 1
+}
+
+func (vm *machine) apiOnTrack(L *lua.LState) int {
+	t := vm.track(L, 1)
+	pushBool(L, t.pos[vm.site(L, 2)] >= 0)
+	return 1
+}
+
+func (vm *machine) apiOpposite(L *lua.LState) int {
+	b := vm.board(L)
+	s := vm.site(L, 1)
+	r := vm.argInt(L, 2)
+	if r < 1 || r > len(b.rows) {
+		L.ArgError(2, fmt.Sprintf("row %d does not exist (rows are 1..%d)", r, len(b.rows)))
+	}
+	vm.pushSite(L, b.at(r-1, b.sites[s].Col))
+	return 1
+}
+
+func (vm *machine) apiAdjacent(L *lua.LState) int {
+	s := vm.site(L, 1)
+	t := L.NewTable()
+	for _, a := range vm.dcl.board.adj[s] {
+		t.Append(luaInt(int(a) + 1))
+	}
+	L.Push(t)
+	return 1
+}
+
+func (vm *machine) apiJumps(L *lua.LState) int {
+	s := vm.site(L, 1)
+	t := L.NewTable()
+	for _, j := range vm.dcl.board.jumps[s] {
+		p := L.NewTable()
+		p.RawSetString("over", luaInt(int(j.over)+1))
+		p.RawSetString("to", luaInt(int(j.to)+1))
+		t.Append(p)
+	}
+	L.Push(t)
+	return 1
+}
+
+func (vm *machine) apiLines(L *lua.LState) int {
+	b := vm.board(L)
+	s := vm.optSite(L, 1)
+	out := L.NewTable()
+	add := func(li int32) {
+		t := L.NewTable()
+		for _, x := range b.lines[li] {
+			t.Append(luaInt(int(x) + 1))
+		}
+		out.Append(t)
+	}
+	if s < 0 {
+		for i := range b.lines {
+			add(int32(i))
+		}
+	} else {
+		for _, li := range b.linesAt[s] {
+			add(li)
+		}
+	}
+	L.Push(out)
+	return 1
+}
+
+func (vm *machine) apiPlayers(L *lua.LState) int {
+	L.Push(luaInt(vm.dcl.players))
+	return 1
+}
+
+func (vm *machine) apiNextPlayer(L *lua.LState) int {
+	L.Push(luaInt(vm.player(L, 1)%vm.dcl.players + 1))
+	return 1
+}

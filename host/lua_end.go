@@ -1,0 +1,59 @@
+package host
+
+import (
+	"fmt"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Primitives that end the game and count repetitions.
+
+func (vm *machine) apiOver(L *lua.LState) int {
+	pushBool(L, vm.state(L).over)
+	return 1
+}
+
+func (vm *machine) apiFinish(L *lua.LState) int {
+	s := vm.mutable(L)
+	w := vm.argInt(L, 1)
+	if w < 0 || w > vm.dcl.players {
+		L.ArgError(1, fmt.Sprintf("winner %d does not exist (0 for a draw, players 1..%d)", w, vm.dcl.players))
+	}
+	reason := ""
+	if v := L.Get(2); v != lua.LNil {
+		reason = L.CheckString(2)
+	}
+	if len(reason) > 200 || L.GetTop() > 2+16 {
+		L.RaiseError("finish: a reason has at most 200 characters and there are at most 16 notes")
+	}
+	var notes []string
+	for i := 3; i <= L.GetTop(); i++ {
+		n := L.CheckString(i)
+		if len(n) > 200 {
+			L.ArgError(i, "a note has at most 200 characters")
+		}
+		notes = append(notes, n)
+	}
+	s.over, s.winner, s.reason, s.notes = true, w, reason, notes
+	return 0
+}
+
+// apiRepetitions counts the occurrences of the current position. During
+// play the position being made is not in the history yet, so it counts
+// once more.
+func (vm *machine) apiRepetitions(L *lua.LState) int {
+	s := vm.state(L)
+	k := s.Key()
+	n := s.hist.count(k)
+	if vm.playing {
+		n++
+		vm.key, vm.keyValid = k, true
+	}
+	L.Push(luaInt(n))
+	return 1
+}
+
+func (vm *machine) apiKey(L *lua.LState) int {
+	L.Push(lua.LString(fmt.Sprintf("%016x", vm.state(L).Key())))
+	return 1
+}
