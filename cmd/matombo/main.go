@@ -61,6 +61,8 @@ func commands() []command {
 		{"check", "validate a rule script or a folder of games", runCheck},
 		{"conform", "run conformance scenarios against the games", runConform},
 		{"bench", "measure the speed of random playouts", runBench},
+		{"solve", "solve a small game exactly by retrograde analysis", runSolve},
+		{"hint", "value every legal token under perfect play", runHint},
 	}
 }
 

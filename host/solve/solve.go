@@ -91,7 +91,7 @@ type Solution struct {
 
 // DefaultMaxPositions is how many positions Solve explores at most unless
 // told otherwise.
-const DefaultMaxPositions = 5_000_000
+const DefaultMaxPositions = 2_000_000
 
 // Option changes how Solve works.
 type Option func(*config)
