@@ -5,10 +5,10 @@
 //
 //	matombo <command> [arguments] [flags]
 //
-// The commands are list, rules, play, trace, selfplay, check, conform and
-// bench; `matombo help` lists them and `matombo help <command>` (or
-// `matombo <command> --help`) describes one. docs/cli.md has the details
-// and example sessions.
+// The commands are list, rules, play, trace, selfplay, check, conform,
+// bench, analyze, solve and hint; `matombo help` lists them and `matombo
+// help <command>` (or `matombo <command> --help`) describes one.
+// docs/cli.md has the details and example sessions.
 //
 // Exit status: 0 when all went well, 1 when the work failed (an illegal
 // token, a broken script, a problem found by check or conform), 2 when the
@@ -61,6 +61,7 @@ func commands() []command {
 		{"check", "validate a rule script or a folder of games", runCheck},
 		{"conform", "run conformance scenarios against the games", runConform},
 		{"bench", "measure the speed of random playouts", runBench},
+		{"analyze", "measure a game and its variants over many games", runAnalyze},
 		{"solve", "solve a small game exactly by retrograde analysis", runSolve},
 		{"hint", "value every legal token under perfect play", runHint},
 	}

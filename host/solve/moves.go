@@ -197,3 +197,20 @@ func (sol *Solution) Check(ctx context.Context, g *host.Game) error {
 	}
 	return nil
 }
+
+// Player plays the best move of every position from a solution: the
+// quickest win, else a draw, else the slowest loss. It is safe for
+// concurrent use.
+type Player struct{ sol *Solution }
+
+// Player returns a player that plays from the solution.
+func (sol *Solution) Player() *Player { return &Player{sol: sol} }
+
+// Choose returns the best move of s.
+func (p *Player) Choose(ctx context.Context, s *host.State) (host.Move, error) {
+	if err := ctx.Err(); err != nil {
+		return host.Move{}, err
+	}
+	mv, err := p.sol.Best(s)
+	return mv.Move, err
+}
