@@ -278,3 +278,16 @@ func TestValueString(t *testing.T) {
 		assert.Equal(t, want, v.String())
 	}
 }
+
+func BenchmarkSolve(b *testing.B) {
+	for _, variant := range []string{"triangle", "square"} {
+		b.Run(variant, func(b *testing.B) {
+			g := load(b, "yematatu", host.WithVariant(variant))
+			for b.Loop() {
+				if _, err := solve.Solve(context.Background(), g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
