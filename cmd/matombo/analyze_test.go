@@ -132,3 +132,23 @@ func TestAnalyzeErrors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseShard: --shard I/N either parses into 0 <= I < N or is refused
+// with the value in the message.
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"0/4", "3/4", "4/4", "-1/2", "1/0", "x", "1/2/3", " 1/2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		i, n, err := parseShard(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), s) {
+				t.Fatalf("error %q does not name %q", err, s)
+			}
+			return
+		}
+		if i < 0 || n < 1 || i >= n {
+			t.Fatalf("%q parsed as %d/%d", s, i, n)
+		}
+	})
+}

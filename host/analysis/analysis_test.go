@@ -188,3 +188,33 @@ func ExampleRun() {
 	fmt.Printf("%d games, Player 1 wins %.0f%% [%.0f%%, %.0f%%]\n", rep.Games, 100*rep.P1Rate, 100*rep.P1RateLow, 100*rep.P1RateHigh)
 	// Output: 200 games, Player 1 wins 46% [39%, 52%]
 }
+
+// FuzzMerge reads shard results as JSON, as `matombo analyze --merge`
+// does: whatever the file holds, merging and summarizing must not panic.
+func FuzzMerge(f *testing.F) {
+	g, err := games.Library().Load("yematatu")
+	if err != nil {
+		f.Fatal(err)
+	}
+	r, err := analysis.Run(context.Background(), g, analysis.WithGames(6), analysis.WithShard(1, 2))
+	if err != nil {
+		f.Fatal(err)
+	}
+	b, _ := json.Marshal(r)
+	f.Add(b)
+	f.Add([]byte(`{"wins":[],"played":1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var r analysis.Result
+		if json.Unmarshal(data, &r) != nil {
+			return
+		}
+		m, err := analysis.Merge(&r)
+		if err != nil {
+			return
+		}
+		rep := analysis.Summarize(m)
+		if rep.Games != r.Played {
+			t.Fatalf("merged %d games into %d", r.Played, rep.Games)
+		}
+	})
+}

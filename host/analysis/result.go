@@ -104,6 +104,9 @@ func Merge(parts ...*Result) (*Result, error) {
 		Lengths: map[int]int{}, Reasons: map[string]int{}, Notes: map[string]int{},
 	}
 	for _, p := range parts {
+		if err := p.validate(); err != nil {
+			return nil, err
+		}
 		if err := sameRun(first, p); err != nil {
 			return nil, err
 		}
@@ -135,6 +138,48 @@ func addCounts[K comparable](dst, src map[K]int) {
 	for k, n := range src {
 		dst[k] += n
 	}
+}
+
+// validate checks that a result read from a file makes sense.
+func (r *Result) validate() error {
+	bad := func(format string, args ...any) error {
+		return &MergeError{Reason: fmt.Sprintf("result of %s: ", r.label()) + fmt.Sprintf(format, args...)}
+	}
+	if len(r.Wins) != 2 {
+		return bad("want wins of 2 seats, got %d", len(r.Wins))
+	}
+	if r.Shards < 1 || r.Games < 1 {
+		return bad("%d shards of %d games: want at least 1 of each", r.Shards, r.Games)
+	}
+	for _, d := range r.Done {
+		if d < 0 || d >= r.Shards {
+			return bad("shard %d of %d does not exist", d, r.Shards)
+		}
+	}
+	total := 0
+	for l, n := range r.Lengths {
+		if l < 0 || n < 0 {
+			return bad("%d games of %d plies", n, l)
+		}
+		total += n
+	}
+	counts := []int{r.Played, r.Wins[0], r.Wins[1], r.Draws, r.Capped, r.Turns, r.Legal, r.Captures, r.LeadChanges}
+	for _, n := range counts {
+		if n < 0 {
+			return bad("a negative count")
+		}
+	}
+	for _, m := range []map[string]int{r.Reasons, r.Notes} {
+		for k, n := range m {
+			if n < 0 {
+				return bad("%d games ended %q", n, k)
+			}
+		}
+	}
+	if total != r.Played || r.Wins[0]+r.Wins[1]+r.Draws+r.Capped != r.Played || r.Played > r.Games {
+		return bad("its counts do not add up to its %d games", r.Played)
+	}
+	return nil
 }
 
 // sameRun checks that b is a shard of a's run.

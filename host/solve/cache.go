@@ -204,6 +204,9 @@ func Read(r io.Reader, g *host.Game) (*Solution, error) {
 	if len(sol.index) != n {
 		return nil, errors.New("damaged solution file: a position occurs twice")
 	}
+	if id, ok := sol.index[string(sol.key(nil, g.Start()))]; !ok || id != 0 {
+		return nil, errors.New("damaged solution file: the opening is not its first position")
+	}
 	return sol, nil
 }
 

@@ -291,3 +291,30 @@ func BenchmarkSolve(b *testing.B) {
 		})
 	}
 }
+
+// FuzzRead reads solution files: whatever a file holds, Read returns a
+// solution or an error, and a solution it returns answers lookups.
+func FuzzRead(f *testing.F) {
+	g := load(f, "twice", host.WithParam("pile", 3))
+	sol, err := solve.Solve(context.Background(), g)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := sol.WriteTo(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte("matombo solution 1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		back, err := solve.Read(bytes.NewReader(data), g)
+		if err != nil {
+			return
+		}
+		if back.Positions() > 0 {
+			back.Opening()
+		}
+		back.Lookup(g.Start())
+		_ = back.Check(context.Background(), g)
+	})
+}
