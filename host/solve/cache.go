@@ -2,9 +2,7 @@ package solve
 
 import (
 	"bufio"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -14,46 +12,15 @@ import (
 	"github.com/matombo/matombo/host"
 )
 
-// Fingerprint identifies a loaded game for the cache: a hash of its name,
-// its script, its parameter values (whichever variants set them), the variants it knows, its board and its
-// players. Two loads with the same fingerprint play the same rules.
-func Fingerprint(g *host.Game) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "game %q players %d\n", g.Name(), g.Players())
-	fmt.Fprintf(h, "script %d\n%s\n", len(g.Source()), g.Source())
-	for _, p := range g.Params() {
-		fmt.Fprintf(h, "param %q %T %v\n", p.Name, p.Value, p.Value)
-	}
-	for _, v := range g.Variants() {
-		fmt.Fprintf(h, "variant %q", v.Name)
-		for _, p := range v.Params {
-			fmt.Fprintf(h, " %q=%v", p.Name, p.Value)
-		}
-		fmt.Fprintln(h)
-	}
-	b := g.Board()
-	for i := 0; i < b.NumSites(); i++ {
-		s := b.Site(i)
-		fmt.Fprintf(h, "site %q %d %d %v %v\n", s.Name, s.Row, s.Col, b.Adjacent(i), b.Tags(i))
-	}
-	for _, l := range b.Lines() {
-		fmt.Fprintf(h, "line %v\n", l)
-	}
-	for _, t := range b.Tracks() {
-		fmt.Fprintf(h, "track %v\n", t)
-	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
-}
-
 // CachePath is the file that caches g's solution: under the user's cache
 // directory (see os.UserCacheDir), in matombo/solve, named by the game and
-// its fingerprint.
+// its fingerprint (Game.Fingerprint).
 func CachePath(g *host.Game) (string, error) {
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		return "", fmt.Errorf("solution cache: %w", err)
 	}
-	return filepath.Join(dir, "matombo", "solve", g.Name()+"-"+Fingerprint(g)+".solution"), nil
+	return filepath.Join(dir, "matombo", "solve", g.Name()+"-"+g.Fingerprint()+".solution"), nil
 }
 
 // LoadCached reads g's cached solution. When there is none the error
@@ -103,7 +70,7 @@ func SaveCached(sol *Solution, g *host.Game) (string, error) {
 }
 
 // magic starts every solution file; the digit is the format's version.
-const magic = "matombo solution 1\n"
+const magic = "matombo solution 2\n"
 
 // WriteTo writes the solution in its binary form: a header naming the game
 // and its fingerprint, then each position's encoding, value, distance,
@@ -114,10 +81,6 @@ func (sol *Solution) WriteTo(w io.Writer) (int64, error) {
 	b = append(b, magic...)
 	b = appendString(b, sol.game)
 	b = appendString(b, sol.fingerprint)
-	b = binary.AppendUvarint(b, uint64(len(sol.codec.vars)))
-	for _, v := range sol.codec.vars {
-		b = appendString(b, v)
-	}
 	b = binary.AppendUvarint(b, uint64(len(sol.value)))
 	encs := make([]string, len(sol.value))
 	for enc, id := range sol.index {
@@ -163,14 +126,10 @@ func Read(r io.Reader, g *host.Game) (*Solution, error) {
 	}
 	sr := streamReader{r: br}
 	sol := &Solution{game: sr.str(), fingerprint: sr.str(), codec: codec{g: g}}
-	nv := sr.uvarint(1 << 16)
-	for i := 0; i < int(nv) && sr.err == nil; i++ {
-		sol.codec.vars = append(sol.codec.vars, sr.str())
-	}
 	if sr.err != nil {
 		return nil, sr.err
 	}
-	if fp := Fingerprint(g); sol.fingerprint != fp || sol.game != g.Name() {
+	if fp := g.Fingerprint(); sol.fingerprint != fp || sol.game != g.Name() {
 		return nil, fmt.Errorf("the file holds a solution of %s with fingerprint %s, not of this %s (%s)", sol.game, sol.fingerprint, g.Name(), fp)
 	}
 	n := int(sr.uvarint(1 << 31))

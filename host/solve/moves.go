@@ -131,7 +131,7 @@ func (e *InconsistencyError) Error() string {
 // every move from it reaches a position the solution holds, and its value
 // and distance are what one move of lookahead gives.
 func (sol *Solution) Check(ctx context.Context, g *host.Game) error {
-	if fp := Fingerprint(g); fp != sol.fingerprint {
+	if fp := g.Fingerprint(); fp != sol.fingerprint {
 		return fmt.Errorf("solution of %s does not belong to this game (fingerprint %s, want %s)", sol.game, sol.fingerprint, fp)
 	}
 	c := g.Start()

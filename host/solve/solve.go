@@ -165,7 +165,7 @@ func Solve(ctx context.Context, g *host.Game, opts ...Option) (*Solution, error)
 	if g.Players() != 2 {
 		return nil, &UnsupportedError{Game: g.Name(), Reason: fmt.Sprintf("it has %d players; the solver treats two", g.Players())}
 	}
-	sol := &Solution{game: g.Name(), fingerprint: Fingerprint(g), codec: newCodec(g), index: map[string]int32{}}
+	sol := &Solution{game: g.Name(), fingerprint: g.Fingerprint(), codec: newCodec(g), index: map[string]int32{}}
 	children, err := sol.explore(ctx, g, cfg)
 	if err != nil {
 		return nil, err
@@ -224,7 +224,9 @@ func (sol *Solution) explore(ctx context.Context, g *host.Game, cfg config) (gra
 	if _, err := add(sol.key(nil, opening), opening); err != nil {
 		return gr, err
 	}
-	child := g.Start()
+	r := g.NewRunner()
+	defer r.Close()
+	child, cur := g.Start(), g.Start()
 	var buf []byte
 	var moves []host.Move
 	var kids []int32
@@ -246,10 +248,10 @@ func (sol *Solution) explore(ctx context.Context, g *host.Game, cfg config) (gra
 		}
 		s := opening
 		if id > 0 {
-			var err error
-			if s, err = sol.codec.decode(enc); err != nil {
+			if err := sol.codec.decodeInto(r, cur, enc); err != nil {
 				return gr, fmt.Errorf("solve %s: %w", g.Name(), err)
 			}
+			s = cur
 			if s.Over() { // the script ends the game when there is no legal move
 				sol.markTerminal(int32(id), s)
 				gr.add(nil)
@@ -259,7 +261,7 @@ func (sol *Solution) explore(ctx context.Context, g *host.Game, cfg config) (gra
 		moves = append(moves[:0], s.Moves()...)
 		for _, m := range moves {
 			child.CopyFrom(s)
-			if err := child.Apply(m); err != nil {
+			if err := r.Apply(child, m); err != nil {
 				return gr, fmt.Errorf("solve %s: move %s: %w", g.Name(), g.Token(m), err)
 			}
 			buf = sol.key(buf[:0], child)
