@@ -203,6 +203,8 @@ func playGame(ctx context.Context, g *host.Game, cfg config, i, limit int) (reco
 		seats[k] = p
 	}
 	s := g.Start()
+	r := g.NewRunner() // one script machine for the whole game
+	defer r.Close()
 	var rec record
 	last, lead := 0, 0
 	for !s.Over() && rec.plies < limit {
@@ -219,7 +221,7 @@ func playGame(ctx context.Context, g *host.Game, cfg config, i, limit int) (reco
 		if err != nil {
 			return rec, fmt.Errorf("game %d (seed %d), ply %d, %s: %w", i, seed, rec.plies+1, cfg.spec(mover), err)
 		}
-		if err := s.Apply(m); err != nil {
+		if err := r.Apply(s, m); err != nil {
 			return rec, fmt.Errorf("game %d (seed %d), ply %d, %s plays %s: %w", i, seed, rec.plies+1, cfg.spec(mover), g.Token(m), err)
 		}
 		rec.plies++
