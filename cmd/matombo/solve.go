@@ -117,7 +117,21 @@ func solution(w io.Writer, g *host.Game, maxPositions int, fresh bool) (*solve.S
 	fmt.Fprintf(w, "solving %s: at most %d positions, about %d bytes each (at most %s)\n",
 		gameLabel(g), maxPositions, bpp, solve.FormatBytes(int64(bpp)*int64(maxPositions)))
 	start := time.Now()
-	sol, err := solve.Solve(context.Background(), g, solve.WithMaxPositions(maxPositions))
+	opts := []solve.Option{solve.WithMaxPositions(maxPositions)}
+	shown, bucket := false, 0
+	if isTerminal(w) {
+		opts = append(opts, solve.WithProgress(func(found int) {
+			if found/50000 > bucket {
+				bucket = found / 50000
+				fmt.Fprintf(w, "\r  %d positions found", found)
+				shown = true
+			}
+		}))
+	}
+	sol, err := solve.Solve(context.Background(), g, opts...)
+	if shown {
+		fmt.Fprintln(w)
+	}
 	if err != nil {
 		return nil, err
 	}
