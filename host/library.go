@@ -347,7 +347,7 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	if ok {
 		return p, nil
 	}
-	p, err := CompileScript(file, src)
+	p, err := compileScript(file, src)
 	if err != nil {
 		return nil, err
 	}
@@ -357,9 +357,9 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	return p, nil
 }
 
-// CompileScript parses and compiles a rule script and checks that it uses
+// compileScript parses and compiles a rule script and checks that it uses
 // no global variables outside the sandbox. Errors carry the file and line.
-func CompileScript(file string, src []byte) (*lua.FunctionProto, error) {
+func compileScript(file string, src []byte) (*lua.FunctionProto, error) {
 	chunk, err := parse.Parse(bytes.NewReader(src), file)
 	if err != nil {
 		var pe *parse.Error
