@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/internal/safefile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -113,6 +114,9 @@ type FileError struct {
 
 func (e *FileError) Error() string { return e.Pos.String() + ": " + e.Msg }
 
+// MaxFileBytes bounds the size of a scenario file.
+const MaxFileBytes = 1 << 20
+
 // LoadFiles parses scenario files; a directory stands for all *.yaml and
 // *.yml files below it, in path order. Each file that cannot be read or
 // parsed yields a FileError, and the others are still returned.
@@ -120,9 +124,14 @@ func LoadFiles(paths ...string) ([]*File, []error) {
 	var files []*File
 	var errs []error
 	for _, p := range expand(paths, &errs) {
-		src, err := os.ReadFile(p)
+		src, err := safefile.ReadFile(p, MaxFileBytes)
 		if err != nil {
-			errs = append(errs, &FileError{Pos: host.Pos{File: p}, Msg: err.Error()})
+			var se *safefile.Error
+			if errors.As(err, &se) {
+				errs = append(errs, &FileError{Pos: host.Pos{File: p}, Msg: se.Msg})
+			} else {
+				errs = append(errs, &FileError{Pos: host.Pos{File: p}, Msg: err.Error()})
+			}
 			continue
 		}
 		f, err := Parse(p, src)
