@@ -128,6 +128,19 @@ var hostileCases = []hostileCase{
 	{name: "long_site_names", at: "load", want: "any", msg: "row label"},
 	{name: "long_names", at: "load", want: "script", msg: "name has 1 to 64 characters"},
 
+	// Primitives that loop in Go bound their work by a limit the host
+	// controls (sowWork), whatever lap limit the script passes; on a slow
+	// machine the time budget (checked inside the loop too) may come first.
+	{name: "relay_endless", at: "play", want: "budget", budget: []string{"sowing", "time"}},
+	{name: "relay_ends_endless", at: "play", want: "budget", budget: []string{"sowing", "time"}},
+	{name: "emit_sowings_endless", at: "load", want: "budget", budget: []string{"sowing", "time"}},
+	// Counts, captured totals and hands never leave 0..maxCount: the
+	// primitive that would push one out fails.
+	{name: "sow_overflow", at: "play", want: "script", msg: "would pass 1073741823"},
+	{name: "sow_too_many", at: "play", want: "script", msg: "cannot sow 2147483648 counters"},
+	{name: "sweep_overflow", at: "play", want: "script", msg: "captured total would become"},
+	{name: "capture_overflow", at: "play", want: "script", msg: "captured total would become"},
+
 	// Escapes: globals the sandbox does not have, refused at load.
 	{name: "os_exit", at: "load", want: "script", msg: `undeclared global "os"`},
 	{name: "io_open", at: "load", want: "script", msg: `undeclared global "io"`},
