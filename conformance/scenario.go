@@ -53,6 +53,10 @@ type Start struct {
 	Captured []int
 	Hand     []int
 	Vars     map[string]int
+	// AnyTotal marks a set-up position whose total of counters differs
+	// from the opening's in a game that conserves its counters (see
+	// host.AnyTotal); without it such a start is an error.
+	AnyTotal bool
 }
 
 // Diagram is a board diagram and where its first line is.
@@ -481,7 +485,7 @@ func (p *parser) stepField(st *Step, key string, v *yaml.Node) {
 
 func (p *parser) start(n *yaml.Node) *Start {
 	st := &Start{Line: n.Line}
-	p.fields(n, "start", []string{"board", "to_move", "captured", "hand", "vars"}, func(key string, k, v *yaml.Node) {
+	p.fields(n, "start", []string{"board", "to_move", "captured", "hand", "vars", "any_total"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "board":
 			st.Board = p.diagram(v, "board")
@@ -494,6 +498,8 @@ func (p *parser) start(n *yaml.Node) *Start {
 			st.Hand = p.ints(v, "hand")
 		case "vars":
 			st.Vars = p.vars(v)
+		case "any_total":
+			st.AnyTotal = p.boolean(v, "any_total")
 		}
 	})
 	return st
