@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"sync"
 
@@ -253,11 +254,31 @@ func (s *State) Position() Position {
 	return p
 }
 
+// StateOption configures NewState.
+type StateOption func(*stateConfig)
+
+type stateConfig struct {
+	anyTotal bool
+}
+
+// AnyTotal lets NewState accept a position whose total of counters (board,
+// captured and hands) differs from the opening's in a game that declares
+// that it conserves its counters. Such a position cannot arise in play; a
+// test of a rule may set one up on purpose (e.g. a sowing of 1000 laps
+// needs far more counters than the opening has).
+func AnyTotal() StateOption { return func(c *stateConfig) { c.anyTotal = true } }
+
 // NewState returns a state at the given position, with the position as the
 // first of its history. The script lists the legal moves and, when there
-// are none, decides the result.
-func (g *Game) NewState(pos Position) (*State, error) {
-	s, err := g.positionState(pos)
+// are none, decides the result. Counts, captured totals and hands are 0 to
+// 1073741823; in a game that conserves its counters the position must hold
+// the opening's total (unless AnyTotal is given).
+func (g *Game) NewState(pos Position, opts ...StateOption) (*State, error) {
+	var cfg stateConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s, err := g.positionState(pos, !cfg.anyTotal)
 	if err != nil {
 		return nil, err
 	}
@@ -273,8 +294,9 @@ func (g *Game) NewState(pos Position) (*State, error) {
 }
 
 // positionState checks a position and builds a state of it, without
-// running the script.
-func (g *Game) positionState(pos Position) (*State, error) {
+// running the script; with conserve, a conserving game's position must
+// hold the opening's total.
+func (g *Game) positionState(pos Position, conserve bool) (*State, error) {
 	s := g.blank()
 	lay := g.lay
 	if len(pos.Counts) != lay.sites || len(pos.Owners) != lay.sites {
@@ -285,8 +307,8 @@ func (g *Game) positionState(pos Position) (*State, error) {
 	}
 	for i := 0; i < lay.sites; i++ {
 		name := g.board.sites[i].Name
-		if pos.Counts[i] < 0 {
-			return nil, fmt.Errorf("position: %s has a negative count", name)
+		if pos.Counts[i] < 0 || pos.Counts[i] > maxCount {
+			return nil, fmt.Errorf("position: %s has count %d (0 to %d allowed)", name, pos.Counts[i], maxCount)
 		}
 		if pos.Owners[i] < 0 || pos.Owners[i] > g.players {
 			return nil, fmt.Errorf("position: %s has owner %d (0 to %d allowed)", name, pos.Owners[i], g.players)
@@ -295,8 +317,11 @@ func (g *Game) positionState(pos Position) (*State, error) {
 		s.cells[lay.owners+i] = int32(pos.Owners[i])
 	}
 	for p := 0; p < g.players; p++ {
-		if pos.Captured[p] < 0 || pos.Hand[p] < 0 {
-			return nil, fmt.Errorf("position: player %d has a negative captured total or hand", p+1)
+		if pos.Captured[p] < 0 || pos.Captured[p] > maxCount {
+			return nil, fmt.Errorf("position: player %d's captured total is %d (0 to %d allowed)", p+1, pos.Captured[p], maxCount)
+		}
+		if pos.Hand[p] < 0 || pos.Hand[p] > maxCount {
+			return nil, fmt.Errorf("position: player %d's hand is %d (0 to %d allowed)", p+1, pos.Hand[p], maxCount)
 		}
 		s.cells[lay.captured+p] = int32(pos.Captured[p])
 		s.cells[lay.hand+p] = int32(pos.Hand[p])
@@ -309,6 +334,9 @@ func (g *Game) positionState(pos Position) (*State, error) {
 		found := false
 		for _, vs := range g.vars {
 			if vs.name == name {
+				if v < math.MinInt32 || v > math.MaxInt32 {
+					return nil, fmt.Errorf("position: variable %s is %d (a 32-bit integer, %d to %d, allowed)", name, v, math.MinInt32, math.MaxInt32)
+				}
 				s.cells[vs.cell] = int32(v)
 				found = true
 			}
@@ -321,7 +349,25 @@ func (g *Game) positionState(pos Position) (*State, error) {
 			return nil, fmt.Errorf("position: the script declares no variable %q (it declares: %s)", name, strings.Join(known, ", "))
 		}
 	}
+	if conserve && g.conserve && g.opening != nil {
+		if want, got := g.opening.total(), s.total(); got != want {
+			return nil, fmt.Errorf("position: the game conserves its counters: the opening has %d on the board, captured and in hand, this position %d", want, got)
+		}
+	}
 	return s, nil
+}
+
+// total is the number of counters on the board, captured and in hand.
+func (s *State) total() int {
+	lay := s.g.lay
+	n := 0
+	for _, c := range s.cells[:lay.sites] {
+		n += int(c)
+	}
+	for _, c := range s.cells[lay.captured:lay.vars] { // captured totals and hands
+		n += int(c)
+	}
+	return n
 }
 
 // Apply plays a legal move. An illegal move or a failing script returns an

@@ -4,13 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 )
 
 // MarshalJSON writes the state in the format of RULINGS.md: game, variant
 // (every parameter), ply, to_move, sites (name, count, owner in board
 // order), captured, hand, legal, over, winner, notes; then reason (how the
-// game ended, "" while it goes on) and vars (the script's variables).
+// game ended, "" while it goes on), vars (the script's variables) and
+// history: the position keys (Key, 16 hex digits) of every position since
+// the opening or the position the state was made from, oldest first, the
+// current one last. The history is what repetition rules count, so a state
+// read back with StateFromJSON continues exactly as this one would.
 func (s *State) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	s.writeJSON(&b)
@@ -82,7 +87,14 @@ func (s *State) writeJSON(b *bytes.Buffer) {
 		b.WriteByte(':')
 		b.WriteString(strconv.Itoa(int(s.cells[v.cell])))
 	}
-	b.WriteString("}}")
+	b.WriteString(`},"history":[`)
+	for i, k := range s.hist.appendKeys(nil) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(b, `"%016x"`, k)
+	}
+	b.WriteString("]}")
 }
 
 func writeInts(b *bytes.Buffer, n int, get func(int) int) {
@@ -112,6 +124,7 @@ type stateJSON struct {
 	Reason   string         `json:"reason"`
 	Method   string         `json:"method"`
 	Vars     map[string]int `json:"vars"`
+	History  []string       `json:"history"`
 }
 
 type siteJSON struct {
@@ -121,9 +134,12 @@ type siteJSON struct {
 }
 
 // StateFromJSON reads a state written by MarshalJSON. The game and its
-// parameters must match g. The ply count and result are taken as written;
-// the history starts afresh at this position, so repetitions count from
-// here. The legal tokens are recomputed and must match those written.
+// parameters must match g. The ply count, result and history are taken as
+// written (the history's last key must be this position's, and it may hold
+// at most ply+1 keys); without a history the history starts afresh at this
+// position, so repetitions count from here. Integers must be whole numbers
+// in range, and a game that conserves its counters must have the opening's
+// total. The legal tokens are recomputed and must match those written.
 func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	var j stateJSON
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -140,6 +156,9 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 			return nil, fmt.Errorf("state JSON: variant lacks parameter %s", p.Name)
 		}
 		if f, isNum := v.(float64); isNum {
+			if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+				return nil, fmt.Errorf("state JSON: parameter %s is %v, not a whole number", p.Name, f)
+			}
 			v = int(f)
 		}
 		if v != p.Value {
@@ -169,7 +188,7 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	var s *State
 	var err error
 	if j.Over {
-		s, err = g.positionState(pos)
+		s, err = g.positionState(pos, true)
 		if err == nil {
 			s.key = s.computeKey()
 			s.hist.push(s.key)
@@ -188,6 +207,11 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 		return nil, err
 	}
 	s.ply = j.Ply
+	if j.History != nil {
+		if err := s.readHistory(j.History); err != nil {
+			return nil, err
+		}
+	}
 	legal := s.Legal()
 	if len(legal) != len(j.Legal) {
 		return nil, fmt.Errorf("state JSON: the script lists %d legal tokens here, the JSON %d", len(legal), len(j.Legal))
@@ -198,4 +222,23 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 		}
 	}
 	return s, nil
+}
+
+// readHistory replaces the state's history with the keys of a state JSON.
+func (s *State) readHistory(keys []string) error {
+	if len(keys) == 0 || len(keys) > s.ply+1 {
+		return fmt.Errorf("state JSON: history has %d keys; it needs 1 to ply+1 = %d", len(keys), s.ply+1)
+	}
+	s.hist.reset()
+	for i, k := range keys {
+		v, err := strconv.ParseUint(k, 16, 64)
+		if err != nil || len(k) != 16 {
+			return fmt.Errorf("state JSON: history key %d is %q, not 16 hex digits", i+1, k)
+		}
+		s.hist.push(v)
+	}
+	if last := keys[len(keys)-1]; last != fmt.Sprintf("%016x", s.Key()) {
+		return fmt.Errorf("state JSON: the last history key %s is not the key of the position, %016x", last, s.Key())
+	}
+	return nil
 }

@@ -28,7 +28,7 @@ func TestSandboxGlobals(t *testing.T) {
 }
 
 // The runtime guard behind the static check: code that did not go through
-// CompileScript (evalLua loads it directly) still cannot read or create
+// compileScript (evalLua loads it directly) still cannot read or create
 // globals.
 func TestSandboxRuntimeGuard(t *testing.T) {
 	g := loadTest(t, "probe")
@@ -76,9 +76,9 @@ func TestSandboxLibrariesWithinLimits(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []any{"ababab", " 3.14|a  |42", "v,x,y,z,w", "xy", "hell0 w0rld", "key", 1048576}, fromLuaAll(got))
 	for code, msg := range map[string]string{
-		`return string.rep("x", 1048577)`:                 "string size budget exceeded (limit 1048576 bytes): string.rep would build 1048577 bytes",
-		`return string.format("%100d", 1)`:                "string.format: width or precision above 99",
-		`return string.format("%.100f", 1)`:               "width or precision above 99",
+		`return string.rep("x", 1048577)`:                 "string size budget exceeded (limit 1048576 bytes): string.rep would build a string of 1048577 bytes",
+		`return string.format("%100d", 1)`:                "invalid format (width or precision too long: at most 2 digits)",
+		`return string.format("%.100f", 1)`:               "width or precision too long",
 		`local t = {} table.insert(t, 3, 1)`:              "bad argument #2 to insert (position 3 out of bounds (the table has 0 elements))",
 		`local t = {} table.insert(t, 0, 1)`:              "position 0 out of bounds",
 		`return table.concat({}, "", 1, 65537)`:           "table size budget exceeded (limit 65536): table.concat of 65537 elements",
