@@ -418,8 +418,9 @@ func (s *State) illegalReason() string {
 
 // ParseMove returns the legal move whose token is tok.
 func (s *State) ParseMove(tok string) (Move, error) {
+	var buf [64]byte
 	for _, m := range s.moves {
-		if s.g.Token(m) == tok {
+		if int(m.Kind) < len(s.g.kinds) && string(s.g.kinds[m.Kind].appendToken(buf[:0], s.g.board, m)) == tok {
 			return m, nil
 		}
 	}
