@@ -43,6 +43,7 @@ type machine struct {
 	seenFor uint64            // the call the set belongs to
 	seenLen int               // how many of the state's moves are in it
 	saved   saved             // copy of a state taken before play, restored on error
+	irrev   irreversible      // see lua_irreversible.go
 	strs    strCache
 }
 
@@ -364,6 +365,7 @@ func (vm *machine) settle(s *State) error {
 // apply plays move m on s. On any error s is restored as it was.
 func (vm *machine) apply(s *State, m Move) error {
 	vm.save(s)
+	vm.beginMove()
 	vm.bind(s)
 	defer vm.bind(nil)
 	p := s.ToMove()
@@ -388,6 +390,7 @@ func (vm *machine) apply(s *State, m Move) error {
 	if !vm.keyValid {
 		key = s.Key()
 	}
+	vm.forgetBefore(s)
 	s.hist.push(key)
 	err = vm.settle(s)
 	if err == nil && !s.over && vm.fnRepeated != nil && s.hist.count(key) >= vm.g.repetition {
@@ -395,6 +398,7 @@ func (vm *machine) apply(s *State, m Move) error {
 	}
 	if err != nil {
 		s.hist.pop()
+		vm.rememberBefore(s)
 		vm.restore(s)
 		return err
 	}

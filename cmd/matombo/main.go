@@ -61,6 +61,7 @@ func commands() []command {
 		{"check", "validate a rule script or a folder of games", runCheck},
 		{"conform", "run conformance scenarios against the games", runConform},
 		{"bench", "measure the speed of random playouts", runBench},
+		{"import", "convert another program's games into conformance scenarios", runImport},
 	}
 }
 
