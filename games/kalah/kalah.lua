@@ -50,7 +50,7 @@ local PITS_OF = { m.filter { row = 1, not_tag = STORE_TAG }, m.filter { row = 2,
 local MOVE_LIMIT = 1000
 
 local count, take, add, sow, sum, owner, opposite = m.count, m.take, m.add, m.sow, m.sum, m.owner, m.opposite
-local first, set_to_move, ply, finish = m.first, m.set_to_move, m.ply, m.finish
+local first, set_to_move, ply, finish, emit_each = m.first, m.set_to_move, m.ply, m.finish, m.emit_each
 
 local function k1_setup()
   for s = 1, PITS do
@@ -122,7 +122,7 @@ local function k5_end()
 end
 
 local function legal(p)
-  m.emit_each(SOW, SOWABLE[p])
+  emit_each(SOW, SOWABLE[p])
 end
 
 local function play(p, kind, from)

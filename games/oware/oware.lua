@@ -73,6 +73,7 @@ local ROW_OF = { m.filter { row = 1 }, m.filter { row = 2 } }
 
 local count, take, capture, capture_run, capture_count = m.count, m.take, m.capture, m.capture_run, m.capture_count
 local sow_skip, sum, owner, captured, finish = m.sow_skip, m.sum, m.owner, m.captured, m.finish
+local emit, emit_each, irreversible = m.emit, m.emit_each, m.irreversible
 
 local function o1_setup()
   for k = 1, HOUSES do
@@ -121,7 +122,7 @@ local function o5_feeding_moves(p)
   local row = p == 1 and A or B
   for k = 1, HOUSES do
     if count(row[k]) > HOUSES - k then
-      m.emit(SOW, row[k])
+      emit(SOW, row[k])
     end
   end
 end
@@ -165,14 +166,17 @@ local function legal(p)
   if sum(ROW_OF[3 - p]) == 0 then
     o5_feeding_moves(p)
   else
-    m.emit_each(SOW, SOWABLE)
+    emit_each(SOW, SOWABLE)
   end
 end
 
+-- Only a capture changes a score, so O7's scores are read after one; and a
+-- capture makes every earlier position impossible (O6).
 local function play(p, kind, from)
-  if o3_capture(p, o2_sow(from)) > 0 then
-    m.irreversible()
+  if o3_capture(p, o2_sow(from)) == 0 then
+    return
   end
+  irreversible()
   if o7_scores_decide() then
     o8_result(captured(1) == captured(2) and "half the seeds each" or "more than half the seeds")
   end
