@@ -3,6 +3,7 @@ package openspiel
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,6 +24,8 @@ var playthroughs = []struct{ source, scenario string }{
 	{"oware-0cb05f61.txt", "oware/openspiel-oware-0cb05f61.yaml"},
 }
 
+var update = flag.Bool("update", false, "rewrite the shipped scenario files from the playthroughs")
+
 var (
 	sourceDir   = filepath.Join("..", "host", "testdata", "openspiel")
 	scenarioDir = filepath.Join("..", "conformance")
@@ -30,8 +33,8 @@ var (
 
 // TestShippedScenariosAreConverted converts OpenSpiel's playthroughs again
 // and compares the result with the scenario files under conformance/: the
-// shipped files are exactly what the converter makes of them. Set
-// MATOMBO_UPDATE=1 to rewrite them.
+// shipped files are exactly what the converter makes of them;
+// go test ./openspiel -update rewrites them.
 func TestShippedScenariosAreConverted(t *testing.T) {
 	for _, p := range playthroughs {
 		t.Run(p.source, func(t *testing.T) {
@@ -43,12 +46,12 @@ func TestShippedScenariosAreConverted(t *testing.T) {
 			got, err := Convert(pt, Options{Source: p.source})
 			require.NoError(t, err)
 			path := filepath.Join(scenarioDir, filepath.FromSlash(p.scenario))
-			if os.Getenv("MATOMBO_UPDATE") != "" {
+			if *update {
 				require.NoError(t, os.WriteFile(path, got, 0o644))
 			}
 			want, err := os.ReadFile(path)
 			require.NoError(t, err)
-			assert.Equal(t, string(want), string(got), "regenerate with MATOMBO_UPDATE=1 go test ./openspiel")
+			assert.Equal(t, string(want), string(got), "regenerate with go test ./openspiel -update")
 		})
 	}
 }
