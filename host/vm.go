@@ -249,6 +249,14 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 	if pos.Line == 0 {
 		pos = vm.posFromTrace(trace, pos)
 	}
+	// A size budget the failing call hit itself is the certain cause,
+	// even when the watchdog tripped meanwhile.
+	if be := vm.budgetHit; be != nil && strings.Contains(text, string(be.Budget)+" budget exceeded") {
+		vm.budgetHit = nil
+		out := *be
+		out.Pos, out.Func = pos, fn
+		return &out
+	}
 	switch why := vm.trip.firedFor(seq); why {
 	case tripSteps:
 		vm.budgetHit = nil
