@@ -16,10 +16,12 @@ import (
 // makes. It returns the last site sown and whether that site was empty
 // before the last counter fell in; last is -1 when a track that does not
 // loop ran out of sites. On a looping track the other sites get n / (L-1)
-// counters each at once (L sites on the track).
+// counters each at once (L sites on the track). The caller checks that no
+// count passes maxCount.
 func sowSkipping(counts []int32, t *Track, from int, n int) (last int, wasEmpty bool) {
 	if !t.Loop {
-		return sowInto(counts, t, from, n)
+		last, wasEmpty, _ = sowInto(counts, t, from, n)
+		return last, wasEmpty
 	}
 	others := len(t.Sites) - 1
 	if others < 1 {
@@ -54,9 +56,10 @@ func sowSkipping(counts []int32, t *Track, from int, n int) (last int, wasEmpty 
 func (vm *machine) apiSowSkip(L *lua.LState) int {
 	s, t, from := vm.sowArgs(L)
 	n := vm.argInt(L, 3)
-	if n < 1 {
-		L.ArgError(3, fmt.Sprintf("cannot sow %d counters", n))
+	if n < 1 || n > maxCount {
+		L.ArgError(3, fmt.Sprintf("cannot sow %d counters (1 to %d)", n, maxCount))
 	}
+	vm.charge(L, min(n, len(t.Sites))/8+1)
 	if t.Loop && len(t.Sites) < 2 {
 		L.ArgError(1, fmt.Sprintf("track %s has no site but %s to sow into", t.Name, vm.dcl.board.sites[from].Name))
 	}
@@ -131,6 +134,7 @@ func (vm *machine) apiCaptureCount(L *lua.LState) int {
 		}
 		values[i] = int32(v)
 	}
+	vm.charge(L, len(t.Sites)/8+1)
 	counters, sites := runOf(s.cells[:vm.g.lay.sites], t, from, step, values[:nv])
 	L.Push(luaInt(counters))
 	L.Push(luaInt(sites))

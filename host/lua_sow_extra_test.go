@@ -31,7 +31,7 @@ func TestPrimitivesSowSkip(t *testing.T) {
 		{name: "a line does not come back", code: `return m.sow_skip(2, "b1", 3)`, want: []any{8, true}},
 		{name: "off the end of a line", code: `m.sow_skip(2, "b3", 2)`, err: "sowing 2 counters from b3 runs off the end of track middle"},
 		{name: "from a site off the track", code: `m.sow_skip(1, "b1", 1)`, err: "bad argument #2 to sow_skip (b1 is not on track ring)"},
-		{name: "zero counters", code: `m.sow_skip(1, "a1", 0)`, err: "bad argument #3 to sow_skip (cannot sow 0 counters)"},
+		{name: "zero counters", code: `m.sow_skip(1, "a1", 0)`, err: "bad argument #3 to sow_skip (cannot sow 0 counters (1 to 1073741823))"},
 		{name: "too many counters", pre: `m.set_count("a2", 1073741822)`, code: `m.sow_skip(1, "a1", 14)`, err: "the count of a2"},
 		{name: "in legal", mode: asLegal, code: `m.sow_skip(1, "a1", 1)`, err: "legal must not change the state"},
 	})

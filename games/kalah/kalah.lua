@@ -121,8 +121,16 @@ local function k5_end()
   end
 end
 
+-- K5 also holds for a position set up with a side empty (OpenSpiel's
+-- IsTerminal looks at every state): it lists no move, and blocked ends it.
 local function legal(p)
-  emit_each(SOW, SOWABLE[p])
+  if first(SOWABLE[3 - p]) ~= nil then
+    emit_each(SOW, SOWABLE[p])
+  end
+end
+
+local function blocked()
+  k6_result("a side is empty")
 end
 
 local function play(p, kind, from)
@@ -133,4 +141,4 @@ local function play(p, kind, from)
   k5_end()
 end
 
-return { setup = k1_setup, legal = legal, play = play }
+return { setup = k1_setup, legal = legal, play = play, blocked = blocked }
