@@ -86,6 +86,9 @@ func shippedScenarios(dir string) ([]string, error) {
 	var out []string
 	for _, en := range entries {
 		if en.IsDir() && en.Name() != "testdata" {
+			if goFiles, _ := filepath.Glob(filepath.Join(conf, en.Name(), "*.go")); len(goFiles) > 0 {
+				continue // a Go package (the OpenSpiel importer), not scenarios
+			}
 			out = append(out, relative(dir, filepath.Join(conf, en.Name())))
 		}
 	}

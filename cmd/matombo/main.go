@@ -6,8 +6,8 @@
 //	matombo <command> [arguments] [flags]
 //
 // The commands are list, rules, play, trace, selfplay, check, conform,
-// bench, analyze, solve and hint; `matombo help` lists them and `matombo
-// help <command>` (or `matombo <command> --help`) describes one.
+// bench, import, analyze, solve and hint; `matombo help` lists them and
+// `matombo help <command>` (or `matombo <command> --help`) describes one.
 // docs/cli.md has the details and example sessions.
 //
 // Exit status: 0 when all went well, 1 when the work failed (an illegal
@@ -61,6 +61,7 @@ func commands() []command {
 		{"check", "validate a rule script or a folder of games", runCheck},
 		{"conform", "run conformance scenarios against the games", runConform},
 		{"bench", "measure the speed of random playouts", runBench},
+		{"import", "convert another program's games into conformance scenarios", runImport},
 		{"analyze", "measure a game and its variants over many games", runAnalyze},
 		{"solve", "solve a small game exactly by retrograde analysis", runSolve},
 		{"hint", "value every legal token under perfect play", runHint},
