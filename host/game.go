@@ -32,7 +32,10 @@ type Game struct {
 	vars        []varSpec
 	lay         layout
 	fingerprint string
-	rules       string // the rules page, when the game folder has one
+	rules       string       // the rules page, when the game folder has one
+	bases       []baseScript // the games it extends, nearest first
+	rulePoints  []string
+	replaced    []string
 
 	proto     *lua.FunctionProto
 	data      *yaml.Node
@@ -53,6 +56,7 @@ func (g *Game) install(d *decl) {
 	g.title, g.description = d.title, d.description
 	g.players, g.conserve, g.maxPlies, g.repetition = d.players, d.conserve, d.maxPlies, d.repetition
 	g.specs, g.params = d.specs, d.params
+	g.rulePoints, g.replaced = d.rulePoints, d.replaced
 	g.board, g.kinds = d.board, d.kinds
 	g.vars = append([]varSpec(nil), d.vars...)
 	posVars, memoVars := 0, 0

@@ -34,6 +34,7 @@ type Library struct {
 	mu     sync.Mutex
 	layers []layer
 	protos map[[32]byte]*lua.FunctionProto
+	bases  *Library // where extended games are also looked up, see SetBases
 }
 
 type layer struct {
@@ -249,12 +250,13 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 
 	var scriptLayer *layer
 	var scriptRel string
+	scriptIdx := 0
 	var vfiles []*variantsFile
 	var rules string
 	for i := range layers {
 		ly := &layers[i]
 		if rel, ok := ly.script(name); ok {
-			scriptLayer, scriptRel = ly, rel
+			scriptLayer, scriptRel, scriptIdx = ly, rel, i
 		}
 		if rel, ok := ly.gameFile(name, "variants.yaml"); ok {
 			src, err := readLimited(ly.fsys, rel)
@@ -285,6 +287,12 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	all := l.baseLayers(layers)
+	bases, baseVariants, err := l.resolveBases(all, scriptIdx+len(all)-len(layers), name, file, src)
+	if err != nil {
+		return nil, err
+	}
+	vfiles = append(baseVariants, vfiles...)
 	variants, data := mergeVariants(vfiles)
 	g := &Game{
 		name:      name,
@@ -295,6 +303,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 		overrides: cfg.overrides,
 		rules:     rules,
 		proto:     proto,
+		bases:     bases,
 		data:      data,
 		dataFiles: dataFiles(vfiles, data),
 		limits:    cfg.limits.withDefaults(),

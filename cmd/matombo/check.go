@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/verify"
 )
@@ -125,6 +126,7 @@ func checkTargets(path string) (lib *host.Library, names []string, file string, 
 		return nil, nil, "", err
 	}
 	lib = host.NewLibrary()
+	lib.SetBases(games.Library()) // a script may extend a shipped game
 	if !info.IsDir() {
 		name, ok := strings.CutSuffix(filepath.Base(path), ".lua")
 		if !ok || name == "" {

@@ -88,14 +88,14 @@ local P = m.declare {
 -- and line of a malformed board. Its style is always "pieces": a point
 -- shows 1, 2 or . (RULINGS: a point's owner is the player whose piece
 -- stands on it, count 1; an empty point has count 0 and owner 0).
-local function y1_y7_board(name)
+local y1_y7_board = m.rule("y1_y7_board", function(name)
   local board = BOARDS[name]
   if type(board) ~= "table" then
     error(string.format("board %s: want a mapping with points, lines and a picture", name), 0)
   end
   board.style = "pieces"
   m.board(board)
-end
+end)
 
 y1_y7_board(P.board)
 
@@ -126,19 +126,19 @@ local MINE = m.filter { owner = "mover", min = 1 }   -- the pieces of the player
 
 -- Y2 "Pieces: 3 each; all start in hand. Player 1 moves first."
 -- (Every state starts with Player 1 to move.)
-local function y2_setup()
+local y2_setup = m.rule("y2_setup", function()
   m.set_hand(1, PIECES)
   m.set_hand(2, PIECES)
-end
+end)
 
 -- ---- Y3 ----
 
 -- Y3 "Drop phase: players alternately place one piece from hand on any
 -- empty point. Token: the point, e.g. b2. Pieces cannot be moved until all
 -- six are on the board." (legal and play below tell the phases apart.)
-local function y3_drops()
+local y3_drops = m.rule("y3_drops", function()
   emit_each(DROP, EMPTY)
-end
+end)
 
 -- ---- Y4 ----
 
@@ -148,10 +148,10 @@ end
 -- captured. Token: from-to". Steps and jumps follow the board's lines
 -- (Y1, Y7): a neighbour is the next point on a line, a jump goes over it
 -- to the point after it on the same line, so no move bends.
-local function y4_steps_and_jumps()
+local y4_steps_and_jumps = m.rule("y4_steps_and_jumps", function()
   emit_steps(MOVE, MINE)
   emit_jumps(MOVE, MINE)
-end
+end)
 
 -- On a board a user draws, one from-to can be both a step and a jump (lines
 -- x-y and x-z-y) or two jumps (lines x-z-y and x-w-y): the emitters list
@@ -197,7 +197,7 @@ if LONG_LINES then
     LINES_AT[s] = m.lines(s)
   end
 end
-local y5_three_on_a_line = LONG_LINES and three_anywhere_on_a_line or in_a_row
+local y5_three_on_a_line = m.rule("y5_three_on_a_line", LONG_LINES and three_anywhere_on_a_line or in_a_row)
 
 -- ---- Y6 ----
 
@@ -206,9 +206,9 @@ local y5_three_on_a_line = LONG_LINES and three_anywhere_on_a_line or in_a_row
 -- decision and calls this at a third occurrence (repetition = 3 in the
 -- declaration), after play has had its chance to find a win (RULINGS: "A
 -- win is checked before repetition").
-local function y6_third_repetition()
+local y6_third_repetition = m.rule("y6_third_repetition", function()
   finish(0, "third repetition")
-end
+end)
 
 -- ---- blocked: the project's choice ----
 
