@@ -252,8 +252,11 @@ func (vm *machine) apiExtends(L *lua.LState) int {
 			rt.ForEach(func(k, v lua.LValue) {
 				ks, ok := k.(lua.LString)
 				fn, isFn := v.(*lua.LFunction)
-				if !ok || !isFn {
-					L.RaiseError("matombo.extends: replace must map rule names to functions, got %s = %s", describeLua(k), describeLua(v))
+				if !ok {
+					L.RaiseError("matombo.extends: replace must map rule names to functions, got the key %s", describeLua(k))
+				}
+				if !isFn {
+					L.RaiseError("matombo.extends: replace.%s must be a function, got %s", string(ks), describeLua(v))
 				}
 				repl[string(ks)] = fn
 			})
