@@ -380,3 +380,36 @@ func (l *Library) baseLayers(own []layer) []layer {
 	b.mu.Unlock()
 	return append(below, own...)
 }
+
+// apiParam is matombo.param(NAME): the value of a parameter, for a
+// replacement that cannot see the locals of the script it changes.
+func (vm *machine) apiParam(L *lua.LState) int {
+	name := L.CheckString(1)
+	var names []string
+	for _, p := range vm.dcl.params {
+		if p.Name == name {
+			switch v := p.Value.(type) {
+			case int:
+				L.Push(lua.LNumber(v))
+			case bool:
+				L.Push(lua.LBool(v))
+			case string:
+				L.Push(lua.LString(v))
+			}
+			return 1
+		}
+		names = append(names, p.Name)
+	}
+	if !vm.dcl.declared {
+		L.RaiseError("matombo.param(%q): the game has not been declared yet", name)
+	}
+	L.RaiseError("matombo.param: unknown parameter %q (parameters: %s)", name, orNoParams(names))
+	return 0
+}
+
+func orNoParams(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}

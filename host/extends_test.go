@@ -1,6 +1,7 @@
 package host
 
 import (
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -142,4 +143,21 @@ func TestSetBases(t *testing.T) {
 	g, err := lib.Load("x")
 	require.NoError(t, err)
 	require.Equal(t, 1, g.Start().Count(0))
+}
+
+func TestParam(t *testing.T) {
+	tests := []struct{ body, want string }{
+		{`local x = m.param("n") if x ~= 1 then error("got " .. tostring(x)) end`, ""},
+		{`m.param("holes")`, `matombo.param: unknown parameter "holes" (parameters: n)`},
+	}
+	for _, tt := range tests {
+		src := miniSource("g", tt.body)
+		src = strings.Replace(src, `m.declare { name = "g" }`, `m.declare { name = "g", params = { { name = "n", default = 1 } } }`, 1)
+		_, err := loadSource(t, "g", src)
+		if tt.want == "" {
+			require.NoError(t, err)
+			continue
+		}
+		require.ErrorContains(t, err, tt.want)
+	}
 }

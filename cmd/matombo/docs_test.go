@@ -25,6 +25,10 @@ import (
 //	<!-- example -->                      run it and compare its output
 //	<!-- example: not run, REASON -->     leave it (the reason is required)
 //
+// A block of any kind marked <!-- file: PATH --> (PATH from the repository's
+// root) must be the whole content of that file, so a script shown in a doc
+// is the one the examples run.
+//
 // In a block that is run, each "$ matombo ARGS" line is run in-process from
 // the repository's root (ARGS split as a shell would: quotes and # comments),
 // with standard output and standard error together, and the lines up to the
@@ -47,7 +51,7 @@ func TestDocExamples(t *testing.T) {
 	total := 0
 	for _, file := range files {
 		rel, _ := filepath.Rel(root, file)
-		blocks, err := docExamples(file, rel)
+		blocks, err := docExamples(root, rel)
 		require.NoError(t, err)
 		for _, b := range blocks {
 			if b.skip != "" {
@@ -72,12 +76,14 @@ type docExample struct {
 	skip  string   // the reason it is not run, "" when it is run
 }
 
+var fileMark = regexp.MustCompile(`^<!--\s*file:\s*(\S+)\s*-->$`)
+
 var exampleMark = regexp.MustCompile(`^<!--\s*example(?::\s*not run,\s*(\S.*?))?\s*-->$`)
 
 // docExamples finds the command examples of a Markdown file; an unmarked
 // one is an error.
-func docExamples(path, rel string) ([]docExample, error) {
-	src, err := os.ReadFile(path)
+func docExamples(root, rel string) ([]docExample, error) {
+	src, err := os.ReadFile(filepath.Join(root, rel))
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +108,16 @@ func docExamples(path, rel string) ([]docExample, error) {
 			isCommand = isCommand || strings.HasPrefix(l, "$ matombo")
 		}
 		m := exampleMark.FindStringSubmatch(mark)
+		if f := fileMark.FindStringSubmatch(mark); f != nil {
+			b.skip = "a file"
+			content, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f[1])))
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", rel, i, err)
+			}
+			if got := strings.Join(b.lines, "\n") + "\n"; got != string(content) {
+				return nil, fmt.Errorf("%s:%d: the block is not the content of %s; copy the file into the doc", rel, i+2, f[1])
+			}
+		}
 		switch {
 		case m != nil:
 			b.skip = m[1]

@@ -133,6 +133,11 @@ function matombo.rule(name, fn) end
 ---@return table
 function matombo.extends(base, spec) end
 
+---The value of a parameter, after declare.
+---@param name string
+---@return integer|boolean|string
+function matombo.param(name) end
+
 -- The board.
 
 ---@param name matombo.Site
