@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/matombo/matombo/games"
 	"github.com/stretchr/testify/require"
 )
 
@@ -318,5 +319,35 @@ func TestCompareOutput(t *testing.T) {
 	for _, tt := range tests {
 		diff := compareOutput(strings.Split(tt.want, "\n"), strings.Split(tt.got, "\n"))
 		require.Equal(t, tt.ok, diff == "", "%q vs %q: %s", tt.want, tt.got, diff)
+	}
+}
+
+// TestRulePointsDocumented checks that docs/extending.md lists the rule
+// points of every shipped game, in its section "### Title (`NAME`)", one
+// table row "| `POINT` | ..." each, in the order the script declares them.
+func TestRulePointsDocumented(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "docs", "extending.md"))
+	require.NoError(t, err)
+	documented := map[string][]string{}
+	section := ""
+	row := regexp.MustCompile("^\\| `([A-Za-z0-9_]+)` \\|")
+	heading := regexp.MustCompile("^### .*\\(`([a-z0-9_-]+)`\\)")
+	for _, line := range strings.Split(string(src), "\n") {
+		if m := heading.FindStringSubmatch(line); m != nil {
+			section = m[1]
+			continue
+		}
+		if strings.HasPrefix(line, "#") {
+			section = ""
+		}
+		if m := row.FindStringSubmatch(line); m != nil && section != "" {
+			documented[section] = append(documented[section], m[1])
+		}
+	}
+	lib := games.Library()
+	for _, name := range lib.Games() {
+		g, err := lib.Load(name)
+		require.NoError(t, err)
+		require.Equal(t, g.RulePoints(), documented[name], "the rule points of %s in docs/extending.md", name)
 	}
 }
