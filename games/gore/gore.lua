@@ -1,6 +1,6 @@
--- Goré, the two-row mancala of the Guro (Kweni) of Ivory Coast (seed 001),
--- as RULINGS.md rules it: points G1-G10, with the common rules on positions,
--- repetition and results. The rules page is docs/rules/gore.md. Each point
+-- Goré, the two-row mancala of the Guro (Kweni) of Ivory Coast: the points
+-- G1-G10 of its rules page, docs/rules/gore.md, with positions, repetition
+-- and results as that page defines them (G8, G9). Each point
 -- below is a named function (g1_setup, g3_sow, g4_capture, ...) or, for the
 -- board (G2) and the variant (G10), a declaration, under a comment quoting
 -- its ruling; legal and play at the end put them together.

@@ -1,5 +1,5 @@
 -- Tsoro, the four-row mancala of the Shona (also called Fuva or Imbwe):
--- the rule script. It plays RULINGS.md points T1-T13 (board, setup, heads,
+-- the rule script. It plays the points T1-T13 of docs/rules/tsoro.md (board, setup, heads,
 -- circuits, starts, singletons, end of a lap with relay and the head
 -- decision, capture, bonus captures, endless sowing, end, variants,
 -- repetition). docs/rules/tsoro.md explains the same points in prose.

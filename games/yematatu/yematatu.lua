@@ -1,6 +1,6 @@
 -- Tsoro Yematatu: the rules script of Matombo's game `yematatu`.
 --
--- It plays RULINGS.md points Y1-Y7 (and the points "Common to all games"):
+-- It plays the points Y1-Y7 of its rules page, docs/rules/yematatu.md:
 --   Y1 the triangle board (data)      -> "the boards" below, variants.yaml
 --   Y2 three pieces each, in hand     -> y2_setup
 --   Y3 drop phase                     -> y3_drops, legal, play
@@ -8,8 +8,8 @@
 --   Y5 three on one line wins at once -> y5_three_on_a_line
 --   Y6 third repetition is a draw     -> y6_third_repetition
 --   Y7 the square board (data)        -> "the boards" below, variants.yaml
--- and one choice of the project where RULINGS is silent: a player who has
--- no legal token loses (blocked).
+-- and one choice of the project where Y1-Y7 are silent: a player who has
+-- no legal token loses (blocked; the rules page, "Y4 Move phase").
 --
 -- The board is data: variants.yaml lists the boards under data.boards
 -- (points with drawing positions, lines, picture) and the parameter `board`
@@ -86,7 +86,7 @@ local P = m.declare {
 -- Both boards are data (variants.yaml, data.boards). The chosen board's own
 -- table goes to matombo.board, so that the host can name the variants file
 -- and line of a malformed board. Its style is always "pieces": a point
--- shows 1, 2 or . (RULINGS: a point's owner is the player whose piece
+-- shows 1, 2 or . (docs/state-json.md: a point's owner is the player whose piece
 -- stands on it, count 1; an empty point has count 0 and owner 0).
 local y1_y7_board = m.rule("y1_y7_board", function(name)
   local board = BOARDS[name]
@@ -204,15 +204,15 @@ local y5_three_on_a_line = m.rule("y5_three_on_a_line", LONG_LINES and three_any
 -- Y6 "Draw: when the same position (pieces and player to move) occurs for
 -- the third time the game is drawn." The host counts positions after every
 -- decision and calls this at a third occurrence (repetition = 3 in the
--- declaration), after play has had its chance to find a win (RULINGS: "A
--- win is checked before repetition").
+-- declaration), after play has had its chance to find a win (Y6: "After
+-- each drop or move a win is checked first, then repetition").
 local y6_third_repetition = m.rule("y6_third_repetition", function()
   finish(0, "third repetition")
 end)
 
 -- ---- blocked: the project's choice ----
 
--- RULINGS is silent on a player who has no legal token. The project's
+-- Y1-Y7 are silent on a player who has no legal token. The project's
 -- choice, as in many alignment games: that player loses. On both shipped
 -- boards it never happens in a game from the opening: with six pieces
 -- down the triangle has one empty point and the square three, and the
