@@ -567,7 +567,7 @@ func TestPrimitivesAtLoadTime(t *testing.T) {
 			require.ErrorAs(t, err, &se)
 			assert.Contains(t, err.Error(), c.err)
 			assert.Equal(t, 5, se.Pos.Line, "the error names the line of the call: %v", err)
-			assert.Equal(t, "load", se.Func)
+			assert.Equal(t, Call("load"), se.Func)
 		})
 	}
 }

@@ -60,7 +60,7 @@ func TestRepeatedRule(t *testing.T) {
 	err = s.Play(record[3])
 	var se *ScriptError
 	require.ErrorAs(t, err, &se)
-	assert.Equal(t, "repeated", se.Func)
+	assert.Equal(t, Call("repeated"), se.Func)
 	assert.Contains(t, err.Error(), "repeated returned without ending the game")
 	assert.Equal(t, before, stateJSONText(t, s))
 	assert.Equal(t, 4, historyLen(s))

@@ -91,7 +91,8 @@ func luaInt(v int) lua.LValue {
 // The first machine of a game records the script's declarations in dcl;
 // later ones check that the script declared the same again.
 func newMachine(g *Game) (*machine, error) {
-	vm := &machine{g: g, trip: newTripwire(), dcl: &decl{}, ext: newExtending()}
+	vm := &machine{g: g, trip: newTripwire(g.limits), dcl: &decl{}, ext: newExtending()}
+	vm.trip.measure = func() uint64 { return vm.heldMemory(g.limits.Memory) }
 	vm.L = vm.newSandbox(g.limits)
 	vm.L.SetContext(vm.trip)
 	vm.strs.empty = lua.LString("empty")
@@ -190,7 +191,7 @@ func (vm *machine) takeRules(v lua.LValue) error {
 }
 
 // call runs a Lua function under the budget and turns failures into errors.
-func (vm *machine) call(fn lua.LValue, name string, nret int, args ...lua.LValue) error {
+func (vm *machine) call(fn lua.LValue, name Call, nret int, args ...lua.LValue) error {
 	L := vm.L
 	L.Push(fn)
 	for _, a := range args {
@@ -202,7 +203,7 @@ func (vm *machine) call(fn lua.LValue, name string, nret int, args ...lua.LValue
 // invoke calls the function pushed below its nargs pushed arguments, under
 // the budget; a failure marks the machine broken and becomes an error
 // naming the script function.
-func (vm *machine) invoke(name string, nargs, nret int) error {
+func (vm *machine) invoke(name Call, nargs, nret int) error {
 	seq := vm.begin()
 	err := vm.L.PCall(nargs, nret, nil)
 	vm.g.wd.end(vm.trip)
@@ -221,7 +222,7 @@ func (vm *machine) begin() uint64 {
 }
 
 // convertError turns a gopher-lua error into a ScriptError or BudgetError.
-func (vm *machine) convertError(err error, fn string, seq uint64) error {
+func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 	var msg, trace string
 	var apiErr *lua.ApiError
 	if errors.As(err, &apiErr) {
@@ -235,10 +236,15 @@ func (vm *machine) convertError(err error, fn string, seq uint64) error {
 		pos = vm.posFromTrace(trace, pos)
 	}
 	switch why := vm.trip.firedFor(seq); why {
+	case tripSteps:
+		vm.budgetHit = nil
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetSteps, Limit: fmt.Sprintf("%d steps", vm.g.limits.Steps), Detail: "the call ran too many steps (an endless loop?)"}
 	case tripTime:
-		return &BudgetError{Pos: pos, Func: fn, Budget: "time", Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop?)"}
+		vm.budgetHit = nil
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetTime, Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop or a hang)"}
 	case tripMemory:
-		return &BudgetError{Pos: pos, Func: fn, Budget: "memory", Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the call grew the heap too much"}
+		vm.budgetHit = nil
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the script holds too much memory"}
 	}
 	if be := vm.budgetHit; be != nil {
 		vm.budgetHit = nil
@@ -248,9 +254,9 @@ func (vm *machine) convertError(err error, fn string, seq uint64) error {
 	}
 	switch {
 	case strings.Contains(text, "stack overflow"):
-		return &BudgetError{Pos: pos, Func: fn, Budget: "call stack", Limit: strconv.Itoa(vm.g.limits.CallStack) + " frames", Detail: "recursion too deep"}
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetCallStack, Limit: strconv.Itoa(vm.g.limits.CallStack) + " frames", Detail: "recursion too deep"}
 	case strings.Contains(text, "registry overflow"):
-		return &BudgetError{Pos: pos, Func: fn, Budget: "data stack", Limit: strconv.Itoa(vm.g.limits.DataStack) + " values", Detail: "too many values on the Lua stack"}
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetDataStack, Limit: strconv.Itoa(vm.g.limits.DataStack) + " values", Detail: "too many values on the Lua stack"}
 	}
 	var cfg *ConfigError
 	if vm.dcl.cfgErr != nil && errors.As(vm.dcl.cfgErr, &cfg) {
