@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -87,4 +88,14 @@ func TestFindShippedScenarios(t *testing.T) {
 	bare := writeFiles(t, map[string]string{"go.mod": "module github.com/matombo/matombo\n", "conformance/doc.go": ""})
 	_, err = shippedScenarios(bare)
 	assert.ErrorContains(t, err, "no scenario folders in conformance yet")
+}
+
+// A script that does not load is reported once, not once per scenario.
+func TestConformLoadErrorOnce(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"tsoro/tsoro.lua": "local x = = 1\n"})
+	r := matombo(t, "", "conform", "--games", dir, filepath.Join("..", "..", "conformance", "tsoro"))
+	assert.Equal(t, exitFail, r.code)
+	assert.Equal(t, 1, strings.Count(r.stdout, "syntax error"), r.stdout)
+	assert.Equal(t, 1, strings.Count(r.stdout, "ERROR"), r.stdout)
+	assert.Regexp(t, `\(the same error in \d+ more scenarios\)\n0 passed, 0 failed, \d+ errored\n$`, r.stdout)
 }
