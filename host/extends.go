@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"reflect"
 	"regexp"
 	"sort"
@@ -134,8 +135,9 @@ func findCalls(v reflect.Value, found func(*ast.FuncCallExpr)) {
 // layer the script comes from: a script extending a game of its own name
 // extends the one of a lower layer. Variants files of each base (of the
 // layers it is looked up in) come first in the returned list, deepest base
-// first, so the extending game's own variants override them.
-func (l *Library) resolveBases(layers []layer, idx int, name, file string, src []byte) ([]baseScript, []*variantsFile, error) {
+// first, so the extending game's own variants override them. The sources
+// of the bases are written to sources, for the game's fingerprint.
+func (l *Library) resolveBases(layers []layer, idx int, name, file string, src []byte, sources io.Writer) ([]baseScript, []*variantsFile, error) {
 	var chain []baseScript
 	var vfiles []*variantsFile
 	seen := map[string]bool{file: true}
@@ -177,6 +179,8 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 		if err != nil {
 			return nil, nil, &ConfigError{Pos: Pos{File: bfile}, Msg: err.Error()}
 		}
+		fmt.Fprintf(sources, "base script %d\n", len(bsrc))
+		sources.Write(bsrc)
 		proto, err := l.compile(bfile, bsrc)
 		if err != nil {
 			return nil, nil, err
@@ -189,6 +193,8 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 				if err != nil {
 					return nil, nil, &ConfigError{Pos: Pos{File: layers[i].path(r)}, Msg: err.Error()}
 				}
+				fmt.Fprintf(sources, "base variants %d\n", len(vsrc))
+				sources.Write(vsrc)
 				vf, err := parseVariants(layers[i].path(r), vsrc)
 				if err != nil {
 					return nil, nil, err

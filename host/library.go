@@ -251,6 +251,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 	var scriptLayer *layer
 	var scriptRel string
 	scriptIdx := 0
+	sources := sha256.New()
 	var vfiles []*variantsFile
 	var rules string
 	for i := range layers {
@@ -263,6 +264,8 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 			if err != nil {
 				return nil, &ConfigError{Pos: Pos{File: ly.path(rel)}, Msg: err.Error()}
 			}
+			fmt.Fprintf(sources, "variants %d\n", len(src))
+			sources.Write(src)
 			vf, err := parseVariants(ly.path(rel), src)
 			if err != nil {
 				return nil, err
@@ -283,12 +286,14 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 	if err != nil {
 		return nil, &ConfigError{Pos: Pos{File: file}, Msg: err.Error()}
 	}
+	fmt.Fprintf(sources, "script %d\n", len(src))
+	sources.Write(src)
 	proto, err := l.compile(file, src)
 	if err != nil {
 		return nil, err
 	}
 	all := l.baseLayers(layers)
-	bases, baseVariants, err := l.resolveBases(all, scriptIdx+len(all)-len(layers), name, file, src)
+	bases, baseVariants, err := l.resolveBases(all, scriptIdx+len(all)-len(layers), name, file, src, sources)
 	if err != nil {
 		return nil, err
 	}
@@ -309,6 +314,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 		limits:    cfg.limits.withDefaults(),
 		log:       cfg.log,
 		extra:     cfg.extra,
+		sources:   sources.Sum(nil),
 	}
 	g.wd = newWatchdog(g.limits)
 	vm, err := newMachine(g)
@@ -350,7 +356,7 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	if ok {
 		return p, nil
 	}
-	p, err := CompileScript(file, src)
+	p, err := compileScript(file, src)
 	if err != nil {
 		return nil, err
 	}
@@ -360,9 +366,9 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	return p, nil
 }
 
-// CompileScript parses and compiles a rule script and checks that it uses
+// compileScript parses and compiles a rule script and checks that it uses
 // no global variables outside the sandbox. Errors carry the file and line.
-func CompileScript(file string, src []byte) (*lua.FunctionProto, error) {
+func compileScript(file string, src []byte) (*lua.FunctionProto, error) {
 	chunk, err := parse.Parse(bytes.NewReader(src), file)
 	if err != nil {
 		var pe *parse.Error

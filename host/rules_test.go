@@ -44,7 +44,7 @@ func TestRepeatedRule(t *testing.T) {
 		require.False(t, s.Over(), "ply %d", i)
 		require.NoError(t, s.Play(tok), "ply %d", i)
 	}
-	assert.Equal(t, Outcome{Over: true, Winner: 1, Reason: "repeated by 2"}, s.Outcome(), "the third occurrence of the opening calls repeated with the player who made it")
+	assert.Equal(t, Outcome{Over: true, Winner: 1, Method: MethodRepetition, Players: 2, Reason: "repeated by 2"}, s.Outcome(), "the third occurrence of the opening calls repeated with the player who made it")
 	assert.Empty(t, s.Legal())
 	assert.Equal(t, 3, s.Repetitions())
 

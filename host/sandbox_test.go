@@ -28,7 +28,7 @@ func TestSandboxGlobals(t *testing.T) {
 }
 
 // The runtime guard behind the static check: code that did not go through
-// CompileScript (evalLua loads it directly) still cannot read or create
+// compileScript (evalLua loads it directly) still cannot read or create
 // globals.
 func TestSandboxRuntimeGuard(t *testing.T) {
 	g := loadTest(t, "probe")

@@ -21,6 +21,8 @@ type machine struct {
 	ext  *extending
 
 	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
+	fnResult, fnEvaluate                            lua.LValue // optional
+	phase                                           Call       // the script function running
 
 	st        *State // the state being worked on, nil between calls
 	loading   bool   // the chunk is running: declarations are allowed
@@ -40,11 +42,12 @@ type machine struct {
 	scratch []int32 // dry-run sowing
 	spare   []Move  // a buffer for the next legal list (see save)
 
-	seen    map[Move]struct{} // moves of a long legal list (see pushNew)
-	seenFor uint64            // the call the set belongs to
-	seenLen int               // how many of the state's moves are in it
-	saved   saved             // copy of a state taken before play, restored on error
-	strs    strCache
+	seen      map[Move]struct{} // moves of a long legal list (see pushNew)
+	seenFor   uint64            // the call the set belongs to
+	seenLen   int               // how many of the state's moves are in it
+	saved     saved             // copy of a state taken before play, restored on error
+	savedHist history           // history of a state whose position is being set
+	strs      strCache
 }
 
 // saved holds what apply needs to undo a failed play.
@@ -55,7 +58,9 @@ type saved struct {
 	over   bool
 	winner int
 	reason string
+	method Method
 	notes  []string
+	key    uint64
 }
 
 type strCache struct {
@@ -167,16 +172,23 @@ func (vm *machine) takeRules(v lua.LValue) error {
 	if vm.fnRepeated, err = get("repeated", false); err != nil {
 		return err
 	}
+	if vm.fnResult, err = get("result", false); err != nil {
+		return err
+	}
+	if vm.fnEvaluate, err = get("evaluate", false); err != nil {
+		return err
+	}
+	vm.dcl.hasEvaluate = vm.fnEvaluate != nil
 	var unknown []string
 	t.ForEach(func(k, _ lua.LValue) {
 		switch k.String() {
-		case "setup", "legal", "play", "blocked", "repeated":
+		case "setup", "legal", "play", "blocked", "repeated", "result", "evaluate":
 		default:
 			unknown = append(unknown, k.String())
 		}
 	})
 	if len(unknown) > 0 {
-		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated)", strings.Join(unknown, ", "))}
+		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated, result, evaluate)", strings.Join(unknown, ", "))}
 	}
 	if (vm.fnRepeated != nil) != (vm.dcl.repetition > 0) {
 		return &ScriptError{Pos: pos, Func: "load", Msg: "declare repetition = N and return a repeated function together, or neither"}
@@ -205,7 +217,10 @@ func (vm *machine) call(fn lua.LValue, name Call, nret int, args ...lua.LValue) 
 // naming the script function.
 func (vm *machine) invoke(name Call, nargs, nret int) error {
 	seq := vm.begin()
+	outer := vm.phase
+	vm.phase = name
 	err := vm.L.PCall(nargs, nret, nil)
+	vm.phase = outer
 	vm.g.wd.end(vm.trip)
 	if err == nil {
 		return nil
@@ -323,17 +338,52 @@ func (vm *machine) setup(s *State) error {
 		return err
 	}
 	s.hist.reset()
-	s.hist.push(s.Key())
-	return vm.settle(s)
+	s.hist.push(s.computeKey())
+	err := vm.settle(s)
+	s.key = s.computeKey()
+	return err
 }
 
-// start settles a state built from a position.
+// start settles a state built from a position: the script's result
+// function, when it has one, says whether the position is already decided;
+// otherwise the script lists the legal moves.
 func (vm *machine) start(s *State) error {
 	vm.bind(s)
 	defer vm.bind(nil)
 	s.hist.reset()
-	s.hist.push(s.Key())
-	return vm.settle(s)
+	s.key = s.computeKey()
+	s.hist.push(s.key)
+	if vm.fnResult != nil {
+		vm.mover = s.ToMove()
+		if err := vm.call(vm.fnResult, CallResult, 0, luaInt(s.ToMove())); err != nil {
+			return err
+		}
+		if s.over {
+			s.moves = s.moves[:0]
+			return nil
+		}
+	}
+	err := vm.settle(s)
+	s.key = s.computeKey()
+	return err
+}
+
+// evaluate runs the script's evaluate function on s for player p.
+func (vm *machine) evaluate(s *State, p int) (float64, error) {
+	vm.bind(s)
+	defer vm.bind(nil)
+	vm.mover = p
+	if err := vm.call(vm.fnEvaluate, CallEvaluate, 1, luaInt(p)); err != nil {
+		return 0, err
+	}
+	v := vm.L.Get(-1)
+	vm.L.Pop(1)
+	f, ok := v.(lua.LNumber)
+	if !ok || f != f {
+		vm.broken = true
+		return 0, &ScriptError{Pos: Pos{File: vm.g.file}, Func: CallEvaluate, Msg: fmt.Sprintf("evaluate(%d) must return a number, got %s", p, describeLua(v))}
+	}
+	return float64(f), nil
 }
 
 // settle lists the legal moves of the decision that is next, and asks the
@@ -399,7 +449,7 @@ func (vm *machine) apply(s *State, m Move) error {
 	}
 	key := vm.key
 	if !vm.keyValid {
-		key = s.Key()
+		key = s.computeKey()
 	}
 	s.hist.push(key)
 	err = vm.settle(s)
@@ -410,6 +460,10 @@ func (vm *machine) apply(s *State, m Move) error {
 		s.hist.pop()
 		vm.restore(s)
 		return err
+	}
+	s.key = key
+	if s.over {
+		s.key = s.computeKey() // the end of a game may change the board (sweeps)
 	}
 	vm.done()
 	return nil
@@ -439,7 +493,7 @@ func (vm *machine) save(s *State) {
 	v.cells = append(v.cells[:0], s.cells...)
 	v.moves = s.moves
 	s.moves = vm.spare[:0]
-	v.ply, v.over, v.winner, v.reason, v.notes = s.ply, s.over, s.winner, s.reason, s.notes
+	v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key = s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key
 }
 
 func (vm *machine) restore(s *State) {
@@ -447,7 +501,7 @@ func (vm *machine) restore(s *State) {
 	s.cells = append(s.cells[:0], v.cells...)
 	vm.spare, s.moves = s.moves, v.moves
 	v.moves = nil
-	s.ply, s.over, s.winner, s.reason, s.notes = v.ply, v.over, v.winner, v.reason, v.notes
+	s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key = v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key
 }
 
 // done ends a successful move: the old legal list becomes the spare buffer.

@@ -1,9 +1,8 @@
-package games_test
+package host
 
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,33 +11,33 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
-
-	"github.com/matombo/matombo/games"
-	"github.com/matombo/matombo/host"
 )
 
-// schema is the subset of JSON Schema (draft-07) that variants.schema.json
+// The JSON Schema of variants files, games/variants.schema.json, checked
+// against the shipped variants files and against this package's parser.
+
+// jsonSchema is the subset of JSON Schema (draft-07) that variants.schema.json
 // uses; validate checks a decoded YAML value against it. A keyword outside
 // the subset fails the test, so the schema cannot use one that is not
 // checked here.
-type schema map[string]any
+type jsonSchema map[string]any
 
-var knownKeywords = map[string]bool{
+var schemaKeywords = map[string]bool{
 	"$schema": true, "$id": true, "title": true, "description": true, "definitions": true,
 	"type": true, "properties": true, "additionalProperties": true, "required": true,
 	"items": true, "$ref": true, "minimum": true, "maximum": true, "oneOf": true, "enum": true,
 }
 
 // checkKeywords reports keywords of s and its subschemas outside the subset.
-func checkKeywords(s schema, path string) []string {
+func checkSchemaKeywords(s jsonSchema, path string) []string {
 	var bad []string
 	sub := func(v any, p string) {
 		if m, ok := v.(map[string]any); ok {
-			bad = append(bad, checkKeywords(m, p)...)
+			bad = append(bad, checkSchemaKeywords(m, p)...)
 		}
 	}
 	for k, v := range s {
-		if !knownKeywords[k] {
+		if !schemaKeywords[k] {
 			bad = append(bad, path+"/"+k)
 		}
 		switch k {
@@ -58,16 +57,16 @@ func checkKeywords(s schema, path string) []string {
 }
 
 // validate returns the places where v breaks s; root resolves $ref.
-func validate(root, s schema, v any, path string) []string {
+func validateSchema(root, s jsonSchema, v any, path string) []string {
 	if ref, ok := s["$ref"].(string); ok {
 		name, found := strings.CutPrefix(ref, "#/definitions/")
 		def, ok := root["definitions"].(map[string]any)[name].(map[string]any)
 		if !found || !ok {
 			return []string{path + ": unresolved $ref " + ref}
 		}
-		return validate(root, def, v, path)
+		return validateSchema(root, def, v, path)
 	}
-	if t, ok := s["type"]; ok && !hasType(t, v) {
+	if t, ok := s["type"]; ok && !schemaHasType(t, v) {
 		return []string{fmt.Sprintf("%s: %v is not of type %v", path, v, t)}
 	}
 	var errs []string
@@ -91,7 +90,7 @@ func validate(root, s schema, v any, path string) []string {
 	if alts, ok := s["oneOf"].([]any); ok {
 		matched := 0
 		for _, a := range alts {
-			if len(validate(root, a.(map[string]any), v, path)) == 0 {
+			if len(validateSchema(root, a.(map[string]any), v, path)) == 0 {
 				matched++
 			}
 		}
@@ -99,9 +98,9 @@ func validate(root, s schema, v any, path string) []string {
 			errs = append(errs, fmt.Sprintf("%s: matches %d of the oneOf choices, want 1", path, matched))
 		}
 	}
-	if obj, ok := asObject(v); ok {
+	if obj, ok := schemaObject(v); ok {
 		props, _ := s["properties"].(map[string]any)
-		for _, r := range anyList(s["required"]) {
+		for _, r := range schemaList(s["required"]) {
 			if _, ok := obj[r.(string)]; !ok {
 				errs = append(errs, fmt.Sprintf("%s: missing %s", path, r))
 			}
@@ -113,7 +112,7 @@ func validate(root, s schema, v any, path string) []string {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if p, ok := props[k].(map[string]any); ok {
-				errs = append(errs, validate(root, p, obj[k], path+"/"+k)...)
+				errs = append(errs, validateSchema(root, p, obj[k], path+"/"+k)...)
 				continue
 			}
 			switch ap := s["additionalProperties"].(type) {
@@ -122,27 +121,27 @@ func validate(root, s schema, v any, path string) []string {
 					errs = append(errs, fmt.Sprintf("%s: unknown key %q", path, k))
 				}
 			case map[string]any:
-				errs = append(errs, validate(root, ap, obj[k], path+"/"+k)...)
+				errs = append(errs, validateSchema(root, ap, obj[k], path+"/"+k)...)
 			}
 		}
 	}
 	if list, ok := v.([]any); ok {
 		if items, ok := s["items"].(map[string]any); ok {
 			for i, x := range list {
-				errs = append(errs, validate(root, items, x, fmt.Sprintf("%s/%d", path, i))...)
+				errs = append(errs, validateSchema(root, items, x, fmt.Sprintf("%s/%d", path, i))...)
 			}
 		}
 	}
 	return errs
 }
 
-func anyList(v any) []any {
+func schemaList(v any) []any {
 	l, _ := v.([]any)
 	return l
 }
 
 // asObject returns a YAML mapping with its keys as strings.
-func asObject(v any) (map[string]any, bool) {
+func schemaObject(v any) (map[string]any, bool) {
 	switch m := v.(type) {
 	case map[string]any:
 		return m, true
@@ -156,10 +155,10 @@ func asObject(v any) (map[string]any, bool) {
 	return nil, false
 }
 
-func hasType(t any, v any) bool {
+func schemaHasType(t any, v any) bool {
 	if list, ok := t.([]any); ok {
 		for _, x := range list {
-			if hasType(x, v) {
+			if schemaHasType(x, v) {
 				return true
 			}
 		}
@@ -167,7 +166,7 @@ func hasType(t any, v any) bool {
 	}
 	switch t {
 	case "object":
-		_, ok := asObject(v)
+		_, ok := schemaObject(v)
 		return ok
 	case "array":
 		_, ok := v.([]any)
@@ -193,17 +192,17 @@ func hasType(t any, v any) bool {
 	return false
 }
 
-func loadSchema(t *testing.T) schema {
+func loadSchema(t *testing.T) jsonSchema {
 	t.Helper()
-	b, err := os.ReadFile("variants.schema.json")
+	b, err := os.ReadFile(filepath.Join("..", "games", "variants.schema.json"))
 	require.NoError(t, err)
-	var s schema
+	var s jsonSchema
 	require.NoError(t, json.Unmarshal(b, &s))
-	require.Empty(t, checkKeywords(s, "#"), "keywords the test's validator does not check")
+	require.Empty(t, checkSchemaKeywords(s, "#"), "keywords the test's validator does not check")
 	return s
 }
 
-func yamlValue(t *testing.T, src []byte) any {
+func schemaYAMLValue(t *testing.T, src []byte) any {
 	t.Helper()
 	var v any
 	require.NoError(t, yaml.Unmarshal(src, &v))
@@ -214,20 +213,15 @@ func yamlValue(t *testing.T, src []byte) any {
 // of the documentation's example games, against variants.schema.json.
 func TestVariantsSchemaShipped(t *testing.T) {
 	s := loadSchema(t)
-	files, err := fs.Glob(games.FS(), "*/variants.yaml")
+	files, err := filepath.Glob(filepath.Join("..", "games", "*", "variants.yaml"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
-	for _, f := range files {
-		b, err := fs.ReadFile(games.FS(), f)
-		require.NoError(t, err)
-		require.Empty(t, validate(s, s, yamlValue(t, b), f), f)
-	}
 	examples, err := filepath.Glob(filepath.Join("..", "docs", "examples", "*", "*", "variants.yaml"))
 	require.NoError(t, err)
-	for _, f := range examples {
+	for _, f := range append(files, examples...) {
 		b, err := os.ReadFile(f)
 		require.NoError(t, err)
-		require.Empty(t, validate(s, s, yamlValue(t, b), f), f)
+		require.Empty(t, validateSchema(s, s, schemaYAMLValue(t, b), f), f)
 	}
 }
 
@@ -260,9 +254,9 @@ func TestVariantsSchemaAgreesWithParser(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := host.ParseVariants("v.yaml", []byte(tt.src))
+			_, err := parseVariants("v.yaml", []byte(tt.src))
 			require.Equal(t, tt.ok, err == nil, "parser: %v", err)
-			errs := validate(s, s, yamlValue(t, []byte(tt.src)), "#")
+			errs := validateSchema(s, s, schemaYAMLValue(t, []byte(tt.src)), "#")
 			require.Equal(t, tt.ok, len(errs) == 0, "schema: %v", errs)
 		})
 	}
