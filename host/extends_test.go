@@ -161,3 +161,28 @@ func TestParam(t *testing.T) {
 		require.ErrorContains(t, err, tt.want)
 	}
 }
+
+// A game may extend a game that extends another: replacements stack, the
+// outer one getting the inner one as the rule it replaces.
+func TestExtendsChain(t *testing.T) {
+	lib := extLibrary(t,
+		fstest.MapFS{"base/base.lua": {Data: []byte(baseGame)}},
+		fstest.MapFS{
+			"mid/mid.lua": {Data: []byte(`return matombo.extends("base", { title = "Mid",
+  replace = { setup = function(base) base(); matombo.add("a1", 10) end } })`)},
+			"top/top.lua": {Data: []byte(`return matombo.extends("mid", { replace = {
+  setup = function(mid) mid(); matombo.add("a1", 100) end,
+  ending = function(base, p) return "top " .. base(p) end } })`)},
+		})
+	g, err := lib.Load("top")
+	require.NoError(t, err)
+	s := g.Start()
+	require.Equal(t, 111, s.Count(0))
+	require.NoError(t, s.Play("a1"))
+	require.Equal(t, "top done", s.Outcome().Reason)
+	require.Equal(t, "Mid", g.Title(), "the nearer base's title, as top gives none")
+	ext, ok := g.Extends()
+	require.True(t, ok)
+	require.Equal(t, "mid", ext.Base)
+	require.Equal(t, []string{"ending", "setup"}, ext.Replaced)
+}
