@@ -99,7 +99,7 @@ func extendsTarget(file string, src []byte) (string, bool, error) {
 	}
 	if !validGameName(name) {
 		return "", false, &ScriptError{Pos: Pos{File: file, Line: c.Line()}, Func: "load",
-			Msg: "matombo.extends needs the base game's name as a literal string, e.g. matombo.extends(\"tsoro\", { ... })"}
+			Msg: "matombo.extends needs the base game's name as a literal string, as in matombo.extends(\"NAME\", { ... })"}
 	}
 	return name, true, nil
 }

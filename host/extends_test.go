@@ -93,7 +93,7 @@ func TestExtendsErrors(t *testing.T) {
 		{"unknown game", map[string]string{"x.lua": `return matombo.extends("bsae")`},
 			`two/x.lua: the script extends the unknown game "bsae" (allowed: base, x)`},
 		{"name not literal", map[string]string{"x.lua": `local n = "base"
-return matombo.extends(n)`}, `two/x.lua:2: matombo.extends needs the base game's name as a literal string, e.g. matombo.extends("tsoro", { ... }) (in load)`},
+return matombo.extends(n)`}, `two/x.lua:2: matombo.extends needs the base game's name as a literal string, as in matombo.extends("NAME", { ... }) (in load)`},
 		{"twice", map[string]string{"x.lua": "matombo.extends('base')\nreturn matombo.extends('base')"},
 			`two/x.lua:2: matombo.extends is called more than once: a script extends one game (in load)`},
 		{"cycle", map[string]string{"x.lua": `return matombo.extends("y")`, "y.lua": `return matombo.extends("x")`},
