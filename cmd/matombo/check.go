@@ -540,6 +540,7 @@ func (gc *gameChecker) verify(c config, n int) (verify.Stats, []verify.Problem) 
 		Seed:          gc.seed,
 		Thorough:      true,
 		ThoroughGames: min(n, 5),
+		MaxProblems:   max(20, n), // a failure repeated in every game is counted, see problemTexts
 		Replay:        true,
 		Reload:        func() (*host.Game, error) { return lib.Load(name, opts...) },
 	})
