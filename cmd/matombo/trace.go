@@ -12,8 +12,8 @@ const traceAbout = `
 Shows the opening state of a game and the state after each token: the board,
 the captured totals, the hands (for a game that has pieces in hand in one of
 these states), and whose decision is next with the legal tokens (or the
-result). An argument may hold several tokens separated by
-spaces, so a game record can be pasted as one argument.
+result). An argument may hold several tokens separated by spaces, so a
+game record can be pasted as one argument.
 
 With --json, writes exactly one JSON object per line per state, the opening
 first (the state format of docs/state-json.md: game, variant, ply, to_move,
