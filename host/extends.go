@@ -271,10 +271,16 @@ func (vm *machine) apiExtends(L *lua.LState) int {
 	x.depth++
 	x.replace = append(x.replace, repl)
 	x.expect = name
-	L.Push(L.NewFunctionFromProto(base.proto))
-	L.Call(0, 1)
-	x.replace = x.replace[:len(x.replace)-1]
-	x.depth--
+	func() {
+		// Restored also when the base's chunk raises an error, which a
+		// script may catch with pcall.
+		defer func() {
+			x.replace = x.replace[:len(x.replace)-1]
+			x.depth--
+		}()
+		L.Push(L.NewFunctionFromProto(base.proto))
+		L.Call(0, 1)
+	}()
 	var missing []string
 	for n := range repl {
 		if !x.used[n] {

@@ -186,3 +186,16 @@ func TestExtendsChain(t *testing.T) {
 	require.Equal(t, "mid", ext.Base)
 	require.Equal(t, []string{"ending", "setup"}, ext.Replaced)
 }
+
+// A script that catches the failure of the game it extends is back to
+// declaring itself.
+func TestExtendsCaught(t *testing.T) {
+	bad := fstest.MapFS{"bad/bad.lua": {Data: []byte(`error("the base is broken")`)}}
+	src := `local ok, err = pcall(function() return matombo.extends("bad") end)
+if ok or not tostring(err):find("the base is broken") then error("want the base's error, got " .. tostring(err)) end
+` + miniSource("x", "")
+	g, err := extLibrary(t, bad, fstest.MapFS{"x/x.lua": {Data: []byte(src)}}).Load("x")
+	require.NoError(t, err)
+	_, ok := g.Extends()
+	require.True(t, ok, "the script still names the game it tried to extend")
+}
