@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/matombo/matombo/internal/safefile"
+	"github.com/matombo/matombo/host/safefile"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
 	"gopkg.in/yaml.v3"
