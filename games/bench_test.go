@@ -21,6 +21,8 @@ var benchGames = []struct {
 	{"tsoro", "tsoro-4x8", []host.Option{host.WithParam("holes", 8)}},
 	{"gore", "gore", nil},
 	{"yematatu", "yematatu", nil},
+	{"kalah", "kalah", nil},
+	{"oware", "oware", nil},
 }
 
 // midGame plays random moves from the opening until ply n (or the end).

@@ -175,9 +175,9 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 			return nil, nil, &ConfigError{Pos: Pos{File: file}, Msg: fmt.Sprintf("the script extends %q, which extends it again (%s)", base, bfile)}
 		}
 		seen[bfile] = true
-		bsrc, err := readLimited(ly.fsys, rel)
+		bsrc, err := readLimited(ly, rel)
 		if err != nil {
-			return nil, nil, &ConfigError{Pos: Pos{File: bfile}, Msg: err.Error()}
+			return nil, nil, err
 		}
 		fmt.Fprintf(sources, "base script %d\n", len(bsrc))
 		sources.Write(bsrc)
@@ -189,9 +189,9 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 		var own []*variantsFile
 		for i := 0; i < limit; i++ {
 			if r, ok := layers[i].gameFile(base, "variants.yaml"); ok && base != name {
-				vsrc, err := readLimited(layers[i].fsys, r)
+				vsrc, err := readLimited(&layers[i], r)
 				if err != nil {
-					return nil, nil, &ConfigError{Pos: Pos{File: layers[i].path(r)}, Msg: err.Error()}
+					return nil, nil, err
 				}
 				fmt.Fprintf(sources, "base variants %d\n", len(vsrc))
 				sources.Write(vsrc)
@@ -202,9 +202,11 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 				own = append(own, vf)
 			}
 			if r, ok := layers[i].gameFile(base, "rules.md"); ok {
-				if page, err := readLimited(layers[i].fsys, r); err == nil {
-					b.rules = string(page)
+				page, err := readLimited(&layers[i], r)
+				if err != nil {
+					return nil, nil, err
 				}
+				b.rules = string(page)
 			}
 		}
 		chain = append(chain, b)

@@ -46,7 +46,7 @@ func FuzzParsePointDiagram(f *testing.F) {
 		}
 		pos := g.Start().Position()
 		pos.Counts, pos.Owners = counts, owners
-		s, err := g.positionState(pos)
+		s, err := g.positionState(pos, false)
 		if err != nil {
 			return
 		}

@@ -62,7 +62,7 @@ func FuzzParseDiagram(f *testing.F) {
 		}
 		pos := g.Start().Position()
 		pos.Counts, pos.Owners = counts, owners
-		s, err := g.positionState(pos)
+		s, err := g.positionState(pos, false)
 		if err != nil {
 			return // e.g. an owner out of range is refused by the position
 		}

@@ -329,12 +329,14 @@ func TestRulePointsDocumented(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join("..", "..", "docs", "extending.md"))
 	require.NoError(t, err)
 	documented := map[string][]string{}
+	sections := map[string]bool{}
 	section := ""
 	row := regexp.MustCompile("^\\| `([A-Za-z0-9_]+)` \\|")
 	heading := regexp.MustCompile("^### .*\\(`([a-z0-9_-]+)`\\)")
 	for _, line := range strings.Split(string(src), "\n") {
 		if m := heading.FindStringSubmatch(line); m != nil {
 			section = m[1]
+			sections[section] = true
 			continue
 		}
 		if strings.HasPrefix(line, "#") {
@@ -348,6 +350,7 @@ func TestRulePointsDocumented(t *testing.T) {
 	for _, name := range lib.Games() {
 		g, err := lib.Load(name)
 		require.NoError(t, err)
+		require.True(t, sections[name], "docs/extending.md has no section for %s", name)
 		require.Equal(t, g.RulePoints(), documented[name], "the rule points of %s in docs/extending.md", name)
 	}
 }

@@ -17,7 +17,7 @@ game record can be pasted as one argument.
 
 With --json, writes exactly one JSON object per line per state, the opening
 first (the state format of docs/state-json.md: game, variant, ply, to_move,
-sites, captured, hand, legal, over, winner, notes, reason, vars).
+sites, captured, hand, legal, over, winner, notes, reason, vars, history).
 
 An illegal token stops the trace after the states before it, with an error
 naming the token and the legal ones, and exit status 1.`
