@@ -44,8 +44,9 @@ func hangGuard() time.Duration {
 // hostileLimits are the tight limits the hostile scripts run under.
 //
 // Steps is the budget that stops loops: it is deterministic, so which
-// budget trips and where does not depend on the machine's load. Time stays
-// at its default, a guard the cases never reach.
+// budget trips and where does not depend on the machine's load. Time is a
+// guard the cases never reach, even under the race detector on a machine
+// whose cores are all busy.
 var hostileLimits = Limits{Steps: 2_000_000, Memory: 64 << 20, Time: 2 * time.Minute}
 
 // runKnownBugs runs the cases of known host bugs (which may hang or use
