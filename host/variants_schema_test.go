@@ -209,8 +209,13 @@ func schemaYAMLValue(t *testing.T, src []byte) any {
 	return v
 }
 
+// schemaLinePrefix starts the first line of every shipped variants.yaml:
+// the comment that points editors (yaml-language-server) at the schema.
+const schemaLinePrefix = "# yaml-language-server: $schema="
+
 // TestVariantsSchemaShipped checks every shipped variants.yaml, and those
-// of the documentation's example games, against variants.schema.json.
+// of the documentation's example games, against variants.schema.json, and
+// that each names that schema on its first line, so editors check it too.
 func TestVariantsSchemaShipped(t *testing.T) {
 	s := loadSchema(t)
 	files, err := filepath.Glob(filepath.Join("..", "games", "*", "variants.yaml"))
@@ -218,10 +223,18 @@ func TestVariantsSchemaShipped(t *testing.T) {
 	require.NotEmpty(t, files)
 	examples, err := filepath.Glob(filepath.Join("..", "docs", "examples", "*", "*", "variants.yaml"))
 	require.NoError(t, err)
+	schema, err := filepath.Abs(filepath.Join("..", "games", "variants.schema.json"))
+	require.NoError(t, err)
 	for _, f := range append(files, examples...) {
 		b, err := os.ReadFile(f)
 		require.NoError(t, err)
 		require.Empty(t, validateSchema(s, s, schemaYAMLValue(t, b), f), f)
+		first, _, _ := strings.Cut(string(b), "\n")
+		rel, ok := strings.CutPrefix(first, schemaLinePrefix)
+		require.True(t, ok, "%s: the first line must be %q followed by the path of games/variants.schema.json", f, schemaLinePrefix)
+		named, err := filepath.Abs(filepath.Join(filepath.Dir(f), filepath.FromSlash(rel)))
+		require.NoError(t, err)
+		require.Equal(t, schema, named, "%s: the first line names the wrong schema", f)
 	}
 }
 
