@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/conformance"
-	"github.com/matombo/matombo/internal/safefile"
+	"github.com/matombo/matombo/host/safefile"
 )
 
 const conformAbout = `
