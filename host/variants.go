@@ -212,19 +212,22 @@ func mergeNodes(a, b *yaml.Node) *yaml.Node {
 	}
 	out := &yaml.Node{Kind: yaml.MappingNode, Tag: a.Tag, Line: a.Line, Column: a.Column}
 	out.Content = append(out.Content, a.Content...)
+	// An index of the keys, not a search of the list: a file of many keys
+	// must not make loading quadratic.
+	at := make(map[string]int, len(out.Content)/2)
+	for j := 0; j+1 < len(out.Content); j += 2 {
+		if _, dup := at[out.Content[j].Value]; !dup {
+			at[out.Content[j].Value] = j
+		}
+	}
 	for i := 0; i+1 < len(b.Content); i += 2 {
 		k, v := b.Content[i], b.Content[i+1]
-		replaced := false
-		for j := 0; j+1 < len(out.Content); j += 2 {
-			if out.Content[j].Value == k.Value {
-				out.Content[j+1] = mergeNodes(out.Content[j+1], v)
-				replaced = true
-				break
-			}
+		if j, ok := at[k.Value]; ok {
+			out.Content[j+1] = mergeNodes(out.Content[j+1], v)
+			continue
 		}
-		if !replaced {
-			out.Content = append(out.Content, k, v)
-		}
+		at[k.Value] = len(out.Content)
+		out.Content = append(out.Content, k, v)
 	}
 	return out
 }
