@@ -380,7 +380,6 @@ func (b *Board) addLines(lines [][]string) error {
 	return nil
 }
 
-
 // addTag declares a tag on the given sites and returns its index.
 func (b *Board) addTag(name string, sites []int) (int, error) {
 	for _, t := range b.tags {
