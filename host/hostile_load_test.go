@@ -87,3 +87,26 @@ func TestHostileLoadMergeManyKeys(t *testing.T) {
 	require.Len(t, data.Content, 2*keys)
 	assert.Less(t, elapsed, loadGuard())
 }
+
+// Control characters in a variants file are refused with its file and
+// line: variant names, descriptions, parameter names and string values.
+func TestHostileVariantsText(t *testing.T) {
+	script := strings.Replace(miniSource("g", ""), `m.declare { name = "g" }`,
+		`m.declare { name = "g", params = { { name = "label", default = "x" } } }`, 1)
+	for yml, msg := range map[string]string{
+		"variants:\n  \"bad\\e[2J\":\n    params: {label: y}\n":      "variants.yaml:2:3: a variant name contains the control character U+001B",
+		"variants:\n  v:\n    description: \"a\\rb\"\n":              "variants.yaml:3:18: the description of variant v contains the control character U+000D",
+		"variants:\n  v:\n    params: {\"la\\u202ebel\": y}\n":       "variants.yaml:3:14: a parameter name contains the control character U+202E",
+		"variants:\n  v:\n    params: {label: \"\\e]0;title\\a\"}\n": "variants.yaml:3:21: the value of parameter label contains the control character U+001B",
+	} {
+		_, dir, err := loadFolder(t, "g", map[string]string{"g.lua": script, "variants.yaml": yml})
+		var ce *ConfigError
+		require.ErrorAs(t, err, &ce, yml)
+		assert.Contains(t, err.Error(), msg)
+		assert.Contains(t, err.Error(), dir)
+		assert.NotContains(t, err.Error(), "\x1b")
+	}
+	// A parameter set by the embedding program is refused the same way.
+	_, _, err := loadFolder(t, "g", map[string]string{"g.lua": script}, WithParam("label", "\x1b[2J"))
+	assert.ErrorContains(t, err, "the value contains the control character U+001B")
+}

@@ -143,6 +143,17 @@ var hostileCases = []hostileCase{
 	{name: "sweep_overflow", at: "play", want: "script", msg: "captured total would become"},
 	{name: "capture_overflow", at: "play", want: "script", msg: "captured total would become"},
 
+	// Text that reaches terminals has no control characters: refused
+	// where it is declared (text.go); error messages escape them.
+	{name: "title_escape", at: "load", want: "script", msg: "the title contains the control character U+001B"},
+	{name: "description_escape", at: "load", want: "script", msg: "the description contains the control character U+000D"},
+	{name: "template_escape", at: "load", want: "script", msg: "the token template contains the control character U+001B"},
+	{name: "kind_name_escape", at: "load", want: "script", msg: "the move kind name contains the control character U+0008"},
+	{name: "finish_reason_escape", at: "play", want: "script", msg: "finish: the reason contains the control character U+001B"},
+	{name: "finish_note_bidi", at: "play", want: "script", msg: "finish: note 1 contains the control character U+202E"},
+	{name: "param_escape", at: "load", want: "script", msg: "parameter label: default contains the control character U+001B"},
+	{name: "error_escape", at: "play", want: "script", msg: `bad\x1b[2J move`},
+
 	// Escapes: globals the sandbox does not have, refused at load.
 	{name: "os_exit", at: "load", want: "script", msg: `undeclared global "os"`},
 	{name: "io_open", at: "load", want: "script", msg: `undeclared global "io"`},

@@ -33,9 +33,11 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 	d.title = d.name
 	if s, ok := t.RawGetString("title").(lua.LString); ok {
 		d.title = string(s)
+		checkText(L, "the title", d.title, false)
 	}
 	if s, ok := t.RawGetString("description").(lua.LString); ok {
 		d.description = string(s)
+		checkText(L, "the description", d.description, true)
 	}
 	d.players = 2
 	if v := t.RawGetString("players"); v != lua.LNil {
@@ -112,6 +114,7 @@ func (vm *machine) paramSpec(L *lua.LState, v lua.LValue, i int) ParamSpec {
 	spec := ParamSpec{Name: string(name)}
 	if d, ok := t.RawGetString("doc").(lua.LString); ok {
 		spec.Doc = string(d)
+		checkText(L, fmt.Sprintf("the doc of parameter %s", name), spec.Doc, true)
 	}
 	conv := func(v lua.LValue, what string) any {
 		switch x := v.(type) {
@@ -123,6 +126,7 @@ func (vm *machine) paramSpec(L *lua.LState, v lua.LValue, i int) ParamSpec {
 		case lua.LBool:
 			return bool(x)
 		case lua.LString:
+			checkText(L, fmt.Sprintf("parameter %s: %s", name, what), string(x), false)
 			return string(x)
 		}
 		L.RaiseError("parameter %s: %s must be a number, boolean or string, got %s", name, what, describeLua(v))
@@ -308,11 +312,20 @@ func (vm *machine) fieldInt(L *lua.LState, t *lua.LTable, name string) int {
 	return int(f)
 }
 
+// checkText raises an error for text with control characters (see
+// text.go).
+func checkText(L *lua.LState, what, s string, multiline bool) {
+	if msg := textProblem(what, s, multiline); msg != "" {
+		L.RaiseError("%s", msg)
+	}
+}
+
 // checkName raises an error for a declared name that is empty or long.
 func checkName(L *lua.LState, what, name string) {
 	if name == "" || len(name) > 64 {
 		L.RaiseError("a %s name has 1 to 64 characters, got %d", what, len(name))
 	}
+	checkText(L, "the "+what+" name", name, false)
 }
 
 func (vm *machine) apiTag(L *lua.LState) int {
@@ -384,6 +397,7 @@ func (vm *machine) apiMove(L *lua.LState) int {
 	if len(tmpl) > 64 {
 		L.RaiseError("move kind %s: a token template has at most 64 characters", name)
 	}
+	checkText(L, "move kind "+name+": the token template", tmpl, false)
 	parts, arity, err := parseTemplate(tmpl)
 	if err != nil {
 		L.RaiseError("move kind %s: %v", name, err)

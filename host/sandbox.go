@@ -150,7 +150,7 @@ func (vm *machine) print(L *lua.LState) int {
 	}
 	parts := make([]string, L.GetTop())
 	for i := range parts {
-		parts[i] = luaText(L.Get(i + 1))
+		parts[i] = escapeControls(luaText(L.Get(i + 1)))
 	}
 	fmt.Fprintf(vm.g.log, "%s: %s\n", vm.g.name, strings.Join(parts, "\t"))
 	return 0

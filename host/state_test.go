@@ -67,11 +67,11 @@ func TestJSONFieldOrder(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(pd), `"variant":{},`)
 	assert.Contains(t, string(pd), `"vars":{},`)
-	r := loadTest(t, "probe", WithParam("label", "a \"quoted\" <label>\n"))
+	r := loadTest(t, "probe", WithParam("label", "a \"quoted\" <label>"))
 	rd, err := json.Marshal(r.Start())
 	require.NoError(t, err)
 	assert.True(t, json.Valid(rd))
-	assert.Contains(t, string(rd), `"label":"a \"quoted\" \u003clabel\u003e\n"`)
+	assert.Contains(t, string(rd), `"label":"a \"quoted\" \u003clabel\u003e"`)
 }
 
 // The end of a game: legal empty, winner and notes, to_move kept.

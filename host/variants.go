@@ -78,6 +78,9 @@ func (vf *variantsFile) parseVariantList(n *yaml.Node) error {
 		if k.Kind != yaml.ScalarNode || k.Value == "" {
 			return &ConfigError{Pos: nodePos(vf.file, k), Msg: "a variant name must be a non-empty string"}
 		}
+		if msg := textProblem("a variant name", k.Value, false); msg != "" {
+			return &ConfigError{Pos: nodePos(vf.file, k), Msg: msg}
+		}
 		if seen[k.Value] {
 			return &ConfigError{Pos: nodePos(vf.file, k), Msg: fmt.Sprintf("variant %s is declared twice", k.Value)}
 		}
@@ -93,6 +96,9 @@ func (vf *variantsFile) parseVariantList(n *yaml.Node) error {
 				if fv.Kind != yaml.ScalarNode {
 					return &ConfigError{Pos: nodePos(vf.file, fv), Msg: "description must be text"}
 				}
+				if msg := textProblem("the description of variant "+k.Value, fv.Value, true); msg != "" {
+					return &ConfigError{Pos: nodePos(vf.file, fv), Msg: msg}
+				}
 				variant.Description = fv.Value
 			case "params":
 				if fv.Kind != yaml.MappingNode {
@@ -102,6 +108,12 @@ func (vf *variantsFile) parseVariantList(n *yaml.Node) error {
 					pk, pv := fv.Content[p], fv.Content[p+1]
 					if _, dup := variant.paramPos[pk.Value]; dup {
 						return &ConfigError{Pos: nodePos(vf.file, pk), Param: pk.Value, Msg: fmt.Sprintf("variant %s sets parameter %s twice", k.Value, pk.Value)}
+					}
+					if msg := textProblem("a parameter name", pk.Value, false); msg != "" {
+						return &ConfigError{Pos: nodePos(vf.file, pk), Msg: msg}
+					}
+					if msg := textProblem("the value of parameter "+pk.Value, pv.Value, false); pv.Kind == yaml.ScalarNode && msg != "" {
+						return &ConfigError{Pos: nodePos(vf.file, pv), Msg: msg}
 					}
 					val, err := scalarValue(pv)
 					if err != nil {
