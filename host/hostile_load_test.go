@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -109,4 +110,16 @@ func TestHostileVariantsText(t *testing.T) {
 	// A parameter set by the embedding program is refused the same way.
 	_, _, err := loadFolder(t, "g", map[string]string{"g.lua": script}, WithParam("label", "\x1b[2J"))
 	assert.ErrorContains(t, err, "the value contains the control character U+001B")
+}
+
+// A rules page is printed as it is: control characters are refused with
+// the page's file and line; tabs and Windows line ends are fine.
+func TestHostileRulesPage(t *testing.T) {
+	script := miniSource("g", "")
+	_, _, err := loadFolder(t, "g", map[string]string{"g.lua": script, "rules.md": "# Rules\r\n\tfine\n"})
+	require.NoError(t, err)
+	_, dir, err := loadFolder(t, "g", map[string]string{"g.lua": script, "rules.md": "# Rules\n\nclear \x1b[2J\n"})
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, filepath.Join(dir, "g", "rules.md")+":3: the page contains the control character U+001B: only printable text, tabs and line ends are allowed", err.Error())
 }

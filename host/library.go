@@ -273,6 +273,9 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := checkPage(ly.path(rel), string(b)); err != nil {
+				return nil, err
+			}
 			rules = string(b)
 		}
 	}

@@ -78,3 +78,25 @@ func escapeControls(s string) string {
 	}
 	return b.String()
 }
+
+// checkPage refuses a page of text (a rules page, printed as it is) with
+// control characters other than tabs and line ends, naming its line.
+func checkPage(file, page string) error {
+	line := 1
+	for i := 0; i < len(page); {
+		c, n := utf8.DecodeRuneInString(page[i:])
+		switch {
+		case c == '\n':
+			line++
+		case c == '\t', c == '\r' && strings.HasPrefix(page[i+1:], "\n"):
+		case c == utf8.RuneError && n <= 1, unicode.IsControl(c), isBidiControl(c):
+			what := fmt.Sprintf("the control character %U", c)
+			if c == utf8.RuneError {
+				what = fmt.Sprintf("a byte that is not UTF-8 text (0x%02x)", page[i])
+			}
+			return &ConfigError{Pos: Pos{File: file, Line: line}, Msg: "the page contains " + what + ": only printable text, tabs and line ends are allowed"}
+		}
+		i += n
+	}
+	return nil
+}
