@@ -57,15 +57,15 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 	}
 	if v := t.RawGetString("max_plies"); v != lua.LNil {
 		f, ok := v.(lua.LNumber)
-		if !ok || f < 1 || float64(f) != math.Trunc(float64(f)) {
-			L.RaiseError("max_plies must be a positive whole number")
+		if !ok || f < 1 || f > maxCount || float64(f) != math.Trunc(float64(f)) {
+			L.RaiseError("max_plies must be a whole number from 1 to %d", maxCount)
 		}
 		d.maxPlies = int(f)
 	}
 	if v := t.RawGetString("repetition"); v != lua.LNil {
 		f, ok := v.(lua.LNumber)
-		if !ok || f < 1 || float64(f) != math.Trunc(float64(f)) {
-			L.RaiseError("repetition must be a positive whole number: the occurrence of a position that ends the game")
+		if !ok || f < 1 || f > maxCount || float64(f) != math.Trunc(float64(f)) {
+			L.RaiseError("repetition must be a whole number from 1 to %d: the occurrence of a position that ends the game", maxCount)
 		}
 		d.repetition = int(f)
 	}
@@ -119,8 +119,8 @@ func (vm *machine) paramSpec(L *lua.LState, v lua.LValue, i int) ParamSpec {
 	conv := func(v lua.LValue, what string) any {
 		switch x := v.(type) {
 		case lua.LNumber:
-			if float64(x) != math.Trunc(float64(x)) {
-				L.RaiseError("parameter %s: %s must be a whole number, got %v", name, what, x)
+			if float64(x) != math.Trunc(float64(x)) || math.Abs(float64(x)) > math.MaxInt32 {
+				L.RaiseError("parameter %s: %s must be a whole number (a 32-bit integer), got %v", name, what, x)
 			}
 			return int(x)
 		case lua.LBool:
@@ -194,7 +194,7 @@ func (vm *machine) apiBoard(L *lua.LState) int {
 		pt.ForEach(func(k, v lua.LValue) {
 			ks, ok1 := k.(lua.LString)
 			f, ok2 := v.(lua.LNumber)
-			if !ok1 || !ok2 || float64(f) != math.Trunc(float64(f)) {
+			if !ok1 || !ok2 || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > maxCount {
 				vm.dataError(L, pt, fmt.Sprintf("points: %s = %s: want a point name and a whole drawing position", luaText(k), luaText(v)))
 			}
 			spec.points[string(ks)] = int(f)
@@ -306,7 +306,7 @@ func (vm *machine) apiMaxPlies(L *lua.LState) int {
 func (vm *machine) fieldInt(L *lua.LState, t *lua.LTable, name string) int {
 	v := t.RawGetString(name)
 	f, ok := v.(lua.LNumber)
-	if !ok || float64(f) != math.Trunc(float64(f)) {
+	if !ok || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > maxCount {
 		vm.dataError(L, t, fmt.Sprintf("%s must be a whole number, got %s", name, describeLua(v)))
 	}
 	return int(f)
