@@ -60,13 +60,17 @@ func sowInto(counts []int32, t *Track, from int, n int) (last int, wasEmpty bool
 	return pos, counts[pos] == 1, -1
 }
 
-// sowCost is the number of steps sowInto takes for n counters on t.
+// sowCost is the number of steps a lap of n counters on t costs: the sites
+// sowInto visits, plus lapOverhead for the lap itself (picking up, checking
+// how it ended), which costs as much as visiting a few sites.
 func sowCost(t *Track, n int) int {
 	if t.Loop && n >= len(t.Sites) {
-		return len(t.Sites) + n%len(t.Sites) + 1
+		return len(t.Sites) + n%len(t.Sites) + lapOverhead
 	}
-	return n + 1
+	return n + lapOverhead
 }
+
+const lapOverhead = 8
 
 // How a relay sowing ended.
 const (
