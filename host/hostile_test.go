@@ -21,12 +21,14 @@ import (
 
 // The hostile-script suite: each script in testdata/hostile attacks the
 // sandbox in one way (its top comment says how and what must happen). The
-// test loads each with tight limits, triggers the attack and checks the
-// error: its type, the budget, that it names the script's file and the
-// line marked "-- ATTACK", that a state is unchanged when the attack
-// happens in play, and that the process still loads and plays kalah. The
-// elapsed time of each case is logged; only a generous guard (hangGuard)
-// fails, to catch hangs, as the machines running the tests vary.
+// test loads each (with a tight time limit when it attacks the time
+// budget), triggers the attack and checks the error: its type, the budget,
+// that it names the script's file and the line marked "-- ATTACK", that a
+// state is unchanged when the attack happens in play, and that the process
+// still loads and plays kalah. The elapsed time of each case is logged;
+// only a generous guard (hangGuard) fails, to catch hangs, as the machines
+// running the tests vary. testdata/hostile/README.md lists the classes of
+// attack, the promise for each and the measured worst cases.
 
 const hostileDir = "testdata/hostile"
 
