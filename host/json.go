@@ -74,6 +74,10 @@ func (s *State) writeJSON(b *bytes.Buffer) {
 	}
 	b.WriteString(`],"reason":`)
 	writeJSONString(b, s.reason)
+	if s.over {
+		b.WriteString(`,"method":`)
+		writeJSONString(b, s.method.String())
+	}
 	b.WriteString(`,"vars":{`)
 	for i, v := range g.vars {
 		if i > 0 {
@@ -118,6 +122,7 @@ type stateJSON struct {
 	Winner   int            `json:"winner"`
 	Notes    []string       `json:"notes"`
 	Reason   string         `json:"reason"`
+	Method   string         `json:"method"`
 	Vars     map[string]int `json:"vars"`
 	History  []string       `json:"history"`
 }
@@ -140,53 +145,60 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
-		return nil, fmt.Errorf("state JSON: %w", err)
+		return nil, &PositionError{Source: "state JSON", Msg: err.Error(), Err: err}
 	}
 	if j.Game != g.name {
-		return nil, fmt.Errorf("state JSON: the state is of game %q, not %q", j.Game, g.name)
+		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("the state is of game %q, not %q", j.Game, g.name)}
 	}
 	for _, p := range g.params {
 		v, ok := j.Variant[p.Name]
 		if !ok {
-			return nil, fmt.Errorf("state JSON: variant lacks parameter %s", p.Name)
+			return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("variant lacks parameter %s", p.Name)}
 		}
 		if f, isNum := v.(float64); isNum {
 			if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-				return nil, fmt.Errorf("state JSON: parameter %s is %v, not a whole number", p.Name, f)
+				return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("parameter %s is %v, not a whole number", p.Name, f)}
 			}
 			v = int(f)
 		}
 		if v != p.Value {
-			return nil, fmt.Errorf("state JSON: parameter %s is %v, the game is loaded with %v", p.Name, v, p.Value)
+			return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("parameter %s is %v, the game is loaded with %v", p.Name, v, p.Value)}
 		}
 	}
 	if len(j.Variant) != len(g.params) {
-		return nil, fmt.Errorf("state JSON: variant has %d parameters, the game has %d", len(j.Variant), len(g.params))
+		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("variant has %d parameters, the game has %d", len(j.Variant), len(g.params))}
 	}
 	if len(j.Sites) != len(g.board.sites) {
-		return nil, fmt.Errorf("state JSON: want %d sites, got %d", len(g.board.sites), len(j.Sites))
+		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("want %d sites, got %d", len(g.board.sites), len(j.Sites))}
 	}
 	pos := Position{ToMove: j.ToMove, Captured: j.Captured, Hand: j.Hand, Vars: j.Vars}
 	for i, site := range j.Sites {
 		if site.Name != g.board.sites[i].Name {
-			return nil, fmt.Errorf("state JSON: site %d is %q, want %q", i+1, site.Name, g.board.sites[i].Name)
+			return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("site %d is %q, want %q", i+1, site.Name, g.board.sites[i].Name)}
 		}
 		pos.Counts = append(pos.Counts, site.Count)
 		pos.Owners = append(pos.Owners, site.Owner)
 	}
 	if j.Ply < 0 {
-		return nil, fmt.Errorf("state JSON: negative ply")
+		return nil, &PositionError{Source: "state JSON", Msg: "negative ply"}
 	}
 	if j.Winner < 0 || j.Winner > g.players || j.Winner != 0 && !j.Over {
-		return nil, fmt.Errorf("state JSON: winner %d is not possible here", j.Winner)
+		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("winner %d is not possible here", j.Winner)}
 	}
 	var s *State
 	var err error
 	if j.Over {
 		s, err = g.positionState(pos, true)
 		if err == nil {
-			s.hist.push(s.Key())
+			s.key = s.computeKey()
+			s.hist.push(s.key)
 			s.over, s.winner, s.reason, s.notes = true, j.Winner, j.Reason, append([]string(nil), j.Notes...)
+			s.method = MethodRule
+			for m, name := range methodNames {
+				if name == j.Method && m > 0 {
+					s.method = Method(m)
+				}
+			}
 		}
 	} else {
 		s, err = g.NewState(pos)
@@ -202,11 +214,11 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	}
 	legal := s.Legal()
 	if len(legal) != len(j.Legal) {
-		return nil, fmt.Errorf("state JSON: the script lists %d legal tokens here, the JSON %d", len(legal), len(j.Legal))
+		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("the script lists %d legal tokens here, the JSON %d", len(legal), len(j.Legal))}
 	}
 	for i := range legal {
 		if legal[i] != j.Legal[i] {
-			return nil, fmt.Errorf("state JSON: legal token %d is %q here, %q in the JSON", i+1, legal[i], j.Legal[i])
+			return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("legal token %d is %q here, %q in the JSON", i+1, legal[i], j.Legal[i])}
 		}
 	}
 	return s, nil
@@ -215,18 +227,18 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 // readHistory replaces the state's history with the keys of a state JSON.
 func (s *State) readHistory(keys []string) error {
 	if len(keys) == 0 || len(keys) > s.ply+1 {
-		return fmt.Errorf("state JSON: history has %d keys; it needs 1 to ply+1 = %d", len(keys), s.ply+1)
+		return &PositionError{Source: "state JSON", Msg: fmt.Sprintf("history has %d keys; it needs 1 to ply+1 = %d", len(keys), s.ply+1)}
 	}
 	s.hist.reset()
 	for i, k := range keys {
 		v, err := strconv.ParseUint(k, 16, 64)
 		if err != nil || len(k) != 16 {
-			return fmt.Errorf("state JSON: history key %d is %q, not 16 hex digits", i+1, k)
+			return &PositionError{Source: "state JSON", Msg: fmt.Sprintf("history key %d is %q, not 16 hex digits", i+1, k)}
 		}
 		s.hist.push(v)
 	}
 	if last := keys[len(keys)-1]; last != fmt.Sprintf("%016x", s.Key()) {
-		return fmt.Errorf("state JSON: the last history key %s is not the key of the position, %016x", last, s.Key())
+		return &PositionError{Source: "state JSON", Msg: fmt.Sprintf("the last history key %s is not the key of the position, %016x", last, s.Key())}
 	}
 	return nil
 }

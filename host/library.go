@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/matombo/matombo/internal/safefile"
+	"github.com/matombo/matombo/host/safefile"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
 	"gopkg.in/yaml.v3"
@@ -250,6 +250,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 
 	var scriptLayer *layer
 	var scriptRel string
+	sources := sha256.New()
 	var vfiles []*variantsFile
 	var rules string
 	for i := range layers {
@@ -262,6 +263,8 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 			if err != nil {
 				return nil, err
 			}
+			fmt.Fprintf(sources, "variants %d\n", len(src))
+			sources.Write(src)
 			vf, err := parseVariants(ly.path(rel), src)
 			if err != nil {
 				return nil, err
@@ -287,6 +290,8 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	fmt.Fprintf(sources, "script %d\n", len(src))
+	sources.Write(src)
 	proto, err := l.compile(file, src)
 	if err != nil {
 		return nil, err
@@ -306,6 +311,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 		limits:    cfg.limits.withDefaults(),
 		log:       cfg.log,
 		extra:     cfg.extra,
+		sources:   sources.Sum(nil),
 	}
 	g.wd = newWatchdog(g.limits)
 	vm, err := newMachine(g)
@@ -322,7 +328,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 	return g, nil
 }
 
-// readLimited reads a file of a layer through internal/safefile: it must
+// readLimited reads a file of a layer through host/safefile: it must
 // be a regular file (a named pipe or device would hang or flood the
 // process) of at most maxScriptBytes.
 func readLimited(ly *layer, rel string) ([]byte, error) {
@@ -352,7 +358,7 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	if ok {
 		return p, nil
 	}
-	p, err := CompileScript(file, src)
+	p, err := compileScript(file, src)
 	if err != nil {
 		return nil, err
 	}
@@ -362,9 +368,9 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	return p, nil
 }
 
-// CompileScript parses and compiles a rule script and checks that it uses
+// compileScript parses and compiles a rule script and checks that it uses
 // no global variables outside the sandbox. Errors carry the file and line.
-func CompileScript(file string, src []byte) (*lua.FunctionProto, error) {
+func compileScript(file string, src []byte) (*lua.FunctionProto, error) {
 	chunk, err := parse.Parse(bytes.NewReader(src), file)
 	if err != nil {
 		var pe *parse.Error

@@ -123,7 +123,7 @@ func TestStringLibOutputBounds(t *testing.T) {
 		_, err := evalLua(g, s, code)
 		var be *BudgetError
 		if assert.ErrorAs(t, err, &be, code) {
-			assert.Equal(t, "string size", be.Budget, code)
+			assert.Equal(t, Budget("string size"), be.Budget, code)
 			assert.Contains(t, err.Error(), fn+" would build a string of", code)
 		}
 	}
@@ -141,7 +141,7 @@ func TestStringGsubTemplateWork(t *testing.T) {
 	_, err := evalLua(g, s, `return string.gsub(string.rep("a", 60000), "", string.rep("%0", 500000))`)
 	var be *BudgetError
 	require.ErrorAs(t, err, &be)
-	assert.Contains(t, []string{"pattern", "string size"}, be.Budget)
+	assert.Contains(t, []string{"pattern", "string size"}, string(be.Budget))
 	assert.False(t, strings.Contains(err.Error(), "%!"))
 }
 
@@ -167,7 +167,7 @@ func TestUnpackAndByteBounds(t *testing.T) {
 		_, err := evalLua(g, s, code)
 		var be *BudgetError
 		if assert.ErrorAs(t, err, &be, code) {
-			assert.Equal(t, "data stack", be.Budget, code)
+			assert.Equal(t, BudgetDataStack, be.Budget, code)
 		}
 	}
 }

@@ -96,7 +96,7 @@ func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64
 		}
 		n := int(counts[pos])
 		*work -= sowCost(t, n)
-		if *work < 0 || laps&255 == 255 && trip != nil && trip.Done() != nil {
+		if *work < 0 || laps&255 == 255 && trip != nil && trip.stopped() {
 			return pos, relayWork, laps
 		}
 		counts[pos] = 0
@@ -116,6 +116,16 @@ func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64
 	}
 }
 
+// stopped reports whether the watchdog has stopped the current call (its
+// time is up), without counting a step as Done does.
+func (t *tripwire) stopped() bool { return t.call.Load()&callStopped != 0 }
+
+// chargeSowing charges the site visits of a sowing to the call's step
+// budget, at the rate of m.sow (eight visits a step).
+func (vm *machine) chargeSowing(L *lua.LState, visits int) {
+	vm.charge(L, max(visits, 0)/8+1)
+}
+
 // relayFailed raises the error of a relay that ran out of work or
 // overflowed a count.
 func (vm *machine) relayFailed(L *lua.LState, fn string, from, how, at, maxLaps int) {
@@ -123,12 +133,12 @@ func (vm *machine) relayFailed(L *lua.LState, fn string, from, how, at, maxLaps 
 	if how == relayOverflow {
 		L.RaiseError("%s from %s: the count of %s would pass %d", fn, b.sites[from].Name, b.sites[at].Name, maxCount)
 	}
-	if vm.trip.Done() != nil {
+	if vm.trip.stopped() {
 		L.RaiseError("%s from %s: the time budget ran out", fn, b.sites[from].Name)
 	}
 	w := sowWork(vm.g.lay.sites)
-	vm.overBudget(L, "sowing", fmt.Sprintf("%d steps", w),
-		fmt.Sprintf("%s from %s did not end within %d steps (lap limit %d): a sowing that long does not end; lower the lap limit", fn, b.sites[from].Name, w, maxLaps))
+	vm.overBudget(L, BudgetSteps, fmt.Sprintf("%d site visits in one sowing call", w),
+		fmt.Sprintf("%s from %s did not end within %d site visits (lap limit %d): a sowing that long does not end; lower the lap limit", fn, b.sites[from].Name, w, maxLaps))
 }
 
 func (vm *machine) sowArgs(L *lua.LState) (*State, *Track, int) {
@@ -150,6 +160,7 @@ func (vm *machine) apiSow(L *lua.LState) int {
 	if n < 1 || n > maxCount {
 		L.ArgError(3, fmt.Sprintf("cannot sow %d counters (1 to %d)", n, maxCount))
 	}
+	vm.charge(L, min(n, len(t.Sites))/8+1)
 	last, empty, over := sowInto(s.cells[:vm.g.lay.sites], t, from, n)
 	if over >= 0 {
 		L.RaiseError("sowing %d counters from %s: the count of %s would pass %d", n, vm.dcl.board.sites[from].Name, vm.dcl.board.sites[over].Name, maxCount)
@@ -182,6 +193,7 @@ func (vm *machine) apiRelay(L *lua.LState) int {
 	s, t, from, stop, maxLaps := vm.relayArgs(L)
 	work := sowWork(vm.g.lay.sites)
 	last, how, laps := relayInto(s.cells[:vm.g.lay.sites], vm.dcl.board.tagMask, t, from, stop, maxLaps, &work, vm.trip)
+	vm.chargeSowing(L, sowWork(vm.g.lay.sites)-work)
 	switch how {
 	case relayWork, relayOverflow:
 		vm.relayFailed(L, "relay", from, how, last, maxLaps)
@@ -237,7 +249,9 @@ func (vm *machine) relayEnds(L *lua.LState, fn string, s *State, t *Track, from 
 		return true
 	}
 	vm.scratch = append(vm.scratch[:0], s.cells[:vm.g.lay.sites]...)
+	before := *work
 	at, how, _ := relayInto(vm.scratch, vm.dcl.board.tagMask, t, from, stop, maxLaps, work, vm.trip)
+	vm.chargeSowing(L, before-*work)
 	if how == relayWork || how == relayOverflow {
 		vm.relayFailed(L, fn, from, how, at, maxLaps)
 	}
