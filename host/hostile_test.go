@@ -81,7 +81,7 @@ var boomPrimitive = withTestPrimitive("boom", func(L *lua.LState) int {
 // smallStrings runs a case with a 4 KiB string limit: the attack's
 // preparation (building a string at the limit) then takes no time, so the
 // time budget cannot stop it before its attack line, on any machine.
-var smallStrings = []Option{WithLimits(Limits{Steps: hostileLimits.Steps, Memory: hostileLimits.Memory, StringBytes: 4096})}
+var smallStrings = []Option{WithLimits(Limits{Steps: hostileLimits.Steps, Memory: hostileLimits.Memory, Time: hostileLimits.Time, StringBytes: 4096})}
 
 var hostileCases = []hostileCase{
 	// Endless loops and recursion.
@@ -141,7 +141,7 @@ var hostileCases = []hostileCase{
 	{name: "table_growth", at: "play", want: "budget", budget: []string{"memory", "step"}},
 	{name: "long_site_names", at: "load", want: "any", msg: "row label"},
 	// Load-time costs in Go are near-linear (see hostile_load_test.go).
-	{name: "board_lines_hub", at: "ok", opts: []Option{WithLimits(Limits{Time: 5 * time.Second})}},
+	{name: "board_lines_hub", at: "ok", opts: []Option{WithLimits(Limits{Time: hostileLimits.Time})}},
 	{name: "long_names", at: "load", want: "script", msg: "name has 1 to 64 characters"},
 
 	// Primitives that loop in Go bound their work by a limit the host
