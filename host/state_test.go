@@ -571,3 +571,26 @@ func TestErrorTexts(t *testing.T) {
 	var se *ScriptError
 	assert.True(t, errors.As(fmt.Errorf("wrapped: %w", err), &se))
 }
+
+// State accessors refuse an index out of range, as a slice does, with a
+// message naming the index and the valid range: they never read another
+// field of the state (Count(NumSites()) would read the first owner).
+func TestStateAccessorsOutOfRange(t *testing.T) {
+	g := loadTest(t, "probe")
+	s := g.Start()
+	n := g.Board().NumSites()
+	for name, c := range map[string]struct {
+		call func()
+		msg  string
+	}{
+		"Count(NumSites())": {func() { s.Count(n) }, fmt.Sprintf("host: State.Count: site index %d out of range [0, %d)", n, n)},
+		"Count(-1)":         {func() { s.Count(-1) }, fmt.Sprintf("host: State.Count: site index -1 out of range [0, %d)", n)},
+		"Owner(NumSites())": {func() { s.Owner(n) }, fmt.Sprintf("host: State.Owner: site index %d out of range [0, %d)", n, n)},
+		"Captured(0)":       {func() { s.Captured(0) }, "host: State.Captured: player 0 out of range [1, 2]"},
+		"Captured(3)":       {func() { s.Captured(3) }, "host: State.Captured: player 3 out of range [1, 2]"},
+		"Hand(0)":           {func() { s.Hand(0) }, "host: State.Hand: player 0 out of range [1, 2]"},
+	} {
+		assert.PanicsWithValue(t, c.msg, c.call, name)
+	}
+	assert.NotPanics(t, func() { s.Count(n - 1); s.Owner(0); s.Captured(2); s.Hand(1) })
+}
