@@ -148,7 +148,7 @@ scenarios:
     play: [a3]
 `
 	for captured, want := range map[string]string{
-		"[2147483648, 4294967297]": "captured total is 2147483648",
+		"[2147483648, 4294967297]":            "captured total is 2147483648",
 		"[0, 0]\n      hand: [4294967303, 0]": "hand is 4294967303",
 	} {
 		_, out := runText(t, kalahLibrary(t), strings.Replace(start, "CAPTURED", captured, 1))
