@@ -61,6 +61,8 @@ func commands() []command {
 		{"check", "validate a rule script or a folder of games", runCheck},
 		{"conform", "run conformance scenarios against the games", runConform},
 		{"bench", "measure the speed of random playouts", runBench},
+		{"match", "play games between two computer players and rate them", runMatch},
+		{"move", "print the move a computer player chooses after some tokens", runMove},
 	}
 }
 

@@ -46,8 +46,8 @@ type AlphaBeta struct {
 	st    settings
 	eval  Evaluator
 	tt    []ttEntry
-	stack []*host.State   // a state per ply of the search
-	moves [][]host.Move   // a move list per ply
+	stack []*host.State // a state per ply of the search
+	moves [][]host.Move // a move list per ply
 	nodes int
 	stop  bool
 	ctx   context.Context
