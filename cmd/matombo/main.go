@@ -5,8 +5,8 @@
 //
 //	matombo <command> [arguments] [flags]
 //
-// The commands are list, rules, play, trace, selfplay, check, conform and
-// bench; `matombo help` lists them and `matombo help <command>` (or
+// The commands are list, rules, play, trace, selfplay, check, conform,
+// bench, match and move; `matombo help` lists them and `matombo help <command>` (or
 // `matombo <command> --help`) describes one. docs/cli.md has the details
 // and example sessions.
 //
