@@ -31,8 +31,13 @@ func (vm *machine) state(L *lua.LState) *State {
 // mutable returns the state for a primitive that changes it.
 func (vm *machine) mutable(L *lua.LState) *State {
 	s := vm.state(L)
-	if vm.emitting {
+	switch {
+	case vm.emitting:
 		L.RaiseError("legal must not change the state")
+	case vm.phase == CallEvaluate:
+		L.RaiseError("evaluate must not change the state")
+	case vm.phase == CallResult:
+		L.RaiseError("result must not change the state (it may only call finish)")
 	}
 	vm.keyValid = false
 	return s
