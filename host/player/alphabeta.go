@@ -14,7 +14,7 @@ import (
 var alphabetaKind = kind{
 	name:    "alphabeta",
 	about:   "iterative-deepening alpha-beta with a transposition table; default time=1s",
-	options: []string{"depth", "time"},
+	options: []string{"depth", "time", "eval"},
 	build: func(g *host.Game, st settings) (Player, error) {
 		if g.Players() != 2 {
 			return nil, fmt.Errorf("alphabeta plays two-player games; %s has %d players", g.Name(), g.Players())
@@ -25,7 +25,7 @@ var alphabetaKind = kind{
 		if st.depth == 0 {
 			st.depth = maxDepth
 		}
-		return &AlphaBeta{g: g, st: st, eval: evaluatorFor(g), tt: make([]ttEntry, ttSize)}, nil
+		return &AlphaBeta{g: g, st: st, tt: make([]ttEntry, ttSize)}, nil
 	},
 }
 
@@ -45,6 +45,7 @@ type AlphaBeta struct {
 	g     *host.Game
 	st    settings
 	eval  Evaluator
+	r     *host.Runner // the runner of the current search
 	tt    []ttEntry
 	stack []*host.State // a state per ply of the search
 	moves [][]host.Move // a move list per ply
@@ -77,14 +78,17 @@ func (a *AlphaBeta) Stats() Stats { return a.stats }
 // Choose implements Player.
 func (a *AlphaBeta) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 	if s.Over() {
-		return host.Move{}, ErrGameOver
+		return host.NoMove, ErrGameOver
 	}
 	start := time.Now()
-	root := append([]host.Move(nil), s.Moves()...)
+	root := s.AppendMoves(nil)
 	a.stats = Stats{}
 	if len(root) == 1 {
 		return root[0], nil
 	}
+	a.r = a.g.NewRunner()
+	defer a.r.Close()
+	a.eval = evaluatorFor(a.g, a.r, a.st.generic)
 	a.ctx, a.stop, a.nodes = ctx, false, 0
 	a.end = time.Time{}
 	if a.st.time > 0 {
@@ -98,7 +102,7 @@ func (a *AlphaBeta) Choose(ctx context.Context, s *host.State) (host.Move, error
 		for i, m := range root {
 			v, err := a.child(s, m, depth-1, alpha, math.Inf(1), 1)
 			if err != nil {
-				return host.Move{}, fmt.Errorf("alphabeta: %w", err)
+				return host.NoMove, fmt.Errorf("alphabeta: %w", err)
 			}
 			if a.stop {
 				break
@@ -139,7 +143,7 @@ func (a *AlphaBeta) child(s *host.State, m host.Move, depth int, alpha, beta flo
 	}
 	c := a.stack[ply]
 	c.CopyFrom(s)
-	if err := c.Apply(m); err != nil {
+	if err := a.r.Apply(c, m); err != nil {
 		return 0, err
 	}
 	p := s.ToMove()
@@ -164,7 +168,8 @@ func (a *AlphaBeta) search(s *host.State, depth int, alpha, beta float64, ply in
 		return 0, nil
 	}
 	if depth <= 0 {
-		return evalMax * a.eval.Evaluate(s, s.ToMove()), nil
+		v, err := a.eval.Evaluate(s, s.ToMove())
+		return evalMax * v, err
 	}
 	// The key includes the number of occurrences, so a position is not
 	// judged the same before and after it repeats.

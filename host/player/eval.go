@@ -1,11 +1,52 @@
 package player
 
-import "github.com/matombo/matombo/host"
+import (
+	"fmt"
+
+	"github.com/matombo/matombo/host"
+)
 
 // Evaluator scores a position that is not over from player p's side: a
 // number from -1 (p is surely losing) to 1 (p is surely winning).
 type Evaluator interface {
-	Evaluate(s *host.State, p int) float64
+	Evaluate(s *host.State, p int) (float64, error)
+}
+
+// evaluatorFor returns the evaluation a player uses for g: the script's
+// evaluate function, run on r, when it has one and generic is false; the
+// generic evaluation otherwise.
+func evaluatorFor(g *host.Game, r *host.Runner, generic bool) Evaluator {
+	if g.HasEvaluate() && !generic {
+		return &Script{r: r}
+	}
+	return NewGeneric(g)
+}
+
+// Script is the evaluation of a rule script's evaluate function. Scores
+// outside -1..1 are clamped.
+type Script struct {
+	r *host.Runner
+}
+
+// NewScript returns the evaluation of g's script, run on r (one goroutine's
+// runner); nil when the script has no evaluate function.
+func NewScript(g *host.Game, r *host.Runner) *Script {
+	if !g.HasEvaluate() {
+		return nil
+	}
+	return &Script{r: r}
+}
+
+// Evaluate implements Evaluator.
+func (e *Script) Evaluate(s *host.State, p int) (float64, error) {
+	v, ok, err := e.r.Evaluate(s, p)
+	if err != nil {
+		return 0, fmt.Errorf("the script's evaluate(%d): %w", p, err)
+	}
+	if !ok {
+		return 0, fmt.Errorf("the script's evaluate(%d): the script has no evaluate function", p)
+	}
+	return min(max(v, -1), 1), nil
 }
 
 // Generic is the evaluation used when a script has none. In a game whose
@@ -22,17 +63,17 @@ func NewGeneric(g *host.Game) *Generic {
 	return &Generic{counters: g.Conserves()}
 }
 
-// Evaluate implements Evaluator.
-func (e *Generic) Evaluate(s *host.State, p int) float64 {
+// Evaluate implements Evaluator; it never fails.
+func (e *Generic) Evaluate(s *host.State, p int) (float64, error) {
 	n := float64(len(s.Moves()))
 	mob := n / (n + 8)
 	if s.ToMove() != p {
 		mob = -mob
 	}
 	if !e.counters {
-		return 0.9 * mob
+		return 0.9 * mob, nil
 	}
-	return 0.85*materialBalance(s, p) + 0.1*mob
+	return 0.85*materialBalance(s, p) + 0.1*mob, nil
 }
 
 // materialBalance is p's material minus the best other player's, as a

@@ -10,45 +10,53 @@ import (
 
 // greedyKind plays the move whose result evaluates best.
 var greedyKind = kind{
-	name:  "greedy",
-	about: "one ply: the move whose resulting position evaluates best (ties broken at random)",
+	name:    "greedy",
+	options: []string{"eval"},
+	about:   "one ply: the move whose resulting position evaluates best (ties broken at random)",
 	build: func(g *host.Game, st settings) (Player, error) {
-		return &greedyPlayer{eval: evaluatorFor(g), rng: newRand(st.seed, 1)}, nil
+		return &greedyPlayer{g: g, generic: st.generic, rng: newRand(st.seed, 1)}, nil
 	},
 }
 
 // greedyPlayer looks one decision ahead.
 type greedyPlayer struct {
-	eval Evaluator
-	rng  *rand.Rand
-	work *host.State
+	g       *host.Game
+	generic bool
+	rng     *rand.Rand
+	work    *host.State
 }
 
 // Choose implements Player.
 func (gp *greedyPlayer) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 	if s.Over() {
-		return host.Move{}, ErrGameOver
+		return host.NoMove, ErrGameOver
 	}
 	if gp.work == nil {
 		gp.work = s.Clone()
 	}
+	r := gp.g.NewRunner()
+	defer r.Close()
+	eval := evaluatorFor(gp.g, r, gp.generic)
 	p := s.ToMove()
-	moves := append([]host.Move(nil), s.Moves()...)
+	moves := s.AppendMoves(nil)
 	best, ties := -2.0, 0
 	var choice host.Move
 	for _, m := range moves {
 		if err := ctx.Err(); err != nil {
-			return host.Move{}, err
+			return host.NoMove, err
 		}
 		gp.work.CopyFrom(s)
-		if err := gp.work.Apply(m); err != nil {
-			return host.Move{}, fmt.Errorf("greedy: %w", err)
+		if err := r.Apply(gp.work, m); err != nil {
+			return host.NoMove, fmt.Errorf("greedy: %w", err)
 		}
 		var v float64
 		if gp.work.Over() {
-			v = 1.5 * result(gp.work.Outcome().Winner, p) // a win beats any evaluation
+			v = 2 * result(gp.work.Outcome().Winner, p) // a win beats any evaluation
 		} else {
-			v = gp.eval.Evaluate(gp.work, p)
+			var err error
+			if v, err = eval.Evaluate(gp.work, p); err != nil {
+				return host.NoMove, fmt.Errorf("greedy: %w", err)
+			}
 		}
 		switch {
 		case v > best:
@@ -62,6 +70,3 @@ func (gp *greedyPlayer) Choose(ctx context.Context, s *host.State) (host.Move, e
 	}
 	return choice, nil
 }
-
-// evaluatorFor returns the evaluation players use for g.
-func evaluatorFor(g *host.Game) Evaluator { return NewGeneric(g) }

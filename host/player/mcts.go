@@ -16,7 +16,7 @@ import (
 var mctsKind = kind{
 	name:    "mcts",
 	about:   "Monte Carlo tree search (UCT over random playouts, MCTS-Solver, tree reuse, root parallelism); default time=1s",
-	options: []string{"iterations", "time", "threads", "nodes", "c"},
+	options: []string{"iterations", "time", "threads", "nodes", "c", "eval"},
 	build: func(g *host.Game, st settings) (Player, error) {
 		if st.iterations == 0 && st.time == 0 {
 			st.time = time.Second
@@ -37,7 +37,6 @@ var mctsKind = kind{
 type MCTS struct {
 	g     *host.Game
 	st    settings
-	eval  Evaluator
 	trees []*tree
 	stats Stats
 }
@@ -53,7 +52,7 @@ type Stats struct {
 
 // newMCTS returns an MCTS player with the settings of a spec.
 func newMCTS(g *host.Game, st settings) *MCTS {
-	m := &MCTS{g: g, st: st, eval: evaluatorFor(g)}
+	m := &MCTS{g: g, st: st}
 	for i := range st.threads {
 		m.trees = append(m.trees, &tree{rng: newRand(st.seed, 100+uint64(i))})
 	}
@@ -80,6 +79,8 @@ type node struct {
 // state.
 type tree struct {
 	rng       *rand.Rand
+	r         *host.Runner // the runner of the current search
+	eval      Evaluator
 	root      *node
 	rootState *host.State
 	work      *host.State
@@ -92,7 +93,7 @@ type tree struct {
 // Choose implements Player.
 func (m *MCTS) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 	if s.Over() {
-		return host.Move{}, ErrGameOver
+		return host.NoMove, ErrGameOver
 	}
 	start := time.Now()
 	moves := s.Moves()
@@ -127,7 +128,7 @@ func (m *MCTS) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return host.Move{}, fmt.Errorf("mcts: %w", err)
+		return host.NoMove, fmt.Errorf("mcts: %w", err)
 	}
 	m.stats = Stats{Reused: reused, Elapsed: time.Since(start)}
 	for _, t := range m.trees {
@@ -205,7 +206,7 @@ func (t *tree) prepare(s *host.State, players int) int {
 	} else {
 		t.rootState.CopyFrom(s)
 	}
-	t.root = newNode(host.Move{}, 0, s)
+	t.root = newNode(host.NoMove, 0, s)
 	t.nodes = 1
 	return 0
 }
@@ -268,7 +269,7 @@ func newNode(move host.Move, mover int, s *host.State) *node {
 		n.solved, n.winner = true, s.Outcome().Winner
 		return n
 	}
-	n.untried = append([]host.Move(nil), s.Moves()...)
+	n.untried = s.AppendMoves(nil)
 	return n
 }
 
@@ -276,6 +277,9 @@ func newNode(move host.Move, mover int, s *host.State) *node {
 // or the root is solved.
 func (t *tree) search(ctx context.Context, m *MCTS, budget int, deadline time.Time) error {
 	t.iters = 0
+	t.r = m.g.NewRunner()
+	defer t.r.Close()
+	t.eval = evaluatorFor(m.g, t.r, m.st.generic)
 	solver := m.g.Players() == 2
 	for !t.root.solved {
 		if budget > 0 && t.iters >= budget {
@@ -306,7 +310,7 @@ func (t *tree) iterate(m *MCTS, solver bool) error {
 		if c == nil {
 			break
 		}
-		if err := s.Apply(c.move); err != nil {
+		if err := t.r.Apply(s, c.move); err != nil {
 			return err
 		}
 		n = c
@@ -318,7 +322,7 @@ func (t *tree) iterate(m *MCTS, solver bool) error {
 		n.untried[i] = n.untried[len(n.untried)-1]
 		n.untried = n.untried[:len(n.untried)-1]
 		mover := s.ToMove()
-		if err := s.Apply(mv); err != nil {
+		if err := t.r.Apply(s, mv); err != nil {
 			return err
 		}
 		c := newNode(mv, mover, s)
@@ -335,14 +339,18 @@ func (t *tree) iterate(m *MCTS, solver bool) error {
 	case n.solved:
 		winner = n.winner
 	default:
-		if _, err := host.Playout(s, t.rng, 0); err != nil {
+		if _, err := t.r.Playout(s, t.rng, 0); err != nil {
 			return err
 		}
 		if s.Over() {
 			winner = s.Outcome().Winner
 		} else {
 			cut = true
-			score1 = (m.eval.Evaluate(s, 1) + 1) / 2
+			v, err := t.eval.Evaluate(s, 1)
+			if err != nil {
+				return err
+			}
+			score1 = (v + 1) / 2
 		}
 	}
 	for i := len(t.path) - 1; i >= 0; i-- {

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,12 +103,13 @@ type settings struct {
 	threads    int           // searching goroutines
 	nodes      int           // node cap of a search tree
 	c          float64       // UCT exploration constant
+	generic    bool          // use the generic evaluation even when the script has one
 	given      map[string]bool
 }
 
 // defaults are the settings before a spec's options.
 func defaults() settings {
-	return settings{threads: 1, nodes: 1_000_000, c: 1.0, given: map[string]bool{}}
+	return settings{threads: 1, nodes: 500_000, c: 1.0, given: map[string]bool{}}
 }
 
 // set applies one option.
@@ -131,9 +133,22 @@ func (st *settings) set(o Option) error {
 	case "depth":
 		return positive(o, &st.depth, 64)
 	case "threads":
+		if o.Value == "all" {
+			st.threads = runtime.GOMAXPROCS(0)
+			return nil
+		}
 		return positive(o, &st.threads, 1024)
 	case "nodes":
 		return positive(o, &st.nodes, 1<<30)
+	case "eval":
+		switch o.Value {
+		case "script":
+			st.generic = false
+		case "generic":
+			st.generic = true
+		default:
+			return fmt.Errorf("eval=%s: want script (the script's evaluate when it has one, the default) or generic", o.Value)
+		}
 	case "c":
 		f, err := strconv.ParseFloat(o.Value, 64)
 		if err != nil || !(f >= 0 && f <= 100) {

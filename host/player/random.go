@@ -24,7 +24,7 @@ type randomPlayer struct {
 // Choose implements Player.
 func (r *randomPlayer) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 	if s.Over() {
-		return host.Move{}, ErrGameOver
+		return host.NoMove, ErrGameOver
 	}
 	moves := s.Moves()
 	return moves[r.rng.IntN(len(moves))], nil

@@ -67,8 +67,9 @@ func TestNewErrors(t *testing.T) {
 		allowed []string
 	}{
 		{"minimax", `unknown player "minimax"`, []string{"random", "greedy", "mcts", "alphabeta"}},
-		{"mcts:depth=3", `mcts has no option "depth"`, []string{"iterations", "time", "threads", "nodes", "c", "seed"}},
-		{"alphabeta:iterations=3", `alphabeta has no option "iterations"`, []string{"depth", "time", "seed"}},
+		{"mcts:depth=3", `mcts has no option "depth"`, []string{"iterations", "time", "threads", "nodes", "c", "eval", "seed"}},
+		{"alphabeta:iterations=3", `alphabeta has no option "iterations"`, []string{"depth", "time", "eval", "seed"}},
+		{"greedy:eval=best", "eval=best: want script", nil},
 		{"random:time=1s", `random has no option "time"`, []string{"seed"}},
 		{"mcts:time=fast", "time=fast: want a positive duration", nil},
 		{"mcts:time=-1s", "time=-1s: want a positive duration", nil},
