@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -25,7 +26,7 @@ var alphabetaKind = kind{
 		if st.depth == 0 {
 			st.depth = maxDepth
 		}
-		return &AlphaBeta{g: g, st: st, tt: make([]ttEntry, ttSize)}, nil
+		return &AlphaBeta{g: g, st: st, tt: make([]ttEntry, ttSize), rng: newRand(st.seed, 2)}, nil
 	},
 }
 
@@ -38,7 +39,8 @@ const (
 
 // AlphaBeta is an iterative-deepening negamax player with alpha-beta
 // pruning, a transposition table and move ordering from the previous
-// iteration. Values are from the side of the player to move; the sign
+// iteration (the first in an order drawn from the seed, so that moves of
+// equal value vary with it). Values are from the side of the player to move; the sign
 // flips only when the mover changes, so a turn of several decisions by one
 // player is searched as such. Depth counts decisions.
 type AlphaBeta struct {
@@ -46,6 +48,7 @@ type AlphaBeta struct {
 	st    settings
 	eval  Evaluator
 	r     *host.Runner // the runner of the current search
+	rng   *rand.Rand   // orders the root moves at first, so that equal moves vary with the seed
 	tt    []ttEntry
 	stack []*host.State // a state per ply of the search
 	moves [][]host.Move // a move list per ply
@@ -89,6 +92,7 @@ func (a *AlphaBeta) Choose(ctx context.Context, s *host.State) (host.Move, error
 	a.r = a.g.NewRunner()
 	defer a.r.Close()
 	a.eval = evaluatorFor(a.g, a.r, a.st.generic)
+	a.rng.Shuffle(len(root), func(i, j int) { root[i], root[j] = root[j], root[i] })
 	a.ctx, a.stop, a.nodes = ctx, false, 0
 	a.end = time.Time{}
 	if a.st.time > 0 {
