@@ -102,3 +102,51 @@ func BenchmarkTimeBudget(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMCTSvsPlayout alternates, within one run, an MCTS search of
+// 500 iterations from the opening and 500 random games from the opening
+// (what `matombo bench` plays), so that both see the same machine load;
+// it reports both rates and ratio-% = MCTS iterations per second as a
+// percentage of random games per second. threads=2 reports the MCTS rate
+// with two goroutines against the same single-goroutine playouts.
+func BenchmarkMCTSvsPlayout(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		for _, bg := range benchGames {
+			b.Run(fmt.Sprintf("%s-%s/threads=%d", bg.name, bg.variant, threads), func(b *testing.B) {
+				g := loadBench(b, bg.name, bg.variant)
+				start, work := g.Start(), g.Start()
+				r := g.NewRunner()
+				defer r.Close()
+				rng := rand.New(rand.NewPCG(1, 2))
+				const n = 500
+				var tMCTS, tPlay time.Duration
+				iters := 0
+				for b.Loop() {
+					p, err := New(g, fmt.Sprintf("mcts:iterations=%d,threads=%d", n, threads))
+					if err != nil {
+						b.Fatal(err)
+					}
+					t0 := time.Now()
+					if _, err := p.Choose(context.Background(), start); err != nil {
+						b.Fatal(err)
+					}
+					tMCTS += time.Since(t0)
+					iters += p.(*MCTS).Stats().Iterations
+					t0 = time.Now()
+					for range n {
+						work.CopyFrom(start)
+						if _, err := r.Playout(work, rng, 0); err != nil {
+							b.Fatal(err)
+						}
+					}
+					tPlay += time.Since(t0)
+				}
+				mctsRate := float64(iters) / tMCTS.Seconds()
+				playRate := float64(n*b.N) / tPlay.Seconds()
+				b.ReportMetric(mctsRate, "mcts-iter/s")
+				b.ReportMetric(playRate, "games/s")
+				b.ReportMetric(100*mctsRate/playRate, "ratio-%")
+			})
+		}
+	}
+}
