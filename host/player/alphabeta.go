@@ -165,7 +165,7 @@ func (a *AlphaBeta) child(s *host.State, m host.Move, depth int, alpha, beta flo
 // player to move.
 func (a *AlphaBeta) search(s *host.State, depth int, alpha, beta float64, ply int) (float64, error) {
 	a.nodes++
-	if a.nodes&255 == 0 && (a.ctx.Err() != nil || !a.end.IsZero() && !time.Now().Before(a.end)) {
+	if a.nodes&15 == 0 && (a.ctx.Err() != nil || !a.end.IsZero() && !time.Now().Before(a.end)) {
 		a.stop = true
 	}
 	if a.stop {

@@ -281,6 +281,7 @@ func (t *tree) search(ctx context.Context, m *MCTS, budget int, deadline time.Ti
 	defer t.r.Close()
 	t.eval = evaluatorFor(m.g, t.r, m.st.generic)
 	solver := m.g.Players() == 2
+	start := time.Now()
 	for !t.root.solved {
 		if budget > 0 && t.iters >= budget {
 			return nil
@@ -288,8 +289,15 @@ func (t *tree) search(ctx context.Context, m *MCTS, budget int, deadline time.Ti
 		if t.iters&15 == 0 && ctx.Err() != nil {
 			return nil
 		}
-		if !deadline.IsZero() && t.iters > 0 && !time.Now().Before(deadline) {
-			return nil
+		// Stop when half a mean iteration would end past the deadline, so
+		// that the budget is kept on average within a fraction of one
+		// iteration, the first being always run.
+		if !deadline.IsZero() && t.iters > 0 {
+			now := time.Now()
+			mean := now.Sub(start) / time.Duration(t.iters)
+			if !now.Add(mean / 2).Before(deadline) {
+				return nil
+			}
 		}
 		if err := t.iterate(m, solver); err != nil {
 			return err
