@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -73,6 +74,15 @@ func samplePositions(t *testing.T, g *host.Game, seed uint64) []*host.State {
 func TestLegalMoves(t *testing.T) {
 	for name, g := range shippedGames(t) {
 		positions := samplePositions(t, g, 1)
+		if strings.HasSuffix(name, "/standard") || strings.HasPrefix(name, "yematatu/") {
+			seen := map[uint8]bool{}
+			for _, s := range positions {
+				for _, m := range s.Moves() {
+					seen[m.Kind] = true
+				}
+			}
+			require.Len(t, seen, len(g.MoveKinds()), "%s: a position for every kind of decision", name)
+		}
 		for _, spec := range testSpecs {
 			t.Run(name+"/"+spec, func(t *testing.T) {
 				p, err := New(g, spec)
