@@ -324,8 +324,8 @@ func (w *watchdog) anyActive() bool {
 
 // scan trips overdue calls and reports whether any call was in progress.
 // Calls are timed from restart at the earliest (see loop). When the process
-// heap has grown by half the memory limit since a call began (or since it
-// last measured), the call is asked to measure what its own script holds;
+// heap has grown by half the memory limit since the call began, last
+// measured, or the heap was last lower, the call is asked to measure what its own script holds;
 // only that measurement can stop it, so one game's (or the embedding
 // program's) allocations never fail another game's call.
 func (w *watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
@@ -356,9 +356,11 @@ func (w *watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 			}
 			heapRead = true
 		}
-		if t.heapSeq != a {
+		switch {
+		case t.heapSeq != a || heap < t.heapBase:
+			// A new call, or the heap shrank: growth counts from here.
 			t.heapSeq, t.heapBase = a, heap
-		} else if heap > t.heapBase && heap-t.heapBase > w.memLimit/2 {
+		case heap-t.heapBase > w.memLimit/2:
 			t.heapBase = heap
 			t.ask(a)
 		}

@@ -283,6 +283,7 @@ func arityText(a int) string {
 
 func (vm *machine) push(L *lua.LState, s *State, m Move) {
 	m.game = vm.g.tag
+	vm.charge(L, 1)
 	if len(s.moves) >= maxLegal {
 		L.RaiseError("more than %d legal moves in one decision", maxLegal)
 	}

@@ -134,6 +134,9 @@ func (vm *machine) kind(L *lua.LState, n int) int {
 func (vm *machine) filterArg(L *lua.LState, n int) *filter {
 	if ud, ok := L.Get(n).(*lua.LUserData); ok {
 		if f, ok := ud.Value.(*filter); ok {
+			// Every primitive that takes a filter visits its candidate
+			// sites: charge for them (a step is about four sites).
+			vm.charge(L, len(f.cand)/4+1)
 			return f
 		}
 	}

@@ -38,7 +38,7 @@ const (
 // needs; a test checks that they are found, so an upgrade of gopher-lua
 // that renames them fails loudly instead of measuring nothing.
 type luaInternals struct {
-	reg, regArray, regTop                 int // field indexes
+	reg, regArray                         int // field indexes
 	tabArray, tabDict, tabStrdict, tabKey []int
 	ok                                    bool
 }
@@ -52,12 +52,11 @@ var internals = func() luaInternals {
 	}
 	in.reg = f.Index[0]
 	rt := f.Type.Elem()
-	a, ok1 := rt.FieldByName("array")
-	t, ok2 := rt.FieldByName("top")
-	if !ok1 || !ok2 || a.Type != reflect.TypeOf([]lua.LValue(nil)) || t.Type.Kind() != reflect.Int {
+	a, ok := rt.FieldByName("array")
+	if !ok || a.Type != reflect.TypeOf([]lua.LValue(nil)) {
 		return in
 	}
-	in.regArray, in.regTop = a.Index[0], t.Index[0]
+	in.regArray = a.Index[0]
 	tt := reflect.TypeOf(lua.LTable{})
 	ta, ok1 := tt.FieldByName("array")
 	td, ok2 := tt.FieldByName("dict")
@@ -165,12 +164,14 @@ func (vm *machine) heldMemory(limit uint64) uint64 {
 	w := &memWalk{limit: limit, seen: map[unsafe.Pointer]struct{}{}}
 	L := vm.L
 	if internals.ok {
+		// Every slot of the register array counts, not only those below
+		// the top: gopher-lua moves the top below live locals while a frame
+		// runs, and slots above it still keep their values alive.
 		reg := field(reflect.ValueOf(L), []int{internals.reg})
 		if !reg.IsNil() {
 			arr := field(reg, []int{internals.regArray}).Interface().([]lua.LValue)
-			top := int(field(reg, []int{internals.regTop}).Int())
 			w.total += sizeSlot * uint64(cap(arr))
-			for _, v := range arr[:min(top, len(arr))] {
+			for _, v := range arr {
 				w.add(v)
 			}
 		}

@@ -22,7 +22,7 @@ func yematatuWith(t *testing.T, fn string) *host.Game {
 	require.NoError(t, err)
 	variants, err := os.ReadFile("../../games/yematatu/variants.yaml")
 	require.NoError(t, err)
-	script := strings.Replace(string(src), "evaluate = evaluate }", "evaluate = "+fn+" }", 1)
+	script := strings.Replace(string(src), "evaluate = evaluate,", "evaluate = "+fn+",", 1)
 	require.NotEqual(t, string(src), script)
 	dir := filepath.Join(t.TempDir(), "yematatu")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
