@@ -107,7 +107,7 @@ func (m *MCTS) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 	}
 	reused := 0
 	for _, t := range m.trees {
-		reused += t.prepare(s, m.g.Players())
+		reused += t.prepare(s)
 	}
 	errs := make([]error, len(m.trees))
 	var wg sync.WaitGroup
@@ -128,6 +128,9 @@ func (m *MCTS) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
+		for _, t := range m.trees {
+			t.root = nil // a failed iteration may have left its path half updated
+		}
 		return host.NoMove, fmt.Errorf("mcts: %w", err)
 	}
 	m.stats = Stats{Reused: reused, Elapsed: time.Since(start)}
@@ -189,7 +192,7 @@ func (m *MCTS) best(s *host.State) host.Move {
 // prepare makes the tree's root the position s: the subtree of the
 // previous search that reaches s when there is one, a new root otherwise.
 // It returns the number of nodes kept.
-func (t *tree) prepare(s *host.State, players int) int {
+func (t *tree) prepare(s *host.State) int {
 	if t.work == nil {
 		t.work = s.Clone()
 	}
