@@ -41,7 +41,7 @@ type kind struct {
 // kinds is the table of players, in the order Names lists them. A new
 // player is one more entry.
 func kinds() []kind {
-	return []kind{randomKind, greedyKind, mctsKind, alphabetaKind}
+	return []kind{randomKind, greedyKind, mctsKind, alphabetaKind, perfectKind}
 }
 
 // Names lists the valid player names.

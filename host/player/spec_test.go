@@ -66,7 +66,7 @@ func TestNewErrors(t *testing.T) {
 		msg     string
 		allowed []string
 	}{
-		{"minimax", `unknown player "minimax"`, []string{"random", "greedy", "mcts", "alphabeta"}},
+		{"minimax", `unknown player "minimax"`, []string{"random", "greedy", "mcts", "alphabeta", "perfect"}},
 		{"mcts:depth=3", `mcts has no option "depth"`, []string{"iterations", "time", "threads", "nodes", "c", "eval", "seed"}},
 		{"alphabeta:iterations=3", `alphabeta has no option "iterations"`, []string{"depth", "time", "eval", "seed"}},
 		{"greedy:eval=best", "eval=best: want script", nil},
@@ -93,7 +93,7 @@ func TestNewErrors(t *testing.T) {
 func TestNames(t *testing.T) {
 	g, err := games.Library().Load("yematatu")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"random", "greedy", "mcts", "alphabeta"}, Names())
+	assert.Equal(t, []string{"random", "greedy", "mcts", "alphabeta", "perfect"}, Names())
 	assert.Len(t, Describe(), len(Names()))
 	for _, n := range Names() {
 		p, err := New(g, n)
