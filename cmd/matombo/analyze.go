@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/analysis"
 	"github.com/matombo/matombo/host/analysis/charts"
+	"github.com/matombo/matombo/host/player"
 	"github.com/matombo/matombo/host/solve"
 )
 
@@ -28,9 +30,11 @@ games with captures, captures per game and changes of the lead.
 docs/analysis.md defines each measure.
 
 --variants all runs every named variant of the game, one row each.
-Players: random, or perfect (plays from the solution of 'matombo solve').
-Game i plays with a seed derived from --seed and i, so the same run gives
-the same figures, with any --parallel.
+Players: any player spec (see 'matombo match --help' and docs/players.md),
+e.g. random, greedy, mcts:iterations=500, alphabeta:depth=4, or perfect
+(plays from the solution of 'matombo solve'). Game i plays with a seed
+derived from --seed and i (it replaces a seed given in a spec), so the same
+run gives the same figures, with any --parallel and any shards.
 
 Beyond one machine: --shard I/N plays only the games I, I+N, I+2N, ... and
 writes their raw counts as JSON; 'matombo analyze --merge FILES...' adds up
@@ -61,8 +65,8 @@ func runAnalyze(e *env, args []string) int {
 	c.fs.Var(countOrDirs{count: &count, dirs: &gf.dirs}, "games", "play `N` games, or add the games of the folder DIR")
 	c.fs.Var(countOrDirs{count: &count}, "n", "play `N` games")
 	all := c.fs.String("variants", "", "`all`: analyze every named variant of the game, one row each")
-	p1 := c.fs.String("p1", "random", "the player `SPEC` of Player 1: random or perfect")
-	p2 := c.fs.String("p2", "random", "the player `SPEC` of Player 2: random or perfect")
+	p1 := c.fs.String("p1", "random", "the player `SPEC` of Player 1, e.g. mcts:iterations=500 or perfect")
+	p2 := c.fs.String("p2", "random", "the player `SPEC` of Player 2")
 	seed := c.fs.Uint64("seed", 1, "the run's seed `S`")
 	parallel := c.fs.Int("parallel", 1, "play `K` games at once")
 	maxPlies := c.fs.Int("max-plies", 0, "stop a game unfinished after `M` plies (default: the game's own cap, else 100000)")
@@ -334,8 +338,9 @@ func rateText(r analysis.Rate) string {
 	return fmt.Sprintf("%5.1f%% [%.1f, %.1f]", 100*r.Rate, 100*r.Low, 100*r.High)
 }
 
-// playerMaker makes the players of analyze's specs: random, and perfect
-// from the cached solution (solved once per game when not cached).
+// playerMaker makes the players of analyze's specs with player.New, each
+// game's players with that game's seeds; perfect players of one game share
+// one solution, loaded (or solved) once.
 type playerMaker struct {
 	log       io.Writer
 	mu        sync.Mutex
@@ -347,24 +352,33 @@ func newPlayerMaker(log io.Writer) *playerMaker {
 }
 
 func (pm *playerMaker) make(g *host.Game, spec string, seed uint64) (analysis.Player, error) {
-	if spec != "perfect" {
-		p, err := analysis.Random(g, spec, seed)
-		if err != nil {
-			return nil, fmt.Errorf("player %q: unknown player (known: random, perfect)", spec)
+	if spec == "perfect" {
+		pm.mu.Lock()
+		defer pm.mu.Unlock()
+		sol, ok := pm.solutions[g]
+		if !ok {
+			var err error
+			if sol, err = solution(pm.log, g, solve.DefaultMaxPositions, false); err != nil {
+				return nil, fmt.Errorf("player perfect: %w", err)
+			}
+			pm.solutions[g] = sol
 		}
-		return p, nil
+		return player.FromSolution(sol), nil
 	}
-	pm.mu.Lock()
-	defer pm.mu.Unlock()
-	sol, ok := pm.solutions[g]
-	if !ok {
-		var err error
-		if sol, err = solution(pm.log, g, solve.DefaultMaxPositions, false); err != nil {
-			return nil, fmt.Errorf("player perfect: %w", err)
-		}
-		pm.solutions[g] = sol
+	sp, err := player.ParseSpec(spec)
+	if err != nil {
+		return nil, err
 	}
-	return sol.Player(), nil
+	// The game's seed replaces any seed of the spec, so that every game of
+	// the run plays differently and the same whatever the shards.
+	sp.Options = slices.DeleteFunc(sp.Options, func(o player.Option) bool { return o.Key == "seed" })
+	sp.Options = append(sp.Options, player.Option{Key: "seed", Value: strconv.FormatUint(seed, 10)})
+	p, err := player.New(g, sp.String())
+	var se *player.SpecError
+	if errors.As(err, &se) {
+		se.Spec = spec // name the spec as the user typed it
+	}
+	return p, err
 }
 
 // progressBar draws the progress of a run on a terminal.

@@ -119,7 +119,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		{[]string{"yematatu", "--shard", "4/4"}, exitUsage, "--shard 4/4: want I/N with 0 <= I < N"},
 		{[]string{"yematatu", "--shard", "x"}, exitUsage, "--shard x"},
 		{[]string{"yematatu", "--parallel", "0"}, exitUsage, "--parallel 0"},
-		{[]string{"yematatu", "--p2", "genius"}, exitFail, `player "genius": unknown player (known: random, perfect)`},
+		{[]string{"yematatu", "--p2", "genius"}, exitFail, `player "genius": unknown player "genius" (valid: random, greedy, mcts, alphabeta, perfect)`},
 		{[]string{"--merge"}, exitUsage, "--merge: name the shard files"},
 		{[]string{"--merge", "f.json", "--seed", "3"}, exitUsage, "--merge takes no --seed"},
 		{[]string{"yematatu", "--shard", "0/2", "--plot", "x"}, exitUsage, "plot after --merge"},
