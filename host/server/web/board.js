@@ -1,0 +1,136 @@
+// Draws a board as SVG from the game's own board data: sites with rows and
+// columns (or drawing positions), tags and lines. Nothing here knows a game.
+
+const NS = "http://www.w3.org/2000/svg";
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// layout computes the drawing position of every site.
+function layout(board) {
+  const rows = board.sites.map((s) => s.row);
+  const cols = board.sites.map((s) => s.col);
+  const minRow = Math.min(...rows), maxRow = Math.max(...rows);
+  const minCol = Math.min(...cols), maxCol = Math.max(...cols);
+  const holes = board.style === "counts";
+  const yu = holes ? 64 : 100;
+  let xu = 64;
+  if (!holes) {
+    const rowSpan = Math.max(1, maxRow - minRow), colSpan = Math.max(1, maxCol - minCol);
+    xu = yu * Math.min(1, Math.max(0.5, (rowSpan * 1.5) / colSpan));
+  }
+  const margin = holes ? 44 : 50;
+  const pos = {};
+  for (const s of board.sites) {
+    pos[s.name] = { x: margin + (s.col - minCol) * xu, y: margin + (maxRow - s.row) * yu };
+  }
+  return {
+    pos, holes, margin, xu, yu, minCol, maxCol, minRow, maxRow,
+    width: 2 * margin + (maxCol - minCol) * xu,
+    height: 2 * margin + (maxRow - minRow) * yu + (holes ? 18 : 0),
+  };
+}
+
+// pips places up to 12 counters in a hole of radius r.
+function pips(g, x, y, r, n) {
+  const m = Math.min(n, 12);
+  const pr = m > 6 ? r * 0.14 : r * 0.17;
+  for (let k = 0; k < m; k++) {
+    const rad = m === 1 ? 0 : r * 0.6 * Math.sqrt((k + 0.5) / m);
+    const a = k * 2.39996;
+    el("circle", { class: "pip", cx: (x + rad * Math.cos(a)).toFixed(1), cy: (y + rad * Math.sin(a)).toFixed(1), r: pr.toFixed(1) }, g);
+  }
+}
+
+// drawBoard draws the board of view (a game JSON) into container.
+// opts: targets, selected, last (Sets of site names), opening (site name ->
+// opening owner), onSite(name) called when a target is clicked.
+export function drawBoard(container, board, state, opts) {
+  const L = layout(board);
+  const svg = el("svg", { viewBox: `0 0 ${L.width.toFixed(0)} ${L.height.toFixed(0)}`, role: "group", "aria-label": "board" });
+  const sites = {};
+  for (const s of state.sites) sites[s.name] = s;
+  if (L.holes) {
+    el("rect", { class: "frame", x: 8, y: 8, width: L.width - 16, height: L.height - 34, rx: 26 }, svg);
+    board.rows.forEach((label, r) => {
+      if (r < L.minRow || r > L.maxRow) return;
+      const t = el("text", { class: "label", x: 18, y: L.margin + (L.maxRow - r) * L.yu + 5, "text-anchor": "middle" }, svg);
+      t.textContent = label;
+    });
+    for (let c = L.minCol; c <= L.maxCol; c++) {
+      const t = el("text", { class: "label", x: L.margin + (c - L.minCol) * L.xu, y: L.height - 8, "text-anchor": "middle" }, svg);
+      t.textContent = String(c);
+    }
+  } else {
+    for (const line of board.lines) {
+      for (let i = 0; i + 1 < line.length; i++) {
+        const a = L.pos[line[i]], b = L.pos[line[i + 1]];
+        if (a && b) el("line", { class: "line", x1: a.x, y1: a.y, x2: b.x, y2: b.y }, svg);
+      }
+    }
+  }
+  const tagged = new Set();
+  const r = L.holes ? 27 : 22;
+  for (const site of board.sites) {
+    const p = L.pos[site.name];
+    const st = sites[site.name] || { count: 0, owner: 0 };
+    const classes = ["site"];
+    if (opts.targets.has(site.name)) classes.push("target");
+    if (opts.selected.has(site.name)) classes.push("selected");
+    if (opts.last.has(site.name)) classes.push("last");
+    const g = el("g", { class: classes.join(" "), "data-site": site.name }, svg);
+    let desc = `${site.name}: ${st.count} ${L.holes ? "counters" : st.count ? "piece of player " + st.owner : "empty"}`;
+    if (opts.targets.has(site.name)) {
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+    }
+    if (L.holes) {
+      const cls = ["hole"];
+      if (st.owner) cls.push("own" + st.owner);
+      const opening = opts.opening ? opts.opening[site.name] : undefined;
+      if (opening !== undefined && st.owner && st.owner !== opening) {
+        cls.push("traded" + st.owner);
+        desc += `, now player ${st.owner}'s`;
+      }
+      el("circle", { class: cls.join(" "), cx: p.x, cy: p.y, r }, g);
+      pips(g, p.x, p.y, r, st.count);
+      const t = el("text", { class: "count", x: p.x, y: p.y + 5, "text-anchor": "middle" }, g);
+      t.textContent = String(st.count);
+    } else {
+      el("circle", { class: "point", cx: p.x, cy: p.y, r: 9 }, g);
+      if (st.count > 0 && st.owner > 0) {
+        el("circle", { class: "piece" + Math.min(st.owner, 2) + " owner" + st.owner, cx: p.x, cy: p.y, r }, g);
+        if (st.count > 1) {
+          const t = el("text", { class: "count", x: p.x, y: p.y + 5, "text-anchor": "middle" }, g);
+          t.textContent = String(st.count);
+        }
+      }
+    }
+    if (site.tags.length) {
+      for (const t of site.tags) tagged.add(t);
+      const m = el("path", { class: "tagmark", d: `M${p.x + r * 0.7} ${p.y - r * 1.05} l6 6 l-6 6 l-6 -6 z` }, g);
+      el("title", {}, m).textContent = site.tags.join(", ");
+      desc += ` (${site.tags.join(", ")})`;
+    }
+    el("circle", { class: "ring", cx: p.x, cy: p.y, r: r + 4 }, g);
+    el("title", {}, g).textContent = desc;
+    g.setAttribute("aria-label", desc);
+  }
+  svg.addEventListener("click", (ev) => {
+    const g = ev.target.closest(".site.target");
+    if (g) opts.onSite(g.dataset.site);
+  });
+  svg.addEventListener("keydown", (ev) => {
+    const g = ev.target.closest(".site.target");
+    if (g && (ev.key === "Enter" || ev.key === " ")) {
+      ev.preventDefault();
+      opts.onSite(g.dataset.site);
+    }
+  });
+  container.replaceChildren(svg);
+  return [...tagged];
+}
