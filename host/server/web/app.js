@@ -190,7 +190,10 @@ function playerSpan(p) {
 }
 
 function setLive(v) {
-  if (ui.live && v.record.length < ui.live.record.length) return;
+  if (ui.live && v.record.length < ui.live.record.length) {
+    render(); // an older answer than the events brought: only redraw
+    return;
+  }
   const wasLive = !ui.live || isLive();
   const changed = !ui.live || v.record.length !== ui.live.record.length;
   v.board = v.board || ui.live.board;
@@ -243,6 +246,9 @@ function statusLine(v) {
     else if (ui.secrets[st.to_move] && isLive()) s.append(" (you)");
   }
   if (!isLive()) s.append(` — viewing the position after move ${v.ply} of ${ui.live.record.length}`);
+  s.dataset.ply = String(ui.live.record.length);
+  s.dataset.over = String(ui.live.state.over);
+  s.dataset.myturn = String(myTurn());
 }
 
 function render() {

@@ -23,7 +23,7 @@ function layout(board) {
     const rowSpan = Math.max(1, maxRow - minRow), colSpan = Math.max(1, maxCol - minCol);
     xu = yu * Math.min(1, Math.max(0.5, (rowSpan * 1.5) / colSpan));
   }
-  const margin = holes ? 44 : 50;
+  const margin = holes ? 58 : 50;
   const pos = {};
   for (const s of board.sites) {
     pos[s.name] = { x: margin + (s.col - minCol) * xu, y: margin + (maxRow - s.row) * yu };
@@ -52,13 +52,14 @@ function pips(g, x, y, r, n) {
 export function drawBoard(container, board, state, opts) {
   const L = layout(board);
   const svg = el("svg", { viewBox: `0 0 ${L.width.toFixed(0)} ${L.height.toFixed(0)}`, role: "group", "aria-label": "board" });
+  svg.style.maxWidth = `${Math.round(L.width * 1.7)}px`; // small boards are not blown up
   const sites = {};
   for (const s of state.sites) sites[s.name] = s;
   if (L.holes) {
     el("rect", { class: "frame", x: 8, y: 8, width: L.width - 16, height: L.height - 34, rx: 26 }, svg);
     board.rows.forEach((label, r) => {
       if (r < L.minRow || r > L.maxRow) return;
-      const t = el("text", { class: "label", x: 18, y: L.margin + (L.maxRow - r) * L.yu + 5, "text-anchor": "middle" }, svg);
+      const t = el("text", { class: "label", x: 24, y: L.margin + (L.maxRow - r) * L.yu + 5, "text-anchor": "middle" }, svg);
       t.textContent = label;
     });
     for (let c = L.minCol; c <= L.maxCol; c++) {
