@@ -11,7 +11,7 @@ import (
 type hub struct {
 	buffer int
 
-	done   chan struct{} // closed by close
+	done chan struct{} // closed by close
 
 	mu     sync.Mutex
 	subs   map[chan Change]struct{}

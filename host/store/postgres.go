@@ -136,9 +136,9 @@ func unavailable(err error) bool {
 	if errors.As(err, &pe) {
 		switch {
 		case strings.HasPrefix(pe.Code, "08"), // connection exception
-			strings.HasPrefix(pe.Code, "53"), // insufficient resources (too many connections, disk full)
-			strings.HasPrefix(pe.Code, "57"), // operator intervention: shutdown, statement timeout (57014), cannot connect now
-			pe.Code == "55P03",               // lock_not_available (lock_timeout)
+			strings.HasPrefix(pe.Code, "53"),       // insufficient resources (too many connections, disk full)
+			strings.HasPrefix(pe.Code, "57"),       // operator intervention: shutdown, statement timeout (57014), cannot connect now
+			pe.Code == "55P03",                     // lock_not_available (lock_timeout)
 			pe.Code == "40001", pe.Code == "40P01": // serialization failure, deadlock: retry
 			return true
 		}

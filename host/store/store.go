@@ -31,13 +31,13 @@ type Seat struct {
 
 // Game is one stored game.
 type Game struct {
-	ID       string         // assigned by Create when empty
-	Game     string         // the game's name in the library
-	Variants []string       // variants, in the order they were applied
-	Params   map[string]any // parameters set on top of the variants
-	Seats    []Seat         // one per player, in player order
-	Record   []string       // move tokens from the opening, Record[ply]
-	Over     bool           // the game has ended
+	ID       string          // assigned by Create when empty
+	Game     string          // the game's name in the library
+	Variants []string        // variants, in the order they were applied
+	Params   map[string]any  // parameters set on top of the variants
+	Seats    []Seat          // one per player, in player order
+	Record   []string        // move tokens from the opening, Record[ply]
+	Over     bool            // the game has ended
 	Result   json.RawMessage // the outcome as JSON once Over, else nil
 	// ComputerDue is set when the seat to move is a computer; such games
 	// are handed out by Claim.
