@@ -19,7 +19,7 @@ func (s *Server) worker(owner string) {
 		}
 		sg, err := s.store.Claim(s.ctx, owner, s.opt.lease)
 		if err == nil {
-			s.playComputer(sg)
+			s.playComputer(sg, owner)
 			continue
 		}
 		if !errors.Is(err, store.ErrNotFound) && s.ctx.Err() == nil {
@@ -40,7 +40,7 @@ func (s *Server) worker(owner string) {
 // playComputer makes the computer's move in a claimed game. It thinks
 // without holding the game's lock, so that the game can be read meanwhile;
 // the store refuses the move if another was made first.
-func (s *Server) playComputer(sg *store.Game) {
+func (s *Server) playComputer(sg *store.Game, owner string) {
 	e := s.cache.get(sg.ID)
 	e.mu.Lock()
 	err := s.sync(e, sg)
@@ -52,9 +52,10 @@ func (s *Server) playComputer(sg *store.Game) {
 	e.mu.Unlock()
 	if err != nil {
 		s.log.Error("rebuilding a game for the computer", "id", sg.ID, "err", err)
-		return
+		return // the lease runs out; the game stays due for a server that can rebuild it
 	}
 	if st.Over() || !sg.ComputerDue || sg.Seats[st.ToMove()-1].Player == humanSeat {
+		s.release(sg.ID, owner)
 		return
 	}
 	spec := sg.Seats[st.ToMove()-1].Player
@@ -73,6 +74,7 @@ func (s *Server) playComputer(sg *store.Game) {
 		}
 		if err != nil {
 			s.log.Error("random fallback move", "id", sg.ID, "err", err)
+			s.release(sg.ID, owner)
 			return
 		}
 	}
@@ -89,6 +91,15 @@ func (s *Server) playComputer(sg *store.Game) {
 	}
 	last := newMoveView(g, m)
 	e.game, e.state, e.last, e.record = g, next, &last, append([]string(nil), got.Record...)
+}
+
+// release gives a claimed game back early when the store can.
+func (s *Server) release(id, owner string) {
+	if r, ok := s.store.(store.Releaser); ok {
+		if err := r.Release(s.ctx, id, owner); err != nil && s.ctx.Err() == nil {
+			s.log.Error("releasing a claim", "id", id, "err", err)
+		}
+	}
 }
 
 // choose asks the seat's player for a move in st, on a copy of st. A

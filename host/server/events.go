@@ -49,6 +49,20 @@ func (h *hub) notify(id string) {
 	}
 }
 
+// notifyAll signals every subscriber.
+func (h *hub) notifyAll() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, subs := range h.subs {
+		for c := range subs {
+			select {
+			case c <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
 // keepAlive is how often an idle event stream gets a comment, so that
 // proxies keep it open.
 const keepAlive = 25 * time.Second

@@ -153,10 +153,7 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		for c := range changes {
-			s.hub.notify(c.ID)
-			s.wakeWorkers()
-		}
+		s.watch(changes)
 	}()
 	for i := range o.workers {
 		s.wg.Add(1)
@@ -219,6 +216,39 @@ func (s *Server) secure(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(w, r)
 	})
+}
+
+// watch passes the store's changes to the event streams and the computer
+// workers. When the store drops the watch (a receiver too far behind, a
+// lost connection), it watches again and tells every stream to re-read,
+// since changes may have been missed.
+func (s *Server) watch(changes <-chan store.Change) {
+	backoff := 50 * time.Millisecond
+	for {
+		for c := range changes {
+			s.hub.notify(c.ID)
+			s.wakeWorkers()
+			backoff = 50 * time.Millisecond
+		}
+		for {
+			if s.ctx.Err() != nil {
+				return
+			}
+			var err error
+			if changes, err = s.store.Watch(s.ctx); err == nil {
+				break
+			}
+			s.log.Error("watching the store again", "err", err)
+			select {
+			case <-s.ctx.Done():
+				return
+			case <-time.After(backoff):
+			}
+			backoff = min(2*backoff, 5*time.Second)
+		}
+		s.hub.notifyAll()
+		s.wakeWorkers()
+	}
 }
 
 // wakeWorkers wakes idle computer workers to look for a move to make.

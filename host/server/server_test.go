@@ -34,15 +34,22 @@ type testServer struct {
 func newTestServer(t *testing.T, st store.Store, opts ...Option) *testServer {
 	t.Helper()
 	opts = append([]Option{WithRules(docs.Rules), WithPollInterval(50 * time.Millisecond)}, opts...)
-	s, err := New(games.Library(), st, opts...)
+	s, err := New(lib(), st, opts...)
 	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	return &testServer{t: t, srv: s, http: newHTTPTest(t, s), store: st}
+}
+
+func lib() *host.Library { return games.Library() }
+
+// newHTTPTest serves s in an httptest server closed with the test.
+func newHTTPTest(t *testing.T, s *Server) *httptest.Server {
 	hs := httptest.NewServer(s.Handler())
 	t.Cleanup(func() {
 		hs.CloseClientConnections()
-		s.Close()
 		hs.Close()
 	})
-	return &testServer{t: t, srv: s, http: hs, store: st}
+	return hs
 }
 
 // do sends a request and returns the status and body.
