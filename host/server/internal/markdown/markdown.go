@@ -468,7 +468,20 @@ func link(b *strings.Builder, text string, i, depth int) int {
 		return 0
 	}
 	rest := text[i+close+2:]
-	end := strings.IndexByte(rest, ')')
+	end, depth2 := -1, 0
+	for k := 0; k < len(rest) && end < 0; k++ {
+		switch rest[k] {
+		case '(':
+			depth2++
+		case ')':
+			if depth2 == 0 {
+				end = k
+			}
+			depth2--
+		case '\n':
+			return 0
+		}
+	}
 	if end < 0 {
 		return 0
 	}
