@@ -1,6 +1,9 @@
 package host
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"strings"
@@ -31,7 +34,11 @@ type Game struct {
 	kinds       []MoveKind
 	vars        []varSpec
 	lay         layout
-	fingerprint string
+	fingerprint string // the declarations, to compare machines of one game
+	sources     []byte // hash of the script and variants files, set by Load
+	identity    string // Fingerprint: sources, variants chosen, parameters, declarations
+	tag         uint32 // carried by the game's moves
+	hasEvaluate bool
 	rules       string // the rules page, when the game folder has one
 
 	proto     *lua.FunctionProto
@@ -75,7 +82,28 @@ func (g *Game) install(d *decl) {
 		}
 	}
 	g.fingerprint = d.fingerprint()
+	g.hasEvaluate = d.hasEvaluate
+	h := sha256.New()
+	h.Write(g.sources)
+	fmt.Fprintf(h, "|%q|%v|%s", g.chosen, g.overrides, g.fingerprint)
+	sum := h.Sum(nil)
+	g.identity = hex.EncodeToString(sum)
+	g.tag = binary.LittleEndian.Uint32(sum) | 1 // never 0: the zero Move is no game's
 }
+
+// Fingerprint identifies the game's rules: a hash of the script, the
+// variants files, the variants chosen, the parameters and what the script
+// declared. Two loads with the same fingerprint play identically, so stored
+// games, transposition tables, solutions and analysis shards can refuse to
+// mix with a changed rule script by comparing fingerprints.
+func (g *Game) Fingerprint() string { return g.identity }
+
+// Repetition is how many occurrences of a position end the game under the
+// script's repetition rule (the script's repeated function decides how),
+// or 0 when the game has no repetition rule. State.Repetitions counts the
+// occurrences of the current position; State.Key and State.AppendPosition
+// cover exactly what the rule compares.
+func (g *Game) Repetition() int { return g.repetition }
 
 // Name is the game's name, as in commands and file names, e.g. "mygame".
 func (g *Game) Name() string { return g.name }
@@ -300,7 +328,7 @@ func (g *Game) positionState(pos Position) (*State, error) {
 // error and leaves the state unchanged.
 func (s *State) Apply(m Move) error {
 	if !s.isLegal(m) {
-		return &IllegalMoveError{Token: s.g.Token(m), Legal: s.Legal(), Reason: s.illegalReason()}
+		return s.illegal(m)
 	}
 	vm, err := s.g.machine()
 	if err != nil {
@@ -318,6 +346,18 @@ func (s *State) isLegal(m Move) bool {
 		}
 	}
 	return false
+}
+
+// illegal describes why m is not legal in s.
+func (s *State) illegal(m Move) error {
+	tok, reason := s.g.Token(m), s.illegalReason()
+	switch {
+	case m.IsZero():
+		tok, reason = "", "no move (the zero Move)"
+	case m.game != s.g.tag && reason == "":
+		reason = "the move belongs to another game, or another variant or parameters of this one"
+	}
+	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason}
 }
 
 func (s *State) illegalReason() string {

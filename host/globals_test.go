@@ -104,7 +104,7 @@ func TestCheckGlobals(t *testing.T) {
 			var se *ScriptError
 			require.ErrorAs(t, err, &se)
 			assert.Equal(t, Pos{File: "g.lua", Line: c.line}, se.Pos)
-			assert.Equal(t, "load", se.Func)
+			assert.Equal(t, Call("load"), se.Func)
 			assert.Contains(t, se.Msg, c.msg)
 		})
 	}

@@ -69,6 +69,10 @@ func (s *State) writeJSON(b *bytes.Buffer) {
 	}
 	b.WriteString(`],"reason":`)
 	writeJSONString(b, s.reason)
+	if s.over {
+		b.WriteString(`,"method":`)
+		writeJSONString(b, s.method.String())
+	}
 	b.WriteString(`,"vars":{`)
 	for i, v := range g.vars {
 		if i > 0 {
@@ -106,6 +110,7 @@ type stateJSON struct {
 	Winner   int            `json:"winner"`
 	Notes    []string       `json:"notes"`
 	Reason   string         `json:"reason"`
+	Method   string         `json:"method"`
 	Vars     map[string]int `json:"vars"`
 }
 
@@ -166,8 +171,15 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	if j.Over {
 		s, err = g.positionState(pos)
 		if err == nil {
-			s.hist.push(s.Key())
+			s.key = s.computeKey()
+			s.hist.push(s.key)
 			s.over, s.winner, s.reason, s.notes = true, j.Winner, j.Reason, append([]string(nil), j.Notes...)
+			s.method = MethodRule
+			for m, name := range methodNames {
+				if name == j.Method && m > 0 {
+					s.method = Method(m)
+				}
+			}
 		}
 	} else {
 		s, err = g.NewState(pos)

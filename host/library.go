@@ -249,6 +249,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 
 	var scriptLayer *layer
 	var scriptRel string
+	sources := sha256.New()
 	var vfiles []*variantsFile
 	var rules string
 	for i := range layers {
@@ -261,6 +262,8 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 			if err != nil {
 				return nil, &ConfigError{Pos: Pos{File: ly.path(rel)}, Msg: err.Error()}
 			}
+			fmt.Fprintf(sources, "variants %d\n", len(src))
+			sources.Write(src)
 			vf, err := parseVariants(ly.path(rel), src)
 			if err != nil {
 				return nil, err
@@ -281,6 +284,8 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 	if err != nil {
 		return nil, &ConfigError{Pos: Pos{File: file}, Msg: err.Error()}
 	}
+	fmt.Fprintf(sources, "script %d\n", len(src))
+	sources.Write(src)
 	proto, err := l.compile(file, src)
 	if err != nil {
 		return nil, err
@@ -300,6 +305,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 		limits:    cfg.limits.withDefaults(),
 		log:       cfg.log,
 		extra:     cfg.extra,
+		sources:   sources.Sum(nil),
 	}
 	g.wd = newWatchdog(g.limits)
 	vm, err := newMachine(g)

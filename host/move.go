@@ -12,11 +12,27 @@ const MaxMoveSites = 4
 // Move is one decision in compact form: a move kind the script declared and
 // up to MaxMoveSites sites. Moves are comparable values; the text of a move
 // (its token) depends on the game, see Game.Token and State.ParseMove.
+//
+// A move also carries the identity of the game (script, variants and
+// parameters) whose state listed it, so a state of another game refuses it.
+// Moves are made by states (Moves, ParseMove); the zero Move, NoMove, is
+// never legal, so it can mean "no move" in a table.
+//
+// Kind is the index of the kind in the script's declaration order: it is
+// not stable across edits of the script. Tokens (Game.Token) are the stable
+// form for storage.
 type Move struct {
 	Kind  uint8                // index of the kind in the game's declaration order
 	N     uint8                // how many of Sites are used
 	Sites [MaxMoveSites]uint16 // site indices
+	game  uint32               // identity of the game that listed the move; 0 for none
 }
+
+// NoMove is the zero Move: no state lists it as legal.
+var NoMove Move
+
+// IsZero reports whether m is NoMove, the zero Move.
+func (m Move) IsZero() bool { return m == NoMove }
 
 // Site returns the k-th site of the move, or -1 when the move has fewer.
 func (m Move) Site(k int) int {

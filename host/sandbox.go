@@ -168,8 +168,16 @@ func luaText(v lua.LValue) string {
 	}
 }
 
+// charge spends n steps of the call's step budget for work a primitive
+// does in Go, and raises a budget error when the steps are spent.
+func (vm *machine) charge(L *lua.LState, n int) {
+	if !vm.trip.charge(n) {
+		vm.overBudget(L, BudgetSteps, fmt.Sprintf("%d steps", vm.g.limits.Steps), "the call ran too many steps")
+	}
+}
+
 // overBudget records a sandbox budget error and raises it in the script.
-func (vm *machine) overBudget(L *lua.LState, budget, limit, detail string) {
+func (vm *machine) overBudget(L *lua.LState, budget Budget, limit, detail string) {
 	vm.budgetHit = &BudgetError{Budget: budget, Limit: limit, Detail: detail}
 	L.RaiseError("%s budget exceeded (limit %s): %s", budget, limit, detail)
 }

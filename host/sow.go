@@ -86,6 +86,7 @@ func (vm *machine) apiSow(L *lua.LState) int {
 	if n < 1 {
 		L.ArgError(3, fmt.Sprintf("cannot sow %d counters", n))
 	}
+	vm.charge(L, min(n, len(t.Sites))/8+1)
 	last, empty := sowInto(s.cells[:vm.g.lay.sites], t, from, n)
 	if last < 0 {
 		L.RaiseError("sowing %d counters from %s runs off the end of track %s", n, vm.dcl.board.sites[from].Name, t.Name)

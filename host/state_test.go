@@ -222,7 +222,7 @@ func TestHistoryOfCopies(t *testing.T) {
 		require.NoError(t, c.Play(tok))
 	}
 	assert.True(t, c.Over(), "the third occurrence draws")
-	assert.Equal(t, Outcome{Over: true, Reason: "third repetition"}, c.Outcome())
+	assert.Equal(t, Outcome{Over: true, Method: MethodRule, Players: 2, Reason: "third repetition"}, c.Outcome())
 	assert.Equal(t, 3, c.Repetitions())
 	assert.Equal(t, 2, s.Repetitions())
 	assert.False(t, s.Over())
@@ -301,7 +301,7 @@ func TestRepetitionsInPlay(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []int{1, 1, 1, 2, 2, 2, 2, 3}, reps)
-	assert.Equal(t, Outcome{Over: true, Reason: "third repetition"}, s.Outcome())
+	assert.Equal(t, Outcome{Over: true, Method: MethodRule, Players: 2, Reason: "third repetition"}, s.Outcome())
 	assert.Empty(t, s.Legal())
 	assert.Equal(t, 8, s.Ply())
 }
@@ -405,7 +405,7 @@ func TestNewStateErrors(t *testing.T) {
 	empty := Position{Counts: make([]int, 12), Owners: make([]int, 12), Captured: []int{3, 1}, Hand: []int{0, 0}, ToMove: 1}
 	s, err := g.NewState(empty)
 	require.NoError(t, err)
-	assert.Equal(t, Outcome{Over: true, Winner: 1, Reason: "more captured"}, s.Outcome())
+	assert.Equal(t, Outcome{Over: true, Winner: 1, Method: MethodNoMoves, Players: 2, Reason: "more captured"}, s.Outcome())
 	assert.Empty(t, s.Legal())
 	// Variables reach the script: phase 1 lists one move of every kind.
 	p1 := ok
@@ -443,7 +443,13 @@ func TestIllegalMoves(t *testing.T) {
 		err := s.Apply(m)
 		var ie *IllegalMoveError
 		require.ErrorAs(t, err, &ie, "%+v", m)
-		assert.Equal(t, g.Token(m), ie.Token)
+		if m.IsZero() {
+			assert.Equal(t, "", ie.Token)
+			assert.Contains(t, ie.Reason, "zero Move")
+		} else {
+			assert.Equal(t, g.Token(m), ie.Token)
+			assert.Contains(t, ie.Reason, "another game", "a move made outside the game carries no game identity")
+		}
 		assert.Equal(t, before, stateJSONText(t, s))
 	}
 	assert.Equal(t, "<move kind 200>", g.Token(Move{Kind: 200}))
@@ -476,14 +482,14 @@ func TestTokensAndParseMove(t *testing.T) {
 	}
 	m, err := s.ParseMove("offer:a4,c1")
 	require.NoError(t, err)
-	assert.Equal(t, Move{Kind: 3, N: 2, Sites: [4]uint16{3, 8}}, m)
+	assert.Equal(t, Move{Kind: 3, N: 2, Sites: [4]uint16{3, 8}, game: g.tag}, m)
 	assert.Equal(t, 3, m.Site(0))
 	assert.Equal(t, 8, m.Site(1))
 	assert.Equal(t, -1, m.Site(2))
 	assert.Equal(t, -1, m.Site(-1))
 	m, err = s.ParseMove("a4/a3/a2/a1")
 	require.NoError(t, err)
-	assert.Equal(t, Move{Kind: 6, N: 4, Sites: [4]uint16{0, 1, 2, 3}}, m)
+	assert.Equal(t, Move{Kind: 6, N: 4, Sites: [4]uint16{0, 1, 2, 3}, game: g.tag}, m)
 	_, err = s.ParseMove("offer:c1,a4")
 	var ie *IllegalMoveError
 	require.ErrorAs(t, err, &ie)
