@@ -281,8 +281,7 @@ func (s *Server) gameAt(sg *store.Game, ply int, withBoard bool) (*gameView, err
 	if ply < 0 || ply == len(sg.Record) {
 		v = s.view(sg, e.game, e.state, e.last, len(sg.Record))
 	} else {
-		st := e.game.Start()
-		last, err := replay(st, sg.Record[:ply])
+		st, last, err := rebuild(e.game, sg.Record[:ply])
 		if err != nil {
 			return nil, err
 		}

@@ -97,6 +97,23 @@ func replay(s *host.State, tokens []string) (*moveView, error) {
 	return last, nil
 }
 
+// rebuild returns the state after a record, from the opening, and the last
+// move of the record (nil when it is empty).
+func rebuild(g *host.Game, record []string) (*host.State, *moveView, error) {
+	if len(record) == 0 {
+		return g.Start(), nil, nil
+	}
+	s, err := g.Replay(record[:len(record)-1])
+	if err != nil {
+		return nil, nil, fmt.Errorf("rebuilding from the stored record: %w", err)
+	}
+	last, err := replay(s, record[len(record)-1:])
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, last, nil
+}
+
 // sync brings e up to the stored game sg: it loads the game when needed and
 // plays the moves of sg's record that e has not seen, or rebuilds the state
 // from the opening when e's record is not a prefix of sg's. The caller
@@ -109,14 +126,18 @@ func (s *Server) sync(e *entry, sg *store.Game) error {
 		}
 		e.game, e.state, e.record, e.last = g, g.Start(), nil, nil
 	}
-	if !isPrefix(e.record, sg.Record) {
-		e.state, e.record, e.last = e.game.Start(), nil, nil
-	}
-	if len(e.record) == len(sg.Record) {
+	if len(e.record) == len(sg.Record) && isPrefix(e.record, sg.Record) {
 		return nil
 	}
-	next := e.state.Clone()
-	last, err := replay(next, sg.Record[len(e.record):])
+	var next *host.State
+	var last *moveView
+	var err error
+	if len(e.record) > 0 && isPrefix(e.record, sg.Record) {
+		next = e.state.Clone() // play only the moves made since
+		last, err = replay(next, sg.Record[len(e.record):])
+	} else {
+		next, last, err = rebuild(e.game, sg.Record)
+	}
 	if err != nil {
 		return fmt.Errorf("stored game %s: %w", sg.ID, err)
 	}
