@@ -243,7 +243,11 @@ func outcome(st *host.State, seats []store.Seat) (over bool, result json.RawMess
 		if notes == nil {
 			notes = []string{}
 		}
-		result, _ = json.Marshal(map[string]any{"winner": o.Winner, "reason": o.Reason, "notes": notes})
+		scores := make([]float64, st.Game().Players())
+		for p := range scores {
+			scores[p] = o.Score(p + 1)
+		}
+		result, _ = json.Marshal(map[string]any{"winner": o.Winner, "method": o.Method.String(), "reason": o.Reason, "notes": notes, "scores": scores})
 		return true, result, false
 	}
 	p := st.ToMove()

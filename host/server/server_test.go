@@ -325,7 +325,7 @@ func TestMoves(t *testing.T) {
 	stored, err := ts.store.Get(context.Background(), g.ID)
 	require.NoError(t, err)
 	assert.True(t, stored.Over)
-	assert.JSONEq(t, `{"winner": 1, "reason": "three on a line", "notes": []}`, string(stored.Result))
+	assert.JSONEq(t, `{"winner": 1, "method": "rule", "reason": "three on a line", "notes": [], "scores": [1, 0]}`, string(stored.Result))
 
 	// An earlier position.
 	status, b = ts.do("GET", "/api/games/"+g.ID+"?ply=2", "")
