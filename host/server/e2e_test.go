@@ -314,6 +314,10 @@ func TestBrowserTwoSeats(t *testing.T) {
 		tb.waitPly(0)
 	}
 	require.Contains(t, tabs[0].eval(`document.querySelector('#share').textContent`), "spectator")
+	// Each player sees their own row at the bottom.
+	below := `String(document.querySelector('[data-site="a1"] circle').getAttribute("cy") - document.querySelector('[data-site="b1"] circle').getAttribute("cy") > 0)`
+	require.Equal(t, "true", tabs[0].eval(below), "player 1's row a at the bottom")
+	require.Equal(t, "false", tabs[1].eval(below), "player 2's row b at the bottom")
 	for ply, tok := range goreTrade {
 		mover := tabs[ply%2]
 		if ply == 29 {

@@ -185,6 +185,13 @@ function myTurn() {
   return seat && seat.player === "human" && Boolean(ui.secrets[st.to_move]);
 }
 
+// northOnly reports whether this page plays only Player 2's seat: then the
+// board is turned round so that the player's own side is at the bottom.
+function northOnly() {
+  const mine = Object.keys(ui.secrets).map(Number);
+  return mine.length === 1 && mine[0] === 2;
+}
+
 function playerSpan(p) {
   return make("span", { class: "p" + p }, `Player ${p}`);
 }
@@ -270,6 +277,7 @@ function render() {
     targets, selected,
     last: new Set(v.last ? v.last.sites : []),
     opening: ui.opening,
+    flip: northOnly(),
     onSite: (site) => onSite(parts, site),
   });
   $("legend").textContent = tags.length ? "◆ marks sites tagged: " + tags.join(", ") : "";
@@ -435,6 +443,8 @@ async function gamePage(id) {
   const names = v.variants.length ? " — " + v.variants.join(", ") : "";
   $("title").textContent = v.title + names;
   document.title = v.title + " — Matombo";
+  // A wide board gets the whole width; the record goes below it.
+  $("play").classList.toggle("wide", new Set(v.board.sites.map((s) => s.col)).size > 10);
   setLive(v);
   renderShare();
   $("ply").addEventListener("input", (e) => viewPly(Number(e.target.value)));

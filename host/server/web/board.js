@@ -11,7 +11,7 @@ function el(name, attrs, parent) {
 }
 
 // layout computes the drawing position of every site.
-function layout(board) {
+function layout(board, flip) {
   const rows = board.sites.map((s) => s.row);
   const cols = board.sites.map((s) => s.col);
   const minRow = Math.min(...rows), maxRow = Math.max(...rows);
@@ -23,34 +23,38 @@ function layout(board) {
     const rowSpan = Math.max(1, maxRow - minRow), colSpan = Math.max(1, maxCol - minCol);
     xu = yu * Math.min(1, Math.max(0.5, (rowSpan * 1.5) / colSpan));
   }
-  const margin = holes ? 58 : 50;
+  const margin = holes ? 66 : 50;
+  // Row 0 is at the bottom, or at the top when the board is turned round
+  // for the player whose side is the north.
+  const xOf = (col) => margin + (flip ? maxCol - col : col - minCol) * xu;
+  const yOf = (row) => margin + (flip ? row - minRow : maxRow - row) * yu;
   const pos = {};
-  for (const s of board.sites) {
-    pos[s.name] = { x: margin + (s.col - minCol) * xu, y: margin + (maxRow - s.row) * yu };
-  }
+  for (const s of board.sites) pos[s.name] = { x: xOf(s.col), y: yOf(s.row) };
   return {
-    pos, holes, margin, xu, yu, minCol, maxCol, minRow, maxRow,
+    pos, xOf, yOf, holes, margin, xu, yu, minCol, maxCol, minRow, maxRow,
     width: 2 * margin + (maxCol - minCol) * xu,
     height: 2 * margin + (maxRow - minRow) * yu + (holes ? 18 : 0),
   };
 }
 
-// pips places up to 12 counters in a hole of radius r.
+// pips places up to 12 counters on a ring inside a hole of radius r,
+// leaving the middle to the number.
 function pips(g, x, y, r, n) {
   const m = Math.min(n, 12);
-  const pr = m > 6 ? r * 0.14 : r * 0.17;
+  const pr = r * 0.13;
   for (let k = 0; k < m; k++) {
-    const rad = m === 1 ? 0 : r * 0.6 * Math.sqrt((k + 0.5) / m);
-    const a = k * 2.39996;
+    const a = -Math.PI / 2 + (k * 2 * Math.PI) / Math.max(m, 6);
+    const rad = r * 0.66;
     el("circle", { class: "pip", cx: (x + rad * Math.cos(a)).toFixed(1), cy: (y + rad * Math.sin(a)).toFixed(1), r: pr.toFixed(1) }, g);
   }
 }
 
 // drawBoard draws the board of view (a game JSON) into container.
 // opts: targets, selected, last (Sets of site names), opening (site name ->
-// opening owner), onSite(name) called when a target is clicked.
+// opening owner), flip (turn the board round: row 0 at the top),
+// onSite(name) called when a target is clicked.
 export function drawBoard(container, board, state, opts) {
-  const L = layout(board);
+  const L = layout(board, opts.flip);
   const svg = el("svg", { viewBox: `0 0 ${L.width.toFixed(0)} ${L.height.toFixed(0)}`, role: "group", "aria-label": "board" });
   svg.style.maxWidth = `${Math.round(L.width * 1.7)}px`; // small boards are not blown up
   const sites = {};
@@ -59,11 +63,11 @@ export function drawBoard(container, board, state, opts) {
     el("rect", { class: "frame", x: 8, y: 8, width: L.width - 16, height: L.height - 34, rx: 26 }, svg);
     board.rows.forEach((label, r) => {
       if (r < L.minRow || r > L.maxRow) return;
-      const t = el("text", { class: "label", x: 24, y: L.margin + (L.maxRow - r) * L.yu + 5, "text-anchor": "middle" }, svg);
+      const t = el("text", { class: "label", x: 22, y: L.yOf(r) + 5, "text-anchor": "middle" }, svg);
       t.textContent = label;
     });
     for (let c = L.minCol; c <= L.maxCol; c++) {
-      const t = el("text", { class: "label", x: L.margin + (c - L.minCol) * L.xu, y: L.height - 8, "text-anchor": "middle" }, svg);
+      const t = el("text", { class: "label", x: L.xOf(c), y: L.height - 8, "text-anchor": "middle" }, svg);
       t.textContent = String(c);
     }
   } else {
