@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -89,8 +90,13 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
+	// The stream outlives the server's read timeout, which would otherwise
+	// end it (and cancel its context) once the timeout passes.
+	if err := rc.SetReadDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		s.log.Error("event stream: clearing the read deadline", "err", err)
+	}
+	w.WriteHeader(http.StatusOK)
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	for {

@@ -621,6 +621,29 @@ func TestHTTPServerTimeouts(t *testing.T) {
 	assert.Zero(t, s.WriteTimeout, "event streams stay open")
 }
 
+// TestEventsOutliveReadTimeout checks that an event stream stays open past
+// the server's read timeout.
+func TestEventsOutliveReadTimeout(t *testing.T) {
+	s, err := New(lib(), newMemStore())
+	require.NoError(t, err)
+	defer s.Close()
+	hs := httptest.NewUnstartedServer(s.Handler())
+	hs.Config.ReadTimeout = 100 * time.Millisecond
+	hs.Start()
+	defer hs.Close()
+	ts := &testServer{t: t, srv: s, http: hs, store: s.store}
+	g := ts.create(`{"game": "gore"}`)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ev := ts.events(ctx, g.ID)
+	ev.next()
+	time.Sleep(300 * time.Millisecond) // well past the read timeout
+	status, b := ts.move(g.ID, "a1", 0, secret(t, g.Seats[0].URL))
+	require.Equal(t, http.StatusOK, status, "%s", b)
+	id, _ := ev.next()
+	assert.Equal(t, "1", id)
+}
+
 func TestNewRejectsBadOptions(t *testing.T) {
 	_, err := New(games.Library(), newMemStore(), WithWorkers(0))
 	assert.Error(t, err)
