@@ -281,9 +281,12 @@ func (s *Server) gameAt(sg *store.Game, ply int, withBoard bool) (*gameView, err
 	if err := s.sync(e, sg); err != nil {
 		return nil, err
 	}
+	if ply < 0 {
+		ply = len(sg.Record)
+	}
 	var v *gameView
-	if ply < 0 || ply == len(sg.Record) {
-		v = s.view(sg, e.game, e.state, e.last, len(sg.Record))
+	if ply == len(sg.Record) && len(e.record) == ply {
+		v = s.view(sg, e.game, e.state, e.last, ply)
 	} else {
 		st, last, err := rebuild(e.game, sg.Record[:ply])
 		if err != nil {
@@ -352,6 +355,9 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ply := len(sg.Record)
+	if len(e.record) > ply {
+		ply = len(e.record) // a move was made since sg was read
+	}
 	if *req.Ply != ply {
 		writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("the game is at ply %d, not %d: another move was made first", ply, *req.Ply), Ply: &ply})
 		return

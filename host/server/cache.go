@@ -116,8 +116,9 @@ func rebuild(g *host.Game, record []string) (*host.State, *moveView, error) {
 
 // sync brings e up to the stored game sg: it loads the game when needed and
 // plays the moves of sg's record that e has not seen, or rebuilds the state
-// from the opening when e's record is not a prefix of sg's. The caller
-// holds e.mu.
+// from the opening when the records differ. An e ahead of sg (sg was read
+// before a move e has seen) is left as it is: callers compare lengths. The
+// caller holds e.mu.
 func (s *Server) sync(e *entry, sg *store.Game) error {
 	if e.game == nil {
 		g, err := loadGame(s.lib, sg.Game, sg.Variants, sg.Params)
@@ -126,8 +127,8 @@ func (s *Server) sync(e *entry, sg *store.Game) error {
 		}
 		e.game, e.state, e.record, e.last = g, g.Start(), nil, nil
 	}
-	if len(e.record) == len(sg.Record) && isPrefix(e.record, sg.Record) {
-		return nil
+	if isPrefix(sg.Record, e.record) {
+		return nil // e is up to date, or ahead of a game read before the latest move
 	}
 	var next *host.State
 	var last *moveView

@@ -44,9 +44,6 @@ type browser struct {
 
 func newBrowser(t *testing.T, base string) *browser {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("browser tests skipped in -short mode")
-	}
 	path := chromiumPath()
 	if path == "" {
 		t.Skip("no chromium binary found (install Debian's chromium package, or set MATOMBO_CHROMIUM): browser tests skipped")
