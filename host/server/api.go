@@ -213,8 +213,9 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, v)
 }
 
-// loadError answers an error loading a game: 422 for an unknown game,
-// variant or parameter, with what is allowed.
+// loadError answers an error loading a game with 422: an unknown game,
+// variant or parameter (with what is allowed), or a script that does not
+// load.
 func (s *Server) loadError(w http.ResponseWriter, name string, err error) {
 	var ce *host.ConfigError
 	if errors.As(err, &ce) {
@@ -229,9 +230,10 @@ func (s *Server) loadError(w http.ResponseWriter, name string, err error) {
 		writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("unknown game %q", name), Allowed: s.lib.Games()})
 		return
 	}
-	// The game exists but its script does not load: not the client's fault.
-	s.log.Error("loading game", "game", name, "err", err)
-	writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+	// The game exists but its script does not load (a broken script in a
+	// games folder): the game cannot be played.
+	s.log.Warn("loading game", "game", name, "err", err)
+	writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("game %s does not load: %v", name, err)})
 }
 
 // outcome says whether st ends the game, its result, and whether the
