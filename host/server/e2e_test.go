@@ -374,3 +374,57 @@ func TestBrowserScreenshots(t *testing.T) {
 	phone.waitPly(0)
 	phone.screenshot("yematatu-square-phone")
 }
+
+// TestBrowserMoveChoices runs the page's move logic (web/moves.js) in the
+// browser on made-up move lists: kinds no shipped game has, such as two
+// kinds of move on one site, or a move of three sites in order.
+func TestBrowserMoveChoices(t *testing.T) {
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	tb := b.tab()
+	tb.do(chromedp.Navigate(ts.http.URL + "/"))
+	tests := []struct{ name, js, want string }{
+		{"one site, one move: play it",
+			`m.click(m.classify([{token: "a1", kind: "sow", sites: ["a1"]}], kinds).fixed, [], "a1")`,
+			`{"play":"a1"}`},
+		{"one site, two kinds: offer both",
+			`m.click(m.classify([{token: "a1", kind: "sow", sites: ["a1"]}, {token: "xa1", kind: "take", sites: ["a1"]}], kinds).fixed, [], "a1")`,
+			`{"sel":["a1"],"choices":[{"token":"a1","kind":"sow","sites":["a1"]},{"token":"xa1","kind":"take","sites":["a1"]}]}`},
+		{"from and to: the first click selects",
+			`m.click(m.classify([{token: "a1-b2", kind: "move", sites: ["a1", "b2"]}], kinds).fixed, [], "a1")`,
+			`{"sel":["a1"],"choices":[]}`},
+		{"from and to: the second click plays",
+			`m.click(m.classify([{token: "a1-b2", kind: "move", sites: ["a1", "b2"]}], kinds).fixed, ["a1"], "b2")`,
+			`{"play":"a1-b2"}`},
+		{"a click elsewhere starts again",
+			`m.click(m.classify([{token: "a1-b2", kind: "move", sites: ["a1", "b2"]}, {token: "c1-b2", kind: "move", sites: ["c1", "b2"]}], kinds).fixed, ["a1"], "c1")`,
+			`{"sel":["c1"],"choices":[]}`},
+		{"three sites in order",
+			`m.click(m.classify([{token: "a1b2c3", kind: "tri", sites: ["a1", "b2", "c3"]}], kinds).fixed, ["a1", "b2"], "c3")`,
+			`{"play":"a1b2c3"}`},
+		{"a site no move names clears the choice",
+			`m.click(m.classify([{token: "a1", kind: "sow", sites: ["a1"]}], kinds).fixed, [], "z9")`,
+			`{"sel":[],"choices":[]}`},
+		{"buttons and lists",
+			`(() => { const c = m.classify([{token: "pass", kind: "pass", sites: []}, {token: "offer:a1,a2", kind: "offer", sites: ["a1", "a2"]}], kinds);
+			  return {buttons: c.buttons.map((x) => x.token), lists: [...c.lists.keys()], sites: [...m.listSites(c.lists.get("offer"))],
+			    match: m.listMatch(c.lists.get("offer"), new Set(["a2", "a1"])).token, none: m.listMatch(c.lists.get("offer"), new Set(["a1"]))} })()`,
+			`{"buttons":["pass"],"lists":["offer"],"sites":["a1","a2"],"match":"offer:a1,a2","none":null}`},
+		{"labels of kinds",
+			`[m.kindLabel({name: "offer", template: "offer:{sites}"}), m.kindLabel({name: "x", template: "{1}"})]`,
+			`["offer","x"]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			js := `import("/static/moves.js").then((m) => {
+				const kinds = [{name: "sow", template: "{1}", sites: 1}, {name: "take", template: "x{1}", sites: 1},
+					{name: "move", template: "{from}-{to}", sites: 2}, {name: "tri", template: "{1}{2}{3}", sites: 3},
+					{name: "pass", template: "pass", sites: 0}, {name: "offer", template: "offer:{sites}", sites: -1}];
+				return JSON.stringify(` + tt.js + `);
+			})`
+			got, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+			require.NoError(t, err)
+			require.JSONEq(t, tt.want, got)
+		})
+	}
+}
