@@ -683,3 +683,50 @@ func TestBrokenGameFolder(t *testing.T) {
 	assert.Equal(t, http.StatusUnprocessableEntity, status, "%s", b)
 	assert.Contains(t, string(b), "broken.lua")
 }
+
+// stuckPlayer never answers before its context ends; failingPlayer always
+// fails.
+type stuckPlayer struct{}
+
+func (stuckPlayer) Choose(ctx context.Context, s *host.State) (host.Move, error) {
+	<-ctx.Done()
+	return host.Move{}, ctx.Err()
+}
+
+type failingPlayer struct{}
+
+func (failingPlayer) Choose(ctx context.Context, s *host.State) (host.Move, error) {
+	return host.Move{}, fmt.Errorf("no idea")
+}
+
+// TestComputerFallback checks that a player that hangs or fails is
+// replaced by a random legal move, so the game goes on.
+func TestComputerFallback(t *testing.T) {
+	players := func(g *host.Game, spec string) (Player, error) {
+		switch spec {
+		case "stuck":
+			return stuckPlayer{}, nil
+		case "failing":
+			return failingPlayer{}, nil
+		}
+		return nil, fmt.Errorf("unknown player %q (allowed: stuck, failing)", spec)
+	}
+	ts := newTestServer(t, newMemStore(), WithPlayers(players), WithThinkTime(20*time.Millisecond), WithComputerPlayers("stuck", "failing"))
+	status, b := ts.do("GET", "/api/catalog", "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Contains(t, string(b), `"computers":["stuck","failing"]`)
+	status, b = ts.do("POST", "/api/games", `{"game": "gore", "seats": ["random", "human"]}`)
+	assert.Equal(t, http.StatusUnprocessableEntity, status, "%s", b)
+	assert.Contains(t, string(b), "allowed: stuck, failing")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	g := ts.create(`{"game": "yematatu", "seats": ["stuck", "failing"]}`)
+	ev := ts.events(ctx, g.ID)
+	for {
+		_, cur := ev.next()
+		if len(cur.Record) >= 4 {
+			break
+		}
+	}
+}
