@@ -280,3 +280,40 @@ func TestNoBudgetErrorsUnderLoad(t *testing.T) {
 	assert.Empty(t, failures)
 	t.Logf("%d goroutines played %d plies", goroutines, plies)
 }
+
+// Parallel workers copy from one shared root and play on their copies, as
+// a parallel tree search does: reads of a state that nothing changes are
+// safe (run with -race).
+func TestConcurrentReadsOfOneState(t *testing.T) {
+	lib := games.Library()
+	for _, name := range lib.Games() {
+		g, err := lib.Load(name)
+		require.NoError(t, err)
+		states, _ := randomRecord(t, g, 5, 6)
+		root := states[len(states)-1]
+		want := jsonOf(t, root)
+		var wg sync.WaitGroup
+		for w := 0; w < 8; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := g.NewRunner()
+				defer r.Close()
+				rng := rand.New(rand.NewPCG(uint64(w), 1))
+				c := g.Start()
+				for i := 0; i < 20; i++ {
+					c.CopyFrom(root)
+					_ = root.Key()
+					_ = root.Repetitions()
+					_ = root.AppendMoves(nil)
+					if _, err := r.Playout(c, rng, 50); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		assert.Equal(t, want, jsonOf(t, root), "%s: the shared root is unchanged", name)
+	}
+}

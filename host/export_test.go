@@ -139,3 +139,13 @@ func historyLen(s *State) int { return s.hist.len() }
 func (w *watchdog) limitsForTest() Limits {
 	return Limits{Time: time.Duration(w.maxTicks) * w.tick, Memory: w.memLimit}.withDefaults()
 }
+
+// variantsOf parses the text of a variants file and returns its variants,
+// for tests of the parser.
+func variantsOf(file string, src []byte) ([]Variant, error) {
+	vf, err := parseVariants(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return vf.variants, nil
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/matombo/matombo/internal/safefile"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
 	"gopkg.in/yaml.v3"
@@ -258,9 +259,9 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 			scriptLayer, scriptRel = ly, rel
 		}
 		if rel, ok := ly.gameFile(name, "variants.yaml"); ok {
-			src, err := readLimited(ly.fsys, rel)
+			src, err := readLimited(ly, rel)
 			if err != nil {
-				return nil, &ConfigError{Pos: Pos{File: ly.path(rel)}, Msg: err.Error()}
+				return nil, err
 			}
 			fmt.Fprintf(sources, "variants %d\n", len(src))
 			sources.Write(src)
@@ -271,18 +272,20 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 			vfiles = append(vfiles, vf)
 		}
 		if rel, ok := ly.gameFile(name, "rules.md"); ok {
-			if b, err := readLimited(ly.fsys, rel); err == nil {
-				rules = string(b)
+			b, err := readLimited(ly, rel)
+			if err != nil {
+				return nil, err
 			}
+			rules = string(b)
 		}
 	}
 	if scriptLayer == nil {
 		return nil, &ConfigError{Msg: fmt.Sprintf("unknown game %q", name), Allowed: l.Games()}
 	}
 	file := scriptLayer.path(scriptRel)
-	src, err := readLimited(scriptLayer.fsys, scriptRel)
+	src, err := readLimited(scriptLayer, scriptRel)
 	if err != nil {
-		return nil, &ConfigError{Pos: Pos{File: file}, Msg: err.Error()}
+		return nil, err
 	}
 	fmt.Fprintf(sources, "script %d\n", len(src))
 	sources.Write(src)
@@ -322,18 +325,23 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 	return g, nil
 }
 
-func readLimited(fsys fs.FS, rel string) ([]byte, error) {
-	f, err := fsys.Open(rel)
-	if err != nil {
-		return nil, err
+// readLimited reads a file of a layer through internal/safefile: it must
+// be a regular file (a named pipe or device would hang or flood the
+// process) of at most maxScriptBytes.
+func readLimited(ly *layer, rel string) ([]byte, error) {
+	var b []byte
+	var err error
+	if ly.os {
+		b, err = safefile.ReadFile(ly.path(rel), maxScriptBytes)
+	} else {
+		b, err = safefile.ReadFS(ly.fsys, rel, ly.path(rel), maxScriptBytes)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxScriptBytes+1))
 	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxScriptBytes {
-		return nil, fmt.Errorf("file is larger than %d bytes", maxScriptBytes)
+		var se *safefile.Error
+		if errors.As(err, &se) {
+			return nil, &ConfigError{Pos: Pos{File: se.Path}, Msg: se.Msg}
+		}
+		return nil, &ConfigError{Pos: Pos{File: ly.path(rel)}, Msg: err.Error()}
 	}
 	return b, nil
 }
@@ -347,7 +355,7 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	if ok {
 		return p, nil
 	}
-	p, err := CompileScript(file, src)
+	p, err := compileScript(file, src)
 	if err != nil {
 		return nil, err
 	}
@@ -357,9 +365,9 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	return p, nil
 }
 
-// CompileScript parses and compiles a rule script and checks that it uses
+// compileScript parses and compiles a rule script and checks that it uses
 // no global variables outside the sandbox. Errors carry the file and line.
-func CompileScript(file string, src []byte) (*lua.FunctionProto, error) {
+func compileScript(file string, src []byte) (*lua.FunctionProto, error) {
 	chunk, err := parse.Parse(bytes.NewReader(src), file)
 	if err != nil {
 		var pe *parse.Error

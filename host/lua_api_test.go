@@ -261,7 +261,7 @@ func TestPrimitivesSow(t *testing.T) {
 		{name: "sow from the end of a line", code: `m.sow(2, "b4", 1)`, err: "runs off the end of track middle"},
 		{name: "sow to the end of a line", code: `return m.sow(2, "b1", 3)`, want: []any{8, true}},
 		{name: "sow from a site off the track", code: `m.sow(1, "b1", 1)`, err: "bad argument #2 to sow (b1 is not on track ring)"},
-		{name: "sow 0", code: `m.sow(1, "a1", 0)`, err: "bad argument #3 to sow (cannot sow 0 counters)"},
+		{name: "sow 0", code: `m.sow(1, "a1", 0)`, err: "bad argument #3 to sow (cannot sow 0 counters (1 to 1073741823))"},
 		{name: "sow negative", code: `m.sow(1, "a1", -2)`, err: "cannot sow -2 counters"},
 		{name: "sow bad track", code: `m.sow(5, "a1", 1)`, err: "bad argument #1 to sow (track 5 does not exist"},
 		{name: "sow in legal", mode: asLegal, code: `m.sow(1, "a1", 1)`, err: "legal must not change the state"},

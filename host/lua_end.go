@@ -56,6 +56,9 @@ func (vm *machine) apiRepetitions(L *lua.LState) int {
 	s := vm.state(L)
 	k := s.computeKey()
 	n := s.hist.count(k)
+	if vm.playing && vm.irrev.marked {
+		n = 0 // the older positions are forgotten (lua_irreversible.go)
+	}
 	if vm.playing {
 		n++
 		vm.key, vm.keyValid = k, true

@@ -128,21 +128,25 @@ func parseTemplate(t string) ([]tmplPart, int, error) {
 
 // format writes the token of move m.
 func (k *MoveKind) format(b *Board, m Move) string {
-	var sb strings.Builder
+	return string(k.appendToken(make([]byte, 0, 16), b, m))
+}
+
+// appendToken appends the token of move m to dst.
+func (k *MoveKind) appendToken(dst []byte, b *Board, m Move) []byte {
 	for _, p := range k.parts {
 		switch {
 		case p.site == 0:
-			sb.WriteString(p.lit)
+			dst = append(dst, p.lit...)
 		case p.site < 0:
 			for i := 0; i < int(m.N); i++ {
 				if i > 0 {
-					sb.WriteByte(',')
+					dst = append(dst, ',')
 				}
-				sb.WriteString(b.siteName(int(m.Sites[i])))
+				dst = append(dst, b.siteName(int(m.Sites[i]))...)
 			}
 		default:
-			sb.WriteString(b.siteName(m.Site(p.site - 1)))
+			dst = append(dst, b.siteName(m.Site(p.site-1))...)
 		}
 	}
-	return sb.String()
+	return dst
 }

@@ -21,19 +21,26 @@ func (s *State) AppendPosition(dst []byte) []byte {
 	return dst
 }
 
-// PositionError reports a position that cannot be a position of the game:
-// an encoding that does not decode, or values out of range.
+// PositionError reports a position or a state that cannot be one of the
+// game: values out of range, a total a conserving game does not have, an
+// encoding that does not decode, state JSON of another game or that does
+// not agree with the script.
 type PositionError struct {
-	Field string // what is wrong, e.g. "counts", "sites[3].count", "encoding"
-	Msg   string
+	Source string // what was read: "position", "encoding" or "state JSON"
+	Field  string // the field concerned, when there is one, e.g. "a3" or "to_move"
+	Msg    string // what is wrong
+	Err    error  // the underlying error, e.g. of the JSON decoder
 }
 
 func (e *PositionError) Error() string {
-	if e.Field == "" {
-		return "position: " + e.Msg
+	msg := e.Msg
+	if e.Field != "" {
+		msg = e.Field + ": " + msg
 	}
-	return fmt.Sprintf("position: %s: %s", e.Field, e.Msg)
+	return e.Source + ": " + msg
 }
+
+func (e *PositionError) Unwrap() error { return e.Err }
 
 // StateFromPosition returns a state at the position enc (made by
 // AppendPosition), with the position as the first of its history, as
@@ -60,13 +67,13 @@ func (g *Game) setPosition(vm *machine, dst *State, enc []byte) error {
 	for i := 0; i < lay.keyLen; i++ {
 		v, n := binary.Varint(enc)
 		if n <= 0 || v != int64(int32(v)) {
-			return &PositionError{Field: "encoding", Msg: fmt.Sprintf("value %d of %d does not decode", i+1, lay.keyLen)}
+			return &PositionError{Source: "encoding", Msg: fmt.Sprintf("value %d of %d does not decode", i+1, lay.keyLen)}
 		}
 		enc = enc[n:]
 		vm.scratch = append(vm.scratch, int32(v))
 	}
 	if len(enc) != 0 {
-		return &PositionError{Field: "encoding", Msg: fmt.Sprintf("%d bytes left over after %d values", len(enc), lay.keyLen)}
+		return &PositionError{Source: "encoding", Msg: fmt.Sprintf("%d bytes left over after %d values", len(enc), lay.keyLen)}
 	}
 	if err := g.checkCells(vm.scratch); err != nil {
 		return err
@@ -90,25 +97,34 @@ func (g *Game) setPosition(vm *machine, dst *State, enc []byte) error {
 	return nil
 }
 
-// checkCells checks the position cells of a state: counts, hands and
-// captured totals not negative, owners and the player to move in range.
+// checkCells checks the position cells of a state as positionState
+// checks a Position: counts, hands and captured totals in range, owners and
+// the player to move in range, and a conserving game's total.
 func (g *Game) checkCells(c []int32) error {
 	lay := g.lay
 	for i := 0; i < lay.sites; i++ {
-		if c[i] < 0 {
-			return &PositionError{Field: g.board.sites[i].Name, Msg: fmt.Sprintf("negative count %d", c[i])}
+		if c[i] < 0 || c[i] > maxCount {
+			return &PositionError{Source: "position", Field: g.board.sites[i].Name, Msg: fmt.Sprintf("count %d (0 to %d allowed)", c[i], maxCount)}
 		}
 		if o := c[lay.owners+i]; o < 0 || int(o) > g.players {
-			return &PositionError{Field: g.board.sites[i].Name, Msg: fmt.Sprintf("owner %d (0 to %d allowed)", o, g.players)}
+			return &PositionError{Source: "position", Field: g.board.sites[i].Name, Msg: fmt.Sprintf("owner %d (0 to %d allowed)", o, g.players)}
 		}
 	}
 	for p := 0; p < g.players; p++ {
-		if c[lay.captured+p] < 0 || c[lay.hand+p] < 0 {
-			return &PositionError{Field: fmt.Sprintf("player %d", p+1), Msg: "negative captured total or hand"}
+		if x := c[lay.captured+p]; x < 0 || x > maxCount {
+			return &PositionError{Source: "position", Field: fmt.Sprintf("player %d", p+1), Msg: fmt.Sprintf("captured total %d (0 to %d allowed)", x, maxCount)}
+		}
+		if x := c[lay.hand+p]; x < 0 || x > maxCount {
+			return &PositionError{Source: "position", Field: fmt.Sprintf("player %d", p+1), Msg: fmt.Sprintf("hand %d (0 to %d allowed)", x, maxCount)}
 		}
 	}
 	if t := c[lay.toMove]; t < 1 || int(t) > g.players {
-		return &PositionError{Field: "to_move", Msg: fmt.Sprintf("player %d (1 to %d allowed)", t, g.players)}
+		return &PositionError{Source: "position", Field: "to_move", Msg: fmt.Sprintf("player %d (1 to %d allowed)", t, g.players)}
+	}
+	if g.conserve && g.opening != nil {
+		if want, got := g.opening.total(), lay.total(c); got != want {
+			return &PositionError{Source: "position", Msg: fmt.Sprintf("the game conserves its counters: the opening has %d on the board, captured and in hand, this position %d", want, got)}
+		}
 	}
 	return nil
 }

@@ -63,17 +63,41 @@ func (s *State) Ply() int { return s.ply }
 // the player whose decision would have been next.
 func (s *State) ToMove() int { return int(s.cells[s.g.lay.toMove]) }
 
-// Count is the number of counters on site i.
-func (s *State) Count(i int) int { return int(s.cells[i]) }
+// Count is the number of counters on site i (0 <= i < NumSites). Like a
+// slice index, an index out of range panics, with a message naming it and
+// the valid range.
+func (s *State) Count(i int) int { return int(s.cells[s.siteIndex("Count", i)]) }
 
-// Owner is the owner of site i, 0 for nobody.
-func (s *State) Owner(i int) int { return int(s.cells[s.g.lay.owners+i]) }
+// Owner is the owner of site i, 0 for nobody (0 <= i < NumSites; an index
+// out of range panics).
+func (s *State) Owner(i int) int { return int(s.cells[s.g.lay.owners+s.siteIndex("Owner", i)]) }
 
-// Captured is player p's captured total (players count from 1).
-func (s *State) Captured(p int) int { return int(s.cells[s.g.lay.captured+p-1]) }
+// Captured is player p's captured total (players count from 1; a player
+// out of range panics).
+func (s *State) Captured(p int) int {
+	return int(s.cells[s.g.lay.captured+s.playerIndex("Captured", p)])
+}
 
-// Hand is the number of counters or pieces in player p's hand.
-func (s *State) Hand(p int) int { return int(s.cells[s.g.lay.hand+p-1]) }
+// Hand is the number of counters or pieces in player p's hand (players
+// count from 1; a player out of range panics).
+func (s *State) Hand(p int) int { return int(s.cells[s.g.lay.hand+s.playerIndex("Hand", p)]) }
+
+// siteIndex checks a site index of an accessor: an index out of range
+// would read another field of the state.
+func (s *State) siteIndex(fn string, i int) int {
+	if uint(i) >= uint(s.g.lay.sites) {
+		panic(fmt.Sprintf("host: State.%s: site index %d out of range [0, %d)", fn, i, s.g.lay.sites))
+	}
+	return i
+}
+
+// playerIndex checks a player of an accessor and returns p-1.
+func (s *State) playerIndex(fn string, p int) int {
+	if p < 1 || p > s.g.lay.players {
+		panic(fmt.Sprintf("host: State.%s: player %d out of range [1, %d]", fn, p, s.g.lay.players))
+	}
+	return p - 1
+}
 
 // Var returns the value of the script variable with the given name.
 func (s *State) Var(name string) (int, bool) {

@@ -46,6 +46,7 @@ type machine struct {
 	seenLen   int               // how many of the state's moves are in it
 	saved     saved             // copy of a state taken before play, restored on error
 	savedHist history           // history of a state whose position is being set
+	irrev     irreversible      // see lua_irreversible.go
 	strs      strCache
 }
 
@@ -248,6 +249,14 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 	if pos.Line == 0 {
 		pos = vm.posFromTrace(trace, pos)
 	}
+	// A size budget the failing call hit itself is the certain cause,
+	// even when the watchdog tripped meanwhile.
+	if be := vm.budgetHit; be != nil && strings.Contains(text, string(be.Budget)+" budget exceeded") {
+		vm.budgetHit = nil
+		out := *be
+		out.Pos, out.Func = pos, fn
+		return &out
+	}
 	switch why := vm.trip.firedFor(seq); why {
 	case tripSteps:
 		vm.budgetHit = nil
@@ -420,6 +429,7 @@ func (vm *machine) settle(s *State) error {
 // apply plays move m on s. On any error s is restored as it was.
 func (vm *machine) apply(s *State, m Move) error {
 	vm.save(s)
+	vm.beginMove()
 	vm.bind(s)
 	defer vm.bind(nil)
 	p := s.ToMove()
@@ -444,6 +454,7 @@ func (vm *machine) apply(s *State, m Move) error {
 	if !vm.keyValid {
 		key = s.computeKey()
 	}
+	vm.forgetBefore(s)
 	s.hist.push(key)
 	err = vm.settle(s)
 	if err == nil && !s.over && vm.fnRepeated != nil && s.hist.count(key) >= vm.g.repetition {
@@ -451,6 +462,7 @@ func (vm *machine) apply(s *State, m Move) error {
 	}
 	if err != nil {
 		s.hist.pop()
+		vm.rememberBefore(s)
 		vm.restore(s)
 		return err
 	}
