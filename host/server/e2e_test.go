@@ -365,6 +365,26 @@ func TestBrowserScreenshots(t *testing.T) {
 	tb.clickSite("a5")
 	tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
 	tb.screenshot("tsoro")
+	// Every other shipped game, a few moves in.
+	for _, name := range lib().Games() {
+		if name == "tsoro" || name == "gore" || name == "yematatu" {
+			continue // pictured by the tests above
+		}
+		g := ts.create(`{"game": "` + name + `", "seats": ["human", "random"]}`)
+		other := b.tab()
+		other.do(chromedp.EmulateViewport(1000, 700), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
+		for ply := 0; ply < 3; ply++ {
+			other.waitFor(`document.getElementById("status").dataset.myturn === "true" || document.getElementById("status").dataset.over === "true"`)
+			if _, _, over := other.status(); over {
+				break
+			}
+			p, _, _ := other.status()
+			other.do(chromedp.Click(chromedp.CSS(`#board .site.target`)))
+			other.waitPly(p + 1)
+		}
+		other.waitFor(`document.getElementById("status").dataset.myturn === "true" || document.getElementById("status").dataset.over === "true"`)
+		other.screenshot(name)
+	}
 	phone := b.tab()
 	phone.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile), chromedp.Navigate(ts.http.URL+"/"))
 	phone.waitFor(`document.querySelector('[data-seat="2"]') !== null`)

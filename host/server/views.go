@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"sort"
+	"strconv"
 
 	"github.com/matombo/matombo/host"
 )
@@ -12,6 +13,7 @@ import (
 // each site, the lines, and the move kinds with their token templates.
 type boardView struct {
 	Style   string     `json:"style"` // "counts" (holes with counters) or "pieces" (points with pieces)
+	Grid    bool       `json:"grid"`  // every site is named by its row label and column, like a1
 	Rows    []string   `json:"rows"`  // row labels, south to north
 	Sites   []siteView `json:"sites"`
 	Lines   [][]string `json:"lines"`
@@ -43,6 +45,10 @@ func newBoardView(g *host.Game) *boardView {
 			tags = []string{}
 		}
 		v.Sites = append(v.Sites, siteView{Name: site.Name, Row: site.Row, Col: site.Col, Tags: tags})
+	}
+	v.Grid = true
+	for _, site := range v.Sites {
+		v.Grid = v.Grid && site.Row < len(v.Rows) && site.Name == v.Rows[site.Row]+strconv.Itoa(site.Col)
 	}
 	for _, l := range b.Lines() {
 		names := make([]string, len(l))

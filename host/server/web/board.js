@@ -17,7 +17,7 @@ function layout(board, flip) {
   const minRow = Math.min(...rows), maxRow = Math.max(...rows);
   const minCol = Math.min(...cols), maxCol = Math.max(...cols);
   const holes = board.style === "counts";
-  const yu = holes ? 64 : 100;
+  const yu = holes ? (board.grid ? 64 : 84) : 100; // room for the names of holes off a grid
   let xu = 64;
   if (!holes) {
     const rowSpan = Math.max(1, maxRow - minRow), colSpan = Math.max(1, maxCol - minCol);
@@ -33,7 +33,7 @@ function layout(board, flip) {
   return {
     pos, xOf, yOf, holes, margin, xu, yu, minCol, maxCol, minRow, maxRow,
     width: 2 * margin + (maxCol - minCol) * xu,
-    height: 2 * margin + (maxRow - minRow) * yu + (holes ? 18 : 0),
+    height: 2 * margin + (maxRow - minRow) * yu + (holes ? 18 : 0) + (holes && !board.grid ? 8 : 0),
   };
 }
 
@@ -60,15 +60,17 @@ export function drawBoard(container, board, state, opts) {
   const sites = {};
   for (const s of state.sites) sites[s.name] = s;
   if (L.holes) {
-    el("rect", { class: "frame", x: 8, y: 8, width: L.width - 16, height: L.height - 34, rx: 26 }, svg);
+    el("rect", { class: "frame", x: 8, y: 8, width: L.width - 16, height: L.height - (board.grid ? 34 : 18), rx: 26 }, svg);
     board.rows.forEach((label, r) => {
       if (r < L.minRow || r > L.maxRow) return;
       const t = el("text", { class: "label", x: 22, y: L.yOf(r) + 5, "text-anchor": "middle" }, svg);
       t.textContent = label;
     });
-    for (let c = L.minCol; c <= L.maxCol; c++) {
-      const t = el("text", { class: "label", x: L.xOf(c), y: L.height - 8, "text-anchor": "middle" }, svg);
-      t.textContent = String(c);
+    if (board.grid) {
+      for (let c = L.minCol; c <= L.maxCol; c++) {
+        const t = el("text", { class: "label", x: L.xOf(c), y: L.height - 8, "text-anchor": "middle" }, svg);
+        t.textContent = String(c);
+      }
     }
   } else {
     for (const line of board.lines) {
@@ -105,6 +107,11 @@ export function drawBoard(container, board, state, opts) {
       pips(g, p.x, p.y, r, st.count);
       const t = el("text", { class: "count", x: p.x, y: p.y + 5, "text-anchor": "middle" }, g);
       t.textContent = String(st.count);
+      if (!board.grid) {
+        // Names that are not row and column: write each under its hole.
+        const n = el("text", { class: "label name", x: p.x, y: p.y + r + 22, "text-anchor": "middle" }, g);
+        n.textContent = site.name;
+      }
     } else {
       el("circle", { class: "point", cx: p.x, cy: p.y, r: 9 }, g);
       if (st.count > 0 && st.owner > 0) {
