@@ -369,6 +369,10 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := e.state.ToMove()
+	if p < 1 || p > len(sg.Seats) {
+		writeError(w, http.StatusInternalServerError, apiError{Error: fmt.Sprintf("the game says player %d is to move, but it has %d seats", p, len(sg.Seats))})
+		return
+	}
 	seat := sg.Seats[p-1]
 	if seat.Player != humanSeat {
 		writeError(w, http.StatusForbidden, apiError{Error: fmt.Sprintf("player %d is the computer (%s); wait for its move", p, seat.Player)})

@@ -54,7 +54,7 @@ func (s *Server) playComputer(sg *store.Game, owner string) {
 		s.log.Error("rebuilding a game for the computer", "id", sg.ID, "err", err)
 		return // the lease runs out; the game stays due for a server that can rebuild it
 	}
-	if st.Over() || !sg.ComputerDue || sg.Seats[st.ToMove()-1].Player == humanSeat {
+	if p := st.ToMove(); st.Over() || !sg.ComputerDue || p < 1 || p > len(sg.Seats) || sg.Seats[p-1].Player == humanSeat {
 		s.release(sg.ID, owner)
 		return
 	}
