@@ -389,6 +389,11 @@ func TestBrowserScreenshots(t *testing.T) {
 	phone.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile), chromedp.Navigate(ts.http.URL+"/"))
 	phone.waitFor(`document.querySelector('[data-seat="2"]') !== null`)
 	phone.screenshot("new-game-phone")
+	phone.do(chromedp.Navigate(ts.http.URL + g.Seats[0].URL))
+	phone.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+	// A long board stands upright on a phone: columns go down the screen.
+	require.Equal(t, "true", phone.eval(`String(document.querySelector('[data-site="a1"] circle').getAttribute("cy") - document.querySelector('[data-site="a21"] circle').getAttribute("cy") < 0)`))
+	phone.screenshot("tsoro-phone")
 	g2 := ts.create(`{"game": "yematatu", "variants": ["square"], "seats": ["human", "random"]}`)
 	phone.do(chromedp.Navigate(ts.http.URL + g2.Seats[0].URL))
 	phone.waitPly(0)

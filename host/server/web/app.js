@@ -160,6 +160,9 @@ function formRequest() {
 
 // ---- the game view ----
 
+// narrow is a phone-sized screen.
+const narrow = window.matchMedia("(max-width: 600px)");
+
 const ui = {
   id: "",
   live: null, // the latest game view (with board)
@@ -172,6 +175,7 @@ const ui = {
   chosen: new Set(),
   busy: false,
   want: 0, // counter of requests for earlier plies
+  long: false, // the board is much longer than deep: upright on a phone
 };
 
 function isLive() {
@@ -278,6 +282,7 @@ function render() {
     last: new Set(v.last ? v.last.sites : []),
     opening: ui.opening,
     flip: northOnly(),
+    rotate: narrow.matches && ui.long,
     onSite: (site) => onSite(parts, site),
   });
   $("legend").textContent = tags.length ? "◆ marks sites tagged: " + tags.join(", ") : "";
@@ -443,8 +448,12 @@ async function gamePage(id) {
   const names = v.variants.length ? " — " + v.variants.join(", ") : "";
   $("title").textContent = v.title + names;
   document.title = v.title + " — Matombo";
-  // A wide board gets the whole width; the record goes below it.
-  $("play").classList.toggle("wide", new Set(v.board.sites.map((s) => s.col)).size > 10);
+  // A wide board gets the whole width; the record goes below it. A long
+  // board of holes stands upright on a narrow screen.
+  const cols = new Set(v.board.sites.map((s) => s.col)).size, rows = new Set(v.board.sites.map((s) => s.row)).size;
+  $("play").classList.toggle("wide", cols > 10);
+  ui.long = v.board.style === "counts" && cols > 2 * rows;
+  narrow.addEventListener("change", render);
   setLive(v);
   renderShare();
   $("ply").addEventListener("input", (e) => viewPly(Number(e.target.value)));

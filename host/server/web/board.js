@@ -10,8 +10,10 @@ function el(name, attrs, parent) {
   return e;
 }
 
-// layout computes the drawing position of every site.
-function layout(board, flip) {
+// layout computes the drawing position of every site. flip turns the board
+// round (row 0 at the top); rotate turns it a quarter (row 0 on the left,
+// columns downwards), for long boards on narrow screens.
+function layout(board, flip, rotate) {
   const rows = board.sites.map((s) => s.row);
   const cols = board.sites.map((s) => s.col);
   const minRow = Math.min(...rows), maxRow = Math.max(...rows);
@@ -24,16 +26,21 @@ function layout(board, flip) {
     xu = yu * Math.min(1, Math.max(0.5, (rowSpan * 1.5) / colSpan));
   }
   const margin = holes ? 66 : 50;
+  const w = 2 * margin + (maxCol - minCol) * xu;
+  const h = 2 * margin + (maxRow - minRow) * yu + (holes ? 18 : 0) + (holes && !board.grid ? 8 : 0);
   // Row 0 is at the bottom, or at the top when the board is turned round
   // for the player whose side is the north.
-  const xOf = (col) => margin + (flip ? maxCol - col : col - minCol) * xu;
-  const yOf = (row) => margin + (flip ? row - minRow : maxRow - row) * yu;
+  const x0 = (col) => margin + (flip ? maxCol - col : col - minCol) * xu;
+  const y0 = (row) => margin + (flip ? row - minRow : maxRow - row) * yu;
+  // at places a point of the upright drawing (x, y), turned when rotate is set.
+  const at = rotate ? (x, y) => ({ x: h - y, y: x }) : (x, y) => ({ x, y });
   const pos = {};
-  for (const s of board.sites) pos[s.name] = { x: xOf(s.col), y: yOf(s.row) };
+  for (const s of board.sites) pos[s.name] = at(x0(s.col), y0(s.row));
   return {
-    pos, xOf, yOf, holes, margin, xu, yu, minCol, maxCol, minRow, maxRow,
-    width: 2 * margin + (maxCol - minCol) * xu,
-    height: 2 * margin + (maxRow - minRow) * yu + (holes ? 18 : 0) + (holes && !board.grid ? 8 : 0),
+    pos, at, x0, y0, holes, margin, minCol, maxCol, minRow, maxRow, rotate,
+    uprightWidth: w, uprightHeight: h,
+    width: rotate ? h : w,
+    height: rotate ? w : h,
   };
 }
 
@@ -51,24 +58,29 @@ function pips(g, x, y, r, n) {
 
 // drawBoard draws the board of view (a game JSON) into container.
 // opts: targets, selected, last (Sets of site names), opening (site name ->
-// opening owner), flip (turn the board round: row 0 at the top),
-// onSite(name) called when a target is clicked.
+// opening owner), flip (turn the board round: row 0 at the top), rotate
+// (a quarter turn: row 0 on the left), onSite(name) called when a target is
+// clicked.
 export function drawBoard(container, board, state, opts) {
-  const L = layout(board, opts.flip);
+  const L = layout(board, opts.flip, opts.rotate);
   const svg = el("svg", { viewBox: `0 0 ${L.width.toFixed(0)} ${L.height.toFixed(0)}`, role: "group", "aria-label": "board" });
   svg.style.maxWidth = `${Math.round(L.width * 1.7)}px`; // small boards are not blown up
   const sites = {};
   for (const s of state.sites) sites[s.name] = s;
   if (L.holes) {
-    el("rect", { class: "frame", x: 8, y: 8, width: L.width - 16, height: L.height - (board.grid ? 34 : 18), rx: 26 }, svg);
+    const fw = L.uprightWidth - 16, fh = L.uprightHeight - (board.grid ? 34 : 18);
+    const corner = L.at(8, L.rotate ? 8 + fh : 8);
+    el("rect", { class: "frame", x: corner.x, y: corner.y, width: L.rotate ? fh : fw, height: L.rotate ? fw : fh, rx: 26 }, svg);
     board.rows.forEach((label, r) => {
       if (r < L.minRow || r > L.maxRow) return;
-      const t = el("text", { class: "label", x: 22, y: L.yOf(r) + 5, "text-anchor": "middle" }, svg);
+      const p = L.at(22, L.y0(r));
+      const t = el("text", { class: "label", x: p.x, y: p.y + 5, "text-anchor": "middle" }, svg);
       t.textContent = label;
     });
     if (board.grid) {
       for (let c = L.minCol; c <= L.maxCol; c++) {
-        const t = el("text", { class: "label", x: L.xOf(c), y: L.height - 8, "text-anchor": "middle" }, svg);
+        const p = L.at(L.x0(c), L.uprightHeight - 13);
+        const t = el("text", { class: "label", x: p.x, y: p.y + 5, "text-anchor": "middle" }, svg);
         t.textContent = String(c);
       }
     }
