@@ -198,7 +198,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	e := s.cache.get(sg.ID)
 	e.mu.Lock()
-	e.game, e.state, e.record, e.last = g, st, nil, nil
+	e.game, e.seats, e.state, e.record, e.last = g, sg.Seats, st, nil, nil
 	v := s.view(sg, e.game, e.state, e.last, len(sg.Record))
 	e.mu.Unlock()
 	v.Board = newBoardView(g)
@@ -343,23 +343,24 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, apiError{Error: `the body needs "ply": the ply of the position the move is made in`})
 		return
 	}
-	sg, err := s.store.Get(r.Context(), id)
-	if err != nil {
-		s.storeError(w, err, id)
-		return
-	}
 	e := s.cache.get(id)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if err := s.sync(e, sg); err != nil {
-		s.log.Error("rebuilding a game", "id", id, "err", err)
-		writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
-		return
+	// A cached game at the client's ply needs no read of the store: if
+	// another process moved meanwhile, the store refuses the append.
+	if e.game == nil || *req.Ply != len(e.record) {
+		sg, err := s.store.Get(r.Context(), id)
+		if err != nil {
+			s.storeError(w, err, id)
+			return
+		}
+		if err := s.sync(e, sg); err != nil {
+			s.log.Error("rebuilding a game", "id", id, "err", err)
+			writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+			return
+		}
 	}
-	ply := len(sg.Record)
-	if len(e.record) > ply {
-		ply = len(e.record) // a move was made since sg was read
-	}
+	ply := len(e.record)
 	if *req.Ply != ply {
 		writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("the game is at ply %d, not %d: another move was made first", ply, *req.Ply), Ply: &ply})
 		return
@@ -369,11 +370,11 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := e.state.ToMove()
-	if p < 1 || p > len(sg.Seats) {
-		writeError(w, http.StatusInternalServerError, apiError{Error: fmt.Sprintf("the game says player %d is to move, but it has %d seats", p, len(sg.Seats))})
+	if p < 1 || p > len(e.seats) {
+		writeError(w, http.StatusInternalServerError, apiError{Error: fmt.Sprintf("the game says player %d is to move, but it has %d seats", p, len(e.seats))})
 		return
 	}
-	seat := sg.Seats[p-1]
+	seat := e.seats[p-1]
 	if seat.Player != humanSeat {
 		writeError(w, http.StatusForbidden, apiError{Error: fmt.Sprintf("player %d is the computer (%s); wait for its move", p, seat.Player)})
 		return
@@ -397,8 +398,8 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 		return
 	}
-	over, result, due := outcome(next, sg.Seats)
-	sg, err = s.store.Append(r.Context(), id, ply, req.Token, over, result, due)
+	over, result, due := outcome(next, e.seats)
+	sg, err := s.store.Append(r.Context(), id, ply, req.Token, over, result, due)
 	if err != nil {
 		s.storeError(w, err, id)
 		return

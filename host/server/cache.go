@@ -15,9 +15,10 @@ import (
 type entry struct {
 	mu     sync.Mutex
 	game   *host.Game
-	record []string    // the tokens state was rebuilt from
-	state  *host.State // the state after record
-	last   *moveView   // the move that led to state
+	seats  []store.Seat // the stored seats, with their secrets
+	record []string     // the tokens state was rebuilt from
+	state  *host.State  // the state after record
+	last   *moveView    // the move that led to state
 }
 
 // stateCache keeps the rebuilt states of the most recently used games.
@@ -125,7 +126,7 @@ func (s *Server) sync(e *entry, sg *store.Game) error {
 		if err != nil {
 			return fmt.Errorf("loading game %s of stored game %s: %w", sg.Game, sg.ID, err)
 		}
-		e.game, e.state, e.record, e.last = g, g.Start(), nil, nil
+		e.game, e.seats, e.state, e.record, e.last = g, sg.Seats, g.Start(), nil, nil
 	}
 	if isPrefix(sg.Record, e.record) {
 		return nil // e is up to date, or ahead of a game read before the latest move

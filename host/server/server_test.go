@@ -365,7 +365,7 @@ func TestUnavailableStore(t *testing.T) {
 	for _, r := range []struct{ method, path, body string }{
 		{"GET", "/api/games/" + g.ID, ""},
 		{"POST", "/api/games", `{"game": "gore"}`},
-		{"POST", "/api/games/" + g.ID + "/moves", `{"token": "a1", "ply": 0, "seat": "x"}`},
+		{"POST", "/api/games/" + g.ID + "/moves", `{"token": "a1", "ply": 0, "seat": "` + secret(t, g.Seats[0].URL) + `"}`},
 		{"GET", "/api/games/" + g.ID + "/events", ""},
 		{"GET", "/api/health", ""},
 	} {
@@ -730,4 +730,22 @@ func TestComputerFallback(t *testing.T) {
 			break
 		}
 	}
+}
+
+// TestStaleCacheAcrossServers moves through one server while another holds
+// the game in its cache: the other refuses the old ply (the store says
+// so) and accepts the new one (it reads the store).
+func TestStaleCacheAcrossServers(t *testing.T) {
+	st := newMemStore()
+	a, b := newTestServer(t, st), newTestServer(t, st)
+	g := a.create(`{"game": "yematatu"}`)
+	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	b.get(g.ID) // b caches the opening
+	status, body := a.move(g.ID, "b2", 0, s1)
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	status, body = b.move(g.ID, "a1", 0, s1)
+	assert.Equal(t, http.StatusConflict, status, "%s", body)
+	status, body = b.move(g.ID, "a1", 1, s2)
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	assert.Equal(t, []string{"b2", "a1"}, a.get(g.ID).Record)
 }
