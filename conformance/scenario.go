@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host"
-	"github.com/matombo/matombo/internal/safefile"
+	"github.com/matombo/matombo/host/safefile"
 	"gopkg.in/yaml.v3"
 )
 

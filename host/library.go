@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/matombo/matombo/internal/safefile"
+	"github.com/matombo/matombo/host/safefile"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
 	"gopkg.in/yaml.v3"
@@ -35,6 +35,7 @@ type Library struct {
 	mu     sync.Mutex
 	layers []layer
 	protos map[[32]byte]*lua.FunctionProto
+	bases  *Library // where extended games are also looked up, see SetBases
 }
 
 type layer struct {
@@ -250,13 +251,14 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 
 	var scriptLayer *layer
 	var scriptRel string
+	scriptIdx := 0
 	sources := sha256.New()
 	var vfiles []*variantsFile
 	var rules string
 	for i := range layers {
 		ly := &layers[i]
 		if rel, ok := ly.script(name); ok {
-			scriptLayer, scriptRel = ly, rel
+			scriptLayer, scriptRel, scriptIdx = ly, rel, i
 		}
 		if rel, ok := ly.gameFile(name, "variants.yaml"); ok {
 			src, err := readLimited(ly, rel)
@@ -293,6 +295,12 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	all := l.baseLayers(layers)
+	bases, baseVariants, err := l.resolveBases(all, scriptIdx+len(all)-len(layers), name, file, src, sources)
+	if err != nil {
+		return nil, err
+	}
+	vfiles = append(baseVariants, vfiles...)
 	variants, data := mergeVariants(vfiles)
 	g := &Game{
 		name:      name,
@@ -303,6 +311,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 		overrides: cfg.overrides,
 		rules:     rules,
 		proto:     proto,
+		bases:     bases,
 		data:      data,
 		dataFiles: dataFiles(vfiles, data),
 		limits:    cfg.limits.withDefaults(),

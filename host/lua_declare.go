@@ -27,8 +27,8 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 		L.RaiseError("matombo.declare needs a name")
 	}
 	d.name = string(name)
-	if d.name != vm.g.name {
-		L.RaiseError("the script declares the game %q but is loaded as %q (name the file or folder after the game)", d.name, vm.g.name)
+	if want := vm.declaredName(); d.name != want {
+		L.RaiseError("the script declares the game %q but is loaded as %q (name the file or folder after the game)", d.name, want)
 	}
 	d.title = d.name
 	if s, ok := t.RawGetString("title").(lua.LString); ok {

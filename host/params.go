@@ -210,6 +210,9 @@ func resolveParams(specs []ParamSpec, variants []Variant, chosen []string, overr
 			for _, v := range variants {
 				known = append(known, v.Name)
 			}
+			if len(known) == 0 {
+				return nil, &ConfigError{Msg: fmt.Sprintf("unknown variant %q: the game has no variants", name)}
+			}
 			return nil, &ConfigError{Msg: fmt.Sprintf("unknown variant %q", name), Allowed: known}
 		}
 		keys := make([]string, 0, len(set))

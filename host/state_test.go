@@ -35,8 +35,8 @@ func jsonKeys(t *testing.T, data []byte) []string {
 	return keys
 }
 
-// TestJSONFieldOrder checks the fields of RULINGS.md ("The state as the
-// tools show it") in its order, then reason, vars and history.
+// TestJSONFieldOrder checks the fields of docs/state-json.md in their
+// order, then reason, vars and history.
 func TestJSONFieldOrder(t *testing.T) {
 	g := loadTest(t, "probe")
 	s := g.Start()

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/conformance"
-	"github.com/matombo/matombo/internal/safefile"
+	"github.com/matombo/matombo/host/safefile"
 )
 
 const conformAbout = `
@@ -86,6 +86,9 @@ func shippedScenarios(dir string) ([]string, error) {
 	var out []string
 	for _, en := range entries {
 		if en.IsDir() && en.Name() != "testdata" {
+			if goFiles, _ := filepath.Glob(filepath.Join(conf, en.Name(), "*.go")); len(goFiles) > 0 {
+				continue // a Go package (the OpenSpiel importer), not scenarios
+			}
 			out = append(out, relative(dir, filepath.Join(conf, en.Name())))
 		}
 	}

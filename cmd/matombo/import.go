@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/matombo/matombo/openspiel"
+	"github.com/matombo/matombo/conformance/openspiel"
 )
 
 const importAbout = `

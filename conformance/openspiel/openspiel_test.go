@@ -27,8 +27,8 @@ var playthroughs = []struct{ source, scenario string }{
 var update = flag.Bool("update", false, "rewrite the shipped scenario files from the playthroughs")
 
 var (
-	sourceDir   = filepath.Join("..", "host", "testdata", "openspiel")
-	scenarioDir = filepath.Join("..", "conformance")
+	sourceDir   = filepath.Join("..", "..", "host", "testdata", "openspiel")
+	scenarioDir = ".."
 )
 
 // TestShippedScenariosAreConverted converts OpenSpiel's playthroughs again

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/matombo/matombo/openspiel"
+	"github.com/matombo/matombo/conformance/openspiel"
 )
 
 // A playthrough of two Oware moves, the second state printed in full,
