@@ -253,9 +253,9 @@ type DiagramError struct {
 
 func (e *DiagramError) Error() string {
 	if e.Line > 0 {
-		return fmt.Sprintf("diagram line %d: %s", e.Line, e.Msg)
+		return fmt.Sprintf("diagram line %d: %s", e.Line, escapeControls(e.Msg))
 	}
-	return "diagram: " + e.Msg
+	return "diagram: " + escapeControls(e.Msg)
 }
 
 // ParseDiagram reads a board diagram in the style Diagram draws and returns

@@ -28,10 +28,12 @@ func (p Pos) String() string {
 }
 
 func prefixPos(p Pos, msg string) string {
+	// A message may quote anything a script passed: its control
+	// characters are shown as escapes, never sent to a terminal.
 	if s := p.String(); s != "" {
-		return s + ": " + msg
+		return escapeControls(s + ": " + msg)
 	}
-	return msg
+	return escapeControls(msg)
 }
 
 // ConfigError reports a problem in a game's configuration: its variants

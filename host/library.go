@@ -278,6 +278,9 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := checkPage(ly.path(rel), string(b)); err != nil {
+				return nil, err
+			}
 			rules = string(b)
 		}
 	}
@@ -334,7 +337,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 	return g, nil
 }
 
-// readLimited reads a file of a layer through internal/safefile: it must
+// readLimited reads a file of a layer through host/safefile: it must
 // be a regular file (a named pipe or device would hang or flood the
 // process) of at most maxScriptBytes.
 func readLimited(ly *layer, rel string) ([]byte, error) {

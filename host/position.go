@@ -39,7 +39,7 @@ func (e *PositionError) Error() string {
 	if e.Field != "" {
 		msg = e.Field + ": " + msg
 	}
-	return e.Source + ": " + msg
+	return escapeControls(e.Source + ": " + msg)
 }
 
 func (e *PositionError) Unwrap() error { return e.Err }
