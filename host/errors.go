@@ -96,7 +96,7 @@ type BudgetError struct {
 	Pos    Pos    // the script line where it was stopped, when known
 	Func   Call   // the script function that was running
 	Budget Budget // which budget
-	Limit  string // the limit, e.g. "20000000 steps"
+	Limit  string // the limit, e.g. "2000000 steps"
 	Detail string // what the script was doing, when known
 }
 

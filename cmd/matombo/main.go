@@ -6,8 +6,8 @@
 //	matombo <command> [arguments] [flags]
 //
 // The commands are list, rules, play, trace, selfplay, check, conform,
-// bench, import and serve; `matombo help` lists them and `matombo help <command>` (or
-// `matombo <command> --help`) describes one. docs/cli.md has the details
+// bench, import, match, move and serve; `matombo help` lists them and
+// `matombo help <command>` (or `matombo <command> --help`) describes one. docs/cli.md has the details
 // and example sessions.
 //
 // Exit status: 0 when all went well, 1 when the work failed (an illegal
@@ -62,6 +62,8 @@ func commands() []command {
 		{"conform", "run conformance scenarios against the games", runConform},
 		{"bench", "measure the speed of random playouts", runBench},
 		{"import", "convert another program's games into conformance scenarios", runImport},
+		{"match", "play games between two computer players and rate them", runMatch},
+		{"move", "print the move a computer player chooses after some tokens", runMove},
 		{"serve", "play in the browser: a web server with stored games", runServe},
 	}
 }

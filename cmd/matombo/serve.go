@@ -23,7 +23,8 @@ const serveAbout = `
 Serves the games in the browser: a page that draws any game's board, a JSON
 API and live updates (docs/serve.md). Games are stored in a SQLite file, so
 they survive a restart; each person's seat is a secret link. Computer seats
-(e.g. "random") move by themselves. Stop with Ctrl-C.`
+(e.g. "mcts:time=1s" or "random", see docs/players.md) move by
+themselves. Stop with Ctrl-C.`
 
 // serveConfig is what serve needs from the command line.
 type serveConfig struct {

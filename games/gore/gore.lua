@@ -246,4 +246,16 @@ end
 
 -- No blocked function: a player always has a token (an answer, a sowing or
 -- G5's pass), so the game never blocks; the host reports it if it ever did.
-return { setup = g1_setup, legal = legal, play = play, repeated = g9_repetition }
+-- evaluate: advice for computer players, not a rule. At the end (G8)
+-- each hole's counters go to its owner, so p's lead is captured totals
+-- plus the counters in the holes each player owns, out of the 48.
+local OWNED_BY = { m.filter { owner = 1 }, m.filter { owner = 2 } }
+
+local function evaluate(p)
+  local q = 3 - p
+  local mine = captured(p) + m.sum(OWNED_BY[p])
+  local theirs = captured(q) + m.sum(OWNED_BY[q])
+  return (mine - theirs) / math.max(1, mine + theirs)
+end
+
+return { setup = g1_setup, legal = legal, play = play, repeated = g9_repetition, evaluate = evaluate }

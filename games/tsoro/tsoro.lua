@@ -257,4 +257,19 @@ local t11_blocked = m.rule("t11_blocked", function(p)
   finish(3 - p, "no legal move")
 end)
 
-return { setup = t2_setup, legal = legal, play = play, blocked = t11_blocked, repeated = t13_repetition }
+-- evaluate: advice for computer players, not a rule. A player who cannot
+-- move loses (T11), and captures take the opponent's counters, so p's
+-- share of the counters on the board weighs most; holes of 2 or more (the
+-- holes that can start a sowing, T5) count a little for mobility. From -1
+-- to 1.
+local function evaluate(p)
+  local q = 3 - p
+  local mine, theirs = m.sum(FULL[p]), m.sum(FULL[q])
+  local big_mine, big_theirs = m.count_sites(BIG[p]), m.count_sites(BIG[q])
+  local material = (mine - theirs) / math.max(1, mine + theirs)
+  local mobility = (big_mine - big_theirs) / (big_mine + big_theirs + 1)
+  local tempo = m.to_move() == p and 0.05 or -0.05
+  return 0.85 * material + 0.1 * mobility + tempo
+end
+
+return { setup = t2_setup, legal = legal, play = play, blocked = t11_blocked, repeated = t13_repetition, evaluate = evaluate }

@@ -253,6 +253,48 @@ local function play(p, kind, a, b)
   end
 end
 
+-- ---- evaluate: advice for computer players, not a rule ----
+
+-- The lines of the board, made once. A line where one player has two
+-- pieces and the other point is empty is a threat: the player completes
+-- it with a drop, or with a step or jump into the gap. evaluate(p) counts
+-- p's threats against the opponent's; a threat of the player to move
+-- counts double, since it can be played at once. The score stays within
+-- -0.9..0.9, short of a win.
+local ALL_LINES = m.lines()
+
+local function threats(p)
+  local n = 0
+  for _, line in ipairs(ALL_LINES) do
+    local mine, empty = 0, 0
+    for _, x in ipairs(line) do
+      local o = owner(x)
+      if o == p then
+        mine = mine + 1
+      elseif o == 0 then
+        empty = empty + 1
+      end
+    end
+    if mine == #line - 1 and empty == 1 then
+      n = n + 1
+    end
+  end
+  return n
+end
+
+local function evaluate(p)
+  local q = 3 - p
+  local mine, theirs = threats(p), threats(q)
+  if m.to_move() == p then
+    mine = mine * 2
+  else
+    theirs = theirs * 2
+  end
+  local v = 0.2 * (mine - theirs)
+  return math.max(-0.9, math.min(0.9, v))
+end
+
+
 -- Y5 for a position that was set up rather than played (a scenario, a
 -- solver's position): whoever has three on a line has won. The player who
 -- made the last decision is checked first, as play would have found it.
@@ -281,4 +323,5 @@ return {
   blocked = blocked,
   repeated = y6_third_repetition,
   result = y5_result,
+  evaluate = evaluate,
 }

@@ -221,7 +221,7 @@ func TestBrowserAgainstComputer(t *testing.T) {
 	tb.waitFor(`document.querySelector('#ng-game option[value="yematatu"]') !== null`)
 	tb.do(chromedp.SetValue(chromedp.CSS("#ng-game"), "yematatu"))
 	tb.eval(`(() => { document.getElementById("ng-game").dispatchEvent(new Event("change")); return "" })()`)
-	tb.waitFor(`document.querySelector('[data-seat="2"]') !== null && document.querySelector('[data-seat="2"]').value === "random"`)
+	tb.waitFor(`document.querySelector('[data-seat="2"]') !== null && document.querySelector('[data-seat="2"]').value.startsWith("mcts")`)
 	_, err := chromedp.Run(tb.ctx, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Click(chromedp.ID("ng-start"))))
 	require.NoError(t, err)
 	tb.waitFor(`location.pathname.startsWith("/g/") && document.getElementById("status").dataset.ply !== undefined`)

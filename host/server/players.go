@@ -1,34 +1,33 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/player"
 )
 
 // humanSeat is the seat spec of a person.
 const humanSeat = "human"
 
-// RandomPlayers is the default PlayerFactory: it knows only "random", a
-// player that picks a legal move uniformly at random.
-func RandomPlayers(g *host.Game, spec string) (Player, error) {
-	if strings.TrimSpace(spec) != "random" {
-		return nil, fmt.Errorf("unknown player %q (allowed: human, random)", spec)
+// defaultComputers are the computer players the new-game form offers, the
+// first one by default.
+var defaultComputers = []string{"mcts:time=1s", "alphabeta:time=500ms", "greedy", "random"}
+
+// ProjectPlayers is the default PlayerFactory: the computer players of
+// package player, from specs such as "random", "greedy", "mcts:time=1s" or
+// "alphabeta:depth=4" (see docs/players.md).
+func ProjectPlayers(g *host.Game, spec string) (Player, error) {
+	p, err := player.New(g, spec)
+	if err != nil {
+		return nil, err
 	}
-	return randomPlayer{}, nil
+	return p, nil
 }
 
-type randomPlayer struct{}
-
-// Choose picks a legal move of s uniformly at random.
-func (randomPlayer) Choose(ctx context.Context, s *host.State) (host.Move, error) {
-	return randomMove(s)
-}
-
-// randomMove picks a legal move of s uniformly at random.
+// randomMove picks a legal move of s uniformly at random: what a computer
+// seat plays when its player fails or does not answer in time.
 func randomMove(s *host.State) (host.Move, error) {
 	moves := s.Moves()
 	if len(moves) == 0 {

@@ -92,12 +92,12 @@ func WithLease(d time.Duration) Option { return func(o *options) { o.lease = d }
 // made due by other processes or expired leases (default 2s).
 func WithPollInterval(d time.Duration) Option { return func(o *options) { o.poll = d } }
 
-// WithPlayers sets how computer seats are made (default RandomPlayers).
+// WithPlayers sets how computer seats are made (default ProjectPlayers).
 func WithPlayers(f PlayerFactory) Option { return func(o *options) { o.players = f } }
 
 // WithComputerPlayers names the computer player specs the new-game form
-// offers (default "random"); any spec the PlayerFactory accepts may be
-// typed in.
+// offers, the first by default (default mcts:time=1s, alphabeta:time=500ms,
+// greedy, random); any spec the PlayerFactory accepts may be typed in.
 func WithComputerPlayers(specs ...string) Option {
 	return func(o *options) { o.computers = append([]string(nil), specs...) }
 }
@@ -121,8 +121,8 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 		think:     10 * time.Second,
 		lease:     30 * time.Second,
 		poll:      2 * time.Second,
-		players:   RandomPlayers,
-		computers: []string{"random"},
+		players:   ProjectPlayers,
+		computers: defaultComputers,
 		log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 	for _, f := range opts {
