@@ -6,8 +6,8 @@
 //	matombo <command> [arguments] [flags]
 //
 // The commands are list, rules, play, trace, selfplay, check, conform,
-// bench, import, match, move, analyze, solve and hint; `matombo help` lists
-// them and `matombo help <command>` (or `matombo <command> --help`)
+// bench, import, match, move, analyze, solve, hint and serve; `matombo help`
+// lists them and `matombo help <command>` (or `matombo <command> --help`)
 // describes one. docs/cli.md has the details and example sessions.
 //
 // Exit status: 0 when all went well, 1 when the work failed (an illegal
@@ -67,6 +67,7 @@ func commands() []command {
 		{"analyze", "measure a game and its variants over many games", runAnalyze},
 		{"solve", "solve a small game exactly by retrograde analysis", runSolve},
 		{"hint", "value every legal token under perfect play", runHint},
+		{"serve", "play in the browser: a web server with stored games", runServe},
 	}
 }
 

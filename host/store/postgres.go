@@ -1,0 +1,566 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// notifyChannel is the PostgreSQL channel of appended moves; a payload is
+// "<game id> <ply>".
+const notifyChannel = "matombo_moves"
+
+// listenerWait is how long the listener waits for a notification before it
+// checks its connection (and notes the database's clock for catching up).
+const listenerWait = 5 * time.Second
+
+// postgresStore keeps games in PostgreSQL; several processes may share one
+// database. The ply check of Append is a conditional UPDATE of the game's
+// row (row lock: of two racing moves the second sees the first's ply), the
+// moves' primary key backs it up; every move sends a NOTIFY in its
+// transaction, delivered to every process's listener on commit; Claim
+// takes a due game with FOR UPDATE SKIP LOCKED and a lease in the row.
+type postgresStore struct {
+	cfg  config
+	pool *pgxpool.Pool
+	hub  *hub
+
+	stop context.CancelFunc
+	done chan struct{}
+
+	closeOnce sync.Once
+}
+
+func openPostgres(ctx context.Context, dsn string, cfg config) (Store, error) {
+	pcfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, &Error{Op: "open", Detail: "bad PostgreSQL connection string (want postgres://user@host/db or \"host=... dbname=...\")", Err: redact(err)}
+	}
+	switch {
+	case cfg.maxConns > 0:
+		pcfg.MaxConns = cfg.maxConns
+	case !strings.Contains(dsn, "pool_max_conns"):
+		pcfg.MaxConns = 10
+	}
+	if !strings.Contains(dsn, "pool_min_conns") {
+		pcfg.MinConns = min(cfg.minConns, pcfg.MaxConns)
+	}
+	if !strings.Contains(dsn, "pool_health_check_period") {
+		pcfg.HealthCheckPeriod = 10 * time.Second
+	}
+	if pcfg.ConnConfig.ConnectTimeout == 0 || pcfg.ConnConfig.ConnectTimeout > cfg.opTimeout {
+		pcfg.ConnConfig.ConnectTimeout = min(5*time.Second, cfg.opTimeout)
+	}
+	rp := pcfg.ConnConfig.RuntimeParams
+	setDefault := func(k, v string) {
+		if _, ok := rp[k]; !ok {
+			rp[k] = v
+		}
+	}
+	ms := strconv.FormatInt(cfg.statementTimeout.Milliseconds(), 10)
+	rp["statement_timeout"] = ms
+	rp["lock_timeout"] = ms
+	setDefault("idle_in_transaction_session_timeout", "60000")
+	setDefault("application_name", "matombo")
+
+	s := &postgresStore{cfg: cfg, hub: newHub(cfg.watchBuffer)}
+	if s.pool, err = pgxpool.NewWithConfig(context.Background(), pcfg); err != nil {
+		return nil, &Error{Op: "open", Err: redact(err)}
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.pool.Close()
+		return nil, err
+	}
+	// The listener's connection is its own, outside the pool: LISTEN
+	// belongs to a session.
+	lcfg := pcfg.ConnConfig.Copy()
+	lctx, stop := context.WithCancel(context.Background())
+	s.stop, s.done = stop, make(chan struct{})
+	ready := make(chan struct{})
+	go s.listen(lctx, lcfg, ready)
+	select { // wait for the first LISTEN, so Watch sees moves from now on
+	case <-ready:
+	case <-ctx.Done():
+	}
+	return s, nil
+}
+
+// redact drops the connection string (which may hold a password) from
+// pgx's parse errors.
+func redact(err error) error {
+	var pe *pgconn.ParseConfigError
+	if errors.As(err, &pe) {
+		return errors.New(pe.Unwrap().Error())
+	}
+	return err
+}
+
+// fail wraps err from operation op into an *Error with its kind.
+func (s *postgresStore) fail(parent context.Context, op, id string, err error) error {
+	var se *Error
+	if errors.As(err, &se) {
+		return err
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return &Error{Op: op, ID: id, Kind: ErrNotFound}
+	}
+	if e, ok := ctxError(parent, op, id, err); ok {
+		return e
+	}
+	if unavailable(err) {
+		return &Error{Op: op, ID: id, Kind: ErrUnavailable, Err: err}
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
+		return &Error{Op: op, ID: id, Kind: ErrConflict, Err: err}
+	}
+	return &Error{Op: op, ID: id, Err: err}
+}
+
+// unavailable reports whether err means the database cannot be reached or
+// cannot serve now (as opposed to a bad statement or bad data).
+func unavailable(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch {
+		case strings.HasPrefix(pe.Code, "08"), // connection exception
+			strings.HasPrefix(pe.Code, "53"),       // insufficient resources (too many connections, disk full)
+			strings.HasPrefix(pe.Code, "57"),       // operator intervention: shutdown, statement timeout (57014), cannot connect now
+			pe.Code == "55P03",                     // lock_not_available (lock_timeout)
+			pe.Code == "40001", pe.Code == "40P01": // serialization failure, deadlock: retry
+			return true
+		}
+		return false
+	}
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	return errors.As(err, &ce) || errors.As(err, &ne) || pgconn.Timeout(err) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, pgconn.ErrConnClosed) || pgconn.SafeToRetry(err) ||
+		strings.Contains(err.Error(), "closed pool") || strings.Contains(err.Error(), "conn closed")
+}
+
+// do runs f with the operation timeout, once more when the first attempt
+// failed before sending anything (a pooled connection the database had
+// closed, as after its restart).
+func (s *postgresStore) do(ctx context.Context, op, id string, f func(ctx context.Context) error) error {
+	parent := ctx
+	ctx, cancel := s.cfg.withTimeout(ctx)
+	defer cancel()
+	err := f(ctx)
+	if err != nil && pgconn.SafeToRetry(err) && ctx.Err() == nil {
+		err = f(ctx)
+	}
+	if err != nil {
+		return s.fail(parent, op, id, err)
+	}
+	return nil
+}
+
+// tx runs f in a transaction (READ COMMITTED) and commits it.
+func (s *postgresStore) tx(ctx context.Context, op, id string, f func(ctx context.Context, tx pgx.Tx) error) error {
+	return s.do(ctx, op, id, func(ctx context.Context) error {
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return f(ctx, tx) })
+	})
+}
+
+// migrate brings the schema to schemaVersion in one transaction holding an
+// advisory lock, so servers starting together apply each step once.
+func (s *postgresStore) migrate(ctx context.Context) error {
+	var newest int
+	err := s.tx(ctx, "migrate", "", func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('matombo.store.migrations'))`); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, postgresDialect.expand(migrationsTable)); err != nil {
+			return err
+		}
+		for _, m := range migrations {
+			var n int
+			if err := tx.QueryRow(ctx, `SELECT count(*) FROM schema_migrations WHERE version = $1`, m.version).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				continue
+			}
+			for _, stmt := range m.sql {
+				if _, err := tx.Exec(ctx, postgresDialect.expand(stmt)); err != nil {
+					return fmt.Errorf("migration %d (%s): %w", m.version, m.name, err)
+				}
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, applied) VALUES ($1, $2, now())`,
+				m.version, m.name); err != nil {
+				return err
+			}
+		}
+		return tx.QueryRow(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&newest)
+	})
+	if err != nil {
+		return err
+	}
+	if newest > schemaVersion() {
+		return &Error{Op: "open", Detail: fmt.Sprintf("the database has schema version %d, newer than this program's %d; use a newer matombo", newest, schemaVersion())}
+	}
+	return nil
+}
+
+func (s *postgresStore) Create(ctx context.Context, g *Game) error {
+	e, err := encode(g)
+	if err != nil {
+		return &Error{Op: "create", ID: g.ID, Detail: err.Error()}
+	}
+	id := g.ID
+	if id == "" {
+		id = NewID()
+	}
+	var created time.Time
+	err = s.tx(ctx, "create", id, func(ctx context.Context, tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `INSERT INTO games
+			(id, game, variants, params, seats, plies, over, result, computer_due, created, updated)
+			VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb, $6, $7, $8::jsonb, $9, now(), now())
+			RETURNING created`,
+			id, g.Game, string(e.variants), string(e.params), string(e.seats), len(g.Record),
+			g.Over, nullString(e.result), g.ComputerDue).Scan(&created); err != nil {
+			return err
+		}
+		for ply, tok := range g.Record {
+			if _, err := tx.Exec(ctx, `INSERT INTO moves (game_id, ply, token, created) VALUES ($1, $2, $3, now())`,
+				id, ply, tok); err != nil {
+				return err
+			}
+			if err := notify(ctx, tx, id, ply); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, ErrConflict) {
+			return &Error{Op: "create", ID: id, Kind: ErrConflict, Detail: "a game with this ID exists already"}
+		}
+		return err
+	}
+	g.ID, g.Created, g.Updated = id, created.UTC(), created.UTC()
+	if g.Record == nil {
+		g.Record = []string{}
+	}
+	return nil
+}
+
+func notify(ctx context.Context, tx pgx.Tx, id string, ply int) error {
+	_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, id+" "+strconv.Itoa(ply))
+	return err
+}
+
+// postgresGameQuery reads a game and its record in one statement, hence
+// one consistent snapshot.
+const postgresGameQuery = `SELECT id, game, variants, params, seats, over, result, computer_due, created, updated,
+	coalesce((SELECT array_agg(token ORDER BY ply) FROM moves WHERE game_id = games.id), '{}')
+	FROM games WHERE id = $1`
+
+func postgresGet(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, id string) (*Game, error) {
+	var (
+		g                               Game
+		variants, params, seats, result []byte
+	)
+	err := q.QueryRow(ctx, postgresGameQuery, id).Scan(&g.ID, &g.Game, &variants, &params, &seats,
+		&g.Over, &result, &g.ComputerDue, &g.Created, &g.Updated, &g.Record)
+	if err != nil {
+		return nil, err
+	}
+	if err := decode(&g, variants, params, seats, result, nil); err != nil {
+		return nil, err
+	}
+	g.Created, g.Updated = g.Created.UTC(), g.Updated.UTC()
+	return &g, nil
+}
+
+func (s *postgresStore) Get(ctx context.Context, id string) (*Game, error) {
+	var g *Game
+	err := s.do(ctx, "get", id, func(ctx context.Context) error {
+		var err error
+		g, err = postgresGet(ctx, s.pool, id)
+		return err
+	})
+	return g, err
+}
+
+func (s *postgresStore) Append(ctx context.Context, id string, ply int, token string, over bool, result json.RawMessage, computerDue bool) (*Game, error) {
+	if token == "" {
+		return nil, &Error{Op: "append", ID: id, Detail: "empty move token"}
+	}
+	res, err := encodeResult(result)
+	if err != nil {
+		return nil, &Error{Op: "append", ID: id, Detail: err.Error()}
+	}
+	var g *Game
+	err = s.tx(ctx, "append", id, func(ctx context.Context, tx pgx.Tx) error {
+		// The row lock of this UPDATE orders racing moves: the second
+		// waits for the first to commit, then finds plies changed.
+		tag, err := tx.Exec(ctx, `UPDATE games SET plies = plies + 1, over = $3, result = $4::jsonb, computer_due = $5,
+			lease_owner = NULL, lease_until = NULL, updated = now()
+			WHERE id = $1 AND plies = $2 AND NOT over`, id, ply, over, nullString(res), computerDue)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			var plies int
+			var isOver bool
+			if err := tx.QueryRow(ctx, `SELECT plies, over FROM games WHERE id = $1`, id).Scan(&plies, &isOver); err != nil {
+				return err
+			}
+			if err := checkPly(id, ply, plies, isOver); err != nil {
+				return err
+			}
+			return &Error{Op: "append", ID: id, Kind: ErrConflict, Detail: fmt.Sprintf("a concurrent move for ply %d", ply)}
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO moves (game_id, ply, token, created) VALUES ($1, $2, $3, now())`,
+			id, ply, token); err != nil {
+			return err
+		}
+		if err := notify(ctx, tx, id, ply); err != nil {
+			return err
+		}
+		g, err = postgresGet(ctx, tx, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func (s *postgresStore) Claim(ctx context.Context, owner string, lease time.Duration) (*Game, error) {
+	var g *Game
+	err := s.tx(ctx, "claim", "", func(ctx context.Context, tx pgx.Tx) error {
+		// SKIP LOCKED: claimers in other processes pass over the row this
+		// one is taking instead of waiting for it. The lease is in the
+		// database's clock, the same for every process.
+		var id string
+		if err := tx.QueryRow(ctx, `UPDATE games SET lease_owner = $1, lease_until = now() + $2 * interval '1 microsecond'
+			WHERE id = (SELECT id FROM games
+				WHERE computer_due AND NOT over AND (lease_until IS NULL OR lease_until <= now())
+				ORDER BY updated LIMIT 1 FOR UPDATE SKIP LOCKED)
+			RETURNING id`, owner, lease.Microseconds()).Scan(&id); err != nil {
+			return err
+		}
+		var err error
+		g, err = postgresGet(ctx, tx, id)
+		return err
+	})
+	if errors.Is(err, ErrNotFound) {
+		return nil, &Error{Op: "claim", Kind: ErrNotFound, Detail: "no game waits for a computer move"}
+	}
+	return g, err
+}
+
+func (s *postgresStore) Release(ctx context.Context, id, owner string) error {
+	return s.do(ctx, "release", id, func(ctx context.Context) error {
+		_, err := s.pool.Exec(ctx, `UPDATE games SET lease_owner = NULL, lease_until = NULL
+			WHERE id = $1 AND lease_owner = $2`, id, owner)
+		return err
+	})
+}
+
+func (s *postgresStore) List(ctx context.Context, limit int) ([]Summary, error) {
+	var out []Summary
+	err := s.do(ctx, "list", "", func(ctx context.Context) error {
+		out = out[:0]
+		rows, err := s.pool.Query(ctx, `SELECT id, game, variants, seats, plies, over, computer_due, created, updated
+			FROM games ORDER BY updated DESC LIMIT $1`, limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				sm              Summary
+				variants, seats []byte
+			)
+			if err := rows.Scan(&sm.ID, &sm.Game, &variants, &seats, &sm.Plies, &sm.Over, &sm.ComputerDue, &sm.Created, &sm.Updated); err != nil {
+				return err
+			}
+			if err := json.Unmarshal(variants, &sm.Variants); err != nil {
+				return fmt.Errorf("stored variants of %s: %w", sm.ID, err)
+			}
+			if sm.Seats, err = seatPlayers(seats); err != nil {
+				return err
+			}
+			sm.Created, sm.Updated = sm.Created.UTC(), sm.Updated.UTC()
+			out = append(out, sm)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+func (s *postgresStore) Count(ctx context.Context) (int, error) {
+	var n int
+	err := s.do(ctx, "count", "", func(ctx context.Context) error {
+		return s.pool.QueryRow(ctx, `SELECT count(*) FROM games`).Scan(&n)
+	})
+	return n, err
+}
+
+func (s *postgresStore) Ping(ctx context.Context) error {
+	return s.do(ctx, "ping", "", func(ctx context.Context) error {
+		var n int
+		return s.pool.QueryRow(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n)
+	})
+}
+
+func (s *postgresStore) Watch(ctx context.Context) (<-chan Change, error) {
+	ch, ok := s.hub.subscribe(ctx)
+	if !ok {
+		return nil, &Error{Op: "watch", Kind: ErrUnavailable, Detail: "the store is closed"}
+	}
+	return ch, nil
+}
+
+// listen keeps one connection LISTENing to notifyChannel and publishes
+// what arrives. When the connection breaks it reconnects with backoff
+// (100ms doubling to 5s), listens again, and publishes the moves stored
+// since shortly before it lost the connection (by their creation time),
+// so a move is delivered at least once across a database restart.
+func (s *postgresStore) listen(ctx context.Context, cfg *pgx.ConnConfig, ready chan struct{}) {
+	defer close(s.done)
+	var since time.Time // the database's clock when the connection was last known good
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := s.listenOnce(ctx, cfg, &since, ready)
+		if ctx.Err() != nil {
+			return
+		}
+		if err == nil { // a healthy session ended: reconnect at once
+			backoff = 100 * time.Millisecond
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 5*time.Second)
+	}
+}
+
+// listenOnce runs one listening session until its connection fails.
+func (s *postgresStore) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, since *time.Time, ready chan struct{}) error {
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.opTimeout)
+	conn, err := pgx.ConnectConfig(cctx, cfg)
+	cancel()
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
+		return err
+	}
+	var now time.Time
+	if err := conn.QueryRow(ctx, `SELECT now()`).Scan(&now); err != nil {
+		return err
+	}
+	if !since.IsZero() {
+		if err := s.catchUp(ctx, conn, *since); err != nil {
+			return err
+		}
+	}
+	*since = now
+	select {
+	case <-ready:
+	default:
+		close(ready)
+	}
+	for {
+		wctx, cancel := context.WithTimeout(ctx, listenerWait)
+		n, err := conn.WaitForNotification(wctx)
+		cancel()
+		switch {
+		case err == nil:
+			if c, ok := parseChange(n.Payload); ok {
+				s.hub.publish(c)
+			}
+		case ctx.Err() != nil:
+			return nil
+		case pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded):
+			// Quiet: check the connection and note the clock.
+			if err := conn.QueryRow(ctx, `SELECT now()`).Scan(&now); err != nil {
+				return err
+			}
+			*since = now
+		default:
+			return err
+		}
+	}
+}
+
+// catchUpMargin covers transactions that took their creation time before
+// the listener's last good moment but committed after it.
+func (s *postgresStore) catchUpMargin() time.Duration {
+	return s.cfg.statementTimeout + listenerWait
+}
+
+// catchUp publishes the moves created since a moment before since, in
+// creation order.
+func (s *postgresStore) catchUp(ctx context.Context, conn *pgx.Conn, since time.Time) error {
+	rows, err := conn.Query(ctx, `SELECT game_id, ply FROM moves WHERE created >= $1 ORDER BY created, game_id, ply`,
+		since.Add(-s.catchUpMargin()))
+	if err != nil {
+		return err
+	}
+	var changes []Change
+	for rows.Next() {
+		var c Change
+		if err := rows.Scan(&c.ID, &c.Ply); err != nil {
+			rows.Close()
+			return err
+		}
+		changes = append(changes, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, c := range changes {
+		s.hub.publish(c)
+	}
+	return nil
+}
+
+// parseChange reads a notification payload "<id> <ply>".
+func parseChange(payload string) (Change, bool) {
+	id, p, ok := strings.Cut(payload, " ")
+	if !ok || id == "" {
+		return Change{}, false
+	}
+	ply, err := strconv.Atoi(p)
+	if err != nil || ply < 0 {
+		return Change{}, false
+	}
+	return Change{ID: id, Ply: ply}, true
+}
+
+func (s *postgresStore) Close() error {
+	s.closeOnce.Do(func() {
+		s.stop()
+		<-s.done
+		s.hub.close()
+		s.pool.Close()
+	})
+	return nil
+}
