@@ -79,7 +79,7 @@ func (r *Runner) Play(s *State, tok string) error {
 // the number of moves played. On error s is left as it was before the
 // failing move.
 func (r *Runner) Playout(s *State, rng Rand, maxPlies int) (int, error) {
-	return r.PlayoutWith(s, func(s *State) Move { return s.moves[rng.IntN(len(s.moves))] }, maxPlies)
+	return r.playout(s, func(s *State) Move { return s.moves[rng.IntN(len(s.moves))] }, maxPlies, false)
 }
 
 // PlayoutWith plays the moves choose picks on s until the game ends or
@@ -88,13 +88,19 @@ func (r *Runner) Playout(s *State, rng Rand, maxPlies int) (int, error) {
 // not change, and must return one of s.Moves(). On error s is left as it
 // was before the failing move.
 func (r *Runner) PlayoutWith(s *State, choose func(*State) Move, maxPlies int) (int, error) {
+	return r.playout(s, choose, maxPlies, true)
+}
+
+// playout plays the moves choose picks; a move picked from s's own list
+// (Playout's) needs no legality check.
+func (r *Runner) playout(s *State, choose func(*State) Move, maxPlies int, check bool) (int, error) {
 	if err := r.check(s); err != nil {
 		return 0, err
 	}
 	n := 0
 	for !s.over && (maxPlies <= 0 || n < maxPlies) {
 		m := choose(s)
-		if !s.isLegal(m) {
+		if check && !s.isLegal(m) {
 			return n, s.illegal(m)
 		}
 		vm, err := r.machine()
