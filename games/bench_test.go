@@ -38,13 +38,23 @@ func midGame(b *testing.B, g *host.Game, n int) *host.State {
 	return s
 }
 
-func BenchmarkPlayout(b *testing.B) {
+func BenchmarkPlayout(b *testing.B) { benchPlayouts(b, false) }
+
+// BenchmarkRunnerPlayout is BenchmarkPlayout through one Runner kept for
+// the whole run, as a search's worker does.
+func BenchmarkRunnerPlayout(b *testing.B) { benchPlayouts(b, true) }
+
+// benchPlayouts plays random games from the opening, with host.Playout or
+// with one Runner for all of them.
+func benchPlayouts(b *testing.B, runner bool) {
 	for _, bg := range benchGames {
 		b.Run(bg.label, func(b *testing.B) {
 			g, err := games.Library().Load(bg.name, bg.opts...)
 			if err != nil {
 				b.Fatal(err)
 			}
+			r := g.NewRunner()
+			defer r.Close()
 			rng := rand.New(rand.NewPCG(1, 2))
 			root := g.Start()
 			s := g.Start()
@@ -53,7 +63,12 @@ func BenchmarkPlayout(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				s.CopyFrom(root)
-				n, err := host.Playout(s, rng, 0)
+				var n int
+				if runner {
+					n, err = r.Playout(s, rng, 0)
+				} else {
+					n, err = host.Playout(s, rng, 0)
+				}
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -147,37 +162,6 @@ func BenchmarkLoad(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-		})
-	}
-}
-
-// BenchmarkRunnerPlayout is BenchmarkPlayout through one Runner kept for
-// the whole run, as a search's worker does.
-func BenchmarkRunnerPlayout(b *testing.B) {
-	for _, bg := range benchGames {
-		b.Run(bg.label, func(b *testing.B) {
-			g, err := games.Library().Load(bg.name, bg.opts...)
-			if err != nil {
-				b.Fatal(err)
-			}
-			r := g.NewRunner()
-			defer r.Close()
-			rng := rand.New(rand.NewPCG(1, 2))
-			root := g.Start()
-			s := g.Start()
-			plies := 0
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				s.CopyFrom(root)
-				n, err := r.Playout(s, rng, 0)
-				if err != nil {
-					b.Fatal(err)
-				}
-				plies += n
-			}
-			b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
-			b.ReportMetric(float64(plies)/b.Elapsed().Seconds(), "plies/s")
 		})
 	}
 }
