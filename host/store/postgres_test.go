@@ -1,0 +1,139 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/matombo/matombo/host/store"
+	"github.com/matombo/matombo/host/store/pgtest"
+)
+
+// waitChange waits for the next change on ch and checks it.
+func waitChange(t *testing.T, ctx context.Context, ch <-chan store.Change, want store.Change) {
+	t.Helper()
+	for {
+		select {
+		case c, ok := <-ch:
+			require.True(t, ok, "the watch channel closed")
+			if c.ID == want.ID && c.Ply < want.Ply {
+				continue // delivered again after a reconnect: allowed
+			}
+			require.Equal(t, want, c)
+			return
+		case <-ctx.Done():
+			t.Fatalf("change %+v never arrived", want)
+		}
+	}
+}
+
+// TestPostgresRestart: the database stops under a running store (and a
+// second one, another process); calls fail with ErrUnavailable, not a
+// crash; when it is back, both stores work again and their watchers
+// deliver moves again.
+func TestPostgresRestart(t *testing.T) {
+	ctx := testCtx(t)
+	c := pgtest.Start(t)
+	dsn := pgtest.Database(t, c)
+	a := open(t, dsn, store.WithOpTimeout(10*time.Second))
+	b := open(t, dsn, store.WithOpTimeout(10*time.Second))
+	changes, err := b.Watch(ctx)
+	require.NoError(t, err)
+	g := newGame(false)
+	require.NoError(t, a.Create(ctx, g))
+	_, err = a.Append(ctx, g.ID, 0, "a1", false, nil, false)
+	require.NoError(t, err)
+	waitChange(t, ctx, changes, store.Change{ID: g.ID, Ply: 0})
+
+	require.NoError(t, c.Stop())
+	_, err = a.Append(ctx, g.ID, 1, "b1", false, nil, false)
+	requireKind(t, err, store.ErrUnavailable)
+	_, err = b.Get(ctx, g.ID)
+	requireKind(t, err, store.ErrUnavailable)
+	requireKind(t, a.Ping(ctx), store.ErrUnavailable)
+	_, err = a.Claim(ctx, "x", time.Minute)
+	requireKind(t, err, store.ErrUnavailable)
+	_, err = a.Count(ctx)
+	requireKind(t, err, store.ErrUnavailable)
+
+	require.NoError(t, c.Start())
+	for _, s := range []store.Store{a, b} {
+		for {
+			err := s.Ping(ctx)
+			if err == nil {
+				break
+			}
+			requireKind(t, err, store.ErrUnavailable)
+			select {
+			case <-ctx.Done():
+				t.Fatal("the store did not recover")
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+	got, err := a.Append(ctx, g.ID, 1, "b1", false, nil, false)
+	require.NoError(t, err)
+	require.Equal(t, []string{"a1", "b1"}, got.Record)
+	waitChange(t, ctx, changes, store.Change{ID: g.ID, Ply: 1})
+	_, err = b.Append(ctx, g.ID, 2, "c1", false, nil, false)
+	require.NoError(t, err)
+	waitChange(t, ctx, changes, store.Change{ID: g.ID, Ply: 2})
+}
+
+// TestPostgresLockTimeout: a move that waits on a row another session
+// holds fails after the statement timeout with ErrUnavailable instead of
+// holding its request.
+func TestPostgresLockTimeout(t *testing.T) {
+	ctx := testCtx(t)
+	dsn := pgtest.Database(t, shared.get(t))
+	s := open(t, dsn, store.WithStatementTimeout(200*time.Millisecond))
+	g := newGame(false)
+	require.NoError(t, s.Create(ctx, g))
+
+	conn, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	tx, err := conn.Begin(ctx)
+	require.NoError(t, err)
+	defer tx.Rollback(context.Background())
+	_, err = tx.Exec(ctx, `SELECT 1 FROM games WHERE id = $1 FOR UPDATE`, g.ID)
+	require.NoError(t, err)
+
+	_, err = s.Append(ctx, g.ID, 0, "a1", false, nil, false)
+	requireKind(t, err, store.ErrUnavailable)
+	require.NoError(t, tx.Rollback(ctx))
+	_, err = s.Append(ctx, g.ID, 0, "a1", false, nil, false)
+	require.NoError(t, err)
+}
+
+// TestConcurrentOpen: servers starting together on a fresh database
+// migrate it once between them.
+func TestConcurrentOpen(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		if !b.shared {
+			t.Skip("an in-memory database is not shared")
+		}
+		ctx := testCtx(t)
+		dsn := b.dsn(t)
+		var wg sync.WaitGroup
+		errs := make([]error, 4)
+		for i := range errs {
+			wg.Go(func() {
+				s, err := store.Open(ctx, dsn)
+				if err == nil {
+					err = errors.Join(s.Ping(ctx), s.Close())
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		for _, err := range errs {
+			require.NoError(t, err)
+		}
+	})
+}
