@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -45,6 +46,13 @@ func runHelper(mode, dsn, id string) int {
 	}
 	defer s.Close()
 	switch mode {
+	case "load":
+		n, err := strconv.Atoi(id)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		return runLoadHelper(dsn, n)
 	case "append":
 		g, err := s.Get(ctx, id)
 		if err != nil {

@@ -274,13 +274,21 @@ const postgresGameQuery = `SELECT id, game, variants, params, seats, over, resul
 func postgresGet(ctx context.Context, q interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
 }, id string) (*Game, error) {
+	return scanGame(q.QueryRow(ctx, postgresGameQuery, id), 0)
+}
+
+// scanGame scans the columns of postgresGameQuery, then skips extra
+// columns.
+func scanGame(row pgx.Row, extra int) (*Game, error) {
 	var (
 		g                               Game
 		variants, params, seats, result []byte
 	)
-	err := q.QueryRow(ctx, postgresGameQuery, id).Scan(&g.ID, &g.Game, &variants, &params, &seats,
-		&g.Over, &result, &g.ComputerDue, &g.Created, &g.Updated, &g.Record)
-	if err != nil {
+	dest := []any{&g.ID, &g.Game, &variants, &params, &seats, &g.Over, &result, &g.ComputerDue, &g.Created, &g.Updated, &g.Record}
+	for range extra {
+		dest = append(dest, nil)
+	}
+	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
 	if err := decode(&g, variants, params, seats, result, nil); err != nil {
@@ -309,40 +317,46 @@ func (s *postgresStore) Append(ctx context.Context, id string, ply int, token st
 		return nil, &Error{Op: "append", ID: id, Detail: err.Error()}
 	}
 	var g *Game
-	err = s.tx(ctx, "append", id, func(ctx context.Context, tx pgx.Tx) error {
-		// The row lock of this UPDATE orders racing moves: the second
-		// waits for the first to commit, then finds plies changed.
-		tag, err := tx.Exec(ctx, `UPDATE games SET plies = plies + 1, over = $3, result = $4::jsonb, computer_due = $5,
-			lease_owner = NULL, lease_until = NULL, updated = now()
-			WHERE id = $1 AND plies = $2 AND NOT over`, id, ply, over, nullString(res), computerDue)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			var plies int
-			var isOver bool
-			if err := tx.QueryRow(ctx, `SELECT plies, over FROM games WHERE id = $1`, id).Scan(&plies, &isOver); err != nil {
-				return err
-			}
-			if err := checkPly(id, ply, plies, isOver); err != nil {
-				return err
-			}
-			return &Error{Op: "append", ID: id, Kind: ErrConflict, Detail: fmt.Sprintf("a concurrent move for ply %d", ply)}
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO moves (game_id, ply, token, created) VALUES ($1, $2, $3, now())`,
-			id, ply, token); err != nil {
-			return err
-		}
-		if err := notify(ctx, tx, id, ply); err != nil {
-			return err
-		}
-		g, err = postgresGet(ctx, tx, id)
+	err = s.do(ctx, "append", id, func(ctx context.Context) error {
+		var err error
+		g, err = s.append(ctx, id, ply, token, over, res, computerDue)
 		return err
 	})
-	if err != nil {
+	return g, err
+}
+
+// appendQuery is Append in one statement, hence one transaction and one
+// round trip. The row lock of the UPDATE orders racing moves: the second
+// waits for the first to commit, then no longer matches plies = $2. The
+// record is read in the statement's snapshot, before the new move, so
+// the new token is added to it. The NOTIFY is delivered on commit.
+const appendQuery = `WITH upd AS (
+		UPDATE games SET plies = plies + 1, over = $4, result = $5::jsonb, computer_due = $6,
+			lease_owner = NULL, lease_until = NULL, updated = now()
+		WHERE id = $1 AND plies = $2 AND NOT over
+		RETURNING id, game, variants, params, seats, over, result, computer_due, created, updated),
+	ins AS (
+		INSERT INTO moves (game_id, ply, token, created) SELECT id, $2, $3, now() FROM upd RETURNING game_id)
+	SELECT upd.id, game, variants, params, seats, over, result, computer_due, created, updated,
+		coalesce((SELECT array_agg(token ORDER BY ply) FROM moves WHERE game_id = upd.id), '{}') || $3::text,
+		pg_notify('` + notifyChannel + `', upd.id || ' ' || $2::int)
+	FROM upd JOIN ins ON ins.game_id = upd.id`
+
+func (s *postgresStore) append(ctx context.Context, id string, ply int, token string, over bool, res []byte, computerDue bool) (*Game, error) {
+	g, err := scanGame(s.pool.QueryRow(ctx, appendQuery, id, ply, token, over, nullString(res), computerDue), 1)
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return g, err
+	}
+	// Not stored: say why.
+	var plies int
+	var isOver bool
+	if err := s.pool.QueryRow(ctx, `SELECT plies, over FROM games WHERE id = $1`, id).Scan(&plies, &isOver); err != nil {
 		return nil, err
 	}
-	return g, nil
+	if err := checkPly(id, ply, plies, isOver); err != nil {
+		return nil, err
+	}
+	return nil, &Error{Op: "append", ID: id, Kind: ErrConflict, Detail: fmt.Sprintf("a concurrent move for ply %d", ply)}
 }
 
 func (s *postgresStore) Claim(ctx context.Context, owner string, lease time.Duration) (*Game, error) {
@@ -359,6 +373,9 @@ func (s *postgresStore) Claim(ctx context.Context, owner string, lease time.Dura
 			RETURNING id`, owner, lease.Microseconds()).Scan(&id); err != nil {
 			return err
 		}
+		// The record is read by a statement of its own: the UPDATE's
+		// snapshot may predate a move committed before the row was locked
+		// (READ COMMITTED re-checks the locked row, not the subqueries).
 		var err error
 		g, err = postgresGet(ctx, tx, id)
 		return err
