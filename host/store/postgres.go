@@ -44,37 +44,10 @@ type postgresStore struct {
 }
 
 func openPostgres(ctx context.Context, dsn string, cfg config) (Store, error) {
-	pcfg, err := pgxpool.ParseConfig(dsn)
+	pcfg, err := poolConfig(dsn, &cfg)
 	if err != nil {
-		return nil, &Error{Op: "open", Detail: "bad PostgreSQL connection string (want postgres://user@host/db or \"host=... dbname=...\")", Err: redact(err)}
+		return nil, err
 	}
-	switch {
-	case cfg.maxConns > 0:
-		pcfg.MaxConns = cfg.maxConns
-	case !strings.Contains(dsn, "pool_max_conns"):
-		pcfg.MaxConns = 10
-	}
-	if !strings.Contains(dsn, "pool_min_conns") {
-		pcfg.MinConns = min(cfg.minConns, pcfg.MaxConns)
-	}
-	if !strings.Contains(dsn, "pool_health_check_period") {
-		pcfg.HealthCheckPeriod = 10 * time.Second
-	}
-	if pcfg.ConnConfig.ConnectTimeout == 0 || pcfg.ConnConfig.ConnectTimeout > cfg.opTimeout {
-		pcfg.ConnConfig.ConnectTimeout = min(5*time.Second, cfg.opTimeout)
-	}
-	rp := pcfg.ConnConfig.RuntimeParams
-	setDefault := func(k, v string) {
-		if _, ok := rp[k]; !ok {
-			rp[k] = v
-		}
-	}
-	ms := strconv.FormatInt(cfg.statementTimeout.Milliseconds(), 10)
-	rp["statement_timeout"] = ms
-	rp["lock_timeout"] = ms
-	setDefault("idle_in_transaction_session_timeout", "60000")
-	setDefault("application_name", "matombo")
-
 	s := &postgresStore{cfg: cfg, hub: newHub(cfg.watchBuffer)}
 	if s.pool, err = pgxpool.NewWithConfig(context.Background(), pcfg); err != nil {
 		return nil, &Error{Op: "open", Err: redact(err)}
@@ -95,6 +68,50 @@ func openPostgres(ctx context.Context, dsn string, cfg config) (Store, error) {
 	case <-ctx.Done():
 	}
 	return s, nil
+}
+
+// poolConfig parses dsn and sets the pool and session settings: what the
+// connection string sets wins, except what an Option sets explicitly.
+// It notes the effective statement timeout in cfg.
+func poolConfig(dsn string, cfg *config) (*pgxpool.Config, error) {
+	pcfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, &Error{Op: "open", Detail: "bad PostgreSQL connection string (want postgres://user@host/db or \"host=... dbname=...\")", Err: redact(err)}
+	}
+	switch {
+	case cfg.maxConns > 0:
+		pcfg.MaxConns = cfg.maxConns
+	case !strings.Contains(dsn, "pool_max_conns"):
+		pcfg.MaxConns = 10
+	}
+	if cfg.minSet || !strings.Contains(dsn, "pool_min_conns") {
+		pcfg.MinConns = cfg.minConns
+	}
+	pcfg.MinConns = min(pcfg.MinConns, pcfg.MaxConns)
+	if !strings.Contains(dsn, "pool_health_check_period") {
+		pcfg.HealthCheckPeriod = 10 * time.Second
+	}
+	if pcfg.ConnConfig.ConnectTimeout == 0 || pcfg.ConnConfig.ConnectTimeout > cfg.opTimeout {
+		pcfg.ConnConfig.ConnectTimeout = min(5*time.Second, cfg.opTimeout)
+	}
+	rp := pcfg.ConnConfig.RuntimeParams
+	setDefault := func(k, v string) {
+		if _, ok := rp[k]; !ok {
+			rp[k] = v
+		}
+	}
+	ms := strconv.FormatInt(cfg.statementTimeout.Milliseconds(), 10)
+	if cfg.statementSet {
+		rp["statement_timeout"], rp["lock_timeout"] = ms, ms
+	}
+	setDefault("statement_timeout", ms)
+	setDefault("lock_timeout", rp["statement_timeout"])
+	if n, err := strconv.Atoi(rp["statement_timeout"]); err == nil && n > 0 {
+		cfg.statementTimeout = time.Duration(n) * time.Millisecond // for the listener's catch-up margin
+	}
+	setDefault("idle_in_transaction_session_timeout", "60000")
+	setDefault("application_name", "matombo")
+	return pcfg, nil
 }
 
 // redact drops the connection string (which may hold a password) from

@@ -89,26 +89,37 @@ func TestPostgresRestart(t *testing.T) {
 // holds fails after the statement timeout with ErrUnavailable instead of
 // holding its request.
 func TestPostgresLockTimeout(t *testing.T) {
-	ctx := testCtx(t)
-	dsn := pgtest.Database(t, shared.get(t))
-	s := open(t, dsn, store.WithStatementTimeout(200*time.Millisecond))
-	g := newGame(false)
-	require.NoError(t, s.Create(ctx, g))
+	base := pgtest.Database(t, shared.get(t))
+	for _, tc := range []struct {
+		name string
+		dsn  string
+		opts []store.Option
+	}{
+		{"option", base, []store.Option{store.WithStatementTimeout(200 * time.Millisecond)}},
+		{"connection string", base + "&statement_timeout=200", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := testCtx(t)
+			s := open(t, tc.dsn, tc.opts...)
+			g := newGame(false)
+			require.NoError(t, s.Create(ctx, g))
 
-	conn, err := pgx.Connect(ctx, dsn)
-	require.NoError(t, err)
-	defer conn.Close(context.Background())
-	tx, err := conn.Begin(ctx)
-	require.NoError(t, err)
-	defer tx.Rollback(context.Background())
-	_, err = tx.Exec(ctx, `SELECT 1 FROM games WHERE id = $1 FOR UPDATE`, g.ID)
-	require.NoError(t, err)
+			conn, err := pgx.Connect(ctx, base)
+			require.NoError(t, err)
+			defer conn.Close(context.Background())
+			tx, err := conn.Begin(ctx)
+			require.NoError(t, err)
+			defer tx.Rollback(context.Background())
+			_, err = tx.Exec(ctx, `SELECT 1 FROM games WHERE id = $1 FOR UPDATE`, g.ID)
+			require.NoError(t, err)
 
-	_, err = s.Append(ctx, g.ID, 0, "a1", false, nil, false)
-	requireKind(t, err, store.ErrUnavailable)
-	require.NoError(t, tx.Rollback(ctx))
-	_, err = s.Append(ctx, g.ID, 0, "a1", false, nil, false)
-	require.NoError(t, err)
+			_, err = s.Append(ctx, g.ID, 0, "a1", false, nil, false)
+			requireKind(t, err, store.ErrUnavailable)
+			require.NoError(t, tx.Rollback(ctx))
+			_, err = s.Append(ctx, g.ID, 0, "a1", false, nil, false)
+			require.NoError(t, err)
+		})
+	}
 }
 
 // TestConcurrentOpen: servers starting together on a fresh database

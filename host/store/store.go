@@ -204,7 +204,9 @@ type Option func(*config)
 type config struct {
 	maxConns         int32         // PostgreSQL pool size; SQLite readers
 	minConns         int32         // PostgreSQL idle connections kept
+	minSet           bool          // minConns given as an option
 	statementTimeout time.Duration // PostgreSQL statement_timeout
+	statementSet     bool          // statementTimeout given as an option: it wins over the connection string
 	opTimeout        time.Duration // upper bound of one store call
 	busyTimeout      time.Duration // SQLite busy_timeout
 	pollInterval     time.Duration // SQLite: how often Watch looks for other processes' moves
@@ -239,18 +241,20 @@ func WithMaxConns(n int) Option {
 func WithMinConns(n int) Option {
 	return func(c *config) {
 		if n >= 0 {
-			c.minConns = int32(n)
+			c.minConns, c.minSet = int32(n), true
 		}
 	}
 }
 
 // WithStatementTimeout sets PostgreSQL's statement_timeout and
-// lock_timeout for every connection (default 5s): a statement that runs
-// longer fails with ErrUnavailable instead of holding a request.
+// lock_timeout for every connection: a statement that runs (or waits for
+// a lock) longer fails with ErrUnavailable instead of holding a request.
+// Without it they are those of the connection string
+// ("?statement_timeout=2000", in milliseconds), else 5s.
 func WithStatementTimeout(d time.Duration) Option {
 	return func(c *config) {
 		if d > 0 {
-			c.statementTimeout = d
+			c.statementTimeout, c.statementSet = d, true
 		}
 	}
 }
