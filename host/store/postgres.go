@@ -63,8 +63,13 @@ func openPostgres(ctx context.Context, dsn string, cfg config) (Store, error) {
 	s.stop, s.done = stop, make(chan struct{})
 	ready := make(chan struct{})
 	go s.listen(lctx, lcfg, ready)
-	select { // wait for the first LISTEN, so Watch sees moves from now on
+	// Wait for the first LISTEN, so that Watch sees the moves from now on;
+	// not forever: the listener keeps trying on its own.
+	wait := time.NewTimer(cfg.opTimeout)
+	defer wait.Stop()
+	select {
 	case <-ready:
+	case <-wait.C:
 	case <-ctx.Done():
 	}
 	return s, nil
