@@ -98,7 +98,13 @@ func TestLoad(t *testing.T) {
 	if os.Getenv(loadEnv) == "" {
 		t.Skipf("a measurement: set %s=1 to run it", loadEnv)
 	}
-	pg := pgtest.Start(t, pgtest.Durable()) // fsync on, as in production
+	// fsync on, as in production; MATOMBO_STORE_LOAD=nosync turns it off
+	// on the PostgreSQL cluster, to see what durability costs.
+	var opts []pgtest.Option
+	if os.Getenv(loadEnv) != "nosync" {
+		opts = append(opts, pgtest.Durable())
+	}
+	pg := pgtest.Start(t, opts...)
 	t.Logf("%-8s %-9s %6s %8s %8s %8s %8s %8s %6s", "store", "processes", "moves", "moves/s", "p50", "p90", "p99", "max", "errors")
 	for _, tc := range []struct {
 		name  string
