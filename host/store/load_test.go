@@ -31,6 +31,13 @@ const (
 	loadMoves = 40  // moves per game
 )
 
+// loadCase is one line of the load test's table.
+type loadCase struct {
+	store        string // "sqlite" or "postgres"
+	procs, games int    // processes, games in all
+	moves        int    // per game
+}
+
 // loadResult is what a load helper process reports.
 type loadResult struct {
 	Latencies []int64 // microseconds per Append
@@ -42,7 +49,7 @@ type loadResult struct {
 // concurrently (one goroutine per game, each move an Append for the next
 // ply, as a server does for a person's move) and prints its latencies as
 // JSON.
-func runLoadHelper(dsn string, games int) int {
+func runLoadHelper(dsn string, games, moves int) int {
 	ctx := context.Background()
 	s, err := store.Open(ctx, dsn)
 	if err != nil {
@@ -68,9 +75,9 @@ func runLoadHelper(dsn string, games int) int {
 	var wg sync.WaitGroup
 	for _, id := range ids {
 		wg.Go(func() {
-			lat := make([]int64, 0, loadMoves)
+			lat := make([]int64, 0, moves)
 			errs := 0
-			for ply := range loadMoves {
+			for ply := range moves {
 				start := time.Now()
 				_, err := s.Append(ctx, id, ply, "m"+strconv.Itoa(ply), false, nil, false)
 				lat = append(lat, time.Since(start).Microseconds())
@@ -105,43 +112,40 @@ func TestLoad(t *testing.T) {
 		opts = append(opts, pgtest.Durable())
 	}
 	pg := pgtest.Start(t, opts...)
-	t.Logf("%-8s %-9s %6s %8s %8s %8s %8s %8s %6s", "store", "processes", "moves", "moves/s", "p50", "p90", "p99", "max", "errors")
-	for _, tc := range []struct {
-		name  string
-		procs int
-	}{
-		{"sqlite", 1}, {"sqlite", 2}, {"postgres", 1}, {"postgres", 2},
+	t.Logf("%-8s %9s %5s %6s %8s %8s %8s %8s %8s %6s", "store", "processes", "games", "moves", "moves/s", "p50", "p90", "p99", "max", "errors")
+	for _, tc := range []loadCase{
+		{"sqlite", 1, 1, 400}, {"sqlite", 1, loadGames, loadMoves}, {"sqlite", 2, loadGames, loadMoves},
+		{"postgres", 1, 1, 400}, {"postgres", 1, loadGames, loadMoves}, {"postgres", 2, loadGames, loadMoves},
 	} {
 		var dsn string
-		if tc.name == "sqlite" {
+		if tc.store == "sqlite" {
 			dsn = filepath.Join(t.TempDir(), "load.db")
 		} else {
 			dsn = pgtest.Database(t, pg)
 		}
-		lat, errs, elapsed := runLoad(t, dsn, tc.procs)
+		lat, errs, elapsed := runLoad(t, dsn, tc)
 		slices.Sort(lat)
 		pct := func(p float64) time.Duration {
-			return time.Duration(lat[int(p*float64(len(lat)-1))]) * time.Microsecond
+			return (time.Duration(lat[int(p*float64(len(lat)-1))]) * time.Microsecond).Round(10 * time.Microsecond)
 		}
-		t.Logf("%-8s %-9d %6d %8.0f %8s %8s %8s %8s %6d", tc.name, tc.procs, len(lat),
-			float64(len(lat))/elapsed.Seconds(), pct(0.5).Round(10*time.Microsecond), pct(0.9).Round(10*time.Microsecond),
-			pct(0.99).Round(10*time.Microsecond), pct(1).Round(10*time.Microsecond), errs)
+		t.Logf("%-8s %9d %5d %6d %8.0f %8s %8s %8s %8s %6d", tc.store, tc.procs, tc.games, len(lat),
+			float64(len(lat))/elapsed.Seconds(), pct(0.5), pct(0.9), pct(0.99), pct(1), errs)
 	}
 }
 
-// runLoad runs the load on dsn with procs helper processes and returns
+// runLoad runs the load on dsn with tc.procs helper processes and returns
 // every latency, the errors and the wall time of the moves.
-func runLoad(t *testing.T, dsn string, procs int) ([]int64, int, time.Duration) {
+func runLoad(t *testing.T, dsn string, tc loadCase) ([]int64, int, time.Duration) {
 	type proc struct {
 		cmd *exec.Cmd
 		in  io.WriteCloser
 		out *bufio.Reader
 	}
-	ps := make([]proc, procs)
+	ps := make([]proc, tc.procs)
 	for i := range ps {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), helperEnv+"=load", "MATOMBO_STORE_DSN="+dsn,
-			"MATOMBO_STORE_GAME="+strconv.Itoa(loadGames/procs))
+			"MATOMBO_STORE_GAME="+strconv.Itoa(tc.games/tc.procs)+" "+strconv.Itoa(tc.moves))
 		cmd.Stderr = &testWriter{t: t}
 		in, err := cmd.StdinPipe()
 		require.NoError(t, err)
