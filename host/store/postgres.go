@@ -59,6 +59,7 @@ func openPostgres(ctx context.Context, dsn string, cfg config) (Store, error) {
 	// The listener's connection is its own, outside the pool: LISTEN
 	// belongs to a session.
 	lcfg := pcfg.ConnConfig.Copy()
+	lcfg.RuntimeParams["application_name"] += " (listener)"
 	lctx, stop := context.WithCancel(context.Background())
 	s.stop, s.done = stop, make(chan struct{})
 	ready := make(chan struct{})
@@ -525,7 +526,17 @@ func (s *postgresStore) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, sin
 	default:
 		close(ready)
 	}
+	refreshed := time.Now()
 	for {
+		// Note the database's clock now and then (a query that also
+		// checks the connection); notifications arriving meanwhile are
+		// kept by pgx for the next wait.
+		if time.Since(refreshed) >= listenerWait {
+			if err := conn.QueryRow(ctx, `SELECT now()`).Scan(since); err != nil {
+				return err
+			}
+			refreshed = time.Now()
+		}
 		wctx, cancel := context.WithTimeout(ctx, listenerWait)
 		n, err := conn.WaitForNotification(wctx)
 		cancel()
@@ -537,11 +548,7 @@ func (s *postgresStore) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, sin
 		case ctx.Err() != nil:
 			return nil
 		case pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded):
-			// Quiet: check the connection and note the clock.
-			if err := conn.QueryRow(ctx, `SELECT now()`).Scan(&now); err != nil {
-				return err
-			}
-			*since = now
+			// Quiet for listenerWait: the next round checks the connection.
 		default:
 			return err
 		}

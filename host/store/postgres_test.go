@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -147,4 +148,59 @@ func TestConcurrentOpen(t *testing.T) {
 			require.NoError(t, err)
 		}
 	})
+}
+
+// TestPostgresListenerReconnects: the listener's session is terminated
+// (as by a failover or an administrator); it reconnects, and the moves
+// made meanwhile, by this store and by another, are still delivered.
+func TestPostgresListenerReconnects(t *testing.T) {
+	ctx := testCtx(t)
+	dsn := pgtest.Database(t, shared.get(t))
+	a, b := open(t, dsn), open(t, dsn)
+	changes, err := a.Watch(ctx)
+	require.NoError(t, err)
+	g := newGame(false)
+	require.NoError(t, a.Create(ctx, g))
+
+	admin, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer admin.Close(context.Background())
+	listeners := func() []int32 {
+		rows, err := admin.Query(ctx, `SELECT pid FROM pg_stat_activity
+			WHERE datname = current_database() AND application_name = 'matombo (listener)'`)
+		require.NoError(t, err)
+		pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+		require.NoError(t, err)
+		return pids
+	}
+	var old []int32
+	for ply := range 4 {
+		// Wait until both stores listen on new sessions, then end those.
+		var pids []int32
+		for {
+			pids = pids[:0]
+			for _, p := range listeners() {
+				if !slices.Contains(old, p) {
+					pids = append(pids, p)
+				}
+			}
+			if len(pids) == 2 {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatal("the listeners did not reconnect")
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		for _, p := range pids {
+			_, err := admin.Exec(ctx, `SELECT pg_terminate_backend($1)`, p)
+			require.NoError(t, err)
+		}
+		old = append(old, pids...)
+		mover := []store.Store{a, b}[ply%2]
+		_, err := mover.Append(ctx, g.ID, ply, "t", false, nil, false)
+		require.NoError(t, err)
+		waitChange(t, ctx, changes, store.Change{ID: g.ID, Ply: ply})
+	}
 }
