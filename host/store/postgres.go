@@ -54,6 +54,13 @@ func openPostgres(ctx context.Context, dsn string, cfg config) (Store, error) {
 	}
 	if err := s.migrate(ctx); err != nil {
 		s.pool.Close()
+		var se *Error
+		if errors.As(err, &se) && se.Detail == "" {
+			se.Op, se.Detail = "open", "PostgreSQL database"
+			if se.Kind == ErrUnavailable {
+				se.Detail += " (" + se.Kind.Error() + ")"
+			}
+		}
 		return nil, err
 	}
 	// The listener's connection is its own, outside the pool: LISTEN

@@ -22,8 +22,10 @@ import (
 // and a power cut), foreign keys on, busy_timeout for other processes on
 // the same file. Writes go through one connection opened with BEGIN
 // IMMEDIATE, so a transaction never has to upgrade a read lock (the
-// upgrade is what can fail with SQLITE_BUSY at once); reads use a pool and
-// each read is one statement, hence one consistent snapshot.
+// upgrade is what can fail with SQLITE_BUSY at once), and one writer
+// goroutine takes the writes waiting into one transaction (group commit:
+// one fsync for all); reads use a pool and each read is one statement,
+// hence one consistent snapshot.
 type sqliteStore struct {
 	cfg    config
 	path   string
@@ -88,12 +90,12 @@ func openSQLite(ctx context.Context, path string, cfg config) (Store, error) {
 	}
 	if err := s.migrate(ctx); err != nil {
 		s.closeDBs()
-		return nil, err
+		return nil, s.openError(err)
 	}
 	last, err := s.lastRowID(ctx)
 	if err != nil {
 		s.closeDBs()
-		return nil, s.fail(ctx, "open", "", err)
+		return nil, s.openError(s.fail(ctx, "open", "", err))
 	}
 	pctx, stop := context.WithCancel(context.Background())
 	s.stop, s.done = stop, make(chan struct{})
@@ -101,6 +103,18 @@ func openSQLite(ctx context.Context, path string, cfg config) (Store, error) {
 	go s.writeLoop()
 	go s.poll(pctx, last)
 	return s, nil
+}
+
+// openError names the database file in an error of Open.
+func (s *sqliteStore) openError(err error) error {
+	var se *Error
+	if errors.As(err, &se) && se.Detail == "" {
+		se.Op, se.Detail = "open", fmt.Sprintf("SQLite database %s", s.path)
+		if se.Kind == ErrUnavailable {
+			se.Detail += " (" + se.Kind.Error() + ")"
+		}
+	}
+	return err
 }
 
 func (s *sqliteStore) closeDBs() {
@@ -114,10 +128,11 @@ func (s *sqliteStore) closeDBs() {
 // that holds the write lock, so processes opening one file at once apply
 // each step once.
 func (s *sqliteStore) migrate(ctx context.Context) error {
+	parent := ctx
 	ctx, cancel := s.cfg.withTimeout(ctx)
 	defer cancel()
 	if _, err := s.wdb.ExecContext(ctx, sqliteDialect.expand(migrationsTable)); err != nil {
-		return s.fail(ctx, "migrate", "", err)
+		return s.fail(parent, "migrate", "", err)
 	}
 	for _, m := range migrations {
 		err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -138,12 +153,12 @@ func (s *sqliteStore) migrate(ctx context.Context) error {
 			return err
 		})
 		if err != nil {
-			return s.fail(ctx, "migrate", "", err)
+			return s.fail(parent, "migrate", "", err)
 		}
 	}
 	var newest sql.NullInt64
 	if err := s.wdb.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&newest); err != nil {
-		return s.fail(ctx, "migrate", "", err)
+		return s.fail(parent, "migrate", "", err)
 	}
 	if int(newest.Int64) > schemaVersion() {
 		return &Error{Op: "open", Detail: fmt.Sprintf("the database %s has schema version %d, newer than this program's %d; use a newer matombo", s.path, newest.Int64, schemaVersion())}
