@@ -189,7 +189,11 @@ func startState(g *host.Game, st *Start) (*host.State, int, error) {
 	for k, v := range st.Vars {
 		pos.Vars[k] = v
 	}
-	s, err := g.NewState(pos)
+	var opts []host.StateOption
+	if st.AnyTotal {
+		opts = append(opts, host.AnyTotal())
+	}
+	s, err := g.NewState(pos, opts...)
 	return s, st.Line, err
 }
 

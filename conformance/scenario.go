@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/safefile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -52,6 +53,10 @@ type Start struct {
 	Captured []int
 	Hand     []int
 	Vars     map[string]int
+	// AnyTotal marks a set-up position whose total of counters differs
+	// from the opening's in a game that conserves its counters (see
+	// host.AnyTotal); without it such a start is an error.
+	AnyTotal bool
 }
 
 // Diagram is a board diagram and where its first line is.
@@ -113,6 +118,9 @@ type FileError struct {
 
 func (e *FileError) Error() string { return e.Pos.String() + ": " + e.Msg }
 
+// MaxFileBytes bounds the size of a scenario file.
+const MaxFileBytes = 1 << 20
+
 // LoadFiles parses scenario files; a directory stands for all *.yaml and
 // *.yml files below it, in path order. Each file that cannot be read or
 // parsed yields a FileError, and the others are still returned.
@@ -120,9 +128,14 @@ func LoadFiles(paths ...string) ([]*File, []error) {
 	var files []*File
 	var errs []error
 	for _, p := range expand(paths, &errs) {
-		src, err := os.ReadFile(p)
+		src, err := safefile.ReadFile(p, MaxFileBytes)
 		if err != nil {
-			errs = append(errs, &FileError{Pos: host.Pos{File: p}, Msg: err.Error()})
+			var se *safefile.Error
+			if errors.As(err, &se) {
+				errs = append(errs, &FileError{Pos: host.Pos{File: p}, Msg: se.Msg})
+			} else {
+				errs = append(errs, &FileError{Pos: host.Pos{File: p}, Msg: err.Error()})
+			}
 			continue
 		}
 		f, err := Parse(p, src)
@@ -472,7 +485,7 @@ func (p *parser) stepField(st *Step, key string, v *yaml.Node) {
 
 func (p *parser) start(n *yaml.Node) *Start {
 	st := &Start{Line: n.Line}
-	p.fields(n, "start", []string{"board", "to_move", "captured", "hand", "vars"}, func(key string, k, v *yaml.Node) {
+	p.fields(n, "start", []string{"board", "to_move", "captured", "hand", "vars", "any_total"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "board":
 			st.Board = p.diagram(v, "board")
@@ -485,6 +498,8 @@ func (p *parser) start(n *yaml.Node) *Start {
 			st.Hand = p.ints(v, "hand")
 		case "vars":
 			st.Vars = p.vars(v)
+		case "any_total":
+			st.AnyTotal = p.boolean(v, "any_total")
 		}
 	})
 	return st

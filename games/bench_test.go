@@ -21,6 +21,8 @@ var benchGames = []struct {
 	{"tsoro", "tsoro-4x8", []host.Option{host.WithParam("holes", 8)}},
 	{"gore", "gore", nil},
 	{"yematatu", "yematatu", nil},
+	{"kalah", "kalah", nil},
+	{"oware", "oware", nil},
 }
 
 // midGame plays random moves from the opening until ply n (or the end).
@@ -142,6 +144,107 @@ func BenchmarkLoad(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				if _, err := lib.Load(bg.name, bg.opts...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRunnerPlayout is BenchmarkPlayout through one Runner kept for
+// the whole run, as a search's worker does.
+func BenchmarkRunnerPlayout(b *testing.B) {
+	for _, bg := range benchGames {
+		b.Run(bg.label, func(b *testing.B) {
+			g, err := games.Library().Load(bg.name, bg.opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := g.NewRunner()
+			defer r.Close()
+			rng := rand.New(rand.NewPCG(1, 2))
+			root := g.Start()
+			s := g.Start()
+			plies := 0
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s.CopyFrom(root)
+				n, err := r.Playout(s, rng, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				plies += n
+			}
+			b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
+			b.ReportMetric(float64(plies)/b.Elapsed().Seconds(), "plies/s")
+		})
+	}
+}
+
+// BenchmarkCopyAndApply copies a mid-game position and plays one of its
+// moves, the inner step of a tree search: with State.Apply (a machine from
+// the game's pool each time) and with a Runner.
+func BenchmarkCopyAndApply(b *testing.B) {
+	for _, bg := range benchGames {
+		g, err := games.Library().Load(bg.name, bg.opts...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		root := midGame(b, g, 4)
+		moves := root.AppendMoves(nil)
+		if len(moves) == 0 {
+			b.Fatalf("%s: the game ended before ply 4", bg.label)
+		}
+		b.Run(bg.label+"/State.Apply", func(b *testing.B) {
+			s := g.Start()
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				s.CopyFrom(root)
+				if err := s.Apply(moves[i%len(moves)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(bg.label+"/Runner.Apply", func(b *testing.B) {
+			r := g.NewRunner()
+			defer r.Close()
+			s := g.Start()
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				s.CopyFrom(root)
+				if err := r.Apply(s, moves[i%len(moves)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPosition encodes a mid-game position and sets a state to it, a
+// solver's inner step.
+func BenchmarkPosition(b *testing.B) {
+	for _, bg := range benchGames {
+		g, err := games.Library().Load(bg.name, bg.opts...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		root := midGame(b, g, 4)
+		b.Run(bg.label+"/AppendPosition", func(b *testing.B) {
+			buf := make([]byte, 0, 512)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				buf = root.AppendPosition(buf[:0])
+			}
+		})
+		b.Run(bg.label+"/SetPosition", func(b *testing.B) {
+			r := g.NewRunner()
+			defer r.Close()
+			enc := root.AppendPosition(nil)
+			s := g.Start()
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := r.SetPosition(s, enc); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -10,9 +10,17 @@ import (
 
 // Limits bound what one call into a script may use. The zero value of a
 // field means its default.
+//
+// The primary budget is Steps: a count of Lua instructions, with the host's
+// primitives charging steps for the work they do in Go. It does not depend
+// on the machine or its load, so the same script, state and move pass or
+// fail identically everywhere. Time is only a guard against a hang the step
+// count cannot see; Memory is charged to the script that holds the memory
+// (see docs/embedding.md, "Budgets").
 type Limits struct {
-	Time        time.Duration // wall time of one call (default 1s)
-	Memory      uint64        // heap growth during one long call, in bytes (default 256 MiB)
+	Steps       int64         // Lua instructions and primitive work per call (default 20,000,000)
+	Time        time.Duration // wall time of one call, a guard against hangs (default 10s)
+	Memory      uint64        // memory one script may hold during a call, in bytes (default 256 MiB)
 	CallStack   int           // Lua call frames (default 200)
 	DataStack   int           // Lua stack slots (default 65536)
 	StringBytes int           // largest string a library function may build or scan (default 1 MiB)
@@ -20,13 +28,20 @@ type Limits struct {
 	TableItems  int           // most elements table.concat joins or table.insert grows to (default 65536)
 }
 
+// DefaultSteps is the default step budget of one call. The longest call of
+// the shipped games (loading the largest board) takes about a hundred
+// thousand steps; a move takes a few hundred to a few thousand.
+const DefaultSteps = 20_000_000
+
 func (l Limits) withDefaults() Limits {
-	// A legitimate call takes microseconds, but the limit is wall time:
-	// on an overloaded machine the thread running a script can wait a
-	// long while for a core while the watchdog ticks. A second leaves a
-	// wide margin and still stops a runaway script quickly.
+	if l.Steps <= 0 {
+		l.Steps = DefaultSteps
+	}
+	// The wall-clock limit only guards against what the step count cannot
+	// see. It must be generous: on an overloaded machine a thread waits a
+	// long while for a core, and a legitimate call must not fail then.
 	if l.Time <= 0 {
-		l.Time = time.Second
+		l.Time = 10 * time.Second
 	}
 	if l.Memory == 0 {
 		l.Memory = 256 << 20
@@ -50,17 +65,25 @@ func (l Limits) withDefaults() Limits {
 }
 
 // tripwire is the context a machine's Lua state runs under. gopher-lua
-// checks the context's Done channel between every two VM instructions;
-// Done returns nil while the current call is within budget, which makes that
-// check nearly free (one load), and a closed channel once the watchdog has
-// tripped the call.
+// calls the context's Done between every two VM instructions, on the
+// machine's goroutine: Done counts the step, and returns nil while the call
+// is within budget and a closed channel once it is not (its steps are spent,
+// the watchdog tripped it, or the memory it holds is over the limit).
 type tripwire struct {
 	seq uint64 // number of the latest call; owned by the machine's goroutine
 
-	// call is the number of the call in progress shifted left by one, with
-	// the low bit set when the watchdog has tripped it; 0 when idle. The
-	// watchdog sets the bit with a compare-and-swap, so it can only trip
-	// the call it saw running.
+	// Owned by the machine's goroutine.
+	steps    int64 // steps spent by the current call
+	maxSteps int64
+	overStep bool          // the current call ran out of steps
+	measure  func() uint64 // bytes the machine's script holds now
+	memLimit uint64
+
+	// call is the number of the call in progress shifted left by two, with
+	// bit 0 set when the call is stopped and bit 1 while the watchdog asks
+	// the call to measure the memory its script holds; 0 when idle. The
+	// watchdog changes bits with compare-and-swap, so it can only touch the
+	// call it saw running.
 	call   atomic.Uint64
 	start  atomic.Int64 // watchdog clock when the call started
 	why    atomic.Int32 // which budget: tripTime or tripMemory
@@ -75,10 +98,17 @@ type tripwire struct {
 const (
 	tripTime int32 = iota + 1
 	tripMemory
+	tripSteps
 )
 
-func newTripwire() *tripwire {
-	t := &tripwire{closed: make(chan struct{})}
+const (
+	callStopped = 1
+	callMeasure = 2
+	callShift   = 2
+)
+
+func newTripwire(l Limits) *tripwire {
+	t := &tripwire{closed: make(chan struct{}), maxSteps: l.Steps, memLimit: l.Memory}
 	close(t.closed)
 	return t
 }
@@ -86,15 +116,53 @@ func newTripwire() *tripwire {
 func (t *tripwire) Deadline() (time.Time, bool) { return time.Time{}, false }
 func (t *tripwire) Value(any) any               { return nil }
 
+// Done is called by gopher-lua before every instruction.
 func (t *tripwire) Done() <-chan struct{} {
-	if t.call.Load()&1 != 0 {
+	t.steps++
+	if t.steps > t.maxSteps {
+		t.overStep = true
 		return t.closed
+	}
+	if c := t.call.Load(); c&(callStopped|callMeasure) != 0 {
+		return t.check(c)
 	}
 	return nil
 }
 
+// check handles a stopped call or a request to measure memory.
+func (t *tripwire) check(c uint64) <-chan struct{} {
+	if c&callStopped != 0 {
+		return t.closed
+	}
+	seq := c >> callShift
+	held := uint64(0)
+	if t.measure != nil {
+		held = t.measure()
+	}
+	if held > t.memLimit {
+		t.trip(seq, tripMemory)
+		return t.closed
+	}
+	t.call.CompareAndSwap(c, c&^callMeasure)
+	return nil
+}
+
+// charge spends n steps of the current call; it reports false when the
+// call has run out of steps.
+func (t *tripwire) charge(n int) bool {
+	t.steps += int64(n)
+	if t.steps > t.maxSteps {
+		t.overStep = true
+		return false
+	}
+	return true
+}
+
 func (t *tripwire) Err() error {
-	if t.Done() == nil {
+	if t.overStep {
+		return errStepBudget
+	}
+	if t.call.Load()&callStopped == 0 {
 		return nil
 	}
 	if t.why.Load() == tripMemory {
@@ -105,14 +173,29 @@ func (t *tripwire) Err() error {
 
 // trip stops call seq if it is still running.
 func (t *tripwire) trip(seq uint64, why int32) {
-	t.why.Store(why)
-	if t.call.CompareAndSwap(seq<<1, seq<<1|1) {
-		t.fired.Store(seq)
+	for {
+		c := t.call.Load()
+		if c>>callShift != seq || c&callStopped != 0 {
+			return
+		}
+		t.why.Store(why)
+		if t.call.CompareAndSwap(c, c|callStopped) {
+			t.fired.Store(seq)
+			return
+		}
 	}
+}
+
+// ask requests call seq to measure the memory its script holds.
+func (t *tripwire) ask(seq uint64) {
+	t.call.CompareAndSwap(seq<<callShift, seq<<callShift|callMeasure)
 }
 
 // firedFor reports which budget stopped call seq, or 0.
 func (t *tripwire) firedFor(seq uint64) int32 {
+	if t.overStep {
+		return tripSteps
+	}
 	if t.fired.Load() == seq {
 		return t.why.Load()
 	}
@@ -126,13 +209,17 @@ func (e budgetErr) Error() string { return string(e) }
 const (
 	errTimeBudget   = budgetErr("matombo: time budget exceeded")
 	errMemoryBudget = budgetErr("matombo: memory budget exceeded")
+	errStepBudget   = budgetErr("matombo: step budget exceeded")
 )
 
 var _ context.Context = (*tripwire)(nil)
 
-// watchdog watches the calls of one game's machines and trips those that
-// run too long or grow the heap too much. It runs only while calls are being
-// made and stops by itself when the game is idle.
+// watchdog watches the calls of one game's machines. It trips those that
+// run too long, and asks those during which the process heap grew a lot to
+// measure the memory their script holds (the heap is shared by every game
+// and the embedding program, so its growth alone proves nothing). It runs
+// only while calls are being made and stops by itself when the game is
+// idle.
 type watchdog struct {
 	tick     time.Duration
 	maxTicks int64
@@ -178,8 +265,9 @@ func (w *watchdog) remove(t *tripwire) {
 // begin marks the start of a call on t and makes sure the watchdog runs.
 func (w *watchdog) begin(t *tripwire) uint64 {
 	t.seq++
+	t.steps, t.overStep = 0, false
 	t.start.Store(w.clock.Load())
-	t.call.Store(t.seq << 1)
+	t.call.Store(t.seq << callShift)
 	if !w.running.Load() && w.running.CompareAndSwap(false, true) {
 		go w.loop()
 	}
@@ -235,7 +323,11 @@ func (w *watchdog) anyActive() bool {
 }
 
 // scan trips overdue calls and reports whether any call was in progress.
-// Calls are timed from restart at the earliest (see loop).
+// Calls are timed from restart at the earliest (see loop). When the process
+// heap has grown by half the memory limit since the call began, last
+// measured, or the heap was last lower, the call is asked to measure what its own script holds;
+// only that measurement can stop it, so one game's (or the embedding
+// program's) allocations never fail another game's call.
 func (w *watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -244,17 +336,17 @@ func (w *watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 	var heap uint64
 	for t := range w.wires {
 		c := t.call.Load()
-		if c == 0 || c&1 != 0 {
+		if c == 0 || c&callStopped != 0 {
 			continue
 		}
-		a := c >> 1
+		a := c >> callShift
 		busy = true
 		age := now - max(t.start.Load(), restart)
 		if age > w.maxTicks {
 			t.trip(a, tripTime)
 			continue
 		}
-		if age < 2 {
+		if age < 2 || c&callMeasure != 0 {
 			continue // calls that take less than a tick are never suspects
 		}
 		if !heapRead {
@@ -264,10 +356,13 @@ func (w *watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 			}
 			heapRead = true
 		}
-		if t.heapSeq != a {
+		switch {
+		case t.heapSeq != a || heap < t.heapBase:
+			// A new call, or the heap shrank: growth counts from here.
 			t.heapSeq, t.heapBase = a, heap
-		} else if heap > t.heapBase && heap-t.heapBase > w.memLimit {
-			t.trip(a, tripMemory)
+		case heap-t.heapBase > w.memLimit/2:
+			t.heapBase = heap
+			t.ask(a)
 		}
 	}
 	return busy

@@ -16,6 +16,7 @@ type decl struct {
 	conserve    bool
 	maxPlies    int
 	repetition  int // occurrences of a position that call repeated; 0 for none
+	hasEvaluate bool
 
 	board *Board
 	kinds []MoveKind

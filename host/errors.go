@@ -60,10 +60,25 @@ func (e *ConfigError) Error() string {
 // enforces on scripts.
 type ScriptError struct {
 	Pos       Pos    // the script line where it happened, when known
-	Func      string // the script function that was running: load, setup, legal, play, blocked
+	Func      Call   // the script function that was running
 	Msg       string // the message without the position
 	Traceback string // the Lua stack traceback, when there is one
 }
+
+// Call names the script function a host call runs.
+type Call string
+
+// The script functions the host calls.
+const (
+	CallLoad     Call = "load"     // the script's chunk, declaring the game
+	CallSetup    Call = "setup"    // setting up the opening
+	CallLegal    Call = "legal"    // listing the legal moves
+	CallPlay     Call = "play"     // playing a move
+	CallBlocked  Call = "blocked"  // ending the game of a player without moves
+	CallRepeated Call = "repeated" // ending the game on a repeated position
+	CallResult   Call = "result"   // deciding the result of a set-up position
+	CallEvaluate Call = "evaluate" // scoring a position for a search
+)
 
 func (e *ScriptError) Error() string {
 	msg := e.Msg
@@ -77,11 +92,35 @@ func (e *ScriptError) Error() string {
 // sandbox's budgets.
 type BudgetError struct {
 	Pos    Pos    // the script line where it was stopped, when known
-	Func   string // the script function that was running
-	Budget string // which budget: "time", "memory", "call stack", "data stack", "string size", "table size"
-	Limit  string // the limit, e.g. "250ms"
+	Func   Call   // the script function that was running
+	Budget Budget // which budget
+	Limit  string // the limit, e.g. "20000000 steps"
 	Detail string // what the script was doing, when known
 }
+
+// Budget names one of the sandbox's budgets. BudgetSteps and the size
+// budgets are deterministic: a call exceeds them on every machine or on
+// none. BudgetTime depends on the machine and its load (it guards against
+// hangs only), and BudgetMemory on what the script holds when measured.
+type Budget string
+
+// The budgets of a call (see Limits).
+const (
+	BudgetSteps      Budget = "step"        // Lua instructions and primitive work
+	BudgetTime       Budget = "time"        // wall time, a guard against hangs
+	BudgetMemory     Budget = "memory"      // memory the script holds
+	BudgetCallStack  Budget = "call stack"  // Lua call frames
+	BudgetDataStack  Budget = "data stack"  // Lua stack slots
+	BudgetStringSize Budget = "string size" // strings library functions build or scan
+	BudgetTableSize  Budget = "table size"  // tables library functions grow or join
+	BudgetPattern    Budget = "pattern"     // backtracking of pattern matching
+	BudgetLoad       Budget = "load"        // work while loading a game
+)
+
+// Deterministic reports whether the budget gives the same verdict on every
+// machine under any load, so that a caller can tell a script bug from an
+// overloaded machine.
+func (b Budget) Deterministic() bool { return b != BudgetTime && b != BudgetMemory }
 
 func (e *BudgetError) Error() string {
 	msg := fmt.Sprintf("%s budget exceeded", e.Budget)
@@ -92,7 +131,7 @@ func (e *BudgetError) Error() string {
 		msg += ": " + e.Detail
 	}
 	if e.Func != "" {
-		msg += " (in " + e.Func + ")"
+		msg += " (in " + string(e.Func) + ")"
 	}
 	return prefixPos(e.Pos, msg)
 }

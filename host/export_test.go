@@ -1,6 +1,10 @@
 package host
 
-import lua "github.com/yuin/gopher-lua"
+import (
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+)
 
 // withTestPrimitive adds a primitive to the matombo table of a game's
 // machines, for tests of how the host survives a misbehaving primitive.
@@ -131,3 +135,17 @@ func secondMachine(g *Game) error {
 
 // historyLen is the number of position keys in s's history.
 func historyLen(s *State) int { return s.hist.len() }
+
+func (w *watchdog) limitsForTest() Limits {
+	return Limits{Time: time.Duration(w.maxTicks) * w.tick, Memory: w.memLimit}.withDefaults()
+}
+
+// variantsOf parses the text of a variants file and returns its variants,
+// for tests of the parser.
+func variantsOf(file string, src []byte) ([]Variant, error) {
+	vf, err := parseVariants(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return vf.variants, nil
+}

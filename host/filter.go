@@ -282,6 +282,8 @@ func arityText(a int) string {
 }
 
 func (vm *machine) push(L *lua.LState, s *State, m Move) {
+	m.game = vm.g.tag
+	vm.charge(L, 1)
 	if len(s.moves) >= maxLegal {
 		L.RaiseError("more than %d legal moves in one decision", maxLegal)
 	}
@@ -293,6 +295,7 @@ func (vm *machine) push(L *lua.LState, s *State, m Move) {
 // Short lists are searched; long ones get a set, kept for the rest of the
 // decision.
 func (vm *machine) pushNew(L *lua.LState, s *State, m Move) bool {
+	m.game = vm.g.tag
 	if len(s.moves) <= 32 {
 		for _, x := range s.moves {
 			if x == m {

@@ -21,13 +21,13 @@ func fuzzGame(f *testing.F) *Game {
 }
 
 // FuzzParseVariants: a variants file never panics the parser.
-func FuzzParseVariants(f *testing.F) {
+func FuzzParseVariantsOf(f *testing.F) {
 	f.Add([]byte("variants:\n  small:\n    description: x\n    params: {seeds: 3}\ndata:\n  boards: {a: [1, 2]}\n"))
 	f.Add([]byte("variants: [\n"))
 	f.Add([]byte("variants:\n  x:\n    params: {a: 1.5, b: null, c: [1]}\n"))
 	f.Add([]byte(""))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		vs, err := ParseVariants("f.yaml", src)
+		vs, err := variantsOf("f.yaml", src)
 		if err != nil {
 			var ce *ConfigError
 			if !errors.As(err, &ce) {
@@ -62,7 +62,7 @@ func FuzzParseDiagram(f *testing.F) {
 		}
 		pos := g.Start().Position()
 		pos.Counts, pos.Owners = counts, owners
-		s, err := g.positionState(pos)
+		s, err := g.positionState(pos, false)
 		if err != nil {
 			return // e.g. an owner out of range is refused by the position
 		}
@@ -138,7 +138,7 @@ func FuzzCompileScript(f *testing.F) {
 	f.Add([]byte("for i = 1, 2 do local y = i end repeat local z = 1 until z"))
 	f.Add([]byte("local t = {} function t.a() return self end function t:b() return self end"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		_, err := CompileScript("f.lua", src)
+		_, err := compileScript("f.lua", src)
 		if err != nil {
 			var se *ScriptError
 			if !errors.As(err, &se) {

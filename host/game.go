@@ -1,8 +1,12 @@
 package host
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"sync"
 
@@ -31,7 +35,11 @@ type Game struct {
 	kinds       []MoveKind
 	vars        []varSpec
 	lay         layout
-	fingerprint string
+	fingerprint string // the declarations, to compare machines of one game
+	sources     []byte // hash of the script and variants files, set by Load
+	identity    string // Fingerprint: sources, variants chosen, parameters, declarations
+	tag         uint32 // carried by the game's moves
+	hasEvaluate bool
 	rules       string // the rules page, when the game folder has one
 
 	proto     *lua.FunctionProto
@@ -75,7 +83,28 @@ func (g *Game) install(d *decl) {
 		}
 	}
 	g.fingerprint = d.fingerprint()
+	g.hasEvaluate = d.hasEvaluate
+	h := sha256.New()
+	h.Write(g.sources)
+	fmt.Fprintf(h, "|%q|%v|%s", g.chosen, g.overrides, g.fingerprint)
+	sum := h.Sum(nil)
+	g.identity = hex.EncodeToString(sum)
+	g.tag = binary.LittleEndian.Uint32(sum) | 1 // never 0: the zero Move is no game's
 }
+
+// Fingerprint identifies the game's rules: a hash of the script, the
+// variants files, the variants chosen, the parameters and what the script
+// declared. Two loads with the same fingerprint play identically, so stored
+// games, transposition tables, solutions and analysis shards can refuse to
+// mix with a changed rule script by comparing fingerprints.
+func (g *Game) Fingerprint() string { return g.identity }
+
+// Repetition is how many occurrences of a position end the game under the
+// script's repetition rule (the script's repeated function decides how),
+// or 0 when the game has no repetition rule. State.Repetitions counts the
+// occurrences of the current position; State.Key and State.AppendPosition
+// cover exactly what the rule compares.
+func (g *Game) Repetition() int { return g.repetition }
 
 // Name is the game's name, as in commands and file names, e.g. "mygame".
 func (g *Game) Name() string { return g.name }
@@ -225,11 +254,31 @@ func (s *State) Position() Position {
 	return p
 }
 
+// StateOption configures NewState.
+type StateOption func(*stateConfig)
+
+type stateConfig struct {
+	anyTotal bool
+}
+
+// AnyTotal lets NewState accept a position whose total of counters (board,
+// captured and hands) differs from the opening's in a game that declares
+// that it conserves its counters. Such a position cannot arise in play; a
+// test of a rule may set one up on purpose (e.g. a sowing of 1000 laps
+// needs far more counters than the opening has).
+func AnyTotal() StateOption { return func(c *stateConfig) { c.anyTotal = true } }
+
 // NewState returns a state at the given position, with the position as the
 // first of its history. The script lists the legal moves and, when there
-// are none, decides the result.
-func (g *Game) NewState(pos Position) (*State, error) {
-	s, err := g.positionState(pos)
+// are none, decides the result. Counts, captured totals and hands are 0 to
+// 1073741823; in a game that conserves its counters the position must hold
+// the opening's total (unless AnyTotal is given).
+func (g *Game) NewState(pos Position, opts ...StateOption) (*State, error) {
+	var cfg stateConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s, err := g.positionState(pos, !cfg.anyTotal)
 	if err != nil {
 		return nil, err
 	}
@@ -245,42 +294,49 @@ func (g *Game) NewState(pos Position) (*State, error) {
 }
 
 // positionState checks a position and builds a state of it, without
-// running the script.
-func (g *Game) positionState(pos Position) (*State, error) {
+// running the script; with conserve, a conserving game's position must
+// hold the opening's total.
+func (g *Game) positionState(pos Position, conserve bool) (*State, error) {
 	s := g.blank()
 	lay := g.lay
 	if len(pos.Counts) != lay.sites || len(pos.Owners) != lay.sites {
-		return nil, fmt.Errorf("position: want %d counts and owners, got %d and %d", lay.sites, len(pos.Counts), len(pos.Owners))
+		return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("want %d counts and owners, got %d and %d", lay.sites, len(pos.Counts), len(pos.Owners))}
 	}
 	if len(pos.Captured) != g.players || len(pos.Hand) != g.players {
-		return nil, fmt.Errorf("position: want %d captured totals and hands, got %d and %d", g.players, len(pos.Captured), len(pos.Hand))
+		return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("want %d captured totals and hands, got %d and %d", g.players, len(pos.Captured), len(pos.Hand))}
 	}
 	for i := 0; i < lay.sites; i++ {
 		name := g.board.sites[i].Name
-		if pos.Counts[i] < 0 {
-			return nil, fmt.Errorf("position: %s has a negative count", name)
+		if pos.Counts[i] < 0 || pos.Counts[i] > maxCount {
+			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("%s has count %d (0 to %d allowed)", name, pos.Counts[i], maxCount)}
 		}
 		if pos.Owners[i] < 0 || pos.Owners[i] > g.players {
-			return nil, fmt.Errorf("position: %s has owner %d (0 to %d allowed)", name, pos.Owners[i], g.players)
+			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("%s has owner %d (0 to %d allowed)", name, pos.Owners[i], g.players)}
 		}
 		s.cells[i] = int32(pos.Counts[i])
 		s.cells[lay.owners+i] = int32(pos.Owners[i])
 	}
 	for p := 0; p < g.players; p++ {
-		if pos.Captured[p] < 0 || pos.Hand[p] < 0 {
-			return nil, fmt.Errorf("position: player %d has a negative captured total or hand", p+1)
+		if pos.Captured[p] < 0 || pos.Captured[p] > maxCount {
+			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("player %d's captured total is %d (0 to %d allowed)", p+1, pos.Captured[p], maxCount)}
+		}
+		if pos.Hand[p] < 0 || pos.Hand[p] > maxCount {
+			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("player %d's hand is %d (0 to %d allowed)", p+1, pos.Hand[p], maxCount)}
 		}
 		s.cells[lay.captured+p] = int32(pos.Captured[p])
 		s.cells[lay.hand+p] = int32(pos.Hand[p])
 	}
 	if pos.ToMove < 1 || pos.ToMove > g.players {
-		return nil, fmt.Errorf("position: to_move must be a player from 1 to %d, got %d", g.players, pos.ToMove)
+		return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("to_move must be a player from 1 to %d, got %d", g.players, pos.ToMove)}
 	}
 	s.cells[lay.toMove] = int32(pos.ToMove)
 	for name, v := range pos.Vars {
 		found := false
 		for _, vs := range g.vars {
 			if vs.name == name {
+				if v < math.MinInt32 || v > math.MaxInt32 {
+					return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("variable %s is %d (a 32-bit integer, %d to %d, allowed)", name, v, math.MinInt32, math.MaxInt32)}
+				}
 				s.cells[vs.cell] = int32(v)
 				found = true
 			}
@@ -290,17 +346,38 @@ func (g *Game) positionState(pos Position) (*State, error) {
 			for _, vs := range g.vars {
 				known = append(known, vs.name)
 			}
-			return nil, fmt.Errorf("position: the script declares no variable %q (it declares: %s)", name, strings.Join(known, ", "))
+			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("the script declares no variable %q (it declares: %s)", name, strings.Join(known, ", "))}
+		}
+	}
+	if conserve && g.conserve && g.opening != nil {
+		if want, got := g.opening.total(), s.total(); got != want {
+			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("the game conserves its counters: the opening has %d on the board, captured and in hand, this position %d", want, got)}
 		}
 	}
 	return s, nil
+}
+
+// total is the number of counters on the board, captured and in hand.
+func (s *State) total() int { return s.g.lay.total(s.cells) }
+
+// total is the number of counters on the board, captured and in hand, of
+// state cells c.
+func (lay *layout) total(c []int32) int {
+	n := 0
+	for _, x := range c[:lay.sites] {
+		n += int(x)
+	}
+	for _, x := range c[lay.captured:lay.vars] { // captured totals and hands
+		n += int(x)
+	}
+	return n
 }
 
 // Apply plays a legal move. An illegal move or a failing script returns an
 // error and leaves the state unchanged.
 func (s *State) Apply(m Move) error {
 	if !s.isLegal(m) {
-		return &IllegalMoveError{Token: s.g.Token(m), Legal: s.Legal(), Reason: s.illegalReason()}
+		return s.illegal(m)
 	}
 	vm, err := s.g.machine()
 	if err != nil {
@@ -320,6 +397,18 @@ func (s *State) isLegal(m Move) bool {
 	return false
 }
 
+// illegal describes why m is not legal in s.
+func (s *State) illegal(m Move) error {
+	tok, reason := s.g.Token(m), s.illegalReason()
+	switch {
+	case m.IsZero():
+		tok, reason = "", "no move (the zero Move)"
+	case m.game != s.g.tag && reason == "":
+		reason = "the move belongs to another game, or another variant or parameters of this one"
+	}
+	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason}
+}
+
 func (s *State) illegalReason() string {
 	if s.over {
 		return "the game is over"
@@ -329,8 +418,9 @@ func (s *State) illegalReason() string {
 
 // ParseMove returns the legal move whose token is tok.
 func (s *State) ParseMove(tok string) (Move, error) {
+	var buf [64]byte
 	for _, m := range s.moves {
-		if s.g.Token(m) == tok {
+		if int(m.Kind) < len(s.g.kinds) && string(s.g.kinds[m.Kind].appendToken(buf[:0], s.g.board, m)) == tok {
 			return m, nil
 		}
 	}

@@ -95,7 +95,7 @@ func TestCheckGlobals(t *testing.T) {
 		{"fields are not globals", "return string.dump, math.random, matombo.nothing", 0, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := CompileScript("g.lua", []byte(c.src))
+			_, err := compileScript("g.lua", []byte(c.src))
 			if c.line == 0 {
 				require.NoError(t, err)
 				return
@@ -104,7 +104,7 @@ func TestCheckGlobals(t *testing.T) {
 			var se *ScriptError
 			require.ErrorAs(t, err, &se)
 			assert.Equal(t, Pos{File: "g.lua", Line: c.line}, se.Pos)
-			assert.Equal(t, "load", se.Func)
+			assert.Equal(t, Call("load"), se.Func)
 			assert.Contains(t, se.Msg, c.msg)
 		})
 	}
@@ -124,7 +124,7 @@ func TestCompileScriptErrors(t *testing.T) {
 		{"goto without label", "goto nowhere", 2, "no visible label 'nowhere'"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := CompileScript("c.lua", []byte(c.src))
+			_, err := compileScript("c.lua", []byte(c.src))
 			require.Error(t, err)
 			var se *ScriptError
 			require.ErrorAs(t, err, &se)

@@ -96,3 +96,15 @@ func (h *history) len() int {
 	}
 	return n
 }
+
+// appendKeys appends the keys, oldest first, to dst.
+func (h *history) appendKeys(dst []uint64) []uint64 {
+	var chunks []*keyChunk
+	for c := h.older; c != nil; c = c.prev {
+		chunks = append(chunks, c)
+	}
+	for i := len(chunks) - 1; i >= 0; i-- {
+		dst = append(dst, chunks[i].keys[:]...)
+	}
+	return append(dst, h.tail...)
+}

@@ -4,13 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 )
 
 // MarshalJSON writes the state in the format of RULINGS.md: game, variant
 // (every parameter), ply, to_move, sites (name, count, owner in board
 // order), captured, hand, legal, over, winner, notes; then reason (how the
-// game ended, "" while it goes on) and vars (the script's variables).
+// game ended, "" while it goes on), vars (the script's variables) and
+// history: the position keys (Key, 16 hex digits) of every position since
+// the opening or the position the state was made from, oldest first, the
+// current one last. The history is what repetition rules count, so a state
+// read back with StateFromJSON continues exactly as this one would.
 func (s *State) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	s.writeJSON(&b)
@@ -69,6 +74,10 @@ func (s *State) writeJSON(b *bytes.Buffer) {
 	}
 	b.WriteString(`],"reason":`)
 	writeJSONString(b, s.reason)
+	if s.over {
+		b.WriteString(`,"method":`)
+		writeJSONString(b, s.method.String())
+	}
 	b.WriteString(`,"vars":{`)
 	for i, v := range g.vars {
 		if i > 0 {
@@ -78,7 +87,14 @@ func (s *State) writeJSON(b *bytes.Buffer) {
 		b.WriteByte(':')
 		b.WriteString(strconv.Itoa(int(s.cells[v.cell])))
 	}
-	b.WriteString("}}")
+	b.WriteString(`},"history":[`)
+	for i, k := range s.hist.appendKeys(nil) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(b, `"%016x"`, k)
+	}
+	b.WriteString("]}")
 }
 
 func writeInts(b *bytes.Buffer, n int, get func(int) int) {
@@ -106,7 +122,9 @@ type stateJSON struct {
 	Winner   int            `json:"winner"`
 	Notes    []string       `json:"notes"`
 	Reason   string         `json:"reason"`
+	Method   string         `json:"method"`
 	Vars     map[string]int `json:"vars"`
+	History  []string       `json:"history"`
 }
 
 type siteJSON struct {
@@ -116,58 +134,71 @@ type siteJSON struct {
 }
 
 // StateFromJSON reads a state written by MarshalJSON. The game and its
-// parameters must match g. The ply count and result are taken as written;
-// the history starts afresh at this position, so repetitions count from
-// here. The legal tokens are recomputed and must match those written.
+// parameters must match g. The ply count, result and history are taken as
+// written (the history's last key must be this position's, and it may hold
+// at most ply+1 keys); without a history the history starts afresh at this
+// position, so repetitions count from here. Integers must be whole numbers
+// in range, and a game that conserves its counters must have the opening's
+// total. The legal tokens are recomputed and must match those written.
 func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	var j stateJSON
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
-		return nil, fmt.Errorf("state JSON: %w", err)
+		return nil, &PositionError{Source: "state JSON", Msg: err.Error(), Err: err}
 	}
 	if j.Game != g.name {
-		return nil, fmt.Errorf("state JSON: the state is of game %q, not %q", j.Game, g.name)
+		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("the state is of game %q, not %q", j.Game, g.name)}
 	}
 	for _, p := range g.params {
 		v, ok := j.Variant[p.Name]
 		if !ok {
-			return nil, fmt.Errorf("state JSON: variant lacks parameter %s", p.Name)
+			return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("variant lacks parameter %s", p.Name)}
 		}
 		if f, isNum := v.(float64); isNum {
+			if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+				return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("parameter %s is %v, not a whole number", p.Name, f)}
+			}
 			v = int(f)
 		}
 		if v != p.Value {
-			return nil, fmt.Errorf("state JSON: parameter %s is %v, the game is loaded with %v", p.Name, v, p.Value)
+			return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("parameter %s is %v, the game is loaded with %v", p.Name, v, p.Value)}
 		}
 	}
 	if len(j.Variant) != len(g.params) {
-		return nil, fmt.Errorf("state JSON: variant has %d parameters, the game has %d", len(j.Variant), len(g.params))
+		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("variant has %d parameters, the game has %d", len(j.Variant), len(g.params))}
 	}
 	if len(j.Sites) != len(g.board.sites) {
-		return nil, fmt.Errorf("state JSON: want %d sites, got %d", len(g.board.sites), len(j.Sites))
+		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("want %d sites, got %d", len(g.board.sites), len(j.Sites))}
 	}
 	pos := Position{ToMove: j.ToMove, Captured: j.Captured, Hand: j.Hand, Vars: j.Vars}
 	for i, site := range j.Sites {
 		if site.Name != g.board.sites[i].Name {
-			return nil, fmt.Errorf("state JSON: site %d is %q, want %q", i+1, site.Name, g.board.sites[i].Name)
+			return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("site %d is %q, want %q", i+1, site.Name, g.board.sites[i].Name)}
 		}
 		pos.Counts = append(pos.Counts, site.Count)
 		pos.Owners = append(pos.Owners, site.Owner)
 	}
 	if j.Ply < 0 {
-		return nil, fmt.Errorf("state JSON: negative ply")
+		return nil, &PositionError{Source: "state JSON", Msg: "negative ply"}
 	}
 	if j.Winner < 0 || j.Winner > g.players || j.Winner != 0 && !j.Over {
-		return nil, fmt.Errorf("state JSON: winner %d is not possible here", j.Winner)
+		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("winner %d is not possible here", j.Winner)}
 	}
 	var s *State
 	var err error
 	if j.Over {
-		s, err = g.positionState(pos)
+		s, err = g.positionState(pos, true)
 		if err == nil {
-			s.hist.push(s.Key())
+			s.key = s.computeKey()
+			s.hist.push(s.key)
 			s.over, s.winner, s.reason, s.notes = true, j.Winner, j.Reason, append([]string(nil), j.Notes...)
+			s.method = MethodRule
+			for m, name := range methodNames {
+				if name == j.Method && m > 0 {
+					s.method = Method(m)
+				}
+			}
 		}
 	} else {
 		s, err = g.NewState(pos)
@@ -176,14 +207,38 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 		return nil, err
 	}
 	s.ply = j.Ply
+	if j.History != nil {
+		if err := s.readHistory(j.History); err != nil {
+			return nil, err
+		}
+	}
 	legal := s.Legal()
 	if len(legal) != len(j.Legal) {
-		return nil, fmt.Errorf("state JSON: the script lists %d legal tokens here, the JSON %d", len(legal), len(j.Legal))
+		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("the script lists %d legal tokens here, the JSON %d", len(legal), len(j.Legal))}
 	}
 	for i := range legal {
 		if legal[i] != j.Legal[i] {
-			return nil, fmt.Errorf("state JSON: legal token %d is %q here, %q in the JSON", i+1, legal[i], j.Legal[i])
+			return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("legal token %d is %q here, %q in the JSON", i+1, legal[i], j.Legal[i])}
 		}
 	}
 	return s, nil
+}
+
+// readHistory replaces the state's history with the keys of a state JSON.
+func (s *State) readHistory(keys []string) error {
+	if len(keys) == 0 || len(keys) > s.ply+1 {
+		return &PositionError{Source: "state JSON", Msg: fmt.Sprintf("history has %d keys; it needs 1 to ply+1 = %d", len(keys), s.ply+1)}
+	}
+	s.hist.reset()
+	for i, k := range keys {
+		v, err := strconv.ParseUint(k, 16, 64)
+		if err != nil || len(k) != 16 {
+			return &PositionError{Source: "state JSON", Msg: fmt.Sprintf("history key %d is %q, not 16 hex digits", i+1, k)}
+		}
+		s.hist.push(v)
+	}
+	if last := keys[len(keys)-1]; last != fmt.Sprintf("%016x", s.Key()) {
+		return &PositionError{Source: "state JSON", Msg: fmt.Sprintf("the last history key %s is not the key of the position, %016x", last, s.Key())}
+	}
+	return nil
 }

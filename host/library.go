@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/matombo/matombo/host/safefile"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
 	"gopkg.in/yaml.v3"
@@ -249,6 +250,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 
 	var scriptLayer *layer
 	var scriptRel string
+	sources := sha256.New()
 	var vfiles []*variantsFile
 	var rules string
 	for i := range layers {
@@ -257,10 +259,12 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 			scriptLayer, scriptRel = ly, rel
 		}
 		if rel, ok := ly.gameFile(name, "variants.yaml"); ok {
-			src, err := readLimited(ly.fsys, rel)
+			src, err := readLimited(ly, rel)
 			if err != nil {
-				return nil, &ConfigError{Pos: Pos{File: ly.path(rel)}, Msg: err.Error()}
+				return nil, err
 			}
+			fmt.Fprintf(sources, "variants %d\n", len(src))
+			sources.Write(src)
 			vf, err := parseVariants(ly.path(rel), src)
 			if err != nil {
 				return nil, err
@@ -268,19 +272,23 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 			vfiles = append(vfiles, vf)
 		}
 		if rel, ok := ly.gameFile(name, "rules.md"); ok {
-			if b, err := readLimited(ly.fsys, rel); err == nil {
-				rules = string(b)
+			b, err := readLimited(ly, rel)
+			if err != nil {
+				return nil, err
 			}
+			rules = string(b)
 		}
 	}
 	if scriptLayer == nil {
 		return nil, &ConfigError{Msg: fmt.Sprintf("unknown game %q", name), Allowed: l.Games()}
 	}
 	file := scriptLayer.path(scriptRel)
-	src, err := readLimited(scriptLayer.fsys, scriptRel)
+	src, err := readLimited(scriptLayer, scriptRel)
 	if err != nil {
-		return nil, &ConfigError{Pos: Pos{File: file}, Msg: err.Error()}
+		return nil, err
 	}
+	fmt.Fprintf(sources, "script %d\n", len(src))
+	sources.Write(src)
 	proto, err := l.compile(file, src)
 	if err != nil {
 		return nil, err
@@ -300,6 +308,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 		limits:    cfg.limits.withDefaults(),
 		log:       cfg.log,
 		extra:     cfg.extra,
+		sources:   sources.Sum(nil),
 	}
 	g.wd = newWatchdog(g.limits)
 	vm, err := newMachine(g)
@@ -316,18 +325,23 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 	return g, nil
 }
 
-func readLimited(fsys fs.FS, rel string) ([]byte, error) {
-	f, err := fsys.Open(rel)
-	if err != nil {
-		return nil, err
+// readLimited reads a file of a layer through internal/safefile: it must
+// be a regular file (a named pipe or device would hang or flood the
+// process) of at most maxScriptBytes.
+func readLimited(ly *layer, rel string) ([]byte, error) {
+	var b []byte
+	var err error
+	if ly.os {
+		b, err = safefile.ReadFile(ly.path(rel), maxScriptBytes)
+	} else {
+		b, err = safefile.ReadFS(ly.fsys, rel, ly.path(rel), maxScriptBytes)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxScriptBytes+1))
 	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxScriptBytes {
-		return nil, fmt.Errorf("file is larger than %d bytes", maxScriptBytes)
+		var se *safefile.Error
+		if errors.As(err, &se) {
+			return nil, &ConfigError{Pos: Pos{File: se.Path}, Msg: se.Msg}
+		}
+		return nil, &ConfigError{Pos: Pos{File: ly.path(rel)}, Msg: err.Error()}
 	}
 	return b, nil
 }
@@ -341,7 +355,7 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	if ok {
 		return p, nil
 	}
-	p, err := CompileScript(file, src)
+	p, err := compileScript(file, src)
 	if err != nil {
 		return nil, err
 	}
@@ -351,9 +365,9 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	return p, nil
 }
 
-// CompileScript parses and compiles a rule script and checks that it uses
+// compileScript parses and compiles a rule script and checks that it uses
 // no global variables outside the sandbox. Errors carry the file and line.
-func CompileScript(file string, src []byte) (*lua.FunctionProto, error) {
+func compileScript(file string, src []byte) (*lua.FunctionProto, error) {
 	chunk, err := parse.Parse(bytes.NewReader(src), file)
 	if err != nil {
 		var pe *parse.Error

@@ -33,6 +33,7 @@ func (vm *machine) installAPI() error {
 		// Sowing and capturing.
 		"sow": vm.apiSow, "relay": vm.apiRelay, "relay_ends": vm.apiRelayEnds,
 		"capture_run": vm.apiCaptureRun, "sweep": vm.apiSweep,
+		"sow_skip": vm.apiSowSkip, "capture_count": vm.apiCaptureCount, // lua_sow_extra.go
 		// Filters and lines.
 		"count_sites": vm.apiCountSites, "sum": vm.apiSum, "first": vm.apiFirst, "sites": vm.apiSites,
 		"in_a_row": vm.apiInARow,
@@ -41,6 +42,7 @@ func (vm *machine) installAPI() error {
 		"emit_steps": vm.apiEmitSteps, "emit_jumps": vm.apiEmitJumps, "emit_sowings": vm.apiEmitSowings,
 		// Repetition and the end.
 		"repetitions": vm.apiRepetitions, "key": vm.apiKey, "finish": vm.apiFinish, "over": vm.apiOver,
+		"irreversible": vm.apiIrreversible, // lua_irreversible.go
 	}
 	for name, fn := range fns {
 		api.RawSetString(name, L.NewFunction(fn))

@@ -224,11 +224,11 @@ func TestPrimitivesState(t *testing.T) {
 
 		{name: "over", code: `return m.over()`, want: []any{false}},
 		{name: "finish", code: `m.finish(2, "a reason", "note one", "note two") return m.over()`, want: []any{true}, check: func(t *testing.T, s *State) {
-			assert.Equal(t, Outcome{Over: true, Winner: 2, Reason: "a reason", Notes: []string{"note one", "note two"}}, s.Outcome())
+			assert.Equal(t, Outcome{Over: true, Winner: 2, Method: MethodRule, Players: 2, Reason: "a reason", Notes: []string{"note one", "note two"}}, s.Outcome())
 			assert.True(t, s.Over())
 		}},
 		{name: "finish draw without reason", code: `m.finish(0)`, check: func(t *testing.T, s *State) {
-			assert.Equal(t, Outcome{Over: true}, s.Outcome())
+			assert.Equal(t, Outcome{Over: true, Method: MethodRule, Players: 2}, s.Outcome())
 		}},
 		{name: "finish winner 3", code: `m.finish(3, "x")`, err: "bad argument #1 to finish (winner 3 does not exist (0 for a draw, players 1..2))"},
 		{name: "finish winner -1", code: `m.finish(-1)`, err: "winner -1 does not exist"},
@@ -261,7 +261,7 @@ func TestPrimitivesSow(t *testing.T) {
 		{name: "sow from the end of a line", code: `m.sow(2, "b4", 1)`, err: "runs off the end of track middle"},
 		{name: "sow to the end of a line", code: `return m.sow(2, "b1", 3)`, want: []any{8, true}},
 		{name: "sow from a site off the track", code: `m.sow(1, "b1", 1)`, err: "bad argument #2 to sow (b1 is not on track ring)"},
-		{name: "sow 0", code: `m.sow(1, "a1", 0)`, err: "bad argument #3 to sow (cannot sow 0 counters)"},
+		{name: "sow 0", code: `m.sow(1, "a1", 0)`, err: "bad argument #3 to sow (cannot sow 0 counters (1 to 1073741823))"},
 		{name: "sow negative", code: `m.sow(1, "a1", -2)`, err: "cannot sow -2 counters"},
 		{name: "sow bad track", code: `m.sow(5, "a1", 1)`, err: "bad argument #1 to sow (track 5 does not exist"},
 		{name: "sow in legal", mode: asLegal, code: `m.sow(1, "a1", 1)`, err: "legal must not change the state"},
@@ -567,7 +567,7 @@ func TestPrimitivesAtLoadTime(t *testing.T) {
 			require.ErrorAs(t, err, &se)
 			assert.Contains(t, err.Error(), c.err)
 			assert.Equal(t, 5, se.Pos.Line, "the error names the line of the call: %v", err)
-			assert.Equal(t, "load", se.Func)
+			assert.Equal(t, Call("load"), se.Func)
 		})
 	}
 }

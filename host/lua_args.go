@@ -31,8 +31,13 @@ func (vm *machine) state(L *lua.LState) *State {
 // mutable returns the state for a primitive that changes it.
 func (vm *machine) mutable(L *lua.LState) *State {
 	s := vm.state(L)
-	if vm.emitting {
+	switch {
+	case vm.emitting:
 		L.RaiseError("legal must not change the state")
+	case vm.phase == CallEvaluate:
+		L.RaiseError("evaluate must not change the state")
+	case vm.phase == CallResult:
+		L.RaiseError("result must not change the state (it may only call finish)")
 	}
 	vm.keyValid = false
 	return s
@@ -129,6 +134,9 @@ func (vm *machine) kind(L *lua.LState, n int) int {
 func (vm *machine) filterArg(L *lua.LState, n int) *filter {
 	if ud, ok := L.Get(n).(*lua.LUserData); ok {
 		if f, ok := ud.Value.(*filter); ok {
+			// Every primitive that takes a filter visits its candidate
+			// sites: charge for them (a step is about four sites).
+			vm.charge(L, len(f.cand)/4+1)
 			return f
 		}
 	}

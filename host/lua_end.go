@@ -14,7 +14,18 @@ func (vm *machine) apiOver(L *lua.LState) int {
 }
 
 func (vm *machine) apiFinish(L *lua.LState) int {
-	s := vm.mutable(L)
+	s := vm.state(L)
+	method := MethodRule
+	switch vm.phase {
+	case CallBlocked:
+		method = MethodNoMoves
+	case CallRepeated:
+		method = MethodRepetition
+	case CallResult:
+		method = MethodPosition
+	default:
+		s = vm.mutable(L)
+	}
 	w := vm.argInt(L, 1)
 	if w < 0 || w > vm.dcl.players {
 		L.ArgError(1, fmt.Sprintf("winner %d does not exist (0 for a draw, players 1..%d)", w, vm.dcl.players))
@@ -34,7 +45,7 @@ func (vm *machine) apiFinish(L *lua.LState) int {
 		}
 		notes = append(notes, n)
 	}
-	s.over, s.winner, s.reason, s.notes = true, w, reason, notes
+	s.over, s.winner, s.reason, s.notes, s.method = true, w, reason, notes, method
 	return 0
 }
 
@@ -43,8 +54,11 @@ func (vm *machine) apiFinish(L *lua.LState) int {
 // once more.
 func (vm *machine) apiRepetitions(L *lua.LState) int {
 	s := vm.state(L)
-	k := s.Key()
+	k := s.computeKey()
 	n := s.hist.count(k)
+	if vm.playing && vm.irrev.marked {
+		n = 0 // the older positions are forgotten (lua_irreversible.go)
+	}
 	if vm.playing {
 		n++
 		vm.key, vm.keyValid = k, true
@@ -54,6 +68,6 @@ func (vm *machine) apiRepetitions(L *lua.LState) int {
 }
 
 func (vm *machine) apiKey(L *lua.LState) int {
-	L.Push(lua.LString(fmt.Sprintf("%016x", vm.state(L).Key())))
+	L.Push(lua.LString(fmt.Sprintf("%016x", vm.state(L).computeKey())))
 	return 1
 }

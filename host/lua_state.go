@@ -19,7 +19,7 @@ func (vm *machine) apiCount(L *lua.LState) int {
 
 // checkCount raises an error for a count the state cannot hold.
 func checkCount(L *lua.LState, what string, n int) int32 {
-	if n < 0 || n > math.MaxInt32/2 {
+	if n < 0 || n > maxCount {
 		countError(L, what, n)
 	}
 	return int32(n)
@@ -28,7 +28,7 @@ func checkCount(L *lua.LState, what string, n int) int32 {
 // checkSiteCount is checkCount for the count of site i; it builds no
 // message unless there is an error.
 func (vm *machine) checkSiteCount(L *lua.LState, i, n int) int32 {
-	if n < 0 || n > math.MaxInt32/2 {
+	if n < 0 || n > maxCount {
 		countError(L, "the count of "+vm.dcl.board.sites[i].Name, n)
 	}
 	return int32(n)
@@ -38,7 +38,7 @@ func countError(L *lua.LState, what string, n int) {
 	if n < 0 {
 		L.RaiseError("%s would become %d: counts cannot be negative", what, n)
 	}
-	L.RaiseError("%s would become %d: too large", what, n)
+	L.RaiseError("%s would become %d: too large (at most %d)", what, n, maxCount)
 }
 
 func (vm *machine) apiSetCount(L *lua.LState) int {
@@ -149,7 +149,7 @@ func (vm *machine) apiPlace(L *lua.LState) int {
 		L.RaiseError("player %d has nothing in hand to place on %s", p, vm.dcl.board.sites[i].Name)
 	}
 	*h--
-	s.cells[i]++
+	s.cells[i] = vm.checkSiteCount(L, i, int(s.cells[i])+1)
 	s.cells[vm.g.lay.owners+i] = int32(p)
 	return 0
 }

@@ -12,11 +12,27 @@ const MaxMoveSites = 4
 // Move is one decision in compact form: a move kind the script declared and
 // up to MaxMoveSites sites. Moves are comparable values; the text of a move
 // (its token) depends on the game, see Game.Token and State.ParseMove.
+//
+// A move also carries the identity of the game (script, variants and
+// parameters) whose state listed it, so a state of another game refuses it.
+// Moves are made by states (Moves, ParseMove); the zero Move, NoMove, is
+// never legal, so it can mean "no move" in a table.
+//
+// Kind is the index of the kind in the script's declaration order: it is
+// not stable across edits of the script. Tokens (Game.Token) are the stable
+// form for storage.
 type Move struct {
 	Kind  uint8                // index of the kind in the game's declaration order
 	N     uint8                // how many of Sites are used
 	Sites [MaxMoveSites]uint16 // site indices
+	game  uint32               // identity of the game that listed the move; 0 for none
 }
+
+// NoMove is the zero Move: no state lists it as legal.
+var NoMove Move
+
+// IsZero reports whether m is NoMove, the zero Move.
+func (m Move) IsZero() bool { return m == NoMove }
 
 // Site returns the k-th site of the move, or -1 when the move has fewer.
 func (m Move) Site(k int) int {
@@ -112,21 +128,25 @@ func parseTemplate(t string) ([]tmplPart, int, error) {
 
 // format writes the token of move m.
 func (k *MoveKind) format(b *Board, m Move) string {
-	var sb strings.Builder
+	return string(k.appendToken(make([]byte, 0, 16), b, m))
+}
+
+// appendToken appends the token of move m to dst.
+func (k *MoveKind) appendToken(dst []byte, b *Board, m Move) []byte {
 	for _, p := range k.parts {
 		switch {
 		case p.site == 0:
-			sb.WriteString(p.lit)
+			dst = append(dst, p.lit...)
 		case p.site < 0:
 			for i := 0; i < int(m.N); i++ {
 				if i > 0 {
-					sb.WriteByte(',')
+					dst = append(dst, ',')
 				}
-				sb.WriteString(b.siteName(int(m.Sites[i])))
+				dst = append(dst, b.siteName(int(m.Sites[i]))...)
 			}
 		default:
-			sb.WriteString(b.siteName(m.Site(p.site - 1)))
+			dst = append(dst, b.siteName(m.Site(p.site-1))...)
 		}
 	}
-	return sb.String()
+	return dst
 }

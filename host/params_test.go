@@ -222,7 +222,7 @@ return { setup = function() m.set_count(1, 1) end, legal = function() m.emit(K, 
 // ParseVariants is exported for tools: it returns the variants with their
 // positions.
 func TestParseVariants(t *testing.T) {
-	vs, err := ParseVariants("v.yaml", []byte("# comment\nvariants:\n  big:\n    description: Big.\n    params: {holes: 8, fast: true, board: \"x\"}\n  small: {}\n"))
+	vs, err := variantsOf("v.yaml", []byte("# comment\nvariants:\n  big:\n    description: Big.\n    params: {holes: 8, fast: true, board: \"x\"}\n  small: {}\n"))
 	require.NoError(t, err)
 	require.Len(t, vs, 2)
 	assert.Equal(t, "big", vs[0].Name)
@@ -233,11 +233,11 @@ func TestParseVariants(t *testing.T) {
 	assert.Empty(t, vs[1].Params)
 
 	for _, empty := range []string{"", "# nothing\n"} {
-		vs, err := ParseVariants("v.yaml", []byte(empty))
+		vs, err := variantsOf("v.yaml", []byte(empty))
 		assert.NoError(t, err, "%q", empty)
 		assert.Empty(t, vs)
 	}
-	_, err = ParseVariants("v.yaml", []byte("variants:\n  a: {params: {x: 1.5}}\n"))
+	_, err = variantsOf("v.yaml", []byte("variants:\n  a: {params: {x: 1.5}}\n"))
 	var ce *ConfigError
 	require.True(t, errors.As(err, &ce))
 	assert.Equal(t, Pos{File: "v.yaml", Line: 2, Col: 19}, ce.Pos)

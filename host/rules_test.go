@@ -44,7 +44,7 @@ func TestRepeatedRule(t *testing.T) {
 		require.False(t, s.Over(), "ply %d", i)
 		require.NoError(t, s.Play(tok), "ply %d", i)
 	}
-	assert.Equal(t, Outcome{Over: true, Winner: 1, Reason: "repeated by 2"}, s.Outcome(), "the third occurrence of the opening calls repeated with the player who made it")
+	assert.Equal(t, Outcome{Over: true, Winner: 1, Method: MethodRepetition, Players: 2, Reason: "repeated by 2"}, s.Outcome(), "the third occurrence of the opening calls repeated with the player who made it")
 	assert.Empty(t, s.Legal())
 	assert.Equal(t, 3, s.Repetitions())
 
@@ -60,7 +60,7 @@ func TestRepeatedRule(t *testing.T) {
 	err = s.Play(record[3])
 	var se *ScriptError
 	require.ErrorAs(t, err, &se)
-	assert.Equal(t, "repeated", se.Func)
+	assert.Equal(t, Call("repeated"), se.Func)
 	assert.Contains(t, err.Error(), "repeated returned without ending the game")
 	assert.Equal(t, before, stateJSONText(t, s))
 	assert.Equal(t, 4, historyLen(s))

@@ -168,100 +168,67 @@ func luaText(v lua.LValue) string {
 	}
 }
 
+// charge spends n steps of the call's step budget for work a primitive
+// does in Go, and raises a budget error when the steps are spent.
+func (vm *machine) charge(L *lua.LState, n int) {
+	if !vm.trip.charge(n) {
+		vm.overBudget(L, BudgetSteps, fmt.Sprintf("%d steps", vm.g.limits.Steps), "the call ran too many steps")
+	}
+}
+
 // overBudget records a sandbox budget error and raises it in the script.
-func (vm *machine) overBudget(L *lua.LState, budget, limit, detail string) {
+func (vm *machine) overBudget(L *lua.LState, budget Budget, limit, detail string) {
 	vm.budgetHit = &BudgetError{Budget: budget, Limit: limit, Detail: detail}
 	L.RaiseError("%s budget exceeded (limit %s): %s", budget, limit, detail)
 }
 
+// wrapString replaces the string functions that build strings with the
+// sandbox's own (see lua_string.go) and guards the pattern functions.
 func (vm *machine) wrapString(L *lua.LState, str *lua.LTable, lim Limits) {
-	sizeLimit := fmt.Sprintf("%d bytes", lim.StringBytes)
+	sl := strLib{vm: vm, lim: lim}
 	textLimit := fmt.Sprintf("%d bytes", lim.PatternText)
-	wrapFn := func(name string, check func(L *lua.LState)) {
-		orig := str.RawGetString(name).(*lua.LFunction)
-		str.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
-			check(L)
-			top := L.GetTop()
-			L.Push(orig)
-			for i := 1; i <= top; i++ {
-				L.Push(L.Get(i))
+	// checkPattern refuses a subject, pattern or match the matcher, which
+	// runs in Go, could take too long over.
+	checkPattern := func(L *lua.LState, name string) {
+		s := L.CheckString(1)
+		p := L.CheckString(2)
+		if len(s) > lim.PatternText {
+			vm.overBudget(L, "string size", textLimit, fmt.Sprintf("string.%s over a string of %d bytes", name, len(s)))
+		}
+		if len(p) > 1024 {
+			vm.overBudget(L, "string size", "1024 bytes", fmt.Sprintf("string.%s with a pattern of %d bytes", name, len(p)))
+		}
+		plain := name == "find" && L.GetTop() >= 4 && lua.LVAsBool(L.Get(4))
+		if !plain {
+			if work := patternWork(len(s), p); work > maxPatternWork {
+				vm.overBudget(L, "pattern", fmt.Sprintf("%.0e steps", float64(maxPatternWork)),
+					fmt.Sprintf("string.%s with %d repetition items over %d bytes could take %.1e steps (the matcher backtracks in Go, where the time budget cannot stop it)", name, quantifiers(p), len(s), work))
 			}
-			L.Call(top, lua.MultRet)
-			return L.GetTop() - top
+		}
+	}
+	for _, name := range []string{"find", "match", "gmatch"} {
+		orig := str.RawGetString(name).(*lua.LFunction).GFunction
+		str.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
+			checkPattern(L, name)
+			return orig(L)
 		}))
 	}
-	wrapFn("rep", func(L *lua.LState) {
-		s := L.CheckString(1)
-		n := L.CheckNumber(2)
-		if n > 0 && float64(len(s))*float64(n) > float64(lim.StringBytes) {
-			vm.overBudget(L, "string size", sizeLimit, fmt.Sprintf("string.rep would build %.0f bytes", float64(len(s))*float64(n)))
-		}
-	})
-	patterned := func(name string) {
-		wrapFn(name, func(L *lua.LState) {
-			s := L.CheckString(1)
-			p := L.CheckString(2)
-			if len(s) > lim.PatternText {
-				vm.overBudget(L, "string size", textLimit, fmt.Sprintf("string.%s over a string of %d bytes", name, len(s)))
-			}
-			if len(p) > 1024 {
-				vm.overBudget(L, "string size", "1024 bytes", fmt.Sprintf("string.%s with a pattern of %d bytes", name, len(p)))
-			}
-			plain := name == "find" && L.GetTop() >= 4 && lua.LVAsBool(L.Get(4))
-			if !plain {
-				if work := patternWork(len(s), p); work > maxPatternWork {
-					vm.overBudget(L, "pattern", fmt.Sprintf("%.0e steps", float64(maxPatternWork)),
-						fmt.Sprintf("string.%s with %d repetition items over %d bytes could take %.1e steps (the matcher backtracks in Go, where the time budget cannot stop it)", name, quantifiers(p), len(s), work))
-				}
-			}
-		})
-	}
-	for _, name := range []string{"find", "match", "gmatch", "gsub"} {
-		patterned(name)
-	}
+	str.RawSetString("gsub", L.NewFunction(func(L *lua.LState) int {
+		checkPattern(L, "gsub")
+		return sl.gsub(L)
+	}))
 	str.RawSetString("gfind", str.RawGetString("gmatch"))
-	wrapFn("format", func(L *lua.LState) {
-		f := L.CheckString(1)
-		if len(f) > lim.StringBytes {
-			vm.overBudget(L, "string size", sizeLimit, "string.format with a huge format")
-		}
-		total := len(f)
-		for i := 0; i < len(f); i++ {
-			if f[i] != '%' {
-				continue
-			}
-			j := i + 1
-			width := 0
-			for j < len(f) && strings.IndexByte("-+ #0", f[j]) >= 0 {
-				j++
-			}
-			for j < len(f) && (f[j] >= '0' && f[j] <= '9' || f[j] == '.') {
-				if f[j] == '.' {
-					width = 0
-				} else {
-					width = width*10 + int(f[j]-'0')
-				}
-				if width > 99 {
-					L.RaiseError("string.format: width or precision above 99 in %q", f)
-				}
-				j++
-			}
-			i = j
-		}
-		for i := 2; i <= L.GetTop(); i++ {
-			if s, ok := L.Get(i).(lua.LString); ok {
-				total += len(s)
-			}
-		}
-		if total > lim.StringBytes {
-			vm.overBudget(L, "string size", sizeLimit, fmt.Sprintf("string.format would build about %d bytes", total))
-		}
-	})
+	str.RawSetString("rep", L.NewFunction(sl.rep))
+	str.RawSetString("format", L.NewFunction(sl.format))
+	str.RawSetString("char", L.NewFunction(sl.char))
+	str.RawSetString("upper", L.NewFunction(sl.mapBytes("string.upper", upperASCII)))
+	str.RawSetString("lower", L.NewFunction(sl.mapBytes("string.lower", lowerASCII)))
+	str.RawSetString("reverse", L.NewFunction(sl.mapBytes("string.reverse", reverseBytes)))
 }
 
 func (vm *machine) wrapTable(L *lua.LState, tbl *lua.LTable, lim Limits) {
 	itemLimit := fmt.Sprintf("%d", lim.TableItems)
-	insert := tbl.RawGetString("insert").(*lua.LFunction)
+	insert := tbl.RawGetString("insert").(*lua.LFunction).GFunction
 	tbl.RawSetString("insert", L.NewFunction(func(L *lua.LState) int {
 		t := L.CheckTable(1)
 		if L.GetTop() == 3 {
@@ -273,43 +240,9 @@ func (vm *machine) wrapTable(L *lua.LState, tbl *lua.LTable, lim Limits) {
 		if t.Len() >= lim.TableItems {
 			vm.overBudget(L, "table size", itemLimit, "table.insert into a table of that many elements")
 		}
-		top := L.GetTop()
-		L.Push(insert)
-		for i := 1; i <= top; i++ {
-			L.Push(L.Get(i))
-		}
-		L.Call(top, 0)
-		return 0
+		return insert(L)
 	}))
-	concat := tbl.RawGetString("concat").(*lua.LFunction)
-	tbl.RawSetString("concat", L.NewFunction(func(L *lua.LState) int {
-		t := L.CheckTable(1)
-		sep := len(L.OptString(2, ""))
-		i := L.OptInt(3, 1)
-		j := L.OptInt(4, t.Len())
-		if j-i+1 > lim.TableItems {
-			vm.overBudget(L, "table size", itemLimit, fmt.Sprintf("table.concat of %d elements", j-i+1))
-		}
-		total := 0
-		for k := i; k <= j; k++ {
-			switch v := t.RawGetInt(k).(type) {
-			case lua.LString:
-				total += len(v) + sep
-			case lua.LNumber:
-				total += 24 + sep
-			}
-			if total > lim.StringBytes {
-				vm.overBudget(L, "string size", fmt.Sprintf("%d bytes", lim.StringBytes), "table.concat would build a longer string")
-			}
-		}
-		top := L.GetTop()
-		L.Push(concat)
-		for k := 1; k <= top; k++ {
-			L.Push(L.Get(k))
-		}
-		L.Call(top, 1)
-		return 1
-	}))
+	tbl.RawSetString("concat", L.NewFunction(strLib{vm: vm, lim: lim}.concat))
 }
 
 // luaNumber converts a number to a Lua value without allocating when it is

@@ -2,60 +2,105 @@ package host
 
 import (
 	"fmt"
+	"math"
 
 	lua "github.com/yuin/gopher-lua"
 )
+
+// maxCount is the most counters one cell of a state (a site's count, a
+// captured total, a hand) may hold. Counts are int32; keeping each below
+// half the int32 range means adding two never overflows before the check.
+const maxCount = math.MaxInt32 / 2
+
+// sowWork bounds the steps (sites visited) of one call of a sowing
+// primitive on a board of the given number of sites: relay, relay_ends and
+// emit_sowings loop in Go, where the time budget cannot interrupt them, and
+// a script chooses their lap limit. The bound leaves room for a sowing of
+// 1000 laps from every site of the board (a lap visits at most twice the
+// sites), between 2^22 and 2^25 steps (about 10 to 250 ms). A sowing that
+// runs longer is a sowing that does not end: the primitive fails, asking
+// for a lower lap limit.
+func sowWork(sites int) int {
+	w := 2048 * sites * sites
+	return min(max(w, 1<<22), 1<<25)
+}
 
 // sowInto drops n counters one per site along t, starting with the site
 // after from. It returns the last site sown and whether that site was empty
 // before the last counter fell in; last is -1 when a track that does not
 // loop ran out of sites. The starting site is not skipped when a sowing laps
-// the track.
-func sowInto(counts []int32, t *Track, from int, n int) (last int, wasEmpty bool) {
+// the track. A site whose count would pass maxCount is returned as
+// overflow (-1 when none): the counts are then partly sown.
+func sowInto(counts []int32, t *Track, from int, n int) (last int, wasEmpty bool, overflow int) {
 	if t.Loop && n >= len(t.Sites) {
 		q := n / len(t.Sites)
 		for _, s := range t.Sites {
-			counts[s] += int32(q)
+			v := int(counts[s]) + q
+			if v > maxCount {
+				return from, false, s
+			}
+			counts[s] = int32(v)
 		}
 		n -= q * len(t.Sites)
 		if n == 0 {
-			return from, counts[from] == 1
+			return from, counts[from] == 1, -1
 		}
 	}
 	pos := from
 	for ; n > 0; n-- {
 		pos = int(t.next[pos])
 		if pos < 0 {
-			return -1, false
+			return -1, false, -1
+		}
+		if counts[pos] >= maxCount {
+			return pos, false, pos
 		}
 		counts[pos]++
 	}
-	return pos, counts[pos] == 1
+	return pos, counts[pos] == 1, -1
+}
+
+// sowCost is the number of steps sowInto takes for n counters on t.
+func sowCost(t *Track, n int) int {
+	if t.Loop && n >= len(t.Sites) {
+		return len(t.Sites) + n%len(t.Sites) + 1
+	}
+	return n + 1
 }
 
 // How a relay sowing ended.
 const (
-	relayEmpty = iota // the last counter fell into an empty site
-	relayStop         // the last counter fell into an occupied site with the stop tag
-	relayLaps         // the lap limit was reached
-	relayOff          // a track that does not loop ran out of sites
+	relayEmpty    = iota // the last counter fell into an empty site
+	relayStop            // the last counter fell into an occupied site with the stop tag
+	relayLaps            // the lap limit was reached
+	relayOff             // a track that does not loop ran out of sites
+	relayWork            // the work bound was reached (see sowWork)
+	relayOverflow        // a count would pass maxCount
 )
 
 // relayInto picks up all counters of from and sows them along t; while the
 // last counter falls into an occupied site without the stop tag, it picks
 // up that site's counters and sows on. A sowing that would need more than
-// maxLaps laps stops before the lap that would exceed the limit.
-func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64, maxLaps int) (last, how, laps int) {
+// maxLaps laps stops before the lap that would exceed the limit. Each lap
+// is charged to *work; the sowing stops (relayWork) when it runs out, or
+// when the call's time budget has tripped.
+func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64, maxLaps int, work *int, trip *tripwire) (last, how, laps int) {
 	pos := from
 	for {
 		if laps >= maxLaps {
 			return pos, relayLaps, laps
 		}
 		n := int(counts[pos])
+		*work -= sowCost(t, n)
+		if *work < 0 || laps&255 == 255 && trip != nil && trip.Done() != nil {
+			return pos, relayWork, laps
+		}
 		counts[pos] = 0
 		laps++
-		l, empty := sowInto(counts, t, pos, n)
+		l, empty, over := sowInto(counts, t, pos, n)
 		switch {
+		case over >= 0:
+			return over, relayOverflow, laps
 		case l < 0:
 			return pos, relayOff, laps
 		case empty:
@@ -65,6 +110,21 @@ func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64
 		}
 		pos = l
 	}
+}
+
+// relayFailed raises the error of a relay that ran out of work or
+// overflowed a count.
+func (vm *machine) relayFailed(L *lua.LState, fn string, from, how, at, maxLaps int) {
+	b := vm.dcl.board
+	if how == relayOverflow {
+		L.RaiseError("%s from %s: the count of %s would pass %d", fn, b.sites[from].Name, b.sites[at].Name, maxCount)
+	}
+	if vm.trip.Done() != nil {
+		L.RaiseError("%s from %s: the time budget ran out", fn, b.sites[from].Name)
+	}
+	w := sowWork(vm.g.lay.sites)
+	vm.overBudget(L, "sowing", fmt.Sprintf("%d steps", w),
+		fmt.Sprintf("%s from %s did not end within %d steps (lap limit %d): a sowing that long does not end; lower the lap limit", fn, b.sites[from].Name, w, maxLaps))
 }
 
 func (vm *machine) sowArgs(L *lua.LState) (*State, *Track, int) {
@@ -83,10 +143,14 @@ func (vm *machine) sowArgs(L *lua.LState) (*State, *Track, int) {
 func (vm *machine) apiSow(L *lua.LState) int {
 	s, t, from := vm.sowArgs(L)
 	n := vm.argInt(L, 3)
-	if n < 1 {
-		L.ArgError(3, fmt.Sprintf("cannot sow %d counters", n))
+	if n < 1 || n > maxCount {
+		L.ArgError(3, fmt.Sprintf("cannot sow %d counters (1 to %d)", n, maxCount))
 	}
-	last, empty := sowInto(s.cells[:vm.g.lay.sites], t, from, n)
+	vm.charge(L, min(n, len(t.Sites))/8+1)
+	last, empty, over := sowInto(s.cells[:vm.g.lay.sites], t, from, n)
+	if over >= 0 {
+		L.RaiseError("sowing %d counters from %s: the count of %s would pass %d", n, vm.dcl.board.sites[from].Name, vm.dcl.board.sites[over].Name, maxCount)
+	}
 	if last < 0 {
 		L.RaiseError("sowing %d counters from %s runs off the end of track %s", n, vm.dcl.board.sites[from].Name, t.Name)
 	}
@@ -113,8 +177,11 @@ func (vm *machine) relayArgs(L *lua.LState) (*State, *Track, int, uint64, int) {
 // "stop" or "laps") and the number of laps.
 func (vm *machine) apiRelay(L *lua.LState) int {
 	s, t, from, stop, maxLaps := vm.relayArgs(L)
-	last, how, laps := relayInto(s.cells[:vm.g.lay.sites], vm.dcl.board.tagMask, t, from, stop, maxLaps)
+	work := sowWork(vm.g.lay.sites)
+	last, how, laps := relayInto(s.cells[:vm.g.lay.sites], vm.dcl.board.tagMask, t, from, stop, maxLaps, &work, vm.trip)
 	switch how {
+	case relayWork, relayOverflow:
+		vm.relayFailed(L, "relay", from, how, last, maxLaps)
 	case relayOff:
 		L.RaiseError("a relay sowing from %s runs off the end of track %s", vm.dcl.board.sites[from].Name, t.Name)
 	case relayEmpty:
@@ -160,12 +227,17 @@ func relayBounded(counts []int32, tagMask []uint64, t *Track, stop uint64, maxLa
 // relayEnds reports whether a relay sowing from site ends (in an empty
 // site or at the stop tag) within maxLaps laps, trying it on a copy of the
 // counts when the bound does not settle it.
-func (vm *machine) relayEnds(s *State, t *Track, from int, stop uint64, maxLaps int, bounded bool) bool {
+// The steps it takes are charged to *work; a sowing that runs out of work
+// or overflows a count raises an error in L.
+func (vm *machine) relayEnds(L *lua.LState, fn string, s *State, t *Track, from int, stop uint64, maxLaps int, bounded bool, work *int) bool {
 	if bounded {
 		return true
 	}
 	vm.scratch = append(vm.scratch[:0], s.cells[:vm.g.lay.sites]...)
-	_, how, _ := relayInto(vm.scratch, vm.dcl.board.tagMask, t, from, stop, maxLaps)
+	at, how, _ := relayInto(vm.scratch, vm.dcl.board.tagMask, t, from, stop, maxLaps, work, vm.trip)
+	if how == relayWork || how == relayOverflow {
+		vm.relayFailed(L, fn, from, how, at, maxLaps)
+	}
 	return how == relayEmpty || how == relayStop
 }
 
@@ -185,6 +257,7 @@ func (vm *machine) apiEmitSowings(L *lua.LState) int {
 	}
 	bounded := relayBounded(s.cells, vm.dcl.board.tagMask, t, stop, maxLaps)
 	added, matched := 0, 0
+	work := sowWork(vm.g.lay.sites)
 	for _, i := range f.cand {
 		if !f.matches(s.cells, &vm.g.lay, vm.mover, i) {
 			continue
@@ -193,7 +266,7 @@ func (vm *machine) apiEmitSowings(L *lua.LState) int {
 		if t.pos[i] < 0 || s.cells[i] == 0 {
 			L.RaiseError("emit_sowings: %s is not a site with counters on track %s", vm.dcl.board.sites[i].Name, t.Name)
 		}
-		if vm.relayEnds(s, t, int(i), stop, maxLaps, bounded) {
+		if vm.relayEnds(L, "emit_sowings", s, t, int(i), stop, maxLaps, bounded, &work) {
 			m := Move{Kind: uint8(k), N: 1}
 			m.Sites[0] = uint16(i)
 			vm.push(L, s, m)
@@ -224,7 +297,8 @@ func (vm *machine) apiRelayEnds(L *lua.LState) int {
 		L.ArgError(4, "the lap limit must be at least 1")
 	}
 	bounded := relayBounded(s.cells, vm.dcl.board.tagMask, t, stop, maxLaps)
-	pushBool(L, vm.relayEnds(s, t, from, stop, maxLaps, bounded))
+	work := sowWork(vm.g.lay.sites)
+	pushBool(L, vm.relayEnds(L, "relay_ends", s, t, from, stop, maxLaps, bounded, &work))
 	return 1
 }
 
@@ -294,7 +368,8 @@ func (vm *machine) apiSweep(L *lua.LState) int {
 		if o == 0 || s.cells[i] == 0 {
 			continue
 		}
-		s.cells[lay.captured+int(o)-1] += s.cells[i]
+		c := &s.cells[lay.captured+int(o)-1]
+		*c = checkCount(L, fmt.Sprintf("player %d's captured total", o), int(*c)+int(s.cells[i]))
 		total += int(s.cells[i])
 		s.cells[i] = 0
 	}

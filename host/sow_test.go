@@ -38,7 +38,8 @@ func TestRelayBoundHolds(t *testing.T) {
 				continue
 			}
 			c := append([]int32(nil), counts...)
-			_, how, laps := relayInto(c, tags, &track, from, 1, maxLaps)
+			work := sowWork(n)
+			_, how, laps := relayInto(c, tags, &track, from, 1, maxLaps, &work, nil)
 			checked++
 			if how == relayLaps {
 				t.Fatalf("bound says a sowing ends within %d laps, but from %d it did not (counts %v, stops %v)", maxLaps, from, counts, tags)

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"math/bits"
 )
 
@@ -19,8 +20,10 @@ type State struct {
 	over   bool
 	winner int
 	reason string
+	method Method
 	notes  []string // never modified in place; shared by clones
 	hist   history  // position keys, for repetition rules
+	key    uint64   // the position's key, kept by every change that completes
 	moves  []Move   // legal moves of the current decision
 }
 
@@ -60,17 +63,41 @@ func (s *State) Ply() int { return s.ply }
 // the player whose decision would have been next.
 func (s *State) ToMove() int { return int(s.cells[s.g.lay.toMove]) }
 
-// Count is the number of counters on site i.
-func (s *State) Count(i int) int { return int(s.cells[i]) }
+// Count is the number of counters on site i (0 <= i < NumSites). Like a
+// slice index, an index out of range panics, with a message naming it and
+// the valid range.
+func (s *State) Count(i int) int { return int(s.cells[s.siteIndex("Count", i)]) }
 
-// Owner is the owner of site i, 0 for nobody.
-func (s *State) Owner(i int) int { return int(s.cells[s.g.lay.owners+i]) }
+// Owner is the owner of site i, 0 for nobody (0 <= i < NumSites; an index
+// out of range panics).
+func (s *State) Owner(i int) int { return int(s.cells[s.g.lay.owners+s.siteIndex("Owner", i)]) }
 
-// Captured is player p's captured total (players count from 1).
-func (s *State) Captured(p int) int { return int(s.cells[s.g.lay.captured+p-1]) }
+// Captured is player p's captured total (players count from 1; a player
+// out of range panics).
+func (s *State) Captured(p int) int {
+	return int(s.cells[s.g.lay.captured+s.playerIndex("Captured", p)])
+}
 
-// Hand is the number of counters or pieces in player p's hand.
-func (s *State) Hand(p int) int { return int(s.cells[s.g.lay.hand+p-1]) }
+// Hand is the number of counters or pieces in player p's hand (players
+// count from 1; a player out of range panics).
+func (s *State) Hand(p int) int { return int(s.cells[s.g.lay.hand+s.playerIndex("Hand", p)]) }
+
+// siteIndex checks a site index of an accessor: an index out of range
+// would read another field of the state.
+func (s *State) siteIndex(fn string, i int) int {
+	if uint(i) >= uint(s.g.lay.sites) {
+		panic(fmt.Sprintf("host: State.%s: site index %d out of range [0, %d)", fn, i, s.g.lay.sites))
+	}
+	return i
+}
+
+// playerIndex checks a player of an accessor and returns p-1.
+func (s *State) playerIndex(fn string, p int) int {
+	if p < 1 || p > s.g.lay.players {
+		panic(fmt.Sprintf("host: State.%s: player %d out of range [1, %d]", fn, p, s.g.lay.players))
+	}
+	return p - 1
+}
 
 // Var returns the value of the script variable with the given name.
 func (s *State) Var(name string) (int, bool) {
@@ -87,21 +114,74 @@ func (s *State) Over() bool { return s.over }
 
 // Outcome describes how a game ended.
 type Outcome struct {
-	Over   bool
-	Winner int      // 0 for a draw or while the game goes on
-	Reason string   // how it ended, in the script's words, e.g. "third repetition"
-	Notes  []string // notes the rules attach to the result, e.g. "without glory"
+	Over    bool
+	Winner  int      // 0 for a draw or while the game goes on
+	Method  Method   // by which of the script's rule functions it ended
+	Reason  string   // how it ended, in the script's words, e.g. "third repetition"
+	Notes   []string // notes the rules attach to the result, e.g. "without glory"
+	Players int      // the number of players, for Score
+}
+
+// Score is player p's result: 1 for the winner, 0 for the other players, and
+// an equal share (1/Players, 0.5 with two players) for everyone in a draw.
+// It is 0 for everyone while the game goes on. The scores of a finished game
+// add up to 1.
+func (o Outcome) Score(p int) float64 {
+	switch {
+	case !o.Over || p < 1 || p > o.Players:
+		return 0
+	case o.Winner == 0:
+		return 1 / float64(o.Players)
+	case o.Winner == p:
+		return 1
+	default:
+		return 0
+	}
+}
+
+// Method says which of the script's rule functions ended a game. The
+// script's own words are in Outcome.Reason.
+type Method uint8
+
+// The ways a game can end.
+const (
+	MethodNone       Method = iota // the game goes on
+	MethodRule                     // the script ended it while playing a move (or in setup)
+	MethodNoMoves                  // the script's blocked function: a player had no legal move
+	MethodRepetition               // the script's repeated function: a position occurred too often
+	MethodPosition                 // the script's result function judged a set-up position finished
+)
+
+var methodNames = [...]string{"", "rule", "no moves", "repetition", "position"}
+
+// String names the method: "rule", "no moves", "repetition", "position",
+// or "" for MethodNone.
+func (m Method) String() string {
+	if int(m) < len(methodNames) {
+		return methodNames[m]
+	}
+	return fmt.Sprintf("method(%d)", m)
 }
 
 // Outcome returns the result so far.
 func (s *State) Outcome() Outcome {
-	return Outcome{Over: s.over, Winner: s.winner, Reason: s.reason, Notes: append([]string(nil), s.notes...)}
+	return Outcome{Over: s.over, Winner: s.winner, Method: s.method, Reason: s.reason,
+		Notes: append([]string(nil), s.notes...), Players: s.g.players}
 }
 
 // Moves returns the legal moves of the current decision, in the order the
 // script listed them. The slice belongs to the state: do not modify it, and
-// do not keep it past the next change of the state.
+// do not keep it past the next change of the state (it is reused by the
+// next Apply, also of another state). Use AppendMoves for a copy to keep.
+//
+// Concurrent reads of one State (Moves, AppendMoves, Key, Count, Clone,
+// CopyFrom as the source, ...) are safe, as long as nothing changes it;
+// parallel searches may copy from a shared root.
 func (s *State) Moves() []Move { return s.moves }
+
+// AppendMoves appends the legal moves of the current decision to dst and
+// returns the extended slice, which the caller owns.
+func (s *State) AppendMoves(dst []Move) []Move { return append(dst, s.moves...) }
 
 // Legal returns the legal tokens of the current decision.
 func (s *State) Legal() []string {
@@ -130,10 +210,21 @@ func (s *State) CopyFrom(src *State) {
 	s.hist.copyFrom(&src.hist)
 }
 
-// Key is a 64-bit hash of the position: everything in the state except the
-// ply count, the history, the result and variables the script declared to be
-// outside the position. Equal positions have equal keys.
-func (s *State) Key() uint64 { return hashCells(s.cells[:s.g.lay.keyLen]) }
+// Key is a 64-bit hash of the position: the counts and owners of the sites,
+// the captured totals, the hands, the variables the script declared part of
+// the position, and the player to move. It is exactly what the repetition
+// rule compares, and it leaves out the ply count, the history, the result
+// (a finished state and an unfinished one can share a key) and variables
+// outside the position. Equal positions have equal keys; different ones
+// collide with a probability of about 2^-64 per pair, so a search that
+// cannot afford a collision compares AppendPosition encodings. A search
+// that caches results by key must also account for history: see
+// Repetitions and Game.Repetition.
+func (s *State) Key() uint64 { return s.key }
+
+// computeKey hashes the position as it is now, also while a script is
+// changing it.
+func (s *State) computeKey() uint64 { return hashCells(s.cells[:s.g.lay.keyLen]) }
 
 // Repetitions is how many times the current position has occurred,
 // counting the current occurrence.

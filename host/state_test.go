@@ -36,13 +36,13 @@ func jsonKeys(t *testing.T, data []byte) []string {
 }
 
 // TestJSONFieldOrder checks the fields of RULINGS.md ("The state as the
-// tools show it") in its order, then reason and vars.
+// tools show it") in its order, then reason, vars and history.
 func TestJSONFieldOrder(t *testing.T) {
 	g := loadTest(t, "probe")
 	s := g.Start()
 	data, err := json.Marshal(s)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"game", "variant", "ply", "to_move", "sites", "captured", "hand", "legal", "over", "winner", "notes", "reason", "vars"}, jsonKeys(t, data))
+	assert.Equal(t, []string{"game", "variant", "ply", "to_move", "sites", "captured", "hand", "legal", "over", "winner", "notes", "reason", "vars", "history"}, jsonKeys(t, data))
 
 	var j struct {
 		Variant json.RawMessage
@@ -58,7 +58,7 @@ func TestJSONFieldOrder(t *testing.T) {
 		`"sites":[{"name":"a1","count":2,"owner":1},{"name":"a2","count":2,"owner":1},{"name":"a3","count":2,"owner":1},{"name":"a4","count":2,"owner":1},`+
 		`{"name":"b1","count":0,"owner":0},{"name":"b2","count":0,"owner":0},{"name":"b3","count":0,"owner":0},{"name":"b4","count":0,"owner":0},`+
 		`{"name":"c1","count":2,"owner":2},{"name":"c2","count":2,"owner":2},{"name":"c3","count":2,"owner":2},{"name":"c4","count":2,"owner":2}],`+
-		`"captured":[0,0],"hand":[1,1],"legal":["a1","a2","a3","a4"],"over":false,"winner":0,"notes":[],"reason":"","vars":{"phase":0,"bonus":0,"memo":0}}`,
+		`"captured":[0,0],"hand":[1,1],"legal":["a1","a2","a3","a4"],"over":false,"winner":0,"notes":[],"reason":"","vars":{"phase":0,"bonus":0,"memo":0},"history":["0ca622e9cc1ee35b"]}`,
 		string(data))
 
 	// A game without parameters or variables; strings are escaped.
@@ -66,7 +66,7 @@ func TestJSONFieldOrder(t *testing.T) {
 	pd, err := json.Marshal(p.Start())
 	require.NoError(t, err)
 	assert.Contains(t, string(pd), `"variant":{},`)
-	assert.Contains(t, string(pd), `"vars":{}}`)
+	assert.Contains(t, string(pd), `"vars":{},`)
 	r := loadTest(t, "probe", WithParam("label", "a \"quoted\" <label>\n"))
 	rd, err := json.Marshal(r.Start())
 	require.NoError(t, err)
@@ -102,7 +102,7 @@ func TestStateFromJSONRoundTrip(t *testing.T) {
 					assert.Equal(t, text, stateJSONText(t, back))
 					assert.Equal(t, s.Key(), back.Key())
 					assert.Equal(t, s.Legal(), back.Legal())
-					assert.Equal(t, 1, back.Repetitions(), "the history starts afresh")
+					assert.Equal(t, s.Repetitions(), back.Repetitions(), "the history is carried")
 					if ok, err := Step(s, rng); !ok {
 						break
 					} else {
@@ -132,11 +132,17 @@ func TestStateFromJSONErrors(t *testing.T) {
 		{"winner 3", `"over":false,"winner":0`, `"over":true,"winner":3`, "winner 3 is not possible here"},
 		{"legal differs", `"legal":["a1","a2","a3","a4"]`, `"legal":["a1","a2","a4","a3"]`, `legal token 3 is "a3" here, "a4" in the JSON`},
 		{"legal count differs", `"legal":["a1","a2","a3","a4"]`, `"legal":["a1"]`, "the script lists 4 legal tokens here, the JSON 1"},
-		{"negative count", `"name":"b1","count":0`, `"name":"b1","count":-3`, "position: b1 has a negative count"},
+		{"negative count", `"name":"b1","count":0`, `"name":"b1","count":-3`, "position: b1 has count -3 (0 to 1073741823 allowed)"},
 		{"bad owner", `"name":"b1","count":0,"owner":0`, `"name":"b1","count":0,"owner":3`, "position: b1 has owner 3 (0 to 2 allowed)"},
 		{"bad to_move", `"to_move":1`, `"to_move":0`, "position: to_move must be a player from 1 to 2, got 0"},
 		{"unknown var", `"memo":0`, `"memo":0,"extra":1`, `position: the script declares no variable "extra" (it declares: phase, bonus, memo)`},
 		{"captured length", `"captured":[0,0]`, `"captured":[0]`, "want 2 captured totals and hands, got 1 and 2"},
+		{"fractional parameter", `"seeds":2`, `"seeds":2.9`, "parameter seeds is 2.9, not a whole number"},
+		{"fractional count", `"name":"b1","count":0`, `"name":"b1","count":0.5`, "cannot unmarshal number 0.5"},
+		{"count past int32", `"name":"b1","count":0`, `"name":"b1","count":4294967303`, "position: b1 has count 4294967303 (0 to 1073741823 allowed)"},
+		{"captured past int32", `"captured":[0,0]`, `"captured":[2147483648,4294967297]`, "position: player 1's captured total is 2147483648 (0 to 1073741823 allowed)"},
+		{"var past int32", `"memo":0`, `"memo":4294967296`, "position: variable memo is 4294967296"},
+		{"not conserving", `"name":"a1","count":2`, `"name":"a1","count":400`, "the game conserves its counters: the opening has 18 on the board, captured and in hand, this position 416"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			bad := strings.Replace(good, c.from, c.to, 1)
@@ -202,7 +208,7 @@ func TestCopyFromDoesNotAllocate(t *testing.T) {
 func TestHistoryOfCopies(t *testing.T) {
 	g := loadTest(t, "probepts")
 	// One piece each, hands empty: the pieces can shuttle forever.
-	pos := Position{Counts: []int{0, 0, 0, 0, 1, 0, 1}, Owners: []int{0, 0, 0, 0, 1, 0, 2}, Captured: []int{0, 0}, Hand: []int{0, 0}, ToMove: 1}
+	pos := Position{Counts: []int{0, 0, 0, 0, 1, 0, 1}, Owners: []int{0, 0, 0, 0, 1, 0, 2}, Captured: []int{2, 2}, Hand: []int{0, 0}, ToMove: 1}
 	s, err := g.NewState(pos)
 	require.NoError(t, err)
 	cycle := []string{"c1-b1", "c3-b3", "b1-c1", "b3-c3"}
@@ -222,7 +228,7 @@ func TestHistoryOfCopies(t *testing.T) {
 		require.NoError(t, c.Play(tok))
 	}
 	assert.True(t, c.Over(), "the third occurrence draws")
-	assert.Equal(t, Outcome{Over: true, Reason: "third repetition"}, c.Outcome())
+	assert.Equal(t, Outcome{Over: true, Method: MethodRule, Players: 2, Reason: "third repetition"}, c.Outcome())
 	assert.Equal(t, 3, c.Repetitions())
 	assert.Equal(t, 2, s.Repetitions())
 	assert.False(t, s.Over())
@@ -288,7 +294,7 @@ func TestHistoryModel(t *testing.T) {
 // third occurrence of a position.
 func TestRepetitionsInPlay(t *testing.T) {
 	g := loadTest(t, "probepts")
-	pos := Position{Counts: []int{0, 0, 0, 0, 1, 0, 1}, Owners: []int{0, 0, 0, 0, 1, 0, 2}, Captured: []int{0, 0}, Hand: []int{0, 0}, ToMove: 1}
+	pos := Position{Counts: []int{0, 0, 0, 0, 1, 0, 1}, Owners: []int{0, 0, 0, 0, 1, 0, 2}, Captured: []int{2, 2}, Hand: []int{0, 0}, ToMove: 1}
 	s, err := g.NewState(pos)
 	require.NoError(t, err)
 	assert.Equal(t, 1, s.Repetitions())
@@ -301,7 +307,7 @@ func TestRepetitionsInPlay(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []int{1, 1, 1, 2, 2, 2, 2, 3}, reps)
-	assert.Equal(t, Outcome{Over: true, Reason: "third repetition"}, s.Outcome())
+	assert.Equal(t, Outcome{Over: true, Method: MethodRule, Players: 2, Reason: "third repetition"}, s.Outcome())
 	assert.Empty(t, s.Legal())
 	assert.Equal(t, 8, s.Ply())
 }
@@ -337,10 +343,11 @@ func TestKeyStability(t *testing.T) {
 	// Every part of the position changes the key.
 	base := p.Start().Position()
 	variants := []func(*Position){
-		func(q *Position) { q.Counts[4] = 1 },
+		// (the game conserves its counters: each change keeps the total)
+		func(q *Position) { q.Counts[4] = 1; q.Counts[0]-- },
 		func(q *Position) { q.Owners[4] = 1 },
-		func(q *Position) { q.Captured[1] = 1 },
-		func(q *Position) { q.Hand[0] = 0 },
+		func(q *Position) { q.Captured[1] = 1; q.Counts[8]-- },
+		func(q *Position) { q.Hand[0] = 0; q.Counts[0]++ },
 		func(q *Position) { q.ToMove = 2 },
 		func(q *Position) { q.Vars["bonus"] = 1 },
 	}
@@ -380,11 +387,16 @@ func TestNewStateErrors(t *testing.T) {
 		{"too many owners", func(p *Position) { p.Owners = append(p.Owners, 0) }, "position: want 12 counts and owners, got 12 and 13"},
 		{"captured", func(p *Position) { p.Captured = []int{0} }, "position: want 2 captured totals and hands, got 1 and 2"},
 		{"hand", func(p *Position) { p.Hand = nil }, "position: want 2 captured totals and hands, got 2 and 0"},
-		{"negative count", func(p *Position) { p.Counts[5] = -1 }, "position: b2 has a negative count"},
+		{"negative count", func(p *Position) { p.Counts[5] = -1 }, "position: b2 has count -1 (0 to 1073741823 allowed)"},
+		{"count past int32", func(p *Position) { p.Counts[5] = 1<<32 + 7 }, "position: b2 has count 4294967303 (0 to 1073741823 allowed)"},
+		{"count past maxCount", func(p *Position) { p.Counts[5] = 1 << 30 }, "position: b2 has count 1073741824 (0 to 1073741823 allowed)"},
+		{"captured past int32", func(p *Position) { p.Captured[0] = 2147483648 }, "position: player 1's captured total is 2147483648 (0 to 1073741823 allowed)"},
+		{"var past int32", func(p *Position) { p.Vars = map[string]int{"phase": 1 << 32} }, "position: variable phase is 4294967296 (a 32-bit integer, -2147483648 to 2147483647, allowed)"},
+		{"not conserving", func(p *Position) { p.Counts[0] += 382 }, "position: the game conserves its counters: the opening has 18 on the board, captured and in hand, this position 400"},
 		{"owner 3", func(p *Position) { p.Owners[0] = 3 }, "position: a1 has owner 3 (0 to 2 allowed)"},
 		{"owner -1", func(p *Position) { p.Owners[0] = -1 }, "position: a1 has owner -1 (0 to 2 allowed)"},
-		{"negative captured", func(p *Position) { p.Captured[1] = -1 }, "position: player 2 has a negative captured total or hand"},
-		{"negative hand", func(p *Position) { p.Hand[0] = -1 }, "position: player 1 has a negative captured total or hand"},
+		{"negative captured", func(p *Position) { p.Captured[1] = -1 }, "position: player 2's captured total is -1 (0 to 1073741823 allowed)"},
+		{"negative hand", func(p *Position) { p.Hand[0] = -1 }, "position: player 1's hand is -1 (0 to 1073741823 allowed)"},
 		{"to_move 0", func(p *Position) { p.ToMove = 0 }, "position: to_move must be a player from 1 to 2, got 0"},
 		{"to_move 3", func(p *Position) { p.ToMove = 3 }, "position: to_move must be a player from 1 to 2, got 3"},
 		{"unknown var", func(p *Position) { p.Vars = map[string]int{"speed": 1} }, `position: the script declares no variable "speed" (it declares: phase, bonus, memo)`},
@@ -402,10 +414,10 @@ func TestNewStateErrors(t *testing.T) {
 		})
 	}
 	// A position without legal tokens is settled by the script's blocked.
-	empty := Position{Counts: make([]int, 12), Owners: make([]int, 12), Captured: []int{3, 1}, Hand: []int{0, 0}, ToMove: 1}
+	empty := Position{Counts: make([]int, 12), Owners: make([]int, 12), Captured: []int{17, 1}, Hand: []int{0, 0}, ToMove: 1}
 	s, err := g.NewState(empty)
 	require.NoError(t, err)
-	assert.Equal(t, Outcome{Over: true, Winner: 1, Reason: "more captured"}, s.Outcome())
+	assert.Equal(t, Outcome{Over: true, Winner: 1, Method: MethodNoMoves, Players: 2, Reason: "more captured"}, s.Outcome())
 	assert.Empty(t, s.Legal())
 	// Variables reach the script: phase 1 lists one move of every kind.
 	p1 := ok
@@ -443,7 +455,13 @@ func TestIllegalMoves(t *testing.T) {
 		err := s.Apply(m)
 		var ie *IllegalMoveError
 		require.ErrorAs(t, err, &ie, "%+v", m)
-		assert.Equal(t, g.Token(m), ie.Token)
+		if m.IsZero() {
+			assert.Equal(t, "", ie.Token)
+			assert.Contains(t, ie.Reason, "zero Move")
+		} else {
+			assert.Equal(t, g.Token(m), ie.Token)
+			assert.Contains(t, ie.Reason, "another game", "a move made outside the game carries no game identity")
+		}
 		assert.Equal(t, before, stateJSONText(t, s))
 	}
 	assert.Equal(t, "<move kind 200>", g.Token(Move{Kind: 200}))
@@ -476,14 +494,14 @@ func TestTokensAndParseMove(t *testing.T) {
 	}
 	m, err := s.ParseMove("offer:a4,c1")
 	require.NoError(t, err)
-	assert.Equal(t, Move{Kind: 3, N: 2, Sites: [4]uint16{3, 8}}, m)
+	assert.Equal(t, Move{Kind: 3, N: 2, Sites: [4]uint16{3, 8}, game: g.tag}, m)
 	assert.Equal(t, 3, m.Site(0))
 	assert.Equal(t, 8, m.Site(1))
 	assert.Equal(t, -1, m.Site(2))
 	assert.Equal(t, -1, m.Site(-1))
 	m, err = s.ParseMove("a4/a3/a2/a1")
 	require.NoError(t, err)
-	assert.Equal(t, Move{Kind: 6, N: 4, Sites: [4]uint16{0, 1, 2, 3}}, m)
+	assert.Equal(t, Move{Kind: 6, N: 4, Sites: [4]uint16{0, 1, 2, 3}, game: g.tag}, m)
 	_, err = s.ParseMove("offer:c1,a4")
 	var ie *IllegalMoveError
 	require.ErrorAs(t, err, &ie)

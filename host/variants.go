@@ -18,17 +18,6 @@ type variantsFile struct {
 	data     *yaml.Node // a mapping node, or nil
 }
 
-// ParseVariants parses the text of a variants file. The file name is used in
-// error messages. It is exported for tools and fuzzing; Library.Load reads
-// variants files itself.
-func ParseVariants(file string, src []byte) ([]Variant, error) {
-	vf, err := parseVariants(file, src)
-	if err != nil {
-		return nil, err
-	}
-	return vf.variants, nil
-}
-
 func parseVariants(file string, src []byte) (*variantsFile, error) {
 	vf := &variantsFile{file: file}
 	var doc yaml.Node

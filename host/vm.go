@@ -20,6 +20,8 @@ type machine struct {
 	dcl  *decl // what the script declared while loading
 
 	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
+	fnResult, fnEvaluate                            lua.LValue // optional
+	phase                                           Call       // the script function running
 
 	st        *State // the state being worked on, nil between calls
 	loading   bool   // the chunk is running: declarations are allowed
@@ -39,11 +41,13 @@ type machine struct {
 	scratch []int32 // dry-run sowing
 	spare   []Move  // a buffer for the next legal list (see save)
 
-	seen    map[Move]struct{} // moves of a long legal list (see pushNew)
-	seenFor uint64            // the call the set belongs to
-	seenLen int               // how many of the state's moves are in it
-	saved   saved             // copy of a state taken before play, restored on error
-	strs    strCache
+	seen      map[Move]struct{} // moves of a long legal list (see pushNew)
+	seenFor   uint64            // the call the set belongs to
+	seenLen   int               // how many of the state's moves are in it
+	saved     saved             // copy of a state taken before play, restored on error
+	savedHist history           // history of a state whose position is being set
+	irrev     irreversible      // see lua_irreversible.go
+	strs      strCache
 }
 
 // saved holds what apply needs to undo a failed play.
@@ -54,7 +58,9 @@ type saved struct {
 	over   bool
 	winner int
 	reason string
+	method Method
 	notes  []string
+	key    uint64
 }
 
 type strCache struct {
@@ -90,7 +96,8 @@ func luaInt(v int) lua.LValue {
 // The first machine of a game records the script's declarations in dcl;
 // later ones check that the script declared the same again.
 func newMachine(g *Game) (*machine, error) {
-	vm := &machine{g: g, trip: newTripwire(), dcl: &decl{}}
+	vm := &machine{g: g, trip: newTripwire(g.limits), dcl: &decl{}}
+	vm.trip.measure = func() uint64 { return vm.heldMemory(g.limits.Memory) }
 	vm.L = vm.newSandbox(g.limits)
 	vm.L.SetContext(vm.trip)
 	vm.strs.empty = lua.LString("empty")
@@ -164,16 +171,23 @@ func (vm *machine) takeRules(v lua.LValue) error {
 	if vm.fnRepeated, err = get("repeated", false); err != nil {
 		return err
 	}
+	if vm.fnResult, err = get("result", false); err != nil {
+		return err
+	}
+	if vm.fnEvaluate, err = get("evaluate", false); err != nil {
+		return err
+	}
+	vm.dcl.hasEvaluate = vm.fnEvaluate != nil
 	var unknown []string
 	t.ForEach(func(k, _ lua.LValue) {
 		switch k.String() {
-		case "setup", "legal", "play", "blocked", "repeated":
+		case "setup", "legal", "play", "blocked", "repeated", "result", "evaluate":
 		default:
 			unknown = append(unknown, k.String())
 		}
 	})
 	if len(unknown) > 0 {
-		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated)", strings.Join(unknown, ", "))}
+		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated, result, evaluate)", strings.Join(unknown, ", "))}
 	}
 	if (vm.fnRepeated != nil) != (vm.dcl.repetition > 0) {
 		return &ScriptError{Pos: pos, Func: "load", Msg: "declare repetition = N and return a repeated function together, or neither"}
@@ -188,7 +202,7 @@ func (vm *machine) takeRules(v lua.LValue) error {
 }
 
 // call runs a Lua function under the budget and turns failures into errors.
-func (vm *machine) call(fn lua.LValue, name string, nret int, args ...lua.LValue) error {
+func (vm *machine) call(fn lua.LValue, name Call, nret int, args ...lua.LValue) error {
 	L := vm.L
 	L.Push(fn)
 	for _, a := range args {
@@ -200,9 +214,12 @@ func (vm *machine) call(fn lua.LValue, name string, nret int, args ...lua.LValue
 // invoke calls the function pushed below its nargs pushed arguments, under
 // the budget; a failure marks the machine broken and becomes an error
 // naming the script function.
-func (vm *machine) invoke(name string, nargs, nret int) error {
+func (vm *machine) invoke(name Call, nargs, nret int) error {
 	seq := vm.begin()
+	outer := vm.phase
+	vm.phase = name
 	err := vm.L.PCall(nargs, nret, nil)
+	vm.phase = outer
 	vm.g.wd.end(vm.trip)
 	if err == nil {
 		return nil
@@ -219,7 +236,7 @@ func (vm *machine) begin() uint64 {
 }
 
 // convertError turns a gopher-lua error into a ScriptError or BudgetError.
-func (vm *machine) convertError(err error, fn string, seq uint64) error {
+func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 	var msg, trace string
 	var apiErr *lua.ApiError
 	if errors.As(err, &apiErr) {
@@ -232,11 +249,24 @@ func (vm *machine) convertError(err error, fn string, seq uint64) error {
 	if pos.Line == 0 {
 		pos = vm.posFromTrace(trace, pos)
 	}
+	// A size budget the failing call hit itself is the certain cause,
+	// even when the watchdog tripped meanwhile.
+	if be := vm.budgetHit; be != nil && strings.Contains(text, string(be.Budget)+" budget exceeded") {
+		vm.budgetHit = nil
+		out := *be
+		out.Pos, out.Func = pos, fn
+		return &out
+	}
 	switch why := vm.trip.firedFor(seq); why {
+	case tripSteps:
+		vm.budgetHit = nil
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetSteps, Limit: fmt.Sprintf("%d steps", vm.g.limits.Steps), Detail: "the call ran too many steps (an endless loop?)"}
 	case tripTime:
-		return &BudgetError{Pos: pos, Func: fn, Budget: "time", Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop?)"}
+		vm.budgetHit = nil
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetTime, Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop or a hang)"}
 	case tripMemory:
-		return &BudgetError{Pos: pos, Func: fn, Budget: "memory", Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the call grew the heap too much"}
+		vm.budgetHit = nil
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the script holds too much memory"}
 	}
 	if be := vm.budgetHit; be != nil {
 		vm.budgetHit = nil
@@ -246,9 +276,9 @@ func (vm *machine) convertError(err error, fn string, seq uint64) error {
 	}
 	switch {
 	case strings.Contains(text, "stack overflow"):
-		return &BudgetError{Pos: pos, Func: fn, Budget: "call stack", Limit: strconv.Itoa(vm.g.limits.CallStack) + " frames", Detail: "recursion too deep"}
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetCallStack, Limit: strconv.Itoa(vm.g.limits.CallStack) + " frames", Detail: "recursion too deep"}
 	case strings.Contains(text, "registry overflow"):
-		return &BudgetError{Pos: pos, Func: fn, Budget: "data stack", Limit: strconv.Itoa(vm.g.limits.DataStack) + " values", Detail: "too many values on the Lua stack"}
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetDataStack, Limit: strconv.Itoa(vm.g.limits.DataStack) + " values", Detail: "too many values on the Lua stack"}
 	}
 	var cfg *ConfigError
 	if vm.dcl.cfgErr != nil && errors.As(vm.dcl.cfgErr, &cfg) {
@@ -310,17 +340,52 @@ func (vm *machine) setup(s *State) error {
 		return err
 	}
 	s.hist.reset()
-	s.hist.push(s.Key())
-	return vm.settle(s)
+	s.hist.push(s.computeKey())
+	err := vm.settle(s)
+	s.key = s.computeKey()
+	return err
 }
 
-// start settles a state built from a position.
+// start settles a state built from a position: the script's result
+// function, when it has one, says whether the position is already decided;
+// otherwise the script lists the legal moves.
 func (vm *machine) start(s *State) error {
 	vm.bind(s)
 	defer vm.bind(nil)
 	s.hist.reset()
-	s.hist.push(s.Key())
-	return vm.settle(s)
+	s.key = s.computeKey()
+	s.hist.push(s.key)
+	if vm.fnResult != nil {
+		vm.mover = s.ToMove()
+		if err := vm.call(vm.fnResult, CallResult, 0, luaInt(s.ToMove())); err != nil {
+			return err
+		}
+		if s.over {
+			s.moves = s.moves[:0]
+			return nil
+		}
+	}
+	err := vm.settle(s)
+	s.key = s.computeKey()
+	return err
+}
+
+// evaluate runs the script's evaluate function on s for player p.
+func (vm *machine) evaluate(s *State, p int) (float64, error) {
+	vm.bind(s)
+	defer vm.bind(nil)
+	vm.mover = p
+	if err := vm.call(vm.fnEvaluate, CallEvaluate, 1, luaInt(p)); err != nil {
+		return 0, err
+	}
+	v := vm.L.Get(-1)
+	vm.L.Pop(1)
+	f, ok := v.(lua.LNumber)
+	if !ok || f != f {
+		vm.broken = true
+		return 0, &ScriptError{Pos: Pos{File: vm.g.file}, Func: CallEvaluate, Msg: fmt.Sprintf("evaluate(%d) must return a number, got %s", p, describeLua(v))}
+	}
+	return float64(f), nil
 }
 
 // settle lists the legal moves of the decision that is next, and asks the
@@ -364,6 +429,7 @@ func (vm *machine) settle(s *State) error {
 // apply plays move m on s. On any error s is restored as it was.
 func (vm *machine) apply(s *State, m Move) error {
 	vm.save(s)
+	vm.beginMove()
 	vm.bind(s)
 	defer vm.bind(nil)
 	p := s.ToMove()
@@ -386,8 +452,9 @@ func (vm *machine) apply(s *State, m Move) error {
 	}
 	key := vm.key
 	if !vm.keyValid {
-		key = s.Key()
+		key = s.computeKey()
 	}
+	vm.forgetBefore(s)
 	s.hist.push(key)
 	err = vm.settle(s)
 	if err == nil && !s.over && vm.fnRepeated != nil && s.hist.count(key) >= vm.g.repetition {
@@ -395,8 +462,13 @@ func (vm *machine) apply(s *State, m Move) error {
 	}
 	if err != nil {
 		s.hist.pop()
+		vm.rememberBefore(s)
 		vm.restore(s)
 		return err
+	}
+	s.key = key
+	if s.over {
+		s.key = s.computeKey() // the end of a game may change the board (sweeps)
 	}
 	vm.done()
 	return nil
@@ -426,7 +498,7 @@ func (vm *machine) save(s *State) {
 	v.cells = append(v.cells[:0], s.cells...)
 	v.moves = s.moves
 	s.moves = vm.spare[:0]
-	v.ply, v.over, v.winner, v.reason, v.notes = s.ply, s.over, s.winner, s.reason, s.notes
+	v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key = s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key
 }
 
 func (vm *machine) restore(s *State) {
@@ -434,7 +506,7 @@ func (vm *machine) restore(s *State) {
 	s.cells = append(s.cells[:0], v.cells...)
 	vm.spare, s.moves = s.moves, v.moves
 	v.moves = nil
-	s.ply, s.over, s.winner, s.reason, s.notes = v.ply, v.over, v.winner, v.reason, v.notes
+	s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key = v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key
 }
 
 // done ends a successful move: the old legal list becomes the spare buffer.

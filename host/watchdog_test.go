@@ -1,37 +1,95 @@
 package host
 
 import (
+	"runtime/metrics"
 	"testing"
 	"time"
 )
 
-// A call that begins while the watchdog is stopped reads the clock as it
-// stood when the watchdog stopped; after the watchdog restarts, that call
-// must not look as old as the pause.
-func TestWatchdogRestartDoesNotTripNewCalls(t *testing.T) {
+// The watchdog's decisions are tested through scan with a clock the test
+// sets, so nothing here depends on how fast the machine is.
+
+// A call that began while the watchdog was stopped read the clock as it
+// stood then; after a restart it must be timed from the restart, not look
+// as old as the pause. A call that really runs too long is still stopped.
+func TestWatchdogTimesCallsFromRestart(t *testing.T) {
 	w := newWatchdog(Limits{Time: 50 * time.Millisecond}.withDefaults())
-	tw := newTripwire()
+	tw := newTripwire(w.limitsForTest())
 	w.add(tw)
-	// A call, then a long idle spell: the watchdog stops by itself.
-	w.begin(tw)
-	w.end(tw)
-	deadline := time.Now().Add(idleTicks*w.tick + 2*time.Second)
-	for w.running.Load() && time.Now().Before(deadline) {
-		time.Sleep(w.tick)
-	}
-	if w.running.Load() {
-		t.Fatal("the watchdog did not stop when idle")
-	}
-	time.Sleep(2 * time.Duration(w.maxTicks) * w.tick) // the clock now lags the wall clock
+	w.clock.Store(10) // the clock stood at 10 when the watchdog stopped
+	w.running.Store(true)
 	seq := w.begin(tw)
-	time.Sleep(5 * w.tick)
+	restart := int64(1000)
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	if !w.scan(restart+5, restart, sample) {
+		t.Fatal("scan did not see the call in progress")
+	}
 	if tw.Done() != nil || tw.firedFor(seq) != 0 {
 		t.Fatal("a call that just began was tripped after the watchdog restarted")
 	}
-	// A call that really runs too long is still stopped.
-	time.Sleep(3 * time.Duration(w.maxTicks) * w.tick)
-	if tw.Done() == nil {
+	w.scan(restart+w.maxTicks+1, restart, sample)
+	if tw.Done() == nil || tw.firedFor(seq) != tripTime {
 		t.Fatal("an overdue call was not tripped")
+	}
+	w.end(tw)
+	if w.scan(restart+2*w.maxTicks, restart, sample) {
+		t.Fatal("scan saw a call after it ended")
+	}
+}
+
+// The step budget counts instructions and stops a call exactly when they
+// are spent; a new call starts with a fresh count.
+func TestTripwireSteps(t *testing.T) {
+	w := newWatchdog(Limits{Steps: 100}.withDefaults())
+	tw := newTripwire(Limits{Steps: 100}.withDefaults())
+	w.add(tw)
+	for call := 0; call < 2; call++ {
+		seq := w.begin(tw)
+		for i := 0; i < 100; i++ {
+			if tw.Done() != nil {
+				t.Fatalf("call %d stopped after %d steps, want 100", call, i)
+			}
+		}
+		if tw.Done() == nil || tw.firedFor(seq) != tripSteps || tw.Err() != errStepBudget {
+			t.Fatalf("call %d was not stopped at its 101st step", call)
+		}
+		w.end(tw)
+	}
+	w.begin(tw)
+	if !tw.charge(60) || tw.charge(41) {
+		t.Fatal("charge did not spend steps exactly")
+	}
+	w.end(tw)
+}
+
+// A heap that grows during a call only asks the call to measure what its
+// script holds; the call stops only when the measurement is over the limit.
+func TestWatchdogMemoryIsChargedToTheScript(t *testing.T) {
+	lim := Limits{Memory: 1024}.withDefaults()
+	w := newWatchdog(lim)
+	tw := newTripwire(lim)
+	held := uint64(0)
+	tw.measure = func() uint64 { return held }
+	w.add(tw)
+	seq := w.begin(tw)
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	w.scan(3, 0, sample) // records the heap at the start
+	tw.heapBase = 0      // pretend the heap grew by everything it holds since
+	w.scan(4, 0, sample)
+	if tw.call.Load()&callMeasure == 0 {
+		t.Fatal("the watchdog did not ask the call to measure after the heap grew")
+	}
+	if tw.Done() != nil {
+		t.Fatal("a call whose script holds nothing was stopped")
+	}
+	if tw.call.Load()&callMeasure != 0 {
+		t.Fatal("the request to measure was not cleared")
+	}
+	held = 4096
+	tw.heapBase = 0
+	w.scan(5, 0, sample)
+	if tw.Done() == nil || tw.firedFor(seq) != tripMemory {
+		t.Fatal("a call whose script holds more than the limit was not stopped")
 	}
 	w.end(tw)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/conformance"
+	"github.com/matombo/matombo/host/safefile"
 )
 
 const conformAbout = `
@@ -86,6 +86,9 @@ func shippedScenarios(dir string) ([]string, error) {
 	var out []string
 	for _, en := range entries {
 		if en.IsDir() && en.Name() != "testdata" {
+			if goFiles, _ := filepath.Glob(filepath.Join(conf, en.Name(), "*.go")); len(goFiles) > 0 {
+				continue // a Go package (the OpenSpiel importer), not scenarios
+			}
 			out = append(out, relative(dir, filepath.Join(conf, en.Name())))
 		}
 	}
@@ -113,14 +116,13 @@ func findModuleRoot(dir string) (string, error) {
 // isMatomboModule reports whether the go.mod file declares the Matombo
 // module.
 func isMatomboModule(gomod string) bool {
-	f, err := os.Open(gomod)
+	// A go.mod that is a named pipe or a device must not hang the search.
+	src, err := safefile.ReadFile(gomod, 1<<20)
 	if err != nil {
 		return false
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
+	for _, line := range strings.Split(string(src), "\n") {
+		fields := strings.Fields(line)
 		if len(fields) >= 2 && fields[0] == "module" {
 			return strings.Trim(fields[1], `"`) == modulePath
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -42,9 +43,12 @@ func TestConform(t *testing.T) {
 
 // Without --games the scenarios' game is unknown: an errored scenario.
 func TestConformWithoutTheGame(t *testing.T) {
-	r := matombo(t, "", "conform", filepath.Join(conformDir, "kalah.yaml"))
+	b, err := os.ReadFile(filepath.Join(conformDir, "kalah.yaml"))
+	require.NoError(t, err)
+	dir := writeFiles(t, map[string]string{"mancala.yaml": strings.Replace(string(b), "game: kalah", "game: mancala", 1)})
+	r := matombo(t, "", "conform", filepath.Join(dir, "mancala.yaml"))
 	assert.Equal(t, exitFail, r.code)
-	assert.Contains(t, r.stdout, `unknown game "kalah"`)
+	assert.Contains(t, r.stdout, `unknown game "mancala"`)
 	assert.Contains(t, r.stdout, "0 passed, 0 failed, 2 errored\n")
 }
 

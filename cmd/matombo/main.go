@@ -5,8 +5,8 @@
 //
 //	matombo <command> [arguments] [flags]
 //
-// The commands are list, rules, play, trace, selfplay, check, conform and
-// bench; `matombo help` lists them and `matombo help <command>` (or
+// The commands are list, rules, play, trace, selfplay, check, conform,
+// bench and import; `matombo help` lists them and `matombo help <command>` (or
 // `matombo <command> --help`) describes one. docs/cli.md has the details
 // and example sessions.
 //
@@ -61,6 +61,7 @@ func commands() []command {
 		{"check", "validate a rule script or a folder of games", runCheck},
 		{"conform", "run conformance scenarios against the games", runConform},
 		{"bench", "measure the speed of random playouts", runBench},
+		{"import", "convert another program's games into conformance scenarios", runImport},
 	}
 }
 

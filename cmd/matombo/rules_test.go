@@ -10,7 +10,7 @@ import (
 )
 
 func TestRulesShipped(t *testing.T) {
-	for _, name := range []string{"tsoro", "gore", "yematatu"} {
+	for _, name := range []string{"tsoro", "gore", "yematatu", "kalah", "oware"} {
 		r := matombo(t, "", "rules", name)
 		require.Equal(t, exitOK, r.code, r.stderr)
 		page, ok := docs.Rules(name)
@@ -18,7 +18,7 @@ func TestRulesShipped(t *testing.T) {
 		assert.Equal(t, page, r.stdout)
 		assert.True(t, strings.HasPrefix(r.stdout, "# "))
 	}
-	assert.Equal(t, []string{"gore", "tsoro", "yematatu"}, docs.RulesGames())
+	assert.Equal(t, []string{"gore", "kalah", "oware", "tsoro", "yematatu"}, docs.RulesGames())
 	_, ok := docs.Rules("../go.mod")
 	assert.False(t, ok)
 }

@@ -255,6 +255,21 @@ function matombo.relay_ends(track, from, stop_tag, max_laps) end
 function matombo.capture_run(p, track, from, step, ...) end
 ---@return integer
 function matombo.sweep() end
+---Sows n counters along the track from the site after from, never into from itself.
+---@param track matombo.Track
+---@param from matombo.Site
+---@param n integer
+---@return integer last
+---@return boolean was_empty
+function matombo.sow_skip(track, from, n) end
+---What capture_run would take, without taking it.
+---@param track matombo.Track
+---@param from matombo.Site
+---@param step integer
+---@param ... integer the counts to capture
+---@return integer counters
+---@return integer sites
+function matombo.capture_count(track, from, step, ...) end
 
 -- Filters and lines.
 
@@ -321,3 +336,5 @@ function matombo.key() end
 function matombo.finish(winner, reason, ...) end
 ---@return boolean
 function matombo.over() end
+---Inside play: no earlier position can occur again; repetitions count from the position this move makes.
+function matombo.irreversible() end

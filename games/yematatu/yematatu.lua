@@ -253,4 +253,32 @@ local function play(p, kind, a, b)
   end
 end
 
-return { setup = y2_setup, legal = legal, play = play, blocked = blocked, repeated = y6_third_repetition }
+-- Y5 for a position that was set up rather than played (a scenario, a
+-- solver's position): whoever has three on a line has won. The player who
+-- made the last decision is checked first, as play would have found it.
+local function has_three(q)
+  for s = 1, m.size() do
+    if owner(s) == q and y5_three_on_a_line(q, s, PIECES) then
+      return true
+    end
+  end
+  return false
+end
+
+local function y5_result(p)
+  if has_three(3 - p) then
+    return finish(3 - p, "three on a line")
+  end
+  if has_three(p) then
+    return finish(p, "three on a line")
+  end
+end
+
+return {
+  setup = y2_setup,
+  legal = legal,
+  play = play,
+  blocked = blocked,
+  repeated = y6_third_repetition,
+  result = y5_result,
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var openspielData = filepath.Join("..", "..", "host", "testdata", "openspiel")
+
+// TestImportOpenSpiel converts a playthrough to the standard output and to
+// a file, compares the result with the shipped scenario file, and replays
+// it with conform.
+func TestImportOpenSpiel(t *testing.T) {
+	src := filepath.Join(openspielData, "mancala.txt")
+	shipped, err := os.ReadFile(filepath.Join("..", "..", "conformance", "kalah", "openspiel-mancala.yaml"))
+	require.NoError(t, err)
+
+	r := matombo(t, "", "import", "openspiel", src)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Equal(t, string(shipped), r.stdout)
+
+	dir := t.TempDir()
+	out := filepath.Join(dir, "kalah", "mancala.yaml")
+	require.NoError(t, os.MkdirAll(filepath.Dir(out), 0o755))
+	r = matombo(t, "", "import", "-o", out, "openspiel", src, "--game", "kalah")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Empty(t, r.stdout)
+	written, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, string(shipped), string(written))
+
+	r = matombo(t, "", "conform", out)
+	require.Equal(t, exitOK, r.code, r.stdout+r.stderr)
+	assert.Contains(t, r.stdout, "1 passed, 0 failed")
+}
+
+func TestImportErrors(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"chess.txt":  "game: chess\n\n# State 0\n",
+		"broken.txt": "game: oware\n# State 0\n# State 2\n",
+	})
+	oware := filepath.Join(openspielData, "oware.txt")
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no source", []string{"import"}, exitUsage, "name the source, openspiel, and a playthrough file"},
+		{"unknown source", []string{"import", "ludii", "x.txt"}, exitUsage, `unknown source "ludii" (allowed: openspiel)`},
+		{"no file", []string{"import", "openspiel"}, exitUsage, "name the playthrough file to convert"},
+		{"two files", []string{"import", "openspiel", oware, oware}, exitUsage, "unexpected argument"},
+		{"bad game", []string{"import", "openspiel", oware, "--game", "chess"}, exitUsage, "--game chess: allowed: kalah, oware"},
+		{"missing file", []string{"import", "openspiel", filepath.Join(dir, "none.txt")}, exitFail, "none.txt"},
+		{"malformed", []string{"import", "openspiel", filepath.Join(dir, "broken.txt")}, exitFail, `broken.txt: line 3: "# State 2": want state 1`},
+		{"unknown game", []string{"import", "openspiel", filepath.Join(dir, "chess.txt")}, exitFail, `OpenSpiel's game "chess" has no Matombo counterpart`},
+		{"game mismatch", []string{"import", "openspiel", oware, "--game", "kalah"}, exitFail, "which converts to oware, not kalah"},
+		{"unwritable output", []string{"import", "openspiel", oware, "-o", filepath.Join(dir, "no", "such", "dir.yaml")}, exitFail, "dir.yaml"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := matombo(t, "", c.args...)
+			assert.Equal(t, c.code, r.code)
+			assert.Contains(t, r.stderr, c.want)
+		})
+	}
+}

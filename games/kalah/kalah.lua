@@ -1,0 +1,144 @@
+-- Kalah as OpenSpiel's `mancala` plays it: the rules script of Matombo's
+-- game `kalah`. The rules page is docs/rules/kalah.md; each of its points is
+-- a named function below (k2_sow, k3_extra_turn, ...) or, for the board and
+-- the parameter, a declaration, under a comment quoting the point. The
+-- scenarios in conformance/kalah replay OpenSpiel's own games move for move.
+--
+-- Sites: row a is Player 1's pits a1..a6 and store a7, row b is Player 2's
+-- pits b1..b6 (b1 faces a1) and store b7. OpenSpiel's board index k (1-6)
+-- is ak, index 14-k (8-13) is bk, index 7 is a7 and index 0 is b7.
+local m = matombo
+
+local P = m.declare {
+  name = "kalah",
+  title = "Kalah",
+  description = "The Kalah of the 1940s as OpenSpiel's `mancala` plays it: 2x6 pits "
+    .. "and a store for each player. Sow counterclockwise into your own store, "
+    .. "never the opponent's; ending in your store gives another turn, ending in "
+    .. "an empty pit of your own takes the opposite pit. Most seeds in pits and "
+    .. "store wins when a side is empty.",
+  players = 2,
+  params = {
+    { name = "seeds", default = 4, values = { 3, 4, 5, 6 }, doc = "seeds in each pit at the start (K7)" },
+  },
+  conserve = true, -- the seeds stay on the board: pits and stores
+  -- K5: the game ends after the 1001st move at the latest.
+  max_plies = 1001,
+}
+
+-- K1 Board: "two rows of six pits and a store at the right end of each
+-- row: Player 1 owns row a (pits a1 to a6, store a7), Player 2 owns row b
+-- (pits b1 to b6, store b7); b1 faces a1. Every pit starts with the same
+-- number of seeds (K7), the stores empty."
+m.board { rows = { "a", "b" }, columns = 7 }
+local PITS = 6
+local STORE = { m.site "a7", m.site "b7" }
+local STORE_TAG = m.tag("store", { "a7", "b7" })
+
+-- K2's circuits: each player's ring of 13 sites, through their own store,
+-- past the opponent's.
+local CIRCUIT = {
+  m.track("south", { "a1", "a2", "a3", "a4", "a5", "a6", "a7", "b6", "b5", "b4", "b3", "b2", "b1" }, true),
+  m.track("north", { "b6", "b5", "b4", "b3", "b2", "b1", "b7", "a1", "a2", "a3", "a4", "a5", "a6" }, true),
+}
+
+local SOW = m.move("sow", "{1}")
+local SOWABLE = { m.filter { row = 1, not_tag = STORE_TAG, min = 1 }, m.filter { row = 2, not_tag = STORE_TAG, min = 1 } }
+local PITS_OF = { m.filter { row = 1, not_tag = STORE_TAG }, m.filter { row = 2, not_tag = STORE_TAG } }
+
+-- K5's limit: OpenSpiel ends a game whose move count exceeds 1000.
+local MOVE_LIMIT = 1000
+
+local count, take, add, sow, sum, owner, opposite = m.count, m.take, m.add, m.sow, m.sum, m.owner, m.opposite
+local first, set_to_move, ply, finish, emit_each = m.first, m.set_to_move, m.ply, m.finish, m.emit_each
+
+local function k1_setup()
+  for s = 1, PITS do
+    m.set_count("a" .. s, P.seeds)
+    m.set_count("b" .. s, P.seeds)
+  end
+  for c = 1, PITS + 1 do
+    m.set_owner("a" .. c, 1)
+    m.set_owner("b" .. c, 2)
+  end
+end
+
+-- K2 Sowing: "on your turn take all the seeds of one of your non-empty
+-- pits and sow them one by one counterclockwise, starting with the next
+-- site: along your pits to your store, then along the opponent's pits, then
+-- yours again, never into the opponent's store. A sowing of 13 seeds or
+-- more laps the board and drops into the emptied pit too."
+-- Returns the last site sown and whether it was empty before.
+local function k2_sow(p, from)
+  return sow(CIRCUIT[p], from, take(from))
+end
+
+-- K3 Extra turn: "when the last seed falls into your own store, you move
+-- again."
+local function k3_extra_turn(p, last)
+  if last == STORE[p] then
+    set_to_move(p)
+    return true
+  end
+  return false
+end
+
+-- K4 Capture: "when the last seed falls into one of your own pits that was
+-- empty, and the opposite pit holds seeds, both the last seed and the
+-- opposite pit's seeds go into your store."
+local function k4_capture(p, last, was_empty)
+  if not was_empty or owner(last) ~= p then
+    return
+  end
+  local opp = opposite(last, 3 - p)
+  if count(opp) > 0 then
+    add(STORE[p], take(opp) + take(last))
+  end
+end
+
+-- K6 Result: "each player's total is the seeds in their pits plus their
+-- store; the larger total wins, equal totals are a draw."
+local function k6_result(reason)
+  local t1 = sum(PITS_OF[1]) + count(STORE[1])
+  local t2 = sum(PITS_OF[2]) + count(STORE[2])
+  if t1 > t2 then
+    finish(1, reason)
+  elseif t2 > t1 then
+    finish(2, reason)
+  else
+    finish(0, reason)
+  end
+end
+
+-- K5 End: "the game ends after a move that leaves all six pits of either
+-- player empty, or that is the 1001st move of the game (OpenSpiel ends a
+-- game whose move count exceeds 1000). Seeds left in pits stay there."
+local function k5_end()
+  if first(SOWABLE[1]) == nil or first(SOWABLE[2]) == nil then
+    k6_result("a side is empty")
+  elseif ply() > MOVE_LIMIT then
+    k6_result("move limit")
+  end
+end
+
+-- K5 also holds for a position set up with a side empty (OpenSpiel's
+-- IsTerminal looks at every state): it lists no move, and blocked ends it.
+local function legal(p)
+  if first(SOWABLE[3 - p]) ~= nil then
+    emit_each(SOW, SOWABLE[p])
+  end
+end
+
+local function blocked()
+  k6_result("a side is empty")
+end
+
+local function play(p, kind, from)
+  local last, was_empty = k2_sow(p, from)
+  if not k3_extra_turn(p, last) then
+    k4_capture(p, last, was_empty)
+  end
+  k5_end()
+end
+
+return { setup = k1_setup, legal = legal, play = play, blocked = blocked }

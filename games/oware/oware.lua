@@ -1,0 +1,185 @@
+-- Oware abapa as OpenSpiel's `oware` plays it: the rules script of
+-- Matombo's game `oware`. The rules page is docs/rules/oware.md; each of its
+-- points is a named function below (o2_sow, o3_capture, ...) or, for the
+-- board and the parameters, a declaration, under a comment quoting the
+-- point. The scenarios in conformance/oware replay OpenSpiel's own games
+-- move for move.
+--
+-- Sites: a1..a6 are Player 1's houses (OpenSpiel's A..F), b1..b6 Player 2's
+-- (OpenSpiel's a..f). The scores are the captured totals.
+local m = matombo
+
+local P = m.declare {
+  name = "oware",
+  title = "Oware",
+  description = "Oware abapa, the mancala of the Akan of Ghana, as OpenSpiel's `oware` "
+    .. "plays it: 2x6 houses of 4 seeds, sown counterclockwise skipping the "
+    .. "emptied house. A last seed that makes 2 or 3 in the opponent's row "
+    .. "captures, with the 2s and 3s behind it; taking everything captures "
+    .. "nothing, and a player must feed an opponent who has no seeds. More "
+    .. "than half the seeds wins.",
+  players = 2,
+  params = {
+    { name = "houses", default = 6, values = { 4, 5, 6 }, doc = "houses in each row (O9)" },
+    { name = "seeds", default = 4, values = { 3, 4, 5, 6 }, doc = "seeds in each house at the start (O9)" },
+  },
+  conserve = true, -- seeds on the board + the two scores
+  -- O6: the host counts positions (seeds, scores, player to move) after
+  -- every move and calls repeated (below) when one occurs the second time.
+  -- A capture raises a score, so no position before it can come back: the
+  -- count runs since the last capture, as OpenSpiel's does, and the script
+  -- tells the host so (matombo.irreversible) to keep the history short.
+  repetition = 2,
+  -- A documented cap, not a rule (OpenSpiel's own limit of 1000 moves is an
+  -- assertion, not an end): see docs/rules/oware.md, "How long a game lasts".
+  max_plies = 2000,
+}
+
+local HOUSES, SEEDS = P.houses, P.seeds
+-- O7: "more than half of the seeds"
+local HALF = HOUSES * SEEDS
+
+-- O1 Board: "two rows of six houses (O9), four seeds in each, no stores:
+-- Player 1 owns row a (a1 to a6, left to right), Player 2 row b (b1 to b6,
+-- right to left seen from Player 1), so that b1 faces a6 and b6 faces a1.
+-- Captured seeds make each player's score."
+local function row_names(row)
+  local names = {}
+  for k = 1, HOUSES do
+    names[k] = row .. k
+  end
+  return names
+end
+local A, B = row_names("a"), row_names("b")
+local points = {}
+for k = 1, HOUSES do
+  points[A[k]] = k
+  points[B[k]] = HOUSES + 1 - k
+end
+m.board { points = points }
+
+-- O2's circle: a1..a6, then b1..b6, then a1 again.
+local ring = {}
+for k = 1, HOUSES do
+  ring[k], ring[HOUSES + k] = A[k], B[k]
+end
+local RING = m.track("ring", ring, true)
+-- O3's rows: a capture runs backwards within one row, never past its end.
+local ROW = { m.track("row_a", A, false), m.track("row_b", B, false) }
+
+local SOW = m.move("sow", "{1}")
+local SOWABLE = m.filter { owner = "mover", min = 1 }
+local ROW_OF = { m.filter { row = 1 }, m.filter { row = 2 } }
+
+local count, take, capture, capture_run, capture_count = m.count, m.take, m.capture, m.capture_run, m.capture_count
+local sow_skip, sum, owner, captured, finish = m.sow_skip, m.sum, m.owner, m.captured, m.finish
+local emit, emit_each, irreversible = m.emit, m.emit_each, m.irreversible
+
+local function o1_setup()
+  for k = 1, HOUSES do
+    m.set_count(A[k], SEEDS)
+    m.set_owner(A[k], 1)
+    m.set_count(B[k], SEEDS)
+    m.set_owner(B[k], 2)
+  end
+end
+
+-- O2 Sowing: "take all the seeds of one of your non-empty houses and sow
+-- them one by one counterclockwise into the next houses (a1 to a6, then b1
+-- to b6, then a1 again). The emptied house is always skipped: a sowing of
+-- 12 seeds or more goes round without dropping into it."
+-- Returns the house the last seed fell into.
+local function o2_sow(from)
+  return (sow_skip(RING, from, take(from)))
+end
+
+-- O4 Grand slam: "a sowing whose capture would take every seed in the
+-- opponent's row captures nothing; the sowing stands."
+local function o4_grand_slam(last, opp)
+  local would = count(last) + capture_count(ROW[opp], last, -1, 2, 3)
+  return would == sum(ROW_OF[opp])
+end
+
+-- O3 Capture: "if the last seed falls into a house of the opponent's row
+-- and makes it hold 2 or 3 seeds, you capture them, and then the seeds of
+-- the houses before it in that row, going backwards, as long as each holds
+-- 2 or 3; the run stops at the first house that does not, or at the end of
+-- the row." Returns the seeds captured.
+local function o3_capture(p, last)
+  local opp = 3 - p
+  local n = count(last)
+  if owner(last) ~= opp or (n ~= 2 and n ~= 3) or o4_grand_slam(last, opp) then
+    return 0
+  end
+  return capture(last, p) + capture_run(p, ROW[opp], last, -1, 2, 3)
+end
+
+-- O5 Feeding: "when your opponent has no seeds, you must give them some:
+-- only the sowings that reach their row are legal (a house whose seeds
+-- outnumber the houses after it in your row). If there is none, the game
+-- ends (O7)."
+local function o5_feeding_moves(p)
+  local row = p == 1 and A or B
+  for k = 1, HOUSES do
+    if count(row[k]) > HOUSES - k then
+      emit(SOW, row[k])
+    end
+  end
+end
+
+-- O8 Result: "the larger score wins; equal scores (24 each) are a draw."
+-- O7's collection comes first: "each player adds the seeds left in their own
+-- row to their score."
+local function o8_result(reason)
+  m.sweep()
+  local c1, c2 = captured(1), captured(2)
+  if c1 > c2 then
+    finish(1, reason)
+  elseif c2 > c1 then
+    finish(2, reason)
+  else
+    finish(0, reason)
+  end
+end
+
+-- O7 End (scores): "the game ends as soon as a player has more than half of
+-- the seeds (25 of 48), or both have half (24 each)."
+local function o7_scores_decide()
+  local c1, c2 = captured(1), captured(2)
+  return c1 > HALF or c2 > HALF or (c1 == HALF and c2 == HALF)
+end
+
+-- O7 End (no move): "the game ends when the player to move has no legal
+-- move: no seeds, or none that can feed the opponent (O5)."
+local function o7_blocked()
+  o8_result("no legal move")
+end
+
+-- O6 Repetition: "a position (the seeds of every house, the scores and the
+-- player to move) that occurs again since the last capture ends the game
+-- (O7)." The host calls this at a position's second occurrence.
+local function o6_repetition()
+  o8_result("repetition")
+end
+
+local function legal(p)
+  if sum(ROW_OF[3 - p]) == 0 then
+    o5_feeding_moves(p)
+  else
+    emit_each(SOW, SOWABLE)
+  end
+end
+
+-- Only a capture changes a score, so O7's scores are read after one; and a
+-- capture makes every earlier position impossible (O6).
+local function play(p, kind, from)
+  if o3_capture(p, o2_sow(from)) == 0 then
+    return
+  end
+  irreversible()
+  if o7_scores_decide() then
+    o8_result(captured(1) == captured(2) and "half the seeds each" or "more than half the seeds")
+  end
+end
+
+return { setup = o1_setup, legal = legal, play = play, blocked = o7_blocked, repeated = o6_repetition }

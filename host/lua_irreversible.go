@@ -1,0 +1,52 @@
+package host
+
+import lua "github.com/yuin/gopher-lua"
+
+// Repetition counted since an irreversible change: a move that makes every
+// earlier position impossible to reach again (a capture that raises a score
+// for good, a pawn's move) may say so, and the host then counts repetitions
+// from the position that move makes, forgetting the older ones.
+
+// irreversible is what a machine knows about the move it is applying.
+type irreversible struct {
+	marked  bool    // play called matombo.irreversible
+	dropped history // the history forgotten, kept until the move succeeds
+	forgot  bool    // dropped holds the history to restore on failure
+}
+
+// apiIrreversible: irreversible() declares, inside play, that no position
+// before this move can occur again: repetitions count from the position the
+// move makes.
+func (vm *machine) apiIrreversible(L *lua.LState) int {
+	vm.state(L)
+	if !vm.playing {
+		L.RaiseError("irreversible can only be called inside play")
+	}
+	vm.irrev.marked = true
+	return 0
+}
+
+// beginMove forgets what an earlier move marked.
+func (vm *machine) beginMove() {
+	vm.irrev.marked, vm.irrev.forgot = false, false
+}
+
+// forgetBefore empties the history of s before the position of a move that
+// play marked irreversible, keeping a copy to restore if the move fails.
+func (vm *machine) forgetBefore(s *State) {
+	if !vm.irrev.marked {
+		return
+	}
+	vm.irrev.dropped.copyFrom(&s.hist)
+	vm.irrev.forgot = true
+	s.hist.reset()
+}
+
+// rememberBefore gives s back the history forgetBefore emptied, when a
+// move that was marked irreversible fails after all.
+func (vm *machine) rememberBefore(s *State) {
+	if vm.irrev.forgot {
+		s.hist.copyFrom(&vm.irrev.dropped)
+		vm.irrev.forgot = false
+	}
+}

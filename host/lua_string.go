@@ -1,0 +1,631 @@
+package host
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/pm"
+)
+
+// The sandbox's own versions of the library functions that build strings.
+// gopher-lua's versions build their result first (string.gsub even copies
+// the whole subject once per match) and string.format hands the script's
+// format to Go's fmt, whose errors ("%!d(...)") leak into Lua. Each
+// function here works out the size of its result before building it and
+// refuses, with a string-size BudgetError, a result above
+// Limits.StringBytes; string.format follows Lua 5.1's format syntax and
+// raises a Lua error for anything else.
+
+// strLib holds what the string functions need: the machine (to record a
+// budget error) and the limits.
+type strLib struct {
+	vm  *machine
+	lim Limits
+}
+
+// tooLong raises the string-size budget error for fn, which would build a
+// string of n bytes.
+func (s strLib) tooLong(L *lua.LState, fn string, n float64) {
+	s.vm.overBudget(L, "string size", fmt.Sprintf("%d bytes", s.lim.StringBytes),
+		fmt.Sprintf("%s would build a string of %.0f bytes", fn, n))
+}
+
+// checkSize raises the budget error when a result of n bytes is too long.
+func (s strLib) checkSize(L *lua.LState, fn string, n float64) {
+	if n > float64(s.lim.StringBytes) {
+		s.tooLong(L, fn, n)
+	}
+}
+
+// rep is string.rep(s, n): s repeated n times.
+func (s strLib) rep(L *lua.LState) int {
+	str := L.CheckString(1)
+	n := float64(L.CheckNumber(2))
+	if math.IsNaN(n) || n < 1 || str == "" {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	s.checkSize(L, "string.rep", float64(len(str))*math.Floor(n))
+	L.Push(lua.LString(strings.Repeat(str, int(n))))
+	return 1
+}
+
+// char is string.char(...): the bytes with the given codes.
+func (s strLib) char(L *lua.LState) int {
+	top := L.GetTop()
+	b := make([]byte, top)
+	for i := 1; i <= top; i++ {
+		c := float64(L.CheckNumber(i))
+		if c < 0 || c > 255 || c != math.Trunc(c) {
+			L.ArgError(i, fmt.Sprintf("invalid value %v (a byte from 0 to 255 expected)", lua.LNumber(c)))
+		}
+		b[i-1] = byte(c)
+	}
+	L.Push(lua.LString(b))
+	return 1
+}
+
+// mapBytes makes string.upper, string.lower and string.reverse: their
+// result is as long as their argument.
+func (s strLib) mapBytes(name string, f func(string) string) lua.LGFunction {
+	return func(L *lua.LState) int {
+		str := L.CheckString(1)
+		s.checkSize(L, name, float64(len(str)))
+		L.Push(lua.LString(f(str)))
+		return 1
+	}
+}
+
+func reverseBytes(str string) string {
+	b := make([]byte, len(str))
+	for i := range b {
+		b[i] = str[len(str)-1-i]
+	}
+	return string(b)
+}
+
+// lowerASCII and upperASCII change the case of ASCII letters only, byte by
+// byte as Lua does in the C locale (Go's strings.ToUpper works on UTF-8 and
+// may change a string's length).
+func lowerASCII(str string) string {
+	b := []byte(str)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func upperASCII(str string) string {
+	b := []byte(str)
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+// ---- string.gsub ----
+
+// gsubTemplate is a replacement string of string.gsub, parsed: literal
+// text and references to captures (%0 is the whole match).
+type gsubTemplate struct {
+	parts   []gsubPart
+	literal int     // bytes of literal text
+	refs    [10]int // how many times each capture is referred to
+}
+
+type gsubPart struct {
+	text    string
+	capture int // -1 for literal text
+}
+
+func parseGsubTemplate(repl string) gsubTemplate {
+	var t gsubTemplate
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			t.parts = append(t.parts, gsubPart{text: lit.String(), capture: -1})
+			t.literal += lit.Len()
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		if c != '%' || i+1 == len(repl) {
+			lit.WriteByte(c)
+			continue
+		}
+		i++
+		c = repl[i]
+		if c < '0' || c > '9' {
+			// Lua 5.1: "%" followed by another character stands for
+			// that character.
+			lit.WriteByte(c)
+			continue
+		}
+		flush()
+		t.parts = append(t.parts, gsubPart{capture: int(c - '0')})
+		t.refs[c-'0']++
+	}
+	flush()
+	return t
+}
+
+// countGsubParts is len(parseGsubTemplate(repl).parts), without
+// building them.
+func countGsubParts(repl string) int {
+	n, lit := 0, false
+	for i := 0; i < len(repl); i++ {
+		if repl[i] == '%' && i+1 < len(repl) {
+			c := repl[i+1]
+			i++
+			if c >= '0' && c <= '9' {
+				if lit {
+					n++
+				}
+				n++
+				lit = false
+				continue
+			}
+		}
+		lit = true
+	}
+	if lit {
+		n++
+	}
+	return n
+}
+
+// captures returns the number of captures of a match (not counting the
+// whole match).
+func captures(m *pm.MatchData) int { return m.CaptureLength()/2 - 1 }
+
+// captureValue returns capture k of a match (0: the whole match, or the
+// first capture when k is 1 and there are none), as Lua passes it.
+func captureValue(L *lua.LState, m *pm.MatchData, str string, k int) lua.LValue {
+	if k == 0 || k == 1 && captures(m) == 0 {
+		return lua.LString(str[m.Capture(0):m.Capture(1)])
+	}
+	if k > captures(m) {
+		L.RaiseError("invalid capture index %%%d (the pattern has %d captures)", k, captures(m))
+	}
+	if m.IsPosCapture(2 * k) {
+		return lua.LNumber(m.Capture(2 * k))
+	}
+	return lua.LString(str[m.Capture(2*k):m.Capture(2*k+1)])
+}
+
+func captureLen(L *lua.LState, m *pm.MatchData, str string, k int) int {
+	if k == 0 || k == 1 && captures(m) == 0 {
+		return m.Capture(1) - m.Capture(0)
+	}
+	if k > captures(m) {
+		L.RaiseError("invalid capture index %%%d (the pattern has %d captures)", k, captures(m))
+	}
+	if m.IsPosCapture(2 * k) {
+		return len(strconv.Itoa(m.Capture(2 * k)))
+	}
+	return m.Capture(2*k+1) - m.Capture(2*k)
+}
+
+// gsubWork bounds the steps of expanding a replacement template: each
+// part of the template is visited once per match, even when it expands to
+// nothing, and that loop runs in Go where the time budget cannot stop it.
+const gsubWork = 1 << 24
+
+// gsub is string.gsub(s, pattern, repl [, n]). The subject and pattern
+// were checked by the pattern guard (see wrapString).
+func (s strLib) gsub(L *lua.LState) int {
+	str := L.CheckString(1)
+	pat := L.CheckString(2)
+	repl := L.Get(3)
+	switch repl.(type) {
+	case lua.LString, lua.LNumber, *lua.LTable, *lua.LFunction:
+	default:
+		L.ArgError(3, "string, number, table or function expected, got "+describeLua(repl))
+	}
+	limit := -1
+	if L.Get(4) != lua.LNil {
+		n := float64(L.CheckNumber(4))
+		switch {
+		case math.IsNaN(n) || n < 1:
+			limit = 0
+		case n < float64(len(str)+1):
+			limit = int(n)
+		}
+	}
+	var matches []*pm.MatchData
+	if limit != 0 {
+		var err error
+		matches, err = pm.Find(pat, []byte(str), 0, limit)
+		if err != nil {
+			L.RaiseError("string.gsub: malformed pattern %q: %s", pat, err.Error())
+		}
+	}
+	if len(matches) == 0 {
+		L.Push(lua.LString(str))
+		L.Push(lua.LNumber(0))
+		return 2
+	}
+	const fn = "string.gsub"
+	out := make([]byte, 0, min(len(str), s.lim.StringBytes))
+	add := func(piece string) {
+		if len(out)+len(piece) > s.lim.StringBytes {
+			s.tooLong(L, fn, float64(len(out))+float64(len(piece)))
+		}
+		out = append(out, piece...)
+	}
+	prev := 0
+	var tmpl gsubTemplate
+	if _, ok := repl.(*lua.LTable); !ok {
+		if _, ok := repl.(*lua.LFunction); !ok {
+			r := lua.LVAsString(repl)
+			if work := float64(len(matches)) * float64(countGsubParts(r)); work > gsubWork {
+				s.vm.overBudget(L, "pattern", fmt.Sprintf("%d steps", gsubWork),
+					fmt.Sprintf("string.gsub would expand a replacement of %d parts for each of %d matches", countGsubParts(r), len(matches)))
+			}
+			tmpl = parseGsubTemplate(r)
+		}
+	}
+	for _, m := range matches {
+		start, end := m.Capture(0), m.Capture(1)
+		add(str[prev:start])
+		prev = end
+		whole := str[start:end]
+		switch r := repl.(type) {
+		case *lua.LTable, *lua.LFunction:
+			key := captureValue(L, m, str, 1)
+			var v lua.LValue
+			if t, ok := r.(*lua.LTable); ok {
+				v = L.GetTable(t, key)
+			} else {
+				L.Push(r)
+				n := 0
+				if captures(m) == 0 {
+					L.Push(key)
+					n = 1
+				} else {
+					for k := 1; k <= captures(m); k++ {
+						L.Push(captureValue(L, m, str, k))
+					}
+					n = captures(m)
+				}
+				L.Call(n, 1)
+				v = L.Get(-1)
+				L.Pop(1)
+			}
+			switch x := v.(type) {
+			case lua.LString:
+				add(string(x))
+			case lua.LNumber:
+				add(x.String())
+			default:
+				if lua.LVIsFalse(v) {
+					add(whole)
+				} else {
+					L.RaiseError("string.gsub: invalid replacement value (a %s): the replacement must give a string, a number, false or nil", v.Type())
+				}
+			}
+		default:
+			size := float64(tmpl.literal)
+			for k, n := range tmpl.refs {
+				if n > 0 {
+					size += float64(n) * float64(captureLen(L, m, str, k))
+				}
+			}
+			if float64(len(out))+size > float64(s.lim.StringBytes) {
+				s.tooLong(L, fn, float64(len(out))+size)
+			}
+			for _, p := range tmpl.parts {
+				if p.capture < 0 {
+					out = append(out, p.text...)
+				} else {
+					out = append(out, lua.LVAsString(captureValue(L, m, str, p.capture))...)
+				}
+			}
+		}
+	}
+	add(str[prev:])
+	L.Push(lua.LString(out))
+	L.Push(lua.LNumber(len(matches)))
+	return 2
+}
+
+// ---- string.format ----
+
+// formatSpec is one conversion of a format: %[flags][width][.precision]conv.
+type formatSpec struct {
+	flags   string
+	width   int
+	prec    int // -1: none
+	conv    byte
+	literal string // the text before the conversion
+}
+
+const formatConvs = "cdiouxXeEfgGqs"
+
+// parseFormat splits a Lua 5.1 format into conversions, raising Lua 5.1's
+// errors for a format it does not accept. The text after the last
+// conversion is returned separately.
+func parseFormat(L *lua.LState, f string) ([]formatSpec, string) {
+	var specs []formatSpec
+	var lit strings.Builder
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		if c != '%' {
+			lit.WriteByte(c)
+			continue
+		}
+		i++
+		if i == len(f) {
+			L.RaiseError("invalid format: %q ends with a lone %% (write %%%% for a percent sign)", f)
+		}
+		if f[i] == '%' {
+			lit.WriteByte('%')
+			continue
+		}
+		sp := formatSpec{prec: -1}
+		j := i
+		for j < len(f) && strings.IndexByte("-+ #0", f[j]) >= 0 {
+			j++
+		}
+		if j-i > 5 {
+			L.RaiseError("invalid format (repeated flags) in %q", f)
+		}
+		sp.flags = f[i:j]
+		digits := func() int {
+			n, k := 0, 0
+			for j < len(f) && f[j] >= '0' && f[j] <= '9' {
+				if k == 2 {
+					L.RaiseError("invalid format (width or precision too long: at most 2 digits) in %q", f)
+				}
+				n = n*10 + int(f[j]-'0')
+				j++
+				k++
+			}
+			return n
+		}
+		sp.width = digits()
+		if j < len(f) && f[j] == '.' {
+			j++
+			sp.prec = digits()
+		}
+		if j == len(f) {
+			L.RaiseError("invalid format: %q ends inside a conversion", f)
+		}
+		sp.conv = f[j]
+		if strings.IndexByte(formatConvs, sp.conv) < 0 {
+			L.RaiseError("invalid option '%%%s' to 'format' (known: %%c %%d %%i %%o %%u %%x %%X %%e %%E %%f %%g %%G %%q %%s %%%%)", printableByte(sp.conv))
+		}
+		sp.literal = lit.String()
+		lit.Reset()
+		specs = append(specs, sp)
+		i = j
+	}
+	return specs, lit.String()
+}
+
+// printableByte shows a byte of a format in an error message.
+func printableByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return string(c)
+	}
+	return fmt.Sprintf("\\x%02x", c)
+}
+
+// format is string.format(f, ...), with Lua 5.1's syntax.
+func (s strLib) format(L *lua.LState) int {
+	f := L.CheckString(1)
+	s.checkSize(L, "string.format", float64(len(f)))
+	specs, tail := parseFormat(L, f)
+	// First check every argument and add up the longest result.
+	size := float64(len(tail))
+	for k, sp := range specs {
+		arg := k + 2
+		if arg > L.GetTop() {
+			L.ArgError(arg, fmt.Sprintf("no value for %%%c", sp.conv))
+		}
+		size += float64(len(sp.literal) + sp.width + max(sp.prec, 0))
+		switch sp.conv {
+		case 'c':
+			c := float64(L.CheckNumber(arg))
+			if c < 0 || c > 255 || c != math.Trunc(c) {
+				L.ArgError(arg, fmt.Sprintf("invalid value %v for %%c (a byte from 0 to 255 expected)", lua.LNumber(c)))
+			}
+			size++
+		case 'd', 'i', 'o', 'u', 'x', 'X':
+			formatInt(L, arg)
+			size += 24
+		case 'e', 'E', 'f', 'g', 'G':
+			L.CheckNumber(arg)
+			size += 320
+		case 's':
+			size += float64(len(formatString(L, arg)))
+		case 'q':
+			size += float64(quotedLen(formatString(L, arg)))
+		}
+	}
+	s.checkSize(L, "string.format", size)
+	var b strings.Builder
+	b.Grow(int(size))
+	for k, sp := range specs {
+		b.WriteString(sp.literal)
+		arg := k + 2
+		goFmt := "%" + sp.flags
+		if sp.width > 0 {
+			goFmt += strconv.Itoa(sp.width)
+		}
+		if sp.prec >= 0 {
+			goFmt += "." + strconv.Itoa(sp.prec)
+		}
+		switch sp.conv {
+		case 'c':
+			writePadded(&b, string([]byte{byte(L.CheckNumber(arg))}), sp)
+		case 'd', 'i':
+			fmt.Fprintf(&b, goFmt+"d", formatInt(L, arg))
+		case 'u':
+			fmt.Fprintf(&b, goFmt+"d", uint64(formatInt(L, arg)))
+		case 'o', 'x', 'X':
+			fmt.Fprintf(&b, goFmt+string(sp.conv), uint64(formatInt(L, arg)))
+		case 'e', 'E', 'f', 'g', 'G':
+			v := float64(L.CheckNumber(arg))
+			switch {
+			case math.IsNaN(v):
+				writePadded(&b, "nan", sp)
+			case math.IsInf(v, 0):
+				inf := "inf"
+				if v < 0 {
+					inf = "-inf"
+				} else if strings.Contains(sp.flags, "+") {
+					inf = "+inf"
+				}
+				writePadded(&b, inf, sp)
+			default:
+				if sp.prec < 0 && (sp.conv == 'g' || sp.conv == 'G') {
+					goFmt += ".6" // C's default precision; Go's is "as many digits as needed"
+				}
+				fmt.Fprintf(&b, goFmt+string(sp.conv), v)
+			}
+		case 's':
+			str := formatString(L, arg)
+			if sp.prec >= 0 && len(str) > sp.prec {
+				str = str[:sp.prec]
+			}
+			writePadded(&b, str, sp)
+		case 'q':
+			writeQuoted(&b, formatString(L, arg))
+		}
+	}
+	b.WriteString(tail)
+	L.Push(lua.LString(b.String()))
+	return 1
+}
+
+// formatInt reads the argument of an integer conversion.
+func formatInt(L *lua.LState, arg int) int64 {
+	v := float64(L.CheckNumber(arg))
+	if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) >= 1<<63 {
+		L.ArgError(arg, fmt.Sprintf("number %v has no integer representation", lua.LNumber(v)))
+	}
+	return int64(v)
+}
+
+// formatString reads the argument of %s or %q: a string or a number, as in
+// Lua 5.1 (use tostring for other values).
+func formatString(L *lua.LState, arg int) string {
+	switch v := L.Get(arg).(type) {
+	case lua.LString:
+		return string(v)
+	case lua.LNumber:
+		return v.String()
+	default:
+		L.ArgError(arg, "string expected, got "+describeLua(v)+" (convert it with tostring)")
+		return ""
+	}
+}
+
+// writePadded writes str padded with spaces to the spec's width.
+func writePadded(b *strings.Builder, str string, sp formatSpec) {
+	pad := sp.width - len(str)
+	left := strings.Contains(sp.flags, "-")
+	if pad > 0 && !left {
+		b.WriteString(strings.Repeat(" ", pad))
+	}
+	b.WriteString(str)
+	if pad > 0 && left {
+		b.WriteString(strings.Repeat(" ", pad))
+	}
+}
+
+// quotedLen is the length of %q of str.
+func quotedLen(str string) int {
+	n := len(str) + 2
+	for i := 0; i < len(str); i++ {
+		switch str[i] {
+		case '"', '\\', '\n', '\r':
+			n++
+		case 0:
+			n += 3
+		}
+	}
+	return n
+}
+
+// writeQuoted writes str as Lua 5.1's %q does: between double quotes, with
+// quotes, backslashes, newlines, carriage returns and zero bytes escaped.
+func writeQuoted(b *strings.Builder, str string) {
+	b.WriteByte('"')
+	for i := 0; i < len(str); i++ {
+		switch c := str[i]; c {
+		case '"', '\\', '\n':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\r':
+			b.WriteString(`\r`)
+		case 0:
+			b.WriteString(`\000`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+}
+
+// ---- table.concat ----
+
+// concat is table.concat(t [, sep [, i [, j]]]).
+func (s strLib) concat(L *lua.LState) int {
+	t := L.CheckTable(1)
+	sep := L.OptString(2, "")
+	fi := float64(L.OptNumber(3, 1))
+	var fj float64
+	if L.Get(4) == lua.LNil {
+		fj = float64(t.Len())
+	} else {
+		fj = float64(L.CheckNumber(4))
+	}
+	if math.IsNaN(fi) || math.IsNaN(fj) || fi > fj {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	if math.Abs(fi) > 1<<53 || math.Abs(fj) > 1<<53 {
+		L.RaiseError("table.concat: index %v to %v is out of range", lua.LNumber(fi), lua.LNumber(fj))
+	}
+	if n := fj - fi + 1; n > float64(s.lim.TableItems) {
+		s.vm.overBudget(L, "table size", fmt.Sprintf("%d", s.lim.TableItems), fmt.Sprintf("table.concat of %.0f elements", n))
+	}
+	i, j := int(fi), int(fj)
+	size := 0
+	for k := i; k <= j; k++ {
+		switch v := t.RawGetInt(k).(type) {
+		case lua.LString:
+			size += len(v)
+		case lua.LNumber:
+			size += len(v.String())
+		default:
+			L.RaiseError("table.concat: invalid value (%s) at index %d: only strings and numbers can be joined", describeLua(v), k)
+		}
+		if k < j {
+			size += len(sep)
+		}
+		if size > s.lim.StringBytes {
+			s.tooLong(L, "table.concat", float64(size))
+		}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for k := i; k <= j; k++ {
+		b.WriteString(lua.LVAsString(t.RawGetInt(k)))
+		if k < j {
+			b.WriteString(sep)
+		}
+	}
+	L.Push(lua.LString(b.String()))
+	return 1
+}

@@ -1,0 +1,151 @@
+package host
+
+import (
+	"fmt"
+)
+
+// Runner plays moves for one goroutine. It keeps one script machine for as
+// long as it is open, so a search or analysis loop that applies millions
+// of moves pays no pool traffic; State.Apply takes a machine from the
+// game's pool for every move instead. A Runner must not be used by several
+// goroutines at once; make one per goroutine with Game.NewRunner and Close
+// it when done. It works on any state of its game.
+type Runner struct {
+	g  *Game
+	vm *machine
+}
+
+// NewRunner returns a runner for states of g.
+func (g *Game) NewRunner() *Runner { return &Runner{g: g} }
+
+// Close gives the runner's machine back to the game. A closed runner can be
+// used again; it takes a new machine.
+func (r *Runner) Close() {
+	if r.vm != nil {
+		r.g.release(r.vm)
+		r.vm = nil
+	}
+}
+
+// machine returns the runner's machine, replacing one a failed call broke.
+func (r *Runner) machine() (*machine, error) {
+	if r.vm != nil && r.vm.broken {
+		r.g.release(r.vm)
+		r.vm = nil
+	}
+	if r.vm == nil {
+		vm, err := r.g.machine()
+		if err != nil {
+			return nil, err
+		}
+		r.vm = vm
+	}
+	return r.vm, nil
+}
+
+func (r *Runner) check(s *State) error {
+	if s.g != r.g {
+		return fmt.Errorf("host: a state of %s given to a runner of %s (load the same game once and share it)", s.g.name, r.g.name)
+	}
+	return nil
+}
+
+// Apply plays a legal move on s, as State.Apply does.
+func (r *Runner) Apply(s *State, m Move) error {
+	if err := r.check(s); err != nil {
+		return err
+	}
+	if !s.isLegal(m) {
+		return s.illegal(m)
+	}
+	vm, err := r.machine()
+	if err != nil {
+		return err
+	}
+	return vm.apply(s, m)
+}
+
+// Play plays the legal move whose token is tok, as State.Play does.
+func (r *Runner) Play(s *State, tok string) error {
+	m, err := s.ParseMove(tok)
+	if err != nil {
+		return err
+	}
+	return r.Apply(s, m)
+}
+
+// Playout plays uniformly random legal moves on s until the game ends or
+// maxPlies moves have been played (maxPlies <= 0: no limit), and returns
+// the number of moves played. On error s is left as it was before the
+// failing move.
+func (r *Runner) Playout(s *State, rng Rand, maxPlies int) (int, error) {
+	return r.PlayoutWith(s, func(s *State) Move { return s.moves[rng.IntN(len(s.moves))] }, maxPlies)
+}
+
+// PlayoutWith plays the moves choose picks on s until the game ends or
+// maxPlies moves have been played (maxPlies <= 0: no limit), and returns
+// the number of moves played. choose is called with s itself, which it must
+// not change, and must return one of s.Moves(). On error s is left as it
+// was before the failing move.
+func (r *Runner) PlayoutWith(s *State, choose func(*State) Move, maxPlies int) (int, error) {
+	if err := r.check(s); err != nil {
+		return 0, err
+	}
+	n := 0
+	for !s.over && (maxPlies <= 0 || n < maxPlies) {
+		m := choose(s)
+		if !s.isLegal(m) {
+			return n, s.illegal(m)
+		}
+		vm, err := r.machine()
+		if err != nil {
+			return n, err
+		}
+		if err := vm.apply(s, m); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// Evaluate scores the position of s from player p's side with the
+// script's evaluate function. ok is false when the script has none; then
+// a caller uses an evaluation of its own. The score's scale is the
+// script's; larger is better for p.
+func (r *Runner) Evaluate(s *State, p int) (score float64, ok bool, err error) {
+	if err := r.check(s); err != nil {
+		return 0, false, err
+	}
+	if p < 1 || p > r.g.players {
+		return 0, false, fmt.Errorf("host: evaluate for player %d, but %s has players 1 to %d", p, r.g.name, r.g.players)
+	}
+	vm, err := r.machine()
+	if err != nil {
+		return 0, false, err
+	}
+	if vm.fnEvaluate == nil {
+		return 0, false, nil
+	}
+	score, err = vm.evaluate(s, p)
+	return score, err == nil, err
+}
+
+// HasEvaluate reports whether the script scores positions itself (see
+// Runner.Evaluate).
+func (g *Game) HasEvaluate() bool { return g.hasEvaluate }
+
+// SetPosition makes dst the state of the position enc, an encoding made by
+// State.AppendPosition of a state of the same game, as Game.StateFromPosition
+// does, reusing dst's memory. dst must be a state of the runner's game.
+// On error dst is unchanged.
+func (r *Runner) SetPosition(dst *State, enc []byte) error {
+	if err := r.check(dst); err != nil {
+		return err
+	}
+	vm, err := r.machine()
+	if err != nil {
+		return err
+	}
+	return r.g.setPosition(vm, dst, enc)
+}

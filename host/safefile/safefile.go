@@ -1,0 +1,147 @@
+// Package safefile reads files a user supplies (scripts, variants files,
+// rules pages, scenario files) without letting the file hang or exhaust the
+// process: the file must be a regular file (not a named pipe, a device such
+// as /dev/zero, a socket or a folder), it is opened without blocking, and
+// it is read through a size limit. Every error names the file.
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// Error is a file that could not be read safely.
+type Error struct {
+	Path string // the file as the caller showed it
+	Msg  string // what is wrong, e.g. "not a regular file (a named pipe)"
+	Err  error  // the underlying error, if any
+}
+
+func (e *Error) Error() string { return e.Path + ": " + e.Msg }
+
+// Unwrap returns the underlying error (e.g. fs.ErrNotExist).
+func (e *Error) Unwrap() error { return e.Err }
+
+// ReadFile reads the operating-system file at path, of at most limit
+// bytes. Symbolic links are followed; what they lead to must be a regular
+// file.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	if err := checkMode(path, info.Mode()); err != nil {
+		return nil, err
+	}
+	// O_NONBLOCK: if the file was replaced by a named pipe since the
+	// check, opening it does not wait for a writer; the check of the
+	// opened file below refuses it.
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	defer f.Close()
+	return readOpened(path, f, limit)
+}
+
+// ReadFS reads the file name of fsys, of at most limit bytes; shown is how
+// the file is named in errors. A file system cannot be asked to open
+// without blocking, so the type is checked before opening and again on
+// the opened file.
+func ReadFS(fsys fs.FS, name, shown string, limit int64) ([]byte, error) {
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, openError(shown, err)
+	}
+	if err := checkMode(shown, info.Mode()); err != nil {
+		return nil, err
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, openError(shown, err)
+	}
+	defer f.Close()
+	return readOpened(shown, f, limit)
+}
+
+// IsRegular reports whether path leads to a regular file, without opening
+// it.
+func IsRegular(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular()
+}
+
+func readOpened(path string, f fs.File, limit int64) ([]byte, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, &Error{Path: path, Msg: err.Error(), Err: err}
+	}
+	if err := checkMode(path, info.Mode()); err != nil {
+		return nil, err
+	}
+	if info.Size() > limit {
+		return nil, tooLarge(path, limit)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, &Error{Path: path, Msg: "cannot read: " + err.Error(), Err: err}
+	}
+	if int64(len(b)) > limit {
+		return nil, tooLarge(path, limit)
+	}
+	return b, nil
+}
+
+func tooLarge(path string, limit int64) error {
+	return &Error{Path: path, Msg: fmt.Sprintf("file is larger than %s (the most this file may hold)", Size(limit))}
+}
+
+func openError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &Error{Path: path, Msg: pe.Err.Error(), Err: err}
+	}
+	return &Error{Path: path, Msg: err.Error(), Err: err}
+}
+
+// checkMode refuses everything but regular files.
+func checkMode(path string, m fs.FileMode) error {
+	if m.IsRegular() {
+		return nil
+	}
+	return &Error{Path: path, Msg: "not a regular file (" + kind(m) + "): only a plain file can be read"}
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeIrregular != 0:
+		return "an irregular file"
+	}
+	return "not a plain file"
+}
+
+// Size shows a byte count in KiB or MiB when it is a whole number of them.
+func Size(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

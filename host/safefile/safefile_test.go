@@ -1,0 +1,87 @@
+package safefile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.txt")
+	require.NoError(t, os.WriteFile(plain, []byte("hello"), 0o644))
+	link := filepath.Join(dir, "link.txt")
+	require.NoError(t, os.Symlink(plain, link))
+	big := filepath.Join(dir, "big.txt")
+	require.NoError(t, os.WriteFile(big, make([]byte, 2048), 0o644))
+	zero := filepath.Join(dir, "zero.lua")
+	require.NoError(t, os.Symlink("/dev/zero", zero))
+
+	for _, c := range []struct {
+		name, path string
+		want       string // content, or the error's message
+		err        bool
+	}{
+		{"a regular file", plain, "hello", false},
+		{"a link to a regular file", link, "hello", false},
+		{"a folder", dir, "not a regular file (a folder)", true},
+		{"a link to /dev/zero", zero, "not a regular file (a character device)", true},
+		{"too large", big, "file is larger than 1 KiB", true},
+		{"missing", filepath.Join(dir, "nope"), "no such file or directory", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := ReadFile(c.path, 1024)
+			if !c.err {
+				require.NoError(t, err)
+				assert.Equal(t, c.want, string(b))
+				return
+			}
+			var se *Error
+			require.ErrorAs(t, err, &se)
+			assert.Equal(t, c.path, se.Path, "the error names the file")
+			assert.Contains(t, err.Error(), c.path+": ")
+			assert.Contains(t, err.Error(), c.want)
+		})
+	}
+	_, err := ReadFile(filepath.Join(dir, "nope"), 10)
+	assert.True(t, errors.Is(err, fs.ErrNotExist), "a missing file is fs.ErrNotExist")
+}
+
+func TestReadFS(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.lua":     {Data: []byte("x = 1")},
+		"big.lua":   {Data: make([]byte, 100)},
+		"pipe.lua":  {Mode: fs.ModeNamedPipe},
+		"dir/b.lua": {Data: []byte("y")},
+	}
+	b, err := ReadFS(fsys, "a.lua", "games/a.lua", 10)
+	require.NoError(t, err)
+	assert.Equal(t, "x = 1", string(b))
+	for name, msg := range map[string]string{
+		"big.lua":  "games/big.lua: file is larger than 10 bytes (the most this file may hold)",
+		"pipe.lua": "games/pipe.lua: not a regular file (a named pipe): only a plain file can be read",
+		"dir":      "games/dir: not a regular file (a folder): only a plain file can be read",
+		"no.lua":   "games/no.lua: file does not exist",
+	} {
+		_, err := ReadFS(fsys, name, "games/"+name, 10)
+		assert.EqualError(t, err, msg)
+	}
+}
+
+func TestSize(t *testing.T) {
+	assert.Equal(t, "1 MiB", Size(1<<20))
+	assert.Equal(t, "64 KiB", Size(64<<10))
+	assert.Equal(t, "1000 bytes", Size(1000))
+}
+
+func ExampleReadFile() {
+	_, err := ReadFile("/dev/zero", 1<<20)
+	os.Stdout.WriteString(err.Error() + "\n")
+	// Output: /dev/zero: not a regular file (a character device): only a plain file can be read
+}

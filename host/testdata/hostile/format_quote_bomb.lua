@@ -1,0 +1,23 @@
+-- Attack: string.format("%q") of 1 MiB of zero bytes (each becomes four).
+-- Must: a string-size BudgetError naming this line, before building it.
+local m = matombo
+m.declare { name = "format_quote_bomb" }
+m.board { rows = { "a", "b" }, columns = 3 }
+local K = m.move("k", "{1}")
+
+local function setup()
+  m.set_count("a1", 1)
+  m.set_count("a2", 1)
+end
+
+local function legal(p)
+  m.emit(K, "a1")
+  m.emit(K, "a2")
+end
+
+local function play(p, kind, s)
+  local s = string.rep("\0", 1048576)
+  local r = string.format("%q%q", s, s) -- ATTACK
+end
+
+return { setup = setup, legal = legal, play = play }
