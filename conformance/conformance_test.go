@@ -129,3 +129,38 @@ func TestMalformedFiles(t *testing.T) {
 		})
 	}
 }
+
+// Start positions are checked as host.NewState checks them: a count past
+// the int32 range is refused (never wrapped to a small one), and a game
+// that conserves its counters refuses another total unless the scenario
+// says any_total.
+func TestStartPositionChecks(t *testing.T) {
+	start := `game: kalah
+scenarios:
+  - name: a start
+    rule: K1
+    start:
+      board: |
+        b    4  4  4  4  4  4  0
+        a    4  4  4  4  4  4  0
+             1  2  3  4  5  6  7
+      captured: CAPTURED
+    play: [a3]
+`
+	for captured, want := range map[string]string{
+		"[2147483648, 4294967297]":            "captured total is 2147483648",
+		"[0, 0]\n      hand: [4294967303, 0]": "hand is 4294967303",
+	} {
+		_, out := runText(t, kalahLibrary(t), strings.Replace(start, "CAPTURED", captured, 1))
+		assert.Contains(t, out, "ERROR", captured)
+		assert.Contains(t, out, want, captured)
+	}
+	conserving := strings.Replace(start, "CAPTURED", "[5, 0]", 1)
+	g, err := kalahLibrary(t).Load("kalah")
+	require.NoError(t, err)
+	require.True(t, g.Conserves(), "the test game conserves its counters")
+	_, out := runText(t, kalahLibrary(t), conserving)
+	assert.Contains(t, out, "the game conserves its counters", out)
+	rep, out := runText(t, kalahLibrary(t), strings.Replace(conserving, "    start:\n", "    start:\n      any_total: true\n", 1))
+	assert.Equal(t, 1, rep.Passed, out)
+}

@@ -10,11 +10,26 @@ import (
 )
 
 // WriteText writes the report for people: every failure and error with its
-// place and details, passes too when verbose, then the summary line.
+// place and details, passes too when verbose, then the summary line. A game
+// that does not load is written once, at its first scenario, with the number
+// of other scenarios that could not run for the same error.
 func (r *Report) WriteText(w io.Writer, verbose bool) {
+	repeats := map[string]int{}
+	for _, res := range r.Results {
+		if res.loadError() {
+			repeats[res.Error]++
+		}
+	}
+	written := map[string]bool{}
 	for _, res := range r.Results {
 		if res.Status == Passed && !verbose {
 			continue
+		}
+		if res.loadError() {
+			if written[res.Error] {
+				continue
+			}
+			written[res.Error] = true
 		}
 		fmt.Fprintln(w, res.headline())
 		if res.Status == Passed || res.Name == "" {
@@ -23,8 +38,17 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 		for _, l := range res.explain() {
 			fmt.Fprintln(w, "    "+l)
 		}
+		if n := repeats[res.Error] - 1; res.loadError() && n > 0 {
+			fmt.Fprintf(w, "    (the same error in %d more %s)\n", n, map[bool]string{true: "scenario", false: "scenarios"}[n == 1])
+		}
 	}
 	fmt.Fprintln(w, r.Summary())
+}
+
+// loadError tells whether the scenario could not run because its game did
+// not load.
+func (res Result) loadError() bool {
+	return res.Status == Errored && strings.HasPrefix(res.Error, loadingPrefix)
 }
 
 // WriteJSON writes the report as one JSON object.
@@ -84,3 +108,6 @@ func (res Result) explain() []string {
 	}
 	return out
 }
+
+// loadingPrefix starts the error of a scenario whose game does not load.
+const loadingPrefix = "loading the game: "

@@ -141,7 +141,7 @@ func (r *Runner) RunScenario(sc *Scenario) Result {
 	res := Result{File: sc.File, Line: sc.Line, Game: sc.Game, Name: sc.Name, Rules: sc.Rules}
 	g, err := r.game(sc)
 	if err != nil {
-		res.Status, res.Error = Errored, "loading the game: "+err.Error()
+		res.Status, res.Error = Errored, loadingPrefix+err.Error()
 		return res
 	}
 	s, line, err := startState(g, sc.Start)

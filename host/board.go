@@ -332,6 +332,10 @@ func (b *Board) addLines(lines [][]string) error {
 	b.linesAt = make([][]int32, n)
 	b.adj = make([][]int32, n)
 	b.jumps = make([][]jump, n)
+	// Sets, not searches of the lists: many lines through one site must
+	// not make loading quadratic (the loop runs in Go, outside the budget).
+	adjSeen := map[[2]int32]bool{}
+	jumpSeen := map[[3]int32]bool{}
 	for li, names := range lines {
 		if len(names) < 2 {
 			return &lineError{li, fmt.Sprintf("line %d has %d sites; a line needs at least 2", li+1, len(names))}
@@ -354,11 +358,15 @@ func (b *Board) addLines(lines [][]string) error {
 			b.linesAt[s] = append(b.linesAt[s], int32(li))
 			for _, d := range []int{-1, 1} {
 				if k+d >= 0 && k+d < len(line) {
-					b.adj[s] = appendUnique(b.adj[s], line[k+d])
+					if e := [2]int32{s, line[k+d]}; !adjSeen[e] {
+						adjSeen[e] = true
+						b.adj[s] = append(b.adj[s], line[k+d])
+					}
 				}
 				if k+2*d >= 0 && k+2*d < len(line) {
 					j := jump{over: line[k+d], to: line[k+2*d]}
-					if !containsJump(b.jumps[s], j) {
+					if e := [3]int32{s, j.over, j.to}; !jumpSeen[e] {
+						jumpSeen[e] = true
 						b.jumps[s] = append(b.jumps[s], j)
 					}
 				}
@@ -370,24 +378,6 @@ func (b *Board) addLines(lines [][]string) error {
 		sort.Slice(b.jumps[i], func(x, y int) bool { return b.jumps[i][x].to < b.jumps[i][y].to })
 	}
 	return nil
-}
-
-func appendUnique(s []int32, v int32) []int32 {
-	for _, x := range s {
-		if x == v {
-			return s
-		}
-	}
-	return append(s, v)
-}
-
-func containsJump(js []jump, j jump) bool {
-	for _, x := range js {
-		if x == j {
-			return true
-		}
-	}
-	return false
 }
 
 // addTag declares a tag on the given sites and returns its index.

@@ -18,8 +18,8 @@ import (
 // count cannot see; Memory is charged to the script that holds the memory
 // (see docs/embedding.md, "Budgets").
 type Limits struct {
-	Steps       int64         // Lua instructions and primitive work per call (default 20,000,000)
-	Time        time.Duration // wall time of one call, a guard against hangs (default 10s)
+	Steps       int64         // Lua instructions and primitive work per call (default 2,000,000)
+	Time        time.Duration // wall time of one call, a guard against hangs (default 30s)
 	Memory      uint64        // memory one script may hold during a call, in bytes (default 256 MiB)
 	CallStack   int           // Lua call frames (default 200)
 	DataStack   int           // Lua stack slots (default 65536)
@@ -29,9 +29,11 @@ type Limits struct {
 }
 
 // DefaultSteps is the default step budget of one call. The longest call of
-// the shipped games (loading the largest board) takes about a hundred
-// thousand steps; a move takes a few hundred to a few thousand.
-const DefaultSteps = 20_000_000
+// the shipped games takes 1,398 steps (loading Tsoro 4x21; a move takes
+// tens to hundreds), so the default leaves a margin of a thousand and
+// more, and stops a runaway loop in tens of milliseconds (a second or two
+// under the race detector).
+const DefaultSteps = 2_000_000
 
 func (l Limits) withDefaults() Limits {
 	if l.Steps <= 0 {
@@ -41,7 +43,7 @@ func (l Limits) withDefaults() Limits {
 	// see. It must be generous: on an overloaded machine a thread waits a
 	// long while for a core, and a legitimate call must not fail then.
 	if l.Time <= 0 {
-		l.Time = 10 * time.Second
+		l.Time = 30 * time.Second
 	}
 	if l.Memory == 0 {
 		l.Memory = 256 << 20

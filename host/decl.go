@@ -17,6 +17,8 @@ type decl struct {
 	maxPlies    int
 	repetition  int // occurrences of a position that call repeated; 0 for none
 	hasEvaluate bool
+	rulePoints  []string // matombo.rule names, in order
+	replaced    []string // rule points an extending script replaced
 
 	board *Board
 	kinds []MoveKind

@@ -50,37 +50,8 @@ func (s *State) DiagramWith(opt DiagramOptions) string {
 		}
 	}
 	var sb strings.Builder
-	if b.picture != "" {
-		rowOf := map[string]int{}
-		for r, l := range b.rows {
-			rowOf[l] = r
-		}
-		for _, line := range strings.Split(b.picture, "\n") {
-			f := strings.Fields(line)
-			r, ok := -1, false
-			if len(f) > 0 {
-				r, ok = rowOf[f[0]]
-			}
-			if !ok {
-				sb.WriteString(strings.TrimRight(line, " "))
-				sb.WriteByte('\n')
-				continue
-			}
-			k := 0
-			var out strings.Builder
-			for _, c := range line {
-				if c == '@' && k < len(b.rowSite[r]) {
-					i := int(b.rowSite[r][k])
-					out.WriteString(paint(i, cells[i]))
-					k++
-					continue
-				}
-				out.WriteRune(c)
-			}
-			sb.WriteString(strings.TrimRight(out.String(), " "))
-			sb.WriteByte('\n')
-		}
-		return sb.String()
+	if !b.grid {
+		return b.pointDiagram(cells, width, paint)
 	}
 	labelW := 0
 	for _, l := range b.rows {
@@ -126,6 +97,106 @@ func (s *State) DiagramWith(opt DiagramOptions) string {
 		trimLastLine(&sb)
 	}
 	return sb.String()
+}
+
+// keyGap separates a point board from its key.
+const keyGap = 6
+
+// pointDiagram draws a board of points (from its picture, or in rows by
+// drawing position) and, to its right, the same drawing with the number of
+// each point's name in place of its cell: the key that tells b1 from b3.
+func (b *Board) pointDiagram(cells []string, width int, paint func(int, string) string) string {
+	plain := func(_ int, text string) string { return text }
+	left := b.drawPoints(cells, width, paint)
+	bare := left
+	if paint != nil {
+		bare = b.drawPoints(cells, width, plain)
+	}
+	numbers := make([]string, len(b.sites))
+	keyW := 1
+	for i, s := range b.sites {
+		_, n, _ := splitName(s.Name)
+		numbers[i] = strconv.Itoa(n)
+		keyW = max(keyW, len(numbers[i]))
+	}
+	key := b.drawPoints(numbers, keyW, plain)
+	w := 0
+	for _, l := range bare {
+		w = max(w, len(l))
+	}
+	var sb strings.Builder
+	for j, l := range left {
+		line := l
+		if k := key[j]; strings.TrimSpace(k) != "" {
+			line += strings.Repeat(" ", w-len(bare[j])+keyGap) + k
+		}
+		sb.WriteString(strings.TrimRight(line, " "))
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// drawPoints draws the lines of a point board with the given cell texts:
+// its picture with a cell in place of each @, or else each row's points at
+// their drawing positions, width characters apart.
+func (b *Board) drawPoints(cells []string, width int, paint func(int, string) string) []string {
+	var lines []string
+	if b.picture != "" {
+		rowOf := map[string]int{}
+		for r, l := range b.rows {
+			rowOf[l] = r
+		}
+		for _, line := range strings.Split(strings.TrimRight(b.picture, "\n"), "\n") {
+			f := strings.Fields(line)
+			r, ok := -1, false
+			if len(f) > 0 {
+				r, ok = rowOf[f[0]]
+			}
+			if !ok {
+				lines = append(lines, strings.TrimRight(line, " "))
+				continue
+			}
+			k := 0
+			var out strings.Builder
+			for _, c := range line {
+				if c == '@' && k < len(b.rowSite[r]) {
+					i := int(b.rowSite[r][k])
+					out.WriteString(paint(i, cells[i]))
+					k++
+					continue
+				}
+				out.WriteRune(c)
+			}
+			lines = append(lines, strings.TrimRight(out.String(), " "))
+		}
+		return lines
+	}
+	labelW := 0
+	for _, l := range b.rows {
+		labelW = max(labelW, len(l))
+	}
+	labelW += 4
+	minCol := int(^uint(0) >> 1)
+	for _, site := range b.sites {
+		minCol = min(minCol, site.Col)
+	}
+	for r := len(b.rows) - 1; r >= 0; r-- {
+		var line strings.Builder
+		line.WriteString(pad(b.rows[r], labelW))
+		at := 0
+		for _, i := range b.rowSite[r] {
+			col := (b.sites[i].Col - minCol) * (width + 1)
+			if col > at {
+				line.WriteString(strings.Repeat(" ", col-at))
+				at = col
+			}
+			line.WriteString(paint(int(i), pad(cells[i], width)))
+			at += width + 1
+			line.WriteByte(' ')
+		}
+		lines = append(lines, strings.TrimRight(line.String(), " "))
+	}
+	return lines
 }
 
 // trimLastLine ends the builder's last line without trailing spaces.
@@ -182,9 +253,9 @@ type DiagramError struct {
 
 func (e *DiagramError) Error() string {
 	if e.Line > 0 {
-		return fmt.Sprintf("diagram line %d: %s", e.Line, e.Msg)
+		return fmt.Sprintf("diagram line %d: %s", e.Line, escapeControls(e.Msg))
 	}
-	return "diagram: " + e.Msg
+	return "diagram: " + escapeControls(e.Msg)
 }
 
 // ParseDiagram reads a board diagram in the style Diagram draws and returns
@@ -217,6 +288,15 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("row %s appears twice", fields[0])}
 		}
 		seen[r] = true
+		if !b.grid {
+			// A point board's key follows the row, starting with its label again.
+			for k := 1; k < len(fields); k++ {
+				if fields[k] == fields[0] {
+					line = cutAtField(line, k)
+					break
+				}
+			}
+		}
 		rest := strings.TrimSpace(line)[len(fields[0]):]
 		if b.style == Counts {
 			for k, f := range strings.Fields(rest) {
@@ -255,6 +335,23 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 		}
 	}
 	return counts, owners, nil
+}
+
+// cutAtField returns line up to its k-th field (from 0), fields being
+// separated by spaces as strings.Fields sees them.
+func cutAtField(line string, k int) string {
+	n, in := -1, false
+	for i, c := range line {
+		space := c == ' ' || c == '\t'
+		if !space && !in {
+			n++
+			if n == k {
+				return strings.TrimRight(line[:i], " \t")
+			}
+		}
+		in = !space
+	}
+	return line
 }
 
 func firstN(s string, n int) string {

@@ -41,24 +41,35 @@ func TestDiagramCounts(t *testing.T) {
 func TestDiagramPieces(t *testing.T) {
 	g := loadTest(t, "probepts")
 	s := g.Start()
+	// To the right, the key: each point's number, so b1 and b3 can be told
+	// apart.
 	assert.Equal(t, ""+
-		"c   .-----.-----.\n"+
-		"     \\    |    /\n"+
-		"b     .---.---.\n"+
-		"       \\  |  /\n"+
-		"a         .\n", s.Diagram())
+		"c   .-----.-----.      c   1-----2-----3\n"+
+		"     \\    |    /            \\    |    /\n"+
+		"b     .---.---.        b     1---2---3\n"+
+		"       \\  |  /                \\  |  /\n"+
+		"a         .            a         1\n", s.Diagram())
 	for _, tok := range []string{"a1", "c2", "b1"} {
 		require.NoError(t, s.Play(tok))
 	}
 	assert.Equal(t, ""+
-		"c   .-----2-----.\n"+
-		"     \\    |    /\n"+
-		"b     1---.---.\n"+
-		"       \\  |  /\n"+
-		"a         1\n", s.Diagram())
+		"c   .-----2-----.      c   1-----2-----3\n"+
+		"     \\    |    /            \\    |    /\n"+
+		"b     1---.---.        b     1---2---3\n"+
+		"       \\  |  /                \\  |  /\n"+
+		"a         1            a         1\n", s.Diagram())
+	// The key is optional when a diagram is read: with it, without it.
+	pos := s.Position()
+	for _, text := range []string{s.Diagram(), "c . 2 .\nb 1 . .\na 1\n", "c . 2 .   c 1 2 3\nb 1 . .\na 1   a 1\n"} {
+		counts, owners, err := g.ParseDiagram(text)
+		require.NoError(t, err, text)
+		assert.Equal(t, pos.Counts, counts, text)
+		assert.Equal(t, pos.Owners, owners, text)
+	}
 	colored := s.DiagramWith(DiagramOptions{Color: true})
 	assert.Contains(t, colored, "\x1b[36m1\x1b[0m", "Player 1 in cyan")
 	assert.Contains(t, colored, "\x1b[33m2\x1b[0m", "Player 2 in yellow")
+	assert.Contains(t, colored, "\x1b[0m-----.      c   1-----2-----3\n", "the key is aligned as without colour")
 	assert.NotContains(t, s.Diagram(), "\x1b[")
 	assert.Equal(t, Pieces, g.Board().Style())
 	assert.Equal(t, "pieces", Pieces.String())
@@ -249,4 +260,19 @@ func TestNewStateFromDiagram(t *testing.T) {
 	assert.Equal(t, 0, s.Ply())
 	assert.Equal(t, 1, s.Repetitions())
 	assert.True(t, strings.HasPrefix(stateJSONText(t, s), `{"game":"probe"`))
+}
+
+func TestCutAtField(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		k    int
+		want string
+	}{
+		{"c . 2 .   c 1 2 3", 4, "c . 2 ."},
+		{"  a   1     a   1", 2, "  a   1"},
+		{"b\t.-.\tb 1-2", 2, "b\t.-."},
+		{"a 1", 5, "a 1"},
+	} {
+		assert.Equal(t, c.want, cutAtField(c.line, c.k), "%q", c.line)
+	}
 }

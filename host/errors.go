@@ -28,10 +28,12 @@ func (p Pos) String() string {
 }
 
 func prefixPos(p Pos, msg string) string {
+	// A message may quote anything a script passed: its control
+	// characters are shown as escapes, never sent to a terminal.
 	if s := p.String(); s != "" {
-		return s + ": " + msg
+		return escapeControls(s + ": " + msg)
 	}
-	return msg
+	return escapeControls(msg)
 }
 
 // ConfigError reports a problem in a game's configuration: its variants
@@ -94,7 +96,7 @@ type BudgetError struct {
 	Pos    Pos    // the script line where it was stopped, when known
 	Func   Call   // the script function that was running
 	Budget Budget // which budget
-	Limit  string // the limit, e.g. "20000000 steps"
+	Limit  string // the limit, e.g. "2000000 steps"
 	Detail string // what the script was doing, when known
 }
 

@@ -144,7 +144,7 @@ func ExampleState_Clone() {
 	// Output: 0 4 1 0
 }
 
-// The state as JSON, in the field order of RULINGS.md.
+// The state as JSON, in the field order of docs/state-json.md.
 func ExampleState_MarshalJSON() {
 	g, err := library().Load("probepts")
 	if err != nil {

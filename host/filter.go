@@ -283,8 +283,7 @@ func arityText(a int) string {
 
 func (vm *machine) push(L *lua.LState, s *State, m Move) {
 	m.game = vm.g.tag
-	vm.charge(L, 1)
-	if len(s.moves) >= maxLegal {
+	if len(s.moves) >= maxLegal { // the bound on emitting: no charge per move
 		L.RaiseError("more than %d legal moves in one decision", maxLegal)
 	}
 	s.moves = append(s.moves, m)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 )
 
-// MarshalJSON writes the state in the format of RULINGS.md: game, variant
+// MarshalJSON writes the state in the format of docs/state-json.md: game, variant
 // (every parameter), ply, to_move, sites (name, count, owner in board
 // order), captured, hand, legal, over, winner, notes; then reason (how the
 // game ended, "" while it goes on), vars (the script's variables) and

@@ -35,6 +35,7 @@ type Library struct {
 	mu     sync.Mutex
 	layers []layer
 	protos map[[32]byte]*lua.FunctionProto
+	bases  *Library // where extended games are also looked up, see SetBases
 }
 
 type layer struct {
@@ -250,13 +251,14 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 
 	var scriptLayer *layer
 	var scriptRel string
+	scriptIdx := 0
 	sources := sha256.New()
 	var vfiles []*variantsFile
 	var rules string
 	for i := range layers {
 		ly := &layers[i]
 		if rel, ok := ly.script(name); ok {
-			scriptLayer, scriptRel = ly, rel
+			scriptLayer, scriptRel, scriptIdx = ly, rel, i
 		}
 		if rel, ok := ly.gameFile(name, "variants.yaml"); ok {
 			src, err := readLimited(ly, rel)
@@ -276,6 +278,9 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := checkPage(ly.path(rel), string(b)); err != nil {
+				return nil, err
+			}
 			rules = string(b)
 		}
 	}
@@ -293,6 +298,12 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	all := l.baseLayers(layers)
+	bases, baseVariants, err := l.resolveBases(all, scriptIdx+len(all)-len(layers), name, file, src, sources)
+	if err != nil {
+		return nil, err
+	}
+	vfiles = append(baseVariants, vfiles...)
 	variants, data := mergeVariants(vfiles)
 	g := &Game{
 		name:      name,
@@ -303,6 +314,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 		overrides: cfg.overrides,
 		rules:     rules,
 		proto:     proto,
+		bases:     bases,
 		data:      data,
 		dataFiles: dataFiles(vfiles, data),
 		limits:    cfg.limits.withDefaults(),
@@ -325,7 +337,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 	return g, nil
 }
 
-// readLimited reads a file of a layer through internal/safefile: it must
+// readLimited reads a file of a layer through host/safefile: it must
 // be a regular file (a named pipe or device would hang or flood the
 // process) of at most maxScriptBytes.
 func readLimited(ly *layer, rel string) ([]byte, error) {

@@ -18,6 +18,7 @@ func (vm *machine) installAPI() error {
 		"declare": vm.apiDeclare, "board": vm.apiBoard, "tag": vm.apiTag, "mark": vm.apiMark,
 		"track": vm.apiTrack, "move": vm.apiMove, "var": vm.apiVar, "filter": vm.apiFilter,
 		"max_plies": vm.apiMaxPlies, "data_error": vm.apiDataError,
+		"extends": vm.apiExtends, "rule": vm.apiRule, "param": vm.apiParam,
 		// The board.
 		"site": vm.apiSite, "name": vm.apiName, "row": vm.apiRow, "col": vm.apiCol, "size": vm.apiSize,
 		"has_tag": vm.apiHasTag, "next": vm.apiNext, "prev": vm.apiPrev, "on_track": vm.apiOnTrack,

@@ -27,15 +27,17 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 		L.RaiseError("matombo.declare needs a name")
 	}
 	d.name = string(name)
-	if d.name != vm.g.name {
-		L.RaiseError("the script declares the game %q but is loaded as %q (name the file or folder after the game)", d.name, vm.g.name)
+	if want := vm.declaredName(); d.name != want {
+		L.RaiseError("the script declares the game %q but is loaded as %q (name the file or folder after the game)", d.name, want)
 	}
 	d.title = d.name
 	if s, ok := t.RawGetString("title").(lua.LString); ok {
 		d.title = string(s)
+		checkText(L, "the title", d.title, false)
 	}
 	if s, ok := t.RawGetString("description").(lua.LString); ok {
 		d.description = string(s)
+		checkText(L, "the description", d.description, true)
 	}
 	d.players = 2
 	if v := t.RawGetString("players"); v != lua.LNil {
@@ -55,15 +57,15 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 	}
 	if v := t.RawGetString("max_plies"); v != lua.LNil {
 		f, ok := v.(lua.LNumber)
-		if !ok || f < 1 || float64(f) != math.Trunc(float64(f)) {
-			L.RaiseError("max_plies must be a positive whole number")
+		if !ok || f < 1 || f > maxCount || float64(f) != math.Trunc(float64(f)) {
+			L.RaiseError("max_plies must be a whole number from 1 to %d", maxCount)
 		}
 		d.maxPlies = int(f)
 	}
 	if v := t.RawGetString("repetition"); v != lua.LNil {
 		f, ok := v.(lua.LNumber)
-		if !ok || f < 1 || float64(f) != math.Trunc(float64(f)) {
-			L.RaiseError("repetition must be a positive whole number: the occurrence of a position that ends the game")
+		if !ok || f < 1 || f > maxCount || float64(f) != math.Trunc(float64(f)) {
+			L.RaiseError("repetition must be a whole number from 1 to %d: the occurrence of a position that ends the game", maxCount)
 		}
 		d.repetition = int(f)
 	}
@@ -112,17 +114,19 @@ func (vm *machine) paramSpec(L *lua.LState, v lua.LValue, i int) ParamSpec {
 	spec := ParamSpec{Name: string(name)}
 	if d, ok := t.RawGetString("doc").(lua.LString); ok {
 		spec.Doc = string(d)
+		checkText(L, fmt.Sprintf("the doc of parameter %s", name), spec.Doc, true)
 	}
 	conv := func(v lua.LValue, what string) any {
 		switch x := v.(type) {
 		case lua.LNumber:
-			if float64(x) != math.Trunc(float64(x)) {
-				L.RaiseError("parameter %s: %s must be a whole number, got %v", name, what, x)
+			if float64(x) != math.Trunc(float64(x)) || math.Abs(float64(x)) > math.MaxInt32 {
+				L.RaiseError("parameter %s: %s must be a whole number (a 32-bit integer), got %v", name, what, x)
 			}
 			return int(x)
 		case lua.LBool:
 			return bool(x)
 		case lua.LString:
+			checkText(L, fmt.Sprintf("parameter %s: %s", name, what), string(x), false)
 			return string(x)
 		}
 		L.RaiseError("parameter %s: %s must be a number, boolean or string, got %s", name, what, describeLua(v))
@@ -190,7 +194,7 @@ func (vm *machine) apiBoard(L *lua.LState) int {
 		pt.ForEach(func(k, v lua.LValue) {
 			ks, ok1 := k.(lua.LString)
 			f, ok2 := v.(lua.LNumber)
-			if !ok1 || !ok2 || float64(f) != math.Trunc(float64(f)) {
+			if !ok1 || !ok2 || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > maxCount {
 				vm.dataError(L, pt, fmt.Sprintf("points: %s = %s: want a point name and a whole drawing position", luaText(k), luaText(v)))
 			}
 			spec.points[string(ks)] = int(f)
@@ -302,10 +306,18 @@ func (vm *machine) apiMaxPlies(L *lua.LState) int {
 func (vm *machine) fieldInt(L *lua.LState, t *lua.LTable, name string) int {
 	v := t.RawGetString(name)
 	f, ok := v.(lua.LNumber)
-	if !ok || float64(f) != math.Trunc(float64(f)) {
+	if !ok || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > maxCount {
 		vm.dataError(L, t, fmt.Sprintf("%s must be a whole number, got %s", name, describeLua(v)))
 	}
 	return int(f)
+}
+
+// checkText raises an error for text with control characters (see
+// text.go).
+func checkText(L *lua.LState, what, s string, multiline bool) {
+	if msg := textProblem(what, s, multiline); msg != "" {
+		L.RaiseError("%s", msg)
+	}
 }
 
 // checkName raises an error for a declared name that is empty or long.
@@ -313,6 +325,7 @@ func checkName(L *lua.LState, what, name string) {
 	if name == "" || len(name) > 64 {
 		L.RaiseError("a %s name has 1 to 64 characters, got %d", what, len(name))
 	}
+	checkText(L, "the "+what+" name", name, false)
 }
 
 func (vm *machine) apiTag(L *lua.LState) int {
@@ -384,6 +397,7 @@ func (vm *machine) apiMove(L *lua.LState) int {
 	if len(tmpl) > 64 {
 		L.RaiseError("move kind %s: a token template has at most 64 characters", name)
 	}
+	checkText(L, "move kind "+name+": the token template", tmpl, false)
 	parts, arity, err := parseTemplate(tmpl)
 	if err != nil {
 		L.RaiseError("move kind %s: %v", name, err)

@@ -37,12 +37,14 @@ func (vm *machine) apiFinish(L *lua.LState) int {
 	if len(reason) > 200 || L.GetTop() > 2+16 {
 		L.RaiseError("finish: a reason has at most 200 characters and there are at most 16 notes")
 	}
+	checkText(L, "finish: the reason", reason, false)
 	var notes []string
 	for i := 3; i <= L.GetTop(); i++ {
 		n := L.CheckString(i)
 		if len(n) > 200 {
 			L.ArgError(i, "a note has at most 200 characters")
 		}
+		checkText(L, fmt.Sprintf("finish: note %d", i-2), n, false)
 		notes = append(notes, n)
 	}
 	s.over, s.winner, s.reason, s.notes, s.method = true, w, reason, notes, method

@@ -401,7 +401,11 @@ func parseFormat(L *lua.LState, f string) ([]formatSpec, string) {
 		}
 		sp.conv = f[j]
 		if strings.IndexByte(formatConvs, sp.conv) < 0 {
-			L.RaiseError("invalid option '%%%s' to 'format' (known: %%c %%d %%i %%o %%u %%x %%X %%e %%E %%f %%g %%G %%q %%s %%%%)", printableByte(sp.conv))
+			spec := ""
+			for k := i - 1; k <= j; k++ {
+				spec += printableByte(f[k])
+			}
+			L.RaiseError("invalid option '%s' to 'format' (known: %%c %%d %%i %%o %%u %%x %%X %%e %%E %%f %%g %%G %%q %%s %%%%)", spec)
 		}
 		sp.literal = lit.String()
 		lit.Reset()

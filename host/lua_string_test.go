@@ -150,3 +150,24 @@ func TestCountGsubParts(t *testing.T) {
 		assert.Equal(t, len(parseGsubTemplate(r).parts), countGsubParts(r), r)
 	}
 }
+
+// unpack and string.byte push a value each: a count the data stack cannot
+// hold is refused before pushing; odd bounds give what Lua gives.
+func TestUnpackAndByteBounds(t *testing.T) {
+	g := loadTest(t, "probe")
+	s := g.Start()
+	got, err := evalLua(g, s, `return select("#", unpack({}, 1/0)), select("#", unpack({1, 2}, 0/0)), select("#", unpack({1, 2, 3}, 2)), select("#", unpack({}, -2^62, -2^62)), string.byte("abc", -1), select("#", string.byte("abc", 1/0, -1))`)
+	require.NoError(t, err)
+	assert.Equal(t, []any{0, 0, 2, 1, 99, 0}, fromLuaAll(got))
+	for _, code := range []string{
+		`return unpack({}, 1, 2^31)`,
+		`return unpack({}, -1/0, 1)`,
+		`return string.byte(string.rep("a", 60000), 1, -1)`,
+	} {
+		_, err := evalLua(g, s, code)
+		var be *BudgetError
+		if assert.ErrorAs(t, err, &be, code) {
+			assert.Equal(t, BudgetDataStack, be.Budget, code)
+		}
+	}
+}

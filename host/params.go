@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -78,9 +79,13 @@ func (p ParamSpec) normalize(v any) (any, error) {
 	case IntParam:
 		switch x := v.(type) {
 		case int:
-			return x, nil
+			if x >= math.MinInt32 && x <= math.MaxInt32 {
+				return x, nil
+			}
 		case int64:
-			return int(x), nil
+			if x >= math.MinInt32 && x <= math.MaxInt32 {
+				return int(x), nil
+			}
 		case int32:
 			return int(x), nil
 		case float64:
@@ -89,7 +94,7 @@ func (p ParamSpec) normalize(v any) (any, error) {
 			}
 		case string:
 			n, err := strconv.Atoi(strings.TrimSpace(x))
-			if err == nil {
+			if err == nil && n >= math.MinInt32 && n <= math.MaxInt32 {
 				return n, nil
 			}
 		}
@@ -109,6 +114,9 @@ func (p ParamSpec) normalize(v any) (any, error) {
 		return nil, fmt.Errorf("want true or false, got %s", describeValue(v))
 	default:
 		if x, ok := v.(string); ok {
+			if msg := textProblem("the value", x, false); msg != "" {
+				return nil, errors.New(msg)
+			}
 			return x, nil
 		}
 		return nil, fmt.Errorf("want a string, got %s", describeValue(v))
@@ -209,6 +217,9 @@ func resolveParams(specs []ParamSpec, variants []Variant, chosen []string, overr
 			var known []string
 			for _, v := range variants {
 				known = append(known, v.Name)
+			}
+			if len(known) == 0 {
+				return nil, &ConfigError{Msg: fmt.Sprintf("unknown variant %q: the game has no variants", name)}
 			}
 			return nil, &ConfigError{Msg: fmt.Sprintf("unknown variant %q", name), Allowed: known}
 		}

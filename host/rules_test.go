@@ -68,8 +68,8 @@ func TestRepeatedRule(t *testing.T) {
 	for _, c := range []struct{ repeat, rules, err string }{
 		{", repetition = 3", "", "declare repetition = N and return a repeated function together, or neither"},
 		{"", `repeated = function() end,`, "declare repetition = N and return a repeated function together, or neither"},
-		{", repetition = 0", `repeated = function() end,`, "repetition must be a positive whole number"},
-		{", repetition = 1.5", `repeated = function() end,`, "repetition must be a positive whole number"},
+		{", repetition = 0", `repeated = function() end,`, "repetition must be a whole number from 1 to 1073741823"},
+		{", repetition = 1.5", `repeated = function() end,`, "repetition must be a whole number from 1 to 1073741823"},
 		{", repetition = 3", `repeated = 1,`, `needs a function "repeated", got number`},
 	} {
 		_, err := loadSource(t, "shuttle", shuttleSource(c.repeat, c.rules))

@@ -95,6 +95,31 @@ func (vm *machine) newSandbox(lim Limits) *lua.LState {
 		globals.RawSetString(name, vm.readOnly(L, lib, name))
 	}
 	globals.RawSetString("rawset", L.NewFunction(vm.rawset))
+	// unpack pushes a value per index, nil or not: a count the data stack
+	// cannot hold is refused before the pushes.
+	globals.RawSetString("unpack", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		i := math.Floor(float64(L.OptNumber(2, 1)))
+		j := float64(t.Len())
+		if L.Get(3) != lua.LNil {
+			j = math.Floor(float64(L.CheckNumber(3)))
+		}
+		if math.IsNaN(i) || math.IsNaN(j) || j < i {
+			return 0
+		}
+		count := j - i + 1
+		if count > float64(lim.DataStack)/2 {
+			vm.overBudget(L, "data stack", fmt.Sprintf("%d values", lim.DataStack), fmt.Sprintf("unpack of %.0f values", count))
+		}
+		for k := 0; k < int(count); k++ {
+			if x := i + float64(k); math.Abs(x) <= 1<<53 {
+				L.Push(t.RawGetInt(int(x)))
+			} else {
+				L.Push(t.RawGet(lua.LNumber(x)))
+			}
+		}
+		return int(count)
+	}))
 	globals.RawSetString("print", L.NewFunction(vm.print))
 
 	gm := L.NewTable()
@@ -150,7 +175,7 @@ func (vm *machine) print(L *lua.LState) int {
 	}
 	parts := make([]string, L.GetTop())
 	for i := range parts {
-		parts[i] = luaText(L.Get(i + 1))
+		parts[i] = escapeControls(luaText(L.Get(i + 1)))
 	}
 	fmt.Fprintf(vm.g.log, "%s: %s\n", vm.g.name, strings.Join(parts, "\t"))
 	return 0
@@ -218,6 +243,28 @@ func (vm *machine) wrapString(L *lua.LState, str *lua.LTable, lim Limits) {
 		return sl.gsub(L)
 	}))
 	str.RawSetString("gfind", str.RawGetString("gmatch"))
+	// string.byte pushes a value per byte: a count the data stack cannot
+	// hold is refused before the pushes (which copy the growing stack).
+	strByte := str.RawGetString("byte").(*lua.LFunction).GFunction
+	str.RawSetString("byte", L.NewFunction(func(L *lua.LState) int {
+		s := L.CheckString(1)
+		i := float64(L.OptNumber(2, 1))
+		j := i
+		if L.Get(3) != lua.LNil {
+			j = float64(L.CheckNumber(3))
+		}
+		n := float64(len(s))
+		if i < 0 {
+			i = max(n+i+1, 1)
+		}
+		if j < 0 {
+			j = n + j + 1
+		}
+		if count := min(j, n) - max(i, 1) + 1; count > float64(lim.DataStack)/2 {
+			vm.overBudget(L, "data stack", fmt.Sprintf("%d values", lim.DataStack), fmt.Sprintf("string.byte of %.0f bytes", count))
+		}
+		return strByte(L)
+	}))
 	str.RawSetString("rep", L.NewFunction(sl.rep))
 	str.RawSetString("format", L.NewFunction(sl.format))
 	str.RawSetString("char", L.NewFunction(sl.char))

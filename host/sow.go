@@ -60,13 +60,17 @@ func sowInto(counts []int32, t *Track, from int, n int) (last int, wasEmpty bool
 	return pos, counts[pos] == 1, -1
 }
 
-// sowCost is the number of steps sowInto takes for n counters on t.
+// sowCost is the number of steps a lap of n counters on t costs: the sites
+// sowInto visits, plus lapOverhead for the lap itself (picking up, checking
+// how it ended), which costs as much as visiting a few sites.
 func sowCost(t *Track, n int) int {
 	if t.Loop && n >= len(t.Sites) {
-		return len(t.Sites) + n%len(t.Sites) + 1
+		return len(t.Sites) + n%len(t.Sites) + lapOverhead
 	}
-	return n + 1
+	return n + lapOverhead
 }
+
+const lapOverhead = 8
 
 // How a relay sowing ended.
 const (
@@ -92,7 +96,7 @@ func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64
 		}
 		n := int(counts[pos])
 		*work -= sowCost(t, n)
-		if *work < 0 || laps&255 == 255 && trip != nil && trip.Done() != nil {
+		if *work < 0 || laps&255 == 255 && trip != nil && trip.stopped() {
 			return pos, relayWork, laps
 		}
 		counts[pos] = 0
@@ -112,6 +116,16 @@ func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64
 	}
 }
 
+// stopped reports whether the watchdog has stopped the current call (its
+// time is up), without counting a step as Done does.
+func (t *tripwire) stopped() bool { return t.call.Load()&callStopped != 0 }
+
+// chargeSowing charges the site visits of a sowing to the call's step
+// budget, at the rate of m.sow (eight visits a step).
+func (vm *machine) chargeSowing(L *lua.LState, visits int) {
+	vm.charge(L, max(visits, 0)/8+1)
+}
+
 // relayFailed raises the error of a relay that ran out of work or
 // overflowed a count.
 func (vm *machine) relayFailed(L *lua.LState, fn string, from, how, at, maxLaps int) {
@@ -119,12 +133,12 @@ func (vm *machine) relayFailed(L *lua.LState, fn string, from, how, at, maxLaps 
 	if how == relayOverflow {
 		L.RaiseError("%s from %s: the count of %s would pass %d", fn, b.sites[from].Name, b.sites[at].Name, maxCount)
 	}
-	if vm.trip.Done() != nil {
+	if vm.trip.stopped() {
 		L.RaiseError("%s from %s: the time budget ran out", fn, b.sites[from].Name)
 	}
 	w := sowWork(vm.g.lay.sites)
-	vm.overBudget(L, "sowing", fmt.Sprintf("%d steps", w),
-		fmt.Sprintf("%s from %s did not end within %d steps (lap limit %d): a sowing that long does not end; lower the lap limit", fn, b.sites[from].Name, w, maxLaps))
+	vm.overBudget(L, BudgetSteps, fmt.Sprintf("%d site visits in one sowing call", w),
+		fmt.Sprintf("%s from %s did not end within %d site visits (lap limit %d): a sowing that long does not end; lower the lap limit", fn, b.sites[from].Name, w, maxLaps))
 }
 
 func (vm *machine) sowArgs(L *lua.LState) (*State, *Track, int) {
@@ -179,6 +193,7 @@ func (vm *machine) apiRelay(L *lua.LState) int {
 	s, t, from, stop, maxLaps := vm.relayArgs(L)
 	work := sowWork(vm.g.lay.sites)
 	last, how, laps := relayInto(s.cells[:vm.g.lay.sites], vm.dcl.board.tagMask, t, from, stop, maxLaps, &work, vm.trip)
+	vm.chargeSowing(L, sowWork(vm.g.lay.sites)-work)
 	switch how {
 	case relayWork, relayOverflow:
 		vm.relayFailed(L, "relay", from, how, last, maxLaps)
@@ -234,7 +249,9 @@ func (vm *machine) relayEnds(L *lua.LState, fn string, s *State, t *Track, from 
 		return true
 	}
 	vm.scratch = append(vm.scratch[:0], s.cells[:vm.g.lay.sites]...)
+	before := *work
 	at, how, _ := relayInto(vm.scratch, vm.dcl.board.tagMask, t, from, stop, maxLaps, work, vm.trip)
+	vm.chargeSowing(L, before-*work)
 	if how == relayWork || how == relayOverflow {
 		vm.relayFailed(L, fn, from, how, at, maxLaps)
 	}

@@ -3,6 +3,7 @@ package host
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 )
 
 // State is a position of a game together with how it was reached: the
@@ -258,4 +259,71 @@ func hashCells(c []int32) uint64 {
 	h *= k3
 	h ^= h >> 32
 	return h
+}
+
+// Apply plays a legal move. An illegal move or a failing script returns an
+// error and leaves the state unchanged.
+func (s *State) Apply(m Move) error {
+	if !s.isLegal(m) {
+		return s.illegal(m)
+	}
+	vm, err := s.g.machine()
+	if err != nil {
+		return err
+	}
+	err = vm.apply(s, m)
+	s.g.release(vm)
+	return err
+}
+
+func (s *State) isLegal(m Move) bool {
+	for _, x := range s.moves {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// illegal describes why m is not legal in s.
+func (s *State) illegal(m Move) error {
+	tok, reason := s.g.Token(m), s.illegalReason()
+	switch {
+	case m.IsZero():
+		tok, reason = "", "no move (the zero Move)"
+	case m.game != s.g.tag && reason == "":
+		reason = "the move belongs to another game, or another variant or parameters of this one"
+	}
+	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason}
+}
+
+func (s *State) illegalReason() string {
+	if s.over {
+		return "the game is over"
+	}
+	return ""
+}
+
+// ParseMove returns the legal move whose token is tok.
+func (s *State) ParseMove(tok string) (Move, error) {
+	var buf [64]byte
+	for _, m := range s.moves {
+		if int(m.Kind) < len(s.g.kinds) && string(s.g.kinds[m.Kind].appendToken(buf[:0], s.g.board, m)) == tok {
+			return m, nil
+		}
+	}
+	reason := s.illegalReason()
+	if reason == "" && strings.TrimSpace(tok) != tok {
+		reason = "a token has no spaces around it"
+	}
+	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason}
+}
+
+// Play plays the legal move whose token is tok.
+func (s *State) Play(tok string) error {
+	m, err := s.ParseMove(tok)
+	if err != nil {
+		return err
+	}
+	return s.Apply(m)
 }

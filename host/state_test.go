@@ -35,8 +35,8 @@ func jsonKeys(t *testing.T, data []byte) []string {
 	return keys
 }
 
-// TestJSONFieldOrder checks the fields of RULINGS.md ("The state as the
-// tools show it") in its order, then reason, vars and history.
+// TestJSONFieldOrder checks the fields of docs/state-json.md in their
+// order, then reason, vars and history.
 func TestJSONFieldOrder(t *testing.T) {
 	g := loadTest(t, "probe")
 	s := g.Start()
@@ -67,11 +67,11 @@ func TestJSONFieldOrder(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(pd), `"variant":{},`)
 	assert.Contains(t, string(pd), `"vars":{},`)
-	r := loadTest(t, "probe", WithParam("label", "a \"quoted\" <label>\n"))
+	r := loadTest(t, "probe", WithParam("label", "a \"quoted\" <label>"))
 	rd, err := json.Marshal(r.Start())
 	require.NoError(t, err)
 	assert.True(t, json.Valid(rd))
-	assert.Contains(t, string(rd), `"label":"a \"quoted\" \u003clabel\u003e\n"`)
+	assert.Contains(t, string(rd), `"label":"a \"quoted\" \u003clabel\u003e"`)
 }
 
 // The end of a game: legal empty, winner and notes, to_move kept.
@@ -570,4 +570,27 @@ func TestErrorTexts(t *testing.T) {
 	var err error = &ScriptError{Msg: "m"}
 	var se *ScriptError
 	assert.True(t, errors.As(fmt.Errorf("wrapped: %w", err), &se))
+}
+
+// State accessors refuse an index out of range, as a slice does, with a
+// message naming the index and the valid range: they never read another
+// field of the state (Count(NumSites()) would read the first owner).
+func TestStateAccessorsOutOfRange(t *testing.T) {
+	g := loadTest(t, "probe")
+	s := g.Start()
+	n := g.Board().NumSites()
+	for name, c := range map[string]struct {
+		call func()
+		msg  string
+	}{
+		"Count(NumSites())": {func() { s.Count(n) }, fmt.Sprintf("host: State.Count: site index %d out of range [0, %d)", n, n)},
+		"Count(-1)":         {func() { s.Count(-1) }, fmt.Sprintf("host: State.Count: site index -1 out of range [0, %d)", n)},
+		"Owner(NumSites())": {func() { s.Owner(n) }, fmt.Sprintf("host: State.Owner: site index %d out of range [0, %d)", n, n)},
+		"Captured(0)":       {func() { s.Captured(0) }, "host: State.Captured: player 0 out of range [1, 2]"},
+		"Captured(3)":       {func() { s.Captured(3) }, "host: State.Captured: player 3 out of range [1, 2]"},
+		"Hand(0)":           {func() { s.Hand(0) }, "host: State.Hand: player 0 out of range [1, 2]"},
+	} {
+		assert.PanicsWithValue(t, c.msg, c.call, name)
+	}
+	assert.NotPanics(t, func() { s.Count(n - 1); s.Owner(0); s.Captured(2); s.Hand(1) })
 }

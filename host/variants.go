@@ -67,6 +67,9 @@ func (vf *variantsFile) parseVariantList(n *yaml.Node) error {
 		if k.Kind != yaml.ScalarNode || k.Value == "" {
 			return &ConfigError{Pos: nodePos(vf.file, k), Msg: "a variant name must be a non-empty string"}
 		}
+		if msg := textProblem("a variant name", k.Value, false); msg != "" {
+			return &ConfigError{Pos: nodePos(vf.file, k), Msg: msg}
+		}
 		if seen[k.Value] {
 			return &ConfigError{Pos: nodePos(vf.file, k), Msg: fmt.Sprintf("variant %s is declared twice", k.Value)}
 		}
@@ -82,6 +85,9 @@ func (vf *variantsFile) parseVariantList(n *yaml.Node) error {
 				if fv.Kind != yaml.ScalarNode {
 					return &ConfigError{Pos: nodePos(vf.file, fv), Msg: "description must be text"}
 				}
+				if msg := textProblem("the description of variant "+k.Value, fv.Value, true); msg != "" {
+					return &ConfigError{Pos: nodePos(vf.file, fv), Msg: msg}
+				}
 				variant.Description = fv.Value
 			case "params":
 				if fv.Kind != yaml.MappingNode {
@@ -91,6 +97,12 @@ func (vf *variantsFile) parseVariantList(n *yaml.Node) error {
 					pk, pv := fv.Content[p], fv.Content[p+1]
 					if _, dup := variant.paramPos[pk.Value]; dup {
 						return &ConfigError{Pos: nodePos(vf.file, pk), Param: pk.Value, Msg: fmt.Sprintf("variant %s sets parameter %s twice", k.Value, pk.Value)}
+					}
+					if msg := textProblem("a parameter name", pk.Value, false); msg != "" {
+						return &ConfigError{Pos: nodePos(vf.file, pk), Msg: msg}
+					}
+					if msg := textProblem("the value of parameter "+pk.Value, pv.Value, false); pv.Kind == yaml.ScalarNode && msg != "" {
+						return &ConfigError{Pos: nodePos(vf.file, pv), Msg: msg}
 					}
 					val, err := scalarValue(pv)
 					if err != nil {
@@ -201,19 +213,22 @@ func mergeNodes(a, b *yaml.Node) *yaml.Node {
 	}
 	out := &yaml.Node{Kind: yaml.MappingNode, Tag: a.Tag, Line: a.Line, Column: a.Column}
 	out.Content = append(out.Content, a.Content...)
+	// An index of the keys, not a search of the list: a file of many keys
+	// must not make loading quadratic.
+	at := make(map[string]int, len(out.Content)/2)
+	for j := 0; j+1 < len(out.Content); j += 2 {
+		if _, dup := at[out.Content[j].Value]; !dup {
+			at[out.Content[j].Value] = j
+		}
+	}
 	for i := 0; i+1 < len(b.Content); i += 2 {
 		k, v := b.Content[i], b.Content[i+1]
-		replaced := false
-		for j := 0; j+1 < len(out.Content); j += 2 {
-			if out.Content[j].Value == k.Value {
-				out.Content[j+1] = mergeNodes(out.Content[j+1], v)
-				replaced = true
-				break
-			}
+		if j, ok := at[k.Value]; ok {
+			out.Content[j+1] = mergeNodes(out.Content[j+1], v)
+			continue
 		}
-		if !replaced {
-			out.Content = append(out.Content, k, v)
-		}
+		at[k.Value] = len(out.Content)
+		out.Content = append(out.Content, k, v)
 	}
 	return out
 }

@@ -18,6 +18,7 @@ type machine struct {
 	L    *lua.LState
 	trip *tripwire
 	dcl  *decl // what the script declared while loading
+	ext  *extending
 
 	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
 	fnResult, fnEvaluate                            lua.LValue // optional
@@ -96,7 +97,7 @@ func luaInt(v int) lua.LValue {
 // The first machine of a game records the script's declarations in dcl;
 // later ones check that the script declared the same again.
 func newMachine(g *Game) (*machine, error) {
-	vm := &machine{g: g, trip: newTripwire(g.limits), dcl: &decl{}}
+	vm := &machine{g: g, trip: newTripwire(g.limits), dcl: &decl{}, ext: newExtending()}
 	vm.trip.measure = func() uint64 { return vm.heldMemory(g.limits.Memory) }
 	vm.L = vm.newSandbox(g.limits)
 	vm.L.SetContext(vm.trip)
@@ -116,6 +117,7 @@ func newMachine(g *Game) (*machine, error) {
 		vm.close()
 		return nil, err
 	}
+	vm.dcl.rulePoints = vm.ext.points
 	rules := vm.L.Get(-1)
 	vm.L.Pop(1)
 	if err := vm.takeRules(rules); err != nil {
@@ -306,6 +308,11 @@ func luaErrorText(v lua.LValue) string {
 // splitPos separates the "file:line:" prefix Lua puts on messages.
 func (vm *machine) splitPos(msg string) (Pos, string) {
 	file := vm.g.file
+	for _, b := range vm.g.bases {
+		if strings.HasPrefix(msg, b.file+":") {
+			file = b.file
+		}
+	}
 	if strings.HasPrefix(msg, file+":") {
 		rest := msg[len(file)+1:]
 		if i := strings.IndexByte(rest, ':'); i > 0 {

@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/verify"
 )
@@ -60,6 +62,7 @@ type step struct {
 type config struct {
 	label string
 	opts  []host.Option
+	flags []string // the same as command-line flags, for reproducing
 	game  *host.Game
 }
 
@@ -68,6 +71,7 @@ type gameChecker struct {
 	lib   *host.Library
 	name  string
 	file  string // the script the user named, "" for a folder
+	dir   string // the folder of games, as --games DIR
 	games int
 	seed  uint64
 }
@@ -93,12 +97,16 @@ func runCheck(e *env, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
+	dir := pos[0]
+	if file != "" {
+		dir = filepath.Dir(file)
+	}
 	bad := 0
 	for i, name := range names {
 		if i > 0 {
 			fmt.Fprintln(e.stdout)
 		}
-		gc := &gameChecker{lib: lib, name: name, file: file, games: games, seed: *seed}
+		gc := &gameChecker{lib: lib, name: name, file: file, dir: dir, games: games, seed: *seed}
 		if !gc.run(e.stdout) {
 			bad++
 		}
@@ -125,6 +133,7 @@ func checkTargets(path string) (lib *host.Library, names []string, file string, 
 		return nil, nil, "", err
 	}
 	lib = host.NewLibrary()
+	lib.SetBases(games.Library()) // a script may extend a shipped game
 	if !info.IsDir() {
 		name, ok := strings.CutSuffix(filepath.Base(path), ".lua")
 		if !ok || name == "" {
@@ -253,7 +262,7 @@ func (gc *gameChecker) variants(g *host.Game) ([]config, step) {
 			st.problems = append(st.problems, fmt.Sprintf("variant %s: %s", v.Name, errorText(err)))
 			continue
 		}
-		out = append(out, config{label: "variant " + v.Name, opts: opts, game: vg})
+		out = append(out, config{label: "variant " + v.Name, opts: opts, flags: []string{"--variant", v.Name}, game: vg})
 		names = append(names, v.Name)
 	}
 	if len(names) == 0 {
@@ -298,17 +307,18 @@ func (gc *gameChecker) params(g *host.Game) ([]config, step) {
 	var out []config
 	for _, combo := range combos {
 		var opts []host.Option
-		var label []string
+		var label, flags []string
 		for _, o := range combo {
 			opts = append(opts, host.WithOverride(o))
 			label = append(label, fmt.Sprintf("%s=%v", o.Name, o.Value))
+			flags = append(flags, "--param", fmt.Sprintf("%s=%v", o.Name, o.Value))
 		}
 		pg, err := gc.lib.Load(gc.name, opts...)
 		if err != nil {
 			st.problems = append(st.problems, fmt.Sprintf("%s: %s", strings.Join(label, " "), errorText(err)))
 			continue
 		}
-		out = append(out, config{label: strings.Join(label, " "), opts: opts, game: pg})
+		out = append(out, config{label: strings.Join(label, " "), opts: opts, flags: flags, game: pg})
 	}
 	return out, st
 }
@@ -438,9 +448,7 @@ func (gc *gameChecker) randomGames(configs []config) step {
 			extra++
 		}
 		stats, probs := gc.verify(c, n)
-		for _, p := range probs {
-			st.problems = append(st.problems, fmt.Sprintf("%s: %s", c.label, p.String()))
-		}
+		st.problems = append(st.problems, gc.problemTexts(c, probs)...)
 		if i == 0 {
 			parts = append(parts, statsText(stats, gc.seed, plyCap(c.game, 0)))
 		}
@@ -452,6 +460,78 @@ func (gc *gameChecker) randomGames(configs []config) step {
 	return st
 }
 
+// problemTexts writes the problems verify found in one configuration. A
+// script failure is written once, with the command that reproduces it,
+// however many games ran into the same one.
+func (gc *gameChecker) problemTexts(c config, probs []verify.Problem) []string {
+	var out []string
+	first := map[string]int{}      // cause -> index in out
+	seeds := map[string][]uint64{} // cause -> the seeds of the repeats
+	for _, p := range probs {
+		if p.Cause == "" {
+			out = append(out, fmt.Sprintf("%s: %s", c.label, p.String()))
+			continue
+		}
+		if _, ok := first[p.Cause]; ok {
+			seeds[p.Cause] = append(seeds[p.Cause], p.Seed)
+			continue
+		}
+		first[p.Cause] = len(out)
+		out = append(out, fmt.Sprintf("%s: %s\n  reproduce: %s", c.label, p.String(), gc.reproduce(c, p)))
+	}
+	for cause, i := range first {
+		if s := seeds[cause]; len(s) > 0 {
+			out[i] += fmt.Sprintf("\n  the same failure in %d more %s (%s)", len(s), map[bool]string{true: "game", false: "games"}[len(s) == 1], seedList(s))
+		}
+	}
+	return out
+}
+
+// reproduce is the command line that plays into a script failure again:
+// the seed's random game when the failure is on its path, else a trace of
+// its record and the failing token.
+func (gc *gameChecker) reproduce(c config, p verify.Problem) string {
+	args := []string{"matombo"}
+	if p.OnPath {
+		args = append(args, "selfplay", gc.name, "--games", gc.dir)
+		args = append(args, c.flags...)
+		args = append(args, "--seed", strconv.FormatUint(p.Seed, 10), "-n", "1")
+	} else {
+		args = append(args, "trace", gc.name, "--games", gc.dir)
+		args = append(args, c.flags...)
+		args = append(args, strings.Join(append(append([]string(nil), p.Record...), p.Token), " "))
+	}
+	for i, a := range args {
+		args[i] = shellQuote(a)
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:,@+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// seedList writes seeds briefly: "seeds 2, 3, 4" or "seeds 2, 3, ... 20".
+func seedList(seeds []uint64) string {
+	var parts []string
+	for i, s := range seeds {
+		if i == 3 && len(seeds) > 4 {
+			parts = append(parts, "...", strconv.FormatUint(seeds[len(seeds)-1], 10))
+			break
+		}
+		parts = append(parts, strconv.FormatUint(s, 10))
+	}
+	word := "seeds "
+	if len(seeds) == 1 {
+		word = "seed "
+	}
+	return word + strings.Join(parts, ", ")
+}
+
 // verify runs package verify on a configuration.
 func (gc *gameChecker) verify(c config, n int) (verify.Stats, []verify.Problem) {
 	lib, name, opts := gc.lib, gc.name, c.opts
@@ -460,6 +540,7 @@ func (gc *gameChecker) verify(c config, n int) (verify.Stats, []verify.Problem) 
 		Seed:          gc.seed,
 		Thorough:      true,
 		ThoroughGames: min(n, 5),
+		MaxProblems:   max(20, n), // a failure repeated in every game is counted, see problemTexts
 		Replay:        true,
 		Reload:        func() (*host.Game, error) { return lib.Load(name, opts...) },
 	})

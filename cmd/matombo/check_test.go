@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -57,7 +59,7 @@ func TestCheckProblems(t *testing.T) {
 	assert.Contains(t, out, "checking syntax\n  FAIL  loads\n        "+filepath.Join(dir, "syntax", "syntax.lua")+":3:")
 	assert.Contains(t, out, "  --    random games: skipped: the game does not load\nsyntax: PROBLEMS\n")
 	assert.Regexp(t, `global\.lua:\d+: assignment to global "undeclared_thing"`, out)
-	assert.Regexp(t, `checking boom\n(.*\n)*  FAIL  random games\n        defaults: seed \d+, ply \d+: .*boom\.lua:\d+: boom \(in play\)`, out)
+	assert.Regexp(t, `checking boom\n(.*\n)*  FAIL  random games\n        defaults: seed \d+, ply \d+: the script failed in play, playing token "\w+": .*boom\.lua:\d+: boom\n`, out)
 	assert.Contains(t, out, filepath.Join(dir, "vars", "variants.yaml")+":4:")
 	assert.Contains(t, out, "9 is not allowed")
 	assert.Contains(t, out, "good: ok\n")
@@ -67,6 +69,43 @@ func TestCheckProblems(t *testing.T) {
 	assert.Equal(t, exitFail, r.code)
 	assert.Contains(t, r.stdout, filepath.Join(dir, "syntax", "syntax.lua")+":3:")
 	assert.Contains(t, r.stdout, "check: 1 of 1 game with problems\n")
+}
+
+// A script that fails is reported once per cause, with a command that
+// runs into the same failure again.
+func TestCheckReproduces(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		// play fails once Player 1's store holds more than 3.
+		"inplay/inplay.lua": strings.Replace(kalahScript(t, "inplay"), "local function play(p, kind, from)\n",
+			"local function play(p, kind, from)\n  if m.count(STORE[1]) > 3 then error(\"boom\") end\n", 1),
+		// legal fails once Player 2's store holds more than 2.
+		"inlegal/inlegal.lua": strings.Replace(kalahScript(t, "inlegal"), "local function legal(p)\n",
+			"local function legal(p)\n  if m.count(STORE[2]) > 2 then error(\"bang\") end\n", 1),
+	})
+	for _, tt := range []struct{ game, call, cause string }{
+		{"inplay", "play", "boom"},
+		{"inlegal", "legal", "bang"},
+	} {
+		t.Run(tt.game, func(t *testing.T) {
+			r := matombo(t, "", "check", filepath.Join(dir, tt.game), "-n", "10")
+			require.Equal(t, exitFail, r.code, r.stdout)
+			problem := regexp.MustCompile(`seed (\d+), ply (\d+): .*token "(\w+)"[^\n]*` + tt.cause + `\n`).FindStringSubmatch(r.stdout)
+			require.NotNil(t, problem, r.stdout)
+			assert.Equal(t, 1, strings.Count(r.stdout, tt.cause+"\n"), "the failure is written once:\n%s", r.stdout)
+			assert.Contains(t, r.stdout, "failed in "+tt.call, "names the call")
+			line := regexp.MustCompile(`reproduce: (.*)\n`).FindStringSubmatch(r.stdout)
+			require.NotNil(t, line, r.stdout)
+			args, err := shellWords(line[1])
+			require.NoError(t, err)
+			require.Equal(t, "matombo", args[0])
+			again := matombo(t, "", args[1:]...)
+			assert.Equal(t, exitFail, again.code)
+			if args[1] == "selfplay" {
+				assert.Contains(t, again.stderr, fmt.Sprintf("seed %s, ply %s, token %q", problem[1], problem[2], problem[3]))
+			}
+			assert.Contains(t, again.stderr, tt.cause+" (in "+tt.call+")")
+		})
+	}
 }
 
 // A loose script named on the command line is checked even when a game

@@ -92,3 +92,13 @@ func TestFindShippedScenarios(t *testing.T) {
 	_, err = shippedScenarios(bare)
 	assert.ErrorContains(t, err, "no scenario folders in conformance yet")
 }
+
+// A script that does not load is reported once, not once per scenario.
+func TestConformLoadErrorOnce(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"tsoro/tsoro.lua": "local x = = 1\n"})
+	r := matombo(t, "", "conform", "--games", dir, filepath.Join("..", "..", "conformance", "tsoro"))
+	assert.Equal(t, exitFail, r.code)
+	assert.Equal(t, 1, strings.Count(r.stdout, "syntax error"), r.stdout)
+	assert.Equal(t, 1, strings.Count(r.stdout, "ERROR"), r.stdout)
+	assert.Regexp(t, `\(the same error in \d+ more scenarios\)\n0 passed, 0 failed, \d+ errored\n$`, r.stdout)
+}

@@ -88,7 +88,7 @@ func TestErrorMessages(t *testing.T) {
 		{name: "a budget says which, the limit, file and line",
 			files: map[string]string{"mini/mini.lua": strings.Replace(errGame, "m.take(s)", "while true do end", 1), "mini/variants.yaml": errVariants},
 			args:  []string{"trace", "mini", "--games", "{dir}", "a1"}, code: 1,
-			want: []string{filepath.Join("mini", "mini.lua") + ":17", "step budget exceeded (limit 20000000 steps)", "(in play)"}},
+			want: []string{filepath.Join("mini", "mini.lua") + ":17", "step budget exceeded (limit 2000000 steps)", "(in play)"}},
 		{name: "a board in data names the data's file and line",
 			files: map[string]string{"yematatu/variants.yaml": "variants:\n  bad:\n    params: {board: bad}\ndata:\n  boards:\n    bad:\n      points: {a1: 1, a2: 2, a3: 3, b1: 1, b2: 2, b3: 3, c1: 2}\n      lines:\n        - [a1, a2, a3]\n        - [a1, b1, c9]\n"},
 			args:  []string{"trace", "yematatu", "--games", "{dir}", "--variant", "bad"}, code: 1,

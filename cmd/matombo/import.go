@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/conformance/openspiel"
+	"github.com/matombo/matombo/host/safefile"
 )
 
 const importAbout = `
@@ -46,12 +48,12 @@ func runImport(e *env, args []string) int {
 		return c.usageError("--game %s: allowed: %s", *game, strings.Join(openspiel.Games, ", "))
 	}
 	file := pos[1]
-	f, err := os.Open(file)
+	// A named pipe or a device must not hang or flood the command.
+	src, err := safefile.ReadFile(file, maxPlaythroughBytes)
 	if err != nil {
 		return c.fail(err)
 	}
-	defer f.Close()
-	pt, err := openspiel.Parse(f)
+	pt, err := openspiel.Parse(bytes.NewReader(src))
 	if err != nil {
 		return c.fail(fmt.Errorf("%s: %w", file, err))
 	}
@@ -69,3 +71,6 @@ func runImport(e *env, args []string) int {
 	}
 	return exitOK
 }
+
+// maxPlaythroughBytes bounds the size of a playthrough file to import.
+const maxPlaythroughBytes = 64 << 20

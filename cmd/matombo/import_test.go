@@ -57,6 +57,8 @@ func TestImportErrors(t *testing.T) {
 		{"bad game", []string{"import", "openspiel", oware, "--game", "chess"}, exitUsage, "--game chess: allowed: kalah, oware"},
 		{"missing file", []string{"import", "openspiel", filepath.Join(dir, "none.txt")}, exitFail, "none.txt"},
 		{"malformed", []string{"import", "openspiel", filepath.Join(dir, "broken.txt")}, exitFail, `broken.txt: line 3: "# State 2": want state 1`},
+		{"a folder", []string{"import", "openspiel", dir}, exitFail, "not a regular file (a folder)"},
+		{"a device", []string{"import", "openspiel", "/dev/zero"}, exitFail, "/dev/zero: not a regular file (a character device)"},
 		{"unknown game", []string{"import", "openspiel", filepath.Join(dir, "chess.txt")}, exitFail, `OpenSpiel's game "chess" has no Matombo counterpart`},
 		{"game mismatch", []string{"import", "openspiel", oware, "--game", "kalah"}, exitFail, "which converts to oware, not kalah"},
 		{"unwritable output", []string{"import", "openspiel", oware, "-o", filepath.Join(dir, "no", "such", "dir.yaml")}, exitFail, "dir.yaml"},

@@ -26,6 +26,9 @@ type gameInfo struct {
 	Source      string        `json:"source"` // "shipped" or the folder
 	File        string        `json:"file,omitempty"`
 	Players     int           `json:"players,omitempty"`
+	Extends     string        `json:"extends,omitempty"`     // the game it extends
+	Replaces    []string      `json:"replaces,omitempty"`    // the rule points it replaces
+	RulePoints  []string      `json:"rule_points,omitempty"` // the rules an extending script may replace
 	Params      []paramInfo   `json:"params"`
 	Variants    []variantInfo `json:"variants"`
 	Error       string        `json:"error,omitempty"` // when the game does not load
@@ -96,6 +99,10 @@ func describeGame(lib *host.Library, name string, dirs []string) gameInfo {
 	}
 	info.Title, info.Description, info.File, info.Players = g.Title(), g.Description(), g.File(), g.Players()
 	info.Source = sourceOf(g, dirs)
+	if ext, ok := g.Extends(); ok {
+		info.Extends, info.Replaces = ext.Base, ext.Replaced
+	}
+	info.RulePoints = g.RulePoints()
 	for _, p := range g.ParamSpecs() {
 		info.Params = append(info.Params, paramInfo{Name: p.Name, Type: p.Kind.String(), Default: p.Default, Allowed: nonNil(p.Allowed()), Doc: p.Doc})
 	}
@@ -125,6 +132,13 @@ func sourceOf(g *host.Game, dirs []string) string {
 	return "shipped"
 }
 
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "no rule"
+	}
+	return strings.Join(names, ", ")
+}
+
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
@@ -148,7 +162,13 @@ func writeGameList(w io.Writer, infos []gameInfo) {
 			from = "folder " + info.Source
 		}
 		fmt.Fprintf(w, "  from: %s (%s), %d players\n", from, info.File, info.Players)
+		if info.Extends != "" {
+			fmt.Fprintf(w, "  extends: %s, replacing %s\n", info.Extends, orNone(info.Replaces))
+		}
 		fmt.Fprint(w, wrapText(info.Description, "  "))
+		if len(info.RulePoints) > 0 {
+			fmt.Fprint(w, wrapText("rule points: "+strings.Join(info.RulePoints, ", "), "  "))
+		}
 		writeParams(w, info.Params)
 		writeVariants(w, info.Variants)
 	}

@@ -6,9 +6,9 @@
 //	matombo <command> [arguments] [flags]
 //
 // The commands are list, rules, play, trace, selfplay, check, conform,
-// bench and import; `matombo help` lists them and `matombo help <command>` (or
-// `matombo <command> --help`) describes one. docs/cli.md has the details
-// and example sessions.
+// bench, import, match, move, analyze, solve, hint and serve; `matombo help`
+// lists them and `matombo help <command>` (or `matombo <command> --help`)
+// describes one. docs/cli.md has the details and example sessions.
 //
 // Exit status: 0 when all went well, 1 when the work failed (an illegal
 // token, a broken script, a problem found by check or conform), 2 when the
@@ -62,6 +62,12 @@ func commands() []command {
 		{"conform", "run conformance scenarios against the games", runConform},
 		{"bench", "measure the speed of random playouts", runBench},
 		{"import", "convert another program's games into conformance scenarios", runImport},
+		{"match", "play games between two computer players and rate them", runMatch},
+		{"move", "print the move a computer player chooses after some tokens", runMove},
+		{"analyze", "measure a game and its variants over many games", runAnalyze},
+		{"solve", "solve a small game exactly by retrograde analysis", runSolve},
+		{"hint", "value every legal token under perfect play", runHint},
+		{"serve", "play in the browser: a web server with stored games", runServe},
 	}
 }
 

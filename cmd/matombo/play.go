@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -9,31 +10,38 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/player"
 )
 
 const playAbout = `
 Plays a game in the terminal. The board is drawn as the players see it:
 Player 1 (South) at the bottom with row a, Player 2 (North) at the top.
-Each player is a human, who types tokens, or a random player, who picks a
-uniformly random legal token (deterministic for a --seed; without one a
-seed is chosen and shown).
+Each player is a human, who types tokens, or a computer player given by a
+spec (see below); Player 2 is by default mcts:time=1s, about a second a
+move, shown thinking on a terminal. Computer players are deterministic for
+a --seed when their budget is iterations or depth (without --seed one is
+chosen and shown); a spec's own seed=N wins over --seed.
 
 Type a legal token to play it (several, separated by spaces, are played in
 turn), or one of:
   help    show these commands
   legal   list the legal tokens
-  undo    take back the last decision (against a random player: back to
-          your own last decision)
+  undo    take back the last decision (against a computer player: back
+          to your own last decision)
   record  show the game record so far
   quit    end the session
 The session also ends at the end of the input. At the end of the game the
-result and the record are shown.`
+result and the record are shown.
+
+Players (options after a colon, separated by commas, e.g. mcts:time=500ms):
+  human (types tokens)
+`
 
 // playHelp is what the help command of a session prints.
 const playHelp = `Type a legal token to play it (several separated by spaces are played in turn), or:
   help    show these commands
   legal   list the legal tokens
-  undo    take back the last decision (against a random player: back to your own)
+  undo    take back the last decision (against a computer: back to your own)
   record  show the game record so far
   quit    end the session`
 
@@ -49,29 +57,26 @@ func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, streamS
 type session struct {
 	e      *env
 	g      *host.Game
-	random [3]bool        // by player number: true for a random player
-	rng    *rand.Rand     // the random players' choices
-	states []*host.State  // states[k] is the state after k decisions
-	record []string       // the tokens played
-	input  *bufio.Scanner // what the humans type
-	queue  []string       // words typed and not handled yet
+	random [3]bool          // by player number: true for a plain random player
+	ai     [3]player.Player // by player number: a computer player, else nil
+	rng    *rand.Rand       // the plain random players' choices
+	states []*host.State    // states[k] is the state after k decisions
+	record []string         // the tokens played
+	input  *bufio.Scanner   // what the humans type
+	queue  []string         // words typed and not handled yet
 }
 
 // runPlay is `matombo play GAME`.
 func runPlay(e *env, args []string) int {
-	c := newCLI(e, "play", "GAME [--p1 human|random] [--p2 human|random] [--seed S] [--games DIR] [--variant NAME] [--param key=value]", playAbout)
+	c := newCLI(e, "play", "GAME [--p1 SPEC] [--p2 SPEC] [--seed S] [--games DIR] [--variant NAME] [--param key=value]", playAbout+specHelp())
 	var gf gameFlags
 	gf.register(c.fs, true)
-	p1 := c.fs.String("p1", "human", "Player 1 (South) is `KIND`: human or random")
-	p2 := c.fs.String("p2", "random", "Player 2 (North) is `KIND`: human or random")
-	seed := c.fs.Uint64("seed", 0, "seed `S` of the random players (default: chosen from the clock and shown)")
+	p1 := c.fs.String("p1", "human", "Player 1 (South) is `SPEC`: human or a computer player")
+	p2 := c.fs.String("p2", defaultOpponent, "Player 2 (North) is `SPEC`: human or a computer player")
+	seed := c.fs.Uint64("seed", 0, "seed `S` of the computer players (default: chosen from the clock and shown)")
 	name, _, status, ok := c.parseGame(args, false)
 	if !ok {
 		return status
-	}
-	random, err := randomPlayers(*p1, *p2)
-	if err != nil {
-		return c.usageError("%v", err)
 	}
 	if !c.given("seed") {
 		*seed = uint64(time.Now().UnixNano() % 1_000_000)
@@ -83,7 +88,23 @@ func runPlay(e *env, args []string) int {
 	if g.Players() != 2 {
 		return c.fail(fmt.Errorf("play handles two-player games; %s has %d players", name, g.Players()))
 	}
-	ss := &session{e: e, g: g, random: random, rng: newRand(*seed), states: []*host.State{g.Start()}, input: bufio.NewScanner(e.stdin)}
+	ss := &session{e: e, g: g, rng: newRand(*seed), states: []*host.State{g.Start()}, input: bufio.NewScanner(e.stdin)}
+	for i, spec := range []string{*p1, *p2} {
+		switch spec {
+		case "human":
+		case "random":
+			ss.random[i+1] = true
+		default:
+			if err := checkSpec(g, spec); err != nil {
+				return c.usageError("--p%d: %v (or human)", i+1, err)
+			}
+			p, err := player.New(g, seeded(spec, *seed+uint64(i+1)))
+			if err != nil {
+				return c.fail(err)
+			}
+			ss.ai[i+1] = p
+		}
+	}
 	ss.input.Buffer(make([]byte, 64*1024), 1<<20)
 	ss.intro(*p1, *p2, *seed)
 	if err := ss.loop(); err != nil {
@@ -92,20 +113,12 @@ func runPlay(e *env, args []string) int {
 	return exitOK
 }
 
-// randomPlayers reads the kinds of the two players: which are random.
-func randomPlayers(kinds ...string) ([3]bool, error) {
-	var random [3]bool
-	for i, kind := range kinds {
-		switch kind {
-		case "human":
-		case "random":
-			random[i+1] = true
-		default:
-			return random, fmt.Errorf("--p%d %s: want human or random", i+1, kind)
-		}
-	}
-	return random, nil
-}
+// defaultOpponent is Player 2 when --p2 is not given: about a second a
+// move.
+const defaultOpponent = "mcts:time=1s"
+
+// computer reports whether player p is a computer player.
+func (ss *session) computer(p int) bool { return ss.random[p] || ss.ai[p] != nil }
 
 // state is the current state.
 func (ss *session) state() *host.State { return ss.states[len(ss.states)-1] }
@@ -115,11 +128,11 @@ func (ss *session) intro(p1, p2 string, seed uint64) {
 	w := ss.e.stdout
 	fmt.Fprintf(w, "%s\n", gameLabel(ss.g))
 	fmt.Fprintf(w, "%s: %s. %s: %s.", playerName(1), p1, playerName(2), p2)
-	if ss.random[1] || ss.random[2] {
+	if ss.computer(1) || ss.computer(2) {
 		fmt.Fprintf(w, " Random seed %d.", seed)
 	}
 	fmt.Fprintln(w)
-	if !ss.random[1] || !ss.random[2] {
+	if !ss.computer(1) || !ss.computer(2) {
 		fmt.Fprintln(w, "Type a token to play it; help, legal, undo, record or quit.")
 	}
 	ss.show()
@@ -140,9 +153,18 @@ func (ss *session) show() {
 func (ss *session) loop() error {
 	for !ss.state().Over() {
 		s := ss.state()
-		if ss.random[s.ToMove()] {
+		if p := s.ToMove(); ss.random[p] {
 			moves := s.Moves()
 			if err := ss.play(ss.g.Token(moves[ss.rng.IntN(len(moves))])); err != nil {
+				return err
+			}
+			continue
+		} else if ss.ai[p] != nil {
+			m, err := ss.think(ss.ai[p], s)
+			if err != nil {
+				return err
+			}
+			if err := ss.play(ss.g.Token(m)); err != nil {
 				return err
 			}
 			continue
@@ -231,7 +253,7 @@ func (ss *session) play(tok string) error {
 // undo takes back decisions back to the last one a human made.
 func (ss *session) undo() {
 	k := len(ss.record) - 1
-	for k >= 0 && ss.random[ss.states[k].ToMove()] {
+	for k >= 0 && ss.computer(ss.states[k].ToMove()) {
 		k--
 	}
 	if k < 0 {
@@ -255,4 +277,33 @@ func (ss *session) finish() {
 		fmt.Fprintf(w, "Captured: %s\n", perPlayer(ss.g.Players(), s.Captured))
 	}
 	fmt.Fprintf(w, "Record: %s\n", recordText(ss.record))
+}
+
+// think lets a computer player choose, with a spinner on stderr while it
+// thinks when stderr is a terminal, so the session never looks hung.
+func (ss *session) think(p player.Player, s *host.State) (host.Move, error) {
+	if !isTerminal(ss.e.stderr) {
+		return p.Choose(context.Background(), s)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		label := playerName(s.ToMove()) + " is thinking "
+		tick := time.NewTicker(120 * time.Millisecond)
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			fmt.Fprintf(ss.e.stderr, "\r%s%c", label, `|/-\`[i%4])
+			select {
+			case <-stop:
+				fmt.Fprintf(ss.e.stderr, "\r%s\r", strings.Repeat(" ", len(label)+1))
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	m, err := p.Choose(context.Background(), s)
+	close(stop)
+	<-done
+	return m, err
 }

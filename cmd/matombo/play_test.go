@@ -21,7 +21,7 @@ func TestPlayGolden(t *testing.T) {
 			"help\nc2\nlegal\nzz\nb1 c3\nundo\nrecord\n\nc3 c2\nc1 b3 a1\n"},
 		// Against a random player: undo goes back to the human's own last
 		// decision; quit ends the session with the record.
-		{"play-yematatu-random", []string{"yematatu", "--seed", "3"},
+		{"play-yematatu-random", []string{"yematatu", "--p2", "random", "--seed", "3"},
 			"undo\nb2\nundo\nb2\nrecord\nquit\n"},
 		// Two random players need no input.
 		{"play-yematatu-random-random", []string{"yematatu", "--p1", "random", "--p2", "random", "--seed", "5"}, ""},
@@ -30,8 +30,12 @@ func TestPlayGolden(t *testing.T) {
 		// A random South against a human North, ending with the input.
 		{"play-kalah-random-south", []string{"--games", kalahGames, "kalah", "--p1", "random", "--p2", "human", "--seed", "2", "--param", "seeds=3"},
 			"b1\nb2\nb3\nlegal\n"},
-		// Tsoro on the small board, as a newcomer starts it.
-		{"play-tsoro-4x6", []string{"tsoro", "--variant", "4x6", "--seed", "1"}, "a1\nrecord\nquit\n"},
+		// Tsoro on the small board, as a newcomer starts it (with an
+		// iteration budget instead of the default time, to be repeatable).
+		{"play-tsoro-4x6", []string{"tsoro", "--variant", "4x6", "--p2", "mcts:iterations=300", "--seed", "1"}, "a1\nstop\nrecord\nquit\n"},
+		// Against the search players, deterministic with a seed and a budget.
+		{"play-yematatu-mcts", []string{"yematatu", "--p2", "mcts:iterations=500", "--seed", "2"}, "b2\nc1\nundo\nc3\nrecord\nquit\n"},
+		{"play-yematatu-alphabeta", []string{"yematatu", "--p1", "alphabeta:depth=4", "--p2", "human", "--seed", "1"}, "c2\nb3\nrecord\nquit\n"},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			r := matombo(t, tc.input, append([]string{"play"}, tc.args...)...)
@@ -59,7 +63,7 @@ func TestPlayUndo(t *testing.T) {
 	assert.Contains(t, r.stdout, "Nothing to undo.\n")
 	assert.Contains(t, r.stdout, "Record: (no decisions yet)\n")
 
-	r = matombo(t, "b2\nundo\nrecord\nquit\n", "play", "yematatu", "--seed", "3")
+	r = matombo(t, "b2\nundo\nrecord\nquit\n", "play", "yematatu", "--p2", "random", "--seed", "3")
 	require.Equal(t, exitOK, r.code)
 	assert.Contains(t, r.stdout, "Player 2 (North) plays b1.\n")
 	assert.Contains(t, r.stdout, "Undone: b2 b1.\n")
@@ -68,12 +72,12 @@ func TestPlayUndo(t *testing.T) {
 
 // Random players are deterministic for a seed.
 func TestPlaySeed(t *testing.T) {
-	args := []string{"play", "tsoro", "--variant", "4x6", "--p1", "random", "--seed", "42"}
+	args := []string{"play", "tsoro", "--variant", "4x6", "--p1", "random", "--p2", "random", "--seed", "42"}
 	a, b := matombo(t, "", args...), matombo(t, "", args...)
 	require.Equal(t, exitOK, a.code, a.stderr)
 	assert.Equal(t, a.stdout, b.stdout)
 	assert.Contains(t, a.stdout, "Random seed 42.")
-	c := matombo(t, "", "play", "tsoro", "--variant", "4x6", "--p1", "random", "--seed", "43")
+	c := matombo(t, "", "play", "tsoro", "--variant", "4x6", "--p1", "random", "--p2", "random", "--seed", "43")
 	assert.NotEqual(t, a.stdout, c.stdout)
 	assert.Contains(t, a.stdout, "Game over after ")
 	assert.Contains(t, a.stdout, "\nCaptured: Player 1 ")

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/matombo/matombo/docs"
@@ -31,6 +33,9 @@ func runRules(e *env, args []string) int {
 		page, _ = docs.Rules(name)
 	}
 	if page == "" {
+		page = baseRules(g, gf.dirs)
+	}
+	if page == "" {
 		if sourceOf(g, gf.dirs) == "shipped" {
 			fmt.Fprintf(e.stderr, "matombo rules: the shipped game %s has no rules page yet\n", name)
 		} else {
@@ -43,6 +48,35 @@ func runRules(e *env, args []string) int {
 		fmt.Fprintln(e.stdout)
 	}
 	return exitOK
+}
+
+// baseRules is the rules page of the game g extends, after a note of what
+// g changes, or "" when g extends no game or its base has no page.
+func baseRules(g *host.Game, dirs []string) string {
+	ext, ok := g.Extends()
+	if !ok {
+		return ""
+	}
+	page := ext.Rules
+	if page == "" && baseIsShipped(ext, dirs) {
+		page, _ = docs.Rules(ext.Base)
+	}
+	if page == "" {
+		return ""
+	}
+	note := fmt.Sprintf("%s (%s, %s) has no rules page of its own: it is the game %s with these rules replaced: %s. The rules page of %s follows; see the script for the changes.\n\n",
+		g.Name(), g.Title(), g.File(), ext.Base, orNone(ext.Replaced), ext.Base)
+	return wrapText(note, "> ") + "\n" + page
+}
+
+// baseIsShipped tells whether the game a game extends is a shipped one.
+func baseIsShipped(ext host.Extension, dirs []string) bool {
+	if slices.Contains(dirs, ext.Source) {
+		if _, err := os.Stat(ext.File); err == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // rulesPath is where the rules page of a game from a folder belongs: rules.md

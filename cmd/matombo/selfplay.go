@@ -162,8 +162,12 @@ func (sum *selfplaySummary) write(w io.Writer, g *host.Game, seed uint64, limit 
 		a, b := reasons[i], reasons[j]
 		return sum.reasons[a] > sum.reasons[b] || sum.reasons[a] == sum.reasons[b] && a < b
 	})
+	width := 22 // the counts line up with those above
 	for _, r := range reasons {
-		fmt.Fprintf(w, "    %-20s %6d\n", r, sum.reasons[r])
+		width = max(width, len(r))
+	}
+	for _, r := range reasons {
+		fmt.Fprintf(w, "    %-*s %6d\n", width, r, sum.reasons[r])
 	}
 	mean := 0.0
 	if sum.games > 0 {

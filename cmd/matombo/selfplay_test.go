@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -84,4 +85,28 @@ func TestSelfplayScriptError(t *testing.T) {
 	r := matombo(t, "", "selfplay", "boom", "--games", dir)
 	assert.Equal(t, exitFail, r.code)
 	assert.Regexp(t, `^matombo selfplay: seed 1, ply \d+, token "[ab]\d": .*boom\.lua:\d+: boom \(in play\)\n$`, r.stderr)
+}
+
+// The counts of the endings stay in one column, whatever the reasons' length.
+func TestSelfplayEndingsAligned(t *testing.T) {
+	long := "the side to move has more seeds in its pits and its store together"
+	src := strings.ReplaceAll(kalahScript(t, "long"), `"more seeds"`, fmt.Sprintf("%q", long))
+	dir := writeFiles(t, map[string]string{"long/long.lua": src})
+	r := matombo(t, "", "selfplay", "long", "--games", dir, "-n", "50")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	lines := strings.Split(r.stdout, "\n")
+	var ends []int
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "endings:" {
+			for _, e := range lines[i+1:] {
+				if !strings.HasPrefix(e, "    ") {
+					break
+				}
+				ends = append(ends, len(e))
+			}
+		}
+	}
+	require.Len(t, ends, 2, r.stdout)
+	assert.Equal(t, ends[0], ends[1], "the counts end in one column:\n%s", r.stdout)
+	assert.Contains(t, r.stdout, "    "+long+" ")
 }

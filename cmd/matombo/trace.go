@@ -10,13 +10,14 @@ import (
 
 const traceAbout = `
 Shows the opening state of a game and the state after each token: the board,
-the captured totals and hands, and whose decision is next with the legal
-tokens (or the result). An argument may hold several tokens separated by
-spaces, so a game record can be pasted as one argument.
+the captured totals, the hands (for a game that has pieces in hand in one of
+these states), and whose decision is next with the legal tokens (or the
+result). An argument may hold several tokens separated by spaces, so a
+game record can be pasted as one argument.
 
 With --json, writes exactly one JSON object per line per state, the opening
-first (the state format of RULINGS.md: game, variant, ply, to_move, sites,
-captured, hand, legal, over, winner, notes, reason, vars).
+first (the state format of docs/state-json.md: game, variant, ply, to_move,
+sites, captured, hand, legal, over, winner, notes, reason, vars, history).
 
 An illegal token stops the trace after the states before it, with an error
 naming the token and the legal ones, and exit status 1.`
@@ -39,11 +40,12 @@ func runTrace(e *env, args []string) int {
 	for _, a := range rest {
 		tokens = append(tokens, strings.Fields(a)...)
 	}
+	hands := usesHands(g.Start(), tokens)
 	write := func(s *host.State, tok string, mover int) error {
 		if *asJSON {
 			return writeJSONState(e.stdout, s)
 		}
-		writeTraceState(e.stdout, s, tok, mover, e.color)
+		writeTraceState(e.stdout, s, tok, mover, hands, e.color)
 		return nil
 	}
 	s := g.Start()
@@ -72,15 +74,34 @@ func writeJSONState(w io.Writer, s *host.State) error {
 	return err
 }
 
+// usesHands tells whether a player has pieces in hand in the opening s or
+// after one of the tokens (up to the first illegal one).
+func usesHands(s *host.State, tokens []string) bool {
+	n := s.Game().Players()
+	for i := 0; ; i++ {
+		if anyNonZero(n, s.Hand) {
+			return true
+		}
+		if i == len(tokens) || s.Play(tokens[i]) != nil {
+			return false
+		}
+	}
+}
+
 // writeTraceState writes one state of a trace for people; tok is the token
 // that led to it, "" for the opening, and mover the player who played it.
-func writeTraceState(w io.Writer, s *host.State, tok string, mover int, color bool) {
+// The hands are written when hands is true.
+func writeTraceState(w io.Writer, s *host.State, tok string, mover int, hands, color bool) {
 	if tok == "" {
 		fmt.Fprintf(w, "== ply %d: opening of %s\n", s.Ply(), gameLabel(s.Game()))
 	} else {
 		fmt.Fprintf(w, "\n== ply %d: after %s by %s\n", s.Ply(), tok, playerName(mover))
 	}
 	fmt.Fprint(w, diagram(s, color))
-	writeTotals(w, s, true)
+	n := s.Game().Players()
+	fmt.Fprintf(w, "Captured: %s\n", perPlayer(n, s.Captured))
+	if hands {
+		fmt.Fprintf(w, "In hand:  %s\n", perPlayer(n, s.Hand))
+	}
 	writeTurn(w, s)
 }

@@ -1,6 +1,6 @@
--- Goré, the two-row mancala of the Guro (Kweni) of Ivory Coast (seed 001),
--- as RULINGS.md rules it: points G1-G10, with the common rules on positions,
--- repetition and results. The rules page is docs/rules/gore.md. Each point
+-- Goré, the two-row mancala of the Guro (Kweni) of Ivory Coast: the points
+-- G1-G10 of its rules page, docs/rules/gore.md, with positions, repetition
+-- and results as that page defines them (G8, G9). Each point
 -- below is a named function (g1_setup, g3_sow, g4_capture, ...) or, for the
 -- board (G2) and the variant (G10), a declaration, under a comment quoting
 -- its ruling; legal and play at the end put them together.
@@ -73,21 +73,21 @@ local SOWABLE = m.filter { owner = "mover", min = 1 } -- holes the mover owns ho
 local OWNED = m.filter { owner = "mover" }            -- every hole the mover owns
 local TALL = m.filter { min = 3 }                     -- any hole holding 3 or more
 
-local function g1_setup()
+local g1_setup = m.rule("g1_setup", function()
   for s = 1, 8 do
     m.set_count(s, SEEDS)
     m.set_owner(s, s <= 4 and 1 or 2)
   end
-end
+end)
 
 -- G3 Sowing: "take all counters from a non-empty hole you own and sow them
 -- one per hole along the ring, starting with the next hole, in a single lap
 -- (no relay). The emptied starting hole is not skipped."
 -- (Legal sowings are the SOWABLE holes; returns the hole the last counter
 -- fell into.)
-local function g3_sow(from)
+local g3_sow = m.rule("g3_sow", function(from)
   return (sow(RING, from, take(from)))
-end
+end)
 
 -- G4 Capture: "if the last counter lands in a hole the opponent owns and
 -- that hole now holds exactly 2 or 4, its counters are captured. Then, from
@@ -97,7 +97,7 @@ end
 -- not; the chain wraps around the ring and never takes a hole twice."
 -- The landing hole and the forward chain are emptied before the backward
 -- chain runs, so an emptied hole (0) stops a run: nothing is taken twice.
-local function g4_capture(p, last)
+local g4_capture = m.rule("g4_capture", function(p, last)
   if owner(last) ~= 3 - p then
     return
   end
@@ -108,23 +108,23 @@ local function g4_capture(p, last)
   capture(last, p)
   capture_run(p, RING, last, 1, 2, 4)
   capture_run(p, RING, last, -1, 2, 4)
-end
+end)
 
 -- G5 Pass: "a player whose holes are all empty cannot sow; their legal
 -- tokens are `pass` and any offers allowed by G6. [...] `pass` is never
 -- legal while the player can sow." Emits the sowings, or pass.
-local function g5_sow_or_pass()
+local g5_sow_or_pass = m.rule("g5_sow_or_pass", function()
   if emit_each(SOW, SOWABLE) == 0 then
     emit(PASS)
   end
-end
+end)
 
 -- G6 Offer: "a player owning at least two holes may offer the opponent 1, 2
 -- or 3 of their holes, keeping at least one. An offer of k holes (empty ones
 -- too) is legal only if the opponent holds at least 6k captured counters.
 -- Token: `offer:` + the holes in board order joined by commas." Available
 -- in every ordinary turn, also the one after answering an offer.
-local function g6_offers(p)
+local g6_offers = m.rule("g6_offers", function(p)
   local afford = math.floor(captured(3 - p) / SEEDS)
   if afford < 1 then
     return
@@ -133,14 +133,14 @@ local function g6_offers(p)
   if kmax >= 1 then
     emit_subsets(OFFER, OWNED, 1, kmax)
   end
-end
+end)
 
 -- "The offer ends the offerer's turn": the holes wait for the answer.
-local function g6_offer(s1, s2, s3)
+local g6_offer = m.rule("g6_offer", function(s1, s2, s3)
   set(OFFER1, s1)
   set(OFFER2, s2 or 0)
   set(OFFER3, s3 or 0)
-end
+end)
 
 -- After either answer no trace of the offer stays in the position: "the
 -- turn an answerer takes after answering is an ordinary turn" (G9).
@@ -155,12 +155,12 @@ end
 -- they put 6 of their captured counters into each of them, on top of what
 -- is there. On `decline` nothing changes on the board, but the decline is
 -- recorded."
-local function g7_answers()
+local g7_answers = m.rule("g7_answers", function()
   emit(ACCEPT)
   emit(DECLINE)
-end
+end)
 
-local function g7_accept(p)
+local g7_accept = m.rule("g7_accept", function(p)
   for _, slot in ipairs(OFFER_SLOTS) do
     local s = get(slot)
     if s ~= 0 then
@@ -170,26 +170,26 @@ local function g7_accept(p)
   end
   clear_offer()
   m.set_to_move(p)
-end
+end)
 
-local function g7_decline(p)
+local g7_decline = m.rule("g7_decline", function(p)
   set(DECLINED[p], 1)
   clear_offer()
   m.set_to_move(p)
-end
+end)
 
 -- G8 End: "the game ends as soon as, after a sowing and its captures, every
 -- hole holds fewer than 3 counters (this is checked only after sowings)."
-local function g8_over()
+local g8_over = m.rule("g8_over", function()
   return first(TALL) == nil
-end
+end)
 
 -- G8 (the result): "Each hole's counters then go into its owner's captured
 -- total, leaving the board empty; the player with more captured counters
 -- wins; equal totals are a draw. If the winner declined an offer at any time
 -- during the game the result carries the note `without glory` (never on a
 -- draw)." G9 ends the game "as under G8", note included.
-local function g8_result(reason)
+local g8_result = m.rule("g8_result", function(reason)
   m.sweep()
   local c1, c2 = captured(1), captured(2)
   local w = 0
@@ -203,7 +203,7 @@ local function g8_result(reason)
   else
     m.finish(w, reason)
   end
-end
+end)
 
 -- G9 Repetition: "when the same position (counts, owners, captured totals,
 -- whose decision is next and any pending offer) occurs for the third time,
@@ -212,9 +212,9 @@ end
 -- the decision ended the game by G8 ("a win is checked before repetition").
 -- The position is everything but the ply count and the declines (declared
 -- with position = false), so a pending offer counts with its holes.
-local function g9_repetition()
+local g9_repetition = m.rule("g9_repetition", function()
   g8_result("third repetition")
-end
+end)
 
 -- legal receives the variables in the order declared: offer1 is the first
 -- hole of a pending offer (G7), 0 when there is none.
@@ -246,4 +246,16 @@ end
 
 -- No blocked function: a player always has a token (an answer, a sowing or
 -- G5's pass), so the game never blocks; the host reports it if it ever did.
-return { setup = g1_setup, legal = legal, play = play, repeated = g9_repetition }
+-- evaluate: advice for computer players, not a rule. At the end (G8)
+-- each hole's counters go to its owner, so p's lead is captured totals
+-- plus the counters in the holes each player owns, out of the 48.
+local OWNED_BY = { m.filter { owner = 1 }, m.filter { owner = 2 } }
+
+local function evaluate(p)
+  local q = 3 - p
+  local mine = captured(p) + m.sum(OWNED_BY[p])
+  local theirs = captured(q) + m.sum(OWNED_BY[q])
+  return (mine - theirs) / math.max(1, mine + theirs)
+end
+
+return { setup = g1_setup, legal = legal, play = play, repeated = g9_repetition, evaluate = evaluate }

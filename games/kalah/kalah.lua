@@ -1,7 +1,9 @@
 -- Kalah as OpenSpiel's `mancala` plays it: the rules script of Matombo's
 -- game `kalah`. The rules page is docs/rules/kalah.md; each of its points is
--- a named function below (k2_sow, k3_extra_turn, ...) or, for the board and
--- the parameter, a declaration, under a comment quoting the point. The
+-- a rule point below (k2_sow, k3_extra_turn, ...: a named function declared
+-- with matombo.rule, which a game extending kalah may replace, see
+-- docs/extending.md) or, for the board and the parameter, a declaration,
+-- under a comment quoting the point. The
 -- scenarios in conformance/kalah replay OpenSpiel's own games move for move.
 --
 -- Sites: row a is Player 1's pits a1..a6 and store a7, row b is Player 2's
@@ -52,7 +54,9 @@ local MOVE_LIMIT = 1000
 local count, take, add, sow, sum, owner, opposite = m.count, m.take, m.add, m.sow, m.sum, m.owner, m.opposite
 local first, set_to_move, ply, finish, emit_each = m.first, m.set_to_move, m.ply, m.finish, m.emit_each
 
-local function k1_setup()
+-- K1 (the start): "every pit starts with 4 seeds (another number with the
+-- parameter `seeds`, K7); the stores start empty."
+local k1_setup = m.rule("k1_setup", function()
   for s = 1, PITS do
     m.set_count("a" .. s, P.seeds)
     m.set_count("b" .. s, P.seeds)
@@ -61,7 +65,7 @@ local function k1_setup()
     m.set_owner("a" .. c, 1)
     m.set_owner("b" .. c, 2)
   end
-end
+end)
 
 -- K2 Sowing: "on your turn take all the seeds of one of your non-empty
 -- pits and sow them one by one counterclockwise, starting with the next
@@ -69,24 +73,24 @@ end
 -- yours again, never into the opponent's store. A sowing of 13 seeds or
 -- more laps the board and drops into the emptied pit too."
 -- Returns the last site sown and whether it was empty before.
-local function k2_sow(p, from)
+local k2_sow = m.rule("k2_sow", function(p, from)
   return sow(CIRCUIT[p], from, take(from))
-end
+end)
 
 -- K3 Extra turn: "when the last seed falls into your own store, you move
 -- again."
-local function k3_extra_turn(p, last)
+local k3_extra_turn = m.rule("k3_extra_turn", function(p, last)
   if last == STORE[p] then
     set_to_move(p)
     return true
   end
   return false
-end
+end)
 
 -- K4 Capture: "when the last seed falls into one of your own pits that was
 -- empty, and the opposite pit holds seeds, both the last seed and the
 -- opposite pit's seeds go into your store."
-local function k4_capture(p, last, was_empty)
+local k4_capture = m.rule("k4_capture", function(p, last, was_empty)
   if not was_empty or owner(last) ~= p then
     return
   end
@@ -94,11 +98,11 @@ local function k4_capture(p, last, was_empty)
   if count(opp) > 0 then
     add(STORE[p], take(opp) + take(last))
   end
-end
+end)
 
 -- K6 Result: "each player's total is the seeds in their pits plus their
 -- store; the larger total wins, equal totals are a draw."
-local function k6_result(reason)
+local k6_result = m.rule("k6_result", function(reason)
   local t1 = sum(PITS_OF[1]) + count(STORE[1])
   local t2 = sum(PITS_OF[2]) + count(STORE[2])
   if t1 > t2 then
@@ -108,24 +112,30 @@ local function k6_result(reason)
   else
     finish(0, reason)
   end
-end
+end)
 
 -- K5 End: "the game ends after a move that leaves all six pits of either
 -- player empty, or that is the 1001st move of the game (OpenSpiel ends a
 -- game whose move count exceeds 1000). Seeds left in pits stay there."
-local function k5_end()
+local k5_end = m.rule("k5_end", function()
   if first(SOWABLE[1]) == nil or first(SOWABLE[2]) == nil then
     k6_result("a side is empty")
   elseif ply() > MOVE_LIMIT then
     k6_result("move limit")
   end
-end
+end)
+
+-- K2 (the choice): "take all the seeds of one of your non-empty pits".
+-- Emits player p's sowings.
+local k2_sowings = m.rule("k2_sowings", function(p)
+  emit_each(SOW, SOWABLE[p])
+end)
 
 -- K5 also holds for a position set up with a side empty (OpenSpiel's
 -- IsTerminal looks at every state): it lists no move, and blocked ends it.
 local function legal(p)
   if first(SOWABLE[3 - p]) ~= nil then
-    emit_each(SOW, SOWABLE[p])
+    k2_sowings(p)
   end
 end
 

@@ -1,9 +1,10 @@
 -- Oware abapa as OpenSpiel's `oware` plays it: the rules script of
 -- Matombo's game `oware`. The rules page is docs/rules/oware.md; each of its
--- points is a named function below (o2_sow, o3_capture, ...) or, for the
--- board and the parameters, a declaration, under a comment quoting the
--- point. The scenarios in conformance/oware replay OpenSpiel's own games
--- move for move.
+-- points is a rule point below (o2_sow, o3_capture, ...: a named function
+-- declared with matombo.rule, which a game extending oware may replace, see
+-- docs/extending.md) or, for the board and the parameters, a declaration,
+-- under a comment quoting the point. The scenarios in conformance/oware
+-- replay OpenSpiel's own games move for move.
 --
 -- Sites: a1..a6 are Player 1's houses (OpenSpiel's A..F), b1..b6 Player 2's
 -- (OpenSpiel's a..f). The scores are the captured totals.
@@ -75,62 +76,64 @@ local count, take, capture, capture_run, capture_count = m.count, m.take, m.capt
 local sow_skip, sum, owner, captured, finish = m.sow_skip, m.sum, m.owner, m.captured, m.finish
 local emit, emit_each, irreversible = m.emit, m.emit_each, m.irreversible
 
-local function o1_setup()
+-- O1 (the start): "four seeds in each" house (another number with the
+-- parameter `seeds`, O9).
+local o1_setup = m.rule("o1_setup", function()
   for k = 1, HOUSES do
     m.set_count(A[k], SEEDS)
     m.set_owner(A[k], 1)
     m.set_count(B[k], SEEDS)
     m.set_owner(B[k], 2)
   end
-end
+end)
 
 -- O2 Sowing: "take all the seeds of one of your non-empty houses and sow
 -- them one by one counterclockwise into the next houses (a1 to a6, then b1
 -- to b6, then a1 again). The emptied house is always skipped: a sowing of
 -- 12 seeds or more goes round without dropping into it."
 -- Returns the house the last seed fell into.
-local function o2_sow(from)
+local o2_sow = m.rule("o2_sow", function(from)
   return (sow_skip(RING, from, take(from)))
-end
+end)
 
 -- O4 Grand slam: "a sowing whose capture would take every seed in the
 -- opponent's row captures nothing; the sowing stands."
-local function o4_grand_slam(last, opp)
+local o4_grand_slam = m.rule("o4_grand_slam", function(last, opp)
   local would = count(last) + capture_count(ROW[opp], last, -1, 2, 3)
   return would == sum(ROW_OF[opp])
-end
+end)
 
 -- O3 Capture: "if the last seed falls into a house of the opponent's row
 -- and makes it hold 2 or 3 seeds, you capture them, and then the seeds of
 -- the houses before it in that row, going backwards, as long as each holds
 -- 2 or 3; the run stops at the first house that does not, or at the end of
 -- the row." Returns the seeds captured.
-local function o3_capture(p, last)
+local o3_capture = m.rule("o3_capture", function(p, last)
   local opp = 3 - p
   local n = count(last)
   if owner(last) ~= opp or (n ~= 2 and n ~= 3) or o4_grand_slam(last, opp) then
     return 0
   end
   return capture(last, p) + capture_run(p, ROW[opp], last, -1, 2, 3)
-end
+end)
 
 -- O5 Feeding: "when your opponent has no seeds, you must give them some:
 -- only the sowings that reach their row are legal (a house whose seeds
 -- outnumber the houses after it in your row). If there is none, the game
 -- ends (O7)."
-local function o5_feeding_moves(p)
+local o5_feeding_moves = m.rule("o5_feeding_moves", function(p)
   local row = p == 1 and A or B
   for k = 1, HOUSES do
     if count(row[k]) > HOUSES - k then
       emit(SOW, row[k])
     end
   end
-end
+end)
 
 -- O8 Result: "the larger score wins; equal scores (24 each) are a draw."
 -- O7's collection comes first: "each player adds the seeds left in their own
 -- row to their score."
-local function o8_result(reason)
+local o8_result = m.rule("o8_result", function(reason)
   m.sweep()
   local c1, c2 = captured(1), captured(2)
   if c1 > c2 then
@@ -140,33 +143,39 @@ local function o8_result(reason)
   else
     finish(0, reason)
   end
-end
+end)
 
 -- O7 End (scores): "the game ends as soon as a player has more than half of
 -- the seeds (25 of 48), or both have half (24 each)."
-local function o7_scores_decide()
+local o7_scores_decide = m.rule("o7_scores_decide", function()
   local c1, c2 = captured(1), captured(2)
   return c1 > HALF or c2 > HALF or (c1 == HALF and c2 == HALF)
-end
+end)
 
 -- O7 End (no move): "the game ends when the player to move has no legal
 -- move: no seeds, or none that can feed the opponent (O5)."
-local function o7_blocked()
+local o7_blocked = m.rule("o7_blocked", function()
   o8_result("no legal move")
-end
+end)
 
 -- O6 Repetition: "a position (the seeds of every house, the scores and the
 -- player to move) that occurs again since the last capture ends the game
 -- (O7)." The host calls this at a position's second occurrence.
-local function o6_repetition()
+local o6_repetition = m.rule("o6_repetition", function()
   o8_result("repetition")
-end
+end)
+
+-- O2 (the choice): "take all the seeds of one of your non-empty houses".
+-- Emits player p's sowings.
+local o2_sowings = m.rule("o2_sowings", function(p)
+  emit_each(SOW, SOWABLE)
+end)
 
 local function legal(p)
   if sum(ROW_OF[3 - p]) == 0 then
     o5_feeding_moves(p)
   else
-    emit_each(SOW, SOWABLE)
+    o2_sowings(p)
   end
 end
 

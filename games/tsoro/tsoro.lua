@@ -1,5 +1,5 @@
 -- Tsoro, the four-row mancala of the Shona (also called Fuva or Imbwe):
--- the rule script. It plays RULINGS.md points T1-T13 (board, setup, heads,
+-- the rule script. It plays the points T1-T13 of docs/rules/tsoro.md (board, setup, heads,
 -- circuits, starts, singletons, end of a lap with relay and the head
 -- decision, capture, bonus captures, endless sowing, end, variants,
 -- repetition). docs/rules/tsoro.md explains the same points in prose.
@@ -59,18 +59,18 @@ local A0, B0, C0, D0 = 0, N, 2 * N, 3 * N -- hole ak is site A0 + k, bk is B0 + 
 -- T3 Heads: "each player's two rightmost outer holes, as that player sees
 -- the board: Player 1 a(N-1) and aN; Player 2 d2 and d1." T12: with a
 -- single head "only the rightmost outer hole (aN, d1) is a head".
-local function t3_heads()
+local t3_heads = m.rule("t3_heads", function()
   if HEADS == 1 then
     return { A0 + N, D0 + 1 }
   end
   return { A0 + N - 1, A0 + N, D0 + 2, D0 + 1 }
-end
+end)
 local HEAD = m.tag("head", t3_heads())
 m.mark(HEAD, "*")
 
 -- T4 Circuit: "Player 1: a1 -> a2 -> ... -> aN -> bN -> ... -> b1 -> a1.
 -- Player 2: dN -> ... -> d1 -> c1 -> ... -> cN -> dN."
-local function t4_circuit(p)
+local t4_circuit = m.rule("t4_circuit", function(p)
   local t = {}
   for k = 1, N do
     t[k] = p == 1 and A0 + k or D0 + N + 1 - k
@@ -79,7 +79,7 @@ local function t4_circuit(p)
     t[N + k] = p == 1 and B0 + N + 1 - k or C0 + k
   end
   return t
-end
+end)
 local TRACK = { m.track("south", t4_circuit(1), true), m.track("north", t4_circuit(2), true) }
 
 -- T8: for a hole of an inner row, the opponent's inner and outer holes of
@@ -109,7 +109,7 @@ local SINGLE = {
 
 -- T2 Setup: "2 counters in every outer-row hole (a*, d*), inner rows empty".
 -- T12: with a single head, the head "starts with 3 counters instead of 2".
-local function t2_setup()
+local t2_setup = m.rule("t2_setup", function()
   for k = 1, N do
     m.set_count(A0 + k, 2)
     m.set_count(D0 + k, 2)
@@ -122,7 +122,7 @@ local function t2_setup()
     m.set_count(A0 + N, 3)
     m.set_count(D0 + 1, 3)
   end
-end
+end)
 
 -- T10: "a start or a continue that leads to [a sowing of more than 1000
 -- laps without a decision] is not a legal token". The host's relay
@@ -130,39 +130,39 @@ end
 -- than 1 + (C/H + 1) * N laps, C being the counters on the mover's side
 -- (docs/rules/tsoro.md, "Why every sowing ends"), so only positions where
 -- that bound exceeds 1000 (never from the opening) are tried lap by lap.
-local function t10_ends(p, from)
+local t10_ends = m.rule("t10_ends", function(p, from)
   return relay_ends(TRACK[p], from, HEAD, MAX_LAPS)
-end
+end)
 
 -- T5 Starting a move: "the player takes all counters from one of their
 -- holes holding at least 2 and sows them". Emits the starts T10 allows and
 -- returns whether the player has a hole holding 2 or more.
-local function t5_starts(p)
+local t5_starts = m.rule("t5_starts", function(p)
   local _, holes = emit_sowings(SOW, BIG[p], TRACK[p], HEAD, MAX_LAPS)
   return holes > 0
-end
+end)
 
 -- T6 Singletons: "only when none of the player's holes holds 2 or more,
 -- the player may move the single counter of a hole whose next hole on the
 -- circuit is empty".
 -- (Such a move is one lap into an empty hole, so T10 never applies.)
-local function t6_singletons(p)
+local t6_singletons = m.rule("t6_singletons", function(p)
   emit_each(SOW, SINGLE[p])
-end
+end)
 
 -- T7c: at an occupied head "the mover chooses continue (relay as in b) or
 -- stop"; T10 may forbid continue.
-local function t7c_choices(p, head)
+local t7c_choices = m.rule("t7c_choices", function(p, head)
   if t10_ends(p, head) then
     emit(CONTINUE)
   end
   emit(STOP)
-end
+end)
 
 -- T9: "Only non-empty holes may be chosen", "anywhere on the opponent's two rows".
-local function t9_choices(p)
+local t9_choices = m.rule("t9_choices", function(p)
   emit_each(TAKE, FULL[3 - p])
-end
+end)
 
 -- The legal tokens of player p's decision, by the pending decision.
 local function legal(p, pending)
@@ -181,27 +181,27 @@ end
 -- decision at a time, the whole contents of B further opponent holes";
 -- "when the opponent has no non-empty hole left the bonus ends early (if
 -- the capture itself emptied the opponent's side, there is no bonus)".
-local function t9_bonus(p, left)
+local t9_bonus = m.rule("t9_bonus", function(p, left)
   if left > 0 and first(FULL[3 - p]) then
     set(PENDING, 0 - left)
     set_to_move(p)
   else
     set(PENDING, 0)
   end
-end
+end)
 
 -- T8 Capture: "when the move ends in a hole of the mover's inner row that
 -- was empty, and the opponent's inner-row hole in the same column holds
 -- counters, those counters are captured together with all counters in the
 -- opponent's outer-row hole of that column. If the opposite inner hole is
 -- empty nothing is captured (even if the outer one is not)."
-local function t8_capture(p, last)
+local t8_capture = m.rule("t8_capture", function(p, last)
   local across = ACROSS[last]
   if across and capture(across, p) > 0 then
     capture(BEHIND[last], p)
     t9_bonus(p, BONUS)
   end
-end
+end)
 
 -- T7 End of a lap: "(a) h was empty before it: the move ends (then T8).
 -- (b) h was occupied and is not one of the mover's heads: take all counters
@@ -209,7 +209,7 @@ end
 -- heads: the mover chooses continue (relay as in b) or stop".
 -- T5: the sowing starts "with the next hole. The emptied starting hole is
 -- not skipped when a sowing laps the circuit." m.relay does all of this.
-local function t7_sow(p, from)
+local t7_sow = m.rule("t7_sow", function(p, from)
   local last, how = relay(TRACK[p], from, HEAD, MAX_LAPS)
   if how == "empty" then
     t8_capture(p, last)
@@ -219,7 +219,7 @@ local function t7_sow(p, from)
   else
     error("T10: the sowing from " .. m.name(from) .. " went over " .. MAX_LAPS .. " laps; legal must not offer it")
   end
-end
+end)
 
 -- One decision of player p. Every decision ends with T13 Repetition:
 -- "When the same position occurs for the third time the game ends in a
@@ -247,14 +247,29 @@ end
 -- and T11 have had their chance to end the game: "a win is checked before
 -- repetition" (a position without a legal token ends the game when it
 -- first occurs, so it never occurs again).
-local function t13_repetition()
+local t13_repetition = m.rule("t13_repetition", function()
   finish(0, "third repetition")
-end
+end)
 
 -- T11 End: "a player who must move and has no legal token has lost; the
 -- other player wins."
-local function t11_blocked(p)
+local t11_blocked = m.rule("t11_blocked", function(p)
   finish(3 - p, "no legal move")
+end)
+
+-- evaluate: advice for computer players, not a rule. A player who cannot
+-- move loses (T11), and captures take the opponent's counters, so p's
+-- share of the counters on the board weighs most; holes of 2 or more (the
+-- holes that can start a sowing, T5) count a little for mobility. From -1
+-- to 1.
+local function evaluate(p)
+  local q = 3 - p
+  local mine, theirs = m.sum(FULL[p]), m.sum(FULL[q])
+  local big_mine, big_theirs = m.count_sites(BIG[p]), m.count_sites(BIG[q])
+  local material = (mine - theirs) / math.max(1, mine + theirs)
+  local mobility = (big_mine - big_theirs) / (big_mine + big_theirs + 1)
+  local tempo = m.to_move() == p and 0.05 or -0.05
+  return 0.85 * material + 0.1 * mobility + tempo
 end
 
-return { setup = t2_setup, legal = legal, play = play, blocked = t11_blocked, repeated = t13_repetition }
+return { setup = t2_setup, legal = legal, play = play, blocked = t11_blocked, repeated = t13_repetition, evaluate = evaluate }

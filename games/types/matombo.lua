@@ -113,6 +113,31 @@ function matombo.max_plies(n) end
 ---@param message string
 function matombo.data_error(t, message) end
 
+---Declares a rule point an extending script may replace (docs/extending.md):
+---returns fn, or the replacement, which is called with fn first, then fn's arguments.
+---@generic F: function
+---@param name string
+---@param fn F
+---@return F
+function matombo.rule(name, fn) end
+
+---@class matombo.ExtendSpec
+---@field title? string
+---@field description? string
+---@field replace? table<string, function> Rule point name -> replacement(replaced, ...).
+
+---Runs the script of the game `base` with rule points replaced and returns
+---what it returned (docs/extending.md). The name must be a literal string.
+---@param base string
+---@param spec? matombo.ExtendSpec
+---@return table
+function matombo.extends(base, spec) end
+
+---The value of a parameter, after declare.
+---@param name string
+---@return integer|boolean|string
+function matombo.param(name) end
+
 -- The board.
 
 ---@param name matombo.Site

@@ -1,6 +1,6 @@
 -- Tsoro Yematatu: the rules script of Matombo's game `yematatu`.
 --
--- It plays RULINGS.md points Y1-Y7 (and the points "Common to all games"):
+-- It plays the points Y1-Y7 of its rules page, docs/rules/yematatu.md:
 --   Y1 the triangle board (data)      -> "the boards" below, variants.yaml
 --   Y2 three pieces each, in hand     -> y2_setup
 --   Y3 drop phase                     -> y3_drops, legal, play
@@ -8,8 +8,8 @@
 --   Y5 three on one line wins at once -> y5_three_on_a_line
 --   Y6 third repetition is a draw     -> y6_third_repetition
 --   Y7 the square board (data)        -> "the boards" below, variants.yaml
--- and one choice of the project where RULINGS is silent: a player who has
--- no legal token loses (blocked).
+-- and one choice of the project where Y1-Y7 are silent: a player who has
+-- no legal token loses (blocked; the rules page, "Y4 Move phase").
 --
 -- The board is data: variants.yaml lists the boards under data.boards
 -- (points with drawing positions, lines, picture) and the parameter `board`
@@ -86,16 +86,16 @@ local P = m.declare {
 -- Both boards are data (variants.yaml, data.boards). The chosen board's own
 -- table goes to matombo.board, so that the host can name the variants file
 -- and line of a malformed board. Its style is always "pieces": a point
--- shows 1, 2 or . (RULINGS: a point's owner is the player whose piece
+-- shows 1, 2 or . (docs/state-json.md: a point's owner is the player whose piece
 -- stands on it, count 1; an empty point has count 0 and owner 0).
-local function y1_y7_board(name)
+local y1_y7_board = m.rule("y1_y7_board", function(name)
   local board = BOARDS[name]
   if type(board) ~= "table" then
     error(string.format("board %s: want a mapping with points, lines and a picture", name), 0)
   end
   board.style = "pieces"
   m.board(board)
-end
+end)
 
 y1_y7_board(P.board)
 
@@ -126,19 +126,19 @@ local MINE = m.filter { owner = "mover", min = 1 }   -- the pieces of the player
 
 -- Y2 "Pieces: 3 each; all start in hand. Player 1 moves first."
 -- (Every state starts with Player 1 to move.)
-local function y2_setup()
+local y2_setup = m.rule("y2_setup", function()
   m.set_hand(1, PIECES)
   m.set_hand(2, PIECES)
-end
+end)
 
 -- ---- Y3 ----
 
 -- Y3 "Drop phase: players alternately place one piece from hand on any
 -- empty point. Token: the point, e.g. b2. Pieces cannot be moved until all
 -- six are on the board." (legal and play below tell the phases apart.)
-local function y3_drops()
+local y3_drops = m.rule("y3_drops", function()
   emit_each(DROP, EMPTY)
-end
+end)
 
 -- ---- Y4 ----
 
@@ -148,10 +148,10 @@ end
 -- captured. Token: from-to". Steps and jumps follow the board's lines
 -- (Y1, Y7): a neighbour is the next point on a line, a jump goes over it
 -- to the point after it on the same line, so no move bends.
-local function y4_steps_and_jumps()
+local y4_steps_and_jumps = m.rule("y4_steps_and_jumps", function()
   emit_steps(MOVE, MINE)
   emit_jumps(MOVE, MINE)
-end
+end)
 
 -- On a board a user draws, one from-to can be both a step and a jump (lines
 -- x-y and x-z-y) or two jumps (lines x-z-y and x-w-y): the emitters list
@@ -197,22 +197,22 @@ if LONG_LINES then
     LINES_AT[s] = m.lines(s)
   end
 end
-local y5_three_on_a_line = LONG_LINES and three_anywhere_on_a_line or in_a_row
+local y5_three_on_a_line = m.rule("y5_three_on_a_line", LONG_LINES and three_anywhere_on_a_line or in_a_row)
 
 -- ---- Y6 ----
 
 -- Y6 "Draw: when the same position (pieces and player to move) occurs for
 -- the third time the game is drawn." The host counts positions after every
 -- decision and calls this at a third occurrence (repetition = 3 in the
--- declaration), after play has had its chance to find a win (RULINGS: "A
--- win is checked before repetition").
-local function y6_third_repetition()
+-- declaration), after play has had its chance to find a win (Y6: "After
+-- each drop or move a win is checked first, then repetition").
+local y6_third_repetition = m.rule("y6_third_repetition", function()
   finish(0, "third repetition")
-end
+end)
 
 -- ---- blocked: the project's choice ----
 
--- RULINGS is silent on a player who has no legal token. The project's
+-- Y1-Y7 are silent on a player who has no legal token. The project's
 -- choice, as in many alignment games: that player loses. On both shipped
 -- boards it never happens in a game from the opening: with six pieces
 -- down the triangle has one empty point and the square three, and the
@@ -253,6 +253,48 @@ local function play(p, kind, a, b)
   end
 end
 
+-- ---- evaluate: advice for computer players, not a rule ----
+
+-- The lines of the board, made once. A line where one player has two
+-- pieces and the other point is empty is a threat: the player completes
+-- it with a drop, or with a step or jump into the gap. evaluate(p) counts
+-- p's threats against the opponent's; a threat of the player to move
+-- counts double, since it can be played at once. The score stays within
+-- -0.9..0.9, short of a win.
+local ALL_LINES = m.lines()
+
+local function threats(p)
+  local n = 0
+  for _, line in ipairs(ALL_LINES) do
+    local mine, empty = 0, 0
+    for _, x in ipairs(line) do
+      local o = owner(x)
+      if o == p then
+        mine = mine + 1
+      elseif o == 0 then
+        empty = empty + 1
+      end
+    end
+    if mine == #line - 1 and empty == 1 then
+      n = n + 1
+    end
+  end
+  return n
+end
+
+local function evaluate(p)
+  local q = 3 - p
+  local mine, theirs = threats(p), threats(q)
+  if m.to_move() == p then
+    mine = mine * 2
+  else
+    theirs = theirs * 2
+  end
+  local v = 0.2 * (mine - theirs)
+  return math.max(-0.9, math.min(0.9, v))
+end
+
+
 -- Y5 for a position that was set up rather than played (a scenario, a
 -- solver's position): whoever has three on a line has won. The player who
 -- made the last decision is checked first, as play would have found it.
@@ -281,4 +323,5 @@ return {
   blocked = blocked,
   repeated = y6_third_repetition,
   result = y5_result,
+  evaluate = evaluate,
 }

@@ -50,6 +50,18 @@ type Problem struct {
 	Ply    int      // the ply at which it was found
 	Record []string // the tokens played before it
 	Msg    string
+
+	// For a script that failed: the token being played ("" for none), the
+	// script function that failed, and the error without the token, the
+	// same for every token that fails the same way.
+	Token string
+	Call  host.Call
+	Cause string
+	// OnPath is true when the token is the one the seed's game plays, so
+	// that replaying the seed's random game (matombo selfplay) reproduces
+	// the failure; false when the thorough checks found it trying another
+	// token on a copy.
+	OnPath bool
 }
 
 func (p Problem) String() string {
@@ -116,6 +128,7 @@ func Run(g *host.Game, opt Options) (Stats, []Problem) {
 }
 
 type checker struct {
+	pending  []Problem // script failures found on copies, see scriptFailure
 	g        *host.Game
 	opt      Options
 	seed     uint64
@@ -144,6 +157,7 @@ func (c *checker) game() {
 	// whether or not the thorough checks ran; they draw from probe.
 	rng := rand.New(rand.NewPCG(c.seed, 0x6d61746f6d626f))
 	probe := rand.New(rand.NewPCG(c.seed, 0x70726f6265))
+	defer c.flushPending()
 	s := c.g.Start()
 	c.total = total(s)
 	if !c.state(s) {
@@ -164,7 +178,9 @@ func (c *checker) game() {
 		m := moves[rng.IntN(len(moves))]
 		tok := c.g.Token(m)
 		if err := s.Apply(m); err != nil {
-			c.fail("the legal token %q failed: %v", tok, err)
+			if !c.scriptFailure(tok, err, true) {
+				c.fail("the legal token %q failed: %v", tok, err)
+			}
 			return
 		}
 		c.record = append(c.record, tok)
@@ -251,7 +267,7 @@ func (c *checker) deep(s *host.State, rng *rand.Rand) bool {
 	legal := s.Legal()
 	for _, t := range legal {
 		cp := s.Clone()
-		if err := cp.Play(t); err != nil {
+		if err := cp.Play(t); err != nil && !c.scriptFailure(t, err, false) {
 			c.fail("legal token %q is refused: %v", t, err)
 		}
 	}
@@ -282,6 +298,61 @@ func (c *checker) deep(s *host.State, rng *rand.Rand) bool {
 		c.fail("the state's JSON changes on a round trip:\n  %s\n  %s", orig, again)
 	}
 	return len(c.probs) == before
+}
+
+// scriptFailure records a script that failed while tok was played, and
+// reports whether err was such a failure. One found on the game's own path
+// is a problem at once; one found on a copy waits in pending, once per
+// cause, until the game is over: when the game's own path runs into the
+// same failure only that one is reported, as it is the one a replay of the
+// seed reproduces.
+func (c *checker) scriptFailure(tok string, err error, onPath bool) bool {
+	var se *host.ScriptError
+	var be *host.BudgetError
+	var call host.Call
+	var cause string
+	switch {
+	case errors.As(err, &se):
+		call, cause = se.Func, se.Pos.String()+": "+se.Msg
+		if se.Pos.String() == "" {
+			cause = se.Msg
+		}
+	case errors.As(err, &be):
+		call, cause = be.Func, be.Error()
+	default:
+		return false
+	}
+	msg := fmt.Sprintf("after token %q the script failed in %s: %s", tok, call, cause)
+	if call == host.CallPlay {
+		msg = fmt.Sprintf("the script failed in play, playing token %q: %s", tok, cause)
+	}
+	p := Problem{Seed: c.seed, Ply: len(c.record) + 1, Record: append([]string(nil), c.record...), Msg: msg,
+		Token: tok, Call: call, Cause: cause, OnPath: onPath}
+	if onPath {
+		kept := c.pending[:0]
+		for _, q := range c.pending {
+			if q.Cause != cause {
+				kept = append(kept, q)
+			}
+		}
+		c.pending = kept
+		c.probs = append(c.probs, p)
+		return true
+	}
+	for _, q := range c.pending {
+		if q.Cause == cause {
+			return true
+		}
+	}
+	c.pending = append(c.pending, p)
+	return true
+}
+
+// flushPending reports the failures found on copies that the game's own
+// path did not run into.
+func (c *checker) flushPending() {
+	c.probs = append(c.probs, c.pending...)
+	c.pending = nil
 }
 
 // nearMisses returns tokens close to legal ones that are not legal.

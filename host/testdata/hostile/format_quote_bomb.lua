@@ -1,4 +1,5 @@
--- Attack: string.format("%q") of 1 MiB of zero bytes (each becomes four).
+-- Attack: string.format("%q") of zero bytes (each becomes four): a result
+-- four times the string limit (run with a 4 KiB limit).
 -- Must: a string-size BudgetError naming this line, before building it.
 local m = matombo
 m.declare { name = "format_quote_bomb" }
@@ -16,7 +17,7 @@ local function legal(p)
 end
 
 local function play(p, kind, s)
-  local s = string.rep("\0", 1048576)
+  local s = string.rep("\0", 4096)
   local r = string.format("%q%q", s, s) -- ATTACK
 end
 

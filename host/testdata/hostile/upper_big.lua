@@ -1,4 +1,5 @@
--- Attack: string.upper of a string above the string limit (a copy of it).
+-- Attack: string.upper of a string above the string limit (a copy of it;
+-- run with a 4 KiB limit).
 -- Must: a string-size BudgetError naming this line.
 local m = matombo
 m.declare { name = "upper_big" }
@@ -16,7 +17,7 @@ local function legal(p)
 end
 
 local function play(p, kind, s)
-  local s = string.rep("a", 1048576) .. "b"
+  local s = string.rep("a", 4096) .. "b"
   local r = string.upper(s) -- ATTACK
 end
 

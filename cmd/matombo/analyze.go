@@ -1,0 +1,416 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/analysis"
+	"github.com/matombo/matombo/host/analysis/charts"
+	"github.com/matombo/matombo/host/player"
+	"github.com/matombo/matombo/host/solve"
+)
+
+const analyzeAbout = `
+Plays many games between two players and measures the game: the wins of
+each seat and the draws with 95% Wilson intervals, balance and the first
+player's advantage, completion (games ended by a rule, not the ply cap),
+the length in plies (mean, standard deviation, median, 95th percentile,
+longest), decisions per turn, the branching factor (legal tokens per
+decision), how the games ended and the notes of their results, and, for
+games with captures, captures per game and changes of the lead.
+docs/analysis.md defines each measure.
+
+--variants all runs every named variant of the game, one row each.
+Players: any player spec (see 'matombo match --help' and docs/players.md),
+e.g. random, greedy, mcts:iterations=500, alphabeta:depth=4, or perfect
+(plays from the solution of 'matombo solve'). Game i plays with a seed
+derived from --seed and i (it replaces a seed given in a spec), so the same
+run gives the same figures, with any --parallel and any shards.
+
+Beyond one machine: --shard I/N plays only the games I, I+N, I+2N, ... and
+writes their raw counts as JSON; 'matombo analyze --merge FILES...' adds up
+the shards of a run into exactly the report one run would print (with
+--json and --plot as usual).`
+
+// shardFile is what --shard writes and --merge reads.
+type shardFile struct {
+	Format  string             `json:"format"`
+	Shard   string             `json:"shard"`
+	Results []*analysis.Result `json:"results"`
+}
+
+const shardFormat = "matombo analyze shard 1"
+
+// analyzeJSON is what --json writes with --variants all.
+type analyzeJSON struct {
+	Game     string            `json:"game"`
+	Variants []analysis.Report `json:"variants"`
+}
+
+// runAnalyze is `matombo analyze GAME` and `matombo analyze --merge FILES`.
+func runAnalyze(e *env, args []string) int {
+	c := newCLI(e, "analyze", "GAME [--variant NAME | --variants all] [--param key=value] [--p1 SPEC --p2 SPEC] [--games N] [--seed S] [--parallel K] [--max-plies M] [--json] [--plot DIR] [--shard I/N]\n       matombo analyze --merge FILES... [--json] [--plot DIR]", analyzeAbout)
+	var gf gameFlags
+	gf.register(c.fs, false)
+	count := 1000
+	c.fs.Var(countOrDirs{count: &count, dirs: &gf.dirs}, "games", "play `N` games, or add the games of the folder DIR")
+	c.fs.Var(countOrDirs{count: &count}, "n", "play `N` games")
+	all := c.fs.String("variants", "", "`all`: analyze every named variant of the game, one row each")
+	p1 := c.fs.String("p1", "random", "the player `SPEC` of Player 1, e.g. mcts:iterations=500 or perfect")
+	p2 := c.fs.String("p2", "random", "the player `SPEC` of Player 2")
+	seed := c.fs.Uint64("seed", 1, "the run's seed `S`")
+	parallel := c.fs.Int("parallel", 1, "play `K` games at once")
+	maxPlies := c.fs.Int("max-plies", 0, "stop a game unfinished after `M` plies (default: the game's own cap, else 100000)")
+	asJSON := c.fs.Bool("json", false, "write the measures as JSON")
+	plotDir := c.fs.String("plot", "", "write charts as PNG and SVG into the folder `DIR`")
+	shard := c.fs.String("shard", "", "play only shard `I/N` of the run and write its counts as JSON")
+	merge := c.fs.Bool("merge", false, "merge the shard files given as arguments")
+	pos, status, ok := c.parse(args)
+	if !ok {
+		return status
+	}
+	out := analyzeOutput{e: e, json: *asJSON, plot: *plotDir}
+	if *merge {
+		if len(pos) == 0 {
+			return c.usageError("--merge: name the shard files, e.g. matombo analyze --merge shard-*.json")
+		}
+		for _, f := range []string{"shard", "variant", "variants", "param", "p1", "p2", "seed", "parallel", "max-plies", "games", "n"} {
+			if c.given(f) {
+				return c.usageError("--merge takes no --%s: the shard files say how the games were played", f)
+			}
+		}
+		reps, err := mergeFiles(pos)
+		if err != nil {
+			return c.fail(err)
+		}
+		return out.write(c, reps, len(reps) > 1)
+	}
+	name, ok := c.oneGame(pos, false)
+	if !ok {
+		return exitUsage
+	}
+	switch {
+	case *all != "" && *all != "all":
+		return c.usageError("--variants %s: the only value is all", *all)
+	case *all != "" && len(gf.variants) > 0:
+		return c.usageError("--variants all and --variant do not go together")
+	case *parallel < 1:
+		return c.usageError("--parallel %d: want a positive number", *parallel)
+	case *maxPlies < 0:
+		return c.usageError("--max-plies %d: want a positive number", *maxPlies)
+	}
+	shardI, shardN := 0, 1
+	if *shard != "" {
+		var err error
+		if shardI, shardN, err = parseShard(*shard); err != nil {
+			return c.usageError("%v", err)
+		}
+		if *plotDir != "" {
+			return c.usageError("--shard writes raw counts: plot after --merge")
+		}
+	}
+	lib, err := gf.library()
+	if err != nil {
+		return c.fail(err)
+	}
+	gamesToRun, err := analyzeGames(&gf, lib, name, *all == "all")
+	if err != nil {
+		return c.fail(err)
+	}
+	players := newPlayerMaker(e.stderr)
+	var results []*analysis.Result
+	for _, g := range gamesToRun {
+		bar := newProgressBar(e.stderr, variantLabel(g))
+		res, err := analysis.Run(context.Background(), g,
+			analysis.WithGames(count), analysis.WithSeed(*seed), analysis.WithPlayers(*p1, *p2),
+			analysis.WithPlayerMaker(players.make), analysis.WithParallel(*parallel),
+			analysis.WithShard(shardI, shardN), analysis.WithMaxPlies(*maxPlies), analysis.WithProgress(bar.update))
+		bar.finish()
+		if err != nil {
+			return c.fail(err)
+		}
+		results = append(results, res)
+	}
+	if *shard != "" {
+		enc := json.NewEncoder(e.stdout)
+		if err := enc.Encode(shardFile{Format: shardFormat, Shard: *shard, Results: results}); err != nil {
+			return c.fail(err)
+		}
+		return exitOK
+	}
+	var reps []analysis.Report
+	for _, r := range results {
+		reps = append(reps, analysis.Summarize(r))
+	}
+	return out.write(c, reps, *all == "all")
+}
+
+// analyzeGames loads the game, or each of its named variants.
+func analyzeGames(gf *gameFlags, lib *host.Library, name string, all bool) ([]*host.Game, error) {
+	g, err := gf.load(lib, name)
+	if err != nil || !all {
+		return []*host.Game{g}, err
+	}
+	vs := g.Variants()
+	if len(vs) == 0 {
+		return nil, usageErr{fmt.Sprintf("--variants all: %s has no named variants", name)}
+	}
+	var out []*host.Game
+	for _, v := range vs {
+		vf := *gf
+		vf.variants = stringList{v.Name}
+		vg, err := vf.load(lib, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, vg)
+	}
+	return out, nil
+}
+
+// variantLabel names a loaded game by its variants, for progress.
+func variantLabel(g *host.Game) string {
+	if v := g.ChosenVariants(); len(v) > 0 {
+		return g.Name() + " " + strings.Join(v, "+")
+	}
+	return g.Name()
+}
+
+// parseShard parses I/N.
+func parseShard(s string) (int, int, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %s: want I/N with 0 <= I < N, e.g. --shard 0/4", s)
+	}
+	return i, n, nil
+}
+
+// mergeFiles reads shard files and merges the results of each variant.
+func mergeFiles(paths []string) ([]analysis.Report, error) {
+	var order []string
+	groups := map[string][]*analysis.Result{}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		var f shardFile
+		if err := json.Unmarshal(data, &f); err != nil || f.Format != shardFormat {
+			return nil, fmt.Errorf("%s: not a shard file of matombo analyze --shard (want JSON with \"format\": %q)", path, shardFormat)
+		}
+		for _, r := range f.Results {
+			key := r.Game + "\x00" + r.Variant
+			if _, seen := groups[key]; !seen {
+				order = append(order, key)
+			}
+			groups[key] = append(groups[key], r)
+		}
+	}
+	var reps []analysis.Report
+	for _, key := range order {
+		m, err := analysis.Merge(groups[key]...)
+		if err != nil {
+			return nil, err
+		}
+		if !m.Complete() {
+			var missing []string
+			for i := 0; i < m.Shards; i++ {
+				if !slices.Contains(m.Done, i) {
+					missing = append(missing, fmt.Sprintf("%d/%d", i, m.Shards))
+				}
+			}
+			return nil, fmt.Errorf("merge: the shards %s of %s are missing", strings.Join(missing, ", "), strings.ReplaceAll(key, "\x00", " "))
+		}
+		reps = append(reps, analysis.Summarize(m))
+	}
+	return reps, nil
+}
+
+// analyzeOutput writes reports as the flags ask.
+type analyzeOutput struct {
+	e    *env
+	json bool
+	plot string
+}
+
+func (o analyzeOutput) write(c *cli, reps []analysis.Report, many bool) int {
+	if o.plot != "" {
+		files, err := charts.Write(o.plot, reps)
+		if err != nil {
+			return c.fail(err)
+		}
+		fmt.Fprintf(o.e.stderr, "wrote %s\n", strings.Join(files, ", "))
+	}
+	if o.json {
+		var v any = reps[0]
+		if many {
+			v = analyzeJSON{Game: reps[0].Game, Variants: reps}
+		}
+		enc := json.NewEncoder(o.e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
+			return c.fail(err)
+		}
+		return exitOK
+	}
+	writeAnalysis(o.e.stdout, reps)
+	return exitOK
+}
+
+// writeAnalysis writes the reports for people: a table of the main figures
+// when there are several, then each report's details.
+func writeAnalysis(w io.Writer, reps []analysis.Report) {
+	r0 := reps[0]
+	fmt.Fprintf(w, "%s (%s): %s vs %s, %d games each, seed %d\n", r0.Title, r0.Game, r0.P1, r0.P2, r0.Games, r0.Seed)
+	if len(reps) > 1 {
+		fmt.Fprintf(w, "\n  %-12s %-20s %-20s %-20s %7s %6s %5s %9s\n", "variant", "Player 1 wins", "Player 2 wins", "draws", "ended", "plies", "p95", "branching")
+		for _, r := range reps {
+			fmt.Fprintf(w, "  %-12s %-20s %-20s %-20s %6.1f%% %6.1f %5d %9.2f\n", reportName(r),
+				rateText(r.WinRates[0]), rateText(r.WinRates[1]), rateText(r.DrawRate),
+				100*r.Completion.Rate, r.PliesMean, r.PliesP95, r.BranchingMean)
+		}
+	}
+	for _, r := range reps {
+		fmt.Fprintf(w, "\n%s", reportName(r))
+		if p := paramsText(r.Params); p != "" {
+			fmt.Fprintf(w, " [%s]", p)
+		}
+		fmt.Fprintln(w)
+		for p, rate := range r.WinRates {
+			fmt.Fprintf(w, "  %-22s %6d  %s\n", playerName(p+1)+" wins", rate.Count, rateText(rate))
+		}
+		fmt.Fprintf(w, "  %-22s %6d  %s\n", "draws", r.DrawRate.Count, rateText(r.DrawRate))
+		fmt.Fprintf(w, "  %-22s %6d  %s  (the others stopped at the cap of %d plies)\n", "ended by a rule", r.Completion.Count, rateText(r.Completion), r.MaxPlies)
+		fmt.Fprintf(w, "  balance %.3f, advantage of Player 1 %.3f, Player 1's share of decided games %s\n",
+			r.Balance, r.AdvantageP1, rateText(r.P1Decisive))
+		fmt.Fprintf(w, "  length: mean %.1f plies (sd %.1f), median %d, 95th percentile %d, longest %d\n",
+			r.PliesMean, r.PliesSD, r.PliesMedian, r.PliesP95, r.PliesMax)
+		fmt.Fprintf(w, "  decisions per turn %.2f, branching factor %.2f legal tokens per decision\n", r.DecisionsPerTurn, r.BranchingMean)
+		if r.HasCaptures {
+			fmt.Fprintf(w, "  captures per game %.1f, lead changes per game %.2f\n", r.CapturesMean, r.LeadChangesMean)
+		}
+		writeCounts(w, "endings", r.Endings)
+		writeCounts(w, "notes", r.Notes)
+	}
+}
+
+func writeCounts(w io.Writer, title string, cs []analysis.Count) {
+	if len(cs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  %s:\n", title)
+	for _, c := range cs {
+		fmt.Fprintf(w, "    %-24s %6d\n", c.Name, c.Games)
+	}
+}
+
+// reportName names a report's row: the variant, else the game.
+func reportName(r analysis.Report) string {
+	if r.Variant != "" {
+		return r.Variant
+	}
+	return r.Game
+}
+
+// paramsText writes parameters as sorted key=value pairs.
+func paramsText(params map[string]any) string {
+	var parts []string
+	for k, v := range params {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, v))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, " ")
+}
+
+// rateText writes a rate with its interval: "51.9% [49.7, 54.1]".
+func rateText(r analysis.Rate) string {
+	return fmt.Sprintf("%5.1f%% [%.1f, %.1f]", 100*r.Rate, 100*r.Low, 100*r.High)
+}
+
+// playerMaker makes the players of analyze's specs with player.New, each
+// game's players with that game's seeds; perfect players of one game share
+// one solution, loaded (or solved) once.
+type playerMaker struct {
+	log       io.Writer
+	mu        sync.Mutex
+	solutions map[*host.Game]*solve.Solution
+}
+
+func newPlayerMaker(log io.Writer) *playerMaker {
+	return &playerMaker{log: log, solutions: map[*host.Game]*solve.Solution{}}
+}
+
+func (pm *playerMaker) make(g *host.Game, spec string, seed uint64) (analysis.Player, error) {
+	if spec == "perfect" {
+		pm.mu.Lock()
+		defer pm.mu.Unlock()
+		sol, ok := pm.solutions[g]
+		if !ok {
+			var err error
+			if sol, err = solution(pm.log, g, solve.DefaultMaxPositions, false); err != nil {
+				return nil, fmt.Errorf("player perfect: %w", err)
+			}
+			pm.solutions[g] = sol
+		}
+		return player.FromSolution(sol), nil
+	}
+	sp, err := player.ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	// The game's seed replaces any seed of the spec, so that every game of
+	// the run plays differently and the same whatever the shards.
+	sp.Options = slices.DeleteFunc(sp.Options, func(o player.Option) bool { return o.Key == "seed" })
+	sp.Options = append(sp.Options, player.Option{Key: "seed", Value: strconv.FormatUint(seed, 10)})
+	p, err := player.New(g, sp.String())
+	var se *player.SpecError
+	if errors.As(err, &se) {
+		se.Spec = spec // name the spec as the user typed it
+	}
+	return p, err
+}
+
+// progressBar draws the progress of a run on a terminal.
+type progressBar struct {
+	w     io.Writer
+	label string
+	on    bool
+	shown int // last percentage drawn
+}
+
+func newProgressBar(w io.Writer, label string) *progressBar {
+	return &progressBar{w: w, label: label, on: isTerminal(w), shown: -1}
+}
+
+// update draws the bar when the percentage changes.
+func (b *progressBar) update(done, total int) {
+	if !b.on || total == 0 {
+		return
+	}
+	pct := done * 100 / total
+	if pct == b.shown {
+		return
+	}
+	b.shown = pct
+	const width = 30
+	fill := pct * width / 100
+	fmt.Fprintf(b.w, "\r%s [%s%s] %3d%% %d/%d games", b.label, strings.Repeat("=", fill), strings.Repeat(" ", width-fill), pct, done, total)
+}
+
+// finish ends the bar's line.
+func (b *progressBar) finish() {
+	if b.on && b.shown >= 0 {
+		fmt.Fprintln(b.w)
+	}
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestAnalyzeGolden(t *testing.T) {
+	for _, tc := range []struct {
+		golden string
+		args   []string
+	}{
+		{"analyze-yematatu-variants", []string{"yematatu", "--variants", "all", "--games", "300", "--parallel", "2"}},
+		{"analyze-gore", []string{"gore", "-n", "20", "--max-plies", "200", "--seed", "3"}},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			r := matombo(t, "", append([]string{"analyze"}, tc.args...)...)
+			require.Equal(t, exitOK, r.code, r.stderr)
+			golden(t, tc.golden, r.stdout)
+		})
+	}
+}
+
+// The fields --json promises, for one variant and for all.
+func TestAnalyzeJSON(t *testing.T) {
+	keys := []string{"games", "wins", "draws", "p1_rate", "p1_rate_low", "p1_rate_high", "draw_rate", "plies_mean", "plies_sd", "plies_max", "branching_mean"}
+	r := matombo(t, "", "analyze", "yematatu", "--json", "-n", "50")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var one map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &one))
+	for _, k := range keys {
+		assert.Contains(t, one, k)
+	}
+	assert.EqualValues(t, 50, one["games"])
+
+	r = matombo(t, "", "analyze", "yematatu", "--json", "-n", "50", "--variants", "all")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var all struct {
+		Game     string           `json:"game"`
+		Variants []map[string]any `json:"variants"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &all))
+	require.Len(t, all.Variants, 2)
+	for i, name := range []string{"triangle", "square"} {
+		assert.Equal(t, name, all.Variants[i]["variant"])
+		for _, k := range keys {
+			assert.Contains(t, all.Variants[i], k)
+		}
+	}
+}
+
+// Four shards written to files and merged print exactly what one run
+// prints, as text and as JSON.
+func TestAnalyzeShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"analyze", "yematatu", "--variants", "all", "-n", "101", "--seed", "9"}
+	var files []string
+	for i := 0; i < 4; i++ {
+		r := matombo(t, "", append(args, "--shard", []string{"0/4", "1/4", "2/4", "3/4"}[i])...)
+		require.Equal(t, exitOK, r.code, r.stderr)
+		f := filepath.Join(dir, "shard-"+string(rune('0'+i))+".json")
+		require.NoError(t, os.WriteFile(f, []byte(r.stdout), 0o644))
+		files = append(files, f)
+	}
+	for _, extra := range [][]string{nil, {"--json"}} {
+		one := matombo(t, "", append(args, extra...)...)
+		require.Equal(t, exitOK, one.code, one.stderr)
+		merged := matombo(t, "", append(append([]string{"analyze", "--merge"}, files...), extra...)...)
+		require.Equal(t, exitOK, merged.code, merged.stderr)
+		assert.Equal(t, one.stdout, merged.stdout)
+	}
+
+	r := matombo(t, "", "analyze", "--merge", files[0], files[2])
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "the shards 1/4, 3/4 of yematatu triangle are missing")
+	r = matombo(t, "", "analyze", "--merge", files[0], files[0])
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "comes twice")
+	r = matombo(t, "", "analyze", "--merge", filepath.Join("testdata", "list.golden"))
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "not a shard file")
+}
+
+func TestAnalyzePlot(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "charts")
+	r := matombo(t, "", "analyze", "yematatu", "-n", "30", "--plot", dir)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	for _, f := range []string{"lengths.png", "lengths.svg", "results.png", "results.svg"} {
+		assert.FileExists(t, filepath.Join(dir, f))
+	}
+	assert.Contains(t, r.stderr, "wrote ")
+}
+
+func TestAnalyzePerfect(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "analyze", "yematatu", "--variant", "square", "--p1", "perfect", "-n", "40", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var rep struct {
+		Wins []int `json:"wins"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+	assert.Equal(t, []int{40, 0}, rep.Wins, "Player 1 wins the square with perfect play")
+}
+
+func TestAnalyzeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"yematatu", "--variants", "some"}, exitUsage, "--variants some: the only value is all"},
+		{[]string{"yematatu", "--variants", "all", "--variant", "square"}, exitUsage, "do not go together"},
+		{[]string{"yematatu", "--shard", "4/4"}, exitUsage, "--shard 4/4: want I/N with 0 <= I < N"},
+		{[]string{"yematatu", "--shard", "x"}, exitUsage, "--shard x"},
+		{[]string{"yematatu", "--parallel", "0"}, exitUsage, "--parallel 0"},
+		{[]string{"yematatu", "--p2", "genius"}, exitFail, `player "genius": unknown player "genius" (valid: random, greedy, mcts, alphabeta, perfect)`},
+		{[]string{"--merge"}, exitUsage, "--merge: name the shard files"},
+		{[]string{"--merge", "f.json", "--seed", "3"}, exitUsage, "--merge takes no --seed"},
+		{[]string{"yematatu", "--shard", "0/2", "--plot", "x"}, exitUsage, "plot after --merge"},
+		{[]string{}, exitUsage, "name a game"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := matombo(t, "", append([]string{"analyze"}, tc.args...)...)
+			assert.Equal(t, tc.code, r.code, r.stderr)
+			assert.Contains(t, r.stderr, tc.want)
+		})
+	}
+}
+
+// FuzzParseShard: --shard I/N either parses into 0 <= I < N or is refused
+// with the value in the message.
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"0/4", "3/4", "4/4", "-1/2", "1/0", "x", "1/2/3", " 1/2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		i, n, err := parseShard(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), s) {
+				t.Fatalf("error %q does not name %q", err, s)
+			}
+			return
+		}
+		if i < 0 || n < 1 || i >= n {
+			t.Fatalf("%q parsed as %d/%d", s, i, n)
+		}
+	})
+}

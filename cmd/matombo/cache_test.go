@@ -1,0 +1,22 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// TestMain keeps the tests from writing solutions into the user's cache:
+// every test of the package (the documentation examples too) caches into a
+// fresh folder, unless a test isolates itself further.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "matombo-test-cache")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// isolateCache points the solution cache at a fresh folder.
+func isolateCache(t *testing.T) {
+	t.Helper()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+}
+
+func TestSolveGolden(t *testing.T) {
+	isolateCache(t)
+	for _, tc := range []struct {
+		golden string
+		args   []string
+	}{
+		{"solve-yematatu", []string{"yematatu"}},
+		{"solve-yematatu-square", []string{"yematatu", "--variant", "square"}},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			r := matombo(t, "", append([]string{"solve"}, tc.args...)...)
+			require.Equal(t, exitOK, r.code, r.stderr)
+			assert.Contains(t, r.stderr, "bytes each")
+			assert.Contains(t, r.stderr, "cached in ")
+			golden(t, tc.golden, r.stdout)
+			// The second time the cached solution answers, the same.
+			again := matombo(t, "", append([]string{"solve"}, tc.args...)...)
+			require.Equal(t, exitOK, again.code, again.stderr)
+			assert.Equal(t, r.stdout, again.stdout)
+			assert.Empty(t, again.stderr)
+		})
+	}
+}
+
+func TestSolveJSON(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "solve", "yematatu", "--param", "board=square", "--json", "--fresh")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var rep struct {
+		Positions int            `json:"positions"`
+		Value     string         `json:"value"`
+		Plies     *int           `json:"plies"`
+		Counts    map[string]int `json:"counts"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+	assert.Equal(t, rep.Positions, rep.Counts["won"]+rep.Counts["drawn"]+rep.Counts["lost"])
+	assert.Contains(t, []string{"win", "draw", "loss"}, rep.Value)
+	assert.Equal(t, rep.Value != "draw", rep.Plies != nil)
+}
+
+func TestSolveRefusesLargeGames(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "solve", "yematatu", "--variant", "square", "--max-positions", "50")
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "at most 50 positions")
+	assert.Contains(t, r.stderr, "more than 50 positions")
+	assert.Contains(t, r.stderr, "--max-positions")
+
+	r = matombo(t, "", "solve", "yematatu", "--max-positions", "0")
+	assert.Equal(t, exitUsage, r.code)
+	assert.Contains(t, r.stderr, "--max-positions 0: want a positive number")
+}
+
+func TestHint(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "hint", "yematatu", "--variant", "square")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	golden(t, "hint-yematatu-square", r.stdout)
+
+	// After a winning line is one move away, the winning token comes first.
+	r = matombo(t, "", "hint", "yematatu", "b2", "c1", "a1", "b3", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	var first hintMove
+	require.NoError(t, json.Unmarshal([]byte(lines[0]), &first))
+	assert.Equal(t, hintMove{Token: "c2", Value: "win", Plies: ptr(1)}, first)
+	assert.Len(t, lines, 3) // three empty points
+
+	r = matombo(t, "", "hint", "yematatu", "b2", "c1", "a1", "b3", "c2")
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "the game is over after these tokens (Player 1 (South) won by three on a line)")
+
+	r = matombo(t, "", "hint", "yematatu", "b2", "zz")
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "token 2")
+	assert.Contains(t, r.stderr, "zz")
+}
+
+func ptr(n int) *int { return &n }

@@ -1,0 +1,258 @@
+// Package analysis plays many games of a game with two players of the
+// caller's choice and measures what a rule designer wants to know: how
+// often each seat wins and how often games are drawn (with 95% Wilson
+// intervals), whether games end and how long they take, how many choices a
+// player has, how games end. docs/analysis.md defines every measure.
+//
+// A run is reproducible: game i plays with a seed derived from the run's
+// seed and i alone, so a run split into shards (games i, i+N, i+2N, ...)
+// plays exactly the same games, and Merge adds the shards' raw counts into
+// the Result one run would give.
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/matombo/matombo/host"
+)
+
+// Player chooses the moves of one seat.
+type Player interface {
+	Choose(ctx context.Context, s *host.State) (host.Move, error)
+}
+
+// PlayerMaker makes the player a spec names, for one seat of one game; seed
+// is that seat's seed in that game, so that games can be played in any
+// order and on any machine.
+type PlayerMaker func(g *host.Game, spec string, seed uint64) (Player, error)
+
+// Random makes the player spec "random": uniformly random legal moves.
+func Random(g *host.Game, spec string, seed uint64) (Player, error) {
+	if spec != "random" {
+		return nil, fmt.Errorf("player %q: unknown player (known: random)", spec)
+	}
+	return &randomPlayer{rng: rand.New(rand.NewPCG(seed, 0x616e616c79736973))}, nil
+}
+
+type randomPlayer struct{ rng *rand.Rand }
+
+func (r *randomPlayer) Choose(_ context.Context, s *host.State) (host.Move, error) {
+	moves := s.Moves()
+	if len(moves) == 0 {
+		return host.Move{}, fmt.Errorf("no legal move")
+	}
+	return moves[r.rng.IntN(len(moves))], nil
+}
+
+// Option changes a run.
+type Option func(*config)
+
+type config struct {
+	games         int
+	seed          uint64
+	p1, p2        string
+	maker         PlayerMaker
+	parallel      int
+	shard, shards int
+	maxPlies      int
+	progress      func(done, total int)
+}
+
+// WithGames sets how many games the whole run plays (default 100).
+func WithGames(n int) Option { return func(c *config) { c.games = n } }
+
+// WithSeed sets the run's seed (default 1).
+func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
+
+// WithPlayers sets the specs of the two seats (default "random" both).
+func WithPlayers(p1, p2 string) Option { return func(c *config) { c.p1, c.p2 = p1, p2 } }
+
+// WithPlayerMaker sets how player specs become players (default Random).
+func WithPlayerMaker(m PlayerMaker) Option { return func(c *config) { c.maker = m } }
+
+// WithParallel plays k games at once (default 1).
+func WithParallel(k int) Option { return func(c *config) { c.parallel = k } }
+
+// WithShard plays only shard i of n: the games i, i+n, i+2n, ... of the
+// run (0 <= i < n).
+func WithShard(i, n int) Option { return func(c *config) { c.shard, c.shards = i, n } }
+
+// WithMaxPlies stops a game unfinished after n plies (default: the game's
+// own cap, else 100000).
+func WithMaxPlies(n int) Option { return func(c *config) { c.maxPlies = n } }
+
+// WithProgress has the run report the games done now and then.
+func WithProgress(f func(done, total int)) Option { return func(c *config) { c.progress = f } }
+
+// GameSeed is the seed of game i of a run with the given seed: a mix of
+// the two (SplitMix64), so that neighbouring games are unrelated.
+func GameSeed(seed uint64, i int) uint64 {
+	z := seed + uint64(i+1)*0x9E3779B97F4A7C15
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+// Run plays the games of the run (or of its shard) and returns their raw
+// counts. Games are played in any order when parallel; the counts do not
+// depend on it.
+func Run(ctx context.Context, g *host.Game, opts ...Option) (*Result, error) {
+	cfg := config{games: 100, seed: 1, p1: "random", p2: "random", maker: Random, parallel: 1, shards: 1}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if g.Players() != 2 {
+		return nil, fmt.Errorf("analyze %s: it has %d players; analysis seats two", g.Name(), g.Players())
+	}
+	switch {
+	case cfg.games < 1:
+		return nil, fmt.Errorf("analyze: %d games: want at least 1", cfg.games)
+	case cfg.shards < 1 || cfg.shard < 0 || cfg.shard >= cfg.shards:
+		return nil, fmt.Errorf("analyze: shard %d/%d: want I/N with 0 <= I < N", cfg.shard, cfg.shards)
+	}
+	cfg.parallel = max(cfg.parallel, 1)
+	limit := cfg.maxPlies
+	if limit <= 0 {
+		limit = g.MaxPlies()
+	}
+	if limit <= 0 {
+		limit = 100000
+	}
+	// Make the players of game 0 now, so that a bad spec fails before any
+	// work starts.
+	for _, spec := range []string{cfg.p1, cfg.p2} {
+		if _, err := cfg.maker(g, spec, 0); err != nil {
+			return nil, err
+		}
+	}
+	res := newResult(g, cfg, limit)
+	var indexes []int
+	for i := cfg.shard; i < cfg.games; i += cfg.shards {
+		indexes = append(indexes, i)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	var mu sync.Mutex
+	var firstErr error
+	done := 0
+	var wg sync.WaitGroup
+	for w := 0; w < cfg.parallel; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				rec, err := playGame(ctx, g, cfg, i, limit)
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = err
+						cancel()
+					}
+				} else {
+					res.add(rec)
+					done++
+					if cfg.progress != nil {
+						cfg.progress(done, len(indexes))
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, i := range indexes {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// record is what one game did.
+type record struct {
+	plies, turns, legal int
+	over                bool
+	winner              int
+	reason              string
+	notes               []string
+	captures            int
+	leadChanges         int
+}
+
+// playGame plays game i of the run.
+func playGame(ctx context.Context, g *host.Game, cfg config, i, limit int) (record, error) {
+	seed := GameSeed(cfg.seed, i)
+	var seats [2]Player
+	for k, spec := range []string{cfg.p1, cfg.p2} {
+		p, err := cfg.maker(g, spec, GameSeed(seed, k+1))
+		if err != nil {
+			return record{}, err
+		}
+		seats[k] = p
+	}
+	s := g.Start()
+	r := g.NewRunner() // one script machine for the whole game
+	defer r.Close()
+	var rec record
+	last, lead := 0, 0
+	for !s.Over() && rec.plies < limit {
+		if err := ctx.Err(); err != nil {
+			return rec, err
+		}
+		mover := s.ToMove()
+		if mover != last {
+			rec.turns++
+			last = mover
+		}
+		rec.legal += len(s.Moves())
+		m, err := seats[mover-1].Choose(ctx, s)
+		if err != nil {
+			return rec, fmt.Errorf("game %d (seed %d), ply %d, %s: %w", i, seed, rec.plies+1, cfg.spec(mover), err)
+		}
+		if err := r.Apply(s, m); err != nil {
+			return rec, fmt.Errorf("game %d (seed %d), ply %d, %s plays %s: %w", i, seed, rec.plies+1, cfg.spec(mover), g.Token(m), err)
+		}
+		rec.plies++
+		if l := leader(s); l != 0 && l != lead {
+			if lead != 0 {
+				rec.leadChanges++
+			}
+			lead = l
+		}
+	}
+	out := s.Outcome()
+	rec.over, rec.winner, rec.reason, rec.notes = out.Over, out.Winner, out.Reason, out.Notes
+	rec.captures = s.Captured(1) + s.Captured(2)
+	return rec, nil
+}
+
+// spec names the player of a seat, for errors.
+func (c config) spec(seat int) string {
+	if seat == 1 {
+		return fmt.Sprintf("Player 1 (%s)", c.p1)
+	}
+	return fmt.Sprintf("Player 2 (%s)", c.p2)
+}
+
+// leader is the player with the larger captured total, 0 when level.
+func leader(s *host.State) int {
+	switch a, b := s.Captured(1), s.Captured(2); {
+	case a > b:
+		return 1
+	case b > a:
+		return 2
+	}
+	return 0
+}

@@ -1,0 +1,121 @@
+package host
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
+)
+
+// Load-time costs run in Go, outside the time budget, so they must stay
+// near-linear in the size of the input. These inputs took minutes when the
+// board's jumps and adjacency were de-duplicated by searching lists, and
+// when variants data merged by searching keys (n^2/2 = 5e9 comparisons);
+// with sets they take a fraction of a second of CPU. The guard is a hang
+// guard (hundreds of times the linear cost), not a measurement: it holds on
+// a loaded machine. Measured with a quadratic merge, 100000 keys took 18 s
+// of CPU; 150000 jumps of one site would take minutes.
+func loadGuard() time.Duration { return hangGuard() }
+
+// 300000 lines through one site: the site gets 300000 distinct jumps.
+func TestHostileLoadManyLinesThroughOneSite(t *testing.T) {
+	const cols, lines = 4093, 300000
+	spec := boardSpec{rows: []string{"a"}, columns: cols}
+	for l := 0; l < lines; l++ {
+		x := 2 + l%(cols-1)
+		y := 2 + (l/(cols-1)+x)%(cols-1)
+		if y == x {
+			y = 2 + (y-1)%(cols-1)
+		}
+		spec.lines = append(spec.lines, []string{"a1", "a" + strconv.Itoa(x), "a" + strconv.Itoa(y)})
+	}
+	start := time.Now()
+	b, err := newBoard(spec)
+	elapsed := time.Since(start)
+	require.NoError(t, err)
+	t.Logf("%d lines through a1: %d jumps from a1, %d neighbours: %v", lines, len(b.jumps[0]), len(b.adj[0]), elapsed)
+	assert.Greater(t, len(b.jumps[0]), lines/2, "the test gives one site many distinct jumps")
+	assert.Less(t, elapsed, loadGuard(), "loading a board is near-linear in its lines")
+}
+
+// 200000 data keys of one variants file overriding 200000 of another.
+func TestHostileLoadMergeManyKeys(t *testing.T) {
+	const keys = 200000
+	mapping := func(prefix string) *yaml.Node {
+		n := &yaml.Node{Kind: yaml.MappingNode}
+		for i := 0; i < keys; i++ {
+			n.Content = append(n.Content,
+				&yaml.Node{Kind: yaml.ScalarNode, Value: "k" + strconv.Itoa(i)},
+				&yaml.Node{Kind: yaml.ScalarNode, Value: prefix + strconv.Itoa(i)})
+		}
+		return n
+	}
+	a, b := mapping("old"), mapping("new")
+	start := time.Now()
+	out := mergeNodes(a, b)
+	elapsed := time.Since(start)
+	t.Logf("merging %d keys over %d: %v", keys, keys, elapsed)
+	require.Len(t, out.Content, 2*keys, "every key of the second replaces the first's")
+	assert.Equal(t, "new"+strconv.Itoa(keys-1), out.Content[2*keys-1].Value)
+	assert.Less(t, elapsed, loadGuard(), "merging data is near-linear in its keys")
+
+	// Through the library: a user's variants file overriding a game's.
+	src := func(prefix string) string {
+		var s strings.Builder
+		s.WriteString("data:\n")
+		for i := 0; i < keys; i++ {
+			fmt.Fprintf(&s, "  k%d: %s%d\n", i, prefix, i)
+		}
+		return s.String()
+	}
+	old, err := parseVariants("a/variants.yaml", []byte(src("old")))
+	require.NoError(t, err)
+	nw, err := parseVariants("b/variants.yaml", []byte(src("new")))
+	require.NoError(t, err)
+	start = time.Now()
+	_, data := mergeVariants([]*variantsFile{old, nw})
+	elapsed = time.Since(start)
+	require.Len(t, data.Content, 2*keys)
+	assert.Less(t, elapsed, loadGuard())
+}
+
+// Control characters in a variants file are refused with its file and
+// line: variant names, descriptions, parameter names and string values.
+func TestHostileVariantsText(t *testing.T) {
+	script := strings.Replace(miniSource("g", ""), `m.declare { name = "g" }`,
+		`m.declare { name = "g", params = { { name = "label", default = "x" } } }`, 1)
+	for yml, msg := range map[string]string{
+		"variants:\n  \"bad\\e[2J\":\n    params: {label: y}\n":      "variants.yaml:2:3: a variant name contains the control character U+001B",
+		"variants:\n  v:\n    description: \"a\\rb\"\n":              "variants.yaml:3:18: the description of variant v contains the control character U+000D",
+		"variants:\n  v:\n    params: {\"la\\u202ebel\": y}\n":       "variants.yaml:3:14: a parameter name contains the control character U+202E",
+		"variants:\n  v:\n    params: {label: \"\\e]0;title\\a\"}\n": "variants.yaml:3:21: the value of parameter label contains the control character U+001B",
+	} {
+		_, dir, err := loadFolder(t, "g", map[string]string{"g.lua": script, "variants.yaml": yml})
+		var ce *ConfigError
+		require.ErrorAs(t, err, &ce, yml)
+		assert.Contains(t, err.Error(), msg)
+		assert.Contains(t, err.Error(), dir)
+		assert.NotContains(t, err.Error(), "\x1b")
+	}
+	// A parameter set by the embedding program is refused the same way.
+	_, _, err := loadFolder(t, "g", map[string]string{"g.lua": script}, WithParam("label", "\x1b[2J"))
+	assert.ErrorContains(t, err, "the value contains the control character U+001B")
+}
+
+// A rules page is printed as it is: control characters are refused with
+// the page's file and line; tabs and Windows line ends are fine.
+func TestHostileRulesPage(t *testing.T) {
+	script := miniSource("g", "")
+	_, _, err := loadFolder(t, "g", map[string]string{"g.lua": script, "rules.md": "# Rules\r\n\tfine\n"})
+	require.NoError(t, err)
+	_, dir, err := loadFolder(t, "g", map[string]string{"g.lua": script, "rules.md": "# Rules\n\nclear \x1b[2J\n"})
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, filepath.Join(dir, "g", "rules.md")+":3: the page contains the control character U+001B: only printable text, tabs and line ends are allowed", err.Error())
+}

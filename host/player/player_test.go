@@ -1,0 +1,235 @@
+package player
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/matombo/matombo/games"
+	"github.com/matombo/matombo/host"
+)
+
+// testSpecs are the players the tests run, with small budgets.
+var testSpecs = []string{"random:seed=1", "greedy:seed=1", "mcts:iterations=16,seed=1", "mcts:iterations=16,threads=2,seed=1", "alphabeta:depth=2"}
+
+// shippedGames loads every shipped game in every named variant.
+func shippedGames(t *testing.T) map[string]*host.Game {
+	t.Helper()
+	lib := games.Library()
+	out := map[string]*host.Game{}
+	for _, name := range lib.Games() {
+		g, err := lib.Load(name)
+		require.NoError(t, err)
+		for _, v := range g.Variants() {
+			gv, err := lib.Load(name, host.WithVariant(v.Name))
+			require.NoError(t, err, v.Name)
+			out[name+"/"+v.Name] = gv
+		}
+	}
+	require.NotEmpty(t, out)
+	return out
+}
+
+// samplePositions returns states of g to test players on: the opening,
+// states after random plies, and for every kind of move one state where
+// that kind is legal (so players are tried at every decision kind, such as
+// a continue/stop choice or a bonus capture).
+func samplePositions(t *testing.T, g *host.Game, seed uint64) []*host.State {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	out := []*host.State{g.Start()}
+	kinds := map[uint8]bool{}
+	for game := 0; game < 20 && (len(out) < 6 || len(kinds) < len(g.MoveKinds())); game++ {
+		s := g.Start()
+		stop := 3 + rng.IntN(40)
+		for !s.Over() && s.Ply() < 2000 {
+			for _, m := range s.Moves() {
+				if !kinds[m.Kind] && s.Ply() > 0 {
+					kinds[m.Kind] = true
+					out = append(out, s.Clone())
+				}
+			}
+			if s.Ply() == stop && len(out) < 6 {
+				out = append(out, s.Clone())
+			}
+			ok, err := host.Step(s, rng)
+			require.NoError(t, err)
+			if !ok {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// No player returns an illegal move, in any shipped game, from the opening,
+// from random positions and at every kind of decision; and no player
+// changes the state it is given.
+func TestLegalMoves(t *testing.T) {
+	for name, g := range shippedGames(t) {
+		positions := samplePositions(t, g, 1)
+		if strings.HasSuffix(name, "/standard") || strings.HasPrefix(name, "yematatu/") {
+			seen := map[uint8]bool{}
+			for _, s := range positions {
+				for _, m := range s.Moves() {
+					seen[m.Kind] = true
+				}
+			}
+			require.Len(t, seen, len(g.MoveKinds()), "%s: a position for every kind of decision", name)
+		}
+		for _, spec := range testSpecs {
+			t.Run(name+"/"+spec, func(t *testing.T) {
+				p, err := New(g, spec)
+				require.NoError(t, err)
+				for _, s := range positions {
+					if s.Over() {
+						continue
+					}
+					key, ply, legal := s.Key(), s.Ply(), slices.Clone(s.Moves())
+					m, err := p.Choose(context.Background(), s)
+					require.NoError(t, err)
+					assert.Contains(t, legal, m, "ply %d", s.Ply())
+					assert.Equal(t, key, s.Key(), "the state was changed")
+					assert.Equal(t, ply, s.Ply(), "the state was changed")
+					assert.Equal(t, legal, s.Moves(), "the state was changed")
+				}
+			})
+		}
+	}
+}
+
+// Whole games between the players end with legal moves only (Apply
+// refuses illegal ones), in the quick games.
+func TestWholeGames(t *testing.T) {
+	lib := games.Library()
+	for _, tc := range []struct{ game, variant string }{{"yematatu", "triangle"}, {"yematatu", "square"}, {"tsoro", "4x6"}} {
+		g, err := lib.Load(tc.game, host.WithVariant(tc.variant))
+		require.NoError(t, err)
+		for i, a := range testSpecs {
+			b := testSpecs[(i+2)%len(testSpecs)]
+			t.Run(fmt.Sprintf("%s-%s/%s-%s", tc.game, tc.variant, a, b), func(t *testing.T) {
+				pa, err := New(g, a)
+				require.NoError(t, err)
+				pb, err := New(g, b)
+				require.NoError(t, err)
+				s := g.Start()
+				for !s.Over() && s.Ply() < 300 {
+					p := pa
+					if s.ToMove() == 2 {
+						p = pb
+					}
+					m, err := p.Choose(context.Background(), s)
+					require.NoError(t, err)
+					require.NoError(t, s.Apply(m), "ply %d", s.Ply())
+				}
+			})
+		}
+	}
+}
+
+// With a seed and an iteration or depth budget, a player's choices are
+// the same every time, also with two threads.
+func TestDeterministic(t *testing.T) {
+	for name, g := range map[string]*host.Game{"tsoro-4x8": load(t, "tsoro", "4x8"), "gore": load(t, "gore", "standard"), "yematatu-square": load(t, "yematatu", "square")} {
+		positions := samplePositions(t, g, 3)[:4]
+		for _, spec := range []string{"random:seed=5", "greedy:seed=5", "mcts:iterations=24,seed=5", "mcts:iterations=24,threads=2,seed=5", "alphabeta:depth=3"} {
+			t.Run(name+"/"+spec, func(t *testing.T) {
+				choices := func() []host.Move {
+					p, err := New(g, spec)
+					require.NoError(t, err)
+					var out []host.Move
+					for _, s := range positions {
+						if s.Over() {
+							continue
+						}
+						m, err := p.Choose(context.Background(), s)
+						require.NoError(t, err)
+						out = append(out, m)
+					}
+					return out
+				}
+				assert.Equal(t, choices(), choices())
+			})
+		}
+	}
+}
+
+// A finished game has no move to choose.
+func TestGameOver(t *testing.T) {
+	g := load(t, "yematatu", "triangle")
+	s := replay(t, g, "c2", "b1", "b2", "c3", "a1")
+	require.True(t, s.Over())
+	for _, n := range Names() {
+		p, err := New(g, n+":seed=1")
+		require.NoError(t, err)
+		_, err = p.Choose(context.Background(), s)
+		assert.ErrorIs(t, err, ErrGameOver, n)
+	}
+}
+
+// A cancelled context ends a search at once with a legal move.
+func TestCancelled(t *testing.T) {
+	g := load(t, "tsoro", "standard")
+	s := g.Start()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, spec := range []string{"mcts:time=1h", "alphabeta:time=1h"} {
+		p, err := New(g, spec)
+		require.NoError(t, err)
+		m, err := p.Choose(ctx, s)
+		require.NoError(t, err)
+		assert.Contains(t, s.Moves(), m, spec)
+	}
+}
+
+// The node cap bounds a tree; a kept player reuses the subtree of the
+// position it is asked about next.
+func TestMCTSNodesAndReuse(t *testing.T) {
+	g := load(t, "tsoro", "4x8")
+	p, err := New(g, "mcts:iterations=500,nodes=100,seed=1")
+	require.NoError(t, err)
+	s := g.Start()
+	_, err = p.Choose(context.Background(), s)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, p.(*MCTS).Stats().Nodes, 100)
+
+	p, err = New(g, "mcts:iterations=2000,seed=1")
+	require.NoError(t, err)
+	s = g.Start()
+	m, err := p.Choose(context.Background(), s)
+	require.NoError(t, err)
+	require.NoError(t, s.Apply(m))
+	for s.ToMove() == 1 && !s.Over() { // finish Player 1's turn
+		m, err = p.Choose(context.Background(), s)
+		require.NoError(t, err)
+		require.NoError(t, s.Apply(m))
+	}
+	require.NoError(t, s.Apply(s.Moves()[0])) // Player 2's first decision
+	_, err = p.Choose(context.Background(), s)
+	require.NoError(t, err)
+	st := p.(*MCTS).Stats()
+	assert.Positive(t, st.Reused, "the tree below the position was kept")
+	assert.Equal(t, 2000, st.Iterations)
+}
+
+func load(t *testing.T, name, variant string) *host.Game {
+	t.Helper()
+	g, err := games.Library().Load(name, host.WithVariant(variant))
+	require.NoError(t, err)
+	return g
+}
+
+func replay(t *testing.T, g *host.Game, tokens ...string) *host.State {
+	t.Helper()
+	s := g.Start()
+	for _, tok := range tokens {
+		require.NoError(t, s.Play(tok), tok)
+	}
+	return s
+}

@@ -1,0 +1,36 @@
+package player
+
+import (
+	"context"
+	"math/rand/v2"
+
+	"github.com/matombo/matombo/host"
+)
+
+// randomKind plays uniformly random legal moves.
+var randomKind = kind{
+	name:  "random",
+	about: "a uniformly random legal move",
+	build: func(g *host.Game, st settings) (Player, error) {
+		return &randomPlayer{rng: newRand(st.seed, 0)}, nil
+	},
+}
+
+// randomPlayer chooses uniformly among the legal moves.
+type randomPlayer struct {
+	rng *rand.Rand
+}
+
+// Choose implements Player.
+func (r *randomPlayer) Choose(ctx context.Context, s *host.State) (host.Move, error) {
+	if s.Over() {
+		return host.NoMove, ErrGameOver
+	}
+	moves := s.Moves()
+	return moves[r.rng.IntN(len(moves))], nil
+}
+
+// newRand returns the random source of a seed and a stream.
+func newRand(seed, stream uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, 0x706c61796572^stream))
+}

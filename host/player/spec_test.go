@@ -1,0 +1,123 @@
+package player
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/matombo/matombo/games"
+)
+
+func TestParseSpec(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Spec
+		err  string
+	}{
+		{"random", Spec{Name: "random"}, ""},
+		{"mcts:iterations=5000", Spec{Name: "mcts", Options: []Option{{"iterations", "5000"}}}, ""},
+		{" mcts : time=1s , seed=3 ", Spec{Name: "mcts", Options: []Option{{"time", "1s"}, {"seed", "3"}}}, ""},
+		{"alphabeta:depth=6", Spec{Name: "alphabeta", Options: []Option{{"depth", "6"}}}, ""},
+		{"", Spec{}, "no player name"},
+		{":depth=3", Spec{}, "no player name"},
+		{"mc ts", Spec{}, "characters other than letters"},
+		{"mcts:", Spec{}, "nothing after the colon"},
+		{"mcts:time", Spec{}, `option "time" is not key=value`},
+		{"mcts:=3", Spec{}, `option "=3" has no valid key`},
+		{"mcts:time=", Spec{}, "option time has no value"},
+		{"mcts:time=1s,,seed=2", Spec{}, `option "" is not key=value`},
+		{"mcts:seed=1,seed=2", Spec{}, "option seed is given twice"},
+		{"mcts:a=b=c", Spec{}, "with = or :"},
+		{"mcts:a=b:c", Spec{}, "with = or :"},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			got, err := ParseSpec(tc.in)
+			if tc.err != "" {
+				var se *SpecError
+				require.ErrorAs(t, err, &se)
+				assert.Contains(t, err.Error(), tc.err)
+				assert.Equal(t, tc.in, se.Spec)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+// A parsed spec writes back to text that parses to the same spec.
+func TestSpecString(t *testing.T) {
+	sp, err := ParseSpec("mcts: iterations=10 ,seed=2")
+	require.NoError(t, err)
+	assert.Equal(t, "mcts:iterations=10,seed=2", sp.String())
+	again, err := ParseSpec(sp.String())
+	require.NoError(t, err)
+	assert.Equal(t, sp, again)
+}
+
+// New refuses unknown names, options and bad values with the valid ones.
+func TestNewErrors(t *testing.T) {
+	g, err := games.Library().Load("yematatu")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		spec    string
+		msg     string
+		allowed []string
+	}{
+		{"minimax", `unknown player "minimax"`, []string{"random", "greedy", "mcts", "alphabeta", "perfect"}},
+		{"mcts:depth=3", `mcts has no option "depth"`, []string{"iterations", "time", "threads", "nodes", "c", "eval", "seed"}},
+		{"alphabeta:iterations=3", `alphabeta has no option "iterations"`, []string{"depth", "time", "eval", "seed"}},
+		{"greedy:eval=best", "eval=best: want script", nil},
+		{"random:time=1s", `random has no option "time"`, []string{"seed"}},
+		{"mcts:time=fast", "time=fast: want a positive duration", nil},
+		{"mcts:time=-1s", "time=-1s: want a positive duration", nil},
+		{"mcts:iterations=0", "iterations=0: want a whole number from 1", nil},
+		{"alphabeta:depth=99", "depth=99: want a whole number from 1 to 64", nil},
+		{"greedy:seed=-1", "seed=-1: want a whole number >= 0", nil},
+		{"mcts:c=x", "c=x: want a number from 0 to 100", nil},
+	} {
+		t.Run(tc.spec, func(t *testing.T) {
+			_, err := New(g, tc.spec)
+			var se *SpecError
+			require.True(t, errors.As(err, &se), "%v", err)
+			assert.Contains(t, se.Error(), tc.msg)
+			assert.Equal(t, tc.allowed, se.Allowed)
+		})
+	}
+}
+
+// Every name Names lists builds a player with no options, and Describe
+// has a line for each.
+func TestNames(t *testing.T) {
+	g, err := games.Library().Load("yematatu")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"random", "greedy", "mcts", "alphabeta", "perfect"}, Names())
+	assert.Len(t, Describe(), len(Names()))
+	for _, n := range Names() {
+		p, err := New(g, n)
+		require.NoError(t, err, n)
+		assert.NotNil(t, p)
+	}
+}
+
+// FuzzParseSpec: the parser never panics, and what it accepts writes back
+// to text that parses to the same spec.
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"random", "mcts:time=1s,seed=3", "alphabeta:depth=6", "mcts:", ":", "a:b=c,d=e", "x:=,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		sp, err := ParseSpec(in)
+		if err != nil {
+			var se *SpecError
+			require.ErrorAs(t, err, &se)
+			return
+		}
+		require.NotEmpty(t, sp.Name)
+		again, err := ParseSpec(sp.String())
+		require.NoError(t, err, sp.String())
+		require.Equal(t, sp, again)
+	})
+}

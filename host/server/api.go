@@ -1,0 +1,413 @@
+package server
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/server/internal/markdown"
+	"github.com/matombo/matombo/host/store"
+)
+
+// routes returns the server's routes.
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/catalog", s.handleCatalog)
+	mux.HandleFunc("GET /api/catalog/{game}/rules", s.handleRules)
+	mux.HandleFunc("POST /api/games", s.handleCreate)
+	mux.HandleFunc("GET /api/games/{id}", s.handleGet)
+	mux.HandleFunc("POST /api/games/{id}/moves", s.handleMove)
+	mux.HandleFunc("GET /api/games/{id}/events", s.handleEvents)
+	mux.HandleFunc("GET /api/health", s.handleHealth)
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("no API endpoint %s %s", r.Method, r.URL.Path)})
+	})
+	s.webRoutes(mux)
+	return mux
+}
+
+// apiError is the JSON body of every error answer.
+type apiError struct {
+	Error   string   `json:"error"`
+	Allowed []string `json:"allowed,omitempty"` // allowed values, when the error is a bad choice
+	Legal   []string `json:"legal,omitempty"`   // the legal tokens, for an illegal move
+	Ply     *int     `json:"ply,omitempty"`     // the current ply, for a stale one
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the answers are JSON, never HTML: keep & < > readable
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		b.Reset()
+		b.WriteString(`{"error":"encoding the answer failed"}` + "\n")
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(b.Bytes())
+}
+
+func writeError(w http.ResponseWriter, status int, e apiError) { writeJSON(w, status, e) }
+
+// storeError answers a store error.
+func (s *Server) storeError(w http.ResponseWriter, err error, id string) {
+	status := storeStatus(err)
+	msg := "the game store is unavailable, try again later"
+	switch status {
+	case http.StatusNotFound:
+		msg = fmt.Sprintf("no game with id %q", id)
+	case http.StatusConflict:
+		msg = "another move was made first; reload the game"
+	case http.StatusInternalServerError:
+		s.log.Error("store", "err", err)
+		msg = "the game store failed"
+	}
+	writeError(w, status, apiError{Error: msg})
+}
+
+// decodeBody reads a JSON request body into v; it answers 413 or 400 and
+// returns false when the body is too large or not the expected JSON.
+func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.maxBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			writeError(w, http.StatusRequestEntityTooLarge, apiError{Error: fmt.Sprintf("request body over %d bytes", s.opt.maxBody)})
+			return false
+		}
+		writeError(w, http.StatusBadRequest, apiError{Error: "reading the request body: " + err.Error()})
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		writeError(w, http.StatusBadRequest, apiError{Error: "the body is not the expected JSON: " + err.Error()})
+		return false
+	}
+	if dec.More() {
+		writeError(w, http.StatusBadRequest, apiError{Error: "the body holds more than one JSON value"})
+		return false
+	}
+	return true
+}
+
+func (s *Server) handleCatalog(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.catalog)
+}
+
+// rulesView is a rules page: its Markdown and the same rendered as HTML.
+type rulesView struct {
+	Game     string `json:"game"`
+	Markdown string `json:"markdown"`
+	HTML     string `json:"html"`
+}
+
+func (s *Server) handleRules(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("game")
+	page, ok := s.catalog.rules[name]
+	if !ok {
+		writeError(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("no rules page for game %q", name)})
+		return
+	}
+	writeJSON(w, http.StatusOK, rulesView{Game: name, Markdown: page, HTML: markdown.Render(page)})
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	if err := s.store.Ping(r.Context()); err != nil {
+		s.storeError(w, err, "")
+		return
+	}
+	n, err := s.store.Count(r.Context())
+	if err != nil {
+		s.storeError(w, err, "")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "games": n, "cached": s.cache.len()})
+}
+
+// createRequest is the body of POST /api/games.
+type createRequest struct {
+	Game     string         `json:"game"`
+	Variants []string       `json:"variants"`
+	Params   map[string]any `json:"params"`
+	Seats    []string       `json:"seats"`
+}
+
+func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
+	var req createRequest
+	if !s.decodeBody(w, r, &req) {
+		return
+	}
+	params := map[string]any{}
+	for k, v := range req.Params {
+		if n, ok := v.(json.Number); ok {
+			i, err := strconv.Atoi(n.String())
+			if err != nil {
+				writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("parameter %s: %s is not an integer", k, n)})
+				return
+			}
+			v = i
+		}
+		params[k] = v
+	}
+	if req.Variants == nil {
+		req.Variants = []string{}
+	}
+	g, err := loadGame(s.lib, req.Game, req.Variants, params)
+	if err != nil {
+		s.loadError(w, req.Game, err)
+		return
+	}
+	if len(req.Seats) == 0 {
+		req.Seats = slices.Repeat([]string{humanSeat}, g.Players())
+	}
+	if len(req.Seats) != g.Players() {
+		writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("%s has %d players, got %d seats", g.Title(), g.Players(), len(req.Seats))})
+		return
+	}
+	seats := make([]store.Seat, len(req.Seats))
+	for i, spec := range req.Seats {
+		spec = strings.TrimSpace(spec)
+		if spec == humanSeat {
+			seats[i] = store.Seat{Player: humanSeat, Secret: newSecret()}
+			continue
+		}
+		if _, err := s.opt.players(g, spec); err != nil {
+			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("seat %d: %v", i+1, err)})
+			return
+		}
+		seats[i] = store.Seat{Player: spec}
+	}
+	st := g.Start()
+	sg := &store.Game{Game: req.Game, Variants: req.Variants, Params: params, Seats: seats, Record: []string{}}
+	sg.Over, sg.Result, sg.ComputerDue = outcome(st, seats)
+	if err := s.store.Create(r.Context(), sg); err != nil {
+		s.storeError(w, err, "")
+		return
+	}
+	e := s.cache.get(sg.ID)
+	e.mu.Lock()
+	e.game, e.seats, e.state, e.record, e.last = g, sg.Seats, st, nil, nil
+	v := s.view(sg, e.game, e.state, e.last, len(sg.Record))
+	e.mu.Unlock()
+	v.Board = newBoardView(g)
+	for i, seat := range seats {
+		if seat.Secret != "" {
+			v.Seats[i].URL = fmt.Sprintf("/g/%s#player=%d&seat=%s", sg.ID, i+1, seat.Secret)
+		}
+	}
+	if sg.ComputerDue {
+		s.wakeWorkers()
+	}
+	writeJSON(w, http.StatusCreated, v)
+}
+
+// loadError answers an error loading a game with 422: an unknown game,
+// variant or parameter (with what is allowed), or a script that does not
+// load.
+func (s *Server) loadError(w http.ResponseWriter, name string, err error) {
+	var ce *host.ConfigError
+	if errors.As(err, &ce) {
+		allowed := ce.Allowed
+		if !slices.Contains(s.lib.Games(), name) {
+			allowed = s.lib.Games()
+		}
+		writeError(w, http.StatusUnprocessableEntity, apiError{Error: err.Error(), Allowed: allowed})
+		return
+	}
+	if !slices.Contains(s.lib.Games(), name) {
+		writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("unknown game %q", name), Allowed: s.lib.Games()})
+		return
+	}
+	// The game exists but its script does not load (a broken script in a
+	// games folder): the game cannot be played.
+	s.log.Warn("loading game", "game", name, "err", err)
+	writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("game %s does not load: %v", name, err)})
+}
+
+// outcome says whether st ends the game, its result, and whether the
+// seat to move is a computer's.
+func outcome(st *host.State, seats []store.Seat) (over bool, result json.RawMessage, computerDue bool) {
+	if st.Over() {
+		o := st.Outcome()
+		notes := o.Notes
+		if notes == nil {
+			notes = []string{}
+		}
+		scores := make([]float64, st.Game().Players())
+		for p := range scores {
+			scores[p] = o.Score(p + 1)
+		}
+		result, _ = json.Marshal(map[string]any{"winner": o.Winner, "method": o.Method.String(), "reason": o.Reason, "notes": notes, "scores": scores})
+		return true, result, false
+	}
+	p := st.ToMove()
+	return false, nil, p >= 1 && p <= len(seats) && seats[p-1].Player != humanSeat
+}
+
+// view is the API's JSON of stored game sg at ply, showing state st.
+func (s *Server) view(sg *store.Game, g *host.Game, st *host.State, last *moveView, ply int) *gameView {
+	state, _ := json.Marshal(st)
+	seats := make([]seatView, len(sg.Seats))
+	for i, seat := range sg.Seats {
+		seats[i] = seatView{Player: seat.Player}
+	}
+	variants, params := sg.Variants, sg.Params
+	if variants == nil {
+		variants = []string{}
+	}
+	if params == nil {
+		params = map[string]any{}
+	}
+	return &gameView{ID: sg.ID, Game: sg.Game, Title: g.Title(), Variants: variants, Params: params, Seats: seats,
+		Record: append([]string{}, sg.Record...), Ply: ply, State: state, Moves: movesView(st), Last: last}
+}
+
+// gameAt returns the view of a stored game at ply (its current ply when
+// ply is negative), with the board when withBoard is set.
+func (s *Server) gameAt(sg *store.Game, ply int, withBoard bool) (*gameView, error) {
+	e := s.cache.get(sg.ID)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := s.sync(e, sg); err != nil {
+		return nil, err
+	}
+	if ply < 0 {
+		ply = len(sg.Record)
+	}
+	var v *gameView
+	if ply == len(sg.Record) && len(e.record) == ply {
+		v = s.view(sg, e.game, e.state, e.last, ply)
+	} else {
+		st, last, err := rebuild(e.game, sg.Record[:ply])
+		if err != nil {
+			return nil, err
+		}
+		v = s.view(sg, e.game, st, last, ply)
+	}
+	if withBoard {
+		v.Board = newBoardView(e.game)
+	}
+	return v, nil
+}
+
+func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	sg, err := s.store.Get(r.Context(), id)
+	if err != nil {
+		s.storeError(w, err, id)
+		return
+	}
+	ply := -1
+	if q := r.URL.Query().Get("ply"); q != "" {
+		ply, err = strconv.Atoi(q)
+		if err != nil || ply < 0 || ply > len(sg.Record) {
+			writeError(w, http.StatusBadRequest, apiError{Error: fmt.Sprintf("ply %q: want a whole number from 0 to %d", q, len(sg.Record))})
+			return
+		}
+	}
+	v, err := s.gameAt(sg, ply, r.URL.Query().Get("board") != "0")
+	if err != nil {
+		s.log.Error("rebuilding a game", "id", id, "err", err)
+		writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// moveRequest is the body of POST /api/games/{id}/moves.
+type moveRequest struct {
+	Token string `json:"token"`
+	Ply   *int   `json:"ply"`
+	Seat  string `json:"seat"`
+}
+
+func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var req moveRequest
+	if !s.decodeBody(w, r, &req) {
+		return
+	}
+	if req.Ply == nil {
+		writeError(w, http.StatusBadRequest, apiError{Error: `the body needs "ply": the ply of the position the move is made in`})
+		return
+	}
+	e := s.cache.get(id)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	// A cached game at the client's ply needs no read of the store: if
+	// another process moved meanwhile, the store refuses the append.
+	if e.game == nil || *req.Ply != len(e.record) {
+		sg, err := s.store.Get(r.Context(), id)
+		if err != nil {
+			s.storeError(w, err, id)
+			return
+		}
+		if err := s.sync(e, sg); err != nil {
+			s.log.Error("rebuilding a game", "id", id, "err", err)
+			writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+			return
+		}
+	}
+	ply := len(e.record)
+	if *req.Ply != ply {
+		writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("the game is at ply %d, not %d: another move was made first", ply, *req.Ply), Ply: &ply})
+		return
+	}
+	if e.state.Over() {
+		writeError(w, http.StatusConflict, apiError{Error: "the game is over", Ply: &ply})
+		return
+	}
+	p := e.state.ToMove()
+	if p < 1 || p > len(e.seats) {
+		writeError(w, http.StatusInternalServerError, apiError{Error: fmt.Sprintf("the game says player %d is to move, but it has %d seats", p, len(e.seats))})
+		return
+	}
+	seat := e.seats[p-1]
+	if seat.Player != humanSeat {
+		writeError(w, http.StatusForbidden, apiError{Error: fmt.Sprintf("player %d is the computer (%s); wait for its move", p, seat.Player)})
+		return
+	}
+	if subtle.ConstantTimeCompare([]byte(req.Seat), []byte(seat.Secret)) != 1 {
+		writeError(w, http.StatusForbidden, apiError{Error: fmt.Sprintf("it is player %d's turn: only the holder of that seat's link may move", p)})
+		return
+	}
+	next := e.state.Clone()
+	m, err := next.ParseMove(req.Token)
+	if err == nil {
+		err = next.Apply(m)
+	}
+	if err != nil {
+		var ill *host.IllegalMoveError
+		if errors.As(err, &ill) || req.Token == "" {
+			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("%q is not a legal move here", req.Token), Legal: e.state.Legal()})
+			return
+		}
+		s.log.Error("playing a move", "id", id, "token", req.Token, "err", err)
+		writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+		return
+	}
+	over, result, due := outcome(next, e.seats)
+	sg, err := s.store.Append(r.Context(), id, ply, req.Token, over, result, due)
+	if err != nil {
+		s.storeError(w, err, id)
+		return
+	}
+	last := newMoveView(e.game, m)
+	e.state, e.last, e.record = next, &last, append([]string(nil), sg.Record...)
+	if due {
+		s.wakeWorkers()
+	}
+	writeJSON(w, http.StatusOK, s.view(sg, e.game, e.state, e.last, len(sg.Record)))
+}

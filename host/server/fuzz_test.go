@@ -1,0 +1,67 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/matombo/matombo/docs"
+)
+
+// fuzzServer is a server over an in-memory store with one game, g1, for
+// the fuzz targets.
+func fuzzServer(f *testing.F) *Server {
+	s, err := New(lib(), newMemStore(), WithRules(docs.Rules))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { s.Close() })
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/api/games", strings.NewReader(`{"game": "gore"}`)))
+	if rec.Code != http.StatusCreated {
+		f.Fatalf("creating a game: %d %s", rec.Code, rec.Body)
+	}
+	return s
+}
+
+// checkAnswer fails on a 500 or an answer that is not JSON.
+func checkAnswer(t *testing.T, rec *httptest.ResponseRecorder, body string) {
+	if rec.Code >= 500 {
+		t.Fatalf("status %d for body %q: %s", rec.Code, body, rec.Body)
+	}
+	if !json.Valid(rec.Body.Bytes()) {
+		t.Fatalf("the answer to %q is not JSON: %s", body, rec.Body)
+	}
+}
+
+// FuzzCreate sends any body to POST /api/games: never a 500, always JSON.
+func FuzzCreate(f *testing.F) {
+	s := fuzzServer(f)
+	for _, b := range []string{`{"game": "tsoro", "variants": ["4x8"], "params": {"bonus": 3}, "seats": ["human", "random"]}`,
+		`{"game": "yematatu", "params": {"board": "square"}}`, `{"game": "gore", "params": {"trading": "maybe"}}`,
+		`{"game": 1}`, `{"params": {"holes": 1e300}}`, `{"game": "tsoro", "seats": [null, ""]}`, `[]`, `"`} {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/api/games", strings.NewReader(body)))
+		checkAnswer(t, rec, body)
+	})
+}
+
+// FuzzMove sends any body to POST /api/games/g1/moves: never a 500,
+// always JSON.
+func FuzzMove(f *testing.F) {
+	s := fuzzServer(f)
+	for _, b := range []string{`{"token": "a1", "ply": 0, "seat": "00"}`, `{"token": "offer:a1,a2", "ply": 0}`,
+		`{"token": "a1", "ply": -1}`, `{"token": "a1", "ply": 1e20}`, `{"ply": null}`, `{"token": "\u0000"}`} {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/api/games/g1/moves", strings.NewReader(body)))
+		checkAnswer(t, rec, body)
+	})
+}

@@ -1,0 +1,153 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/matombo/matombo/host/store"
+)
+
+// Tests with the real store: SQLite in a file.
+
+func openSQLite(t *testing.T, path string) store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), path)
+	require.NoError(t, err)
+	return st
+}
+
+// TestRestartKeepsGames stops a server and its database and starts new
+// ones on the same file: every game, record and state is still there, and
+// play goes on.
+func TestRestartKeepsGames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	st := openSQLite(t, path)
+	s, err := New(lib(), st)
+	require.NoError(t, err)
+	hs := newHTTPTest(t, s)
+	ts := &testServer{t: t, srv: s, http: hs, store: st}
+	type played struct {
+		game     string
+		variants []string
+		record   []string
+		id       string
+		seats    []string
+	}
+	games := []*played{
+		{game: "tsoro", variants: []string{"4x8"}, record: tsoroDecisions},
+		{game: "gore", record: goreTrade},
+		{game: "yematatu", record: []string{"a1", "b2", "c1", "b1", "c3", "c2", "c3-b3"}},
+	}
+	for _, p := range games {
+		body := `{"game": "` + p.game + `"`
+		if len(p.variants) > 0 {
+			body += `, "variants": ["` + p.variants[0] + `"]`
+		}
+		g := ts.create(body + `}`)
+		p.id = g.ID
+		p.seats = []string{secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)}
+		for ply, tok := range p.record {
+			to := ts.get(p.id).state(t).ToMove
+			status, b := ts.move(p.id, tok, ply, p.seats[to-1])
+			require.Equal(t, http.StatusOK, status, "%s %s: %s", p.game, tok, b)
+		}
+	}
+	hs.Close()
+	require.NoError(t, s.Close())
+	require.NoError(t, st.Close())
+
+	st2 := openSQLite(t, path)
+	defer st2.Close()
+	ts2 := newTestServer(t, st2)
+	n, err := st2.Count(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, len(games), n)
+	for _, p := range games {
+		g := ts2.get(p.id)
+		assert.Equal(t, p.record, g.Record, p.game)
+		assert.JSONEq(t, string(stateAfter(t, p.game, p.variants, p.record)), string(g.State), p.game)
+		st := g.state(t)
+		if st.Over {
+			continue
+		}
+		status, b := ts2.move(p.id, st.Legal[0], len(p.record), p.seats[st.ToMove-1])
+		assert.Equal(t, http.StatusOK, status, "%s after the restart: %s", p.game, b)
+	}
+}
+
+// TestTwoProcessesOneDatabase runs two servers, each with its own
+// connection to one SQLite file, as two processes would: of two racing
+// moves exactly one wins, and each server's event stream shows the moves
+// made through the other.
+func TestTwoProcessesOneDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	stA, stB := openSQLite(t, path), openSQLite(t, path)
+	defer stA.Close()
+	defer stB.Close()
+	a, b := newTestServer(t, stA), newTestServer(t, stB)
+	g := a.create(`{"game": "yematatu"}`)
+	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	evA := a.events(ctx, g.ID)
+	evA.next()
+
+	var wg sync.WaitGroup
+	statuses := make([]int, 8)
+	for i := range statuses {
+		srv := a
+		if i%2 == 1 {
+			srv = b
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i], _ = srv.move(g.ID, []string{"a1", "b1", "b2", "c1"}[i%4], 0, s1)
+		}()
+	}
+	wg.Wait()
+	counts := map[int]int{}
+	for _, s := range statuses {
+		counts[s]++
+	}
+	assert.Equal(t, map[int]int{200: 1, 409: len(statuses) - 1}, counts)
+
+	id, e := evA.next()
+	assert.Equal(t, "1", id)
+	first := e.Record[0]
+	// A move through B arrives on A's stream.
+	next := "c3"
+	if first == "c3" {
+		next = "c2"
+	}
+	status, body := b.move(g.ID, next, 1, s2)
+	require.Equal(t, http.StatusOK, status, "%s", body)
+	id, e = evA.next()
+	assert.Equal(t, "2", id)
+	assert.Equal(t, []string{first, next}, e.Record)
+}
+
+// TestComputerWithSQLite plays the computer's moves through the real
+// store's claims.
+func TestComputerWithSQLite(t *testing.T) {
+	st := openSQLite(t, filepath.Join(t.TempDir(), "games.db"))
+	defer st.Close()
+	ts := newTestServer(t, st, WithWorkers(2))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	g := ts.create(`{"game": "yematatu", "seats": ["random", "random"]}`)
+	ev := ts.events(ctx, g.ID)
+	for {
+		_, cur := ev.next()
+		if cur.state(t).Over {
+			assert.JSONEq(t, string(stateAfter(t, "yematatu", nil, cur.Record)), string(cur.State))
+			return
+		}
+	}
+}

@@ -1,0 +1,217 @@
+package server
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+
+	"github.com/matombo/matombo/host"
+)
+
+// boardView is a board's geometry for drawing it: every site with its row
+// and column (grid boards) or drawing position (point boards), the tags of
+// each site, the lines, and the move kinds with their token templates.
+type boardView struct {
+	Style   string     `json:"style"` // "counts" (holes with counters) or "pieces" (points with pieces)
+	Grid    bool       `json:"grid"`  // every site is named by its row label and column, like a1
+	Rows    []string   `json:"rows"`  // row labels, south to north
+	Sites   []siteView `json:"sites"`
+	Lines   [][]string `json:"lines"`
+	Players int        `json:"players"`
+	Kinds   []kindView `json:"kinds"`
+}
+
+type siteView struct {
+	Name string   `json:"name"`
+	Row  int      `json:"row"` // 0 = south
+	Col  int      `json:"col"`
+	Tags []string `json:"tags"`
+}
+
+type kindView struct {
+	Name     string `json:"name"`
+	Template string `json:"template"`
+	Sites    int    `json:"sites"` // how many sites a move names; -1 for a list of sites
+}
+
+// newBoardView describes g's board.
+func newBoardView(g *host.Game) *boardView {
+	b := g.Board()
+	v := &boardView{Style: b.Style().String(), Rows: b.Rows(), Players: g.Players(), Lines: [][]string{}}
+	for i := range b.NumSites() {
+		site := b.Site(i)
+		tags := b.Tags(i)
+		if tags == nil {
+			tags = []string{}
+		}
+		v.Sites = append(v.Sites, siteView{Name: site.Name, Row: site.Row, Col: site.Col, Tags: tags})
+	}
+	v.Grid = true
+	for _, site := range v.Sites {
+		v.Grid = v.Grid && site.Row < len(v.Rows) && site.Name == v.Rows[site.Row]+strconv.Itoa(site.Col)
+	}
+	for _, l := range b.Lines() {
+		names := make([]string, len(l))
+		for k, i := range l {
+			names[k] = b.Site(i).Name
+		}
+		v.Lines = append(v.Lines, names)
+	}
+	for _, k := range g.MoveKinds() {
+		v.Kinds = append(v.Kinds, kindView{Name: k.Name, Template: k.Template, Sites: templateSites(k.Template)})
+	}
+	return v
+}
+
+// templateSites counts the sites a token template names: -1 for {sites},
+// else the highest numbered placeholder ({from} is 1, {to} is 2).
+func templateSites(t string) int {
+	n := 0
+	for i := 0; i < len(t); i++ {
+		if t[i] != '{' {
+			continue
+		}
+		j := i + 1
+		for j < len(t) && t[j] != '}' {
+			j++
+		}
+		k := 0
+		switch name := t[i+1 : min(j, len(t))]; name {
+		case "sites":
+			return -1
+		case "from":
+			k = 1
+		case "to":
+			k = 2
+		default:
+			for _, c := range name {
+				k = k*10 + int(c-'0')
+			}
+		}
+		n = max(n, k)
+		i = j
+	}
+	return n
+}
+
+// moveView is one move: its token, kind and the sites it names.
+type moveView struct {
+	Token string   `json:"token"`
+	Kind  string   `json:"kind"`
+	Sites []string `json:"sites"`
+}
+
+func newMoveView(g *host.Game, m host.Move) moveView {
+	b := g.Board()
+	v := moveView{Token: g.Token(m), Kind: g.MoveKinds()[m.Kind].Name, Sites: []string{}}
+	for k := range int(m.N) {
+		v.Sites = append(v.Sites, b.Site(m.Site(k)).Name)
+	}
+	return v
+}
+
+// movesView lists the legal moves of s.
+func movesView(s *host.State) []moveView {
+	out := []moveView{}
+	for _, m := range s.Moves() {
+		out = append(out, newMoveView(s.Game(), m))
+	}
+	return out
+}
+
+// seatView is a seat as the API shows it; URL (the secret link) only in
+// the answer to the request that created the game.
+type seatView struct {
+	Player string `json:"player"`
+	URL    string `json:"url,omitempty"`
+}
+
+// gameView is the API's JSON for a game at one ply of its record.
+type gameView struct {
+	ID       string          `json:"id"`
+	Game     string          `json:"game"`
+	Title    string          `json:"title"`
+	Variants []string        `json:"variants"`
+	Params   map[string]any  `json:"params"`
+	Seats    []seatView      `json:"seats"`
+	Record   []string        `json:"record"`
+	Ply      int             `json:"ply"` // the ply shown: len(record) unless an earlier one was asked for
+	State    json.RawMessage `json:"state"`
+	Moves    []moveView      `json:"moves"` // the legal moves of state, with their sites
+	Last     *moveView       `json:"last"`  // the move that led to state, null at the opening
+	Board    *boardView      `json:"board,omitempty"`
+}
+
+// catalogGame is one game of the catalog.
+type catalogGame struct {
+	Name        string        `json:"name"`
+	Title       string        `json:"title"`
+	Description string        `json:"description"`
+	Players     int           `json:"players"`
+	Variants    []variantView `json:"variants"`
+	Params      []paramView   `json:"params"`
+	HasRules    bool          `json:"has_rules"`
+	Error       string        `json:"error,omitempty"` // the game does not load
+}
+
+type variantView struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Params      map[string]any `json:"params"`
+}
+
+type paramView struct {
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"` // integer, boolean or string
+	Default any      `json:"default"`
+	Allowed []string `json:"allowed"` // empty when any value of the kind is accepted
+	Doc     string   `json:"doc"`
+}
+
+// catalog is the list of games, built once.
+type catalog struct {
+	Games     []catalogGame `json:"games"`
+	Human     string        `json:"human"`     // the seat spec of a person
+	Computers []string      `json:"computers"` // computer player specs to offer
+
+	rules map[string]string
+}
+
+func newCatalog(lib *host.Library, extra func(string) (string, bool), computers []string) *catalog {
+	c := &catalog{Games: []catalogGame{}, Human: humanSeat, Computers: append([]string{}, computers...), rules: map[string]string{}}
+	names := lib.Games()
+	sort.Strings(names)
+	for _, name := range names {
+		g, err := lib.Load(name)
+		if err != nil {
+			c.Games = append(c.Games, catalogGame{Name: name, Title: name, Error: err.Error(), Variants: []variantView{}, Params: []paramView{}})
+			continue
+		}
+		cg := catalogGame{Name: name, Title: g.Title(), Description: g.Description(), Players: g.Players(),
+			Variants: []variantView{}, Params: []paramView{}}
+		for _, v := range g.Variants() {
+			ps := map[string]any{}
+			for _, p := range v.Params {
+				ps[p.Name] = p.Value
+			}
+			cg.Variants = append(cg.Variants, variantView{Name: v.Name, Description: v.Description, Params: ps})
+		}
+		for _, p := range g.ParamSpecs() {
+			allowed := p.Allowed()
+			if allowed == nil {
+				allowed = []string{}
+			}
+			cg.Params = append(cg.Params, paramView{Name: p.Name, Kind: p.Kind.String(), Default: p.Default, Allowed: allowed, Doc: p.Doc})
+		}
+		page := g.Rules()
+		if page == "" && extra != nil {
+			page, _ = extra(name)
+		}
+		if page != "" {
+			c.rules[name] = page
+			cg.HasRules = true
+		}
+		c.Games = append(c.Games, cg)
+	}
+	return c
+}

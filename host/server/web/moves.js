@@ -1,0 +1,81 @@
+// Turns a state's legal moves into what a person does on the page: a click
+// on one site, clicks on several sites in order (from, to), a choice of
+// several sites (a list), or a button for a decision that names no site.
+// It works from the move kinds' token templates only.
+
+// classify splits moves by how they are chosen.
+export function classify(moves, kinds) {
+  const arity = new Map(kinds.map((k) => [k.name, k.sites]));
+  const out = { buttons: [], fixed: [], lists: new Map() };
+  for (const m of moves) {
+    const n = arity.has(m.kind) ? arity.get(m.kind) : m.sites.length;
+    if (n === -1) {
+      if (!out.lists.has(m.kind)) out.lists.set(m.kind, []);
+      out.lists.get(m.kind).push(m);
+    } else if (m.sites.length === 0) {
+      out.buttons.push(m);
+    } else {
+      out.fixed.push(m);
+    }
+  }
+  return out;
+}
+
+function startsWith(sites, sel) {
+  if (sites.length < sel.length) return false;
+  return sel.every((s, i) => sites[i] === s);
+}
+
+// nextSites is the set of sites that may be clicked after the selection sel.
+export function nextSites(fixed, sel) {
+  const out = new Set();
+  for (const m of fixed) {
+    if (m.sites.length > sel.length && startsWith(m.sites, sel)) out.add(m.sites[sel.length]);
+  }
+  return out;
+}
+
+// completed lists the moves whose sites are exactly sel.
+export function completed(fixed, sel) {
+  return fixed.filter((m) => m.sites.length === sel.length && startsWith(m.sites, sel));
+}
+
+// extendable reports whether some move names more sites after sel.
+export function extendable(fixed, sel) {
+  return fixed.some((m) => m.sites.length > sel.length && startsWith(m.sites, sel));
+}
+
+// click works out what a click on site does after selection sel: play a
+// move ({play}), or keep a selection and offer a choice ({sel, choices}).
+export function click(fixed, sel, site) {
+  let next = [...sel, site];
+  if (!nextSites(fixed, sel).has(site)) next = [site];
+  const done = completed(fixed, next);
+  const more = extendable(fixed, next);
+  if (done.length === 1 && !more) return { play: done[0].token };
+  if (done.length === 0 && !more) return { sel: [], choices: [] };
+  return { sel: next, choices: done };
+}
+
+// listMatch returns the move of a list kind whose sites are exactly the
+// chosen set, or null.
+export function listMatch(moves, chosen) {
+  for (const m of moves) {
+    if (m.sites.length === chosen.size && m.sites.every((s) => chosen.has(s))) return m;
+  }
+  return null;
+}
+
+// listSites is every site named by some move of a list kind.
+export function listSites(moves) {
+  const out = new Set();
+  for (const m of moves) for (const s of m.sites) out.add(s);
+  return out;
+}
+
+// label is a short text for a kind's button: its template without
+// placeholders.
+export function kindLabel(kind) {
+  const t = kind.template.replace(/\{[^}]*\}/g, "").replace(/[:,-]+$/, "");
+  return t || kind.name;
+}
