@@ -41,9 +41,10 @@ func init() {
 
 // pgServer is one `matombo serve` process.
 type pgServer struct {
-	t   *testing.T
-	cmd *exec.Cmd
-	url string // http://127.0.0.1:PORT/
+	t      *testing.T
+	cmd    *exec.Cmd
+	url    string // http://127.0.0.1:PORT/
+	banner string // the line that says so
 }
 
 var pgPlayingAt = regexp.MustCompile(`playing at (\S+)`)
@@ -63,7 +64,7 @@ func startPGServer(t *testing.T, dsn string, args ...string) *pgServer {
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
 		if m := pgPlayingAt.FindStringSubmatch(sc.Text()); m != nil {
-			p.url = m[1]
+			p.url, p.banner = m[1], sc.Text()
 			break
 		}
 	}
@@ -204,7 +205,10 @@ func (e *pgEvents) until(n int) pgGame {
 func TestServePostgresTwoProcesses(t *testing.T) {
 	c := pgtest.Start(t)
 	dsn := pgtest.Database(t, c)
-	a, b := startPGServer(t, dsn), startPGServer(t, dsn)
+	withPassword := strings.Replace(dsn, "postgres@", "postgres:secret@", 1) // trust auth ignores it
+	a, b := startPGServer(t, withPassword), startPGServer(t, dsn)
+	assert.NotContains(t, a.banner, "secret", "the password is not printed")
+	assert.Contains(t, a.banner, "postgres:xxxxx@")
 	g := a.create(`{"game": "yematatu"}`)
 	seats := []string{pgSeatSecret(t, g.Seats[0].URL), pgSeatSecret(t, g.Seats[1].URL)}
 	assert.Equal(t, g.ID, b.get(g.ID).ID, "B serves the game created on A")

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -298,4 +299,30 @@ func WithWatchBuffer(n int) Option {
 			c.watchBuffer = n
 		}
 	}
+}
+
+var keyValuePassword = regexp.MustCompile(`(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
+
+// Redact returns dsn fit to print: a PostgreSQL connection string with its
+// password replaced by "xxxxx"; a SQLite path unchanged.
+func Redact(dsn string) string {
+	if !IsPostgres(dsn) {
+		return dsn
+	}
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+		q := u.Query()
+		if q.Has("password") {
+			q.Set("password", "xxxxx")
+			u.RawQuery = q.Encode()
+		}
+		return u.String()
+	}
+	if strings.Contains(dsn, "://") { // a URL that does not parse: keep only its scheme
+		scheme, _, _ := strings.Cut(dsn, "://")
+		return scheme + "://..."
+	}
+	return keyValuePassword.ReplaceAllString(dsn, "${1}xxxxx")
 }

@@ -571,3 +571,21 @@ func TestNewSecret(t *testing.T) {
 	assert.NotEqual(t, a, b)
 	assert.Len(t, store.NewID(), 16)
 }
+
+func TestRedact(t *testing.T) {
+	for dsn, want := range map[string]string{
+		"games.db": "games.db",
+		":memory:": ":memory:",
+		"postgres://u:secret@db:5432/m?sslmode=require": "postgres://u:xxxxx@db:5432/m?sslmode=require",
+		"postgresql://u@db/m":                           "postgresql://u@db/m",
+		"postgres://u@db/m?password=secret":             "postgres://u@db/m?password=xxxxx",
+		"postgres://u:secret@[::1":                      "postgres://...",
+		"host=db password=secret dbname=m":              "host=db password=xxxxx dbname=m",
+		"host=db password = 'sec ret' dbname=m":         "host=db password = xxxxx dbname=m",
+	} {
+		got := store.Redact(dsn)
+		assert.Equal(t, want, got, dsn)
+		assert.NotContains(t, got, "secret")
+		assert.NotContains(t, got, "sec ret")
+	}
+}
