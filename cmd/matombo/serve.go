@@ -77,7 +77,7 @@ func runServe(e *env, args []string) int {
 func serve(ctx context.Context, e *env, cfg serveConfig) error {
 	st, err := store.Open(ctx, cfg.db)
 	if err != nil {
-		return fmt.Errorf("opening the game database %s: %w", cfg.db, err)
+		return fmt.Errorf("opening the game database %s: %w", store.Redact(cfg.db), err)
 	}
 	defer st.Close()
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -92,7 +92,7 @@ func serve(ctx context.Context, e *env, cfg serveConfig) error {
 	}
 	hs := server.HTTPServer(cfg.addr, srv.Handler())
 	url := "http://" + ln.Addr().String() + "/"
-	fmt.Fprintf(e.stdout, "matombo serve: playing at %s (games stored in %s; Ctrl-C stops)\n", url, displayPath(cfg.db))
+	fmt.Fprintf(e.stdout, "matombo serve: playing at %s (games stored in %s; Ctrl-C stops)\n", url, displayPath(store.Redact(cfg.db)))
 	if cfg.ready != nil {
 		cfg.ready(url)
 	}

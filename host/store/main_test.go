@@ -45,6 +45,13 @@ func runHelper(mode, dsn, id string) int {
 	}
 	defer s.Close()
 	switch mode {
+	case "load": // id is "<games> <moves per game>"
+		var games, moves int
+		if _, err := fmt.Sscan(id, &games, &moves); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		return runLoadHelper(dsn, games, moves)
 	case "append":
 		g, err := s.Get(ctx, id)
 		if err != nil {

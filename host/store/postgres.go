@@ -44,6 +44,49 @@ type postgresStore struct {
 }
 
 func openPostgres(ctx context.Context, dsn string, cfg config) (Store, error) {
+	pcfg, err := poolConfig(dsn, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &postgresStore{cfg: cfg, hub: newHub(cfg.watchBuffer)}
+	if s.pool, err = pgxpool.NewWithConfig(context.Background(), pcfg); err != nil {
+		return nil, &Error{Op: "open", Err: redact(err)}
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.pool.Close()
+		var se *Error
+		if errors.As(err, &se) && se.Detail == "" {
+			se.Op, se.Detail = "open", "PostgreSQL database"
+			if se.Kind == ErrUnavailable {
+				se.Detail += " (" + se.Kind.Error() + ")"
+			}
+		}
+		return nil, err
+	}
+	// The listener's connection is its own, outside the pool: LISTEN
+	// belongs to a session.
+	lcfg := pcfg.ConnConfig.Copy()
+	lcfg.RuntimeParams["application_name"] += " (listener)"
+	lctx, stop := context.WithCancel(context.Background())
+	s.stop, s.done = stop, make(chan struct{})
+	ready := make(chan struct{})
+	go s.listen(lctx, lcfg, ready)
+	// Wait for the first LISTEN, so that Watch sees the moves from now on;
+	// not forever: the listener keeps trying on its own.
+	wait := time.NewTimer(cfg.opTimeout)
+	defer wait.Stop()
+	select {
+	case <-ready:
+	case <-wait.C:
+	case <-ctx.Done():
+	}
+	return s, nil
+}
+
+// poolConfig parses dsn and sets the pool and session settings: what the
+// connection string sets wins, except what an Option sets explicitly.
+// It notes the effective statement timeout in cfg.
+func poolConfig(dsn string, cfg *config) (*pgxpool.Config, error) {
 	pcfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, &Error{Op: "open", Detail: "bad PostgreSQL connection string (want postgres://user@host/db or \"host=... dbname=...\")", Err: redact(err)}
@@ -54,9 +97,10 @@ func openPostgres(ctx context.Context, dsn string, cfg config) (Store, error) {
 	case !strings.Contains(dsn, "pool_max_conns"):
 		pcfg.MaxConns = 10
 	}
-	if !strings.Contains(dsn, "pool_min_conns") {
-		pcfg.MinConns = min(cfg.minConns, pcfg.MaxConns)
+	if cfg.minSet || !strings.Contains(dsn, "pool_min_conns") {
+		pcfg.MinConns = cfg.minConns
 	}
+	pcfg.MinConns = min(pcfg.MinConns, pcfg.MaxConns)
 	if !strings.Contains(dsn, "pool_health_check_period") {
 		pcfg.HealthCheckPeriod = 10 * time.Second
 	}
@@ -70,31 +114,17 @@ func openPostgres(ctx context.Context, dsn string, cfg config) (Store, error) {
 		}
 	}
 	ms := strconv.FormatInt(cfg.statementTimeout.Milliseconds(), 10)
-	rp["statement_timeout"] = ms
-	rp["lock_timeout"] = ms
+	if cfg.statementSet {
+		rp["statement_timeout"], rp["lock_timeout"] = ms, ms
+	}
+	setDefault("statement_timeout", ms)
+	setDefault("lock_timeout", rp["statement_timeout"])
+	if n, err := strconv.Atoi(rp["statement_timeout"]); err == nil && n > 0 {
+		cfg.statementTimeout = time.Duration(n) * time.Millisecond // for the listener's catch-up margin
+	}
 	setDefault("idle_in_transaction_session_timeout", "60000")
 	setDefault("application_name", "matombo")
-
-	s := &postgresStore{cfg: cfg, hub: newHub(cfg.watchBuffer)}
-	if s.pool, err = pgxpool.NewWithConfig(context.Background(), pcfg); err != nil {
-		return nil, &Error{Op: "open", Err: redact(err)}
-	}
-	if err := s.migrate(ctx); err != nil {
-		s.pool.Close()
-		return nil, err
-	}
-	// The listener's connection is its own, outside the pool: LISTEN
-	// belongs to a session.
-	lcfg := pcfg.ConnConfig.Copy()
-	lctx, stop := context.WithCancel(context.Background())
-	s.stop, s.done = stop, make(chan struct{})
-	ready := make(chan struct{})
-	go s.listen(lctx, lcfg, ready)
-	select { // wait for the first LISTEN, so Watch sees moves from now on
-	case <-ready:
-	case <-ctx.Done():
-	}
-	return s, nil
+	return pcfg, nil
 }
 
 // redact drops the connection string (which may hold a password) from
@@ -274,13 +304,21 @@ const postgresGameQuery = `SELECT id, game, variants, params, seats, over, resul
 func postgresGet(ctx context.Context, q interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
 }, id string) (*Game, error) {
+	return scanGame(q.QueryRow(ctx, postgresGameQuery, id), 0)
+}
+
+// scanGame scans the columns of postgresGameQuery, then skips extra
+// columns.
+func scanGame(row pgx.Row, extra int) (*Game, error) {
 	var (
 		g                               Game
 		variants, params, seats, result []byte
 	)
-	err := q.QueryRow(ctx, postgresGameQuery, id).Scan(&g.ID, &g.Game, &variants, &params, &seats,
-		&g.Over, &result, &g.ComputerDue, &g.Created, &g.Updated, &g.Record)
-	if err != nil {
+	dest := []any{&g.ID, &g.Game, &variants, &params, &seats, &g.Over, &result, &g.ComputerDue, &g.Created, &g.Updated, &g.Record}
+	for range extra {
+		dest = append(dest, nil)
+	}
+	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
 	if err := decode(&g, variants, params, seats, result, nil); err != nil {
@@ -309,40 +347,46 @@ func (s *postgresStore) Append(ctx context.Context, id string, ply int, token st
 		return nil, &Error{Op: "append", ID: id, Detail: err.Error()}
 	}
 	var g *Game
-	err = s.tx(ctx, "append", id, func(ctx context.Context, tx pgx.Tx) error {
-		// The row lock of this UPDATE orders racing moves: the second
-		// waits for the first to commit, then finds plies changed.
-		tag, err := tx.Exec(ctx, `UPDATE games SET plies = plies + 1, over = $3, result = $4::jsonb, computer_due = $5,
-			lease_owner = NULL, lease_until = NULL, updated = now()
-			WHERE id = $1 AND plies = $2 AND NOT over`, id, ply, over, nullString(res), computerDue)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			var plies int
-			var isOver bool
-			if err := tx.QueryRow(ctx, `SELECT plies, over FROM games WHERE id = $1`, id).Scan(&plies, &isOver); err != nil {
-				return err
-			}
-			if err := checkPly(id, ply, plies, isOver); err != nil {
-				return err
-			}
-			return &Error{Op: "append", ID: id, Kind: ErrConflict, Detail: fmt.Sprintf("a concurrent move for ply %d", ply)}
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO moves (game_id, ply, token, created) VALUES ($1, $2, $3, now())`,
-			id, ply, token); err != nil {
-			return err
-		}
-		if err := notify(ctx, tx, id, ply); err != nil {
-			return err
-		}
-		g, err = postgresGet(ctx, tx, id)
+	err = s.do(ctx, "append", id, func(ctx context.Context) error {
+		var err error
+		g, err = s.append(ctx, id, ply, token, over, res, computerDue)
 		return err
 	})
-	if err != nil {
+	return g, err
+}
+
+// appendQuery is Append in one statement, hence one transaction and one
+// round trip. The row lock of the UPDATE orders racing moves: the second
+// waits for the first to commit, then no longer matches plies = $2. The
+// record is read in the statement's snapshot, before the new move, so
+// the new token is added to it. The NOTIFY is delivered on commit.
+const appendQuery = `WITH upd AS (
+		UPDATE games SET plies = plies + 1, over = $4, result = $5::jsonb, computer_due = $6,
+			lease_owner = NULL, lease_until = NULL, updated = now()
+		WHERE id = $1 AND plies = $2 AND NOT over
+		RETURNING id, game, variants, params, seats, over, result, computer_due, created, updated),
+	ins AS (
+		INSERT INTO moves (game_id, ply, token, created) SELECT id, $2, $3, now() FROM upd RETURNING game_id)
+	SELECT upd.id, game, variants, params, seats, over, result, computer_due, created, updated,
+		coalesce((SELECT array_agg(token ORDER BY ply) FROM moves WHERE game_id = upd.id), '{}') || $3::text,
+		pg_notify('` + notifyChannel + `', upd.id || ' ' || $2::int)
+	FROM upd JOIN ins ON ins.game_id = upd.id`
+
+func (s *postgresStore) append(ctx context.Context, id string, ply int, token string, over bool, res []byte, computerDue bool) (*Game, error) {
+	g, err := scanGame(s.pool.QueryRow(ctx, appendQuery, id, ply, token, over, nullString(res), computerDue), 1)
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return g, err
+	}
+	// Not stored: say why.
+	var plies int
+	var isOver bool
+	if err := s.pool.QueryRow(ctx, `SELECT plies, over FROM games WHERE id = $1`, id).Scan(&plies, &isOver); err != nil {
 		return nil, err
 	}
-	return g, nil
+	if err := checkPly(id, ply, plies, isOver); err != nil {
+		return nil, err
+	}
+	return nil, &Error{Op: "append", ID: id, Kind: ErrConflict, Detail: fmt.Sprintf("a concurrent move for ply %d", ply)}
 }
 
 func (s *postgresStore) Claim(ctx context.Context, owner string, lease time.Duration) (*Game, error) {
@@ -359,6 +403,9 @@ func (s *postgresStore) Claim(ctx context.Context, owner string, lease time.Dura
 			RETURNING id`, owner, lease.Microseconds()).Scan(&id); err != nil {
 			return err
 		}
+		// The record is read by a statement of its own: the UPDATE's
+		// snapshot may predate a move committed before the row was locked
+		// (READ COMMITTED re-checks the locked row, not the subqueries).
 		var err error
 		g, err = postgresGet(ctx, tx, id)
 		return err
@@ -486,7 +533,17 @@ func (s *postgresStore) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, sin
 	default:
 		close(ready)
 	}
+	refreshed := time.Now()
 	for {
+		// Note the database's clock now and then (a query that also
+		// checks the connection); notifications arriving meanwhile are
+		// kept by pgx for the next wait.
+		if time.Since(refreshed) >= listenerWait {
+			if err := conn.QueryRow(ctx, `SELECT now()`).Scan(since); err != nil {
+				return err
+			}
+			refreshed = time.Now()
+		}
 		wctx, cancel := context.WithTimeout(ctx, listenerWait)
 		n, err := conn.WaitForNotification(wctx)
 		cancel()
@@ -498,11 +555,7 @@ func (s *postgresStore) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, sin
 		case ctx.Err() != nil:
 			return nil
 		case pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded):
-			// Quiet: check the connection and note the clock.
-			if err := conn.QueryRow(ctx, `SELECT now()`).Scan(&now); err != nil {
-				return err
-			}
-			*since = now
+			// Quiet for listenerWait: the next round checks the connection.
 		default:
 			return err
 		}

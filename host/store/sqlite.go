@@ -22,14 +22,20 @@ import (
 // and a power cut), foreign keys on, busy_timeout for other processes on
 // the same file. Writes go through one connection opened with BEGIN
 // IMMEDIATE, so a transaction never has to upgrade a read lock (the
-// upgrade is what can fail with SQLITE_BUSY at once); reads use a pool and
-// each read is one statement, hence one consistent snapshot.
+// upgrade is what can fail with SQLITE_BUSY at once), and one writer
+// goroutine takes the writes waiting into one transaction (group commit:
+// one fsync for all); reads use a pool and each read is one statement,
+// hence one consistent snapshot.
 type sqliteStore struct {
 	cfg    config
 	path   string
 	memory bool
 	wdb    *sql.DB // one connection, BEGIN IMMEDIATE
 	rdb    *sql.DB // readers; the same as wdb in memory
+
+	writes  chan *writeReq // to the writer
+	stopped chan struct{}  // closed when the store closes
+	writer  chan struct{}  // closed when the writer has stopped
 
 	hub  *hub
 	kick chan struct{} // wakes the poller after a local append
@@ -84,17 +90,31 @@ func openSQLite(ctx context.Context, path string, cfg config) (Store, error) {
 	}
 	if err := s.migrate(ctx); err != nil {
 		s.closeDBs()
-		return nil, err
+		return nil, s.openError(err)
 	}
 	last, err := s.lastRowID(ctx)
 	if err != nil {
 		s.closeDBs()
-		return nil, s.fail(ctx, "open", "", err)
+		return nil, s.openError(s.fail(ctx, "open", "", err))
 	}
 	pctx, stop := context.WithCancel(context.Background())
 	s.stop, s.done = stop, make(chan struct{})
+	s.writes, s.stopped, s.writer = make(chan *writeReq), make(chan struct{}), make(chan struct{})
+	go s.writeLoop()
 	go s.poll(pctx, last)
 	return s, nil
+}
+
+// openError names the database file in an error of Open.
+func (s *sqliteStore) openError(err error) error {
+	var se *Error
+	if errors.As(err, &se) && se.Detail == "" {
+		se.Op, se.Detail = "open", fmt.Sprintf("SQLite database %s", s.path)
+		if se.Kind == ErrUnavailable {
+			se.Detail += " (" + se.Kind.Error() + ")"
+		}
+	}
+	return err
 }
 
 func (s *sqliteStore) closeDBs() {
@@ -108,10 +128,11 @@ func (s *sqliteStore) closeDBs() {
 // that holds the write lock, so processes opening one file at once apply
 // each step once.
 func (s *sqliteStore) migrate(ctx context.Context) error {
+	parent := ctx
 	ctx, cancel := s.cfg.withTimeout(ctx)
 	defer cancel()
 	if _, err := s.wdb.ExecContext(ctx, sqliteDialect.expand(migrationsTable)); err != nil {
-		return s.fail(ctx, "migrate", "", err)
+		return s.fail(parent, "migrate", "", err)
 	}
 	for _, m := range migrations {
 		err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -132,12 +153,12 @@ func (s *sqliteStore) migrate(ctx context.Context) error {
 			return err
 		})
 		if err != nil {
-			return s.fail(ctx, "migrate", "", err)
+			return s.fail(parent, "migrate", "", err)
 		}
 	}
 	var newest sql.NullInt64
 	if err := s.wdb.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&newest); err != nil {
-		return s.fail(ctx, "migrate", "", err)
+		return s.fail(parent, "migrate", "", err)
 	}
 	if int(newest.Int64) > schemaVersion() {
 		return &Error{Op: "open", Detail: fmt.Sprintf("the database %s has schema version %d, newer than this program's %d; use a newer matombo", s.path, newest.Int64, schemaVersion())}
@@ -156,6 +177,109 @@ func (s *sqliteStore) tx(ctx context.Context, f func(*sql.Tx) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// writeReq is one write waiting for the writer.
+type writeReq struct {
+	ctx  context.Context
+	f    func(context.Context, *sql.Tx) error
+	done chan error
+}
+
+// maxBatch bounds how many writes share one transaction.
+const maxBatch = 128
+
+// write runs f in a write transaction, possibly shared with other writes
+// of this process (group commit: one fsync for all of them). Each write
+// runs in a savepoint of its own, so one that fails leaves the others'
+// changes; write returns once the transaction holding f's changes has
+// committed, or with f's error.
+func (s *sqliteStore) write(ctx context.Context, f func(context.Context, *sql.Tx) error) error {
+	req := &writeReq{ctx: ctx, f: f, done: make(chan error, 1)}
+	select {
+	case s.writes <- req:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.stopped:
+		return &Error{Op: "write", Kind: ErrUnavailable, Detail: "the store is closed"}
+	}
+	return <-req.done // the writer always answers, soon: each write has ctx's deadline
+}
+
+// writeLoop is the writer: it takes every write waiting (up to maxBatch)
+// into one transaction, and commits.
+func (s *sqliteStore) writeLoop() {
+	defer close(s.writer)
+	for {
+		var batch []*writeReq
+		select {
+		case req := <-s.writes:
+			batch = append(batch, req)
+		case <-s.stopped:
+			return
+		}
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case req := <-s.writes:
+				batch = append(batch, req)
+			default:
+				break more
+			}
+		}
+		s.commit(batch)
+	}
+}
+
+// commit runs a batch of writes in one transaction and answers each.
+func (s *sqliteStore) commit(batch []*writeReq) {
+	errs := make([]error, len(batch))
+	answer := func(shared error) {
+		for i, r := range batch {
+			if errs[i] == nil {
+				errs[i] = shared
+			}
+			r.done <- errs[i]
+		}
+	}
+	ctx, cancel := s.cfg.withTimeout(context.Background())
+	defer cancel()
+	tx, err := s.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		answer(err)
+		return
+	}
+	ok := 0
+	for i, r := range batch {
+		if err := r.ctx.Err(); err != nil {
+			errs[i] = err
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
+			errs[i] = err
+			continue
+		}
+		if err := r.f(r.ctx, tx); err != nil {
+			errs[i] = err
+			if _, err := tx.ExecContext(ctx, "ROLLBACK TO w"); err != nil {
+				_ = tx.Rollback()
+				answer(err)
+				return
+			}
+		} else {
+			ok++
+		}
+		if _, err := tx.ExecContext(ctx, "RELEASE w"); err != nil {
+			_ = tx.Rollback()
+			answer(err)
+			return
+		}
+	}
+	if ok == 0 {
+		answer(tx.Rollback())
+		return
+	}
+	answer(tx.Commit())
 }
 
 // fail wraps err from operation op into an *Error with its kind.
@@ -202,7 +326,7 @@ func (s *sqliteStore) Create(ctx context.Context, g *Game) error {
 		id = NewID()
 	}
 	now := time.Now().UTC().Truncate(time.Microsecond)
-	err = s.tx(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO games
 			(id, game, variants, params, seats, plies, over, result, computer_due, created, updated)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -298,7 +422,7 @@ func (s *sqliteStore) Append(ctx context.Context, id string, ply int, token stri
 		return nil, &Error{Op: "append", ID: id, Detail: err.Error()}
 	}
 	var g *Game
-	err = s.tx(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var plies int
 		var isOver bool
 		if err := tx.QueryRowContext(ctx, `SELECT plies, over FROM games WHERE id = ?`, id).Scan(&plies, &isOver); err != nil {
@@ -344,7 +468,7 @@ func (s *sqliteStore) Claim(ctx context.Context, owner string, lease time.Durati
 	ctx, cancel := s.cfg.withTimeout(ctx)
 	defer cancel()
 	var g *Game
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		now := time.Now()
 		var id string
 		if err := tx.QueryRowContext(ctx, `SELECT id FROM games
@@ -374,7 +498,7 @@ func (s *sqliteStore) Release(ctx context.Context, id, owner string) error {
 	parent := ctx
 	ctx, cancel := s.cfg.withTimeout(ctx)
 	defer cancel()
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE games SET lease_owner = NULL, lease_until = NULL
 			WHERE id = ? AND lease_owner = ?`, id, owner)
 		return err
@@ -521,6 +645,8 @@ func (s *sqliteStore) pollOnce(ctx context.Context, last int64) (int, int64, err
 
 func (s *sqliteStore) Close() error {
 	s.closeOnce.Do(func() {
+		close(s.stopped)
+		<-s.writer
 		s.stop()
 		<-s.done
 		s.hub.close()

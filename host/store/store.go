@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -204,7 +205,9 @@ type Option func(*config)
 type config struct {
 	maxConns         int32         // PostgreSQL pool size; SQLite readers
 	minConns         int32         // PostgreSQL idle connections kept
+	minSet           bool          // minConns given as an option
 	statementTimeout time.Duration // PostgreSQL statement_timeout
+	statementSet     bool          // statementTimeout given as an option: it wins over the connection string
 	opTimeout        time.Duration // upper bound of one store call
 	busyTimeout      time.Duration // SQLite busy_timeout
 	pollInterval     time.Duration // SQLite: how often Watch looks for other processes' moves
@@ -239,18 +242,20 @@ func WithMaxConns(n int) Option {
 func WithMinConns(n int) Option {
 	return func(c *config) {
 		if n >= 0 {
-			c.minConns = int32(n)
+			c.minConns, c.minSet = int32(n), true
 		}
 	}
 }
 
 // WithStatementTimeout sets PostgreSQL's statement_timeout and
-// lock_timeout for every connection (default 5s): a statement that runs
-// longer fails with ErrUnavailable instead of holding a request.
+// lock_timeout for every connection: a statement that runs (or waits for
+// a lock) longer fails with ErrUnavailable instead of holding a request.
+// Without it they are those of the connection string
+// ("?statement_timeout=2000", in milliseconds), else 5s.
 func WithStatementTimeout(d time.Duration) Option {
 	return func(c *config) {
 		if d > 0 {
-			c.statementTimeout = d
+			c.statementTimeout, c.statementSet = d, true
 		}
 	}
 }
@@ -294,4 +299,30 @@ func WithWatchBuffer(n int) Option {
 			c.watchBuffer = n
 		}
 	}
+}
+
+var keyValuePassword = regexp.MustCompile(`(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
+
+// Redact returns dsn fit to print: a PostgreSQL connection string with its
+// password replaced by "xxxxx"; a SQLite path unchanged.
+func Redact(dsn string) string {
+	if !IsPostgres(dsn) {
+		return dsn
+	}
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+		q := u.Query()
+		if q.Has("password") {
+			q.Set("password", "xxxxx")
+			u.RawQuery = q.Encode()
+		}
+		return u.String()
+	}
+	if strings.Contains(dsn, "://") { // a URL that does not parse: keep only its scheme
+		scheme, _, _ := strings.Cut(dsn, "://")
+		return scheme + "://..."
+	}
+	return keyValuePassword.ReplaceAllString(dsn, "${1}xxxxx")
 }

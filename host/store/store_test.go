@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -524,17 +526,26 @@ func TestPlayedOnceByThreeProcesses(t *testing.T) {
 
 func TestOpenErrors(t *testing.T) {
 	ctx := testCtx(t)
+	notDB := filepath.Join(t.TempDir(), "notes.txt")
+	require.NoError(t, os.WriteFile(notDB, []byte(strings.Repeat("not a database ", 20)), 0o644))
 	for _, tc := range []struct {
 		dsn, words string
+		kind       error
 	}{
-		{"", "empty database path"},
-		{"a?b.db", "contains '?'"},
-		{"postgres://user:secret@[::1", "bad PostgreSQL connection string"},
+		{"", "empty database path", nil},
+		{"a?b.db", "contains '?'", nil},
+		{"postgres://user:secret@[::1", "bad PostgreSQL connection string", nil},
+		{filepath.Join(t.TempDir(), "no", "such", "dir.db"), "SQLite database", store.ErrUnavailable},
+		{notDB, "SQLite database " + notDB + ": file is not a database", nil},
+		{"postgres://user:secret@127.0.0.1:1/x?connect_timeout=1", "PostgreSQL database", store.ErrUnavailable},
 	} {
 		t.Run(tc.dsn, func(t *testing.T) {
 			_, err := store.Open(ctx, tc.dsn)
 			require.ErrorContains(t, err, tc.words)
 			assert.NotContains(t, err.Error(), "secret", "no password in errors")
+			if tc.kind != nil {
+				requireKind(t, err, tc.kind)
+			}
 		})
 	}
 }
@@ -559,4 +570,22 @@ func TestNewSecret(t *testing.T) {
 	assert.Len(t, a, 32, "128 bits in hex")
 	assert.NotEqual(t, a, b)
 	assert.Len(t, store.NewID(), 16)
+}
+
+func TestRedact(t *testing.T) {
+	for dsn, want := range map[string]string{
+		"games.db": "games.db",
+		":memory:": ":memory:",
+		"postgres://u:secret@db:5432/m?sslmode=require": "postgres://u:xxxxx@db:5432/m?sslmode=require",
+		"postgresql://u@db/m":                           "postgresql://u@db/m",
+		"postgres://u@db/m?password=secret":             "postgres://u@db/m?password=xxxxx",
+		"postgres://u:secret@[::1":                      "postgres://...",
+		"host=db password=secret dbname=m":              "host=db password=xxxxx dbname=m",
+		"host=db password = 'sec ret' dbname=m":         "host=db password = xxxxx dbname=m",
+	} {
+		got := store.Redact(dsn)
+		assert.Equal(t, want, got, dsn)
+		assert.NotContains(t, got, "secret")
+		assert.NotContains(t, got, "sec ret")
+	}
 }
