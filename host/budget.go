@@ -29,10 +29,10 @@ type Limits struct {
 }
 
 // DefaultSteps is the default step budget of one call. The longest call of
-// the shipped games takes 1,398 steps (loading Tsoro 4x21; a move takes
-// tens to hundreds), so the default leaves a margin of a thousand and
-// more, and stops a runaway loop in tens of milliseconds (a second or two
-// under the race detector).
+// the shipped games takes 1,398 steps (loading the largest board; a move
+// takes tens to hundreds), so the default leaves a margin of a thousand
+// and more, and stops a runaway loop in tens of milliseconds (a second or
+// two under the race detector).
 const DefaultSteps = 2_000_000
 
 func (l Limits) withDefaults() Limits {

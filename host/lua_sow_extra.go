@@ -113,29 +113,10 @@ func runOf(counts []int32, t *Track, from, step int, values []int32) (counters, 
 // changing the state: the number of counters and the number of sites.
 func (vm *machine) apiCaptureCount(L *lua.LState) int {
 	s := vm.state(L)
-	t := vm.track(L, 1)
-	from := vm.site(L, 2)
-	if t.pos[from] < 0 {
-		L.ArgError(2, fmt.Sprintf("%s is not on track %s", vm.dcl.board.sites[from].Name, t.Name))
-	}
-	step := vm.argInt(L, 3)
-	if step == 0 {
-		L.ArgError(3, "step must not be 0")
-	}
-	var values [8]int32
-	nv := L.GetTop() - 3
-	if nv < 1 || nv > len(values) {
-		L.RaiseError("capture_count needs 1 to %d counts to capture", len(values))
-	}
-	for i := 0; i < nv; i++ {
-		v := vm.argInt(L, 4+i)
-		if v < 1 {
-			L.ArgError(4+i, "counts to capture must be at least 1")
-		}
-		values[i] = int32(v)
-	}
+	var buf [8]int32
+	t, from, step, values := vm.runArgs(L, 1, "capture_count", &buf)
 	vm.charge(L, len(t.Sites)/8+1)
-	counters, sites := runOf(s.cells[:vm.g.lay.sites], t, from, step, values[:nv])
+	counters, sites := runOf(s.cells[:vm.g.lay.sites], t, from, step, values)
 	L.Push(luaInt(counters))
 	L.Push(luaInt(sites))
 	return 2

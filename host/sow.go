@@ -3,6 +3,7 @@ package host
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -326,27 +327,8 @@ func (vm *machine) apiRelayEnds(L *lua.LState) int {
 func (vm *machine) apiCaptureRun(L *lua.LState) int {
 	s := vm.mutable(L)
 	p := vm.player(L, 1)
-	t := vm.track(L, 2)
-	from := vm.site(L, 3)
-	if t.pos[from] < 0 {
-		L.ArgError(3, fmt.Sprintf("%s is not on track %s", vm.dcl.board.sites[from].Name, t.Name))
-	}
-	step := vm.argInt(L, 4)
-	if step == 0 {
-		L.ArgError(4, "step must not be 0")
-	}
-	var values [8]int32
-	nv := L.GetTop() - 4
-	if nv < 1 || nv > len(values) {
-		L.RaiseError("capture_run needs 1 to %d counts to capture", len(values))
-	}
-	for i := 0; i < nv; i++ {
-		v := vm.argInt(L, 5+i)
-		if v < 1 {
-			L.ArgError(5+i, "counts to capture must be at least 1")
-		}
-		values[i] = int32(v)
-	}
+	var buf [8]int32
+	t, from, step, values := vm.runArgs(L, 2, "capture_run", &buf)
 	total := 0
 	c := &s.cells[vm.g.lay.captured+p-1]
 	site := from
@@ -356,14 +338,7 @@ func (vm *machine) apiCaptureRun(L *lua.LState) int {
 			break
 		}
 		n := s.cells[site]
-		hit := false
-		for i := 0; i < nv; i++ {
-			if values[i] == n {
-				hit = true
-				break
-			}
-		}
-		if !hit {
+		if !slices.Contains(values, n) {
 			break
 		}
 		s.cells[site] = 0
@@ -392,4 +367,31 @@ func (vm *machine) apiSweep(L *lua.LState) int {
 	}
 	L.Push(luaInt(total))
 	return 1
+}
+
+// runArgs reads the arguments (track, from, step, v1, v2, ...) of
+// capture_run and capture_count, the track being argument n; the values go
+// into buf.
+func (vm *machine) runArgs(L *lua.LState, n int, name string, buf *[8]int32) (t *Track, from, step int, values []int32) {
+	t = vm.track(L, n)
+	from = vm.site(L, n+1)
+	if t.pos[from] < 0 {
+		L.ArgError(n+1, fmt.Sprintf("%s is not on track %s", vm.dcl.board.sites[from].Name, t.Name))
+	}
+	step = vm.argInt(L, n+2)
+	if step == 0 {
+		L.ArgError(n+2, "step must not be 0")
+	}
+	nv := L.GetTop() - (n + 2)
+	if nv < 1 || nv > len(buf) {
+		L.RaiseError("%s needs 1 to %d counts to capture", name, len(buf))
+	}
+	for i := 0; i < nv; i++ {
+		v := vm.argInt(L, n+3+i)
+		if v < 1 {
+			L.ArgError(n+3+i, "counts to capture must be at least 1")
+		}
+		buf[i] = int32(v)
+	}
+	return t, from, step, buf[:nv]
 }
