@@ -35,29 +35,5 @@ func FuzzParsePointDiagram(f *testing.F) {
 	f.Add(g.Start().Diagram())
 	f.Add("c . 2 .   c 1 2 3\nb 1 . .\na 1   a 1\n")
 	f.Add("c . 2 . c\nb 1 . . b 1\na a")
-	f.Fuzz(func(t *testing.T, text string) {
-		counts, owners, err := g.ParseDiagram(text)
-		if err != nil {
-			var de *DiagramError
-			if !errors.As(err, &de) {
-				t.Fatalf("error of type %T: %v", err, err)
-			}
-			return
-		}
-		pos := g.Start().Position()
-		pos.Counts, pos.Owners = counts, owners
-		s, err := g.positionState(pos, false)
-		if err != nil {
-			return
-		}
-		c2, o2, err := g.ParseDiagram(s.Diagram())
-		if err != nil {
-			t.Fatalf("the drawn diagram does not parse: %v\n%s", err, s.Diagram())
-		}
-		for i := range counts {
-			if c2[i] != counts[i] || o2[i] != owners[i] {
-				t.Fatalf("site %d: %d@%d drawn and read back as %d@%d", i, counts[i], owners[i], c2[i], o2[i])
-			}
-		}
-	})
+	f.Fuzz(func(t *testing.T, text string) { diagramRoundTrip(t, g, text) })
 }

@@ -51,31 +51,7 @@ func FuzzParseDiagram(f *testing.F) {
 	f.Add("b 4 4 4 4 4 4 0\na 4 4 0 5 5 5 1\n")
 	f.Add("b 4 4 4 4 4 4 0@1\na 4 4 . 5 5 5 1\n  1 2 3 4 5 6 7")
 	f.Add("a 1\nb")
-	f.Fuzz(func(t *testing.T, text string) {
-		counts, owners, err := g.ParseDiagram(text)
-		if err != nil {
-			var de *DiagramError
-			if !errors.As(err, &de) {
-				t.Fatalf("error of type %T: %v", err, err)
-			}
-			return
-		}
-		pos := g.Start().Position()
-		pos.Counts, pos.Owners = counts, owners
-		s, err := g.positionState(pos, false)
-		if err != nil {
-			return // e.g. an owner out of range is refused by the position
-		}
-		c2, o2, err := g.ParseDiagram(s.Diagram())
-		if err != nil {
-			t.Fatalf("the drawn diagram does not parse: %v\n%s", err, s.Diagram())
-		}
-		for i := range counts {
-			if c2[i] != counts[i] || o2[i] != owners[i] {
-				t.Fatalf("site %d: %d@%d drawn and read back as %d@%d", i, counts[i], owners[i], c2[i], o2[i])
-			}
-		}
-	})
+	f.Fuzz(func(t *testing.T, text string) { diagramRoundTrip(t, g, text) })
 }
 
 // FuzzPlayToken: any token is played or refused; a refusal leaves the
@@ -146,4 +122,33 @@ func FuzzCompileScript(f *testing.F) {
 			}
 		}
 	})
+}
+
+// diagramRoundTrip checks that text parses to a board of g or fails with a
+// DiagramError, and that what parses draws and parses back to the same
+// board.
+func diagramRoundTrip(t *testing.T, g *Game, text string) {
+	counts, owners, err := g.ParseDiagram(text)
+	if err != nil {
+		var de *DiagramError
+		if !errors.As(err, &de) {
+			t.Fatalf("error of type %T: %v", err, err)
+		}
+		return
+	}
+	pos := g.Start().Position()
+	pos.Counts, pos.Owners = counts, owners
+	s, err := g.positionState(pos, false)
+	if err != nil {
+		return // e.g. an owner out of range is refused by the position
+	}
+	c2, o2, err := g.ParseDiagram(s.Diagram())
+	if err != nil {
+		t.Fatalf("the drawn diagram does not parse: %v\n%s", err, s.Diagram())
+	}
+	for i := range counts {
+		if c2[i] != counts[i] || o2[i] != owners[i] {
+			t.Fatalf("site %d: %d@%d drawn and read back as %d@%d", i, counts[i], owners[i], c2[i], o2[i])
+		}
+	}
 }
