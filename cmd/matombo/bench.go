@@ -66,9 +66,9 @@ func runBench(e *env, args []string) int {
 	c := newCLI(e, "bench", "GAME [--seconds T] [--parallel P] [--seed S] [--json] [--games DIR] [--variant NAME] [--param key=value]", benchAbout)
 	var gf gameFlags
 	gf.register(c.fs, true)
-	seconds := c.fs.Float64("seconds", 10, "measure for `T` seconds")
-	parallel := c.fs.Int("parallel", 1, "also measure `P` goroutines and the speed-up over one")
-	seed := c.fs.Uint64("seed", 1, "seed `S` of the random choices")
+	seconds := c.floatFlag("seconds", 10, 0, maxSeconds, "measure for `T` seconds")
+	parallel := c.intFlag("parallel", 1, 1, maxParallel, "also measure `P` goroutines and the speed-up over one")
+	seed := c.uint64Flag("seed", 1, "seed `S` of the random choices")
 	asJSON := c.fs.Bool("json", false, "write the figures as one JSON object")
 	name, _, status, ok := c.parseGame(args, false)
 	if !ok {

@@ -82,7 +82,7 @@ func runCheck(e *env, args []string) int {
 	games := 200
 	c.fs.Var(countOrDirs{count: &games}, "games", "how many random games `N` to play")
 	c.fs.Var(countOrDirs{count: &games}, "n", "the same as --games `N`")
-	seed := c.fs.Uint64("seed", 1, "seed `S` of the first random game; game i uses S+i")
+	seed := c.uint64Flag("seed", 1, "seed `S` of the first random game; game i uses S+i")
 	pos, status, ok := c.parse(args)
 	if !ok {
 		return status

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/player"
 )
 
 // cli is the command line of one subcommand: its flags, its help text and
@@ -29,7 +31,11 @@ type cli struct {
 func newCLI(e *env, name, synopsis, about string) *cli {
 	fs := flag.NewFlagSet("matombo "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	return &cli{e: e, name: name, synopsis: synopsis, about: about, fs: fs}
+	c := &cli{e: e, name: name, synopsis: synopsis, about: about, fs: fs}
+	if e.onCLI != nil {
+		e.onCLI(c)
+	}
+	return c
 }
 
 // parse parses the arguments, flags anywhere among the positional ones
@@ -76,10 +82,22 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// flagMessage rewords the flag package's errors, naming an unknown flag as
-// it was typed in args.
+// flagMessage rewords the flag package's errors: a bad value as
+// "--name value: problem", an unknown flag as it was typed in args.
 func flagMessage(err error, args []string) string {
 	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		// invalid value "V" for flag -NAME: PROBLEM
+		if v, after, err := unquotePrefix(rest); err == nil {
+			if name, problem, ok := strings.Cut(strings.TrimPrefix(after, " for flag -"), ": "); ok && strings.HasPrefix(after, " for flag -") {
+				dash := "--"
+				if len(name) == 1 {
+					dash = "-"
+				}
+				return fmt.Sprintf("%s%s %s: %s", dash, name, v, problem)
+			}
+		}
+	}
 	f, ok := strings.CutPrefix(msg, "flag provided but not defined: ")
 	if !ok {
 		return msg
@@ -92,6 +110,17 @@ func flagMessage(err error, args []string) string {
 		}
 	}
 	return "unknown flag " + f
+}
+
+// unquotePrefix reads the Go-quoted string at the start of s and returns
+// it unquoted with what follows it.
+func unquotePrefix(s string) (string, string, error) {
+	q, err := strconv.QuotedPrefix(s)
+	if err != nil {
+		return "", "", err
+	}
+	v, err := strconv.Unquote(q)
+	return v, s[len(q):], err
 }
 
 // usageError reports a wrong command line and returns exitUsage.
@@ -114,7 +143,8 @@ func oneLine(s string) string {
 }
 
 // exitStatus is the exit status for an error: exitUsage for a problem in
-// the command line, exitFail for everything else.
+// the command line (a bad player spec included), exitFail for everything
+// else.
 func exitStatus(err error) int {
 	var ce *host.ConfigError
 	if errors.As(err, &ce) && ce.Pos.File == "" {
@@ -123,6 +153,10 @@ func exitStatus(err error) int {
 	var ue usageErr
 	if errors.As(err, &ue) {
 		return exitUsage
+	}
+	var se *player.SpecError
+	if errors.As(err, &se) {
+		return exitUsage // a player spec typed on the command line
 	}
 	return exitFail
 }
@@ -274,6 +308,7 @@ func (gf *gameFlags) open(name string) (*host.Game, error) {
 // of games: a value of digits sets the count, anything else is a folder.
 type countOrDirs struct {
 	count *int
+	max   int         // the most games allowed (maxGames when 0)
 	dirs  *stringList // nil when folders are not accepted
 }
 
@@ -286,11 +321,16 @@ func (f countOrDirs) String() string {
 
 // Set takes a number of games or a folder.
 func (f countOrDirs) Set(v string) error {
-	if n, err := strconv.Atoi(v); err == nil {
-		if n < 1 {
-			return fmt.Errorf("the number of games must be at least 1")
+	if looksNumeric(v) {
+		limit := f.max
+		if limit == 0 {
+			limit = maxGames
 		}
-		*f.count = n
+		n, err := parseBounded(v, 1, int64(limit))
+		if err != nil {
+			return err
+		}
+		*f.count = int(n)
 		return nil
 	}
 	if f.dirs == nil {
@@ -324,4 +364,150 @@ func gameLabel(g *host.Game) string {
 		return fmt.Sprintf("%s [%s: %s]", g.Title(), g.Name(), p)
 	}
 	return fmt.Sprintf("%s [%s]", g.Title(), g.Name())
+}
+
+// Limits of the numeric flags. Every number a flag takes is bounded, so
+// that no value wraps around, allocates without bound or starts a
+// goroutine per unit; a value beyond its limit is a usage error naming
+// the limit.
+const (
+	maxGames     = 1_000_000_000 // games of a run whose memory does not grow with them
+	maxListGames = 1_000_000     // games of a run that keeps a result per game (match)
+	maxParallel  = 64            // games played at once, benchmark goroutines
+	maxWorkers   = 64            // serve's computer workers
+	maxPliesFlag = 1_000_000     // a ply cap
+	maxPositions = 1<<31 - 1     // positions a solve may explore (int32 ids)
+	maxSeconds   = 24 * 3600     // a measuring time in seconds
+)
+
+// looksNumeric reports whether v is written as a number (an optional sign
+// and digits), so that a flag taking a number or a folder reads it as a
+// number.
+func looksNumeric(v string) bool {
+	v = strings.TrimPrefix(strings.TrimPrefix(v, "-"), "+")
+	if v == "" {
+		return false
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseBounded parses a whole number from lo to hi, without wrapping: a
+// number too large even for int64 is "too large" like any other.
+func parseBounded(v string, lo, hi int64) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	var ne *strconv.NumError
+	switch {
+	case errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) && !strings.HasPrefix(strings.TrimSpace(v), "-"):
+		return 0, fmt.Errorf("too large: the limit is %d", hi)
+	case err != nil:
+		return 0, fmt.Errorf("want a whole number from %d to %d", lo, hi)
+	case n > hi:
+		return 0, fmt.Errorf("too large: the limit is %d", hi)
+	case n < lo:
+		return 0, fmt.Errorf("want a whole number from %d to %d", lo, hi)
+	}
+	return n, nil
+}
+
+// intValue is a whole-number flag bounded to [lo, hi].
+type intValue struct {
+	p      *int
+	lo, hi int
+}
+
+func (v intValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strconv.Itoa(*v.p)
+}
+
+// Set parses a bounded whole number.
+func (v intValue) Set(s string) error {
+	n, err := parseBounded(s, int64(v.lo), int64(v.hi))
+	if err != nil {
+		return err
+	}
+	*v.p = int(n)
+	return nil
+}
+
+// intFlag defines a whole-number flag from lo to hi.
+func (c *cli) intFlag(name string, value, lo, hi int, usage string) *int {
+	p := new(int)
+	*p = value
+	c.fs.Var(intValue{p: p, lo: lo, hi: hi}, name, usage)
+	return p
+}
+
+// uint64Value is a flag taking any whole number of 64 bits (a seed).
+type uint64Value struct{ p *uint64 }
+
+func (v uint64Value) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strconv.FormatUint(*v.p, 10)
+}
+
+// Set parses a whole number from 0 to 2^64-1.
+func (v uint64Value) Set(s string) error {
+	n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+	var ne *strconv.NumError
+	switch {
+	case errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange):
+		return fmt.Errorf("too large: the limit is %d", uint64(math.MaxUint64))
+	case err != nil:
+		return fmt.Errorf("want a whole number from 0 to %d", uint64(math.MaxUint64))
+	}
+	*v.p = n
+	return nil
+}
+
+// uint64Flag defines a flag taking any 64-bit whole number.
+func (c *cli) uint64Flag(name string, value uint64, usage string) *uint64 {
+	p := new(uint64)
+	*p = value
+	c.fs.Var(uint64Value{p: p}, name, usage)
+	return p
+}
+
+// floatValue is a number flag bounded to (lo, hi] that refuses NaN and
+// infinities.
+type floatValue struct {
+	p      *float64
+	lo, hi float64
+}
+
+func (v floatValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*v.p, 'g', -1, 64)
+}
+
+// Set parses a bounded number.
+func (v floatValue) Set(s string) error {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	switch {
+	case math.IsInf(f, 1) || err == nil && f > v.hi:
+		return fmt.Errorf("too large: the limit is %g", v.hi)
+	case err != nil || math.IsNaN(f) || !(f > v.lo):
+		return fmt.Errorf("want a number above %g and at most %g", v.lo, v.hi)
+	}
+	*v.p = f
+	return nil
+}
+
+// floatFlag defines a number flag from above lo to hi.
+func (c *cli) floatFlag(name string, value, lo, hi float64, usage string) *float64 {
+	p := new(float64)
+	*p = value
+	c.fs.Var(floatValue{p: p, lo: lo, hi: hi}, name, usage)
+	return p
 }

@@ -29,7 +29,7 @@ func runHint(e *env, args []string) int {
 	c := newCLI(e, "hint", "GAME [TOKEN ...] [--variant NAME] [--param key=value] [--max-positions N] [--json]", hintAbout)
 	var gf gameFlags
 	gf.register(c.fs, true)
-	maxPos := c.fs.Int("max-positions", solve.DefaultMaxPositions, "refuse to solve games with more than `N` positions")
+	maxPos := c.intFlag("max-positions", solve.DefaultMaxPositions, 1, maxPositions, "refuse to solve games with more than `N` positions")
 	asJSON := c.fs.Bool("json", false, "write one JSON object per token, one a line")
 	name, tokens, status, ok := c.parseGame(args, true)
 	if !ok {

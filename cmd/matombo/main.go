@@ -39,8 +39,9 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
-	color  bool // stdout is a terminal and NO_COLOR is not set
-	echo   bool // stdin is not a terminal: echo what is read after prompts
+	color  bool       // stdout is a terminal and NO_COLOR is not set
+	echo   bool       // stdin is not a terminal: echo what is read after prompts
+	onCLI  func(*cli) // tests: sees every command line made
 }
 
 // command is one subcommand of matombo.

@@ -63,11 +63,11 @@ func runMatch(e *env, args []string) int {
 	var gf gameFlags
 	gf.register(c.fs, false)
 	count := 20
-	c.fs.Var(countOrDirs{count: &count, dirs: &gf.dirs}, "games", "play `N` games, or add the games of the folder DIR")
+	c.fs.Var(countOrDirs{count: &count, max: maxListGames, dirs: &gf.dirs}, "games", "play `N` games, or add the games of the folder DIR")
 	p1 := c.fs.String("p1", "", "the first player's `SPEC`, e.g. mcts:iterations=1000")
 	p2 := c.fs.String("p2", "random", "the second player's `SPEC`")
-	seed := c.fs.Uint64("seed", 1, "seed `S` of the players that name none")
-	parallel := c.fs.Int("parallel", 1, "play `K` games at a time")
+	seed := c.uint64Flag("seed", 1, "seed `S` of the players that name none")
+	parallel := c.intFlag("parallel", 1, 1, maxParallel, "play `K` games at a time")
 	asJSON := c.fs.Bool("json", false, "write the result as one JSON object")
 	name, _, status, ok := c.parseGame(args, false)
 	if !ok {

@@ -21,7 +21,7 @@ func runMove(e *env, args []string) int {
 	var gf gameFlags
 	gf.register(c.fs, true)
 	spec := c.fs.String("player", "mcts", "the computer player's `SPEC`")
-	seed := c.fs.Uint64("seed", 1, "seed `S` of a player that names none")
+	seed := c.uint64Flag("seed", 1, "seed `S` of a player that names none")
 	name, tokens, status, ok := c.parseGame(args, true)
 	if !ok {
 		return status

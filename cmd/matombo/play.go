@@ -73,7 +73,7 @@ func runPlay(e *env, args []string) int {
 	gf.register(c.fs, true)
 	p1 := c.fs.String("p1", "human", "Player 1 (South) is `SPEC`: human or a computer player")
 	p2 := c.fs.String("p2", defaultOpponent, "Player 2 (North) is `SPEC`: human or a computer player")
-	seed := c.fs.Uint64("seed", 0, "seed `S` of the computer players (default: chosen from the clock and shown)")
+	seed := c.uint64Flag("seed", 0, "seed `S` of the computer players (default: chosen from the clock and shown)")
 	name, _, status, ok := c.parseGame(args, false)
 	if !ok {
 		return status

@@ -52,8 +52,8 @@ func runSelfplay(e *env, args []string) int {
 	count := 100
 	c.fs.Var(countOrDirs{count: &count, dirs: &gf.dirs}, "games", "play `N` games, or add the games of the folder DIR")
 	c.fs.Var(countOrDirs{count: &count}, "n", "play `N` games")
-	seed := c.fs.Uint64("seed", 1, "seed `S` of the first game; game i uses S+i")
-	maxPlies := c.fs.Int("max-plies", 0, "stop a game unfinished after `M` plies (default: the game's own cap, else 100000)")
+	seed := c.uint64Flag("seed", 1, "seed `S` of the first game; game i uses S+i")
+	maxPlies := c.intFlag("max-plies", 0, 0, maxPliesFlag, "stop a game unfinished after `M` plies (default: the game's own cap, else 100000)")
 	asJSON := c.fs.Bool("json", false, "write one JSON line per game instead of the summary")
 	name, _, status, ok := c.parseGame(args, false)
 	if !ok {

@@ -43,7 +43,7 @@ func runServe(e *env, args []string) int {
 	addr := c.fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
 	db := c.fs.String("db", "", "store games in the SQLite file `PATH` (\":memory:\" keeps them in memory only; "+
 		"a postgres:// URL uses PostgreSQL); default "+displayPath(defaultDBPath()))
-	workers := c.fs.Int("workers", 2, "computer moves thought about at once, at most `N`")
+	workers := c.intFlag("workers", 2, 1, maxWorkers, "computer moves thought about at once, at most `N`")
 	pos, status, ok := c.parse(args)
 	if !ok {
 		return status

@@ -50,7 +50,7 @@ func runSolve(e *env, args []string) int {
 	c := newCLI(e, "solve", "GAME [--variant NAME] [--param key=value] [--max-positions N] [--fresh] [--json]", solveAbout)
 	var gf gameFlags
 	gf.register(c.fs, true)
-	maxPos := c.fs.Int("max-positions", solve.DefaultMaxPositions, "refuse games with more than `N` positions")
+	maxPos := c.intFlag("max-positions", solve.DefaultMaxPositions, 1, maxPositions, "refuse games with more than `N` positions")
 	fresh := c.fs.Bool("fresh", false, "solve again even when a cached solution exists")
 	asJSON := c.fs.Bool("json", false, "write the result as one JSON object")
 	name, _, status, ok := c.parseGame(args, false)

@@ -66,7 +66,7 @@ func TestSolveRefusesLargeGames(t *testing.T) {
 
 	r = matombo(t, "", "solve", "yematatu", "--max-positions", "0")
 	assert.Equal(t, exitUsage, r.code)
-	assert.Contains(t, r.stderr, "--max-positions 0: want a positive number")
+	assert.Contains(t, r.stderr, "--max-positions 0: want a whole number from 1 to")
 }
 
 func TestHint(t *testing.T) {

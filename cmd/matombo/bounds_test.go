@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// flagSets returns every command's flags, as its --help defines them.
+func flagSets(t *testing.T) map[string]*flag.FlagSet {
+	t.Helper()
+	out := map[string]*flag.FlagSet{}
+	for _, cmd := range commands() {
+		var made *cli
+		e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, onCLI: func(c *cli) { made = c }}
+		require.Equal(t, exitOK, cmd.run(e, []string{"--help"}), cmd.name)
+		require.NotNil(t, made, "%s makes its command line with newCLI", cmd.name)
+		out[cmd.name] = made.fs
+	}
+	return out
+}
+
+// TestNumericFlagsAreBounded checks the class, not cases: every numeric
+// flag of every command is one of the bounded kinds (none of the flag
+// package's own Int, Uint64, Float64 or Duration, which accept any value
+// that fits), and a value far too large for it, even for 64 bits, is a
+// usage error (exit status 2) that names the limit.
+func TestNumericFlagsAreBounded(t *testing.T) {
+	huge := []string{"99999999999999999999999999", "9223372036854775807", "1e400"}
+	for name, fs := range flagSets(t) {
+		fs.VisitAll(func(f *flag.Flag) {
+			typ := fmt.Sprintf("%T", f.Value)
+			switch typ {
+			case "*flag.intValue", "*flag.int64Value", "*flag.uintValue", "*flag.uint64Value", "*flag.float64Value", "*flag.durationValue":
+				t.Errorf("matombo %s --%s is an unbounded %s: use cli.intFlag, uint64Flag or floatFlag", name, f.Name, typ)
+				return
+			case "main.intValue", "main.uint64Value", "main.floatValue", "main.countOrDirs":
+			default:
+				return // strings, booleans, lists
+			}
+			for _, v := range huge {
+				if typ != "main.floatValue" && strings.Contains(v, "e") || typ == "main.uint64Value" && v != huge[0] {
+					continue // 1e400 is a number only to floats; 2^63-1 is a seed
+				}
+				var out, errOut bytes.Buffer
+				code := run([]string{name, "--" + f.Name, v}, strings.NewReader(""), &out, &errOut)
+				assert.Equal(t, exitUsage, code, "matombo %s --%s %s: %s", name, f.Name, v, errOut.String())
+				assert.Contains(t, errOut.String(), "the limit is", "matombo %s --%s %s names the limit", name, f.Name, v)
+				assert.Contains(t, errOut.String(), "-"+f.Name+" "+v+":", "matombo %s names the flag and value", name)
+			}
+		})
+	}
+}
+
+// The values the issue found harmful: each is a usage error naming the
+// limit, found before any work starts.
+func TestHugeFlagValues(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"analyze", "yematatu", "--games", "9223372036854775807", "--shard", "1/5000000000000000000"}, "--games 9223372036854775807: too large: the limit is 1000000000"},
+		{[]string{"analyze", "yematatu", "--shard", "1/5000000000000000000"}, "--shard 1/5000000000000000000: the number of shards N is too large: the limit is 1000000000"},
+		{[]string{"analyze", "yematatu", "--shard", "0/99999999999999999999999"}, "the limit is 1000000000"},
+		{[]string{"match", "yematatu", "--p1", "random", "--games", "10000000000"}, "--games 10000000000: too large: the limit is 1000000"},
+		{[]string{"match", "yematatu", "--p1", "random", "--games", "9223372036854775807"}, "the limit is 1000000"},
+		{[]string{"match", "yematatu", "--p1", "random", "--parallel", "1000000"}, "--parallel 1000000: too large: the limit is 64"},
+		{[]string{"analyze", "yematatu", "--parallel", "1000000"}, "--parallel 1000000: too large: the limit is 64"},
+		{[]string{"bench", "yematatu", "--parallel", "1000000"}, "--parallel 1000000: too large: the limit is 64"},
+		{[]string{"bench", "yematatu", "--seconds", "1e300"}, "--seconds 1e300: too large: the limit is 86400"},
+		{[]string{"bench", "yematatu", "--seconds", "NaN"}, "--seconds NaN: want a number above 0"},
+		{[]string{"serve", "--workers", "100000000"}, "--workers 100000000: too large: the limit is 64"},
+		{[]string{"selfplay", "yematatu", "--max-plies", "99999999999"}, "--max-plies 99999999999: too large: the limit is 1000000"},
+		{[]string{"check", "yematatu", "-n", "-5"}, "-n -5: want a whole number from 1 to 1000000000"},
+		{[]string{"selfplay", "yematatu", "--seed", "18446744073709551616"}, "--seed 18446744073709551616: too large: the limit is 18446744073709551615"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := matombo(t, "", tc.args...)
+			assert.Equal(t, exitUsage, r.code, r.stderr)
+			assert.Contains(t, r.stderr, tc.want)
+		})
+	}
+}
+
+// FuzzParseBounded: a bounded number either parses within its bounds or is
+// refused; it never wraps around.
+func FuzzParseBounded(f *testing.F) {
+	for _, s := range []string{"0", "1", "64", "65", "-1", "9223372036854775807", "9223372036854775808", "-9223372036854775809", " 3", "x", ""} {
+		f.Add(s, int64(1), int64(64))
+	}
+	f.Fuzz(func(t *testing.T, s string, lo, hi int64) {
+		if lo > hi {
+			return
+		}
+		n, err := parseBounded(s, lo, hi)
+		if err == nil && (n < lo || n > hi) {
+			t.Fatalf("%q parsed as %d, outside %d..%d", s, n, lo, hi)
+		}
+	})
+}
