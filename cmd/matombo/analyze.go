@@ -1,12 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +16,7 @@ import (
 	"github.com/matombo/matombo/host/analysis"
 	"github.com/matombo/matombo/host/analysis/charts"
 	"github.com/matombo/matombo/host/player"
+	"github.com/matombo/matombo/host/safefile"
 	"github.com/matombo/matombo/host/solve"
 )
 
@@ -67,9 +68,9 @@ func runAnalyze(e *env, args []string) int {
 	all := c.fs.String("variants", "", "`all`: analyze every named variant of the game, one row each")
 	p1 := c.fs.String("p1", "random", "the player `SPEC` of Player 1, e.g. mcts:iterations=500 or perfect")
 	p2 := c.fs.String("p2", "random", "the player `SPEC` of Player 2")
-	seed := c.fs.Uint64("seed", 1, "the run's seed `S`")
-	parallel := c.fs.Int("parallel", 1, "play `K` games at once")
-	maxPlies := c.fs.Int("max-plies", 0, "stop a game unfinished after `M` plies (default: the game's own cap, else 100000)")
+	seed := c.uint64Flag("seed", 1, "the run's seed `S`")
+	parallel := c.intFlag("parallel", 1, 1, maxParallel, "play `K` games at once")
+	maxPlies := c.intFlag("max-plies", 0, 0, maxPliesFlag, "stop a game unfinished after `M` plies (default: the game's own cap, else 100000)")
 	asJSON := c.fs.Bool("json", false, "write the measures as JSON")
 	plotDir := c.fs.String("plot", "", "write charts as PNG and SVG into the folder `DIR`")
 	shard := c.fs.String("shard", "", "play only shard `I/N` of the run and write its counts as JSON")
@@ -185,56 +186,152 @@ func variantLabel(g *host.Game) string {
 	return g.Name()
 }
 
-// parseShard parses I/N.
+// parseShard parses I/N, with N at most maxGames.
 func parseShard(s string) (int, int, error) {
 	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+	if !ok {
 		return 0, 0, fmt.Errorf("--shard %s: want I/N with 0 <= I < N, e.g. --shard 0/4", s)
 	}
-	return i, n, nil
+	n, err := parseBounded(b, 1, maxGames)
+	if err != nil {
+		return 0, 0, fmt.Errorf("--shard %s: the number of shards N is %v", s, err)
+	}
+	i, err := parseBounded(a, 0, n-1)
+	if err != nil {
+		return 0, 0, fmt.Errorf("--shard %s: want I/N with 0 <= I < N, e.g. --shard 0/4", s)
+	}
+	return int(i), int(n), nil
 }
 
-// mergeFiles reads shard files and merges the results of each variant.
+// maxShardFileBytes bounds one shard file that --merge reads. Files are
+// read as a stream, one result at a time, so memory does not grow with
+// the file.
+const maxShardFileBytes = 1 << 30
+
+// mergeFiles reads shard files and merges the results of each variant,
+// in time linear in what the files hold.
 func mergeFiles(paths []string) ([]analysis.Report, error) {
 	var order []string
-	groups := map[string][]*analysis.Result{}
+	groups := map[string]*analysis.Merger{}
 	for _, path := range paths {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		var f shardFile
-		if err := json.Unmarshal(data, &f); err != nil || f.Format != shardFormat {
-			return nil, fmt.Errorf("%s: not a shard file of matombo analyze --shard (want JSON with \"format\": %q)", path, shardFormat)
-		}
-		for _, r := range f.Results {
+		err := readShardFile(path, func(r *analysis.Result) error {
 			key := r.Game + "\x00" + r.Variant
-			if _, seen := groups[key]; !seen {
+			m, seen := groups[key]
+			if !seen {
+				m = &analysis.Merger{}
+				groups[key] = m
 				order = append(order, key)
 			}
-			groups[key] = append(groups[key], r)
+			return m.Add(r)
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	var reps []analysis.Report
 	for _, key := range order {
-		m, err := analysis.Merge(groups[key]...)
+		m, err := groups[key].Result()
 		if err != nil {
 			return nil, err
 		}
 		if !m.Complete() {
-			var missing []string
-			for i := 0; i < m.Shards; i++ {
-				if !slices.Contains(m.Done, i) {
-					missing = append(missing, fmt.Sprintf("%d/%d", i, m.Shards))
-				}
-			}
-			return nil, fmt.Errorf("merge: the shards %s of %s are missing", strings.Join(missing, ", "), strings.ReplaceAll(key, "\x00", " "))
+			return nil, fmt.Errorf("merge: the shards %s of %s are missing", m.Missing(10), strings.ReplaceAll(key, "\x00", " "))
 		}
 		reps = append(reps, analysis.Summarize(m))
 	}
 	return reps, nil
+}
+
+// readShardFile reads a shard file written by --shard through package
+// safefile (a named pipe or /dev/zero is refused) and passes each of its
+// results to add as it is read.
+func readShardFile(path string, add func(*analysis.Result) error) error {
+	f, err := safefile.Open(path, maxShardFileBytes)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	notShard := func(err error) error {
+		var se *safefile.Error
+		if errors.As(err, &se) {
+			return err
+		}
+		var me *analysis.MergeError
+		if errors.As(err, &me) {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return fmt.Errorf("%s: not a shard file of matombo analyze --shard (want JSON with \"format\": %q first): %v", path, shardFormat, err)
+	}
+	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<16))
+	if err := expectDelim(dec, '{'); err != nil {
+		return notShard(err)
+	}
+	formatSeen := false
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return notShard(err)
+		}
+		key, _ := tok.(string)
+		switch {
+		case key == "format":
+			var format string
+			if err := dec.Decode(&format); err != nil {
+				return notShard(err)
+			}
+			if format != shardFormat {
+				return notShard(fmt.Errorf("format %q", format))
+			}
+			formatSeen = true
+		case !formatSeen:
+			return notShard(fmt.Errorf("%q comes before the format", key))
+		case key == "shard":
+			var shard string
+			if err := dec.Decode(&shard); err != nil {
+				return notShard(err)
+			}
+		case key == "results":
+			if err := expectDelim(dec, '['); err != nil {
+				return notShard(err)
+			}
+			for dec.More() {
+				var r analysis.Result
+				if err := dec.Decode(&r); err != nil {
+					return notShard(err)
+				}
+				if err := add(&r); err != nil {
+					return notShard(err)
+				}
+			}
+			if err := expectDelim(dec, ']'); err != nil {
+				return notShard(err)
+			}
+		default:
+			return notShard(fmt.Errorf("unknown field %q", key))
+		}
+	}
+	if err := expectDelim(dec, '}'); err != nil {
+		return notShard(err)
+	}
+	if !formatSeen {
+		return notShard(errors.New("no format"))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return notShard(errors.New("more after the shard's JSON object"))
+	}
+	return nil
+}
+
+// expectDelim reads the JSON delimiter want.
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("want %q, got %v", want, tok)
+	}
+	return nil
 }
 
 // analyzeOutput writes reports as the flags ask.

@@ -119,7 +119,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		{[]string{"yematatu", "--shard", "4/4"}, exitUsage, "--shard 4/4: want I/N with 0 <= I < N"},
 		{[]string{"yematatu", "--shard", "x"}, exitUsage, "--shard x"},
 		{[]string{"yematatu", "--parallel", "0"}, exitUsage, "--parallel 0"},
-		{[]string{"yematatu", "--p2", "genius"}, exitFail, `player "genius": unknown player "genius" (valid: random, greedy, mcts, alphabeta, perfect)`},
+		{[]string{"yematatu", "--p2", "genius"}, exitUsage, `player "genius": unknown player "genius" (valid: random, greedy, mcts, alphabeta, perfect)`},
 		{[]string{"--merge"}, exitUsage, "--merge: name the shard files"},
 		{[]string{"--merge", "f.json", "--seed", "3"}, exitUsage, "--merge takes no --seed"},
 		{[]string{"yematatu", "--shard", "0/2", "--plot", "x"}, exitUsage, "plot after --merge"},
@@ -151,4 +151,36 @@ func FuzzParseShard(f *testing.F) {
 			t.Fatalf("%q parsed as %d/%d", s, i, n)
 		}
 	})
+}
+
+// One shard of a billion, merged alone, names the missing shards in a
+// short message.
+func TestMergeOneShardOfABillion(t *testing.T) {
+	r := matombo(t, "", "analyze", "yematatu", "-n", "3", "--shard", "0/1000000000")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	f := filepath.Join(t.TempDir(), "shard.json")
+	require.NoError(t, os.WriteFile(f, []byte(r.stdout), 0o644))
+	r = matombo(t, "", "analyze", "--merge", f)
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "the shards 1/1000000000, 2/1000000000,")
+	assert.Contains(t, r.stderr, "and 999999989 more of yematatu are missing")
+	assert.Less(t, len(r.stderr), 400)
+}
+
+// A shard file whose counts were edited is refused, naming the file.
+func TestMergeRefusesEditedCounts(t *testing.T) {
+	r := matombo(t, "", "analyze", "yematatu", "-n", "4", "--shard", "0/1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var sf map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &sf))
+	res := sf["results"].([]any)[0].(map[string]any)
+	res["wins"] = []any{9223372036854775807, 9223372036854775807}
+	res["draws"], res["capped"] = 6, 0
+	b, err := json.Marshal(sf)
+	require.NoError(t, err)
+	f := filepath.Join(t.TempDir(), "edited.json")
+	require.NoError(t, os.WriteFile(f, b, 0o644))
+	r = matombo(t, "", "analyze", "--merge", f)
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, f+": merge: result of yematatu: its counts do not add up")
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -217,4 +219,92 @@ func FuzzMerge(f *testing.F) {
 			t.Fatalf("merged %d games into %d", r.Played, rep.Games)
 		}
 	})
+}
+
+// shardOf is a hand-made shard d of n of a run of games games, all won by
+// Player 1 in 10 plies.
+func shardOf(games, d, n int) *analysis.Result {
+	played := 0
+	if d < games {
+		played = (games-d-1)/n + 1
+	}
+	r := &analysis.Result{Game: "g", Games: games, P1: "random", P2: "random", MaxPlies: 100, Shards: n, Done: []int{d},
+		Played: played, Wins: []int{played, 0}, Lengths: map[int]int{}, Reasons: map[string]int{}, Notes: map[string]int{}}
+	if played > 0 {
+		r.Lengths[10] = played
+		r.Reasons["three in a row"] = played
+	}
+	return r
+}
+
+// Files are data from another machine: counts that add up only after
+// wrapping around, lengths beyond the ply cap, more wins than games and
+// more games than the shards play are refused.
+func TestMergeRefusesBadCounts(t *testing.T) {
+	const big = math.MaxInt
+	for _, tc := range []struct {
+		name  string
+		edit  func(r *analysis.Result)
+		parts int
+		want  string
+	}{
+		{"wins that wrap around", func(r *analysis.Result) { r.Wins = []int{big, big}; r.Draws = 2; r.Capped = 0 }, 1, "do not add up"},
+		{"lengths that wrap around", func(r *analysis.Result) { r.Lengths = map[int]int{10: big, 11: big, 12: 2} }, 1, "do not add up"},
+		{"plies beyond the cap", func(r *analysis.Result) { r.Lengths = map[int]int{101: r.Played} }, 1, "beyond its ply cap of 100"},
+		{"more wins than games", func(r *analysis.Result) { r.Wins[0] += 5; r.Played += 5; r.Lengths[10] += 5 }, 1, "counts 15 games, but its shards play 10"},
+		{"more games than the run", func(r *analysis.Result) { r.Games = 5 }, 1, "do not add up"},
+		{"a shard twice in one result", func(r *analysis.Result) { r.Done = []int{0, 0} }, 1, "comes twice"},
+		{"a turn count that wraps across shards", func(r *analysis.Result) { r.Turns = big }, 2, "add up to more"},
+		{"a ply cap of 0", func(r *analysis.Result) { r.MaxPlies = 0 }, 1, "ply cap of 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var parts []*analysis.Result
+			for d := range tc.parts {
+				r := shardOf(20, d, 2)
+				tc.edit(r)
+				parts = append(parts, r)
+			}
+			_, err := analysis.Merge(parts...)
+			var me *analysis.MergeError
+			require.ErrorAs(t, err, &me)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	m, err := analysis.Merge(shardOf(20, 0, 2), shardOf(20, 1, 2))
+	require.NoError(t, err)
+	assert.True(t, m.Complete())
+	assert.Equal(t, 20, m.Played)
+}
+
+// 250,000 shards merge in time linear in their number (the check for a
+// shard given twice was quadratic), and the shards missing from a run of
+// a billion are named in a short message.
+func TestMergeManyShards(t *testing.T) {
+	const n = 250_000
+	var m analysis.Merger
+	for d := n - 1; d >= 0; d-- {
+		require.NoError(t, m.Add(shardOf(n, d, n)))
+	}
+	r, err := m.Result()
+	require.NoError(t, err)
+	assert.True(t, r.Complete())
+	assert.Equal(t, n, r.Played)
+	assert.Equal(t, 0, r.Done[0])
+	assert.Error(t, m.Add(shardOf(n, 7, n)), "a shard given twice")
+
+	one, err := analysis.Merge(shardOf(3, 0, 1_000_000_000))
+	require.NoError(t, err)
+	msg := one.Missing(10)
+	assert.True(t, strings.HasPrefix(msg, "1/1000000000, 2/1000000000,"), msg)
+	assert.True(t, strings.HasSuffix(msg, "10/1000000000 and 999999989 more"), msg)
+	assert.Less(t, len(msg), 300)
+}
+
+// A run whose shards are far more than int can step over plays its one
+// game without looping for ever (i += N wrapped around).
+func TestRunHugeShardCount(t *testing.T) {
+	g := load(t, "yematatu")
+	r, err := analysis.Run(context.Background(), g, analysis.WithGames(math.MaxInt), analysis.WithShard(math.MaxInt-1, math.MaxInt))
+	require.NoError(t, err)
+	assert.Equal(t, 1, r.Played)
 }

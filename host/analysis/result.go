@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -93,45 +94,115 @@ func (e *MergeError) Error() string { return "merge: " + e.Reason }
 // each shard at most once; the result of all N shards equals the result of
 // one run.
 func Merge(parts ...*Result) (*Result, error) {
-	if len(parts) == 0 {
+	var m Merger
+	for _, p := range parts {
+		if err := m.Add(p); err != nil {
+			return nil, err
+		}
+	}
+	return m.Result()
+}
+
+// Merger adds up the shards of one run one at a time, as Merge does, so
+// that a caller reading many shards holds only the sum. Adding a shard
+// costs time linear in its size. The zero Merger is empty.
+type Merger struct {
+	out  *Result
+	done map[int]bool
+}
+
+// Add checks a shard's counts (see Merge) and adds them. A shard refused
+// leaves the sum as it was.
+func (m *Merger) Add(p *Result) error {
+	if err := p.validate(); err != nil {
+		return err
+	}
+	if m.out == nil {
+		m.out = &Result{
+			Game: p.Game, Title: p.Title, Variant: p.Variant, Params: maps.Clone(p.Params),
+			Seed: p.Seed, Games: p.Games, P1: p.P1, P2: p.P2, MaxPlies: p.MaxPlies,
+			Shards: p.Shards, Wins: make([]int, len(p.Wins)), Done: []int{},
+			Lengths: map[int]int{}, Reasons: map[string]int{}, Notes: map[string]int{},
+		}
+		m.done = map[int]bool{}
+	}
+	out := m.out
+	if err := sameRun(out, p); err != nil {
+		return err
+	}
+	for _, d := range p.Done {
+		if m.done[d] {
+			return &MergeError{Reason: fmt.Sprintf("shard %d/%d of %s comes twice", d, p.Shards, p.label())}
+		}
+	}
+	// Add into a copy of the scalars first, so that an overflow refuses
+	// the shard without changing the sum.
+	sum := *out
+	sum.Wins = slices.Clone(out.Wins)
+	var ok bool
+	add := func(dst *int, n int) {
+		if s, o := addInt(*dst, n); o {
+			*dst = s
+		} else {
+			ok = false
+		}
+	}
+	ok = true
+	add(&sum.Played, p.Played)
+	for i, w := range p.Wins {
+		add(&sum.Wins[i], w)
+	}
+	add(&sum.Draws, p.Draws)
+	add(&sum.Capped, p.Capped)
+	add(&sum.Turns, p.Turns)
+	add(&sum.Legal, p.Legal)
+	add(&sum.Captures, p.Captures)
+	add(&sum.LeadChanges, p.LeadChanges)
+	for _, counts := range []struct{ dst, src map[string]int }{{out.Reasons, p.Reasons}, {out.Notes, p.Notes}} {
+		for k, n := range counts.src {
+			_, o := addInt(counts.dst[k], n)
+			ok = ok && o
+		}
+	}
+	for k, n := range p.Lengths {
+		_, o := addInt(out.Lengths[k], n)
+		ok = ok && o
+	}
+	if !ok || sum.Played > out.Games {
+		return &MergeError{Reason: fmt.Sprintf("shards of %s: their counts add up to more games than the run's %d", p.label(), out.Games)}
+	}
+	sum.Lengths, sum.Reasons, sum.Notes = out.Lengths, out.Reasons, out.Notes
+	addCounts(sum.Lengths, p.Lengths)
+	addCounts(sum.Reasons, p.Reasons)
+	addCounts(sum.Notes, p.Notes)
+	for _, d := range p.Done {
+		m.done[d] = true
+		sum.Done = append(sum.Done, d)
+	}
+	*out = sum
+	return nil
+}
+
+// Result returns the sum of the shards added, their shards in order.
+func (m *Merger) Result() (*Result, error) {
+	if m.out == nil {
 		return nil, &MergeError{Reason: "no results to merge"}
 	}
-	first := parts[0]
-	out := &Result{
-		Game: first.Game, Title: first.Title, Variant: first.Variant, Params: maps.Clone(first.Params),
-		Seed: first.Seed, Games: first.Games, P1: first.P1, P2: first.P2, MaxPlies: first.MaxPlies,
-		Shards: first.Shards, Wins: make([]int, len(first.Wins)),
-		Lengths: map[int]int{}, Reasons: map[string]int{}, Notes: map[string]int{},
+	r := *m.out
+	r.Done = slices.Clone(r.Done)
+	slices.Sort(r.Done)
+	r.Wins = slices.Clone(r.Wins)
+	r.Lengths, r.Reasons, r.Notes = maps.Clone(r.Lengths), maps.Clone(r.Reasons), maps.Clone(r.Notes)
+	return &r, nil
+}
+
+// addInt adds two counts of at least 0; ok is false when the sum does not
+// fit an int.
+func addInt(a, b int) (sum int, ok bool) {
+	if b > math.MaxInt-a {
+		return 0, false
 	}
-	for _, p := range parts {
-		if err := p.validate(); err != nil {
-			return nil, err
-		}
-		if err := sameRun(first, p); err != nil {
-			return nil, err
-		}
-		for _, d := range p.Done {
-			if slices.Contains(out.Done, d) {
-				return nil, &MergeError{Reason: fmt.Sprintf("shard %d/%d of %s comes twice", d, p.Shards, p.label())}
-			}
-			out.Done = append(out.Done, d)
-		}
-		out.Played += p.Played
-		for i, w := range p.Wins {
-			out.Wins[i] += w
-		}
-		out.Draws += p.Draws
-		out.Capped += p.Capped
-		out.Turns += p.Turns
-		out.Legal += p.Legal
-		out.Captures += p.Captures
-		out.LeadChanges += p.LeadChanges
-		addCounts(out.Lengths, p.Lengths)
-		addCounts(out.Reasons, p.Reasons)
-		addCounts(out.Notes, p.Notes)
-	}
-	slices.Sort(out.Done)
-	return out, nil
+	return a + b, true
 }
 
 func addCounts[K comparable](dst, src map[K]int) {
@@ -140,7 +211,36 @@ func addCounts[K comparable](dst, src map[K]int) {
 	}
 }
 
-// validate checks that a result read from a file makes sense.
+// Missing lists the shards of the run that r does not hold, as "I/N",
+// at most limit of them (then how many more), so that a run of a billion
+// shards gives a short message.
+func (r *Result) Missing(limit int) string {
+	have := make(map[int]bool, len(r.Done))
+	for _, d := range r.Done {
+		have[d] = true
+	}
+	var parts []string
+	more := 0
+	for i := 0; i < r.Shards; i++ {
+		if have[i] {
+			continue
+		}
+		if len(parts) == limit {
+			more = r.Shards - len(have) - limit
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%d/%d", i, r.Shards))
+	}
+	s := strings.Join(parts, ", ")
+	if more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
+}
+
+// validate checks that a result read from a file makes sense: counts of
+// at least 0 that add up to the games its shards play, without wrapping
+// around, and game lengths within its ply cap.
 func (r *Result) validate() error {
 	bad := func(format string, args ...any) error {
 		return &MergeError{Reason: fmt.Sprintf("result of %s: ", r.label()) + fmt.Sprintf(format, args...)}
@@ -151,22 +251,37 @@ func (r *Result) validate() error {
 	if r.Shards < 1 || r.Games < 1 {
 		return bad("%d shards of %d games: want at least 1 of each", r.Shards, r.Games)
 	}
-	for _, d := range r.Done {
-		if d < 0 || d >= r.Shards {
-			return bad("shard %d of %d does not exist", d, r.Shards)
-		}
-	}
-	total := 0
-	for l, n := range r.Lengths {
-		if l < 0 || n < 0 {
-			return bad("%d games of %d plies", n, l)
-		}
-		total += n
+	if r.MaxPlies < 1 {
+		return bad("a ply cap of %d: want at least 1", r.MaxPlies)
 	}
 	counts := []int{r.Played, r.Wins[0], r.Wins[1], r.Draws, r.Capped, r.Turns, r.Legal, r.Captures, r.LeadChanges}
 	for _, n := range counts {
 		if n < 0 {
 			return bad("a negative count")
+		}
+	}
+	seen := make(map[int]bool, len(r.Done))
+	want := 0 // the games of its shards
+	for _, d := range r.Done {
+		if d < 0 || d >= r.Shards {
+			return bad("shard %d of %d does not exist", d, r.Shards)
+		}
+		if seen[d] {
+			return bad("shard %d/%d comes twice", d, r.Shards)
+		}
+		seen[d] = true
+		want += shardGames(r.Games, d, r.Shards) // at most r.Games in all
+	}
+	total, ok := 0, true
+	for l, n := range r.Lengths {
+		if l < 0 || n < 0 {
+			return bad("%d games of %d plies", n, l)
+		}
+		if l > r.MaxPlies {
+			return bad("%d games of %d plies, beyond its ply cap of %d", n, l, r.MaxPlies)
+		}
+		if total, ok = addInt(total, n); !ok {
+			break
 		}
 	}
 	for _, m := range []map[string]int{r.Reasons, r.Notes} {
@@ -176,8 +291,17 @@ func (r *Result) validate() error {
 			}
 		}
 	}
-	if total != r.Played || r.Wins[0]+r.Wins[1]+r.Draws+r.Capped != r.Played || r.Played > r.Games {
+	ended := 0
+	for _, n := range []int{r.Wins[0], r.Wins[1], r.Draws, r.Capped} {
+		if ended, ok = addInt(ended, n); !ok {
+			break
+		}
+	}
+	if !ok || total != r.Played || ended != r.Played || r.Played > r.Games {
 		return bad("its counts do not add up to its %d games", r.Played)
+	}
+	if r.Played != want {
+		return bad("it counts %d games, but its shards play %d", r.Played, want)
 	}
 	return nil
 }

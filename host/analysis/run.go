@@ -129,10 +129,7 @@ func Run(ctx context.Context, g *host.Game, opts ...Option) (*Result, error) {
 		}
 	}
 	res := newResult(g, cfg, limit)
-	var indexes []int
-	for i := cfg.shard; i < cfg.games; i += cfg.shards {
-		indexes = append(indexes, i)
-	}
+	total := shardGames(cfg.games, cfg.shard, cfg.shards)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan int)
@@ -156,18 +153,18 @@ func Run(ctx context.Context, g *host.Game, opts ...Option) (*Result, error) {
 					res.add(rec)
 					done++
 					if cfg.progress != nil {
-						cfg.progress(done, len(indexes))
+						cfg.progress(done, total)
 					}
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-	for _, i := range indexes {
+	for k := range total {
 		if ctx.Err() != nil {
 			break
 		}
-		jobs <- i
+		jobs <- cfg.shard + k*cfg.shards // < cfg.games: no overflow
 	}
 	close(jobs)
 	wg.Wait()
@@ -178,6 +175,16 @@ func Run(ctx context.Context, g *host.Game, opts ...Option) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// shardGames is how many of the games 0..games-1 shard i of n plays: the
+// games i, i+n, i+2n, ..., counted without stepping (a step of a huge n
+// would wrap around).
+func shardGames(games, i, n int) int {
+	if i >= games {
+		return 0
+	}
+	return (games-i-1)/n + 1
 }
 
 // record is what one game did.

@@ -47,6 +47,67 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return readOpened(path, f, limit)
 }
 
+// Open opens the operating-system file at path for reading as a stream,
+// with the checks of ReadFile: it must lead to a regular file, and reading
+// more than limit bytes from it fails with an *Error naming the file. Use
+// it for files too large to hold in memory at once.
+func Open(path string, limit int64) (io.ReadCloser, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	if err := checkMode(path, info.Mode()); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	info, err = f.Stat()
+	if err == nil {
+		err = checkMode(path, info.Mode())
+	} else {
+		err = &Error{Path: path, Msg: err.Error(), Err: err}
+	}
+	if err == nil && info.Size() > limit {
+		err = tooLarge(path, limit)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &limitedFile{f: f, path: path, limit: limit, left: limit}, nil
+}
+
+// limitedFile reads a file up to its limit, then fails naming the file.
+type limitedFile struct {
+	f           *os.File
+	path        string
+	limit, left int64
+}
+
+func (l *limitedFile) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		// Is there more? Reading one byte tells a file that grew.
+		var one [1]byte
+		if n, _ := l.f.Read(one[:]); n > 0 {
+			return 0, tooLarge(l.path, l.limit)
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.f.Read(p)
+	l.left -= int64(n)
+	if err != nil && err != io.EOF {
+		err = &Error{Path: l.path, Msg: "cannot read: " + err.Error(), Err: err}
+	}
+	return n, err
+}
+
+func (l *limitedFile) Close() error { return l.f.Close() }
+
 // ReadFS reads the file name of fsys, of at most limit bytes; shown is how
 // the file is named in errors. A file system cannot be asked to open
 // without blocking, so the type is checked before opening and again on

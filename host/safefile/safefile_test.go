@@ -2,6 +2,7 @@ package safefile
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -84,4 +85,40 @@ func ExampleReadFile() {
 	_, err := ReadFile("/dev/zero", 1<<20)
 	os.Stdout.WriteString(err.Error() + "\n")
 	// Output: /dev/zero: not a regular file (a character device): only a plain file can be read
+}
+
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.txt")
+	require.NoError(t, os.WriteFile(plain, []byte("hello"), 0o644))
+	f, err := Open(plain, 5)
+	require.NoError(t, err)
+	b, err := io.ReadAll(f)
+	require.NoError(t, err)
+	assert.Equal(t, "hello", string(b))
+	require.NoError(t, f.Close())
+
+	_, err = Open(plain, 4)
+	assert.ErrorContains(t, err, plain+": file is larger than 4 bytes")
+	_, err = Open("/dev/zero", 1<<20)
+	assert.ErrorContains(t, err, "/dev/zero: not a regular file (a character device)")
+	_, err = Open(dir, 1<<20)
+	assert.ErrorContains(t, err, "not a regular file (a folder)")
+	_, err = Open(filepath.Join(dir, "nope"), 10)
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+
+	// A file that grows past the limit while it is read fails when the
+	// limit is passed, naming the file.
+	f, err = Open(plain, 5)
+	require.NoError(t, err)
+	defer f.Close()
+	w, err := os.OpenFile(plain, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = w.WriteString(" world")
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	_, err = io.ReadAll(f)
+	var se *Error
+	require.ErrorAs(t, err, &se)
+	assert.Contains(t, err.Error(), "file is larger than 5 bytes")
 }
