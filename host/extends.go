@@ -252,6 +252,13 @@ func (vm *machine) apiExtends(L *lua.LState) int {
 				L.RaiseError("matombo.extends: title and description must be strings, got %s", describeLua(v))
 			}
 		}
+		// The same text rules as matombo.declare: no terminal escapes.
+		if s, ok := title.(lua.LString); ok {
+			checkText(L, "matombo.extends: the title", string(s), false)
+		}
+		if s, ok := description.(lua.LString); ok {
+			checkText(L, "matombo.extends: the description", string(s), true)
+		}
 		if r := spec.RawGetString("replace"); r != lua.LNil {
 			rt, ok := r.(*lua.LTable)
 			if !ok {

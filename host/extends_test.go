@@ -104,6 +104,10 @@ return matombo.extends(n)`}, `two/x.lua:2: matombo.extends needs the base game's
 return matombo.extends("base")`}, `two/x.lua:2: matombo.extends must come before matombo.declare: the base game declares the game (give title and description to matombo.extends) (in load)`},
 		{"bad spec field", map[string]string{"x.lua": `return matombo.extends("base", { titel = "X" })`},
 			`two/x.lua:1: matombo.extends: unknown field titel (known: title, description, replace) (in load)`},
+		{"escape in the title", map[string]string{"x.lua": `return matombo.extends("base", { title = "X\27[2J" })`},
+			`two/x.lua:1: matombo.extends: the title contains the control character U+001B at byte 2: only printable characters are allowed (in load)`},
+		{"bidi override in the description", map[string]string{"x.lua": `return matombo.extends("base", { description = "line\nsp\226\128\174oof" })`},
+			`two/x.lua:1: matombo.extends: the description contains the control character U+202E at byte 8: only printable characters and newlines are allowed (in load)`},
 		{"replacement not a function", map[string]string{"x.lua": `return matombo.extends("base", { replace = { setup = 3 } })`},
 			`two/x.lua:1: matombo.extends: replace.setup must be a function, got number 3 (in load)`},
 	}

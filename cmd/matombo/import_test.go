@@ -42,6 +42,7 @@ func TestImportErrors(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"chess.txt":  "game: chess\n\n# State 0\n",
 		"broken.txt": "game: oware\n# State 0\n# State 2\n",
+		"nofull.txt": "game: mancala\n\n# State 0\n# a board\n\n# Apply action \"1\"\naction: 1\n\n# State 1\n# a board\n",
 	})
 	oware := filepath.Join(openspielData, "oware.txt")
 	for _, c := range []struct {
@@ -61,6 +62,7 @@ func TestImportErrors(t *testing.T) {
 		{"a device", []string{"import", "openspiel", "/dev/zero"}, exitFail, "/dev/zero: not a regular file (a character device)"},
 		{"unknown game", []string{"import", "openspiel", filepath.Join(dir, "chess.txt")}, exitFail, `OpenSpiel's game "chess" has no Matombo counterpart`},
 		{"game mismatch", []string{"import", "openspiel", oware, "--game", "kalah"}, exitFail, "which converts to oware, not kalah"},
+		{"no state in full", []string{"import", "openspiel", filepath.Join(dir, "nofull.txt")}, exitFail, "nofull.txt: the playthrough prints no state in full"},
 		{"unwritable output", []string{"import", "openspiel", oware, "-o", filepath.Join(dir, "no", "such", "dir.yaml")}, exitFail, "dir.yaml"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/player"
+	"github.com/matombo/matombo/host/safefile"
 )
 
 const playAbout = `
@@ -62,7 +65,7 @@ type session struct {
 	rng    *rand.Rand       // the plain random players' choices
 	states []*host.State    // states[k] is the state after k decisions
 	record []string         // the tokens played
-	input  *bufio.Scanner   // what the humans type
+	input  *lineReader      // what the humans type
 	queue  []string         // words typed and not handled yet
 }
 
@@ -88,7 +91,7 @@ func runPlay(e *env, args []string) int {
 	if g.Players() != 2 {
 		return c.fail(fmt.Errorf("play handles two-player games; %s has %d players", name, g.Players()))
 	}
-	ss := &session{e: e, g: g, rng: newRand(*seed), states: []*host.State{g.Start()}, input: bufio.NewScanner(e.stdin)}
+	ss := &session{e: e, g: g, rng: newRand(*seed), states: []*host.State{g.Start()}, input: newLineReader(e.stdin, maxInputLine)}
 	for i, spec := range []string{*p1, *p2} {
 		switch spec {
 		case "human":
@@ -105,7 +108,6 @@ func runPlay(e *env, args []string) int {
 			ss.ai[i+1] = p
 		}
 	}
-	ss.input.Buffer(make([]byte, 64*1024), 1<<20)
 	ss.intro(*p1, *p2, *seed)
 	if err := ss.loop(); err != nil {
 		return c.fail(err)
@@ -169,7 +171,10 @@ func (ss *session) loop() error {
 			}
 			continue
 		}
-		word, ok := ss.next()
+		word, ok, err := ss.next()
+		if err != nil {
+			return err
+		}
 		if !ok {
 			fmt.Fprintf(ss.e.stdout, "\nEnd of input: the session ends unfinished after %s.\nRecord: %s\n", plural(len(ss.record), "decision"), recordText(ss.record))
 			return nil
@@ -187,22 +192,86 @@ func (ss *session) loop() error {
 }
 
 // next returns the next word a human typed, prompting for a line when
-// none is waiting; ok is false at the end of the input.
-func (ss *session) next() (string, bool) {
+// none is waiting; ok is false at the end of the input. A line too long
+// to be a command is refused with a message, and the session goes on.
+func (ss *session) next() (string, bool, error) {
 	for len(ss.queue) == 0 {
 		fmt.Fprintf(ss.e.stdout, "%s> ", playerShort(ss.state().ToMove()))
-		if !ss.input.Scan() {
+		line, err := ss.input.next()
+		var long *longLineError
+		switch {
+		case errors.As(err, &long):
+			fmt.Fprintf(ss.e.stdout, "\n%v: ignored; type a token, or help\n", err)
+			continue
+		case errors.Is(err, io.EOF):
 			fmt.Fprintln(ss.e.stdout)
-			return "", false
+			return "", false, nil
+		case err != nil:
+			return "", false, fmt.Errorf("reading the standard input: %w", err)
 		}
 		if ss.e.echo {
-			fmt.Fprintln(ss.e.stdout, ss.input.Text())
+			fmt.Fprintln(ss.e.stdout, line)
 		}
-		ss.queue = strings.Fields(ss.input.Text())
+		ss.queue = strings.Fields(line)
 	}
 	w := ss.queue[0]
 	ss.queue = ss.queue[1:]
-	return w, true
+	return w, true, nil
+}
+
+// maxInputLine bounds a line typed in play: tokens and commands are
+// short, and a longer line is refused rather than held.
+const maxInputLine = 64 << 10
+
+// lineReader reads lines of at most max bytes; the rest of a longer line
+// is read and dropped, so that it costs no memory.
+type lineReader struct {
+	r    *bufio.Reader
+	max  int
+	line int // lines read
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 4096), max: max}
+}
+
+// longLineError is a line longer than the reader takes.
+type longLineError struct {
+	line, max int
+}
+
+func (e *longLineError) Error() string {
+	return fmt.Sprintf("line %d of the input is longer than %s", e.line, safefile.Size(int64(e.max)))
+}
+
+// next returns the next line without its end; io.EOF at the end of the
+// input, a *longLineError for a line longer than max.
+func (lr *lineReader) next() (string, error) {
+	var buf []byte
+	long := false
+	for {
+		part, err := lr.r.ReadSlice('\n')
+		if !long {
+			if len(buf)+len(part) > lr.max+2 { // the line end is not counted
+				long, buf = true, nil
+			} else {
+				buf = append(buf, part...)
+			}
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == io.EOF && (len(buf) > 0 || long):
+		case err != nil:
+			return "", err
+		}
+		lr.line++
+		if long {
+			return "", &longLineError{line: lr.line, max: lr.max}
+		}
+		line := strings.TrimRight(string(buf), "\r\n")
+		return line, nil
+	}
 }
 
 // playerShort is a player's prompt, e.g. "P1".

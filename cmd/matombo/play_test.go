@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"strings"
 	"testing"
 
@@ -91,4 +92,40 @@ func TestPlayIllegalToken(t *testing.T) {
 	r := matombo(t, "a9 a1\nquit\n", "play", "--games", kalahGames, "kalah", "--p2", "human")
 	require.Equal(t, exitOK, r.code)
 	assert.Contains(t, r.stdout, "P1> a9 a1\nillegal token \"a9\": not a legal token here; legal tokens: a1 a2 a3 a4 a5 a6\nP1> quit\nQuit after 0 decisions.\n")
+}
+
+// A line of 2 MB is refused with a message naming it, and the session
+// goes on with the next line (it used to end silently as if the input had
+// ended).
+func TestPlayLongLine(t *testing.T) {
+	input := strings.Repeat("x", 2<<20) + "\nb2\nrecord\nquit\n"
+	r := matombo(t, input, "play", "yematatu", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "line 1 of the input is longer than 64 KiB: ignored; type a token, or help")
+	assert.Contains(t, r.stdout, "Player 1 (South) plays b2.")
+	assert.Contains(t, r.stdout, "Record: b2")
+	assert.NotContains(t, r.stdout, "xxxx", "the long line is not echoed")
+	assert.Less(t, len(r.stdout), 10_000)
+
+	// A last line without its end, and CRLF line ends, are read as lines.
+	r = matombo(t, "b2\r\nrecord", "play", "yematatu", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "Record: b2\n")
+}
+
+func TestLineReader(t *testing.T) {
+	lr := newLineReader(strings.NewReader("ab\n"+strings.Repeat("y", 10)+"\ncd\r\n\nend"), 4)
+	var got []string
+	for {
+		line, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			got = append(got, "error: "+err.Error())
+			continue
+		}
+		got = append(got, line)
+	}
+	assert.Equal(t, []string{"ab", "error: line 2 of the input is longer than 4 bytes", "cd", "", "end"}, got)
 }

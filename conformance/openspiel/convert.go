@@ -3,6 +3,7 @@ package openspiel
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -142,6 +143,9 @@ func Convert(pt *Playthrough, opt Options) ([]byte, error) {
 			return nil, &ConvertError{Line: s.Line, Msg: fmt.Sprintf("state %d: %v", s.N, err)}
 		}
 		writeExpect(&b, p, s.N)
+	}
+	if !slices.ContainsFunc(pt.States, func(s State) bool { return s.Full }) {
+		return nil, &ConvertError{Msg: "the playthrough prints no state in full (no \"IsTerminal() = ...\" lines): a scenario made from it would check nothing"}
 	}
 	return []byte(b.String()), nil
 }

@@ -54,6 +54,11 @@ func openSQLite(ctx context.Context, path string, cfg config) (Store, error) {
 		return nil, &Error{Op: "open", Detail: fmt.Sprintf("SQLite path %q contains '?', which is not allowed", path)}
 	}
 	memory := path == ":memory:"
+	if !memory {
+		if err := checkSQLiteOwner(ctx, path); err != nil {
+			return nil, err
+		}
+	}
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", cfg.busyTimeout.Milliseconds()))
 	q.Add("_pragma", "foreign_keys(1)")
