@@ -7,7 +7,9 @@ require (
 	github.com/chromedp/chromedp v0.23.1
 	github.com/jackc/pgx/v5 v5.13.0
 	github.com/stretchr/testify v1.11.1
+	github.com/yuin/goldmark v1.8.7
 	github.com/yuin/gopher-lua v1.1.2
+	golang.org/x/time v0.16.0
 	gonum.org/v1/plot v0.17.0
 	gopkg.in/yaml.v3 v3.0.1
 	modernc.org/sqlite v1.62.0

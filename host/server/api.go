@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host"
-	"github.com/matombo/matombo/host/server/internal/markdown"
 	"github.com/matombo/matombo/host/store"
 )
 
@@ -43,18 +42,33 @@ type apiError struct {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // the answers are JSON, never HTML: keep & < > readable
-	if err := enc.Encode(v); err != nil {
+	b := encodeJSON(v)
+	if b == nil {
 		status = http.StatusInternalServerError
-		b.Reset()
-		b.WriteString(`{"error":"encoding the answer failed"}` + "\n")
+		b = []byte(`{"error":"encoding the answer failed"}` + "\n")
 	}
+	writeJSONBytes(w, status, b)
+}
+
+// writeJSONBytes answers with JSON already encoded.
+func writeJSONBytes(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	w.Write(b.Bytes())
+	w.Write(b)
+}
+
+// encodeJSON encodes v as the answers are: one line, & < > kept as they
+// are (the answers are JSON, never HTML). It returns nil when v cannot be
+// encoded.
+func encodeJSON(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil
+	}
+	return b.Bytes()
 }
 
 func writeError(w http.ResponseWriter, status int, e apiError) { writeJSON(w, status, e) }
@@ -120,7 +134,7 @@ func (s *Server) handleRules(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("no rules page for game %q", name)})
 		return
 	}
-	writeJSON(w, http.StatusOK, rulesView{Game: name, Markdown: page, HTML: markdown.Render(page)})
+	writeJSONBytes(w, http.StatusOK, page.answer(name))
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
@@ -183,15 +197,41 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			seats[i] = store.Seat{Player: humanSeat, Secret: newSecret()}
 			continue
 		}
-		if _, err := s.opt.players(g, spec); err != nil {
-			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("seat %d: %v", i+1, err)})
+		// The operator's computer seats decide what a seat may cost;
+		// the seat is stored as it will be played, with its budgets.
+		allowed, err := s.seats.allow(spec)
+		if err != nil {
+			var se *SeatError
+			errors.As(err, &se)
+			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("seat %d: %v", i+1, err), Allowed: se.Allowed})
 			return
 		}
-		seats[i] = store.Seat{Player: spec}
+		if allowed == perfectSeat {
+			if no := s.solutions.offer(g); no != nil {
+				no.msg = fmt.Sprintf("seat %d: %s", i+1, no.msg)
+				no.write(w)
+				return
+			}
+		} else if _, err := s.opt.players(g, allowed); err != nil {
+			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("seat %d: %v", i+1, err), Allowed: s.seats.texts()})
+			return
+		}
+		seats[i] = store.Seat{Player: allowed}
 	}
 	st := g.Start()
 	sg := &store.Game{Game: req.Game, Variants: req.Variants, Params: params, Seats: seats, Record: []string{}}
 	sg.Over, sg.Result, sg.ComputerDue = outcome(st, seats)
+	client := s.clientKey(r)
+	if sg.ComputerDue {
+		if no := s.thinkingQuota(client); no != nil {
+			no.write(w)
+			return
+		}
+	}
+	if no := s.clients.createGame(client); no != nil {
+		no.write(w)
+		return
+	}
 	if err := s.store.Create(r.Context(), sg); err != nil {
 		s.storeError(w, err, "")
 		return
@@ -199,6 +239,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	e := s.cache.get(sg.ID)
 	e.mu.Lock()
 	e.game, e.seats, e.state, e.record, e.last = g, sg.Seats, st, nil, nil
+	e.resetMarks()
 	v := s.view(sg, e.game, e.state, e.last, len(sg.Record))
 	e.mu.Unlock()
 	v.Board = newBoardView(g)
@@ -208,9 +249,21 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if sg.ComputerDue {
-		s.wakeWorkers()
+		s.sched.push(sg.ID, client)
 	}
 	writeJSON(w, http.StatusCreated, v)
+}
+
+// thinkingQuota refuses one more game of client waiting for the computer
+// when it has its quota of them already.
+func (s *Server) thinkingQuota(client string) *refusal {
+	limit := s.opt.limits.ClientThinking
+	if limit <= 0 || s.sched.count(client) < limit {
+		return nil
+	}
+	return &refusal{http.StatusTooManyRequests,
+		fmt.Sprintf("you have %d games waiting for the computer's move, the most at once; wait for one to move", limit),
+		seconds(s.opt.think)}
 }
 
 // loadError answers an error loading a game with 422: an unknown game,
@@ -287,10 +340,18 @@ func (s *Server) gameAt(sg *store.Game, ply int, withBoard bool) (*gameView, err
 		ply = len(sg.Record)
 	}
 	var v *gameView
-	if ply == len(sg.Record) && len(e.record) == ply {
-		v = s.view(sg, e.game, e.state, e.last, ply)
+	if isPrefix(sg.Record, e.record) {
+		// The cache holds this record (or more): from its checkpoints.
+		st, last, err := e.stateAt(ply)
+		if err != nil {
+			return nil, err
+		}
+		v = s.view(sg, e.game, st, last, ply)
 	} else {
-		st, last, err := rebuild(e.game, sg.Record[:ply])
+		// sg was read before a move the cache has seen and then taken
+		// back; rare: rebuild from the opening.
+		st := e.game.Start()
+		last, err := replay(st, sg.Record[:ply], nil, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -399,6 +460,13 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	over, result, due := outcome(next, e.seats)
+	client := s.clientKey(r)
+	if due {
+		if no := s.thinkingQuota(client); no != nil {
+			no.write(w)
+			return
+		}
+	}
 	sg, err := s.store.Append(r.Context(), id, ply, req.Token, over, result, due)
 	if err != nil {
 		s.storeError(w, err, id)
@@ -406,8 +474,9 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	}
 	last := newMoveView(e.game, m)
 	e.state, e.last, e.record = next, &last, append([]string(nil), sg.Record...)
+	e.mark(len(e.record), next)
 	if due {
-		s.wakeWorkers()
+		s.sched.push(id, client)
 	}
 	writeJSON(w, http.StatusOK, s.view(sg, e.game, e.state, e.last, len(sg.Record)))
 }

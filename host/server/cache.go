@@ -19,6 +19,74 @@ type entry struct {
 	record []string     // the tokens state was rebuilt from
 	state  *host.State  // the state after record
 	last   *moveView    // the move that led to state
+	// marks are states of the record every spacing plies (marks[k] after
+	// k*spacing moves), so that an earlier ply is rebuilt from the mark
+	// before it in at most spacing moves. There are at most maxMarks:
+	// then every other one is dropped and the spacing doubles.
+	marks   []*host.State
+	spacing int
+}
+
+// Checkpoints of a cached game: an earlier ply costs at most
+// markSpacing moves to rebuild until the game has markSpacing*maxMarks
+// plies, and the entry holds at most maxMarks states.
+const (
+	markSpacing = 32
+	maxMarks    = 128
+)
+
+// mark keeps st, the state after ply moves of the entry's record, when
+// ply is the next checkpoint. The caller holds e.mu.
+func (e *entry) mark(ply int, st *host.State) {
+	if e.spacing == 0 {
+		e.spacing = markSpacing
+	}
+	if ply%e.spacing != 0 || ply/e.spacing != len(e.marks) {
+		return
+	}
+	e.marks = append(e.marks, st.Clone())
+	if len(e.marks) > maxMarks {
+		kept := e.marks[:0]
+		for i := 0; i < len(e.marks); i += 2 {
+			kept = append(kept, e.marks[i])
+		}
+		clear(e.marks[len(kept):])
+		e.marks, e.spacing = kept, 2*e.spacing
+	}
+}
+
+// resetMarks forgets the checkpoints (the record changed otherwise than
+// by moves added) and keeps the opening's.
+func (e *entry) resetMarks() {
+	e.marks, e.spacing = nil, markSpacing
+	e.mark(0, e.game.Start())
+}
+
+// stateAt returns the state after ply moves of the entry's record and the
+// move that led to it, from the checkpoint before it. The caller holds
+// e.mu and has synced e; 0 <= ply <= len(e.record).
+func (e *entry) stateAt(ply int) (*host.State, *moveView, error) {
+	if ply == len(e.record) {
+		return e.state, e.last, nil
+	}
+	k := min(ply/e.spacing, len(e.marks)-1)
+	s := e.marks[k].Clone()
+	if k*e.spacing == ply {
+		if ply == 0 {
+			return s, nil, nil
+		}
+		// The move that led here: replay it from the state before.
+		k--
+		if k < 0 || len(e.marks) <= k {
+			return nil, nil, fmt.Errorf("no checkpoint before ply %d", ply)
+		}
+		s = e.marks[k].Clone()
+	}
+	last, err := replay(s, e.record[k*e.spacing:ply], nil, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, last, nil
 }
 
 // stateCache keeps the rebuilt states of the most recently used games.
@@ -79,8 +147,9 @@ func loadGame(lib *host.Library, name string, variants []string, params map[stri
 }
 
 // replay plays tokens on s and returns the last move played (nil when
-// tokens is empty).
-func replay(s *host.State, tokens []string) (*moveView, error) {
+// tokens is empty). When e is not nil, the checkpoints of e are taken on
+// the way; tokens then start at ply from of e's record.
+func replay(s *host.State, tokens []string, e *entry, from int) (*moveView, error) {
 	var last *moveView
 	for i, tok := range tokens {
 		m, err := s.ParseMove(tok)
@@ -90,29 +159,15 @@ func replay(s *host.State, tokens []string) (*moveView, error) {
 		if err != nil {
 			return nil, fmt.Errorf("replaying move %d %q of the stored record: %w", s.Ply()+1, tok, err)
 		}
+		if e != nil {
+			e.mark(from+i+1, s)
+		}
 		if i == len(tokens)-1 {
 			v := newMoveView(s.Game(), m)
 			last = &v
 		}
 	}
 	return last, nil
-}
-
-// rebuild returns the state after a record, from the opening, and the last
-// move of the record (nil when it is empty).
-func rebuild(g *host.Game, record []string) (*host.State, *moveView, error) {
-	if len(record) == 0 {
-		return g.Start(), nil, nil
-	}
-	s, err := g.Replay(record[:len(record)-1])
-	if err != nil {
-		return nil, nil, fmt.Errorf("rebuilding from the stored record: %w", err)
-	}
-	last, err := replay(s, record[len(record)-1:])
-	if err != nil {
-		return nil, nil, err
-	}
-	return s, last, nil
 }
 
 // sync brings e up to the stored game sg: it loads the game when needed and
@@ -127,6 +182,7 @@ func (s *Server) sync(e *entry, sg *store.Game) error {
 			return fmt.Errorf("loading game %s of stored game %s: %w", sg.Game, sg.ID, err)
 		}
 		e.game, e.seats, e.state, e.record, e.last = g, sg.Seats, g.Start(), nil, nil
+		e.resetMarks()
 	}
 	if isPrefix(sg.Record, e.record) {
 		return nil // e is up to date, or ahead of a game read before the latest move
@@ -136,11 +192,15 @@ func (s *Server) sync(e *entry, sg *store.Game) error {
 	var err error
 	if len(e.record) > 0 && isPrefix(e.record, sg.Record) {
 		next = e.state.Clone() // play only the moves made since
-		last, err = replay(next, sg.Record[len(e.record):])
+		last, err = replay(next, sg.Record[len(e.record):], e, len(e.record))
 	} else {
-		next, last, err = rebuild(e.game, sg.Record)
+		// Another record (a rebuilt game): from the opening.
+		e.resetMarks()
+		next = e.game.Start()
+		last, err = replay(next, sg.Record, e, 0)
 	}
 	if err != nil {
+		e.game = nil // rebuild from scratch next time
 		return fmt.Errorf("stored game %s: %w", sg.ID, err)
 	}
 	e.state, e.last = next, last

@@ -68,13 +68,26 @@ func (h *hub) notifyAll() {
 // proxies keep it open.
 const keepAlive = 25 * time.Second
 
+// maxCatchUp is how many missed states an event stream sends one by one;
+// a client further behind gets the current state alone. Each event holds
+// the record, so sending every missed state would cost time and bytes
+// quadratic in the game's length.
+const maxCatchUp = 8
+
 // handleEvents streams a game's states as Server-Sent Events: first the
 // current state, then one "state" event per move, each the game's JSON as
 // GET /api/games/{id} gives it (without the board), with the ply as the
 // event id. A client reconnecting with Last-Event-ID gets the states it
-// missed.
+// missed, or, when it missed more than maxCatchUp, the current one. A
+// client holds at most its quota of streams, the server its cap.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	release, no := s.clients.openStream(s.clientKey(r))
+	if no != nil {
+		no.write(w)
+		return
+	}
+	defer release()
 	changed, stop := s.hub.subscribe(id)
 	defer stop()
 	sg, err := s.store.Get(r.Context(), id)
@@ -100,7 +113,11 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	for {
-		for ply := sent + 1; ply <= len(sg.Record); ply++ {
+		from := sent + 1
+		if len(sg.Record)-sent > maxCatchUp {
+			from = len(sg.Record) // too far behind: the current state alone
+		}
+		for ply := from; ply <= len(sg.Record); ply++ {
 			v, err := s.gameAt(sg, ply, false)
 			if err != nil {
 				s.log.Error("event stream", "id", id, "err", err)

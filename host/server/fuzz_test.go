@@ -13,17 +13,24 @@ import (
 // fuzzServer is a server over an in-memory store with one game, g1, for
 // the fuzz targets.
 func fuzzServer(f *testing.F) *Server {
-	s, err := New(lib(), newMemStore(), WithRules(docs.Rules))
+	s, err := New(lib(), newMemStore(), WithRules(docs.Rules), WithLimits(testLimits), WithHosts("example.com"))
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { s.Close() })
 	rec := httptest.NewRecorder()
-	s.Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/api/games", strings.NewReader(`{"game": "gore"}`)))
+	s.Handler().ServeHTTP(rec, jsonRequest("POST", "/api/games", `{"game": "gore"}`))
 	if rec.Code != http.StatusCreated {
 		f.Fatalf("creating a game: %d %s", rec.Code, rec.Body)
 	}
 	return s
+}
+
+// jsonRequest is a request with a JSON body, as the page sends it.
+func jsonRequest(method, path, body string) *http.Request {
+	r := httptest.NewRequest(method, path, strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	return r
 }
 
 // checkAnswer fails on a 500 or an answer that is not JSON.
@@ -46,7 +53,7 @@ func FuzzCreate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body string) {
 		rec := httptest.NewRecorder()
-		s.Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/api/games", strings.NewReader(body)))
+		s.Handler().ServeHTTP(rec, jsonRequest("POST", "/api/games", body))
 		checkAnswer(t, rec, body)
 	})
 }
@@ -61,7 +68,7 @@ func FuzzMove(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body string) {
 		rec := httptest.NewRecorder()
-		s.Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/api/games/g1/moves", strings.NewReader(body)))
+		s.Handler().ServeHTTP(rec, jsonRequest("POST", "/api/games/g1/moves", body))
 		checkAnswer(t, rec, body)
 	})
 }

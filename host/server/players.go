@@ -11,9 +11,38 @@ import (
 // humanSeat is the seat spec of a person.
 const humanSeat = "human"
 
-// defaultComputers are the computer players the new-game form offers, the
-// first one by default.
-var defaultComputers = []string{"mcts:time=1s", "alphabeta:time=500ms", "greedy", "random"}
+// perfectSeat is the computer seat that plays from a game's solution;
+// the server prepares it (see PerfectBudget) instead of its PlayerFactory.
+const perfectSeat = "perfect"
+
+// checkSeats makes each allowed computer seat, as a client that names
+// only its player gets it, for the first game of lib that loads, so that
+// a seat its players do not understand fails when the server starts.
+func checkSeats(lib *host.Library, seats computerSeats, players PlayerFactory) error {
+	var g *host.Game
+	for _, name := range lib.Games() {
+		var err error
+		if g, err = lib.Load(name); err == nil {
+			break
+		}
+	}
+	if g == nil {
+		return nil // no game: no seat to make
+	}
+	for _, cs := range seats {
+		if cs.Name == perfectSeat {
+			continue
+		}
+		spec, err := seats.allow(cs.Name)
+		if err == nil {
+			_, err = players(g, spec)
+		}
+		if err != nil {
+			return &SeatError{Spec: cs.String(), Problem: err.Error()}
+		}
+	}
+	return nil
+}
 
 // ProjectPlayers is the default PlayerFactory: the computer players of
 // package player, from specs such as "random", "greedy", "mcts:time=1s" or

@@ -15,6 +15,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,19 +38,23 @@ type PlayerFactory func(g *host.Game, spec string) (Player, error)
 // Server is the game server. Create it with New, serve its Handler, and
 // Close it when done; Close does not close the store.
 type Server struct {
-	lib     *host.Library
-	store   store.Store
-	opt     options
-	log     *slog.Logger
-	catalog *catalog
-	cache   *stateCache
-	hub     *hub
-	mux     *http.ServeMux
+	lib       *host.Library
+	store     store.Store
+	opt       options
+	log       *slog.Logger
+	catalog   *catalog
+	cache     *stateCache
+	hub       *hub
+	mux       *http.ServeMux
+	seats     computerSeats // the computer seats allowed
+	clients   *clients      // quotas and counts by client
+	sched     *scheduler    // games waiting for a computer move
+	solutions *solutions    // perfect players
 
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
-	wake   chan struct{} // wakes idle computer workers
+	wake   chan struct{} // wakes the discovery of games due elsewhere
 	owner  string        // lease owner prefix of this process
 }
 
@@ -62,6 +68,9 @@ type options struct {
 	players   PlayerFactory
 	rules     func(game string) (string, bool)
 	computers []string
+	limits    Limits
+	hosts     []string
+	perfect   PerfectBudget
 	log       *slog.Logger
 }
 
@@ -77,11 +86,13 @@ func WithMaxBody(n int64) Option { return func(o *options) { o.maxBody = n } }
 func WithCacheSize(n int) Option { return func(o *options) { o.cacheSize = n } }
 
 // WithWorkers sets how many computer moves may be thought about at once
-// (default 2).
+// (default 2). Workers take the games waiting for a computer move fairly,
+// the client served longest ago first.
 func WithWorkers(n int) Option { return func(o *options) { o.workers = n } }
 
-// WithThinkTime bounds one computer move (default 10s); a player that has
-// not answered by then is replaced by a random legal move.
+// WithThinkTime bounds one computer move (default 5s), whatever its
+// player's own budget; a player that has not answered by then is replaced
+// by a random legal move.
 func WithThinkTime(d time.Duration) Option { return func(o *options) { o.think = d } }
 
 // WithLease sets how long a worker holds a game it is thinking about
@@ -95,12 +106,34 @@ func WithPollInterval(d time.Duration) Option { return func(o *options) { o.poll
 // WithPlayers sets how computer seats are made (default ProjectPlayers).
 func WithPlayers(f PlayerFactory) Option { return func(o *options) { o.players = f } }
 
-// WithComputerPlayers names the computer player specs the new-game form
-// offers, the first by default (default mcts:time=1s, alphabeta:time=500ms,
-// greedy, random); any spec the PlayerFactory accepts may be typed in.
-func WithComputerPlayers(specs ...string) Option {
-	return func(o *options) { o.computers = append([]string(nil), specs...) }
+// WithComputerSeats sets the computer seats a game may have, each a
+// player with the caps of its options, such as "mcts:time<=2s,threads<=2"
+// (see ComputerSeat; default DefaultComputerSeats). A create request
+// naming anything else gets 422 with the allowed seats, and a stored seat
+// the server no longer allows plays random moves. New fails on a seat it
+// cannot read.
+func WithComputerSeats(seats ...string) Option {
+	return func(o *options) { o.computers = append([]string(nil), seats...) }
 }
+
+// WithLimits sets the quotas of each client and the caps of the server
+// (default DefaultLimits for the process's open-file limit).
+func WithLimits(l Limits) Option { return func(o *options) { o.limits = l } }
+
+// WithHosts sets the host names the server answers for besides localhost
+// and IP addresses (the name people reach it by, e.g. play.example.org);
+// a request for any other host gets 421.
+func WithHosts(names ...string) Option {
+	return func(o *options) {
+		for _, n := range names {
+			o.hosts = append(o.hosts, strings.ToLower(strings.TrimSuffix(n, ".")))
+		}
+	}
+}
+
+// WithPerfect sets what the server spends to offer perfect play (default
+// DefaultPerfectBudget).
+func WithPerfect(b PerfectBudget) Option { return func(o *options) { o.perfect = b } }
 
 // WithRules gives rules pages for games whose script folder has none (for
 // example the shipped games' pages in package docs).
@@ -118,11 +151,13 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 		maxBody:   16 << 10,
 		cacheSize: 512,
 		workers:   2,
-		think:     10 * time.Second,
+		think:     5 * time.Second,
 		lease:     30 * time.Second,
 		poll:      2 * time.Second,
 		players:   ProjectPlayers,
-		computers: defaultComputers,
+		computers: DefaultComputerSeats(),
+		limits:    DefaultLimits(OpenFileLimit()),
+		perfect:   DefaultPerfectBudget(),
 		log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 	for _, f := range opts {
@@ -131,49 +166,69 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 	if o.maxBody < 1 || o.cacheSize < 1 || o.workers < 1 || o.think <= 0 || o.lease <= 0 || o.poll <= 0 {
 		return nil, fmt.Errorf("server: body limit, cache size, workers and durations must be positive")
 	}
+	seats, err := parseComputerSeats(o.computers)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	if err := checkSeats(lib, seats, o.players); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		lib:    lib,
-		store:  st,
-		opt:    o,
-		log:    o.log,
-		cache:  newStateCache(o.cacheSize),
-		hub:    newHub(),
-		ctx:    ctx,
-		cancel: cancel,
-		wake:   make(chan struct{}, o.workers),
-		owner:  "server-" + randomHex(8),
+		lib:       lib,
+		store:     st,
+		opt:       o,
+		log:       o.log,
+		cache:     newStateCache(o.cacheSize),
+		hub:       newHub(),
+		seats:     seats,
+		clients:   newClients(o.limits),
+		sched:     newScheduler(),
+		solutions: newSolutions(ctx, o.perfect, o.log),
+		ctx:       ctx,
+		cancel:    cancel,
+		wake:      make(chan struct{}, 1),
+		owner:     "server-" + randomHex(8),
 	}
-	s.catalog = newCatalog(lib, o.rules, o.computers)
+	s.catalog = newCatalog(lib, o.rules, seats.names(), o.log)
+	s.catalog.Seats = seats.texts()
 	changes, err := st.Watch(ctx)
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("server: watching the store: %w", err)
 	}
-	s.wg.Add(1)
+	s.wg.Add(2)
 	go func() {
 		defer s.wg.Done()
 		s.watch(changes)
 	}()
-	for i := range o.workers {
+	go func() {
+		defer s.wg.Done()
+		s.discover(s.owner + "/discover")
+	}()
+	for range o.workers {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			s.worker(fmt.Sprintf("%s/%d", s.owner, i))
+			s.worker()
 		}()
+	}
+	if slices.ContainsFunc(seats, func(cs ComputerSeat) bool { return cs.Name == perfectSeat }) {
+		s.solutions.warm(lib)
 	}
 	s.mux = s.routes()
 	return s, nil
 }
 
 // Handler returns the HTTP handler of the API, the events and the page.
-func (s *Server) Handler() http.Handler { return s.secure(s.mux) }
+func (s *Server) Handler() http.Handler { return s.secure(s.guard(s.mux)) }
 
-// Close stops the computer workers and ends open event streams. It does
-// not close the store.
+// Close stops the computer workers, the preparation of perfect players
+// and the open event streams. It does not close the store.
 func (s *Server) Close() error {
 	s.cancel()
 	s.wg.Wait()
+	s.solutions.wait()
 	return nil
 }
 
@@ -218,8 +273,8 @@ func (s *Server) secure(next http.Handler) http.Handler {
 	})
 }
 
-// watch passes the store's changes to the event streams and the computer
-// workers. When the store drops the watch (a receiver too far behind, a
+// watch passes the store's changes to the event streams and the
+// discovery of games due. When the store drops the watch (a receiver too far behind, a
 // lost connection), it watches again and tells every stream to re-read,
 // since changes may have been missed.
 func (s *Server) watch(changes <-chan store.Change) {
@@ -251,14 +306,11 @@ func (s *Server) watch(changes <-chan store.Change) {
 	}
 }
 
-// wakeWorkers wakes idle computer workers to look for a move to make.
+// wakeWorkers wakes the discovery of games due for a computer move.
 func (s *Server) wakeWorkers() {
-	for range s.opt.workers {
-		select {
-		case s.wake <- struct{}{}:
-		default:
-			return
-		}
+	select {
+	case s.wake <- struct{}{}:
+	default:
 	}
 }
 

@@ -33,9 +33,13 @@ type testServer struct {
 	store store.Store
 }
 
+// testLimits are limits no functional test reaches: tests of the limits
+// set their own.
+var testLimits = Limits{GamesPerMinute: 1 << 20, RequestsPerSecond: 1 << 20, ClientStreams: 1 << 10, ClientThinking: 1 << 10, Streams: 1 << 12}
+
 func newTestServer(t *testing.T, st store.Store, opts ...Option) *testServer {
 	t.Helper()
-	opts = append([]Option{WithRules(docs.Rules), WithPollInterval(50 * time.Millisecond)}, opts...)
+	opts = append([]Option{WithRules(docs.Rules), WithPollInterval(50 * time.Millisecond), WithLimits(testLimits)}, opts...)
 	s, err := New(lib(), st, opts...)
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
@@ -340,16 +344,10 @@ func TestMoves(t *testing.T) {
 	assert.JSONEq(t, string(stateAfter(t, "yematatu", nil, record[:2])), string(early.State))
 }
 
-// idleStore is a memStore whose computer moves are never claimed.
-type idleStore struct{ *memStore }
-
-func (idleStore) Claim(ctx context.Context, owner string, lease time.Duration) (*store.Game, error) {
-	return nil, fmt.Errorf("idle store: %w", store.ErrNotFound)
-}
-
 func TestComputerSeatRefusesPeople(t *testing.T) {
-	ts := newTestServer(t, idleStore{newMemStore()})
-	g := ts.create(`{"game": "gore", "seats": ["random", "human"]}`)
+	stuck := func(g *host.Game, spec string) (Player, error) { return stuckPlayer{}, nil }
+	ts := newTestServer(t, newMemStore(), WithPlayers(stuck), WithComputerSeats("stuck"), WithThinkTime(time.Hour))
+	g := ts.create(`{"game": "gore", "seats": ["stuck", "human"]}`)
 	assert.Empty(t, g.Seats[0].URL)
 	status, b := ts.move(g.ID, "a1", 0, secret(t, g.Seats[1].URL))
 	assert.Equal(t, http.StatusForbidden, status, "%s", b)
@@ -712,13 +710,13 @@ func TestComputerFallback(t *testing.T) {
 		}
 		return nil, fmt.Errorf("unknown player %q (allowed: stuck, failing)", spec)
 	}
-	ts := newTestServer(t, newMemStore(), WithPlayers(players), WithThinkTime(20*time.Millisecond), WithComputerPlayers("stuck", "failing"))
+	ts := newTestServer(t, newMemStore(), WithPlayers(players), WithThinkTime(20*time.Millisecond), WithComputerSeats("stuck", "failing"))
 	status, b := ts.do("GET", "/api/catalog", "")
 	require.Equal(t, http.StatusOK, status)
 	assert.Contains(t, string(b), `"computers":["stuck","failing"]`)
 	status, b = ts.do("POST", "/api/games", `{"game": "gore", "seats": ["random", "human"]}`)
 	assert.Equal(t, http.StatusUnprocessableEntity, status, "%s", b)
-	assert.Contains(t, string(b), "allowed: stuck, failing")
+	assert.Contains(t, string(b), `"allowed":["stuck","failing"]`)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

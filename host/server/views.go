@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"log/slog"
 	"sort"
 	"strconv"
 
@@ -172,13 +173,14 @@ type paramView struct {
 type catalog struct {
 	Games     []catalogGame `json:"games"`
 	Human     string        `json:"human"`     // the seat spec of a person
-	Computers []string      `json:"computers"` // computer player specs to offer
+	Computers []string      `json:"computers"` // computer players to offer (their names)
+	Seats     []string      `json:"computer_seats"` // the computer seats allowed, with their caps
 
-	rules map[string]string
+	rules map[string]*rulesPage
 }
 
-func newCatalog(lib *host.Library, extra func(string) (string, bool), computers []string) *catalog {
-	c := &catalog{Games: []catalogGame{}, Human: humanSeat, Computers: append([]string{}, computers...), rules: map[string]string{}}
+func newCatalog(lib *host.Library, extra func(string) (string, bool), computers []string, log *slog.Logger) *catalog {
+	c := &catalog{Games: []catalogGame{}, Human: humanSeat, Computers: append([]string{}, computers...), rules: map[string]*rulesPage{}}
 	names := lib.Games()
 	sort.Strings(names)
 	for _, name := range names {
@@ -207,8 +209,12 @@ func newCatalog(lib *host.Library, extra func(string) (string, bool), computers 
 		if page == "" && extra != nil {
 			page, _ = extra(name)
 		}
-		if page != "" {
-			c.rules[name] = page
+		switch shape := rulesShape(page); {
+		case page == "":
+		case shape != "":
+			log.Warn("rules page left out: out of the shape the server serves", "game", name, "problem", shape)
+		default:
+			c.rules[name] = &rulesPage{markdown: page}
 			cg.HasRules = true
 		}
 		c.Games = append(c.Games, cg)

@@ -1,0 +1,270 @@
+package server
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/player"
+	"github.com/matombo/matombo/host/safefile"
+	"github.com/matombo/matombo/host/solve"
+)
+
+// PerfectBudget bounds what the server spends to offer perfect play: a
+// game's exact solution is loaded from the solution cache (`matombo
+// solve` writes it) or solved, once per game configuration, in the
+// background, never on a request's path. Until it is ready a request for
+// a perfect seat gets 503 with Retry-After; a game too large for the
+// budget gets 422 saying why.
+type PerfectBudget struct {
+	// Positions is the most positions one solve explores; 0 solves
+	// nothing and offers only the solutions already cached.
+	Positions int
+	// Time is the most one load or solve (with its check) takes.
+	Time time.Duration
+	// Memory is the most the solutions at hand take together, in bytes
+	// (estimated from their positions).
+	Memory int64
+	// SolvesPerMinute is how many loads or solves may start a minute,
+	// over all clients.
+	SolvesPerMinute int
+}
+
+// DefaultPerfectBudget solves games of up to 100,000 positions (Tsoro
+// Yematatu, in well under a second) within 10 seconds each, six a
+// minute, and holds at most 256 MiB of solutions.
+func DefaultPerfectBudget() PerfectBudget {
+	return PerfectBudget{Positions: 100_000, Time: 10 * time.Second, Memory: 256 << 20, SolvesPerMinute: 6}
+}
+
+// perfectRetry is the Retry-After of a perfect seat being prepared.
+const perfectRetry = 5
+
+// solutions are the perfect players of game configurations, by the
+// game's fingerprint, and their preparation: one at a time.
+type solutions struct {
+	ctx    context.Context
+	budget PerfectBudget
+	log    *slog.Logger
+
+	mu      sync.Mutex
+	entries map[string]*solutionEntry
+	failed  *list.List // fingerprints of failed entries, most recent first
+	used    int64      // memory of the ready solutions
+	busy    bool       // a preparation runs
+	limiter *rate.Limiter
+	wg      sync.WaitGroup
+}
+
+// solutionEntry is one game configuration's perfect play.
+type solutionEntry struct {
+	ready  chan struct{} // closed when the preparation has ended
+	player Player        // set when it succeeded
+	reason string        // why not, when it failed
+	el     *list.Element // in failed
+}
+
+// maxFailed is how many failed configurations are remembered.
+const maxFailed = 1024
+
+func newSolutions(ctx context.Context, b PerfectBudget, log *slog.Logger) *solutions {
+	ss := &solutions{ctx: ctx, budget: b, log: log, entries: map[string]*solutionEntry{}, failed: list.New()}
+	if b.SolvesPerMinute > 0 {
+		ss.limiter = rate.NewLimiter(rate.Limit(float64(b.SolvesPerMinute)/60), b.SolvesPerMinute)
+	}
+	return ss
+}
+
+// offer says whether a perfect seat can be had for g now: nil when it
+// is ready, else the refusal: 503 while it is prepared (starting the
+// preparation when none runs), 422 when it cannot be.
+func (ss *solutions) offer(g *host.Game) *refusal {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	e := ss.entries[g.Fingerprint()]
+	if e == nil {
+		if ss.busy {
+			return &refusal{http.StatusServiceUnavailable, "perfect play is being prepared for another game; try again shortly", perfectRetry}
+		}
+		if ss.limiter != nil && !ss.limiter.Allow() {
+			return &refusal{http.StatusServiceUnavailable, "perfect play was prepared for many games this minute; try again shortly", perfectRetry * 2}
+		}
+		ss.start(g)
+		return &refusal{http.StatusServiceUnavailable, fmt.Sprintf("perfect play for %s is being prepared; try again in a few seconds", gameName(g)), perfectRetry}
+	}
+	select {
+	case <-e.ready:
+	default:
+		return &refusal{http.StatusServiceUnavailable, fmt.Sprintf("perfect play for %s is being prepared; try again in a few seconds", gameName(g)), perfectRetry}
+	}
+	if e.player == nil {
+		return &refusal{http.StatusUnprocessableEntity, fmt.Sprintf("perfect play is not offered for %s: %s", gameName(g), e.reason), 0}
+	}
+	return nil
+}
+
+// player returns the perfect player of g, waiting for its preparation
+// (started when needed, whatever the rate) until ctx ends.
+func (ss *solutions) player(ctx context.Context, g *host.Game) (Player, error) {
+	ss.mu.Lock()
+	e := ss.entries[g.Fingerprint()]
+	if e == nil {
+		if ss.busy {
+			ss.mu.Unlock()
+			return nil, errors.New("perfect play: another game is being prepared")
+		}
+		e = ss.start(g)
+	}
+	ss.mu.Unlock()
+	select {
+	case <-e.ready:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("perfect play for %s is still being prepared: %w", gameName(g), ctx.Err())
+	}
+	if e.player == nil {
+		return nil, fmt.Errorf("perfect play is not offered for %s: %s", gameName(g), e.reason)
+	}
+	return e.player, nil
+}
+
+// start begins the preparation of g's entry. The caller holds mu.
+func (ss *solutions) start(g *host.Game) *solutionEntry {
+	e := &solutionEntry{ready: make(chan struct{})}
+	ss.entries[g.Fingerprint()] = e
+	ss.busy = true
+	ss.wg.Add(1)
+	go func() {
+		defer ss.wg.Done()
+		p, mem, err := ss.prepare(g)
+		ss.mu.Lock()
+		defer ss.mu.Unlock()
+		ss.busy = false
+		switch {
+		case err == nil && ss.used+mem > ss.budget.Memory:
+			err = fmt.Errorf("its solution (about %s) does not fit in the memory the server keeps for solutions", solve.FormatBytes(mem))
+		case err == nil:
+			ss.used += mem
+			e.player = p
+		}
+		if err != nil {
+			e.reason = err.Error()
+			if ss.ctx.Err() != nil {
+				delete(ss.entries, g.Fingerprint()) // stopped, not failed
+			} else {
+				ss.log.Info("perfect play not offered", "game", gameName(g), "reason", e.reason)
+				e.el = ss.failed.PushFront(g.Fingerprint())
+				for ss.failed.Len() > maxFailed {
+					delete(ss.entries, ss.failed.Remove(ss.failed.Back()).(string))
+				}
+			}
+		}
+		close(e.ready)
+	}()
+	return e
+}
+
+// prepare loads g's cached solution or solves g, within the budget, and
+// checks the solution against the rules; it returns the player and the
+// memory the solution takes.
+func (ss *solutions) prepare(g *host.Game) (Player, int64, error) {
+	ctx, cancel := context.WithTimeout(ss.ctx, ss.budget.Time)
+	defer cancel()
+	if g.Players() != 2 {
+		return nil, 0, fmt.Errorf("it has %d players; perfect play is for two", g.Players())
+	}
+	bpp := int64(solve.BytesPerPosition(g))
+	var sol *solve.Solution
+	if path, err := solve.CachePath(g); err == nil && safefile.IsRegular(path) {
+		// A cache file is data from disk: bounded by the memory it
+		// would take, and checked against the rules before it is used.
+		if info, err := os.Stat(path); err == nil && info.Size() > ss.budget.Memory {
+			return nil, 0, fmt.Errorf("its cached solution (%s) is larger than the memory the server keeps for solutions", solve.FormatBytes(info.Size()))
+		}
+		if sol, err = solve.LoadCached(g); err != nil {
+			ss.log.Warn("cached solution not used", "game", gameName(g), "err", err)
+			sol = nil
+		} else if err := sol.Check(ctx, g); err != nil {
+			ss.log.Warn("cached solution not used: it does not agree with the rules", "game", gameName(g), "err", err)
+			sol = nil
+		}
+	}
+	if sol == nil {
+		positions := int64(ss.budget.Positions)
+		if bpp > 0 {
+			positions = min(positions, ss.budget.Memory/bpp)
+		}
+		if positions <= 0 {
+			return nil, 0, errors.New("its solution is not cached on the server (run matombo solve there)")
+		}
+		var err error
+		if sol, err = solve.Solve(ctx, g, solve.WithMaxPositions(int(positions))); err != nil {
+			if errors.Is(err, context.DeadlineExceeded) {
+				return nil, 0, fmt.Errorf("solving it takes longer than the %v the server allows", ss.budget.Time)
+			}
+			var tl *solve.TooLargeError
+			if errors.As(err, &tl) {
+				return nil, 0, fmt.Errorf("it has more than %d positions, more than the server solves", positions)
+			}
+			return nil, 0, err
+		}
+		if _, err := solve.SaveCached(sol, g); err != nil {
+			ss.log.Warn("caching a solution", "game", gameName(g), "err", err)
+		}
+	}
+	return player.FromSolution(sol), int64(sol.Positions()) * bpp, nil
+}
+
+// warm starts loading the cached solutions of the games' default
+// configurations and named variants, one after the other, so that their
+// perfect seats are ready before anyone asks. Games without a cached
+// solution are left for a request to ask for.
+func (ss *solutions) warm(lib *host.Library) {
+	ss.wg.Add(1)
+	go func() {
+		defer ss.wg.Done()
+		for _, name := range lib.Games() {
+			g, err := lib.Load(name)
+			if err != nil {
+				continue
+			}
+			configs := []*host.Game{g}
+			for _, v := range g.Variants() {
+				if vg, err := lib.Load(name, host.WithVariant(v.Name)); err == nil {
+					configs = append(configs, vg)
+				}
+			}
+			for _, c := range configs {
+				if path, err := solve.CachePath(c); err != nil || !safefile.IsRegular(path) {
+					continue
+				}
+				if _, err := ss.player(ss.ctx, c); ss.ctx.Err() != nil {
+					return
+				} else if err != nil {
+					ss.log.Debug("warming perfect play", "game", gameName(c), "err", err)
+				}
+			}
+		}
+	}()
+}
+
+// wait waits for the preparations to stop (after the server's context
+// ends).
+func (ss *solutions) wait() { ss.wg.Wait() }
+
+// gameName names a game configuration: its name and variants.
+func gameName(g *host.Game) string {
+	name := g.Name()
+	for _, v := range g.ChosenVariants() {
+		name += " " + v
+	}
+	return name
+}

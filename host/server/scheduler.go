@@ -1,0 +1,144 @@
+package server
+
+import (
+	"strings"
+	"sync"
+)
+
+// scheduler hands the games waiting for a computer move to the workers
+// fairly: by client, the client served longest ago first, and within a
+// client by game, the game waiting longest first. However many games
+// one client has waiting, a game of another client waits only for the
+// next worker to be free, which is at most one think time.
+type scheduler struct {
+	mu      sync.Mutex
+	seq     uint64                  // counts the games handed out
+	clients map[string]*clientQueue // clients with games waiting or thinking
+	games   map[string]string       // game -> its client, while waiting or thinking
+	wake    chan struct{}           // a game is waiting
+}
+
+// clientQueue is one client's games.
+type clientQueue struct {
+	waiting  []string // game IDs, oldest first
+	thinking int      // games being thought about
+	served   uint64   // seq when the client was last served; 0 never
+}
+
+func newScheduler() *scheduler {
+	return &scheduler{clients: map[string]*clientQueue{}, games: map[string]string{}, wake: make(chan struct{}, 1)}
+}
+
+// push queues game id for client; false when the game is waiting or
+// being thought about already.
+func (sc *scheduler) push(id, client string) bool {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if _, ok := sc.games[id]; ok {
+		return false
+	}
+	q := sc.clients[client]
+	if q == nil {
+		q = &clientQueue{}
+		sc.clients[client] = q
+	}
+	q.waiting = append(q.waiting, id)
+	sc.games[id] = client
+	select {
+	case sc.wake <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+// next hands out the oldest waiting game of the client served longest
+// ago; ok is false when no game waits.
+func (sc *scheduler) next() (id, client string, ok bool) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	var best *clientQueue
+	for c, q := range sc.clients {
+		if len(q.waiting) > 0 && (best == nil || q.served < best.served || q.served == best.served && c < client) {
+			best, client = q, c
+		}
+	}
+	if best == nil {
+		return "", "", false
+	}
+	id = best.waiting[0]
+	best.waiting = best.waiting[1:]
+	best.thinking++
+	sc.seq++
+	best.served = sc.seq
+	if len(best.waiting) > 0 {
+		// Another worker may take the next one.
+		select {
+		case sc.wake <- struct{}{}:
+		default:
+		}
+	}
+	return id, client, true
+}
+
+// done ends the thinking about game id handed out by next.
+func (sc *scheduler) done(id string) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	client, ok := sc.games[id]
+	if !ok {
+		return
+	}
+	delete(sc.games, id)
+	sc.clients[client].thinking--
+	// A client with nothing waiting keeps its place in the order (when it
+	// was served) for a while, so that coming back at once does not put
+	// it first; the idle ones are forgotten when there are many.
+	if len(sc.clients) > maxIdleClients {
+		for c, q := range sc.clients {
+			if q.thinking == 0 && len(q.waiting) == 0 {
+				delete(sc.clients, c)
+			}
+		}
+	}
+}
+
+// maxIdleClients is how many clients the scheduler keeps before it
+// forgets those with nothing waiting.
+const maxIdleClients = 4096
+
+// count is how many games of client wait or are thought about.
+func (sc *scheduler) count(client string) int {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	q := sc.clients[client]
+	if q == nil {
+		return 0
+	}
+	return len(q.waiting) + q.thinking
+}
+
+// discoveredClient prefixes the client of a game found in the store
+// rather than made due by a request here: each such game is a client.
+const discoveredClient = "game:"
+
+// discovered is how many games found in the store wait or are thought
+// about.
+func (sc *scheduler) discovered() int {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	n := 0
+	for c, q := range sc.clients {
+		if strings.HasPrefix(c, discoveredClient) {
+			n += len(q.waiting) + q.thinking
+		}
+	}
+	return n
+}
+
+// has reports whether game id waits or is thought about.
+func (sc *scheduler) has(id string) bool {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	_, ok := sc.games[id]
+	return ok
+}
