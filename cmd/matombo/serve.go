@@ -7,9 +7,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -23,8 +25,11 @@ const serveAbout = `
 Serves the games in the browser: a page that draws any game's board, a JSON
 API and live updates (docs/serve.md). Games are stored in a SQLite file, so
 they survive a restart; each person's seat is a secret link. Computer seats
-(e.g. "mcts:time=1s" or "random", see docs/players.md) move by
-themselves. Stop with Ctrl-C.`
+move by themselves; the operator decides which there are and what each may
+spend (--computer, e.g. 'mcts:time<=2s,threads<=2'), and every client has
+quotas (--client-*). Behind a reverse proxy, name the public host with
+--host and the proxy with --trusted-proxy. "Running it for other people" in
+docs/serve.md has the details. Stop with Ctrl-C.`
 
 // serveConfig is what serve needs from the command line.
 type serveConfig struct {
@@ -32,18 +37,36 @@ type serveConfig struct {
 	db      string
 	workers int
 	lib     *host.Library
-	ready   func(url string) // called once the server listens (tests)
+	seats   []string              // --computer; nil: the server's defaults
+	hosts   []string              // --host
+	limits  *server.Limits        // nil: the server's defaults
+	perfect *server.PerfectBudget // nil: the server's default
+	ready   func(url string)      // called once the server listens (tests)
 }
 
 // runServe is `matombo serve`.
 func runServe(e *env, args []string) int {
-	c := newCLI(e, "serve", "[--addr HOST:PORT] [--db PATH] [--games DIR]...", serveAbout)
-	var dirs stringList
+	c := newCLI(e, "serve", "[--addr HOST:PORT] [--db PATH] [--games DIR]... [--computer SPEC]... [--host NAME]... [--trusted-proxy CIDR]...", serveAbout)
+	var dirs, seats, hosts, proxies stringList
 	c.fs.Var(&dirs, "games", "add or override games from the folder `DIR` (repeatable)")
 	addr := c.fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
 	db := c.fs.String("db", "", "store games in the SQLite file `PATH` (\":memory:\" keeps them in memory only; "+
 		"a postgres:// URL uses PostgreSQL); default "+displayPath(defaultDBPath()))
 	workers := c.intFlag("workers", 2, 1, maxWorkers, "computer moves thought about at once, at most `N`")
+	c.fs.Var(&seats, "computer", "allow the computer seat `SPEC`, a player with the caps of its options, e.g. 'mcts:time<=2s,threads<=2' "+
+		"(repeatable; default: "+strings.Join(server.DefaultComputerSeats(), " ")+")")
+	c.fs.Var(&hosts, "host", "answer requests for the host `NAME` too (repeatable; localhost and IP addresses always)")
+	c.fs.Var(&proxies, "trusted-proxy", "take the client's address from X-Forwarded-For on connections from the network `CIDR`, e.g. 127.0.0.1/32 (repeatable)")
+	lim := server.DefaultLimits(server.OpenFileLimit())
+	gamesPerMinute := c.intFlag("client-games", lim.GamesPerMinute, 0, maxQuota, "games one client may create a minute, `N` (0: no limit)")
+	requests := c.intFlag("client-requests", lim.RequestsPerSecond, 0, maxQuota, "API requests one client may make a second, `N` (0: no limit)")
+	clientStreams := c.intFlag("client-streams", lim.ClientStreams, 0, maxQuota, "event streams one client may hold open, `N` (0: no limit)")
+	thinking := c.intFlag("client-thinking", lim.ClientThinking, 0, maxQuota, "games of one client waiting for the computer at once, `N` (0: no limit)")
+	clientConns := c.intFlag("client-conns", lim.ClientConns, 0, maxQuota, "connections one client may hold, `N` (0: no limit)")
+	streams := c.intFlag("max-streams", lim.Streams, 0, maxQuota, "event streams the server holds open, at most `N` (default: from the open-file limit; 0: no limit)")
+	conns := c.intFlag("max-conns", lim.Conns, 0, maxQuota, "connections the server holds, at most `N` (default: from the open-file limit; 0: no limit)")
+	perfectPositions := c.intFlag("perfect-positions", server.DefaultPerfectBudget().Positions, 0, maxPositions,
+		"solve a game for perfect play, off the request path, when it has at most `N` positions (0: only solutions already cached)")
 	pos, status, ok := c.parse(args)
 	if !ok {
 		return status
@@ -51,14 +74,39 @@ func runServe(e *env, args []string) int {
 	if len(pos) > 0 {
 		return c.usageError("unexpected argument %q: serve takes no arguments", pos[0])
 	}
-	if *workers < 1 {
-		return c.usageError("--workers %d: want at least 1", *workers)
+	for _, spec := range seats {
+		if _, err := server.ParseComputerSeat(spec); err != nil {
+			return c.usageError("--computer %s: %v", spec, err)
+		}
 	}
+	lim.GamesPerMinute, lim.RequestsPerSecond, lim.ClientStreams, lim.ClientThinking = *gamesPerMinute, *requests, *clientStreams, *thinking
+	lim.ClientConns, lim.Streams, lim.Conns = *clientConns, *streams, *conns
+	for _, p := range proxies {
+		prefix, err := netip.ParsePrefix(p)
+		if err != nil {
+			a, aerr := netip.ParseAddr(p)
+			if aerr != nil {
+				return c.usageError("--trusted-proxy %s: want an address or a network such as 10.0.0.0/8", p)
+			}
+			prefix = netip.PrefixFrom(a, a.BitLen())
+		}
+		lim.TrustedProxies = append(lim.TrustedProxies, prefix.Masked())
+	}
+	for _, h := range hosts {
+		if h == "" || strings.ContainsAny(h, "/:@ ") {
+			return c.usageError("--host %q: want a host name such as play.example.org", h)
+		}
+	}
+	perfect := server.DefaultPerfectBudget()
+	perfect.Positions = *perfectPositions
 	lib, err := libraryWith(dirs)
 	if err != nil {
 		return c.fail(usageErr{err.Error()})
 	}
-	cfg := serveConfig{addr: *addr, db: *db, workers: *workers, lib: lib}
+	cfg := serveConfig{addr: *addr, db: *db, workers: *workers, lib: lib, hosts: hosts, limits: &lim, perfect: &perfect}
+	if len(seats) > 0 {
+		cfg.seats = seats
+	}
 	if cfg.db == "" {
 		cfg.db = defaultDBPath()
 		if err := os.MkdirAll(filepath.Dir(cfg.db), 0o700); err != nil {
@@ -73,6 +121,9 @@ func runServe(e *env, args []string) int {
 	return exitOK
 }
 
+// maxQuota bounds the quota and cap flags of serve.
+const maxQuota = 1_000_000
+
 // serve runs the server until ctx ends, then shuts it down.
 func serve(ctx context.Context, e *env, cfg serveConfig) error {
 	st, err := store.Open(ctx, cfg.db)
@@ -81,7 +132,29 @@ func serve(ctx context.Context, e *env, cfg serveConfig) error {
 	}
 	defer st.Close()
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv, err := server.New(cfg.lib, st, server.WithRules(docs.Rules), server.WithLogger(logger), server.WithWorkers(cfg.workers))
+	opts := []server.Option{server.WithRules(docs.Rules), server.WithLogger(logger), server.WithWorkers(cfg.workers)}
+	if cfg.seats != nil {
+		opts = append(opts, server.WithComputerSeats(cfg.seats...))
+	}
+	if cfg.limits != nil {
+		opts = append(opts, server.WithLimits(*cfg.limits))
+	}
+	if cfg.perfect != nil {
+		opts = append(opts, server.WithPerfect(*cfg.perfect))
+	}
+	// The name the server listens on is one it answers for.
+	hosts := cfg.hosts
+	if h, _, err := net.SplitHostPort(cfg.addr); err == nil && h != "" {
+		if _, err := netip.ParseAddr(h); err != nil {
+			hosts = append(hosts, h)
+		}
+	}
+	opts = append(opts, server.WithHosts(hosts...))
+	srv, err := server.New(cfg.lib, st, opts...)
+	var se *server.SeatError
+	if errors.As(err, &se) {
+		return usageErr{"--computer: " + err.Error()}
+	}
 	if err != nil {
 		return err
 	}
@@ -97,7 +170,7 @@ func serve(ctx context.Context, e *env, cfg serveConfig) error {
 		cfg.ready(url)
 	}
 	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
+	go func() { done <- hs.Serve(srv.LimitListener(ln)) }()
 	select {
 	case err := <-done:
 		return fmt.Errorf("serving: %w", err)
@@ -105,7 +178,7 @@ func serve(ctx context.Context, e *env, cfg serveConfig) error {
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	srv.Close() // ends the event streams, so that Shutdown need not wait for them
+	srv.Close() // ends the event streams and the thinking, so that Shutdown need not wait for them
 	if err := hs.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("stopping the server: %w", err)
 	}

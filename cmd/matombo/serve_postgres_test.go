@@ -337,7 +337,7 @@ func TestServePostgresKilledWhileThinking(t *testing.T) {
 	dsn := pgtest.Database(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	a := startPGServer(t, dsn)
+	a := startPGServer(t, dsn, "--computer", "mcts:time<=5s")
 	g := a.create(`{"game": "yematatu", "seats": ["mcts:time=5s", "human"]}`)
 
 	conn, err := pgx.Connect(ctx, dsn)
