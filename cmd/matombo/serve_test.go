@@ -96,15 +96,18 @@ func TestServeHelperProcess(t *testing.T) {
 	if os.Getenv("MATOMBO_SERVE_HELPER") != "1" {
 		t.Skip("the serve process of TestServeSurvivesKill")
 	}
+	if n := os.Getenv("MATOMBO_SERVE_NOFILE"); n != "" {
+		limitOpenFiles(t, n)
+	}
 	os.Exit(run([]string{"serve", "--addr", "127.0.0.1:0", "--db", os.Getenv("MATOMBO_SERVE_DB")}, strings.NewReader(""), os.Stdout, os.Stderr))
 }
 
 // startServe starts `matombo serve` on db in a child process and returns
-// its URL.
-func startServe(t *testing.T, db string) (*exec.Cmd, string) {
+// its URL; env adds to its environment.
+func startServe(t *testing.T, db string, env ...string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestServeHelperProcess$")
-	cmd.Env = append(os.Environ(), "MATOMBO_SERVE_HELPER=1", "MATOMBO_SERVE_DB="+db)
+	cmd.Env = append(append(os.Environ(), "MATOMBO_SERVE_HELPER=1", "MATOMBO_SERVE_DB="+db), env...)
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	cmd.Stderr = os.Stderr

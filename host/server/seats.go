@@ -103,14 +103,14 @@ func ParseComputerSeat(text string) (ComputerSeat, error) {
 		if o.Max == "" && o.Value == "" {
 			return bad("option %s has no value", o.Key)
 		}
-		if _, err := player.ParseSpec("x:" + o.Key + "=v"); err != nil || o.Key == "seed" {
-			return bad("option %q has no valid key (seed is always allowed)", o.Key)
+		if _, err := player.ParseSpec("x:" + o.Key + "=" + o.Max + o.Value); err != nil || o.Key == "seed" {
+			return bad("option %q is not a valid key with a value (seed is always allowed)", part)
 		}
 		if slices.ContainsFunc(cs.Options, func(x SeatOption) bool { return x.Key == o.Key }) {
 			return bad("option %s is given twice", o.Key)
 		}
 		if o.Key == "threads" && o.Max != "" {
-			if n, err := strconv.Atoi(o.Max); err == nil && n > runtime.NumCPU() {
+			if l, _ := parseLimit(o.Max); l.isDur || l.num > float64(runtime.NumCPU()) {
 				o.Max = strconv.Itoa(runtime.NumCPU()) // no more threads than cores
 			}
 		}

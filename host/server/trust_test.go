@@ -1,0 +1,695 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/netip"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/store"
+)
+
+// Tests of a server for strangers: every request class that let a client
+// choose the server's work, by class.
+
+// proxied are limits for tests that tell clients apart: requests come
+// from 127.0.0.1, a trusted proxy, and X-Forwarded-For names the client.
+func proxied(l Limits) Limits {
+	l.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+	return l
+}
+
+// as sends a request from client (an address the proxy names) with the
+// given headers; body "" sends none.
+func (ts *testServer) as(client, method, path, body string, headers ...string) (*http.Response, []byte) {
+	ts.t.Helper()
+	req, err := http.NewRequest(method, ts.http.URL+path, strings.NewReader(body))
+	require.NoError(ts.t, err)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if client != "" {
+		req.Header.Set("X-Forwarded-For", client)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i] == "Host" {
+			req.Host = headers[i+1]
+			continue
+		}
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := ts.http.Client().Do(req)
+	require.NoError(ts.t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(ts.t, err)
+	return res, b
+}
+
+// gatedPlayer thinks until the test lets one move through, or until its
+// context ends; it counts the moves it started.
+type gatedPlayer struct {
+	gate    chan struct{}
+	started chan string // the spec of each move started
+	spec    string
+}
+
+func (p gatedPlayer) Choose(ctx context.Context, s *host.State) (host.Move, error) {
+	p.started <- p.spec
+	select {
+	case <-p.gate:
+		return s.Moves()[0], nil
+	case <-ctx.Done():
+		return host.Move{}, ctx.Err()
+	}
+}
+
+func TestComputerSeatCaps(t *testing.T) {
+	seats, err := parseComputerSeats(DefaultComputerSeats())
+	require.NoError(t, err)
+	cores := strconv.Itoa(min(2, runtime.NumCPU()))
+	for _, tc := range []struct {
+		spec, want, refused string
+	}{
+		{"mcts", "mcts:time=2s,iterations=1000000,threads=" + cores, ""},
+		{"mcts:time=500ms", "mcts:time=500ms,iterations=1000000,threads=" + cores, ""},
+		{"mcts:iterations=50,eval=generic,seed=3", "mcts:time=2s,iterations=50,threads=" + cores + ",eval=generic,seed=3", ""},
+		{"mcts:time=100h", "", "time=100h: at most 2s on this server"},
+		{"mcts:time=100h,threads=1024", "", "at most"},
+		{"mcts:threads=1024", "", "threads=1024: at most " + cores},
+		{"mcts:threads=all", "", "threads=all: at most"},
+		{"mcts:time=5", "", "time=5: at most 2s"},
+		{"mcts:nodes=900000000", "", "mcts takes no option nodes on this server"},
+		{"alphabeta:depth=8", "alphabeta:time=2s,depth=8", ""},
+		{"alphabeta:depth=65", "", "depth=65: at most 64"},
+		{"perfect", "perfect", ""},
+		{"random:seed=9", "random:seed=9", ""},
+		{"deep-blue", "", `this server has no computer player "deep-blue"`},
+		{"mcts:time", "", "is not key=value"},
+	} {
+		t.Run(tc.spec, func(t *testing.T) {
+			got, err := seats.allow(tc.spec)
+			if tc.refused == "" {
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, got)
+				return
+			}
+			var se *SeatError
+			require.ErrorAs(t, err, &se)
+			assert.Contains(t, err.Error(), tc.refused)
+			assert.Equal(t, seats.texts(), se.Allowed)
+		})
+	}
+	for _, bad := range []string{"", "human", "mcts:time<=forever", "mcts:time<=2s,time<=3s", "mcts:seed<=3", "mcts:time", "x y"} {
+		_, err := ParseComputerSeat(bad)
+		assert.Error(t, err, "%q", bad)
+	}
+	fixed, err := parseComputerSeats([]string{"mcts:time<=1s,eval=generic"})
+	require.NoError(t, err)
+	got, err := fixed.allow("mcts")
+	require.NoError(t, err)
+	assert.Equal(t, "mcts:time=1s,eval=generic", got)
+	_, err = fixed.allow("mcts:eval=script")
+	assert.ErrorContains(t, err, "eval is generic on this server")
+}
+
+// FuzzParseComputerSeat: a seat either parses and writes back to a seat
+// that parses the same, or is refused; never a panic.
+func FuzzParseComputerSeat(f *testing.F) {
+	for _, s := range append(DefaultComputerSeats(), "mcts:time<=2s,threads<=1024", "a:b<=", "x:y=*,z<=1e9", ":", "mcts:time<=-1s") {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		cs, err := ParseComputerSeat(text)
+		if err != nil {
+			return
+		}
+		again, err := ParseComputerSeat(cs.String())
+		require.NoError(t, err, "%q writes back as %q", text, cs.String())
+		assert.Equal(t, cs, again)
+		seats := computerSeats{cs}
+		if spec, err := seats.allow(cs.Name); err == nil {
+			_, err := seats.allow(spec)
+			assert.NoError(t, err, "the spec a seat becomes is allowed: %q", spec)
+		}
+	})
+}
+
+// A create request naming a seat the operator does not allow gets 422
+// with the allowed seats; an allowed one is stored with its budgets.
+func TestCreateRefusesCostlySeats(t *testing.T) {
+	ts := newTestServer(t, newMemStore())
+	for _, spec := range []string{"mcts:time=100h,threads=1024", "mcts:time=100h", "alphabeta:depth=1000", "greedy:nodes=5"} {
+		res, b := ts.as("", "POST", "/api/games", `{"game": "yematatu", "seats": ["`+spec+`", "human"]}`)
+		assert.Equal(t, http.StatusUnprocessableEntity, res.StatusCode, "%s: %s", spec, b)
+		var e apiError
+		require.NoError(t, json.Unmarshal(b, &e))
+		assert.Equal(t, DefaultComputerSeats()[0], e.Allowed[0])
+	}
+	g := ts.create(`{"game": "yematatu", "seats": ["human", "mcts:time=300ms,iterations=200"]}`)
+	assert.Equal(t, "mcts:time=300ms,iterations=200,threads="+strconv.Itoa(min(2, runtime.NumCPU())), g.Seats[1].Player)
+	status, b := ts.do("GET", "/api/catalog", "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Contains(t, string(b), `"computer_seats":["mcts:time<=2s`)
+}
+
+// A stored seat is data from disk: one the server no longer allows is
+// played with a random move, not with its budget.
+func TestStoredSeatCheckedAgain(t *testing.T) {
+	started := make(chan string, 4)
+	players := func(g *host.Game, spec string) (Player, error) {
+		started <- spec
+		return ProjectPlayers(g, "random")
+	}
+	st := newMemStore()
+	ts := newTestServer(t, st, WithPlayers(players), WithComputerSeats("mcts:time<=1s"))
+	<-started // the check of the seat when the server starts
+	sg := &store.Game{Game: "yematatu", Variants: []string{}, Seats: []store.Seat{{Player: "mcts:time=100h,threads=1024"}, {Player: humanSeat, Secret: "s"}}, ComputerDue: true}
+	require.NoError(t, st.Create(context.Background(), sg))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	g := ts.events(ctx, sg.ID).until(1)
+	assert.Len(t, g.Record, 1, "the computer moved")
+	select {
+	case spec := <-started:
+		t.Fatalf("the stored seat was made as %q", spec)
+	default:
+	}
+}
+
+// perfect is prepared off the request path: the request gets 503 with
+// Retry-After until the solution is ready, then 201; a game too large for
+// the budget gets 422 saying why.
+func TestPerfectPreparedOffThePath(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	ts := newTestServer(t, newMemStore(), WithPerfect(PerfectBudget{Positions: 20_000, Time: time.Minute, Memory: 64 << 20}))
+	create := func(body string) (*http.Response, []byte) {
+		for {
+			res, b := ts.as("", "POST", "/api/games", body)
+			if res.StatusCode != http.StatusServiceUnavailable {
+				return res, b
+			}
+			assert.NotEmpty(t, res.Header.Get("Retry-After"))
+			assert.Contains(t, string(b), "being prepared")
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	res, b := create(`{"game": "yematatu", "seats": ["perfect", "human"]}`)
+	require.Equal(t, http.StatusCreated, res.StatusCode, "%s", b)
+	var g testGame
+	require.NoError(t, json.Unmarshal(b, &g))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	after := ts.events(ctx, g.ID).until(1)
+	assert.Len(t, after.Record, 1, "the perfect player moved")
+
+	res, b = create(`{"game": "tsoro", "seats": ["perfect", "human"]}`)
+	assert.Equal(t, http.StatusUnprocessableEntity, res.StatusCode, "%s", b)
+	assert.Contains(t, string(b), "perfect play is not offered for tsoro: it has more than 20000 positions")
+	res, b = ts.as("", "POST", "/api/games", `{"game": "tsoro", "seats": ["perfect", "human"]}`)
+	assert.Equal(t, http.StatusUnprocessableEntity, res.StatusCode, "remembered: %s", b)
+}
+
+// One client's many games delay another client's move by one think time
+// at most: the next free worker takes the other client's game.
+func TestFairScheduling(t *testing.T) {
+	gate := make(chan struct{})
+	started := make(chan string, 64)
+	players := func(g *host.Game, spec string) (Player, error) {
+		if spec == "quick" {
+			return ProjectPlayers(g, "random")
+		}
+		return gatedPlayer{gate: gate, started: started, spec: spec}, nil
+	}
+	ts := newTestServer(t, newMemStore(), WithPlayers(players), WithComputerSeats("slow", "quick"), WithWorkers(2),
+		WithThinkTime(time.Hour), WithLimits(proxied(testLimits)))
+	var hog []string
+	for range 8 {
+		res, b := ts.as("10.0.0.1", "POST", "/api/games", `{"game": "gore", "seats": ["slow", "human"]}`)
+		require.Equal(t, http.StatusCreated, res.StatusCode, "%s", b)
+		var g testGame
+		require.NoError(t, json.Unmarshal(b, &g))
+		hog = append(hog, g.ID)
+	}
+	<-started
+	<-started // both workers think about the hog's games
+	res, b := ts.as("10.0.0.2", "POST", "/api/games", `{"game": "gore", "seats": ["quick", "human"]}`)
+	require.Equal(t, http.StatusCreated, res.StatusCode, "%s", b)
+	var other testGame
+	require.NoError(t, json.Unmarshal(b, &other))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ev := ts.events(ctx, other.ID)
+	gate <- struct{}{} // one of the hog's moves ends: a worker is free, and takes the other client's game
+	g := ev.until(1)
+	assert.Len(t, g.Record, 1, "the other client's game moved")
+	moved := 0
+	for _, id := range hog {
+		sg, err := ts.store.Get(ctx, id)
+		require.NoError(t, err)
+		moved += len(sg.Record)
+	}
+	assert.Equal(t, 1, moved, "the hog's games moved once meanwhile")
+}
+
+func TestSchedulerOrder(t *testing.T) {
+	sc := newScheduler()
+	for i := range 4 {
+		assert.True(t, sc.push(fmt.Sprintf("a%d", i), "A"))
+	}
+	assert.False(t, sc.push("a0", "A"), "a game queued twice")
+	id, c, ok := sc.next()
+	require.True(t, ok)
+	assert.Equal(t, "a0", id)
+	assert.Equal(t, "A", c)
+	sc.push("b0", "B")
+	sc.push("b1", "B")
+	sc.push("c0", "C")
+	var order []string
+	for {
+		id, _, ok := sc.next()
+		if !ok {
+			break
+		}
+		order = append(order, id)
+	}
+	assert.Equal(t, []string{"b0", "c0", "a1", "b1", "a2", "a3"}, order)
+	assert.Equal(t, 4, sc.count("A"))
+	sc.done("a0")
+	assert.Equal(t, 3, sc.count("A"))
+	// Coming back at once does not put a client first.
+	for _, id := range []string{"a1", "a2", "a3", "b0", "b1", "c0"} {
+		sc.done(id)
+	}
+	sc.push("b2", "B")
+	sc.push("a4", "A")
+	id, _, _ = sc.next()
+	assert.Equal(t, "b2", id, "B was served longer ago than A")
+}
+
+// Quotas by client: games a minute, requests a second, streams and games
+// thinking; over one, 429 with Retry-After, while other clients go on.
+func TestClientQuotas(t *testing.T) {
+	stuck := func(g *host.Game, spec string) (Player, error) { return stuckPlayer{}, nil }
+	ts := newTestServer(t, newMemStore(), WithPlayers(stuck), WithComputerSeats("stuck"), WithThinkTime(time.Hour),
+		WithLimits(proxied(Limits{GamesPerMinute: 3, RequestsPerSecond: 1000, ClientStreams: 2, ClientThinking: 1, Streams: 3})))
+	refused := func(res *http.Response, b []byte, status int, words string) {
+		t.Helper()
+		assert.Equal(t, status, res.StatusCode, "%s", b)
+		assert.Contains(t, string(b), words)
+		n, err := strconv.Atoi(res.Header.Get("Retry-After"))
+		assert.NoError(t, err, "Retry-After")
+		assert.Positive(t, n)
+	}
+	// Games thinking: one at a time.
+	res, b := ts.as("10.0.0.1", "POST", "/api/games", `{"game": "gore", "seats": ["stuck", "human"]}`)
+	require.Equal(t, http.StatusCreated, res.StatusCode, "%s", b)
+	res, b = ts.as("10.0.0.1", "POST", "/api/games", `{"game": "gore", "seats": ["stuck", "human"]}`)
+	refused(res, b, http.StatusTooManyRequests, "games waiting for the computer's move")
+	// Games a minute: three (the refused one above did not count).
+	for range 2 {
+		res, b = ts.as("10.0.0.1", "POST", "/api/games", `{"game": "gore"}`)
+		require.Equal(t, http.StatusCreated, res.StatusCode, "%s", b)
+	}
+	res, b = ts.as("10.0.0.1", "POST", "/api/games", `{"game": "gore"}`)
+	refused(res, b, http.StatusTooManyRequests, "too many new games: at most 3 a minute")
+	res, b = ts.as("10.0.0.2", "POST", "/api/games", `{"game": "gore"}`)
+	require.Equal(t, http.StatusCreated, res.StatusCode, "another client: %s", b)
+	var g testGame
+	require.NoError(t, json.Unmarshal(b, &g))
+
+	// Streams: two per client, three in all.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	open := func(client string) *http.Response {
+		req, _ := http.NewRequestWithContext(ctx, "GET", ts.http.URL+"/api/games/"+g.ID+"/events", nil)
+		req.Header.Set("X-Forwarded-For", client)
+		res, err := ts.http.Client().Do(req)
+		require.NoError(t, err)
+		t.Cleanup(func() { res.Body.Close() })
+		return res
+	}
+	for range 2 {
+		require.Equal(t, http.StatusOK, open("10.0.0.1").StatusCode)
+	}
+	res = open("10.0.0.1")
+	b, _ = io.ReadAll(res.Body)
+	refused(res, b, http.StatusTooManyRequests, "too many event streams: at most 2")
+	require.Equal(t, http.StatusOK, open("10.0.0.2").StatusCode)
+	res = open("10.0.0.3")
+	b, _ = io.ReadAll(res.Body)
+	refused(res, b, http.StatusServiceUnavailable, "event streams open, its most")
+	// Everyone else is still served.
+	res, b = ts.as("10.0.0.3", "GET", "/api/health", "")
+	assert.Equal(t, http.StatusOK, res.StatusCode, "%s", b)
+}
+
+func TestRequestRate(t *testing.T) {
+	ts := newTestServer(t, newMemStore(), WithLimits(proxied(Limits{RequestsPerSecond: 1})))
+	res, _ := ts.as("10.0.0.1", "GET", "/api/health", "")
+	assert.Equal(t, 200, res.StatusCode)
+	for range 1000 { // a burst of 2, then 1 a second: soon refused
+		if res, _ = ts.as("10.0.0.1", "GET", "/api/health", ""); res.StatusCode != 200 {
+			break
+		}
+	}
+	assert.Equal(t, http.StatusTooManyRequests, res.StatusCode)
+	assert.Equal(t, "1", res.Header.Get("Retry-After"))
+	res, _ = ts.as("10.0.0.2", "GET", "/api/health", "")
+	assert.Equal(t, 200, res.StatusCode, "another client")
+}
+
+// Client keys: IPv6 by /64, X-Forwarded-For only from a trusted proxy,
+// and only the part the proxies added.
+func TestClientKey(t *testing.T) {
+	s := &Server{opt: options{limits: proxied(Limits{})}}
+	for _, tc := range []struct{ remote, xff, want string }{
+		{"203.0.113.7:5000", "", "203.0.113.7"},
+		{"[2001:db8:1:2:3:4:5:6]:5000", "", "2001:db8:1:2::/64"},
+		{"[::ffff:198.51.100.1]:80", "", "198.51.100.1"},
+		{"203.0.113.7:5000", "10.9.9.9", "203.0.113.7"}, // not a trusted proxy: header ignored
+		{"127.0.0.1:5000", "198.51.100.2", "198.51.100.2"},
+		{"127.0.0.1:5000", "1.1.1.1, 198.51.100.2", "198.51.100.2"}, // the client's own claim comes first
+		{"127.0.0.1:5000", "garbage, 127.0.0.1", "127.0.0.1"},
+		{"127.0.0.1:5000", "", "127.0.0.1"},
+	} {
+		r, _ := http.NewRequest("GET", "/", nil)
+		r.RemoteAddr = tc.remote
+		if tc.xff != "" {
+			r.Header.Set("X-Forwarded-For", tc.xff)
+		}
+		assert.Equal(t, tc.want, s.clientKey(r), "%s %s", tc.remote, tc.xff)
+	}
+}
+
+// LimitListener: connections over a client's cap, or the server's, get a
+// 503 and are closed, while other clients are still served.
+func TestLimitListener(t *testing.T) {
+	s, err := New(lib(), newMemStore(), WithLimits(Limits{Conns: 4, ClientConns: 2}))
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	hs := HTTPServer("", s.Handler())
+	go hs.Serve(s.LimitListener(ln))
+	t.Cleanup(func() { hs.Close() })
+	port := ln.Addr().(*net.TCPAddr).Port
+	dial := func(from string) net.Conn {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+		c, err := d.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		require.NoError(t, err)
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	health := func(c net.Conn) string {
+		fmt.Fprintf(c, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		return line
+	}
+	a1, a2 := dial("127.0.0.1"), dial("127.0.0.1")
+	assert.Contains(t, health(a1), "200")
+	assert.Contains(t, health(a2), "200")
+	assert.Contains(t, health(dial("127.0.0.1")), "503", "a third connection of one client")
+	b1 := dial("127.0.0.2")
+	assert.Contains(t, health(b1), "200", "another client")
+	assert.Contains(t, health(dial("127.0.0.3")), "200")
+	assert.Contains(t, health(dial("127.0.0.4")), "503", "a fifth connection to the server")
+	a1.Close()
+	for { // the closed connection is counted off once the server sees it close
+		if strings.Contains(health(dial("127.0.0.4")), "200") {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Requests from other sites: another Host (DNS rebinding) gets 421, a
+// request from a page of another origin 403, a change not sent as JSON
+// 415; none creates a game. Pages of the server itself go through.
+func TestCrossSiteRequests(t *testing.T) {
+	ts := newTestServer(t, newMemStore(), WithHosts("play.example.org"))
+	body := `{"game": "gore", "seats": ["human", "random"]}`
+	for _, tc := range []struct {
+		name    string
+		method  string
+		path    string
+		body    string
+		headers []string
+		status  int
+		words   string
+	}{
+		{"text/plain from another origin", "POST", "/api/games", "", []string{"Content-Type", "text/plain", "Origin", "http://attacker.example"}, 403, "another site"},
+		{"text/plain, no origin", "POST", "/api/games", "", []string{"Content-Type", "text/plain"}, 415, "Content-Type: application/json"},
+		{"no content type", "POST", "/api/games", "", []string{"Content-Type", ""}, 415, "Content-Type: application/json"},
+		{"form", "POST", "/api/games", "", []string{"Content-Type", "application/x-www-form-urlencoded"}, 415, "application/json"},
+		{"JSON from another origin", "POST", "/api/games", body, []string{"Origin", "http://attacker.example"}, 403, "another site"},
+		{"fetch metadata cross-site", "POST", "/api/games", body, []string{"Sec-Fetch-Site", "cross-site"}, 403, "another site"},
+		{"DNS rebinding", "POST", "/api/games", body, []string{"Host", "attacker.example"}, 421, `host \"attacker.example\"`},
+		{"DNS rebinding, read", "GET", "/api/catalog", "", []string{"Host", "attacker.example:8080"}, 421, "--host attacker.example"},
+		{"DNS rebinding, page", "GET", "/", "", []string{"Host", "attacker.example"}, 421, "attacker.example"},
+		{"events from another origin", "GET", "/api/games/g1/events", "", []string{"Origin", "http://attacker.example", "Sec-Fetch-Site", "cross-site"}, 403, "another site"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := tc.body
+			if b == "" && tc.method == "POST" {
+				b = body
+			}
+			req, err := http.NewRequest(tc.method, ts.http.URL+tc.path, strings.NewReader(b))
+			require.NoError(t, err)
+			if tc.method == "POST" {
+				req.Header.Set("Content-Type", "application/json")
+			}
+			for i := 0; i < len(tc.headers); i += 2 {
+				if tc.headers[i] == "Host" {
+					req.Host = tc.headers[i+1]
+				} else {
+					req.Header.Set(tc.headers[i], tc.headers[i+1])
+				}
+			}
+			res, err := ts.http.Client().Do(req)
+			require.NoError(t, err)
+			out, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			assert.Equal(t, tc.status, res.StatusCode, "%s", out)
+			assert.Contains(t, string(out), tc.words)
+		})
+	}
+	n, err := ts.store.Count(context.Background())
+	require.NoError(t, err)
+	assert.Zero(t, n, "no game was created")
+	for _, host := range []string{"localhost:8080", "play.example.org", "PLAY.example.org.:443", "[::1]:80", "192.168.1.5:8080", "app.localhost"} {
+		res, b := ts.as("", "POST", "/api/games", body, "Host", host, "Origin", "http://"+host, "Sec-Fetch-Site", "same-origin")
+		assert.Equal(t, http.StatusCreated, res.StatusCode, "%s: %s", host, b)
+	}
+}
+
+// until reads events until the record has n moves.
+func (r *sseReader) until(n int) testGame {
+	r.t.Helper()
+	for {
+		if _, g := r.next(); len(g.Record) >= n {
+			return g
+		}
+	}
+}
+
+// longRecord plays random moves of game name until n plies or the end
+// and returns the record.
+func longRecord(t *testing.T, name string, n int, seed uint64) []string {
+	g, err := lib().Load(name)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	s := g.Start()
+	var rec []string
+	for len(rec) < n && !s.Over() {
+		moves := s.Moves()
+		m := moves[rng.IntN(len(moves))]
+		rec = append(rec, g.Token(m))
+		require.NoError(t, s.Apply(m))
+	}
+	return rec
+}
+
+// A stream resumed from far behind gets the current state alone, not
+// every state rebuilt from the opening with the whole record in each; a
+// little behind, each state it missed.
+func TestEventsResume(t *testing.T) {
+	st := newMemStore()
+	ts := newTestServer(t, st)
+	var rec []string
+	for seed := uint64(1); len(rec) < 150; seed++ {
+		rec = longRecord(t, "gore", 400, seed)
+	}
+	sg := &store.Game{Game: "gore", Variants: []string{}, Seats: []store.Seat{{Player: humanSeat, Secret: "a"}, {Player: humanSeat, Secret: "b"}}, Record: rec}
+	require.NoError(t, st.Create(context.Background(), sg))
+	read := func(last int) (ids []string) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, "GET", ts.http.URL+"/api/games/"+sg.ID+"/events", nil)
+		req.Header.Set("Last-Event-ID", strconv.Itoa(last))
+		res, err := ts.http.Client().Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		ev := &sseReader{t: t, res: res, sc: bufio.NewScanner(res.Body)}
+		ev.sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for {
+			id, g := ev.next()
+			ids = append(ids, id)
+			assert.Equal(t, id, strconv.Itoa(g.Ply))
+			if g.Ply == len(rec) {
+				assert.JSONEq(t, string(stateAfter(t, "gore", nil, rec)), string(g.State))
+				return ids
+			}
+		}
+	}
+	assert.Equal(t, []string{strconv.Itoa(len(rec))}, read(0), "from the opening: the current state alone")
+	want := []string{}
+	for p := len(rec) - 7; p <= len(rec); p++ {
+		want = append(want, strconv.Itoa(p))
+	}
+	assert.Equal(t, want, read(len(rec)-8), "eight behind: each")
+}
+
+// Checkpoints: every earlier ply of a cached game is the state the record
+// gives, with the move that led to it.
+func TestStateAtCheckpoints(t *testing.T) {
+	rec := longRecord(t, "gore", 300, 7)
+	g, err := lib().Load("gore")
+	require.NoError(t, err)
+	e := &entry{game: g}
+	e.resetMarks()
+	e.state = g.Start()
+	last, err := replay(e.state, rec, e, 0)
+	require.NoError(t, err)
+	e.record, e.last = rec, last
+	assert.Len(t, e.marks, len(rec)/markSpacing+1)
+	for ply := 0; ply <= len(rec); ply++ {
+		s, mv, err := e.stateAt(ply)
+		require.NoError(t, err)
+		want, err := g.Replay(rec[:ply])
+		require.NoError(t, err)
+		a, _ := json.Marshal(s)
+		b, _ := json.Marshal(want)
+		require.JSONEq(t, string(b), string(a), "ply %d", ply)
+		if ply == 0 {
+			assert.Nil(t, mv)
+		} else {
+			assert.Equal(t, rec[ply-1], mv.Token, "ply %d", ply)
+		}
+	}
+	// The marks stay few: past maxMarks every other one goes.
+	f := &entry{game: g}
+	f.resetMarks()
+	for ply := 1; ply <= markSpacing*maxMarks*2; ply++ {
+		f.mark(ply, e.state)
+	}
+	assert.LessOrEqual(t, len(f.marks), maxMarks)
+	assert.Equal(t, 4*markSpacing, f.spacing)
+}
+
+// A rules page is rendered once and kept; raw HTML and javascript: links
+// are left out; a page out of shape is not served.
+func TestRulesPages(t *testing.T) {
+	pages := map[string]string{
+		"gore":     "# Goré\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) *a* | b\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+		"tsoro":    strings.Repeat("[a](", 2000),
+		"yematatu": strings.Repeat("> ", 600) + "deep\n",
+		"kalah":    strings.Repeat("word ", 14000),
+	}
+	ts := newTestServer(t, newMemStore(), WithRules(func(name string) (string, bool) { p, ok := pages[name]; return p, ok }))
+	status, b := ts.do("GET", "/api/catalog/gore/rules", "")
+	require.Equal(t, http.StatusOK, status)
+	var r rulesView
+	require.NoError(t, json.Unmarshal(b, &r))
+	assert.NotContains(t, r.HTML, "<script")
+	assert.NotContains(t, r.HTML, "javascript:")
+	assert.Contains(t, r.HTML, "<table>")
+	assert.Contains(t, r.HTML, `<h1 id="gor">Goré</h1>`)
+	first := ts.srv.catalog.rules["gore"].body
+	ts.do("GET", "/api/catalog/gore/rules", "")
+	assert.Same(t, &first[0], &ts.srv.catalog.rules["gore"].body[0], "rendered once")
+	for _, name := range []string{"tsoro", "yematatu", "kalah"} {
+		status, b := ts.do("GET", "/api/catalog/"+name+"/rules", "")
+		assert.Equal(t, http.StatusNotFound, status, "%s: %s", name, b)
+	}
+	assert.Contains(t, rulesShape(pages["tsoro"]), "line 1 has 8000 bytes")
+	assert.Contains(t, rulesShape(pages["yematatu"]), "line 1 has 1204 bytes")
+	assert.Contains(t, rulesShape(pages["kalah"]), "the page has 70000 bytes")
+	assert.Contains(t, rulesShape(strings.Repeat("a line of words\n", 600)), "lines 1 to 513")
+	assert.Empty(t, rulesShape(strings.Repeat("a line of words\n\n", 1000)))
+}
+
+// FuzzRulesPage: any page within shape renders, without raw HTML.
+func FuzzRulesPage(f *testing.F) {
+	for _, s := range []string{"# T\n\n<b>x</b>\n", "[a](javascript:x)", "| a |\n|---|\n| <i>1</i> |", "> > - *a*"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, page string) {
+		if rulesShape(page) != "" {
+			return
+		}
+		html, err := renderMarkdown(page)
+		require.NoError(t, err)
+		assert.NotContains(t, strings.ToLower(html), "<script")
+		assert.NotContains(t, strings.ToLower(html), "href=\"javascript:")
+	})
+}
+
+// The server's end stops the thinking at once, whatever the player.
+func TestCloseStopsThinking(t *testing.T) {
+	stuck := func(g *host.Game, spec string) (Player, error) { return stuckPlayer{}, nil }
+	s, err := New(lib(), newMemStore(), WithPlayers(stuck), WithComputerSeats("stuck"), WithThinkTime(time.Hour), WithLimits(testLimits))
+	require.NoError(t, err)
+	hs := newHTTPTest(t, s)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest("POST", hs.URL+"/api/games", strings.NewReader(`{"game": "gore", "seats": ["stuck", "stuck"]}`))
+			req.Header.Set("Content-Type", "application/json")
+			if res, err := hs.Client().Do(req); err == nil {
+				res.Body.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	require.NoError(t, s.Close()) // returns although every player thinks for an hour
+}
+
+// A change of the game while the computer thinks (a move from another
+// process, the game's end) stops the thinking: its move would be refused.
+func TestChangeStopsThinking(t *testing.T) {
+	started := make(chan string, 8)
+	players := func(g *host.Game, spec string) (Player, error) {
+		return gatedPlayer{gate: make(chan struct{}), started: started, spec: spec}, nil
+	}
+	st := newMemStore()
+	ts := newTestServer(t, st, WithPlayers(players), WithComputerSeats("slow"), WithWorkers(1), WithThinkTime(time.Hour))
+	x := ts.create(`{"game": "gore", "seats": ["slow", "human"]}`)
+	<-started // the one worker thinks about x
+	y := ts.create(`{"game": "gore", "seats": ["slow", "human"]}`)
+	// Another process moves in x meanwhile.
+	_, err := st.Append(context.Background(), x.ID, 0, x.state(t).Legal[0], false, nil, false)
+	require.NoError(t, err)
+	<-started // the worker left x and took y
+	sg, err := st.Get(context.Background(), x.ID)
+	require.NoError(t, err)
+	assert.Len(t, sg.Record, 1, "x keeps the other process's move only")
+	_ = y
+}
