@@ -172,8 +172,8 @@ type paramView struct {
 // catalog is the list of games, built once.
 type catalog struct {
 	Games     []catalogGame `json:"games"`
-	Human     string        `json:"human"`     // the seat spec of a person
-	Computers []string      `json:"computers"` // computer players to offer (their names)
+	Human     string        `json:"human"`          // the seat spec of a person
+	Computers []string      `json:"computers"`      // computer players to offer (their names)
 	Seats     []string      `json:"computer_seats"` // the computer seats allowed, with their caps
 
 	rules map[string]*rulesPage
