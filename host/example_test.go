@@ -218,3 +218,38 @@ func ExampleState_Outcome() {
 	// Output:
 	// over true, winner 1, reason "more seeds", legal []
 }
+
+// Record what each move does: the pick-up and the drops of a sowing, the
+// captures, and whose decision is next.
+func ExampleRunner_Record() {
+	g, err := library().Load("kalah")
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := g.Start()
+	r := g.NewRunner()
+	defer r.Close()
+	r.Record(true)
+	if err := r.Play(s, "a3"); err != nil { // four seeds, the last into the store
+		log.Fatal(err)
+	}
+	effects, _ := s.Effects()
+	for _, e := range effects {
+		fmt.Println(g.EffectText(e))
+	}
+	// Applied to the position before the move, the effects give the
+	// position after it.
+	pos := g.Start().Position()
+	if err := pos.ApplyEffects(effects); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(pos.Counts[:7], pos.ToMove)
+	// Output:
+	// take 4 from a3
+	// drop 1 on a4
+	// drop 1 on a5
+	// drop 1 on a6
+	// drop 1 on a7
+	// player 1 to move
+	// [4 4 0 5 5 5 1] 1
+}
