@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/matombo/matombo/host/internal/globalcheck"
 	"github.com/matombo/matombo/host/safefile"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
@@ -400,8 +401,8 @@ func compileScript(file string, src []byte) (*lua.FunctionProto, error) {
 		}
 		return nil, &ScriptError{Pos: Pos{File: file}, Func: "load", Msg: "syntax error: " + strings.TrimSpace(err.Error())}
 	}
-	if err := checkGlobals(file, chunk, allowedGlobals()); err != nil {
-		return nil, err
+	if e := globalcheck.Check(chunk, allowedGlobals()); e != nil {
+		return nil, &ScriptError{Pos: Pos{File: file, Line: e.Line}, Func: CallLoad, Msg: e.Msg}
 	}
 	proto, err := lua.Compile(chunk, file)
 	if err != nil {
