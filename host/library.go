@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/matombo/matombo/host/internal/globalcheck"
+	"github.com/matombo/matombo/host/internal/memwalk"
 	"github.com/matombo/matombo/host/safefile"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
@@ -242,6 +243,9 @@ const maxScriptBytes = 1 << 20
 // Load loads a game by name with the given variants and parameters,
 // compiling its script once per library, and plays its setup.
 func (l *Library) Load(name string, opts ...Option) (*Game, error) {
+	if err := memwalk.Check(); err != nil {
+		return nil, fmt.Errorf("host: %w", err)
+	}
 	cfg := loadConfig{}
 	for _, o := range opts {
 		o(&cfg)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/matombo/matombo/host/internal/memwalk"
 	lua "github.com/yuin/gopher-lua"
 	"gopkg.in/yaml.v3"
 )
@@ -133,6 +134,12 @@ func newMachine(g *Game) (*machine, error) {
 		vm.strs.names[i] = lua.LString(s.Name)
 	}
 	return vm, nil
+}
+
+// heldMemory estimates the memory the machine's script holds, stopping
+// early once it is over limit. It must run on the machine's goroutine.
+func (vm *machine) heldMemory(limit uint64) uint64 {
+	return memwalk.Held(vm.L, limit, vm.fnSetup, vm.fnLegal, vm.fnPlay, vm.fnBlocked, vm.fnRepeated, vm.fnResult, vm.fnEvaluate)
 }
 
 func (vm *machine) close() {
