@@ -8,6 +8,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/matombo/matombo/host/internal/watchdog"
 	lua "github.com/yuin/gopher-lua"
 	"gopkg.in/yaml.v3"
 )
@@ -51,7 +52,7 @@ type Game struct {
 	extra     map[string]lua.LGFunction // primitives added by internal tests
 
 	opening *State
-	wd      *watchdog
+	wd      *watchdog.Watchdog
 
 	mu   sync.Mutex
 	free []*machine

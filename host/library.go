@@ -16,6 +16,7 @@ import (
 
 	"github.com/matombo/matombo/host/internal/globalcheck"
 	"github.com/matombo/matombo/host/internal/memwalk"
+	"github.com/matombo/matombo/host/internal/watchdog"
 	"github.com/matombo/matombo/host/safefile"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
@@ -327,7 +328,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 		extra:     cfg.extra,
 		sources:   sources.Sum(nil),
 	}
-	g.wd = newWatchdog(g.limits)
+	g.wd = watchdog.New(g.limits.Time, g.limits.Memory)
 	vm, err := newMachine(g)
 	if err != nil {
 		return nil, err

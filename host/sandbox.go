@@ -196,7 +196,7 @@ func luaText(v lua.LValue) string {
 // charge spends n steps of the call's step budget for work a primitive
 // does in Go, and raises a budget error when the steps are spent.
 func (vm *machine) charge(L *lua.LState, n int) {
-	if !vm.trip.charge(n) {
+	if !vm.trip.Charge(n) {
 		vm.overBudget(L, BudgetSteps, fmt.Sprintf("%d steps", vm.g.limits.Steps), "the call ran too many steps")
 	}
 }

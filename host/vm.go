@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host/internal/memwalk"
+	"github.com/matombo/matombo/host/internal/watchdog"
 	lua "github.com/yuin/gopher-lua"
 	"gopkg.in/yaml.v3"
 )
@@ -98,8 +99,8 @@ func luaInt(v int) lua.LValue {
 // The first machine of a game records the script's declarations in dcl;
 // later ones check that the script declared the same again.
 func newMachine(g *Game) (*machine, error) {
-	vm := &machine{g: g, trip: newTripwire(g.limits), dcl: &decl{}, ext: newExtending()}
-	vm.trip.measure = func() uint64 { return vm.heldMemory(g.limits.Memory) }
+	vm := &machine{g: g, dcl: &decl{}, ext: newExtending()}
+	vm.trip = watchdog.NewTripwire(g.limits.Steps, g.limits.Memory, func() uint64 { return vm.heldMemory(g.limits.Memory) })
 	vm.L = vm.newSandbox(g.limits)
 	vm.L.SetContext(vm.trip)
 	vm.strs.empty = lua.LString("empty")
@@ -109,7 +110,7 @@ func newMachine(g *Game) (*machine, error) {
 		vm.L.Close()
 		return nil, err
 	}
-	g.wd.add(vm.trip)
+	g.wd.Add(vm.trip)
 	vm.loading = true
 	fn := vm.L.NewFunctionFromProto(g.proto)
 	err := vm.call(fn, "load", 1)
@@ -143,7 +144,7 @@ func (vm *machine) heldMemory(limit uint64) uint64 {
 }
 
 func (vm *machine) close() {
-	vm.g.wd.remove(vm.trip)
+	vm.g.wd.Remove(vm.trip)
 	vm.L.Close()
 }
 
@@ -229,7 +230,7 @@ func (vm *machine) invoke(name Call, nargs, nret int) error {
 	vm.phase = name
 	err := vm.L.PCall(nargs, nret, nil)
 	vm.phase = outer
-	vm.g.wd.end(vm.trip)
+	vm.g.wd.End(vm.trip)
 	if err == nil {
 		return nil
 	}
@@ -241,7 +242,7 @@ func (vm *machine) invoke(name Call, nargs, nret int) error {
 // error a script caught with pcall in an earlier call is forgotten.
 func (vm *machine) begin() uint64 {
 	vm.budgetHit = nil
-	return vm.g.wd.begin(vm.trip)
+	return vm.g.wd.Begin(vm.trip)
 }
 
 // convertError turns a gopher-lua error into a ScriptError or BudgetError.
@@ -266,14 +267,14 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 		out.Pos, out.Func = pos, fn
 		return &out
 	}
-	switch why := vm.trip.firedFor(seq); why {
-	case tripSteps:
+	switch why := vm.trip.FiredFor(seq); why {
+	case watchdog.Steps:
 		vm.budgetHit = nil
 		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetSteps, Limit: fmt.Sprintf("%d steps", vm.g.limits.Steps), Detail: "the call ran too many steps (an endless loop?)"}
-	case tripTime:
+	case watchdog.Time:
 		vm.budgetHit = nil
 		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetTime, Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop or a hang)"}
-	case tripMemory:
+	case watchdog.Memory:
 		vm.budgetHit = nil
 		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the script holds too much memory"}
 	}
