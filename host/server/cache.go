@@ -146,7 +146,8 @@ func loadGame(lib *host.Library, name string, variants []string, params map[stri
 	return lib.Load(name, opts...)
 }
 
-// replay plays tokens on s and returns the last move played (nil when
+// replay plays tokens on s, recording their effects (the state JSON
+// carries those of the last), and returns the last move played (nil when
 // tokens is empty). When e is not nil, the checkpoints of e are taken on
 // the way; tokens then start at ply from of e's record.
 func replay(s *host.State, tokens []string, e *entry, from int) (*moveView, error) {
@@ -154,7 +155,7 @@ func replay(s *host.State, tokens []string, e *entry, from int) (*moveView, erro
 	for i, tok := range tokens {
 		m, err := s.ParseMove(tok)
 		if err == nil {
-			err = s.Apply(m)
+			err = s.ApplyRecorded(m)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("replaying move %d %q of the stored record: %w", s.Ply()+1, tok, err)

@@ -120,7 +120,7 @@ func (s *Server) playComputer(id, client string) {
 	finished = fin
 	stopWatch()
 	if err == nil {
-		err = next.Apply(m)
+		err = next.ApplyRecorded(m)
 	}
 	if ctx.Err() != nil && s.ctx.Err() == nil && ctx.Err() != context.DeadlineExceeded {
 		return // the game changed meanwhile: the move would be refused
@@ -132,7 +132,7 @@ func (s *Server) playComputer(id, client string) {
 		s.log.Error("computer move", "id", sg.ID, "player", spec, "err", err)
 		next.CopyFrom(st)
 		if m, err = randomMove(next); err == nil {
-			err = next.Apply(m)
+			err = next.ApplyRecorded(m)
 		}
 		if err != nil {
 			s.log.Error("random fallback move", "id", sg.ID, "err", err)
