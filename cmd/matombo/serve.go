@@ -76,7 +76,7 @@ func runServe(e *env, args []string) int {
 	}
 	for _, spec := range seats {
 		if _, err := server.ParseComputerSeat(spec); err != nil {
-			return c.usageError("--computer %s: %v", spec, err)
+			return c.usageError("--computer: %v", err)
 		}
 	}
 	lim.GamesPerMinute, lim.RequestsPerSecond, lim.ClientStreams, lim.ClientThinking = *gamesPerMinute, *requests, *clientStreams, *thinking

@@ -80,8 +80,8 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			check = &c
 		}
 		if api || changes(r.Method) {
-			if err := cop.Check(check); err != nil {
-				writeError(w, http.StatusForbidden, apiError{Error: "a request from a page of another site: refused (" + err.Error() + ")"})
+			if cop.Check(check) != nil {
+				writeError(w, http.StatusForbidden, apiError{Error: "a request from a page of another site (by its Origin or Sec-Fetch-Site header): refused"})
 				return
 			}
 		}

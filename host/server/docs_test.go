@@ -18,6 +18,7 @@ var printDocs = flag.Bool("print-docs", false, "print the answers to the request
 // docExample is one request of docs/serve.md and the answer shown for it.
 type docExample struct {
 	method, path, body string
+	headers            []string // name, value, ...: the lines after the request line
 	status             int
 	answer             string // JSON, with ID and SECRET1, SECRET2 for the game's id and seat secrets
 }
@@ -34,9 +35,16 @@ func docExamples(t *testing.T) []docExample {
 		text := m[2]
 		if m[1] == "http" {
 			head, body, _ := strings.Cut(text, "\n\n")
-			f := strings.Fields(strings.SplitN(head, "\n", 2)[0])
+			lines := strings.Split(strings.TrimSpace(head), "\n")
+			f := strings.Fields(lines[0])
 			require.Len(t, f, 2, "request line %q", head)
-			out = append(out, docExample{method: f[0], path: f[1], body: strings.TrimSpace(body)})
+			ex := docExample{method: f[0], path: f[1], body: strings.TrimSpace(body)}
+			for _, h := range lines[1:] {
+				name, value, ok := strings.Cut(h, ": ")
+				require.True(t, ok, "header line %q", h)
+				ex.headers = append(ex.headers, name, value)
+			}
+			out = append(out, ex)
 			continue
 		}
 		first, rest, _ := strings.Cut(text, "\n")
@@ -66,7 +74,8 @@ func TestDocsExamples(t *testing.T) {
 			body = strings.ReplaceAll(body, "SECRET"+strconv.Itoa(i+1), s)
 		}
 		path = strings.ReplaceAll(path, "/ID", "/"+id)
-		status, got := ts.do(ex.method, path, body)
+		res, got := ts.as("", ex.method, path, body, ex.headers...)
+		status := res.StatusCode
 		if id == "" && status == 201 {
 			var g testGame
 			require.NoError(t, json.Unmarshal(got, &g))

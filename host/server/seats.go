@@ -28,7 +28,7 @@ import (
 //	key=*     the client chooses any value the player accepts
 //
 // seed is always allowed. A threads cap is lowered to the machine's
-// cores. Seats are made from the allowed spec the client's spec becomes
+// cores when it is more. Seats are made from the allowed spec the client's spec becomes
 // (Allow), so a stored seat names its player's every budget.
 type ComputerSeat struct {
 	Name    string
@@ -109,14 +109,20 @@ func ParseComputerSeat(text string) (ComputerSeat, error) {
 		if slices.ContainsFunc(cs.Options, func(x SeatOption) bool { return x.Key == o.Key }) {
 			return bad("option %s is given twice", o.Key)
 		}
-		if o.Key == "threads" && o.Max != "" {
-			if l, _ := parseLimit(o.Max); l.isDur || l.num > float64(runtime.NumCPU()) {
-				o.Max = strconv.Itoa(runtime.NumCPU()) // no more threads than cores
-			}
-		}
 		cs.Options = append(cs.Options, o)
 	}
 	return cs, nil
+}
+
+// max is the option's cap on this machine: a threads cap is at most the
+// number of cores.
+func (o SeatOption) max() string {
+	if o.Key == "threads" {
+		if l, _ := parseLimit(o.Max); l.isDur || l.num > float64(runtime.NumCPU()) {
+			return strconv.Itoa(runtime.NumCPU())
+		}
+	}
+	return o.Max
 }
 
 // limit is a parsed cap or value: a duration or a number.
@@ -193,6 +199,19 @@ func (seats computerSeats) texts() []string {
 	return out
 }
 
+// maxTime is the longest time cap of the seats (their "time" options).
+func (seats computerSeats) maxTime() time.Duration {
+	var longest time.Duration
+	for _, cs := range seats {
+		for _, o := range cs.Options {
+			if l, err := parseLimit(o.Max); err == nil && o.Key == "time" && l.isDur {
+				longest = max(longest, l.dur)
+			}
+		}
+	}
+	return longest
+}
+
 // names lists the allowed player names.
 func (seats computerSeats) names() []string {
 	out := make([]string, len(seats))
@@ -235,8 +254,8 @@ func (seats computerSeats) allow(spec string) (string, error) {
 		}
 		rule := cs.Options[j]
 		switch {
-		case rule.Max != "" && !within(o.Value, rule.Max):
-			return refuse("%s=%s: at most %s on this server", o.Key, o.Value, rule.Max)
+		case rule.Max != "" && !within(o.Value, rule.max()):
+			return refuse("%s=%s: at most %s on this server", o.Key, o.Value, rule.max())
 		case rule.Value != "" && rule.Value != "*" && o.Value != rule.Value:
 			return refuse("%s is %s on this server", o.Key, rule.Value)
 		}
@@ -247,7 +266,7 @@ func (seats computerSeats) allow(spec string) (string, error) {
 		case given >= 0:
 			out.Options = append(out.Options, sp.Options[given])
 		case rule.Max != "":
-			out.Options = append(out.Options, player.Option{Key: rule.Key, Value: rule.Max})
+			out.Options = append(out.Options, player.Option{Key: rule.Key, Value: rule.max()})
 		case rule.Value != "*":
 			out.Options = append(out.Options, player.Option{Key: rule.Key, Value: rule.Value})
 		}

@@ -63,6 +63,7 @@ type options struct {
 	cacheSize int
 	workers   int
 	think     time.Duration
+	thinkSet  bool // think was given
 	lease     time.Duration
 	poll      time.Duration
 	players   PlayerFactory
@@ -90,10 +91,13 @@ func WithCacheSize(n int) Option { return func(o *options) { o.cacheSize = n } }
 // the client served longest ago first.
 func WithWorkers(n int) Option { return func(o *options) { o.workers = n } }
 
-// WithThinkTime bounds one computer move (default 5s), whatever its
-// player's own budget; a player that has not answered by then is replaced
-// by a random legal move.
-func WithThinkTime(d time.Duration) Option { return func(o *options) { o.think = d } }
+// WithThinkTime bounds one computer move, whatever its player's own
+// budget (default 5s, or the longest time cap of the computer seats plus
+// 3s); a player that has not answered by then is replaced by a random
+// legal move.
+func WithThinkTime(d time.Duration) Option {
+	return func(o *options) { o.think, o.thinkSet = d, true }
+}
 
 // WithLease sets how long a worker holds a game it is thinking about
 // before another process may take it over (default 30s).
@@ -168,10 +172,13 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 	}
 	seats, err := parseComputerSeats(o.computers)
 	if err != nil {
-		return nil, fmt.Errorf("server: %w", err)
+		return nil, err // a *SeatError naming the seat
 	}
 	if err := checkSeats(lib, seats, o.players); err != nil {
-		return nil, fmt.Errorf("server: %w", err)
+		return nil, err
+	}
+	if !o.thinkSet {
+		o.think = max(o.think, seats.maxTime()+3*time.Second)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
