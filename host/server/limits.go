@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"net/http"
@@ -184,8 +185,13 @@ type refusal struct {
 	after  int
 }
 
+// write answers the refusal and closes the connection after it, so that a
+// client over a quota does not keep a connection (an open file) idle.
 func (r *refusal) write(w http.ResponseWriter) {
-	w.Header().Set("Retry-After", strconv.Itoa(r.after))
+	if r.after > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(r.after))
+	}
+	w.Header().Set("Connection", "close")
 	writeError(w, r.status, apiError{Error: r.msg})
 }
 
@@ -311,14 +317,24 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if ok {
 			return &countedConn{Conn: conn, release: release}, nil
 		}
-		go func() {
-			// A small write into an empty socket buffer does not block;
-			// the deadline covers a peer that never reads.
-			conn.SetWriteDeadline(time.Now().Add(time.Second))
-			conn.Write([]byte(overloaded))
-			conn.Close()
-		}()
+		go refuseConn(conn)
 	}
+}
+
+// refuseConn answers a connection over a cap with 503 and closes it. It
+// reads (and drops) what the client sent for up to a second first:
+// closing a socket with unread data resets it, and the client would lose
+// the answer.
+func refuseConn(conn net.Conn) {
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(time.Second))
+	if _, err := conn.Write([]byte(overloaded)); err != nil {
+		return
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		tc.CloseWrite()
+	}
+	io.Copy(io.Discard, io.LimitReader(conn, 64<<10))
 }
 
 // countedConn ends its count when closed.
