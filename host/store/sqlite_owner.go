@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/matombo/matombo/host/safefile"
 )
 
 // sqliteHeader starts every SQLite database file.
@@ -38,7 +41,9 @@ func checkSQLiteOwner(ctx context.Context, path string) error {
 	if info.Size() == 0 {
 		return nil
 	}
-	f, err := os.Open(path)
+	// Through safefile: a file swapped for a named pipe since the check
+	// does not hang the open.
+	f, err := safefile.Open(path, math.MaxInt64)
 	if err != nil {
 		return &Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s", path), Err: err}
 	}
