@@ -7,6 +7,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 
 	"github.com/matombo/matombo/games"
@@ -63,4 +64,51 @@ func Example() {
 	// Output:
 	// 201 Created
 	// 200 OK [b2] player 2 to move: [a1 b1 b3 c1 c2 c3]
+}
+
+// A server for strangers: the operator allows short searches and random
+// play, names the host people reach it by and the reverse proxy in front,
+// and sets each client's quotas. A request for a costlier seat is refused
+// with the seats allowed.
+func ExampleWithComputerSeats() {
+	st, err := store.Open(context.Background(), ":memory:")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer st.Close()
+	limits := server.DefaultLimits(server.OpenFileLimit())
+	limits.GamesPerMinute = 10
+	limits.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+	srv, err := server.New(games.Library(), st,
+		server.WithComputerSeats("mcts:time<=1s,threads<=1", "random"),
+		server.WithHosts("play.example.org"),
+		server.WithLimits(limits))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+
+	for _, seat := range []string{"mcts:time=10s", "mcts"} {
+		res, err := http.Post(hs.URL+"/api/games", "application/json",
+			strings.NewReader(`{"game": "yematatu", "seats": ["human", "`+seat+`"]}`))
+		if err != nil {
+			log.Fatal(err)
+		}
+		var answer struct {
+			Seats   []struct{ Player string }
+			Allowed []string
+		}
+		json.NewDecoder(res.Body).Decode(&answer)
+		res.Body.Close()
+		if res.StatusCode == http.StatusCreated {
+			fmt.Println(res.Status, "seat 2 plays", answer.Seats[1].Player)
+		} else {
+			fmt.Println(res.Status, "allowed:", answer.Allowed)
+		}
+	}
+	// Output:
+	// 422 Unprocessable Entity allowed: [mcts:time<=1s,threads<=1 random]
+	// 201 Created seat 2 plays mcts:time=1s,threads=1
 }

@@ -3,6 +3,12 @@
 // its board data. Games live in a store.Store; a state is rebuilt from its
 // stored record, and computer seats are played by a bounded pool of workers.
 //
+// It trusts no client: the operator decides what a computer seat may cost
+// (WithComputerSeats), every client has quotas and the server caps
+// (WithLimits, LimitListener), computer moves are scheduled fairly by
+// client, and requests from other sites or for other hosts are refused
+// (WithHosts).
+//
 // The package uses only package host's public API and names no game.
 package server
 
