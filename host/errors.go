@@ -6,14 +6,20 @@ import (
 )
 
 // Pos is a place in a source file. Line and Col count from 1; zero means
-// unknown.
+// unknown. Where the parser gives a range (a syntax error's token, a
+// statement over several lines, a YAML scalar) EndLine and EndCol mark its
+// last line and column, as hcl's ranges do; they are zero otherwise.
 type Pos struct {
 	File string
 	Line int
 	Col  int
+
+	EndLine int // the last line of the range, when there is one
+	EndCol  int // the last column of the range, on EndLine, when known
 }
 
-// String formats the position as file:line:col, leaving out what is unknown.
+// String formats the start of the position as file:line:col, leaving out
+// what is unknown.
 func (p Pos) String() string {
 	switch {
 	case p.File == "":
@@ -44,7 +50,12 @@ type ConfigError struct {
 	Param   string   // the parameter concerned, if any
 	Msg     string   // what is wrong
 	Allowed []string // what would be accepted, if there is a short list
+	Err     error    // the underlying error (of the file system, YAML or a number's syntax), if any
 }
+
+// Unwrap returns the underlying error, so that errors.Is(err,
+// fs.ErrNotExist) and errors.As work through a ConfigError.
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 func (e *ConfigError) Error() string {
 	msg := e.Msg
@@ -65,7 +76,11 @@ type ScriptError struct {
 	Func      Call   // the script function that was running
 	Msg       string // the message without the position
 	Traceback string // the Lua stack traceback, when there is one
+	Err       error  // gopher-lua's error (*lua.ApiError, *parse.Error, *lua.CompileError), when there is one
 }
+
+// Unwrap returns gopher-lua's error, when there is one.
+func (e *ScriptError) Unwrap() error { return e.Err }
 
 // Call names the script function a host call runs.
 type Call string
@@ -99,7 +114,11 @@ type BudgetError struct {
 	Budget Budget // which budget
 	Limit  string // the limit, e.g. "2000000 steps"
 	Detail string // what the script was doing, when known
+	Err    error  // the error gopher-lua raised in the script (*lua.ApiError), when there is one
 }
+
+// Unwrap returns the error gopher-lua raised, when there is one.
+func (e *BudgetError) Unwrap() error { return e.Err }
 
 // Budget names one of the sandbox's budgets. BudgetSteps and the size
 // budgets are deterministic: a call exceeds them on every machine or on

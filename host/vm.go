@@ -272,38 +272,38 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 	if be := vm.budgetHit; be != nil && strings.Contains(text, string(be.Budget)+" budget exceeded") {
 		vm.budgetHit = nil
 		out := *be
-		out.Pos, out.Func = pos, fn
+		out.Pos, out.Func, out.Err = pos, fn, err
 		return &out
 	}
 	switch why := vm.trip.FiredFor(seq); why {
 	case watchdog.Steps:
 		vm.budgetHit = nil
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetSteps, Limit: fmt.Sprintf("%d steps", vm.g.limits.Steps), Detail: "the call ran too many steps (an endless loop?)"}
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetSteps, Limit: fmt.Sprintf("%d steps", vm.g.limits.Steps), Detail: "the call ran too many steps (an endless loop?)", Err: err}
 	case watchdog.Time:
 		vm.budgetHit = nil
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetTime, Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop or a hang)"}
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetTime, Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop or a hang)", Err: err}
 	case watchdog.Memory:
 		vm.budgetHit = nil
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the script holds too much memory"}
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the script holds too much memory", Err: err}
 	}
 	if be := vm.budgetHit; be != nil {
 		vm.budgetHit = nil
 		out := *be
-		out.Pos, out.Func = pos, fn
+		out.Pos, out.Func, out.Err = pos, fn, err
 		return &out
 	}
 	switch {
 	case strings.Contains(text, "stack overflow"):
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetCallStack, Limit: strconv.Itoa(vm.g.limits.CallStack) + " frames", Detail: "recursion too deep"}
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetCallStack, Limit: strconv.Itoa(vm.g.limits.CallStack) + " frames", Detail: "recursion too deep", Err: err}
 	case strings.Contains(text, "registry overflow"):
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetDataStack, Limit: strconv.Itoa(vm.g.limits.DataStack) + " values", Detail: "too many values on the Lua stack"}
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetDataStack, Limit: strconv.Itoa(vm.g.limits.DataStack) + " values", Detail: "too many values on the Lua stack", Err: err}
 	}
 	var cfg *ConfigError
 	if vm.dcl.cfgErr != nil && errors.As(vm.dcl.cfgErr, &cfg) {
 		vm.dcl.cfgErr = nil
 		return cfg
 	}
-	return &ScriptError{Pos: pos, Func: fn, Msg: text, Traceback: trace}
+	return &ScriptError{Pos: pos, Func: fn, Msg: text, Traceback: trace, Err: err}
 }
 
 // luaErrorText describes an error value without running metamethods: an
