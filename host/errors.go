@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -156,6 +157,50 @@ func (e *BudgetError) Error() string {
 		msg += " (in " + string(e.Func) + ")"
 	}
 	return prefixPos(e.Pos, msg)
+}
+
+// CanceledError reports a script call stopped because its caller's
+// context was done (see Runner.SetContext, State.ApplyContext and
+// Library.LoadContext): the call stopped between two instructions, or did
+// not start. errors.Is(err, context.Canceled) or errors.Is(err,
+// context.DeadlineExceeded) holds, as the context's Err says, and
+// errors.Is with the context's cause when it was canceled with one.
+type CanceledError struct {
+	Pos   Pos   // the script line where it was stopped, when known
+	Func  Call  // the script function that was running, when one was
+	Err   error // the context's Err: context.Canceled or context.DeadlineExceeded
+	Cause error // context.Cause of the context, when it differs from Err
+}
+
+func (e *CanceledError) Error() string {
+	msg := "script call canceled: " + e.Err.Error()
+	if e.Cause != nil {
+		msg += " (" + e.Cause.Error() + ")"
+	}
+	if e.Func != "" {
+		msg += " (in " + string(e.Func) + ")"
+	}
+	return prefixPos(e.Pos, msg)
+}
+
+// Unwrap returns the context's error and its cause.
+func (e *CanceledError) Unwrap() []error {
+	if e.Cause != nil {
+		return []error{e.Err, e.Cause}
+	}
+	return []error{e.Err}
+}
+
+// canceled is the error of a call stopped because ctx is done.
+func canceled(ctx context.Context, pos Pos, fn Call) *CanceledError {
+	e := &CanceledError{Pos: pos, Func: fn, Err: ctx.Err()}
+	if e.Err == nil {
+		e.Err = context.Canceled
+	}
+	if c := context.Cause(ctx); c != nil && c != e.Err {
+		e.Cause = c
+	}
+	return e
 }
 
 // IllegalMoveError reports a token that is not legal in a state. The state

@@ -192,16 +192,24 @@ func (g *Game) blank() *State {
 }
 
 // machine takes a machine from the pool, or makes one.
-func (g *Game) machine() (*machine, error) {
+func (g *Game) machine() (*machine, error) { return g.machineWith(nil) }
+
+// machineWith takes a machine from the pool, or makes one, whose calls
+// stop when cancel is done (nil for never) until it is released.
+func (g *Game) machineWith(cancel *watchdog.Cancel) (*machine, error) {
+	if cancel.Done() {
+		return nil, canceled(cancel.Context(), Pos{}, "")
+	}
 	g.mu.Lock()
 	if n := len(g.free); n > 0 {
 		vm := g.free[n-1]
 		g.free = g.free[:n-1]
 		g.mu.Unlock()
+		vm.cancel = cancel
 		return vm, nil
 	}
 	g.mu.Unlock()
-	return newMachine(g)
+	return newMachine(g, cancel)
 }
 
 // maxIdle is how many idle machines a game keeps.
@@ -211,6 +219,7 @@ const maxIdle = 16
 // discarded, because a script's own variables may be in any state after an
 // error.
 func (g *Game) release(vm *machine) {
+	vm.cancel = nil
 	if vm.broken {
 		vm.close()
 		return

@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -255,8 +256,20 @@ const maxScriptBytes = 1 << 20
 // Load loads a game by name with the given variants and parameters,
 // compiling its script once per library, and plays its setup.
 func (l *Library) Load(name string, opts ...Option) (*Game, error) {
+	return l.LoadContext(context.Background(), name, opts...)
+}
+
+// LoadContext is Load, stopped when ctx is done: the script's chunk and
+// its setup stop between two instructions with a *CanceledError (see
+// Runner.SetContext). The context applies to loading only, not to the
+// calls made later on the game.
+func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) (*Game, error) {
 	if err := memwalk.Check(); err != nil {
 		return nil, fmt.Errorf("host: %w", err)
+	}
+	cancel := watchdog.NewCancel(ctx)
+	if cancel.Done() {
+		return nil, canceled(ctx, Pos{}, CallLoad)
 	}
 	cfg := loadConfig{}
 	for _, o := range opts {
@@ -340,7 +353,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 		sources:   sources.Sum(nil),
 	}
 	g.wd = watchdog.New(g.limits.Time, g.limits.Memory)
-	vm, err := newMachine(g)
+	vm, err := newMachine(g, cancel)
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,9 @@ type machine struct {
 	g    *Game
 	L    *lua.LState
 	trip *tripwire
+	// cancel stops the calls of the operation in progress when its
+	// caller's context is done; nil for none.
+	cancel *watchdog.Cancel
 	dcl  *decl // what the script declared while loading
 	ext  *extending
 
@@ -99,8 +102,9 @@ func luaInt(v int) lua.LValue {
 // newMachine creates a Lua state for g and runs the script's chunk in it.
 // The first machine of a game records the script's declarations in dcl;
 // later ones check that the script declared the same again.
-func newMachine(g *Game) (*machine, error) {
-	vm := &machine{g: g, dcl: &decl{}, ext: newExtending()}
+// The chunk runs under cancel (nil for none).
+func newMachine(g *Game, cancel *watchdog.Cancel) (*machine, error) {
+	vm := &machine{g: g, dcl: &decl{}, ext: newExtending(), cancel: cancel}
 	vm.trip = watchdog.NewTripwire(g.limits.Steps, g.limits.Memory, func() uint64 { return vm.heldMemory(g.limits.Memory) })
 	vm.L = vm.newSandbox(g.limits)
 	vm.L.SetContext(vm.trip)
@@ -250,7 +254,7 @@ func (vm *machine) invoke(name Call, nargs, nret int) error {
 // error a script caught with pcall in an earlier call is forgotten.
 func (vm *machine) begin() uint64 {
 	vm.budgetHit = nil
-	return vm.g.wd.Begin(vm.trip)
+	return vm.g.wd.Begin(vm.trip, vm.cancel)
 }
 
 // convertError turns a gopher-lua error into a ScriptError or BudgetError.
@@ -285,6 +289,9 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 	case watchdog.Memory:
 		vm.budgetHit = nil
 		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the script holds too much memory", Err: err}
+	case watchdog.Canceled:
+		vm.budgetHit = nil
+		return canceled(vm.cancel.Context(), pos, fn)
 	}
 	if be := vm.budgetHit; be != nil {
 		vm.budgetHit = nil
