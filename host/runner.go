@@ -47,7 +47,6 @@ func (r *Runner) Close() {
 	}
 }
 
-
 // machine returns the runner's machine, replacing one a failed call broke.
 func (r *Runner) machine() (*machine, error) {
 	if r.vm != nil && r.vm.broken {

@@ -23,8 +23,8 @@ type machine struct {
 	// cancel stops the calls of the operation in progress when its
 	// caller's context is done; nil for none.
 	cancel *watchdog.Cancel
-	dcl  *decl // what the script declared while loading
-	ext  *extending
+	dcl    *decl // what the script declared while loading
+	ext    *extending
 
 	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
 	fnResult, fnEvaluate, fnScore                   lua.LValue // optional

@@ -50,11 +50,11 @@ type Trip int32
 
 // The budgets that stop a call.
 const (
-	None   Trip = iota // not stopped
-	Time               // the call ran longer than the time limit
-	Memory             // the script held more memory than the limit
-	Steps              // the call spent its steps
-	Canceled           // the caller's context was done
+	None     Trip = iota // not stopped
+	Time                 // the call ran longer than the time limit
+	Memory               // the script held more memory than the limit
+	Steps                // the call spent its steps
+	Canceled             // the caller's context was done
 )
 
 // Cancel carries a caller's context into calls: a call begun with it
