@@ -27,7 +27,7 @@ type Limits struct {
 }
 
 // DefaultSteps is the default step budget of one call. The longest call of
-// the shipped games takes 1,398 steps (loading the largest board; a move
+// the shipped games takes 1,447 steps (loading the largest board; a move
 // takes tens to hundreds), so the default leaves a margin of a thousand
 // and more, and stops a runaway loop in tens of milliseconds (a second or
 // two under the race detector).
