@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/matombo/matombo/host/internal/watchdog"
 	lua "github.com/yuin/gopher-lua"
@@ -55,9 +56,20 @@ type Game struct {
 
 	opening *State
 	wd      *watchdog.Watchdog
+	held    atomic.Int64               // memory the machines' scripts held when last measured
+	failed  atomic.Pointer[BudgetError] // set when the scripts went over the memory budget
 
 	mu   sync.Mutex
 	free []*machine
+}
+
+// fail stops the game after its scripts went over the memory budget:
+// every later call returns the first such error. The memory a script
+// keeps is the game's state, so the game fails once, for good, rather
+// than whenever a machine happens to be measured.
+func (g *Game) fail(e *BudgetError) *BudgetError {
+	g.failed.CompareAndSwap(nil, e)
+	return g.failed.Load()
 }
 
 // install adopts the first machine's declarations.

@@ -39,7 +39,9 @@ type machine struct {
 	keyValid  bool   // key is the key of the state as it is now
 	mover     int    // the player whose decision is listed or made
 	budgetHit *BudgetError
-	broken    bool // a call failed; the machine is discarded
+	broken    bool   // a call failed; the machine is discarded
+	held      uint64 // what the script held when last measured between calls (see checkHeld)
+	memGen    uint64 // the watchdog's heap generation at that measurement
 
 	protected map[*lua.LTable]bool
 	dataPos   map[*lua.LTable]Pos
@@ -105,7 +107,7 @@ func luaInt(v int) lua.LValue {
 // The chunk runs under cancel (nil for none).
 func newMachine(g *Game, cancel *watchdog.Cancel) (*machine, error) {
 	vm := &machine{g: g, dcl: &decl{}, ext: newExtending(), cancel: cancel}
-	vm.trip = watchdog.NewTripwire(g.limits.Steps, g.limits.Memory, func() uint64 { return vm.heldMemory(g.limits.Memory) })
+	vm.trip = watchdog.NewTripwire(g.limits.Steps, g.limits.Memory, vm.gameMemory)
 	vm.L = vm.newSandbox(g.limits)
 	vm.L.SetContext(vm.trip)
 	vm.strs.empty = lua.LString("empty")
@@ -148,7 +150,40 @@ func (vm *machine) heldMemory(limit uint64) uint64 {
 	return memwalk.Held(vm.L, limit, vm.fnSetup, vm.fnLegal, vm.fnPlay, vm.fnBlocked, vm.fnRepeated, vm.fnResult, vm.fnEvaluate)
 }
 
+// gameMemory is what the game's scripts hold while this machine's call
+// runs: what its script holds now, measured, and what the game's other
+// machines held when last measured.
+func (vm *machine) gameMemory() uint64 {
+	others := max(vm.g.held.Load()-int64(vm.held), 0)
+	return vm.heldMemory(vm.g.limits.Memory) + uint64(others)
+}
+
+// checkHeld measures, when the process heap has grown since the machine
+// last did (see watchdog.HeapGen), the memory its script keeps between
+// calls, and stops the game when its machines together hold more than the
+// memory budget. Measuring walks what the script holds, so it is done at
+// most once per heap generation.
+func (vm *machine) checkHeld(fn Call) error {
+	gen := vm.g.wd.HeapGen()
+	if gen == vm.memGen {
+		return nil
+	}
+	vm.memGen = gen
+	limit := vm.g.limits.Memory
+	held := vm.heldMemory(limit)
+	total := vm.g.held.Add(int64(held) - int64(vm.held))
+	vm.held = held
+	if uint64(total) <= limit {
+		return nil
+	}
+	vm.broken = true
+	return vm.g.fail(&BudgetError{Pos: Pos{File: vm.g.file}, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", limit>>20),
+		Detail: fmt.Sprintf("the script keeps %d MiB between calls (in upvalues or tables it holds on to)", total>>20)})
+}
+
 func (vm *machine) close() {
+	vm.g.held.Add(-int64(vm.held))
+	vm.held = 0
 	vm.g.wd.Remove(vm.trip)
 	vm.L.Close()
 }
@@ -237,6 +272,10 @@ func (vm *machine) call(fn lua.LValue, name Call, nret int, args ...lua.LValue) 
 // the budget; a failure marks the machine broken and becomes an error
 // naming the script function.
 func (vm *machine) invoke(name Call, nargs, nret int) error {
+	if e := vm.g.failed.Load(); e != nil {
+		vm.broken = true
+		return e
+	}
 	seq := vm.begin()
 	outer := vm.phase
 	vm.phase = name
@@ -244,7 +283,7 @@ func (vm *machine) invoke(name Call, nargs, nret int) error {
 	vm.phase = outer
 	vm.g.wd.End(vm.trip)
 	if err == nil {
-		return nil
+		return vm.checkHeld(name)
 	}
 	vm.broken = true
 	return vm.convertError(err, name, seq)
@@ -288,7 +327,7 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetTime, Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop or a hang)", Err: err}
 	case watchdog.Memory:
 		vm.budgetHit = nil
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the script holds too much memory", Err: err}
+		return vm.g.fail(&BudgetError{Pos: pos, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the script holds too much memory", Err: err})
 	case watchdog.Canceled:
 		vm.budgetHit = nil
 		return canceled(vm.cancel.Context(), pos, fn)

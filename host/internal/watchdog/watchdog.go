@@ -238,7 +238,22 @@ type Watchdog struct {
 
 	mu    sync.Mutex
 	wires map[*Tripwire]struct{}
+
+	// heapGen counts the times the process heap grew by a quarter of the
+	// memory limit, as seen by the ticks (see HeapGen); genBase is the
+	// heap at the last count or since it was last lower.
+	heapGen atomic.Uint64
+	genBase uint64
 }
+
+// HeapGen counts the times the process heap grew by a quarter of the
+// memory limit while the watchdog ran (it runs while calls are made and
+// a while after). A caller that kept the count of its last measurement of
+// what a script holds measures again when the count has moved: memory a
+// script keeps between calls (in upvalues or tables it holds) is seen
+// within a quarter of the limit and a tick of allocation, however short
+// its calls.
+func (w *Watchdog) HeapGen() uint64 { return w.heapGen.Load() }
 
 // New returns a watchdog that stops calls after limit and measures the
 // memory of scripts when the heap grows by half of memory.
@@ -350,8 +365,18 @@ func (w *Watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	busy := false
-	heapRead := false
+	metrics.Read(sample)
 	var heap uint64
+	if sample[0].Value.Kind() == metrics.KindUint64 {
+		heap = sample[0].Value.Uint64()
+	}
+	switch {
+	case heap < w.genBase:
+		w.genBase = heap
+	case heap-w.genBase > w.memLimit/4:
+		w.genBase = heap
+		w.heapGen.Add(1)
+	}
 	for t := range w.wires {
 		c := t.call.Load()
 		if c == 0 || c&callStopped != 0 {
@@ -370,13 +395,6 @@ func (w *Watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 		}
 		if age < 2 || c&callMeasure != 0 {
 			continue // calls that take less than a tick are never suspects
-		}
-		if !heapRead {
-			metrics.Read(sample)
-			if sample[0].Value.Kind() == metrics.KindUint64 {
-				heap = sample[0].Value.Uint64()
-			}
-			heapRead = true
 		}
 		switch {
 		case t.heapSeq != a || heap < t.heapBase:

@@ -136,3 +136,20 @@ func TestCancel(t *testing.T) {
 	}
 	w.End(tw)
 }
+
+// The heap generation moves when the heap grew by a quarter of the memory
+// limit since the last move, and not otherwise.
+func TestHeapGen(t *testing.T) {
+	w := New(30*time.Second, 1024)
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	w.genBase = 0 // the heap was empty: it grew by far more than 256 bytes since
+	w.scan(1, 0, sample)
+	if w.HeapGen() != 1 {
+		t.Fatalf("generation %d after the heap grew, want 1", w.HeapGen())
+	}
+	w.genBase += 1 << 40 // the heap is far below the base: the base follows it down
+	w.scan(2, 0, sample)
+	if w.HeapGen() != 1 || w.genBase >= 1<<40 {
+		t.Fatalf("generation %d, base %d after the heap shrank", w.HeapGen(), w.genBase)
+	}
+}
