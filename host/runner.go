@@ -17,6 +17,7 @@ type Runner struct {
 	g      *Game
 	vm     *machine
 	cancel *watchdog.Cancel
+	record bool
 }
 
 // SetContext makes the runner's calls stop when ctx is done, as a
@@ -70,7 +71,14 @@ func (r *Runner) check(s *State) error {
 	return nil
 }
 
-// Apply plays a legal move on s, as State.Apply does.
+// Record turns the recording of effects on or off for the moves the
+// runner applies from now on (Apply, Play and playouts): with it on, each
+// state a move makes keeps the effects of that move (State.Effects). It is
+// off for a new runner, and costs nothing then.
+func (r *Runner) Record(on bool) { r.record = on }
+
+// Apply plays a legal move on s, as State.Apply does, recording its
+// effects when Record is on.
 func (r *Runner) Apply(s *State, m Move) error {
 	if err := r.check(s); err != nil {
 		return err
@@ -81,6 +89,9 @@ func (r *Runner) Apply(s *State, m Move) error {
 	vm, err := r.machine()
 	if err != nil {
 		return err
+	}
+	if r.record {
+		vm.startRecording()
 	}
 	return vm.apply(s, m)
 }
@@ -126,6 +137,9 @@ func (r *Runner) playout(s *State, choose func(*State) Move, maxPlies int, check
 		vm, err := r.machine()
 		if err != nil {
 			return n, err
+		}
+		if r.record {
+			vm.startRecording()
 		}
 		if err := vm.apply(s, m); err != nil {
 			return n, err

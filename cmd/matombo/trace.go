@@ -17,7 +17,8 @@ game record can be pasted as one argument.
 
 With --json, writes exactly one JSON object per line per state, the opening
 first (the state format of docs/state-json.md: game, variant, ply, to_move,
-sites, captured, hand, legal, over, winner, notes, reason, vars, history).
+sites, captured, hand, legal, over, winner, notes, reason, vars, history,
+effects: what each token did, in order).
 
 An illegal token stops the trace after the states before it, with an error
 naming the token and the legal ones, and exit status 1.`
@@ -42,7 +43,7 @@ func runTrace(e *env, args []string) int {
 	}
 	// The tokens are played once: a script that fails (perhaps only when
 	// its budget runs out) is not run twice.
-	states, playErr := playTokens(g.Start(), tokens)
+	states, playErr := playTokens(g, tokens)
 	hands := usesHands(states)
 	write := func(s *host.State, tok string, mover int) error {
 		if *asJSON {
@@ -65,12 +66,17 @@ func runTrace(e *env, args []string) int {
 	return exitOK
 }
 
-// playTokens plays the tokens on s and returns the states from s on, one
-// after each token played, and the error of the first token that fails.
-func playTokens(s *host.State, tokens []string) ([]*host.State, error) {
+// playTokens plays the tokens from the opening of g, recording their
+// effects, and returns the states from the opening on, one after each
+// token played, and the error of the first token that fails.
+func playTokens(g *host.Game, tokens []string) ([]*host.State, error) {
+	r := g.NewRunner()
+	defer r.Close()
+	r.Record(true)
+	s := g.Start()
 	states := []*host.State{s.Clone()}
 	for _, tok := range tokens {
-		if err := s.Play(tok); err != nil {
+		if err := r.Play(s, tok); err != nil {
 			return states, err
 		}
 		states = append(states, s.Clone())
