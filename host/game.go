@@ -56,7 +56,7 @@ type Game struct {
 
 	opening *State
 	wd      *watchdog.Watchdog
-	held    atomic.Int64               // memory the machines' scripts held when last measured
+	held    atomic.Int64                // memory the machines' scripts held when last measured
 	failed  atomic.Pointer[BudgetError] // set when the scripts went over the memory budget
 
 	mu   sync.Mutex
