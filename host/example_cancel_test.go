@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/matombo/matombo/host"
@@ -29,14 +28,8 @@ return {
 // budgets are left, with an error that errors.Is matches with the
 // context's error, and the state is left as it was.
 func ExampleRunner_SetContext() {
-	dir, err := os.MkdirTemp("", "runaway")
-	if err != nil {
-		log.Fatal(err)
-	}
+	dir := writeScript("runaway", runaway)
 	defer os.RemoveAll(dir)
-	if err := os.WriteFile(filepath.Join(dir, "runaway.lua"), []byte(runaway), 0o644); err != nil {
-		log.Fatal(err)
-	}
 	lib := host.NewLibrary()
 	if err := lib.AddDir(dir); err != nil {
 		log.Fatal(err)

@@ -59,24 +59,13 @@ func Example_errors() {
 // machine: the error says which budget, the limit, and the script line;
 // the state is unchanged and the game stays usable.
 func ExampleBudgetError() {
-	dir := writeScript("spin", `local m = matombo
-m.declare { name = "spin" }
-m.board { rows = { "a" }, columns = 2 }
-local K = m.move("k", "{1}")
-return {
-  setup = function() m.set_count("a1", 1) end,
-  legal = function(p) m.emit(K, "a1") end,
-  play = function(p)
-    while true do end
-  end,
-}
-`)
+	dir := writeScript("runaway", runaway) // its play loops forever
 	defer os.RemoveAll(dir)
 	lib := host.NewLibrary()
 	if err := lib.AddDir(dir); err != nil {
 		log.Fatal(err)
 	}
-	g, err := lib.Load("spin", host.WithLimits(host.Limits{Steps: 100_000}))
+	g, err := lib.Load("runaway", host.WithLimits(host.Limits{Steps: 100_000}))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -88,6 +77,6 @@ return {
 	}
 	fmt.Println(s.Ply(), s.Legal())
 	// Output:
-	// step 100000 steps true play 9
+	// step 100000 steps true play 8
 	// 0 [a1]
 }
