@@ -58,9 +58,10 @@ type solutions struct {
 
 	mu      sync.Mutex
 	entries map[string]*solutionEntry
-	failed  *list.List // fingerprints of failed entries, most recent first
-	used    int64      // memory of the ready solutions
-	busy    bool       // a preparation runs
+	failed  *list.List    // fingerprints of failed entries, most recent first
+	used    int64         // memory of the ready solutions
+	busy    bool          // a preparation runs
+	idle    chan struct{} // closed when the running preparation ends
 	limiter *rate.Limiter
 	wg      sync.WaitGroup
 }
@@ -113,18 +114,26 @@ func (ss *solutions) offer(g *host.Game) *refusal {
 }
 
 // player returns the perfect player of g, waiting for its preparation
-// (started when needed, whatever the rate) until ctx ends.
+// (started when needed, whatever the rate, after the one running) until
+// ctx ends.
 func (ss *solutions) player(ctx context.Context, g *host.Game) (Player, error) {
-	ss.mu.Lock()
-	e := ss.entries[g.Fingerprint()]
-	if e == nil {
-		if ss.busy {
-			ss.mu.Unlock()
-			return nil, errors.New("perfect play: another game is being prepared")
+	var e *solutionEntry
+	for e == nil {
+		ss.mu.Lock()
+		e = ss.entries[g.Fingerprint()]
+		if e == nil && !ss.busy {
+			e = ss.start(g)
 		}
-		e = ss.start(g)
+		idle := ss.idle
+		ss.mu.Unlock()
+		if e == nil {
+			select {
+			case <-idle:
+			case <-ctx.Done():
+				return nil, fmt.Errorf("perfect play for %s waits for another game's: %w", gameName(g), ctx.Err())
+			}
+		}
 	}
-	ss.mu.Unlock()
 	select {
 	case <-e.ready:
 	case <-ctx.Done():
@@ -141,6 +150,8 @@ func (ss *solutions) start(g *host.Game) *solutionEntry {
 	e := &solutionEntry{ready: make(chan struct{})}
 	ss.entries[g.Fingerprint()] = e
 	ss.busy = true
+	idle := make(chan struct{})
+	ss.idle = idle
 	ss.wg.Add(1)
 	go func() {
 		defer ss.wg.Done()
@@ -148,6 +159,7 @@ func (ss *solutions) start(g *host.Game) *solutionEntry {
 		ss.mu.Lock()
 		defer ss.mu.Unlock()
 		ss.busy = false
+		defer close(idle)
 		switch {
 		case err == nil && ss.used+mem > ss.budget.Memory:
 			err = fmt.Errorf("its solution (about %s) does not fit in the memory the server keeps for solutions", solve.FormatBytes(mem))

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -689,4 +690,28 @@ func TestChangeStopsThinking(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, sg.Record, 1, "x keeps the other process's move only")
 	_ = y
+}
+
+// Workers asking for two games' perfect players at once both get them:
+// the second preparation waits for the first instead of failing.
+func TestPerfectPreparationsQueue(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ss := newSolutions(ctx, PerfectBudget{Positions: 20_000, Time: time.Minute, Memory: 64 << 20}, slog.New(slog.DiscardHandler))
+	defer ss.wait()
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, variant := range []string{"triangle", "square"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g, err := lib().Load("yematatu", host.WithVariant(variant))
+			require.NoError(t, err)
+			p, err := ss.player(ctx, g)
+			assert.NoError(t, err, variant)
+			assert.NotNil(t, p, variant)
+		}()
+	}
+	wg.Wait()
 }
