@@ -33,8 +33,8 @@ func limitOpenFiles(t *testing.T, n string) {
 // TestServeManyStreamsFromOneClient: with 256 open files, one client opens
 // 300 connections, each asking for an event stream (it used to leave the
 // accept loop failing with "too many open files"). The client gets its 16
-// streams, then 429s, then 503s and closed connections; another client is
-// still served, streams included.
+// streams, then 429s (or 503s while it holds its 64 connections); another
+// client is still served, streams included.
 func TestServeManyStreamsFromOneClient(t *testing.T) {
 	_, base := startServe(t, filepath.Join(t.TempDir(), "games.db"), "MATOMBO_SERVE_NOFILE=256")
 	u, err := url.Parse(base)
@@ -66,10 +66,11 @@ func TestServeManyStreamsFromOneClient(t *testing.T) {
 		status, _ := stream("127.0.0.1")
 		counts[status]++
 	}
-	// The connection that created the game may still count: 63 or 64.
+	// Its 16 streams; then 429 (a refusal closes its connection), or 503
+	// from the listener while too many of its connections are still open;
+	// never an unanswered connection.
 	assert.Equal(t, 16, counts["200"], "%v", counts)
-	assert.InDelta(t, 64-16, counts["429"], 1, "%v", counts)
-	assert.Equal(t, 300, counts["200"]+counts["429"]+counts["503"], "%v", counts)
+	assert.Equal(t, 300-16, counts["429"]+counts["503"], "%v", counts)
 
 	status, _ := stream("127.0.0.2")
 	assert.Equal(t, "200", status, "another client's stream")
