@@ -1,8 +1,11 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"math"
+
+	"github.com/matombo/matombo/host/internal/watchdog"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -63,10 +66,13 @@ func (c *nativeCall) fail(format string, args ...any) error {
 	return &nativeError{msg: fmt.Sprintf(format, args...)}
 }
 
+// errNativeSteps is the error of a native rule that ran out of steps.
+var errNativeSteps = errors.New("matombo: step budget exceeded")
+
 // charge spends n steps of the call's budget.
 func (c *nativeCall) charge(n int) error {
-	if !c.vm.trip.charge(n) {
-		return errStepBudget
+	if !c.vm.trip.Charge(n) {
+		return errNativeSteps
 	}
 	return nil
 }
@@ -358,7 +364,7 @@ func (vm *machine) callNative(L *lua.LState, n *native) int {
 		err = n.legal.run(c, player(1))
 	}
 	if err != nil {
-		if err == errStepBudget {
+		if err == errNativeSteps {
 			L.RaiseError("%s", err.Error())
 		}
 		L.RaiseError("%s: %s", n.name, err.Error())
@@ -383,12 +389,12 @@ func (vm *machine) runNativeTurn(name Call, p int, m Move) error {
 		err = vm.natLegal.run(c, p)
 	}
 	vm.phase = outer
-	vm.g.wd.end(vm.trip)
+	vm.g.wd.End(vm.trip)
 	if err == nil {
 		return nil
 	}
 	vm.broken = true
-	if ne, ok := err.(*nativeError); ok && vm.trip.firedFor(seq) == 0 {
+	if ne, ok := err.(*nativeError); ok && vm.trip.FiredFor(seq) == watchdog.None {
 		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: name, Msg: ne.msg}
 	}
 	return vm.convertError(err, name, seq)

@@ -70,6 +70,10 @@ func (r *sowRule) run(c *nativeCall, p, from int) (last int, wasEmpty bool, err 
 	if last < 0 {
 		return -1, false, c.fail("sowing %d counters from %s runs off the end of track %s", n, b.sites[from].Name, t.Name)
 	}
+	if c.vm.rec != nil {
+		c.vm.recordSite(EffectTake, from, n)
+		c.vm.recordSowing(t, from, n, r.skip)
+	}
 	return last, wasEmpty, nil
 }
 
@@ -265,17 +269,29 @@ func (r *captureRule) run(c *nativeCall, p, last int, wasEmpty bool) (int, error
 			return 0, err
 		}
 	}
+	// Into a store the counters are taken and dropped there; into the
+	// captured total each site is a capture (the effects of take, add and
+	// capture).
+	kind, player := EffectCapture, p
+	if r.into != nil {
+		kind, player = EffectTake, 0
+	}
+	take := func(site int) int {
+		n := int(cells[site])
+		cells[site] = 0
+		if vm.rec != nil && n > 0 {
+			vm.record(Effect{Kind: kind, Site: site, To: -1, Player: player, Count: n})
+		}
+		return n
+	}
 	total := 0
 	if opp >= 0 {
-		total = int(cells[opp])
-		cells[opp] = 0
+		total = take(opp)
 		if r.withLast {
-			total += int(cells[last])
-			cells[last] = 0
+			total += take(last)
 		}
 	} else {
-		total = int(cells[last])
-		cells[last] = 0
+		total = take(last)
 		for k, run := range r.runs {
 			t, err := r.runTrack(c, k, o, p, last)
 			if err != nil {
@@ -290,8 +306,7 @@ func (r *captureRule) run(c *nativeCall, p, last int, wasEmpty bool) (int, error
 				if site < 0 || !slices.Contains(r.counts, cells[site]) {
 					break
 				}
-				total += int(cells[site])
-				cells[site] = 0
+				total += take(site)
 			}
 		}
 	}
@@ -303,6 +318,9 @@ func (r *captureRule) run(c *nativeCall, p, last int, wasEmpty bool) (int, error
 		return 0, c.fail("a capture of %d counters would make a count pass %d", total, maxCount)
 	}
 	cells[dst] += int32(total)
+	if r.into != nil && total > 0 {
+		vm.recordSite(EffectDrop, dst, total)
+	}
 	return total, nil
 }
 
@@ -456,6 +474,9 @@ func (r *resultRule) run(c *nativeCall, reason string) error {
 			cp := &cells[lay.captured+o-1]
 			if int(*cp)+int(cells[i]) > maxCount {
 				return c.fail("player %d's captured total would pass %d", o, maxCount)
+			}
+			if c.vm.rec != nil {
+				c.vm.record(Effect{Kind: EffectCapture, Site: i, To: -1, Player: o, Count: int(cells[i])})
 			}
 			*cp += cells[i]
 			cells[i] = 0
