@@ -380,8 +380,14 @@ func (vm *machine) runNativeTurn(name Call, p int, m Move) error {
 	seq := vm.begin()
 	outer := vm.phase
 	vm.phase = name
-	c := &vm.natCall
-	*c = nativeCall{vm: vm, s: vm.st, L: vm.L, name: name, seq: seq}
+	c := &vm.natCall // set field by field: a struct copy costs more
+	if c.vm != vm {
+		c.vm, c.L = vm, vm.L
+	}
+	if c.s != vm.st {
+		c.s = vm.st
+	}
+	c.lua, c.name, c.seq = false, name, seq
 	var err error
 	if name == "play" {
 		err = vm.natPlay.run(c, p, m)

@@ -569,24 +569,25 @@ func (r *sowingsRule) run(c *nativeCall, p int) (int, error) {
 	if len(s.moves)+len(cand)+1 > maxLegal {
 		return 0, c.fail("more than %d legal moves in one decision", maxLegal)
 	}
-	added := 0
+	moves := s.moves
+	before := len(moves)
 	m := Move{Kind: uint8(r.kind), N: 1, game: vm.g.tag}
+	mover := vm.mover
 	for _, i := range cand {
-		if f != nil && !f.matches(cells, lay, vm.mover, i) || f == nil && cells[i] == 0 {
+		if f != nil && !f.matches(cells, lay, mover, i) || f == nil && cells[i] == 0 {
 			continue
 		}
 		if r.feeding != nil && !feeds(r.feeding[p-1], cells, lay, p, int(i)) {
 			continue
 		}
 		m.Sites[0] = uint16(i)
-		s.moves = append(s.moves, m)
-		added++
+		moves = append(moves, m)
 	}
-	if added == 0 && r.none >= 0 {
-		s.moves = append(s.moves, Move{Kind: uint8(r.none), game: vm.g.tag})
-		added++
+	if len(moves) == before && r.none >= 0 {
+		moves = append(moves, Move{Kind: uint8(r.none), game: vm.g.tag})
 	}
-	return added, nil
+	s.moves = moves
+	return len(moves) - before, nil
 }
 
 // feeds reports whether a sowing from i reaches, along t, a site that a

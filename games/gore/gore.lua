@@ -68,7 +68,6 @@ local DECLINED = { m.var("declined1", { position = false }), m.var("declined2", 
 -- table lookup on every use).
 local get, set = m.get, m.set
 local emit, emit_subsets, count_sites, captured = m.emit, m.emit_subsets, m.count_sites, m.captured
-local floor, min = math.floor, math.min
 
 local SOWABLE = m.filter { owner = "mover", min = 1 } -- holes the mover owns holding counters
 local OWNED = m.filter { owner = "mover" }            -- every hole the mover owns
@@ -113,12 +112,21 @@ local g5_sow_or_pass = m.rule("g5_sow_or_pass", m.sowings_rule { kind = SOW, fro
 -- too) is legal only if the opponent holds at least 6k captured counters.
 -- Token: `offer:` + the holes in board order joined by commas." Available
 -- in every ordinary turn, also the one after answering an offer.
+-- (Whole numbers in Lua arithmetic: it runs every turn, and a call to
+-- math.floor or math.min costs as much as ten operations.)
 local g6_offers = m.rule("g6_offers", function(p)
-  local afford = floor(captured(3 - p) / SEEDS)
-  if afford < 1 then
+  local c = captured(3 - p)
+  if c < SEEDS then
     return
   end
-  local kmax = min(3, count_sites(OWNED) - 1, afford)
+  local kmax = count_sites(OWNED) - 1 -- keeping at least one
+  local afford = (c - c % SEEDS) / SEEDS
+  if afford < kmax then
+    kmax = afford
+  end
+  if kmax > 3 then
+    kmax = 3
+  end
   if kmax >= 1 then
     emit_subsets(OFFER, OWNED, 1, kmax)
   end
