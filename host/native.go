@@ -222,10 +222,17 @@ func (vm *machine) specKind(L *lua.LState, t *lua.LTable, what, field string, re
 	if v == lua.LNil && !required {
 		return -1
 	}
+	if name, ok := v.(lua.LString); ok {
+		for k := range vm.dcl.kinds {
+			if vm.dcl.kinds[k].Name == string(name) {
+				return k
+			}
+		}
+	}
 	n, ok := v.(lua.LNumber)
 	k := int(n)
 	if !ok || float64(k) != float64(n) || k < 1 || k > len(vm.dcl.kinds) {
-		L.RaiseError("%s: %s must be a move kind (from matombo.move), got %s", what, field, describeLua(v))
+		L.RaiseError("%s: %s must be a move kind (from matombo.move, or its name), got %s", what, field, describeLua(v))
 	}
 	return k - 1
 }
