@@ -398,6 +398,7 @@ func (vm *machine) runNativeTurn(name Call, p int, m Move) error {
 	var err error
 	if name == "play" {
 		err = vm.natPlay.run(c, p, m)
+		vm.keyValid = false // native rules change the state without mutable
 	} else {
 		err = vm.natLegal.run(c, p)
 	}

@@ -634,6 +634,9 @@ func (vm *machine) apiSowingPlay(L *lua.LState) int {
 		after: vm.refArg(L, t, "after", what, false), afterCapture: vm.refArg(L, t, "after_capture", what, false),
 		other:        vm.refArg(L, t, "other", what, false),
 		irreversible: specBool(L, t, what, "irreversible")}
+	if a := vm.dcl.kinds[r.kind].arity; a != 1 {
+		L.RaiseError("%s: kind %s must take 1 site (the site sown from)", what, vm.dcl.kinds[r.kind].Name)
+	}
 	return vm.newNative(L, &native{name: what, play: r})
 }
 
