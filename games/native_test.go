@@ -22,8 +22,8 @@ func TestNativeRulePointsReplaced(t *testing.T) {
 		"gore":  {"g3_sow", "g4_capture", "g5_sow_or_pass", "g8_over"},
 	}
 	games := 20
-	if testing.Short() {
-		games = 4
+	if testing.Short() || raceEnabled {
+		games = 2
 	}
 	for base, points := range native {
 		for _, point := range points {

@@ -92,8 +92,8 @@ func portPlayout(p port, rng *rand.Rand, maxPlies int) int {
 // and the results: the ports play the same games as the scripts.
 func TestPortsAgree(t *testing.T) {
 	games := 60
-	if testing.Short() {
-		games = 10
+	if testing.Short() || raceEnabled {
+		games = 4
 	}
 	for _, pg := range portGames {
 		lib := gamesLibrary()

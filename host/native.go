@@ -416,15 +416,6 @@ func (vm *machine) runNativeTurn(name Call, p int, m Move) error {
 
 // finish ends the game, as matombo.finish does.
 func (c *nativeCall) finish(w int, reason string, notes []string) {
-	method := MethodRule
-	switch c.vm.phase {
-	case CallBlocked:
-		method = MethodNoMoves
-	case CallRepeated:
-		method = MethodRepetition
-	case CallResult:
-		method = MethodPosition
-	}
 	s := c.s
-	s.over, s.winner, s.reason, s.notes, s.method = true, w, reason, notes, method
+	s.over, s.winner, s.reason, s.notes, s.method = true, w, reason, notes, c.vm.finishMethod()
 }
