@@ -17,6 +17,8 @@ import (
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/server"
 	"github.com/matombo/matombo/host/store"
+	_ "github.com/matombo/matombo/host/store/postgres" // --db postgres://...
+	_ "github.com/matombo/matombo/host/store/sqlite"   // --db FILE, the default
 )
 
 const serveAbout = `

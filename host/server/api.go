@@ -190,8 +190,8 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		seats[i] = store.Seat{Player: spec}
 	}
 	st := g.Start()
-	sg := &store.Game{Game: req.Game, Variants: req.Variants, Params: params, Seats: seats, Record: []string{}}
-	sg.Over, sg.Result, sg.ComputerDue = outcome(st, seats)
+	sg := &store.Game{Game: req.Game, Fingerprint: g.Fingerprint(), Variants: req.Variants, Params: params, Seats: seats, Record: []string{}}
+	sg.Result, sg.ComputerDue = outcome(st, seats)
 	if err := s.store.Create(r.Context(), sg); err != nil {
 		s.storeError(w, err, "")
 		return
@@ -236,9 +236,9 @@ func (s *Server) loadError(w http.ResponseWriter, name string, err error) {
 	writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("game %s does not load: %v", name, err)})
 }
 
-// outcome says whether st ends the game, its result, and whether the
-// seat to move is a computer's.
-func outcome(st *host.State, seats []store.Seat) (over bool, result json.RawMessage, computerDue bool) {
+// outcome returns the result of st (nil while the game goes on), and
+// whether the seat to move is a computer's.
+func outcome(st *host.State, seats []store.Seat) (result *store.Result, computerDue bool) {
 	if st.Over() {
 		o := st.Outcome()
 		notes := o.Notes
@@ -249,11 +249,10 @@ func outcome(st *host.State, seats []store.Seat) (over bool, result json.RawMess
 		for p := range scores {
 			scores[p] = o.Score(p + 1)
 		}
-		result, _ = json.Marshal(map[string]any{"winner": o.Winner, "method": o.Method.String(), "reason": o.Reason, "notes": notes, "scores": scores})
-		return true, result, false
+		return &store.Result{Winner: o.Winner, Method: o.Method.String(), Reason: o.Reason, Notes: notes, Scores: scores}, false
 	}
 	p := st.ToMove()
-	return false, nil, p >= 1 && p <= len(seats) && seats[p-1].Player != humanSeat
+	return nil, p >= 1 && p <= len(seats) && seats[p-1].Player != humanSeat
 }
 
 // view is the API's JSON of stored game sg at ply, showing state st.
@@ -398,8 +397,8 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 		return
 	}
-	over, result, due := outcome(next, e.seats)
-	sg, err := s.store.Append(r.Context(), id, ply, req.Token, over, result, due)
+	result, due := outcome(next, e.seats)
+	sg, err := s.store.Append(r.Context(), id, store.Move{Ply: ply, Token: req.Token, Result: result, ComputerDue: due})
 	if err != nil {
 		s.storeError(w, err, id)
 		return

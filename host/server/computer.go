@@ -78,11 +78,11 @@ func (s *Server) playComputer(sg *store.Game, owner string) {
 			return
 		}
 	}
-	over, result, due := outcome(next, sg.Seats)
+	result, due := outcome(next, sg.Seats)
 	ply := len(sg.Record)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	got, err := s.store.Append(s.ctx, sg.ID, ply, g.Token(m), over, result, due)
+	got, err := s.store.Append(s.ctx, sg.ID, store.Move{Ply: ply, Token: g.Token(m), Result: result, ComputerDue: due})
 	if err != nil {
 		if !errors.Is(err, store.ErrConflict) && s.ctx.Err() == nil {
 			s.log.Error("storing a computer move", "id", sg.ID, "err", err)
@@ -93,12 +93,10 @@ func (s *Server) playComputer(sg *store.Game, owner string) {
 	e.game, e.state, e.last, e.record = g, next, &last, append([]string(nil), got.Record...)
 }
 
-// release gives a claimed game back early when the store can.
+// release gives a claimed game back early.
 func (s *Server) release(id, owner string) {
-	if r, ok := s.store.(store.Releaser); ok {
-		if err := r.Release(s.ctx, id, owner); err != nil && s.ctx.Err() == nil {
-			s.log.Error("releasing a claim", "id", id, "err", err)
-		}
+	if err := s.store.Release(s.ctx, id, owner); err != nil && s.ctx.Err() == nil {
+		s.log.Error("releasing a claim", "id", id, "err", err)
 	}
 }
 

@@ -327,8 +327,8 @@ func TestMoves(t *testing.T) {
 	assert.Contains(t, string(b), "over")
 	stored, err := ts.store.Get(context.Background(), g.ID)
 	require.NoError(t, err)
-	assert.True(t, stored.Over)
-	assert.JSONEq(t, `{"winner": 1, "method": "rule", "reason": "three on a line", "notes": [], "scores": [1, 0]}`, string(stored.Result))
+	assert.True(t, stored.Over())
+	assert.Equal(t, &store.Result{Winner: 1, Method: "rule", Reason: "three on a line", Notes: []string{}, Scores: []float64{1, 0}}, stored.Result)
 
 	// An earlier position.
 	status, b = ts.do("GET", "/api/games/"+g.ID+"?ply=2", "")
@@ -340,8 +340,11 @@ func TestMoves(t *testing.T) {
 	assert.JSONEq(t, string(stateAfter(t, "yematatu", nil, record[:2])), string(early.State))
 }
 
-// idleStore is a memStore whose computer moves are never claimed.
-type idleStore struct{ *memStore }
+// newMemStore is the store of most tests.
+func newMemStore() *store.Memory { return store.NewMemory() }
+
+// idleStore is a store in memory whose computer moves are never claimed.
+type idleStore struct{ *store.Memory }
 
 func (idleStore) Claim(ctx context.Context, owner string, lease time.Duration) (*store.Game, error) {
 	return nil, fmt.Errorf("idle store: %w", store.ErrNotFound)
@@ -360,8 +363,8 @@ func TestUnavailableStore(t *testing.T) {
 	st := newMemStore()
 	ts := newTestServer(t, st)
 	g := ts.create(`{"game": "gore"}`)
-	st.setDown(true)
-	defer st.setDown(false)
+	st.SetUnavailable(true)
+	defer st.SetUnavailable(false)
 	for _, r := range []struct{ method, path, body string }{
 		{"GET", "/api/games/" + g.ID, ""},
 		{"POST", "/api/games", `{"game": "gore"}`},
@@ -372,7 +375,7 @@ func TestUnavailableStore(t *testing.T) {
 		status, b := ts.do(r.method, r.path, r.body)
 		assert.Equal(t, http.StatusServiceUnavailable, status, "%s %s: %s", r.method, r.path, b)
 	}
-	st.setDown(false)
+	st.SetUnavailable(false)
 	status, b := ts.do("GET", "/api/health", "")
 	assert.Equal(t, http.StatusOK, status, "%s", b)
 }
@@ -524,7 +527,7 @@ func TestComputerPlays(t *testing.T) {
 		if st.Over {
 			stored, err := ts.store.Get(ctx, g.ID)
 			require.NoError(t, err)
-			assert.True(t, stored.Over)
+			assert.True(t, stored.Over())
 			assert.False(t, stored.ComputerDue)
 			assert.JSONEq(t, string(stateAfter(t, "yematatu", nil, stored.Record)), string(cur.State))
 			return
