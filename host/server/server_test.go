@@ -82,6 +82,13 @@ type testGame struct {
 	Moves    []moveView      `json:"moves"`
 	Last     *moveView       `json:"last"`
 	Board    *boardView      `json:"board"`
+	Movers   []int           `json:"movers"`
+	Result   *store.Result   `json:"result"`
+	Clock    *clockView      `json:"clock"`
+	Request  *store.Request  `json:"request"`
+	Rematch  string          `json:"rematch"`
+	Of       string          `json:"rematch_of"`
+	From     []int           `json:"from"`
 }
 
 type testState struct {
