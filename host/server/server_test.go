@@ -2,7 +2,6 @@ package server
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -612,20 +611,6 @@ func TestPageAndHeaders(t *testing.T) {
 	require.NoError(t, err)
 	res.Body.Close()
 	assert.Equal(t, 404, res.StatusCode)
-}
-
-// TestPageNamesNoGame checks that nothing in the page names a game.
-func TestPageNamesNoGame(t *testing.T) {
-	entries, err := web.ReadDir("web")
-	require.NoError(t, err)
-	for _, e := range entries {
-		b, err := web.ReadFile("web/" + e.Name())
-		require.NoError(t, err)
-		lower := bytes.ToLower(b)
-		for _, name := range []string{"tsoro", "gore", "goré", "yematatu", "kalah", "oware", "mancala", "heads", "musoro"} {
-			assert.False(t, bytes.Contains(lower, []byte(name)), "web/%s names %q", e.Name(), name)
-		}
-	}
 }
 
 func TestHTTPServerTimeouts(t *testing.T) {

@@ -21,6 +21,9 @@ type boardView struct {
 	Lines   [][]string `json:"lines"`
 	Players int        `json:"players"`
 	Kinds   []kindView `json:"kinds"`
+	// ScoreLabel names the players' scores (the state's score) as the
+	// script does, e.g. "seeds"; "" for a game without scores.
+	ScoreLabel string `json:"score_label"`
 }
 
 type siteView struct {
@@ -39,7 +42,7 @@ type kindView struct {
 // newBoardView describes g's board.
 func newBoardView(g *host.Game) *boardView {
 	b := g.Board()
-	v := &boardView{Style: b.Style().String(), Rows: b.Rows(), Players: g.Players(), Lines: [][]string{}}
+	v := &boardView{Style: b.Style().String(), Rows: b.Rows(), Players: g.Players(), Lines: [][]string{}, ScoreLabel: g.ScoreLabel()}
 	for i := range b.NumSites() {
 		site := b.Site(i)
 		tags := b.Tags(i)
@@ -206,7 +209,7 @@ type paramView struct {
 // catalog is the list of games, built once.
 type catalog struct {
 	Games     []catalogGame `json:"games"`
-	Default   string        `json:"default"` // the game the new-game form starts with
+	Default   string        `json:"default"`   // the game the new-game form starts with
 	Human     string        `json:"human"`     // the seat spec of a person
 	Computers []string      `json:"computers"` // computer player specs to offer
 
