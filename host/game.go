@@ -186,7 +186,7 @@ func (g *Game) nextPlayer(p int) int { return p%g.players + 1 }
 
 // blank returns a state with every cell zero and Player 1 to move.
 func (g *Game) blank() *State {
-	s := &State{g: g, cells: make([]int32, g.lay.size)}
+	s := &State{g: g, cells: make([]int32, g.lay.size), effects: noEffects}
 	s.cells[g.lay.toMove] = 1
 	return s
 }

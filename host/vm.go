@@ -42,8 +42,10 @@ type machine struct {
 	dataPos   map[*lua.LTable]Pos
 	filters   []*filter
 
-	scratch []int32 // dry-run sowing
-	spare   []Move  // a buffer for the next legal list (see save)
+	rec     *recorder // the effects of the ply being applied; nil when not recorded
+	recBuf  recorder  // the buffer rec points to
+	scratch []int32   // dry-run sowing
+	spare   []Move    // a buffer for the next legal list (see save)
 
 	seen      map[Move]struct{} // moves of a long legal list (see pushNew)
 	seenFor   uint64            // the call the set belongs to
@@ -65,6 +67,7 @@ type saved struct {
 	method Method
 	notes  []string
 	key    uint64
+	effect *effectList
 }
 
 type strCache struct {
@@ -476,12 +479,14 @@ func (vm *machine) settle(s *State) error {
 	return nil
 }
 
-// apply plays move m on s. On any error s is restored as it was.
+// apply plays move m on s. On any error s is restored as it was. The
+// effects of the move are recorded when startRecording was called before.
 func (vm *machine) apply(s *State, m Move) error {
 	vm.save(s)
 	vm.beginMove()
 	vm.bind(s)
 	defer vm.bind(nil)
+	s.effects = nil
 	p := s.ToMove()
 	s.ply++
 	s.cells[vm.g.lay.toMove] = int32(vm.g.nextPlayer(p))
@@ -497,6 +502,7 @@ func (vm *machine) apply(s *State, m Move) error {
 	err := vm.invoke("play", 2+int(m.N), 0)
 	vm.playing = false
 	if err != nil {
+		vm.rec = nil
 		vm.restore(s)
 		return err
 	}
@@ -511,6 +517,7 @@ func (vm *machine) apply(s *State, m Move) error {
 		err = vm.repeated(s, p)
 	}
 	if err != nil {
+		vm.rec = nil
 		s.hist.pop()
 		vm.rememberBefore(s)
 		vm.restore(s)
@@ -519,6 +526,9 @@ func (vm *machine) apply(s *State, m Move) error {
 	s.key = key
 	if s.over {
 		s.key = s.computeKey() // the end of a game may change the board (sweeps)
+	}
+	if vm.rec != nil {
+		vm.finishRecording(s)
 	}
 	vm.done()
 	return nil
@@ -549,6 +559,7 @@ func (vm *machine) save(s *State) {
 	v.moves = s.moves
 	s.moves = vm.spare[:0]
 	v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key = s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key
+	v.effect = s.effects
 }
 
 func (vm *machine) restore(s *State) {
@@ -557,6 +568,7 @@ func (vm *machine) restore(s *State) {
 	vm.spare, s.moves = s.moves, v.moves
 	v.moves = nil
 	s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key = v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key
+	s.effects = v.effect
 }
 
 // done ends a successful move: the old legal list becomes the spare buffer.

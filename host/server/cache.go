@@ -83,7 +83,8 @@ func loadGame(lib *host.Library, name string, variants []string, params map[stri
 	return lib.Load(name, opts...)
 }
 
-// replay plays tokens on s and returns the last move played (nil when
+// replay plays tokens on s, recording their effects (the state JSON
+// carries those of the last), and returns the last move played (nil when
 // tokens is empty) and the player who made each.
 func replay(s *host.State, tokens []string) (*moveView, []int, error) {
 	var last *moveView
@@ -92,7 +93,7 @@ func replay(s *host.State, tokens []string) (*moveView, []int, error) {
 		movers = append(movers, s.ToMove())
 		m, err := s.ParseMove(tok)
 		if err == nil {
-			err = s.Apply(m)
+			err = s.ApplyRecorded(m)
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("replaying move %d %q of the stored record: %w", s.Ply()+1, tok, err)

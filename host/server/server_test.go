@@ -143,7 +143,9 @@ func stateAfter(t *testing.T, name string, variants []string, tokens []string) [
 	require.NoError(t, err)
 	s := g.Start()
 	for _, tok := range tokens {
-		require.NoError(t, s.Play(tok))
+		m, err := s.ParseMove(tok)
+		require.NoError(t, err)
+		require.NoError(t, s.ApplyRecorded(m)) // the server's state JSON carries the last move's effects
 	}
 	b, err := json.Marshal(s)
 	require.NoError(t, err)
@@ -592,7 +594,7 @@ func TestPageAndHeaders(t *testing.T) {
 	for _, tt := range []struct{ path, ctype, contains string }{
 		{"/", "text/html", "<script type=\"module\" src=\"/static/app.js\">"},
 		{"/g/abc", "text/html", "id=\"board\""},
-		{"/static/app.js", "text/javascript", "EventSource"},
+		{"/static/game.js", "text/javascript", "EventSource"},
 		{"/static/board.js", "text/javascript", "drawBoard"},
 		{"/static/style.css", "text/css", "--p1"},
 		{"/api/catalog", "application/json", "games"},
