@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
@@ -95,6 +97,9 @@ func (b *browser) tab() *tab {
 	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
 	b.t.Cleanup(cancelTimeout)
 	tb := &tab{t: b.t, ctx: ctx}
+	// The tabs prefer reduced motion, so the page animates nothing unless
+	// a test asks for it (TestBrowserTurnAnimated chooses a speed).
+	require.NoError(b.t, chromedp.Do(ctx, reduceMotion(true)))
 	go func() {
 		for m, err := range chromedp.Console(ctx) {
 			if err != nil {
@@ -111,6 +116,19 @@ func (b *browser) tab() *tab {
 	}()
 	b.t.Cleanup(tb.checkErrors)
 	return tb
+}
+
+// reduceMotion makes the tab prefer reduced motion (or not).
+func reduceMotion(on bool) chromedp.Action[chromedp.Void] {
+	v := "no-preference"
+	if on {
+		v = "reduce"
+	}
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: v}}})
+		return err
+	})
 }
 
 // checkErrors fails the test if the page logged a JavaScript error.
@@ -177,10 +195,11 @@ func (tb *tab) status() (ply int, mine, over bool) {
 	return ply, f[1] == "true", f[2] == "true"
 }
 
-// waitPly waits until the page shows the live game at ply n or later.
+// waitPly waits until the page shows the live game at ply n or later, its
+// animations done.
 func (tb *tab) waitPly(n int) {
 	tb.t.Helper()
-	tb.waitFor(fmt.Sprintf(`Number(document.getElementById("status").dataset.ply) >= %d`, n))
+	tb.waitFor(fmt.Sprintf(`Number(document.getElementById("status").dataset.ply) >= %d && document.getElementById("board").dataset.animating === undefined`, n))
 }
 
 // clickSite clicks the site with the given name on the board.

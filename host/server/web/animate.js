@@ -46,16 +46,19 @@ function el(name, attrs, parent) {
 
 // A token is a group of counters in flight: a disc with their number.
 class Token {
-  constructor(layer, at, count, cls) {
+  // lift raises the token above the point it is at, so that the hole
+  // under it stays readable (a hand holding counters over a hole).
+  constructor(layer, at, count, cls, lift) {
     this.g = el("g", { class: "token " + (cls || "") }, layer);
-    el("circle", { r: 15, cx: 0, cy: 0 }, this.g);
+    this.lift = lift || 0;
+    el("circle", { r: 13, cx: 0, cy: 0 }, this.g);
     this.t = el("text", { x: 0, y: 5, "text-anchor": "middle" }, this.g);
     this.place(at);
     this.set(count);
   }
   place(p) {
     this.p = { x: p.x, y: p.y };
-    this.g.setAttribute("transform", `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)})`);
+    this.g.setAttribute("transform", `translate(${p.x.toFixed(1)} ${(p.y - this.lift).toFixed(1)})`);
   }
   set(count) {
     this.count = count;
@@ -164,7 +167,7 @@ export class Animation {
         cur(e.site).count -= e.count;
         this.show(e.site);
         if (this.hand) this.hand.remove();
-        this.hand = new Token(layer, at(e.site), e.count, "hand");
+        this.hand = new Token(layer, at(e.site), e.count, "hand", v.r * 0.95);
         v.groups[e.site] && v.groups[e.site].classList.add("pickup");
         await this.wait(step * 1.5);
         v.groups[e.site] && v.groups[e.site].classList.remove("pickup");

@@ -30,6 +30,7 @@ const ui = {
   effects: new Map(), // ply (1-based) -> the effects of that move, for the live record
   marks: null, // the marks of the position on screen: site -> "sown", "captured", "moved"
   queue: [], // views waiting for their animation
+  draining: false, // drain is at work on the queue
   animating: false,
   skip: false,
   clockAt: 0, // performance.now() when the live view's clock was read
@@ -106,33 +107,47 @@ async function marksFor(ply) {
 // queues the animation of the view's move when it is the next one.
 function setLive(v, trusted) {
   ui.queue.push({ v, trusted });
-  if (!ui.animating) drain();
+  if (!ui.draining) drain();
 }
 
-// drain shows the queued views in order, animating each next move.
+// drain shows the queued views in order, animating each next move; one
+// drain at a time.
 async function drain() {
+  ui.draining = true;
+  try {
+    await drainQueue();
+  } finally {
+    ui.draining = false;
+  }
+}
+
+async function drainQueue() {
   while (ui.queue.length) {
     const { v, trusted } = ui.queue.shift();
     const prev = ui.live;
     v.board = v.board || (prev && prev.board);
-    const common = prev ? sameStart(prev.record, v.record) : 0;
-    if (prev && !trusted && v.record.length < prev.record.length && common === v.record.length) {
-      continue; // an answer older than what the events brought
+    // The moves both know: an event's view may be a step on the way to the
+    // end of its record (its ply), the record being the whole game's.
+    const common = prev ? Math.min(sameStart(prev.record, v.record), prev.ply, v.ply) : 0;
+    if (prev && !trusted && v.ply < prev.ply && common === v.ply) {
+      render(); // an answer older than what the events brought: only the page's own state changed
+      continue;
     }
     if (prev) for (const p of [...ui.effects.keys()]) if (p > common) ui.effects.delete(p);
     noteEffects(v);
     const wasLive = !prev || isLive();
-    const next = prev && v.record.length === prev.record.length + 1 && common === prev.record.length;
-    if (!prev || v.record.length !== prev.record.length || common !== v.record.length) resetChoice();
+    const next = prev && v.ply === prev.ply + 1 && common === prev.ply;
+    if (!prev || v.ply !== prev.ply || common !== v.ply) resetChoice();
     ui.live = v;
     ui.clockAt = performance.now();
     if (next && wasLive && Array.isArray(v.state.effects) && v.state.effects.length && speed() !== "off") {
+      ui.shown = v;
       await animateMoves(prev.state, [v.state.effects], [v.state]);
     }
     if (ui.live !== v) continue;
     if (wasLive) {
       ui.shown = v;
-      ui.marks = await marksFor(v.record.length);
+      ui.marks = await marksFor(v.ply);
     }
     if (ui.live !== v) continue; // a newer view came meanwhile
     render();
@@ -154,6 +169,7 @@ async function animateMoves(before, plies, afters) {
   const box = $("board");
   box.dataset.animating = "true";
   $("skip").hidden = false;
+  render();
   const skip = () => (ui.skip = true);
   box.addEventListener("click", skip);
   try {
@@ -198,7 +214,7 @@ async function send(path, body) {
 
 function play(token) {
   const st = ui.live.state;
-  return send(`/api/games/${ui.id}/moves`, { token, ply: ui.live.record.length, seat: ui.secrets[st.to_move] });
+  return send(`/api/games/${ui.id}/moves`, { token, ply: ui.live.ply, seat: ui.secrets[st.to_move] });
 }
 
 // result is how the live game ended: the stored result (which also knows
@@ -224,15 +240,21 @@ function statusLine(v) {
     if (seat && seat.player !== "human") s.append(` (computer: ${seat.player}, thinking…)`);
     else if (mine(st.to_move) && isLive()) s.append(" (you)");
   }
-  if (!isLive()) s.append(` — viewing the position after move ${v.ply} of ${ui.live.record.length}`);
-  s.dataset.ply = String(ui.live.record.length);
+  if (!isLive()) s.append(` — viewing the position after move ${v.ply} of ${ui.live.ply}`);
+  s.dataset.ply = String(ui.live.ply);
   s.dataset.over = String(Boolean(result(ui.live)));
   s.dataset.myturn = String(myTurn());
 }
 
 function render() {
   const v = ui.shown;
-  if (!v || ui.animating) return;
+  if (!v) return;
+  if (ui.animating) {
+    // The board is the animation's; the rest follows after it.
+    statusLine(ui.live);
+    renderRecord();
+    return;
+  }
   const board = ui.live.board;
   statusLine(v);
   const parts = mv.classify(myTurn() ? v.moves : [], board.kinds);
@@ -310,8 +332,8 @@ function renderClocks() {
     d.querySelector(".time").textContent = clock.format(ms);
   });
   // The server decides a loss on time; ask it once the running clock is out.
-  if (!over && c.running && left[c.running - 1] <= -300 && ui.flagAsked !== ui.live.record.length) {
-    ui.flagAsked = ui.live.record.length;
+  if (!over && c.running && left[c.running - 1] <= -300 && ui.flagAsked !== ui.live.ply) {
+    ui.flagAsked = ui.live.ply;
     request("GET", `/api/games/${ui.id}?board=0`).then((v) => setLive(v, true), () => {});
   }
 }
@@ -508,6 +530,10 @@ function renderRecord() {
   slider.value = String(ui.shown.ply);
   $("plylabel").textContent = `move ${ui.shown.ply} of ${v.record.length}`;
   $("live").hidden = isLive();
+  const li = ol.querySelector("li.current");
+  if (li && (li.offsetTop + li.offsetHeight > ol.scrollTop + ol.clientHeight || li.offsetTop < ol.scrollTop)) {
+    ol.scrollTop = li.offsetTop - ol.clientHeight + li.offsetHeight + 4;
+  }
   $("prevturn").disabled = ui.shown.ply === 0;
   $("nextturn").disabled = isLive();
 }
@@ -520,9 +546,9 @@ function scrollRecord() {
 
 // viewPly shows the position after move p (the live game at its end).
 async function viewPly(p) {
-  if (p >= ui.live.record.length) {
+  if (p >= ui.live.ply) {
     ui.shown = ui.live;
-    ui.marks = await marksFor(ui.live.record.length);
+    ui.marks = await marksFor(ui.live.ply);
     render();
     return;
   }
@@ -553,7 +579,7 @@ async function viewTurn(i) {
     for (let p = t.first; p <= t.last; p++) views.push(await request("GET", `/api/games/${ui.id}?ply=${p}&board=0`));
     if (want !== ui.want) return;
     views.forEach(noteEffects);
-    const end = t.last === ui.live.record.length ? ui.live : views[views.length - 1];
+    const end = t.last === ui.live.ply ? ui.live : views[views.length - 1];
     if (speed() !== "off" && views.every((v) => Array.isArray(v.state.effects))) {
       ui.shown = end;
       await animateMoves(before.state, views.map((v) => v.state.effects), views.map((v) => v.state));
@@ -623,7 +649,7 @@ export async function gamePage(id) {
   setLive(v, true);
   renderShare();
   $("ply").addEventListener("input", (e) => viewPly(Number(e.target.value)));
-  $("live").addEventListener("click", () => viewPly(ui.live.record.length));
+  $("live").addEventListener("click", () => viewPly(ui.live.ply));
   $("prevturn").addEventListener("click", () => {
     const ts = turns(ui.live.record, ui.live.movers);
     const i = turnAt(ts, ui.shown.ply);
