@@ -330,7 +330,7 @@ func (s *sqliteStore) fail(parent context.Context, op, id string, err error) err
 			}
 		}
 	}
-	if errors.Is(err, sql.ErrConnDone) || strings.Contains(err.Error(), "sql: database is closed") {
+	if errors.Is(err, sql.ErrConnDone) || s.isClosed() { // database/sql's "database is closed" has no exported error
 		return &store.Error{Op: op, ID: id, Kind: store.ErrUnavailable, Detail: "the store is closed", Err: err}
 	}
 	return &store.Error{Op: op, ID: id, Err: err}
@@ -717,6 +717,16 @@ func (s *sqliteStore) pollOnce(ctx context.Context, last int64) (int, int64, err
 		s.hub.Publish(c)
 	}
 	return len(changes), last, nil
+}
+
+// isClosed reports whether Close has begun.
+func (s *sqliteStore) isClosed() bool {
+	select {
+	case <-s.stopped:
+		return true
+	default:
+		return false
+	}
 }
 
 func (s *sqliteStore) Close() error {
