@@ -417,6 +417,19 @@ func TestBrowserScreenshots(t *testing.T) {
 	phone.do(chromedp.Navigate(ts.http.URL + g2.Seats[0].URL))
 	phone.waitPly(0)
 	phone.screenshot("yematatu-square-phone")
+	// Holes named off a grid keep their names readable on a phone: no name
+	// lies under another hole.
+	g3 := ts.create(`{"game": "oware", "seats": ["human", "random"]}`)
+	phone.do(chromedp.Navigate(ts.http.URL + g3.Seats[0].URL))
+	phone.waitPly(0)
+	phone.screenshot("oware-phone")
+	require.Equal(t, "0", phone.eval(`String(Array.from(document.querySelectorAll("#board text.name")).filter((t) => {
+		const r = t.getBoundingClientRect();
+		return Array.from(document.querySelectorAll("#board .hole")).some((h) => {
+			const c = h.getBoundingClientRect();
+			return r.right > c.left && r.left < c.right && r.bottom > c.top && r.top < c.bottom;
+		});
+	}).length)`))
 }
 
 // TestBrowserMoveChoices runs the page's move logic (web/moves.js) in the

@@ -19,7 +19,9 @@ function layout(board, flip, rotate) {
   const minRow = Math.min(...rows), maxRow = Math.max(...rows);
   const minCol = Math.min(...cols), maxCol = Math.max(...cols);
   const holes = board.style === "counts";
-  const yu = holes ? (board.grid ? 64 : 84) : 100; // room for the names of holes off a grid
+  // Room for the names of holes off a grid: between the rows when a board
+  // has inner rows, else outside.
+  const yu = holes ? (board.grid || maxRow - minRow < 2 ? 64 : 84) : 100;
   let xu = 64;
   if (!holes) {
     const rowSpan = Math.max(1, maxRow - minRow), colSpan = Math.max(1, maxCol - minCol);
@@ -27,7 +29,7 @@ function layout(board, flip, rotate) {
   }
   const margin = holes ? 66 : 50;
   const w = 2 * margin + (maxCol - minCol) * xu;
-  const h = 2 * margin + (maxRow - minRow) * yu + (holes ? 18 : 0) + (holes && !board.grid ? 8 : 0);
+  const h = 2 * margin + (maxRow - minRow) * yu + (holes ? (board.grid ? 18 : 8) : 0);
   // Row 0 is at the bottom, or at the top when the board is turned round
   // for the player whose side is the north.
   const x0 = (col) => margin + (flip ? maxCol - col : col - minCol) * xu;
@@ -206,10 +208,13 @@ export function drawBoard(container, board, state, opts) {
     const body = el("g", { class: "body" }, g);
     view.bodies[site.name] = body;
     drawBody(body, view, site, st);
-    // Names that are not row and column: under each hole (beside it on a
-    // board turned upright), and beside each point on request.
+    // Names that are not row and column: beside each hole on the side away
+    // from the middle of the board (under the south rows, over the north
+    // ones, and outwards on a board turned upright), and beside each point
+    // on request.
     if ((L.holes && !board.grid) || (!L.holes && opts.names)) {
-      const q = L.holes ? L.at(L.x0(site.col), L.y0(site.row) + r + 22) : { x: p.x + r + 6, y: p.y + r + 10 };
+      const outward = L.flip ? site.row > (L.minRow + L.maxRow) / 2 : site.row <= (L.minRow + L.maxRow) / 2;
+      const q = L.holes ? L.at(L.x0(site.col), L.y0(site.row) + (outward ? r + 22 : -(r + 12))) : { x: p.x + r + 6, y: p.y + r + 10 };
       const n = el("text", { class: "label name", x: q.x, y: q.y, "text-anchor": L.holes ? "middle" : "start" }, g);
       n.textContent = site.name;
     }
