@@ -42,7 +42,10 @@ func runTrace(e *env, args []string) int {
 	for _, a := range rest {
 		tokens = append(tokens, strings.Fields(a)...)
 	}
-	hands, captures := usesTotals(g.Start(), tokens)
+	// The tokens are played once: a script that fails (perhaps only when
+	// its budget runs out) is not run twice.
+	states, playErr := playTokens(g, tokens)
+	hands, captures := usesTotals(states)
 	write := func(s *host.State, tok string, mover int) error {
 		if *asJSON {
 			return writeJSONState(e.stdout, s)
@@ -50,23 +53,36 @@ func runTrace(e *env, args []string) int {
 		writeTraceState(e.stdout, s, tok, mover, captures, hands, e.color)
 		return nil
 	}
-	s := g.Start()
-	if err := write(s, "", 0); err != nil {
+	if err := write(states[0], "", 0); err != nil {
 		return c.fail(err)
 	}
-	r := g.NewRunner()
-	defer r.Close()
-	r.Record(true)
-	for i, tok := range tokens {
-		mover := s.ToMove()
-		if err := r.Play(s, tok); err != nil {
-			return c.fail(fmt.Errorf("token %d: %w", i+1, err))
-		}
-		if err := write(s, tok, mover); err != nil {
+	for i, s := range states[1:] {
+		if err := write(s, tokens[i], states[i].ToMove()); err != nil {
 			return c.fail(err)
 		}
 	}
+	if playErr != nil {
+		return c.fail(fmt.Errorf("token %d: %w", len(states), playErr))
+	}
 	return exitOK
+}
+
+// playTokens plays the tokens from the opening of g, recording their
+// effects, and returns the states from the opening on, one after each
+// token played, and the error of the first token that fails.
+func playTokens(g *host.Game, tokens []string) ([]*host.State, error) {
+	r := g.NewRunner()
+	defer r.Close()
+	r.Record(true)
+	s := g.Start()
+	states := []*host.State{s.Clone()}
+	for _, tok := range tokens {
+		if err := r.Play(s, tok); err != nil {
+			return states, err
+		}
+		states = append(states, s.Clone())
+	}
+	return states, nil
 }
 
 // writeJSONState writes a state as one line of JSON.
@@ -80,17 +96,14 @@ func writeJSONState(w io.Writer, s *host.State) error {
 }
 
 // usesTotals tells whether a player has pieces in hand, and whether a
-// player has captured counters, in the opening s or after one of the
-// tokens (up to the first illegal one).
-func usesTotals(s *host.State, tokens []string) (hands, captures bool) {
-	n := s.Game().Players()
-	for i := 0; ; i++ {
+// player has captured counters, in one of the states.
+func usesTotals(states []*host.State) (hands, captures bool) {
+	for _, s := range states {
+		n := s.Game().Players()
 		hands = hands || anyNonZero(n, s.Hand)
 		captures = captures || anyNonZero(n, s.Captured)
-		if i == len(tokens) || s.Play(tokens[i]) != nil {
-			return hands, captures
-		}
 	}
+	return hands, captures
 }
 
 // writeTraceState writes one state of a trace for people; tok is the token
