@@ -33,7 +33,9 @@ local P = m.declare {
 -- row: Player 1 owns row a (pits a1 to a6, store a7), Player 2 owns row b
 -- (pits b1 to b6, store b7); b1 faces a1. Every pit starts with the same
 -- number of seeds (K7), the stores empty."
-m.board { rows = { "a", "b" }, columns = 7 }
+-- The stores are drawn at the ends of the board, where the sowing reaches
+-- them: a7 at the east end after a6, b7 at the west end after b1.
+m.board { rows = { "a", "b" }, columns = 7, ends = { a7 = "east", b7 = "west" } }
 local PITS = 6
 local STORE = { m.site "a7", m.site "b7" }
 local STORE_TAG = m.tag("store", { "a7", "b7" })

@@ -1,19 +1,18 @@
-package store
+package postgres
 
 import (
-	"context"
 	"os"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/matombo/matombo/host/store"
 )
 
 // storageSection returns the section of docs/serve.md about storage.
 func storageSection(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("../../docs/serve.md")
+	b, err := os.ReadFile("../../../docs/serve.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,51 +54,11 @@ func tableRows(t *testing.T, doc, header string) [][]string {
 	return rows
 }
 
-var backticked = regexp.MustCompile("`([^`]+)`")
-
-// TestDocsSchema: the tables of the docs name exactly the columns the
-// migrations create.
-func TestDocsSchema(t *testing.T) {
-	doc := storageSection(t)
-	s, err := Open(context.Background(), ":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	db := s.(*sqliteStore).rdb
-	for _, table := range []string{"games", "moves"} {
-		var documented []string
-		for _, row := range tableRows(t, doc, "| Table `"+table+"`") {
-			for _, m := range backticked.FindAllStringSubmatch(row[0], -1) {
-				documented = append(documented, m[1])
-			}
-		}
-		rows, err := db.Query(`SELECT name FROM pragma_table_info(?)`, table)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var actual []string
-		for rows.Next() {
-			var name string
-			if err := rows.Scan(&name); err != nil {
-				t.Fatal(err)
-			}
-			actual = append(actual, name)
-		}
-		rows.Close()
-		slices.Sort(documented)
-		slices.Sort(actual)
-		if !slices.Equal(documented, actual) {
-			t.Errorf("table %s: the docs name %v, the schema has %v", table, documented, actual)
-		}
-	}
-}
-
 // TestDocsSettings: the defaults in the docs' table of settings are the
 // ones poolConfig sets.
 func TestDocsSettings(t *testing.T) {
 	doc := storageSection(t)
-	cfg := defaultConfig()
+	cfg := store.NewConfig()
 	pc, err := poolConfig("postgres://u@localhost/db", &cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +92,7 @@ func TestDocsSettings(t *testing.T) {
 			t.Errorf("setting %s: the docs say %q, the default is %q", name, row[1], want)
 		}
 	}
-	if !strings.Contains(doc, "MATOMBO_STORE_LOAD=1 go test -run TestLoad -v ./host/store/") {
+	if !strings.Contains(doc, "MATOMBO_STORE_LOAD=1 go test -run TestLoad -v ./host/store/postgres/") {
 		t.Error("the docs do not give the load test's command")
 	}
 }

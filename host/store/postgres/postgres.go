@@ -1,4 +1,8 @@
-package store
+// Package postgres is the PostgreSQL backend of package store (pgx): several
+// server processes share one database. Importing it registers it with
+// store.Open for "postgres://" and "postgresql://" URLs and libpq
+// key=value strings; Open opens one directly.
+package postgres
 
 import (
 	"context"
@@ -17,10 +21,25 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/puddle/v2"
+
+	"github.com/matombo/matombo/host/store"
+	"github.com/matombo/matombo/host/store/internal/hub"
+	"github.com/matombo/matombo/host/store/internal/sqlbase"
 )
 
-// notifyChannel is the PostgreSQL channel of appended moves; a payload is
-// "<game id> <ply>".
+func init() {
+	store.Register("postgres", openPostgres)
+}
+
+// Open opens (creating and migrating when needed) the PostgreSQL database
+// of dsn: a URL ("postgres://user@host/db?sslmode=require") or a libpq
+// key=value string ("host=db dbname=matombo").
+func Open(ctx context.Context, dsn string, opts ...store.Option) (store.Store, error) {
+	return openPostgres(ctx, dsn, store.NewConfig(opts...))
+}
+
+// notifyChannel is the PostgreSQL channel of changes; a payload is
+// "<game id> <plies after the change>".
 const notifyChannel = "matombo_moves"
 
 // listenerWait is how long the listener waits for a notification before it
@@ -34,9 +53,9 @@ const listenerWait = 5 * time.Second
 // transaction, delivered to every process's listener on commit; Claim
 // takes a due game with FOR UPDATE SKIP LOCKED and a lease in the row.
 type postgresStore struct {
-	cfg  config
+	cfg  store.Config
 	pool *pgxpool.Pool
-	hub  *hub
+	hub  *hub.Hub[store.Change]
 
 	stop context.CancelFunc
 	done chan struct{}
@@ -44,21 +63,21 @@ type postgresStore struct {
 	closeOnce sync.Once
 }
 
-func openPostgres(ctx context.Context, dsn string, cfg config) (Store, error) {
+func openPostgres(ctx context.Context, dsn string, cfg store.Config) (store.Store, error) {
 	pcfg, err := poolConfig(dsn, &cfg)
 	if err != nil {
 		return nil, err
 	}
-	s := &postgresStore{cfg: cfg, hub: newHub(cfg.watchBuffer)}
+	s := &postgresStore{cfg: cfg, hub: hub.New[store.Change](cfg.WatchBuffer)}
 	if s.pool, err = pgxpool.NewWithConfig(context.Background(), pcfg); err != nil {
-		return nil, &Error{Op: "open", Err: redact(err)}
+		return nil, &store.Error{Op: "open", Err: redact(err)}
 	}
 	if err := s.migrate(ctx); err != nil {
 		s.pool.Close()
-		var se *Error
+		var se *store.Error
 		if errors.As(err, &se) && se.Detail == "" {
 			se.Op, se.Detail = "open", "PostgreSQL database"
-			if se.Kind == ErrUnavailable {
+			if se.Kind == store.ErrUnavailable {
 				se.Detail += " (" + se.Kind.Error() + ")"
 			}
 		}
@@ -74,7 +93,7 @@ func openPostgres(ctx context.Context, dsn string, cfg config) (Store, error) {
 	go s.listen(lctx, lcfg, ready)
 	// Wait for the first LISTEN, so that Watch sees the moves from now on;
 	// not forever: the listener keeps trying on its own.
-	wait := time.NewTimer(cfg.opTimeout)
+	wait := time.NewTimer(cfg.OpTimeout)
 	defer wait.Stop()
 	select {
 	case <-ready:
@@ -87,26 +106,29 @@ func openPostgres(ctx context.Context, dsn string, cfg config) (Store, error) {
 // poolConfig parses dsn and sets the pool and session settings: what the
 // connection string sets wins, except what an Option sets explicitly.
 // It notes the effective statement timeout in cfg.
-func poolConfig(dsn string, cfg *config) (*pgxpool.Config, error) {
+func poolConfig(dsn string, cfg *store.Config) (*pgxpool.Config, error) {
 	pcfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
-		return nil, &Error{Op: "open", Detail: "bad PostgreSQL connection string (want postgres://user@host/db or \"host=... dbname=...\")", Err: redact(err)}
+		return nil, &store.Error{Op: "open", Detail: "bad PostgreSQL connection string (want postgres://user@host/db or \"host=... dbname=...\")", Err: redact(err)}
 	}
 	switch {
-	case cfg.maxConns > 0:
-		pcfg.MaxConns = cfg.maxConns
+	case cfg.MaxConns > 0:
+		pcfg.MaxConns = int32(min(cfg.MaxConns, 1<<20))
 	case !strings.Contains(dsn, "pool_max_conns"):
 		pcfg.MaxConns = 10
 	}
-	if cfg.minSet || !strings.Contains(dsn, "pool_min_conns") {
-		pcfg.MinConns = cfg.minConns
+	switch {
+	case cfg.MinConns >= 0:
+		pcfg.MinConns = int32(min(cfg.MinConns, 1<<20))
+	case !strings.Contains(dsn, "pool_min_conns"):
+		pcfg.MinConns = 1
 	}
 	pcfg.MinConns = min(pcfg.MinConns, pcfg.MaxConns)
 	if !strings.Contains(dsn, "pool_health_check_period") {
 		pcfg.HealthCheckPeriod = 10 * time.Second
 	}
-	if pcfg.ConnConfig.ConnectTimeout == 0 || pcfg.ConnConfig.ConnectTimeout > cfg.opTimeout {
-		pcfg.ConnConfig.ConnectTimeout = min(5*time.Second, cfg.opTimeout)
+	if pcfg.ConnConfig.ConnectTimeout == 0 || pcfg.ConnConfig.ConnectTimeout > cfg.OpTimeout {
+		pcfg.ConnConfig.ConnectTimeout = min(5*time.Second, cfg.OpTimeout)
 	}
 	rp := pcfg.ConnConfig.RuntimeParams
 	setDefault := func(k, v string) {
@@ -114,14 +136,14 @@ func poolConfig(dsn string, cfg *config) (*pgxpool.Config, error) {
 			rp[k] = v
 		}
 	}
-	ms := strconv.FormatInt(cfg.statementTimeout.Milliseconds(), 10)
-	if cfg.statementSet {
+	if cfg.StatementTimeout > 0 {
+		ms := strconv.FormatInt(cfg.StatementTimeout.Milliseconds(), 10)
 		rp["statement_timeout"], rp["lock_timeout"] = ms, ms
 	}
-	setDefault("statement_timeout", ms)
+	setDefault("statement_timeout", "5000")
 	setDefault("lock_timeout", rp["statement_timeout"])
 	if n, err := strconv.Atoi(rp["statement_timeout"]); err == nil && n > 0 {
-		cfg.statementTimeout = time.Duration(n) * time.Millisecond // for the listener's catch-up margin
+		cfg.StatementTimeout = time.Duration(n) * time.Millisecond // for the listener's catch-up margin
 	}
 	setDefault("idle_in_transaction_session_timeout", "60000")
 	setDefault("application_name", "matombo")
@@ -138,26 +160,26 @@ func redact(err error) error {
 	return err
 }
 
-// fail wraps err from operation op into an *Error with its kind.
+// fail wraps err from operation op into an *store.Error with its kind.
 func (s *postgresStore) fail(parent context.Context, op, id string, err error) error {
-	var se *Error
+	var se *store.Error
 	if errors.As(err, &se) {
 		return err
 	}
 	if errors.Is(err, pgx.ErrNoRows) {
-		return &Error{Op: op, ID: id, Kind: ErrNotFound}
+		return &store.Error{Op: op, ID: id, Kind: store.ErrNotFound}
 	}
-	if e, ok := ctxError(parent, op, id, err); ok {
+	if e, ok := sqlbase.CtxError(parent, op, id, err); ok {
 		return e
 	}
 	if unavailable(err) {
-		return &Error{Op: op, ID: id, Kind: ErrUnavailable, Err: err}
+		return &store.Error{Op: op, ID: id, Kind: store.ErrUnavailable, Err: err}
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
-		return &Error{Op: op, ID: id, Kind: ErrConflict, Err: err}
+		return &store.Error{Op: op, ID: id, Kind: store.ErrConflict, Err: err}
 	}
-	return &Error{Op: op, ID: id, Err: err}
+	return &store.Error{Op: op, ID: id, Err: err}
 }
 
 // unavailable reports whether err means the database cannot be reached or
@@ -188,7 +210,7 @@ func unavailable(err error) bool {
 // closed, as after its restart).
 func (s *postgresStore) do(ctx context.Context, op, id string, f func(ctx context.Context) error) error {
 	parent := ctx
-	ctx, cancel := s.cfg.withTimeout(ctx)
+	ctx, cancel := s.cfg.WithTimeout(ctx)
 	defer cancel()
 	err := f(ctx)
 	if err != nil && pgconn.SafeToRetry(err) && ctx.Err() == nil {
@@ -215,24 +237,24 @@ func (s *postgresStore) migrate(ctx context.Context) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('matombo.store.migrations'))`); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, postgresDialect.expand(migrationsTable)); err != nil {
+		if _, err := tx.Exec(ctx, sqlbase.Postgres.Expand(sqlbase.MigrationsTable)); err != nil {
 			return err
 		}
-		for _, m := range migrations {
+		for _, m := range sqlbase.Migrations {
 			var n int
-			if err := tx.QueryRow(ctx, `SELECT count(*) FROM schema_migrations WHERE version = $1`, m.version).Scan(&n); err != nil {
+			if err := tx.QueryRow(ctx, `SELECT count(*) FROM schema_migrations WHERE version = $1`, m.Version).Scan(&n); err != nil {
 				return err
 			}
 			if n > 0 {
 				continue
 			}
-			for _, stmt := range m.sql {
-				if _, err := tx.Exec(ctx, postgresDialect.expand(stmt)); err != nil {
-					return fmt.Errorf("migration %d (%s): %w", m.version, m.name, err)
+			for _, stmt := range m.Statements(sqlbase.Postgres) {
+				if _, err := tx.Exec(ctx, stmt); err != nil {
+					return fmt.Errorf("migration %d (%s): %w", m.Version, m.Name, err)
 				}
 			}
 			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, applied) VALUES ($1, $2, now())`,
-				m.version, m.name); err != nil {
+				m.Version, m.Name); err != nil {
 				return err
 			}
 		}
@@ -241,29 +263,31 @@ func (s *postgresStore) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if newest > schemaVersion() {
-		return &Error{Op: "open", Detail: fmt.Sprintf("the database has schema version %d, newer than this program's %d; use a newer matombo", newest, schemaVersion())}
+	if newest > sqlbase.SchemaVersion() {
+		return &store.Error{Op: "open", Detail: fmt.Sprintf("the database has schema version %d, newer than this program's %d; use a newer matombo", newest, sqlbase.SchemaVersion())}
 	}
 	return nil
 }
 
-func (s *postgresStore) Create(ctx context.Context, g *Game) error {
-	e, err := encode(g)
+func (s *postgresStore) Create(ctx context.Context, g *store.Game) error {
+	c, err := sqlbase.Encode(g)
 	if err != nil {
-		return &Error{Op: "create", ID: g.ID, Detail: err.Error()}
+		return &store.Error{Op: "create", ID: g.ID, Detail: err.Error()}
 	}
 	id := g.ID
 	if id == "" {
-		id = NewID()
+		id = store.NewID()
 	}
 	var created time.Time
 	err = s.tx(ctx, "create", id, func(ctx context.Context, tx pgx.Tx) error {
 		if err := tx.QueryRow(ctx, `INSERT INTO games
-			(id, game, variants, params, seats, plies, over, result, computer_due, created, updated)
-			VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb, $6, $7, $8::jsonb, $9, now(), now())
+			(id, game, fingerprint, variants, params, seats, plies, over, result, computer_due, clock, deadline, request,
+			 rematch_of, created, updated)
+			VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8, $9::jsonb, $10, $11::jsonb, $12, $13::jsonb, $14, now(), now())
 			RETURNING created`,
-			id, g.Game, string(e.variants), string(e.params), string(e.seats), len(g.Record),
-			g.Over, nullString(e.result), g.ComputerDue).Scan(&created); err != nil {
+			id, g.Game, g.Fingerprint, string(c.Variants), string(c.Params), string(c.Seats), len(g.Record),
+			g.Over(), sqlbase.Nullable(c.Result), g.ComputerDue, sqlbase.Nullable(c.Clock), sqlbase.Deadline(g.Clock, g.Over()),
+			sqlbase.Nullable(c.Request), nullText(g.RematchOf)).Scan(&created); err != nil {
 			return err
 		}
 		for ply, tok := range g.Record {
@@ -271,65 +295,93 @@ func (s *postgresStore) Create(ctx context.Context, g *Game) error {
 				id, ply, tok); err != nil {
 				return err
 			}
-			if err := notify(ctx, tx, id, ply); err != nil {
+		}
+		if err := notify(ctx, tx, id, len(g.Record)); err != nil {
+			return err
+		}
+		if g.RematchOf == "" {
+			return nil
+		}
+		var plies int
+		err := tx.QueryRow(ctx, `UPDATE games SET rematch = $1, updated = now() WHERE id = $2 AND rematch IS NULL RETURNING plies`,
+			id, g.RematchOf).Scan(&plies)
+		if errors.Is(err, pgx.ErrNoRows) {
+			var rematch string
+			if err := tx.QueryRow(ctx, `SELECT coalesce(rematch, '') FROM games WHERE id = $1`, g.RematchOf).Scan(&rematch); err != nil && !errors.Is(err, pgx.ErrNoRows) {
 				return err
 			}
+			return sqlbase.RematchConflict(id, g.RematchOf, rematch)
 		}
-		return nil
+		if err != nil {
+			return err
+		}
+		return notify(ctx, tx, g.RematchOf, plies)
 	})
 	if err != nil {
-		if errors.Is(err, ErrConflict) {
-			return &Error{Op: "create", ID: id, Kind: ErrConflict, Detail: "a game with this ID exists already"}
+		var se *store.Error
+		if errors.As(err, &se) && se.Kind == store.ErrConflict && se.Detail == "" {
+			return &store.Error{Op: "create", ID: id, Kind: store.ErrConflict, Detail: "a game with this ID exists already"}
 		}
 		return err
 	}
-	g.ID, g.Created, g.Updated = id, created.UTC(), created.UTC()
+	g.ID, g.Created, g.Updated, g.Rematch = id, created.UTC(), created.UTC(), ""
 	if g.Record == nil {
 		g.Record = []string{}
 	}
 	return nil
 }
 
-func notify(ctx context.Context, tx pgx.Tx, id string, ply int) error {
-	_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, id+" "+strconv.Itoa(ply))
+func nullText(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func notify(ctx context.Context, tx pgx.Tx, id string, plies int) error {
+	_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, id+" "+strconv.Itoa(plies))
 	return err
 }
 
+// gameColumns are the columns scanGame reads, but the record.
+const gameColumns = `id, game, fingerprint, variants, params, seats, result, computer_due, clock, request,
+	coalesce(rematch_of, '') AS rm_of, coalesce(rematch, '') AS rm, created, updated`
+
 // postgresGameQuery reads a game and its record in one statement, hence
 // one consistent snapshot.
-const postgresGameQuery = `SELECT id, game, variants, params, seats, over, result, computer_due, created, updated,
+const postgresGameQuery = `SELECT ` + gameColumns + `,
 	coalesce((SELECT array_agg(token ORDER BY ply) FROM moves WHERE game_id = games.id), '{}')
 	FROM games WHERE id = $1`
 
 func postgresGet(ctx context.Context, q interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
-}, id string) (*Game, error) {
+}, id string) (*store.Game, error) {
 	return scanGame(q.QueryRow(ctx, postgresGameQuery, id), 0)
 }
 
-// scanGame scans the columns of postgresGameQuery, then skips extra
-// columns.
-func scanGame(row pgx.Row, extra int) (*Game, error) {
+// scanGame scans gameColumns and the record, then skips extra columns.
+func scanGame(row pgx.Row, extra int) (*store.Game, error) {
 	var (
-		g                               Game
-		variants, params, seats, result []byte
+		g store.Game
+		c sqlbase.Columns
 	)
-	dest := []any{&g.ID, &g.Game, &variants, &params, &seats, &g.Over, &result, &g.ComputerDue, &g.Created, &g.Updated, &g.Record}
+	dest := []any{&g.ID, &g.Game, &g.Fingerprint, &c.Variants, &c.Params, &c.Seats, &c.Result, &g.ComputerDue, &c.Clock, &c.Request,
+		&g.RematchOf, &g.Rematch, &g.Created, &g.Updated, &g.Record}
 	for range extra {
 		dest = append(dest, nil)
 	}
 	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
-	if err := decode(&g, variants, params, seats, result, nil); err != nil {
+	if err := sqlbase.Decode(&g, c, nil); err != nil {
 		return nil, err
 	}
 	g.Created, g.Updated = g.Created.UTC(), g.Updated.UTC()
 	return &g, nil
 }
 
-func (s *postgresStore) Get(ctx context.Context, id string) (*Game, error) {
-	var g *Game
+func (s *postgresStore) Get(ctx context.Context, id string) (*store.Game, error) {
+	var g *store.Game
 	err := s.do(ctx, "get", id, func(ctx context.Context) error {
 		var err error
 		g, err = postgresGet(ctx, s.pool, id)
@@ -338,18 +390,22 @@ func (s *postgresStore) Get(ctx context.Context, id string) (*Game, error) {
 	return g, err
 }
 
-func (s *postgresStore) Append(ctx context.Context, id string, ply int, token string, over bool, result json.RawMessage, computerDue bool) (*Game, error) {
-	if token == "" {
-		return nil, &Error{Op: "append", ID: id, Detail: "empty move token"}
+func (s *postgresStore) Append(ctx context.Context, id string, m store.Move) (*store.Game, error) {
+	if err := store.CheckMove(m); err != nil {
+		return nil, &store.Error{Op: "append", ID: id, Detail: err.Error()}
 	}
-	res, err := encodeResult(result)
+	result, clock, _, err := sqlbase.EncodeState(m.Result, m.Clock, nil)
 	if err != nil {
-		return nil, &Error{Op: "append", ID: id, Detail: err.Error()}
+		return nil, &store.Error{Op: "append", ID: id, Detail: err.Error()}
 	}
-	var g *Game
+	var g *store.Game
 	err = s.do(ctx, "append", id, func(ctx context.Context) error {
 		var err error
-		g, err = s.append(ctx, id, ply, token, over, res, computerDue)
+		g, err = scanGame(s.pool.QueryRow(ctx, appendQuery, id, m.Ply, m.Token, m.Result != nil, sqlbase.Nullable(result),
+			m.ComputerDue, sqlbase.Nullable(clock), sqlbase.Deadline(m.Clock, m.Result != nil)), 1)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return s.why(ctx, "append", id, m.Ply, m.Ply)
+		}
 		return err
 	})
 	return g, err
@@ -361,44 +417,80 @@ func (s *postgresStore) Append(ctx context.Context, id string, ply int, token st
 // record is read in the statement's snapshot, before the new move, so
 // the new token is added to it. The NOTIFY is delivered on commit.
 const appendQuery = `WITH upd AS (
-		UPDATE games SET plies = plies + 1, over = $4, result = $5::jsonb, computer_due = $6,
-			lease_owner = NULL, lease_until = NULL, updated = now()
+		UPDATE games SET plies = plies + 1, over = $4, result = $5::jsonb, computer_due = $6, clock = $7::jsonb, deadline = $8,
+			request = NULL, lease_owner = NULL, lease_until = NULL, updated = now()
 		WHERE id = $1 AND plies = $2 AND NOT over
-		RETURNING id, game, variants, params, seats, over, result, computer_due, created, updated),
+		RETURNING ` + gameColumns + `),
 	ins AS (
 		INSERT INTO moves (game_id, ply, token, created) SELECT id, $2, $3, now() FROM upd RETURNING game_id)
-	SELECT upd.id, game, variants, params, seats, over, result, computer_due, created, updated,
+	SELECT upd.id, game, fingerprint, variants, params, seats, result, computer_due, clock, request, rm_of, rm, created, updated,
 		coalesce((SELECT array_agg(token ORDER BY ply) FROM moves WHERE game_id = upd.id), '{}') || $3::text,
-		pg_notify('` + notifyChannel + `', upd.id || ' ' || $2::int)
+		pg_notify('` + notifyChannel + `', upd.id || ' ' || ($2::int + 1))
 	FROM upd JOIN ins ON ins.game_id = upd.id`
 
-func (s *postgresStore) append(ctx context.Context, id string, ply int, token string, over bool, res []byte, computerDue bool) (*Game, error) {
-	g, err := scanGame(s.pool.QueryRow(ctx, appendQuery, id, ply, token, over, nullString(res), computerDue), 1)
-	if !errors.Is(err, pgx.ErrNoRows) {
-		return g, err
-	}
-	// Not stored: say why.
+// why says why a change decided at ply was not stored.
+func (s *postgresStore) why(ctx context.Context, op, id string, ply, to int) error {
 	var plies int
 	var isOver bool
 	if err := s.pool.QueryRow(ctx, `SELECT plies, over FROM games WHERE id = $1`, id).Scan(&plies, &isOver); err != nil {
-		return nil, err
+		return err
 	}
-	if err := checkPly(id, ply, plies, isOver); err != nil {
-		return nil, err
+	if err := store.CheckPly(op, id, ply, to, plies, isOver); err != nil {
+		return err
 	}
-	return nil, &Error{Op: "append", ID: id, Kind: ErrConflict, Detail: fmt.Sprintf("a concurrent move for ply %d", ply)}
+	return &store.Error{Op: op, ID: id, Kind: store.ErrConflict, Detail: fmt.Sprintf("a concurrent change for ply %d", ply)}
 }
 
-func (s *postgresStore) Claim(ctx context.Context, owner string, lease time.Duration) (*Game, error) {
-	var g *Game
+func (s *postgresStore) Update(ctx context.Context, id string, u store.Update) (*store.Game, error) {
+	if err := store.CheckUpdate(u); err != nil {
+		return nil, &store.Error{Op: "update", ID: id, Detail: err.Error()}
+	}
+	result, clock, request, err := sqlbase.EncodeState(u.Result, u.Clock, u.Request)
+	if err != nil {
+		return nil, &store.Error{Op: "update", ID: id, Detail: err.Error()}
+	}
+	var g *store.Game
+	err = s.tx(ctx, "update", id, func(ctx context.Context, tx pgx.Tx) error {
+		var plies int
+		var isOver bool
+		if err := tx.QueryRow(ctx, `SELECT plies, over FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&plies, &isOver); err != nil {
+			return err
+		}
+		if err := store.CheckPly("update", id, u.Ply, u.To, plies, isOver); err != nil {
+			return err
+		}
+		if u.To < u.Ply {
+			if _, err := tx.Exec(ctx, `DELETE FROM moves WHERE game_id = $1 AND ply >= $2`, id, u.To); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(ctx, `UPDATE games SET plies = $2, over = $3, result = $4::jsonb, computer_due = $5, clock = $6::jsonb,
+			deadline = $7, request = $8::jsonb, lease_owner = NULL, lease_until = NULL, updated = now() WHERE id = $1`,
+			id, u.To, u.Result != nil, sqlbase.Nullable(result), u.ComputerDue, sqlbase.Nullable(clock),
+			sqlbase.Deadline(u.Clock, u.Result != nil), sqlbase.Nullable(request)); err != nil {
+			return err
+		}
+		if err := notify(ctx, tx, id, u.To); err != nil {
+			return err
+		}
+		var err error
+		g, err = postgresGet(ctx, tx, id)
+		return err
+	})
+	return g, err
+}
+
+func (s *postgresStore) Claim(ctx context.Context, owner string, lease time.Duration) (*store.Game, error) {
+	var g *store.Game
 	err := s.tx(ctx, "claim", "", func(ctx context.Context, tx pgx.Tx) error {
 		// SKIP LOCKED: claimers in other processes pass over the row this
-		// one is taking instead of waiting for it. The lease is in the
-		// database's clock, the same for every process.
+		// one is taking instead of waiting for it. The lease and the
+		// deadline are compared with the database's clock, the same for
+		// every process.
 		var id string
 		if err := tx.QueryRow(ctx, `UPDATE games SET lease_owner = $1, lease_until = now() + $2 * interval '1 microsecond'
 			WHERE id = (SELECT id FROM games
-				WHERE computer_due AND NOT over AND (lease_until IS NULL OR lease_until <= now())
+				WHERE NOT over AND (computer_due OR deadline <= now()) AND (lease_until IS NULL OR lease_until <= now())
 				ORDER BY updated LIMIT 1 FOR UPDATE SKIP LOCKED)
 			RETURNING id`, owner, lease.Microseconds()).Scan(&id); err != nil {
 			return err
@@ -410,8 +502,8 @@ func (s *postgresStore) Claim(ctx context.Context, owner string, lease time.Dura
 		g, err = postgresGet(ctx, tx, id)
 		return err
 	})
-	if errors.Is(err, ErrNotFound) {
-		return nil, &Error{Op: "claim", Kind: ErrNotFound, Detail: "no game waits for a computer move"}
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, &store.Error{Op: "claim", Kind: store.ErrNotFound, Detail: "no game waits for a computer move or a clock"}
 	}
 	return g, err
 }
@@ -424,19 +516,19 @@ func (s *postgresStore) Release(ctx context.Context, id, owner string) error {
 	})
 }
 
-func (s *postgresStore) List(ctx context.Context, limit int) ([]Summary, error) {
-	var out []Summary
+func (s *postgresStore) List(ctx context.Context, limit int) ([]store.Summary, error) {
+	var out []store.Summary
 	err := s.do(ctx, "list", "", func(ctx context.Context) error {
 		out = out[:0]
 		rows, err := s.pool.Query(ctx, `SELECT id, game, variants, seats, plies, over, computer_due, created, updated
-			FROM games ORDER BY updated DESC LIMIT $1`, limit)
+			FROM games ORDER BY updated DESC LIMIT $1`, max(limit, 0))
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
 			var (
-				sm              Summary
+				sm              store.Summary
 				variants, seats []byte
 			)
 			if err := rows.Scan(&sm.ID, &sm.Game, &variants, &seats, &sm.Plies, &sm.Over, &sm.ComputerDue, &sm.Created, &sm.Updated); err != nil {
@@ -445,7 +537,7 @@ func (s *postgresStore) List(ctx context.Context, limit int) ([]Summary, error) 
 			if err := json.Unmarshal(variants, &sm.Variants); err != nil {
 				return fmt.Errorf("stored variants of %s: %w", sm.ID, err)
 			}
-			if sm.Seats, err = seatPlayers(seats); err != nil {
+			if sm.Seats, err = sqlbase.SeatPlayers(seats); err != nil {
 				return err
 			}
 			sm.Created, sm.Updated = sm.Created.UTC(), sm.Updated.UTC()
@@ -471,19 +563,20 @@ func (s *postgresStore) Ping(ctx context.Context) error {
 	})
 }
 
-func (s *postgresStore) Watch(ctx context.Context) (<-chan Change, error) {
-	ch, ok := s.hub.subscribe(ctx)
+func (s *postgresStore) Watch(ctx context.Context) (<-chan store.Change, error) {
+	ch, ok := s.hub.Subscribe(ctx)
 	if !ok {
-		return nil, &Error{Op: "watch", Kind: ErrUnavailable, Detail: "the store is closed"}
+		return nil, &store.Error{Op: "watch", Kind: store.ErrUnavailable, Detail: "the store is closed"}
 	}
 	return ch, nil
 }
 
 // listen keeps one connection LISTENing to notifyChannel and publishes
 // what arrives. When the connection breaks it reconnects with backoff
-// (100ms doubling to 5s), listens again, and publishes the moves stored
-// since shortly before it lost the connection (by their creation time),
-// so a move is delivered at least once across a database restart.
+// (100ms doubling to 5s), listens again, and publishes a change for every
+// game changed since shortly before it lost the connection (by the games'
+// update time), so a change is delivered at least once across a database
+// restart.
 func (s *postgresStore) listen(ctx context.Context, cfg *pgx.ConnConfig, ready chan struct{}) {
 	defer close(s.done)
 	var since time.Time // the database's clock when the connection was last known good
@@ -508,7 +601,7 @@ func (s *postgresStore) listen(ctx context.Context, cfg *pgx.ConnConfig, ready c
 
 // listenOnce runs one listening session until its connection fails.
 func (s *postgresStore) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, since *time.Time, ready chan struct{}) error {
-	cctx, cancel := context.WithTimeout(ctx, s.cfg.opTimeout)
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.OpTimeout)
 	conn, err := pgx.ConnectConfig(cctx, cfg)
 	cancel()
 	if err != nil {
@@ -550,7 +643,7 @@ func (s *postgresStore) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, sin
 		switch {
 		case err == nil:
 			if c, ok := parseChange(n.Payload); ok {
-				s.hub.publish(c)
+				s.hub.Publish(c)
 			}
 		case ctx.Err() != nil:
 			return nil
@@ -565,20 +658,20 @@ func (s *postgresStore) listenOnce(ctx context.Context, cfg *pgx.ConnConfig, sin
 // catchUpMargin covers transactions that took their creation time before
 // the listener's last good moment but committed after it.
 func (s *postgresStore) catchUpMargin() time.Duration {
-	return s.cfg.statementTimeout + listenerWait
+	return s.cfg.StatementTimeout + listenerWait
 }
 
-// catchUp publishes the moves created since a moment before since, in
-// creation order.
+// catchUp publishes the games changed since a moment before since, in
+// the order of their changes.
 func (s *postgresStore) catchUp(ctx context.Context, conn *pgx.Conn, since time.Time) error {
-	rows, err := conn.Query(ctx, `SELECT game_id, ply FROM moves WHERE created >= $1 ORDER BY created, game_id, ply`,
+	rows, err := conn.Query(ctx, `SELECT id, plies FROM games WHERE updated >= $1 ORDER BY updated, id`,
 		since.Add(-s.catchUpMargin()))
 	if err != nil {
 		return err
 	}
-	var changes []Change
+	var changes []store.Change
 	for rows.Next() {
-		var c Change
+		var c store.Change
 		if err := rows.Scan(&c.ID, &c.Ply); err != nil {
 			rows.Close()
 			return err
@@ -590,29 +683,29 @@ func (s *postgresStore) catchUp(ctx context.Context, conn *pgx.Conn, since time.
 		return err
 	}
 	for _, c := range changes {
-		s.hub.publish(c)
+		s.hub.Publish(c)
 	}
 	return nil
 }
 
 // parseChange reads a notification payload "<id> <ply>".
-func parseChange(payload string) (Change, bool) {
+func parseChange(payload string) (store.Change, bool) {
 	id, p, ok := strings.Cut(payload, " ")
 	if !ok || id == "" {
-		return Change{}, false
+		return store.Change{}, false
 	}
 	ply, err := strconv.Atoi(p)
 	if err != nil || ply < 0 {
-		return Change{}, false
+		return store.Change{}, false
 	}
-	return Change{ID: id, Ply: ply}, true
+	return store.Change{ID: id, Ply: ply}, true
 }
 
 func (s *postgresStore) Close() error {
 	s.closeOnce.Do(func() {
 		s.stop()
 		<-s.done
-		s.hub.close()
+		s.hub.Close()
 		s.pool.Close()
 	})
 	return nil

@@ -1,4 +1,4 @@
-package store_test
+package postgres_test
 
 import (
 	"bufio"
@@ -19,10 +19,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/matombo/matombo/host/store"
-	"github.com/matombo/matombo/host/store/pgtest"
+	"github.com/matombo/matombo/host/store/postgres/pgtest"
+	_ "github.com/matombo/matombo/host/store/sqlite" // the comparison
+	"github.com/matombo/matombo/host/store/storetest"
 )
 
-// loadEnv turns on TestLoad: MATOMBO_STORE_LOAD=1 go test -run TestLoad -v ./host/store/
+// loadHelperEnv makes the test binary a load helper process (see
+// runLoadHelper): "<games> <moves per game>".
+const loadHelperEnv = "MATOMBO_STORE_LOAD_HELPER"
+
+// loadEnv turns on TestLoad: MATOMBO_STORE_LOAD=1 go test -run TestLoad -v ./host/store/postgres/
 // It is a measurement, not a check, and stays out of CI.
 const loadEnv = "MATOMBO_STORE_LOAD"
 
@@ -59,7 +65,7 @@ func runLoadHelper(dsn string, games, moves int) int {
 	defer s.Close()
 	ids := make([]string, games)
 	for i := range ids {
-		g := newGame(false)
+		g := storetest.NewGame(false)
 		if err := s.Create(ctx, g); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
@@ -79,7 +85,7 @@ func runLoadHelper(dsn string, games, moves int) int {
 			errs := 0
 			for ply := range moves {
 				start := time.Now()
-				_, err := s.Append(ctx, id, ply, "m"+strconv.Itoa(ply), false, nil, false)
+				_, err := s.Append(ctx, id, store.Move{Ply: ply, Token: "m" + strconv.Itoa(ply)})
 				lat = append(lat, time.Since(start).Microseconds())
 				if err != nil {
 					errs++
@@ -144,9 +150,9 @@ func runLoad(t *testing.T, dsn string, tc loadCase) ([]int64, int, time.Duration
 	ps := make([]proc, tc.procs)
 	for i := range ps {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), helperEnv+"=load", "MATOMBO_STORE_DSN="+dsn,
-			"MATOMBO_STORE_GAME="+strconv.Itoa(tc.games/tc.procs)+" "+strconv.Itoa(tc.moves))
-		cmd.Stderr = &testWriter{t: t}
+		cmd.Env = append(os.Environ(), loadHelperEnv+"="+strconv.Itoa(tc.games/tc.procs)+" "+strconv.Itoa(tc.moves),
+			"MATOMBO_STORE_DSN="+dsn)
+		cmd.Stderr = os.Stderr
 		in, err := cmd.StdinPipe()
 		require.NoError(t, err)
 		out, err := cmd.StdoutPipe()

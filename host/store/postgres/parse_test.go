@@ -1,23 +1,25 @@
-package store
+package postgres
 
 import (
 	"strconv"
 	"testing"
+
+	"github.com/matombo/matombo/host/store"
 )
 
 func TestParseChange(t *testing.T) {
 	for _, tc := range []struct {
 		payload string
-		want    Change
+		want    store.Change
 		ok      bool
 	}{
-		{"abc 12", Change{ID: "abc", Ply: 12}, true},
-		{"abc 0", Change{ID: "abc", Ply: 0}, true},
-		{"abc", Change{}, false},
-		{" 3", Change{}, false},
-		{"abc -1", Change{}, false},
-		{"abc x", Change{}, false},
-		{"", Change{}, false},
+		{"abc 12", store.Change{ID: "abc", Ply: 12}, true},
+		{"abc 0", store.Change{ID: "abc", Ply: 0}, true},
+		{"abc", store.Change{}, false},
+		{" 3", store.Change{}, false},
+		{"abc -1", store.Change{}, false},
+		{"abc x", store.Change{}, false},
+		{"", store.Change{}, false},
 	} {
 		got, ok := parseChange(tc.payload)
 		if got != tc.want || ok != tc.ok {
@@ -40,18 +42,6 @@ func FuzzParseChange(f *testing.F) {
 		}
 		if back, ok := parseChange(c.ID + " " + strconv.Itoa(c.Ply)); !ok || back != c {
 			t.Fatalf("%+v does not round-trip: %+v %v", c, back, ok)
-		}
-	})
-}
-
-// FuzzIsPostgres: deciding the backend never panics, and a postgres URL
-// is always PostgreSQL.
-func FuzzIsPostgres(f *testing.F) {
-	f.Add("games.db")
-	f.Fuzz(func(t *testing.T, dsn string) {
-		_ = IsPostgres(dsn)
-		if !IsPostgres("postgres://" + dsn) {
-			t.Fatal("a postgres:// URL is PostgreSQL")
 		}
 	})
 }

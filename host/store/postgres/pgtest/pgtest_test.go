@@ -8,7 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/matombo/matombo/host/store/pgtest"
+	"github.com/matombo/matombo/host/store/postgres/pgtest"
 )
 
 // TestCluster: a cluster serves over TCP and its socket, keeps its data
