@@ -14,6 +14,7 @@ import (
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/match"
 	"github.com/matombo/matombo/host/verify"
 )
 
@@ -450,7 +451,7 @@ func (gc *gameChecker) randomGames(configs []config) step {
 		stats, probs := gc.verify(c, n)
 		st.problems = append(st.problems, gc.problemTexts(c, probs)...)
 		if i == 0 {
-			parts = append(parts, statsText(stats, gc.seed, plyCap(c.game, 0)))
+			parts = append(parts, statsText(stats, gc.seed, match.PlyCap(c.game, 0)))
 		}
 	}
 	if extra > 0 {

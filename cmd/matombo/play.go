@@ -98,7 +98,7 @@ func runPlay(e *env, args []string) int {
 			if err := checkSpec(g, spec); err != nil {
 				return c.usageError("--p%d: %v (or human)", i+1, err)
 			}
-			p, err := player.New(g, seeded(spec, *seed+uint64(i+1)))
+			p, err := newPlayer(g, spec, *seed+uint64(i+1), e.stderr)
 			if err != nil {
 				return c.fail(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/match"
 )
 
 const selfplayAbout = `
@@ -66,7 +67,7 @@ func runSelfplay(e *env, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	limit := plyCap(g, *maxPlies)
+	limit := match.PlyCap(g, *maxPlies)
 	sum := selfplaySummary{wins: make([]int, g.Players()), reasons: map[string]int{}}
 	start := time.Now()
 	for i := 0; i < count; i++ {
@@ -86,19 +87,6 @@ func runSelfplay(e *env, args []string) int {
 		sum.write(e.stdout, g, *seed, limit)
 	}
 	return exitOK
-}
-
-// plyCap is the ply cap of random games: the flag's, else the game's own,
-// else 100000.
-func plyCap(g *host.Game, flagValue int) int {
-	switch {
-	case flagValue > 0:
-		return flagValue
-	case g.MaxPlies() > 0:
-		return g.MaxPlies()
-	default:
-		return 100000
-	}
 }
 
 // randomGame plays one game of uniformly random legal tokens.

@@ -42,5 +42,5 @@ func ExampleNew_errors() {
 	g, _ := games.Library().Load("yematatu")
 	_, err := player.New(g, "mcts:depth=3")
 	fmt.Println(err)
-	// Output: player "mcts:depth=3": mcts has no option "depth" (valid: iterations, time, threads, nodes, c, eval, seed)
+	// Output: player "mcts:depth=3": mcts has no option "depth" (valid: iterations, time, threads, nodes, c, playout, eval, seed)
 }
