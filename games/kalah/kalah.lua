@@ -151,4 +151,17 @@ local function play(p, kind, from)
   k5_end()
 end
 
-return { setup = k1_setup, legal = legal, play = play, blocked = blocked }
+-- evaluate: advice for computer players, not a rule. Seeds in a store
+-- stay there, and at the end each player adds the seeds of their own pits
+-- (K6), so p's lead is the stores' difference plus a part of the pits'
+-- (pits can still be captured or sown away), out of half the seeds.
+local HALF = PITS * P.seeds
+
+local function evaluate(p)
+  local q = 3 - p
+  local stores = count(STORE[p]) - count(STORE[q])
+  local pits = sum(PITS_OF[p]) - sum(PITS_OF[q])
+  return (stores + 0.25 * pits) / HALF
+end
+
+return { setup = k1_setup, legal = legal, play = play, blocked = blocked, evaluate = evaluate }
