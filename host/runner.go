@@ -11,8 +11,9 @@ import (
 // goroutines at once; make one per goroutine with Game.NewRunner and Close
 // it when done. It works on any state of its game.
 type Runner struct {
-	g  *Game
-	vm *machine
+	g      *Game
+	vm     *machine
+	record bool
 }
 
 // NewRunner returns a runner for states of g.
@@ -50,7 +51,14 @@ func (r *Runner) check(s *State) error {
 	return nil
 }
 
-// Apply plays a legal move on s, as State.Apply does.
+// Record turns the recording of effects on or off for the moves the
+// runner applies from now on (Apply, Play and playouts): with it on, each
+// state a move makes keeps the effects of that move (State.Effects). It is
+// off for a new runner, and costs nothing then.
+func (r *Runner) Record(on bool) { r.record = on }
+
+// Apply plays a legal move on s, as State.Apply does, recording its
+// effects when Record is on.
 func (r *Runner) Apply(s *State, m Move) error {
 	if err := r.check(s); err != nil {
 		return err
@@ -61,6 +69,9 @@ func (r *Runner) Apply(s *State, m Move) error {
 	vm, err := r.machine()
 	if err != nil {
 		return err
+	}
+	if r.record {
+		vm.startRecording()
 	}
 	return vm.apply(s, m)
 }
@@ -106,6 +117,9 @@ func (r *Runner) playout(s *State, choose func(*State) Move, maxPlies int, check
 		vm, err := r.machine()
 		if err != nil {
 			return n, err
+		}
+		if r.record {
+			vm.startRecording()
 		}
 		if err := vm.apply(s, m); err != nil {
 			return n, err
@@ -155,3 +169,31 @@ func (r *Runner) SetPosition(dst *State, enc []byte) error {
 	}
 	return r.g.setPosition(vm, dst, enc)
 }
+
+// Score appends the players' scores of s to dst, one whole number per
+// player (player 1 first), from the script's score function, and returns
+// the extended slice. It returns dst unchanged when the script has no
+// score (see Game.HasScore). At a finished state the scores are the final
+// ones: the margin of a finished two-player game for Player 1 is the first
+// score less the second.
+func (r *Runner) Score(s *State, dst []int) ([]int, error) {
+	if err := r.check(s); err != nil {
+		return dst, err
+	}
+	if r.g.scoreLabel == "" {
+		return dst, nil
+	}
+	vm, err := r.machine()
+	if err != nil {
+		return dst, err
+	}
+	return vm.score(s, dst)
+}
+
+// HasScore reports whether the script gives the players' scores (see
+// Runner.Score).
+func (g *Game) HasScore() bool { return g.scoreLabel != "" }
+
+// ScoreLabel is what the script calls its score (declare's score_label,
+// e.g. "seeds"; "score" when it names none), or "" when it has no score.
+func (g *Game) ScoreLabel() string { return g.scoreLabel }

@@ -26,6 +26,8 @@ type State struct {
 	hist   history  // position keys, for repetition rules
 	key    uint64   // the position's key, kept by every change that completes
 	moves  []Move   // legal moves of the current decision
+
+	effects *effectList // what the ply that made the state did; nil when not recorded
 }
 
 // layout gives the offsets of a game's state cells.
@@ -326,4 +328,18 @@ func (s *State) Play(tok string) error {
 		return err
 	}
 	return s.Apply(m)
+}
+
+// Score returns the players' scores of s, one whole number per player
+// (player 1 first), or nil when the game has no score. See Runner.Score.
+func (s *State) Score() ([]int, error) {
+	if !s.g.HasScore() {
+		return nil, nil
+	}
+	vm, err := s.g.machine()
+	if err != nil {
+		return nil, err
+	}
+	defer s.g.release(vm)
+	return vm.score(s, make([]int, 0, s.g.players))
 }

@@ -24,6 +24,7 @@ local P = m.declare {
     { name = "seeds", default = 4, values = { 3, 4, 5, 6 }, doc = "seeds in each pit at the start (K7)" },
   },
   conserve = true, -- the seeds stay on the board: pits and stores
+  score_label = "seeds",
   -- K5: the game ends after the 1001st move at the latest.
   max_plies = 1001,
 }
@@ -151,6 +152,15 @@ local function play(p, kind, from)
   k5_end()
 end
 
+-- The scores: the seeds in each player's store while the game goes on, and
+-- K6's totals (pits and store) once it is over.
+local function score(over)
+  if over then
+    return sum(PITS_OF[1]) + count(STORE[1]), sum(PITS_OF[2]) + count(STORE[2])
+  end
+  return count(STORE[1]), count(STORE[2])
+end
+
 -- evaluate: advice for computer players, not a rule. Seeds in a store
 -- stay there, and at the end each player adds the seeds of their own pits
 -- (K6), so p's lead is the stores' difference plus a part of the pits'
@@ -164,4 +174,4 @@ local function evaluate(p)
   return (stores + 0.25 * pits) / HALF
 end
 
-return { setup = k1_setup, legal = legal, play = play, blocked = blocked, evaluate = evaluate }
+return { setup = k1_setup, legal = legal, play = play, blocked = blocked, score = score, evaluate = evaluate }

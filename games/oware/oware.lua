@@ -25,6 +25,7 @@ local P = m.declare {
     { name = "seeds", default = 4, values = { 3, 4, 5, 6 }, doc = "seeds in each house at the start (O9)" },
   },
   conserve = true, -- seeds on the board + the two scores
+  score_label = "captured",
   -- O6: the host counts positions (seeds, scores, player to move) after
   -- every move and calls repeated (below) when one occurs the second time.
   -- A capture raises a score, so no position before it can come back: the
@@ -191,6 +192,12 @@ local function play(p, kind, from)
   end
 end
 
+-- The scores (O8): the seeds each player has captured (and, at the end,
+-- collected by O7).
+local function score()
+  return captured(1), captured(2)
+end
+
 -- evaluate: advice for computer players, not a rule. The scores decide
 -- (O7, O8) and the seeds left in a row go to its owner at the end (O7), so
 -- p's lead is the scores' difference plus a part of the rows' (seeds in a
@@ -202,4 +209,4 @@ local function evaluate(p)
   return (scores + 0.25 * rows) / HALF
 end
 
-return { setup = o1_setup, legal = legal, play = play, blocked = o7_blocked, repeated = o6_repetition, evaluate = evaluate }
+return { setup = o1_setup, legal = legal, play = play, blocked = o7_blocked, repeated = o6_repetition, score = score, evaluate = evaluate }
