@@ -45,7 +45,7 @@ func ExampleNew_errors() {
 	g, _ := games.Library().Load("yematatu")
 	_, err := player.New(g, "mcts:depth=3")
 	fmt.Println(err)
-	// Output: player "mcts:depth=3": mcts has no option "depth" (valid: iterations, time, threads, nodes, c, playout, eval, seed)
+	// Output: player "mcts:depth=3": mcts has no option "depth" (valid: iterations, time, threads, nodes, c, playout, minimax, eval, seed)
 }
 
 // An MCTS player built from its configuration, with an evaluation written
@@ -83,7 +83,7 @@ func ExampleNewMCTS() {
 		return
 	}
 	fmt.Println(g.Token(m), p.Stats().Iterations, "iterations")
-	// Output: c1 1000 iterations
+	// Output: b2 1000 iterations
 }
 
 // Perfect play needs a solution source: here the game is solved in memory

@@ -18,6 +18,7 @@ const (
 	DefaultNodes   = 500_000 // node cap of a search tree
 	DefaultC       = 1.0     // UCT exploration constant (rewards are 0 to 1)
 	DefaultPlayout = 4       // plies of a playout before the evaluation scores it
+	DefaultMinimax = 0.4     // weight of the implicit minimax value in a node's value
 	MaxThreads     = 1024    // the most threads a search may have
 
 	noExploration = 1e-9 // c=0 in a spec: a tiny constant, as zero means the default
@@ -27,11 +28,11 @@ const (
 var mctsKind = kind{
 	name:     "mcts",
 	about:    "Monte Carlo tree search (UCT over random playouts cut off and scored by the evaluation, MCTS-Solver, one tree shared by the threads with virtual loss, transpositions, tree reuse); default time=1s",
-	settings: []string{"iterations", "time", "threads", "nodes", "c", "playout", "eval"},
+	settings: []string{"iterations", "time", "threads", "nodes", "c", "playout", "minimax", "eval"},
 	build: func(g *host.Game, st settings, _ options) (Player, error) {
 		return NewMCTS(g, MCTSConfig{
 			Iterations: st.iterations, Time: st.time, Threads: st.threads, Nodes: st.nodes,
-			C: st.c, Playout: st.playout, Seed: st.seed, Eval: st.eval(g),
+			C: st.c, Playout: st.playout, Minimax: st.minimax, Seed: st.seed, Eval: st.eval(g),
 		})
 	},
 }
@@ -44,7 +45,12 @@ type MCTSConfig struct {
 	Nodes      int           // node cap of the tree (default DefaultNodes)
 	C          float64       // UCT exploration constant (default DefaultC)
 	Playout    int           // plies of a playout before the evaluation scores it (default DefaultPlayout; -1: to the end)
-	Seed       uint64        // the seed of every random choice
+	// Minimax is the weight, from 0 to 1, of a node's implicit minimax
+	// value (the evaluation of the nodes below it, backed up by minimax)
+	// beside its mean reward, in two-player games (default
+	// DefaultMinimax; -1: none).
+	Minimax float64
+	Seed    uint64 // the seed of every random choice
 	// Eval scores the positions where a playout is cut off. nil: the
 	// script's evaluate when it has one, else Generic. With Threads > 1 it
 	// is called from several goroutines at once.
@@ -97,6 +103,8 @@ type node struct {
 	toMove   int     // whose decision it is here
 	visits   float64 // iterations through this node, including those still running
 	wins     float64 // their rewards, from mover's side (win 1, draw 0.5)
+	mm       float64 // implicit minimax value, from mover's side (0 to 1)
+	hasMM    bool    // mm is known
 	solved   bool    // the result with best play is known
 	winner   int     // when solved: the winner, 0 for a draw
 	edges    []edge
@@ -129,7 +137,7 @@ const maxPath = 4096
 // NewMCTS returns an MCTS player of g.
 func NewMCTS(g *host.Game, cfg MCTSConfig) (*MCTS, error) {
 	switch {
-	case cfg.Iterations < 0, cfg.Time < 0, cfg.Threads < 0, cfg.Nodes < 0, cfg.C < 0, cfg.Playout < -1:
+	case cfg.Iterations < 0, cfg.Time < 0, cfg.Threads < 0, cfg.Nodes < 0, cfg.C < 0, cfg.Playout < -1, cfg.Minimax < -1 || cfg.Minimax > 1:
 		return nil, fmt.Errorf("mcts: negative setting in %+v", cfg)
 	case cfg.Threads > MaxThreads:
 		return nil, fmt.Errorf("mcts: %d threads: at most %d", cfg.Threads, MaxThreads)
@@ -146,6 +154,12 @@ func NewMCTS(g *host.Game, cfg MCTSConfig) (*MCTS, error) {
 	}
 	if cfg.Playout == 0 {
 		cfg.Playout = DefaultPlayout
+	}
+	if cfg.Minimax == 0 {
+		cfg.Minimax = DefaultMinimax
+	}
+	if g.Players() != 2 {
+		cfg.Minimax = -1 // minimax values need a zero-sum game of two
 	}
 	m := &MCTS{g: g, cfg: cfg}
 	for i := range cfg.Threads {
@@ -312,6 +326,7 @@ func (m *MCTS) newNode(mover int, s *host.State) *node {
 	n.key = posKey{key: s.Key(), reps: int32(s.Repetitions()), mover: int32(mover), ply: int32(s.Ply())}
 	if s.Over() {
 		n.solved, n.winner, n.expanded = true, s.Outcome().Winner, true
+		n.mm, n.hasMM = (result(n.winner, mover)+1)/2, true
 		return n
 	}
 	n.untried = s.AppendMoves(nil)
@@ -370,7 +385,7 @@ func (w *worker) iterate(m *MCTS, solver bool, done *int64, budget int64) error 
 	n.visits++ // the virtual loss: a visit whose reward comes at the end
 	moves := w.moves[:0]
 	for !n.solved && len(n.untried) == 0 && len(moves) < maxPath {
-		c, mv := n.selectChild(m.cfg.C)
+		c, mv := n.selectChild(m.cfg.C, m.cfg.Minimax)
 		if c == nil {
 			break
 		}
@@ -438,6 +453,11 @@ func (w *worker) iterate(m *MCTS, solver bool, done *int64, budget int64) error 
 		mover := s.ToMove()
 		if err = w.r.Apply(s, mv); err == nil {
 			leaf = m.newNode(mover, s)
+			if m.cfg.Minimax > 0 && !leaf.solved {
+				var v float64
+				v, err = w.eval.Evaluate(s, mover)
+				leaf.mm, leaf.hasMM = (v+1)/2, true
+			}
 		}
 	}
 	// The result: exact for a solved node, else a playout's, cut off and
@@ -486,6 +506,9 @@ func (w *worker) iterate(m *MCTS, solver bool, done *int64, budget int64) error 
 		x.wins += reward.of(x.mover)
 		if solver && !x.solved && i < last && w.path[i+1].solved {
 			x.updateSolved()
+		}
+		if m.cfg.Minimax > 0 {
+			x.backupMinimax()
 		}
 	}
 	return nil
@@ -543,7 +566,7 @@ func (r *rewards) of(p int) float64 {
 
 // selectChild picks the child with the best UCT value among those not
 // solved; nil when every child is solved.
-func (n *node) selectChild(c float64) (*node, host.Move) {
+func (n *node) selectChild(c, alpha float64) (*node, host.Move) {
 	logN := math.Log(max(n.visits, 1))
 	var best *node
 	var bestMove host.Move
@@ -558,13 +581,40 @@ func (n *node) selectChild(c float64) (*node, host.Move) {
 		}
 		v := math.Inf(1)
 		if ch.visits > 0 {
-			v = ch.wins/ch.visits + c*math.Sqrt(logN/ch.visits)
+			q := ch.wins / ch.visits
+			if alpha > 0 && ch.hasMM {
+				q = (1-alpha)*q + alpha*ch.mm
+			}
+			v = q + c*math.Sqrt(logN/ch.visits)
 		}
 		if v > bestV {
 			best, bestMove, bestV = ch, e.move, v
 		}
 	}
 	return best, bestMove
+}
+
+// backupMinimax sets n's implicit minimax value from its children's: the
+// best of them for the player to move, from the side of the player who
+// moved into n; the exact value once n is solved.
+func (n *node) backupMinimax() {
+	if n.solved {
+		n.mm, n.hasMM = (result(n.winner, n.mover)+1)/2, true
+		return
+	}
+	best, found := 0.0, false
+	for _, e := range n.edges {
+		if e.child.hasMM && (!found || e.child.mm > best) {
+			best, found = e.child.mm, true
+		}
+	}
+	if !found {
+		return
+	}
+	if n.toMove != n.mover {
+		best = 1 - best
+	}
+	n.mm, n.hasMM = best, true
 }
 
 // updateSolved marks n solved when a child wins for the player to move,

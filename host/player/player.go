@@ -142,6 +142,7 @@ type settings struct {
 	nodes      int           // node cap of a search tree
 	c          float64       // UCT exploration constant
 	playout    int           // plies of an MCTS playout before the evaluation
+	minimax    float64       // weight of MCTS's implicit minimax values
 	generic    bool          // use the generic evaluation even when the script has one
 	given      map[string]bool
 }
@@ -201,6 +202,15 @@ func (st *settings) set(o Setting) error {
 			st.generic = true
 		default:
 			return fmt.Errorf("eval=%s: want script (the script's evaluate when it has one, the default) or generic", o.Value)
+		}
+	case "minimax":
+		f, err := strconv.ParseFloat(o.Value, 64)
+		if err != nil || !(f >= 0 && f <= 1) {
+			return fmt.Errorf("minimax=%s: want a weight from 0 (none) to 1", o.Value)
+		}
+		st.minimax = f
+		if f == 0 {
+			st.minimax = -1
 		}
 	case "c":
 		f, err := strconv.ParseFloat(o.Value, 64)

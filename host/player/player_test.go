@@ -219,6 +219,51 @@ func TestMCTSNodesAndReuse(t *testing.T) {
 	assert.Equal(t, 2000, st.Iterations)
 }
 
+// Threads share one tree: together they run the iteration budget exactly
+// and keep the node cap, and every virtual loss is taken back (a node's
+// visits are the iterations that went through it, so the root's children
+// add up to the iterations that left the root).
+func TestMCTSThreadsShareOneTree(t *testing.T) {
+	for _, name := range []string{"kalah", "oware", "tsoro"} {
+		g, err := games.Library().Load(name)
+		require.NoError(t, err)
+		p, err := NewMCTS(g, MCTSConfig{Iterations: 600, Threads: 4, Nodes: 300, Seed: 1})
+		require.NoError(t, err)
+		s := g.Start()
+		_, err = p.Choose(context.Background(), s)
+		require.NoError(t, err, name)
+		st := StatsOf(p)
+		assert.Equal(t, 600, st.Iterations, name)
+		assert.LessOrEqual(t, st.Nodes, 300, name)
+		assert.Equal(t, 600.0, p.root.visits, name)
+		children := 0.0
+		for _, e := range p.root.edges {
+			children += e.child.visits
+		}
+		assert.LessOrEqual(t, children, 600.0, name)
+		assert.Greater(t, children, 500.0, "%s: most iterations expand or visit a child", name)
+	}
+}
+
+// The implicit minimax value of a node is the best of its children's for
+// the player to move, seen from the player who moved into it.
+func TestBackupMinimax(t *testing.T) {
+	n := &node{mover: 1, toMove: 2, edges: []edge{
+		{child: &node{mover: 2, mm: 0.3, hasMM: true}},
+		{child: &node{mover: 2, mm: 0.8, hasMM: true}},
+		{child: &node{mover: 2}},
+	}}
+	n.backupMinimax()
+	assert.True(t, n.hasMM)
+	assert.InDelta(t, 0.2, n.mm, 1e-9, "Player 2 picks 0.8, worth 0.2 to Player 1")
+	same := &node{mover: 1, toMove: 1, edges: []edge{{child: &node{mover: 1, mm: 0.6, hasMM: true}}}}
+	same.backupMinimax()
+	assert.InDelta(t, 0.6, same.mm, 1e-9, "a turn that goes on keeps the side")
+	won := &node{mover: 2, solved: true, winner: 2}
+	won.backupMinimax()
+	assert.Equal(t, 1.0, won.mm)
+}
+
 func load(t *testing.T, name, variant string) *host.Game {
 	t.Helper()
 	g, err := games.Library().Load(name, host.WithVariant(variant))

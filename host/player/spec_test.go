@@ -67,7 +67,7 @@ func TestNewErrors(t *testing.T) {
 		allowed []string
 	}{
 		{"minimax", `unknown player "minimax"`, []string{"random", "greedy", "mcts", "alphabeta", "perfect"}},
-		{"mcts:depth=3", `mcts has no option "depth"`, []string{"iterations", "time", "threads", "nodes", "c", "playout", "eval", "seed"}},
+		{"mcts:depth=3", `mcts has no option "depth"`, []string{"iterations", "time", "threads", "nodes", "c", "playout", "minimax", "eval", "seed"}},
 		{"alphabeta:iterations=3", `alphabeta has no option "iterations"`, []string{"depth", "time", "eval", "seed"}},
 		{"greedy:eval=best", "eval=best: want script", nil},
 		{"random:time=1s", `random has no option "time"`, []string{"seed"}},
