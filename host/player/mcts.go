@@ -18,7 +18,7 @@ const (
 	DefaultNodes   = 500_000 // node cap of a search tree
 	DefaultC       = 1.0     // UCT exploration constant (rewards are 0 to 1)
 	DefaultPlayout = 4       // plies of a playout before the evaluation scores it
-	DefaultMinimax = 0.4     // weight of the implicit minimax value in a node's value
+	DefaultMinimax = 0.7     // weight of the implicit minimax value in a node's value
 	MaxThreads     = 1024    // the most threads a search may have
 
 	noExploration = 1e-9 // c=0 in a spec: a tiny constant, as zero means the default
