@@ -154,8 +154,11 @@ func (ss *session) loop() error {
 	for !ss.state().Over() {
 		s := ss.state()
 		if p := s.ToMove(); ss.random[p] {
-			moves := s.Moves()
-			if err := ss.play(ss.g.Token(moves[ss.rng.IntN(len(moves))])); err != nil {
+			m, err := player.NewRandomFrom(ss.rng).Choose(context.Background(), s)
+			if err != nil {
+				return err
+			}
+			if err := ss.play(ss.g.Token(m)); err != nil {
 				return err
 			}
 			continue

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/match"
+	"github.com/matombo/matombo/host/player"
 )
 
 const selfplayAbout = `
@@ -91,12 +93,14 @@ func runSelfplay(e *env, args []string) int {
 
 // randomGame plays one game of uniformly random legal tokens.
 func randomGame(g *host.Game, seed uint64, maxPlies int) (selfplayGame, error) {
-	rng := newRand(seed)
+	random := player.NewRandomFrom(newRand(seed))
 	s := g.Start()
 	sg := selfplayGame{Seed: seed, Moves: []string{}}
 	for !s.Over() && len(sg.Moves) < maxPlies {
-		moves := s.Moves()
-		m := moves[rng.IntN(len(moves))]
+		m, err := random.Choose(context.Background(), s)
+		if err != nil {
+			return sg, err
+		}
 		tok := g.Token(m)
 		if err := s.Apply(m); err != nil {
 			return sg, fmt.Errorf("seed %d, ply %d, token %q: %w", seed, len(sg.Moves)+1, tok, err)

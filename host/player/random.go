@@ -27,6 +27,10 @@ func NewRandom(seed uint64) *Random {
 	return &Random{rng: newRand(seed, 0)}
 }
 
+// NewRandomFrom returns a player of uniformly random legal moves drawn
+// from rng, a source the caller keeps (for a stream of its own).
+func NewRandomFrom(rng *rand.Rand) *Random { return &Random{rng: rng} }
+
 // Choose implements Player.
 func (r *Random) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 	if s.Over() {
