@@ -103,7 +103,7 @@ func TestStateFromJSONRoundTrip(t *testing.T) {
 					assert.Equal(t, s.Key(), back.Key())
 					assert.Equal(t, s.Legal(), back.Legal())
 					assert.Equal(t, s.Repetitions(), back.Repetitions(), "the history is carried")
-					if ok, err := Step(s, rng); !ok {
+					if ok, err := PlayRandom(s, rng); !ok {
 						break
 					} else {
 						require.NoError(t, err)
@@ -160,7 +160,7 @@ func TestCloneIndependence(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	s := g.Start()
 	for i := 0; i < 10; i++ {
-		_, err := Step(s, rng)
+		_, err := PlayRandom(s, rng)
 		require.NoError(t, err)
 	}
 	before := stateJSONText(t, s)

@@ -41,7 +41,10 @@ func runTrace(e *env, args []string) int {
 	for _, a := range rest {
 		tokens = append(tokens, strings.Fields(a)...)
 	}
-	hands := usesHands(g.Start(), tokens)
+	// The tokens are played once: a script that fails (perhaps only when
+	// its budget runs out) is not run twice.
+	states, playErr := playTokens(g, tokens)
+	hands := usesHands(states)
 	write := func(s *host.State, tok string, mover int) error {
 		if *asJSON {
 			return writeJSONState(e.stdout, s)
@@ -49,23 +52,36 @@ func runTrace(e *env, args []string) int {
 		writeTraceState(e.stdout, s, tok, mover, hands, e.color)
 		return nil
 	}
-	s := g.Start()
-	if err := write(s, "", 0); err != nil {
+	if err := write(states[0], "", 0); err != nil {
 		return c.fail(err)
 	}
-	r := g.NewRunner()
-	defer r.Close()
-	r.Record(true)
-	for i, tok := range tokens {
-		mover := s.ToMove()
-		if err := r.Play(s, tok); err != nil {
-			return c.fail(fmt.Errorf("token %d: %w", i+1, err))
-		}
-		if err := write(s, tok, mover); err != nil {
+	for i, s := range states[1:] {
+		if err := write(s, tokens[i], states[i].ToMove()); err != nil {
 			return c.fail(err)
 		}
 	}
+	if playErr != nil {
+		return c.fail(fmt.Errorf("token %d: %w", len(states), playErr))
+	}
 	return exitOK
+}
+
+// playTokens plays the tokens from the opening of g, recording their
+// effects, and returns the states from the opening on, one after each
+// token played, and the error of the first token that fails.
+func playTokens(g *host.Game, tokens []string) ([]*host.State, error) {
+	r := g.NewRunner()
+	defer r.Close()
+	r.Record(true)
+	s := g.Start()
+	states := []*host.State{s.Clone()}
+	for _, tok := range tokens {
+		if err := r.Play(s, tok); err != nil {
+			return states, err
+		}
+		states = append(states, s.Clone())
+	}
+	return states, nil
 }
 
 // writeJSONState writes a state as one line of JSON.
@@ -78,18 +94,15 @@ func writeJSONState(w io.Writer, s *host.State) error {
 	return err
 }
 
-// usesHands tells whether a player has pieces in hand in the opening s or
-// after one of the tokens (up to the first illegal one).
-func usesHands(s *host.State, tokens []string) bool {
-	n := s.Game().Players()
-	for i := 0; ; i++ {
-		if anyNonZero(n, s.Hand) {
+// usesHands tells whether a player has pieces in hand in one of the
+// states.
+func usesHands(states []*host.State) bool {
+	for _, s := range states {
+		if anyNonZero(s.Game().Players(), s.Hand) {
 			return true
 		}
-		if i == len(tokens) || s.Play(tokens[i]) != nil {
-			return false
-		}
 	}
+	return false
 }
 
 // writeTraceState writes one state of a trace for people; tok is the token

@@ -47,6 +47,7 @@ func (gp *Greedy) Choose(ctx context.Context, s *host.State) (host.Move, error) 
 		gp.work = s.Clone()
 	}
 	r := gp.g.NewRunner()
+	r.SetContext(ctx)
 	defer r.Close()
 	eval := evaluatorFor(gp.g, r, gp.cfg.Eval)
 	p := s.ToMove()
