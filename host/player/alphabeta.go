@@ -131,6 +131,7 @@ func (a *AlphaBeta) Choose(ctx context.Context, s *host.State) (host.Move, error
 		return root[0], nil
 	}
 	a.r = a.g.NewRunner()
+	a.r.SetContext(ctx) // a script call stops when ctx ends
 	defer a.r.Close()
 	a.eval = evaluatorFor(a.g, a.r, a.cfg.Eval)
 	a.scored = a.g.Conserves() // a game of counters: captures move material
@@ -159,6 +160,9 @@ func (a *AlphaBeta) Choose(ctx context.Context, s *host.State) (host.Move, error
 				if err == nil && !a.stop && v > alpha {
 					v, err = a.child(s, m, depth-1, alpha, math.Inf(1), 1)
 				}
+			}
+			if canceled(ctx, err) {
+				a.stop, err = true, nil // the end of the search, not a failure
 			}
 			if err != nil {
 				return host.NoMove, fmt.Errorf("alphabeta: %w", err)

@@ -82,6 +82,7 @@ type MCTS struct {
 	rootState *host.State
 	table     map[posKey]*node // transpositions: the node of each position
 	nodes     int
+	cut       bool // an iteration was stopped by the context
 	find      []*host.State
 	stats     Stats
 }
@@ -207,7 +208,11 @@ func (m *MCTS) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 		return host.NoMove, fmt.Errorf("mcts: %w", err)
 	}
 	m.stats = Stats{Reused: reused, Elapsed: time.Since(start), Iterations: int(done), Nodes: m.nodes}
-	return m.best(s), nil
+	best := m.best(s)
+	if m.cut {
+		m.root, m.cut = nil, false // an iteration stopped by ctx left its path half updated
+	}
+	return best, nil
 }
 
 // best picks the move to play: a move proven to win, else the most
@@ -337,6 +342,7 @@ func (m *MCTS) newNode(mover int, s *host.State) *node {
 // or the root is solved.
 func (w *worker) search(ctx context.Context, m *MCTS, done *int64, budget int64, start, deadline time.Time) error {
 	w.r = m.g.NewRunner()
+	w.r.SetContext(ctx) // a script call stops when ctx ends
 	defer w.r.Close()
 	w.eval = evaluatorFor(m.g, w.r, m.cfg.Eval)
 	if w.work == nil {
@@ -365,6 +371,12 @@ func (w *worker) search(ctx context.Context, m *MCTS, done *int64, budget int64,
 			}
 		}
 		if err := w.iterate(m, solver, done, budget); err != nil {
+			if canceled(ctx, err) {
+				m.mu.Lock()
+				m.cut = true // the iteration stopped half-way
+				m.mu.Unlock()
+				return nil
+			}
 			return err
 		}
 	}

@@ -51,6 +51,13 @@ func StatsOf(p Player) Stats {
 	return Stats{}
 }
 
+// canceled reports whether err is a script call stopped because ctx ended:
+// the end of a search, not its failure.
+func canceled(ctx context.Context, err error) bool {
+	var ce *host.CanceledError
+	return err != nil && ctx.Err() != nil && errors.As(err, &ce)
+}
+
 // Option changes how New builds players.
 type Option func(*options)
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -186,6 +187,24 @@ func TestCancelled(t *testing.T) {
 		m, err := p.Choose(ctx, s)
 		require.NoError(t, err)
 		assert.Contains(t, s.Moves(), m, spec)
+	}
+}
+
+// A context that ends in the middle of a search (inside a script call,
+// too) ends it with a legal move, not an error.
+func TestContextEndsSearch(t *testing.T) {
+	g := load(t, "gore", "standard")
+	s := g.Start()
+	for _, spec := range []string{"mcts:time=1h", "mcts:time=1h,threads=2", "alphabeta:time=1h"} {
+		p, err := New(g, spec)
+		require.NoError(t, err)
+		for range 2 { // and again after a search cut short
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+			m, err := p.Choose(ctx, s)
+			cancel()
+			require.NoError(t, err, spec)
+			assert.Contains(t, s.Moves(), m, spec)
+		}
 	}
 }
 
