@@ -160,3 +160,117 @@ func (pp peerPlayer) Choose(ctx context.Context, s *host.State) (host.Move, erro
 	}
 	return s.ParseMove(tok)
 }
+
+// TestBinaryMatch plays one of our players against a player of another
+// build of matombo, asked for each move with `matombo move` (for
+// comparisons with an earlier release). It is skipped unless
+// MATOMBO_OTHER names that build's binary. Settings: MATOMBO_OTHER_GAME
+// (tsoro), MATOMBO_OTHER_VARIANT (none), MATOMBO_OTHER_SPEC (the other
+// build's player, default "alphabeta:time=100ms"), MATOMBO_PEER_SPEC (ours,
+// default the same), MATOMBO_PEER_GAMES (20), MATOMBO_PEER_SEED (1).
+func TestBinaryMatch(t *testing.T) {
+	bin := os.Getenv("MATOMBO_OTHER")
+	if bin == "" {
+		t.Skip("MATOMBO_OTHER names no other build")
+	}
+	env := func(key, def string) string {
+		if v := os.Getenv(key); v != "" {
+			return v
+		}
+		return def
+	}
+	name, variant := env("MATOMBO_OTHER_GAME", "tsoro"), os.Getenv("MATOMBO_OTHER_VARIANT")
+	theirs := env("MATOMBO_OTHER_SPEC", "alphabeta:time=100ms")
+	spec := env("MATOMBO_PEER_SPEC", theirs)
+	n, err := strconv.Atoi(env("MATOMBO_PEER_GAMES", "20"))
+	require.NoError(t, err)
+	seed, err := strconv.ParseUint(env("MATOMBO_PEER_SEED", "1"), 10, 64)
+	require.NoError(t, err)
+	var opts []host.Option
+	args := []string{"move", name, "--player", theirs}
+	if variant != "" {
+		opts = append(opts, host.WithVariant(variant))
+		args = append(args, "--variant", variant)
+	}
+	g, err := games.Library().Load(name, opts...)
+	require.NoError(t, err)
+	ours, err := Spec(g, spec)
+	require.NoError(t, err)
+	other := Entrant{Name: "other:" + theirs, New: func(seed uint64) (player.Player, error) {
+		return &binaryPlayer{bin: bin, args: append(append([]string{}, args...), "--seed", fmt.Sprint(seed))}, nil
+	}}
+	res, err := Run(context.Background(), g, ours, other, WithGames(n), WithSeed(seed))
+	require.NoError(t, err)
+	sum := res.Summary()
+	t.Logf("%s %s vs %s: %d games, W-D-L %d-%d-%d, score %.3f [%.3f, %.3f], Elo %+.0f (%+.0f to %+.0f), %.1f plies, ms/move %.1f / %.1f, failed %d %v",
+		name+" "+variant, spec, other.Name, sum.Games, sum.Wins[0], sum.Draws, sum.Wins[1], sum.Score, sum.ScoreLow, sum.ScoreHigh,
+		sum.Elo, sum.EloLow, sum.EloHigh, sum.PliesMean, sum.MsPerMove[0], sum.MsPerMove[1], sum.Failed, res.Failures())
+}
+
+// binaryPlayer asks another build's `matombo move` for each move, with
+// the game's record so far; it keeps the record of the moves it sees.
+type binaryPlayer struct {
+	bin    string
+	args   []string
+	record []string
+}
+
+func (bp *binaryPlayer) Choose(ctx context.Context, s *host.State) (host.Move, error) {
+	// The record is replayed from the opening: find the moves played since
+	// the last call by replaying the legal tokens (the state has no
+	// history), which the match loop makes cheap: the other side's moves
+	// since then are at most one turn.
+	tokens, err := recordOf(s, bp.record)
+	if err != nil {
+		return host.NoMove, err
+	}
+	out, err := exec.CommandContext(ctx, bp.bin, append(append([]string{}, bp.args...), tokens...)...).Output()
+	if err != nil {
+		return host.NoMove, fmt.Errorf("%s: %w", bp.bin, err)
+	}
+	tok := strings.TrimSpace(string(out))
+	m, err := s.ParseMove(tok)
+	if err != nil {
+		return host.NoMove, err
+	}
+	bp.record = append(tokens, tok)
+	return m, nil
+}
+
+// recordOf extends a known record (a prefix of the game's) to the record
+// of s by a search over the legal tokens of at most a few plies.
+func recordOf(s *host.State, known []string) ([]string, error) {
+	g := s.Game()
+	st := g.Start()
+	for _, tok := range known {
+		if err := st.Play(tok); err != nil {
+			return nil, err
+		}
+	}
+	var find func(st *host.State, rec []string, depth int) []string
+	find = func(st *host.State, rec []string, depth int) []string {
+		if st.Ply() == s.Ply() {
+			if st.Key() == s.Key() {
+				return rec
+			}
+			return nil
+		}
+		if depth == 0 || st.Over() {
+			return nil
+		}
+		for _, tok := range st.Legal() {
+			next := st.Clone()
+			if next.Play(tok) != nil {
+				continue
+			}
+			if r := find(next, append(append([]string{}, rec...), tok), depth-1); r != nil {
+				return r
+			}
+		}
+		return nil
+	}
+	if r := find(st, append([]string{}, known...), 8); r != nil {
+		return r, nil
+	}
+	return nil, fmt.Errorf("no record of at most 8 plies after %v reaches the position", known)
+}
