@@ -44,6 +44,8 @@ func (vm *machine) installAPI() error {
 		// Repetition and the end.
 		"repetitions": vm.apiRepetitions, "key": vm.apiKey, "finish": vm.apiFinish, "over": vm.apiOver,
 		"irreversible": vm.apiIrreversible, // lua_irreversible.go
+		"try":          vm.apiTry,          // lua_try.go
+		"emit_pairs":   vm.apiEmitPairs,    // lua_pairs.go
 	}
 	for name, fn := range fns {
 		api.RawSetString(name, L.NewFunction(fn))

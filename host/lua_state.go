@@ -45,6 +45,7 @@ func (vm *machine) apiSetCount(L *lua.LState) int {
 	s := vm.mutable(L)
 	i := vm.site(L, 1)
 	s.cells[i] = vm.checkSiteCount(L, i, vm.argInt(L, 2))
+	vm.emptied(s, i)
 	return 0
 }
 
@@ -53,6 +54,7 @@ func (vm *machine) apiAdd(L *lua.LState) int {
 	i := vm.site(L, 1)
 	n := vm.checkSiteCount(L, i, int(s.cells[i])+vm.argInt(L, 2))
 	s.cells[i] = n
+	vm.emptied(s, i)
 	L.Push(luaInt(int(n)))
 	return 1
 }
@@ -62,6 +64,7 @@ func (vm *machine) apiTake(L *lua.LState) int {
 	i := vm.site(L, 1)
 	n := s.cells[i]
 	s.cells[i] = 0
+	vm.emptied(s, i)
 	L.Push(luaInt(int(n)))
 	return 1
 }
@@ -104,6 +107,7 @@ func (vm *machine) apiCapture(L *lua.LState) int {
 		n = k
 	}
 	s.cells[i] -= int32(n)
+	vm.emptied(s, i)
 	c := &s.cells[vm.g.lay.captured+p-1]
 	*c = checkCount(L, "a captured total", int(*c)+n)
 	L.Push(luaInt(n))
@@ -211,4 +215,15 @@ func (vm *machine) apiSet(L *lua.LState) int {
 	}
 	s.cells[c] = int32(v)
 	return 0
+}
+
+// emptied clears the owner of site i when i holds nothing and the board is
+// a board of pieces: there an empty point has count 0 and owner 0, so a
+// point that take, capture, capture_run, sweep, set_count or add empties
+// reads as empty (docs/lua-api.md). On a board of counts an owner is the
+// side a hole belongs to, and stays.
+func (vm *machine) emptied(s *State, i int) {
+	if s.cells[i] == 0 && vm.dcl.board.style == Pieces {
+		s.cells[vm.g.lay.owners+i] = 0
+	}
 }

@@ -192,6 +192,13 @@ func (vm *machine) relayArgs(L *lua.LState) (*State, *Track, int, uint64, int) {
 // "stop" or "laps") and the number of laps.
 func (vm *machine) apiRelay(L *lua.LState) int {
 	s, t, from, stop, maxLaps := vm.relayArgs(L)
+	switch hook := L.Get(5).(type) {
+	case *lua.LNilType:
+	case *lua.LFunction:
+		return vm.relayHooked(L, s, t, from, stop, maxLaps, hook) // lua_relay_hook.go
+	default:
+		L.ArgError(5, "the hook must be a function, got "+describeLua(hook))
+	}
 	work := sowWork(vm.g.lay.sites)
 	last, how, laps := relayInto(s.cells[:vm.g.lay.sites], vm.dcl.board.tagMask, t, from, stop, maxLaps, &work, vm.trip)
 	vm.chargeSowing(L, sowWork(vm.g.lay.sites)-work)
@@ -342,6 +349,7 @@ func (vm *machine) apiCaptureRun(L *lua.LState) int {
 			break
 		}
 		s.cells[site] = 0
+		vm.emptied(s, site)
 		total += int(n)
 	}
 	*c = checkCount(L, "a captured total", int(*c)+total)
@@ -364,6 +372,7 @@ func (vm *machine) apiSweep(L *lua.LState) int {
 		*c = checkCount(L, fmt.Sprintf("player %d's captured total", o), int(*c)+int(s.cells[i]))
 		total += int(s.cells[i])
 		s.cells[i] = 0
+		vm.emptied(s, i)
 	}
 	L.Push(luaInt(total))
 	return 1

@@ -49,6 +49,9 @@ type machine struct {
 	savedHist history           // history of a state whose position is being set
 	irrev     irreversible      // see lua_irreversible.go
 	strs      strCache
+
+	tryDepth int        // tries running (lua_try.go)
+	trySaves []trySaved // what each running try restores
 }
 
 // saved holds what apply needs to undo a failed play.
