@@ -220,7 +220,7 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 type extending struct {
 	depth    int                         // how many matombo.extends calls are running
 	replace  []map[string]*lua.LFunction // the replacements of each running call, outermost first
-	params   [][]ParamSpec                // the parameters each running call adds, outermost first
+	params   [][]ParamSpec               // the parameters each running call adds, outermost first
 	used     map[string]bool             // replacements a rule point took
 	points   []string                    // rule points declared, in order
 	declared map[string]bool             // the same, as a set

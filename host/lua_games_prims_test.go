@@ -36,7 +36,7 @@ func TestPrimitivesTry(t *testing.T) {
 			code: `local ok, err = pcall(m.try, function() m.set_count("a1", 9) error("boom") end) return ok, m.count("a1"), string.find(err, "boom") ~= nil`,
 			want: []any{false, 2, true}},
 		{name: "moves kept when the fn fails", mode: asLegal,
-			code: `m.emit(1, "a1") pcall(m.try, function() error("x") end) m.emit(1, "a2")`,
+			code:  `m.emit(1, "a1") pcall(m.try, function() error("x") end) m.emit(1, "a2")`,
 			check: func(t *testing.T, s *State) { assert.Equal(t, []string{"a1", "a2"}, s.Legal()) }},
 		{name: "no emitting inside", mode: asLegal, code: `m.try(function() m.emit(1, "a1") end)`, err: "moves cannot be emitted inside matombo.try"},
 		{name: "legal still cannot change the state outside", mode: asLegal,
@@ -158,7 +158,10 @@ return last, how, laps, table.concat(seen, " ")`,
 			code: `return m.relay(1, "a1", nil, 100, function(l, tr, k) if k == 1 then m.add("c2", m.take("c1")) return 1, "c1", "c2" end end)`,
 			want: []any{10, "empty", 3}, check: total},
 		{name: "the lap limit leaves whole laps", code: `return m.relay(1, "a1", nil, 2, function() end)`, want: []any{11, "laps", 2},
-			check: func(t *testing.T, s *State) { total(t, s); assert.Equal(t, []int{0, 3, 0, 3, 3, 3, 2, 2}, ringCounts(s)) }},
+			check: func(t *testing.T, s *State) {
+				total(t, s)
+				assert.Equal(t, []int{0, 3, 0, 3, 3, 3, 2, 2}, ringCounts(s))
+			}},
 		{name: "a stop tag ends as relay does", code: `return m.relay(1, "a2", 1, 100, function() end)`, want: []any{4, "stop", 1}},
 		{name: "the hook may go on past a stop site", code: `return m.relay(1, "a2", 1, 100, function(l, tr, k) if k == 1 then return true end end)`,
 			want: []any{2, "empty", 3}},

@@ -22,8 +22,8 @@ Validates a rule script as its author needs: SCRIPT is a NAME.lua (its
 folder is added as a folder of games and the game NAME checked; a
 variants.yaml and rules.md beside it count when the folder is the game's
 own folder, NAME/NAME.lua), DIR a game folder or a folder of games (each
-game in it is checked). Only those files are used: the shipped games are
-not involved.
+game in it is checked). Only those files are used, and the shipped games a
+script extends (matombo.extends), wherever the script is.
 
 For each game, in steps reported as ok or FAIL with the problems (with
 file:line where there is one):
@@ -42,6 +42,8 @@ file:line where there is one):
                  the first 5, a replay of every game on a reloaded script)
                  and end within the ply cap; each variant that changes a
                  parameter plays N/10 more
+With --print, what the scripts print (Lua's print) goes to stderr, each
+line after the game's name: a script author's tracing.
 The exit status is 0 only when every step of every game is ok.`
 
 // maxCombinations caps the parameter combinations check loads.
@@ -74,15 +76,22 @@ type gameChecker struct {
 	dir   string // the folder of games, as --games DIR
 	games int
 	seed  uint64
+	extra []host.Option // for every load: --print's log
+}
+
+// load loads the game with opts and the checker's own options.
+func (gc *gameChecker) load(opts ...host.Option) (*host.Game, error) {
+	return gc.lib.Load(gc.name, append(append([]host.Option(nil), opts...), gc.extra...)...)
 }
 
 // runCheck is `matombo check SCRIPT|DIR`.
 func runCheck(e *env, args []string) int {
-	c := newCLI(e, "check", "SCRIPT|DIR [--games N] [--seed S]", checkAbout)
+	c := newCLI(e, "check", "SCRIPT|DIR [--games N] [--seed S] [--print]", checkAbout)
 	games := 200
 	c.fs.Var(countOrDirs{count: &games}, "games", "how many random games `N` to play")
 	c.fs.Var(countOrDirs{count: &games}, "n", "the same as --games `N`")
 	seed := c.fs.Uint64("seed", 1, "seed `S` of the first random game; game i uses S+i")
+	printed := c.fs.Bool("print", false, "show what the scripts print (Lua's print), on stderr")
 	pos, status, ok := c.parse(args)
 	if !ok {
 		return status
@@ -107,6 +116,9 @@ func runCheck(e *env, args []string) int {
 			fmt.Fprintln(e.stdout)
 		}
 		gc := &gameChecker{lib: lib, name: name, file: file, dir: dir, games: games, seed: *seed}
+		if *printed {
+			gc.extra = []host.Option{host.WithLog(&lockedWriter{w: e.stderr})}
+		}
 		if !gc.run(e.stdout) {
 			bad++
 		}
@@ -219,7 +231,7 @@ func writeStep(w io.Writer, st step) {
 // loads loads the game with its defaults.
 func (gc *gameChecker) loads() (*host.Game, step) {
 	st := step{name: "loads"}
-	g, err := gc.lib.Load(gc.name)
+	g, err := gc.load()
 	if err != nil {
 		st.problems = append(st.problems, errorText(err))
 		return nil, st
@@ -257,7 +269,7 @@ func (gc *gameChecker) variants(g *host.Game) ([]config, step) {
 	var names []string
 	for _, v := range g.Variants() {
 		opts := []host.Option{host.WithVariant(v.Name)}
-		vg, err := gc.lib.Load(gc.name, opts...)
+		vg, err := gc.load(opts...)
 		if err != nil {
 			st.problems = append(st.problems, fmt.Sprintf("variant %s: %s", v.Name, errorText(err)))
 			continue
@@ -313,7 +325,7 @@ func (gc *gameChecker) params(g *host.Game) ([]config, step) {
 			label = append(label, fmt.Sprintf("%s=%v", o.Name, o.Value))
 			flags = append(flags, "--param", fmt.Sprintf("%s=%v", o.Name, o.Value))
 		}
-		pg, err := gc.lib.Load(gc.name, opts...)
+		pg, err := gc.load(opts...)
 		if err != nil {
 			st.problems = append(st.problems, fmt.Sprintf("%s: %s", strings.Join(label, " "), errorText(err)))
 			continue
@@ -534,7 +546,7 @@ func seedList(seeds []uint64) string {
 
 // verify runs package verify on a configuration.
 func (gc *gameChecker) verify(c config, n int) (verify.Stats, []verify.Problem) {
-	lib, name, opts := gc.lib, gc.name, c.opts
+	opts := c.opts
 	return verify.Run(c.game, verify.Options{
 		Games:         n,
 		Seed:          gc.seed,
@@ -542,7 +554,7 @@ func (gc *gameChecker) verify(c config, n int) (verify.Stats, []verify.Problem) 
 		ThoroughGames: min(n, 5),
 		MaxProblems:   max(20, n), // a failure repeated in every game is counted, see problemTexts
 		Replay:        true,
-		Reload:        func() (*host.Game, error) { return lib.Load(name, opts...) },
+		Reload:        func() (*host.Game, error) { return gc.load(opts...) },
 	})
 }
 

@@ -128,3 +128,18 @@ func TestAllCombinations(t *testing.T) {
 	assert.Equal(t, "2", combos[5][0].Value)
 	assert.Equal(t, "z", combos[5][1].Value)
 }
+
+// check finds the shipped game a script extends, whether the script is
+// loose or in a game folder of its own, anywhere.
+func TestCheckFindsShippedBases(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"loose.lua":            `return matombo.extends("oware", { title = "Loose" })`,
+		"folder/folder.lua":    `return matombo.extends("yematatu", { title = "Folder" })`,
+		"folder/variants.yaml": "variants:\n  sq:\n    params: {board: square}\n",
+	})
+	for _, path := range []string{dir + "/loose.lua", dir + "/folder/folder.lua", dir + "/folder"} {
+		r := matombo(t, "", "check", path, "--games", "2")
+		assert.Equal(t, exitOK, r.code, "%s: %s%s", path, r.stdout, r.stderr)
+		assert.NotContains(t, r.stdout, "unknown game")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/matombo/matombo/host"
 )
@@ -19,15 +20,19 @@ With --json, writes exactly one JSON object per line per state, the opening
 first (the state format of docs/state-json.md: game, variant, ply, to_move,
 sites, captured, hand, legal, over, winner, notes, reason, vars, history).
 
+With --print, what the script prints (Lua's print) goes to stderr as it
+happens, each line after the game's name, between the states on stdout.
+
 An illegal token stops the trace after the states before it, with an error
 naming the token and the legal ones, and exit status 1.`
 
 // runTrace is `matombo trace GAME [TOKEN ...]`.
 func runTrace(e *env, args []string) int {
-	c := newCLI(e, "trace", "GAME [TOKEN ...] [--json] [--games DIR] [--variant NAME] [--param key=value]", traceAbout)
+	c := newCLI(e, "trace", "GAME [TOKEN ...] [--json] [--print] [--games DIR] [--variant NAME] [--param key=value]", traceAbout)
 	var gf gameFlags
 	gf.register(c.fs, true)
 	asJSON := c.fs.Bool("json", false, "write one JSON object per state, one per line")
+	printed := c.fs.Bool("print", false, "show what the script prints (Lua's print), on stderr")
 	name, rest, status, ok := c.parseGame(args, true)
 	if !ok {
 		return status
@@ -40,7 +45,13 @@ func runTrace(e *env, args []string) int {
 	for _, a := range rest {
 		tokens = append(tokens, strings.Fields(a)...)
 	}
-	hands := usesHands(g.Start(), tokens)
+	hands := usesHands(g.Start(), tokens) // a look ahead, before anything is printed
+	if *printed {
+		gf.extra = append(gf.extra, host.WithLog(&lockedWriter{w: e.stderr}))
+		if g, err = gf.open(name); err != nil {
+			return c.fail(err)
+		}
+	}
 	write := func(s *host.State, tok string, mover int) error {
 		if *asJSON {
 			return writeJSONState(e.stdout, s)
@@ -104,4 +115,17 @@ func writeTraceState(w io.Writer, s *host.State, tok string, mover int, hands, c
 		fmt.Fprintf(w, "In hand:  %s\n", perPlayer(n, s.Hand))
 	}
 	writeTurn(w, s)
+}
+
+// lockedWriter serializes writes: the machines of a game's pool may print
+// from several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
