@@ -97,7 +97,7 @@ func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64
 		}
 		n := int(counts[pos])
 		*work -= sowCost(t, n)
-		if *work < 0 || laps&255 == 255 && trip != nil && trip.stopped() {
+		if *work < 0 || laps&255 == 255 && trip != nil && trip.Stopped() {
 			return pos, relayWork, laps
 		}
 		counts[pos] = 0
@@ -117,10 +117,6 @@ func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64
 	}
 }
 
-// stopped reports whether the watchdog has stopped the current call (its
-// time is up), without counting a step as Done does.
-func (t *tripwire) stopped() bool { return t.call.Load()&callStopped != 0 }
-
 // chargeSowing charges the site visits of a sowing to the call's step
 // budget, at the rate of m.sow (eight visits a step).
 func (vm *machine) chargeSowing(L *lua.LState, visits int) {
@@ -134,7 +130,7 @@ func (vm *machine) relayFailed(L *lua.LState, fn string, from, how, at, maxLaps 
 	if how == relayOverflow {
 		L.RaiseError("%s from %s: the count of %s would pass %d", fn, b.sites[from].Name, b.sites[at].Name, maxCount)
 	}
-	if vm.trip.stopped() {
+	if vm.trip.Stopped() {
 		L.RaiseError("%s from %s: the time budget ran out", fn, b.sites[from].Name)
 	}
 	w := sowWork(vm.g.lay.sites)

@@ -3,9 +3,12 @@ package host
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
+	"github.com/matombo/matombo/host/internal/memwalk"
+	"github.com/matombo/matombo/host/internal/watchdog"
 	lua "github.com/yuin/gopher-lua"
 	"gopkg.in/yaml.v3"
 )
@@ -21,7 +24,7 @@ type machine struct {
 	ext  *extending
 
 	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
-	fnResult, fnEvaluate                            lua.LValue // optional
+	fnResult, fnEvaluate, fnScore                   lua.LValue // optional
 	phase                                           Call       // the script function running
 
 	st        *State // the state being worked on, nil between calls
@@ -100,8 +103,8 @@ func luaInt(v int) lua.LValue {
 // The first machine of a game records the script's declarations in dcl;
 // later ones check that the script declared the same again.
 func newMachine(g *Game) (*machine, error) {
-	vm := &machine{g: g, trip: newTripwire(g.limits), dcl: &decl{}, ext: newExtending()}
-	vm.trip.measure = func() uint64 { return vm.heldMemory(g.limits.Memory) }
+	vm := &machine{g: g, dcl: &decl{}, ext: newExtending()}
+	vm.trip = watchdog.NewTripwire(g.limits.Steps, g.limits.Memory, func() uint64 { return vm.heldMemory(g.limits.Memory) })
 	vm.L = vm.newSandbox(g.limits)
 	vm.L.SetContext(vm.trip)
 	vm.strs.empty = lua.LString("empty")
@@ -111,7 +114,7 @@ func newMachine(g *Game) (*machine, error) {
 		vm.L.Close()
 		return nil, err
 	}
-	g.wd.add(vm.trip)
+	g.wd.Add(vm.trip)
 	vm.loading = true
 	fn := vm.L.NewFunctionFromProto(g.proto)
 	err := vm.call(fn, "load", 1)
@@ -138,8 +141,14 @@ func newMachine(g *Game) (*machine, error) {
 	return vm, nil
 }
 
+// heldMemory estimates the memory the machine's script holds, stopping
+// early once it is over limit. It must run on the machine's goroutine.
+func (vm *machine) heldMemory(limit uint64) uint64 {
+	return memwalk.Held(vm.L, limit, vm.fnSetup, vm.fnLegal, vm.fnPlay, vm.fnBlocked, vm.fnRepeated, vm.fnResult, vm.fnEvaluate)
+}
+
 func (vm *machine) close() {
-	vm.g.wd.remove(vm.trip)
+	vm.g.wd.Remove(vm.trip)
 	vm.L.Close()
 }
 
@@ -183,16 +192,23 @@ func (vm *machine) takeRules(v lua.LValue) error {
 		return err
 	}
 	vm.dcl.hasEvaluate = vm.fnEvaluate != nil
+	if vm.fnScore, err = get("score", false); err != nil {
+		return err
+	}
+	vm.dcl.hasScore = vm.fnScore != nil
+	if vm.dcl.scoreLabel != "" && !vm.dcl.hasScore {
+		return &ScriptError{Pos: pos, Func: "load", Msg: "declare has a score_label but the returned rules table has no score function"}
+	}
 	var unknown []string
 	t.ForEach(func(k, _ lua.LValue) {
 		switch k.String() {
-		case "setup", "legal", "play", "blocked", "repeated", "result", "evaluate":
+		case "setup", "legal", "play", "blocked", "repeated", "result", "evaluate", "score":
 		default:
 			unknown = append(unknown, k.String())
 		}
 	})
 	if len(unknown) > 0 {
-		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated, result, evaluate)", strings.Join(unknown, ", "))}
+		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated, result, evaluate, score)", strings.Join(unknown, ", "))}
 	}
 	if (vm.fnRepeated != nil) != (vm.dcl.repetition > 0) {
 		return &ScriptError{Pos: pos, Func: "load", Msg: "declare repetition = N and return a repeated function together, or neither"}
@@ -225,7 +241,7 @@ func (vm *machine) invoke(name Call, nargs, nret int) error {
 	vm.phase = name
 	err := vm.L.PCall(nargs, nret, nil)
 	vm.phase = outer
-	vm.g.wd.end(vm.trip)
+	vm.g.wd.End(vm.trip)
 	if err == nil {
 		return nil
 	}
@@ -237,7 +253,7 @@ func (vm *machine) invoke(name Call, nargs, nret int) error {
 // error a script caught with pcall in an earlier call is forgotten.
 func (vm *machine) begin() uint64 {
 	vm.budgetHit = nil
-	return vm.g.wd.begin(vm.trip)
+	return vm.g.wd.Begin(vm.trip)
 }
 
 // convertError turns a gopher-lua error into a ScriptError or BudgetError.
@@ -262,14 +278,14 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 		out.Pos, out.Func = pos, fn
 		return &out
 	}
-	switch why := vm.trip.firedFor(seq); why {
-	case tripSteps:
+	switch why := vm.trip.FiredFor(seq); why {
+	case watchdog.Steps:
 		vm.budgetHit = nil
 		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetSteps, Limit: fmt.Sprintf("%d steps", vm.g.limits.Steps), Detail: "the call ran too many steps (an endless loop?)"}
-	case tripTime:
+	case watchdog.Time:
 		vm.budgetHit = nil
 		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetTime, Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop or a hang)"}
-	case tripMemory:
+	case watchdog.Memory:
 		vm.budgetHit = nil
 		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the script holds too much memory"}
 	}
@@ -396,6 +412,33 @@ func (vm *machine) evaluate(s *State, p int) (float64, error) {
 		return 0, &ScriptError{Pos: Pos{File: vm.g.file}, Func: CallEvaluate, Msg: fmt.Sprintf("evaluate(%d) must return a number, got %s", p, describeLua(v))}
 	}
 	return float64(f), nil
+}
+
+// score runs the script's score function on s and appends one whole
+// number per player to dst.
+func (vm *machine) score(s *State, dst []int) ([]int, error) {
+	vm.bind(s)
+	defer vm.bind(nil)
+	vm.mover = s.ToMove()
+	n := vm.g.players
+	if err := vm.call(vm.fnScore, CallScore, n, lua.LBool(s.over)); err != nil {
+		return dst, err
+	}
+	L := vm.L
+	base := L.GetTop() - n
+	for i := 1; i <= n; i++ {
+		v := L.Get(base + i)
+		f, ok := v.(lua.LNumber)
+		if !ok || float64(f) != math.Trunc(float64(f)) || f < -maxCount || f > maxCount {
+			L.Pop(n)
+			vm.broken = true
+			return dst, &ScriptError{Pos: Pos{File: vm.g.file}, Func: CallScore,
+				Msg: fmt.Sprintf("score must return %d whole numbers (one per player, at most %d), got %s for player %d", n, maxCount, describeLua(v), i)}
+		}
+		dst = append(dst, int(f))
+	}
+	L.Pop(n)
+	return dst, nil
 }
 
 // settle lists the legal moves of the decision that is next, and asks the

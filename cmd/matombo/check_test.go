@@ -121,14 +121,6 @@ func TestCheckShadowedScript(t *testing.T) {
 	assert.Contains(t, r.stdout, "is loaded from "+filepath.Join(dir, "kalah", "kalah.lua")+", not from this script")
 }
 
-func TestAllCombinations(t *testing.T) {
-	combos := allCombinations([]string{"a", "b"}, [][]string{{"1", "2"}, {"x", "y", "z"}})
-	require.Len(t, combos, 6)
-	assert.Equal(t, "a", combos[5][0].Name)
-	assert.Equal(t, "2", combos[5][0].Value)
-	assert.Equal(t, "z", combos[5][1].Value)
-}
-
 // check finds the shipped game a script extends, whether the script is
 // loose or in a game folder of its own, anywhere.
 func TestCheckFindsShippedBases(t *testing.T) {
