@@ -34,7 +34,7 @@ func (vm *machine) relayHooked(L *lua.LState, s *State, t *Track, from int, stop
 		}
 		cost := sowCost(t, n)
 		work -= cost
-		if work < 0 || vm.trip.stopped() {
+		if work < 0 || vm.trip.Stopped() {
 			vm.relayFailed(L, "relay", from, relayWork, pickup, maxLaps)
 		}
 		vm.chargeSowing(L, cost)
