@@ -7,16 +7,18 @@ import (
 )
 
 // A relay sowing with a script hook: relay(track, from, stop_tag, max_laps,
-// on_lap) calls on_lap(last, track, laps) at the end of every lap, and the
-// hook decides how the sowing goes on. Games whose relays capture in the
+// on_lap, on_tag) calls on_lap(last, track, laps) at the end of every lap
+// (only of those ending on a site with the tag on_tag, when it is given),
+// and the hook decides how the sowing goes on. Games whose relays capture in the
 // middle of a move (Bao's captures sown in from an end hole, then relayed
 // on) need it; every lap is still sown in Go.
 
 // relayHooked runs a relay with the hook given as the fifth argument of
-// matombo.relay; s, t, from, stop and maxLaps are the other arguments, read
-// by apiRelay.
+// matombo.relay (and the tag of the sixth); s, t, from, stop and maxLaps
+// are the other arguments, read by apiRelay.
 func (vm *machine) relayHooked(L *lua.LState, s *State, t *Track, from int, stop uint64, maxLaps int, hook *lua.LFunction) int {
 	b := vm.dcl.board
+	only := vm.tagMask(L, 6) // 0: the hook hears every lap
 	sites := vm.g.lay.sites
 	work := sowWork(sites)
 	pickup, after, last, laps := from, from, from, 0
@@ -55,13 +57,16 @@ func (vm *machine) relayHooked(L *lua.LState, s *State, t *Track, from int, stop
 		case b.tagMask[l]&stop != 0:
 			how = relayStop
 		}
-		L.Push(hook)
-		L.Push(luaInt(l + 1))
-		L.Push(luaInt(vm.trackHandle(t)))
-		L.Push(luaInt(laps))
-		L.Call(3, 3)
-		r1, r2, r3 := L.Get(-3), L.Get(-2), L.Get(-1)
-		L.Pop(3)
+		var r1, r2, r3 lua.LValue = lua.LNil, lua.LNil, lua.LNil
+		if only == 0 || b.tagMask[l]&only != 0 {
+			L.Push(hook)
+			L.Push(luaInt(l + 1))
+			L.Push(luaInt(vm.trackHandle(t)))
+			L.Push(luaInt(laps))
+			L.Call(3, 3)
+			r1, r2, r3 = L.Get(-3), L.Get(-2), L.Get(-1)
+			L.Pop(3)
+		}
 		switch v := r1.(type) {
 		case *lua.LNilType:
 			if how == relayEmpty {

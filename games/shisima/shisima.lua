@@ -118,7 +118,8 @@ local function play(p, kind, a, b)
 end
 
 local function result(p)
-  for _, q in ipairs({ 3 - p, p }) do
+  for i = 1, 2 do -- the last mover first, with no table built
+    local q = i == 1 and 3 - p or p
     if s4_three_through_the_centre(q) then
       return finish(q, "three through the centre")
     end

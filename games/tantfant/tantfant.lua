@@ -135,7 +135,8 @@ local function play(p, kind, a, b)
 end
 
 local function result(p)
-  for _, q in ipairs({ 3 - p, p }) do
+  for i = 1, 2 do -- the last mover first, with no table built
+    local q = i == 1 and 3 - p or p
     for s = 1, m.size() do
       if owner(s) == q and f4_winning_line(q, s) then
         return finish(q, "three on a line")

@@ -139,7 +139,8 @@ end
 -- A position set up rather than played: three on a line decide it, the
 -- last mover's first.
 local function result(p)
-  for _, q in ipairs({ 3 - p, p }) do
+  for i = 1, 2 do -- the last mover first, with no table built
+    local q = i == 1 and 3 - p or p
     if in_a_row(q, nil, 3) then
       return finish(q, "three on a line")
     end

@@ -79,7 +79,8 @@ end
 -- already on the board decides the game; the mover's opponent made the
 -- last mark, so their row is looked at first.
 local function result(p)
-  for _, q in ipairs({ 3 - p, p }) do
+  for i = 1, 2 do -- the last mover first, with no table built
+    local q = i == 1 and 3 - p or p
     if in_a_row(q, nil, 3) then
       return finish(q, "three in a row")
     end

@@ -93,7 +93,7 @@ local OWN = { m.filter { owner = 1, min = 1 }, m.filter { owner = 2, min = 1 } }
 
 local hand, place, move_piece, capture, in_a_row, captured = m.hand, m.place, m.move_piece, m.capture, m.in_a_row, m.captured
 local get, set, set_to_move, finish, first, count_sites = m.get, m.set, m.set_to_move, m.finish, m.first, m.count_sites
-local emit, emit_each, emit_steps, emit_pairs = m.emit, m.emit_each, m.emit_steps, m.emit_pairs
+local emit, emit_each, emit_steps, emit_pairs, try = m.emit, m.emit_each, m.emit_steps, m.emit_pairs, m.try
 
 -- The pieces a player still has, on the board and in hand: those the
 -- opponent has not removed (removed pieces are the remover's captured
@@ -128,11 +128,16 @@ local m4_moves = m.rule("m4_moves", function(p, back_from, back_to)
   if back_from == 0 then
     return emit_steps(MOVE, MINE)
   end
-  -- M12: one step is barred; the others are listed one by one.
+  -- M12: the step back is barred if it would make a mill again (tried on
+  -- a scratch copy); the steps are listed one by one.
+  local barred = m.owner(back_from) == p and m.count(back_to) == 0 and try(function()
+    move_piece(back_from, back_to)
+    return in_a_row(p, back_to, 3)
+  end)
   for s = 1, m.size() do
     if m.owner(s) == p then
       for _, t in ipairs(ADJ[s]) do
-        if m.count(t) == 0 and not (s == back_from and t == back_to) then
+        if m.count(t) == 0 and not (barred and s == back_from and t == back_to) then
           emit(MOVE, s, t)
         end
       end
@@ -182,7 +187,8 @@ end)
 
 -- M12 Morabaraba (1): "a player who breaks a mill by moving a piece and so
 -- makes a new mill may not move that piece straight back on their next
--- move, if that would make a mill again." Records the barred move.
+-- move, if that would make a mill again." Records the move back; m4_moves
+-- bars it if it would make a mill.
 local m12_no_return = m.rule("m12_no_return", function(p, from, to, broke, made)
   if broke and made then
     set(BACK[p][1], to)
@@ -264,7 +270,8 @@ end
 -- A position set up rather than played: a player already down to two
 -- pieces has lost.
 local function result(p)
-  for _, q in ipairs({ p, 3 - p }) do
+  for i = 1, 2 do -- the player to move first, with no table built
+    local q = i == 1 and p or 3 - p
     if m7_two_left(q) then
       return finish(3 - q, "two pieces left")
     end
