@@ -41,6 +41,10 @@ func (vm *machine) relayHooked(L *lua.LState, s *State, t *Track, from int, stop
 		}
 		vm.chargeSowing(L, cost)
 		counts[pickup] = 0
+		if vm.rec != nil { // the lap's effects: the pick-up, then the drops
+			vm.recordSite(EffectTake, pickup, n)
+			vm.recordSowing(t, after, n, false)
+		}
 		laps++
 		l, empty, over := sowInto(counts, t, after, n)
 		switch {

@@ -32,10 +32,13 @@ type trySaved struct {
 	emitting  bool
 	irrev     bool
 	moves     int
+	effects   int  // effects recorded before the try (see effect.go)
+	full      bool // whether the recording was full then
 }
 
 // apiTry: try(fn, ...) calls fn(...) on a scratch copy of the state and
-// returns fn's results; the state is then as it was before. Inside fn the
+// returns fn's results; the state is then as it was before, and the ply
+// being recorded keeps none of fn's effects. Inside fn the
 // primitives may change the state, even when the caller is legal, evaluate
 // or result, but may not emit moves. The copy is charged to the step
 // budget (a step per eight cells), fn's work as any Lua code. An error in
@@ -55,6 +58,9 @@ func (vm *machine) apiTry(L *lua.LState) int {
 	v.ply, v.over, v.winner, v.reason, v.method, v.notes = s.ply, s.over, s.winner, s.reason, s.method, s.notes
 	v.key, v.keyValid, v.vmKey, v.toMoveSet = s.key, vm.keyValid, vm.key, vm.toMoveSet
 	v.emitting, v.irrev, v.moves = vm.emitting, vm.irrev.marked, len(s.moves)
+	if vm.rec != nil {
+		v.effects, v.full = len(vm.rec.list), vm.rec.full
+	}
 	vm.tryDepth++
 	vm.emitting = false
 	err := L.PCall(L.GetTop()-1, lua.MultRet, nil)
@@ -65,6 +71,9 @@ func (vm *machine) apiTry(L *lua.LState) int {
 	s.key, vm.keyValid, vm.key, vm.toMoveSet = v.key, v.keyValid, v.vmKey, v.toMoveSet
 	vm.emitting, vm.irrev.marked = v.emitting, v.irrev
 	s.moves = s.moves[:v.moves]
+	if vm.rec != nil { // a tried move leaves no effects
+		vm.rec.list, vm.rec.full = vm.rec.list[:v.effects], v.full
+	}
 	if err != nil {
 		var apiErr *lua.ApiError
 		if errors.As(err, &apiErr) && apiErr.Object != nil {

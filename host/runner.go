@@ -1,7 +1,10 @@
 package host
 
 import (
+	"context"
 	"fmt"
+
+	"github.com/matombo/matombo/host/internal/watchdog"
 )
 
 // Runner plays moves for one goroutine. It keeps one script machine for as
@@ -11,8 +14,26 @@ import (
 // goroutines at once; make one per goroutine with Game.NewRunner and Close
 // it when done. It works on any state of its game.
 type Runner struct {
-	g  *Game
-	vm *machine
+	g      *Game
+	vm     *machine
+	cancel *watchdog.Cancel
+	record bool
+}
+
+// SetContext makes the runner's calls stop when ctx is done, as a
+// starlark Thread's Cancel does: a script call in progress stops between
+// two instructions (within about 10 ms of the context being done; at once
+// when it already is), a playout stops before its next move, and every
+// call after that returns a *CanceledError, with which errors.Is(err,
+// context.Canceled) or errors.Is(err, context.DeadlineExceeded) holds.
+// The state being played is left as it was before the stopped move. A nil
+// or never-done context (context.Background) removes the limit and costs
+// nothing; checking a cancelable one costs a few nanoseconds per call.
+func (r *Runner) SetContext(ctx context.Context) {
+	r.cancel = watchdog.NewCancel(ctx)
+	if r.vm != nil {
+		r.vm.cancel = r.cancel
+	}
 }
 
 // NewRunner returns a runner for states of g.
@@ -34,7 +55,7 @@ func (r *Runner) machine() (*machine, error) {
 		r.vm = nil
 	}
 	if r.vm == nil {
-		vm, err := r.g.machine()
+		vm, err := r.g.machineWith(r.cancel)
 		if err != nil {
 			return nil, err
 		}
@@ -50,7 +71,14 @@ func (r *Runner) check(s *State) error {
 	return nil
 }
 
-// Apply plays a legal move on s, as State.Apply does.
+// Record turns the recording of effects on or off for the moves the
+// runner applies from now on (Apply, Play and playouts): with it on, each
+// state a move makes keeps the effects of that move (State.Effects). It is
+// off for a new runner, and costs nothing then.
+func (r *Runner) Record(on bool) { r.record = on }
+
+// Apply plays a legal move on s, as State.Apply does, recording its
+// effects when Record is on.
 func (r *Runner) Apply(s *State, m Move) error {
 	if err := r.check(s); err != nil {
 		return err
@@ -61,6 +89,9 @@ func (r *Runner) Apply(s *State, m Move) error {
 	vm, err := r.machine()
 	if err != nil {
 		return err
+	}
+	if r.record {
+		vm.startRecording()
 	}
 	return vm.apply(s, m)
 }
@@ -106,6 +137,9 @@ func (r *Runner) playout(s *State, choose func(*State) Move, maxPlies int, check
 		vm, err := r.machine()
 		if err != nil {
 			return n, err
+		}
+		if r.record {
+			vm.startRecording()
 		}
 		if err := vm.apply(s, m); err != nil {
 			return n, err

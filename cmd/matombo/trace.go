@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -18,10 +19,11 @@ game record can be pasted as one argument.
 
 With --json, writes exactly one JSON object per line per state, the opening
 first (the state format of docs/state-json.md: game, variant, ply, to_move,
-sites, captured, hand, legal, over, winner, notes, reason, vars, history).
+sites, captured, hand, legal, over, winner, notes, reason, vars, history,
+effects: what each token did, in order).
 
-With --print, what the script prints (Lua's print) goes to stderr as it
-happens, each line after the game's name, between the states on stdout.
+With --print, what the script prints (Lua's print) goes to stderr, each
+line after the game's name, before the state it led to.
 
 An illegal token stops the trace after the states before it, with an error
 naming the token and the legal ones, and exit status 1.`
@@ -37,6 +39,11 @@ func runTrace(e *env, args []string) int {
 	if !ok {
 		return status
 	}
+	var logs *lockedWriter
+	if *printed {
+		logs = &lockedWriter{w: &bytes.Buffer{}}
+		gf.extra = append(gf.extra, host.WithLog(logs))
+	}
 	g, err := gf.open(name)
 	if err != nil {
 		return c.fail(err)
@@ -45,13 +52,10 @@ func runTrace(e *env, args []string) int {
 	for _, a := range rest {
 		tokens = append(tokens, strings.Fields(a)...)
 	}
-	hands := usesHands(g.Start(), tokens) // a look ahead, before anything is printed
-	if *printed {
-		gf.extra = append(gf.extra, host.WithLog(&lockedWriter{w: e.stderr}))
-		if g, err = gf.open(name); err != nil {
-			return c.fail(err)
-		}
-	}
+	// The tokens are played once: a script that fails (perhaps only when
+	// its budget runs out) is not run twice.
+	states, printedText, playErr := playTokens(g, tokens, logs)
+	hands := usesHands(states)
 	write := func(s *host.State, tok string, mover int) error {
 		if *asJSON {
 			return writeJSONState(e.stdout, s)
@@ -59,20 +63,55 @@ func runTrace(e *env, args []string) int {
 		writeTraceState(e.stdout, s, tok, mover, hands, e.color)
 		return nil
 	}
-	s := g.Start()
-	if err := write(s, "", 0); err != nil {
-		return c.fail(err)
-	}
-	for i, tok := range tokens {
-		mover := s.ToMove()
-		if err := s.Play(tok); err != nil {
-			return c.fail(fmt.Errorf("token %d: %w", i+1, err))
+	for i, s := range states {
+		fmt.Fprint(e.stderr, printedText[i]) // what the script printed on the way to s
+		tok, mover := "", 0
+		if i > 0 {
+			tok, mover = tokens[i-1], states[i-1].ToMove()
 		}
 		if err := write(s, tok, mover); err != nil {
 			return c.fail(err)
 		}
 	}
+	if playErr != nil {
+		fmt.Fprint(e.stderr, printedText[len(states)]) // and while the failing token ran
+		return c.fail(fmt.Errorf("token %d: %w", len(states), playErr))
+	}
 	return exitOK
+}
+
+// playTokens plays the tokens from the opening of g, recording their
+// effects, and returns the states from the opening on, one after each
+// token played, and the error of the first token that fails. printed[i]
+// is what the script printed (into logs, when it is not nil) on the way
+// to states[i]; printed has one more entry, for the failing token.
+func playTokens(g *host.Game, tokens []string, logs *lockedWriter) (states []*host.State, printed []string, err error) {
+	take := func() string {
+		if logs == nil {
+			return ""
+		}
+		logs.mu.Lock()
+		defer logs.mu.Unlock()
+		b := logs.w.(*bytes.Buffer)
+		out := b.String()
+		b.Reset()
+		return out
+	}
+	r := g.NewRunner()
+	defer r.Close()
+	r.Record(true)
+	s := g.Start()
+	states = []*host.State{s.Clone()}
+	printed = []string{take()}
+	for _, tok := range tokens {
+		err = r.Play(s, tok)
+		printed = append(printed, take())
+		if err != nil {
+			return states, printed, err
+		}
+		states = append(states, s.Clone())
+	}
+	return states, append(printed, ""), nil
 }
 
 // writeJSONState writes a state as one line of JSON.
@@ -85,18 +124,15 @@ func writeJSONState(w io.Writer, s *host.State) error {
 	return err
 }
 
-// usesHands tells whether a player has pieces in hand in the opening s or
-// after one of the tokens (up to the first illegal one).
-func usesHands(s *host.State, tokens []string) bool {
-	n := s.Game().Players()
-	for i := 0; ; i++ {
-		if anyNonZero(n, s.Hand) {
+// usesHands tells whether a player has pieces in hand in one of the
+// states.
+func usesHands(states []*host.State) bool {
+	for _, s := range states {
+		if anyNonZero(s.Game().Players(), s.Hand) {
 			return true
 		}
-		if i == len(tokens) || s.Play(tokens[i]) != nil {
-			return false
-		}
 	}
+	return false
 }
 
 // writeTraceState writes one state of a trace for people; tok is the token
