@@ -178,7 +178,7 @@ scenarios:
 	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
 	files, errs := LoadFiles(path)
 	require.Empty(t, errs)
-	rep := NewRunner(kalahLibrary(t)).Run(files, errs)
+	rep := NewSuite(kalahLibrary(t)).Run(files, errs)
 	var out bytes.Buffer
 	rep.WriteText(&out, true)
 	assert.Equal(t, "PASS  case.yaml:6: the store is not a pit to sow from [K1]\n1 passed, 0 failed, 0 errored\n",
