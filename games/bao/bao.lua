@@ -89,14 +89,15 @@ for _, s in ipairs({ C0 + N, C0 + N - 1 }) do NEAREST[s] = CW end -- Player 2's 
 for _, s in ipairs({ C0 + 1, C0 + 2 }) do NEAREST[s] = ACW end
 
 local FRONT_ROW = { m.filter { row = 2, min = 1 }, m.filter { row = 3, min = 1 } }
--- The front rows as tags: the relay hook hears only the laps that end in
--- the mover's front row, where a capture can happen (B4).
-local FRONT_TAG = {}
-for p = 1, 2 do
-  local sites = {}
-  for k = 1, N do sites[k] = (p == 1 and B0 or C0) + k end
-  FRONT_TAG[p] = m.tag(p == 1 and "south_front" or "north_front", sites)
+-- The front rows as a tag: the relay hook hears only the laps that end
+-- in a front row, where a capture can happen (B4); a player sows only
+-- their own rows, so one tag serves both.
+local FRONT_ROWS = {}
+for k = 1, N do
+  FRONT_ROWS[#FRONT_ROWS + 1] = B0 + k
+  FRONT_ROWS[#FRONT_ROWS + 1] = C0 + k
 end
+local FRONT_TAG = m.tag("front", FRONT_ROWS)
 local BIG = { m.filter { track = TRACK[1][CW], min = 2 }, m.filter { track = TRACK[2][CW], min = 2 } }
 local SOWN = { m.filter { track = TRACK[1][CW] }, m.filter { track = TRACK[2][CW] } }
 
@@ -164,7 +165,7 @@ end)
 -- hole too." The laps that follow are B4's. Returns how the sowing ended
 -- ("laps" when it went over MAX_LAPS laps, B8).
 local b3_move = m.rule("b3_move", function(p, from, d)
-  local _, how = relay(TRACK[p][d], from, nil, MAX_LAPS, b4_lap_end, FRONT_TAG[p])
+  local _, how = relay(TRACK[p][d], from, nil, MAX_LAPS, b4_lap_end, FRONT_TAG)
   return how
 end)
 
