@@ -8,8 +8,8 @@ import (
 
 // lineRun is the filter test of the fields in_row = k and not_in_row = k:
 // whether the site's owner owns k or more consecutive sites of a line
-// through the site, the site among them (a morris mill protects its
-// pieces). An empty site (owner 0) is in no run.
+// through the site, the site among them (three in a row protecting its
+// pieces, say). An empty site (owner 0) is in no run.
 type lineRun struct {
 	k     int // 0: no test
 	in    bool

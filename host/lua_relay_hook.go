@@ -10,8 +10,8 @@ import (
 // on_lap, on_tag) calls on_lap(last, track, laps) at the end of every lap
 // (only of those ending on a site with the tag on_tag, when it is given),
 // and the hook decides how the sowing goes on. Games whose relays capture in the
-// middle of a move (Bao's captures sown in from an end hole, then relayed
-// on) need it; every lap is still sown in Go.
+// middle of a move (captured counters sown in from an end hole, then
+// relayed on) need it; every lap is still sown in Go.
 
 // relayHooked runs a relay with the hook given as the fifth argument of
 // matombo.relay (and the tag of the sixth); s, t, from, stop and maxLaps

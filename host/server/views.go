@@ -14,7 +14,7 @@ import (
 type boardView struct {
 	Style   string     `json:"style"` // "counts" (holes with counters) or "pieces" (points with pieces)
 	Grid    bool       `json:"grid"`  // every site is named by its row label and column, like a1
-	Cells   bool       `json:"cells"` // a grid of pieces (tic-tac-toe): drawn as square cells
+	Cells   bool       `json:"cells"` // a grid of pieces, declared as rows and columns: drawn as square cells
 	Rows    []string   `json:"rows"`  // row labels, south to north
 	Sites   []siteView `json:"sites"`
 	Lines   [][]string `json:"lines"`

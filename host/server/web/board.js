@@ -25,7 +25,7 @@ function layout(board, flip, rotate) {
     const rowSpan = Math.max(1, maxRow - minRow), colSpan = Math.max(1, maxCol - minCol);
     xu = yu * Math.min(1, Math.max(0.5, (rowSpan * 1.5) / colSpan));
   }
-  // A grid of pieces (tic-tac-toe) is drawn as cells, with its row and
+  // A grid of pieces (rows and columns declared) is drawn as cells, with its row and
   // column labels outside them.
   const cells = !holes && board.cells;
   const margin = holes ? 66 : cells ? 84 : 50;
