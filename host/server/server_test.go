@@ -614,7 +614,9 @@ func TestPageNamesNoGame(t *testing.T) {
 		b, err := web.ReadFile("web/" + e.Name())
 		require.NoError(t, err)
 		lower := bytes.ToLower(b)
-		for _, name := range []string{"tsoro", "gore", "goré", "yematatu", "kalah", "oware", "mancala", "heads", "musoro"} {
+		for _, name := range []string{"tsoro", "gore", "goré", "yematatu", "kalah", "oware", "mancala", "heads", "musoro",
+			"tic-tac", "tictactoe", "tapatan", "achi", "nine holes", "nineholes", "shisima", "tant fant", "tantfant",
+			"yemutwelve", "morris", "morabaraba", "bao", "kichwa"} {
 			assert.False(t, bytes.Contains(lower, []byte(name)), "web/%s names %q", e.Name(), name)
 		}
 	}
