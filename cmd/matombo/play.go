@@ -101,7 +101,7 @@ func runPlay(e *env, args []string) int {
 			if err := checkSpec(g, spec); err != nil {
 				return c.usageError("--p%d: %v (or human)", i+1, err)
 			}
-			p, err := player.New(g, seeded(spec, *seed+uint64(i+1)))
+			p, err := newPlayer(g, spec, *seed+uint64(i+1), e.stderr)
 			if err != nil {
 				return c.fail(err)
 			}
@@ -145,7 +145,7 @@ func (ss *session) show() {
 	s := ss.state()
 	fmt.Fprintln(ss.e.stdout)
 	fmt.Fprint(ss.e.stdout, diagram(s, ss.e.color))
-	writeTotals(ss.e.stdout, s, false)
+	writeTotals(ss.e.stdout, s, false, false)
 	if !s.Over() {
 		writeTurn(ss.e.stdout, s)
 	}
@@ -156,8 +156,11 @@ func (ss *session) loop() error {
 	for !ss.state().Over() {
 		s := ss.state()
 		if p := s.ToMove(); ss.random[p] {
-			moves := s.Moves()
-			if err := ss.play(ss.g.Token(moves[ss.rng.IntN(len(moves))])); err != nil {
+			m, err := player.NewRandomFrom(ss.rng).Choose(context.Background(), s)
+			if err != nil {
+				return err
+			}
+			if err := ss.play(ss.g.Token(m)); err != nil {
 				return err
 			}
 			continue
@@ -342,7 +345,9 @@ func (ss *session) finish() {
 	s := ss.state()
 	w := ss.e.stdout
 	fmt.Fprintf(w, "\nGame over after %s: %s.\n", plural(s.Ply(), "decision"), resultText(s.Outcome()))
-	if anyNonZero(ss.g.Players(), s.Captured) {
+	if ss.g.HasScore() {
+		writeScore(w, s, "final ")
+	} else if anyNonZero(ss.g.Players(), s.Captured) {
 		fmt.Fprintf(w, "Captured: %s\n", perPlayer(ss.g.Players(), s.Captured))
 	}
 	fmt.Fprintf(w, "Record: %s\n", recordText(ss.record))

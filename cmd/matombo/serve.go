@@ -19,6 +19,8 @@ import (
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/server"
 	"github.com/matombo/matombo/host/store"
+	_ "github.com/matombo/matombo/host/store/postgres" // --db postgres://...
+	_ "github.com/matombo/matombo/host/store/sqlite"   // --db FILE, the default
 )
 
 const serveAbout = `
@@ -45,6 +47,10 @@ type serveConfig struct {
 }
 
 // runServe is `matombo serve`.
+// firstShippedGame is the game the new-game form starts with: the first
+// of the shipped games, as the README presents them.
+const firstShippedGame = "tsoro"
+
 func runServe(e *env, args []string) int {
 	c := newCLI(e, "serve", "[--addr HOST:PORT] [--db PATH] [--games DIR]... [--computer SPEC]... [--host NAME]... [--trusted-proxy CIDR]...", serveAbout)
 	var dirs, seats, hosts, proxies stringList
@@ -132,7 +138,8 @@ func serve(ctx context.Context, e *env, cfg serveConfig) error {
 	}
 	defer st.Close()
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	opts := []server.Option{server.WithRules(docs.Rules), server.WithLogger(logger), server.WithWorkers(cfg.workers)}
+	opts := []server.Option{server.WithRules(docs.Rules), server.WithLogger(logger), server.WithWorkers(cfg.workers),
+		server.WithDefaultGame(firstShippedGame)}
 	if cfg.seats != nil {
 		opts = append(opts, server.WithComputerSeats(cfg.seats...))
 	}

@@ -9,16 +9,16 @@ import (
 	"github.com/matombo/matombo/host/store"
 )
 
-// worker plays computer moves until the server closes: it takes the next
-// game from the scheduler, thinks, and appends the move. The number of
-// workers caps the computer moves thought about at once.
+// worker plays computer moves and ends games on time until the server
+// closes: it takes the next game from the scheduler and does what is due.
+// The number of workers caps the computer moves thought about at once.
 func (s *Server) worker() {
 	for {
 		if s.ctx.Err() != nil {
 			return
 		}
 		if id, client, ok := s.sched.next(); ok {
-			s.playComputer(id, client)
+			s.play(id, client)
 			continue
 		}
 		select {
@@ -32,13 +32,14 @@ func (s *Server) worker() {
 // maxClaims bounds the claims of one round of discovery.
 const maxClaims = 256
 
-// discover finds games waiting for a computer move that this process was
-// not told of (made due by another process, or before a restart, or
-// whose thinker stopped): it claims them from the store, which leases
-// them to this process, and queues each as its own client. It keeps at
-// most as many such games waiting as there are workers, and also claims
-// this process's own queued games, so that other processes leave them.
-func (s *Server) discover(owner string) {
+// discover finds games due that this process was not told of: a computer
+// move made due by another process, or before a restart, or whose thinker
+// stopped, and running clocks that have run out. It claims them from the
+// store, which leases them to this process, and queues each as its own
+// client. It keeps at most as many such games waiting as there are
+// workers, and also claims this process's own queued games, so that other
+// processes leave them.
+func (s *Server) discover() {
 	t := time.NewTicker(s.opt.poll)
 	defer t.Stop()
 	for {
@@ -46,7 +47,7 @@ func (s *Server) discover(owner string) {
 			if s.sched.discovered() >= s.opt.workers || s.ctx.Err() != nil {
 				break
 			}
-			sg, err := s.store.Claim(s.ctx, owner, s.opt.lease)
+			sg, err := s.store.Claim(s.ctx, s.claimer(), s.opt.lease)
 			if err != nil {
 				if !errors.Is(err, store.ErrNotFound) && s.ctx.Err() == nil {
 					s.log.Error("claiming a computer move", "err", err)
@@ -64,39 +65,78 @@ func (s *Server) discover(owner string) {
 	}
 }
 
-// playComputer makes the computer's move in a game handed out by the
-// scheduler, for client. It thinks without holding the game's lock, so
-// that the game can be read meanwhile; the store refuses the move if
-// another was made first, and a change of the game meanwhile stops the
-// thinking.
-func (s *Server) playComputer(id, client string) {
-	requeue := false
-	var finished <-chan struct{}
+// claimer is the lease owner of this process's claims.
+func (s *Server) claimer() string { return s.owner + "/discover" }
+
+// play does what game id, handed out by the scheduler for client, is due:
+// ends it on time when its clock has run out (by this server's clock:
+// when the store's clock is a little ahead, it waits for the deadline),
+// else makes the computer's move.
+func (s *Server) play(id, client string) {
+	again := false
 	defer func() {
 		s.sched.done(id)
-		if requeue {
-			s.sched.push(id, client) // the computer moves again: its next turn
-		}
-		// A player abandoned at its deadline may still be running: wait
-		// for it before taking more work, so that the workers bound the
-		// thinking that runs, not only the thinking waited for.
-		if finished != nil {
-			select {
-			case <-finished:
-			case <-s.ctx.Done():
-			}
+		if again {
+			// The computer moves again (computer against computer): its
+			// next turn, for the same client, behind the others.
+			s.sched.push(id, client)
 		}
 	}()
 	sg, err := s.store.Get(s.ctx, id)
 	if err != nil {
 		if s.ctx.Err() == nil {
-			s.log.Error("reading a game for the computer", "id", id, "err", err)
+			s.log.Error("reading a game due", "id", id, "err", err)
 		}
 		return
 	}
+	if d := sg.Clock.Deadline(); !sg.Over() && !d.IsZero() && (!sg.ComputerDue || !d.After(time.Now())) {
+		if wait := time.Until(d); wait > 0 {
+			if wait > s.opt.lease/2 {
+				s.release(sg.ID)
+				return
+			}
+			select {
+			case <-s.ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+		}
+		got, err := s.flag(s.ctx, sg)
+		if err != nil {
+			if s.ctx.Err() == nil {
+				s.log.Error("ending a game on time", "id", sg.ID, "err", err)
+			}
+			return
+		}
+		if got != sg {
+			s.syncCache(got)
+		}
+		return
+	}
+	again = s.playComputer(sg)
+}
+
+// syncCache brings the cached state of a game to sg, when it is cached.
+func (s *Server) syncCache(sg *store.Game) {
 	e := s.cache.get(sg.ID)
 	e.mu.Lock()
-	err = s.sync(e, sg)
+	defer e.mu.Unlock()
+	if e.game != nil {
+		if err := s.sync(e, sg); err != nil {
+			s.log.Error("rebuilding a game", "id", sg.ID, "err", err)
+		}
+	}
+}
+
+// playComputer makes the computer's move in game sg and reports whether
+// the computer is to move again. It thinks without holding the game's
+// lock, so that the game can be read meanwhile; the store refuses the
+// move if another was made first, and a change of the game meanwhile
+// stops the thinking.
+func (s *Server) playComputer(sg *store.Game) (again bool) {
+	e := s.cache.get(sg.ID)
+	e.mu.Lock()
+	err := s.sync(e, sg)
 	var st *host.State
 	if err == nil {
 		st = e.state.Clone()
@@ -105,30 +145,42 @@ func (s *Server) playComputer(id, client string) {
 	e.mu.Unlock()
 	if err != nil {
 		s.log.Error("rebuilding a game for the computer", "id", sg.ID, "err", err)
-		return // the lease runs out; the game stays due for a server that can rebuild it
+		return false // the lease runs out; the game stays due for a server that can rebuild it
 	}
-	if p := st.ToMove(); st.Over() || !sg.ComputerDue || len(e.record) != len(sg.Record) || p < 1 || p > len(sg.Seats) || sg.Seats[p-1].Player == humanSeat {
-		return
+	p := st.ToMove()
+	if st.Over() || sg.Over() || !sg.ComputerDue || p < 1 || p > len(sg.Seats) || sg.Seats[p-1].Player == humanSeat {
+		s.release(sg.ID)
+		return false
 	}
 	ply := len(sg.Record)
-	spec := sg.Seats[st.ToMove()-1].Player
-	ctx, cancel := context.WithTimeout(s.ctx, s.opt.think)
+	spec := sg.Seats[p-1].Player
+	think := s.opt.think
+	if sg.Clock != nil && sg.Clock.Running == p {
+		// A timed computer thinks for at most a tenth of its time left.
+		think = min(think, max(sg.Clock.Left(p, time.Now())/10, time.Millisecond))
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, think)
 	defer cancel()
-	stopWatch := s.cancelOnChange(ctx, cancel, id, ply)
+	stopWatch := s.cancelOnChange(ctx, cancel, sg.ID, ply)
 	next := st.Clone()
-	m, fin, err := s.choose(ctx, st, spec)
-	finished = fin
+	m, finished, err := s.choose(ctx, st, spec)
 	stopWatch()
+	// A player abandoned at its deadline may still be running: wait for it
+	// before taking more work, so that the workers bound the thinking that
+	// runs, not only the thinking waited for.
+	defer func() {
+		select {
+		case <-finished:
+		case <-s.ctx.Done():
+		}
+	}()
+	if s.ctx.Err() != nil || errors.Is(ctx.Err(), context.Canceled) {
+		return false // the server stops, or the game changed: the move would be refused
+	}
 	if err == nil {
 		err = next.ApplyRecorded(m)
 	}
-	if ctx.Err() != nil && s.ctx.Err() == nil && ctx.Err() != context.DeadlineExceeded {
-		return // the game changed meanwhile: the move would be refused
-	}
 	if err != nil {
-		if s.ctx.Err() != nil {
-			return
-		}
 		s.log.Error("computer move", "id", sg.ID, "player", spec, "err", err)
 		next.CopyFrom(st)
 		if m, err = randomMove(next); err == nil {
@@ -136,30 +188,41 @@ func (s *Server) playComputer(id, client string) {
 		}
 		if err != nil {
 			s.log.Error("random fallback move", "id", sg.ID, "err", err)
-			return
+			s.release(sg.ID)
+			return false
 		}
 	}
-	over, result, due := outcome(next, sg.Seats)
-	e.mu.Lock()
-	got, err := s.store.Append(s.ctx, sg.ID, ply, g.Token(m), over, result, due)
-	if err == nil {
-		last := newMoveView(g, m)
-		e.game, e.state, e.last, e.record = g, next, &last, append([]string(nil), got.Record...)
-		e.mark(ply+1, next)
+	result, due := outcome(next, sg.Seats)
+	clock, late := afterMove(sg.Clock, p, toMove(next), time.Now())
+	if late {
+		if got, err := s.flag(s.ctx, sg); err == nil {
+			s.syncCache(got)
+		}
+		return false
 	}
-	e.mu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	got, err := s.store.Append(s.ctx, sg.ID, store.Move{Ply: ply, Token: g.Token(m), Result: result, ComputerDue: due, Clock: clock})
 	if err != nil {
 		if !errors.Is(err, store.ErrConflict) && s.ctx.Err() == nil {
 			s.log.Error("storing a computer move", "id", sg.ID, "err", err)
 		}
-		return
+		return false
 	}
-	requeue = due
+	if e.game == nil || !isPrefix(e.record, sg.Record) || len(e.record) != ply {
+		if err := s.sync(e, got); err != nil {
+			s.log.Error("rebuilding a game", "id", sg.ID, "err", err)
+		}
+		return due
+	}
+	last := newMoveView(g, m)
+	e.set(got, next, &last, p)
+	return due
 }
 
 // cancelOnChange cancels the thinking about game id at ply when the game
-// changes meanwhile (a move from elsewhere, the game's end). The
-// returned function stops watching.
+// changes meanwhile (a move from elsewhere, a takeback, the game's end).
+// The returned function stops watching.
 func (s *Server) cancelOnChange(ctx context.Context, cancel context.CancelFunc, id string, ply int) func() {
 	changed, unsubscribe := s.hub.subscribe(id)
 	done := make(chan struct{})
@@ -173,7 +236,7 @@ func (s *Server) cancelOnChange(ctx context.Context, cancel context.CancelFunc, 
 			case <-changed:
 				// The change may be the one that made the move due,
 				// delivered late: compare the record.
-				if sg, err := s.store.Get(ctx, id); err == nil && (len(sg.Record) != ply || sg.Over) {
+				if sg, err := s.store.Get(ctx, id); err == nil && (len(sg.Record) != ply || sg.Over()) {
 					cancel()
 					return
 				}
@@ -183,6 +246,13 @@ func (s *Server) cancelOnChange(ctx context.Context, cancel context.CancelFunc, 
 	return func() {
 		close(done)
 		unsubscribe()
+	}
+}
+
+// release gives a claim of this process on game id back early.
+func (s *Server) release(id string) {
+	if err := s.store.Release(s.ctx, id, s.claimer()); err != nil && s.ctx.Err() == nil {
+		s.log.Error("releasing a claim", "id", id, "err", err)
 	}
 }
 

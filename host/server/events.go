@@ -76,10 +76,12 @@ const maxCatchUp = 8
 
 // handleEvents streams a game's states as Server-Sent Events: first the
 // current state, then one "state" event per move, each the game's JSON as
-// GET /api/games/{id} gives it (without the board), with the ply as the
-// event id. A client reconnecting with Last-Event-ID gets the states it
-// missed, or, when it missed more than maxCatchUp, the current one. A
-// client holds at most its quota of streams, the server its cap.
+// GET /api/games/{id} gives it (without the board), with the number of
+// moves as the event id; a change that is no move (a takeback, a proposal,
+// a loss on time, a rematch) sends the game as it is then. A client
+// reconnecting with Last-Event-ID gets the states after the ones it had,
+// or, when it missed more than maxCatchUp, the current one. A client holds
+// at most its quota of streams, the server its cap.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	release, no := s.clients.openStream(s.clientKey(r))
@@ -90,15 +92,18 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	defer release()
 	changed, stop := s.hub.subscribe(id)
 	defer stop()
-	sg, err := s.store.Get(r.Context(), id)
+	sg, err := s.getGame(r.Context(), id)
 	if err != nil {
 		s.storeError(w, err, id)
 		return
 	}
-	sent := len(sg.Record) - 1
+	// What the client has: the record up to the Last-Event-ID it got, or
+	// nothing; the current state is always sent first.
+	sent := sg.Record
 	if last, err := strconv.Atoi(r.Header.Get("Last-Event-ID")); err == nil && last >= 0 && last <= len(sg.Record) {
-		sent = last
+		sent = sg.Record[:last]
 	}
+	var sentUpdated time.Time
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
@@ -112,23 +117,34 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
+	send := func(ply int) bool {
+		v, err := s.gameAt(sg, ply, false)
+		if err != nil {
+			s.log.Error("event stream", "id", id, "err", err)
+			return false
+		}
+		b, _ := json.Marshal(v)
+		_, err = fmt.Fprintf(w, "id: %d\nevent: state\ndata: %s\n\n", ply, b)
+		return err == nil
+	}
 	for {
-		from := sent + 1
-		if len(sg.Record)-sent > maxCatchUp {
-			from = len(sg.Record) // too far behind: the current state alone
-		}
-		for ply := from; ply <= len(sg.Record); ply++ {
-			v, err := s.gameAt(sg, ply, false)
-			if err != nil {
-				s.log.Error("event stream", "id", id, "err", err)
+		switch {
+		case len(sg.Record) > len(sent) && isPrefix(sent, sg.Record):
+			from := len(sent) + 1
+			if len(sg.Record)-len(sent) > maxCatchUp {
+				from = len(sg.Record) // too far behind: the current state alone
+			}
+			for ply := from; ply <= len(sg.Record); ply++ {
+				if !send(ply) {
+					return
+				}
+			}
+		case !equalRecords(sent, sg.Record) || !sg.Updated.Equal(sentUpdated):
+			if !send(len(sg.Record)) {
 				return
 			}
-			b, _ := json.Marshal(v)
-			if _, err := fmt.Fprintf(w, "id: %d\nevent: state\ndata: %s\n\n", ply, b); err != nil {
-				return
-			}
-			sent = ply
 		}
+		sent, sentUpdated = sg.Record, sg.Updated
 		if err := rc.Flush(); err != nil {
 			return
 		}
@@ -144,8 +160,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			continue
 		case <-changed:
 		}
-		sg, err = s.store.Get(r.Context(), id)
-		if err != nil {
+		if sg, err = s.getGame(r.Context(), id); err != nil {
 			return
 		}
 	}

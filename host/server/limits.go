@@ -185,6 +185,8 @@ type refusal struct {
 	after  int
 }
 
+func (r *refusal) Error() string { return r.msg }
+
 // write answers the refusal and closes the connection after it, so that a
 // client over a quota does not keep a connection (an open file) idle.
 func (r *refusal) write(w http.ResponseWriter) {
@@ -209,7 +211,7 @@ func take(l *rate.Limiter, now time.Time) (ok bool, wait time.Duration) {
 }
 
 // seconds rounds a wait up to whole seconds, at least 1.
-func seconds(d time.Duration) int {
+func retrySeconds(d time.Duration) int {
 	return max(1, int(math.Ceil(d.Seconds())))
 }
 
@@ -219,7 +221,7 @@ func (cs *clients) request(key string) *refusal {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	if ok, wait := take(cs.get(key, now).requests, now); !ok {
-		return &refusal{http.StatusTooManyRequests, fmt.Sprintf("too many requests: at most %d a second from one client", cs.limits.RequestsPerSecond), seconds(wait)}
+		return &refusal{http.StatusTooManyRequests, fmt.Sprintf("too many requests: at most %d a second from one client", cs.limits.RequestsPerSecond), retrySeconds(wait)}
 	}
 	return nil
 }
@@ -231,7 +233,7 @@ func (cs *clients) createGame(key string) *refusal {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	if ok, wait := take(cs.get(key, now).games, now); !ok {
-		return &refusal{http.StatusTooManyRequests, fmt.Sprintf("too many new games: at most %d a minute from one client", cs.limits.GamesPerMinute), seconds(wait)}
+		return &refusal{http.StatusTooManyRequests, fmt.Sprintf("too many new games: at most %d a minute from one client", cs.limits.GamesPerMinute), retrySeconds(wait)}
 	}
 	return nil
 }

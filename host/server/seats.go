@@ -64,7 +64,7 @@ func (cs ComputerSeat) String() string {
 // is at hand.
 func DefaultComputerSeats() []string {
 	return []string{
-		"mcts:time<=2s,iterations<=1000000,threads<=2,c=*,eval=*",
+		"mcts:time<=2s,iterations<=1000000,threads<=2,c=*,playout=*,minimax=*,eval=*",
 		"alphabeta:time<=2s,depth<=64,eval=*",
 		"greedy:eval=*",
 		"random",
@@ -242,8 +242,8 @@ func (seats computerSeats) allow(spec string) (string, error) {
 	}
 	cs := seats[i]
 	out := player.Spec{Name: cs.Name}
-	var seed *player.Option
-	for _, o := range sp.Options {
+	var seed *player.Setting
+	for _, o := range sp.Settings {
 		if o.Key == "seed" {
 			seed = &o
 			continue
@@ -261,18 +261,18 @@ func (seats computerSeats) allow(spec string) (string, error) {
 		}
 	}
 	for _, rule := range cs.Options {
-		given := slices.IndexFunc(sp.Options, func(x player.Option) bool { return x.Key == rule.Key })
+		given := slices.IndexFunc(sp.Settings, func(x player.Setting) bool { return x.Key == rule.Key })
 		switch {
 		case given >= 0:
-			out.Options = append(out.Options, sp.Options[given])
+			out.Settings = append(out.Settings, sp.Settings[given])
 		case rule.Max != "":
-			out.Options = append(out.Options, player.Option{Key: rule.Key, Value: rule.max()})
+			out.Settings = append(out.Settings, player.Setting{Key: rule.Key, Value: rule.max()})
 		case rule.Value != "*":
-			out.Options = append(out.Options, player.Option{Key: rule.Key, Value: rule.Value})
+			out.Settings = append(out.Settings, player.Setting{Key: rule.Key, Value: rule.Value})
 		}
 	}
 	if seed != nil {
-		out.Options = append(out.Options, *seed)
+		out.Settings = append(out.Settings, *seed)
 	}
 	return out.String(), nil
 }

@@ -27,14 +27,13 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/player"
 	"github.com/matombo/matombo/host/store"
 )
 
 // Player chooses a move for the side to move; a computer seat is played by
-// one.
-type Player interface {
-	Choose(ctx context.Context, s *host.State) (host.Move, error)
-}
+// one. It is package player's Player.
+type Player = player.Player
 
 // PlayerFactory makes the player of a computer seat from its spec (for
 // example "random" or "mcts:time=1s"). It returns an error naming the spec
@@ -78,6 +77,7 @@ type options struct {
 	limits    Limits
 	hosts     []string
 	perfect   PerfectBudget
+	first     string
 	log       *slog.Logger
 }
 
@@ -145,6 +145,10 @@ func WithHosts(names ...string) Option {
 // DefaultPerfectBudget).
 func WithPerfect(b PerfectBudget) Option { return func(o *options) { o.perfect = b } }
 
+// WithDefaultGame names the game the new-game form starts with (default:
+// the first in the library's order).
+func WithDefaultGame(name string) Option { return func(o *options) { o.first = name } }
+
 // WithRules gives rules pages for games whose script folder has none (for
 // example the shipped games' pages in package docs).
 func WithRules(f func(game string) (string, bool)) Option {
@@ -203,7 +207,7 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 		wake:      make(chan struct{}, 1),
 		owner:     "server-" + randomHex(8),
 	}
-	s.catalog = newCatalog(lib, o.rules, seats.names(), o.log)
+	s.catalog = newCatalog(lib, o.rules, seats.names(), o.first, o.log)
 	s.catalog.Seats = seats.texts()
 	changes, err := st.Watch(ctx)
 	if err != nil {
@@ -217,7 +221,7 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 	}()
 	go func() {
 		defer s.wg.Done()
-		s.discover(s.owner + "/discover")
+		s.discover()
 	}()
 	for range o.workers {
 		s.wg.Add(1)

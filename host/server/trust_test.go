@@ -575,7 +575,7 @@ func TestStateAtCheckpoints(t *testing.T) {
 	e := &entry{game: g}
 	e.resetMarks()
 	e.state = g.Start()
-	last, err := replay(e.state, rec, e, 0)
+	last, _, err := replay(e.state, rec, e, 0)
 	require.NoError(t, err)
 	e.record, e.last = rec, last
 	assert.Len(t, e.marks, len(rec)/markSpacing+1)
@@ -683,7 +683,7 @@ func TestChangeStopsThinking(t *testing.T) {
 	<-started // the one worker thinks about x
 	y := ts.create(`{"game": "gore", "seats": ["slow", "human"]}`)
 	// Another process moves in x meanwhile.
-	_, err := st.Append(context.Background(), x.ID, 0, x.state(t).Legal[0], false, nil, false)
+	_, err := st.Append(context.Background(), x.ID, store.Move{Ply: 0, Token: x.state(t).Legal[0]})
 	require.NoError(t, err)
 	<-started // the worker left x and took y
 	sg, err := st.Get(context.Background(), x.ID)

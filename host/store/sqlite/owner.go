@@ -1,0 +1,110 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/matombo/matombo/host/safefile"
+	"github.com/matombo/matombo/host/store"
+)
+
+// sqliteHeader starts every SQLite database file.
+const sqliteHeader = "SQLite format 3\x00"
+
+// checkSQLiteOwner refuses a SQLite path that is not Matombo's to write
+// to, before anything is written to it: something other than a regular
+// file (a named pipe would hang the open, a device is no database), a
+// file that is not a SQLite database, or a database of another program:
+// one with tables but without Matombo's schema_migrations. A missing or
+// empty file, or an empty database, is Matombo's to create. It opens an
+// existing database read-only, so that neither its tables nor its journal
+// mode change.
+func checkSQLiteOwner(ctx context.Context, path string) error {
+	info, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s", path), Err: err}
+	}
+	if !info.Mode().IsRegular() {
+		return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s: not a regular file (%s)", path, info.Mode().Type())}
+	}
+	if info.Size() == 0 {
+		return nil
+	}
+	// Through safefile: a file swapped for a named pipe since the check
+	// does not hang the open.
+	f, err := safefile.Open(path, math.MaxInt64)
+	if err != nil {
+		return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s", path), Err: err}
+	}
+	head := make([]byte, len(sqliteHeader))
+	_, err = io.ReadFull(f, head)
+	f.Close()
+	if err != nil || string(head) != sqliteHeader {
+		return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s: file is not a database (it does not start with SQLite's header); refusing to write to it", path)}
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s", path), Err: err}
+	}
+	// A URI, so that SQLite applies mode=ro; % and # are escaped in it.
+	uri := "file:" + strings.NewReplacer("%", "%25", "#", "%23").Replace(filepath.ToSlash(abs)) + "?mode=ro"
+	db, err := sql.Open("sqlite", uri)
+	if err != nil {
+		return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s", path), Err: err}
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
+	if err != nil {
+		return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s: reading its tables", path), Err: err}
+	}
+	defer rows.Close()
+	var tables []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s: reading its tables", path), Err: err}
+		}
+		tables = append(tables, name)
+	}
+	if err := rows.Err(); err != nil {
+		return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s: reading its tables", path), Err: err}
+	}
+	if len(tables) == 0 {
+		return nil
+	}
+	if slices.Contains(tables, "schema_migrations") {
+		var cols []string
+		crows, err := db.QueryContext(ctx, `SELECT name FROM pragma_table_info('schema_migrations') ORDER BY name`)
+		if err == nil {
+			for crows.Next() {
+				var c string
+				if crows.Scan(&c) == nil {
+					cols = append(cols, c)
+				}
+			}
+			err = crows.Err()
+			crows.Close()
+		}
+		if err == nil && slices.Equal(cols, []string{"applied", "name", "version"}) {
+			return nil // Matombo's, of this or another version: migrate decides
+		}
+	}
+	shown := tables
+	if len(shown) > 5 {
+		shown = append(slices.Clone(shown[:5]), fmt.Sprintf("and %d more", len(tables)-5))
+	}
+	return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s belongs to another program (its tables: %s, and no Matombo schema): refusing to write to it; give --db a new file",
+		path, strings.Join(shown, ", "))}
+}
