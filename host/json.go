@@ -12,21 +12,26 @@ import (
 // MarshalJSON writes the state in the format of docs/state-json.md: game, variant
 // (every parameter), ply, to_move, sites (name, count, owner in board
 // order), captured, hand, score (the script's scores, null without a
-// score function), legal, over, winner, notes; then reason (how the game
+// score function), legal, prompt (what the decision asks, "" for nothing
+// or when the game is over), over, winner, notes; then reason (how the game
 // ended, "" while it goes on), vars (the script's variables), history: the
 // position keys (Key, 16 hex digits) of every position since the opening
 // or the position the state was made from, oldest first, the current one
 // last; and effects, what the ply that made the state did (null when it
 // was not recorded). The history is what repetition rules count, so a
 // state read back with StateFromJSON continues exactly as this one would.
-// It fails only when the script's score function fails.
+// It fails only when the script's score or prompt function fails.
 func (s *State) MarshalJSON() ([]byte, error) {
 	score, err := s.Score()
 	if err != nil {
 		return nil, err
 	}
+	prompt, err := s.Prompt()
+	if err != nil {
+		return nil, err
+	}
 	var b bytes.Buffer
-	s.writeJSON(&b, score)
+	s.writeJSON(&b, score, prompt)
 	return b.Bytes(), nil
 }
 
@@ -36,8 +41,8 @@ func writeJSONString(b *bytes.Buffer, str string) {
 }
 
 // writeJSON writes the state with the scores the script gives it (nil
-// for a game without a score).
-func (s *State) writeJSON(b *bytes.Buffer, score []int) {
+// for a game without a score) and the prompt of its decision.
+func (s *State) writeJSON(b *bytes.Buffer, score []int, prompt string) {
 	g := s.g
 	b.WriteString(`{"game":`)
 	writeJSONString(b, g.name)
@@ -81,7 +86,9 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int) {
 		}
 		writeJSONString(b, g.Token(m))
 	}
-	fmt.Fprintf(b, `],"over":%t,"winner":%d,"notes":[`, s.over, s.winner)
+	b.WriteString(`],"prompt":`)
+	writeJSONString(b, prompt)
+	fmt.Fprintf(b, `,"over":%t,"winner":%d,"notes":[`, s.over, s.winner)
 	for i, n := range s.notes {
 		if i > 0 {
 			b.WriteByte(',')
@@ -148,6 +155,7 @@ type stateJSON struct {
 	Hand     []int          `json:"hand"`
 	Score    *[]int         `json:"score"`
 	Legal    []string       `json:"legal"`
+	Prompt   string         `json:"prompt"` // recomputed, as the script words it now
 	Over     bool           `json:"over"`
 	Winner   int            `json:"winner"`
 	Notes    []string       `json:"notes"`

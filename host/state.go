@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"strings"
 
 	"github.com/matombo/matombo/host/internal/watchdog"
 )
@@ -301,21 +300,22 @@ func (s *State) isLegal(m Move) bool {
 
 // illegal describes why m is not legal in s.
 func (s *State) illegal(m Move) error {
-	tok, reason := s.g.Token(m), s.illegalReason()
+	tok, reason := s.g.Token(m), ""
 	switch {
 	case m.IsZero():
 		tok, reason = "", "no move (the zero Move)"
-	case m.game != s.g.tag && reason == "":
+	case s.over:
+		reason = "the game is over"
+	case m.game != s.g.tag:
 		reason = "the move belongs to another game, or another variant or parameters of this one"
+	case int(m.Kind) < len(s.g.kinds):
+		sites := make([]int, m.N)
+		for i := range sites {
+			sites[i] = int(m.Sites[i])
+		}
+		reason = s.whyNot(int(m.Kind), sites)
 	}
 	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason}
-}
-
-func (s *State) illegalReason() string {
-	if s.over {
-		return "the game is over"
-	}
-	return ""
 }
 
 // ParseMove returns the legal move whose token is tok.
@@ -326,11 +326,7 @@ func (s *State) ParseMove(tok string) (Move, error) {
 			return m, nil
 		}
 	}
-	reason := s.illegalReason()
-	if reason == "" && strings.TrimSpace(tok) != tok {
-		reason = "a token has no spaces around it"
-	}
-	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason}
+	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: s.illegalToken(tok)}
 }
 
 // Play plays the legal move whose token is tok.

@@ -27,7 +27,7 @@ type machine struct {
 	ext    *extending
 
 	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
-	fnResult, fnEvaluate, fnScore                   lua.LValue // optional
+	fnResult, fnEvaluate, fnScore, fnPrompt         lua.LValue // optional
 	phase                                           Call       // the script function running
 
 	st        *State // the state being worked on, nil between calls
@@ -235,19 +235,23 @@ func (vm *machine) takeRules(v lua.LValue) error {
 		return err
 	}
 	vm.dcl.hasScore = vm.fnScore != nil
+	if vm.fnPrompt, err = get("prompt", false); err != nil {
+		return err
+	}
+	vm.dcl.hasPrompt = vm.fnPrompt != nil
 	if vm.dcl.scoreLabel != "" && !vm.dcl.hasScore {
 		return &ScriptError{Pos: pos, Func: "load", Msg: "declare has a score_label but the returned rules table has no score function"}
 	}
 	var unknown []string
 	t.ForEach(func(k, _ lua.LValue) {
 		switch k.String() {
-		case "setup", "legal", "play", "blocked", "repeated", "result", "evaluate", "score":
+		case "setup", "legal", "play", "blocked", "repeated", "result", "evaluate", "score", "prompt":
 		default:
 			unknown = append(unknown, k.String())
 		}
 	})
 	if len(unknown) > 0 {
-		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated, result, evaluate, score)", strings.Join(unknown, ", "))}
+		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated, result, evaluate, score, prompt)", strings.Join(unknown, ", "))}
 	}
 	if (vm.fnRepeated != nil) != (vm.dcl.repetition > 0) {
 		return &ScriptError{Pos: pos, Func: "load", Msg: "declare repetition = N and return a repeated function together, or neither"}

@@ -85,12 +85,18 @@ func writeScore(w io.Writer, s *host.State, prefix string) {
 	fmt.Fprintf(w, "%-9s %s\n", label, perPlayer(len(score), func(p int) int { return score[p-1] }))
 }
 
-// writeTurn writes whose decision it is and the legal tokens, or the
-// result when the game is over.
+// writeTurn writes what the decision asks (the script's prompt), whose
+// decision it is and the legal tokens, or the result when the game is
+// over.
 func writeTurn(w io.Writer, s *host.State) {
 	if s.Over() {
 		fmt.Fprintf(w, "Game over after %s: %s\n", plural(s.Ply(), "decision"), resultText(s.Outcome()))
 		return
+	}
+	if prompt, err := s.Prompt(); err != nil {
+		fmt.Fprintf(w, "(the script's prompt fails: %s)\n", oneLine(err.Error()))
+	} else if prompt != "" {
+		fmt.Fprint(w, wrapText(prompt+".", ""))
 	}
 	fmt.Fprint(w, wrap(playerName(s.ToMove())+" to play:", s.Legal(), "  "))
 }

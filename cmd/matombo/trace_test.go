@@ -75,7 +75,7 @@ func TestTraceIllegalToken(t *testing.T) {
 		}
 		r := matombo(t, "", args...)
 		assert.Equal(t, exitFail, r.code)
-		assert.Equal(t, `matombo trace: token 2: illegal token "b1": not a legal token here; legal tokens: a1 a2 a4 a5 a6`+"\n", r.stderr)
+		assert.Equal(t, `matombo trace: token 2: illegal token "b1": b1 is not possible for a sow now (possible: a1 a2 a4 a5 a6); legal tokens: a1 a2 a4 a5 a6`+"\n", r.stderr)
 		if asJSON {
 			assert.Equal(t, 2, strings.Count(r.stdout, "\n"), r.stdout)
 		} else {

@@ -116,8 +116,11 @@ local hand, place, move_piece = m.hand, m.place, m.move_piece
 local emit_each, emit_steps, emit_jumps = m.emit_each, m.emit_steps, m.emit_jumps
 local in_a_row, owner, finish = m.in_a_row, m.owner, m.finish
 
-local DROP = m.move("drop", "{1}")         -- Y3 token: the point, e.g. b2
-local MOVE = m.move("move", "{from}-{to}") -- Y4 token: from-to, e.g. b1-c1 or a1-c2
+-- Y3 token: the point, e.g. b2; Y4 token: from-to, e.g. b1-c1 or a1-c2.
+-- The prompts say what each decision is to the players.
+local DROP = m.move("drop", "{1}", { prompt = "Drop a piece from your hand on an empty point" })
+local MOVE = m.move("move", "{from}-{to}",
+  { prompt = "Move one of your pieces along a line to the empty point next to it, or jump over a piece to the empty point beyond" })
 
 local EMPTY = m.filter { owner = "nobody", max = 0 } -- an empty point: count 0, owner 0
 local MINE = m.filter { owner = "mover", min = 1 }   -- the pieces of the player to move

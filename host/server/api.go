@@ -391,7 +391,11 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var ill *host.IllegalMoveError
 		if errors.As(err, &ill) || req.Token == "" {
-			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("%q is not a legal move here", req.Token), Legal: e.state.Legal()})
+			msg := fmt.Sprintf("%q is not a legal move here", req.Token)
+			if ill != nil && ill.Reason != "" {
+				msg += ": " + ill.Reason // which part of the token is wrong, and what is possible
+			}
+			writeError(w, http.StatusUnprocessableEntity, apiError{Error: msg, Legal: e.state.Legal()})
 			return
 		}
 		s.log.Error("playing a move", "id", id, "token", req.Token, "err", err)
