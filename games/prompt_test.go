@@ -62,3 +62,34 @@ func TestShippedPrompts(t *testing.T) {
 
 	assert.Equal(t, "", prompt(load("kalah").Start()))
 }
+
+// Tsoro Yematatu's win names its three on a line (Y5), in play and in a
+// set-up position; other games name no sites.
+func TestShippedResultSites(t *testing.T) {
+	g, err := games.Library().Load("yematatu")
+	require.NoError(t, err)
+	s := g.Start()
+	for _, tok := range []string{"b1", "c3", "c1", "c2", "a1"} {
+		require.NoError(t, s.Play(tok))
+	}
+	o := s.Outcome()
+	require.True(t, o.Over)
+	assert.Equal(t, "three on a line", o.Reason)
+	var names []string
+	for _, x := range o.Sites {
+		names = append(names, g.Board().Site(x).Name)
+	}
+	assert.Equal(t, []string{"a1", "b1", "c1"}, names)
+
+	set, err := g.NewState(s.Position())
+	require.NoError(t, err)
+	assert.Equal(t, o.Sites, set.Outcome().Sites, "the result of a set-up position names them too")
+
+	k, err := games.Library().Load("kalah")
+	require.NoError(t, err)
+	ks := k.Start()
+	for !ks.Over() {
+		require.NoError(t, ks.Apply(ks.Moves()[0]))
+	}
+	assert.Empty(t, ks.Outcome().Sites)
+}

@@ -14,7 +14,9 @@ import (
 // order), captured, hand, score (the script's scores, null without a
 // score function), legal, prompt (what the decision asks, "" for nothing
 // or when the game is over), over, winner, notes; then reason (how the game
-// ended, "" while it goes on), vars (the script's variables), history: the
+// ended, "" while it goes on), result_sites (the sites that made the
+// result, when the script names them), method (once the game is over),
+// vars (the script's variables), history: the
 // position keys (Key, 16 hex digits) of every position since the opening
 // or the position the state was made from, oldest first, the current one
 // last; and effects, what the ply that made the state did (null when it
@@ -97,6 +99,14 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int, prompt string) {
 	}
 	b.WriteString(`],"reason":`)
 	writeJSONString(b, s.reason)
+	b.WriteString(`,"result_sites":[`)
+	for i, x := range s.sites {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeJSONString(b, g.board.siteName(x))
+	}
+	b.WriteByte(']')
 	if s.over {
 		b.WriteString(`,"method":`)
 		writeJSONString(b, s.method.String())
@@ -160,6 +170,7 @@ type stateJSON struct {
 	Winner   int            `json:"winner"`
 	Notes    []string       `json:"notes"`
 	Reason   string         `json:"reason"`
+	Won      []string       `json:"result_sites"`
 	Method   string         `json:"method"`
 	Vars     map[string]int `json:"vars"`
 	History  []string       `json:"history"`
@@ -232,6 +243,16 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 			s.key = s.computeKey()
 			s.hist.push(s.key)
 			s.over, s.winner, s.reason, s.notes = true, j.Winner, j.Reason, append([]string(nil), j.Notes...)
+			if len(j.Won) > len(g.board.sites) {
+				return nil, &PositionError{Source: "state JSON", Field: "result_sites", Msg: fmt.Sprintf("%d sites, the board has %d", len(j.Won), len(g.board.sites))}
+			}
+			for _, name := range j.Won {
+				i, ok := g.board.byName[name]
+				if !ok {
+					return nil, &PositionError{Source: "state JSON", Field: "result_sites", Msg: fmt.Sprintf("no site %q on the board", name)}
+				}
+				s.sites = append(s.sites, i)
+			}
 			s.method = MethodRule
 			for m, name := range methodNames {
 				if name == j.Method && m > 0 {

@@ -25,6 +25,7 @@ type State struct {
 	reason string
 	method Method
 	notes  []string // never modified in place; shared by clones
+	sites  []int    // the sites that made the result; never modified in place
 	hist   history  // position keys, for repetition rules
 	key    uint64   // the position's key, kept by every change that completes
 	moves  []Move   // legal moves of the current decision
@@ -124,6 +125,7 @@ type Outcome struct {
 	Method  Method   // by which of the script's rule functions it ended
 	Reason  string   // how it ended, in the script's words, e.g. "third repetition"
 	Notes   []string // notes the rules attach to the result, e.g. "without glory"
+	Sites   []int    // the sites that made the result, when the script names them, e.g. the three on a line
 	Players int      // the number of players, for Score
 }
 
@@ -171,7 +173,7 @@ func (m Method) String() string {
 // Outcome returns the result so far.
 func (s *State) Outcome() Outcome {
 	return Outcome{Over: s.over, Winner: s.winner, Method: s.method, Reason: s.reason,
-		Notes: append([]string(nil), s.notes...), Players: s.g.players}
+		Notes: append([]string(nil), s.notes...), Sites: append([]int(nil), s.sites...), Players: s.g.players}
 }
 
 // Moves returns the legal moves of the current decision, in the order the

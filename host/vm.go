@@ -71,6 +71,7 @@ type saved struct {
 	reason string
 	method Method
 	notes  []string
+	sites  []int
 	key    uint64
 	effect *effectList
 }
@@ -609,6 +610,7 @@ func (vm *machine) save(s *State) {
 	v.moves = s.moves
 	s.moves = vm.spare[:0]
 	v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key = s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key
+	v.sites = s.sites
 	v.effect = s.effects
 }
 
@@ -618,6 +620,7 @@ func (vm *machine) restore(s *State) {
 	vm.spare, s.moves = s.moves, v.moves
 	v.moves = nil
 	s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key = v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key
+	s.sites = v.sites
 	s.effects = v.effect
 }
 

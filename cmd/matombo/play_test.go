@@ -50,7 +50,7 @@ func TestPlayGolden(t *testing.T) {
 func TestPlayWholeGame(t *testing.T) {
 	r := matombo(t, "c2\nb1\nc3\nc1\nb3\na1\n", "play", "yematatu", "--p2", "human")
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "Game over after 6 decisions: Player 2 (North) wins (three on a line).\nRecord: c2 b1 c3 c1 b3 a1\n")
+	assert.Contains(t, r.stdout, "Game over after 6 decisions: Player 2 (North) wins (three on a line: a1 b1 c1).\nRecord: c2 b1 c3 c1 b3 a1\n")
 }
 
 // Undo takes back one decision between humans, and back to the human's

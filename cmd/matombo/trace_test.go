@@ -88,5 +88,5 @@ func TestTraceIllegalToken(t *testing.T) {
 	r := matombo(t, "", "trace", "yematatu", "--variant", "square", "a3", "c3", "c1", "a1", "b2", "c2")
 	assert.Equal(t, exitFail, r.code)
 	assert.Equal(t, `matombo trace: token 6: illegal token "c2": the game is over; there are no legal tokens`+"\n", r.stderr)
-	assert.Contains(t, r.stdout, "Game over after 5 decisions: Player 1 (South) wins (three on a line)")
+	assert.Contains(t, r.stdout, "Game over after 5 decisions: Player 1 (South) wins (three on a line: a3 b2 c1)")
 }
