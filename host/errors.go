@@ -80,6 +80,7 @@ const (
 	CallRepeated Call = "repeated" // ending the game on a repeated position
 	CallResult   Call = "result"   // deciding the result of a set-up position
 	CallEvaluate Call = "evaluate" // scoring a position for a search
+	CallScore    Call = "score"    // the players' scores of a position
 )
 
 func (e *ScriptError) Error() string {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -38,6 +39,7 @@ type Game struct {
 	identity    string // Fingerprint: sources, variants chosen, parameters, declarations
 	tag         uint32 // carried by the game's moves
 	hasEvaluate bool
+	scoreLabel  string       // "" when the script has no score function
 	rules       string       // the rules page, when the game folder has one
 	bases       []baseScript // the games it extends, nearest first
 	rulePoints  []string
@@ -86,6 +88,9 @@ func (g *Game) install(d *decl) {
 	}
 	g.fingerprint = d.fingerprint()
 	g.hasEvaluate = d.hasEvaluate
+	if d.hasScore {
+		g.scoreLabel = cmp.Or(d.scoreLabel, "score")
+	}
 	h := sha256.New()
 	h.Write(g.sources)
 	fmt.Fprintf(h, "|%q|%v|%s", g.chosen, g.overrides, g.fingerprint)

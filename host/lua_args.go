@@ -36,6 +36,8 @@ func (vm *machine) mutable(L *lua.LState) *State {
 		L.RaiseError("legal must not change the state")
 	case vm.phase == CallEvaluate:
 		L.RaiseError("evaluate must not change the state")
+	case vm.phase == CallScore:
+		L.RaiseError("score must not change the state")
 	case vm.phase == CallResult:
 		L.RaiseError("result must not change the state (it may only call finish)")
 	}

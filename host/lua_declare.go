@@ -21,7 +21,7 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 		L.RaiseError("matombo.declare is called twice")
 	}
 	t := L.CheckTable(1)
-	checkFields(L, t, "matombo.declare", "name", "title", "description", "players", "params", "conserve", "max_plies", "repetition")
+	checkFields(L, t, "matombo.declare", "name", "title", "description", "players", "params", "conserve", "max_plies", "repetition", "score_label")
 	name, ok := t.RawGetString("name").(lua.LString)
 	if !ok || name == "" {
 		L.RaiseError("matombo.declare needs a name")
@@ -38,6 +38,14 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 	if s, ok := t.RawGetString("description").(lua.LString); ok {
 		d.description = string(s)
 		checkText(L, "the description", d.description, true)
+	}
+	if v := t.RawGetString("score_label"); v != lua.LNil {
+		s, ok := v.(lua.LString)
+		if !ok || s == "" || len(s) > 32 {
+			L.RaiseError("score_label must be a name of 1 to 32 characters for the score (e.g. \"seeds\"), got %s", describeLua(v))
+		}
+		d.scoreLabel = string(s)
+		checkText(L, "the score label", d.scoreLabel, false)
 	}
 	d.players = 2
 	if v := t.RawGetString("players"); v != lua.LNil {

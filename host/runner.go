@@ -155,3 +155,31 @@ func (r *Runner) SetPosition(dst *State, enc []byte) error {
 	}
 	return r.g.setPosition(vm, dst, enc)
 }
+
+// Score appends the players' scores of s to dst, one whole number per
+// player (player 1 first), from the script's score function, and returns
+// the extended slice. It returns dst unchanged when the script has no
+// score (see Game.HasScore). At a finished state the scores are the final
+// ones: the margin of a finished two-player game for Player 1 is the first
+// score less the second.
+func (r *Runner) Score(s *State, dst []int) ([]int, error) {
+	if err := r.check(s); err != nil {
+		return dst, err
+	}
+	if r.g.scoreLabel == "" {
+		return dst, nil
+	}
+	vm, err := r.machine()
+	if err != nil {
+		return dst, err
+	}
+	return vm.score(s, dst)
+}
+
+// HasScore reports whether the script gives the players' scores (see
+// Runner.Score).
+func (g *Game) HasScore() bool { return g.scoreLabel != "" }
+
+// ScoreLabel is what the script calls its score (declare's score_label,
+// e.g. "seeds"; "score" when it names none), or "" when it has no score.
+func (g *Game) ScoreLabel() string { return g.scoreLabel }

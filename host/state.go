@@ -327,3 +327,17 @@ func (s *State) Play(tok string) error {
 	}
 	return s.Apply(m)
 }
+
+// Score returns the players' scores of s, one whole number per player
+// (player 1 first), or nil when the game has no score. See Runner.Score.
+func (s *State) Score() ([]int, error) {
+	if !s.g.HasScore() {
+		return nil, nil
+	}
+	vm, err := s.g.machine()
+	if err != nil {
+		return nil, err
+	}
+	defer s.g.release(vm)
+	return vm.score(s, make([]int, 0, s.g.players))
+}

@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -21,7 +22,7 @@ type machine struct {
 	ext  *extending
 
 	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
-	fnResult, fnEvaluate                            lua.LValue // optional
+	fnResult, fnEvaluate, fnScore                   lua.LValue // optional
 	phase                                           Call       // the script function running
 
 	st        *State // the state being worked on, nil between calls
@@ -180,16 +181,23 @@ func (vm *machine) takeRules(v lua.LValue) error {
 		return err
 	}
 	vm.dcl.hasEvaluate = vm.fnEvaluate != nil
+	if vm.fnScore, err = get("score", false); err != nil {
+		return err
+	}
+	vm.dcl.hasScore = vm.fnScore != nil
+	if vm.dcl.scoreLabel != "" && !vm.dcl.hasScore {
+		return &ScriptError{Pos: pos, Func: "load", Msg: "declare has a score_label but the returned rules table has no score function"}
+	}
 	var unknown []string
 	t.ForEach(func(k, _ lua.LValue) {
 		switch k.String() {
-		case "setup", "legal", "play", "blocked", "repeated", "result", "evaluate":
+		case "setup", "legal", "play", "blocked", "repeated", "result", "evaluate", "score":
 		default:
 			unknown = append(unknown, k.String())
 		}
 	})
 	if len(unknown) > 0 {
-		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated, result, evaluate)", strings.Join(unknown, ", "))}
+		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated, result, evaluate, score)", strings.Join(unknown, ", "))}
 	}
 	if (vm.fnRepeated != nil) != (vm.dcl.repetition > 0) {
 		return &ScriptError{Pos: pos, Func: "load", Msg: "declare repetition = N and return a repeated function together, or neither"}
@@ -393,6 +401,33 @@ func (vm *machine) evaluate(s *State, p int) (float64, error) {
 		return 0, &ScriptError{Pos: Pos{File: vm.g.file}, Func: CallEvaluate, Msg: fmt.Sprintf("evaluate(%d) must return a number, got %s", p, describeLua(v))}
 	}
 	return float64(f), nil
+}
+
+// score runs the script's score function on s and appends one whole
+// number per player to dst.
+func (vm *machine) score(s *State, dst []int) ([]int, error) {
+	vm.bind(s)
+	defer vm.bind(nil)
+	vm.mover = s.ToMove()
+	n := vm.g.players
+	if err := vm.call(vm.fnScore, CallScore, n, lua.LBool(s.over)); err != nil {
+		return dst, err
+	}
+	L := vm.L
+	base := L.GetTop() - n
+	for i := 1; i <= n; i++ {
+		v := L.Get(base + i)
+		f, ok := v.(lua.LNumber)
+		if !ok || float64(f) != math.Trunc(float64(f)) || f < -maxCount || f > maxCount {
+			L.Pop(n)
+			vm.broken = true
+			return dst, &ScriptError{Pos: Pos{File: vm.g.file}, Func: CallScore,
+				Msg: fmt.Sprintf("score must return %d whole numbers (one per player, at most %d), got %s for player %d", n, maxCount, describeLua(v), i)}
+		}
+		dst = append(dst, int(f))
+	}
+	L.Pop(n)
+	return dst, nil
 }
 
 // settle lists the legal moves of the decision that is next, and asks the

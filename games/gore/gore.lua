@@ -28,6 +28,7 @@ local P = m.declare {
     { name = "trading", default = true, doc = "offers of holes for captured counters (G6, G7); false removes them (G10)" },
   },
   conserve = true, -- 48 counters: board + captured, whatever the trades
+  score_label = "captured",
   -- A documented cap, not a rule: no ruling limits the length of a game;
   -- G9 (third repetition) is what ends cycles, and random play ends almost
   -- only that way when trading (offer-decline-offer-decline returns to the
@@ -258,4 +259,10 @@ local function evaluate(p)
   return (mine - theirs) / math.max(1, mine + theirs)
 end
 
-return { setup = g1_setup, legal = legal, play = play, repeated = g9_repetition, evaluate = evaluate }
+-- The scores (G8): each player's captured total; at the end it includes
+-- the counters of the holes they owned.
+local function score()
+  return captured(1), captured(2)
+end
+
+return { setup = g1_setup, legal = legal, play = play, repeated = g9_repetition, evaluate = evaluate, score = score }

@@ -27,6 +27,7 @@ local P = m.declare {
     { name = "empty_capture", default = false, doc = "a last seed in an own empty pit always captures, even facing an empty pit (K9)" },
   },
   conserve = true, -- the seeds stay on the board: pits and stores
+  score_label = "seeds",
   -- K5: the game ends after the 1001st move at the latest.
   max_plies = 1001,
 }
@@ -173,4 +174,13 @@ local function play(p, kind, from)
   k5_end()
 end
 
-return { setup = k1_setup, legal = legal, play = play, blocked = blocked }
+-- The scores: the seeds in each player's store while the game goes on, and
+-- K6's totals (pits and store) once it is over.
+local function score(over)
+  if over then
+    return sum(PITS_OF[1]) + count(STORE[1]), sum(PITS_OF[2]) + count(STORE[2])
+  end
+  return count(STORE[1]), count(STORE[2])
+end
+
+return { setup = k1_setup, legal = legal, play = play, blocked = blocked, score = score }

@@ -25,6 +25,7 @@ local P = m.declare {
     { name = "seeds", default = 4, values = { 3, 4, 5, 6 }, doc = "seeds in each house at the start (O9)" },
   },
   conserve = true, -- seeds on the board + the two scores
+  score_label = "captured",
   -- O6: the host counts positions (seeds, scores, player to move) after
   -- every move and calls repeated (below) when one occurs the second time.
   -- A capture raises a score, so no position before it can come back: the
@@ -191,4 +192,10 @@ local function play(p, kind, from)
   end
 end
 
-return { setup = o1_setup, legal = legal, play = play, blocked = o7_blocked, repeated = o6_repetition }
+-- The scores (O8): the seeds each player has captured (and, at the end,
+-- collected by O7).
+local function score()
+  return captured(1), captured(2)
+end
+
+return { setup = o1_setup, legal = legal, play = play, blocked = o7_blocked, repeated = o6_repetition, score = score }

@@ -31,6 +31,7 @@ local P = m.declare {
     { name = "heads", default = 2, values = { 1, 2 }, doc = "heads per player; a single head starts with 3 counters (T3, T12)" },
   },
   conserve = true,
+  score_label = "captured",
   repetition = 3, -- T13, see t13_repetition
   -- Not a rule (a third repetition, T13, is the only draw) but an observed
   -- cap with a wide margin: over 184,000 uniformly random games (4,000 of
@@ -272,4 +273,10 @@ local function evaluate(p)
   return 0.85 * material + 0.1 * mobility + tempo
 end
 
-return { setup = t2_setup, legal = legal, play = play, blocked = t11_blocked, repeated = t13_repetition, evaluate = evaluate }
+-- The scores: the counters each player has captured (T8, T9). The game is
+-- won by leaving the opponent without a move (T11), not by the score.
+local function score()
+  return m.captured(1), m.captured(2)
+end
+
+return { setup = t2_setup, legal = legal, play = play, blocked = t11_blocked, repeated = t13_repetition, evaluate = evaluate, score = score }

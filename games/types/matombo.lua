@@ -28,6 +28,7 @@
 ---@field conserve? boolean Board + captured + hands stays equal to the opening total (default true).
 ---@field max_plies? integer Every game ends within this many decisions.
 ---@field repetition? integer The occurrence of a position that calls the rules' repeated function.
+---@field score_label? string What the score is called ("seeds"); goes with the rules' score function.
 
 ---@class matombo.BoardSpec
 ---@field rows? string[] Grid: row labels from South to North.
@@ -57,6 +58,9 @@
 ---@field play fun(p: matombo.Player, kind: matombo.Kind, s1?: integer, s2?: integer, s3?: integer, s4?: integer)
 ---@field blocked? fun(p: matombo.Player)
 ---@field repeated? fun(p: matombo.Player) Ends a game whose position occurred `repetition` times.
+---@field result? fun() Decides the result of a set-up position (may only call finish).
+---@field evaluate? fun(p: matombo.Player): number Advice for computer players, -1 to 1.
+---@field score? fun(over: boolean): integer, integer One whole number per player; the final scores once over.
 
 ---@class matombo
 ---@field data table The variants files' data section.

@@ -4,7 +4,8 @@
 // legal lists without duplicates, every legal token accepted and tokens
 // outside the list rejected without changing the state, copies independent
 // of their originals, states that survive a JSON round trip, games that
-// replay identically from their records, and games that end.
+// replay identically from their records, scores that the script can give
+// at every state, and games that end.
 //
 // It is what `matombo check` runs on a script, and what the project's
 // reliability tests run on every shipped game and variant.
@@ -255,6 +256,9 @@ func (c *checker) state(s *host.State) bool {
 	}
 	if s.ToMove() < 1 || s.ToMove() > g.Players() {
 		c.fail("to_move is %d", s.ToMove())
+	}
+	if _, err := s.Score(); err != nil {
+		c.fail("the score of the position fails: %v", err)
 	}
 	return len(c.probs) == before
 }
