@@ -3,44 +3,29 @@ package solve
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/matombo/matombo/host"
 )
 
-// searched is what the search engine found.
-type searched struct {
-	opening Entry
-	moves   []MoveValue
-	nodes   int64
-}
-
-func (sr *searched) lookup(ctx context.Context, sol *Solution, s *host.State) (Entry, error) {
-	return Entry{}, errors.New("search lookups: not built yet")
-}
-
-type searchPlan struct{ tableBytes, dbBytes int64 }
-
-func (p searchPlan) bytes() int64 { return p.tableBytes + p.dbBytes }
-
-func planSearch(g *host.Game, cfg *config) searchPlan { return searchPlan{} }
-
-func searchable(g *host.Game) error {
-	if !g.HasScore() {
-		return &UnsupportedError{Game: g.Name(), Reason: "the search engine needs a game whose value is a score"}
-	}
-	return nil
-}
-
-func solveSearch(ctx context.Context, g *host.Game, cfg *config) (*Solution, error) {
-	return nil, errors.New("the search engine is not built yet")
-}
-
-func (sr *searched) openingMoves(s *host.State) ([]MoveValue, bool) { return nil, false }
-
-func (sr *searched) check(sol *Solution) error { return nil }
+// The search engine (Search) proves the value of a position by alpha-beta
+// search with null windows (MTD(f), Plaat et al.), iterative deepening on
+// a heuristic (the banks' difference) for move ordering and first guesses,
+// a transposition table of bounded size shared by all goroutines (lazy
+// SMP: each searches the same position with its own move order), and, in
+// games whose counters are banked for good (see banks), futility bounds
+// (the counters still in play bound what the margin can still change) and
+// endgame databases. A position that repeats on the line searched stops it
+// with a *CycleError: such games are for the retrograde engine.
 
 // MaxEndgame is the most counters an endgame database may hold in play.
-const MaxEndgame = 48
+const MaxEndgame = 64
 
 // WithEndgame sets the search engine's endgame databases: positions with
 // at most k counters in play (-1: chosen from the budget; 0: none).
@@ -48,3 +33,570 @@ func WithEndgame(k int) Option { return func(c *config) { c.endgame = k } }
 
 // WithTableBytes sets the size of the search engine's transposition table.
 func WithTableBytes(n int64) Option { return func(c *config) { c.tableBytes = n } }
+
+// CycleError reports a position that repeats on a line of the search.
+type CycleError struct{ Game string }
+
+func (e *CycleError) Error() string {
+	return fmt.Sprintf("%s: a position repeats on a line of play, which the search engine does not handle: use --engine retrograde", e.Game)
+}
+
+// searched is what the search engine found.
+type searched struct {
+	opening Entry
+	moves   []MoveValue // the opening's, in the script's order
+	nodes   int64
+
+	mu  sync.Mutex // guards the searcher made on demand
+	eng *engine
+}
+
+// searchable says why g cannot be solved by search, or nil.
+func searchable(g *host.Game) error {
+	if g.Players() != 2 {
+		return &UnsupportedError{Game: g.Name(), Reason: "the search engine treats games of two players"}
+	}
+	if !g.HasScore() {
+		return &UnsupportedError{Game: g.Name(), Reason: "the search engine needs a game whose value is a score (a score function in its script)"}
+	}
+	return nil
+}
+
+// searchPlan is what a search will hold in memory.
+type searchPlan struct {
+	entries   int   // transposition table entries (a power of two)
+	k         int   // endgame database: at most k counters in play; 0: none
+	dbBytes   int64 // its values
+	buildPeak int64 // the most its building holds besides the values
+	why       string
+}
+
+// searchBase is the memory of a search besides its table and databases:
+// the Go runtime, the script machines and their states.
+const searchBase = 24 << 20
+
+func (p searchPlan) bytes() int64 {
+	return searchBase + int64(p.entries)*ttEntryBytes + p.dbBytes + p.buildPeak
+}
+
+// autoEndgamePositions caps the database that Auto builds.
+const autoEndgamePositions = 3_000_000
+
+// planSearch sizes the table and the databases for cfg's budget.
+func planSearch(g *host.Game, cfg *config) searchPlan {
+	var p searchPlan
+	tb := cfg.tableBytes
+	if tb <= 0 {
+		tb = min(cfg.maxBytes/4, 1<<30)
+	}
+	p.entries = 1 << max(10, bits.Len64(uint64(max(tb/ttEntryBytes, 1)))-1)
+	bk, err := findBanks(g)
+	if err != nil {
+		p.why = err.Error()
+		return p
+	}
+	n := len(bk.play)
+	k := cfg.endgame
+	if k < 0 {
+		k = 0
+		for k+1 < bk.total && endgamePositions(n, k+1) <= autoEndgamePositions {
+			k++
+		}
+	}
+	k = min(k, bk.total, MaxEndgame)
+	if k > 0 {
+		db := newEndgameDB(n, k)
+		p.k, p.dbBytes = k, db.bytes()
+		// Building holds, for its largest layer, a node (12 bytes), a state
+		// byte and about 4 moves within the layer (4 bytes each) a position.
+		p.buildPeak = 2 * db.layerSize(k) * (12 + 1 + 16)
+	}
+	return p
+}
+
+// solveSearch solves g by search.
+func solveSearch(ctx context.Context, g *host.Game, cfg *config) (*Solution, error) {
+	eng, err := newEngine(ctx, g, cfg)
+	if err != nil {
+		return nil, err
+	}
+	sol := &Solution{game: g.Name(), fingerprint: g.Fingerprint(), engine: Search, hasScore: true, g: g}
+	sr := &searched{eng: eng}
+	sol.search = sr
+	start := g.Start()
+	v, err := eng.solve(ctx, start, 0)
+	if err != nil {
+		return nil, err
+	}
+	sr.opening = sol.makeEntry(v, -1, start.ToMove(), start.Over())
+	if !start.Over() {
+		// Each move of the opening, searched from the opening's value.
+		for _, m := range start.Moves() {
+			c := start.Clone()
+			if err := c.Apply(m); err != nil {
+				return nil, err
+			}
+			cv, err := eng.solve(ctx, c, v)
+			if err != nil {
+				return nil, err
+			}
+			e := sol.makeEntry(cv, -1, start.ToMove(), c.Over())
+			plies := -1
+			if c.Over() {
+				plies = 1
+			}
+			sr.moves = append(sr.moves, MoveValue{Move: m, Token: g.Token(m), Value: e.Value, Margin: e.Margin, Plies: plies})
+		}
+	}
+	sr.nodes = eng.nodes.Load()
+	return sol, nil
+}
+
+// openingMoves returns the stored values of the opening's moves when s is
+// the opening.
+func (sr *searched) openingMoves(s *host.State) ([]MoveValue, bool) {
+	if string(s.AppendPosition(nil)) != string(s.Game().Start().AppendPosition(nil)) || len(sr.moves) != len(s.Moves()) {
+		return nil, false
+	}
+	out := slices.Clone(sr.moves)
+	for i, m := range s.Moves() {
+		if s.Game().Token(m) != out[i].Token {
+			return nil, false
+		}
+		out[i].Move = m
+	}
+	return out, true
+}
+
+// check verifies the opening's value against its moves'.
+func (sr *searched) check(sol *Solution) error {
+	if len(sr.moves) == 0 {
+		return nil
+	}
+	best := sr.moves[0]
+	for _, mv := range sr.moves[1:] {
+		if Better(mv, best) {
+			best = mv
+		}
+	}
+	if best.Value != sr.opening.Value || best.Margin != sr.opening.Margin {
+		return &InconsistencyError{Game: sol.game, Position: "the opening", Stored: sr.opening,
+			Derived: Entry{Value: best.Value, Margin: best.Margin, Plies: -1, ToMove: sr.opening.ToMove}}
+	}
+	return nil
+}
+
+// lookup searches s.
+func (sr *searched) lookup(ctx context.Context, sol *Solution, s *host.State) (Entry, error) {
+	if s.Over() {
+		v, err := newScorer(s.Game()).final(nil, s)
+		if err != nil {
+			return Entry{}, err
+		}
+		return sol.makeEntry(v, 0, s.ToMove(), true), nil
+	}
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	if sr.eng == nil {
+		cfg := newConfig([]Option{WithTableBytes(64 << 20), WithThreads(1)})
+		eng, err := newEngine(ctx, s.Game(), cfg)
+		if err != nil {
+			return Entry{}, err
+		}
+		sr.eng = eng
+	}
+	v, err := sr.eng.solve(ctx, s, 0)
+	if err != nil {
+		return Entry{}, err
+	}
+	return sol.makeEntry(v, -1, s.ToMove(), false), nil
+}
+
+// engine holds what the searches of one game share.
+type engine struct {
+	g        *host.Game
+	cfg      *config
+	tt       *ttable
+	bk       *banks // nil: no banks
+	db       *endgameDB
+	nodes    atomic.Int64
+	start    time.Time
+	progress sync.Mutex
+	lastShow time.Time
+}
+
+// newEngine makes the table and loads or builds the databases.
+func newEngine(ctx context.Context, g *host.Game, cfg *config) (*engine, error) {
+	if err := searchable(g); err != nil {
+		return nil, err
+	}
+	plan := planSearch(g, cfg)
+	e := &engine{g: g, cfg: cfg, tt: newTTable(plan.entries), start: time.Now()}
+	if bk, err := findBanks(g); err == nil {
+		e.bk = bk
+		if plan.k > 0 {
+			db, err := loadOrBuildEndgame(ctx, g, bk, plan.k, cfg.threads, cfg.progress, nil)
+			switch {
+			case err == nil:
+				e.db = db
+			case errors.Is(err, errNoDB):
+				e.bk = nil // the banks' properties do not hold: no futility bounds either
+			default:
+				return nil, err
+			}
+		}
+	}
+	return e, nil
+}
+
+// infDepth marks exact values in the table.
+const infDepth = 255
+
+// deepening is the last heuristic depth searched before the exact search.
+const deepening = 12
+
+// solve returns the exact value of s for Player 1, searching from guess.
+func (e *engine) solve(ctx context.Context, s *host.State, guess score) (score, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	threads := e.cfg.threads
+	type result struct {
+		v   score
+		err error
+	}
+	results := make(chan result, threads)
+	for t := 0; t < threads; t++ {
+		go func() {
+			x := newSearcher(e, t)
+			defer x.close()
+			v, err := x.iterate(ctx, s, guess)
+			results <- result{v, err}
+		}()
+	}
+	r := <-results // the first to finish has the value; the others stop
+	cancel()
+	for t := 1; t < threads; t++ {
+		<-results
+	}
+	return r.v, r.err
+}
+
+// searcher is one goroutine's search.
+type searcher struct {
+	e      *engine
+	id     int
+	r      *host.Runner
+	sc     *scorer
+	ctx    context.Context
+	states [][]*host.State // per ply: the position, then its children
+	moves  [][]host.Move
+	order  [][]int
+	path   []uint64
+	counts []int
+	buf    []byte
+	nodes  int64
+}
+
+func newSearcher(e *engine, id int) *searcher {
+	x := &searcher{e: e, id: id, r: e.g.NewRunner(), sc: newScorer(e.g)}
+	if e.bk != nil {
+		x.counts = make([]int, len(e.bk.play))
+	}
+	return x
+}
+
+func (x *searcher) close() {
+	x.e.nodes.Add(x.nodes)
+	x.r.Close()
+}
+
+// iterate deepens: heuristic searches of growing depth, then the exact
+// one, each by MTD(f) from the previous value.
+func (x *searcher) iterate(ctx context.Context, s *host.State, guess score) (score, error) {
+	x.ctx = ctx
+	x.slot(0)[0].CopyFrom(s)
+	g := guess
+	for d := 2 + x.id%2; d <= deepening; d += 2 {
+		v, err := x.mtdf(g, d)
+		if err != nil {
+			return 0, err
+		}
+		g = v
+	}
+	return x.mtdf(g, infDepth)
+}
+
+// mtdf narrows the value with null-window searches.
+func (x *searcher) mtdf(g score, depth int) (score, error) {
+	lo, hi := minScore, maxScore
+	for lo < hi {
+		beta := g
+		if g == lo {
+			beta = g + 1
+		}
+		v, err := x.ab(0, beta-1, beta, depth)
+		if err != nil {
+			return 0, err
+		}
+		if v < beta {
+			hi = v
+		} else {
+			lo = v
+		}
+		g = v
+	}
+	return g, nil
+}
+
+const (
+	minScore = score(-2 * outcomeUnit)
+	maxScore = score(2 * outcomeUnit)
+)
+
+// slot returns the states of a ply: [0] is the position, the others its
+// children.
+func (x *searcher) slot(ply int) []*host.State {
+	for len(x.states) <= ply {
+		x.states = append(x.states, []*host.State{x.e.g.Start()})
+		x.moves = append(x.moves, nil)
+		x.order = append(x.order, nil)
+	}
+	return x.states[ply]
+}
+
+// child returns the i-th child state of a ply (1-based).
+func (x *searcher) child(ply, i int) *host.State {
+	for len(x.states[ply]) <= i {
+		x.states[ply] = append(x.states[ply], x.e.g.Start())
+	}
+	return x.states[ply][i]
+}
+
+// ab is alpha-beta with fail-soft bounds on Player 1's score of the state
+// at ply: a value <= alpha is an upper bound, >= beta a lower bound.
+func (x *searcher) ab(ply int, alpha, beta score, depth int) (score, error) {
+	e := x.e
+	s := x.slot(ply)[0]
+	x.nodes++
+	if x.nodes&4095 == 0 {
+		if err := x.tick(); err != nil {
+			return 0, err
+		}
+	}
+	if s.Over() {
+		v, err := x.sc.final(x.r, s)
+		if err == nil && abs(v.margin()) > packLimit {
+			err = &UnsupportedError{Game: e.g.Name(), Reason: fmt.Sprintf("a game ends with a margin of %d; the search engine tells margins up to %d apart", v.margin(), packLimit)}
+		}
+		return v, err
+	}
+	bank := 0
+	if e.bk != nil {
+		bank = e.bk.bankDiff(s)
+		if e.db != nil {
+			if g, ok := e.db.lookup(e.bk, s, x.counts, x.buf); ok {
+				m := bank + g
+				return makeScore(sign(m), m), nil
+			}
+		}
+		rest := e.bk.inPlay(s)
+		if hi := makeScore(sign(bank+rest), bank+rest); hi <= alpha {
+			return hi, nil
+		}
+		if lo := makeScore(sign(bank-rest), bank-rest); lo >= beta {
+			return lo, nil
+		}
+	}
+	key := s.Key()
+	ent, found := e.tt.probe(key)
+	ttMove := -1
+	if found {
+		ttMove = int(ent.move)
+		if int(ent.depth) >= depth {
+			if ent.lo >= beta {
+				return ent.lo, nil
+			}
+			if ent.hi <= alpha {
+				return ent.hi, nil
+			}
+			if ent.lo == ent.hi {
+				return ent.lo, nil
+			}
+		}
+	}
+	if depth == 0 {
+		v, err := x.static(s, bank)
+		return v, err
+	}
+	for _, k := range x.path {
+		if k == key {
+			if err := x.checkCycle(ply, s); err != nil {
+				return 0, err
+			}
+		}
+	}
+	x.path = append(x.path, key)
+	defer func() { x.path = x.path[:len(x.path)-1] }()
+	x.moves[ply] = append(x.moves[ply][:0], s.Moves()...)
+	moves := x.moves[ply]
+	if len(moves) > 255 {
+		return 0, &UnsupportedError{Game: e.g.Name(), Reason: "a position has more than 255 moves"}
+	}
+	mover1 := s.ToMove() == 1
+	best := minScore
+	if !mover1 {
+		best = maxScore
+	}
+	bestMove := -1
+	a, b := alpha, beta
+	nextDepth := depth - 1
+	if depth == infDepth {
+		nextDepth = infDepth
+	}
+	visit := func(i int, c *host.State) (bool, error) {
+		x.slot(ply + 1)[0].CopyFrom(c)
+		v, err := x.ab(ply+1, a, b, nextDepth)
+		if err != nil {
+			return false, err
+		}
+		if (mover1 && v > best) || (!mover1 && v < best) || bestMove < 0 {
+			best, bestMove = v, i
+		}
+		if mover1 {
+			a = max(a, v)
+		} else {
+			b = min(b, v)
+		}
+		return a >= b, nil
+	}
+	cut := false
+	if ttMove >= 0 && ttMove < len(moves) {
+		c := x.child(ply, 1)
+		c.CopyFrom(s)
+		if err := x.r.Apply(c, moves[ttMove]); err != nil {
+			return 0, err
+		}
+		var err error
+		if cut, err = visit(ttMove, c); err != nil {
+			return 0, err
+		}
+	}
+	if !cut {
+		// The other moves, the most promising first (by the banks after
+		// them for the mover, a move again first).
+		order := x.order[ply][:0]
+		keys := make([]int, 0, len(moves))
+		for i, m := range moves {
+			if i == ttMove {
+				continue
+			}
+			c := x.child(ply, i+2)
+			c.CopyFrom(s)
+			if err := x.r.Apply(c, m); err != nil {
+				return 0, err
+			}
+			order = append(order, i)
+			k := 0
+			if e.bk != nil && !c.Over() {
+				k = e.bk.bankDiff(c) * 4
+				if !mover1 {
+					k = -k
+				}
+			}
+			if c.ToMove() == s.ToMove() {
+				k += 2
+			}
+			keys = append(keys, k)
+		}
+		x.order[ply] = order
+		sortByKeys(order, keys, ply == 0 && x.id > 0, x.id)
+		for _, i := range order {
+			c := x.states[ply][i+2]
+			var err error
+			if cut, err = visit(i, c); err != nil {
+				return 0, err
+			}
+			if cut {
+				break
+			}
+		}
+	}
+	e.tt.store(key, alpha, beta, best, bestMove, depth)
+	return best, nil
+}
+
+// sortByKeys orders moves by decreasing key; a helper goroutine (id > 0)
+// rotates the root's order so that the goroutines start apart.
+func sortByKeys(order, keys []int, rotate bool, id int) {
+	idx := make([]int, len(order))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return keys[b] - keys[a] })
+	sorted := make([]int, len(order))
+	for i, j := range idx {
+		sorted[i] = order[j]
+	}
+	if rotate && len(sorted) > 1 {
+		r := id % len(sorted)
+		sorted = append(sorted[r:], sorted[:r]...)
+	}
+	copy(order, sorted)
+}
+
+// static is the heuristic value of s: the banks' difference, or the
+// script's score so far.
+func (x *searcher) static(s *host.State, bank int) (score, error) {
+	m := bank
+	if x.e.bk == nil {
+		sc, err := x.r.Score(s, x.sc.buf[:0])
+		if err != nil {
+			return 0, err
+		}
+		if len(sc) >= 2 {
+			m = sc[0] - sc[1]
+		}
+	}
+	return makeScore(sign(m), m), nil
+}
+
+// checkCycle reports a repeated position (keys are hashes: the positions
+// are compared).
+func (x *searcher) checkCycle(ply int, s *host.State) error {
+	enc := s.AppendPosition(nil)
+	for p := 0; p < ply; p++ {
+		if string(x.states[p][0].AppendPosition(nil)) == string(enc) {
+			return &CycleError{Game: x.e.g.Name()}
+		}
+	}
+	return nil
+}
+
+// tick stops a cancelled search and reports progress.
+func (x *searcher) tick() error {
+	if err := x.ctx.Err(); err != nil {
+		return err
+	}
+	e := x.e
+	n := e.nodes.Add(x.nodes)
+	x.nodes = 0
+	if e.cfg.progress != nil && e.progress.TryLock() {
+		if time.Since(e.lastShow) > 200*time.Millisecond {
+			e.lastShow = time.Now()
+			e.cfg.progress(Progress{Phase: "search", Nodes: n, Bytes: e.bytes(), Elapsed: time.Since(e.start), Done: -1})
+		}
+		e.progress.Unlock()
+	}
+	return nil
+}
+
+// bytes is the memory the engine holds.
+func (e *engine) bytes() int64 {
+	b := int64(len(e.tt.w)) * 8
+	if e.db != nil {
+		b += e.db.bytes()
+	}
+	var ms runtime.MemStats
+	_ = ms
+	return b
+}
