@@ -164,9 +164,9 @@ func (sol *Solution) WriteTo(w io.Writer) (int64, error) {
 	b = binary.AppendUvarint(b, uint64(sol.tab.Len()))
 	for id := int32(0); int(id) < sol.tab.Len(); id++ {
 		b = append(b, sol.tab.key(id)...)
-		b = binary.AppendVarint(b, int64(sol.val[id]))
-		b = binary.AppendVarint(b, int64(sol.plies[id]))
-		b = append(b, sol.flags[id]&(flagP2|flagTerminal))
+		b = binary.AppendVarint(b, int64((*sol.val.at(id))))
+		b = binary.AppendVarint(b, int64((*sol.plies.at(id))))
+		b = append(b, (*sol.flags.at(id))&(flagP2|flagTerminal))
 		if len(b) > 1<<15 {
 			cw.write(b)
 			b = b[:0]
@@ -276,7 +276,6 @@ func read(r io.Reader, g *host.Game, size int64) (*Solution, error) {
 			return nil, fmt.Errorf("damaged solution file: %d positions of %d bytes cannot be in %d bytes", n, width, size)
 		}
 		sol.tab = newPosTable(width, min(n, 1<<20))
-		sol.val = make([]score, 0, min(n, 1<<20))
 		key := make([]byte, width)
 		for id := 0; id < n && sr.err == nil; id++ {
 			copy(key, sr.bytes(width))
@@ -290,9 +289,9 @@ func read(r io.Reader, g *host.Game, size int64) (*Solution, error) {
 			if v != int64(int32(v)) || plies != int64(int32(plies)) || fl&^(flagP2|flagTerminal) != 0 || int(key[0]) > nc {
 				return nil, fmt.Errorf("damaged solution file: position %d has a bad value", id)
 			}
-			sol.val = append(sol.val, score(v))
-			sol.plies = append(sol.plies, int32(plies))
-			sol.flags = append(sol.flags, fl|flagDone)
+			sol.val.append(score(v))
+			sol.plies.append(int32(plies))
+			sol.flags.append(fl | flagDone)
 			if fl&flagTerminal != 0 {
 				sol.terminals++
 			}

@@ -181,7 +181,7 @@ func (sol *Solution) CheckSample(ctx context.Context, g *host.Game, all, k int) 
 				return err
 			}
 		}
-		terminal := sol.flags[id]&flagTerminal != 0
+		terminal := (*sol.flags.at(id))&flagTerminal != 0
 		if sol.tab.key(id)[0] != 0 {
 			continue // reached by a move that ended the game: nothing to look ahead
 		}
@@ -229,10 +229,10 @@ func (sol *Solution) CheckSample(ctx context.Context, g *host.Game, all, k int) 
 				if !ok {
 					return &NotFoundError{Game: sol.game, What: "the position after " + g.Token(m)}
 				}
-				if kt := sol.flags[kidID]&flagTerminal != 0; kt != c.Over() {
+				if kt := (*sol.flags.at(kidID))&flagTerminal != 0; kt != c.Over() {
 					return fmt.Errorf("check %s: the position after %s is over=%v, the solution says %v", sol.game, g.Token(m), c.Over(), kt)
 				}
-				kids = append(kids, kid{sol.val[kidID], sol.plies[kidID]})
+				kids = append(kids, kid{(*sol.val.at(kidID)), (*sol.plies.at(kidID))})
 			}
 			derived = kids[0].v
 			for _, k := range kids[1:] {
@@ -252,7 +252,7 @@ func (sol *Solution) CheckSample(ctx context.Context, g *host.Game, all, k int) 
 				}
 			}
 		}
-		if derived != sol.val[id] || plies != sol.plies[id] {
+		if derived != (*sol.val.at(id)) || plies != (*sol.plies.at(id)) {
 			return &InconsistencyError{Game: sol.game, Position: s.Diagram(), Stored: sol.entry(id),
 				Derived: sol.makeEntry(derived, int(plies), sol.mover(id), terminal)}
 		}

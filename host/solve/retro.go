@@ -61,7 +61,7 @@ func (sol *Solution) exhaust(ctx context.Context, g *host.Game, cfg *config) err
 	if err != nil {
 		return err
 	}
-	if sol.flags[id]&flagDone != 0 {
+	if (*sol.flags.at(id))&flagDone != 0 {
 		return nil
 	}
 	return w.walk(ctx, id)
@@ -104,7 +104,7 @@ func (w *walker) add(key []byte, s *host.State) (int32, bool, error) {
 		sol.setFinal(id, f, v)
 		return id, true, nil
 	}
-	sol.flags[id] = f
+	(*sol.flags.at(id)) = f
 	return id, true, nil
 }
 
@@ -118,10 +118,10 @@ func (w *walker) walk(ctx context.Context, root int32) error {
 		if f.next < len(f.kids) {
 			c := f.kids[f.next]
 			f.next++
-			switch fl := w.sol.flags[c]; {
+			switch fl := (*w.sol.flags.at(c)); {
 			case fl&flagDone != 0:
 			case fl&flagOnStack != 0:
-				f.low = min(f.low, w.sol.plies[c])
+				f.low = min(f.low, (*w.sol.plies.at(c)))
 			default:
 				if w.expanded%1024 == 0 {
 					if err := w.check(ctx); err != nil {
@@ -135,10 +135,10 @@ func (w *walker) walk(ctx context.Context, root int32) error {
 			continue
 		}
 		id, low := f.id, f.low
-		if len(f.kids) == 0 && w.sol.flags[id]&flagTerminal == 0 {
+		if len(f.kids) == 0 && (*w.sol.flags.at(id))&flagTerminal == 0 {
 			return fmt.Errorf("solve %s: a position that is not over has no legal move", w.sol.game)
 		}
-		if low == w.sol.plies[id] { // the root of a component
+		if low == (*w.sol.plies.at(id)) { // the root of a component
 			i := len(w.stack) - 1
 			for w.stack[i] != id {
 				i--
@@ -182,8 +182,8 @@ func (w *walker) check(ctx context.Context) error {
 func (w *walker) push(id int32) error {
 	sol, x := w.sol, w.x
 	w.expanded++
-	sol.flags[id] |= flagOnStack
-	sol.plies[id] = w.next
+	(*sol.flags.at(id)) |= flagOnStack
+	(*sol.plies.at(id)) = w.next
 	w.stack = append(w.stack, id)
 	n := len(w.frames)
 	if n < cap(w.frames) {
@@ -202,10 +202,10 @@ func (w *walker) push(id int32) error {
 		if err != nil {
 			return fmt.Errorf("solve %s: %w", sol.game, err)
 		}
-		sol.flags[id] |= flagTerminal
+		(*sol.flags.at(id)) |= flagTerminal
 		f.kids = f.kids[:0]
 		// valued when its frame ends: no kids, finishOne sees the flag.
-		sol.val[id] = v
+		(*sol.val.at(id)) = v
 		return nil
 	}
 	x.moves = append(x.moves[:0], x.cur.Moves()...)
@@ -237,11 +237,11 @@ func (w *walker) push(id int32) error {
 
 // setFinal records the value of a finished game.
 func (sol *Solution) setFinal(id int32, f uint8, v score) {
-	sol.val[id] = v
-	sol.flags[id] = f | flagTerminal | flagDone
-	sol.plies[id] = -1
+	(*sol.val.at(id)) = v
+	(*sol.flags.at(id)) = f | flagTerminal | flagDone
+	(*sol.plies.at(id)) = -1
 	if v.outcome() != 0 {
-		sol.plies[id] = 0
+		(*sol.plies.at(id)) = 0
 	}
 	sol.terminals++
 }
@@ -250,36 +250,36 @@ func (sol *Solution) setFinal(id int32, f uint8, v score) {
 // values of its moves: the mover takes the best score; among the moves
 // that give it, the quickest win or the slowest loss.
 func (sol *Solution) finishOne(id int32, kids []int32) {
-	f := sol.flags[id] &^ flagOnStack
+	f := (*sol.flags.at(id)) &^ flagOnStack
 	if f&flagTerminal != 0 {
-		sol.setFinal(id, f, sol.val[id])
+		sol.setFinal(id, f, (*sol.val.at(id)))
 		return
 	}
 	mover := sol.mover(id)
-	best := sol.val[kids[0]]
+	best := (*sol.val.at(kids[0]))
 	for _, k := range kids[1:] {
-		if better(sol.val[k], best, mover) {
-			best = sol.val[k]
+		if better((*sol.val.at(k)), best, mover) {
+			best = (*sol.val.at(k))
 		}
 	}
 	plies := int32(-1)
 	if best.outcome() != 0 {
 		win := best.favours(mover)
 		for _, k := range kids {
-			if sol.val[k] != best {
+			if (*sol.val.at(k)) != best {
 				continue
 			}
-			d := sol.plies[k] + 1
+			d := (*sol.plies.at(k)) + 1
 			if plies < 0 || (win && d < plies) || (!win && d > plies) {
 				plies = d
 			}
 		}
 	}
-	sol.val[id], sol.plies[id], sol.flags[id] = best, plies, f|flagDone
+	(*sol.val.at(id)), (*sol.plies.at(id)), (*sol.flags.at(id)) = best, plies, f|flagDone
 }
 
 func (sol *Solution) mover(id int32) int {
-	if sol.flags[id]&flagP2 != 0 {
+	if (*sol.flags.at(id))&flagP2 != 0 {
 		return 2
 	}
 	return 1
@@ -315,7 +315,7 @@ func (sol *Solution) finishComponent(members []int32, kidsOf map[int32][]int32) 
 			if j, ok := local[k]; ok {
 				pstart[j+1]++
 			} else {
-				exits = append(exits, exit{v: sol.val[k], plies: sol.plies[k], parent: int32(i)})
+				exits = append(exits, exit{v: (*sol.val.at(k)), plies: (*sol.plies.at(k)), parent: int32(i)})
 			}
 		}
 	}
@@ -337,7 +337,7 @@ func (sol *Solution) finishComponent(members []int32, kidsOf map[int32][]int32) 
 	decided := make([]bool, n)
 	for i, m := range members {
 		mover[i] = sol.mover(m)
-		if sol.flags[m]&flagTerminal != 0 && len(kidsOf[m]) == 0 {
+		if (*sol.flags.at(m))&flagTerminal != 0 && len(kidsOf[m]) == 0 {
 			return fmt.Errorf("solve %s: a finished position inside a cycle", sol.game)
 		}
 	}
@@ -393,7 +393,7 @@ func (sol *Solution) finishComponent(members []int32, kidsOf map[int32][]int32) 
 		}
 		win[i] = val[i].favours(mover[i])
 		for _, k := range kidsOf[m] {
-			kv := sol.val[k]
+			kv := (*sol.val.at(k))
 			if j, ok := local[k]; ok {
 				kv = val[j]
 			}
@@ -436,8 +436,8 @@ func (sol *Solution) finishComponent(members []int32, kidsOf map[int32][]int32) 
 			}
 			p = plies[i]
 		}
-		sol.val[m], sol.plies[m] = val[i], p
-		sol.flags[m] = sol.flags[m]&^flagOnStack | flagDone
+		(*sol.val.at(m)), (*sol.plies.at(m)) = val[i], p
+		(*sol.flags.at(m)) = (*sol.flags.at(m))&^flagOnStack | flagDone
 	}
 	return nil
 }

@@ -96,9 +96,9 @@ type Solution struct {
 	tab       *posTable
 	classes   []score
 	classIdx  map[score]byte
-	val       []score // for Player 1
-	plies     []int32
-	flags     []uint8
+	val       chunked[score] // for Player 1
+	plies     chunked[int32]
+	flags     chunked[uint8]
 	terminals int
 
 	// The search engine's.
@@ -236,11 +236,11 @@ func (e *UnsupportedError) Error() string {
 
 // BytesPerPosition estimates the memory one position of g takes in the
 // table engine: its key (the position's encoding and a result byte), its
-// value, distance and flags, its share of the index and of the slack of
-// growing arrays.
+// value (4 bytes), distance (4) and flags (1), and its share of the index
+// (4-byte slots, 53% to 80% full: about 6).
 func BytesPerPosition(g *host.Game) int {
 	w := 1 + len(g.Start().AppendPosition(nil))
-	return int(float64(w+9)*1.12+6.5) + 1
+	return w + 9 + 6
 }
 
 // FormatBytes writes a number of bytes for people: "12.3 MB".
@@ -365,9 +365,9 @@ func (sol *Solution) insert(key []byte, cfg *config) (int32, bool, error) {
 			BytesPerPos: BytesPerPosition(sol.g), EstimateBytes: int64(BytesPerPosition(sol.g)) * int64(n), Positions: n}
 	}
 	id, _ := t.insert(key)
-	sol.val = append(sol.val, 0)
-	sol.plies = append(sol.plies, 0)
-	sol.flags = append(sol.flags, 0)
+	sol.val.append(0)
+	sol.plies.append(0)
+	sol.flags.append(0)
 	return id, true, nil
 }
 
@@ -376,7 +376,7 @@ func (sol *Solution) bytes() int64 {
 	if sol.tab == nil {
 		return 0
 	}
-	return sol.tab.bytes() + 4*int64(cap(sol.val)) + 4*int64(cap(sol.plies)) + int64(cap(sol.flags))
+	return sol.tab.bytes() + sol.val.capBytes(4) + sol.plies.capBytes(4) + sol.flags.capBytes(1)
 }
 
 func (sol *Solution) tokenOf(m host.Move) string { return sol.g.Token(m) }
@@ -412,8 +412,8 @@ func (sol *Solution) Terminals() int { return sol.terminals }
 // engine).
 func (sol *Solution) Counts() Counts {
 	var c Counts
-	for id := range sol.val {
-		switch sol.val[id].value(sol.mover(int32(id))) {
+	for id := int32(0); int(id) < sol.val.len(); id++ {
+		switch (*sol.val.at(id)).value(sol.mover(id)) {
 		case Win:
 			c.Won++
 		case Loss:
@@ -434,7 +434,7 @@ func (sol *Solution) Opening() Entry {
 }
 
 func (sol *Solution) entry(id int32) Entry {
-	return sol.makeEntry(sol.val[id], int(sol.plies[id]), sol.mover(id), sol.flags[id]&flagTerminal != 0)
+	return sol.makeEntry((*sol.val.at(id)), int((*sol.plies.at(id))), sol.mover(id), (*sol.flags.at(id))&flagTerminal != 0)
 }
 
 // makeEntry makes the entry of a position worth v for Player 1.
