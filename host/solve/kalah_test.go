@@ -1,0 +1,168 @@
+package solve_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/solve"
+)
+
+// kalahRef plays Kalah(m,n) from docs/rules/kalah.md (K2 to K6, K8, K9)
+// in plain Go, independently of the rule script, and solves it by
+// recursion with a memo: the margin (Player 1's total minus Player 2's at
+// the end) under perfect play.
+type kalahRef struct {
+	m     int
+	empty bool // K9
+	memo  map[string]int
+}
+
+// board: pits 0..m-1 are Player 1's, m is their store, m+1..2m are Player
+// 2's (m+1 faces m-1... as b(m)..b1 in sowing order), 2m+1 is theirs.
+type kalahPos struct {
+	b    []int
+	turn int // 0 or 1
+}
+
+func (k *kalahRef) store(p int) int { return p*(k.m+1) + k.m }
+
+func (k *kalahRef) own(p, i int) bool { return i >= p*(k.m+1) && i < p*(k.m+1)+k.m }
+
+// opposite: Player 1's pit i (0-based from a1) faces Player 2's b(i+1),
+// which in sowing order is at m+1 + (m-1-i).
+func (k *kalahRef) opposite(i int) int { return 2*k.m - i }
+
+func (k *kalahRef) sideEmpty(b []int, p int) bool {
+	for i := 0; i < k.m; i++ {
+		if b[p*(k.m+1)+i] > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// play sows pit i (an index of the mover's) and returns the position
+// after it and whether the game is over.
+func (k *kalahRef) play(pos kalahPos, i int) (kalahPos, bool) {
+	b := append([]int(nil), pos.b...)
+	p := pos.turn
+	seeds := b[i]
+	b[i] = 0
+	j := i
+	n := len(b)
+	var wasEmpty bool
+	for seeds > 0 {
+		j = (j + 1) % n
+		if j == k.store(1-p) {
+			continue
+		}
+		wasEmpty = b[j] == 0
+		b[j]++
+		seeds--
+	}
+	next := 1 - p
+	if j == k.store(p) {
+		next = p // K3
+	} else if wasEmpty && k.own(p, j) { // K4, K9
+		o := k.opposite(j)
+		if b[o] > 0 || k.empty {
+			b[k.store(p)] += b[o] + b[j]
+			b[o], b[j] = 0, 0
+		}
+	}
+	over := k.sideEmpty(b, 0) || k.sideEmpty(b, 1) // K5
+	return kalahPos{b: b, turn: next}, over
+}
+
+// final is Player 1's margin at the end (K6: pits and store).
+func (k *kalahRef) final(b []int) int {
+	t := [2]int{}
+	for p := 0; p < 2; p++ {
+		for i := 0; i <= k.m; i++ {
+			t[p] += b[p*(k.m+1)+i]
+		}
+	}
+	return t[0] - t[1]
+}
+
+// value is Player 1's margin under perfect play.
+func (k *kalahRef) value(pos kalahPos) int {
+	key := fmt.Sprint(pos.b, pos.turn)
+	if v, ok := k.memo[key]; ok {
+		return v
+	}
+	best, first := 0, true
+	for i := 0; i < k.m; i++ {
+		pit := pos.turn*(k.m+1) + i
+		if pos.b[pit] == 0 {
+			continue
+		}
+		next, over := k.play(pos, pit)
+		v := k.final(next.b)
+		if !over {
+			v = k.value(next)
+		}
+		if first || (pos.turn == 0 && v > best) || (pos.turn == 1 && v < best) {
+			best, first = v, false
+		}
+	}
+	k.memo[key] = best
+	return best
+}
+
+func kalahRefValue(m, n int, empty bool) int {
+	k := &kalahRef{m: m, empty: empty, memo: map[string]int{}}
+	b := make([]int, 2*m+2)
+	for p := 0; p < 2; p++ {
+		for i := 0; i < m; i++ {
+			b[p*(m+1)+i] = n
+		}
+	}
+	return k.value(kalahPos{b: b})
+}
+
+// kalahSolved are the margins for Player 1 of Kalah(m,n) with empty
+// captures (K9) that both engines and the plain recursion above find.
+// They run in seconds; docs/analysis.md has the larger ones.
+var kalahSolved = []struct{ m, n, margin int }{
+	{1, 1, 0}, {1, 2, -2}, {1, 3, 6}, {1, 4, -2}, {1, 5, 2}, {1, 6, 0},
+	{2, 1, 2}, {2, 2, -2}, {2, 3, -2}, {2, 4, -12}, {2, 5, 6}, {2, 6, 8},
+	{3, 1, 0}, {3, 2, 4}, {3, 3, 2},
+}
+
+func loadKalah(t testing.TB, m, n int, empty bool) *host.Game {
+	return load(t, "kalah", host.WithParam("pits", m), host.WithParam("seeds", n), host.WithParam("empty_capture", empty))
+}
+
+// TestKalahMargins solves Kalah(m,n) with empty captures with both
+// engines and checks the margins against the plain recursion and the
+// table above.
+func TestKalahMargins(t *testing.T) {
+	for _, c := range kalahSolved {
+		t.Run(fmt.Sprintf("Kalah(%d,%d)", c.m, c.n), func(t *testing.T) {
+			t.Setenv("XDG_CACHE_HOME", t.TempDir())
+			g := loadKalah(t, c.m, c.n, true)
+			want := kalahRefValue(c.m, c.n, true)
+			assert.Equal(t, c.margin, want, "the recursion")
+			for _, e := range []solve.Engine{solve.Retrograde, solve.Search} {
+				sol, err := solve.Solve(context.Background(), g, solve.WithEngine(e))
+				require.NoError(t, err, e)
+				o := sol.Opening()
+				assert.Equal(t, want, o.Margin, "%s engine", e)
+				wantValue := solve.Draw
+				if want > 0 {
+					wantValue = solve.Win
+				} else if want < 0 {
+					wantValue = solve.Loss
+				}
+				assert.Equal(t, wantValue, o.Value, "%s engine", e)
+				require.NoError(t, sol.Check(context.Background(), g))
+			}
+		})
+	}
+}
