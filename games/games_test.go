@@ -165,3 +165,47 @@ func variantFor(name string) []host.Option {
 	}
 	return nil
 }
+
+// TestEffectsLeadFromStateToState plays 200 random games of every shipped
+// game and variant with effects recorded and checks after every ply that
+// the ply's effects, applied to the state before it, give the state after
+// it (verify.Effects): counts, owners, captured totals, hands and whose
+// decision is next.
+func TestEffectsLeadFromStateToState(t *testing.T) {
+	for _, c := range configs(t) {
+		t.Run(c.label, func(t *testing.T) {
+			t.Parallel()
+			g, err := c.load(games.Library())
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 200
+			if testing.Short() {
+				n = 20
+			}
+			r := g.NewRunner()
+			defer r.Close()
+			r.Record(true)
+			plies, effects := 0, 0
+			s, before := g.Start(), g.Start()
+			for i := range n {
+				rng := rand.New(rand.NewPCG(uint64(i), 22))
+				s.CopyFrom(g.Start())
+				for !s.Over() {
+					before.CopyFrom(s)
+					moves := s.Moves()
+					if err := r.Apply(s, moves[rng.IntN(len(moves))]); err != nil {
+						t.Fatalf("game %d ply %d: %v", i, s.Ply()+1, err)
+					}
+					if err := verify.Effects(before, s); err != nil {
+						t.Fatalf("game %d: %v", i, err)
+					}
+					list, _ := s.Effects()
+					plies++
+					effects += len(list)
+				}
+			}
+			t.Logf("%s: %d games, %d plies, %d effects", c.label, n, plies, effects)
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/matombo/matombo/host/internal/memwalk"
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/stretchr/testify/assert"
@@ -106,9 +107,7 @@ func TestMemoryIsChargedToTheScriptThatHoldsIt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates hundreds of MiB")
 	}
-	if !internals.ok {
-		t.Fatal("gopher-lua's internals changed: the memory measurement cannot read registers and tables")
-	}
+	require.NoError(t, memwalk.Check())
 	const limit = 48 << 20
 	hoard := miniSource("hoard", ``)
 	hoard = replaceOnce(hoard, `play = function(p, kind, s) m.finish(0, "done") end`, `play = function(p, kind, s)
@@ -195,7 +194,7 @@ func TestMemoryIsChargedToTheScriptThatHoldsIt(t *testing.T) {
 // them must fail here rather than silently measure nothing. A table held in
 // a local variable of a running function is counted.
 func TestMemoryMeasurementSeesRegistersAndTables(t *testing.T) {
-	require.True(t, internals.ok)
+	require.NoError(t, memwalk.Check())
 	var vm *machine
 	var measured []uint64
 	measure := withTestPrimitive("measure", func(L *lua.LState) int {
@@ -219,5 +218,5 @@ func TestMemoryMeasurementSeesRegistersAndTables(t *testing.T) {
 	require.NoError(t, vm.apply(s, s.Moves()[0]))
 	g.release(vm)
 	require.Len(t, measured, 2)
-	assert.Greater(t, measured[1]-measured[0], uint64(100000*sizeSlot), "a table in a local variable is counted: %v", measured)
+	assert.Greater(t, measured[1]-measured[0], uint64(100000*memwalk.SlotSize), "a table in a local variable is counted: %v", measured)
 }

@@ -151,7 +151,11 @@ func ExampleState_MarshalJSON() {
 		log.Fatal(err)
 	}
 	s := g.Start()
-	if err := s.Play("b2"); err != nil {
+	m, err := s.ParseMove("b2")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := s.ApplyRecorded(m); err != nil { // Apply would leave "effects" null
 		log.Fatal(err)
 	}
 	data, err := s.MarshalJSON()
@@ -160,7 +164,7 @@ func ExampleState_MarshalJSON() {
 	}
 	fmt.Println(string(data))
 	// Output:
-	// {"game":"probepts","variant":{},"ply":1,"to_move":2,"sites":[{"name":"a1","count":0,"owner":0},{"name":"b1","count":0,"owner":0},{"name":"b2","count":1,"owner":1},{"name":"b3","count":0,"owner":0},{"name":"c1","count":0,"owner":0},{"name":"c2","count":0,"owner":0},{"name":"c3","count":0,"owner":0}],"captured":[0,0],"hand":[2,3],"legal":["a1","b1","b3","c1","c2","c3"],"over":false,"winner":0,"notes":[],"reason":"","vars":{},"history":["b3c6f9d1f93aa792","840b4101505c7d59"]}
+	// {"game":"probepts","variant":{},"ply":1,"to_move":2,"sites":[{"name":"a1","count":0,"owner":0},{"name":"b1","count":0,"owner":0},{"name":"b2","count":1,"owner":1},{"name":"b3","count":0,"owner":0},{"name":"c1","count":0,"owner":0},{"name":"c2","count":0,"owner":0},{"name":"c3","count":0,"owner":0}],"captured":[0,0],"hand":[2,3],"legal":["a1","b1","b3","c1","c2","c3"],"over":false,"winner":0,"notes":[],"reason":"","vars":{},"history":["b3c6f9d1f93aa792","840b4101505c7d59"],"effects":[{"kind":"place","site":"b2","player":1},{"kind":"turn","player":2}]}
 }
 
 // A state from a board diagram (as in a test scenario): ParseDiagram reads
@@ -213,4 +217,39 @@ func ExampleState_Outcome() {
 	fmt.Printf("over %v, winner %d, reason %q, legal %v\n", out.Over, out.Winner, out.Reason, s.Legal())
 	// Output:
 	// over true, winner 1, reason "more seeds", legal []
+}
+
+// Record what each move does: the pick-up and the drops of a sowing, the
+// captures, and whose decision is next.
+func ExampleRunner_Record() {
+	g, err := library().Load("kalah")
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := g.Start()
+	r := g.NewRunner()
+	defer r.Close()
+	r.Record(true)
+	if err := r.Play(s, "a3"); err != nil { // four seeds, the last into the store
+		log.Fatal(err)
+	}
+	effects, _ := s.Effects()
+	for _, e := range effects {
+		fmt.Println(g.EffectText(e))
+	}
+	// Applied to the position before the move, the effects give the
+	// position after it.
+	pos := g.Start().Position()
+	if err := pos.ApplyEffects(effects); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(pos.Counts[:7], pos.ToMove)
+	// Output:
+	// take 4 from a3
+	// drop 1 on a4
+	// drop 1 on a5
+	// drop 1 on a6
+	// drop 1 on a7
+	// player 1 to move
+	// [4 4 0 5 5 5 1] 1
 }

@@ -1,8 +1,6 @@
 package host
 
 import (
-	"time"
-
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -135,10 +133,6 @@ func secondMachine(g *Game) error {
 
 // historyLen is the number of position keys in s's history.
 func historyLen(s *State) int { return s.hist.len() }
-
-func (w *watchdog) limitsForTest() Limits {
-	return Limits{Time: time.Duration(w.maxTicks) * w.tick, Memory: w.memLimit}.withDefaults()
-}
 
 // variantsOf parses the text of a variants file and returns its variants,
 // for tests of the parser.

@@ -304,12 +304,12 @@ func (vm *machine) pushNew(L *lua.LState, s *State, m Move) bool {
 		vm.push(L, s, m)
 		return true
 	}
-	if vm.seenFor != vm.trip.seq || vm.seen == nil {
+	if vm.seenFor != vm.trip.Seq() || vm.seen == nil {
 		if vm.seen == nil {
 			vm.seen = map[Move]struct{}{}
 		}
 		clear(vm.seen)
-		vm.seenFor, vm.seenLen = vm.trip.seq, 0
+		vm.seenFor, vm.seenLen = vm.trip.Seq(), 0
 	}
 	for _, x := range s.moves[vm.seenLen:] {
 		vm.seen[x] = struct{}{}

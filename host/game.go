@@ -9,6 +9,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/matombo/matombo/host/internal/watchdog"
 	lua "github.com/yuin/gopher-lua"
 	"gopkg.in/yaml.v3"
 )
@@ -53,7 +54,7 @@ type Game struct {
 	extra     map[string]lua.LGFunction // primitives added by internal tests
 
 	opening *State
-	wd      *watchdog
+	wd      *watchdog.Watchdog
 
 	mu   sync.Mutex
 	free []*machine
@@ -185,7 +186,7 @@ func (g *Game) nextPlayer(p int) int { return p%g.players + 1 }
 
 // blank returns a state with every cell zero and Player 1 to move.
 func (g *Game) blank() *State {
-	s := &State{g: g, cells: make([]int32, g.lay.size)}
+	s := &State{g: g, cells: make([]int32, g.lay.size), effects: noEffects}
 	s.cells[g.lay.toMove] = 1
 	return s
 }

@@ -118,7 +118,7 @@ var hostileCases = []hostileCase{
 	{name: "pattern_backtrack", at: "play", want: "budget", budget: []string{"pattern"}},
 	{name: "format_width", at: "play", want: "script", msg: "width or precision"},
 	// Every library function that builds a string bounds its result before
-	// it passes Limits.StringBytes (lua_string.go).
+	// it passes Limits.StringBytes (package host/internal/luastr).
 	{name: "gsub_replacement_bomb", at: "play", want: "budget", budget: []string{"string size"}, msg: "string.gsub would build"},
 	{name: "gsub_capture_bomb", at: "play", want: "budget", budget: []string{"pattern"}, msg: "string.gsub would expand"},
 	{name: "gsub_empty_capture_bomb", at: "play", want: "budget", budget: []string{"pattern"}, msg: "string.gsub would expand"},

@@ -94,7 +94,20 @@ func (s *State) writeJSON(b *bytes.Buffer) {
 		}
 		fmt.Fprintf(b, `"%016x"`, k)
 	}
-	b.WriteString("]}")
+	b.WriteString(`],"effects":`)
+	if s.effects == nil {
+		b.WriteString("null")
+	} else {
+		buf := []byte{'['}
+		for i, e := range s.effects.list {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = g.appendEffectJSON(buf, e)
+		}
+		b.Write(append(buf, ']'))
+	}
+	b.WriteByte('}')
 }
 
 func writeInts(b *bytes.Buffer, n int, get func(int) int) {
@@ -125,6 +138,7 @@ type stateJSON struct {
 	Method   string         `json:"method"`
 	Vars     map[string]int `json:"vars"`
 	History  []string       `json:"history"`
+	Effects  *[]effectJSON  `json:"effects"`
 }
 
 type siteJSON struct {
@@ -211,6 +225,14 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 		if err := s.readHistory(j.History); err != nil {
 			return nil, err
 		}
+	}
+	s.effects = nil
+	if j.Effects != nil {
+		list, err := g.readEffects(*j.Effects)
+		if err != nil {
+			return nil, err
+		}
+		s.effects = &effectList{list: list}
 	}
 	legal := s.Legal()
 	if len(legal) != len(j.Legal) {

@@ -14,6 +14,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/matombo/matombo/host/internal/globalcheck"
+	"github.com/matombo/matombo/host/internal/memwalk"
+	"github.com/matombo/matombo/host/internal/watchdog"
 	"github.com/matombo/matombo/host/safefile"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
@@ -241,6 +244,9 @@ const maxScriptBytes = 1 << 20
 // Load loads a game by name with the given variants and parameters,
 // compiling its script once per library, and plays its setup.
 func (l *Library) Load(name string, opts ...Option) (*Game, error) {
+	if err := memwalk.Check(); err != nil {
+		return nil, fmt.Errorf("host: %w", err)
+	}
 	cfg := loadConfig{}
 	for _, o := range opts {
 		o(&cfg)
@@ -322,7 +328,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 		extra:     cfg.extra,
 		sources:   sources.Sum(nil),
 	}
-	g.wd = newWatchdog(g.limits)
+	g.wd = watchdog.New(g.limits.Time, g.limits.Memory)
 	vm, err := newMachine(g)
 	if err != nil {
 		return nil, err
@@ -400,8 +406,8 @@ func compileScript(file string, src []byte) (*lua.FunctionProto, error) {
 		}
 		return nil, &ScriptError{Pos: Pos{File: file}, Func: "load", Msg: "syntax error: " + strings.TrimSpace(err.Error())}
 	}
-	if err := checkGlobals(file, chunk, allowedGlobals()); err != nil {
-		return nil, err
+	if e := globalcheck.Check(chunk, allowedGlobals()); e != nil {
+		return nil, &ScriptError{Pos: Pos{File: file, Line: e.Line}, Func: CallLoad, Msg: e.Msg}
 	}
 	proto, err := lua.Compile(chunk, file)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/matombo/matombo/host/internal/luastr"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -146,21 +147,8 @@ func (vm *machine) filterArg(L *lua.LState, n int) *filter {
 	return nil
 }
 
-func describeLua(v lua.LValue) string {
-	switch x := v.(type) {
-	case lua.LString:
-		if len(x) > 40 {
-			x = x[:40] + "..."
-		}
-		return fmt.Sprintf("string %q", string(x))
-	case lua.LNumber:
-		return "number " + x.String()
-	case *lua.LNilType:
-		return "nil"
-	default:
-		return v.Type().String()
-	}
-}
+// describeLua names a value for an error message (see luastr.Describe).
+func describeLua(v lua.LValue) string { return luastr.Describe(v) }
 
 func pushBool(L *lua.LState, b bool) {
 	if b {

@@ -75,6 +75,7 @@ func (vm *machine) apiSowSkip(L *lua.LState) int {
 	if last < 0 {
 		L.RaiseError("sowing %d counters from %s runs off the end of track %s", n, vm.dcl.board.sites[from].Name, t.Name)
 	}
+	vm.recordSowing(t, from, n, true)
 	vm.pushSite(L, last)
 	pushBool(L, empty)
 	return 2

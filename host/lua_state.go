@@ -44,7 +44,11 @@ func countError(L *lua.LState, what string, n int) {
 func (vm *machine) apiSetCount(L *lua.LState) int {
 	s := vm.mutable(L)
 	i := vm.site(L, 1)
-	s.cells[i] = vm.checkSiteCount(L, i, vm.argInt(L, 2))
+	n := vm.checkSiteCount(L, i, vm.argInt(L, 2))
+	if vm.rec != nil && n != s.cells[i] {
+		vm.recordSite(EffectSet, i, int(n))
+	}
+	s.cells[i] = n
 	return 0
 }
 
@@ -52,6 +56,9 @@ func (vm *machine) apiAdd(L *lua.LState) int {
 	s := vm.mutable(L)
 	i := vm.site(L, 1)
 	n := vm.checkSiteCount(L, i, int(s.cells[i])+vm.argInt(L, 2))
+	if vm.rec != nil {
+		vm.recordAdd(i, int(n-s.cells[i]))
+	}
 	s.cells[i] = n
 	L.Push(luaInt(int(n)))
 	return 1
@@ -62,6 +69,9 @@ func (vm *machine) apiTake(L *lua.LState) int {
 	i := vm.site(L, 1)
 	n := s.cells[i]
 	s.cells[i] = 0
+	if n != 0 {
+		vm.recordSite(EffectTake, i, int(n))
+	}
 	L.Push(luaInt(int(n)))
 	return 1
 }
@@ -79,7 +89,10 @@ func (vm *machine) apiSetOwner(L *lua.LState) int {
 	if p < 0 || p > vm.dcl.players {
 		L.ArgError(2, fmt.Sprintf("owner %d does not exist (0 for nobody, players 1..%d)", p, vm.dcl.players))
 	}
-	s.cells[vm.g.lay.owners+i] = int32(p)
+	if o := &s.cells[vm.g.lay.owners+i]; *o != int32(p) {
+		*o = int32(p)
+		vm.record(Effect{Kind: EffectOwner, Site: i, To: -1, Player: p})
+	}
 	return 0
 }
 
@@ -106,6 +119,9 @@ func (vm *machine) apiCapture(L *lua.LState) int {
 	s.cells[i] -= int32(n)
 	c := &s.cells[vm.g.lay.captured+p-1]
 	*c = checkCount(L, "a captured total", int(*c)+n)
+	if n != 0 {
+		vm.record(Effect{Kind: EffectCapture, Site: i, To: -1, Player: p, Count: n})
+	}
 	L.Push(luaInt(n))
 	return 1
 }
@@ -122,6 +138,10 @@ func (vm *machine) apiPay(L *lua.LState) int {
 	}
 	*c -= int32(n)
 	s.cells[i] = vm.checkSiteCount(L, i, int(s.cells[i])+n)
+	if n != 0 && vm.rec != nil {
+		vm.recordPlayer(EffectCaptured, p, int(*c))
+		vm.recordSite(EffectDrop, i, n)
+	}
 	return 0
 }
 
@@ -134,7 +154,12 @@ func (vm *machine) apiHand(L *lua.LState) int {
 func (vm *machine) apiSetHand(L *lua.LState) int {
 	s := vm.mutable(L)
 	p := vm.player(L, 1)
-	s.cells[vm.g.lay.hand+p-1] = checkCount(L, "a hand", vm.argInt(L, 2))
+	h := &s.cells[vm.g.lay.hand+p-1]
+	n := checkCount(L, "a hand", vm.argInt(L, 2))
+	if n != *h {
+		*h = n
+		vm.recordPlayer(EffectHand, p, int(n))
+	}
 	return 0
 }
 
@@ -151,6 +176,7 @@ func (vm *machine) apiPlace(L *lua.LState) int {
 	*h--
 	s.cells[i] = vm.checkSiteCount(L, i, int(s.cells[i])+1)
 	s.cells[vm.g.lay.owners+i] = int32(p)
+	vm.record(Effect{Kind: EffectPlace, Site: i, To: -1, Player: p})
 	return 0
 }
 
@@ -168,6 +194,7 @@ func (vm *machine) apiMovePiece(L *lua.LState) int {
 	}
 	s.cells[to], s.cells[from] = s.cells[from], 0
 	s.cells[o+to], s.cells[o+from] = s.cells[o+from], 0
+	vm.record(Effect{Kind: EffectMove, Site: from, To: to})
 	return 0
 }
 

@@ -145,12 +145,6 @@ func TestStringGsubTemplateWork(t *testing.T) {
 	assert.False(t, strings.Contains(err.Error(), "%!"))
 }
 
-func TestCountGsubParts(t *testing.T) {
-	for _, r := range []string{"", "a", "%", "%1", "a%1b", "%%", "ab%%cd", "%1%2", "x%0%", "%a%1%b", strings.Repeat("%0", 5)} {
-		assert.Equal(t, len(parseGsubTemplate(r).parts), countGsubParts(r), r)
-	}
-}
-
 // unpack and string.byte push a value each: a count the data stack cannot
 // hold is refused before pushing; odd bounds give what Lua gives.
 func TestUnpackAndByteBounds(t *testing.T) {

@@ -11,8 +11,9 @@ import (
 // goroutines at once; make one per goroutine with Game.NewRunner and Close
 // it when done. It works on any state of its game.
 type Runner struct {
-	g  *Game
-	vm *machine
+	g      *Game
+	vm     *machine
+	record bool
 }
 
 // NewRunner returns a runner for states of g.
@@ -50,7 +51,14 @@ func (r *Runner) check(s *State) error {
 	return nil
 }
 
-// Apply plays a legal move on s, as State.Apply does.
+// Record turns the recording of effects on or off for the moves the
+// runner applies from now on (Apply, Play and playouts): with it on, each
+// state a move makes keeps the effects of that move (State.Effects). It is
+// off for a new runner, and costs nothing then.
+func (r *Runner) Record(on bool) { r.record = on }
+
+// Apply plays a legal move on s, as State.Apply does, recording its
+// effects when Record is on.
 func (r *Runner) Apply(s *State, m Move) error {
 	if err := r.check(s); err != nil {
 		return err
@@ -61,6 +69,9 @@ func (r *Runner) Apply(s *State, m Move) error {
 	vm, err := r.machine()
 	if err != nil {
 		return err
+	}
+	if r.record {
+		vm.startRecording()
 	}
 	return vm.apply(s, m)
 }
@@ -106,6 +117,9 @@ func (r *Runner) playout(s *State, choose func(*State) Move, maxPlies int, check
 		vm, err := r.machine()
 		if err != nil {
 			return n, err
+		}
+		if r.record {
+			vm.startRecording()
 		}
 		if err := vm.apply(s, m); err != nil {
 			return n, err

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/matombo/matombo/host/internal/luastr"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -76,9 +77,11 @@ func (vm *machine) newSandbox(lim Limits) *lua.LState {
 	str := L.GetGlobal("string").(*lua.LTable)
 	str.RawSetString("dump", lua.LNil)
 	str.RawSetString("__index", lua.LNil)
-	vm.wrapString(L, str, lim)
 	tbl := L.GetGlobal("table").(*lua.LTable)
-	vm.wrapTable(L, tbl, lim)
+	luastr.Install(L, str, tbl, luastr.Limits{
+		StringBytes: lim.StringBytes, PatternText: lim.PatternText,
+		TableItems: lim.TableItems, DataStack: lim.DataStack,
+	}, vm)
 	mth := L.GetGlobal("math").(*lua.LTable)
 	mth.RawSetString("random", lua.LNil)
 	mth.RawSetString("randomseed", lua.LNil)
@@ -196,100 +199,20 @@ func luaText(v lua.LValue) string {
 // charge spends n steps of the call's step budget for work a primitive
 // does in Go, and raises a budget error when the steps are spent.
 func (vm *machine) charge(L *lua.LState, n int) {
-	if !vm.trip.charge(n) {
+	if !vm.trip.Charge(n) {
 		vm.overBudget(L, BudgetSteps, fmt.Sprintf("%d steps", vm.g.limits.Steps), "the call ran too many steps")
 	}
+}
+
+// Exceeded is overBudget for package luastr.
+func (vm *machine) Exceeded(L *lua.LState, budget, limit, detail string) {
+	vm.overBudget(L, Budget(budget), limit, detail)
 }
 
 // overBudget records a sandbox budget error and raises it in the script.
 func (vm *machine) overBudget(L *lua.LState, budget Budget, limit, detail string) {
 	vm.budgetHit = &BudgetError{Budget: budget, Limit: limit, Detail: detail}
 	L.RaiseError("%s budget exceeded (limit %s): %s", budget, limit, detail)
-}
-
-// wrapString replaces the string functions that build strings with the
-// sandbox's own (see lua_string.go) and guards the pattern functions.
-func (vm *machine) wrapString(L *lua.LState, str *lua.LTable, lim Limits) {
-	sl := strLib{vm: vm, lim: lim}
-	textLimit := fmt.Sprintf("%d bytes", lim.PatternText)
-	// checkPattern refuses a subject, pattern or match the matcher, which
-	// runs in Go, could take too long over.
-	checkPattern := func(L *lua.LState, name string) {
-		s := L.CheckString(1)
-		p := L.CheckString(2)
-		if len(s) > lim.PatternText {
-			vm.overBudget(L, "string size", textLimit, fmt.Sprintf("string.%s over a string of %d bytes", name, len(s)))
-		}
-		if len(p) > 1024 {
-			vm.overBudget(L, "string size", "1024 bytes", fmt.Sprintf("string.%s with a pattern of %d bytes", name, len(p)))
-		}
-		plain := name == "find" && L.GetTop() >= 4 && lua.LVAsBool(L.Get(4))
-		if !plain {
-			if work := patternWork(len(s), p); work > maxPatternWork {
-				vm.overBudget(L, "pattern", fmt.Sprintf("%.0e steps", float64(maxPatternWork)),
-					fmt.Sprintf("string.%s with %d repetition items over %d bytes could take %.1e steps (the matcher backtracks in Go, where the time budget cannot stop it)", name, quantifiers(p), len(s), work))
-			}
-		}
-	}
-	for _, name := range []string{"find", "match", "gmatch"} {
-		orig := str.RawGetString(name).(*lua.LFunction).GFunction
-		str.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
-			checkPattern(L, name)
-			return orig(L)
-		}))
-	}
-	str.RawSetString("gsub", L.NewFunction(func(L *lua.LState) int {
-		checkPattern(L, "gsub")
-		return sl.gsub(L)
-	}))
-	str.RawSetString("gfind", str.RawGetString("gmatch"))
-	// string.byte pushes a value per byte: a count the data stack cannot
-	// hold is refused before the pushes (which copy the growing stack).
-	strByte := str.RawGetString("byte").(*lua.LFunction).GFunction
-	str.RawSetString("byte", L.NewFunction(func(L *lua.LState) int {
-		s := L.CheckString(1)
-		i := float64(L.OptNumber(2, 1))
-		j := i
-		if L.Get(3) != lua.LNil {
-			j = float64(L.CheckNumber(3))
-		}
-		n := float64(len(s))
-		if i < 0 {
-			i = max(n+i+1, 1)
-		}
-		if j < 0 {
-			j = n + j + 1
-		}
-		if count := min(j, n) - max(i, 1) + 1; count > float64(lim.DataStack)/2 {
-			vm.overBudget(L, "data stack", fmt.Sprintf("%d values", lim.DataStack), fmt.Sprintf("string.byte of %.0f bytes", count))
-		}
-		return strByte(L)
-	}))
-	str.RawSetString("rep", L.NewFunction(sl.rep))
-	str.RawSetString("format", L.NewFunction(sl.format))
-	str.RawSetString("char", L.NewFunction(sl.char))
-	str.RawSetString("upper", L.NewFunction(sl.mapBytes("string.upper", upperASCII)))
-	str.RawSetString("lower", L.NewFunction(sl.mapBytes("string.lower", lowerASCII)))
-	str.RawSetString("reverse", L.NewFunction(sl.mapBytes("string.reverse", reverseBytes)))
-}
-
-func (vm *machine) wrapTable(L *lua.LState, tbl *lua.LTable, lim Limits) {
-	itemLimit := fmt.Sprintf("%d", lim.TableItems)
-	insert := tbl.RawGetString("insert").(*lua.LFunction).GFunction
-	tbl.RawSetString("insert", L.NewFunction(func(L *lua.LState) int {
-		t := L.CheckTable(1)
-		if L.GetTop() == 3 {
-			pos := L.CheckInt(2)
-			if n := t.Len(); pos < 1 || pos > n+1 {
-				L.ArgError(2, fmt.Sprintf("position %d out of bounds (the table has %d elements)", pos, n))
-			}
-		}
-		if t.Len() >= lim.TableItems {
-			vm.overBudget(L, "table size", itemLimit, "table.insert into a table of that many elements")
-		}
-		return insert(L)
-	}))
-	tbl.RawSetString("concat", L.NewFunction(strLib{vm: vm, lim: lim}.concat))
 }
 
 // luaNumber converts a number to a Lua value without allocating when it is
@@ -345,55 +268,4 @@ func noAllocLibs(L *lua.LState, globals, mth *lua.LTable) {
 	}
 	extreme("min", func(a, b float64) bool { return a < b })
 	extreme("max", func(a, b float64) bool { return a > b })
-}
-
-// maxPatternWork bounds the worst-case steps of one pattern match. Lua
-// patterns backtrack: with q repetition items (*, + or -) a match over n
-// bytes can take about n^(q+1) steps, run by gopher-lua in Go where the
-// time budget cannot interrupt them (about 50 ns a step).
-const maxPatternWork = 4e6
-
-// patternWork is the worst-case number of steps of matching pattern p over
-// n bytes.
-func patternWork(n int, p string) float64 {
-	q := quantifiers(p)
-	if q == 0 {
-		return float64(n)
-	}
-	e := q + 1
-	if strings.HasPrefix(p, "^") {
-		e = q
-	}
-	return math.Pow(float64(max(n, 1)), float64(e))
-}
-
-// quantifiers counts the repetition items * + - of a Lua pattern, outside
-// character classes and escapes.
-func quantifiers(p string) int {
-	q := 0
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '%':
-			i++
-		case '[':
-			i++
-			if i < len(p) && p[i] == '^' {
-				i++
-			}
-			if i < len(p) && p[i] == ']' {
-				i++
-			}
-			for i < len(p) && p[i] != ']' {
-				if p[i] == '%' {
-					i++
-				}
-				i++
-			}
-		case '*', '+', '-':
-			if i > 0 {
-				q++
-			}
-		}
-	}
-	return q
 }

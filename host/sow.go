@@ -88,8 +88,9 @@ const (
 // up that site's counters and sows on. A sowing that would need more than
 // maxLaps laps stops before the lap that would exceed the limit. Each lap
 // is charged to *work; the sowing stops (relayWork) when it runs out, or
-// when the call's time budget has tripped.
-func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64, maxLaps int, work *int, trip *tripwire) (last, how, laps int) {
+// when the call's time budget has tripped. Each lap is recorded in rec
+// when it is not nil.
+func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64, maxLaps int, work *int, trip *tripwire, rec *recorder) (last, how, laps int) {
 	pos := from
 	for {
 		if laps >= maxLaps {
@@ -97,11 +98,14 @@ func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64
 		}
 		n := int(counts[pos])
 		*work -= sowCost(t, n)
-		if *work < 0 || laps&255 == 255 && trip != nil && trip.stopped() {
+		if *work < 0 || laps&255 == 255 && trip != nil && trip.Stopped() {
 			return pos, relayWork, laps
 		}
 		counts[pos] = 0
 		laps++
+		if rec != nil {
+			rec.lap(t, pos, n)
+		}
 		l, empty, over := sowInto(counts, t, pos, n)
 		switch {
 		case over >= 0:
@@ -117,10 +121,6 @@ func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64
 	}
 }
 
-// stopped reports whether the watchdog has stopped the current call (its
-// time is up), without counting a step as Done does.
-func (t *tripwire) stopped() bool { return t.call.Load()&callStopped != 0 }
-
 // chargeSowing charges the site visits of a sowing to the call's step
 // budget, at the rate of m.sow (eight visits a step).
 func (vm *machine) chargeSowing(L *lua.LState, visits int) {
@@ -134,7 +134,7 @@ func (vm *machine) relayFailed(L *lua.LState, fn string, from, how, at, maxLaps 
 	if how == relayOverflow {
 		L.RaiseError("%s from %s: the count of %s would pass %d", fn, b.sites[from].Name, b.sites[at].Name, maxCount)
 	}
-	if vm.trip.stopped() {
+	if vm.trip.Stopped() {
 		L.RaiseError("%s from %s: the time budget ran out", fn, b.sites[from].Name)
 	}
 	w := sowWork(vm.g.lay.sites)
@@ -169,6 +169,7 @@ func (vm *machine) apiSow(L *lua.LState) int {
 	if last < 0 {
 		L.RaiseError("sowing %d counters from %s runs off the end of track %s", n, vm.dcl.board.sites[from].Name, t.Name)
 	}
+	vm.recordSowing(t, from, n, false)
 	vm.pushSite(L, last)
 	pushBool(L, empty)
 	return 2
@@ -193,7 +194,7 @@ func (vm *machine) relayArgs(L *lua.LState) (*State, *Track, int, uint64, int) {
 func (vm *machine) apiRelay(L *lua.LState) int {
 	s, t, from, stop, maxLaps := vm.relayArgs(L)
 	work := sowWork(vm.g.lay.sites)
-	last, how, laps := relayInto(s.cells[:vm.g.lay.sites], vm.dcl.board.tagMask, t, from, stop, maxLaps, &work, vm.trip)
+	last, how, laps := relayInto(s.cells[:vm.g.lay.sites], vm.dcl.board.tagMask, t, from, stop, maxLaps, &work, vm.trip, vm.rec)
 	vm.chargeSowing(L, sowWork(vm.g.lay.sites)-work)
 	switch how {
 	case relayWork, relayOverflow:
@@ -251,7 +252,7 @@ func (vm *machine) relayEnds(L *lua.LState, fn string, s *State, t *Track, from 
 	}
 	vm.scratch = append(vm.scratch[:0], s.cells[:vm.g.lay.sites]...)
 	before := *work
-	at, how, _ := relayInto(vm.scratch, vm.dcl.board.tagMask, t, from, stop, maxLaps, work, vm.trip)
+	at, how, _ := relayInto(vm.scratch, vm.dcl.board.tagMask, t, from, stop, maxLaps, work, vm.trip, nil)
 	vm.chargeSowing(L, before-*work)
 	if how == relayWork || how == relayOverflow {
 		vm.relayFailed(L, fn, from, how, at, maxLaps)
@@ -343,6 +344,9 @@ func (vm *machine) apiCaptureRun(L *lua.LState) int {
 		}
 		s.cells[site] = 0
 		total += int(n)
+		if vm.rec != nil {
+			vm.record(Effect{Kind: EffectCapture, Site: site, To: -1, Player: p, Count: int(n)})
+		}
 	}
 	*c = checkCount(L, "a captured total", int(*c)+total)
 	L.Push(luaInt(total))
@@ -363,6 +367,9 @@ func (vm *machine) apiSweep(L *lua.LState) int {
 		c := &s.cells[lay.captured+int(o)-1]
 		*c = checkCount(L, fmt.Sprintf("player %d's captured total", o), int(*c)+int(s.cells[i]))
 		total += int(s.cells[i])
+		if vm.rec != nil {
+			vm.record(Effect{Kind: EffectCapture, Site: i, To: -1, Player: int(o), Count: int(s.cells[i])})
+		}
 		s.cells[i] = 0
 	}
 	L.Push(luaInt(total))

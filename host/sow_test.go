@@ -39,7 +39,7 @@ func TestRelayBoundHolds(t *testing.T) {
 			}
 			c := append([]int32(nil), counts...)
 			work := sowWork(n)
-			_, how, laps := relayInto(c, tags, &track, from, 1, maxLaps, &work, nil)
+			_, how, laps := relayInto(c, tags, &track, from, 1, maxLaps, &work, nil, nil)
 			checked++
 			if how == relayLaps {
 				t.Fatalf("bound says a sowing ends within %d laps, but from %d it did not (counts %v, stops %v)", maxLaps, from, counts, tags)

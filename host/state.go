@@ -26,6 +26,8 @@ type State struct {
 	hist   history  // position keys, for repetition rules
 	key    uint64   // the position's key, kept by every change that completes
 	moves  []Move   // legal moves of the current decision
+
+	effects *effectList // what the ply that made the state did; nil when not recorded
 }
 
 // layout gives the offsets of a game's state cells.

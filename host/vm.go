@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/matombo/matombo/host/internal/memwalk"
+	"github.com/matombo/matombo/host/internal/watchdog"
 	lua "github.com/yuin/gopher-lua"
 	"gopkg.in/yaml.v3"
 )
@@ -40,8 +42,10 @@ type machine struct {
 	dataPos   map[*lua.LTable]Pos
 	filters   []*filter
 
-	scratch []int32 // dry-run sowing
-	spare   []Move  // a buffer for the next legal list (see save)
+	rec     *recorder // the effects of the ply being applied; nil when not recorded
+	recBuf  recorder  // the buffer rec points to
+	scratch []int32   // dry-run sowing
+	spare   []Move    // a buffer for the next legal list (see save)
 
 	seen      map[Move]struct{} // moves of a long legal list (see pushNew)
 	seenFor   uint64            // the call the set belongs to
@@ -63,6 +67,7 @@ type saved struct {
 	method Method
 	notes  []string
 	key    uint64
+	effect *effectList
 }
 
 type strCache struct {
@@ -98,8 +103,8 @@ func luaInt(v int) lua.LValue {
 // The first machine of a game records the script's declarations in dcl;
 // later ones check that the script declared the same again.
 func newMachine(g *Game) (*machine, error) {
-	vm := &machine{g: g, trip: newTripwire(g.limits), dcl: &decl{}, ext: newExtending()}
-	vm.trip.measure = func() uint64 { return vm.heldMemory(g.limits.Memory) }
+	vm := &machine{g: g, dcl: &decl{}, ext: newExtending()}
+	vm.trip = watchdog.NewTripwire(g.limits.Steps, g.limits.Memory, func() uint64 { return vm.heldMemory(g.limits.Memory) })
 	vm.L = vm.newSandbox(g.limits)
 	vm.L.SetContext(vm.trip)
 	vm.strs.empty = lua.LString("empty")
@@ -109,7 +114,7 @@ func newMachine(g *Game) (*machine, error) {
 		vm.L.Close()
 		return nil, err
 	}
-	g.wd.add(vm.trip)
+	g.wd.Add(vm.trip)
 	vm.loading = true
 	fn := vm.L.NewFunctionFromProto(g.proto)
 	err := vm.call(fn, "load", 1)
@@ -136,8 +141,14 @@ func newMachine(g *Game) (*machine, error) {
 	return vm, nil
 }
 
+// heldMemory estimates the memory the machine's script holds, stopping
+// early once it is over limit. It must run on the machine's goroutine.
+func (vm *machine) heldMemory(limit uint64) uint64 {
+	return memwalk.Held(vm.L, limit, vm.fnSetup, vm.fnLegal, vm.fnPlay, vm.fnBlocked, vm.fnRepeated, vm.fnResult, vm.fnEvaluate)
+}
+
 func (vm *machine) close() {
-	vm.g.wd.remove(vm.trip)
+	vm.g.wd.Remove(vm.trip)
 	vm.L.Close()
 }
 
@@ -230,7 +241,7 @@ func (vm *machine) invoke(name Call, nargs, nret int) error {
 	vm.phase = name
 	err := vm.L.PCall(nargs, nret, nil)
 	vm.phase = outer
-	vm.g.wd.end(vm.trip)
+	vm.g.wd.End(vm.trip)
 	if err == nil {
 		return nil
 	}
@@ -242,7 +253,7 @@ func (vm *machine) invoke(name Call, nargs, nret int) error {
 // error a script caught with pcall in an earlier call is forgotten.
 func (vm *machine) begin() uint64 {
 	vm.budgetHit = nil
-	return vm.g.wd.begin(vm.trip)
+	return vm.g.wd.Begin(vm.trip)
 }
 
 // convertError turns a gopher-lua error into a ScriptError or BudgetError.
@@ -267,14 +278,14 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 		out.Pos, out.Func = pos, fn
 		return &out
 	}
-	switch why := vm.trip.firedFor(seq); why {
-	case tripSteps:
+	switch why := vm.trip.FiredFor(seq); why {
+	case watchdog.Steps:
 		vm.budgetHit = nil
 		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetSteps, Limit: fmt.Sprintf("%d steps", vm.g.limits.Steps), Detail: "the call ran too many steps (an endless loop?)"}
-	case tripTime:
+	case watchdog.Time:
 		vm.budgetHit = nil
 		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetTime, Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop or a hang)"}
-	case tripMemory:
+	case watchdog.Memory:
 		vm.budgetHit = nil
 		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the script holds too much memory"}
 	}
@@ -468,12 +479,14 @@ func (vm *machine) settle(s *State) error {
 	return nil
 }
 
-// apply plays move m on s. On any error s is restored as it was.
+// apply plays move m on s. On any error s is restored as it was. The
+// effects of the move are recorded when startRecording was called before.
 func (vm *machine) apply(s *State, m Move) error {
 	vm.save(s)
 	vm.beginMove()
 	vm.bind(s)
 	defer vm.bind(nil)
+	s.effects = nil
 	p := s.ToMove()
 	s.ply++
 	s.cells[vm.g.lay.toMove] = int32(vm.g.nextPlayer(p))
@@ -489,6 +502,7 @@ func (vm *machine) apply(s *State, m Move) error {
 	err := vm.invoke("play", 2+int(m.N), 0)
 	vm.playing = false
 	if err != nil {
+		vm.rec = nil
 		vm.restore(s)
 		return err
 	}
@@ -503,6 +517,7 @@ func (vm *machine) apply(s *State, m Move) error {
 		err = vm.repeated(s, p)
 	}
 	if err != nil {
+		vm.rec = nil
 		s.hist.pop()
 		vm.rememberBefore(s)
 		vm.restore(s)
@@ -511,6 +526,9 @@ func (vm *machine) apply(s *State, m Move) error {
 	s.key = key
 	if s.over {
 		s.key = s.computeKey() // the end of a game may change the board (sweeps)
+	}
+	if vm.rec != nil {
+		vm.finishRecording(s)
 	}
 	vm.done()
 	return nil
@@ -541,6 +559,7 @@ func (vm *machine) save(s *State) {
 	v.moves = s.moves
 	s.moves = vm.spare[:0]
 	v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key = s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key
+	v.effect = s.effects
 }
 
 func (vm *machine) restore(s *State) {
@@ -549,6 +568,7 @@ func (vm *machine) restore(s *State) {
 	vm.spare, s.moves = s.moves, v.moves
 	v.moves = nil
 	s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key = v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key
+	s.effects = v.effect
 }
 
 // done ends a successful move: the old legal list becomes the spare buffer.

@@ -120,11 +120,3 @@ func TestCheckShadowedScript(t *testing.T) {
 	assert.Equal(t, exitFail, r.code)
 	assert.Contains(t, r.stdout, "is loaded from "+filepath.Join(dir, "kalah", "kalah.lua")+", not from this script")
 }
-
-func TestAllCombinations(t *testing.T) {
-	combos := allCombinations([]string{"a", "b"}, [][]string{{"1", "2"}, {"x", "y", "z"}})
-	require.Len(t, combos, 6)
-	assert.Equal(t, "a", combos[5][0].Name)
-	assert.Equal(t, "2", combos[5][0].Value)
-	assert.Equal(t, "z", combos[5][1].Value)
-}

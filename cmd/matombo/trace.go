@@ -17,7 +17,8 @@ game record can be pasted as one argument.
 
 With --json, writes exactly one JSON object per line per state, the opening
 first (the state format of docs/state-json.md: game, variant, ply, to_move,
-sites, captured, hand, legal, over, winner, notes, reason, vars, history).
+sites, captured, hand, legal, over, winner, notes, reason, vars, history,
+effects: what each token did, in order).
 
 An illegal token stops the trace after the states before it, with an error
 naming the token and the legal ones, and exit status 1.`
@@ -52,9 +53,12 @@ func runTrace(e *env, args []string) int {
 	if err := write(s, "", 0); err != nil {
 		return c.fail(err)
 	}
+	r := g.NewRunner()
+	defer r.Close()
+	r.Record(true)
 	for i, tok := range tokens {
 		mover := s.ToMove()
-		if err := s.Play(tok); err != nil {
+		if err := r.Play(s, tok); err != nil {
 			return c.fail(fmt.Errorf("token %d: %w", i+1, err))
 		}
 		if err := write(s, tok, mover); err != nil {

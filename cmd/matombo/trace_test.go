@@ -49,12 +49,15 @@ func TestTraceJSON(t *testing.T) {
 	for i, line := range lines {
 		var obj map[string]any
 		require.NoError(t, json.Unmarshal([]byte(line), &obj), line)
-		for _, key := range []string{"game", "variant", "ply", "to_move", "sites", "captured", "hand", "legal", "over", "winner", "notes", "reason", "vars"} {
+		for _, key := range []string{"game", "variant", "ply", "to_move", "sites", "captured", "hand", "legal", "over", "winner", "notes", "reason", "vars", "effects"} {
 			assert.Contains(t, obj, key)
 		}
 		assert.EqualValues(t, i, obj["ply"])
+		assert.NotNil(t, obj["effects"], "every state records its effects")
 		if i > 0 {
-			require.NoError(t, s.Play([]string{"b2", "c3", "c1"}[i-1]))
+			m, err := s.ParseMove([]string{"b2", "c3", "c1"}[i-1])
+			require.NoError(t, err)
+			require.NoError(t, s.ApplyRecorded(m))
 			want, _ := s.MarshalJSON()
 			assert.Equal(t, string(want), line)
 		}

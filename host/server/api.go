@@ -386,7 +386,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	next := e.state.Clone()
 	m, err := next.ParseMove(req.Token)
 	if err == nil {
-		err = next.Apply(m)
+		err = next.ApplyRecorded(m)
 	}
 	if err != nil {
 		var ill *host.IllegalMoveError

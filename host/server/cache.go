@@ -78,14 +78,15 @@ func loadGame(lib *host.Library, name string, variants []string, params map[stri
 	return lib.Load(name, opts...)
 }
 
-// replay plays tokens on s and returns the last move played (nil when
+// replay plays tokens on s, recording their effects (the state JSON
+// carries those of the last), and returns the last move played (nil when
 // tokens is empty).
 func replay(s *host.State, tokens []string) (*moveView, error) {
 	var last *moveView
 	for i, tok := range tokens {
 		m, err := s.ParseMove(tok)
 		if err == nil {
-			err = s.Apply(m)
+			err = s.ApplyRecorded(m)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("replaying move %d %q of the stored record: %w", s.Ply()+1, tok, err)

@@ -64,13 +64,13 @@ func (s *Server) playComputer(sg *store.Game, owner string) {
 	next := st.Clone()
 	m, err := s.choose(ctx, st, spec)
 	if err == nil {
-		err = next.Apply(m)
+		err = next.ApplyRecorded(m)
 	}
 	if err != nil {
 		s.log.Error("computer move", "id", sg.ID, "player", spec, "err", err)
 		next.CopyFrom(st)
 		if m, err = randomMove(next); err == nil {
-			err = next.Apply(m)
+			err = next.ApplyRecorded(m)
 		}
 		if err != nil {
 			s.log.Error("random fallback move", "id", sg.ID, "err", err)

@@ -137,7 +137,9 @@ func stateAfter(t *testing.T, name string, variants []string, tokens []string) [
 	require.NoError(t, err)
 	s := g.Start()
 	for _, tok := range tokens {
-		require.NoError(t, s.Play(tok))
+		m, err := s.ParseMove(tok)
+		require.NoError(t, err)
+		require.NoError(t, s.ApplyRecorded(m)) // the server's state JSON carries the last move's effects
 	}
 	b, err := json.Marshal(s)
 	require.NoError(t, err)

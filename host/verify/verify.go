@@ -2,10 +2,11 @@
 // every move, the invariants every rule script must keep: no negative
 // counts, owners that exist, counters conserved when the script says so,
 // legal lists without duplicates, every legal token accepted and tokens
-// outside the list rejected without changing the state, copies independent
-// of their originals, states that survive a JSON round trip, games that
-// replay identically from their records, scores that the script can give
-// at every state, and games that end.
+// outside the list rejected without changing the state, effects that lead
+// from each state to the next (see Effects), copies independent of their
+// originals, states that survive a JSON round trip, games that replay
+// identically from their records, scores that the script can give at
+// every state, and games that end.
 //
 // It is what `matombo check` runs on a script, and what the project's
 // reliability tests run on every shipped game and variant.
@@ -159,7 +160,11 @@ func (c *checker) game() {
 	rng := rand.New(rand.NewPCG(c.seed, 0x6d61746f6d626f))
 	probe := rand.New(rand.NewPCG(c.seed, 0x70726f6265))
 	defer c.flushPending()
+	r := c.g.NewRunner()
+	defer r.Close()
+	r.Record(true)
 	s := c.g.Start()
+	before := s.Clone()
 	c.total = total(s)
 	if !c.state(s) {
 		return
@@ -178,7 +183,8 @@ func (c *checker) game() {
 		moves := s.Moves()
 		m := moves[rng.IntN(len(moves))]
 		tok := c.g.Token(m)
-		if err := s.Apply(m); err != nil {
+		before.CopyFrom(s)
+		if err := r.Apply(s, m); err != nil {
 			if !c.scriptFailure(tok, err, true) {
 				c.fail("the legal token %q failed: %v", tok, err)
 			}
@@ -187,6 +193,9 @@ func (c *checker) game() {
 		c.record = append(c.record, tok)
 		if c.opt.Replay {
 			c.hashes = append(c.hashes, jsonHash(s))
+		}
+		if err := Effects(before, s); err != nil {
+			c.fail("%v", err)
 		}
 		if !c.state(s) {
 			return
@@ -407,8 +416,11 @@ func (c *checker) replay() {
 		c.fail("replay: the opening differs")
 		return
 	}
+	r := g.NewRunner()
+	defer r.Close()
+	r.Record(true)
 	for i, t := range c.record {
-		if err := s.Play(t); err != nil {
+		if err := r.Play(s, t); err != nil {
 			c.fail("replay: token %d %q failed: %v", i+1, t, err)
 			return
 		}
@@ -417,4 +429,40 @@ func (c *checker) replay() {
 			return
 		}
 	}
+}
+
+// Effects checks that the effects recorded in after (State.Effects: the
+// state was made with recording on) lead from before, the state its move
+// was played on, to after: applied to before's position they give after's
+// counts, owners, captured totals, hands and, unless the game ended,
+// whose decision is next. It is how `matombo check` verifies that a
+// script's primitives say what they do.
+func Effects(before, after *host.State) error {
+	effects, ok := after.Effects()
+	if !ok {
+		return fmt.Errorf("effects: the state after ply %d was made without recording its effects", after.Ply())
+	}
+	pos := before.Position()
+	if err := pos.ApplyEffects(effects); err != nil {
+		return fmt.Errorf("effects of ply %d do not apply to the state before it: %w", after.Ply(), err)
+	}
+	want := after.Position()
+	g := after.Game()
+	b := g.Board()
+	for i := range want.Counts {
+		if pos.Counts[i] != want.Counts[i] || pos.Owners[i] != want.Owners[i] {
+			return fmt.Errorf("effects of ply %d give %s count %d owner %d, the state has count %d owner %d",
+				after.Ply(), b.Site(i).Name, pos.Counts[i], pos.Owners[i], want.Counts[i], want.Owners[i])
+		}
+	}
+	for p := range want.Captured {
+		if pos.Captured[p] != want.Captured[p] || pos.Hand[p] != want.Hand[p] {
+			return fmt.Errorf("effects of ply %d give player %d captured %d and hand %d, the state has %d and %d",
+				after.Ply(), p+1, pos.Captured[p], pos.Hand[p], want.Captured[p], want.Hand[p])
+		}
+	}
+	if !after.Over() && pos.ToMove != want.ToMove {
+		return fmt.Errorf("effects of ply %d give player %d to move, the state has player %d", after.Ply(), pos.ToMove, want.ToMove)
+	}
+	return nil
 }

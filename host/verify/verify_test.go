@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/matombo/matombo/host"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -67,5 +68,37 @@ func TestScriptFailureReportedOnce(t *testing.T) {
 				require.Equal(t, 1, n, "seed %d reports the failure once", seed)
 			}
 		})
+	}
+}
+
+func TestCombinations(t *testing.T) {
+	combos := Combinations([]string{"a", "b"}, [][]string{{"1", "2"}, {"x", "y", "z"}})
+	require.Len(t, combos, 6)
+	assert.Equal(t, "a", combos[5][0].Name)
+	assert.Equal(t, "2", combos[5][0].Value)
+	assert.Equal(t, "z", combos[5][1].Value)
+}
+
+// Check runs its five steps on a good game, and reports a broken script
+// in the step that found it, skipping the steps after a failed load.
+func TestCheck(t *testing.T) {
+	lib := host.NewLibrary()
+	require.NoError(t, lib.AddDir(filepath.Join("..", "testdata", "games")))
+	var seen []string
+	r := Check(lib, "kalah", CheckOptions{Games: 3, Seed: 1, OnStep: func(st Step) { seen = append(seen, st.Name) }})
+	require.True(t, r.OK(), "%+v", r)
+	assert.Equal(t, []string{StepLoads, StepVariants, StepParameters, StepOpenings, StepRandomGames}, seen)
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "broken.lua"), []byte("local x = = 1\n"), 0o644))
+	lib = host.NewLibrary()
+	require.NoError(t, lib.AddDir(dir))
+	r = Check(lib, "broken", CheckOptions{Games: 1})
+	require.False(t, r.OK())
+	require.Len(t, r.Steps, 5)
+	require.Len(t, r.Steps[0].Findings, 1)
+	assert.Contains(t, r.Steps[0].Findings[0].String(), "broken.lua:1:")
+	for _, st := range r.Steps[1:] {
+		assert.True(t, st.Skipped, st.Name)
 	}
 }

@@ -1,4 +1,8 @@
-package host
+// Package globalcheck checks a parsed Lua chunk before it runs: every read
+// of a global the sandbox does not provide and every assignment to a
+// global is an error naming its line, and statements and expressions nest
+// at most MaxNesting levels deep.
+package globalcheck
 
 import (
 	"fmt"
@@ -6,12 +10,20 @@ import (
 	"github.com/yuin/gopher-lua/ast"
 )
 
-// checkGlobals walks a parsed chunk and reports the first use of a global
-// variable that the sandbox does not provide, and the first assignment to
-// any global: rule scripts keep everything in locals. Doing this before the
-// script runs turns typos into errors with a line number at load time.
-func checkGlobals(file string, chunk []ast.Stmt, allowed map[string]bool) error {
-	c := &globalChecker{file: file, allowed: allowed}
+// Error is the first problem found, at a line of the chunk.
+type Error struct {
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// Check walks a parsed chunk and reports the first use of a global
+// variable not in allowed, and the first assignment to any global: rule
+// scripts keep everything in locals. Doing this before the script runs
+// turns typos into errors with a line number at load time.
+func Check(chunk []ast.Stmt, allowed map[string]bool) *Error {
+	c := &globalChecker{allowed: allowed}
 	c.block(chunk, newScope(nil))
 	return c.err
 }
@@ -33,23 +45,22 @@ func (s *scope) declared(name string) bool {
 }
 
 type globalChecker struct {
-	file    string
 	allowed map[string]bool
-	err     error
+	err     *Error
 	depth   int
 }
 
-// maxNesting bounds how deeply statements and expressions nest. gopher-lua's
+// MaxNesting bounds how deeply statements and expressions nest. gopher-lua's
 // compiler recurses over the syntax tree and slows down badly on deep
 // chains ("1 .. 1 .. 1 ..." two hundred thousand times compiles for a minute
 // and a half), and Lua itself allows about 200 levels.
-const maxNesting = 200
+const MaxNesting = 200
 
 // enter counts one more level of nesting; it reports false when too deep.
 func (c *globalChecker) enter(line int) bool {
 	c.depth++
-	if c.depth > maxNesting {
-		c.fail(line, "nested more than %d levels deep (break the expression or function up)", maxNesting)
+	if c.depth > MaxNesting {
+		c.fail(line, "nested more than %d levels deep (break the expression or function up)", MaxNesting)
 		return false
 	}
 	return true
@@ -57,7 +68,7 @@ func (c *globalChecker) enter(line int) bool {
 
 func (c *globalChecker) fail(line int, format string, args ...any) {
 	if c.err == nil {
-		c.err = &ScriptError{Pos: Pos{File: c.file, Line: line}, Func: "load", Msg: fmt.Sprintf(format, args...)}
+		c.err = &Error{Line: line, Msg: fmt.Sprintf(format, args...)}
 	}
 }
 

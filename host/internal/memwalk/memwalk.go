@@ -1,13 +1,4 @@
-package host
-
-import (
-	"reflect"
-	"unsafe"
-
-	lua "github.com/yuin/gopher-lua"
-)
-
-// Memory held by a script.
+// Package memwalk measures the memory a Lua state's script holds.
 //
 // gopher-lua has no allocator hook, and the process heap is shared by every
 // game and by the embedding program, so a growing heap does not say which
@@ -21,6 +12,15 @@ import (
 // values (string bytes once per distinct string, table slots, closures); it
 // stops as soon as the limit is passed, so it costs at most about the limit
 // divided by the size of the smallest value.
+package memwalk
+
+import (
+	"errors"
+	"reflect"
+	"unsafe"
+
+	lua "github.com/yuin/gopher-lua"
+)
 
 // Estimated sizes of gopher-lua's values, in bytes.
 const (
@@ -35,12 +35,13 @@ const (
 )
 
 // luaInternals reads gopher-lua's unexported fields that the measurement
-// needs; a test checks that they are found, so an upgrade of gopher-lua
-// that renames them fails loudly instead of measuring nothing.
+// needs. When they are missing (an upgrade of gopher-lua renamed them),
+// Check reports it and the host refuses to load games, rather than
+// measuring nothing or guessing.
 type luaInternals struct {
-	reg, regArray                         int // field indexes
-	tabArray, tabDict, tabStrdict, tabKey []int
-	ok                                    bool
+	reg, regArray                 int // field indexes
+	tabArray, tabDict, tabStrdict []int
+	err                           error
 }
 
 var internals = func() luaInternals {
@@ -48,27 +49,46 @@ var internals = func() luaInternals {
 	st := reflect.TypeOf(lua.LState{})
 	f, ok := st.FieldByName("reg")
 	if !ok || f.Type.Kind() != reflect.Pointer {
+		in.err = errors.New("LState.reg (a pointer to the register stack) is missing")
 		return in
 	}
 	in.reg = f.Index[0]
 	rt := f.Type.Elem()
 	a, ok := rt.FieldByName("array")
 	if !ok || a.Type != reflect.TypeOf([]lua.LValue(nil)) {
+		in.err = errors.New("registry.array (a []LValue) is missing")
 		return in
 	}
 	in.regArray = a.Index[0]
 	tt := reflect.TypeOf(lua.LTable{})
-	ta, ok1 := tt.FieldByName("array")
-	td, ok2 := tt.FieldByName("dict")
-	ts, ok3 := tt.FieldByName("strdict")
-	tk, ok4 := tt.FieldByName("keys")
-	if !ok1 || !ok2 || !ok3 || !ok4 {
-		return in
+	for _, c := range []struct {
+		name  string
+		kind  reflect.Kind
+		index *[]int
+	}{{"array", reflect.Slice, &in.tabArray}, {"dict", reflect.Map, &in.tabDict}, {"strdict", reflect.Map, &in.tabStrdict}} {
+		f, ok := tt.FieldByName(c.name)
+		if !ok || f.Type.Kind() != c.kind {
+			in.err = errors.New("LTable." + c.name + " (a " + c.kind.String() + ") is missing")
+			return in
+		}
+		*c.index = f.Index
 	}
-	in.tabArray, in.tabDict, in.tabStrdict, in.tabKey = ta.Index, td.Index, ts.Index, tk.Index
-	in.ok = true
 	return in
 }()
+
+// Check reports whether gopher-lua's unexported fields that the
+// measurement reads are there. The host refuses to load a game when they
+// are not: without them a script's memory cannot be measured.
+func Check() error {
+	if internals.err != nil {
+		return errors.New("gopher-lua's internals that the memory budget reads have changed: " + internals.err.Error() + " (the memory of scripts cannot be measured; use the gopher-lua version in go.mod)")
+	}
+	return nil
+}
+
+// SlotSize is the estimated size of one value in a table's array part or
+// in the register stack.
+const SlotSize = sizeSlot
 
 // field returns an unexported field of the struct v points to, readable.
 func field(v reflect.Value, index []int) reflect.Value {
@@ -141,46 +161,39 @@ func (w *memWalk) run() uint64 {
 
 func (w *memWalk) table(t *lua.LTable) {
 	w.total += sizeTable
-	if internals.ok {
-		v := reflect.ValueOf(t)
-		w.total += sizeSlot * uint64(field(v, internals.tabArray).Cap())
-		w.total += sizeEntry * uint64(field(v, internals.tabDict).Len()+field(v, internals.tabStrdict).Len())
-	} else {
-		w.total += sizeEntry * uint64(t.MaxN())
-	}
+	v := reflect.ValueOf(t)
+	w.total += sizeSlot * uint64(field(v, internals.tabArray).Cap())
+	w.total += sizeEntry * uint64(field(v, internals.tabDict).Len()+field(v, internals.tabStrdict).Len())
 	w.add(t.Metatable)
 	t.ForEach(func(k, val lua.LValue) {
-		if !internals.ok {
-			w.total += sizeEntry
-		}
 		w.add(k)
 		w.add(val)
 	})
 }
 
-// heldMemory estimates the memory the machine's script holds, stopping
-// early once it is over limit. It must run on the machine's goroutine.
-func (vm *machine) heldMemory(limit uint64) uint64 {
+// Held estimates the memory L's script holds: the values reachable from
+// its registers, registry, globals and environment and from roots. It
+// stops early once the total is over limit. It must run on the goroutine
+// that runs L (between two instructions, or while L is idle), and Check
+// must have reported no error.
+func Held(L *lua.LState, limit uint64, roots ...lua.LValue) uint64 {
 	w := &memWalk{limit: limit, seen: map[unsafe.Pointer]struct{}{}}
-	L := vm.L
-	if internals.ok {
-		// Every slot of the register array counts, not only those below
-		// the top: gopher-lua moves the top below live locals while a frame
-		// runs, and slots above it still keep their values alive.
-		reg := field(reflect.ValueOf(L), []int{internals.reg})
-		if !reg.IsNil() {
-			arr := field(reg, []int{internals.regArray}).Interface().([]lua.LValue)
-			w.total += sizeSlot * uint64(cap(arr))
-			for _, v := range arr {
-				w.add(v)
-			}
+	// Every slot of the register array counts, not only those below the
+	// top: gopher-lua moves the top below live locals while a frame runs,
+	// and slots above it still keep their values alive.
+	reg := field(reflect.ValueOf(L), []int{internals.reg})
+	if !reg.IsNil() {
+		arr := field(reg, []int{internals.regArray}).Interface().([]lua.LValue)
+		w.total += sizeSlot * uint64(cap(arr))
+		for _, v := range arr {
+			w.add(v)
 		}
 	}
 	w.add(L.G.Registry)
 	w.add(L.G.Global)
 	w.add(L.Env)
-	for _, f := range []lua.LValue{vm.fnSetup, vm.fnLegal, vm.fnPlay, vm.fnBlocked, vm.fnRepeated} {
-		w.add(f)
+	for _, r := range roots {
+		w.add(r)
 	}
 	return w.run()
 }

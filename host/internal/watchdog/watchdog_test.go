@@ -1,4 +1,4 @@
-package host
+package watchdog
 
 import (
 	"runtime/metrics"
@@ -13,25 +13,25 @@ import (
 // stood then; after a restart it must be timed from the restart, not look
 // as old as the pause. A call that really runs too long is still stopped.
 func TestWatchdogTimesCallsFromRestart(t *testing.T) {
-	w := newWatchdog(Limits{Time: 50 * time.Millisecond}.withDefaults())
-	tw := newTripwire(w.limitsForTest())
-	w.add(tw)
+	w := New(50*time.Millisecond, 256<<20)
+	tw := NewTripwire(2_000_000, 256<<20, nil)
+	w.Add(tw)
 	w.clock.Store(10) // the clock stood at 10 when the watchdog stopped
 	w.running.Store(true)
-	seq := w.begin(tw)
+	seq := w.Begin(tw)
 	restart := int64(1000)
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	if !w.scan(restart+5, restart, sample) {
 		t.Fatal("scan did not see the call in progress")
 	}
-	if tw.Done() != nil || tw.firedFor(seq) != 0 {
+	if tw.Done() != nil || tw.FiredFor(seq) != None {
 		t.Fatal("a call that just began was tripped after the watchdog restarted")
 	}
 	w.scan(restart+w.maxTicks+1, restart, sample)
-	if tw.Done() == nil || tw.firedFor(seq) != tripTime {
+	if tw.Done() == nil || tw.FiredFor(seq) != Time {
 		t.Fatal("an overdue call was not tripped")
 	}
-	w.end(tw)
+	w.End(tw)
 	if w.scan(restart+2*w.maxTicks, restart, sample) {
 		t.Fatal("scan saw a call after it ended")
 	}
@@ -40,38 +40,36 @@ func TestWatchdogTimesCallsFromRestart(t *testing.T) {
 // The step budget counts instructions and stops a call exactly when they
 // are spent; a new call starts with a fresh count.
 func TestTripwireSteps(t *testing.T) {
-	w := newWatchdog(Limits{Steps: 100}.withDefaults())
-	tw := newTripwire(Limits{Steps: 100}.withDefaults())
-	w.add(tw)
+	w := New(30*time.Second, 256<<20)
+	tw := NewTripwire(100, 256<<20, nil)
+	w.Add(tw)
 	for call := 0; call < 2; call++ {
-		seq := w.begin(tw)
+		seq := w.Begin(tw)
 		for i := 0; i < 100; i++ {
 			if tw.Done() != nil {
 				t.Fatalf("call %d stopped after %d steps, want 100", call, i)
 			}
 		}
-		if tw.Done() == nil || tw.firedFor(seq) != tripSteps || tw.Err() != errStepBudget {
+		if tw.Done() == nil || tw.FiredFor(seq) != Steps || tw.Err() != errStepBudget {
 			t.Fatalf("call %d was not stopped at its 101st step", call)
 		}
-		w.end(tw)
+		w.End(tw)
 	}
-	w.begin(tw)
-	if !tw.charge(60) || tw.charge(41) {
+	w.Begin(tw)
+	if !tw.Charge(60) || tw.Charge(41) {
 		t.Fatal("charge did not spend steps exactly")
 	}
-	w.end(tw)
+	w.End(tw)
 }
 
 // A heap that grows during a call only asks the call to measure what its
 // script holds; the call stops only when the measurement is over the limit.
 func TestWatchdogMemoryIsChargedToTheScript(t *testing.T) {
-	lim := Limits{Memory: 1024}.withDefaults()
-	w := newWatchdog(lim)
-	tw := newTripwire(lim)
+	w := New(30*time.Second, 1024)
 	held := uint64(0)
-	tw.measure = func() uint64 { return held }
-	w.add(tw)
-	seq := w.begin(tw)
+	tw := NewTripwire(2_000_000, 1024, func() uint64 { return held })
+	w.Add(tw)
+	seq := w.Begin(tw)
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	w.scan(3, 0, sample) // records the heap at the start
 	tw.heapBase = 0      // pretend the heap grew by everything it holds since
@@ -88,8 +86,8 @@ func TestWatchdogMemoryIsChargedToTheScript(t *testing.T) {
 	held = 4096
 	tw.heapBase = 0
 	w.scan(5, 0, sample)
-	if tw.Done() == nil || tw.firedFor(seq) != tripMemory {
+	if tw.Done() == nil || tw.FiredFor(seq) != Memory {
 		t.Fatal("a call whose script holds more than the limit was not stopped")
 	}
-	w.end(tw)
+	w.End(tw)
 }

@@ -1,4 +1,9 @@
-package host
+// Package watchdog enforces the budgets of calls into Lua scripts: a
+// Tripwire, the context a Lua state runs under, counts the steps of a call
+// and stops it once they are spent, and a Watchdog goroutine trips calls
+// that run too long and asks those during which the heap grew to measure
+// the memory their script holds.
+package watchdog
 
 import (
 	"context"
@@ -8,70 +13,12 @@ import (
 	"time"
 )
 
-// Limits bound what one call into a script may use. The zero value of a
-// field means its default.
-//
-// The primary budget is Steps: a count of Lua instructions, with the host's
-// primitives charging steps for the work they do in Go. It does not depend
-// on the machine or its load, so the same script, state and move pass or
-// fail identically everywhere. Time is only a guard against a hang the step
-// count cannot see; Memory is charged to the script that holds the memory
-// (see docs/embedding.md, "Budgets").
-type Limits struct {
-	Steps       int64         // Lua instructions and primitive work per call (default 2,000,000)
-	Time        time.Duration // wall time of one call, a guard against hangs (default 30s)
-	Memory      uint64        // memory one script may hold during a call, in bytes (default 256 MiB)
-	CallStack   int           // Lua call frames (default 200)
-	DataStack   int           // Lua stack slots (default 65536)
-	StringBytes int           // largest string a library function may build or scan (default 1 MiB)
-	PatternText int           // largest subject of string.find/match/gmatch/gsub (default 64 KiB)
-	TableItems  int           // most elements table.concat joins or table.insert grows to (default 65536)
-}
-
-// DefaultSteps is the default step budget of one call. The longest call of
-// the shipped games takes 1,398 steps (loading the largest board; a move
-// takes tens to hundreds), so the default leaves a margin of a thousand
-// and more, and stops a runaway loop in tens of milliseconds (a second or
-// two under the race detector).
-const DefaultSteps = 2_000_000
-
-func (l Limits) withDefaults() Limits {
-	if l.Steps <= 0 {
-		l.Steps = DefaultSteps
-	}
-	// The wall-clock limit only guards against what the step count cannot
-	// see. It must be generous: on an overloaded machine a thread waits a
-	// long while for a core, and a legitimate call must not fail then.
-	if l.Time <= 0 {
-		l.Time = 30 * time.Second
-	}
-	if l.Memory == 0 {
-		l.Memory = 256 << 20
-	}
-	if l.CallStack <= 0 {
-		l.CallStack = 200
-	}
-	if l.DataStack <= 0 {
-		l.DataStack = 1 << 16
-	}
-	if l.StringBytes <= 0 {
-		l.StringBytes = 1 << 20
-	}
-	if l.PatternText <= 0 {
-		l.PatternText = 64 << 10
-	}
-	if l.TableItems <= 0 || l.TableItems >= maxArrayIndex {
-		l.TableItems = 1 << 16
-	}
-	return l
-}
-
-// tripwire is the context a machine's Lua state runs under. gopher-lua
+// Tripwire is the context a machine's Lua state runs under. gopher-lua
 // calls the context's Done between every two VM instructions, on the
 // machine's goroutine: Done counts the step, and returns nil while the call
 // is within budget and a closed channel once it is not (its steps are spent,
 // the watchdog tripped it, or the memory it holds is over the limit).
-type tripwire struct {
+type Tripwire struct {
 	seq uint64 // number of the latest call; owned by the machine's goroutine
 
 	// Owned by the machine's goroutine.
@@ -88,7 +35,7 @@ type tripwire struct {
 	// call it saw running.
 	call   atomic.Uint64
 	start  atomic.Int64 // watchdog clock when the call started
-	why    atomic.Int32 // which budget: tripTime or tripMemory
+	why    atomic.Int32 // which budget: Time or Memory
 	fired  atomic.Uint64
 	closed chan struct{}
 
@@ -97,10 +44,15 @@ type tripwire struct {
 	heapBase uint64
 }
 
+// Trip says which budget stopped a call.
+type Trip int32
+
+// The budgets that stop a call.
 const (
-	tripTime int32 = iota + 1
-	tripMemory
-	tripSteps
+	None   Trip = iota // not stopped
+	Time               // the call ran longer than the time limit
+	Memory             // the script held more memory than the limit
+	Steps              // the call spent its steps
 )
 
 const (
@@ -109,17 +61,26 @@ const (
 	callShift   = 2
 )
 
-func newTripwire(l Limits) *tripwire {
-	t := &tripwire{closed: make(chan struct{}), maxSteps: l.Steps, memLimit: l.Memory}
+// NewTripwire returns a tripwire for calls of at most steps steps whose
+// script may hold at most memory bytes, as measure reports them.
+func NewTripwire(steps int64, memory uint64, measure func() uint64) *Tripwire {
+	t := &Tripwire{closed: make(chan struct{}), maxSteps: steps, memLimit: memory, measure: measure}
 	close(t.closed)
 	return t
 }
 
-func (t *tripwire) Deadline() (time.Time, bool) { return time.Time{}, false }
-func (t *tripwire) Value(any) any               { return nil }
+// Seq is the number of the latest call begun on t.
+func (t *Tripwire) Seq() uint64 { return t.seq }
+
+// Stopped reports whether the watchdog has stopped the current call (its
+// time is up), without counting a step as Done does.
+func (t *Tripwire) Stopped() bool { return t.call.Load()&callStopped != 0 }
+
+func (t *Tripwire) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (t *Tripwire) Value(any) any               { return nil }
 
 // Done is called by gopher-lua before every instruction.
-func (t *tripwire) Done() <-chan struct{} {
+func (t *Tripwire) Done() <-chan struct{} {
 	t.steps++
 	if t.steps > t.maxSteps {
 		t.overStep = true
@@ -132,7 +93,7 @@ func (t *tripwire) Done() <-chan struct{} {
 }
 
 // check handles a stopped call or a request to measure memory.
-func (t *tripwire) check(c uint64) <-chan struct{} {
+func (t *Tripwire) check(c uint64) <-chan struct{} {
 	if c&callStopped != 0 {
 		return t.closed
 	}
@@ -142,16 +103,16 @@ func (t *tripwire) check(c uint64) <-chan struct{} {
 		held = t.measure()
 	}
 	if held > t.memLimit {
-		t.trip(seq, tripMemory)
+		t.trip(seq, int32(Memory))
 		return t.closed
 	}
 	t.call.CompareAndSwap(c, c&^callMeasure)
 	return nil
 }
 
-// charge spends n steps of the current call; it reports false when the
+// Charge spends n steps of the current call; it reports false when the
 // call has run out of steps.
-func (t *tripwire) charge(n int) bool {
+func (t *Tripwire) Charge(n int) bool {
 	t.steps += int64(n)
 	if t.steps > t.maxSteps {
 		t.overStep = true
@@ -160,21 +121,21 @@ func (t *tripwire) charge(n int) bool {
 	return true
 }
 
-func (t *tripwire) Err() error {
+func (t *Tripwire) Err() error {
 	if t.overStep {
 		return errStepBudget
 	}
 	if t.call.Load()&callStopped == 0 {
 		return nil
 	}
-	if t.why.Load() == tripMemory {
+	if Trip(t.why.Load()) == Memory {
 		return errMemoryBudget
 	}
 	return errTimeBudget
 }
 
 // trip stops call seq if it is still running.
-func (t *tripwire) trip(seq uint64, why int32) {
+func (t *Tripwire) trip(seq uint64, why int32) {
 	for {
 		c := t.call.Load()
 		if c>>callShift != seq || c&callStopped != 0 {
@@ -189,19 +150,19 @@ func (t *tripwire) trip(seq uint64, why int32) {
 }
 
 // ask requests call seq to measure the memory its script holds.
-func (t *tripwire) ask(seq uint64) {
+func (t *Tripwire) ask(seq uint64) {
 	t.call.CompareAndSwap(seq<<callShift, seq<<callShift|callMeasure)
 }
 
-// firedFor reports which budget stopped call seq, or 0.
-func (t *tripwire) firedFor(seq uint64) int32 {
+// FiredFor reports which budget stopped call seq, or None.
+func (t *Tripwire) FiredFor(seq uint64) Trip {
 	if t.overStep {
-		return tripSteps
+		return Steps
 	}
 	if t.fired.Load() == seq {
-		return t.why.Load()
+		return Trip(t.why.Load())
 	}
-	return 0
+	return None
 }
 
 type budgetErr string
@@ -214,15 +175,15 @@ const (
 	errStepBudget   = budgetErr("matombo: step budget exceeded")
 )
 
-var _ context.Context = (*tripwire)(nil)
+var _ context.Context = (*Tripwire)(nil)
 
-// watchdog watches the calls of one game's machines. It trips those that
+// Watchdog watches the calls of one game's machines. It trips those that
 // run too long, and asks those during which the process heap grew a lot to
 // measure the memory their script holds (the heap is shared by every game
 // and the embedding program, so its growth alone proves nothing). It runs
 // only while calls are being made and stops by itself when the game is
 // idle.
-type watchdog struct {
+type Watchdog struct {
 	tick     time.Duration
 	maxTicks int64
 	memLimit uint64
@@ -232,40 +193,45 @@ type watchdog struct {
 	running atomic.Bool
 
 	mu    sync.Mutex
-	wires map[*tripwire]struct{}
+	wires map[*Tripwire]struct{}
 }
 
-func newWatchdog(l Limits) *watchdog {
+// New returns a watchdog that stops calls after limit and measures the
+// memory of scripts when the heap grows by half of memory.
+func New(limit time.Duration, memory uint64) *Watchdog {
 	tick := 10 * time.Millisecond
-	if l.Time < 100*time.Millisecond {
-		tick = l.Time / 10
+	if limit < 100*time.Millisecond {
+		tick = limit / 10
 		if tick < time.Millisecond {
 			tick = time.Millisecond
 		}
 	}
-	return &watchdog{
+	return &Watchdog{
 		epoch:    time.Now(),
 		tick:     tick,
-		maxTicks: int64(l.Time / tick),
-		memLimit: l.Memory,
-		wires:    map[*tripwire]struct{}{},
+		maxTicks: int64(limit / tick),
+		memLimit: memory,
+		wires:    map[*Tripwire]struct{}{},
 	}
 }
 
-func (w *watchdog) add(t *tripwire) {
+// Add watches the calls of t.
+func (w *Watchdog) Add(t *Tripwire) {
 	w.mu.Lock()
 	w.wires[t] = struct{}{}
 	w.mu.Unlock()
 }
 
-func (w *watchdog) remove(t *tripwire) {
+// Remove stops watching t.
+func (w *Watchdog) Remove(t *Tripwire) {
 	w.mu.Lock()
 	delete(w.wires, t)
 	w.mu.Unlock()
 }
 
-// begin marks the start of a call on t and makes sure the watchdog runs.
-func (w *watchdog) begin(t *tripwire) uint64 {
+// Begin marks the start of a call on t and makes sure the watchdog runs.
+// It returns the number of the call.
+func (w *Watchdog) Begin(t *Tripwire) uint64 {
 	t.seq++
 	t.steps, t.overStep = 0, false
 	t.start.Store(w.clock.Load())
@@ -276,11 +242,12 @@ func (w *watchdog) begin(t *tripwire) uint64 {
 	return t.seq
 }
 
-func (w *watchdog) end(t *tripwire) { t.call.Store(0) }
+// End marks the end of the call on t.
+func (w *Watchdog) End(t *Tripwire) { t.call.Store(0) }
 
 const idleTicks = 100
 
-func (w *watchdog) loop() {
+func (w *Watchdog) loop() {
 	ticker := time.NewTicker(w.tick)
 	defer ticker.Stop()
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
@@ -313,7 +280,7 @@ func (w *watchdog) loop() {
 	}
 }
 
-func (w *watchdog) anyActive() bool {
+func (w *Watchdog) anyActive() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for t := range w.wires {
@@ -330,7 +297,7 @@ func (w *watchdog) anyActive() bool {
 // measured, or the heap was last lower, the call is asked to measure what its own script holds;
 // only that measurement can stop it, so one game's (or the embedding
 // program's) allocations never fail another game's call.
-func (w *watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
+func (w *Watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	busy := false
@@ -345,7 +312,7 @@ func (w *watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 		busy = true
 		age := now - max(t.start.Load(), restart)
 		if age > w.maxTicks {
-			t.trip(a, tripTime)
+			t.trip(a, int32(Time))
 			continue
 		}
 		if age < 2 || c&callMeasure != 0 {

@@ -1,4 +1,17 @@
-package host
+// Package luastr is the sandbox's string library, with table.concat and
+// table.insert: the library functions that build, scan or grow strings
+// and tables, bounded so that no script can make them work or allocate
+// without limit in Go, where the time budget cannot stop them.
+//
+// The sandbox's own versions of the library functions that build strings.
+// gopher-lua's versions build their result first (string.gsub even copies
+// the whole subject once per match) and string.format hands the script's
+// format to Go's fmt, whose errors ("%!d(...)") leak into Lua. Each
+// function here works out the size of its result before building it and
+// refuses, with a string-size BudgetError, a result above
+// Limits.StringBytes; string.format follows Lua 5.1's format syntax and
+// raises a Lua error for anything else.
+package luastr
 
 import (
 	"fmt"
@@ -10,26 +23,33 @@ import (
 	"github.com/yuin/gopher-lua/pm"
 )
 
-// The sandbox's own versions of the library functions that build strings.
-// gopher-lua's versions build their result first (string.gsub even copies
-// the whole subject once per match) and string.format hands the script's
-// format to Go's fmt, whose errors ("%!d(...)") leak into Lua. Each
-// function here works out the size of its result before building it and
-// refuses, with a string-size BudgetError, a result above
-// Limits.StringBytes; string.format follows Lua 5.1's format syntax and
-// raises a Lua error for anything else.
+// Limits bound what the library functions do (see host.Limits).
+type Limits struct {
+	StringBytes int // largest string a function may build or scan
+	PatternText int // largest subject of string.find/match/gmatch/gsub
+	TableItems  int // most elements table.concat joins or table.insert grows to
+	DataStack   int // Lua stack slots
+}
 
-// strLib holds what the string functions need: the machine (to record a
-// budget error) and the limits.
+// Budget receives the budget errors of the library functions.
+type Budget interface {
+	// Exceeded records that a call went over one of the budgets
+	// (host.Budget names them: "string size", "pattern", "table size",
+	// "data stack") and raises a Lua error in L; it does not return.
+	Exceeded(L *lua.LState, budget, limit, detail string)
+}
+
+// strLib holds what the string functions need: where budget errors go
+// and the limits.
 type strLib struct {
-	vm  *machine
+	b   Budget
 	lim Limits
 }
 
 // tooLong raises the string-size budget error for fn, which would build a
 // string of n bytes.
 func (s strLib) tooLong(L *lua.LState, fn string, n float64) {
-	s.vm.overBudget(L, "string size", fmt.Sprintf("%d bytes", s.lim.StringBytes),
+	s.b.Exceeded(L, "string size", fmt.Sprintf("%d bytes", s.lim.StringBytes),
 		fmt.Sprintf("%s would build a string of %.0f bytes", fn, n))
 }
 
@@ -108,6 +128,100 @@ func upperASCII(str string) string {
 		}
 	}
 	return string(b)
+}
+
+// Install replaces the functions of the string library str that build
+// strings with the sandbox's own and guards the pattern functions, and
+// replaces table.concat and table.insert of the table library tbl. Budget
+// errors go to b.
+func Install(L *lua.LState, str, tbl *lua.LTable, lim Limits, b Budget) {
+	wrapString(L, str, lim, b)
+	wrapTable(L, tbl, lim, b)
+}
+
+// wrapString replaces the string functions that build strings with the
+// sandbox's own and guards the pattern functions.
+func wrapString(L *lua.LState, str *lua.LTable, lim Limits, b Budget) {
+	sl := strLib{b: b, lim: lim}
+	textLimit := fmt.Sprintf("%d bytes", lim.PatternText)
+	// checkPattern refuses a subject, pattern or match the matcher, which
+	// runs in Go, could take too long over.
+	checkPattern := func(L *lua.LState, name string) {
+		s := L.CheckString(1)
+		p := L.CheckString(2)
+		if len(s) > lim.PatternText {
+			b.Exceeded(L, "string size", textLimit, fmt.Sprintf("string.%s over a string of %d bytes", name, len(s)))
+		}
+		if len(p) > 1024 {
+			b.Exceeded(L, "string size", "1024 bytes", fmt.Sprintf("string.%s with a pattern of %d bytes", name, len(p)))
+		}
+		plain := name == "find" && L.GetTop() >= 4 && lua.LVAsBool(L.Get(4))
+		if !plain {
+			if work := patternWork(len(s), p); work > maxPatternWork {
+				b.Exceeded(L, "pattern", fmt.Sprintf("%.0e steps", float64(maxPatternWork)),
+					fmt.Sprintf("string.%s with %d repetition items over %d bytes could take %.1e steps (the matcher backtracks in Go, where the time budget cannot stop it)", name, quantifiers(p), len(s), work))
+			}
+		}
+	}
+	for _, name := range []string{"find", "match", "gmatch"} {
+		orig := str.RawGetString(name).(*lua.LFunction).GFunction
+		str.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
+			checkPattern(L, name)
+			return orig(L)
+		}))
+	}
+	str.RawSetString("gsub", L.NewFunction(func(L *lua.LState) int {
+		checkPattern(L, "gsub")
+		return sl.gsub(L)
+	}))
+	str.RawSetString("gfind", str.RawGetString("gmatch"))
+	// string.byte pushes a value per byte: a count the data stack cannot
+	// hold is refused before the pushes (which copy the growing stack).
+	strByte := str.RawGetString("byte").(*lua.LFunction).GFunction
+	str.RawSetString("byte", L.NewFunction(func(L *lua.LState) int {
+		s := L.CheckString(1)
+		i := float64(L.OptNumber(2, 1))
+		j := i
+		if L.Get(3) != lua.LNil {
+			j = float64(L.CheckNumber(3))
+		}
+		n := float64(len(s))
+		if i < 0 {
+			i = max(n+i+1, 1)
+		}
+		if j < 0 {
+			j = n + j + 1
+		}
+		if count := min(j, n) - max(i, 1) + 1; count > float64(lim.DataStack)/2 {
+			b.Exceeded(L, "data stack", fmt.Sprintf("%d values", lim.DataStack), fmt.Sprintf("string.byte of %.0f bytes", count))
+		}
+		return strByte(L)
+	}))
+	str.RawSetString("rep", L.NewFunction(sl.rep))
+	str.RawSetString("format", L.NewFunction(sl.format))
+	str.RawSetString("char", L.NewFunction(sl.char))
+	str.RawSetString("upper", L.NewFunction(sl.mapBytes("string.upper", upperASCII)))
+	str.RawSetString("lower", L.NewFunction(sl.mapBytes("string.lower", lowerASCII)))
+	str.RawSetString("reverse", L.NewFunction(sl.mapBytes("string.reverse", reverseBytes)))
+}
+
+func wrapTable(L *lua.LState, tbl *lua.LTable, lim Limits, b Budget) {
+	itemLimit := fmt.Sprintf("%d", lim.TableItems)
+	insert := tbl.RawGetString("insert").(*lua.LFunction).GFunction
+	tbl.RawSetString("insert", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		if L.GetTop() == 3 {
+			pos := L.CheckInt(2)
+			if n := t.Len(); pos < 1 || pos > n+1 {
+				L.ArgError(2, fmt.Sprintf("position %d out of bounds (the table has %d elements)", pos, n))
+			}
+		}
+		if t.Len() >= lim.TableItems {
+			b.Exceeded(L, "table size", itemLimit, "table.insert into a table of that many elements")
+		}
+		return insert(L)
+	}))
+	tbl.RawSetString("concat", L.NewFunction(strLib{b: b, lim: lim}.concat))
 }
 
 // ---- string.gsub ----
@@ -228,7 +342,7 @@ func (s strLib) gsub(L *lua.LState) int {
 	switch repl.(type) {
 	case lua.LString, lua.LNumber, *lua.LTable, *lua.LFunction:
 	default:
-		L.ArgError(3, "string, number, table or function expected, got "+describeLua(repl))
+		L.ArgError(3, "string, number, table or function expected, got "+Describe(repl))
 	}
 	limit := -1
 	if L.Get(4) != lua.LNil {
@@ -267,7 +381,7 @@ func (s strLib) gsub(L *lua.LState) int {
 		if _, ok := repl.(*lua.LFunction); !ok {
 			r := lua.LVAsString(repl)
 			if work := float64(len(matches)) * float64(countGsubParts(r)); work > gsubWork {
-				s.vm.overBudget(L, "pattern", fmt.Sprintf("%d steps", gsubWork),
+				s.b.Exceeded(L, "pattern", fmt.Sprintf("%d steps", gsubWork),
 					fmt.Sprintf("string.gsub would expand a replacement of %d parts for each of %d matches", countGsubParts(r), len(matches)))
 			}
 			tmpl = parseGsubTemplate(r)
@@ -529,7 +643,7 @@ func formatString(L *lua.LState, arg int) string {
 	case lua.LNumber:
 		return v.String()
 	default:
-		L.ArgError(arg, "string expected, got "+describeLua(v)+" (convert it with tostring)")
+		L.ArgError(arg, "string expected, got "+Describe(v)+" (convert it with tostring)")
 		return ""
 	}
 }
@@ -602,7 +716,7 @@ func (s strLib) concat(L *lua.LState) int {
 		L.RaiseError("table.concat: index %v to %v is out of range", lua.LNumber(fi), lua.LNumber(fj))
 	}
 	if n := fj - fi + 1; n > float64(s.lim.TableItems) {
-		s.vm.overBudget(L, "table size", fmt.Sprintf("%d", s.lim.TableItems), fmt.Sprintf("table.concat of %.0f elements", n))
+		s.b.Exceeded(L, "table size", fmt.Sprintf("%d", s.lim.TableItems), fmt.Sprintf("table.concat of %.0f elements", n))
 	}
 	i, j := int(fi), int(fj)
 	size := 0
@@ -613,7 +727,7 @@ func (s strLib) concat(L *lua.LState) int {
 		case lua.LNumber:
 			size += len(v.String())
 		default:
-			L.RaiseError("table.concat: invalid value (%s) at index %d: only strings and numbers can be joined", describeLua(v), k)
+			L.RaiseError("table.concat: invalid value (%s) at index %d: only strings and numbers can be joined", Describe(v), k)
 		}
 		if k < j {
 			size += len(sep)
@@ -632,4 +746,73 @@ func (s strLib) concat(L *lua.LState) int {
 	}
 	L.Push(lua.LString(b.String()))
 	return 1
+}
+
+// maxPatternWork bounds the worst-case steps of one pattern match. Lua
+// patterns backtrack: with q repetition items (*, + or -) a match over n
+// bytes can take about n^(q+1) steps, run by gopher-lua in Go where the
+// time budget cannot interrupt them (about 50 ns a step).
+const maxPatternWork = 4e6
+
+// patternWork is the worst-case number of steps of matching pattern p over
+// n bytes.
+func patternWork(n int, p string) float64 {
+	q := quantifiers(p)
+	if q == 0 {
+		return float64(n)
+	}
+	e := q + 1
+	if strings.HasPrefix(p, "^") {
+		e = q
+	}
+	return math.Pow(float64(max(n, 1)), float64(e))
+}
+
+// quantifiers counts the repetition items * + - of a Lua pattern, outside
+// character classes and escapes.
+func quantifiers(p string) int {
+	q := 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '%':
+			i++
+		case '[':
+			i++
+			if i < len(p) && p[i] == '^' {
+				i++
+			}
+			if i < len(p) && p[i] == ']' {
+				i++
+			}
+			for i < len(p) && p[i] != ']' {
+				if p[i] == '%' {
+					i++
+				}
+				i++
+			}
+		case '*', '+', '-':
+			if i > 0 {
+				q++
+			}
+		}
+	}
+	return q
+}
+
+// Describe names a value for an error message: its type, and its value
+// when it is a short string or a number. It calls no metamethods.
+func Describe(v lua.LValue) string {
+	switch x := v.(type) {
+	case lua.LString:
+		if len(x) > 40 {
+			x = x[:40] + "..."
+		}
+		return fmt.Sprintf("string %q", string(x))
+	case lua.LNumber:
+		return "number " + x.String()
+	case *lua.LNilType:
+		return "nil"
+	default:
+		return v.Type().String()
+	}
 }

@@ -1,0 +1,38 @@
+package host
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCompileScriptErrors(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		line      int
+		msg       string
+	}{
+		{"syntax error", "local x = = 1", 1, `syntax error`},
+		{"syntax error on a later line", "local x = 1\nlocal y = 2\nif x then\n", 4, "syntax error"},
+		// gopher-lua reports an unterminated string at the line after it,
+		// and a missing label at the end of its block.
+		{"unfinished string", "local s = \"abc\nreturn s", 2, "unterminated string"},
+		{"goto without label", "goto nowhere", 2, "no visible label 'nowhere'"},
+		// The static check of globals (package globalcheck) runs first.
+		{"undeclared global", "local x = 1\nreturn y", 2, `undeclared global "y"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := compileScript("c.lua", []byte(c.src))
+			require.Error(t, err)
+			var se *ScriptError
+			require.ErrorAs(t, err, &se)
+			assert.Equal(t, "c.lua", se.Pos.File)
+			if c.line > 0 {
+				assert.Equal(t, c.line, se.Pos.Line, "%v", err)
+			}
+			assert.Contains(t, se.Error(), c.msg)
+			t.Logf("%v", err)
+		})
+	}
+}

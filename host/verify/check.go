@@ -1,0 +1,491 @@
+package verify
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/matombo/matombo/host"
+)
+
+// The checks of a whole game (Check): what `matombo check` runs on a
+// script, and what a server runs on a script someone uploads, before
+// anyone plays it.
+
+// CheckOptions configure Check. The zero value plays 200 random games
+// from seed 0.
+type CheckOptions struct {
+	// Games is the number of random games on the default configuration
+	// (default 200); every variant that changes a parameter plays a tenth
+	// as many, at least one.
+	Games int
+	Seed  uint64 // game i plays with seed Seed+i
+
+	// File, when set, is the script the caller means: a game loaded from
+	// another file (a game folder of the same name comes first) is a
+	// problem.
+	File string
+
+	// OnStep, when set, is called with each step as soon as it is done,
+	// for a caller that shows progress.
+	OnStep func(Step)
+}
+
+// MaxCombinations caps the parameter combinations Check loads: with more,
+// each allowed value of each parameter is loaded on its own.
+const MaxCombinations = 64
+
+// The steps of Check, in order.
+const (
+	StepLoads       = "loads"        // the script compiles, declares and sets up
+	StepVariants    = "variants"     // every named variant loads
+	StepParameters  = "parameters"   // every allowed value of every parameter loads
+	StepOpenings    = "openings"     // the opening of each configuration is sane
+	StepRandomGames = "random games" // random games keep the invariants of Run
+)
+
+// Report is what Check found, step by step.
+type Report struct {
+	Game  string
+	Steps []Step
+}
+
+// OK reports whether every step passed.
+func (r Report) OK() bool {
+	for _, st := range r.Steps {
+		if len(st.Findings) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Step is the outcome of one step of Check.
+type Step struct {
+	Name     string    // one of StepLoads, ... StepRandomGames
+	Summary  string    // what was checked, when it passed or was skipped
+	Findings []Finding // what is wrong; none when the step passed
+	Skipped  bool      // not taken, because the game does not load
+}
+
+// Finding is one problem a step found.
+type Finding struct {
+	Config *Config // the configuration it is in, nil for none
+	Msg    string  // what is wrong, with file:line where there is one
+
+	// Problem is the problem of a random game, with what reproduces it;
+	// nil for the other steps.
+	Problem *Problem
+	// Repeats are the seeds of further games that ran into the same
+	// script failure as Problem; it is reported once.
+	Repeats []uint64
+}
+
+// String is the finding on one line or a few: the configuration's label
+// and the message.
+func (f Finding) String() string {
+	if f.Config == nil {
+		return f.Msg
+	}
+	return f.Config.Label + ": " + f.Msg
+}
+
+// Config is one way to load a game: its defaults, a named variant or
+// parameter values.
+type Config struct {
+	Label     string          // "defaults", "variant NAME" or "name=value ..."
+	Variant   string          // the variant chosen, if any
+	Overrides []host.Override // the parameters set, if any
+	Game      *host.Game      // the game loaded so
+}
+
+// Options are the load options of the configuration.
+func (c *Config) Options() []host.Option {
+	var opts []host.Option
+	if c.Variant != "" {
+		opts = append(opts, host.WithVariant(c.Variant))
+	}
+	for _, o := range c.Overrides {
+		opts = append(opts, host.WithOverride(o))
+	}
+	return opts
+}
+
+// Check checks the game name of lib as its script's author needs it, in
+// steps: it loads; each named variant loads; each allowed value of each
+// parameter loads (every combination, when there are at most
+// MaxCombinations); the opening of each configuration is sane (legal
+// tokens listed once each without spaces, every one plays, counts and
+// owners in range, the diagram and the JSON read back); and random games
+// keep the invariants of Run, with the thorough checks on the first five
+// and a replay of every game on a reloaded script. A step that cannot be
+// taken because the game does not load is marked skipped.
+func Check(lib *host.Library, name string, opt CheckOptions) Report {
+	if opt.Games <= 0 {
+		opt.Games = 200
+	}
+	c := &gameCheck{lib: lib, name: name, opt: opt}
+	r := Report{Game: name}
+	add := func(st Step) {
+		r.Steps = append(r.Steps, st)
+		if opt.OnStep != nil {
+			opt.OnStep(st)
+		}
+	}
+	g, st := c.loads()
+	add(st)
+	if g == nil {
+		for _, name := range []string{StepVariants, StepParameters, StepOpenings, StepRandomGames} {
+			add(Step{Name: name, Skipped: true, Summary: "skipped: the game does not load"})
+		}
+		return r
+	}
+	variants, st := c.variants(g)
+	add(st)
+	params, st := c.params(g)
+	add(st)
+	configs := slices.Concat([]*Config{{Label: "defaults", Game: g}}, variants)
+	add(openings(slices.Concat(configs, params)))
+	add(c.randomGames(configs))
+	return r
+}
+
+// gameCheck checks one game of a library.
+type gameCheck struct {
+	lib  *host.Library
+	name string
+	opt  CheckOptions
+}
+
+// loads loads the game with its defaults.
+func (c *gameCheck) loads() (*host.Game, Step) {
+	st := Step{Name: StepLoads}
+	g, err := c.lib.Load(c.name)
+	if err != nil {
+		st.Findings = append(st.Findings, Finding{Msg: oneLine(err.Error())})
+		return nil, st
+	}
+	if c.opt.File != "" && !sameFile(g.File(), c.opt.File) {
+		st.Findings = append(st.Findings, Finding{Msg: fmt.Sprintf("%s: the game %s is loaded from %s, not from this script (a game folder %s/%s.lua comes first)", c.opt.File, c.name, g.File(), c.name, c.name)})
+	}
+	st.Summary = fmt.Sprintf("%s from %s: %d players, %d sites, %s", g.Title(), g.File(), g.Players(), g.Board().NumSites(), plural(len(g.MoveKinds()), "move kind"))
+	if g.MaxPlies() > 0 {
+		st.Summary += fmt.Sprintf(", ends within %d plies", g.MaxPlies())
+	}
+	if g.Conserves() {
+		st.Summary += ", conserves counters"
+	}
+	return g, st
+}
+
+// oneLine is a message on one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// sameFile reports whether two paths name the same file.
+func sameFile(a, b string) bool {
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return os.SameFile(ia, ib)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// variants loads every named variant.
+func (c *gameCheck) variants(g *host.Game) ([]*Config, Step) {
+	st := Step{Name: StepVariants}
+	var out []*Config
+	var names []string
+	for _, v := range g.Variants() {
+		cfg := &Config{Label: "variant " + v.Name, Variant: v.Name}
+		vg, err := c.lib.Load(c.name, cfg.Options()...)
+		if err != nil {
+			st.Findings = append(st.Findings, Finding{Msg: fmt.Sprintf("variant %s: %s", v.Name, oneLine(err.Error()))})
+			continue
+		}
+		cfg.Game = vg
+		out = append(out, cfg)
+		names = append(names, v.Name)
+	}
+	if len(names) == 0 {
+		st.Summary = "none declared"
+	} else {
+		st.Summary = fmt.Sprintf("%d load (%s)", len(names), strings.Join(names, ", "))
+	}
+	return out, st
+}
+
+// params loads the game with every allowed value of every parameter.
+func (c *gameCheck) params(g *host.Game) ([]*Config, Step) {
+	st := Step{Name: StepParameters}
+	var names []string
+	var values [][]string
+	total := 1
+	for _, p := range g.ParamSpecs() {
+		if a := p.Allowed(); len(a) > 0 {
+			names = append(names, p.Name)
+			values = append(values, a)
+			total *= len(a)
+		}
+	}
+	if len(names) == 0 {
+		st.Summary = "no parameter lists its allowed values"
+		return nil, st
+	}
+	var combos [][]host.Override
+	if total <= MaxCombinations {
+		combos = Combinations(names, values)
+		st.Summary = fmt.Sprintf("all %s of %s load", plural(total, "combination"), strings.Join(names, ", "))
+	} else {
+		n := 0
+		for i, name := range names {
+			for _, v := range values[i] {
+				combos = append(combos, []host.Override{{Name: name, Value: v}})
+				n++
+			}
+		}
+		st.Summary = fmt.Sprintf("each of the %d allowed values of %s loads, one parameter at a time (%d combinations are too many)", n, strings.Join(names, ", "), total)
+	}
+	var out []*Config
+	for _, combo := range combos {
+		var label []string
+		for _, o := range combo {
+			label = append(label, fmt.Sprintf("%s=%v", o.Name, o.Value))
+		}
+		cfg := &Config{Label: strings.Join(label, " "), Overrides: combo}
+		pg, err := c.lib.Load(c.name, cfg.Options()...)
+		if err != nil {
+			st.Findings = append(st.Findings, Finding{Msg: fmt.Sprintf("%s: %s", cfg.Label, oneLine(err.Error()))})
+			continue
+		}
+		cfg.Game = pg
+		out = append(out, cfg)
+	}
+	return out, st
+}
+
+// Combinations lists every combination of the values of the named
+// parameters, the last parameter varying fastest.
+func Combinations(names []string, values [][]string) [][]host.Override {
+	out := [][]host.Override{nil}
+	for i, name := range names {
+		var next [][]host.Override
+		for _, prefix := range out {
+			for _, v := range values[i] {
+				combo := append(slices.Clone(prefix), host.Override{Name: name, Value: v})
+				next = append(next, combo)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// paramText writes a game's parameter values, e.g. "holes=6 seeds=4".
+func paramText(g *host.Game) string {
+	var parts []string
+	for _, p := range g.Params() {
+		parts = append(parts, fmt.Sprintf("%s=%v", p.Name, p.Value))
+	}
+	return strings.Join(parts, " ")
+}
+
+// openings checks the opening of every configuration.
+func openings(configs []*Config) Step {
+	st := Step{Name: StepOpenings}
+	seen := map[string]bool{}
+	n := 0
+	for _, c := range configs {
+		key := paramText(c.Game)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		n++
+		for _, p := range OpeningProblems(c.Game) {
+			st.Findings = append(st.Findings, Finding{Config: c, Msg: fmt.Sprintf("(%s) %s", key, p)})
+		}
+	}
+	st.Summary = fmt.Sprintf("%s sane (legal tokens play, counts and owners in range, the diagram and the JSON read back)", plural(n, "distinct configuration"))
+	return st
+}
+
+// OpeningProblems lists what is wrong with a game's opening state: a game
+// over or without legal tokens, counts or owners out of range, a legal
+// token listed twice, empty, with spaces or failing to play, and a diagram
+// or JSON that does not read back.
+func OpeningProblems(g *host.Game) []string {
+	var out []string
+	s := g.Start()
+	legal := s.Legal()
+	switch {
+	case s.Over():
+		out = append(out, "the game is over at the opening: "+outcomeText(s.Outcome()))
+	case len(legal) == 0:
+		out = append(out, "no token is legal at the opening")
+	}
+	if p := s.ToMove(); p < 1 || p > g.Players() {
+		out = append(out, fmt.Sprintf("the player to move is %d; players are 1 to %d", p, g.Players()))
+	}
+	for i := 0; i < g.Board().NumSites(); i++ {
+		if s.Count(i) < 0 || s.Owner(i) < 0 || s.Owner(i) > g.Players() {
+			out = append(out, fmt.Sprintf("%s holds %d counters of owner %d", g.Board().Site(i).Name, s.Count(i), s.Owner(i)))
+		}
+	}
+	for p := 1; p <= g.Players(); p++ {
+		if s.Captured(p) < 0 || s.Hand(p) < 0 {
+			out = append(out, fmt.Sprintf("player %d has captured %d and %d in hand", p, s.Captured(p), s.Hand(p)))
+		}
+	}
+	seen := map[string]bool{}
+	for _, t := range legal {
+		if seen[t] {
+			out = append(out, fmt.Sprintf("the legal token %q is listed twice", t))
+		}
+		seen[t] = true
+		if t == "" || strings.ContainsAny(t, " \t\r\n") {
+			out = append(out, fmt.Sprintf("the legal token %q is empty or has spaces", t))
+		}
+		if err := s.Clone().Play(t); err != nil {
+			out = append(out, fmt.Sprintf("the legal token %q fails: %v", t, err))
+		}
+	}
+	out = append(out, diagramProblems(g, s)...)
+	return append(out, jsonProblems(g, s)...)
+}
+
+// outcomeText describes how a game ended.
+func outcomeText(o host.Outcome) string {
+	text := "a draw"
+	if o.Winner > 0 {
+		text = fmt.Sprintf("Player %d wins", o.Winner)
+	}
+	var more []string
+	if o.Reason != "" {
+		more = append(more, o.Reason)
+	}
+	if more = append(more, o.Notes...); len(more) > 0 {
+		text += " (" + strings.Join(more, "; ") + ")"
+	}
+	return text
+}
+
+// diagramProblems checks that the state's diagram reads back to the state.
+func diagramProblems(g *host.Game, s *host.State) []string {
+	counts, owners, err := g.ParseDiagram(s.Diagram())
+	if err != nil {
+		return []string{fmt.Sprintf("the opening's diagram does not read back: %v", err)}
+	}
+	for i := range counts {
+		if counts[i] != s.Count(i) || owners[i] != s.Owner(i) {
+			return []string{fmt.Sprintf("the opening's diagram reads back with %s holding %d of owner %d, not %d of owner %d", g.Board().Site(i).Name, counts[i], owners[i], s.Count(i), s.Owner(i))}
+		}
+	}
+	return nil
+}
+
+// jsonProblems checks that the state's JSON reads back unchanged.
+func jsonProblems(g *host.Game, s *host.State) []string {
+	b, err := s.MarshalJSON()
+	if err != nil {
+		return []string{fmt.Sprintf("the opening cannot be written as JSON: %v", err)}
+	}
+	back, err := g.StateFromJSON(b)
+	if err != nil {
+		return []string{fmt.Sprintf("the opening's JSON does not read back: %v", err)}
+	}
+	again, _ := back.MarshalJSON()
+	if !bytes.Equal(again, b) {
+		return []string{fmt.Sprintf("the opening's JSON changes on a round trip:\n%s\n%s", b, again)}
+	}
+	return nil
+}
+
+// randomGames plays random games on the defaults and fewer on each
+// variant that changes a parameter.
+func (c *gameCheck) randomGames(configs []*Config) Step {
+	st := Step{Name: StepRandomGames}
+	defaults := paramText(configs[0].Game)
+	var parts []string
+	extra := 0
+	for i, cfg := range configs {
+		if i > 0 && paramText(cfg.Game) == defaults {
+			continue // a variant that plays the defaults, e.g. "standard"
+		}
+		n := c.opt.Games
+		if i > 0 {
+			n = max(1, c.opt.Games/10)
+			extra++
+		}
+		lib, name, opts := c.lib, c.name, cfg.Options()
+		stats, probs := Run(cfg.Game, Options{
+			Games:         n,
+			Seed:          c.opt.Seed,
+			Thorough:      true,
+			ThoroughGames: min(n, 5),
+			MaxProblems:   max(20, n), // a failure repeated in every game is counted, see findings
+			Replay:        true,
+			Reload:        func() (*host.Game, error) { return lib.Load(name, opts...) },
+		})
+		st.Findings = append(st.Findings, findings(cfg, probs)...)
+		if i == 0 {
+			limit := cfg.Game.MaxPlies()
+			if limit <= 0 {
+				limit = 100000
+			}
+			parts = append(parts, statsText(stats, c.opt.Seed, limit))
+		}
+	}
+	if extra > 0 {
+		parts = append(parts, fmt.Sprintf("and %d each on %s", max(1, c.opt.Games/10), plural(extra, "variant")))
+	}
+	st.Summary = strings.Join(parts, "; ")
+	return st
+}
+
+// findings turns the problems Run found in one configuration into
+// findings. A script failure is one finding, with the seeds of the other
+// games that ran into the same one.
+func findings(cfg *Config, probs []Problem) []Finding {
+	var out []Finding
+	first := map[string]int{} // cause -> index in out
+	for i := range probs {
+		p := &probs[i]
+		if p.Cause == "" {
+			out = append(out, Finding{Config: cfg, Msg: p.String(), Problem: p})
+			continue
+		}
+		if k, ok := first[p.Cause]; ok {
+			out[k].Repeats = append(out[k].Repeats, p.Seed)
+			continue
+		}
+		first[p.Cause] = len(out)
+		out = append(out, Finding{Config: cfg, Msg: p.String(), Problem: p})
+	}
+	return out
+}
+
+// statsText summarizes Run's statistics.
+func statsText(st Stats, seed uint64, limit int) string {
+	var wins []string
+	for p, n := range st.Wins {
+		wins = append(wins, fmt.Sprintf("P%d %d", p+1, n))
+	}
+	mean := 0.0
+	if st.Games > 0 {
+		mean = float64(st.Plies) / float64(st.Games)
+	}
+	return fmt.Sprintf("%s (seeds %d-%d) end within %d plies: wins %s, draws %d; mean %.0f plies, longest %d; %d positions checked thoroughly",
+		plural(st.Games, "game"), seed, seed+uint64(st.Games)-1, limit, strings.Join(wins, ", "), st.Draws, mean, st.Longest, st.Checked)
+}
