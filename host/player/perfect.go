@@ -9,21 +9,26 @@ import (
 )
 
 // perfectKind plays from the game's exact solution (package solve): the
-// quickest win, else a draw, else the slowest loss. It loads the solution
-// that `matombo solve` cached, or solves the game first and caches it;
-// games of more than solve.DefaultMaxPositions positions are refused.
+// best result, then the largest margin, then the quickest win or the
+// slowest loss. It loads the solution that `matombo solve` cached, or
+// solves the game first with the retrograde engine and caches it; games of
+// more than perfectMaxPositions positions are refused (solve them first
+// with `matombo solve`, which has the search engine).
 var perfectKind = kind{
 	name:  "perfect",
 	about: "perfect play from the game's exact solution (matombo solve); small games only",
 	build: func(g *host.Game, _ settings) (Player, error) { return NewPerfect(g) },
 }
 
+// perfectMaxPositions caps the solve that a perfect player makes itself.
+const perfectMaxPositions = 2_000_000
+
 // NewPerfect returns the perfect player of g, from its cached solution or
 // a new one.
 func NewPerfect(g *host.Game) (Player, error) {
 	sol, err := solve.LoadCached(g)
 	if err != nil {
-		if sol, err = solve.Solve(context.Background(), g); err != nil {
+		if sol, err = solve.Solve(context.Background(), g, solve.WithEngine(solve.Retrograde), solve.WithMaxPositions(perfectMaxPositions)); err != nil {
 			return nil, fmt.Errorf("perfect play needs the game solved: %w", err)
 		}
 		_, _ = solve.SaveCached(sol, g) // a cache that cannot be written only costs time
