@@ -3,6 +3,8 @@ package solve_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -165,4 +167,52 @@ func TestKalahMargins(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEndgameDatabaseFile: the search engine caches its endgame database;
+// a damaged file is rebuilt, and the value does not change.
+func TestEndgameDatabaseFile(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	g := loadKalah(t, 2, 3, true)
+	opts := []solve.Option{solve.WithEngine(solve.Search), solve.WithEndgame(6)}
+	sol, err := solve.Solve(context.Background(), g, opts...)
+	require.NoError(t, err)
+	assert.Equal(t, -2, sol.Opening().Margin)
+	files, err := filepath.Glob(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "matombo", "solve", "kalah-*.endgame-6"))
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	data, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	data[len(data)-40] ^= 1 // a value
+	require.NoError(t, os.WriteFile(files[0], data, 0o644))
+	again, err := solve.Solve(context.Background(), g, opts...)
+	require.NoError(t, err)
+	assert.Equal(t, -2, again.Opening().Margin)
+	fixed, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	assert.NotEqual(t, data, fixed, "rebuilt")
+}
+
+// TestSearchNeedsAScore: the search engine solves games whose value is a
+// score; Auto keeps the retrograde engine for the others.
+func TestSearchNeedsAScore(t *testing.T) {
+	g := load(t, "yematatu")
+	_, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Search))
+	var ue *solve.UnsupportedError
+	require.ErrorAs(t, err, &ue)
+	est, err := solve.Estimate(g)
+	require.NoError(t, err)
+	assert.Equal(t, solve.Retrograde, est.Engine)
+}
+
+// TestRefusedBeforeExploring: a solve whose estimate is over the budget
+// is refused before anything is explored.
+func TestRefusedBeforeExploring(t *testing.T) {
+	g := loadKalah(t, 6, 4, true)
+	_, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Search), solve.WithMaxBytes(1<<20))
+	var tl *solve.TooLargeError
+	require.ErrorAs(t, err, &tl)
+	assert.Zero(t, tl.Positions)
+	assert.Greater(t, tl.EstimateBytes, int64(1<<20))
 }

@@ -80,7 +80,7 @@ func (p searchPlan) bytes() int64 {
 }
 
 // autoEndgamePositions caps the database that Auto builds.
-const autoEndgamePositions = 3_000_000
+const autoEndgamePositions = 1_000_000
 
 // planSearch sizes the table and the databases for cfg's budget.
 func planSearch(g *host.Game, cfg *config) searchPlan {
