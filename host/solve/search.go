@@ -509,6 +509,21 @@ func (x *searcher) ab(ply int, alpha, beta score, depth int) (score, error) {
 			keys = append(keys, k)
 		}
 		x.order[ply] = order
+		// Enhanced transposition cutoff: a move whose position the table
+		// or a database already values beyond the window ends the search
+		// here, before any is searched.
+		for _, i := range order {
+			if lo, hi, ok := x.known(x.states[ply][i+2], nextDepth); ok {
+				if mover1 && lo >= b {
+					e.tt.store(key, alpha, beta, lo, i, depth)
+					return lo, nil
+				}
+				if !mover1 && hi <= a {
+					e.tt.store(key, alpha, beta, hi, i, depth)
+					return hi, nil
+				}
+			}
+		}
 		sortByKeys(order, keys, ply == 0 && x.id > 0, x.id)
 		for _, i := range order {
 			c := x.states[ply][i+2]
@@ -523,6 +538,26 @@ func (x *searcher) ab(ply int, alpha, beta score, depth int) (score, error) {
 	}
 	e.tt.store(key, alpha, beta, best, bestMove, depth)
 	return best, nil
+}
+
+// known returns bounds on c's value that a database or the table give
+// without searching; ok is false when nothing is known.
+func (x *searcher) known(c *host.State, depth int) (lo, hi score, ok bool) {
+	e := x.e
+	if c.Over() {
+		return 0, 0, false // searching it costs no more
+	}
+	if e.db != nil {
+		if g, ok := e.db.lookup(e.bk, c, x.counts, x.buf); ok {
+			m := e.bk.bankDiff(c) + g
+			v := makeScore(sign(m), m)
+			return v, v, true
+		}
+	}
+	if ent, ok := e.tt.probe(c.Key()); ok && int(ent.depth) >= depth {
+		return ent.lo, ent.hi, true
+	}
+	return 0, 0, false
 }
 
 // sortByKeys orders moves by decreasing key; a helper goroutine (id > 0)
