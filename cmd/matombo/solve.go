@@ -63,7 +63,7 @@ func (sf *solveFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&sf.maxTime, "max-time", 0, "stop a solve after `DURATION` (e.g. 10m; 0: no limit)")
 	fs.IntVar(&sf.threads, "threads", runtime.NumCPU(), "solve with `N` goroutines")
 	fs.IntVar(&sf.endgame, "endgame", -1, "search engine: endgame databases of positions with at most `K` counters in play (-1: chosen from the budget)")
-	fs.StringVar(&sf.table, "table-memory", "", "search engine: the transposition table's `SIZE` (default: a quarter of --max-memory, at most 1GiB)")
+	fs.StringVar(&sf.table, "table-memory", "", "search engine: the transposition table's `SIZE` (default: a quarter of --max-memory, at most 256MiB)")
 }
 
 // maxMemoryLimit is the largest --max-memory and --table-memory.

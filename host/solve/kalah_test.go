@@ -216,3 +216,15 @@ func TestRefusedBeforeExploring(t *testing.T) {
 	assert.Zero(t, tl.Positions)
 	assert.Greater(t, tl.EstimateBytes, int64(1<<20))
 }
+
+// TestRetrogradeStopsAtItsBytes: the table engine stops when its table
+// would pass the memory budget, whatever the number of positions allowed.
+func TestRetrogradeStopsAtItsBytes(t *testing.T) {
+	g := load(t, "yematatu", host.WithVariant("square"))
+	_, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Retrograde), solve.WithMaxBytes(100_000))
+	var tl *solve.TooLargeError
+	require.ErrorAs(t, err, &tl)
+	assert.Positive(t, tl.Positions)
+	assert.Less(t, tl.Positions, 5390)
+	assert.Contains(t, err.Error(), "--max-memory")
+}

@@ -87,7 +87,7 @@ func planSearch(g *host.Game, cfg *config) searchPlan {
 	var p searchPlan
 	tb := cfg.tableBytes
 	if tb <= 0 {
-		tb = min(cfg.maxBytes/4, 1<<30)
+		tb = min(cfg.maxBytes/4, 256<<20)
 	}
 	p.entries = 1 << max(10, bits.Len64(uint64(max(tb/ttEntryBytes, 1)))-1)
 	bk, err := findBanks(g)

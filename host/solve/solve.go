@@ -360,7 +360,7 @@ func (sol *Solution) insert(key []byte, cfg *config) (int32, bool, error) {
 	if id, found := t.find(key); found {
 		return id, false, nil
 	}
-	if n := t.Len(); n >= cfg.maxPositions || (n%4096 == 0 && sol.bytes() > cfg.maxBytes) {
+	if n := t.Len(); n >= cfg.maxPositions || (n%256 == 0 && sol.bytes() > cfg.maxBytes) {
 		return 0, false, &TooLargeError{Game: sol.game, Engine: Retrograde, MaxPositions: cfg.maxPositions, MaxBytes: cfg.maxBytes,
 			BytesPerPos: BytesPerPosition(sol.g), EstimateBytes: int64(BytesPerPosition(sol.g)) * int64(n), Positions: n}
 	}

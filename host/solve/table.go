@@ -97,7 +97,7 @@ func (t *posTable) insert(key []byte) (id int32, added bool) {
 	}
 	id = int32(t.n)
 	if int(id)>>chunkBits == len(t.chunks) {
-		t.chunks = append(t.chunks, make([]byte, 0, chunkLen*t.width))
+		t.chunks = append(t.chunks, make([]byte, 0, min(chunkLen, max(1024, t.n))*t.width))
 	}
 	c := &t.chunks[id>>chunkBits]
 	*c = append(*c, key...)

@@ -18,8 +18,15 @@ type ttable struct {
 // ttEntryBytes is the memory of one entry.
 const ttEntryBytes = 16
 
+// newTTable returns a table of entries (a power of two). Its memory is
+// written once, so that the table holds what it will hold from the start
+// (the estimate of a solve counts all of it).
 func newTTable(entries int) *ttable {
-	return &ttable{w: make([]atomic.Uint64, 2*entries), mask: uint64(entries-1) &^ 1}
+	t := &ttable{w: make([]atomic.Uint64, 2*entries), mask: uint64(entries-1) &^ 1}
+	for i := 0; i < len(t.w); i += 512 { // one word a page
+		t.w[i].Store(0)
+	}
+	return t
 }
 
 type ttEntry struct {
