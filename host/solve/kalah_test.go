@@ -228,3 +228,15 @@ func TestRetrogradeStopsAtItsBytes(t *testing.T) {
 	assert.Less(t, tl.Positions, 5390)
 	assert.Contains(t, err.Error(), "--max-memory")
 }
+
+// BenchmarkSearchKalah solves Kalah(4,3) with empty captures by search,
+// with an endgame database of 8 counters, from a fresh table each time.
+func BenchmarkSearchKalah(b *testing.B) {
+	b.Setenv("XDG_CACHE_HOME", b.TempDir())
+	g := loadKalah(b, 4, 3, true)
+	for b.Loop() {
+		if _, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Search), solve.WithEndgame(8), solve.WithTableBytes(16<<20)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

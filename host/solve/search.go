@@ -231,7 +231,7 @@ func newEngine(ctx context.Context, g *host.Game, cfg *config) (*engine, error) 
 		return nil, err
 	}
 	plan := planSearch(g, cfg)
-	e := &engine{g: g, cfg: cfg, tt: newTTable(plan.entries), start: time.Now()}
+	e := &engine{g: g, cfg: cfg, tt: newTTable(plan.entries)}
 	if bk, err := findBanks(g); err == nil {
 		e.bk = bk
 		if plan.k > 0 {
@@ -246,6 +246,7 @@ func newEngine(ctx context.Context, g *host.Game, cfg *config) (*engine, error) 
 			}
 		}
 	}
+	e.start = time.Now() // the search's rate counts from here
 	return e, nil
 }
 
