@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -313,6 +314,9 @@ func solution(w io.Writer, g *host.Game, sf *solveFlags, fresh bool) (*solve.Sol
 		ctx, cancel = context.WithTimeout(ctx, maxTime)
 		defer cancel()
 	}
+	// The solver's memory is a few large arrays: a garbage collector that
+	// lets the heap grow to twice them would pass the estimate.
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	start := time.Now()
 	bar := newSolveBar(w, est)
 	opts = append(opts, solve.WithProgress(bar.update))

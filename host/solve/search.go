@@ -292,10 +292,13 @@ type searcher struct {
 	states [][]*host.State // per ply: the position, then its children
 	moves  [][]host.Move
 	order  [][]int
-	path   []uint64
+	keys   [][]int
+	path   []uint64      // the keys of the line searched
+	line   []*host.State // its positions
 	counts []int
 	buf    []byte
 	nodes  int64
+	root   *host.State
 }
 
 func newSearcher(e *engine, id int) *searcher {
@@ -315,7 +318,7 @@ func (x *searcher) close() {
 // one, each by MTD(f) from the previous value.
 func (x *searcher) iterate(ctx context.Context, s *host.State, guess score) (score, error) {
 	x.ctx = ctx
-	x.slot(0)[0].CopyFrom(s)
+	x.root = s.Clone()
 	g := guess
 	for d := 2 + x.id%2; d <= deepening; d += 2 {
 		v, err := x.mtdf(g, d)
@@ -335,7 +338,7 @@ func (x *searcher) mtdf(g score, depth int) (score, error) {
 		if g == lo {
 			beta = g + 1
 		}
-		v, err := x.ab(0, beta-1, beta, depth)
+		v, err := x.ab(0, x.root, beta-1, beta, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -354,18 +357,18 @@ const (
 	maxScore = score(2 * outcomeUnit)
 )
 
-// slot returns the states of a ply: [0] is the position, the others its
-// children.
-func (x *searcher) slot(ply int) []*host.State {
+// slot makes room for the children of a position at ply.
+func (x *searcher) slot(ply int) {
 	for len(x.states) <= ply {
-		x.states = append(x.states, []*host.State{x.e.g.Start()})
+		x.states = append(x.states, nil)
 		x.moves = append(x.moves, nil)
 		x.order = append(x.order, nil)
+		x.keys = append(x.keys, nil)
 	}
-	return x.states[ply]
 }
 
-// child returns the i-th child state of a ply (1-based).
+// child returns the i-th child state of the position at ply: 0 for the
+// table's move, 1+i for move i.
 func (x *searcher) child(ply, i int) *host.State {
 	for len(x.states[ply]) <= i {
 		x.states[ply] = append(x.states[ply], x.e.g.Start())
@@ -373,11 +376,10 @@ func (x *searcher) child(ply, i int) *host.State {
 	return x.states[ply][i]
 }
 
-// ab is alpha-beta with fail-soft bounds on Player 1's score of the state
-// at ply: a value <= alpha is an upper bound, >= beta a lower bound.
-func (x *searcher) ab(ply int, alpha, beta score, depth int) (score, error) {
+// ab is alpha-beta with fail-soft bounds on Player 1's score of s, at
+// ply: a value <= alpha is an upper bound, >= beta a lower bound.
+func (x *searcher) ab(ply int, s *host.State, alpha, beta score, depth int) (score, error) {
 	e := x.e
-	s := x.slot(ply)[0]
 	x.nodes++
 	if x.nodes&4095 == 0 {
 		if err := x.tick(); err != nil {
@@ -426,18 +428,29 @@ func (x *searcher) ab(ply int, alpha, beta score, depth int) (score, error) {
 		}
 	}
 	if depth == 0 {
-		v, err := x.static(s, bank)
-		return v, err
+		return x.static(s, bank)
 	}
 	for _, k := range x.path {
 		if k == key {
-			if err := x.checkCycle(ply, s); err != nil {
+			if err := x.checkCycle(s); err != nil {
 				return 0, err
 			}
 		}
 	}
 	x.path = append(x.path, key)
-	defer func() { x.path = x.path[:len(x.path)-1] }()
+	x.line = append(x.line, s)
+	v, err := x.expand(ply, s, key, ttMove, alpha, beta, depth)
+	x.path = x.path[:len(x.path)-1]
+	x.line = x.line[:len(x.line)-1]
+	return v, err
+}
+
+// expand searches the moves of s: the table's move first; then, unless it
+// cut, the others, after an enhanced transposition cutoff, the most
+// promising first.
+func (x *searcher) expand(ply int, s *host.State, key uint64, ttMove int, alpha, beta score, depth int) (score, error) {
+	e := x.e
+	x.slot(ply)
 	x.moves[ply] = append(x.moves[ply][:0], s.Moves()...)
 	moves := x.moves[ply]
 	if len(moves) > 255 {
@@ -454,9 +467,9 @@ func (x *searcher) ab(ply int, alpha, beta score, depth int) (score, error) {
 	if depth == infDepth {
 		nextDepth = infDepth
 	}
-	visit := func(i int, c *host.State) (bool, error) {
-		x.slot(ply + 1)[0].CopyFrom(c)
-		v, err := x.ab(ply+1, a, b, nextDepth)
+	// visit searches child c (move i) and reports whether it cuts.
+	visit := func(x *searcher, i int, c *host.State) (bool, error) {
+		v, err := x.ab(ply+1, c, a, b, nextDepth)
 		if err != nil {
 			return false, err
 		}
@@ -470,71 +483,71 @@ func (x *searcher) ab(ply int, alpha, beta score, depth int) (score, error) {
 		}
 		return a >= b, nil
 	}
-	cut := false
 	if ttMove >= 0 && ttMove < len(moves) {
-		c := x.child(ply, 1)
+		c := x.child(ply, 0)
 		c.CopyFrom(s)
 		if err := x.r.Apply(c, moves[ttMove]); err != nil {
 			return 0, err
 		}
-		var err error
-		if cut, err = visit(ttMove, c); err != nil {
+		cut, err := visit(x, ttMove, c)
+		if err != nil {
 			return 0, err
 		}
-	}
-	if !cut {
-		// The other moves, the most promising first (by the banks after
-		// them for the mover, a move again first).
-		order := x.order[ply][:0]
-		keys := make([]int, 0, len(moves))
-		for i, m := range moves {
-			if i == ttMove {
-				continue
-			}
-			c := x.child(ply, i+2)
-			c.CopyFrom(s)
-			if err := x.r.Apply(c, m); err != nil {
-				return 0, err
-			}
-			order = append(order, i)
-			k := 0
-			if e.bk != nil && !c.Over() {
-				k = e.bk.bankDiff(c) * 4
-				if !mover1 {
-					k = -k
-				}
-			}
-			if c.ToMove() == s.ToMove() {
-				k += 2
-			}
-			keys = append(keys, k)
+		if cut {
+			e.tt.store(key, alpha, beta, best, bestMove, depth)
+			return best, nil
 		}
-		x.order[ply] = order
+	}
+	order, keys := x.order[ply][:0], x.keys[ply][:0]
+	for i, m := range moves {
+		if i == ttMove {
+			continue
+		}
+		c := x.child(ply, i+1)
+		c.CopyFrom(s)
+		if err := x.r.Apply(c, m); err != nil {
+			return 0, err
+		}
 		// Enhanced transposition cutoff: a move whose position the table
 		// or a database already values beyond the window ends the search
 		// here, before any is searched.
-		for _, i := range order {
-			if lo, hi, ok := x.known(x.states[ply][i+2], nextDepth); ok {
-				if mover1 && lo >= b {
-					e.tt.store(key, alpha, beta, lo, i, depth)
-					return lo, nil
-				}
-				if !mover1 && hi <= a {
-					e.tt.store(key, alpha, beta, hi, i, depth)
-					return hi, nil
-				}
+		if lo, hi, ok := x.known(c, nextDepth); ok {
+			if mover1 && lo >= b {
+				e.tt.store(key, alpha, beta, lo, i, depth)
+				return lo, nil
+			}
+			if !mover1 && hi <= a {
+				e.tt.store(key, alpha, beta, hi, i, depth)
+				return hi, nil
 			}
 		}
-		sortByKeys(order, keys, ply == 0 && x.id > 0, x.id)
-		for _, i := range order {
-			c := x.states[ply][i+2]
-			var err error
-			if cut, err = visit(i, c); err != nil {
-				return 0, err
+		k := 0
+		if e.bk != nil && !c.Over() {
+			k = e.bk.bankDiff(c) * 4
+			if !mover1 {
+				k = -k
 			}
-			if cut {
-				break
-			}
+		}
+		if c.ToMove() == s.ToMove() {
+			k += 2
+		}
+		order, keys = append(order, i), append(keys, k)
+	}
+	x.order[ply], x.keys[ply] = order, keys
+	sortByKeys(order, keys)
+	if ply == 0 && x.id > 0 && len(order) > 1 { // helpers start apart
+		r := x.id % len(order)
+		slices.Reverse(order[:r])
+		slices.Reverse(order[r:])
+		slices.Reverse(order)
+	}
+	for _, i := range order {
+		cut, err := visit(x, i, x.states[ply][i+1])
+		if err != nil {
+			return 0, err
+		}
+		if cut {
+			break
 		}
 	}
 	e.tt.store(key, alpha, beta, best, bestMove, depth)
@@ -561,23 +574,15 @@ func (x *searcher) known(c *host.State, depth int) (lo, hi score, ok bool) {
 	return 0, 0, false
 }
 
-// sortByKeys orders moves by decreasing key; a helper goroutine (id > 0)
-// rotates the root's order so that the goroutines start apart.
-func sortByKeys(order, keys []int, rotate bool, id int) {
-	idx := make([]int, len(order))
-	for i := range idx {
-		idx[i] = i
+// sortByKeys orders moves by decreasing key (an insertion sort: there
+// are few), keeping the script's order among equals.
+func sortByKeys(order, keys []int) {
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && keys[j] > keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+			order[j], order[j-1] = order[j-1], order[j]
+		}
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return keys[b] - keys[a] })
-	sorted := make([]int, len(order))
-	for i, j := range idx {
-		sorted[i] = order[j]
-	}
-	if rotate && len(sorted) > 1 {
-		r := id % len(sorted)
-		sorted = append(sorted[r:], sorted[:r]...)
-	}
-	copy(order, sorted)
 }
 
 // static is the heuristic value of s: the banks' difference, or the
@@ -598,10 +603,10 @@ func (x *searcher) static(s *host.State, bank int) (score, error) {
 
 // checkCycle reports a repeated position (keys are hashes: the positions
 // are compared).
-func (x *searcher) checkCycle(ply int, s *host.State) error {
+func (x *searcher) checkCycle(s *host.State) error {
 	enc := s.AppendPosition(nil)
-	for p := 0; p < ply; p++ {
-		if string(x.states[p][0].AppendPosition(nil)) == string(enc) {
+	for _, p := range x.line {
+		if string(p.AppendPosition(nil)) == string(enc) {
 			return &CycleError{Game: x.e.g.Name()}
 		}
 	}
