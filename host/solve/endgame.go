@@ -460,17 +460,25 @@ func writeEndgame(path string, g *host.Game, db *endgameDB) error {
 	})
 }
 
-// readEndgame reads g's database with at most k counters in play from its
-// file, checking its checksum and that it is g's.
+// readEndgame reads g's database with at most k counters in play (n
+// sites in play) from its file, checking its checksum and that it is g's.
 func readEndgame(path string, g *host.Game, n, k int) (*endgameDB, error) {
 	f, err := safefile.Open(path, MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return readEndgameFrom(f, f.Size, g, n, k)
+}
+
+// readEndgameFrom reads a database of size bytes from r.
+func readEndgameFrom(r io.Reader, size int64, g *host.Game, n, k int) (*endgameDB, error) {
+	if n < 1 || k < 0 || k > MaxEndgame {
+		return nil, errors.New("no such database")
+	}
 	db := newEndgameDB(n, k)
 	h := sha256.New()
-	sr := &streamReader{r: newBufReader(f), h: h}
+	sr := &streamReader{r: newBufReader(r), h: h}
 	if string(sr.bytes(len(endgameMagic))) != endgameMagic {
 		return nil, errors.New("not an endgame database of this version")
 	}
@@ -480,7 +488,9 @@ func readEndgame(path string, g *host.Game, n, k int) (*endgameDB, error) {
 	if kk, nn := sr.uvarint(1<<16), sr.uvarint(1<<16); int(kk) != k || int(nn) != n || sr.err != nil {
 		return nil, errors.New("the file's database has another size")
 	}
-	if f.Size != int64(len(endgameMagic))+db.bytes()+sha256.Size+int64(len(appendString(appendString(nil, g.Name()), g.Fingerprint())))+int64(len(binary.AppendUvarint(binary.AppendUvarint(nil, uint64(k)), uint64(n)))) {
+	header := int64(len(endgameMagic)) + int64(len(appendString(appendString(nil, g.Name()), g.Fingerprint()))) +
+		int64(len(binary.AppendUvarint(binary.AppendUvarint(nil, uint64(k)), uint64(n))))
+	if size != header+db.bytes()+sha256.Size {
 		return nil, errors.New("the file has the wrong size")
 	}
 	db.vals = make([]int8, db.bytes())

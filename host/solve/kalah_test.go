@@ -240,3 +240,18 @@ func BenchmarkSearchKalah(b *testing.B) {
 		}
 	}
 }
+
+// FuzzReadEndgame reads endgame database files: whatever a file holds,
+// reading it returns a database or an error, never a panic.
+func FuzzReadEndgame(f *testing.F) {
+	g := loadKalah(f, 2, 2, true)
+	data, n, err := solve.EndgameBytes(g, 4)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_ = solve.ReadEndgame(b, g, n, 4)
+	})
+}
