@@ -24,7 +24,7 @@ func runText(t *testing.T, lib *host.Library, src string) (*Report, string) {
 	path := filepath.Join(t.TempDir(), "case.yaml")
 	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
 	files, errs := LoadFiles(path)
-	rep := NewRunner(lib).Run(files, errs)
+	rep := NewSuite(lib).Run(files, errs)
 	var out bytes.Buffer
 	rep.WriteText(&out, false)
 	return rep, strings.ReplaceAll(out.String(), path, "case.yaml")

@@ -26,7 +26,7 @@ func TestShippedScenarios(t *testing.T) {
 		t.Skip("no scenario folders yet")
 	}
 	files, errs := LoadFiles(dirs...)
-	runner := NewRunner(games.Library())
+	suite := NewSuite(games.Library())
 	for _, err := range errs {
 		t.Errorf("%v", err)
 	}
@@ -34,7 +34,7 @@ func TestShippedScenarios(t *testing.T) {
 		for _, sc := range f.Scenarios {
 			sc := sc
 			t.Run(filepath.ToSlash(f.Path)+"/"+sc.Name, func(t *testing.T) {
-				res := runner.RunScenario(sc)
+				res := suite.RunScenario(sc)
 				if res.Status != Passed {
 					var out bytes.Buffer
 					(&Report{Results: []Result{res}}).WriteText(&out, false)

@@ -220,3 +220,44 @@ func TestMemoryMeasurementSeesRegistersAndTables(t *testing.T) {
 	require.Len(t, measured, 2)
 	assert.Greater(t, measured[1]-measured[0], uint64(100000*memwalk.SlotSize), "a table in a local variable is counted: %v", measured)
 }
+
+// A script that keeps memory between calls, in an upvalue, is charged for
+// it: the game fails once it holds more than its memory budget, with a
+// memory BudgetError, and every later call fails with the same error,
+// rather than now and then as its machines happen to be measured. The
+// memory held when it fails is within the budget and a quarter, plus
+// what the calls of a watchdog tick allocate.
+func TestMemoryKeptBetweenCallsIsCharged(t *testing.T) {
+	const limit = 8 << 20
+	const piece = 256 << 10
+	src := replaceOnce(miniSource("keep", `local kept = {}`), `play = function(p, kind, s) m.finish(0, "done") end`,
+		`play = function(p, kind, s) kept[#kept + 1] = string.rep("x", 262144) .. #kept end`)
+	g, err := loadSource(t, "keep", src, WithLimits(Limits{Memory: limit}))
+	require.NoError(t, err)
+	s := g.Start()
+	var first error
+	calls := 0
+	for ; calls < 400 && first == nil; calls++ {
+		first = s.Play("a1")
+	}
+	var be *BudgetError
+	require.ErrorAs(t, first, &be, "the game holds %d MiB after %d calls", calls*piece>>20, calls)
+	assert.Equal(t, BudgetMemory, be.Budget)
+	assert.Contains(t, first.Error(), "keep.lua")
+	t.Logf("failed at call %d (%d KiB kept): %v", calls, (calls-1)*piece>>10, first)
+	assert.LessOrEqual(t, (calls-1)*piece, 4*limit, "kept within a few budgets")
+	for i := 0; i < 5; i++ {
+		err := s.Clone().Play("a1")
+		assert.Same(t, be, errorsAsBudget(err), "later calls fail with the same error")
+	}
+	_, err = g.NewState(g.Start().Position())
+	assert.ErrorAs(t, err, &be, "every script call of the game fails")
+}
+
+func errorsAsBudget(err error) *BudgetError {
+	var be *BudgetError
+	if errors.As(err, &be) {
+		return be
+	}
+	return nil
+}

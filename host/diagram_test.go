@@ -160,7 +160,7 @@ func TestDiagramRoundTrip(t *testing.T) {
 					pos := s.Position()
 					assert.Equal(t, pos.Counts, counts)
 					assert.Equal(t, pos.Owners, owners)
-					if ok, err := Step(s, rng); !ok {
+					if ok, err := PlayRandom(s, rng); !ok {
 						break
 					} else {
 						require.NoError(t, err)

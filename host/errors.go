@@ -1,19 +1,26 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
 
 // Pos is a place in a source file. Line and Col count from 1; zero means
-// unknown.
+// unknown. Where the parser gives a range (a syntax error's token, a
+// statement over several lines, a YAML scalar) EndLine and EndCol mark its
+// last line and column, as hcl's ranges do; they are zero otherwise.
 type Pos struct {
 	File string
 	Line int
 	Col  int
+
+	EndLine int // the last line of the range, when there is one
+	EndCol  int // the last column of the range, on EndLine, when known
 }
 
-// String formats the position as file:line:col, leaving out what is unknown.
+// String formats the start of the position as file:line:col, leaving out
+// what is unknown.
 func (p Pos) String() string {
 	switch {
 	case p.File == "":
@@ -44,7 +51,12 @@ type ConfigError struct {
 	Param   string   // the parameter concerned, if any
 	Msg     string   // what is wrong
 	Allowed []string // what would be accepted, if there is a short list
+	Err     error    // the underlying error (of the file system, YAML or a number's syntax), if any
 }
+
+// Unwrap returns the underlying error, so that errors.Is(err,
+// fs.ErrNotExist) and errors.As work through a ConfigError.
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 func (e *ConfigError) Error() string {
 	msg := e.Msg
@@ -65,7 +77,11 @@ type ScriptError struct {
 	Func      Call   // the script function that was running
 	Msg       string // the message without the position
 	Traceback string // the Lua stack traceback, when there is one
+	Err       error  // gopher-lua's error (*lua.ApiError, *parse.Error, *lua.CompileError), when there is one
 }
+
+// Unwrap returns gopher-lua's error, when there is one.
+func (e *ScriptError) Unwrap() error { return e.Err }
 
 // Call names the script function a host call runs.
 type Call string
@@ -99,7 +115,11 @@ type BudgetError struct {
 	Budget Budget // which budget
 	Limit  string // the limit, e.g. "2000000 steps"
 	Detail string // what the script was doing, when known
+	Err    error  // the error gopher-lua raised in the script (*lua.ApiError), when there is one
 }
+
+// Unwrap returns the error gopher-lua raised, when there is one.
+func (e *BudgetError) Unwrap() error { return e.Err }
 
 // Budget names one of the sandbox's budgets. BudgetSteps and the size
 // budgets are deterministic: a call exceeds them on every machine or on
@@ -137,6 +157,50 @@ func (e *BudgetError) Error() string {
 		msg += " (in " + string(e.Func) + ")"
 	}
 	return prefixPos(e.Pos, msg)
+}
+
+// CanceledError reports a script call stopped because its caller's
+// context was done (see Runner.SetContext, State.ApplyContext and
+// Library.LoadContext): the call stopped between two instructions, or did
+// not start. errors.Is(err, context.Canceled) or errors.Is(err,
+// context.DeadlineExceeded) holds, as the context's Err says, and
+// errors.Is with the context's cause when it was canceled with one.
+type CanceledError struct {
+	Pos   Pos   // the script line where it was stopped, when known
+	Func  Call  // the script function that was running, when one was
+	Err   error // the context's Err: context.Canceled or context.DeadlineExceeded
+	Cause error // context.Cause of the context, when it differs from Err
+}
+
+func (e *CanceledError) Error() string {
+	msg := "script call canceled: " + e.Err.Error()
+	if e.Cause != nil {
+		msg += " (" + e.Cause.Error() + ")"
+	}
+	if e.Func != "" {
+		msg += " (in " + string(e.Func) + ")"
+	}
+	return prefixPos(e.Pos, msg)
+}
+
+// Unwrap returns the context's error and its cause.
+func (e *CanceledError) Unwrap() []error {
+	if e.Cause != nil {
+		return []error{e.Err, e.Cause}
+	}
+	return []error{e.Err}
+}
+
+// canceled is the error of a call stopped because ctx is done.
+func canceled(ctx context.Context, pos Pos, fn Call) *CanceledError {
+	e := &CanceledError{Pos: pos, Func: fn, Err: ctx.Err()}
+	if e.Err == nil {
+		e.Err = context.Canceled
+	}
+	if c := context.Cause(ctx); c != nil && c != e.Err {
+		e.Cause = c
+	}
+	return e
 }
 
 // IllegalMoveError reports a token that is not legal in a state. The state

@@ -123,7 +123,7 @@ func machineCount(g *Game) int {
 // returns the error of running the script's chunk on it, e.g. when the
 // script declares something different the second time.
 func secondMachine(g *Game) error {
-	vm, err := newMachine(g)
+	vm, err := newMachine(g, nil)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/matombo/matombo/host/internal/luastr"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -216,6 +217,7 @@ func (vm *machine) apiInARow(L *lua.LState) int {
 	b := vm.dcl.board
 	owners := s.cells[vm.g.lay.owners:]
 	check := func(line []int32) bool {
+		vm.charge(L, 1+len(line)/luastr.ItemsPerStep)
 		run := 0
 		hasSite := site < 0
 		for _, x := range line {
@@ -294,6 +296,9 @@ func (vm *machine) push(L *lua.LState, s *State, m Move) {
 // Short lists are searched; long ones get a set, kept for the rest of the
 // decision.
 func (vm *machine) pushNew(L *lua.LState, s *State, m Move) bool {
+	// Emitters try a move per candidate, duplicates included: a step
+	// each, as the duplicates are not bounded by the length of the list.
+	vm.charge(L, 1)
 	m.game = vm.g.tag
 	if len(s.moves) <= 32 {
 		for _, x := range s.moves {

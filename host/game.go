@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/matombo/matombo/host/internal/watchdog"
 	lua "github.com/yuin/gopher-lua"
@@ -55,9 +56,20 @@ type Game struct {
 
 	opening *State
 	wd      *watchdog.Watchdog
+	held    atomic.Int64                // memory the machines' scripts held when last measured
+	failed  atomic.Pointer[BudgetError] // set when the scripts went over the memory budget
 
 	mu   sync.Mutex
 	free []*machine
+}
+
+// fail stops the game after its scripts went over the memory budget:
+// every later call returns the first such error. The memory a script
+// keeps is the game's state, so the game fails once, for good, rather
+// than whenever a machine happens to be measured.
+func (g *Game) fail(e *BudgetError) *BudgetError {
+	g.failed.CompareAndSwap(nil, e)
+	return g.failed.Load()
 }
 
 // install adopts the first machine's declarations.
@@ -192,16 +204,24 @@ func (g *Game) blank() *State {
 }
 
 // machine takes a machine from the pool, or makes one.
-func (g *Game) machine() (*machine, error) {
+func (g *Game) machine() (*machine, error) { return g.machineWith(nil) }
+
+// machineWith takes a machine from the pool, or makes one, whose calls
+// stop when cancel is done (nil for never) until it is released.
+func (g *Game) machineWith(cancel *watchdog.Cancel) (*machine, error) {
+	if cancel.Done() {
+		return nil, canceled(cancel.Context(), Pos{}, "")
+	}
 	g.mu.Lock()
 	if n := len(g.free); n > 0 {
 		vm := g.free[n-1]
 		g.free = g.free[:n-1]
 		g.mu.Unlock()
+		vm.cancel = cancel
 		return vm, nil
 	}
 	g.mu.Unlock()
-	return newMachine(g)
+	return newMachine(g, cancel)
 }
 
 // maxIdle is how many idle machines a game keeps.
@@ -211,6 +231,7 @@ const maxIdle = 16
 // discarded, because a script's own variables may be in any state after an
 // error.
 func (g *Game) release(vm *machine) {
+	vm.cancel = nil
 	if vm.broken {
 		vm.close()
 		return

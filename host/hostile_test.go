@@ -104,6 +104,8 @@ var hostileCases = []hostileCase{
 	{name: "string_rep", at: "play", want: "budget", budget: []string{"string size"}, msg: "string.rep"},
 	{name: "string_rep_inf", at: "play", want: "budget", budget: []string{"string size"}},
 	{name: "string_double", at: "play", want: "budget", budget: []string{"memory", "step"}},
+	// Go's work in library functions is charged to the step budget.
+	{name: "string_rep_loop", at: "play", want: "budget", budget: []string{"step"}},
 	{name: "sparse_key", at: "ok", heap: 64 << 20},
 	{name: "sparse_key_array", at: "ok", heap: 64 << 20},
 	{name: "table_insert", at: "play", want: "script", msg: "out of bounds"},

@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -70,13 +71,13 @@ func (l *Library) AddFS(fsys fs.FS, root string) error {
 func (l *Library) AddDir(dir string) error {
 	info, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("games folder %s: no such folder", dir)
+		return &folderError{dir: dir, msg: "no such folder", err: err}
 	}
 	if err != nil {
 		return fmt.Errorf("games folder %s: %w", dir, err)
 	}
 	if !info.IsDir() {
-		return fmt.Errorf("games folder %s: not a folder", dir)
+		return &folderError{dir: dir, msg: "not a folder"}
 	}
 	fsys := os.DirFS(dir)
 	if _, err := fs.ReadDir(fsys, "."); err != nil {
@@ -95,6 +96,17 @@ func (l *Library) AddDir(dir string) error {
 	l.layers = append(l.layers, ly)
 	return nil
 }
+
+// folderError is a games folder that cannot be added. It keeps the file
+// system's error: errors.Is(err, fs.ErrNotExist) holds for a missing
+// folder.
+type folderError struct {
+	dir, msg string
+	err      error
+}
+
+func (e *folderError) Error() string { return "games folder " + e.dir + ": " + e.msg }
+func (e *folderError) Unwrap() error { return e.err }
 
 func (ly layer) path(rel string) string {
 	if ly.os {
@@ -244,8 +256,20 @@ const maxScriptBytes = 1 << 20
 // Load loads a game by name with the given variants and parameters,
 // compiling its script once per library, and plays its setup.
 func (l *Library) Load(name string, opts ...Option) (*Game, error) {
+	return l.LoadContext(context.Background(), name, opts...)
+}
+
+// LoadContext is Load, stopped when ctx is done: the script's chunk and
+// its setup stop between two instructions with a *CanceledError (see
+// Runner.SetContext). The context applies to loading only, not to the
+// calls made later on the game.
+func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) (*Game, error) {
 	if err := memwalk.Check(); err != nil {
 		return nil, fmt.Errorf("host: %w", err)
+	}
+	cancel := watchdog.NewCancel(ctx)
+	if cancel.Done() {
+		return nil, canceled(ctx, Pos{}, CallLoad)
 	}
 	cfg := loadConfig{}
 	for _, o := range opts {
@@ -329,7 +353,7 @@ func (l *Library) Load(name string, opts ...Option) (*Game, error) {
 		sources:   sources.Sum(nil),
 	}
 	g.wd = watchdog.New(g.limits.Time, g.limits.Memory)
-	vm, err := newMachine(g)
+	vm, err := newMachine(g, cancel)
 	if err != nil {
 		return nil, err
 	}
@@ -357,9 +381,9 @@ func readLimited(ly *layer, rel string) ([]byte, error) {
 	if err != nil {
 		var se *safefile.Error
 		if errors.As(err, &se) {
-			return nil, &ConfigError{Pos: Pos{File: se.Path}, Msg: se.Msg}
+			return nil, &ConfigError{Pos: Pos{File: se.Path}, Msg: se.Msg, Err: err}
 		}
-		return nil, &ConfigError{Pos: Pos{File: ly.path(rel)}, Msg: err.Error()}
+		return nil, &ConfigError{Pos: Pos{File: ly.path(rel)}, Msg: err.Error(), Err: err}
 	}
 	return b, nil
 }
@@ -402,20 +426,28 @@ func compileScript(file string, src []byte) (*lua.FunctionProto, error) {
 			if pe.Token != "" {
 				msg += fmt.Sprintf(" near %q", pe.Token)
 			}
-			return nil, &ScriptError{Pos: Pos{File: file, Line: line, Col: pe.Pos.Column}, Func: "load", Msg: "syntax error: " + msg}
+			pos := Pos{File: file, Line: line, Col: pe.Pos.Column}
+			if pe.Token != "" && pos.Col > 0 && !strings.ContainsAny(pe.Token, "\n\r") {
+				pos.EndLine, pos.EndCol = line, pos.Col+len(pe.Token)-1
+			}
+			return nil, &ScriptError{Pos: pos, Func: "load", Msg: "syntax error: " + msg, Err: err}
 		}
-		return nil, &ScriptError{Pos: Pos{File: file}, Func: "load", Msg: "syntax error: " + strings.TrimSpace(err.Error())}
+		return nil, &ScriptError{Pos: Pos{File: file}, Func: "load", Msg: "syntax error: " + strings.TrimSpace(err.Error()), Err: err}
 	}
 	if e := globalcheck.Check(chunk, allowedGlobals()); e != nil {
-		return nil, &ScriptError{Pos: Pos{File: file, Line: e.Line}, Func: CallLoad, Msg: e.Msg}
+		pos := Pos{File: file, Line: e.Line}
+		if e.LastLine > e.Line {
+			pos.EndLine = e.LastLine
+		}
+		return nil, &ScriptError{Pos: pos, Func: CallLoad, Msg: e.Msg, Err: e}
 	}
 	proto, err := lua.Compile(chunk, file)
 	if err != nil {
 		var ce *lua.CompileError
 		if errors.As(err, &ce) {
-			return nil, &ScriptError{Pos: Pos{File: file, Line: ce.Line}, Func: "load", Msg: "compile error: " + ce.Message}
+			return nil, &ScriptError{Pos: Pos{File: file, Line: ce.Line}, Func: "load", Msg: "compile error: " + ce.Message, Err: err}
 		}
-		return nil, &ScriptError{Pos: Pos{File: file}, Func: "load", Msg: err.Error()}
+		return nil, &ScriptError{Pos: Pos{File: file}, Func: "load", Msg: err.Error(), Err: err}
 	}
 	return proto, nil
 }

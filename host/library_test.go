@@ -130,11 +130,11 @@ func TestPlayoutAndStep(t *testing.T) {
 	n, err = Playout(s, rand.New(rand.NewPCG(1, 1)), 0)
 	require.NoError(t, err)
 	assert.Zero(t, n, "a finished game plays no more")
-	ok, err := Step(s, rand.New(rand.NewPCG(1, 1)))
+	ok, err := PlayRandom(s, rand.New(rand.NewPCG(1, 1)))
 	assert.False(t, ok)
 	assert.NoError(t, err)
 	s = g.Start()
-	ok, err = Step(s, rand.New(rand.NewPCG(1, 1)))
+	ok, err = PlayRandom(s, rand.New(rand.NewPCG(1, 1)))
 	assert.True(t, ok)
 	assert.NoError(t, err)
 	assert.Equal(t, 1, s.Ply())
@@ -159,7 +159,7 @@ func TestProbeGamesEnd(t *testing.T) {
 			}
 			want := total(s)
 			for !s.Over() {
-				ok, err := Step(s, rand.New(rand.NewPCG(seed, uint64(s.Ply()))))
+				ok, err := PlayRandom(s, rand.New(rand.NewPCG(seed, uint64(s.Ply()))))
 				require.NoError(t, err)
 				require.True(t, ok)
 				require.Equal(t, want, total(s), "%s seed %d ply %d", name, seed, s.Ply())

@@ -10,15 +10,20 @@ import (
 // field means its default.
 //
 // The primary budget is Steps: a count of Lua instructions, with the host's
-// primitives charging steps for the work they do in Go. It does not depend
-// on the machine or its load, so the same script, state and move pass or
-// fail identically everywhere. Time is only a guard against a hang the step
-// count cannot see; Memory is charged to the script that holds the memory
-// (see docs/embedding.md, "Budgets").
+// primitives and the library functions charging steps for the work they do
+// in Go (bytes built, values pushed, table elements walked). It does not
+// depend on the machine or its load, so the same script, state and move
+// pass or fail identically everywhere. Time is only a guard against a hang
+// the step count cannot see. Memory is charged to the game whose scripts
+// hold the memory, during a call and between calls (what a script keeps in
+// upvalues counts, over all the game's script machines); a game that goes
+// over it fails for good: that call and every later one return the same
+// memory BudgetError (load the game again to play on). See
+// docs/embedding.md, "Limits".
 type Limits struct {
 	Steps       int64         // Lua instructions and primitive work per call (default 2,000,000)
 	Time        time.Duration // wall time of one call, a guard against hangs (default 30s)
-	Memory      uint64        // memory one script may hold during a call, in bytes (default 256 MiB)
+	Memory      uint64        // memory the game's scripts may hold, during and between calls, in bytes (default 256 MiB)
 	CallStack   int           // Lua call frames (default 200)
 	DataStack   int           // Lua stack slots (default 65536)
 	StringBytes int           // largest string a library function may build or scan (default 1 MiB)
@@ -27,7 +32,7 @@ type Limits struct {
 }
 
 // DefaultSteps is the default step budget of one call. The longest call of
-// the shipped games takes 1,398 steps (loading the largest board; a move
+// the shipped games takes 1,447 steps (loading the largest board; a move
 // takes tens to hundreds), so the default leaves a margin of a thousand
 // and more, and stops a runaway loop in tens of milliseconds (a second or
 // two under the race detector).

@@ -173,7 +173,9 @@ func stringList(L *lua.LState, v lua.LValue, what string) []string {
 		L.RaiseError("%s must be a list, got %s", what, describeLua(v))
 	}
 	var out []string
-	for i := 1; i <= t.Len(); i++ {
+	n := t.Len()
+	chargeL(L, 1+n/luastr.ItemsPerStep)
+	for i := 1; i <= n; i++ {
 		s, ok := t.RawGetInt(i).(lua.LString)
 		if !ok {
 			L.RaiseError("%s[%d] must be a string, got %s", what, i, describeLua(t.RawGetInt(i)))
@@ -191,7 +193,9 @@ func (vm *machine) siteList(L *lua.LState, v lua.LValue, what string) []int {
 		L.RaiseError("%s must be a list of sites, got %s", what, describeLua(v))
 	}
 	var out []int
-	for i := 1; i <= t.Len(); i++ {
+	n := t.Len()
+	vm.charge(L, 1+n/luastr.ItemsPerStep)
+	for i := 1; i <= n; i++ {
 		switch x := t.RawGetInt(i).(type) {
 		case lua.LNumber:
 			k := int(x)
@@ -215,7 +219,10 @@ func (vm *machine) siteList(L *lua.LState, v lua.LValue, what string) []int {
 // checkFields raises an error for keys of t outside known.
 func checkFields(L *lua.LState, t *lua.LTable, what string, known ...string) {
 	var bad []string
+	keys := 0
+	defer func() { chargeL(L, 1+keys/luastr.ItemsPerStep) }()
 	t.ForEach(func(k, _ lua.LValue) {
+		keys++
 		ks, ok := k.(lua.LString)
 		if !ok {
 			bad = append(bad, k.String())

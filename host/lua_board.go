@@ -3,6 +3,7 @@ package host
 import (
 	"fmt"
 
+	"github.com/matombo/matombo/host/internal/luastr"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -108,6 +109,7 @@ func (vm *machine) apiLines(L *lua.LState) int {
 	s := vm.optSite(L, 1)
 	out := L.NewTable()
 	add := func(li int32) {
+		vm.charge(L, 1+len(b.lines[li])/luastr.ItemsPerStep)
 		t := L.NewTable()
 		for _, x := range b.lines[li] {
 			t.Append(luaInt(int(x) + 1))

@@ -56,6 +56,8 @@ func (vm *machine) apiFinish(L *lua.LState) int {
 // once more.
 func (vm *machine) apiRepetitions(L *lua.LState) int {
 	s := vm.state(L)
+	vm.chargeKey(L)
+	vm.charge(L, s.hist.len()/64) // the keys compared (a filter skips most)
 	k := s.computeKey()
 	n := s.hist.count(k)
 	if vm.playing && vm.irrev.marked {
@@ -69,7 +71,11 @@ func (vm *machine) apiRepetitions(L *lua.LState) int {
 	return 1
 }
 
+// chargeKey charges the hashing of a position's cells, about 16 a step.
+func (vm *machine) chargeKey(L *lua.LState) { vm.charge(L, 1+vm.g.lay.keyLen/16) }
+
 func (vm *machine) apiKey(L *lua.LState) int {
+	vm.chargeKey(L)
 	L.Push(lua.LString(fmt.Sprintf("%016x", vm.state(L).computeKey())))
 	return 1
 }

@@ -204,7 +204,7 @@ func resolveParams(specs []ParamSpec, variants []Variant, chosen []string, overr
 			}
 			val, err := specs[i].check(p.Value)
 			if err != nil {
-				return nil, &ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s: parameter %s: %v", v.Name, p.Name, err), Allowed: specs[i].Allowed()}
+				return nil, &ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s: parameter %s: %v", v.Name, p.Name, err), Allowed: specs[i].Allowed(), Err: err}
 			}
 			set[p.Name] = val
 		}
@@ -248,7 +248,7 @@ func resolveParams(specs []ParamSpec, variants []Variant, chosen []string, overr
 		}
 		val, err := specs[i].check(o.Value)
 		if err != nil {
-			return nil, &ConfigError{Param: o.Name, Msg: fmt.Sprintf("%s: %v", src, err), Allowed: specs[i].Allowed()}
+			return nil, &ConfigError{Param: o.Name, Msg: fmt.Sprintf("%s: %v", src, err), Allowed: specs[i].Allowed(), Err: err}
 		}
 		values[i] = val
 	}

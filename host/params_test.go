@@ -207,7 +207,16 @@ return { setup = function() m.set_count(1, 1) end, legal = function() m.emit(K, 
 			assert.Equal(t, file, ce.Pos.File)
 			switch {
 			case c.line > 0:
-				assert.Equal(t, Pos{File: file, Line: c.line, Col: c.col}, ce.Pos)
+				start := ce.Pos
+				start.EndLine, start.EndCol = 0, 0
+				assert.Equal(t, Pos{File: file, Line: c.line, Col: c.col}, start)
+				if ce.Pos.EndLine != 0 { // a plain scalar's range: its text
+					assert.Equal(t, c.line, ce.Pos.EndLine)
+					assert.GreaterOrEqual(t, ce.Pos.EndCol, c.col)
+				}
+				if c.name == "wrong type" {
+					assert.Equal(t, 17, ce.Pos.EndCol, "the range of %q", "many")
+				}
 				assert.True(t, strings.HasPrefix(err.Error(), fmt.Sprintf("%s:%d:%d: ", file, c.line, c.col)), "%v", err)
 			case c.line < 0:
 				assert.Positive(t, ce.Pos.Line, "a syntax error names a line: %v", err)
@@ -228,7 +237,7 @@ func TestParseVariants(t *testing.T) {
 	assert.Equal(t, "big", vs[0].Name)
 	assert.Equal(t, "Big.", vs[0].Description)
 	assert.Equal(t, []Param{{"holes", 8}, {"fast", true}, {"board", "x"}}, vs[0].Params)
-	assert.Equal(t, Pos{File: "v.yaml", Line: 3, Col: 3}, vs[0].Pos)
+	assert.Equal(t, Pos{File: "v.yaml", Line: 3, Col: 3, EndLine: 3, EndCol: 5}, vs[0].Pos, "the range of the name big")
 	assert.Equal(t, "small", vs[1].Name)
 	assert.Empty(t, vs[1].Params)
 
@@ -240,7 +249,7 @@ func TestParseVariants(t *testing.T) {
 	_, err = variantsOf("v.yaml", []byte("variants:\n  a: {params: {x: 1.5}}\n"))
 	var ce *ConfigError
 	require.True(t, errors.As(err, &ce))
-	assert.Equal(t, Pos{File: "v.yaml", Line: 2, Col: 19}, ce.Pos)
+	assert.Equal(t, Pos{File: "v.yaml", Line: 2, Col: 19, EndLine: 2, EndCol: 21}, ce.Pos, "the range of 1.5")
 }
 
 // Variants files of several layers merge: a later layer's variant replaces

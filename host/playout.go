@@ -17,9 +17,9 @@ func Playout(s *State, rng Rand, maxPlies int) (int, error) {
 	return r.Playout(s, rng, maxPlies)
 }
 
-// Step plays one uniformly random legal move on s; it returns false when
-// the game is over.
-func Step(s *State, rng Rand) (bool, error) {
+// PlayRandom plays one uniformly random legal move on s; it returns false
+// when the game is over. (Playout plays random moves to the end.)
+func PlayRandom(s *State, rng Rand) (bool, error) {
 	if s.over || len(s.moves) == 0 {
 		return false, nil
 	}

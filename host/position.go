@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -150,8 +151,15 @@ func (e *ReplayError) Unwrap() error { return e.Err }
 // after it, with its full history, so repetition rules count exactly as in
 // the game that made the record. This is how a stored game is rebuilt.
 func (g *Game) Replay(tokens []string) (*State, error) {
+	return g.ReplayContext(context.Background(), tokens)
+}
+
+// ReplayContext is Replay, stopped when ctx is done: it returns a
+// *ReplayError around a *CanceledError (see Runner.SetContext).
+func (g *Game) ReplayContext(ctx context.Context, tokens []string) (*State, error) {
 	s := g.Start()
 	r := g.NewRunner()
+	r.SetContext(ctx)
 	defer r.Close()
 	for i, tok := range tokens {
 		if err := r.Play(s, tok); err != nil {

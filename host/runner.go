@@ -1,7 +1,10 @@
 package host
 
 import (
+	"context"
 	"fmt"
+
+	"github.com/matombo/matombo/host/internal/watchdog"
 )
 
 // Runner plays moves for one goroutine. It keeps one script machine for as
@@ -13,7 +16,24 @@ import (
 type Runner struct {
 	g      *Game
 	vm     *machine
+	cancel *watchdog.Cancel
 	record bool
+}
+
+// SetContext makes the runner's calls stop when ctx is done, as a
+// starlark Thread's Cancel does: a script call in progress stops between
+// two instructions (within about 10 ms of the context being done; at once
+// when it already is), a playout stops before its next move, and every
+// call after that returns a *CanceledError, with which errors.Is(err,
+// context.Canceled) or errors.Is(err, context.DeadlineExceeded) holds.
+// The state being played is left as it was before the stopped move. A nil
+// or never-done context (context.Background) removes the limit and costs
+// nothing; checking a cancelable one costs a few nanoseconds per call.
+func (r *Runner) SetContext(ctx context.Context) {
+	r.cancel = watchdog.NewCancel(ctx)
+	if r.vm != nil {
+		r.vm.cancel = r.cancel
+	}
 }
 
 // NewRunner returns a runner for states of g.
@@ -35,7 +55,7 @@ func (r *Runner) machine() (*machine, error) {
 		r.vm = nil
 	}
 	if r.vm == nil {
-		vm, err := r.g.machine()
+		vm, err := r.g.machineWith(r.cancel)
 		if err != nil {
 			return nil, err
 		}

@@ -114,6 +114,7 @@ func (vm *machine) newSandbox(lim Limits) *lua.LState {
 		if count > float64(lim.DataStack)/2 {
 			vm.overBudget(L, "data stack", fmt.Sprintf("%d values", lim.DataStack), fmt.Sprintf("unpack of %.0f values", count))
 		}
+		vm.charge(L, 1+int(count)/luastr.ItemsPerStep)
 		for k := 0; k < int(count); k++ {
 			if x := i + float64(k); math.Abs(x) <= 1<<53 {
 				L.Push(t.RawGetInt(int(x)))
@@ -124,6 +125,14 @@ func (vm *machine) newSandbox(lim Limits) *lua.LState {
 		return int(count)
 	}))
 	globals.RawSetString("print", L.NewFunction(vm.print))
+	// tonumber parses its argument in Go: a long string costs its bytes.
+	tonumber := globals.RawGetString("tonumber").(*lua.LFunction).GFunction
+	globals.RawSetString("tonumber", L.NewFunction(func(L *lua.LState) int {
+		if s, ok := L.Get(1).(lua.LString); ok {
+			vm.charge(L, 1+len(s)/luastr.BytesPerStep)
+		}
+		return tonumber(L)
+	}))
 
 	gm := L.NewTable()
 	gm.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
@@ -177,9 +186,12 @@ func (vm *machine) print(L *lua.LState) int {
 		return 0
 	}
 	parts := make([]string, L.GetTop())
+	n := 0
 	for i := range parts {
 		parts[i] = escapeControls(luaText(L.Get(i + 1)))
+		n += len(parts[i])
 	}
+	vm.charge(L, 1+len(parts)/luastr.ItemsPerStep+n/luastr.BytesPerStep)
 	fmt.Fprintf(vm.g.log, "%s: %s\n", vm.g.name, strings.Join(parts, "\t"))
 	return 0
 }
@@ -203,6 +215,19 @@ func (vm *machine) charge(L *lua.LState, n int) {
 		vm.overBudget(L, BudgetSteps, fmt.Sprintf("%d steps", vm.g.limits.Steps), "the call ran too many steps")
 	}
 }
+
+// chargeL charges n steps to the call running in L, for helpers that
+// have no machine at hand (reading a table argument); when the steps are
+// spent the call stops at its next instruction with the step budget
+// error.
+func chargeL(L *lua.LState, n int) {
+	if t, ok := L.Context().(*tripwire); ok {
+		t.Charge(n)
+	}
+}
+
+// Charge is charge for package luastr.
+func (vm *machine) Charge(L *lua.LState, n int) { vm.charge(L, n) }
 
 // Exceeded is overBudget for package luastr.
 func (vm *machine) Exceeded(L *lua.LState, budget, limit, detail string) {

@@ -1,9 +1,12 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"strings"
+
+	"github.com/matombo/matombo/host/internal/watchdog"
 )
 
 // State is a position of a game together with how it was reached: the
@@ -265,11 +268,20 @@ func hashCells(c []int32) uint64 {
 
 // Apply plays a legal move. An illegal move or a failing script returns an
 // error and leaves the state unchanged.
-func (s *State) Apply(m Move) error {
+func (s *State) Apply(m Move) error { return s.apply(nil, m) }
+
+// ApplyContext is Apply, stopped when ctx is done: the script's call
+// stops between two instructions with a *CanceledError (see
+// Runner.SetContext) and the state is left unchanged.
+func (s *State) ApplyContext(ctx context.Context, m Move) error {
+	return s.apply(watchdog.NewCancel(ctx), m)
+}
+
+func (s *State) apply(cancel *watchdog.Cancel, m Move) error {
 	if !s.isLegal(m) {
 		return s.illegal(m)
 	}
-	vm, err := s.g.machine()
+	vm, err := s.g.machineWith(cancel)
 	if err != nil {
 		return err
 	}
@@ -328,6 +340,15 @@ func (s *State) Play(tok string) error {
 		return err
 	}
 	return s.Apply(m)
+}
+
+// PlayContext is Play, stopped when ctx is done (see ApplyContext).
+func (s *State) PlayContext(ctx context.Context, tok string) error {
+	m, err := s.ParseMove(tok)
+	if err != nil {
+		return err
+	}
+	return s.ApplyContext(ctx, m)
 }
 
 // Score returns the players' scores of s, one whole number per player

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -106,7 +107,7 @@ func (vf *variantsFile) parseVariantList(n *yaml.Node) error {
 					}
 					val, err := scalarValue(pv)
 					if err != nil {
-						return &ConfigError{Pos: nodePos(vf.file, pv), Param: pk.Value, Msg: fmt.Sprintf("variant %s: parameter %s: %v", k.Value, pk.Value, err)}
+						return &ConfigError{Pos: nodePos(vf.file, pv), Param: pk.Value, Msg: fmt.Sprintf("variant %s: parameter %s: %v", k.Value, pk.Value, err), Err: err}
 					}
 					variant.Params = append(variant.Params, Param{Name: pk.Value, Value: val})
 					variant.paramPos[pk.Value] = nodePos(vf.file, pv)
@@ -161,8 +162,14 @@ func kindName(k yaml.Kind) string {
 	}
 }
 
+// nodePos is where a YAML node is: for a plain scalar on one line, the
+// range of its text.
 func nodePos(file string, n *yaml.Node) Pos {
-	return Pos{File: file, Line: n.Line, Col: n.Column}
+	p := Pos{File: file, Line: n.Line, Col: n.Column}
+	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.Line > 0 && n.Column > 0 && n.Value != "" && !strings.ContainsAny(n.Value, "\n\r") {
+		p.EndLine, p.EndCol = n.Line, n.Column+len(n.Value)-1
+	}
+	return p
 }
 
 // yamlError turns a yaml.v3 error ("yaml: line 3: ...") into a ConfigError.
@@ -181,7 +188,7 @@ func yamlError(file string, err error) error {
 	} else {
 		msg = "YAML: " + msg
 	}
-	return &ConfigError{Pos: pos, Msg: msg}
+	return &ConfigError{Pos: pos, Msg: msg, Err: err}
 }
 
 // mergeVariants layers variants files: a later file's variant replaces an

@@ -20,8 +20,11 @@ type machine struct {
 	g    *Game
 	L    *lua.LState
 	trip *tripwire
-	dcl  *decl // what the script declared while loading
-	ext  *extending
+	// cancel stops the calls of the operation in progress when its
+	// caller's context is done; nil for none.
+	cancel *watchdog.Cancel
+	dcl    *decl // what the script declared while loading
+	ext    *extending
 
 	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
 	fnResult, fnEvaluate, fnScore                   lua.LValue // optional
@@ -36,7 +39,9 @@ type machine struct {
 	keyValid  bool   // key is the key of the state as it is now
 	mover     int    // the player whose decision is listed or made
 	budgetHit *BudgetError
-	broken    bool // a call failed; the machine is discarded
+	broken    bool   // a call failed; the machine is discarded
+	held      uint64 // what the script held when last measured between calls (see checkHeld)
+	memGen    uint64 // the watchdog's heap generation at that measurement
 
 	protected map[*lua.LTable]bool
 	dataPos   map[*lua.LTable]Pos
@@ -102,9 +107,10 @@ func luaInt(v int) lua.LValue {
 // newMachine creates a Lua state for g and runs the script's chunk in it.
 // The first machine of a game records the script's declarations in dcl;
 // later ones check that the script declared the same again.
-func newMachine(g *Game) (*machine, error) {
-	vm := &machine{g: g, dcl: &decl{}, ext: newExtending()}
-	vm.trip = watchdog.NewTripwire(g.limits.Steps, g.limits.Memory, func() uint64 { return vm.heldMemory(g.limits.Memory) })
+// The chunk runs under cancel (nil for none).
+func newMachine(g *Game, cancel *watchdog.Cancel) (*machine, error) {
+	vm := &machine{g: g, dcl: &decl{}, ext: newExtending(), cancel: cancel}
+	vm.trip = watchdog.NewTripwire(g.limits.Steps, g.limits.Memory, vm.gameMemory)
 	vm.L = vm.newSandbox(g.limits)
 	vm.L.SetContext(vm.trip)
 	vm.strs.empty = lua.LString("empty")
@@ -147,7 +153,40 @@ func (vm *machine) heldMemory(limit uint64) uint64 {
 	return memwalk.Held(vm.L, limit, vm.fnSetup, vm.fnLegal, vm.fnPlay, vm.fnBlocked, vm.fnRepeated, vm.fnResult, vm.fnEvaluate)
 }
 
+// gameMemory is what the game's scripts hold while this machine's call
+// runs: what its script holds now, measured, and what the game's other
+// machines held when last measured.
+func (vm *machine) gameMemory() uint64 {
+	others := max(vm.g.held.Load()-int64(vm.held), 0)
+	return vm.heldMemory(vm.g.limits.Memory) + uint64(others)
+}
+
+// checkHeld measures, when the process heap has grown since the machine
+// last did (see watchdog.HeapGen), the memory its script keeps between
+// calls, and stops the game when its machines together hold more than the
+// memory budget. Measuring walks what the script holds, so it is done at
+// most once per heap generation.
+func (vm *machine) checkHeld(fn Call) error {
+	gen := vm.g.wd.HeapGen()
+	if gen == vm.memGen {
+		return nil
+	}
+	vm.memGen = gen
+	limit := vm.g.limits.Memory
+	held := vm.heldMemory(limit)
+	total := vm.g.held.Add(int64(held) - int64(vm.held))
+	vm.held = held
+	if uint64(total) <= limit {
+		return nil
+	}
+	vm.broken = true
+	return vm.g.fail(&BudgetError{Pos: Pos{File: vm.g.file}, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", limit>>20),
+		Detail: fmt.Sprintf("the script keeps %d MiB between calls (in upvalues or tables it holds on to)", total>>20)})
+}
+
 func (vm *machine) close() {
+	vm.g.held.Add(-int64(vm.held))
+	vm.held = 0
 	vm.g.wd.Remove(vm.trip)
 	vm.L.Close()
 }
@@ -236,6 +275,10 @@ func (vm *machine) call(fn lua.LValue, name Call, nret int, args ...lua.LValue) 
 // the budget; a failure marks the machine broken and becomes an error
 // naming the script function.
 func (vm *machine) invoke(name Call, nargs, nret int) error {
+	if e := vm.g.failed.Load(); e != nil {
+		vm.broken = true
+		return e
+	}
 	seq := vm.begin()
 	outer := vm.phase
 	vm.phase = name
@@ -243,7 +286,7 @@ func (vm *machine) invoke(name Call, nargs, nret int) error {
 	vm.phase = outer
 	vm.g.wd.End(vm.trip)
 	if err == nil {
-		return nil
+		return vm.checkHeld(name)
 	}
 	vm.broken = true
 	return vm.convertError(err, name, seq)
@@ -253,7 +296,7 @@ func (vm *machine) invoke(name Call, nargs, nret int) error {
 // error a script caught with pcall in an earlier call is forgotten.
 func (vm *machine) begin() uint64 {
 	vm.budgetHit = nil
-	return vm.g.wd.Begin(vm.trip)
+	return vm.g.wd.Begin(vm.trip, vm.cancel)
 }
 
 // convertError turns a gopher-lua error into a ScriptError or BudgetError.
@@ -275,38 +318,41 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 	if be := vm.budgetHit; be != nil && strings.Contains(text, string(be.Budget)+" budget exceeded") {
 		vm.budgetHit = nil
 		out := *be
-		out.Pos, out.Func = pos, fn
+		out.Pos, out.Func, out.Err = pos, fn, err
 		return &out
 	}
 	switch why := vm.trip.FiredFor(seq); why {
 	case watchdog.Steps:
 		vm.budgetHit = nil
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetSteps, Limit: fmt.Sprintf("%d steps", vm.g.limits.Steps), Detail: "the call ran too many steps (an endless loop?)"}
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetSteps, Limit: fmt.Sprintf("%d steps", vm.g.limits.Steps), Detail: "the call ran too many steps (an endless loop?)", Err: err}
 	case watchdog.Time:
 		vm.budgetHit = nil
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetTime, Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop or a hang)"}
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetTime, Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop or a hang)", Err: err}
 	case watchdog.Memory:
 		vm.budgetHit = nil
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the script holds too much memory"}
+		return vm.g.fail(&BudgetError{Pos: pos, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the script holds too much memory", Err: err})
+	case watchdog.Canceled:
+		vm.budgetHit = nil
+		return canceled(vm.cancel.Context(), pos, fn)
 	}
 	if be := vm.budgetHit; be != nil {
 		vm.budgetHit = nil
 		out := *be
-		out.Pos, out.Func = pos, fn
+		out.Pos, out.Func, out.Err = pos, fn, err
 		return &out
 	}
 	switch {
 	case strings.Contains(text, "stack overflow"):
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetCallStack, Limit: strconv.Itoa(vm.g.limits.CallStack) + " frames", Detail: "recursion too deep"}
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetCallStack, Limit: strconv.Itoa(vm.g.limits.CallStack) + " frames", Detail: "recursion too deep", Err: err}
 	case strings.Contains(text, "registry overflow"):
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetDataStack, Limit: strconv.Itoa(vm.g.limits.DataStack) + " values", Detail: "too many values on the Lua stack"}
+		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetDataStack, Limit: strconv.Itoa(vm.g.limits.DataStack) + " values", Detail: "too many values on the Lua stack", Err: err}
 	}
 	var cfg *ConfigError
 	if vm.dcl.cfgErr != nil && errors.As(vm.dcl.cfgErr, &cfg) {
 		vm.dcl.cfgErr = nil
 		return cfg
 	}
-	return &ScriptError{Pos: pos, Func: fn, Msg: text, Traceback: trace}
+	return &ScriptError{Pos: pos, Func: fn, Msg: text, Traceback: trace, Err: err}
 }
 
 // luaErrorText describes an error value without running metamethods: an

@@ -53,7 +53,7 @@ func runConform(e *env, args []string) int {
 		return c.fail(err)
 	}
 	files, errs := conformance.LoadFiles(pos...)
-	report := conformance.NewRunner(lib).Run(files, errs)
+	report := conformance.NewSuite(lib).Run(files, errs)
 	if *asJSON {
 		if err := report.WriteJSON(e.stdout); err != nil {
 			return c.fail(err)

@@ -37,9 +37,11 @@ local P = m.declare {
 -- (pits b1 to b6, store b7); b1 faces a1. Every pit starts with the same
 -- number of seeds (K7), the stores empty." K8: another number of pits
 -- N with the parameter `pits`; the stores are then a(N+1) and b(N+1).
+-- The stores are drawn at the ends of the board, where the sowing reaches
+-- them: a(N+1) at the east end after aN, b(N+1) at the west end after b1.
 local PITS = P.pits
-m.board { rows = { "a", "b" }, columns = PITS + 1 }
 local STORE_NAME = { "a" .. (PITS + 1), "b" .. (PITS + 1) }
+m.board { rows = { "a", "b" }, columns = PITS + 1, ends = { [STORE_NAME[1]] = "east", [STORE_NAME[2]] = "west" } }
 local STORE = { m.site(STORE_NAME[1]), m.site(STORE_NAME[2]) }
 local STORE_TAG = m.tag("store", STORE_NAME)
 

@@ -37,6 +37,7 @@
 ---@field lines? string[][] Lines of site names, for adjacency and jumps.
 ---@field style? "counts"|"pieces"
 ---@field picture? string Drawing: one @ per site on each line that starts with a row label.
+---@field ends? table<string, "west"|"east"> Grid: sites drawn at the west or east end of the board, beside all rows (stores).
 
 ---@class matombo.FilterSpec
 ---@field owner? integer|"mover"|"opponent"|"nobody"

@@ -35,6 +35,7 @@ func (gp *greedyPlayer) Choose(ctx context.Context, s *host.State) (host.Move, e
 		gp.work = s.Clone()
 	}
 	r := gp.g.NewRunner()
+	r.SetContext(ctx)
 	defer r.Close()
 	eval := evaluatorFor(gp.g, r, gp.generic)
 	p := s.ToMove()

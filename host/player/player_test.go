@@ -58,7 +58,7 @@ func samplePositions(t *testing.T, g *host.Game, seed uint64) []*host.State {
 			if s.Ply() == stop && len(out) < 6 {
 				out = append(out, s.Clone())
 			}
-			ok, err := host.Step(s, rng)
+			ok, err := host.PlayRandom(s, rng)
 			require.NoError(t, err)
 			if !ok {
 				break

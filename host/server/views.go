@@ -26,6 +26,7 @@ type siteView struct {
 	Row  int      `json:"row"` // 0 = south
 	Col  int      `json:"col"`
 	Tags []string `json:"tags"`
+	End  string   `json:"end,omitempty"` // "west" or "east": drawn at that end of the board, beside all rows (a store)
 }
 
 type kindView struct {
@@ -44,7 +45,7 @@ func newBoardView(g *host.Game) *boardView {
 		if tags == nil {
 			tags = []string{}
 		}
-		v.Sites = append(v.Sites, siteView{Name: site.Name, Row: site.Row, Col: site.Col, Tags: tags})
+		v.Sites = append(v.Sites, siteView{Name: site.Name, Row: site.Row, Col: site.Col, Tags: tags, End: site.End})
 	}
 	v.Grid = true
 	for _, site := range v.Sites {

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/puddle/v2"
 )
 
 // notifyChannel is the PostgreSQL channel of appended moves; a payload is
@@ -179,8 +180,7 @@ func unavailable(err error) bool {
 	return errors.As(err, &ce) || errors.As(err, &ne) || pgconn.Timeout(err) ||
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
-		errors.Is(err, pgconn.ErrConnClosed) || pgconn.SafeToRetry(err) ||
-		strings.Contains(err.Error(), "closed pool") || strings.Contains(err.Error(), "conn closed")
+		errors.Is(err, pgconn.ErrConnClosed) || pgconn.SafeToRetry(err) || errors.Is(err, puddle.ErrClosedPool)
 }
 
 // do runs f with the operation timeout, once more when the first attempt

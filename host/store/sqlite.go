@@ -307,7 +307,7 @@ func (s *sqliteStore) fail(parent context.Context, op, id string, err error) err
 			}
 		}
 	}
-	if errors.Is(err, sql.ErrConnDone) || strings.Contains(err.Error(), "sql: database is closed") {
+	if errors.Is(err, sql.ErrConnDone) || s.isClosed() { // database/sql's "database is closed" has no exported error
 		return &Error{Op: op, ID: id, Kind: ErrUnavailable, Detail: "the store is closed", Err: err}
 	}
 	return &Error{Op: op, ID: id, Err: err}
@@ -641,6 +641,16 @@ func (s *sqliteStore) pollOnce(ctx context.Context, last int64) (int, int64, err
 		s.hub.publish(c)
 	}
 	return len(changes), last, nil
+}
+
+// isClosed reports whether Close has begun.
+func (s *sqliteStore) isClosed() bool {
+	select {
+	case <-s.stopped:
+		return true
+	default:
+		return false
+	}
 }
 
 func (s *sqliteStore) Close() error {

@@ -10,10 +10,12 @@ import (
 	"github.com/yuin/gopher-lua/ast"
 )
 
-// Error is the first problem found, at a line of the chunk.
+// Error is the first problem found, at a line of the chunk (or lines:
+// a statement may end on a later line).
 type Error struct {
-	Line int
-	Msg  string
+	Line     int
+	LastLine int // the last line of the statement or expression, when known
+	Msg      string
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
@@ -67,8 +69,13 @@ func (c *globalChecker) enter(line int) bool {
 }
 
 func (c *globalChecker) fail(line int, format string, args ...any) {
+	c.failLines(line, line, format, args...)
+}
+
+// failLines reports a problem in lines line to last.
+func (c *globalChecker) failLines(line, last int, format string, args ...any) {
 	if c.err == nil {
-		c.err = &Error{Line: line, Msg: fmt.Sprintf(format, args...)}
+		c.err = &Error{Line: line, LastLine: max(line, last), Msg: fmt.Sprintf(format, args...)}
 	}
 }
 
@@ -154,7 +161,7 @@ func (c *globalChecker) stmt(st ast.Stmt, sc *scope) {
 			// LocalAssignStmt) or a field of a table.
 			if id, ok := s.Name.Func.(*ast.IdentExpr); ok {
 				if !sc.declared(id.Value) {
-					c.fail(id.Line(), "function %s is global: write \"local function %s\"", id.Value, id.Value)
+					c.failLines(id.Line(), s.LastLine(), "function %s is global: write \"local function %s\"", id.Value, id.Value)
 					return
 				}
 			} else {

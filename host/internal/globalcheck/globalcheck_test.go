@@ -122,3 +122,13 @@ func TestCheckGlobals(t *testing.T) {
 		})
 	}
 }
+
+// A global function is reported with the lines of its definition.
+func TestCheckRange(t *testing.T) {
+	chunk, err := parse.Parse(strings.NewReader("local x = 1\nfunction f()\n  return x\nend\n"), "r.lua")
+	require.NoError(t, err)
+	e := Check(chunk, allowed)
+	require.NotNil(t, e)
+	assert.Equal(t, 2, e.Line)
+	assert.Equal(t, 4, e.LastLine)
+}

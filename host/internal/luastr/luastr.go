@@ -16,9 +16,11 @@ package luastr
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 
+	"github.com/matombo/matombo/host/internal/memwalk"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/pm"
 )
@@ -31,13 +33,40 @@ type Limits struct {
 	DataStack   int // Lua stack slots
 }
 
-// Budget receives the budget errors of the library functions.
+// Budget receives the budget errors of the library functions and the
+// steps their work in Go costs.
 type Budget interface {
 	// Exceeded records that a call went over one of the budgets
 	// (host.Budget names them: "string size", "pattern", "table size",
 	// "data stack") and raises a Lua error in L; it does not return.
 	Exceeded(L *lua.LState, budget, limit, detail string)
+	// Charge spends n steps of the call's step budget, raising the
+	// step-budget error in L when they are spent.
+	Charge(L *lua.LState, n int)
 }
+
+// The work library functions do in Go is charged to the step budget, in
+// steps of about the cost of one Lua instruction (tens of nanoseconds), so
+// that a loop around an expensive call is stopped by its steps, the same on
+// every machine, long before the time guard would notice it. Every
+// function charges one step for the call, plus:
+const (
+	// BytesPerStep: bytes a function builds, copies, converts or scans
+	// (string.rep, string.format, string.upper, table.concat, ...).
+	BytesPerStep = 64
+	// ItemsPerStep: values it pushes, table elements it walks, moves or
+	// compares (string.byte, unpack, table.insert, table.sort, ...).
+	ItemsPerStep = 4
+	// MatchStepsPerStep: steps the pattern matcher may take in the worst
+	// case (see patternWork), for string.find, match, gmatch and gsub.
+	MatchStepsPerStep = 16
+)
+
+// bytesCost is the steps of a function that handles n bytes.
+func bytesCost(n int) int { return 1 + n/BytesPerStep }
+
+// itemsCost is the steps of a function that handles n values.
+func itemsCost(n int) int { return 1 + n/ItemsPerStep }
 
 // strLib holds what the string functions need: where budget errors go
 // and the limits.
@@ -69,6 +98,7 @@ func (s strLib) rep(L *lua.LState) int {
 		return 1
 	}
 	s.checkSize(L, "string.rep", float64(len(str))*math.Floor(n))
+	s.b.Charge(L, bytesCost(len(str)*int(n)))
 	L.Push(lua.LString(strings.Repeat(str, int(n))))
 	return 1
 }
@@ -76,6 +106,7 @@ func (s strLib) rep(L *lua.LState) int {
 // char is string.char(...): the bytes with the given codes.
 func (s strLib) char(L *lua.LState) int {
 	top := L.GetTop()
+	s.b.Charge(L, itemsCost(top))
 	b := make([]byte, top)
 	for i := 1; i <= top; i++ {
 		c := float64(L.CheckNumber(i))
@@ -94,6 +125,7 @@ func (s strLib) mapBytes(name string, f func(string) string) lua.LGFunction {
 	return func(L *lua.LState) int {
 		str := L.CheckString(1)
 		s.checkSize(L, name, float64(len(str)))
+		s.b.Charge(L, bytesCost(len(str)))
 		L.Push(lua.LString(f(str)))
 		return 1
 	}
@@ -156,12 +188,17 @@ func wrapString(L *lua.LState, str *lua.LTable, lim Limits, b Budget) {
 			b.Exceeded(L, "string size", "1024 bytes", fmt.Sprintf("string.%s with a pattern of %d bytes", name, len(p)))
 		}
 		plain := name == "find" && L.GetTop() >= 4 && lua.LVAsBool(L.Get(4))
+		work := float64(len(s))
 		if !plain {
-			if work := patternWork(len(s), p); work > maxPatternWork {
+			if work = patternWork(len(s), p); work > maxPatternWork {
 				b.Exceeded(L, "pattern", fmt.Sprintf("%.0e steps", float64(maxPatternWork)),
 					fmt.Sprintf("string.%s with %d repetition items over %d bytes could take %.1e steps (the matcher backtracks in Go, where the time budget cannot stop it)", name, quantifiers(p), len(s), work))
 			}
 		}
+		// The matcher's worst case is charged: what it really does
+		// cannot be counted from outside, and a loop of matches that each
+		// take milliseconds must run out of steps.
+		b.Charge(L, bytesCost(len(s))+int(work)/MatchStepsPerStep)
 	}
 	for _, name := range []string{"find", "match", "gmatch"} {
 		orig := str.RawGetString(name).(*lua.LFunction).GFunction
@@ -192,9 +229,11 @@ func wrapString(L *lua.LState, str *lua.LTable, lim Limits, b Budget) {
 		if j < 0 {
 			j = n + j + 1
 		}
-		if count := min(j, n) - max(i, 1) + 1; count > float64(lim.DataStack)/2 {
+		count := min(j, n) - max(i, 1) + 1
+		if count > float64(lim.DataStack)/2 {
 			b.Exceeded(L, "data stack", fmt.Sprintf("%d values", lim.DataStack), fmt.Sprintf("string.byte of %.0f bytes", count))
 		}
+		b.Charge(L, itemsCost(int(max(count, 0))))
 		return strByte(L)
 	}))
 	str.RawSetString("rep", L.NewFunction(sl.rep))
@@ -207,19 +246,54 @@ func wrapString(L *lua.LState, str *lua.LTable, lim Limits, b Budget) {
 
 func wrapTable(L *lua.LState, tbl *lua.LTable, lim Limits, b Budget) {
 	itemLimit := fmt.Sprintf("%d", lim.TableItems)
+	// length is t's length (#t), charging for the walk it takes: the
+	// array part is searched from its end for the last value, over any
+	// nils after it.
+	length := func(L *lua.LState, t *lua.LTable) int {
+		n := t.Len()
+		b.Charge(L, itemsCost(memwalk.ArrayLen(t)-n))
+		return n
+	}
 	insert := tbl.RawGetString("insert").(*lua.LFunction).GFunction
 	tbl.RawSetString("insert", L.NewFunction(func(L *lua.LState) int {
 		t := L.CheckTable(1)
+		n := length(L, t)
 		if L.GetTop() == 3 {
 			pos := L.CheckInt(2)
-			if n := t.Len(); pos < 1 || pos > n+1 {
+			if pos < 1 || pos > n+1 {
 				L.ArgError(2, fmt.Sprintf("position %d out of bounds (the table has %d elements)", pos, n))
 			}
+			b.Charge(L, (n+1-pos)/ItemsPerStep) // the elements moved up
 		}
-		if t.Len() >= lim.TableItems {
+		if n >= lim.TableItems {
 			b.Exceeded(L, "table size", itemLimit, "table.insert into a table of that many elements")
 		}
 		return insert(L)
+	}))
+	remove := tbl.RawGetString("remove").(*lua.LFunction).GFunction
+	tbl.RawSetString("remove", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		pos := memwalk.ArrayLen(t)
+		if L.GetTop() >= 2 {
+			pos = min(max(L.CheckInt(2), 1), pos)
+		}
+		b.Charge(L, itemsCost(memwalk.ArrayLen(t)-pos)) // the elements moved down
+		return remove(L)
+	}))
+	for _, name := range []string{"getn", "maxn"} {
+		orig := tbl.RawGetString(name).(*lua.LFunction).GFunction
+		tbl.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
+			b.Charge(L, itemsCost(memwalk.ArrayLen(L.CheckTable(1))))
+			return orig(L)
+		}))
+	}
+	sort := tbl.RawGetString("sort").(*lua.LFunction).GFunction
+	tbl.RawSetString("sort", L.NewFunction(func(L *lua.LState) int {
+		// The whole array part is sorted: n log n comparisons and swaps
+		// (a comparator in Lua costs its own instructions besides).
+		n := memwalk.ArrayLen(L.CheckTable(1))
+		b.Charge(L, itemsCost(n*bits.Len(uint(n))))
+		return sort(L)
 	}))
 	tbl.RawSetString("concat", L.NewFunction(strLib{b: b, lim: lim}.concat))
 }
@@ -380,10 +454,12 @@ func (s strLib) gsub(L *lua.LState) int {
 	if _, ok := repl.(*lua.LTable); !ok {
 		if _, ok := repl.(*lua.LFunction); !ok {
 			r := lua.LVAsString(repl)
-			if work := float64(len(matches)) * float64(countGsubParts(r)); work > gsubWork {
+			work := float64(len(matches)) * float64(countGsubParts(r))
+			if work > gsubWork {
 				s.b.Exceeded(L, "pattern", fmt.Sprintf("%d steps", gsubWork),
 					fmt.Sprintf("string.gsub would expand a replacement of %d parts for each of %d matches", countGsubParts(r), len(matches)))
 			}
+			s.b.Charge(L, itemsCost(int(work)))
 			tmpl = parseGsubTemplate(r)
 		}
 	}
@@ -446,6 +522,7 @@ func (s strLib) gsub(L *lua.LState) int {
 		}
 	}
 	add(str[prev:])
+	s.b.Charge(L, bytesCost(len(out))+itemsCost(len(matches)))
 	L.Push(lua.LString(out))
 	L.Push(lua.LNumber(len(matches)))
 	return 2
@@ -570,6 +647,7 @@ func (s strLib) format(L *lua.LState) int {
 		}
 	}
 	s.checkSize(L, "string.format", size)
+	s.b.Charge(L, bytesCost(int(size))+len(specs)/ItemsPerStep)
 	var b strings.Builder
 	b.Grow(int(size))
 	for k, sp := range specs {
@@ -719,6 +797,7 @@ func (s strLib) concat(L *lua.LState) int {
 		s.b.Exceeded(L, "table size", fmt.Sprintf("%d", s.lim.TableItems), fmt.Sprintf("table.concat of %.0f elements", n))
 	}
 	i, j := int(fi), int(fj)
+	s.b.Charge(L, itemsCost(j-i+1))
 	size := 0
 	for k := i; k <= j; k++ {
 		switch v := t.RawGetInt(k).(type) {
@@ -736,6 +815,7 @@ func (s strLib) concat(L *lua.LState) int {
 			s.tooLong(L, "table.concat", float64(size))
 		}
 	}
+	s.b.Charge(L, size/BytesPerStep)
 	var b strings.Builder
 	b.Grow(size)
 	for k := i; k <= j; k++ {

@@ -86,6 +86,13 @@ func Check() error {
 	return nil
 }
 
+// ArrayLen is the length of t's array part, nils included: the work of
+// the table functions that walk it (#t searches it from the end for its
+// last value). Check must have reported no error.
+func ArrayLen(t *lua.LTable) int {
+	return field(reflect.ValueOf(t), internals.tabArray).Len()
+}
+
 // SlotSize is the estimated size of one value in a table's array part or
 // in the register stack.
 const SlotSize = sizeSlot

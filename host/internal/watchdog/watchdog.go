@@ -35,7 +35,8 @@ type Tripwire struct {
 	// call it saw running.
 	call   atomic.Uint64
 	start  atomic.Int64 // watchdog clock when the call started
-	why    atomic.Int32 // which budget: Time or Memory
+	cancel atomic.Pointer[Cancel]
+	why    atomic.Int32 // which budget: Time, Memory or Canceled
 	fired  atomic.Uint64
 	closed chan struct{}
 
@@ -49,11 +50,50 @@ type Trip int32
 
 // The budgets that stop a call.
 const (
-	None   Trip = iota // not stopped
-	Time               // the call ran longer than the time limit
-	Memory             // the script held more memory than the limit
-	Steps              // the call spent its steps
+	None     Trip = iota // not stopped
+	Time                 // the call ran longer than the time limit
+	Memory               // the script held more memory than the limit
+	Steps                // the call spent its steps
+	Canceled             // the caller's context was done
 )
+
+// Cancel carries a caller's context into calls: a call begun with it
+// stops between two instructions soon after the context is done (at once
+// when it is done already, else within a tick of the watchdog).
+type Cancel struct {
+	ctx  context.Context
+	done <-chan struct{}
+}
+
+// NewCancel returns the Cancel of ctx, or nil when ctx is nil or can
+// never be done (context.Background): calls with a nil Cancel cost
+// nothing more.
+func NewCancel(ctx context.Context) *Cancel {
+	if ctx == nil {
+		return nil
+	}
+	done := ctx.Done()
+	if done == nil {
+		return nil
+	}
+	return &Cancel{ctx: ctx, done: done}
+}
+
+// Context is the context of c.
+func (c *Cancel) Context() context.Context { return c.ctx }
+
+// Done reports whether c's context is done. A nil Cancel never is.
+func (c *Cancel) Done() bool {
+	if c == nil {
+		return false
+	}
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
 
 const (
 	callStopped = 1
@@ -128,8 +168,11 @@ func (t *Tripwire) Err() error {
 	if t.call.Load()&callStopped == 0 {
 		return nil
 	}
-	if Trip(t.why.Load()) == Memory {
+	switch Trip(t.why.Load()) {
+	case Memory:
 		return errMemoryBudget
+	case Canceled:
+		return errCanceled
 	}
 	return errTimeBudget
 }
@@ -173,6 +216,7 @@ const (
 	errTimeBudget   = budgetErr("matombo: time budget exceeded")
 	errMemoryBudget = budgetErr("matombo: memory budget exceeded")
 	errStepBudget   = budgetErr("matombo: step budget exceeded")
+	errCanceled     = budgetErr("matombo: the call's context is done")
 )
 
 var _ context.Context = (*Tripwire)(nil)
@@ -194,7 +238,22 @@ type Watchdog struct {
 
 	mu    sync.Mutex
 	wires map[*Tripwire]struct{}
+
+	// heapGen counts the times the process heap grew by a quarter of the
+	// memory limit, as seen by the ticks (see HeapGen); genBase is the
+	// heap at the last count or since it was last lower.
+	heapGen atomic.Uint64
+	genBase uint64
 }
+
+// HeapGen counts the times the process heap grew by a quarter of the
+// memory limit while the watchdog ran (it runs while calls are made and
+// a while after). A caller that kept the count of its last measurement of
+// what a script holds measures again when the count has moved: memory a
+// script keeps between calls (in upvalues or tables it holds) is seen
+// within a quarter of the limit and a tick of allocation, however short
+// its calls.
+func (w *Watchdog) HeapGen() uint64 { return w.heapGen.Load() }
 
 // New returns a watchdog that stops calls after limit and measures the
 // memory of scripts when the heap grows by half of memory.
@@ -230,12 +289,17 @@ func (w *Watchdog) Remove(t *Tripwire) {
 }
 
 // Begin marks the start of a call on t and makes sure the watchdog runs.
-// It returns the number of the call.
-func (w *Watchdog) Begin(t *Tripwire) uint64 {
+// The call stops when c (nil for none) is done. It returns the number of
+// the call.
+func (w *Watchdog) Begin(t *Tripwire, c *Cancel) uint64 {
 	t.seq++
 	t.steps, t.overStep = 0, false
 	t.start.Store(w.clock.Load())
+	t.cancel.Store(c)
 	t.call.Store(t.seq << callShift)
+	if c.Done() {
+		t.trip(t.seq, int32(Canceled))
+	}
 	if !w.running.Load() && w.running.CompareAndSwap(false, true) {
 		go w.loop()
 	}
@@ -301,8 +365,18 @@ func (w *Watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	busy := false
-	heapRead := false
+	metrics.Read(sample)
 	var heap uint64
+	if sample[0].Value.Kind() == metrics.KindUint64 {
+		heap = sample[0].Value.Uint64()
+	}
+	switch {
+	case heap < w.genBase:
+		w.genBase = heap
+	case heap-w.genBase > w.memLimit/4:
+		w.genBase = heap
+		w.heapGen.Add(1)
+	}
 	for t := range w.wires {
 		c := t.call.Load()
 		if c == 0 || c&callStopped != 0 {
@@ -310,6 +384,10 @@ func (w *Watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 		}
 		a := c >> callShift
 		busy = true
+		if t.cancel.Load().Done() {
+			t.trip(a, int32(Canceled))
+			continue
+		}
 		age := now - max(t.start.Load(), restart)
 		if age > w.maxTicks {
 			t.trip(a, int32(Time))
@@ -317,13 +395,6 @@ func (w *Watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 		}
 		if age < 2 || c&callMeasure != 0 {
 			continue // calls that take less than a tick are never suspects
-		}
-		if !heapRead {
-			metrics.Read(sample)
-			if sample[0].Value.Kind() == metrics.KindUint64 {
-				heap = sample[0].Value.Uint64()
-			}
-			heapRead = true
 		}
 		switch {
 		case t.heapSeq != a || heap < t.heapBase:

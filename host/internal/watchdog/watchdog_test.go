@@ -1,6 +1,7 @@
 package watchdog
 
 import (
+	"context"
 	"runtime/metrics"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ func TestWatchdogTimesCallsFromRestart(t *testing.T) {
 	w.Add(tw)
 	w.clock.Store(10) // the clock stood at 10 when the watchdog stopped
 	w.running.Store(true)
-	seq := w.Begin(tw)
+	seq := w.Begin(tw, nil)
 	restart := int64(1000)
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	if !w.scan(restart+5, restart, sample) {
@@ -44,7 +45,7 @@ func TestTripwireSteps(t *testing.T) {
 	tw := NewTripwire(100, 256<<20, nil)
 	w.Add(tw)
 	for call := 0; call < 2; call++ {
-		seq := w.Begin(tw)
+		seq := w.Begin(tw, nil)
 		for i := 0; i < 100; i++ {
 			if tw.Done() != nil {
 				t.Fatalf("call %d stopped after %d steps, want 100", call, i)
@@ -55,7 +56,7 @@ func TestTripwireSteps(t *testing.T) {
 		}
 		w.End(tw)
 	}
-	w.Begin(tw)
+	w.Begin(tw, nil)
 	if !tw.Charge(60) || tw.Charge(41) {
 		t.Fatal("charge did not spend steps exactly")
 	}
@@ -69,7 +70,7 @@ func TestWatchdogMemoryIsChargedToTheScript(t *testing.T) {
 	held := uint64(0)
 	tw := NewTripwire(2_000_000, 1024, func() uint64 { return held })
 	w.Add(tw)
-	seq := w.Begin(tw)
+	seq := w.Begin(tw, nil)
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	w.scan(3, 0, sample) // records the heap at the start
 	tw.heapBase = 0      // pretend the heap grew by everything it holds since
@@ -90,4 +91,65 @@ func TestWatchdogMemoryIsChargedToTheScript(t *testing.T) {
 		t.Fatal("a call whose script holds more than the limit was not stopped")
 	}
 	w.End(tw)
+}
+
+// A call begun with a context that is done stops at its first step; one
+// whose context is done while it runs is stopped by the watchdog's next
+// scan, between two steps; a call without a context never is.
+func TestCancel(t *testing.T) {
+	w := New(30*time.Second, 256<<20)
+	tw := NewTripwire(1<<40, 256<<20, nil)
+	w.Add(tw)
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	if NewCancel(context.Background()) != nil || NewCancel(nil) != nil {
+		t.Fatal("a context that is never done needs no Cancel")
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	seq := w.Begin(tw, NewCancel(ctx))
+	if tw.Done() == nil || tw.FiredFor(seq) != Canceled || tw.Err() != errCanceled {
+		t.Fatal("a call begun with a done context was not stopped at once")
+	}
+	w.End(tw)
+
+	ctx, cancel = context.WithCancel(context.Background())
+	seq = w.Begin(tw, NewCancel(ctx))
+	w.scan(1, 0, sample)
+	if tw.Done() != nil {
+		t.Fatal("a call was stopped before its context was done")
+	}
+	cancel()
+	if tw.Done() != nil {
+		t.Fatal("the call was stopped before the watchdog saw the context")
+	}
+	w.scan(2, 0, sample)
+	if tw.Done() == nil || tw.FiredFor(seq) != Canceled {
+		t.Fatal("the watchdog did not stop a call whose context is done")
+	}
+	w.End(tw)
+
+	seq = w.Begin(tw, nil)
+	w.scan(3, 0, sample)
+	if tw.Done() != nil || tw.FiredFor(seq) != None {
+		t.Fatal("a call without a context was stopped")
+	}
+	w.End(tw)
+}
+
+// The heap generation moves when the heap grew by a quarter of the memory
+// limit since the last move, and not otherwise.
+func TestHeapGen(t *testing.T) {
+	w := New(30*time.Second, 1024)
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	w.genBase = 0 // the heap was empty: it grew by far more than 256 bytes since
+	w.scan(1, 0, sample)
+	if w.HeapGen() != 1 {
+		t.Fatalf("generation %d after the heap grew, want 1", w.HeapGen())
+	}
+	w.genBase += 1 << 40 // the heap is far below the base: the base follows it down
+	w.scan(2, 0, sample)
+	if w.HeapGen() != 1 || w.genBase >= 1<<40 {
+		t.Fatalf("generation %d, base %d after the heap shrank", w.HeapGen(), w.genBase)
+	}
 }

@@ -81,9 +81,9 @@ func (r *Report) Summary() string {
 	return fmt.Sprintf("%d passed, %d failed, %d errored", r.Passed, r.Failed, r.Errored)
 }
 
-// Runner runs scenarios against the games of a library. It loads each
+// Suite runs scenarios against the games of a library. It loads each
 // combination of game, variants and parameters once.
-type Runner struct {
+type Suite struct {
 	lib   *host.Library
 	games map[string]gameOrErr
 }
@@ -93,14 +93,14 @@ type gameOrErr struct {
 	err error
 }
 
-// NewRunner returns a runner that loads games from lib.
-func NewRunner(lib *host.Library) *Runner {
-	return &Runner{lib: lib, games: map[string]gameOrErr{}}
+// NewSuite returns a suite that loads games from lib.
+func NewSuite(lib *host.Library) *Suite {
+	return &Suite{lib: lib, games: map[string]gameOrErr{}}
 }
 
 // Run runs the scenarios of the files and adds an errored result for each
 // file error (as returned by LoadFiles).
-func (r *Runner) Run(files []*File, fileErrs []error) *Report {
+func (r *Suite) Run(files []*File, fileErrs []error) *Report {
 	rep := &Report{}
 	for _, err := range fileErrs {
 		res := Result{Status: Errored, Error: err.Error()}
@@ -118,7 +118,7 @@ func (r *Runner) Run(files []*File, fileErrs []error) *Report {
 	return rep
 }
 
-func (r *Runner) game(s *Scenario) (*host.Game, error) {
+func (r *Suite) game(s *Scenario) (*host.Game, error) {
 	var key strings.Builder
 	key.WriteString(s.Game + "|" + strings.Join(s.Variants, ",") + "|")
 	for _, p := range s.Params {
@@ -137,7 +137,7 @@ func (r *Runner) game(s *Scenario) (*host.Game, error) {
 }
 
 // RunScenario runs one scenario.
-func (r *Runner) RunScenario(sc *Scenario) Result {
+func (r *Suite) RunScenario(sc *Scenario) Result {
 	res := Result{File: sc.File, Line: sc.Line, Game: sc.Game, Name: sc.Name, Rules: sc.Rules}
 	g, err := r.game(sc)
 	if err != nil {

@@ -1,0 +1,174 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// spinSource is a game whose function fn (the chunk, setup, play or
+// evaluate) never returns once armed: play and evaluate spin always; the
+// chunk and setup only when the data says so.
+func spinSource(name, where string) string {
+	src := miniSource(name, `local function spin() local x = 0 while true do x = x + 1 end end`)
+	switch where {
+	case "chunk":
+		src = replaceOnce(src, "return {", "spin()\nreturn {")
+	case "setup":
+		src = replaceOnce(src, `setup = function() m.set_count("a1", 1) end`, `setup = function() spin() end`)
+	case "play":
+		src = replaceOnce(src, `play = function(p, kind, s) m.finish(0, "done") end`, `play = function(p, kind, s) spin() end,
+  evaluate = function(p) spin() end`)
+	}
+	return src
+}
+
+// budgets so large that only the context can stop a spinning call.
+var endless = WithLimits(Limits{Steps: 1 << 50, Time: time.Hour})
+
+// A caller's context stops every kind of script call: loading (the chunk
+// and setup), applying and playing, playing out, replaying and
+// evaluating. The error is a *CanceledError matching the context's error,
+// and the state is unchanged.
+func TestContextCancelsScriptCalls(t *testing.T) {
+	deadline := func() context.Context {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		t.Cleanup(cancel)
+		return ctx
+	}
+	spinning := func(t *testing.T) *Game {
+		g, err := loadSource(t, "spin", spinSource("spin", "play"), endless)
+		require.NoError(t, err)
+		return g
+	}
+	for _, c := range []struct {
+		name string
+		fn   Call
+		run  func(t *testing.T, ctx context.Context) (*State, error)
+	}{
+		{"load: the chunk", CallLoad, func(t *testing.T, ctx context.Context) (*State, error) {
+			lib := NewLibrary()
+			require.NoError(t, lib.AddDir(writeGame(t, "spin", spinSource("spin", "chunk"))))
+			_, err := lib.LoadContext(ctx, "spin", endless)
+			return nil, err
+		}},
+		{"load: setup", CallSetup, func(t *testing.T, ctx context.Context) (*State, error) {
+			lib := NewLibrary()
+			require.NoError(t, lib.AddDir(writeGame(t, "spin", spinSource("spin", "setup"))))
+			_, err := lib.LoadContext(ctx, "spin", endless)
+			return nil, err
+		}},
+		{"State.ApplyContext", CallPlay, func(t *testing.T, ctx context.Context) (*State, error) {
+			s := spinning(t).Start()
+			return s, s.ApplyContext(ctx, s.Moves()[0])
+		}},
+		{"State.PlayContext", CallPlay, func(t *testing.T, ctx context.Context) (*State, error) {
+			s := spinning(t).Start()
+			return s, s.PlayContext(ctx, "a1")
+		}},
+		{"Runner.Playout", CallPlay, func(t *testing.T, ctx context.Context) (*State, error) {
+			g := spinning(t)
+			r := g.NewRunner()
+			defer r.Close()
+			r.SetContext(ctx)
+			s := g.Start()
+			_, err := r.Playout(s, rand.New(rand.NewPCG(1, 2)), 0)
+			return s, err
+		}},
+		{"Runner.Evaluate", CallEvaluate, func(t *testing.T, ctx context.Context) (*State, error) {
+			g := spinning(t)
+			r := g.NewRunner()
+			defer r.Close()
+			r.SetContext(ctx)
+			s := g.Start()
+			_, _, err := r.Evaluate(s, 1)
+			return s, err
+		}},
+		{"Game.ReplayContext", CallPlay, func(t *testing.T, ctx context.Context) (*State, error) {
+			_, err := spinning(t).ReplayContext(ctx, []string{"a1"})
+			var re *ReplayError
+			require.ErrorAs(t, err, &re)
+			return nil, err
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := c.run(t, deadline())
+			var ce *CanceledError
+			require.ErrorAs(t, err, &ce)
+			assert.ErrorIs(t, err, context.DeadlineExceeded)
+			assert.Equal(t, c.fn, ce.Func)
+			assert.Contains(t, err.Error(), "script call canceled: context deadline exceeded")
+			if s != nil {
+				assert.Zero(t, s.Ply(), "the state is unchanged")
+				assert.Equal(t, []string{"a1"}, s.Legal())
+			}
+		})
+	}
+}
+
+// A context that is done before the call stops it before the script runs;
+// its cause is kept; a runner given a live context again plays on.
+func TestContextDoneBeforehand(t *testing.T) {
+	g := loadTest(t, "kalah")
+	cause := errors.New("the player left")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(cause)
+
+	s := g.Start()
+	err := s.ApplyContext(ctx, s.Moves()[0])
+	require.ErrorIs(t, err, context.Canceled)
+	require.ErrorIs(t, err, cause)
+	assert.Zero(t, s.Ply())
+
+	_, err = testLibrary(t).LoadContext(ctx, "kalah")
+	require.ErrorIs(t, err, context.Canceled)
+
+	r := g.NewRunner()
+	defer r.Close()
+	r.SetContext(ctx)
+	n, err := r.Playout(s, rand.New(rand.NewPCG(1, 2)), 0)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Zero(t, n)
+	assert.Zero(t, s.Ply())
+
+	r.SetContext(context.Background())
+	n, err = r.Playout(s, rand.New(rand.NewPCG(1, 2)), 0)
+	require.NoError(t, err)
+	assert.Positive(t, n)
+	assert.True(t, s.Over())
+}
+
+// A playout stops at the move during which its context is done: the
+// moves before it stay played.
+func TestContextStopsPlayoutBetweenMoves(t *testing.T) {
+	g := loadTest(t, "kalah")
+	ctx, cancel := context.WithCancel(context.Background())
+	r := g.NewRunner()
+	defer r.Close()
+	r.SetContext(ctx)
+	s := g.Start()
+	moves := 0
+	n, err := r.PlayoutWith(s, func(s *State) Move {
+		moves++
+		if moves == 5 {
+			cancel()
+		}
+		return s.Moves()[0]
+	}, 0)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, 4, n)
+	assert.Equal(t, 4, s.Ply())
+}
+
+// writeGame writes a script NAME.lua into a fresh folder and returns the
+// folder.
+func writeGame(t *testing.T, name, src string) string {
+	dir := t.TempDir()
+	writeFile(t, dir+"/"+name+".lua", src)
+	return dir
+}
