@@ -105,30 +105,30 @@ local k3_extra_turn = m.rule("k3_extra_turn", m.extra_turn_rule { sites = STORE 
 
 -- K4 Capture: "when the last seed falls into one of your own pits that was
 -- empty, and the opposite pit holds seeds, both the last seed and the
-<<<<<<< HEAD
--- opposite pit's seeds go into your store." K9 (`empty_capture`): "the
--- last seed and the facing pit's seeds go to your store even when the
--- facing pit is empty."
-local EMPTY_CAPTURE = P.empty_capture
-local k4_capture = m.rule("k4_capture", function(p, last, was_empty)
-  if not was_empty or owner(last) ~= p then
-    return
-  end
-  local opp = opposite(last, 3 - p)
-  if count(opp) > 0 or EMPTY_CAPTURE then
-    add(STORE[p], take(opp) + take(last))
-  end
-end)
-=======
 -- opposite pit's seeds go into your store." k4_capture(p, last, was_empty)
 -- returns the seeds captured.
-local k4_capture = m.rule("k4_capture", m.capture_rule {
-  owner = "mover", was_empty = true, -- the last seed in an empty pit of your own
-  opposite = { 2, 1 },               -- the pit facing it, in the opponent's row,
-  with_last = true,                  -- and the last seed
-  into = STORE,                      -- go into your store
-})
->>>>>>> main
+--
+-- K9 (`empty_capture`): "the last seed and the facing pit's seeds go to
+-- your store even when the facing pit is empty."
+local function k9_empty_capture(p, last, was_empty)
+  if not was_empty or m.owner(last) ~= p then
+    return 0
+  end
+  local n = m.take(m.opposite(last, 3 - p)) + m.take(last)
+  m.add(STORE[p], n)
+  return n
+end
+local k4_capture
+if P.empty_capture then
+  k4_capture = m.rule("k4_capture", k9_empty_capture)
+else
+  k4_capture = m.rule("k4_capture", m.capture_rule {
+    owner = "mover", was_empty = true, -- the last seed in an empty pit of your own
+    opposite = { 2, 1 },               -- the pit facing it, in the opponent's row,
+    with_last = true,                  -- and the last seed
+    into = STORE,                      -- go into your store
+  })
+end
 
 -- K6 Result: "each player's total is the seeds in their pits plus their
 -- store; the larger total wins, equal totals are a draw." (The pits and the
