@@ -1,11 +1,13 @@
 package games_test
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/player"
 )
 
 // The benchmarks of each shipped game at its default parameters (and Tsoro
@@ -23,6 +25,19 @@ var benchGames = []struct {
 	{"yematatu", "yematatu", nil},
 	{"kalah", "kalah", nil},
 	{"oware", "oware", nil},
+	{"tictactoe", "tictactoe", nil},
+	{"tapatan", "tapatan", nil},
+	{"achi", "achi", nil},
+	{"nineholes", "nineholes", nil},
+	{"shisima", "shisima", nil},
+	{"tantfant", "tantfant", nil},
+	{"yemutwelve", "yemutwelve", nil},
+	{"yemutwelve", "yemutwelve-flying", []host.Option{host.WithParam("flying", true)}},
+	{"yemutwelve", "nine-mens-morris", []host.Option{host.WithVariant("nine-mens-morris")}},
+	{"yemutwelve", "nine-mens-morris-stepping", []host.Option{host.WithVariant("nine-mens-morris"), host.WithParam("flying", false)}},
+	{"yemutwelve", "morabaraba", []host.Option{host.WithVariant("morabaraba")}},
+	{"bao", "bao", nil},
+	{"bao", "bao-must-capture", []host.Option{host.WithVariant("must-capture")}},
 }
 
 // midGame plays random moves from the opening until ply n (or the end).
@@ -76,6 +91,33 @@ func benchPlayouts(b *testing.B, runner bool) {
 			}
 			b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
 			b.ReportMetric(float64(plies)/b.Elapsed().Seconds(), "plies/s")
+		})
+	}
+}
+
+// BenchmarkMCTS runs searches of the default computer player
+// (mcts:iterations=1000, one goroutine) from the opening and reports
+// iterations/s, as matombo bench --mcts 1000 does.
+func BenchmarkMCTS(b *testing.B) {
+	for _, bg := range benchGames {
+		b.Run(bg.label, func(b *testing.B) {
+			g, err := games.Library().Load(bg.name, bg.opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := g.Start()
+			iters := 0
+			for b.Loop() {
+				p, err := player.New(g, "mcts:iterations=1000")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := p.Choose(context.Background(), s); err != nil {
+					b.Fatal(err)
+				}
+				iters += p.(*player.MCTS).Stats().Iterations
+			}
+			b.ReportMetric(float64(iters)/b.Elapsed().Seconds(), "iterations/s")
 		})
 	}
 }

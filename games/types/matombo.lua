@@ -48,6 +48,8 @@
 ---@field row? integer Row number, 1 = a.
 ---@field track? matombo.Track
 ---@field next_empty? matombo.Track The next site on this track is empty.
+---@field in_row? integer The site's owner owns this many sites in a row along a line through it (a morris mill).
+---@field not_in_row? integer The opposite of in_row: the site is in no such row (empty sites included).
 
 ---@class matombo.Jump
 ---@field over integer
@@ -141,6 +143,7 @@ function matombo.rule(name, fn) end
 ---@field title? string
 ---@field description? string
 ---@field replace? table<string, function> Rule point name -> replacement(replaced, ...).
+---@field params? matombo.Param[] Parameters of the extending game's own, after the base game's.
 
 ---Runs the script of the game `base` with rule points replaced and returns
 ---what it returned (docs/extending.md). The name must be a literal string.
@@ -277,10 +280,11 @@ function matombo.sow(track, from, n) end
 ---@param from matombo.Site
 ---@param stop_tag? matombo.Tag
 ---@param max_laps? integer
+---@param on_lap? fun(last: integer, track: matombo.Track, laps: integer): (boolean|matombo.Track|nil), matombo.Site?, matombo.Site?
 ---@return integer last
----@return "empty"|"stop"|"laps" how
+---@return "empty"|"stop"|"laps"|"hook" how
 ---@return integer laps
-function matombo.relay(track, from, stop_tag, max_laps) end
+function matombo.relay(track, from, stop_tag, max_laps, on_lap) end
 ---@param track matombo.Track
 ---@param from matombo.Site
 ---@param stop_tag? matombo.Tag
@@ -311,6 +315,46 @@ function matombo.sow_skip(track, from, n) end
 ---@return integer counters
 ---@return integer sites
 function matombo.capture_count(track, from, step, ...) end
+
+-- Native rules (docs/lua-api.md, "Native rules"): declared as tables while
+-- loading, run by the host; each returns the function it stands for.
+
+---(p, from) -> last, was_empty: sows every counter of from along p's track.
+---@param spec {track: matombo.Track|matombo.Track[]|string, skip_origin: boolean?}
+---@return fun(p: integer, from: matombo.Site): integer, boolean
+function matombo.sow_rule(spec) end
+---(p, last) -> boolean: p moves again when last is p's site.
+---@param spec {sites: matombo.Site|matombo.Site[]}
+---@return fun(p: integer, last: matombo.Site): boolean
+function matombo.extra_turn_rule(spec) end
+---(p, last, was_empty) -> counters captured.
+---@param spec {owner: "mover"|"opponent"|nil, was_empty: boolean?, counts: integer[]?, opposite: integer|integer[]|nil, with_last: boolean?, runs: table[]?, unless: function?, into: matombo.Site|matombo.Site[]|nil}
+---@return fun(p: integer, last: matombo.Site, was_empty: boolean): integer
+function matombo.capture_rule(spec) end
+---(last, opp) -> whether the capture would take every counter opp owns.
+---@param spec table the table of a capture_rule
+---@return fun(last: matombo.Site, opp: integer): boolean
+function matombo.takes_all_rule(spec) end
+---(p, captured): the first condition that holds ends the game with result(reason).
+---@param spec table a list of {empty=, none=, ply_above=, captured_above=, captured_each=, reason=} and result
+---@return fun(p: integer, captured: integer)
+function matombo.end_rule(spec) end
+---(reason): the largest total of captured and owned counters wins.
+---@param spec {sweep: boolean?}
+---@return fun(reason: string)
+function matombo.result_rule(spec) end
+---(p) -> moves emitted: a move of kind for each site p may sow from.
+---@param spec {kind: matombo.Kind, from: matombo.Filter|matombo.Filter[]|nil, sites: matombo.Site[][]?, feeding: matombo.Track|matombo.Track[]|nil, none: matombo.Kind?}
+---@return fun(p: integer): integer
+function matombo.sowings_rule(spec) end
+---A play function: sow, extra turn or capture, after_capture, after; other kinds to other.
+---@param spec {kind: matombo.Kind, sow: function, extra_turn: function?, capture: function?, irreversible: boolean?, after_capture: function?, after: function?, other: function?}
+---@return fun(p: integer, kind: matombo.Kind, ...: integer)
+function matombo.sowing_play(spec) end
+---A legal function: feeding(p) when the next player's starving filter is empty, else sowings(p).
+---@param spec {sowings: function, starving: matombo.Filter|matombo.Filter[]|nil, feeding: function?}
+---@return fun(p: integer)
+function matombo.sowing_legal(spec) end
 
 -- Filters and lines.
 
@@ -361,6 +405,12 @@ function matombo.emit_steps(kind, f) end
 ---@param f matombo.Filter
 ---@return integer
 function matombo.emit_jumps(kind, f) end
+---Emits a move (a, b) for every site a matching `from` and every other site b matching `to`.
+---@param kind matombo.Kind
+---@param from matombo.Filter
+---@param to matombo.Filter
+---@return integer
+function matombo.emit_pairs(kind, from, to) end
 ---Emits the matching sites whose relay sowing ends within max_laps laps.
 ---@param kind matombo.Kind
 ---@param f matombo.Filter
@@ -386,3 +436,9 @@ function matombo.finish(winner, reason, ...) end
 function matombo.over() end
 ---Inside play: no earlier position can occur again; repetitions count from the position this move makes.
 function matombo.irreversible() end
+
+---Calls fn(...) on a scratch copy of the state and returns its results; the state is then as before.
+---@generic R
+---@param fn fun(...): R
+---@return R
+function matombo.try(fn, ...) end

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
@@ -95,6 +97,9 @@ func (b *browser) tab() *tab {
 	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
 	b.t.Cleanup(cancelTimeout)
 	tb := &tab{t: b.t, ctx: ctx}
+	// The tabs prefer reduced motion, so the page animates nothing unless
+	// a test asks for it (TestBrowserTurnAnimated chooses a speed).
+	require.NoError(b.t, chromedp.Do(ctx, reduceMotion(true)))
 	go func() {
 		for m, err := range chromedp.Console(ctx) {
 			if err != nil {
@@ -111,6 +116,19 @@ func (b *browser) tab() *tab {
 	}()
 	b.t.Cleanup(tb.checkErrors)
 	return tb
+}
+
+// reduceMotion makes the tab prefer reduced motion (or not).
+func reduceMotion(on bool) chromedp.Action[chromedp.Void] {
+	v := "no-preference"
+	if on {
+		v = "reduce"
+	}
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: v}}})
+		return err
+	})
 }
 
 // checkErrors fails the test if the page logged a JavaScript error.
@@ -177,10 +195,11 @@ func (tb *tab) status() (ply int, mine, over bool) {
 	return ply, f[1] == "true", f[2] == "true"
 }
 
-// waitPly waits until the page shows the live game at ply n or later.
+// waitPly waits until the page shows the live game at ply n or later, its
+// animations done.
 func (tb *tab) waitPly(n int) {
 	tb.t.Helper()
-	tb.waitFor(fmt.Sprintf(`Number(document.getElementById("status").dataset.ply) >= %d`, n))
+	tb.waitFor(fmt.Sprintf(`Number(document.getElementById("status").dataset.ply) >= %d && document.getElementById("board").dataset.animating === undefined`, n))
 }
 
 // clickSite clicks the site with the given name on the board.
@@ -350,6 +369,31 @@ func TestBrowserTwoSeats(t *testing.T) {
 	tabs[0].screenshot("gore")
 }
 
+// playFirst plays a move by clicking: the first highlighted site, again
+// while the move needs more sites (from, then to), or the first move
+// button when the page offers a choice or a decision without a site.
+func (tb *tab) playFirst() {
+	tb.t.Helper()
+	p, _, _ := tb.status()
+	for clicks := 0; clicks < 5; clicks++ {
+		tb.eval(`(() => {
+			const b = document.querySelector('#actions button[data-token]');
+			const t = document.querySelector('#board .site.target:not(.selected)');
+			(t || b).dispatchEvent(new MouseEvent("click", {bubbles: true}));
+			return "";
+		})()`)
+		// A move of one click is played within moments; one that needs
+		// more clicks leaves new targets or buttons, and no new ply.
+		_, err := chromedp.Run(tb.ctx, chromedp.Poll[chromedp.Void](fmt.Sprintf(`Number(document.getElementById("status").dataset.ply) > %d`, p),
+			chromedp.WithPollingTimeout(5*time.Second), chromedp.WithPollingInterval(20*time.Millisecond)))
+		if err == nil {
+			return
+		}
+		tb.checkNow()
+	}
+	tb.t.Fatalf("no move was played at ply %d of %s", p, tb.eval(`document.title`))
+}
+
 // TestBrowserScreenshots writes the screenshots of the docs: a standard
 // Tsoro game and the new-game form on a phone screen.
 func TestBrowserScreenshots(t *testing.T) {
@@ -378,9 +422,7 @@ func TestBrowserScreenshots(t *testing.T) {
 			if _, _, over := other.status(); over {
 				break
 			}
-			p, _, _ := other.status()
-			other.do(chromedp.Click(chromedp.CSS(`#board .site.target`)))
-			other.waitPly(p + 1)
+			other.playFirst()
 		}
 		other.waitFor(`document.getElementById("status").dataset.myturn === "true" || document.getElementById("status").dataset.over === "true"`)
 		other.screenshot(name)
@@ -398,6 +440,19 @@ func TestBrowserScreenshots(t *testing.T) {
 	phone.do(chromedp.Navigate(ts.http.URL + g2.Seats[0].URL))
 	phone.waitPly(0)
 	phone.screenshot("yematatu-square-phone")
+	// Holes named off a grid keep their names readable on a phone: no name
+	// lies under another hole.
+	g3 := ts.create(`{"game": "oware", "seats": ["human", "random"]}`)
+	phone.do(chromedp.Navigate(ts.http.URL + g3.Seats[0].URL))
+	phone.waitPly(0)
+	phone.screenshot("oware-phone")
+	require.Equal(t, "0", phone.eval(`String(Array.from(document.querySelectorAll("#board text.name")).filter((t) => {
+		const r = t.getBoundingClientRect();
+		return Array.from(document.querySelectorAll("#board .hole")).some((h) => {
+			const c = h.getBoundingClientRect();
+			return r.right > c.left && r.left < c.right && r.bottom > c.top && r.top < c.bottom;
+		});
+	}).length)`))
 }
 
 // TestBrowserMoveChoices runs the page's move logic (web/moves.js) in the
