@@ -1,11 +1,13 @@
 package games_test
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/player"
 )
 
 // The benchmarks of each shipped game at its default parameters (and Tsoro
@@ -76,6 +78,33 @@ func benchPlayouts(b *testing.B, runner bool) {
 			}
 			b.ReportMetric(float64(plies)/float64(b.N), "plies/op")
 			b.ReportMetric(float64(plies)/b.Elapsed().Seconds(), "plies/s")
+		})
+	}
+}
+
+// BenchmarkMCTS runs searches of the default computer player
+// (mcts:iterations=1000, one goroutine) from the opening and reports
+// iterations/s, as matombo bench --mcts 1000 does.
+func BenchmarkMCTS(b *testing.B) {
+	for _, bg := range benchGames {
+		b.Run(bg.label, func(b *testing.B) {
+			g, err := games.Library().Load(bg.name, bg.opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := g.Start()
+			iters := 0
+			for b.Loop() {
+				p, err := player.New(g, "mcts:iterations=1000")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := p.Choose(context.Background(), s); err != nil {
+					b.Fatal(err)
+				}
+				iters += p.(*player.MCTS).Stats().Iterations
+			}
+			b.ReportMetric(float64(iters)/b.Elapsed().Seconds(), "iterations/s")
 		})
 	}
 }

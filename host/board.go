@@ -29,7 +29,18 @@ type Site struct {
 	Name string // row letter and column, e.g. "a1"
 	Row  int    // row index, 0 for the southernmost row (Player 1's side)
 	Col  int    // column from 1 on grid boards; drawing position on point boards
+	// End is "west" or "east" for a site drawn at that end of the board,
+	// beside all the rows, as a mancala's store (Kalah's a7 and b7); ""
+	// for a site drawn in its row. It changes only how the board is drawn:
+	// the site keeps its name, row and column.
+	End string
 }
+
+// The ends of a board a site can be drawn at (Site.End).
+const (
+	West = "west"
+	East = "east"
+)
 
 // Track is a named, ordered list of sites, such as a player's sowing
 // circuit. A looping track continues from its last site to its first.
@@ -50,6 +61,8 @@ type Board struct {
 	byName  map[string]int
 	rows    []string  // row labels, south to north
 	rowSite [][]int32 // sites of each row, by column
+	drawn   [][]int32 // sites of each row drawn in the row: rowSite without the ends
+	ends    [2]int32  // the site drawn at the west and at the east end, -1 for none
 	cell    [][]int32 // [row][col] -> site index + 1, 0 when none
 	style   DiagramStyle
 	picture string
@@ -183,6 +196,7 @@ type boardSpec struct {
 	points  map[string]int // point board: name -> drawing position
 	order   []string       // point names as declared (for messages)
 	lines   [][]string     // lines as site names
+	ends    map[string]string
 	style   DiagramStyle
 	picture string
 }
@@ -288,6 +302,9 @@ func newBoard(spec boardSpec) (*Board, error) {
 	}
 	for i, s := range b.sites {
 		b.cell[s.Row][s.Col] = int32(i + 1)
+	}
+	if err := b.placeEnds(spec.ends); err != nil {
+		return nil, err
 	}
 	b.tagMask = make([]uint64, len(b.sites))
 	if err := b.addLines(spec.lines); err != nil {
@@ -509,3 +526,55 @@ func (b *Board) rowIndex(label string) int {
 	}
 	return -1
 }
+
+// placeEnds places sites at the west and east ends of a grid board
+// (Site.End): at most one at each end.
+func (b *Board) placeEnds(ends map[string]string) error {
+	b.ends = [2]int32{-1, -1}
+	if len(ends) > 0 && !b.grid {
+		return fmt.Errorf("ends place sites of a board of rows and columns; a board of points is drawn from its points or picture")
+	}
+	names := make([]string, 0, len(ends))
+	for name := range ends {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		i, ok := b.byName[name]
+		if !ok {
+			return fmt.Errorf("ends: %q is not a site of the board", firstN(name, 20))
+		}
+		var k int
+		switch ends[name] {
+		case West:
+			k = 0
+		case East:
+			k = 1
+		default:
+			return fmt.Errorf("ends: %s = %q: an end is \"west\" or \"east\"", name, firstN(ends[name], 20))
+		}
+		if j := b.ends[k]; j >= 0 {
+			return fmt.Errorf("ends: %s and %s are both at the %s end; each end holds one site", b.sites[j].Name, name, ends[name])
+		}
+		b.ends[k] = int32(i)
+		b.sites[i].End = ends[name]
+	}
+	b.drawn = make([][]int32, len(b.rows))
+	for r, row := range b.rowSite {
+		for _, i := range row {
+			if b.sites[i].End == "" {
+				b.drawn[r] = append(b.drawn[r], i)
+			}
+		}
+	}
+	for r, row := range b.drawn {
+		if len(row) == 0 {
+			return fmt.Errorf("ends: row %s has no site left to draw in it", b.rows[r])
+		}
+	}
+	return nil
+}
+
+// Ends returns the sites drawn at the west and at the east end of the
+// board, -1 for an end without one (see Site.End).
+func (b *Board) Ends() (west, east int) { return int(b.ends[0]), int(b.ends[1]) }

@@ -61,15 +61,40 @@ func (s *State) DiagramWith(opt DiagramOptions) string {
 	}
 	labelW += 4
 	minCol, maxCol := int(^uint(0)>>1), 0
-	for _, site := range b.sites {
-		minCol = min(minCol, site.Col)
-		maxCol = max(maxCol, site.Col)
+	for r := range b.rows {
+		for _, i := range b.drawn[r] {
+			minCol = min(minCol, b.sites[i].Col)
+			maxCol = max(maxCol, b.sites[i].Col)
+		}
+	}
+	// A site drawn at an end (a store) stands in brackets beside the
+	// rows, on a line of its own in the middle of the board.
+	west, east := b.ends[0], b.ends[1]
+	endText := func(i int32) string { return paint(int(i), "["+cells[i]+"]") }
+	westW := 0
+	if west >= 0 {
+		westW = len(cells[west]) + 3
+	}
+	rowsW := (maxCol - minCol + 1) * (width + 1)
+	endsLine := func() {
+		if west < 0 && east < 0 {
+			return
+		}
+		line := strings.Repeat(" ", labelW)
+		if west >= 0 {
+			line += endText(west)
+		}
+		if east >= 0 {
+			line += strings.Repeat(" ", westW+rowsW-max(westW-1, 0)) + endText(east)
+		}
+		sb.WriteString(strings.TrimRight(line, " "))
+		sb.WriteByte('\n')
 	}
 	for r := len(b.rows) - 1; r >= 0; r-- {
 		var line strings.Builder
-		line.WriteString(pad(b.rows[r], labelW))
+		line.WriteString(pad(b.rows[r], labelW+westW))
 		at := 0
-		for _, i := range b.rowSite[r] {
+		for _, i := range b.drawn[r] {
 			col := (b.sites[i].Col - minCol) * (width + 1)
 			if col > at {
 				line.WriteString(strings.Repeat(" ", col-at))
@@ -82,20 +107,21 @@ func (s *State) DiagramWith(opt DiagramOptions) string {
 		}
 		sb.WriteString(strings.TrimRight(line.String(), " "))
 		sb.WriteByte('\n')
+		if r == len(b.rows)/2 {
+			endsLine()
+		}
 	}
 	// Column numbers go below the board, on Player 1's side, as on a chess
 	// diagram; a header on top would also break YAML block scalars, whose
 	// indentation is taken from their first line.
-	if b.grid {
-		sb.WriteString(strings.Repeat(" ", labelW))
-		for c := 1; c <= maxCol; c++ {
-			if c > 1 {
-				sb.WriteByte(' ')
-			}
-			sb.WriteString(pad(strconv.Itoa(c), width))
+	sb.WriteString(strings.Repeat(" ", labelW+westW))
+	for c := minCol; c <= maxCol; c++ {
+		if c > minCol {
+			sb.WriteByte(' ')
 		}
-		trimLastLine(&sb)
+		sb.WriteString(pad(strconv.Itoa(c), width))
 	}
+	trimLastLine(&sb)
 	return sb.String()
 }
 
@@ -270,11 +296,18 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 	n := len(b.sites)
 	counts, owners = make([]int, n), make([]int, n)
 	seen := make([]bool, len(b.rows))
+	var endSeen [2]bool // the site drawn at the west, east end was given
 	lines := strings.Split(text, "\n")
 	for ln, raw := range lines {
 		line := strings.TrimRight(raw, " \t\r")
 		fields := strings.Fields(line)
 		if len(fields) == 0 {
+			continue
+		}
+		if fields[0][0] == '[' {
+			if err := g.parseEnds(line, counts, owners, &endSeen); err != nil {
+				return nil, nil, &DiagramError{Line: ln + 1, Msg: err.Error()}
+			}
 			continue
 		}
 		r := b.rowIndex(fields[0])
@@ -316,9 +349,22 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 			return c
 		}, rest)
 		cells := strings.Fields(rest)
-		sites := b.rowSite[r]
+		sites := b.drawn[r]
+		if len(cells) != len(sites) && len(cells) == len(b.rowSite[r]) {
+			// The row with the sites of its ends in it, in column order,
+			// as a board without ends draws it.
+			sites = b.rowSite[r]
+			for _, i := range sites {
+				if k := b.endOf(int(i)); k >= 0 {
+					if endSeen[k] {
+						return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%s is given twice (in its row and at its end)", b.sites[i].Name)}
+					}
+					endSeen[k] = true
+				}
+			}
+		}
 		if len(cells) != len(sites) {
-			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("row %s has %d sites, the line gives %d", fields[0], len(sites), len(cells))}
+			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("row %s has %d sites, the line gives %d%s", fields[0], len(sites), len(cells), b.endsHint(r))}
 		}
 		for k, cell := range cells {
 			i := int(sites[k])
@@ -334,7 +380,87 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 			return nil, nil, &DiagramError{Msg: fmt.Sprintf("row %s is missing (a diagram gives every row: %s)", b.rows[r], strings.Join(b.rows, ", "))}
 		}
 	}
+	for k, i := range b.ends {
+		if i >= 0 && !endSeen[k] {
+			return nil, nil, &DiagramError{Msg: fmt.Sprintf("%s, the site at the %s end, is missing: a line of its own gives the ends in brackets, west first (%s)", b.sites[i].Name, b.sites[i].End, b.endsExample())}
+		}
+	}
 	return counts, owners, nil
+}
+
+// parseEnds reads the line of a diagram that gives the sites at the ends
+// of the board in brackets, the west one first: "[0]    [12]".
+func (g *Game) parseEnds(line string, counts, owners []int, seen *[2]bool) error {
+	b := g.board
+	if b.ends[0] < 0 && b.ends[1] < 0 {
+		return fmt.Errorf("%q: brackets give the sites at the ends of a board, and this board has none", firstN(strings.TrimSpace(line), 30))
+	}
+	var cells []string
+	rest := strings.TrimSpace(line)
+	for rest != "" {
+		if rest[0] != '[' {
+			return fmt.Errorf("%q: the line of the ends gives each site in brackets, west first (%s)", firstN(strings.TrimSpace(line), 30), b.endsExample())
+		}
+		j := strings.IndexByte(rest, ']')
+		if j < 0 {
+			return fmt.Errorf("%q: a [ without its ]", firstN(strings.TrimSpace(line), 30))
+		}
+		cells = append(cells, strings.TrimSpace(rest[1:j]))
+		rest = strings.TrimSpace(rest[j+1:])
+	}
+	var sites []int
+	for _, i := range b.ends {
+		if i >= 0 {
+			sites = append(sites, int(i))
+		}
+	}
+	if len(cells) != len(sites) {
+		return fmt.Errorf("the board has %d sites at its ends, the line gives %d (%s)", len(sites), len(cells), b.endsExample())
+	}
+	for k, i := range sites {
+		e := b.endOf(i)
+		if seen[e] {
+			return fmt.Errorf("%s is given twice (in its row and at its end)", b.sites[i].Name)
+		}
+		seen[e] = true
+		c, o, err := g.parseCell(i, cells[k])
+		if err != nil {
+			return fmt.Errorf("%s: %v", b.sites[i].Name, err)
+		}
+		counts[i], owners[i] = c, o
+	}
+	return nil
+}
+
+// endOf returns 0 for the site at the west end, 1 for the east one, -1
+// for a site drawn in its row.
+func (b *Board) endOf(i int) int {
+	for k, e := range b.ends {
+		if int(e) == i {
+			return k
+		}
+	}
+	return -1
+}
+
+// endsExample shows the ends line of the board, e.g. "[b7] ... [a7]".
+func (b *Board) endsExample() string {
+	var parts []string
+	for _, i := range b.ends {
+		if i >= 0 {
+			parts = append(parts, "["+b.sites[i].Name+"]")
+		}
+	}
+	return strings.Join(parts, " ... ")
+}
+
+// endsHint explains, for a row with a site at an end, that the site is
+// given on the line of the ends.
+func (b *Board) endsHint(r int) string {
+	if len(b.drawn[r]) == len(b.rowSite[r]) {
+		return ""
+	}
+	return fmt.Sprintf(" (without %s, given on the line of the ends in brackets, or with it in column order)", b.endsExample())
 }
 
 // cutAtField returns line up to its k-th field (from 0), fields being

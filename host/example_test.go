@@ -164,7 +164,7 @@ func ExampleState_MarshalJSON() {
 	}
 	fmt.Println(string(data))
 	// Output:
-	// {"game":"probepts","variant":{},"ply":1,"to_move":2,"sites":[{"name":"a1","count":0,"owner":0},{"name":"b1","count":0,"owner":0},{"name":"b2","count":1,"owner":1},{"name":"b3","count":0,"owner":0},{"name":"c1","count":0,"owner":0},{"name":"c2","count":0,"owner":0},{"name":"c3","count":0,"owner":0}],"captured":[0,0],"hand":[2,3],"legal":["a1","b1","b3","c1","c2","c3"],"over":false,"winner":0,"notes":[],"reason":"","vars":{},"history":["b3c6f9d1f93aa792","840b4101505c7d59"],"effects":[{"kind":"place","site":"b2","player":1},{"kind":"turn","player":2}]}
+	// {"game":"probepts","variant":{},"ply":1,"to_move":2,"sites":[{"name":"a1","count":0,"owner":0},{"name":"b1","count":0,"owner":0},{"name":"b2","count":1,"owner":1},{"name":"b3","count":0,"owner":0},{"name":"c1","count":0,"owner":0},{"name":"c2","count":0,"owner":0},{"name":"c3","count":0,"owner":0}],"captured":[0,0],"hand":[2,3],"score":null,"legal":["a1","b1","b3","c1","c2","c3"],"over":false,"winner":0,"notes":[],"reason":"","vars":{},"history":["b3c6f9d1f93aa792","840b4101505c7d59"],"effects":[{"kind":"place","site":"b2","player":1},{"kind":"turn","player":2}]}
 }
 
 // A state from a board diagram (as in a test scenario): ParseDiagram reads

@@ -17,6 +17,45 @@ type filter struct {
 	rel       int     // relOwner, relMover, relOpponent
 	min, max  int32   // count bounds; max < 0 for none
 	nextEmpty *Track  // the next site on this track must be empty
+	tests     int     // which state tests apply: testsNone, testsCount or testsAll
+}
+
+// What a filter tests of the state, so that the hot loops can skip the
+// tests that cannot fail.
+const (
+	testsNone  = iota // every candidate matches
+	testsCount        // only the count bounds
+	testsAll          // owners or the next site too
+)
+
+// classify sets f.tests from the filter's state tests.
+func (f *filter) classify() {
+	switch {
+	case f.rel != relOwner || f.owner >= 0 || f.nextEmpty != nil:
+		f.tests = testsAll
+	case f.min > 0 || f.max >= 0:
+		f.tests = testsCount
+	default:
+		f.tests = testsNone
+	}
+}
+
+// sum adds the counts of the matching sites.
+func (f *filter) sum(c []int32, lay *layout, mover int) int {
+	n := 0
+	switch {
+	case f.tests == testsNone || f.tests == testsCount && f.min <= 1 && f.max < 0:
+		for _, i := range f.cand { // sites below the minimum hold 0 or nothing
+			n += int(c[i])
+		}
+	default:
+		for _, i := range f.cand {
+			if f.matches(c, lay, mover, i) {
+				n += int(c[i])
+			}
+		}
+	}
+	return n
 }
 
 const (
@@ -118,6 +157,7 @@ func (vm *machine) apiFilter(L *lua.LState) int {
 		}
 		f.cand = append(f.cand, int32(i))
 	}
+	f.classify()
 	ud := L.NewUserData()
 	ud.Value = f
 	vm.filters = append(vm.filters, f)
@@ -131,6 +171,11 @@ func (f *filter) matches(c []int32, lay *layout, mover int, i int32) bool {
 	if n < f.min || f.max >= 0 && n > f.max {
 		return false
 	}
+	return f.tests != testsAll || f.matchesOwner(c, lay, mover, i)
+}
+
+// matchesOwner is the owner and next-site part of matches.
+func (f *filter) matchesOwner(c []int32, lay *layout, mover int, i int32) bool {
 	o := int(c[lay.owners+int(i)])
 	switch f.rel {
 	case relMover:
@@ -168,13 +213,7 @@ func (vm *machine) apiCountSites(L *lua.LState) int {
 func (vm *machine) apiSum(L *lua.LState) int {
 	s := vm.state(L)
 	f := vm.filterArg(L, 1)
-	n := 0
-	for _, i := range f.cand {
-		if f.matches(s.cells, &vm.g.lay, vm.mover, i) {
-			n += int(s.cells[i])
-		}
-	}
-	L.Push(luaInt(n))
+	L.Push(luaInt(f.sum(s.cells, &vm.g.lay, vm.mover)))
 	return 1
 }
 

@@ -5,20 +5,28 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 )
 
 // MarshalJSON writes the state in the format of docs/state-json.md: game, variant
 // (every parameter), ply, to_move, sites (name, count, owner in board
-// order), captured, hand, legal, over, winner, notes; then reason (how the
-// game ended, "" while it goes on), vars (the script's variables) and
-// history: the position keys (Key, 16 hex digits) of every position since
-// the opening or the position the state was made from, oldest first, the
-// current one last. The history is what repetition rules count, so a state
-// read back with StateFromJSON continues exactly as this one would.
+// order), captured, hand, score (the script's scores, null without a
+// score function), legal, over, winner, notes; then reason (how the game
+// ended, "" while it goes on), vars (the script's variables), history: the
+// position keys (Key, 16 hex digits) of every position since the opening
+// or the position the state was made from, oldest first, the current one
+// last; and effects, what the ply that made the state did (null when it
+// was not recorded). The history is what repetition rules count, so a
+// state read back with StateFromJSON continues exactly as this one would.
+// It fails only when the script's score function fails.
 func (s *State) MarshalJSON() ([]byte, error) {
+	score, err := s.Score()
+	if err != nil {
+		return nil, err
+	}
 	var b bytes.Buffer
-	s.writeJSON(&b)
+	s.writeJSON(&b, score)
 	return b.Bytes(), nil
 }
 
@@ -27,7 +35,9 @@ func writeJSONString(b *bytes.Buffer, str string) {
 	b.Write(q)
 }
 
-func (s *State) writeJSON(b *bytes.Buffer) {
+// writeJSON writes the state with the scores the script gives it (nil
+// for a game without a score).
+func (s *State) writeJSON(b *bytes.Buffer, score []int) {
 	g := s.g
 	b.WriteString(`{"game":`)
 	writeJSONString(b, g.name)
@@ -58,6 +68,12 @@ func (s *State) writeJSON(b *bytes.Buffer) {
 	writeInts(b, g.players, s.Captured)
 	b.WriteString(`,"hand":`)
 	writeInts(b, g.players, s.Hand)
+	b.WriteString(`,"score":`)
+	if score == nil {
+		b.WriteString("null")
+	} else {
+		writeInts(b, len(score), func(p int) int { return score[p-1] })
+	}
 	b.WriteString(`,"legal":[`)
 	for i, m := range s.moves {
 		if i > 0 {
@@ -130,6 +146,7 @@ type stateJSON struct {
 	Sites    []siteJSON     `json:"sites"`
 	Captured []int          `json:"captured"`
 	Hand     []int          `json:"hand"`
+	Score    *[]int         `json:"score"`
 	Legal    []string       `json:"legal"`
 	Over     bool           `json:"over"`
 	Winner   int            `json:"winner"`
@@ -233,6 +250,15 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 			return nil, err
 		}
 		s.effects = &effectList{list: list}
+	}
+	if j.Score != nil {
+		score, err := s.Score()
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Equal(score, *j.Score) {
+			return nil, &PositionError{Source: "state JSON", Field: "score", Msg: fmt.Sprintf("the script gives the score %v here, the JSON %v", score, *j.Score)}
+		}
 	}
 	legal := s.Legal()
 	if len(legal) != len(j.Legal) {

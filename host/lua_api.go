@@ -44,6 +44,10 @@ func (vm *machine) installAPI() error {
 		// Repetition and the end.
 		"repetitions": vm.apiRepetitions, "key": vm.apiKey, "finish": vm.apiFinish, "over": vm.apiOver,
 		"irreversible": vm.apiIrreversible, // lua_irreversible.go
+		// Native rules of sowing games (native.go, native_rules.go).
+		"sow_rule": vm.apiSowRule, "extra_turn_rule": vm.apiExtraTurnRule, "capture_rule": vm.apiCaptureRule,
+		"takes_all_rule": vm.apiTakesAllRule, "end_rule": vm.apiEndRule, "result_rule": vm.apiResultRule,
+		"sowings_rule": vm.apiSowingsRule, "sowing_play": vm.apiSowingPlay, "sowing_legal": vm.apiSowingLegal,
 	}
 	for name, fn := range fns {
 		api.RawSetString(name, L.NewFunction(fn))

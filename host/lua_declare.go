@@ -184,7 +184,7 @@ func (vm *machine) apiBoard(L *lua.LState) int {
 		L.RaiseError("the board is declared twice")
 	}
 	t := L.CheckTable(1)
-	vm.checkDataFields(L, t, "matombo.board", "rows", "columns", "points", "lines", "style", "picture")
+	vm.checkDataFields(L, t, "matombo.board", "rows", "columns", "points", "lines", "style", "picture", "ends")
 	spec := boardSpec{}
 	if v := t.RawGetString("rows"); v != lua.LNil {
 		spec.rows = stringList(L, v, "rows")
@@ -242,6 +242,21 @@ func (vm *machine) apiBoard(L *lua.LState) int {
 	}
 	if v, ok := t.RawGetString("picture").(lua.LString); ok {
 		spec.picture = strings.Trim(string(v), "\n")
+	}
+	if v := t.RawGetString("ends"); v != lua.LNil {
+		et, ok := v.(*lua.LTable)
+		if !ok {
+			vm.dataError(L, t, "ends must map site names to \"west\" or \"east\"")
+		}
+		spec.ends = map[string]string{}
+		et.ForEach(func(k, v lua.LValue) {
+			ks, ok1 := k.(lua.LString)
+			vs, ok2 := v.(lua.LString)
+			if !ok1 || !ok2 || len(spec.ends) >= 2 {
+				vm.dataError(L, et, fmt.Sprintf("ends: %s = %s: want at most two sites, each mapped to \"west\" or \"east\"", luaText(k), luaText(v)))
+			}
+			spec.ends[string(ks)] = string(vs)
+		})
 	}
 	b, err := newBoard(spec)
 	if err != nil {
@@ -358,8 +373,8 @@ func (vm *machine) apiMark(L *lua.LState) int {
 		L.ArgError(1, "tag expected")
 	}
 	m := L.CheckString(2)
-	if len(m) != 1 || strings.ContainsAny(m, "0123456789.@-|/\\{} \t") || m[0] < 0x21 || m[0] > 0x7e {
-		L.ArgError(2, "a mark is one printable character other than a digit, space, '.', '@', '-', '|', '/', '\\', '{' or '}'")
+	if len(m) != 1 || strings.ContainsAny(m, "0123456789.@-|/\\{}[] \t") || m[0] < 0x21 || m[0] > 0x7e {
+		L.ArgError(2, "a mark is one printable character other than a digit, space, '.', '@', '-', '|', '/', '\\', '{', '}', '[' or ']'")
 	}
 	for _, x := range b.marks {
 		if x.mark == m[0] {

@@ -13,17 +13,24 @@ func (vm *machine) apiOver(L *lua.LState) int {
 	return 1
 }
 
-func (vm *machine) apiFinish(L *lua.LState) int {
-	s := vm.state(L)
-	method := MethodRule
+// finishMethod is how a game that the script ends now ends: by the rule
+// function running.
+func (vm *machine) finishMethod() Method {
 	switch vm.phase {
 	case CallBlocked:
-		method = MethodNoMoves
+		return MethodNoMoves
 	case CallRepeated:
-		method = MethodRepetition
+		return MethodRepetition
 	case CallResult:
-		method = MethodPosition
-	default:
+		return MethodPosition
+	}
+	return MethodRule
+}
+
+func (vm *machine) apiFinish(L *lua.LState) int {
+	s := vm.state(L)
+	method := vm.finishMethod()
+	if method == MethodRule {
 		s = vm.mutable(L)
 	}
 	w := vm.argInt(L, 1)

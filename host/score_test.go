@@ -98,3 +98,33 @@ func TestScore(t *testing.T) {
 		})
 	}
 }
+
+// The state JSON carries the score (null without one), and reading it
+// back checks it.
+func TestScoreJSON(t *testing.T) {
+	g, err := loadSource(t, "scored", scoreSource(`score_label = "seeds"`, "score = function(over) return m.count('a1'), m.count('b2') end"))
+	require.NoError(t, err)
+	data := stateJSONText(t, g.Start())
+	assert.Contains(t, data, `"hand":[0,0],"score":[3,5],"legal":`)
+	_, err = g.StateFromJSON([]byte(data))
+	require.NoError(t, err)
+	_, err = g.StateFromJSON([]byte(strings.Replace(data, `"score":[3,5]`, `"score":[3,6]`, 1)))
+	require.ErrorContains(t, err, "score: the script gives the score [3 5] here, the JSON [3 6]")
+	_, err = g.StateFromJSON([]byte(strings.Replace(data, `"score":[3,5]`, `"score":null`, 1)))
+	require.NoError(t, err, "a JSON without the score (an older one) reads")
+
+	none, err := loadSource(t, "scored", scoreSource("players = 2", ""))
+	require.NoError(t, err)
+	data = stateJSONText(t, none.Start())
+	assert.Contains(t, data, `"score":null`)
+	_, err = none.StateFromJSON([]byte(strings.Replace(data, `"score":null`, `"score":[1,2]`, 1)))
+	require.ErrorContains(t, err, "the script gives the score [] here, the JSON [1 2]")
+
+	// A score function that fails makes the JSON fail, with its error.
+	bad, err := loadSource(t, "scored", scoreSource("players = 2", "score = function() error('broken') end"))
+	require.NoError(t, err)
+	_, err = bad.Start().MarshalJSON()
+	var se *ScriptError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, CallScore, se.Func)
+}

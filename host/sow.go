@@ -365,7 +365,10 @@ func (vm *machine) apiSweep(L *lua.LState) int {
 			continue
 		}
 		c := &s.cells[lay.captured+int(o)-1]
-		*c = checkCount(L, fmt.Sprintf("player %d's captured total", o), int(*c)+int(s.cells[i]))
+		if n := int(*c) + int(s.cells[i]); n > maxCount { // the message only on error: it allocates
+			countError(L, fmt.Sprintf("player %d's captured total", o), n)
+		}
+		*c += s.cells[i]
 		total += int(s.cells[i])
 		if vm.rec != nil {
 			vm.record(Effect{Kind: EffectCapture, Site: i, To: -1, Player: int(o), Count: int(s.cells[i])})

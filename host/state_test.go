@@ -42,7 +42,7 @@ func TestJSONFieldOrder(t *testing.T) {
 	s := g.Start()
 	data, err := json.Marshal(s)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"game", "variant", "ply", "to_move", "sites", "captured", "hand", "legal", "over", "winner", "notes", "reason", "vars", "history", "effects"}, jsonKeys(t, data))
+	assert.Equal(t, []string{"game", "variant", "ply", "to_move", "sites", "captured", "hand", "score", "legal", "over", "winner", "notes", "reason", "vars", "history", "effects"}, jsonKeys(t, data))
 
 	var j struct {
 		Variant json.RawMessage
@@ -58,7 +58,7 @@ func TestJSONFieldOrder(t *testing.T) {
 		`"sites":[{"name":"a1","count":2,"owner":1},{"name":"a2","count":2,"owner":1},{"name":"a3","count":2,"owner":1},{"name":"a4","count":2,"owner":1},`+
 		`{"name":"b1","count":0,"owner":0},{"name":"b2","count":0,"owner":0},{"name":"b3","count":0,"owner":0},{"name":"b4","count":0,"owner":0},`+
 		`{"name":"c1","count":2,"owner":2},{"name":"c2","count":2,"owner":2},{"name":"c3","count":2,"owner":2},{"name":"c4","count":2,"owner":2}],`+
-		`"captured":[0,0],"hand":[1,1],"legal":["a1","a2","a3","a4"],"over":false,"winner":0,"notes":[],"reason":"","vars":{"phase":0,"bonus":0,"memo":0},"history":["0ca622e9cc1ee35b"],"effects":[]}`,
+		`"captured":[0,0],"hand":[1,1],"score":null,"legal":["a1","a2","a3","a4"],"over":false,"winner":0,"notes":[],"reason":"","vars":{"phase":0,"bonus":0,"memo":0},"history":["0ca622e9cc1ee35b"],"effects":[]}`,
 		string(data))
 
 	// A game without parameters or variables; strings are escaped.

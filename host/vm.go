@@ -59,6 +59,11 @@ type machine struct {
 	savedHist history           // history of a state whose position is being set
 	irrev     irreversible      // see lua_irreversible.go
 	strs      strCache
+
+	natives  map[*lua.LFunction]*native // native rules (native.go)
+	natPlay  *playTurn                  // play, when it is a native turn
+	natLegal *legalTurn                 // legal, when it is a native turn
+	natCall  nativeCall                 // the native turn running
 }
 
 // saved holds what apply needs to undo a failed play.
@@ -230,6 +235,12 @@ func (vm *machine) takeRules(v lua.LValue) error {
 		return err
 	}
 	vm.dcl.hasEvaluate = vm.fnEvaluate != nil
+	if n := vm.natives[vm.fnPlay.(*lua.LFunction)]; n != nil {
+		vm.natPlay = n.play
+	}
+	if n := vm.natives[vm.fnLegal.(*lua.LFunction)]; n != nil {
+		vm.natLegal = n.legal
+	}
 	if vm.fnScore, err = get("score", false); err != nil {
 		return err
 	}
@@ -496,13 +507,18 @@ func (vm *machine) settle(s *State) error {
 	p := s.ToMove()
 	vm.mover = p
 	vm.emitting = true
-	L := vm.L
-	L.Push(vm.fnLegal)
-	L.Push(luaInt(p))
-	for _, v := range vm.g.vars {
-		L.Push(luaNumber(float64(s.cells[v.cell])))
+	var err error
+	if vm.natLegal != nil {
+		err = vm.runNativeTurn("legal", p, Move{})
+	} else {
+		L := vm.L
+		L.Push(vm.fnLegal)
+		L.Push(luaInt(p))
+		for _, v := range vm.g.vars {
+			L.Push(luaNumber(float64(s.cells[v.cell])))
+		}
+		err = vm.invoke("legal", 1+len(vm.g.vars), 0)
 	}
-	err := vm.invoke("legal", 1+len(vm.g.vars), 0)
 	vm.emitting = false
 	if err != nil {
 		return err
@@ -536,15 +552,20 @@ func (vm *machine) apply(s *State, m Move) error {
 	s.ply++
 	s.cells[vm.g.lay.toMove] = int32(vm.g.nextPlayer(p))
 	vm.toMoveSet = false
-	L := vm.L
-	L.Push(vm.fnPlay)
-	L.Push(luaInt(p))
-	L.Push(luaInt(int(m.Kind) + 1))
-	for i := 0; i < int(m.N); i++ {
-		L.Push(luaInt(int(m.Sites[i]) + 1))
-	}
 	vm.mover, vm.playing, vm.keyValid = p, true, false
-	err := vm.invoke("play", 2+int(m.N), 0)
+	var err error
+	if vm.natPlay != nil {
+		err = vm.runNativeTurn("play", p, m)
+	} else {
+		L := vm.L
+		L.Push(vm.fnPlay)
+		L.Push(luaInt(p))
+		L.Push(luaInt(int(m.Kind) + 1))
+		for i := 0; i < int(m.N); i++ {
+			L.Push(luaInt(int(m.Sites[i]) + 1))
+		}
+		err = vm.invoke("play", 2+int(m.N), 0)
+	}
 	vm.playing = false
 	if err != nil {
 		vm.rec = nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/player"
 )
 
 const benchAbout = `
@@ -24,10 +26,17 @@ With --parallel P it then measures P goroutines sharing the one loaded game,
 each with its own state and random source, for the same duration, and prints
 the speed-up over one goroutine. Goroutine w uses seed S+w.
 
+With --mcts N it also measures the default computer player's search: MCTS
+searches of N iterations each (mcts:iterations=N, one goroutine) from the
+opening, one after another for T seconds, and prints iterations/s: the
+speed a computer player's strength depends on.
+
 --json writes one object: game, variant, seed, playouts, plies, seconds,
 playouts_per_sec, plies_per_sec, mean_plies, allocs_per_ply, bytes_per_ply,
 unfinished; with --parallel also parallel (P), speedup and parallel_run (the
-same figures for the P goroutines).`
+same figures for the P goroutines); with --mcts also mcts_per_search (N),
+mcts_searches, mcts_iterations (all searches'), mcts_seconds and
+mcts_iterations_per_sec.`
 
 // benchRun is the measurement of one run.
 type benchRun struct {
@@ -53,6 +62,16 @@ type benchReport struct {
 	Parallel    int       `json:"parallel,omitempty"`
 	Speedup     float64   `json:"speedup,omitempty"`
 	ParallelRun *benchRun `json:"parallel_run,omitempty"`
+	*mctsRun
+}
+
+// mctsRun is the measurement of MCTS searches (--mcts).
+type mctsRun struct {
+	PerSearch     int     `json:"mcts_per_search"`
+	Iterations    int     `json:"mcts_iterations"`
+	Searches      int     `json:"mcts_searches"`
+	Seconds       float64 `json:"mcts_seconds"`
+	IterationsSec float64 `json:"mcts_iterations_per_sec"`
 }
 
 // workerCount is what one goroutine of a run played.
@@ -63,12 +82,13 @@ type workerCount struct {
 
 // runBench is `matombo bench GAME`.
 func runBench(e *env, args []string) int {
-	c := newCLI(e, "bench", "GAME [--seconds T] [--parallel P] [--seed S] [--json] [--games DIR] [--variant NAME] [--param key=value]", benchAbout)
+	c := newCLI(e, "bench", "GAME [--seconds T] [--parallel P] [--mcts N] [--seed S] [--json] [--games DIR] [--variant NAME] [--param key=value]", benchAbout)
 	var gf gameFlags
 	gf.register(c.fs, true)
 	seconds := c.fs.Float64("seconds", 10, "measure for `T` seconds")
 	parallel := c.fs.Int("parallel", 1, "also measure `P` goroutines and the speed-up over one")
 	seed := c.fs.Uint64("seed", 1, "seed `S` of the random choices")
+	mcts := c.fs.Int("mcts", 0, "also measure MCTS searches of `N` iterations from the opening")
 	asJSON := c.fs.Bool("json", false, "write the figures as one JSON object")
 	name, _, status, ok := c.parseGame(args, false)
 	if !ok {
@@ -79,6 +99,9 @@ func runBench(e *env, args []string) int {
 	}
 	if *parallel < 1 || *parallel > 1024 {
 		return c.usageError("--parallel %d: want a number of goroutines from 1", *parallel)
+	}
+	if *mcts < 0 || *mcts > maxBenchIterations {
+		return c.usageError("--mcts %d: want a number of iterations from 1 to %d", *mcts, maxBenchIterations)
 	}
 	g, err := gf.open(name)
 	if err != nil {
@@ -98,6 +121,13 @@ func runBench(e *env, args []string) int {
 		if rep.PliesPerSec > 0 {
 			rep.Speedup = par.PliesPerSec / rep.PliesPerSec
 		}
+	}
+	if *mcts > 0 {
+		run, err := measureMCTS(g, *mcts, *seed, d)
+		if err != nil {
+			return c.fail(err)
+		}
+		rep.mctsRun = &run
 	}
 	if *asJSON {
 		if err := json.NewEncoder(e.stdout).Encode(rep); err != nil {
@@ -140,6 +170,39 @@ func measure(g *host.Game, n int, seed uint64, d time.Duration) (benchRun, error
 	r.AllocsPerPly = ratio(float64(after.Mallocs-before.Mallocs), float64(r.Plies))
 	r.BytesPerPly = ratio(float64(after.TotalAlloc-before.TotalAlloc), float64(r.Plies))
 	return r, nil
+}
+
+// maxBenchIterations bounds --mcts: one search keeps a node per iteration.
+const maxBenchIterations = 1_000_000
+
+// measureMCTS runs MCTS searches of n iterations from the opening, after a
+// short warm-up, until d has passed.
+func measureMCTS(g *host.Game, n int, seed uint64, d time.Duration) (mctsRun, error) {
+	spec := fmt.Sprintf("mcts:iterations=%d,seed=%d", n, seed)
+	search := func(until time.Time) (mctsRun, error) {
+		r := mctsRun{PerSearch: n}
+		start := time.Now()
+		for r.Searches == 0 || time.Now().Before(until) {
+			p, err := player.New(g, spec)
+			if err != nil {
+				return r, err
+			}
+			if _, err := p.Choose(context.Background(), g.Start()); err != nil {
+				return r, err
+			}
+			if m, ok := p.(*player.MCTS); ok {
+				r.Iterations += m.Stats().Iterations
+			}
+			r.Searches++
+		}
+		r.Seconds = time.Since(start).Seconds()
+		r.IterationsSec = ratio(float64(r.Iterations), r.Seconds)
+		return r, nil
+	}
+	if _, err := search(time.Now().Add(warmUp(d))); err != nil {
+		return mctsRun{}, err
+	}
+	return search(time.Now().Add(d))
 }
 
 // ratio is a/b, 0 when b is 0.
@@ -203,6 +266,10 @@ func writeBench(w io.Writer, g *host.Game, rep benchReport, d time.Duration) {
 	if rep.ParallelRun != nil {
 		writeBenchRun(w, *rep.ParallelRun)
 		fmt.Fprintf(w, "speed-up of %d goroutines over 1: %.2fx (GOMAXPROCS %d)\n", rep.Parallel, rep.Speedup, runtime.GOMAXPROCS(0))
+	}
+	if m := rep.mctsRun; m != nil {
+		fmt.Fprintf(w, "MCTS from the opening (mcts:iterations=%d, 1 goroutine):\n", m.PerSearch)
+		fmt.Fprintf(w, "  %d searches, %d iterations in %.2f s: %s iterations/s\n", m.Searches, m.Iterations, m.Seconds, grouped(m.IterationsSec))
 	}
 }
 

@@ -40,6 +40,27 @@ $`, r.stdout)
 	assert.NotContains(t, r.stdout, "speed-up")
 }
 
+func TestBenchMCTS(t *testing.T) {
+	r := matombo(t, "", "bench", "kalah", "--seconds", "0.05", "--mcts", "50", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var rep map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+	assert.EqualValues(t, 50, rep["mcts_per_search"])
+	assert.GreaterOrEqual(t, rep["mcts_searches"].(float64), 1.0)
+	assert.Greater(t, rep["mcts_iterations"].(float64), 0.0)
+	assert.Greater(t, rep["mcts_iterations_per_sec"].(float64), 0.0)
+
+	r = matombo(t, "", "bench", "kalah", "--seconds", "0.05", "--mcts", "50")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Regexp(t, `MCTS from the opening \(mcts:iterations=50, 1 goroutine\):
+  \d+ searches, \d+ iterations in \d+\.\d\d s: [\d,]+ iterations/s
+$`, r.stdout)
+
+	r = matombo(t, "", "bench", "kalah", "--mcts", "-1")
+	assert.Equal(t, exitUsage, r.code)
+	assert.Contains(t, r.stderr, "--mcts -1: want a number of iterations from 1 to 1000000")
+}
+
 func TestGrouped(t *testing.T) {
 	for in, want := range map[float64]string{0: "0", 999.4: "999", 1000: "1,000", 1234567.8: "1,234,568"} {
 		assert.Equal(t, want, grouped(in))

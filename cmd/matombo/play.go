@@ -143,7 +143,7 @@ func (ss *session) show() {
 	s := ss.state()
 	fmt.Fprintln(ss.e.stdout)
 	fmt.Fprint(ss.e.stdout, diagram(s, ss.e.color))
-	writeTotals(ss.e.stdout, s, false)
+	writeTotals(ss.e.stdout, s, false, false)
 	if !s.Over() {
 		writeTurn(ss.e.stdout, s)
 	}
@@ -273,7 +273,9 @@ func (ss *session) finish() {
 	s := ss.state()
 	w := ss.e.stdout
 	fmt.Fprintf(w, "\nGame over after %s: %s.\n", plural(s.Ply(), "decision"), resultText(s.Outcome()))
-	if anyNonZero(ss.g.Players(), s.Captured) {
+	if ss.g.HasScore() {
+		writeScore(w, s, "final ")
+	} else if anyNonZero(ss.g.Players(), s.Captured) {
 		fmt.Fprintf(w, "Captured: %s\n", perPlayer(ss.g.Players(), s.Captured))
 	}
 	fmt.Fprintf(w, "Record: %s\n", recordText(ss.record))

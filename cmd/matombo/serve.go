@@ -17,6 +17,8 @@ import (
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/server"
 	"github.com/matombo/matombo/host/store"
+	_ "github.com/matombo/matombo/host/store/postgres" // --db postgres://...
+	_ "github.com/matombo/matombo/host/store/sqlite"   // --db FILE, the default
 )
 
 const serveAbout = `
@@ -36,6 +38,10 @@ type serveConfig struct {
 }
 
 // runServe is `matombo serve`.
+// firstShippedGame is the game the new-game form starts with: the first
+// of the shipped games, as the README presents them.
+const firstShippedGame = "tsoro"
+
 func runServe(e *env, args []string) int {
 	c := newCLI(e, "serve", "[--addr HOST:PORT] [--db PATH] [--games DIR]...", serveAbout)
 	var dirs stringList
@@ -81,7 +87,8 @@ func serve(ctx context.Context, e *env, cfg serveConfig) error {
 	}
 	defer st.Close()
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv, err := server.New(cfg.lib, st, server.WithRules(docs.Rules), server.WithLogger(logger), server.WithWorkers(cfg.workers))
+	srv, err := server.New(cfg.lib, st, server.WithRules(docs.Rules), server.WithLogger(logger), server.WithWorkers(cfg.workers),
+		server.WithDefaultGame(firstShippedGame))
 	if err != nil {
 		return err
 	}

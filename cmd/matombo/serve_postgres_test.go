@@ -2,7 +2,7 @@ package main
 
 // Several `matombo serve` processes on one PostgreSQL database, as behind
 // a load balancer: real processes (this test binary run as matombo), a
-// real PostgreSQL (a throwaway cluster from host/store/pgtest).
+// real PostgreSQL (a throwaway cluster from host/store/postgres/pgtest).
 
 import (
 	"bufio"
@@ -26,7 +26,7 @@ import (
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host/store"
-	"github.com/matombo/matombo/host/store/pgtest"
+	"github.com/matombo/matombo/host/store/postgres/pgtest"
 )
 
 // asMatomboEnv makes this test binary behave as the matombo command, so
@@ -287,7 +287,7 @@ func TestServePostgresComputerOnce(t *testing.T) {
 	for _, id := range ids {
 		g, err := s.Get(ctx, id)
 		require.NoError(t, err)
-		assert.True(t, g.Over)
+		assert.True(t, g.Over())
 		assert.False(t, g.ComputerDue)
 	}
 }

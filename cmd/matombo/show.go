@@ -49,16 +49,40 @@ func anyNonZero(players int, get func(int) int) bool {
 	return false
 }
 
-// writeTotals writes the captured totals and hands: always when all is
-// true, else only those that are not all zero.
-func writeTotals(w io.Writer, s *host.State, all bool) {
+// writeTotals writes the score, the captured totals and the hands, each
+// only when it means something: the script's score, labelled as the
+// script names it, for a game that has one (see writeScore); for a game
+// without one, the captured totals when captures is true or some player
+// has captured; the hands when hands is true or some player holds one.
+func writeTotals(w io.Writer, s *host.State, captures, hands bool) {
 	n := s.Game().Players()
-	if all || anyNonZero(n, s.Captured) {
+	if s.Game().HasScore() {
+		writeScore(w, s, "")
+	} else if captures || anyNonZero(n, s.Captured) {
 		fmt.Fprintf(w, "Captured: %s\n", perPlayer(n, s.Captured))
 	}
-	if all || anyNonZero(n, s.Hand) {
+	if hands || anyNonZero(n, s.Hand) {
 		fmt.Fprintf(w, "In hand:  %s\n", perPlayer(n, s.Hand))
 	}
+}
+
+// writeScore writes the script's score of s labelled as the script names
+// it, e.g. "Seeds:    Player 1 7, Player 2 38", with prefix before the
+// label ("Final "); nothing for a game without a score. A score function
+// that fails is reported in the line.
+func writeScore(w io.Writer, s *host.State, prefix string) {
+	g := s.Game()
+	if !g.HasScore() {
+		return
+	}
+	label := prefix + g.ScoreLabel()
+	label = strings.ToUpper(label[:1]) + label[1:] + ":"
+	score, err := s.Score()
+	if err != nil {
+		fmt.Fprintf(w, "%s (the script's score fails: %s)\n", label, oneLine(err.Error()))
+		return
+	}
+	fmt.Fprintf(w, "%-9s %s\n", label, perPlayer(len(score), func(p int) int { return score[p-1] }))
 }
 
 // writeTurn writes whose decision it is and the legal tokens, or the

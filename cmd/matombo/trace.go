@@ -10,9 +10,10 @@ import (
 
 const traceAbout = `
 Shows the opening state of a game and the state after each token: the board,
-the captured totals, the hands (for a game that has pieces in hand in one of
-these states), and whose decision is next with the legal tokens (or the
-result). An argument may hold several tokens separated by spaces, so a
+the score as the script names it (for a game without a score, the captured
+totals when there are captures), the hands (for a game that has pieces in
+hand in one of these states), and whose decision is next with the legal
+tokens (or the result). An argument may hold several tokens separated by spaces, so a
 game record can be pasted as one argument.
 
 With --json, writes exactly one JSON object per line per state, the opening
@@ -44,12 +45,12 @@ func runTrace(e *env, args []string) int {
 	// The tokens are played once: a script that fails (perhaps only when
 	// its budget runs out) is not run twice.
 	states, playErr := playTokens(g, tokens)
-	hands := usesHands(states)
+	hands, captures := usesTotals(states)
 	write := func(s *host.State, tok string, mover int) error {
 		if *asJSON {
 			return writeJSONState(e.stdout, s)
 		}
-		writeTraceState(e.stdout, s, tok, mover, hands, e.color)
+		writeTraceState(e.stdout, s, tok, mover, captures, hands, e.color)
 		return nil
 	}
 	if err := write(states[0], "", 0); err != nil {
@@ -94,31 +95,28 @@ func writeJSONState(w io.Writer, s *host.State) error {
 	return err
 }
 
-// usesHands tells whether a player has pieces in hand in one of the
-// states.
-func usesHands(states []*host.State) bool {
+// usesTotals tells whether a player has pieces in hand, and whether a
+// player has captured counters, in one of the states.
+func usesTotals(states []*host.State) (hands, captures bool) {
 	for _, s := range states {
-		if anyNonZero(s.Game().Players(), s.Hand) {
-			return true
-		}
+		n := s.Game().Players()
+		hands = hands || anyNonZero(n, s.Hand)
+		captures = captures || anyNonZero(n, s.Captured)
 	}
-	return false
+	return hands, captures
 }
 
 // writeTraceState writes one state of a trace for people; tok is the token
 // that led to it, "" for the opening, and mover the player who played it.
-// The hands are written when hands is true.
-func writeTraceState(w io.Writer, s *host.State, tok string, mover int, hands, color bool) {
+// The score is written for a game that has one, the captured totals for a
+// game without one when captures is true, the hands when hands is true.
+func writeTraceState(w io.Writer, s *host.State, tok string, mover int, captures, hands, color bool) {
 	if tok == "" {
 		fmt.Fprintf(w, "== ply %d: opening of %s\n", s.Ply(), gameLabel(s.Game()))
 	} else {
 		fmt.Fprintf(w, "\n== ply %d: after %s by %s\n", s.Ply(), tok, playerName(mover))
 	}
 	fmt.Fprint(w, diagram(s, color))
-	n := s.Game().Players()
-	fmt.Fprintf(w, "Captured: %s\n", perPlayer(n, s.Captured))
-	if hands {
-		fmt.Fprintf(w, "In hand:  %s\n", perPlayer(n, s.Hand))
-	}
+	writeTotals(w, s, captures, hands)
 	writeTurn(w, s)
 }

@@ -18,6 +18,7 @@ func TestTraceGolden(t *testing.T) {
 	}{
 		{"trace-kalah", []string{"--games", kalahGames, "kalah", "a3", "a1", "b2"}},
 		{"trace-kalah-seeds3", []string{"--games", kalahGames, "kalah", "--param", "seeds=3", "a6 b1"}},
+		{"trace-kalah-score", []string{"kalah", "a3", "a6", "b1", "a1", "b2"}}, // the shipped Kalah: its seeds
 		{"trace-tsoro", []string{"tsoro", "a1"}},
 		{"trace-tsoro-4x8", []string{"tsoro", "--variant", "4x8", "a2", "stop", "d1", "a1", "stop", "d6", "a7", "d2", "a5", "xc3", "xd8"}},
 		{"trace-gore", []string{"gore", "a2", "b4", "a1", "b4"}},

@@ -66,9 +66,8 @@ local DECLINED = { m.var("declined1", { position = false }), m.var("declined2", 
 
 -- The primitives of the hot path, as upvalues (a field of matombo costs a
 -- table lookup on every use).
-local count, owner, take, sow, capture, capture_run = m.count, m.owner, m.take, m.sow, m.capture, m.capture_run
-local get, set, first = m.get, m.set, m.first
-local emit, emit_each, emit_subsets, count_sites, captured = m.emit, m.emit_each, m.emit_subsets, m.count_sites, m.captured
+local get, set = m.get, m.set
+local emit, emit_subsets, count_sites, captured = m.emit, m.emit_subsets, m.count_sites, m.captured
 
 local SOWABLE = m.filter { owner = "mover", min = 1 } -- holes the mover owns holding counters
 local OWNED = m.filter { owner = "mover" }            -- every hole the mover owns
@@ -84,11 +83,10 @@ end)
 -- G3 Sowing: "take all counters from a non-empty hole you own and sow them
 -- one per hole along the ring, starting with the next hole, in a single lap
 -- (no relay). The emptied starting hole is not skipped."
--- (Legal sowings are the SOWABLE holes; returns the hole the last counter
--- fell into.)
-local g3_sow = m.rule("g3_sow", function(from)
-  return (sow(RING, from, take(from)))
-end)
+-- (Legal sowings are the SOWABLE holes.) g3_sow(p, from) returns the hole
+-- the last counter fell into. This rule, G4 and G8 are native rules
+-- (docs/lua-api.md, "Native rules"): data the host runs.
+local g3_sow = m.rule("g3_sow", m.sow_rule { track = RING })
 
 -- G4 Capture: "if the last counter lands in a hole the opponent owns and
 -- that hole now holds exactly 2 or 4, its counters are captured. Then, from
@@ -98,39 +96,37 @@ end)
 -- not; the chain wraps around the ring and never takes a hole twice."
 -- The landing hole and the forward chain are emptied before the backward
 -- chain runs, so an emptied hole (0) stops a run: nothing is taken twice.
-local g4_capture = m.rule("g4_capture", function(p, last)
-  if owner(last) ~= 3 - p then
-    return
-  end
-  local n = count(last)
-  if n ~= 2 and n ~= 4 then
-    return
-  end
-  capture(last, p)
-  capture_run(p, RING, last, 1, 2, 4)
-  capture_run(p, RING, last, -1, 2, 4)
-end)
+-- g4_capture(p, last) returns the counters captured.
+local g4_capture = m.rule("g4_capture", m.capture_rule {
+  owner = "opponent", counts = { 2, 4 },          -- exactly 2 or 4 in an opponent's hole
+  runs = { { track = RING, step = 1 }, { track = RING, step = -1 } }, -- then both ways, whoever owns
+})
 
 -- G5 Pass: "a player whose holes are all empty cannot sow; their legal
 -- tokens are `pass` and any offers allowed by G6. [...] `pass` is never
 -- legal while the player can sow." Emits the sowings, or pass.
-local g5_sow_or_pass = m.rule("g5_sow_or_pass", function()
-  if emit_each(SOW, SOWABLE) == 0 then
-    emit(PASS)
-  end
-end)
+local g5_sow_or_pass = m.rule("g5_sow_or_pass", m.sowings_rule { kind = SOW, from = SOWABLE, none = PASS })
 
 -- G6 Offer: "a player owning at least two holes may offer the opponent 1, 2
 -- or 3 of their holes, keeping at least one. An offer of k holes (empty ones
 -- too) is legal only if the opponent holds at least 6k captured counters.
 -- Token: `offer:` + the holes in board order joined by commas." Available
 -- in every ordinary turn, also the one after answering an offer.
+-- (Whole numbers in Lua arithmetic: it runs every turn, and a call to
+-- math.floor or math.min costs as much as ten operations.)
 local g6_offers = m.rule("g6_offers", function(p)
-  local afford = math.floor(captured(3 - p) / SEEDS)
-  if afford < 1 then
+  local c = captured(3 - p)
+  if c < SEEDS then
     return
   end
-  local kmax = math.min(3, count_sites(OWNED) - 1, afford)
+  local kmax = count_sites(OWNED) - 1 -- keeping at least one
+  local afford = (c - c % SEEDS) / SEEDS
+  if afford < kmax then
+    kmax = afford
+  end
+  if kmax > 3 then
+    kmax = 3
+  end
   if kmax >= 1 then
     emit_subsets(OFFER, OWNED, 1, kmax)
   end
@@ -179,12 +175,6 @@ local g7_decline = m.rule("g7_decline", function(p)
   m.set_to_move(p)
 end)
 
--- G8 End: "the game ends as soon as, after a sowing and its captures, every
--- hole holds fewer than 3 counters (this is checked only after sowings)."
-local g8_over = m.rule("g8_over", function()
-  return first(TALL) == nil
-end)
-
 -- G8 (the result): "Each hole's counters then go into its owner's captured
 -- total, leaving the board empty; the player with more captured counters
 -- wins; equal totals are a draw. If the winner declined an offer at any time
@@ -206,6 +196,14 @@ local g8_result = m.rule("g8_result", function(reason)
   end
 end)
 
+-- G8 End: "the game ends as soon as, after a sowing and its captures, every
+-- hole holds fewer than 3 counters (this is checked only after sowings)."
+-- g8_over(p, captured) ends the game then.
+local g8_over = m.rule("g8_over", m.end_rule {
+  { none = TALL, reason = "every hole holds fewer than 3" },
+  result = g8_result,
+})
+
 -- G9 Repetition: "when the same position (counts, owners, captured totals,
 -- whose decision is next and any pending offer) occurs for the third time,
 -- the game ends as under G8." The host calls this after a decision that
@@ -224,19 +222,15 @@ local function legal(p, offer1)
     g7_answers()
     return
   end
-  g5_sow_or_pass()
+  g5_sow_or_pass(p)
   if TRADING then
     g6_offers(p)
   end
 end
 
-local function play(p, kind, s1, s2, s3)
-  if kind == SOW then
-    g4_capture(p, g3_sow(s1))
-    if g8_over() then
-      g8_result("every hole holds fewer than 3")
-    end
-  elseif kind == OFFER then
+-- The decisions other than a sowing.
+local function trade_or_pass(p, kind, s1, s2, s3)
+  if kind == OFFER then
     g6_offer(s1, s2, s3)
   elseif kind == ACCEPT then
     g7_accept(p)
@@ -244,6 +238,10 @@ local function play(p, kind, s1, s2, s3)
     g7_decline(p)
   end -- PASS (G5): "After `pass` it is the opponent's turn."
 end
+
+-- A sowing: G3, then G4's capture, then G8's end; the other decisions are
+-- trade_or_pass's.
+local play = m.sowing_play { kind = SOW, sow = g3_sow, capture = g4_capture, after = g8_over, other = trade_or_pass }
 
 -- No blocked function: a player always has a token (an answer, a sowing or
 -- G5's pass), so the game never blocks; the host reports it if it ever did.

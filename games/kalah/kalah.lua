@@ -33,7 +33,9 @@ local P = m.declare {
 -- row: Player 1 owns row a (pits a1 to a6, store a7), Player 2 owns row b
 -- (pits b1 to b6, store b7); b1 faces a1. Every pit starts with the same
 -- number of seeds (K7), the stores empty."
-m.board { rows = { "a", "b" }, columns = 7 }
+-- The stores are drawn at the ends of the board, where the sowing reaches
+-- them: a7 at the east end after a6, b7 at the west end after b1.
+m.board { rows = { "a", "b" }, columns = 7, ends = { a7 = "east", b7 = "west" } }
 local PITS = 6
 local STORE = { m.site "a7", m.site "b7" }
 local STORE_TAG = m.tag("store", { "a7", "b7" })
@@ -52,105 +54,76 @@ local PITS_OF = { m.filter { row = 1, not_tag = STORE_TAG }, m.filter { row = 2,
 -- K5's limit: OpenSpiel ends a game whose move count exceeds 1000.
 local MOVE_LIMIT = 1000
 
-local count, take, add, sow, sum, owner, opposite = m.count, m.take, m.add, m.sow, m.sum, m.owner, m.opposite
-local first, set_to_move, ply, finish, emit_each = m.first, m.set_to_move, m.ply, m.finish, m.emit_each
+local set_count, set_owner, count, sum = m.set_count, m.set_owner, m.count, m.sum
 
 -- K1 (the start): "every pit starts with 4 seeds (another number with the
 -- parameter `seeds`, K7); the stores start empty."
 local k1_setup = m.rule("k1_setup", function()
   for s = 1, PITS do
-    m.set_count("a" .. s, P.seeds)
-    m.set_count("b" .. s, P.seeds)
+    set_count("a" .. s, P.seeds)
+    set_count("b" .. s, P.seeds)
   end
   for c = 1, PITS + 1 do
-    m.set_owner("a" .. c, 1)
-    m.set_owner("b" .. c, 2)
+    set_owner("a" .. c, 1)
+    set_owner("b" .. c, 2)
   end
 end)
+
+-- The rules of a move are native rules (docs/lua-api.md, "Native rules"):
+-- declared as data, run by the host, each a rule point like any function.
 
 -- K2 Sowing: "on your turn take all the seeds of one of your non-empty
 -- pits and sow them one by one counterclockwise, starting with the next
 -- site: along your pits to your store, then along the opponent's pits, then
 -- yours again, never into the opponent's store. A sowing of 13 seeds or
 -- more laps the board and drops into the emptied pit too."
--- Returns the last site sown and whether it was empty before.
-local k2_sow = m.rule("k2_sow", function(p, from)
-  return sow(CIRCUIT[p], from, take(from))
-end)
+-- k2_sow(p, from) returns the last site sown and whether it was empty before.
+local k2_sow = m.rule("k2_sow", m.sow_rule { track = CIRCUIT })
 
 -- K3 Extra turn: "when the last seed falls into your own store, you move
--- again."
-local k3_extra_turn = m.rule("k3_extra_turn", function(p, last)
-  if last == STORE[p] then
-    set_to_move(p)
-    return true
-  end
-  return false
-end)
+-- again." k3_extra_turn(p, last) returns whether it did.
+local k3_extra_turn = m.rule("k3_extra_turn", m.extra_turn_rule { sites = STORE })
 
 -- K4 Capture: "when the last seed falls into one of your own pits that was
 -- empty, and the opposite pit holds seeds, both the last seed and the
--- opposite pit's seeds go into your store."
-local k4_capture = m.rule("k4_capture", function(p, last, was_empty)
-  if not was_empty or owner(last) ~= p then
-    return
-  end
-  local opp = opposite(last, 3 - p)
-  if count(opp) > 0 then
-    add(STORE[p], take(opp) + take(last))
-  end
-end)
+-- opposite pit's seeds go into your store." k4_capture(p, last, was_empty)
+-- returns the seeds captured.
+local k4_capture = m.rule("k4_capture", m.capture_rule {
+  owner = "mover", was_empty = true, -- the last seed in an empty pit of your own
+  opposite = { 2, 1 },               -- the pit facing it, in the opponent's row,
+  with_last = true,                  -- and the last seed
+  into = STORE,                      -- go into your store
+})
 
 -- K6 Result: "each player's total is the seeds in their pits plus their
--- store; the larger total wins, equal totals are a draw."
-local k6_result = m.rule("k6_result", function(reason)
-  local t1 = sum(PITS_OF[1]) + count(STORE[1])
-  local t2 = sum(PITS_OF[2]) + count(STORE[2])
-  if t1 > t2 then
-    finish(1, reason)
-  elseif t2 > t1 then
-    finish(2, reason)
-  else
-    finish(0, reason)
-  end
-end)
+-- store; the larger total wins, equal totals are a draw." (The pits and the
+-- store of a player are the sites they own.) k6_result(reason).
+local k6_result = m.rule("k6_result", m.result_rule { sweep = false })
 
 -- K5 End: "the game ends after a move that leaves all six pits of either
 -- player empty, or that is the 1001st move of the game (OpenSpiel ends a
 -- game whose move count exceeds 1000). Seeds left in pits stay there."
-local k5_end = m.rule("k5_end", function()
-  if first(SOWABLE[1]) == nil or first(SOWABLE[2]) == nil then
-    k6_result("a side is empty")
-  elseif ply() > MOVE_LIMIT then
-    k6_result("move limit")
-  end
-end)
+local k5_end = m.rule("k5_end", m.end_rule {
+  { empty = PITS_OF, reason = "a side is empty" },
+  { ply_above = MOVE_LIMIT, reason = "move limit" },
+  result = k6_result,
+})
 
 -- K2 (the choice): "take all the seeds of one of your non-empty pits".
--- Emits player p's sowings.
-local k2_sowings = m.rule("k2_sowings", function(p)
-  emit_each(SOW, SOWABLE[p])
-end)
+-- k2_sowings(p) emits player p's sowings.
+local k2_sowings = m.rule("k2_sowings", m.sowings_rule { kind = SOW, from = SOWABLE })
 
 -- K5 also holds for a position set up with a side empty (OpenSpiel's
--- IsTerminal looks at every state): it lists no move, and blocked ends it.
-local function legal(p)
-  if first(SOWABLE[3 - p]) ~= nil then
-    k2_sowings(p)
-  end
-end
+-- IsTerminal looks at every state): while the opponent's pits are all
+-- empty the player lists no move, and blocked ends the game.
+local legal = m.sowing_legal { sowings = k2_sowings, starving = PITS_OF }
 
 local function blocked()
   k6_result("a side is empty")
 end
 
-local function play(p, kind, from)
-  local last, was_empty = k2_sow(p, from)
-  if not k3_extra_turn(p, last) then
-    k4_capture(p, last, was_empty)
-  end
-  k5_end()
-end
+-- A move: K2's sowing; then K3's extra turn, or else K4's capture; then K5.
+local play = m.sowing_play { kind = SOW, sow = k2_sow, extra_turn = k3_extra_turn, capture = k4_capture, after = k5_end }
 
 -- The scores: the seeds in each player's store while the game goes on, and
 -- K6's totals (pits and store) once it is over.

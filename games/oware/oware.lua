@@ -73,85 +73,69 @@ local SOW = m.move("sow", "{1}")
 local SOWABLE = m.filter { owner = "mover", min = 1 }
 local ROW_OF = { m.filter { row = 1 }, m.filter { row = 2 } }
 
-local count, take, capture, capture_run, capture_count = m.count, m.take, m.capture, m.capture_run, m.capture_count
-local sow_skip, sum, owner, captured, finish = m.sow_skip, m.sum, m.owner, m.captured, m.finish
-local emit, emit_each, irreversible = m.emit, m.emit_each, m.irreversible
+local set_count, set_owner = m.set_count, m.set_owner
 
 -- O1 (the start): "four seeds in each" house (another number with the
 -- parameter `seeds`, O9).
 local o1_setup = m.rule("o1_setup", function()
   for k = 1, HOUSES do
-    m.set_count(A[k], SEEDS)
-    m.set_owner(A[k], 1)
-    m.set_count(B[k], SEEDS)
-    m.set_owner(B[k], 2)
+    set_count(A[k], SEEDS)
+    set_owner(A[k], 1)
+    set_count(B[k], SEEDS)
+    set_owner(B[k], 2)
   end
 end)
+
+-- The rules of a move are native rules (docs/lua-api.md, "Native rules"):
+-- declared as data, run by the host, each a rule point like any function.
 
 -- O2 Sowing: "take all the seeds of one of your non-empty houses and sow
 -- them one by one counterclockwise into the next houses (a1 to a6, then b1
 -- to b6, then a1 again). The emptied house is always skipped: a sowing of
 -- 12 seeds or more goes round without dropping into it."
--- Returns the house the last seed fell into.
-local o2_sow = m.rule("o2_sow", function(from)
-  return (sow_skip(RING, from, take(from)))
-end)
+-- o2_sow(p, from) returns the house the last seed fell into.
+local o2_sow = m.rule("o2_sow", m.sow_rule { track = RING, skip_origin = true })
+
+-- O3's capture, as data: "if the last seed falls into a house of the
+-- opponent's row and makes it hold 2 or 3 seeds, you capture them, and then
+-- the seeds of the houses before it in that row, going backwards, as long as
+-- each holds 2 or 3; the run stops at the first house that does not, or at
+-- the end of the row."
+local CAPTURE = {
+  owner = "opponent", counts = { 2, 3 }, -- the last seed makes 2 or 3 in the opponent's row
+  runs = { { track = ROW, step = -1 } }, -- then backwards along that row, 2s and 3s
+}
 
 -- O4 Grand slam: "a sowing whose capture would take every seed in the
 -- opponent's row captures nothing; the sowing stands."
-local o4_grand_slam = m.rule("o4_grand_slam", function(last, opp)
-  local would = count(last) + capture_count(ROW[opp], last, -1, 2, 3)
-  return would == sum(ROW_OF[opp])
-end)
+-- o4_grand_slam(last, opp) returns whether the capture would take them all.
+local o4_grand_slam = m.rule("o4_grand_slam", m.takes_all_rule(CAPTURE))
 
--- O3 Capture: "if the last seed falls into a house of the opponent's row
--- and makes it hold 2 or 3 seeds, you capture them, and then the seeds of
--- the houses before it in that row, going backwards, as long as each holds
--- 2 or 3; the run stops at the first house that does not, or at the end of
--- the row." Returns the seeds captured.
-local o3_capture = m.rule("o3_capture", function(p, last)
-  local opp = 3 - p
-  local n = count(last)
-  if owner(last) ~= opp or (n ~= 2 and n ~= 3) or o4_grand_slam(last, opp) then
-    return 0
-  end
-  return capture(last, p) + capture_run(p, ROW[opp], last, -1, 2, 3)
-end)
+-- O3 Capture (above), unless O4 forbids it. o3_capture(p, last) returns
+-- the seeds captured.
+local o3_capture = m.rule("o3_capture", m.capture_rule {
+  owner = CAPTURE.owner, counts = CAPTURE.counts, runs = CAPTURE.runs, unless = o4_grand_slam,
+})
 
 -- O5 Feeding: "when your opponent has no seeds, you must give them some:
 -- only the sowings that reach their row are legal (a house whose seeds
 -- outnumber the houses after it in your row). If there is none, the game
--- ends (O7)."
-local o5_feeding_moves = m.rule("o5_feeding_moves", function(p)
-  local row = p == 1 and A or B
-  for k = 1, HOUSES do
-    if count(row[k]) > HOUSES - k then
-      emit(SOW, row[k])
-    end
-  end
-end)
+-- ends (O7)." o5_feeding_moves(p) emits them.
+local o5_feeding_moves = m.rule("o5_feeding_moves", m.sowings_rule { kind = SOW, sites = { A, B }, feeding = RING })
 
 -- O8 Result: "the larger score wins; equal scores (24 each) are a draw."
 -- O7's collection comes first: "each player adds the seeds left in their own
--- row to their score."
-local o8_result = m.rule("o8_result", function(reason)
-  m.sweep()
-  local c1, c2 = captured(1), captured(2)
-  if c1 > c2 then
-    finish(1, reason)
-  elseif c2 > c1 then
-    finish(2, reason)
-  else
-    finish(0, reason)
-  end
-end)
+-- row to their score." o8_result(reason).
+local o8_result = m.rule("o8_result", m.result_rule { sweep = true })
 
 -- O7 End (scores): "the game ends as soon as a player has more than half of
--- the seeds (25 of 48), or both have half (24 each)."
-local o7_scores_decide = m.rule("o7_scores_decide", function()
-  local c1, c2 = captured(1), captured(2)
-  return c1 > HALF or c2 > HALF or (c1 == HALF and c2 == HALF)
-end)
+-- the seeds (25 of 48), or both have half (24 each)." Only a capture changes
+-- a score, so the host runs this after a capture (o7_scores_decide(p, n)).
+local o7_scores_decide = m.rule("o7_scores_decide", m.end_rule {
+  { captured_above = HALF, reason = "more than half the seeds" },
+  { captured_each = HALF, reason = "half the seeds each" },
+  result = o8_result,
+})
 
 -- O7 End (no move): "the game ends when the player to move has no legal
 -- move: no seeds, or none that can feed the opponent (O5)."
@@ -167,33 +151,21 @@ local o6_repetition = m.rule("o6_repetition", function()
 end)
 
 -- O2 (the choice): "take all the seeds of one of your non-empty houses".
--- Emits player p's sowings.
-local o2_sowings = m.rule("o2_sowings", function(p)
-  emit_each(SOW, SOWABLE)
-end)
+-- o2_sowings(p) emits player p's sowings.
+local o2_sowings = m.rule("o2_sowings", m.sowings_rule { kind = SOW, from = SOWABLE })
 
-local function legal(p)
-  if sum(ROW_OF[3 - p]) == 0 then
-    o5_feeding_moves(p)
-  else
-    o2_sowings(p)
-  end
-end
+-- The choice: O5's feeding when the opponent's row is empty, else O2's.
+local legal = m.sowing_legal { sowings = o2_sowings, starving = ROW_OF, feeding = o5_feeding_moves }
 
--- Only a capture changes a score, so O7's scores are read after one; and a
--- capture makes every earlier position impossible (O6).
-local function play(p, kind, from)
-  if o3_capture(p, o2_sow(from)) == 0 then
-    return
-  end
-  irreversible()
-  if o7_scores_decide() then
-    o8_result(captured(1) == captured(2) and "half the seeds each" or "more than half the seeds")
-  end
-end
+-- A move: O2's sowing, then O3's capture. A capture makes every earlier
+-- position impossible (O6), and only a capture changes a score (O7).
+local play = m.sowing_play {
+  kind = SOW, sow = o2_sow, capture = o3_capture, irreversible = true, after_capture = o7_scores_decide,
+}
 
 -- The scores (O8): the seeds each player has captured (and, at the end,
 -- collected by O7).
+local captured = m.captured
 local function score()
   return captured(1), captured(2)
 end

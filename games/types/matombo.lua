@@ -37,6 +37,7 @@
 ---@field lines? string[][] Lines of site names, for adjacency and jumps.
 ---@field style? "counts"|"pieces"
 ---@field picture? string Drawing: one @ per site on each line that starts with a row label.
+---@field ends? table<string, "west"|"east"> Grid: sites drawn at the west or east end of the board, beside all rows (stores).
 
 ---@class matombo.FilterSpec
 ---@field owner? integer|"mover"|"opponent"|"nobody"
@@ -299,6 +300,46 @@ function matombo.sow_skip(track, from, n) end
 ---@return integer counters
 ---@return integer sites
 function matombo.capture_count(track, from, step, ...) end
+
+-- Native rules (docs/lua-api.md, "Native rules"): declared as tables while
+-- loading, run by the host; each returns the function it stands for.
+
+---(p, from) -> last, was_empty: sows every counter of from along p's track.
+---@param spec {track: matombo.Track|matombo.Track[]|string, skip_origin: boolean?}
+---@return fun(p: integer, from: matombo.Site): integer, boolean
+function matombo.sow_rule(spec) end
+---(p, last) -> boolean: p moves again when last is p's site.
+---@param spec {sites: matombo.Site|matombo.Site[]}
+---@return fun(p: integer, last: matombo.Site): boolean
+function matombo.extra_turn_rule(spec) end
+---(p, last, was_empty) -> counters captured.
+---@param spec {owner: "mover"|"opponent"|nil, was_empty: boolean?, counts: integer[]?, opposite: integer|integer[]|nil, with_last: boolean?, runs: table[]?, unless: function?, into: matombo.Site|matombo.Site[]|nil}
+---@return fun(p: integer, last: matombo.Site, was_empty: boolean): integer
+function matombo.capture_rule(spec) end
+---(last, opp) -> whether the capture would take every counter opp owns.
+---@param spec table the table of a capture_rule
+---@return fun(last: matombo.Site, opp: integer): boolean
+function matombo.takes_all_rule(spec) end
+---(p, captured): the first condition that holds ends the game with result(reason).
+---@param spec table a list of {empty=, none=, ply_above=, captured_above=, captured_each=, reason=} and result
+---@return fun(p: integer, captured: integer)
+function matombo.end_rule(spec) end
+---(reason): the largest total of captured and owned counters wins.
+---@param spec {sweep: boolean?}
+---@return fun(reason: string)
+function matombo.result_rule(spec) end
+---(p) -> moves emitted: a move of kind for each site p may sow from.
+---@param spec {kind: matombo.Kind, from: matombo.Filter|matombo.Filter[]|nil, sites: matombo.Site[][]?, feeding: matombo.Track|matombo.Track[]|nil, none: matombo.Kind?}
+---@return fun(p: integer): integer
+function matombo.sowings_rule(spec) end
+---A play function: sow, extra turn or capture, after_capture, after; other kinds to other.
+---@param spec {kind: matombo.Kind, sow: function, extra_turn: function?, capture: function?, irreversible: boolean?, after_capture: function?, after: function?, other: function?}
+---@return fun(p: integer, kind: matombo.Kind, ...: integer)
+function matombo.sowing_play(spec) end
+---A legal function: feeding(p) when the next player's starving filter is empty, else sowings(p).
+---@param spec {sowings: function, starving: matombo.Filter|matombo.Filter[]|nil, feeding: function?}
+---@return fun(p: integer)
+function matombo.sowing_legal(spec) end
 
 -- Filters and lines.
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/server/internal/markdown"
@@ -25,6 +27,8 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST /api/games", s.handleCreate)
 	mux.HandleFunc("GET /api/games/{id}", s.handleGet)
 	mux.HandleFunc("POST /api/games/{id}/moves", s.handleMove)
+	mux.HandleFunc("POST /api/games/{id}/takeback", s.handleTakeback)
+	mux.HandleFunc("POST /api/games/{id}/rematch", s.handleRematch)
 	mux.HandleFunc("GET /api/games/{id}/events", s.handleEvents)
 	mux.HandleFunc("GET /api/health", s.handleHealth)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
@@ -142,6 +146,7 @@ type createRequest struct {
 	Variants []string       `json:"variants"`
 	Params   map[string]any `json:"params"`
 	Seats    []string       `json:"seats"`
+	Clock    *clockRequest  `json:"clock"` // a time control; none when absent
 }
 
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
@@ -189,28 +194,50 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		}
 		seats[i] = store.Seat{Player: spec}
 	}
-	st := g.Start()
-	sg := &store.Game{Game: req.Game, Variants: req.Variants, Params: params, Seats: seats, Record: []string{}}
-	sg.Over, sg.Result, sg.ComputerDue = outcome(st, seats)
-	if err := s.store.Create(r.Context(), sg); err != nil {
+	clock, err := newClock(req.Clock, len(seats))
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, apiError{Error: err.Error()})
+		return
+	}
+	sg := &store.Game{Game: req.Game, Fingerprint: g.Fingerprint(), Variants: req.Variants, Params: params,
+		Seats: seats, Record: []string{}, Clock: clock}
+	v, err := s.createGame(r.Context(), g, sg)
+	if err != nil {
 		s.storeError(w, err, "")
 		return
 	}
+	s.seatLinks(v, sg, nil)
+	writeJSON(w, http.StatusCreated, v)
+}
+
+// createGame stores the new game sg of g and returns its view, with the
+// board and without seat links.
+func (s *Server) createGame(ctx context.Context, g *host.Game, sg *store.Game) (*gameView, error) {
+	st := g.Start()
+	sg.Result, sg.ComputerDue = outcome(st, sg.Seats)
+	if err := s.store.Create(ctx, sg); err != nil {
+		return nil, err
+	}
 	e := s.cache.get(sg.ID)
 	e.mu.Lock()
-	e.game, e.seats, e.state, e.record, e.last = g, sg.Seats, st, nil, nil
-	v := s.view(sg, e.game, e.state, e.last, len(sg.Record))
+	e.game, e.seats, e.state, e.record, e.movers, e.last, e.updated, e.stored = g, sg.Seats, st, []string{}, nil, nil, sg.Updated, sg
+	v := s.view(sg, e, e.state, e.last, 0)
 	e.mu.Unlock()
 	v.Board = newBoardView(g)
-	for i, seat := range seats {
-		if seat.Secret != "" {
-			v.Seats[i].URL = fmt.Sprintf("/g/%s#player=%d&seat=%s", sg.ID, i+1, seat.Secret)
-		}
-	}
 	if sg.ComputerDue {
 		s.wakeWorkers()
 	}
-	writeJSON(w, http.StatusCreated, v)
+	return v, nil
+}
+
+// seatLinks sets the seat links of v, the view of sg: every human seat's,
+// or those for which links says true when links is not nil.
+func (s *Server) seatLinks(v *gameView, sg *store.Game, links []bool) {
+	for i, seat := range sg.Seats {
+		if seat.Secret != "" && (links == nil || i < len(links) && links[i]) {
+			v.Seats[i].URL = fmt.Sprintf("/g/%s#player=%d&seat=%s", sg.ID, i+1, seat.Secret)
+		}
+	}
 }
 
 // loadError answers an error loading a game with 422: an unknown game,
@@ -236,9 +263,9 @@ func (s *Server) loadError(w http.ResponseWriter, name string, err error) {
 	writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("game %s does not load: %v", name, err)})
 }
 
-// outcome says whether st ends the game, its result, and whether the
-// seat to move is a computer's.
-func outcome(st *host.State, seats []store.Seat) (over bool, result json.RawMessage, computerDue bool) {
+// outcome returns the result of st (nil while the game goes on), and
+// whether the seat to move is a computer's.
+func outcome(st *host.State, seats []store.Seat) (result *store.Result, computerDue bool) {
 	if st.Over() {
 		o := st.Outcome()
 		notes := o.Notes
@@ -249,15 +276,16 @@ func outcome(st *host.State, seats []store.Seat) (over bool, result json.RawMess
 		for p := range scores {
 			scores[p] = o.Score(p + 1)
 		}
-		result, _ = json.Marshal(map[string]any{"winner": o.Winner, "method": o.Method.String(), "reason": o.Reason, "notes": notes, "scores": scores})
-		return true, result, false
+		return &store.Result{Winner: o.Winner, Method: o.Method.String(), Reason: o.Reason, Notes: notes, Scores: scores}, false
 	}
 	p := st.ToMove()
-	return false, nil, p >= 1 && p <= len(seats) && seats[p-1].Player != humanSeat
+	return nil, p >= 1 && p <= len(seats) && seats[p-1].Player != humanSeat
 }
 
-// view is the API's JSON of stored game sg at ply, showing state st.
-func (s *Server) view(sg *store.Game, g *host.Game, st *host.State, last *moveView, ply int) *gameView {
+// view is the API's JSON of stored game sg at ply, showing state st;
+// e is its cache entry (for the movers of its record), held by the
+// caller.
+func (s *Server) view(sg *store.Game, e *entry, st *host.State, last *moveView, ply int) *gameView {
 	state, _ := json.Marshal(st)
 	seats := make([]seatView, len(sg.Seats))
 	for i, seat := range sg.Seats {
@@ -270,8 +298,15 @@ func (s *Server) view(sg *store.Game, g *host.Game, st *host.State, last *moveVi
 	if params == nil {
 		params = map[string]any{}
 	}
-	return &gameView{ID: sg.ID, Game: sg.Game, Title: g.Title(), Variants: variants, Params: params, Seats: seats,
-		Record: append([]string{}, sg.Record...), Ply: ply, State: state, Moves: movesView(st), Last: last}
+	movers := []int{}
+	if slices.Equal(e.record, sg.Record) {
+		movers = append(movers, e.movers...)
+	}
+	return &gameView{ID: sg.ID, Game: sg.Game, Title: e.game.Title(), Variants: variants, Params: params, Seats: seats,
+		Record: append([]string{}, sg.Record...), Movers: movers, Ply: ply, State: state, Moves: movesView(st), Last: last,
+		Result: sg.Result, Clock: newClockView(sg.Clock, time.Now()), Request: sg.Request,
+		Rematch: sg.Rematch, RematchOf: sg.RematchOf,
+		RulesChanged: sg.Fingerprint != "" && sg.Fingerprint != e.game.Fingerprint()}
 }
 
 // gameAt returns the view of a stored game at ply (its current ply when
@@ -287,14 +322,14 @@ func (s *Server) gameAt(sg *store.Game, ply int, withBoard bool) (*gameView, err
 		ply = len(sg.Record)
 	}
 	var v *gameView
-	if ply == len(sg.Record) && len(e.record) == ply {
-		v = s.view(sg, e.game, e.state, e.last, ply)
+	if ply == len(sg.Record) && slices.Equal(e.record, sg.Record) {
+		v = s.view(sg, e, e.state, e.last, ply)
 	} else {
-		st, last, err := rebuild(e.game, sg.Record[:ply])
+		st, last, _, err := rebuild(e.game, sg.Record[:ply])
 		if err != nil {
 			return nil, err
 		}
-		v = s.view(sg, e.game, st, last, ply)
+		v = s.view(sg, e, st, last, ply)
 	}
 	if withBoard {
 		v.Board = newBoardView(e.game)
@@ -302,9 +337,19 @@ func (s *Server) gameAt(sg *store.Game, ply int, withBoard bool) (*gameView, err
 	return v, nil
 }
 
+// getGame reads game id from the store, ending it on time first when its
+// running clock has run out.
+func (s *Server) getGame(ctx context.Context, id string) (*store.Game, error) {
+	sg, err := s.store.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.flag(ctx, sg)
+}
+
 func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	sg, err := s.store.Get(r.Context(), id)
+	sg, err := s.getGame(r.Context(), id)
 	if err != nil {
 		s.storeError(w, err, id)
 		return
@@ -348,9 +393,10 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	defer e.mu.Unlock()
 	// A cached game at the client's ply needs no read of the store: if
 	// another process moved meanwhile, the store refuses the append.
-	if e.game == nil || *req.Ply != len(e.record) {
-		sg, err := s.store.Get(r.Context(), id)
-		if err != nil {
+	sg := e.stored
+	if e.game == nil || sg == nil || *req.Ply != len(e.record) {
+		var err error
+		if sg, err = s.store.Get(r.Context(), id); err != nil {
 			s.storeError(w, err, id)
 			return
 		}
@@ -360,21 +406,21 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	ply := len(e.record)
+	ply := len(sg.Record)
 	if *req.Ply != ply {
 		writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("the game is at ply %d, not %d: another move was made first", ply, *req.Ply), Ply: &ply})
 		return
 	}
-	if e.state.Over() {
+	if sg.Over() || e.state.Over() {
 		writeError(w, http.StatusConflict, apiError{Error: "the game is over", Ply: &ply})
 		return
 	}
 	p := e.state.ToMove()
-	if p < 1 || p > len(e.seats) {
-		writeError(w, http.StatusInternalServerError, apiError{Error: fmt.Sprintf("the game says player %d is to move, but it has %d seats", p, len(e.seats))})
+	if p < 1 || p > len(sg.Seats) {
+		writeError(w, http.StatusInternalServerError, apiError{Error: fmt.Sprintf("the game says player %d is to move, but it has %d seats", p, len(sg.Seats))})
 		return
 	}
-	seat := e.seats[p-1]
+	seat := sg.Seats[p-1]
 	if seat.Player != humanSeat {
 		writeError(w, http.StatusForbidden, apiError{Error: fmt.Sprintf("player %d is the computer (%s); wait for its move", p, seat.Player)})
 		return
@@ -398,16 +444,33 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 		return
 	}
-	over, result, due := outcome(next, e.seats)
-	sg, err := s.store.Append(r.Context(), id, ply, req.Token, over, result, due)
+	result, due := outcome(next, sg.Seats)
+	clock, late := afterMove(sg.Clock, p, toMove(next), time.Now())
+	if late {
+		if _, err := s.flag(r.Context(), sg); err != nil {
+			s.storeError(w, err, id)
+			return
+		}
+		writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("player %d ran out of time: the game is over", p), Ply: &ply})
+		return
+	}
+	sg, err = s.store.Append(r.Context(), id, store.Move{Ply: ply, Token: req.Token, Result: result, ComputerDue: due, Clock: clock})
 	if err != nil {
 		s.storeError(w, err, id)
 		return
 	}
 	last := newMoveView(e.game, m)
-	e.state, e.last, e.record = next, &last, append([]string(nil), sg.Record...)
+	e.set(sg, next, &last, p)
 	if due {
 		s.wakeWorkers()
 	}
-	writeJSON(w, http.StatusOK, s.view(sg, e.game, e.state, e.last, len(sg.Record)))
+	writeJSON(w, http.StatusOK, s.view(sg, e, e.state, e.last, len(sg.Record)))
+}
+
+// toMove is the seat to move in st, 0 when the game is over.
+func toMove(st *host.State) int {
+	if st.Over() {
+		return 0
+	}
+	return st.ToMove()
 }

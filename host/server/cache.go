@@ -3,8 +3,10 @@ package server
 import (
 	"container/list"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/store"
@@ -13,12 +15,15 @@ import (
 // entry is one game's rebuilt current state. Its mutex serializes the
 // moves made on the game by this process.
 type entry struct {
-	mu     sync.Mutex
-	game   *host.Game
-	seats  []store.Seat // the stored seats, with their secrets
-	record []string     // the tokens state was rebuilt from
-	state  *host.State  // the state after record
-	last   *moveView    // the move that led to state
+	mu      sync.Mutex
+	game    *host.Game
+	seats   []store.Seat // the stored seats, with their secrets
+	record  []string     // the tokens state was rebuilt from
+	movers  []int        // the player who made each move of record
+	state   *host.State  // the state after record
+	last    *moveView    // the move that led to state
+	updated time.Time    // the stored game's Updated that record is from
+	stored  *store.Game  // the stored game as last read or written, with record; read only
 }
 
 // stateCache keeps the rebuilt states of the most recently used games.
@@ -80,46 +85,44 @@ func loadGame(lib *host.Library, name string, variants []string, params map[stri
 
 // replay plays tokens on s, recording their effects (the state JSON
 // carries those of the last), and returns the last move played (nil when
-// tokens is empty).
-func replay(s *host.State, tokens []string) (*moveView, error) {
+// tokens is empty) and the player who made each.
+func replay(s *host.State, tokens []string) (*moveView, []int, error) {
 	var last *moveView
+	movers := make([]int, 0, len(tokens))
 	for i, tok := range tokens {
+		movers = append(movers, s.ToMove())
 		m, err := s.ParseMove(tok)
 		if err == nil {
 			err = s.ApplyRecorded(m)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("replaying move %d %q of the stored record: %w", s.Ply()+1, tok, err)
+			return nil, nil, fmt.Errorf("replaying move %d %q of the stored record: %w", s.Ply()+1, tok, err)
 		}
 		if i == len(tokens)-1 {
 			v := newMoveView(s.Game(), m)
 			last = &v
 		}
 	}
-	return last, nil
+	return last, movers, nil
 }
 
-// rebuild returns the state after a record, from the opening, and the last
-// move of the record (nil when it is empty).
-func rebuild(g *host.Game, record []string) (*host.State, *moveView, error) {
-	if len(record) == 0 {
-		return g.Start(), nil, nil
-	}
-	s, err := g.Replay(record[:len(record)-1])
+// rebuild returns the state after a record, from the opening, the last
+// move of the record (nil when it is empty) and the player who made each
+// move.
+func rebuild(g *host.Game, record []string) (*host.State, *moveView, []int, error) {
+	s := g.Start()
+	last, movers, err := replay(s, record)
 	if err != nil {
-		return nil, nil, fmt.Errorf("rebuilding from the stored record: %w", err)
+		return nil, nil, nil, err
 	}
-	last, err := replay(s, record[len(record)-1:])
-	if err != nil {
-		return nil, nil, err
-	}
-	return s, last, nil
+	return s, last, movers, nil
 }
 
 // sync brings e up to the stored game sg: it loads the game when needed and
 // plays the moves of sg's record that e has not seen, or rebuilds the state
-// from the opening when the records differ. An e ahead of sg (sg was read
-// before a move e has seen) is left as it is: callers compare lengths. The
+// from the opening when the records differ (a takeback). An sg older than
+// what e shows (read before a change e has seen) is left as it is: callers
+// compare lengths, and the store refuses a change made on a stale ply. The
 // caller holds e.mu.
 func (s *Server) sync(e *entry, sg *store.Game) error {
 	if e.game == nil {
@@ -127,26 +130,54 @@ func (s *Server) sync(e *entry, sg *store.Game) error {
 		if err != nil {
 			return fmt.Errorf("loading game %s of stored game %s: %w", sg.Game, sg.ID, err)
 		}
-		e.game, e.seats, e.state, e.record, e.last = g, sg.Seats, g.Start(), nil, nil
+		e.game, e.seats, e.state, e.record, e.movers, e.last = g, sg.Seats, g.Start(), nil, nil, nil
 	}
-	if isPrefix(sg.Record, e.record) {
-		return nil // e is up to date, or ahead of a game read before the latest move
+	if slices.Equal(sg.Record, e.record) {
+		if e.stored == nil || !sg.Updated.Before(e.updated) {
+			e.stored = sg
+		}
+		e.updated = later(e.updated, sg.Updated)
+		return nil
+	}
+	if isPrefix(sg.Record, e.record) && !sg.Updated.After(e.updated) {
+		return nil // read before the latest move e has seen
 	}
 	var next *host.State
 	var last *moveView
+	var movers []int
 	var err error
 	if len(e.record) > 0 && isPrefix(e.record, sg.Record) {
 		next = e.state.Clone() // play only the moves made since
-		last, err = replay(next, sg.Record[len(e.record):])
+		last, movers, err = replay(next, sg.Record[len(e.record):])
+		movers = append(slices.Clone(e.movers), movers...)
 	} else {
-		next, last, err = rebuild(e.game, sg.Record)
+		next, last, movers, err = rebuild(e.game, sg.Record)
 	}
 	if err != nil {
 		return fmt.Errorf("stored game %s: %w", sg.ID, err)
 	}
-	e.state, e.last = next, last
+	e.state, e.last, e.movers, e.stored = next, last, movers, sg
 	e.record = append([]string(nil), sg.Record...)
+	e.updated = later(e.updated, sg.Updated)
 	return nil
+}
+
+// set makes e show the stored game sg, whose record is e's with one move
+// more: state after it, and the move m made by mover. The caller holds
+// e.mu.
+func (e *entry) set(sg *store.Game, state *host.State, m *moveView, mover int) {
+	e.state, e.last = state, m
+	e.record = append([]string(nil), sg.Record...)
+	e.movers = append(e.movers[:len(e.record)-1:len(e.record)-1], mover)
+	e.updated = later(e.updated, sg.Updated)
+	e.stored = sg
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 func isPrefix(a, b []string) bool {

@@ -9,9 +9,10 @@ import (
 	"github.com/matombo/matombo/host/store"
 )
 
-// worker plays computer moves until the server closes: it claims a game
-// whose seat to move is a computer's, thinks, and appends the move. The
-// number of workers caps the computer moves thought about at once.
+// worker plays computer moves and ends games on time until the server
+// closes: it claims a game whose seat to move is a computer's or whose
+// running clock has run out, and does what is due. The number of workers
+// caps the computer moves thought about at once.
 func (s *Server) worker(owner string) {
 	for {
 		if s.ctx.Err() != nil {
@@ -19,7 +20,7 @@ func (s *Server) worker(owner string) {
 		}
 		sg, err := s.store.Claim(s.ctx, owner, s.opt.lease)
 		if err == nil {
-			s.playComputer(sg, owner)
+			s.play(sg, owner)
 			continue
 		}
 		if !errors.Is(err, store.ErrNotFound) && s.ctx.Err() == nil {
@@ -34,6 +35,49 @@ func (s *Server) worker(owner string) {
 		case <-t.C:
 		}
 		t.Stop()
+	}
+}
+
+// play does what a claimed game is due: ends it on time when its clock
+// has run out (by this server's clock: when the store's clock is a little
+// ahead, it waits for the deadline), else makes the computer's move.
+func (s *Server) play(sg *store.Game, owner string) {
+	if d := sg.Clock.Deadline(); !sg.Over() && !d.IsZero() && (!sg.ComputerDue || !d.After(time.Now())) {
+		if wait := time.Until(d); wait > 0 {
+			if wait > s.opt.lease/2 {
+				s.release(sg.ID, owner)
+				return
+			}
+			select {
+			case <-s.ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+		}
+		got, err := s.flag(s.ctx, sg)
+		if err != nil {
+			if s.ctx.Err() == nil {
+				s.log.Error("ending a game on time", "id", sg.ID, "err", err)
+			}
+			return
+		}
+		if got != sg {
+			s.syncCache(got)
+		}
+		return
+	}
+	s.playComputer(sg, owner)
+}
+
+// syncCache brings the cached state of a game to sg, when it is cached.
+func (s *Server) syncCache(sg *store.Game) {
+	e := s.cache.get(sg.ID)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.game != nil {
+		if err := s.sync(e, sg); err != nil {
+			s.log.Error("rebuilding a game", "id", sg.ID, "err", err)
+		}
 	}
 }
 
@@ -54,12 +98,18 @@ func (s *Server) playComputer(sg *store.Game, owner string) {
 		s.log.Error("rebuilding a game for the computer", "id", sg.ID, "err", err)
 		return // the lease runs out; the game stays due for a server that can rebuild it
 	}
-	if p := st.ToMove(); st.Over() || !sg.ComputerDue || p < 1 || p > len(sg.Seats) || sg.Seats[p-1].Player == humanSeat {
+	p := st.ToMove()
+	if st.Over() || sg.Over() || !sg.ComputerDue || p < 1 || p > len(sg.Seats) || sg.Seats[p-1].Player == humanSeat {
 		s.release(sg.ID, owner)
 		return
 	}
-	spec := sg.Seats[st.ToMove()-1].Player
-	ctx, cancel := context.WithTimeout(s.ctx, s.opt.think)
+	spec := sg.Seats[p-1].Player
+	think := s.opt.think
+	if sg.Clock != nil && sg.Clock.Running == p {
+		// A timed computer thinks for at most a tenth of its time left.
+		think = min(think, max(sg.Clock.Left(p, time.Now())/10, time.Millisecond))
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, think)
 	defer cancel()
 	next := st.Clone()
 	m, err := s.choose(ctx, st, spec)
@@ -78,27 +128,38 @@ func (s *Server) playComputer(sg *store.Game, owner string) {
 			return
 		}
 	}
-	over, result, due := outcome(next, sg.Seats)
+	result, due := outcome(next, sg.Seats)
+	clock, late := afterMove(sg.Clock, p, toMove(next), time.Now())
+	if late {
+		if got, err := s.flag(s.ctx, sg); err == nil {
+			s.syncCache(got)
+		}
+		return
+	}
 	ply := len(sg.Record)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	got, err := s.store.Append(s.ctx, sg.ID, ply, g.Token(m), over, result, due)
+	got, err := s.store.Append(s.ctx, sg.ID, store.Move{Ply: ply, Token: g.Token(m), Result: result, ComputerDue: due, Clock: clock})
 	if err != nil {
 		if !errors.Is(err, store.ErrConflict) && s.ctx.Err() == nil {
 			s.log.Error("storing a computer move", "id", sg.ID, "err", err)
 		}
 		return
 	}
+	if e.game == nil || !isPrefix(e.record, sg.Record) || len(e.record) != ply {
+		if err := s.sync(e, got); err != nil {
+			s.log.Error("rebuilding a game", "id", sg.ID, "err", err)
+		}
+		return
+	}
 	last := newMoveView(g, m)
-	e.game, e.state, e.last, e.record = g, next, &last, append([]string(nil), got.Record...)
+	e.set(got, next, &last, p)
 }
 
-// release gives a claimed game back early when the store can.
+// release gives a claimed game back early.
 func (s *Server) release(id, owner string) {
-	if r, ok := s.store.(store.Releaser); ok {
-		if err := r.Release(s.ctx, id, owner); err != nil && s.ctx.Err() == nil {
-			s.log.Error("releasing a claim", "id", id, "err", err)
-		}
+	if err := s.store.Release(s.ctx, id, owner); err != nil && s.ctx.Err() == nil {
+		s.log.Error("releasing a claim", "id", id, "err", err)
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
@@ -95,6 +97,9 @@ func (b *browser) tab() *tab {
 	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
 	b.t.Cleanup(cancelTimeout)
 	tb := &tab{t: b.t, ctx: ctx}
+	// The tabs prefer reduced motion, so the page animates nothing unless
+	// a test asks for it (TestBrowserTurnAnimated chooses a speed).
+	require.NoError(b.t, chromedp.Do(ctx, reduceMotion(true)))
 	go func() {
 		for m, err := range chromedp.Console(ctx) {
 			if err != nil {
@@ -111,6 +116,19 @@ func (b *browser) tab() *tab {
 	}()
 	b.t.Cleanup(tb.checkErrors)
 	return tb
+}
+
+// reduceMotion makes the tab prefer reduced motion (or not).
+func reduceMotion(on bool) chromedp.Action[chromedp.Void] {
+	v := "no-preference"
+	if on {
+		v = "reduce"
+	}
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: v}}})
+		return err
+	})
 }
 
 // checkErrors fails the test if the page logged a JavaScript error.
@@ -177,10 +195,11 @@ func (tb *tab) status() (ply int, mine, over bool) {
 	return ply, f[1] == "true", f[2] == "true"
 }
 
-// waitPly waits until the page shows the live game at ply n or later.
+// waitPly waits until the page shows the live game at ply n or later, its
+// animations done.
 func (tb *tab) waitPly(n int) {
 	tb.t.Helper()
-	tb.waitFor(fmt.Sprintf(`Number(document.getElementById("status").dataset.ply) >= %d`, n))
+	tb.waitFor(fmt.Sprintf(`Number(document.getElementById("status").dataset.ply) >= %d && document.getElementById("board").dataset.animating === undefined`, n))
 }
 
 // clickSite clicks the site with the given name on the board.
@@ -398,6 +417,19 @@ func TestBrowserScreenshots(t *testing.T) {
 	phone.do(chromedp.Navigate(ts.http.URL + g2.Seats[0].URL))
 	phone.waitPly(0)
 	phone.screenshot("yematatu-square-phone")
+	// Holes named off a grid keep their names readable on a phone: no name
+	// lies under another hole.
+	g3 := ts.create(`{"game": "oware", "seats": ["human", "random"]}`)
+	phone.do(chromedp.Navigate(ts.http.URL + g3.Seats[0].URL))
+	phone.waitPly(0)
+	phone.screenshot("oware-phone")
+	require.Equal(t, "0", phone.eval(`String(Array.from(document.querySelectorAll("#board text.name")).filter((t) => {
+		const r = t.getBoundingClientRect();
+		return Array.from(document.querySelectorAll("#board .hole")).some((h) => {
+			const c = h.getBoundingClientRect();
+			return r.right > c.left && r.left < c.right && r.bottom > c.top && r.top < c.bottom;
+		});
+	}).length)`))
 }
 
 // TestBrowserMoveChoices runs the page's move logic (web/moves.js) in the

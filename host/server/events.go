@@ -70,22 +70,26 @@ const keepAlive = 25 * time.Second
 
 // handleEvents streams a game's states as Server-Sent Events: first the
 // current state, then one "state" event per move, each the game's JSON as
-// GET /api/games/{id} gives it (without the board), with the ply as the
-// event id. A client reconnecting with Last-Event-ID gets the states it
-// missed.
+// GET /api/games/{id} gives it (without the board), with the number of
+// moves as the event id; a change that is no move (a takeback, a proposal,
+// a loss on time, a rematch) sends the game as it is then. A client
+// reconnecting with Last-Event-ID gets the states after the ones it had.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	changed, stop := s.hub.subscribe(id)
 	defer stop()
-	sg, err := s.store.Get(r.Context(), id)
+	sg, err := s.getGame(r.Context(), id)
 	if err != nil {
 		s.storeError(w, err, id)
 		return
 	}
-	sent := len(sg.Record) - 1
+	// What the client has: the record up to the Last-Event-ID it got, or
+	// nothing; the current state is always sent first.
+	sent := sg.Record
 	if last, err := strconv.Atoi(r.Header.Get("Last-Event-ID")); err == nil && last >= 0 && last <= len(sg.Record) {
-		sent = last
+		sent = sg.Record[:last]
 	}
+	var sentUpdated time.Time
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
@@ -99,19 +103,30 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
-	for {
-		for ply := sent + 1; ply <= len(sg.Record); ply++ {
-			v, err := s.gameAt(sg, ply, false)
-			if err != nil {
-				s.log.Error("event stream", "id", id, "err", err)
-				return
-			}
-			b, _ := json.Marshal(v)
-			if _, err := fmt.Fprintf(w, "id: %d\nevent: state\ndata: %s\n\n", ply, b); err != nil {
-				return
-			}
-			sent = ply
+	send := func(ply int) bool {
+		v, err := s.gameAt(sg, ply, false)
+		if err != nil {
+			s.log.Error("event stream", "id", id, "err", err)
+			return false
 		}
+		b, _ := json.Marshal(v)
+		_, err = fmt.Fprintf(w, "id: %d\nevent: state\ndata: %s\n\n", ply, b)
+		return err == nil
+	}
+	for {
+		switch {
+		case len(sg.Record) > len(sent) && isPrefix(sent, sg.Record):
+			for ply := len(sent) + 1; ply <= len(sg.Record); ply++ {
+				if !send(ply) {
+					return
+				}
+			}
+		case !equalRecords(sent, sg.Record) || !sg.Updated.Equal(sentUpdated):
+			if !send(len(sg.Record)) {
+				return
+			}
+		}
+		sent, sentUpdated = sg.Record, sg.Updated
 		if err := rc.Flush(); err != nil {
 			return
 		}
@@ -127,8 +142,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			continue
 		case <-changed:
 		}
-		sg, err = s.store.Get(r.Context(), id)
-		if err != nil {
+		if sg, err = s.getGame(r.Context(), id); err != nil {
 			return
 		}
 	}

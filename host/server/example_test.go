@@ -12,6 +12,7 @@ import (
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host/server"
 	"github.com/matombo/matombo/host/store"
+	_ "github.com/matombo/matombo/host/store/sqlite"
 )
 
 // A server for the shipped games over an in-memory SQLite database: create

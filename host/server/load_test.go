@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/matombo/matombo/host/store"
+	_ "github.com/matombo/matombo/host/store/sqlite"
 )
 
 // TestLoad is the loopback load test of docs/serve.md: many concurrent

@@ -62,6 +62,7 @@ type options struct {
 	players   PlayerFactory
 	rules     func(game string) (string, bool)
 	computers []string
+	first     string
 	log       *slog.Logger
 }
 
@@ -101,6 +102,10 @@ func WithPlayers(f PlayerFactory) Option { return func(o *options) { o.players =
 func WithComputerPlayers(specs ...string) Option {
 	return func(o *options) { o.computers = append([]string(nil), specs...) }
 }
+
+// WithDefaultGame names the game the new-game form starts with (default:
+// the first in the library's order).
+func WithDefaultGame(name string) Option { return func(o *options) { o.first = name } }
 
 // WithRules gives rules pages for games whose script folder has none (for
 // example the shipped games' pages in package docs).
@@ -144,7 +149,7 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 		wake:   make(chan struct{}, o.workers),
 		owner:  "server-" + randomHex(8),
 	}
-	s.catalog = newCatalog(lib, o.rules, o.computers)
+	s.catalog = newCatalog(lib, o.rules, o.computers, o.first)
 	changes, err := st.Watch(ctx)
 	if err != nil {
 		cancel()

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/matombo/matombo/host/store"
+	_ "github.com/matombo/matombo/host/store/sqlite"
 )
 
 // Tests with the real store: SQLite in a file.

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/store"
 )
 
 // boardView is a board's geometry for drawing it: every site with its row
@@ -19,6 +21,9 @@ type boardView struct {
 	Lines   [][]string `json:"lines"`
 	Players int        `json:"players"`
 	Kinds   []kindView `json:"kinds"`
+	// ScoreLabel names the players' scores (the state's score) as the
+	// script does, e.g. "seeds"; "" for a game without scores.
+	ScoreLabel string `json:"score_label"`
 }
 
 type siteView struct {
@@ -26,6 +31,7 @@ type siteView struct {
 	Row  int      `json:"row"` // 0 = south
 	Col  int      `json:"col"`
 	Tags []string `json:"tags"`
+	End  string   `json:"end,omitempty"` // "west" or "east": drawn at that end of the board, beside all rows (a store)
 }
 
 type kindView struct {
@@ -37,14 +43,14 @@ type kindView struct {
 // newBoardView describes g's board.
 func newBoardView(g *host.Game) *boardView {
 	b := g.Board()
-	v := &boardView{Style: b.Style().String(), Rows: b.Rows(), Players: g.Players(), Lines: [][]string{}}
+	v := &boardView{Style: b.Style().String(), Rows: b.Rows(), Players: g.Players(), Lines: [][]string{}, ScoreLabel: g.ScoreLabel()}
 	for i := range b.NumSites() {
 		site := b.Site(i)
 		tags := b.Tags(i)
 		if tags == nil {
 			tags = []string{}
 		}
-		v.Sites = append(v.Sites, siteView{Name: site.Name, Row: site.Row, Col: site.Col, Tags: tags})
+		v.Sites = append(v.Sites, siteView{Name: site.Name, Row: site.Row, Col: site.Col, Tags: tags, End: site.End})
 	}
 	v.Grid = true
 	for _, site := range v.Sites {
@@ -135,11 +141,44 @@ type gameView struct {
 	Params   map[string]any  `json:"params"`
 	Seats    []seatView      `json:"seats"`
 	Record   []string        `json:"record"`
-	Ply      int             `json:"ply"` // the ply shown: len(record) unless an earlier one was asked for
+	Movers   []int           `json:"movers"` // the player who made each move of record
+	Ply      int             `json:"ply"`    // the ply shown: len(record) unless an earlier one was asked for
 	State    json.RawMessage `json:"state"`
 	Moves    []moveView      `json:"moves"` // the legal moves of state, with their sites
 	Last     *moveView       `json:"last"`  // the move that led to state, null at the opening
-	Board    *boardView      `json:"board,omitempty"`
+	// Result is how the game ended, null while it goes on: the rules'
+	// outcome, or a loss on time (method "time"), which the state does
+	// not show.
+	Result  *store.Result  `json:"result"`
+	Clock   *clockView     `json:"clock"`   // the time control, null for an untimed game
+	Request *store.Request `json:"request"` // a pending proposal: {"kind": "takeback", "seat", "to"}, or null
+	// Rematch is the ID of the rematch of this game once one is made;
+	// RematchOf the game this one is a rematch of.
+	Rematch   string `json:"rematch,omitempty"`
+	RematchOf string `json:"rematch_of,omitempty"`
+	// RulesChanged: the game's rules have changed since it was created
+	// (its fingerprint differs); its record is replayed by the new ones.
+	RulesChanged bool       `json:"rules_changed,omitempty"`
+	Board        *boardView `json:"board,omitempty"`
+}
+
+// clockView is a game's clocks as the API shows them.
+type clockView struct {
+	Initial   int64   `json:"initial_ms"`   // each seat's time at the start
+	Increment int64   `json:"increment_ms"` // added after each of a seat's turns
+	Left      []int64 `json:"left_ms"`      // each seat's time left when the answer was made
+	Running   int     `json:"running"`      // the seat whose time runs down, 0 for none
+}
+
+func newClockView(c *store.Clock, now time.Time) *clockView {
+	if c == nil {
+		return nil
+	}
+	v := &clockView{Initial: c.Initial.Milliseconds(), Increment: c.Increment.Milliseconds(), Running: c.Running, Left: make([]int64, len(c.Remaining))}
+	for i := range c.Remaining {
+		v.Left[i] = max(c.Left(i+1, now), 0).Milliseconds()
+	}
+	return v
 }
 
 // catalogGame is one game of the catalog.
@@ -171,13 +210,14 @@ type paramView struct {
 // catalog is the list of games, built once.
 type catalog struct {
 	Games     []catalogGame `json:"games"`
+	Default   string        `json:"default"`   // the game the new-game form starts with
 	Human     string        `json:"human"`     // the seat spec of a person
 	Computers []string      `json:"computers"` // computer player specs to offer
 
 	rules map[string]string
 }
 
-func newCatalog(lib *host.Library, extra func(string) (string, bool), computers []string) *catalog {
+func newCatalog(lib *host.Library, extra func(string) (string, bool), computers []string, first string) *catalog {
 	c := &catalog{Games: []catalogGame{}, Human: humanSeat, Computers: append([]string{}, computers...), rules: map[string]string{}}
 	names := lib.Games()
 	sort.Strings(names)
@@ -212,6 +252,9 @@ func newCatalog(lib *host.Library, extra func(string) (string, bool), computers 
 			cg.HasRules = true
 		}
 		c.Games = append(c.Games, cg)
+		if c.Default == "" || name == first {
+			c.Default = name
+		}
 	}
 	return c
 }

@@ -11,10 +11,12 @@ import (
 )
 
 // A game stored in memory: two moves, a move for a ply already played,
-// and a computer move claimed by a worker.
+// and a computer move claimed by a worker. A program stores in SQLite or
+// PostgreSQL the same way, with the backend's package imported and its
+// name given to Open (see package host/store/sqlite's example).
 func Example() {
 	ctx := context.Background()
-	s, err := store.Open(ctx, ":memory:") // or a file path, or "postgres://..."
+	s, err := store.Open(ctx, "memory:") // or a file path, or "postgres://...", with their backend linked
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -29,11 +31,11 @@ func Example() {
 		log.Fatal(err)
 	}
 	// The person moves; the computer is to move next.
-	if _, err := s.Append(ctx, g.ID, 0, "a3", false, nil, true); err != nil {
+	if _, err := s.Append(ctx, g.ID, store.Move{Ply: 0, Token: "a3", ComputerDue: true}); err != nil {
 		log.Fatal(err)
 	}
 	// A second click for the same ply loses.
-	_, err = s.Append(ctx, g.ID, 0, "a4", false, nil, true)
+	_, err = s.Append(ctx, g.ID, store.Move{Ply: 0, Token: "a4", ComputerDue: true})
 	fmt.Println("conflict:", errors.Is(err, store.ErrConflict))
 
 	// A worker claims the game to play the computer's move.
@@ -41,7 +43,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	stored, err := s.Append(ctx, claimed.ID, claimed.Ply(), "d5", false, nil, false)
+	stored, err := s.Append(ctx, claimed.ID, store.Move{Ply: claimed.Ply(), Token: "d5"})
 	if err != nil {
 		log.Fatal(err)
 	}

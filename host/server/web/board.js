@@ -19,7 +19,9 @@ function layout(board, flip, rotate) {
   const minRow = Math.min(...rows), maxRow = Math.max(...rows);
   const minCol = Math.min(...cols), maxCol = Math.max(...cols);
   const holes = board.style === "counts";
-  const yu = holes ? (board.grid ? 64 : 84) : 100; // room for the names of holes off a grid
+  // Room for the names of holes off a grid: between the rows when a board
+  // has inner rows, else outside.
+  const yu = holes ? (board.grid || maxRow - minRow < 2 ? 64 : 84) : 100;
   let xu = 64;
   if (!holes) {
     const rowSpan = Math.max(1, maxRow - minRow), colSpan = Math.max(1, maxCol - minCol);
@@ -27,7 +29,7 @@ function layout(board, flip, rotate) {
   }
   const margin = holes ? 66 : 50;
   const w = 2 * margin + (maxCol - minCol) * xu;
-  const h = 2 * margin + (maxRow - minRow) * yu + (holes ? 18 : 0) + (holes && !board.grid ? 8 : 0);
+  const h = 2 * margin + (maxRow - minRow) * yu + (holes ? (board.grid ? 18 : 8) : 0);
   // Row 0 is at the bottom, or at the top when the board is turned round
   // for the player whose side is the north.
   const x0 = (col) => margin + (flip ? maxCol - col : col - minCol) * xu;
@@ -37,7 +39,7 @@ function layout(board, flip, rotate) {
   const pos = {};
   for (const s of board.sites) pos[s.name] = at(x0(s.col), y0(s.row));
   return {
-    pos, at, x0, y0, holes, margin, minCol, maxCol, minRow, maxRow, rotate,
+    pos, at, x0, y0, holes, margin, minCol, maxCol, minRow, maxRow, rotate, flip,
     uprightWidth: w, uprightHeight: h,
     width: rotate ? h : w,
     height: rotate ? w : h,
@@ -56,15 +58,108 @@ function pips(g, x, y, r, n) {
   }
 }
 
-// drawBoard draws the board of view (a game JSON) into container.
+// A Board is a drawn board: the SVG, where each site is, and what the
+// animations of package animate.js change.
+export class Board {
+  constructor(svg, L, board, opts) {
+    this.svg = svg;
+    this.L = L;
+    this.board = board;
+    this.opts = opts;
+    this.r = L.holes ? 27 : 22;
+    this.groups = {}; // site name -> <g>
+    this.bodies = {}; // site name -> <g> of what changes with the state
+    this.fx = null; // the layer of flying counters
+  }
+
+  // at returns the drawing position of a site.
+  at(name) {
+    return this.L.pos[name];
+  }
+
+  // sink is where counters captured by player go: the player's store (a
+  // site tagged "store" that was the player's at the opening) when the
+  // board has one, else the middle of the player's side.
+  sink(player) {
+    for (const s of this.board.sites) {
+      if (s.tags.includes("store") && this.opts.opening && this.opts.opening[s.name] === player) return this.at(s.name);
+    }
+    const L = this.L;
+    const south = (player === 1) !== Boolean(L.flip);
+    return L.at(L.uprightWidth / 2, south ? L.uprightHeight + 10 : -10);
+  }
+
+  // setSite shows a site with count counters owned by owner.
+  setSite(name, st) {
+    const b = this.bodies[name];
+    if (!b) return;
+    b.replaceChildren();
+    drawBody(b, this, this.board.sites.find((s) => s.name === name), st);
+  }
+
+  // mark sets the data-changed attribute of sites: a map of site name to
+  // "sown", "captured" or another word; other sites lose it.
+  mark(marks) {
+    for (const [name, g] of Object.entries(this.groups)) {
+      if (marks && marks.has(name)) g.setAttribute("data-changed", marks.get(name));
+      else g.removeAttribute("data-changed");
+    }
+  }
+
+  // layer returns the layer of flying counters, above everything.
+  layer() {
+    if (!this.fx) this.fx = el("g", { class: "fx" }, this.svg);
+    return this.fx;
+  }
+}
+
+// drawBody draws what a site shows of its state into g.
+function drawBody(g, view, site, st) {
+  const p = view.at(site.name);
+  const r = view.r;
+  const L = view.L;
+  const opts = view.opts;
+  if (L.holes) {
+    const cls = ["hole"];
+    if (st.owner) cls.push("own" + st.owner);
+    const opening = opts.opening ? opts.opening[site.name] : undefined;
+    if (opening !== undefined && st.owner && st.owner !== opening) cls.push("traded" + st.owner);
+    el("circle", { class: cls.join(" "), cx: p.x, cy: p.y, r }, g);
+    pips(g, p.x, p.y, r, st.count);
+    const t = el("text", { class: "count", x: p.x, y: p.y + 5, "text-anchor": "middle" }, g);
+    t.textContent = String(st.count);
+  } else {
+    el("circle", { class: "point", cx: p.x, cy: p.y, r: 9 }, g);
+    if (st.count > 0 && st.owner > 0) {
+      el("circle", { class: "piece" + Math.min(st.owner, 2) + " owner" + st.owner, cx: p.x, cy: p.y, r }, g);
+      if (st.count > 1) {
+        const t = el("text", { class: "count", x: p.x, y: p.y + 5, "text-anchor": "middle" }, g);
+        t.textContent = String(st.count);
+      }
+    }
+  }
+}
+
+// describe is a site's text for screen readers and the tooltip.
+function describe(L, site, st, opening) {
+  let desc = `${site.name}: ${st.count} ${L.holes ? "counters" : st.count ? "piece of player " + st.owner : "empty"}`;
+  if (L.holes && opening !== undefined && st.owner && st.owner !== opening) desc += `, now player ${st.owner}'s`;
+  if (site.tags.length) desc += ` (${site.tags.join(", ")})`;
+  return desc;
+}
+
+// drawBoard draws the board of a game in state into container and returns
+// the Board, with the tags the board uses in tags.
 // opts: targets, selected, last (Sets of site names), opening (site name ->
 // opening owner), flip (turn the board round: row 0 at the top), rotate
-// (a quarter turn: row 0 on the left), onSite(name) called when a target is
+// (a quarter turn: row 0 on the left), names (write every point's name),
+// marks (site name -> data-changed), onSite(name) called when a target is
 // clicked.
 export function drawBoard(container, board, state, opts) {
   const L = layout(board, opts.flip, opts.rotate);
   const svg = el("svg", { viewBox: `0 0 ${L.width.toFixed(0)} ${L.height.toFixed(0)}`, role: "group", "aria-label": "board" });
   svg.style.maxWidth = `${Math.round(L.width * 1.7)}px`; // small boards are not blown up
+  const view = new Board(svg, L, board, opts);
   const sites = {};
   for (const s of state.sites) sites[s.name] = s;
   if (L.holes) {
@@ -93,7 +188,8 @@ export function drawBoard(container, board, state, opts) {
     }
   }
   const tagged = new Set();
-  const r = L.holes ? 27 : 22;
+  const r = view.r;
+  const marksLayer = [];
   for (const site of board.sites) {
     const p = L.pos[site.name];
     const st = sites[site.name] || { count: 0, owner: 0 };
@@ -102,47 +198,42 @@ export function drawBoard(container, board, state, opts) {
     if (opts.selected.has(site.name)) classes.push("selected");
     if (opts.last.has(site.name)) classes.push("last");
     const g = el("g", { class: classes.join(" "), "data-site": site.name }, svg);
-    let desc = `${site.name}: ${st.count} ${L.holes ? "counters" : st.count ? "piece of player " + st.owner : "empty"}`;
+    if (opts.marks && opts.marks.has(site.name)) g.setAttribute("data-changed", opts.marks.get(site.name));
+    view.groups[site.name] = g;
     if (opts.targets.has(site.name)) {
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
     }
-    if (L.holes) {
-      const cls = ["hole"];
-      if (st.owner) cls.push("own" + st.owner);
-      const opening = opts.opening ? opts.opening[site.name] : undefined;
-      if (opening !== undefined && st.owner && st.owner !== opening) {
-        cls.push("traded" + st.owner);
-        desc += `, now player ${st.owner}'s`;
-      }
-      el("circle", { class: cls.join(" "), cx: p.x, cy: p.y, r }, g);
-      pips(g, p.x, p.y, r, st.count);
-      const t = el("text", { class: "count", x: p.x, y: p.y + 5, "text-anchor": "middle" }, g);
-      t.textContent = String(st.count);
-      if (!board.grid) {
-        // Names that are not row and column: write each under its hole.
-        const n = el("text", { class: "label name", x: p.x, y: p.y + r + 22, "text-anchor": "middle" }, g);
-        n.textContent = site.name;
-      }
-    } else {
-      el("circle", { class: "point", cx: p.x, cy: p.y, r: 9 }, g);
-      if (st.count > 0 && st.owner > 0) {
-        el("circle", { class: "piece" + Math.min(st.owner, 2) + " owner" + st.owner, cx: p.x, cy: p.y, r }, g);
-        if (st.count > 1) {
-          const t = el("text", { class: "count", x: p.x, y: p.y + 5, "text-anchor": "middle" }, g);
-          t.textContent = String(st.count);
-        }
-      }
-    }
-    if (site.tags.length) {
-      for (const t of site.tags) tagged.add(t);
-      const m = el("path", { class: "tagmark", d: `M${p.x + r * 0.7} ${p.y - r * 1.05} l6 6 l-6 6 l-6 -6 z` }, g);
-      el("title", {}, m).textContent = site.tags.join(", ");
-      desc += ` (${site.tags.join(", ")})`;
+    el("circle", { class: "mark", cx: p.x, cy: p.y, r: r + 9 }, g);
+    const body = el("g", { class: "body" }, g);
+    view.bodies[site.name] = body;
+    drawBody(body, view, site, st);
+    // Names that are not row and column: beside each hole on the side away
+    // from the middle of the board (under the south rows, over the north
+    // ones, and outwards on a board turned upright), and beside each point
+    // on request.
+    if ((L.holes && !board.grid) || (!L.holes && opts.names)) {
+      const outward = L.flip ? site.row > (L.minRow + L.maxRow) / 2 : site.row <= (L.minRow + L.maxRow) / 2;
+      const q = L.holes ? L.at(L.x0(site.col), L.y0(site.row) + (outward ? r + 22 : -(r + 12))) : { x: p.x + r + 6, y: p.y + r + 10 };
+      const n = el("text", { class: "label name", x: q.x, y: q.y, "text-anchor": L.holes ? "middle" : "start" }, g);
+      n.textContent = site.name;
     }
     el("circle", { class: "ring", cx: p.x, cy: p.y, r: r + 4 }, g);
+    const desc = describe(L, site, st, opts.opening ? opts.opening[site.name] : undefined);
     el("title", {}, g).textContent = desc;
     g.setAttribute("aria-label", desc);
+    if (site.tags.length) {
+      for (const t of site.tags) tagged.add(t);
+      marksLayer.push(site);
+    }
+  }
+  // Tag marks go above the rings, outside them, so that no ring hides one.
+  const tags = el("g", { class: "tags" }, svg);
+  for (const site of marksLayer) {
+    const p = L.pos[site.name];
+    const d = (r + 13) * 0.72;
+    const m = el("path", { class: "tagmark", d: `M${(p.x + d).toFixed(1)} ${(p.y - d - 7).toFixed(1)} l7 7 l-7 7 l-7 -7 z` }, tags);
+    el("title", {}, m).textContent = `${site.name}: ${site.tags.join(", ")}`;
   }
   svg.addEventListener("click", (ev) => {
     const g = ev.target.closest(".site.target");
@@ -156,5 +247,6 @@ export function drawBoard(container, board, state, opts) {
     }
   });
   container.replaceChildren(svg);
-  return [...tagged];
+  view.tags = [...tagged];
+  return view;
 }

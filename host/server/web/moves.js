@@ -79,3 +79,22 @@ export function kindLabel(kind) {
   const t = kind.template.replace(/\{[^}]*\}/g, "").replace(/[:,-]+$/, "");
   return t || kind.name;
 }
+
+// whyNot says why the chosen sites are no move of a list kind: a site no
+// such move names, too few sites, or sites that go together in none.
+export function whyNot(moves, chosen) {
+  const all = listSites(moves);
+  const stray = [...chosen].filter((s) => !all.has(s)).sort();
+  if (stray.length) return `${stray.join(", ")} ${stray.length === 1 ? "is" : "are"} in no such move`;
+  const wider = moves.filter((m) => [...chosen].every((s) => m.sites.includes(s)));
+  if (wider.length) {
+    const need = Math.min(...wider.map((m) => m.sites.length)) - chosen.size;
+    return `choose ${need} more site${need === 1 ? "" : "s"}: no such move names exactly these`;
+  }
+  const fewer = moves.filter((m) => m.sites.every((s) => chosen.has(s)));
+  if (fewer.length) {
+    const drop = chosen.size - Math.max(...fewer.map((m) => m.sites.length));
+    return `too many sites: leave out ${drop}`;
+  }
+  return "no such move names these sites together";
+}

@@ -1,0 +1,148 @@
+package host
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// ringGame is a small sowing game on one ring of six sites, whose rules
+// are native rules given by RULES (a Lua table expression of the spec of
+// each rule).
+const ringGame = `local m = matombo
+m.declare { name = "ring", players = 2 }
+m.board { rows = { "a", "b" }, columns = 3 }
+local RING = m.track("ring", { "a1", "a2", "a3", "b3", "b2", "b1" }, true)
+local SOW = m.move("sow", "{1}")
+local MINE = m.filter { owner = "mover", min = 1 }
+local SPEC = RULES
+local sow = m.rule("sow", m.sow_rule(SPEC.sow))
+local capture = m.rule("capture", m.capture_rule(SPEC.capture))
+local result = m.rule("result", m.result_rule { sweep = true })
+local ending = m.rule("ending", m.end_rule { { none = MINE, reason = "nothing to sow" }, result = result })
+local sowings = m.rule("sowings", m.sowings_rule(SPEC.sowings))
+return {
+  setup = function()
+    for s = 1, 6 do
+      m.set_count(s, 2)
+      m.set_owner(s, s <= 3 and 1 or 2)
+    end
+  end,
+  legal = PLAYLEGAL or m.sowing_legal { sowings = sowings },
+  play = PLAY or m.sowing_play { kind = SOW, sow = sow, capture = capture, after = ending },
+  blocked = function(p) result("blocked") end,
+}
+`
+
+func ringSource(rules, legal, play string) string {
+	r := strings.NewReplacer("RULES", rules, "PLAYLEGAL", legal, "PLAY", play)
+	return r.Replace(ringGame)
+}
+
+const ringRules = `{
+  sow = { track = RING },
+  capture = { owner = "opponent", counts = { 2, 3 }, runs = { { track = RING, step = -1 } } },
+  sowings = { kind = SOW, from = MINE },
+}`
+
+// TestNativeRules plays the ring game with its native turns, and with Lua
+// play and legal functions that call the same native rules: the two must
+// play alike, token for token.
+func TestNativeRules(t *testing.T) {
+	native, err := loadSource(t, "ring", ringSource(ringRules, "nil", "nil"))
+	require.NoError(t, err)
+	viaLua, err := loadSource(t, "ring", ringSource(ringRules,
+		`function(p) sowings(p) end`,
+		`function(p, kind, from) local last, empty = sow(p, from); local n = capture(p, last, empty); ending(p, n) end`))
+	require.NoError(t, err)
+	a, b := native.Start(), viaLua.Start()
+	require.Equal(t, []string{"a1", "a2", "a3"}, a.Legal())
+	for ply := 0; !a.Over(); ply++ {
+		require.Equal(t, a.Legal(), b.Legal(), "ply %d", ply)
+		tok := a.Legal()[ply%len(a.Legal())]
+		require.NoError(t, a.Play(tok))
+		require.NoError(t, b.Play(tok))
+		require.Equal(t, a.Key(), b.Key(), "after %s:\n%s\n%s", tok, a.Diagram(), b.Diagram())
+	}
+	assert.True(t, b.Over())
+	assert.Equal(t, a.Outcome(), b.Outcome())
+}
+
+// TestNativeRulesFromData reads the specs of the ring game's rules from
+// its variants file: tracks and move kinds by name.
+func TestNativeRulesFromData(t *testing.T) {
+	files := map[string]string{
+		"ring.lua": ringSource("m.data.rules", "nil", "nil"),
+		"variants.yaml": `data:
+  rules:
+    sow: {track: ring}
+    capture: {owner: opponent, counts: [2, 3], runs: [{track: ring, step: -1}]}
+    sowings: {kind: sow, sites: [[a1, a2, a3], [b3, b2, b1]]}
+`,
+	}
+	g, _, err := loadFolder(t, "ring", files)
+	require.NoError(t, err)
+	s := g.Start()
+	require.Equal(t, []string{"a1", "a2", "a3"}, s.Legal())
+	require.NoError(t, s.Play("a3")) // a3's 2 into b3 and b2: 3 each; b2, then b3 behind it
+	assert.Equal(t, 0, s.Count(g.mustSite(t, "b2")))
+	assert.Equal(t, 0, s.Count(g.mustSite(t, "b3")))
+	assert.Equal(t, 6, s.Captured(1), s.Diagram())
+	assert.Equal(t, []string{"b1"}, s.Legal())
+}
+
+func (g *Game) mustSite(t *testing.T, name string) int {
+	i, ok := g.Board().Index(name)
+	require.True(t, ok, name)
+	return i
+}
+
+// TestNativeRuleErrors: a malformed spec is an error naming the
+// constructor and the field.
+func TestNativeRuleErrors(t *testing.T) {
+	for _, c := range []struct{ rules, want string }{
+		{`{ sow = { track = 9 }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "sow_rule: track must be a track"},
+		{`{ sow = { track = RING, lanes = 2 }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "sow_rule: unknown field lanes"},
+		{`{ sow = { track = { RING, RING, RING } }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "lists 3 values; give one, or one per player (2)"},
+		{`{ sow = { track = RING }, capture = { owner = "me", counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, `capture_rule: owner must be one of ["mover" "opponent"]`},
+		{`{ sow = { track = RING }, capture = { }, sowings = { kind = SOW, from = MINE } }`, "capture_rule: give opposite"},
+		{`{ sow = { track = RING }, capture = { counts = { 0 } }, sowings = { kind = SOW, from = MINE } }`, "counts[1] must be a count of at least 1"},
+		{`{ sow = { track = RING }, capture = { runs = { { track = RING, step = 1 } } }, sowings = { kind = SOW, from = MINE } }`, "runs need counts"},
+		{`{ sow = { track = RING }, capture = { counts = { 2 }, runs = { { track = RING, step = 0 } } }, sowings = { kind = SOW, from = MINE } }`, "needs a step other than 0"},
+		{`{ sow = { track = RING }, capture = { counts = { 2 } }, sowings = { kind = 7, from = MINE } }`, "sowings_rule: kind must be a move kind"},
+		{`{ sow = { track = RING }, capture = { counts = { 2 } }, sowings = { kind = SOW } }`, "sowings_rule: give either from"},
+	} {
+		_, err := loadSource(t, "ring", ringSource(c.rules, "nil", "nil"))
+		require.Error(t, err, c.rules)
+		assert.Contains(t, err.Error(), c.want)
+	}
+	_, err := loadSource(t, "ring", ringSource(ringRules, "nil", `m.sowing_play { kind = SOW }`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "sowing_play: sow is required")
+}
+
+// TestNativeRuleFailsWhilePlaying: a native rule that meets a state it
+// cannot handle fails the move with a ScriptError and leaves the state
+// as it was.
+func TestNativeRuleFailsWhilePlaying(t *testing.T) {
+	bad, err := loadSource(t, "ring", ringSource(`{
+  sow = { track = m.track("half", { "a1", "a2" }, false) },
+  capture = { counts = { 2 } },
+  sowings = { kind = SOW, from = MINE },
+}`, "nil", "nil"))
+	require.NoError(t, err)
+	s := bad.Start()
+	pos := s.Position()
+	err = s.Play("a3") // a3 is not on the track
+	var se *ScriptError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, CallPlay, se.Func)
+	assert.Contains(t, se.Msg, "a3 is not on track half")
+	assert.Equal(t, pos, s.Position())
+	err = s.Play("a1") // two counters along a track of two sites
+	require.ErrorAs(t, err, &se)
+	assert.Contains(t, se.Msg, "sowing 2 counters from a1 runs off the end of track half")
+	assert.Equal(t, pos, s.Position())
+}
