@@ -166,6 +166,16 @@ func (vm *machine) gameMemory() uint64 {
 	return vm.heldMemory(vm.g.limits.Memory) + uint64(others)
 }
 
+// gameFailed returns the error that stopped the game (see Game.fail),
+// breaking the machine, or nil.
+func (vm *machine) gameFailed() error {
+	if e := vm.g.failed.Load(); e != nil {
+		vm.broken = true
+		return e
+	}
+	return nil
+}
+
 // checkHeld measures, when the process heap has grown by a quarter of the
 // memory budget since the machine last did (see watchdog.HeapGrowth), the
 // memory its script keeps between calls, and stops the game when its
@@ -285,9 +295,8 @@ func (vm *machine) call(fn lua.LValue, name Call, nret int, args ...lua.LValue) 
 // the budget; a failure marks the machine broken and becomes an error
 // naming the script function.
 func (vm *machine) invoke(name Call, nargs, nret int) error {
-	if e := vm.g.failed.Load(); e != nil {
-		vm.broken = true
-		return e
+	if err := vm.gameFailed(); err != nil {
+		return err
 	}
 	seq := vm.begin()
 	outer := vm.phase
