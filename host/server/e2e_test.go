@@ -310,6 +310,11 @@ func TestBrowserDecisions(t *testing.T) {
 	require.Equal(t, tsoroDecisions, got.Record)
 	require.JSONEq(t, string(stateAfter(t, "tsoro", []string{"4x8"}, tsoroDecisions)), string(got.State))
 	require.Contains(t, tb.eval(`document.getElementById("last").textContent`), "xd6")
+	// Holding both seats, "Undo" takes the last turn (a7 xd3 xd6) back at
+	// once: the page proposes and accepts it.
+	tb.do(chromedp.Click(chromedp.CSS(`#around button[data-action="takeback"]`)))
+	tb.waitFor(`document.getElementById("status").dataset.ply === "5"`)
+	require.Equal(t, tsoroDecisions[:5], ts.get(g.ID).Record)
 }
 
 // goreTrade is a Goré record up to an offer of two holes (the last two
