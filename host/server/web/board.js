@@ -144,7 +144,7 @@ function outline(g, L, name, p, r, pad, cls) {
 function corner(L, name, p, r) {
   const len = L.ends[name];
   if (len === undefined) {
-    const d = (r + 13) * 0.72;
+    const d = (r + 16) * 0.72;
     return { x: p.x + d, y: p.y - d };
   }
   const hw = L.rotate ? len / 2 + r : r, hh = L.rotate ? r : len / 2 + r;
