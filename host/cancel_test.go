@@ -34,7 +34,9 @@ var endless = WithLimits(Limits{Steps: 1 << 50, Time: time.Hour})
 // A caller's context stops every kind of script call: loading (the chunk
 // and setup), applying and playing, playing out, replaying and
 // evaluating. The error is a *CanceledError matching the context's error,
-// and the state is unchanged.
+// and the state is unchanged. Each case starts its deadline just before
+// the call under test, after loading the game, so that a slow load on a
+// busy machine cannot end the context before that call begins.
 func TestContextCancelsScriptCalls(t *testing.T) {
 	deadline := func() context.Context {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
@@ -49,55 +51,56 @@ func TestContextCancelsScriptCalls(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		fn   Call
-		run  func(t *testing.T, ctx context.Context) (*State, error)
+		run  func(t *testing.T, deadline func() context.Context) (*State, error)
 	}{
-		{"load: the chunk", CallLoad, func(t *testing.T, ctx context.Context) (*State, error) {
+		{"load: the chunk", CallLoad, func(t *testing.T, deadline func() context.Context) (*State, error) {
 			lib := NewLibrary()
 			require.NoError(t, lib.AddDir(writeGame(t, "spin", spinSource("spin", "chunk"))))
-			_, err := lib.LoadContext(ctx, "spin", endless)
+			_, err := lib.LoadContext(deadline(), "spin", endless)
 			return nil, err
 		}},
-		{"load: setup", CallSetup, func(t *testing.T, ctx context.Context) (*State, error) {
+		{"load: setup", CallSetup, func(t *testing.T, deadline func() context.Context) (*State, error) {
 			lib := NewLibrary()
 			require.NoError(t, lib.AddDir(writeGame(t, "spin", spinSource("spin", "setup"))))
-			_, err := lib.LoadContext(ctx, "spin", endless)
+			_, err := lib.LoadContext(deadline(), "spin", endless)
 			return nil, err
 		}},
-		{"State.ApplyContext", CallPlay, func(t *testing.T, ctx context.Context) (*State, error) {
+		{"State.ApplyContext", CallPlay, func(t *testing.T, deadline func() context.Context) (*State, error) {
 			s := spinning(t).Start()
-			return s, s.ApplyContext(ctx, s.Moves()[0])
+			return s, s.ApplyContext(deadline(), s.Moves()[0])
 		}},
-		{"State.PlayContext", CallPlay, func(t *testing.T, ctx context.Context) (*State, error) {
+		{"State.PlayContext", CallPlay, func(t *testing.T, deadline func() context.Context) (*State, error) {
 			s := spinning(t).Start()
-			return s, s.PlayContext(ctx, "a1")
+			return s, s.PlayContext(deadline(), "a1")
 		}},
-		{"Runner.Playout", CallPlay, func(t *testing.T, ctx context.Context) (*State, error) {
+		{"Runner.Playout", CallPlay, func(t *testing.T, deadline func() context.Context) (*State, error) {
 			g := spinning(t)
 			r := g.NewRunner()
 			defer r.Close()
-			r.SetContext(ctx)
+			r.SetContext(deadline())
 			s := g.Start()
 			_, err := r.Playout(s, rand.New(rand.NewPCG(1, 2)), 0)
 			return s, err
 		}},
-		{"Runner.Evaluate", CallEvaluate, func(t *testing.T, ctx context.Context) (*State, error) {
+		{"Runner.Evaluate", CallEvaluate, func(t *testing.T, deadline func() context.Context) (*State, error) {
 			g := spinning(t)
 			r := g.NewRunner()
 			defer r.Close()
-			r.SetContext(ctx)
+			r.SetContext(deadline())
 			s := g.Start()
 			_, _, err := r.Evaluate(s, 1)
 			return s, err
 		}},
-		{"Game.ReplayContext", CallPlay, func(t *testing.T, ctx context.Context) (*State, error) {
-			_, err := spinning(t).ReplayContext(ctx, []string{"a1"})
+		{"Game.ReplayContext", CallPlay, func(t *testing.T, deadline func() context.Context) (*State, error) {
+			g := spinning(t)
+			_, err := g.ReplayContext(deadline(), []string{"a1"})
 			var re *ReplayError
 			require.ErrorAs(t, err, &re)
 			return nil, err
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s, err := c.run(t, deadline())
+			s, err := c.run(t, deadline)
 			var ce *CanceledError
 			require.ErrorAs(t, err, &ce)
 			assert.ErrorIs(t, err, context.DeadlineExceeded)

@@ -120,3 +120,18 @@ func TestCheckShadowedScript(t *testing.T) {
 	assert.Equal(t, exitFail, r.code)
 	assert.Contains(t, r.stdout, "is loaded from "+filepath.Join(dir, "kalah", "kalah.lua")+", not from this script")
 }
+
+// check finds the shipped game a script extends, whether the script is
+// loose or in a game folder of its own, anywhere.
+func TestCheckFindsShippedBases(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"loose.lua":            `return matombo.extends("oware", { title = "Loose" })`,
+		"folder/folder.lua":    `return matombo.extends("yematatu", { title = "Folder" })`,
+		"folder/variants.yaml": "variants:\n  sq:\n    params: {board: square}\n",
+	})
+	for _, path := range []string{dir + "/loose.lua", dir + "/folder/folder.lua", dir + "/folder"} {
+		r := matombo(t, "", "check", path, "--games", "2")
+		assert.Equal(t, exitOK, r.code, "%s: %s%s", path, r.stdout, r.stderr)
+		assert.NotContains(t, r.stdout, "unknown game")
+	}
+}
