@@ -634,6 +634,9 @@ function settings(v) {
     render();
   });
   $("skip").addEventListener("click", () => (ui.skip = true));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && ui.animating) ui.skip = true;
+  });
 }
 
 export async function gamePage(id) {
