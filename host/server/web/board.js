@@ -203,8 +203,8 @@ function describe(L, site, st, opening) {
 // opts: targets, selected, last (Sets of site names), opening (site name ->
 // opening owner), flip (turn the board round: row 0 at the top), rotate
 // (a quarter turn: row 0 on the left), names (write every point's name),
-// marks (site name -> data-changed), onSite(name) called when a target is
-// clicked.
+// marks (site name -> data-changed), won (the sites that made the result),
+// onSite(name) called when a target is clicked.
 export function drawBoard(container, board, state, opts) {
   const L = layout(board, opts.flip, opts.rotate);
   const svg = el("svg", { viewBox: `0 0 ${L.width.toFixed(0)} ${L.height.toFixed(0)}`, role: "group", "aria-label": "board" });
@@ -259,6 +259,7 @@ export function drawBoard(container, board, state, opts) {
     if (opts.targets.has(site.name)) classes.push("target");
     if (opts.selected.has(site.name)) classes.push("selected");
     if (opts.last.has(site.name)) classes.push("last");
+    if (opts.won && opts.won.has(site.name)) classes.push("won");
     const g = el("g", { class: classes.join(" "), "data-site": site.name }, svg);
     if (opts.marks && opts.marks.has(site.name)) g.setAttribute("data-changed", opts.marks.get(site.name));
     view.groups[site.name] = g;

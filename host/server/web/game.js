@@ -275,6 +275,7 @@ function render() {
     rotate: narrow.matches && ui.long,
     names: setting("names", false),
     marks: ui.marks,
+    won: new Set(v.state.over && Array.isArray(v.state.result_sites) ? v.state.result_sites : []),
     onSite: (site) => onSite(parts, site),
   });
   $("legend").textContent = view.tags.length ? "◆ marks sites tagged: " + view.tags.join(", ") : "";
