@@ -375,9 +375,7 @@ func (pm *playerMaker) make(g *host.Game, spec string, seed uint64) (analysis.Pl
 	}
 	// The game's seed replaces any seed of the spec, so that every game of
 	// the run plays differently and the same whatever the shards.
-	sp.Options = slices.DeleteFunc(sp.Options, func(o player.Option) bool { return o.Key == "seed" })
-	sp.Options = append(sp.Options, player.Option{Key: "seed", Value: strconv.FormatUint(seed, 10)})
-	p, err := player.New(g, sp.String())
+	p, err := player.New(g, sp.With("seed", strconv.FormatUint(seed, 10)).String(), player.WithSolutions(cliSolutions(pm.log)))
 	var se *player.SpecError
 	if errors.As(err, &se) {
 		se.Spec = spec // name the spec as the user typed it

@@ -126,7 +126,7 @@ func TestErrors(t *testing.T) {
 		{"param without value", []string{"play", "tsoro", "--param", "holes"}, exitUsage, []string{"--param holes: want key=value"}},
 		{"variants that conflict", []string{"trace", "tsoro", "--variant", "4x6", "--variant", "4x8"}, exitUsage, []string{"variants 4x6 and 4x8 set parameter holes"}},
 		{"bad player", []string{"play", "tsoro", "--p2", "robot"}, exitUsage, []string{`--p2: player "robot": unknown player "robot" (valid: random, greedy, mcts, alphabeta, perfect) (or human)`}},
-		{"bad player option", []string{"match", "tsoro", "--p1", "mcts:depth=3"}, exitUsage, []string{`mcts has no option "depth" (valid: iterations, time, threads, nodes, c, eval, seed)`}},
+		{"bad player option", []string{"match", "tsoro", "--p1", "mcts:depth=3"}, exitUsage, []string{`mcts has no option "depth" (valid: iterations, time, threads, nodes, c, playout, minimax, eval, seed)`}},
 		{"bad player value", []string{"move", "tsoro", "--player", "alphabeta:depth=x"}, exitUsage, []string{"depth=x: want a whole number from 1 to 64"}},
 		{"match without p1", []string{"match", "tsoro"}, exitUsage, []string{"name the first player with --p1 SPEC"}},
 		{"bad max plies", []string{"selfplay", "tsoro", "--max-plies", "-1"}, exitUsage, []string{"--max-plies -1"}},

@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -18,6 +21,8 @@ func TestMatchJSON(t *testing.T) {
 	var got matchResult
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got))
 	assert.Equal(t, 6, got.Games)
+	assert.Zero(t, got.Failed)
+	assert.Empty(t, got.Failures)
 	assert.Equal(t, [2]string{"mcts:iterations=300", "random"}, got.Players)
 	assert.Equal(t, 6, got.Wins[0]+got.Wins[1]+got.Draws)
 	assert.InDelta(t, (float64(got.Wins[0])+float64(got.Draws)/2)/6, got.Score, 1e-4)
@@ -42,22 +47,6 @@ func TestMatchText(t *testing.T) {
 	assert.Regexp(t, regexp.MustCompile(`(?m)^random:seed=9\s+\d+\s+\d+\s+\d+\s+[\d.]+%\s+[\d.]+ ms$`), r.stdout)
 	assert.Regexp(t, regexp.MustCompile(`(?m)^Elo difference of greedy: [+-]\d+ \(95% CI [+-]\d+ to [+-]\d+\)$`), r.stdout)
 	assert.Regexp(t, regexp.MustCompile(`(?m)^Mean length: [\d.]+ plies$`), r.stdout)
-}
-
-// The Elo interval is finite and ordered for every score, and zero at an
-// even score.
-func TestEloInterval(t *testing.T) {
-	for _, tc := range []struct{ score, n float64 }{{0, 10}, {0.5, 40}, {0.95, 40}, {1, 10}, {0.25, 4}} {
-		elo, low, high := eloInterval(tc.score, tc.n)
-		assert.LessOrEqual(t, low, elo, tc)
-		assert.LessOrEqual(t, elo, high, tc)
-		assert.Less(t, high-low, 5000.0, tc)
-	}
-	elo, low, high := eloInterval(0.5, 40)
-	assert.Zero(t, elo)
-	assert.InDelta(t, -low, high, 0.11)
-	elo, _, _ = eloInterval(0.75, 100)
-	assert.InDelta(t, 190.8, elo, 0.1) // 400 log10(3)
 }
 
 // move prints the chosen token alone; every search player finds the win
@@ -86,4 +75,38 @@ func TestMoveErrors(t *testing.T) {
 		assert.Equal(t, tc.code, r.code, tc.args)
 		assert.Contains(t, r.stderr, tc.want, tc.args)
 	}
+}
+
+// A game that fails does not stop the match: it is listed after the
+// summary and counts nowhere else.
+func TestMatchGoesOnAfterAFailedGame(t *testing.T) {
+	src, err := os.ReadFile("../../games/yematatu/yematatu.lua")
+	require.NoError(t, err)
+	variants, err := os.ReadFile("../../games/yematatu/variants.yaml")
+	require.NoError(t, err)
+	// greedy evaluates the positions after its moves: with this script it
+	// fails as Player 1 (Player 2 is then to move) and plays as Player 2.
+	failing := `function(p) if m.to_move() == 2 then error("evaluate refuses Player 2 to move") end return 0 end`
+	script := strings.Replace(string(src), "evaluate = evaluate,", "evaluate = "+failing+",", 1)
+	require.NotEqual(t, string(src), script)
+	dir := filepath.Join(t.TempDir(), "yematatu")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "yematatu.lua"), []byte(script), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "variants.yaml"), variants, 0o644))
+
+	r := matombo(t, "", "match", "yematatu", "--games", filepath.Dir(dir), "--p1", "greedy", "--p2", "random", "--games", "4")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "4 games, seats alternating")
+	assert.Regexp(t, regexp.MustCompile(`(?m)^2 games failed and count in none of the figures above:$`), r.stdout)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^  game 1 \(seed 1\): greedy as Player 1 at ply 1: greedy: .*evaluate refuses Player 2 to move`), r.stdout)
+	assert.Contains(t, r.stdout, "  game 3 (seed 1): greedy as Player 1")
+
+	r = matombo(t, "", "match", "yematatu", "--games", filepath.Dir(dir), "--p1", "greedy", "--p2", "random", "--games", "4", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var got matchResult
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got))
+	assert.Equal(t, 2, got.Games)
+	assert.Equal(t, 2, got.Failed)
+	assert.Len(t, got.Failures, 2)
+	assert.Equal(t, 2, got.Wins[0]+got.Wins[1]+got.Draws)
 }

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-
-	"github.com/matombo/matombo/host/player"
 )
 
 const moveAbout = `
@@ -33,7 +31,7 @@ func runMove(e *env, args []string) int {
 	if err := checkSpec(g, *spec); err != nil {
 		return c.usageError("--player: %v", err)
 	}
-	p, err := player.New(g, seeded(*spec, *seed))
+	p, err := newPlayer(g, *spec, *seed, e.stderr)
 	if err != nil {
 		return c.fail(err)
 	}

@@ -98,7 +98,7 @@ func runPlay(e *env, args []string) int {
 			if err := checkSpec(g, spec); err != nil {
 				return c.usageError("--p%d: %v (or human)", i+1, err)
 			}
-			p, err := player.New(g, seeded(spec, *seed+uint64(i+1)))
+			p, err := newPlayer(g, spec, *seed+uint64(i+1), e.stderr)
 			if err != nil {
 				return c.fail(err)
 			}
@@ -154,8 +154,11 @@ func (ss *session) loop() error {
 	for !ss.state().Over() {
 		s := ss.state()
 		if p := s.ToMove(); ss.random[p] {
-			moves := s.Moves()
-			if err := ss.play(ss.g.Token(moves[ss.rng.IntN(len(moves))])); err != nil {
+			m, err := player.NewRandomFrom(ss.rng).Choose(context.Background(), s)
+			if err != nil {
+				return err
+			}
+			if err := ss.play(ss.g.Token(m)); err != nil {
 				return err
 			}
 			continue

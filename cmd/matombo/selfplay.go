@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/match"
+	"github.com/matombo/matombo/host/player"
 )
 
 const selfplayAbout = `
@@ -66,7 +69,7 @@ func runSelfplay(e *env, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	limit := plyCap(g, *maxPlies)
+	limit := match.PlyCap(g, *maxPlies)
 	sum := selfplaySummary{wins: make([]int, g.Players()), reasons: map[string]int{}}
 	start := time.Now()
 	for i := 0; i < count; i++ {
@@ -88,27 +91,16 @@ func runSelfplay(e *env, args []string) int {
 	return exitOK
 }
 
-// plyCap is the ply cap of random games: the flag's, else the game's own,
-// else 100000.
-func plyCap(g *host.Game, flagValue int) int {
-	switch {
-	case flagValue > 0:
-		return flagValue
-	case g.MaxPlies() > 0:
-		return g.MaxPlies()
-	default:
-		return 100000
-	}
-}
-
 // randomGame plays one game of uniformly random legal tokens.
 func randomGame(g *host.Game, seed uint64, maxPlies int) (selfplayGame, error) {
-	rng := newRand(seed)
+	random := player.NewRandomFrom(newRand(seed))
 	s := g.Start()
 	sg := selfplayGame{Seed: seed, Moves: []string{}}
 	for !s.Over() && len(sg.Moves) < maxPlies {
-		moves := s.Moves()
-		m := moves[rng.IntN(len(moves))]
+		m, err := random.Choose(context.Background(), s)
+		if err != nil {
+			return sg, err
+		}
 		tok := g.Token(m)
 		if err := s.Apply(m); err != nil {
 			return sg, fmt.Errorf("seed %d, ply %d, token %q: %w", seed, len(sg.Moves)+1, tok, err)

@@ -1,19 +1,39 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/player"
+	"github.com/matombo/matombo/host/solve"
 )
 
 // checkSpec checks a player spec against game g without keeping the
 // player; the error names the bad part and the valid names or options.
 func checkSpec(g *host.Game, spec string) error {
-	_, err := player.New(g, spec)
+	_, err := player.New(g, spec, player.WithSolutions(cliSolutions(io.Discard)))
 	return err
+}
+
+// newPlayer builds the player of a spec for game g, seeded with seed when
+// the spec names no seed of its own; "perfect" plays from the cached
+// solution, solving the game (and caching it) when there is none, with
+// what that does told on w.
+func newPlayer(g *host.Game, spec string, seed uint64, w io.Writer) (player.Player, error) {
+	return player.New(g, seeded(spec, seed), player.WithSolutions(cliSolutions(w)))
+}
+
+// cliSolutions is the command line's source of solutions: the cache of
+// 'matombo solve', else a new solve of at most solve.DefaultMaxPositions
+// positions, cached for the next time.
+func cliSolutions(w io.Writer) player.Solutions {
+	return func(ctx context.Context, g *host.Game) (*solve.Solution, error) {
+		return solution(w, g, solve.DefaultMaxPositions, false)
+	}
 }
 
 // seeded returns spec with seed=seed added when it names no seed of its
@@ -23,13 +43,10 @@ func seeded(spec string, seed uint64) string {
 	if err != nil {
 		return spec
 	}
-	for _, o := range sp.Options {
-		if o.Key == "seed" {
-			return spec
-		}
+	if _, ok := sp.Get("seed"); ok {
+		return spec
 	}
-	sp.Options = append(sp.Options, player.Option{Key: "seed", Value: strconv.FormatUint(seed, 10)})
-	return sp.String()
+	return sp.With("seed", strconv.FormatUint(seed, 10)).String()
 }
 
 // specHelp lists the players for help texts.

@@ -134,4 +134,17 @@ local function score(over)
   return count(STORE[1]), count(STORE[2])
 end
 
-return { setup = k1_setup, legal = legal, play = play, blocked = blocked, score = score }
+-- evaluate: advice for computer players, not a rule. Seeds in a store
+-- stay there, and at the end each player adds the seeds of their own pits
+-- (K6), so p's lead is the stores' difference plus a part of the pits'
+-- (pits can still be captured or sown away), out of half the seeds.
+local HALF = PITS * P.seeds
+
+local function evaluate(p)
+  local q = 3 - p
+  local stores = count(STORE[p]) - count(STORE[q])
+  local pits = sum(PITS_OF[p]) - sum(PITS_OF[q])
+  return (stores + 0.25 * pits) / HALF
+end
+
+return { setup = k1_setup, legal = legal, play = play, blocked = blocked, score = score, evaluate = evaluate }

@@ -170,4 +170,15 @@ local function score()
   return captured(1), captured(2)
 end
 
-return { setup = o1_setup, legal = legal, play = play, blocked = o7_blocked, repeated = o6_repetition, score = score }
+-- evaluate: advice for computer players, not a rule. The scores decide
+-- (O7, O8) and the seeds left in a row go to its owner at the end (O7), so
+-- p's lead is the scores' difference plus a part of the rows' (seeds in a
+-- row can still be captured or sown away), out of half the seeds.
+local function evaluate(p)
+  local q = 3 - p
+  local scores = captured(p) - captured(q)
+  local rows = sum(ROW_OF[p]) - sum(ROW_OF[q])
+  return (scores + 0.25 * rows) / HALF
+end
+
+return { setup = o1_setup, legal = legal, play = play, blocked = o7_blocked, repeated = o6_repetition, score = score, evaluate = evaluate }

@@ -262,15 +262,15 @@ end)
 -- move loses (T11), and captures take the opponent's counters, so p's
 -- share of the counters on the board weighs most; holes of 2 or more (the
 -- holes that can start a sowing, T5) count a little for mobility. From -1
--- to 1.
+-- to 1. (A bonus for the side to move made alpha-beta weaker: 46 of 100
+-- games against the generic evaluation with it, 63 without.)
 local function evaluate(p)
   local q = 3 - p
   local mine, theirs = m.sum(FULL[p]), m.sum(FULL[q])
   local big_mine, big_theirs = m.count_sites(BIG[p]), m.count_sites(BIG[q])
   local material = (mine - theirs) / math.max(1, mine + theirs)
   local mobility = (big_mine - big_theirs) / (big_mine + big_theirs + 1)
-  local tempo = m.to_move() == p and 0.05 or -0.05
-  return 0.85 * material + 0.1 * mobility + tempo
+  return 0.85 * material + 0.1 * mobility
 end
 
 -- The scores: the counters each player has captured (T8, T9). The game is

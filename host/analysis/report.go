@@ -3,6 +3,8 @@ package analysis
 import (
 	"math"
 	"sort"
+
+	"github.com/matombo/matombo/host/match"
 )
 
 // Rate is a proportion of games with its 95% Wilson score interval.
@@ -13,20 +15,14 @@ type Rate struct {
 	High  float64 `json:"high"`
 }
 
-// z95 is the normal quantile of a two-sided 95% interval.
-const z95 = 1.959963984540054
-
 // NewRate returns k of n with its 95% Wilson score interval.
 func NewRate(k, n int) Rate {
 	if n == 0 {
 		return Rate{}
 	}
-	p, nf := float64(k)/float64(n), float64(n)
-	z2 := z95 * z95
-	den := 1 + z2/nf
-	centre := (p + z2/(2*nf)) / den
-	half := z95 * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf)) / den
-	return Rate{Count: k, Rate: p, Low: max(0, centre-half), High: min(1, centre+half)}
+	p := float64(k) / float64(n)
+	low, high := match.Wilson(p, float64(n))
+	return Rate{Count: k, Rate: p, Low: low, High: high}
 }
 
 // Count is one way games ended, with how many did.

@@ -12,17 +12,17 @@ package analysis
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math/rand/v2"
 	"sync"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/match"
+	"github.com/matombo/matombo/host/player"
 )
 
 // Player chooses the moves of one seat.
-type Player interface {
-	Choose(ctx context.Context, s *host.State) (host.Move, error)
-}
+type Player = player.Player
 
 // PlayerMaker makes the player a spec names, for one seat of one game; seed
 // is that seat's seed in that game, so that games can be played in any
@@ -34,17 +34,7 @@ func Random(g *host.Game, spec string, seed uint64) (Player, error) {
 	if spec != "random" {
 		return nil, fmt.Errorf("player %q: unknown player (known: random)", spec)
 	}
-	return &randomPlayer{rng: rand.New(rand.NewPCG(seed, 0x616e616c79736973))}, nil
-}
-
-type randomPlayer struct{ rng *rand.Rand }
-
-func (r *randomPlayer) Choose(_ context.Context, s *host.State) (host.Move, error) {
-	moves := s.Moves()
-	if len(moves) == 0 {
-		return host.Move{}, fmt.Errorf("no legal move")
-	}
-	return moves[r.rng.IntN(len(moves))], nil
+	return player.NewRandom(seed), nil
 }
 
 // Option changes a run.
@@ -81,20 +71,11 @@ func WithParallel(k int) Option { return func(c *config) { c.parallel = k } }
 func WithShard(i, n int) Option { return func(c *config) { c.shard, c.shards = i, n } }
 
 // WithMaxPlies stops a game unfinished after n plies (default: the game's
-// own cap, else 100000).
+// own cap, else match.DefaultPlyCap).
 func WithMaxPlies(n int) Option { return func(c *config) { c.maxPlies = n } }
 
 // WithProgress has the run report the games done now and then.
 func WithProgress(f func(done, total int)) Option { return func(c *config) { c.progress = f } }
-
-// GameSeed is the seed of game i of a run with the given seed: a mix of
-// the two (SplitMix64), so that neighbouring games are unrelated.
-func GameSeed(seed uint64, i int) uint64 {
-	z := seed + uint64(i+1)*0x9E3779B97F4A7C15
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
-	return z ^ (z >> 31)
-}
 
 // Run plays the games of the run (or of its shard) and returns their raw
 // counts. Games are played in any order when parallel; the counts do not
@@ -114,13 +95,7 @@ func Run(ctx context.Context, g *host.Game, opts ...Option) (*Result, error) {
 		return nil, fmt.Errorf("analyze: shard %d/%d: want I/N with 0 <= I < N", cfg.shard, cfg.shards)
 	}
 	cfg.parallel = max(cfg.parallel, 1)
-	limit := cfg.maxPlies
-	if limit <= 0 {
-		limit = g.MaxPlies()
-	}
-	if limit <= 0 {
-		limit = 100000
-	}
+	limit := match.PlyCap(g, cfg.maxPlies)
 	// Make the players of game 0 now, so that a bad spec fails before any
 	// work starts.
 	for _, spec := range []string{cfg.p1, cfg.p2} {
@@ -193,37 +168,20 @@ type record struct {
 
 // playGame plays game i of the run.
 func playGame(ctx context.Context, g *host.Game, cfg config, i, limit int) (record, error) {
-	seed := GameSeed(cfg.seed, i)
-	var seats [2]Player
+	seed := match.GameSeed(cfg.seed, i)
+	seats := make([]player.Player, 2)
 	for k, spec := range []string{cfg.p1, cfg.p2} {
-		p, err := cfg.maker(g, spec, GameSeed(seed, k+1))
+		p, err := cfg.maker(g, spec, match.GameSeed(seed, k+1))
 		if err != nil {
 			return record{}, err
 		}
 		seats[k] = p
 	}
 	s := g.Start()
-	r := g.NewRunner() // one script machine for the whole game
-	defer r.Close()
 	var rec record
-	last, lead := 0, 0
-	for !s.Over() && rec.plies < limit {
-		if err := ctx.Err(); err != nil {
-			return rec, err
-		}
-		mover := s.ToMove()
-		if mover != last {
-			rec.turns++
-			last = mover
-		}
-		rec.legal += len(s.Moves())
-		m, err := seats[mover-1].Choose(ctx, s)
-		if err != nil {
-			return rec, fmt.Errorf("game %d (seed %d), ply %d, %s: %w", i, seed, rec.plies+1, cfg.spec(mover), err)
-		}
-		if err := r.Apply(s, m); err != nil {
-			return rec, fmt.Errorf("game %d (seed %d), ply %d, %s plays %s: %w", i, seed, rec.plies+1, cfg.spec(mover), g.Token(m), err)
-		}
+	mover, lead := s.ToMove(), 0
+	rec.turns, rec.legal = 1, len(s.Moves())
+	err := match.Play(ctx, s, seats, limit, nil, func(s *host.State, _ host.Move) {
 		rec.plies++
 		if l := leader(s); l != 0 && l != lead {
 			if lead != 0 {
@@ -231,6 +189,21 @@ func playGame(ctx context.Context, g *host.Game, cfg config, i, limit int) (reco
 			}
 			lead = l
 		}
+		if s.Over() || rec.plies >= limit {
+			return
+		}
+		if s.ToMove() != mover {
+			rec.turns++
+			mover = s.ToMove()
+		}
+		rec.legal += len(s.Moves())
+	})
+	var pe *match.PlayError
+	if errors.As(err, &pe) {
+		return rec, fmt.Errorf("game %d (seed %d), %s: %w", i, seed, cfg.spec(pe.Seat), err)
+	}
+	if err != nil {
+		return rec, err
 	}
 	out := s.Outcome()
 	rec.over, rec.winner, rec.reason, rec.notes = out.Over, out.Winner, out.Reason, out.Notes

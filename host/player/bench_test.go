@@ -16,7 +16,7 @@ var benchGames = []struct {
 	name    string
 	variant string
 }{
-	{"tsoro", "4x8"}, {"tsoro", "standard"}, {"gore", "standard"}, {"yematatu", "triangle"}, {"yematatu", "square"},
+	{"tsoro", "4x8"}, {"tsoro", "standard"}, {"gore", "standard"}, {"yematatu", "triangle"}, {"yematatu", "square"}, {"kalah", "standard"}, {"oware", "abapa"},
 }
 
 func loadBench(b *testing.B, name, variant string) *host.Game {

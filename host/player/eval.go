@@ -7,19 +7,42 @@ import (
 )
 
 // Evaluator scores a position that is not over from player p's side: a
-// number from -1 (p is surely losing) to 1 (p is surely winning).
+// number from -1 (p is surely losing) to 1 (p is surely winning); values
+// outside are clamped. An Evaluator given to a search of several threads
+// is called from all of them at once and must be safe for that.
 type Evaluator interface {
 	Evaluate(s *host.State, p int) (float64, error)
 }
 
-// evaluatorFor returns the evaluation a player uses for g: the script's
-// evaluate function, run on r, when it has one and generic is false; the
-// generic evaluation otherwise.
-func evaluatorFor(g *host.Game, r *host.Runner, generic bool) Evaluator {
-	if g.HasEvaluate() && !generic {
+// EvaluatorFunc is a function that is an Evaluator, for an evaluation
+// written in Go.
+type EvaluatorFunc func(s *host.State, p int) (float64, error)
+
+// Evaluate implements Evaluator.
+func (f EvaluatorFunc) Evaluate(s *host.State, p int) (float64, error) { return f(s, p) }
+
+// evaluatorFor returns the evaluation a search goroutine uses for g: the
+// configured one when there is one, else the script's evaluate function
+// run on r when the script has one, else the generic evaluation.
+func evaluatorFor(g *host.Game, r *host.Runner, configured Evaluator) Evaluator {
+	switch {
+	case configured != nil:
+		return clamped{configured}
+	case g.HasEvaluate():
 		return &Script{r: r}
 	}
 	return NewGeneric(g)
+}
+
+// clamped keeps an evaluation's values within -1..1.
+type clamped struct{ e Evaluator }
+
+func (c clamped) Evaluate(s *host.State, p int) (float64, error) {
+	v, err := c.e.Evaluate(s, p)
+	if v != v { // NaN
+		v = 0
+	}
+	return min(max(v, -1), 1), err
 }
 
 // Script is the evaluation of a rule script's evaluate function. Scores

@@ -10,24 +10,36 @@ import (
 
 // greedyKind plays the move whose result evaluates best.
 var greedyKind = kind{
-	name:    "greedy",
-	options: []string{"eval"},
-	about:   "one ply: the move whose resulting position evaluates best (ties broken at random)",
-	build: func(g *host.Game, st settings) (Player, error) {
-		return &greedyPlayer{g: g, generic: st.generic, rng: newRand(st.seed, 1)}, nil
+	name:     "greedy",
+	settings: []string{"eval"},
+	about:    "one ply: the move whose resulting position evaluates best (ties broken at random)",
+	build: func(g *host.Game, st settings, _ options) (Player, error) {
+		return NewGreedy(g, GreedyConfig{Seed: st.seed, Eval: st.eval(g)}), nil
 	},
 }
 
-// greedyPlayer looks one decision ahead.
-type greedyPlayer struct {
-	g       *host.Game
-	generic bool
-	rng     *rand.Rand
-	work    *host.State
+// GreedyConfig configures NewGreedy.
+type GreedyConfig struct {
+	Seed uint64    // breaks ties between moves of equal value
+	Eval Evaluator // nil: the script's evaluate when it has one, else Generic
+}
+
+// Greedy looks one decision ahead: it plays the move whose resulting
+// position evaluates best for the mover, a win before anything else.
+type Greedy struct {
+	g    *host.Game
+	cfg  GreedyConfig
+	rng  *rand.Rand
+	work *host.State
+}
+
+// NewGreedy returns a greedy player of g.
+func NewGreedy(g *host.Game, cfg GreedyConfig) *Greedy {
+	return &Greedy{g: g, cfg: cfg, rng: newRand(cfg.Seed, 1)}
 }
 
 // Choose implements Player.
-func (gp *greedyPlayer) Choose(ctx context.Context, s *host.State) (host.Move, error) {
+func (gp *Greedy) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 	if s.Over() {
 		return host.NoMove, ErrGameOver
 	}
@@ -37,7 +49,7 @@ func (gp *greedyPlayer) Choose(ctx context.Context, s *host.State) (host.Move, e
 	r := gp.g.NewRunner()
 	r.SetContext(ctx)
 	defer r.Close()
-	eval := evaluatorFor(gp.g, r, gp.generic)
+	eval := evaluatorFor(gp.g, r, gp.cfg.Eval)
 	p := s.ToMove()
 	moves := s.AppendMoves(nil)
 	best, ties := -2.0, 0

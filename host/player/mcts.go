@@ -6,89 +6,174 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/matombo/matombo/host"
 )
 
+// Defaults of MCTSConfig, chosen by matches (docs/players.md, Tuning).
+const (
+	DefaultNodes   = 500_000 // node cap of a search tree
+	DefaultC       = 1.0     // UCT exploration constant (rewards are 0 to 1)
+	DefaultPlayout = 4       // plies of a playout before the evaluation scores it
+	DefaultMinimax = 0.7     // weight of the implicit minimax value in a node's value
+	MaxThreads     = 1024    // the most threads a search may have
+
+	noExploration = 1e-9 // c=0 in a spec: a tiny constant, as zero means the default
+)
+
 // mctsKind is Monte Carlo tree search.
 var mctsKind = kind{
-	name:    "mcts",
-	about:   "Monte Carlo tree search (UCT over random playouts, MCTS-Solver, tree reuse, root parallelism); default time=1s",
-	options: []string{"iterations", "time", "threads", "nodes", "c", "eval"},
-	build: func(g *host.Game, st settings) (Player, error) {
-		if st.iterations == 0 && st.time == 0 {
-			st.time = time.Second
-		}
-		return newMCTS(g, st), nil
+	name:     "mcts",
+	about:    "Monte Carlo tree search (UCT over random playouts cut off and scored by the evaluation, MCTS-Solver, one tree shared by the threads with virtual loss, transpositions, tree reuse); default time=1s",
+	settings: []string{"iterations", "time", "threads", "nodes", "c", "playout", "minimax", "eval"},
+	build: func(g *host.Game, st settings, _ options) (Player, error) {
+		return NewMCTS(g, MCTSConfig{
+			Iterations: st.iterations, Time: st.time, Threads: st.threads, Nodes: st.nodes,
+			C: st.c, Playout: st.playout, Minimax: st.minimax, Seed: st.seed, Eval: st.eval(g),
+		})
 	},
 }
 
+// MCTSConfig configures NewMCTS. A zero field takes its default.
+type MCTSConfig struct {
+	Iterations int           // iterations per decision; 0: no iteration budget
+	Time       time.Duration // thinking time per decision; with Iterations, whichever ends first; neither: 1 s
+	Threads    int           // goroutines growing the one tree (default 1, at most MaxThreads)
+	Nodes      int           // node cap of the tree (default DefaultNodes)
+	C          float64       // UCT exploration constant (default DefaultC)
+	Playout    int           // plies of a playout before the evaluation scores it (default DefaultPlayout; -1: to the end)
+	// Minimax is the weight, from 0 to 1, of a node's implicit minimax
+	// value (the evaluation of the nodes below it, backed up by minimax)
+	// beside its mean reward, in two-player games (default
+	// DefaultMinimax; -1: none).
+	Minimax float64
+	Seed    uint64 // the seed of every random choice
+	// Eval scores the positions where a playout is cut off. nil: the
+	// script's evaluate when it has one, else Generic. With Threads > 1 it
+	// is called from several goroutines at once.
+	Eval Evaluator
+	// NoTranspositions keeps a node per path: positions reached by
+	// different orders of moves are not shared.
+	NoTranspositions bool
+}
+
 // MCTS is a Monte Carlo tree search player: UCT over uniformly random
-// playouts. Proven wins and losses propagate up the tree (MCTS-Solver, for
+// playouts, cut off after Playout plies and scored by the evaluation.
+// Proven wins and losses propagate up the tree (MCTS-Solver, for
 // two-player games), so a forced win is played as soon as it is proven.
-// With threads > 1 every goroutine grows its own tree from the same root
-// and the trees' visit counts are added (root parallelism). Kept across
-// moves, the player reuses the part of its trees below the new position.
+// Positions reached by different orders of moves share one node
+// (transpositions). With Threads > 1 the goroutines grow one tree, each
+// adding a virtual loss to the nodes it is working below so that the
+// others look elsewhere. Kept across moves, the player reuses the part of
+// its tree below the new position.
 //
 // Values in a node are from the side of the player who moved into it, so
 // a turn of several decisions by one player needs nothing special.
 type MCTS struct {
-	g     *host.Game
-	st    settings
-	trees []*tree
-	stats Stats
+	g       *host.Game
+	cfg     MCTSConfig
+	workers []*worker
+
+	mu        sync.Mutex // guards the tree below
+	root      *node
+	rootState *host.State
+	table     map[posKey]*node // transpositions: the node of each position
+	nodes     int
+	cut       bool // an iteration was stopped by the context
+	find      []*host.State
+	stats     Stats
 }
 
-// Stats describes the last search of a player.
-type Stats struct {
-	Iterations int           // playouts, or visits of solved leaves
-	Nodes      int           // nodes in the trees after the search
-	Reused     int           // nodes kept from the previous search
-	Elapsed    time.Duration // time the search took
-	Depth      int           // alpha-beta: the deepest iteration completed
+// posKey identifies a node's position: the state's key, its repetition
+// count, its ply (a rule may end a game by its length) and the player who
+// moved into it (node values are from that player's side).
+type posKey struct {
+	key   uint64
+	reps  int32
+	mover int32
+	ply   int32
 }
 
-// newMCTS returns an MCTS player with the settings of a spec.
-func newMCTS(g *host.Game, st settings) *MCTS {
-	m := &MCTS{g: g, st: st}
-	for i := range st.threads {
-		m.trees = append(m.trees, &tree{rng: newRand(st.seed, 100+uint64(i))})
+// node is a position of the tree.
+type node struct {
+	key      posKey
+	mover    int     // who moved into this position
+	toMove   int     // whose decision it is here
+	visits   float64 // iterations through this node, including those still running
+	wins     float64 // their rewards, from mover's side (win 1, draw 0.5)
+	mm       float64 // implicit minimax value, from mover's side (0 to 1)
+	hasMM    bool    // mm is known
+	solved   bool    // the result with best play is known
+	winner   int     // when solved: the winner, 0 for a draw
+	edges    []edge
+	untried  []host.Move
+	expanded bool // every move has an edge (none untried, none on its way)
+	pending  int  // expansions on their way
+}
+
+// edge is a move from a node to the node of its position.
+type edge struct {
+	move  host.Move
+	child *node
+}
+
+// worker is one goroutine's runner, random source and scratch state.
+type worker struct {
+	rng   *rand.Rand
+	r     *host.Runner
+	eval  Evaluator
+	work  *host.State
+	path  []*node
+	moves []host.Move
+	iter  int
+}
+
+// maxPath bounds the nodes an iteration walks down: shared positions of a
+// game with repetitions can join into a cycle.
+const maxPath = 4096
+
+// NewMCTS returns an MCTS player of g.
+func NewMCTS(g *host.Game, cfg MCTSConfig) (*MCTS, error) {
+	switch {
+	case cfg.Iterations < 0, cfg.Time < 0, cfg.Threads < 0, cfg.Nodes < 0, cfg.C < 0, cfg.Playout < -1, cfg.Minimax < -1 || cfg.Minimax > 1:
+		return nil, fmt.Errorf("mcts: negative setting in %+v", cfg)
+	case cfg.Threads > MaxThreads:
+		return nil, fmt.Errorf("mcts: %d threads: at most %d", cfg.Threads, MaxThreads)
 	}
-	return m
+	if cfg.Iterations == 0 && cfg.Time == 0 {
+		cfg.Time = time.Second
+	}
+	cfg.Threads = max(cfg.Threads, 1)
+	if cfg.Nodes == 0 {
+		cfg.Nodes = DefaultNodes
+	}
+	if cfg.C == 0 {
+		cfg.C = DefaultC
+	}
+	if cfg.Playout == 0 {
+		cfg.Playout = DefaultPlayout
+	}
+	if cfg.Minimax == 0 {
+		cfg.Minimax = DefaultMinimax
+	}
+	if g.Players() != 2 {
+		cfg.Minimax = -1 // minimax values need a zero-sum game of two
+	}
+	m := &MCTS{g: g, cfg: cfg}
+	for i := range cfg.Threads {
+		m.workers = append(m.workers, &worker{rng: newRand(cfg.Seed, 100+uint64(i))})
+	}
+	return m, nil
 }
+
+// Config returns the player's configuration, defaults filled in.
+func (m *MCTS) Config() MCTSConfig { return m.cfg }
 
 // Stats returns figures about the last search.
 func (m *MCTS) Stats() Stats { return m.stats }
-
-// node is a position of the tree, reached by move from its parent.
-type node struct {
-	move     host.Move
-	mover    int     // who played move
-	toMove   int     // whose decision it is here
-	visits   float64 // iterations through this node
-	wins     float64 // their rewards, from mover's side (win 1, draw 0.5)
-	solved   bool    // the result with best play is known
-	winner   int     // when solved: the winner, 0 for a draw
-	children []*node
-	untried  []host.Move
-}
-
-// tree is one goroutine's search tree with its random source and scratch
-// state.
-type tree struct {
-	rng       *rand.Rand
-	r         *host.Runner // the runner of the current search
-	eval      Evaluator
-	root      *node
-	rootState *host.State
-	work      *host.State
-	find      []*host.State
-	nodes     int
-	path      []*node
-	iters     int
-}
 
 // Choose implements Player.
 func (m *MCTS) Choose(ctx context.Context, s *host.State) (host.Move, error) {
@@ -102,116 +187,100 @@ func (m *MCTS) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 		return moves[0], nil
 	}
 	var deadline time.Time
-	if m.st.time > 0 {
-		deadline = start.Add(m.st.time)
+	if m.cfg.Time > 0 {
+		deadline = start.Add(m.cfg.Time)
 	}
-	reused := 0
-	for _, t := range m.trees {
-		reused += t.prepare(s)
-	}
-	errs := make([]error, len(m.trees))
+	reused := m.prepare(s)
+	var done int64 // iterations finished, under m.mu
+	budget := int64(m.cfg.Iterations)
+	errs := make([]error, len(m.workers))
 	var wg sync.WaitGroup
-	for i, t := range m.trees {
-		budget := 0
-		if m.st.iterations > 0 {
-			budget = m.st.iterations / len(m.trees)
-			if i < m.st.iterations%len(m.trees) {
-				budget++
-			}
-			budget = max(budget, 1)
-		}
+	for i, w := range m.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = t.search(ctx, m, budget, deadline)
+			errs[i] = w.search(ctx, m, &done, budget, start, deadline)
 		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		for _, t := range m.trees {
-			t.root = nil // a failed iteration may have left its path half updated
-		}
+		m.root = nil // a failed iteration may have left its path half updated
 		return host.NoMove, fmt.Errorf("mcts: %w", err)
 	}
-	m.stats = Stats{Reused: reused, Elapsed: time.Since(start)}
-	for _, t := range m.trees {
-		m.stats.Iterations += t.iters
-		m.stats.Nodes += t.nodes
+	m.stats = Stats{Reused: reused, Elapsed: time.Since(start), Iterations: int(done), Nodes: m.nodes}
+	best := m.best(s)
+	if m.cut {
+		m.root, m.cut = nil, false // an iteration stopped by ctx left its path half updated
 	}
-	return m.best(s), nil
+	return best, nil
 }
 
-// best picks the move to play from the trees: a move proven to win, else
-// the most visited move not proven to lose.
+// best picks the move to play: a move proven to win, else the most
+// visited move not proven to lose.
 func (m *MCTS) best(s *host.State) host.Move {
 	p := s.ToMove()
-	type tally struct {
-		visits      float64
-		win, losing bool
-	}
-	var order []host.Move
-	tallies := map[host.Move]*tally{}
-	for _, t := range m.trees {
-		for _, c := range t.root.children {
-			tl := tallies[c.move]
-			if tl == nil {
-				tl = &tally{}
-				tallies[c.move] = tl
-				order = append(order, c.move)
-			}
-			tl.visits += c.visits
-			if c.solved {
-				tl.win = tl.win || c.winner == p
-				tl.losing = tl.losing || (c.winner != p && c.winner != 0)
-			}
-		}
-	}
-	if len(order) == 0 {
-		return s.Moves()[0]
-	}
-	pick := func(ok func(*tally) bool) (host.Move, bool) {
+	pick := func(ok func(*node) bool) (host.Move, bool) {
 		var best host.Move
 		found, most := false, -1.0
-		for _, mv := range order {
-			if tl := tallies[mv]; ok(tl) && tl.visits > most {
-				best, most, found = mv, tl.visits, true
+		for _, e := range m.root.edges {
+			if ok(e.child) && e.child.visits > most {
+				best, most, found = e.move, e.child.visits, true
 			}
 		}
 		return best, found
 	}
-	if mv, ok := pick(func(tl *tally) bool { return tl.win }); ok {
+	if mv, ok := pick(func(c *node) bool { return c.solved && c.winner == p }); ok {
 		return mv
 	}
-	if mv, ok := pick(func(tl *tally) bool { return !tl.losing }); ok {
+	if mv, ok := pick(func(c *node) bool { return !c.solved || c.winner == p || c.winner == 0 }); ok {
 		return mv
 	}
-	mv, _ := pick(func(*tally) bool { return true })
-	return mv
+	if mv, ok := pick(func(*node) bool { return true }); ok {
+		return mv
+	}
+	return s.Moves()[0]
 }
 
 // prepare makes the tree's root the position s: the subtree of the
 // previous search that reaches s when there is one, a new root otherwise.
 // It returns the number of nodes kept.
-func (t *tree) prepare(s *host.State) int {
-	if t.work == nil {
-		t.work = s.Clone()
-	}
-	if t.root != nil {
-		if n := t.follow(s); n != nil {
-			t.root = n
-			t.rootState.CopyFrom(s)
-			t.nodes = count(n)
-			return t.nodes
+func (m *MCTS) prepare(s *host.State) int {
+	if m.root != nil {
+		if n := m.follow(s); n != nil {
+			m.root = n
+			m.rootState.CopyFrom(s)
+			m.reindex()
+			return m.nodes
 		}
 	}
-	if t.rootState == nil {
-		t.rootState = s.Clone()
+	if m.rootState == nil {
+		m.rootState = s.Clone()
 	} else {
-		t.rootState.CopyFrom(s)
+		m.rootState.CopyFrom(s)
 	}
-	t.root = newNode(host.NoMove, 0, s)
-	t.nodes = 1
+	m.table = map[posKey]*node{}
+	m.root = m.newNode(0, s)
+	m.table[m.root.key] = m.root
+	m.nodes = 1
 	return 0
+}
+
+// reindex rebuilds the transposition table and the node count from the
+// nodes below the root, dropping the rest of the old tree.
+func (m *MCTS) reindex() {
+	m.table = map[posKey]*node{}
+	var walk func(n *node)
+	walk = func(n *node) {
+		if _, seen := m.table[n.key]; seen {
+			return
+		}
+		m.table[n.key] = n
+		for _, e := range n.edges {
+			walk(e.child)
+		}
+	}
+	walk(m.root)
+	m.nodes = len(m.table)
 }
 
 // maxFollow bounds the moves replayed to find the new root in the old tree.
@@ -219,57 +288,50 @@ const maxFollow = 4096
 
 // follow finds the node of the old tree whose position is s, replaying the
 // tree's moves from the old root down to s's ply; nil when there is none.
-func (t *tree) follow(s *host.State) *node {
-	depth := s.Ply() - t.rootState.Ply()
+func (m *MCTS) follow(s *host.State) *node {
+	depth := s.Ply() - m.rootState.Ply()
 	if depth < 0 || depth > 16 {
 		return nil
 	}
-	for len(t.find) <= depth {
-		t.find = append(t.find, s.Clone())
+	for len(m.find) <= depth {
+		m.find = append(m.find, s.Clone())
 	}
-	t.find[0].CopyFrom(t.rootState)
+	m.find[0].CopyFrom(m.rootState)
 	budget := maxFollow
 	key, reps := s.Key(), s.Repetitions()
 	var walk func(n *node, d int) *node
 	walk = func(n *node, d int) *node {
-		st := t.find[d]
+		st := m.find[d]
 		if d == depth {
 			if st.Key() == key && st.Repetitions() == reps {
 				return n
 			}
 			return nil
 		}
-		for _, c := range n.children {
+		for _, e := range n.edges {
 			if budget--; budget < 0 {
 				return nil
 			}
-			t.find[d+1].CopyFrom(st)
-			if t.find[d+1].Apply(c.move) != nil {
+			m.find[d+1].CopyFrom(st)
+			if m.find[d+1].Apply(e.move) != nil {
 				continue
 			}
-			if found := walk(c, d+1); found != nil {
+			if found := walk(e.child, d+1); found != nil {
 				return found
 			}
 		}
 		return nil
 	}
-	return walk(t.root, 0)
+	return walk(m.root, 0)
 }
 
-// count is the number of nodes in a subtree.
-func count(n *node) int {
-	k := 1
-	for _, c := range n.children {
-		k += count(c)
-	}
-	return k
-}
-
-// newNode makes the node of position s, reached by move played by mover.
-func newNode(move host.Move, mover int, s *host.State) *node {
-	n := &node{move: move, mover: mover, toMove: s.ToMove()}
+// newNode makes the node of position s, reached by a move of mover.
+func (m *MCTS) newNode(mover int, s *host.State) *node {
+	n := &node{mover: mover, toMove: s.ToMove()}
+	n.key = posKey{key: s.Key(), reps: int32(s.Repetitions()), mover: int32(mover), ply: int32(s.Ply())}
 	if s.Over() {
-		n.solved, n.winner = true, s.Outcome().Winner
+		n.solved, n.winner, n.expanded = true, s.Outcome().Winner, true
+		n.mm, n.hasMM = (result(n.winner, mover)+1)/2, true
 		return n
 	}
 	n.untried = s.AppendMoves(nil)
@@ -278,155 +340,319 @@ func newNode(move host.Move, mover int, s *host.State) *node {
 
 // search runs iterations until the budget, the deadline or ctx ends them,
 // or the root is solved.
-func (t *tree) search(ctx context.Context, m *MCTS, budget int, deadline time.Time) error {
-	t.iters = 0
-	t.r = m.g.NewRunner()
-	defer t.r.Close()
-	t.eval = evaluatorFor(m.g, t.r, m.st.generic)
+func (w *worker) search(ctx context.Context, m *MCTS, done *int64, budget int64, start, deadline time.Time) error {
+	w.r = m.g.NewRunner()
+	w.r.SetContext(ctx) // a script call stops when ctx ends
+	defer w.r.Close()
+	w.eval = evaluatorFor(m.g, w.r, m.cfg.Eval)
+	if w.work == nil {
+		w.work = m.rootState.Clone()
+	}
 	solver := m.g.Players() == 2
-	start := time.Now()
-	for !t.root.solved {
-		if budget > 0 && t.iters >= budget {
+	for w.iter = 0; ; w.iter++ {
+		if w.iter&15 == 0 && ctx.Err() != nil {
 			return nil
 		}
-		if t.iters&15 == 0 && ctx.Err() != nil {
+		m.mu.Lock()
+		stop := m.root.solved || budget > 0 && *done >= budget
+		n := *done
+		m.mu.Unlock()
+		if stop {
 			return nil
 		}
 		// Stop when half a mean iteration would end past the deadline, so
 		// that the budget is kept on average within a fraction of one
 		// iteration, the first being always run.
-		if !deadline.IsZero() && t.iters > 0 {
+		if !deadline.IsZero() && n > 0 {
 			now := time.Now()
-			mean := now.Sub(start) / time.Duration(t.iters)
+			mean := now.Sub(start) * time.Duration(len(m.workers)) / time.Duration(n)
 			if !now.Add(mean / 2).Before(deadline) {
 				return nil
 			}
 		}
-		if err := t.iterate(m, solver); err != nil {
+		if err := w.iterate(m, solver, done, budget); err != nil {
+			if canceled(ctx, err) {
+				m.mu.Lock()
+				m.cut = true // the iteration stopped half-way
+				m.mu.Unlock()
+				return nil
+			}
 			return err
 		}
-		t.iters++
+	}
+}
+
+// iterate runs one iteration: select (adding a virtual loss to the path),
+// expand, play out, back up.
+func (w *worker) iterate(m *MCTS, solver bool, done *int64, budget int64) error {
+	s := w.work
+	m.mu.Lock()
+	if budget > 0 && *done >= budget || m.root.solved {
+		m.mu.Unlock()
+		return nil
+	}
+	*done++ // claimed now, so that threads together keep the budget
+	n := m.root
+	w.path = append(w.path[:0], n)
+	n.visits++ // the virtual loss: a visit whose reward comes at the end
+	moves := w.moves[:0]
+	for !n.solved && len(n.untried) == 0 && len(moves) < maxPath {
+		c, mv := n.selectChild(m.cfg.C, m.cfg.Minimax)
+		if c == nil {
+			break
+		}
+		moves = append(moves, mv)
+		n = c
+		n.visits++
+		w.path = append(w.path, n)
+	}
+	expand := !n.solved && len(n.untried) > 0 && m.nodes < m.cfg.Nodes
+	var mv host.Move
+	parent := n
+	if expand {
+		i := w.rng.IntN(len(n.untried))
+		mv = n.untried[i]
+		n.untried[i] = n.untried[len(n.untried)-1]
+		n.untried = n.untried[:len(n.untried)-1]
+		n.pending++
+		m.nodes++ // reserved, so that threads together keep the cap
+	}
+	w.moves = moves
+	m.mu.Unlock()
+
+	s.CopyFrom(m.rootState)
+	// A shared position's node can be reached by a history in which a
+	// move of its tree is not legal (a rule that looks at the history):
+	// the iteration then ends at the last node it could reach.
+	reached := len(moves)
+	var err error
+	for i, x := range moves {
+		if !slices.Contains(s.Moves(), x) {
+			reached = i
+			break
+		}
+		if err = w.r.Apply(s, x); err != nil {
+			break
+		}
+	}
+	if expand && err == nil && reached == len(moves) && (s.Over() || !slices.Contains(s.Moves(), mv)) {
+		// The node's position differs here: expand nothing.
+		m.mu.Lock()
+		parent.pending--
+		parent.untried = append(parent.untried, mv)
+		m.nodes--
+		parent.expanded = false
+		m.mu.Unlock()
+		expand = false
+	}
+	if reached < len(moves) {
+		m.mu.Lock()
+		for _, x := range w.path[reached+1:] {
+			x.visits-- // no virtual loss where the iteration did not go
+		}
+		if expand {
+			parent.pending--
+			parent.untried = append(parent.untried, mv)
+			m.nodes--
+			parent.expanded = false
+		}
+		m.mu.Unlock()
+		w.path = w.path[:reached+1]
+		n, expand = w.path[reached], false
+	}
+	var leaf *node
+	if err == nil && expand {
+		mover := s.ToMove()
+		if err = w.r.Apply(s, mv); err == nil {
+			leaf = m.newNode(mover, s)
+			if m.cfg.Minimax > 0 && !leaf.solved {
+				var v float64
+				v, err = w.eval.Evaluate(s, mover)
+				leaf.mm, leaf.hasMM = (v+1)/2, true
+			}
+		}
+	}
+	// The result: exact for a solved node, else a playout's, cut off and
+	// scored by the evaluation.
+	var reward rewards
+	if err == nil {
+		end := n
+		if leaf != nil {
+			end = leaf
+		}
+		switch {
+		case end.solved:
+			reward.exact(end.winner)
+		case s.Over():
+			reward.exact(s.Outcome().Winner)
+		default:
+			err = w.playout(m, s, &reward)
+		}
+	}
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if expand {
+		parent.pending--
+		if leaf != nil {
+			if old, ok := m.table[leaf.key]; ok && !m.cfg.NoTranspositions {
+				leaf = old
+				m.nodes--
+			} else if !m.cfg.NoTranspositions {
+				m.table[leaf.key] = leaf
+			}
+			parent.edges = append(parent.edges, edge{move: mv, child: leaf})
+			leaf.visits++
+			w.path = append(w.path, leaf)
+		} else {
+			m.nodes--
+		}
+		parent.expanded = len(parent.untried) == 0 && parent.pending == 0
+	}
+	if err != nil {
+		return err
+	}
+	last := len(w.path) - 1
+	for i := last; i >= 0; i-- {
+		x := w.path[i]
+		x.wins += reward.of(x.mover)
+		if solver && !x.solved && i < last && w.path[i+1].solved {
+			x.updateSolved()
+		}
+		if m.cfg.Minimax > 0 {
+			x.backupMinimax()
+		}
 	}
 	return nil
 }
 
-// iterate runs one iteration: select, expand, play out, back up.
-func (t *tree) iterate(m *MCTS, solver bool) error {
-	s := t.work
-	s.CopyFrom(t.rootState)
-	n := t.root
-	t.path = append(t.path[:0], n)
-	for !n.solved && len(n.untried) == 0 {
-		c := n.selectChild(m.st.c)
-		if c == nil {
+// playout plays s out at random for the configured plies and scores the
+// end: the result when the game is over, the evaluation otherwise.
+func (w *worker) playout(m *MCTS, s *host.State, r *rewards) error {
+	limit := m.cfg.Playout
+	if limit < 0 {
+		limit = 0 // no limit
+	}
+	if _, err := w.r.Playout(s, w.rng, limit); err != nil {
+		return err
+	}
+	if s.Over() {
+		r.exact(s.Outcome().Winner)
+		return nil
+	}
+	players := m.g.Players()
+	r.cut = true
+	for p := 1; p <= min(players, len(r.score)-1); p++ {
+		if players == 2 && p == 2 {
+			r.score[2] = 1 - r.score[1] // zero-sum: one evaluation serves both
 			break
 		}
-		if err := t.r.Apply(s, c.move); err != nil {
+		v, err := w.eval.Evaluate(s, p)
+		if err != nil {
 			return err
 		}
-		n = c
-		t.path = append(t.path, n)
-	}
-	if !n.solved && len(n.untried) > 0 && t.nodes < m.st.nodes {
-		i := t.rng.IntN(len(n.untried))
-		mv := n.untried[i]
-		n.untried[i] = n.untried[len(n.untried)-1]
-		n.untried = n.untried[:len(n.untried)-1]
-		mover := s.ToMove()
-		if err := t.r.Apply(s, mv); err != nil {
-			return err
-		}
-		c := newNode(mv, mover, s)
-		n.children = append(n.children, c)
-		t.nodes++
-		n = c
-		t.path = append(t.path, n)
-	}
-	// The result: exact for a solved node, else a random playout's.
-	var winner int
-	var score1 float64 // Player 1's reward when the playout was cut short
-	cut := false
-	switch {
-	case n.solved:
-		winner = n.winner
-	default:
-		if _, err := t.r.Playout(s, t.rng, 0); err != nil {
-			return err
-		}
-		if s.Over() {
-			winner = s.Outcome().Winner
-		} else {
-			cut = true
-			v, err := t.eval.Evaluate(s, 1)
-			if err != nil {
-				return err
-			}
-			score1 = (v + 1) / 2
-		}
-	}
-	for i := len(t.path) - 1; i >= 0; i-- {
-		x := t.path[i]
-		x.visits++
-		switch {
-		case cut && x.mover == 1:
-			x.wins += score1
-		case cut:
-			x.wins += 1 - score1
-		default:
-			x.wins += (result(winner, x.mover) + 1) / 2
-		}
-		if solver && !x.solved && i < len(t.path)-1 && t.path[i+1].solved {
-			x.updateSolved()
-		}
+		r.score[p] = (v + 1) / 2
 	}
 	return nil
+}
+
+// rewards is the outcome of an iteration for each player, from 0 to 1.
+type rewards struct {
+	cut    bool
+	winner int
+	score  [9]float64 // when cut: by player
+}
+
+func (r *rewards) exact(winner int) { r.cut, r.winner = false, winner }
+
+// of is the reward of player p.
+func (r *rewards) of(p int) float64 {
+	if !r.cut {
+		return (result(r.winner, p) + 1) / 2
+	}
+	if p >= 1 && p < len(r.score) {
+		return r.score[p]
+	}
+	return 0.5
 }
 
 // selectChild picks the child with the best UCT value among those not
 // solved; nil when every child is solved.
-func (n *node) selectChild(c float64) *node {
+func (n *node) selectChild(c, alpha float64) (*node, host.Move) {
 	logN := math.Log(max(n.visits, 1))
 	var best *node
+	var bestMove host.Move
 	bestV := math.Inf(-1)
-	for _, ch := range n.children {
+	for _, e := range n.edges {
+		ch := e.child
 		if ch.solved {
 			if ch.winner == n.toMove && ch.winner != 0 {
-				return ch
+				return ch, e.move
 			}
 			continue
 		}
-		v := ch.wins/ch.visits + c*math.Sqrt(logN/ch.visits)
+		v := math.Inf(1)
+		if ch.visits > 0 {
+			q := ch.wins / ch.visits
+			if alpha > 0 && ch.hasMM {
+				q = (1-alpha)*q + alpha*ch.mm
+			}
+			v = q + c*math.Sqrt(logN/ch.visits)
+		}
 		if v > bestV {
-			best, bestV = ch, v
+			best, bestMove, bestV = ch, e.move, v
 		}
 	}
-	return best
+	return best, bestMove
+}
+
+// backupMinimax sets n's implicit minimax value from its children's: the
+// best of them for the player to move, from the side of the player who
+// moved into n; the exact value once n is solved.
+func (n *node) backupMinimax() {
+	if n.solved {
+		n.mm, n.hasMM = (result(n.winner, n.mover)+1)/2, true
+		return
+	}
+	best, found := 0.0, false
+	for _, e := range n.edges {
+		if e.child.hasMM && (!found || e.child.mm > best) {
+			best, found = e.child.mm, true
+		}
+	}
+	if !found {
+		return
+	}
+	if n.toMove != n.mover {
+		best = 1 - best
+	}
+	n.mm, n.hasMM = best, true
 }
 
 // updateSolved marks n solved when a child wins for the player to move,
-// or when every move is expanded and solved (the best of them: a draw if
-// there is one, else a loss).
+// or when every move has its child and all are solved (the best of them:
+// a draw if there is one, else a loss).
 func (n *node) updateSolved() {
-	for _, ch := range n.children {
-		if ch.solved && ch.winner == n.toMove {
+	for _, e := range n.edges {
+		if e.child.solved && e.child.winner == n.toMove {
 			n.solved, n.winner = true, n.toMove
 			return
 		}
 	}
-	if len(n.untried) > 0 || len(n.children) == 0 {
+	if !n.expanded || len(n.edges) == 0 {
 		return
 	}
 	draw := false
-	for _, ch := range n.children {
-		if !ch.solved {
+	for _, e := range n.edges {
+		if !e.child.solved {
 			return
 		}
-		draw = draw || ch.winner == 0
+		draw = draw || e.child.winner == 0
 	}
 	n.solved = true
 	if draw {
 		n.winner = 0
 	} else {
-		n.winner = n.children[0].winner
+		n.winner = n.edges[0].child.winner
 	}
 }

@@ -3,6 +3,7 @@ package player
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,7 +17,6 @@ import (
 // opening for its seat, so on the triangle (a draw) it never loses, and on
 // the square it wins every game as Player 1.
 func TestPerfectNeverLosesToMCTS(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	for _, variant := range []string{"triangle", "square"} {
 		g := load(t, "yematatu", variant)
 		sol, err := solve.Solve(context.Background(), g)
@@ -24,8 +24,7 @@ func TestPerfectNeverLosesToMCTS(t *testing.T) {
 		for seat := 1; seat <= 2; seat++ {
 			want := sol.Opening().Value.For(seat, 1)
 			for seed := 0; seed < 4; seed++ {
-				perfect, err := New(g, "perfect")
-				require.NoError(t, err)
+				perfect := FromSolution(sol)
 				mcts, err := New(g, fmt.Sprintf("mcts:iterations=300,seed=%d", seed))
 				require.NoError(t, err)
 				seats := map[int]Player{seat: perfect, 3 - seat: mcts}
@@ -51,25 +50,38 @@ func TestPerfectNeverLosesToMCTS(t *testing.T) {
 	}
 }
 
-// The first perfect player solves and caches; a later one, of another load
-// of the same game, plays from the cache.
-func TestPerfectFromTheCache(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+// New builds "perfect" only with a solution source; the source's error
+// stays the cause, and the library writes no file of its own.
+func TestPerfectSolutionSource(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
 	g := load(t, "yematatu", "square")
-	_, err := solve.LoadCached(g)
-	require.Error(t, err)
-	_, err = NewPerfect(g)
+
+	_, err := New(g, "perfect")
+	assert.ErrorIs(t, err, ErrNoSolutions)
+
+	_, err = NewPerfect(context.Background(), g, Solver(solve.WithMaxPositions(10)))
+	var tooLarge *solve.TooLargeError
+	require.ErrorAs(t, err, &tooLarge, "the solver's error is the cause")
+	var pe *PerfectError
+	require.ErrorAs(t, err, &pe)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = NewPerfect(ctx, g, Solver())
+	assert.ErrorIs(t, err, context.Canceled, "the caller's context reaches the solver")
+
+	p, err := New(g, "perfect", WithSolutions(Solver()))
 	require.NoError(t, err)
-	again := load(t, "yematatu", "square")
-	_, err = solve.LoadCached(again)
-	require.NoError(t, err)
-	p, err := New(again, "perfect")
-	require.NoError(t, err)
-	s := replay(t, again, "b2", "a1")
+	s := replay(t, g, "b2", "a1")
 	m, err := p.Choose(context.Background(), s)
 	require.NoError(t, err)
-	assert.Contains(t, []string{"b3", "c2"}, again.Token(m), "a quickest win")
-	s = replay(t, again, "b2", "a2", "a1", "b1", "c3") // a1-b2-c3
+	assert.Contains(t, []string{"b3", "c2"}, g.Token(m), "a quickest win")
+	s = replay(t, g, "b2", "a2", "a1", "b1", "c3") // a1-b2-c3
 	_, err = p.Choose(context.Background(), s)
 	assert.ErrorIs(t, err, ErrGameOver)
+
+	entries, err := os.ReadDir(cache)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "the library wrote nothing into the cache folder")
 }

@@ -1,11 +1,15 @@
 // Package player has computer players for any game the host plays: random,
-// greedy (one ply), Monte Carlo tree search and alpha-beta. They use only
-// package host's public API and work for every rule script: they follow
-// State.ToMove, so turns with several decisions by one player are searched
-// correctly, and they judge positions through an Evaluator.
+// greedy (one ply), Monte Carlo tree search, alpha-beta and perfect play
+// from a solution. They use only package host's public API and work for
+// every rule script: they follow State.ToMove, so turns with several
+// decisions by one player are searched correctly, and they judge positions
+// through an Evaluator, the script's own, the generic one, or one written
+// in Go by the embedder.
 //
-// Players are built from text specs such as "mcts:time=1s,seed=3"; see New
-// and docs/players.md.
+// Players are values built by typed constructors (NewMCTS with an
+// MCTSConfig, NewAlphaBeta, NewGreedy, NewRandom, NewPerfect); New builds
+// the same players from text specs such as "mcts:time=1s,seed=3" (see
+// docs/players.md).
 package player
 
 import (
@@ -29,13 +33,49 @@ type Player interface {
 // ErrGameOver is returned by Choose for a state whose game has ended.
 var ErrGameOver = errors.New("the game is over: there is no move to choose")
 
+// Stats describes the last search of a player.
+type Stats struct {
+	Iterations int           // MCTS: playouts, or visits of solved leaves; alpha-beta: nodes searched
+	Nodes      int           // MCTS: nodes in the tree after the search
+	Reused     int           // MCTS: nodes kept from the previous search
+	Elapsed    time.Duration // time the search took
+	Depth      int           // alpha-beta: the deepest iteration completed
+}
+
+// StatsOf returns the figures of p's last search: those of a player with
+// a Stats method (MCTS and AlphaBeta have one), zero for any other.
+func StatsOf(p Player) Stats {
+	if sp, ok := p.(interface{ Stats() Stats }); ok {
+		return sp.Stats()
+	}
+	return Stats{}
+}
+
+// canceled reports whether err is a script call stopped because ctx ended:
+// the end of a search, not its failure.
+func canceled(ctx context.Context, err error) bool {
+	var ce *host.CanceledError
+	return err != nil && ctx.Err() != nil && errors.As(err, &ce)
+}
+
+// Option changes how New builds players.
+type Option func(*options)
+
+type options struct {
+	solutions Solutions
+}
+
+// WithSolutions gives New the solution source of the "perfect" player;
+// without one, New refuses "perfect".
+func WithSolutions(src Solutions) Option { return func(o *options) { o.solutions = src } }
+
 // kind is one entry of the table of players: a name, what it is, the
-// options it accepts besides seed, and how to build it.
+// settings it accepts besides seed, and how to build it.
 type kind struct {
-	name    string
-	about   string
-	options []string
-	build   func(g *host.Game, st settings) (Player, error)
+	name     string
+	about    string
+	settings []string
+	build    func(g *host.Game, st settings, o options) (Player, error)
 }
 
 // kinds is the table of players, in the order Names lists them. A new
@@ -58,28 +98,33 @@ func Names() []string {
 func Describe() []string {
 	var out []string
 	for _, k := range kinds() {
-		opts := append(slices.Clone(k.options), "seed")
+		opts := append(slices.Clone(k.settings), "seed")
 		out = append(out, fmt.Sprintf("%s (options %s): %s", k.name, strings.Join(opts, ", "), k.about))
 	}
 	return out
 }
 
-// New builds a player from a spec such as "mcts:time=1s,seed=3" for game g.
-// Unknown names or options are refused with an error listing the valid ones
-// (a *SpecError).
-func New(g *host.Game, spec string) (Player, error) {
+// New builds a player from a spec such as "mcts:time=1s,seed=3" for game
+// g: it parses the spec and calls the typed constructor (NewMCTS, ...).
+// Unknown names or settings are refused with an error listing the valid
+// ones (a *SpecError).
+func New(g *host.Game, spec string, opts ...Option) (Player, error) {
 	sp, err := ParseSpec(spec)
 	if err != nil {
 		return nil, err
+	}
+	var o options
+	for _, opt := range opts {
+		opt(&o)
 	}
 	i := slices.IndexFunc(kinds(), func(k kind) bool { return k.name == sp.Name })
 	if i < 0 {
 		return nil, &SpecError{Spec: spec, Problem: fmt.Sprintf("unknown player %q", sp.Name), Allowed: Names()}
 	}
 	k := kinds()[i]
-	st := defaults()
-	allowed := append(slices.Clone(k.options), "seed")
-	for _, o := range sp.Options {
+	st := settings{given: map[string]bool{}}
+	allowed := append(slices.Clone(k.settings), "seed")
+	for _, o := range sp.Settings {
 		if !slices.Contains(allowed, o.Key) {
 			return nil, &SpecError{Spec: spec, Problem: fmt.Sprintf("%s has no option %q", k.name, o.Key), Allowed: allowed}
 		}
@@ -87,14 +132,14 @@ func New(g *host.Game, spec string) (Player, error) {
 			return nil, &SpecError{Spec: spec, Problem: err.Error()}
 		}
 	}
-	p, err := k.build(g, st)
+	p, err := k.build(g, st, o)
 	if err != nil {
-		return nil, &SpecError{Spec: spec, Problem: err.Error()}
+		return nil, &SpecError{Spec: spec, Problem: err.Error(), Err: err}
 	}
 	return p, nil
 }
 
-// settings are the options of a spec, with their defaults.
+// settings are the settings of a spec, zero when not given.
 type settings struct {
 	seed       uint64
 	iterations int           // 0: no iteration budget
@@ -103,17 +148,23 @@ type settings struct {
 	threads    int           // searching goroutines
 	nodes      int           // node cap of a search tree
 	c          float64       // UCT exploration constant
+	playout    int           // plies of an MCTS playout before the evaluation
+	minimax    float64       // weight of MCTS's implicit minimax values
 	generic    bool          // use the generic evaluation even when the script has one
 	given      map[string]bool
 }
 
-// defaults are the settings before a spec's options.
-func defaults() settings {
-	return settings{threads: 1, nodes: 500_000, c: 1.0, given: map[string]bool{}}
+// eval is the Evaluator of a config: the generic evaluation when the spec
+// asks for it, else nil (the script's when it has one).
+func (st settings) eval(g *host.Game) Evaluator {
+	if st.generic {
+		return NewGeneric(g)
+	}
+	return nil
 }
 
-// set applies one option.
-func (st *settings) set(o Option) error {
+// set applies one setting.
+func (st *settings) set(o Setting) error {
 	st.given[o.Key] = true
 	switch o.Key {
 	case "seed":
@@ -131,15 +182,25 @@ func (st *settings) set(o Option) error {
 	case "iterations":
 		return positive(o, &st.iterations, 1<<40)
 	case "depth":
-		return positive(o, &st.depth, 64)
+		return positive(o, &st.depth, maxDepth)
 	case "threads":
 		if o.Value == "all" {
 			st.threads = runtime.GOMAXPROCS(0)
 			return nil
 		}
-		return positive(o, &st.threads, 1024)
+		return positive(o, &st.threads, MaxThreads)
 	case "nodes":
 		return positive(o, &st.nodes, 1<<30)
+	case "playout":
+		if o.Value == "end" {
+			st.playout = -1
+			return nil
+		}
+		if n, err := strconv.Atoi(o.Value); err != nil || n < 1 || n > 100000 {
+			return fmt.Errorf("playout=%s: want end (play to the end) or a whole number of plies from 1 to 100000", o.Value)
+		} else {
+			st.playout = n
+		}
 	case "eval":
 		switch o.Value {
 		case "script":
@@ -149,12 +210,24 @@ func (st *settings) set(o Option) error {
 		default:
 			return fmt.Errorf("eval=%s: want script (the script's evaluate when it has one, the default) or generic", o.Value)
 		}
+	case "minimax":
+		f, err := strconv.ParseFloat(o.Value, 64)
+		if err != nil || !(f >= 0 && f <= 1) {
+			return fmt.Errorf("minimax=%s: want a weight from 0 (none) to 1", o.Value)
+		}
+		st.minimax = f
+		if f == 0 {
+			st.minimax = -1
+		}
 	case "c":
 		f, err := strconv.ParseFloat(o.Value, 64)
 		if err != nil || !(f >= 0 && f <= 100) {
 			return fmt.Errorf("c=%s: want a number from 0 to 100", o.Value)
 		}
 		st.c = f
+		if f == 0 {
+			st.c = noExploration
+		}
 	default:
 		return fmt.Errorf("unknown option %q", o.Key)
 	}
@@ -162,7 +235,7 @@ func (st *settings) set(o Option) error {
 }
 
 // positive parses a whole number from 1 to limit.
-func positive(o Option, dst *int, limit int) error {
+func positive(o Setting, dst *int, limit int) error {
 	n, err := strconv.Atoi(o.Value)
 	if err != nil || n < 1 || n > limit {
 		return fmt.Errorf("%s=%s: want a whole number from 1 to %d", o.Key, o.Value, limit)

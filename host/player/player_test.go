@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -135,11 +136,12 @@ func TestWholeGames(t *testing.T) {
 }
 
 // With a seed and an iteration or depth budget, a player's choices are
-// the same every time, also with two threads.
+// the same every time (with one thread: threads share one tree in the
+// order the machine runs them).
 func TestDeterministic(t *testing.T) {
 	for name, g := range map[string]*host.Game{"tsoro-4x8": load(t, "tsoro", "4x8"), "gore": load(t, "gore", "standard"), "yematatu-square": load(t, "yematatu", "square")} {
 		positions := samplePositions(t, g, 3)[:4]
-		for _, spec := range []string{"random:seed=5", "greedy:seed=5", "mcts:iterations=24,seed=5", "mcts:iterations=24,threads=2,seed=5", "alphabeta:depth=3"} {
+		for _, spec := range []string{"random:seed=5", "greedy:seed=5", "mcts:iterations=24,seed=5", "mcts:iterations=24,playout=end,seed=5", "alphabeta:depth=3"} {
 			t.Run(name+"/"+spec, func(t *testing.T) {
 				choices := func() []host.Move {
 					p, err := New(g, spec)
@@ -167,7 +169,7 @@ func TestGameOver(t *testing.T) {
 	s := replay(t, g, "c2", "b1", "b2", "c3", "a1")
 	require.True(t, s.Over())
 	for _, n := range Names() {
-		p, err := New(g, n+":seed=1")
+		p, err := New(g, n+":seed=1", WithSolutions(Solver()))
 		require.NoError(t, err)
 		_, err = p.Choose(context.Background(), s)
 		assert.ErrorIs(t, err, ErrGameOver, n)
@@ -186,6 +188,24 @@ func TestCancelled(t *testing.T) {
 		m, err := p.Choose(ctx, s)
 		require.NoError(t, err)
 		assert.Contains(t, s.Moves(), m, spec)
+	}
+}
+
+// A context that ends in the middle of a search (inside a script call,
+// too) ends it with a legal move, not an error.
+func TestContextEndsSearch(t *testing.T) {
+	g := load(t, "gore", "standard")
+	s := g.Start()
+	for _, spec := range []string{"mcts:time=1h", "mcts:time=1h,threads=2", "alphabeta:time=1h"} {
+		p, err := New(g, spec)
+		require.NoError(t, err)
+		for range 2 { // and again after a search cut short
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+			m, err := p.Choose(ctx, s)
+			cancel()
+			require.NoError(t, err, spec)
+			assert.Contains(t, s.Moves(), m, spec)
+		}
 	}
 }
 
@@ -217,6 +237,51 @@ func TestMCTSNodesAndReuse(t *testing.T) {
 	st := p.(*MCTS).Stats()
 	assert.Positive(t, st.Reused, "the tree below the position was kept")
 	assert.Equal(t, 2000, st.Iterations)
+}
+
+// Threads share one tree: together they run the iteration budget exactly
+// and keep the node cap, and every virtual loss is taken back (a node's
+// visits are the iterations that went through it, so the root's children
+// add up to the iterations that left the root).
+func TestMCTSThreadsShareOneTree(t *testing.T) {
+	for _, name := range []string{"kalah", "oware", "tsoro"} {
+		g, err := games.Library().Load(name)
+		require.NoError(t, err)
+		p, err := NewMCTS(g, MCTSConfig{Iterations: 600, Threads: 4, Nodes: 300, Seed: 1})
+		require.NoError(t, err)
+		s := g.Start()
+		_, err = p.Choose(context.Background(), s)
+		require.NoError(t, err, name)
+		st := StatsOf(p)
+		assert.Equal(t, 600, st.Iterations, name)
+		assert.LessOrEqual(t, st.Nodes, 300, name)
+		assert.Equal(t, 600.0, p.root.visits, name)
+		children := 0.0
+		for _, e := range p.root.edges {
+			children += e.child.visits
+		}
+		assert.LessOrEqual(t, children, 600.0, name)
+		assert.Greater(t, children, 500.0, "%s: most iterations expand or visit a child", name)
+	}
+}
+
+// The implicit minimax value of a node is the best of its children's for
+// the player to move, seen from the player who moved into it.
+func TestBackupMinimax(t *testing.T) {
+	n := &node{mover: 1, toMove: 2, edges: []edge{
+		{child: &node{mover: 2, mm: 0.3, hasMM: true}},
+		{child: &node{mover: 2, mm: 0.8, hasMM: true}},
+		{child: &node{mover: 2}},
+	}}
+	n.backupMinimax()
+	assert.True(t, n.hasMM)
+	assert.InDelta(t, 0.2, n.mm, 1e-9, "Player 2 picks 0.8, worth 0.2 to Player 1")
+	same := &node{mover: 1, toMove: 1, edges: []edge{{child: &node{mover: 1, mm: 0.6, hasMM: true}}}}
+	same.backupMinimax()
+	assert.InDelta(t, 0.6, same.mm, 1e-9, "a turn that goes on keeps the side")
+	won := &node{mover: 2, solved: true, winner: 2}
+	won.backupMinimax()
+	assert.Equal(t, 1.0, won.mm)
 }
 
 func load(t *testing.T, name, variant string) *host.Game {

@@ -11,18 +11,28 @@ import (
 var randomKind = kind{
 	name:  "random",
 	about: "a uniformly random legal move",
-	build: func(g *host.Game, st settings) (Player, error) {
-		return &randomPlayer{rng: newRand(st.seed, 0)}, nil
+	build: func(g *host.Game, st settings, _ options) (Player, error) {
+		return NewRandom(st.seed), nil
 	},
 }
 
-// randomPlayer chooses uniformly among the legal moves.
-type randomPlayer struct {
+// Random chooses uniformly among the legal moves.
+type Random struct {
 	rng *rand.Rand
 }
 
+// NewRandom returns a player of uniformly random legal moves, drawn from
+// seed.
+func NewRandom(seed uint64) *Random {
+	return &Random{rng: newRand(seed, 0)}
+}
+
+// NewRandomFrom returns a player of uniformly random legal moves drawn
+// from rng, a source the caller keeps (for a stream of its own).
+func NewRandomFrom(rng *rand.Rand) *Random { return &Random{rng: rng} }
+
 // Choose implements Player.
-func (r *randomPlayer) Choose(ctx context.Context, s *host.State) (host.Move, error) {
+func (r *Random) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 	if s.Over() {
 		return host.NoMove, ErrGameOver
 	}

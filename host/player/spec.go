@@ -7,27 +7,51 @@ import (
 )
 
 // Spec is a parsed player specification such as "mcts:time=1s,seed=3": a
-// player name and its options in the order given.
+// player name and its settings in the order given.
 type Spec struct {
-	Name    string
-	Options []Option
+	Name     string
+	Settings []Setting
 }
 
-// Option is one key=value option of a spec.
-type Option struct {
+// Setting is one key=value part of a spec, such as time=1s.
+type Setting struct {
 	Key, Value string
 }
 
 // String writes the spec back in its text form.
 func (s Spec) String() string {
-	if len(s.Options) == 0 {
+	if len(s.Settings) == 0 {
 		return s.Name
 	}
-	parts := make([]string, len(s.Options))
-	for i, o := range s.Options {
+	parts := make([]string, len(s.Settings))
+	for i, o := range s.Settings {
 		parts[i] = o.Key + "=" + o.Value
 	}
 	return s.Name + ":" + strings.Join(parts, ",")
+}
+
+// Get returns the value of a setting and whether the spec has it.
+func (s Spec) Get(key string) (string, bool) {
+	for _, o := range s.Settings {
+		if o.Key == key {
+			return o.Value, true
+		}
+	}
+	return "", false
+}
+
+// With returns a copy of the spec with the setting key=value, replacing
+// the spec's own value of key if it has one.
+func (s Spec) With(key, value string) Spec {
+	out := Spec{Name: s.Name, Settings: slices.Clone(s.Settings)}
+	for i, o := range out.Settings {
+		if o.Key == key {
+			out.Settings[i].Value = value
+			return out
+		}
+	}
+	out.Settings = append(out.Settings, Setting{Key: key, Value: value})
+	return out
 }
 
 // SpecError is a spec that cannot be used: bad syntax, an unknown player
@@ -37,7 +61,11 @@ type SpecError struct {
 	Spec    string   // the spec as given
 	Problem string   // what is wrong
 	Allowed []string // the valid names or options, when that is the problem
+	Err     error    // the cause, when a constructor refused the settings
 }
+
+// Unwrap returns the cause.
+func (e *SpecError) Unwrap() error { return e.Err }
 
 func (e *SpecError) Error() string {
 	msg := fmt.Sprintf("player %q: %s", e.Spec, e.Problem)
@@ -47,7 +75,7 @@ func (e *SpecError) Error() string {
 	return msg
 }
 
-// ParseSpec splits a spec into its name and options. It checks the syntax
+// ParseSpec splits a spec into its name and settings. It checks the syntax
 // only: "name" or "name:key=value,key=value" with no empty parts and no
 // repeated key. New checks the names and values.
 func ParseSpec(text string) (Spec, error) {
@@ -82,10 +110,10 @@ func ParseSpec(text string) (Spec, error) {
 		case strings.ContainsAny(v, "=:"):
 			return bad(fmt.Sprintf("option %s has a value %q with = or :", k, v))
 		}
-		if slices.ContainsFunc(sp.Options, func(o Option) bool { return o.Key == k }) {
+		if _, dup := sp.Get(k); dup {
 			return bad(fmt.Sprintf("option %s is given twice", k))
 		}
-		sp.Options = append(sp.Options, Option{Key: k, Value: v})
+		sp.Settings = append(sp.Settings, Setting{Key: k, Value: v})
 	}
 	return sp, nil
 }

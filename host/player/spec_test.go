@@ -17,9 +17,9 @@ func TestParseSpec(t *testing.T) {
 		err  string
 	}{
 		{"random", Spec{Name: "random"}, ""},
-		{"mcts:iterations=5000", Spec{Name: "mcts", Options: []Option{{"iterations", "5000"}}}, ""},
-		{" mcts : time=1s , seed=3 ", Spec{Name: "mcts", Options: []Option{{"time", "1s"}, {"seed", "3"}}}, ""},
-		{"alphabeta:depth=6", Spec{Name: "alphabeta", Options: []Option{{"depth", "6"}}}, ""},
+		{"mcts:iterations=5000", Spec{Name: "mcts", Settings: []Setting{{"iterations", "5000"}}}, ""},
+		{" mcts : time=1s , seed=3 ", Spec{Name: "mcts", Settings: []Setting{{"time", "1s"}, {"seed", "3"}}}, ""},
+		{"alphabeta:depth=6", Spec{Name: "alphabeta", Settings: []Setting{{"depth", "6"}}}, ""},
 		{"", Spec{}, "no player name"},
 		{":depth=3", Spec{}, "no player name"},
 		{"mc ts", Spec{}, "characters other than letters"},
@@ -67,7 +67,7 @@ func TestNewErrors(t *testing.T) {
 		allowed []string
 	}{
 		{"minimax", `unknown player "minimax"`, []string{"random", "greedy", "mcts", "alphabeta", "perfect"}},
-		{"mcts:depth=3", `mcts has no option "depth"`, []string{"iterations", "time", "threads", "nodes", "c", "eval", "seed"}},
+		{"mcts:depth=3", `mcts has no option "depth"`, []string{"iterations", "time", "threads", "nodes", "c", "playout", "minimax", "eval", "seed"}},
 		{"alphabeta:iterations=3", `alphabeta has no option "iterations"`, []string{"depth", "time", "eval", "seed"}},
 		{"greedy:eval=best", "eval=best: want script", nil},
 		{"random:time=1s", `random has no option "time"`, []string{"seed"}},
@@ -77,6 +77,8 @@ func TestNewErrors(t *testing.T) {
 		{"alphabeta:depth=99", "depth=99: want a whole number from 1 to 64", nil},
 		{"greedy:seed=-1", "seed=-1: want a whole number >= 0", nil},
 		{"mcts:c=x", "c=x: want a number from 0 to 100", nil},
+		{"mcts:playout=0", "playout=0: want end (play to the end) or a whole number of plies from 1", nil},
+		{"mcts:threads=1025", "threads=1025: want a whole number from 1 to 1024", nil},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
 			_, err := New(g, tc.spec)
@@ -96,7 +98,7 @@ func TestNames(t *testing.T) {
 	assert.Equal(t, []string{"random", "greedy", "mcts", "alphabeta", "perfect"}, Names())
 	assert.Len(t, Describe(), len(Names()))
 	for _, n := range Names() {
-		p, err := New(g, n)
+		p, err := New(g, n, WithSolutions(Solver()))
 		require.NoError(t, err, n)
 		assert.NotNil(t, p)
 	}

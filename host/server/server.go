@@ -19,14 +19,13 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/player"
 	"github.com/matombo/matombo/host/store"
 )
 
 // Player chooses a move for the side to move; a computer seat is played by
-// one.
-type Player interface {
-	Choose(ctx context.Context, s *host.State) (host.Move, error)
-}
+// one. It is package player's Player.
+type Player = player.Player
 
 // PlayerFactory makes the player of a computer seat from its spec (for
 // example "random" or "mcts:time=1s"). It returns an error naming the spec
