@@ -164,3 +164,23 @@ scenarios:
 	rep, out := runText(t, kalahLibrary(t), strings.Replace(conserving, "    start:\n", "    start:\n      any_total: true\n", 1))
 	assert.Equal(t, 1, rep.Passed, out)
 }
+
+// A scenario is cited at its name line, whatever key comes first.
+func TestScenarioCitedAtItsName(t *testing.T) {
+	src := `game: kalah
+scenarios:
+  - reject: a7
+    error: not a legal token
+    rule: K1
+    name: the store is not a pit to sow from
+`
+	path := filepath.Join(t.TempDir(), "case.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+	files, errs := LoadFiles(path)
+	require.Empty(t, errs)
+	rep := NewSuite(kalahLibrary(t)).Run(files, errs)
+	var out bytes.Buffer
+	rep.WriteText(&out, true)
+	assert.Equal(t, "PASS  case.yaml:6: the store is not a pit to sow from [K1]\n1 passed, 0 failed, 0 errored\n",
+		strings.ReplaceAll(out.String(), path, "case.yaml"))
+}

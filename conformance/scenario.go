@@ -27,7 +27,7 @@ type File struct {
 // Scenario is one documented case of a game's rules.
 type Scenario struct {
 	File     string
-	Line     int
+	Line     int // the line of its name: key (of the scenario when it has none)
 	Name     string
 	Rules    []string
 	Quote    string
@@ -47,7 +47,7 @@ type Param struct {
 
 // Start is a start position: each field replaces that part of the opening.
 type Start struct {
-	Line     int
+	Line     int // the line of its name: key (of the scenario when it has none)
 	Board    *Diagram
 	ToMove   *int
 	Captured []int
@@ -402,6 +402,7 @@ func (p *parser) scenario(n *yaml.Node, game string, variants []string, params [
 		switch key {
 		case "name":
 			s.Name = p.str(v, "name")
+			s.Line = k.Line // cite a scenario at its name, whatever key comes first
 		case "rule":
 			s.Rules = p.strOrList(v, "rule")
 		case "quote":

@@ -158,7 +158,8 @@ func (r *Suite) RunScenario(sc *Scenario) Result {
 			return res
 		}
 	}
-	res.Step, res.StepName = 0, ""
+	// A pass is cited at the scenario's name, not at the last token checked.
+	res.Step, res.StepName, res.Line, res.Token = 0, "", sc.Line, ""
 	res.Status = Passed
 	return res
 }

@@ -25,6 +25,19 @@ var benchGames = []struct {
 	{"yematatu", "yematatu", nil},
 	{"kalah", "kalah", nil},
 	{"oware", "oware", nil},
+	{"tictactoe", "tictactoe", nil},
+	{"tapatan", "tapatan", nil},
+	{"achi", "achi", nil},
+	{"nineholes", "nineholes", nil},
+	{"shisima", "shisima", nil},
+	{"tantfant", "tantfant", nil},
+	{"yemutwelve", "yemutwelve", nil},
+	{"yemutwelve", "yemutwelve-flying", []host.Option{host.WithParam("flying", true)}},
+	{"yemutwelve", "nine-mens-morris", []host.Option{host.WithVariant("nine-mens-morris")}},
+	{"yemutwelve", "nine-mens-morris-stepping", []host.Option{host.WithVariant("nine-mens-morris"), host.WithParam("flying", false)}},
+	{"yemutwelve", "morabaraba", []host.Option{host.WithVariant("morabaraba")}},
+	{"bao", "bao", nil},
+	{"bao", "bao-must-capture", []host.Option{host.WithVariant("must-capture")}},
 }
 
 // midGame plays random moves from the opening until ply n (or the end).

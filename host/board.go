@@ -115,6 +115,10 @@ func (b *Board) RowSites(r int) []int {
 // Style is how diagrams show the board's sites.
 func (b *Board) Style() DiagramStyle { return b.style }
 
+// Grid reports whether the board was declared as rows and columns (every
+// row full), rather than as points with drawing positions.
+func (b *Board) Grid() bool { return b.grid }
+
 // Tags returns the names of the tags of site i.
 func (b *Board) Tags(i int) []string {
 	var out []string

@@ -220,6 +220,7 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 type extending struct {
 	depth    int                         // how many matombo.extends calls are running
 	replace  []map[string]*lua.LFunction // the replacements of each running call, outermost first
+	params   [][]ParamSpec               // the parameters each running call adds, outermost first
 	used     map[string]bool             // replacements a rule point took
 	points   []string                    // rule points declared, in order
 	declared map[string]bool             // the same, as a set
@@ -243,9 +244,11 @@ func (vm *machine) apiExtends(L *lua.LState) int {
 	base := vm.g.bases[x.depth]
 	var title, description lua.LValue = lua.LNil, lua.LNil
 	repl := map[string]*lua.LFunction{}
+	var params []ParamSpec
 	if L.GetTop() >= 2 {
 		spec := L.CheckTable(2)
-		checkFields(L, spec, "matombo.extends", "title", "description", "replace")
+		checkFields(L, spec, "matombo.extends", "title", "description", "replace", "params")
+		params = vm.extendsParams(L, spec.RawGetString("params"))
 		title, description = spec.RawGetString("title"), spec.RawGetString("description")
 		for _, v := range []lua.LValue{title, description} {
 			if _, ok := v.(lua.LString); v != lua.LNil && !ok {
@@ -272,12 +275,14 @@ func (vm *machine) apiExtends(L *lua.LState) int {
 	}
 	x.depth++
 	x.replace = append(x.replace, repl)
+	x.params = append(x.params, params)
 	x.expect = name
 	func() {
 		// Restored also when the base's chunk raises an error, which a
 		// script may catch with pcall.
 		defer func() {
 			x.replace = x.replace[:len(x.replace)-1]
+			x.params = x.params[:len(x.params)-1]
 			x.depth--
 		}()
 		L.Push(L.NewFunctionFromProto(base.proto))
@@ -426,4 +431,53 @@ func orNoParams(names []string) string {
 		return "none"
 	}
 	return strings.Join(names, ", ")
+}
+
+// extendsParams reads the params field of matombo.extends: parameters of
+// the extending game's own, declared as in matombo.declare and added after
+// the base game's (see addExtendsParams).
+func (vm *machine) extendsParams(L *lua.LState, v lua.LValue) []ParamSpec {
+	if v == lua.LNil {
+		return nil
+	}
+	pt, ok := v.(*lua.LTable)
+	if !ok {
+		L.RaiseError("matombo.extends: params must be a list of parameter declarations, got %s", describeLua(v))
+	}
+	var out []ParamSpec
+	for i := 1; i <= pt.Len(); i++ {
+		spec := vm.paramSpec(L, pt.RawGetInt(i), i)
+		for _, o := range out {
+			if o.Name == spec.Name {
+				L.RaiseError("matombo.extends: parameter %s is declared twice", spec.Name)
+			}
+		}
+		out = append(out, spec)
+	}
+	return out
+}
+
+// addExtendsParams adds to the specs a base game declares the parameters
+// of the games extending it, nearest first.
+func (vm *machine) addExtendsParams(L *lua.LState, specs []ParamSpec) []ParamSpec {
+	x := vm.ext
+	for i := len(x.params) - 1; i >= 0; i-- {
+		for _, p := range x.params[i] {
+			for _, s := range specs {
+				if s.Name == p.Name {
+					L.RaiseError("matombo.extends: the parameter %s is the base game's already (its parameters: %s)", p.Name, specNames(specs))
+				}
+			}
+			specs = append(specs, p)
+		}
+	}
+	return specs
+}
+
+func specNames(specs []ParamSpec) string {
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	return orNoParams(names)
 }

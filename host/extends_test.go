@@ -103,7 +103,7 @@ return matombo.extends(n)`}, `two/x.lua:2: matombo.extends needs the base game's
 		{"declares itself", map[string]string{"x.lua": `matombo.declare { name = "x" }
 return matombo.extends("base")`}, `two/x.lua:2: matombo.extends must come before matombo.declare: the base game declares the game (give title and description to matombo.extends) (in load)`},
 		{"bad spec field", map[string]string{"x.lua": `return matombo.extends("base", { titel = "X" })`},
-			`two/x.lua:1: matombo.extends: unknown field titel (known: title, description, replace) (in load)`},
+			`two/x.lua:1: matombo.extends: unknown field titel (known: title, description, replace, params) (in load)`},
 		{"replacement not a function", map[string]string{"x.lua": `return matombo.extends("base", { replace = { setup = 3 } })`},
 			`two/x.lua:1: matombo.extends: replace.setup must be a function, got number 3 (in load)`},
 	}

@@ -17,6 +17,7 @@ type filter struct {
 	rel       int     // relOwner, relMover, relOpponent
 	min, max  int32   // count bounds; max < 0 for none
 	nextEmpty *Track  // the next site on this track must be empty
+	run       lineRun // in or not in a run of one owner along a line (lua_lines.go)
 	tests     int     // which state tests apply: testsNone, testsCount or testsAll
 }
 
@@ -31,7 +32,7 @@ const (
 // classify sets f.tests from the filter's state tests.
 func (f *filter) classify() {
 	switch {
-	case f.rel != relOwner || f.owner >= 0 || f.nextEmpty != nil:
+	case f.rel != relOwner || f.owner >= 0 || f.nextEmpty != nil || f.run.k > 0:
 		f.tests = testsAll
 	case f.min > 0 || f.max >= 0:
 		f.tests = testsCount
@@ -70,7 +71,7 @@ func (vm *machine) apiFilter(L *lua.LState) int {
 	vm.mustLoad(L, "a filter")
 	b := vm.board(L)
 	t := L.CheckTable(1)
-	checkFields(L, t, "matombo.filter", "owner", "min", "max", "tag", "not_tag", "row", "track", "next_empty")
+	checkFields(L, t, "matombo.filter", "owner", "min", "max", "tag", "not_tag", "row", "track", "next_empty", "in_row", "not_in_row")
 	f := &filter{owner: -1, max: -1}
 	intField := func(name string) (int, bool) {
 		v := t.RawGetString(name)
@@ -147,6 +148,7 @@ func (vm *machine) apiFilter(L *lua.LState) int {
 		}
 		f.nextEmpty = &b.tracks[n-1]
 	}
+	f.run = vm.lineRunFields(L, t, b)
 	for i, s := range b.sites {
 		m := b.tagMask[i]
 		if tagOn != 0 && m&tagOn == 0 || m&tagOff != 0 || row >= 0 && s.Row != row || on != nil && on.pos[i] < 0 {
@@ -192,6 +194,9 @@ func (f *filter) matchesOwner(c []int32, lay *layout, mover int, i int32) bool {
 		}
 	}
 	if f.nextEmpty != nil && c[f.nextEmpty.next[i]] != 0 {
+		return false
+	}
+	if f.run.k > 0 && f.run.through(c[lay.owners:lay.owners+lay.sites], i) != f.run.in {
 		return false
 	}
 	return true
@@ -301,6 +306,9 @@ const maxLegal = 100000
 
 func (vm *machine) emitter(L *lua.LState, arity int) (*State, int) {
 	if !vm.emitting {
+		if vm.tryDepth > 0 {
+			L.RaiseError("moves cannot be emitted inside matombo.try")
+		}
 		L.RaiseError("moves can only be emitted inside legal")
 	}
 	k := vm.kind(L, 1)

@@ -44,6 +44,8 @@ func (vm *machine) installAPI() error {
 		// Repetition and the end.
 		"repetitions": vm.apiRepetitions, "key": vm.apiKey, "finish": vm.apiFinish, "over": vm.apiOver,
 		"irreversible": vm.apiIrreversible, // lua_irreversible.go
+		"try":          vm.apiTry,          // lua_try.go
+		"emit_pairs":   vm.apiEmitPairs,    // lua_pairs.go
 		// Native rules of sowing games (native.go, native_rules.go).
 		"sow_rule": vm.apiSowRule, "extra_turn_rule": vm.apiExtraTurnRule, "capture_rule": vm.apiCaptureRule,
 		"takes_all_rule": vm.apiTakesAllRule, "end_rule": vm.apiEndRule, "result_rule": vm.apiResultRule,

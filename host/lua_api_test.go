@@ -547,7 +547,7 @@ func TestPrimitivesAtLoadTime(t *testing.T) {
 		{`for i = 1, 255 do m.move("k" .. i, "k{1}") end`, "a game may declare at most 255 move kinds"},
 		{`m.declare { name = "x" }`, "matombo.declare is called twice"},
 		{`m.board { rows = { "c" }, columns = 1 }`, "the board is declared twice"},
-		{`local f = m.filter { colour = 1 }`, "matombo.filter: unknown field colour (known: owner, min, max, tag, not_tag, row, track, next_empty)"},
+		{`local f = m.filter { colour = 1 }`, "matombo.filter: unknown field colour (known: owner, min, max, tag, not_tag, row, track, next_empty, in_row, not_in_row)"},
 		{`local f = m.filter { owner = "me" }`, `filter: owner must be a player number, "mover", "opponent" or "nobody", got "me"`},
 		{`local f = m.filter { owner = 3 }`, "filter: owner 3 does not exist"},
 		{`local f = m.filter { owner = {} }`, "filter: owner must be a player number or a word, got table"},

@@ -33,6 +33,7 @@ func (vm *machine) state(L *lua.LState) *State {
 func (vm *machine) mutable(L *lua.LState) *State {
 	s := vm.state(L)
 	switch {
+	case vm.tryDepth > 0: // a scratch copy (lua_try.go)
 	case vm.emitting:
 		L.RaiseError("legal must not change the state")
 	case vm.phase == CallEvaluate:

@@ -86,6 +86,9 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 			d.specs = append(d.specs, vm.paramSpec(L, pt.RawGetInt(i), i))
 		}
 	}
+	if vm.ext.depth > 0 {
+		d.specs = vm.addExtendsParams(L, d.specs) // extends.go
+	}
 	params, err := resolveParams(d.specs, vm.g.variants, vm.g.chosen, vm.g.overrides)
 	if err != nil {
 		d.cfgErr = err

@@ -49,6 +49,7 @@ func (vm *machine) apiSetCount(L *lua.LState) int {
 		vm.recordSite(EffectSet, i, int(n))
 	}
 	s.cells[i] = n
+	vm.emptied(s, i)
 	return 0
 }
 
@@ -60,6 +61,7 @@ func (vm *machine) apiAdd(L *lua.LState) int {
 		vm.recordAdd(i, int(n-s.cells[i]))
 	}
 	s.cells[i] = n
+	vm.emptied(s, i)
 	L.Push(luaInt(int(n)))
 	return 1
 }
@@ -72,6 +74,7 @@ func (vm *machine) apiTake(L *lua.LState) int {
 	if n != 0 {
 		vm.recordSite(EffectTake, i, int(n))
 	}
+	vm.emptied(s, i)
 	L.Push(luaInt(int(n)))
 	return 1
 }
@@ -122,6 +125,7 @@ func (vm *machine) apiCapture(L *lua.LState) int {
 	if n != 0 {
 		vm.record(Effect{Kind: EffectCapture, Site: i, To: -1, Player: p, Count: n})
 	}
+	vm.emptied(s, i)
 	L.Push(luaInt(n))
 	return 1
 }
@@ -238,4 +242,16 @@ func (vm *machine) apiSet(L *lua.LState) int {
 	}
 	s.cells[c] = int32(v)
 	return 0
+}
+
+// emptied clears the owner of site i when i holds nothing and the board is
+// a board of pieces: there an empty point has count 0 and owner 0, so a
+// point that take, capture, capture_run, sweep, set_count or add empties
+// reads as empty (docs/lua-api.md). On a board of counts an owner is the
+// side a hole belongs to, and stays.
+func (vm *machine) emptied(s *State, i int) {
+	if o := &s.cells[vm.g.lay.owners+i]; s.cells[i] == 0 && *o != 0 && vm.dcl.board.style == Pieces {
+		*o = 0
+		vm.record(Effect{Kind: EffectOwner, Site: i, To: -1, Player: 0})
+	}
 }

@@ -193,6 +193,13 @@ func (vm *machine) relayArgs(L *lua.LState) (*State, *Track, int, uint64, int) {
 // "stop" or "laps") and the number of laps.
 func (vm *machine) apiRelay(L *lua.LState) int {
 	s, t, from, stop, maxLaps := vm.relayArgs(L)
+	switch hook := L.Get(5).(type) {
+	case *lua.LNilType:
+	case *lua.LFunction:
+		return vm.relayHooked(L, s, t, from, stop, maxLaps, hook) // lua_relay_hook.go
+	default:
+		L.ArgError(5, "the hook must be a function, got "+describeLua(hook))
+	}
 	work := sowWork(vm.g.lay.sites)
 	last, how, laps := relayInto(s.cells[:vm.g.lay.sites], vm.dcl.board.tagMask, t, from, stop, maxLaps, &work, vm.trip, vm.rec)
 	vm.chargeSowing(L, sowWork(vm.g.lay.sites)-work)
@@ -343,6 +350,7 @@ func (vm *machine) apiCaptureRun(L *lua.LState) int {
 			break
 		}
 		s.cells[site] = 0
+		vm.emptied(s, site)
 		total += int(n)
 		if vm.rec != nil {
 			vm.record(Effect{Kind: EffectCapture, Site: site, To: -1, Player: p, Count: int(n)})
@@ -374,6 +382,7 @@ func (vm *machine) apiSweep(L *lua.LState) int {
 			vm.record(Effect{Kind: EffectCapture, Site: i, To: -1, Player: int(o), Count: int(s.cells[i])})
 		}
 		s.cells[i] = 0
+		vm.emptied(s, i)
 	}
 	L.Push(luaInt(total))
 	return 1

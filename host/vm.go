@@ -60,6 +60,9 @@ type machine struct {
 	irrev     irreversible      // see lua_irreversible.go
 	strs      strCache
 
+	tryDepth int        // tries running (lua_try.go)
+	trySaves []trySaved // what each running try restores
+
 	natives  map[*lua.LFunction]*native // native rules (native.go)
 	natPlay  *playTurn                  // play, when it is a native turn
 	natLegal *legalTurn                 // legal, when it is a native turn

@@ -20,8 +20,8 @@ Validates a rule script as its author needs: SCRIPT is a NAME.lua (its
 folder is added as a folder of games and the game NAME checked; a
 variants.yaml and rules.md beside it count when the folder is the game's
 own folder, NAME/NAME.lua), DIR a game folder or a folder of games (each
-game in it is checked). Only those files are used: the shipped games are
-not involved.
+game in it is checked). Only those files are used, and the shipped games a
+script extends (matombo.extends), wherever the script is.
 
 For each game, in steps reported as ok or FAIL with the problems (with
 file:line where there is one):
@@ -40,6 +40,8 @@ file:line where there is one):
                  the first 5, a replay of every game on a reloaded script)
                  and end within the ply cap; each variant that changes a
                  parameter plays N/10 more
+With --print, what the scripts print (Lua's print) goes to stderr, each
+line after the game's name: a script author's tracing.
 The exit status is 0 only when every step of every game is ok.`
 
 // maxShown caps the problems shown per step.
@@ -54,15 +56,17 @@ type gameChecker struct {
 	dir   string // the folder of games, as --games DIR
 	games int
 	seed  uint64
+	extra []host.Option // for every load: --print's log
 }
 
 // runCheck is `matombo check SCRIPT|DIR`.
 func runCheck(e *env, args []string) int {
-	c := newCLI(e, "check", "SCRIPT|DIR [--games N] [--seed S]", checkAbout)
+	c := newCLI(e, "check", "SCRIPT|DIR [--games N] [--seed S] [--print]", checkAbout)
 	games := 200
 	c.fs.Var(countOrDirs{count: &games}, "games", "how many random games `N` to play")
 	c.fs.Var(countOrDirs{count: &games}, "n", "the same as --games `N`")
 	seed := c.fs.Uint64("seed", 1, "seed `S` of the first random game; game i uses S+i")
+	printed := c.fs.Bool("print", false, "show what the scripts print (Lua's print), on stderr")
 	pos, status, ok := c.parse(args)
 	if !ok {
 		return status
@@ -87,6 +91,9 @@ func runCheck(e *env, args []string) int {
 			fmt.Fprintln(e.stdout)
 		}
 		gc := &gameChecker{lib: lib, name: name, file: file, dir: dir, games: games, seed: *seed}
+		if *printed {
+			gc.extra = []host.Option{host.WithLog(&lockedWriter{w: e.stderr})}
+		}
 		if !gc.run(e.stdout) {
 			bad++
 		}
@@ -143,6 +150,7 @@ func (gc *gameChecker) run(w io.Writer) bool {
 		Seed:   gc.seed,
 		File:   gc.file,
 		OnStep: func(st verify.Step) { gc.writeStep(w, st) },
+		Extra:  gc.extra,
 	})
 	verdict := "ok"
 	if !r.OK() {

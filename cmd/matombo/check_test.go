@@ -19,7 +19,7 @@ func TestCheckOK(t *testing.T) {
 		for _, want := range []string{
 			"checking kalah\n",
 			"  ok    loads: Kalah (OpenSpiel rules) from " + filepath.Join(kalahGames, "kalah.lua"),
-			"  ok    variants: 2 load (three, six)\n",
+			"  ok    variants: 3 load (three, six, empty-capture)\n",
 			"  ok    parameters: all 4 combinations of seeds load\n",
 			"  ok    openings: 4 distinct configurations sane",
 			"  ok    random games: 4 games (seeds 3-6) end within 1000 plies",
@@ -119,4 +119,19 @@ func TestCheckShadowedScript(t *testing.T) {
 	r := matombo(t, "", "check", filepath.Join(dir, "kalah.lua"), "-n", "1")
 	assert.Equal(t, exitFail, r.code)
 	assert.Contains(t, r.stdout, "is loaded from "+filepath.Join(dir, "kalah", "kalah.lua")+", not from this script")
+}
+
+// check finds the shipped game a script extends, whether the script is
+// loose or in a game folder of its own, anywhere.
+func TestCheckFindsShippedBases(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"loose.lua":            `return matombo.extends("oware", { title = "Loose" })`,
+		"folder/folder.lua":    `return matombo.extends("yematatu", { title = "Folder" })`,
+		"folder/variants.yaml": "variants:\n  sq:\n    params: {board: square}\n",
+	})
+	for _, path := range []string{dir + "/loose.lua", dir + "/folder/folder.lua", dir + "/folder"} {
+		r := matombo(t, "", "check", path, "--games", "2")
+		assert.Equal(t, exitOK, r.code, "%s: %s%s", path, r.stdout, r.stderr)
+		assert.NotContains(t, r.stdout, "unknown game")
+	}
 }

@@ -202,9 +202,10 @@ func (l *stringList) Set(v string) error {
 
 // gameFlags are the flags of every command that names a game.
 type gameFlags struct {
-	dirs     stringList // --games: folders of games, in order
-	variants stringList // --variant
-	params   stringList // --param key=value
+	dirs     stringList    // --games: folders of games, in order
+	variants stringList    // --variant
+	params   stringList    // --param key=value
+	extra    []host.Option // options of the command's own, e.g. trace --print
 }
 
 // register defines --games (unless the command defines its own), --variant
@@ -249,7 +250,7 @@ func (gf *gameFlags) options() ([]host.Option, error) {
 		}
 		opts = append(opts, host.WithOverride(host.Override{Name: strings.TrimSpace(k), Value: v, Source: "--param " + p}))
 	}
-	return opts, nil
+	return append(opts, gf.extra...), nil
 }
 
 // load loads the named game from the library with --variant and --param.

@@ -5,12 +5,16 @@ import (
 	"testing"
 
 	"github.com/matombo/matombo/docs"
+	"github.com/matombo/matombo/games"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
+// Every shipped game has its rules page, and every page is a shipped
+// game's.
 func TestRulesShipped(t *testing.T) {
-	for _, name := range []string{"tsoro", "gore", "yematatu", "kalah", "oware"} {
+	shipped := games.Library().Games()
+	for _, name := range shipped {
 		r := matombo(t, "", "rules", name)
 		require.Equal(t, exitOK, r.code, r.stderr)
 		page, ok := docs.Rules(name)
@@ -18,7 +22,7 @@ func TestRulesShipped(t *testing.T) {
 		assert.Equal(t, page, r.stdout)
 		assert.True(t, strings.HasPrefix(r.stdout, "# "))
 	}
-	assert.Equal(t, []string{"gore", "kalah", "oware", "tsoro", "yematatu"}, docs.RulesGames())
+	assert.Equal(t, shipped, docs.RulesGames())
 	_, ok := docs.Rules("../go.mod")
 	assert.False(t, ok)
 }
@@ -32,6 +36,8 @@ func TestRulesFromFolder(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"kalah/kalah.lua": kalahScript(t, "kalah"),
 		"kalah/rules.md":  "# Kalah\n\nSow and capture.\n",
+		// The shipped variant sets a parameter this copy does not have.
+		"kalah/variants.yaml": "variants:\n  empty-capture: {params: {}}\n",
 	})
 	r = matombo(t, "", "rules", "--games", dir, "kalah")
 	require.Equal(t, exitOK, r.code, r.stderr)

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/matombo/matombo/host"
 )
@@ -21,18 +23,27 @@ first (the state format of docs/state-json.md: game, variant, ply, to_move,
 sites, captured, hand, legal, over, winner, notes, reason, vars, history,
 effects: what each token did, in order).
 
+With --print, what the script prints (Lua's print) goes to stderr, each
+line after the game's name, before the state it led to.
+
 An illegal token stops the trace after the states before it, with an error
 naming the token and the legal ones, and exit status 1.`
 
 // runTrace is `matombo trace GAME [TOKEN ...]`.
 func runTrace(e *env, args []string) int {
-	c := newCLI(e, "trace", "GAME [TOKEN ...] [--json] [--games DIR] [--variant NAME] [--param key=value]", traceAbout)
+	c := newCLI(e, "trace", "GAME [TOKEN ...] [--json] [--print] [--games DIR] [--variant NAME] [--param key=value]", traceAbout)
 	var gf gameFlags
 	gf.register(c.fs, true)
 	asJSON := c.fs.Bool("json", false, "write one JSON object per state, one per line")
+	printed := c.fs.Bool("print", false, "show what the script prints (Lua's print), on stderr")
 	name, rest, status, ok := c.parseGame(args, true)
 	if !ok {
 		return status
+	}
+	var logs *lockedWriter
+	if *printed {
+		logs = &lockedWriter{w: &bytes.Buffer{}}
+		gf.extra = append(gf.extra, host.WithLog(logs))
 	}
 	g, err := gf.open(name)
 	if err != nil {
@@ -44,7 +55,7 @@ func runTrace(e *env, args []string) int {
 	}
 	// The tokens are played once: a script that fails (perhaps only when
 	// its budget runs out) is not run twice.
-	states, playErr := playTokens(g, tokens)
+	states, printedText, playErr := playTokens(g, tokens, logs)
 	hands, captures := usesTotals(states)
 	write := func(s *host.State, tok string, mover int) error {
 		if *asJSON {
@@ -53,15 +64,18 @@ func runTrace(e *env, args []string) int {
 		writeTraceState(e.stdout, s, tok, mover, captures, hands, e.color)
 		return nil
 	}
-	if err := write(states[0], "", 0); err != nil {
-		return c.fail(err)
-	}
-	for i, s := range states[1:] {
-		if err := write(s, tokens[i], states[i].ToMove()); err != nil {
+	for i, s := range states {
+		fmt.Fprint(e.stderr, printedText[i]) // what the script printed on the way to s
+		tok, mover := "", 0
+		if i > 0 {
+			tok, mover = tokens[i-1], states[i-1].ToMove()
+		}
+		if err := write(s, tok, mover); err != nil {
 			return c.fail(err)
 		}
 	}
 	if playErr != nil {
+		fmt.Fprint(e.stderr, printedText[len(states)]) // and while the failing token ran
 		return c.fail(fmt.Errorf("token %d: %w", len(states), playErr))
 	}
 	return exitOK
@@ -69,20 +83,36 @@ func runTrace(e *env, args []string) int {
 
 // playTokens plays the tokens from the opening of g, recording their
 // effects, and returns the states from the opening on, one after each
-// token played, and the error of the first token that fails.
-func playTokens(g *host.Game, tokens []string) ([]*host.State, error) {
+// token played, and the error of the first token that fails. printed[i]
+// is what the script printed (into logs, when it is not nil) on the way
+// to states[i]; printed has one more entry, for the failing token.
+func playTokens(g *host.Game, tokens []string, logs *lockedWriter) (states []*host.State, printed []string, err error) {
+	take := func() string {
+		if logs == nil {
+			return ""
+		}
+		logs.mu.Lock()
+		defer logs.mu.Unlock()
+		b := logs.w.(*bytes.Buffer)
+		out := b.String()
+		b.Reset()
+		return out
+	}
 	r := g.NewRunner()
 	defer r.Close()
 	r.Record(true)
 	s := g.Start()
-	states := []*host.State{s.Clone()}
+	states = []*host.State{s.Clone()}
+	printed = []string{take()}
 	for _, tok := range tokens {
-		if err := r.Play(s, tok); err != nil {
-			return states, err
+		err = r.Play(s, tok)
+		printed = append(printed, take())
+		if err != nil {
+			return states, printed, err
 		}
 		states = append(states, s.Clone())
 	}
-	return states, nil
+	return states, append(printed, ""), nil
 }
 
 // writeJSONState writes a state as one line of JSON.
@@ -119,4 +149,17 @@ func writeTraceState(w io.Writer, s *host.State, tok string, mover int, captures
 	fmt.Fprint(w, diagram(s, color))
 	writeTotals(w, s, captures, hands)
 	writeTurn(w, s)
+}
+
+// lockedWriter serializes writes: the machines of a game's pool may print
+// from several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

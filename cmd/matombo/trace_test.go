@@ -90,3 +90,22 @@ func TestTraceIllegalToken(t *testing.T) {
 	assert.Equal(t, `matombo trace: token 6: illegal token "c2": the game is over; there are no legal tokens`+"\n", r.stderr)
 	assert.Contains(t, r.stdout, "Game over after 5 decisions: Player 1 (South) wins (three on a line)")
 }
+
+// --print shows what the script prints, on stderr, between the states; and
+// check --print does the same while checking.
+func TestPrintFlag(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"pk/pk.lua": `local m = matombo
+return m.extends("kalah", { replace = { k2_sow = function(sow, p, from) print("sowing", m.name(from)) return sow(p, from) end } })
+`})
+	r := matombo(t, "", "trace", "pk", "--games", dir, "--print", "a3", "a1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Equal(t, "pk: sowing\ta3\npk: sowing\ta1\n", r.stderr)
+	r = matombo(t, "", "trace", "pk", "--games", dir, "a3", "a1")
+	assert.Empty(t, r.stderr, "without --print nothing is shown")
+
+	r = matombo(t, "", "check", dir+"/pk/pk.lua", "--games", "1", "--print")
+	require.Equal(t, exitOK, r.code, r.stdout)
+	assert.Contains(t, r.stderr, "pk: sowing\t")
+	r = matombo(t, "", "check", dir+"/pk/pk.lua", "--games", "1")
+	assert.Empty(t, r.stderr)
+}

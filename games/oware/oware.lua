@@ -165,7 +165,7 @@ local play = m.sowing_play {
 
 -- The scores (O8): the seeds each player has captured (and, at the end,
 -- collected by O7).
-local captured = m.captured
+local captured, sum = m.captured, m.sum
 local function score()
   return captured(1), captured(2)
 end

@@ -48,6 +48,8 @@
 ---@field row? integer Row number, 1 = a.
 ---@field track? matombo.Track
 ---@field next_empty? matombo.Track The next site on this track is empty.
+---@field in_row? integer The site's owner owns this many sites in a row along a line through it (a morris mill).
+---@field not_in_row? integer The opposite of in_row: the site is in no such row (empty sites included).
 
 ---@class matombo.Jump
 ---@field over integer
@@ -130,6 +132,7 @@ function matombo.rule(name, fn) end
 ---@field title? string
 ---@field description? string
 ---@field replace? table<string, function> Rule point name -> replacement(replaced, ...).
+---@field params? matombo.Param[] Parameters of the extending game's own, after the base game's.
 
 ---Runs the script of the game `base` with rule points replaced and returns
 ---what it returned (docs/extending.md). The name must be a literal string.
@@ -266,10 +269,11 @@ function matombo.sow(track, from, n) end
 ---@param from matombo.Site
 ---@param stop_tag? matombo.Tag
 ---@param max_laps? integer
+---@param on_lap? fun(last: integer, track: matombo.Track, laps: integer): (boolean|matombo.Track|nil), matombo.Site?, matombo.Site?
 ---@return integer last
----@return "empty"|"stop"|"laps" how
+---@return "empty"|"stop"|"laps"|"hook" how
 ---@return integer laps
-function matombo.relay(track, from, stop_tag, max_laps) end
+function matombo.relay(track, from, stop_tag, max_laps, on_lap) end
 ---@param track matombo.Track
 ---@param from matombo.Site
 ---@param stop_tag? matombo.Tag
@@ -384,6 +388,12 @@ function matombo.emit_steps(kind, f) end
 ---@param f matombo.Filter
 ---@return integer
 function matombo.emit_jumps(kind, f) end
+---Emits a move (a, b) for every site a matching `from` and every other site b matching `to`.
+---@param kind matombo.Kind
+---@param from matombo.Filter
+---@param to matombo.Filter
+---@return integer
+function matombo.emit_pairs(kind, from, to) end
 ---Emits the matching sites whose relay sowing ends within max_laps laps.
 ---@param kind matombo.Kind
 ---@param f matombo.Filter
@@ -408,3 +418,9 @@ function matombo.finish(winner, reason, ...) end
 function matombo.over() end
 ---Inside play: no earlier position can occur again; repetitions count from the position this move makes.
 function matombo.irreversible() end
+
+---Calls fn(...) on a scratch copy of the state and returns its results; the state is then as before.
+---@generic R
+---@param fn fun(...): R
+---@return R
+function matombo.try(fn, ...) end

@@ -46,7 +46,8 @@ func samplePositions(t *testing.T, g *host.Game, seed uint64) []*host.State {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	out := []*host.State{g.Start()}
 	kinds := map[uint8]bool{}
-	for game := 0; game < 20 && (len(out) < 6 || len(kinds) < len(g.MoveKinds())); game++ {
+	// Up to 400 games: a kind may be rare (Achi's pass comes in about one random game of 80).
+	for game := 0; game < 400 && (len(out) < 6 || len(kinds) < len(g.MoveKinds())); game++ {
 		s := g.Start()
 		stop := 3 + rng.IntN(40)
 		for !s.Over() && s.Ply() < 2000 {

@@ -14,7 +14,7 @@ import (
 // or a word of one game's rules.
 func TestPageNamesNoGame(t *testing.T) {
 	l := lib()
-	words := []string{"mancala", "heads", "musoro"} // words of one game's rules
+	words := []string{"mancala", "heads", "musoro", "morris", "kichwa"} // words of one game's rules
 
 	for _, name := range l.Games() {
 		words = append(words, name)

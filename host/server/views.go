@@ -16,6 +16,7 @@ import (
 type boardView struct {
 	Style   string     `json:"style"` // "counts" (holes with counters) or "pieces" (points with pieces)
 	Grid    bool       `json:"grid"`  // every site is named by its row label and column, like a1
+	Cells   bool       `json:"cells"` // a grid of pieces, declared as rows and columns: drawn as square cells
 	Rows    []string   `json:"rows"`  // row labels, south to north
 	Sites   []siteView `json:"sites"`
 	Lines   [][]string `json:"lines"`
@@ -52,6 +53,7 @@ func newBoardView(g *host.Game) *boardView {
 		}
 		v.Sites = append(v.Sites, siteView{Name: site.Name, Row: site.Row, Col: site.Col, Tags: tags, End: site.End})
 	}
+	v.Cells = b.Grid() && b.Style() == host.Pieces
 	v.Grid = true
 	for _, site := range v.Sites {
 		v.Grid = v.Grid && site.Row < len(v.Rows) && site.Name == v.Rows[site.Row]+strconv.Itoa(site.Col)

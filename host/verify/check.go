@@ -33,6 +33,10 @@ type CheckOptions struct {
 	// OnStep, when set, is called with each step as soon as it is done,
 	// for a caller that shows progress.
 	OnStep func(Step)
+
+	// Extra options are added to every load, after a configuration's own
+	// (host.WithLog to see what the script prints, say).
+	Extra []host.Option
 }
 
 // MaxCombinations caps the parameter combinations Check loads: with more,
@@ -161,10 +165,15 @@ type gameCheck struct {
 	opt  CheckOptions
 }
 
+// load loads the game with opts and the extra options.
+func (c *gameCheck) load(opts ...host.Option) (*host.Game, error) {
+	return c.lib.Load(c.name, slices.Concat(opts, c.opt.Extra)...)
+}
+
 // loads loads the game with its defaults.
 func (c *gameCheck) loads() (*host.Game, Step) {
 	st := Step{Name: StepLoads}
-	g, err := c.lib.Load(c.name)
+	g, err := c.load()
 	if err != nil {
 		st.Findings = append(st.Findings, Finding{Msg: oneLine(err.Error())})
 		return nil, st
@@ -209,7 +218,7 @@ func (c *gameCheck) variants(g *host.Game) ([]*Config, Step) {
 	var names []string
 	for _, v := range g.Variants() {
 		cfg := &Config{Label: "variant " + v.Name, Variant: v.Name}
-		vg, err := c.lib.Load(c.name, cfg.Options()...)
+		vg, err := c.load(cfg.Options()...)
 		if err != nil {
 			st.Findings = append(st.Findings, Finding{Msg: fmt.Sprintf("variant %s: %s", v.Name, oneLine(err.Error()))})
 			continue
@@ -264,7 +273,7 @@ func (c *gameCheck) params(g *host.Game) ([]*Config, Step) {
 			label = append(label, fmt.Sprintf("%s=%v", o.Name, o.Value))
 		}
 		cfg := &Config{Label: strings.Join(label, " "), Overrides: combo}
-		pg, err := c.lib.Load(c.name, cfg.Options()...)
+		pg, err := c.load(cfg.Options()...)
 		if err != nil {
 			st.Findings = append(st.Findings, Finding{Msg: fmt.Sprintf("%s: %s", cfg.Label, oneLine(err.Error()))})
 			continue
@@ -428,7 +437,7 @@ func (c *gameCheck) randomGames(configs []*Config) Step {
 			n = max(1, c.opt.Games/10)
 			extra++
 		}
-		lib, name, opts := c.lib, c.name, cfg.Options()
+		opts := cfg.Options()
 		stats, probs := Run(cfg.Game, Options{
 			Games:         n,
 			Seed:          c.opt.Seed,
@@ -436,7 +445,7 @@ func (c *gameCheck) randomGames(configs []*Config) Step {
 			ThoroughGames: min(n, 5),
 			MaxProblems:   max(20, n), // a failure repeated in every game is counted, see findings
 			Replay:        true,
-			Reload:        func() (*host.Game, error) { return lib.Load(name, opts...) },
+			Reload:        func() (*host.Game, error) { return c.load(opts...) },
 		})
 		st.Findings = append(st.Findings, findings(cfg, probs)...)
 		if i == 0 {

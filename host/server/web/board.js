@@ -27,7 +27,10 @@ function layout(board, flip, rotate) {
     const rowSpan = Math.max(1, maxRow - minRow), colSpan = Math.max(1, maxCol - minCol);
     xu = yu * Math.min(1, Math.max(0.5, (rowSpan * 1.5) / colSpan));
   }
-  const margin = holes ? 66 : 50;
+  // A grid of pieces (rows and columns declared) is drawn as cells, with
+  // its row and column labels outside them.
+  const cells = !holes && board.cells;
+  const margin = holes ? 66 : cells ? 84 : 50;
   const w = 2 * margin + (maxCol - minCol) * xu;
   const h = 2 * margin + (maxRow - minRow) * yu + (holes ? (board.grid ? 18 : 8) : 0);
   // Row 0 is at the bottom, or at the top when the board is turned round
@@ -39,7 +42,7 @@ function layout(board, flip, rotate) {
   const pos = {};
   for (const s of board.sites) pos[s.name] = at(x0(s.col), y0(s.row));
   return {
-    pos, at, x0, y0, holes, margin, minCol, maxCol, minRow, maxRow, rotate, flip,
+    pos, at, x0, y0, holes, cells, xu, yu, margin, minCol, maxCol, minRow, maxRow, rotate, flip,
     uprightWidth: w, uprightHeight: h,
     width: rotate ? h : w,
     height: rotate ? w : h,
@@ -129,7 +132,8 @@ function drawBody(g, view, site, st) {
     const t = el("text", { class: "count", x: p.x, y: p.y + 5, "text-anchor": "middle" }, g);
     t.textContent = String(st.count);
   } else {
-    el("circle", { class: "point", cx: p.x, cy: p.y, r: 9 }, g);
+    if (L.cells) el("rect", { class: "cell", x: p.x - L.xu / 2, y: p.y - L.yu / 2, width: L.xu, height: L.yu }, g);
+    else el("circle", { class: "point", cx: p.x, cy: p.y, r: 9 }, g);
     if (st.count > 0 && st.owner > 0) {
       el("circle", { class: "piece" + Math.min(st.owner, 2) + " owner" + st.owner, cx: p.x, cy: p.y, r }, g);
       if (st.count > 1) {
@@ -178,6 +182,18 @@ export function drawBoard(container, board, state, opts) {
         const t = el("text", { class: "label", x: p.x, y: p.y + 5, "text-anchor": "middle" }, svg);
         t.textContent = String(c);
       }
+    }
+  } else if (L.cells) {
+    // Each site is a square cell (drawn with its site, so that the whole
+    // cell takes a click); the lines, if any, are not drawn.
+    board.rows.forEach((label, r) => {
+      if (r < L.minRow || r > L.maxRow) return;
+      const p = L.at(L.margin - L.xu / 2 - 22, L.y0(r));
+      el("text", { class: "label", x: p.x, y: p.y + 5, "text-anchor": "middle" }, svg).textContent = label;
+    });
+    for (let c = L.minCol; c <= L.maxCol; c++) {
+      const p = L.at(L.x0(c), L.uprightHeight - L.margin + L.yu / 2 + 22);
+      el("text", { class: "label", x: p.x, y: p.y + 5, "text-anchor": "middle" }, svg).textContent = String(c);
     }
   } else {
     for (const line of board.lines) {

@@ -7,7 +7,9 @@
 --   sites (index: name): 1 a1 (apex), 2 b1, 3 b2, 4 b3, 5 c1, 6 c2, 7 c3
 --   lines: a1-b1-c1, a1-b2-c2, a1-b3-c3, b1-b2-b3, c1-c2-c3
 --   kinds: 1 drop "{1}", 2 move "{from}-{to}"
---   filters: F[1] empty points, F[2] the mover's pieces
+--   filters: F[1] empty points, F[2] the mover's pieces, F[3] the
+--            opponent's pieces in no three in a row, F[4] pieces in three in
+--            a row
 local m = matombo
 
 m.declare { name = "probepts", title = "Probe points", players = 2, max_plies = 600 }
@@ -31,6 +33,8 @@ local DROP = m.move("drop", "{1}")
 local MOVE = m.move("move", "{from}-{to}")
 local EMPTY = m.filter { owner = "nobody", max = 0 }
 local MINE = m.filter { owner = "mover", min = 1 }
+m.filter { owner = "opponent", not_in_row = 3 }
+m.filter { in_row = 3 }
 
 local function setup()
   m.set_hand(1, 3)
