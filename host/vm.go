@@ -39,9 +39,9 @@ type machine struct {
 	keyValid  bool   // key is the key of the state as it is now
 	mover     int    // the player whose decision is listed or made
 	budgetHit *BudgetError
-	broken    bool   // a call failed; the machine is discarded
-	held      uint64 // what the script held when last measured between calls (see checkHeld)
-	memGen    uint64 // the watchdog's heap generation at that measurement
+	broken    bool                // a call failed; the machine is discarded
+	held      uint64              // what the script held when last measured between calls (see checkHeld)
+	heap      watchdog.HeapGrowth // when to measure it again
 
 	protected map[*lua.LTable]bool
 	dataPos   map[*lua.LTable]Pos
@@ -170,17 +170,26 @@ func (vm *machine) gameMemory() uint64 {
 	return vm.heldMemory(vm.g.limits.Memory) + uint64(others)
 }
 
-// checkHeld measures, when the process heap has grown since the machine
-// last did (see watchdog.HeapGen), the memory its script keeps between
-// calls, and stops the game when its machines together hold more than the
-// memory budget. Measuring walks what the script holds, so it is done at
-// most once per heap generation.
+// gameFailed returns the error that stopped the game (see Game.fail),
+// breaking the machine, or nil.
+func (vm *machine) gameFailed() error {
+	if e := vm.g.failed.Load(); e != nil {
+		vm.broken = true
+		return e
+	}
+	return nil
+}
+
+// checkHeld measures, when the process heap has grown by a quarter of the
+// memory budget since the machine last did (see watchdog.HeapGrowth), the
+// memory its script keeps between calls, and stops the game when its
+// machines together hold more than the memory budget. Measuring walks
+// what the script holds, so it is done only after such growth; the heap
+// is read at most once a tick.
 func (vm *machine) checkHeld(fn Call) error {
-	gen := vm.g.wd.HeapGen()
-	if gen == vm.memGen {
+	if !vm.heap.Grown(vm.g.wd) {
 		return nil
 	}
-	vm.memGen = gen
 	limit := vm.g.limits.Memory
 	held := vm.heldMemory(limit)
 	total := vm.g.held.Add(int64(held) - int64(vm.held))
@@ -294,9 +303,8 @@ func (vm *machine) call(fn lua.LValue, name Call, nret int, args ...lua.LValue) 
 // the budget; a failure marks the machine broken and becomes an error
 // naming the script function.
 func (vm *machine) invoke(name Call, nargs, nret int) error {
-	if e := vm.g.failed.Load(); e != nil {
-		vm.broken = true
-		return e
+	if err := vm.gameFailed(); err != nil {
+		return err
 	}
 	seq := vm.begin()
 	outer := vm.phase
