@@ -384,6 +384,9 @@ func (vm *machine) callNative(L *lua.LState, n *native) int {
 // runNativeTurn runs the native play (move m of player p) or legal (for
 // player p) on vm.st as one call of the script.
 func (vm *machine) runNativeTurn(name Call, p int, m Move) error {
+	if err := vm.gameFailed(); err != nil {
+		return err
+	}
 	seq := vm.begin()
 	outer := vm.phase
 	vm.phase = name

@@ -8,8 +8,10 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
@@ -441,9 +443,65 @@ func (v intValue) Set(s string) error {
 // intFlag defines a whole-number flag from lo to hi.
 func (c *cli) intFlag(name string, value, lo, hi int, usage string) *int {
 	p := new(int)
-	*p = value
-	c.fs.Var(intValue{p: p, lo: lo, hi: hi}, name, usage)
+	intVar(c.fs, p, name, value, lo, hi, usage)
 	return p
+}
+
+// intVar defines a whole-number flag from lo to hi on fs, stored in p.
+func intVar(fs *flag.FlagSet, p *int, name string, value, lo, hi int, usage string) {
+	*p = value
+	fs.Var(intValue{p: p, lo: lo, hi: hi}, name, usage)
+}
+
+// maxDuration is the longest duration a flag takes.
+const maxDuration = 1000 * time.Hour
+
+// durationValue is a duration flag bounded to [lo, hi].
+type durationValue struct {
+	p      *time.Duration
+	lo, hi time.Duration
+}
+
+func (v durationValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return v.p.String()
+}
+
+// Set parses a bounded duration such as 90s or 10m; a duration too long
+// even for time.Duration is "too large" like any other.
+func (v durationValue) Set(s string) error {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		if tooLongDuration(s) {
+			return fmt.Errorf("too large: the limit is %s", v.hi)
+		}
+		return fmt.Errorf("want a duration such as 90s or 10m, from %s to %s", v.lo, v.hi)
+	}
+	switch {
+	case d > v.hi:
+		return fmt.Errorf("too large: the limit is %s", v.hi)
+	case d < v.lo:
+		return fmt.Errorf("want a duration from %s to %s", v.lo, v.hi)
+	}
+	*v.p = d
+	return nil
+}
+
+// durationSyntax is what time.ParseDuration accepts, for positive values.
+var durationSyntax = regexp.MustCompile(`^\+?([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms|s|m|h))+$`)
+
+// tooLongDuration tells whether s is a well-formed duration that
+// time.ParseDuration refused only because it overflows.
+func tooLongDuration(s string) bool {
+	return durationSyntax.MatchString(strings.TrimSpace(s))
+}
+
+// durationVar defines a duration flag from lo to hi on fs, stored in p.
+func durationVar(fs *flag.FlagSet, p *time.Duration, name string, value, lo, hi time.Duration, usage string) {
+	*p = value
+	fs.Var(durationValue{p: p, lo: lo, hi: hi}, name, usage)
 }
 
 // uint64Value is a flag taking any whole number of 64 bits (a seed).

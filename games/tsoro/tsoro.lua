@@ -92,10 +92,13 @@ for k = 1, N do
   ACROSS[C0 + k], BEHIND[C0 + k] = B0 + k, A0 + k
 end
 
+-- The prompts say what a decision that is not plain sowing is to the
+-- players (the page and the terminal show them beside the choices); see
+-- also prompt below.
 local SOW = m.move("sow", "{1}")
-local CONTINUE = m.move("continue", "continue")
-local STOP = m.move("stop", "stop")
-local TAKE = m.move("take", "x{1}")
+local CONTINUE = m.move("continue", "continue", { prompt = "Continue sowing from your head" })
+local STOP = m.move("stop", "stop", { prompt = "Stop the move here" })
+local TAKE = m.move("take", "x{1}", { prompt = "Capture one of your opponent's holes of your choice" })
 
 local PENDING = m.var("pending") -- see the top of the file
 
@@ -279,4 +282,20 @@ local function score()
   return m.captured(1), m.captured(2)
 end
 
-return { setup = t2_setup, legal = legal, play = play, blocked = t11_blocked, repeated = t13_repetition, evaluate = evaluate, score = score }
+-- What the pending decision asks (not a rule: words for the players). A
+-- lap ending on an occupied head (T7c) and the bonus captures (T9) say
+-- where the move stands; the start of a move needs no words.
+local function prompt(p, pending)
+  if pending > 0 then
+    return "Your lap ended on your head " .. m.name(pending) .. ": continue sowing or stop here"
+  elseif pending < 0 then
+    local left = 0 - pending
+    return "Bonus capture: take one of your opponent's holes (" .. left .. " left)"
+  end
+  return nil
+end
+
+return {
+  setup = t2_setup, legal = legal, play = play, blocked = t11_blocked, repeated = t13_repetition,
+  evaluate = evaluate, score = score, prompt = prompt,
+}

@@ -47,67 +47,6 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return readOpened(path, f, limit)
 }
 
-// Open opens the operating-system file at path for reading as a stream,
-// with the checks of ReadFile: it must lead to a regular file, and reading
-// more than limit bytes from it fails with an *Error naming the file. Use
-// it for files too large to hold in memory at once.
-func Open(path string, limit int64) (io.ReadCloser, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, openError(path, err)
-	}
-	if err := checkMode(path, info.Mode()); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
-	if err != nil {
-		return nil, openError(path, err)
-	}
-	info, err = f.Stat()
-	if err == nil {
-		err = checkMode(path, info.Mode())
-	} else {
-		err = &Error{Path: path, Msg: err.Error(), Err: err}
-	}
-	if err == nil && info.Size() > limit {
-		err = tooLarge(path, limit)
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return &limitedFile{f: f, path: path, limit: limit, left: limit}, nil
-}
-
-// limitedFile reads a file up to its limit, then fails naming the file.
-type limitedFile struct {
-	f           *os.File
-	path        string
-	limit, left int64
-}
-
-func (l *limitedFile) Read(p []byte) (int, error) {
-	if l.left <= 0 {
-		// Is there more? Reading one byte tells a file that grew.
-		var one [1]byte
-		if n, _ := l.f.Read(one[:]); n > 0 {
-			return 0, tooLarge(l.path, l.limit)
-		}
-		return 0, io.EOF
-	}
-	if int64(len(p)) > l.left {
-		p = p[:l.left]
-	}
-	n, err := l.f.Read(p)
-	l.left -= int64(n)
-	if err != nil && err != io.EOF {
-		err = &Error{Path: l.path, Msg: "cannot read: " + err.Error(), Err: err}
-	}
-	return n, err
-}
-
-func (l *limitedFile) Close() error { return l.f.Close() }
-
 // ReadFS reads the file name of fsys, of at most limit bytes; shown is how
 // the file is named in errors. A file system cannot be asked to open
 // without blocking, so the type is checked before opening and again on
@@ -206,3 +145,61 @@ func Size(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// Open opens the operating-system file at path to be read as a stream,
+// with the checks of ReadFile: it must be a regular file (what symbolic
+// links lead to included), it is opened without blocking, and reading more
+// than limit bytes from it fails with an *Error. Size is the file's size
+// when it was opened. The caller closes the file.
+func Open(path string, limit int64) (f *File, err error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	if err := checkMode(path, info.Mode()); err != nil {
+		return nil, err
+	}
+	osf, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	info, err = osf.Stat()
+	if err != nil {
+		osf.Close()
+		return nil, &Error{Path: path, Msg: err.Error(), Err: err}
+	}
+	if err := checkMode(path, info.Mode()); err != nil {
+		osf.Close()
+		return nil, err
+	}
+	if info.Size() > limit {
+		osf.Close()
+		return nil, tooLarge(path, limit)
+	}
+	return &File{f: osf, path: path, limit: limit, left: limit, Size: info.Size()}, nil
+}
+
+// File is a file opened by Open.
+type File struct {
+	f     *os.File
+	path  string
+	limit int64
+	left  int64 // bytes that may still be read
+	Size  int64 // the file's size when it was opened
+}
+
+// Read reads from the file, failing once more than the limit was read.
+func (f *File) Read(p []byte) (int, error) {
+	if int64(len(p))-1 > f.left { // not len(p) > left+1: left may be math.MaxInt64
+		p = p[:f.left+1]
+	}
+	n, err := f.f.Read(p)
+	f.left -= int64(n)
+	if f.left < 0 {
+		return n, tooLarge(f.path, f.limit)
+	}
+	return n, err
+}
+
+// Close closes the file.
+func (f *File) Close() error { return f.f.Close() }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -87,7 +88,9 @@ func ExampleReadFile() {
 	// Output: /dev/zero: not a regular file (a character device): only a plain file can be read
 }
 
-func TestOpen(t *testing.T) {
+// Open refuses what ReadFile refuses, and a file that grows past the
+// limit while it is read fails when the limit is passed.
+func TestOpenRefusesAndBounds(t *testing.T) {
 	dir := t.TempDir()
 	plain := filepath.Join(dir, "plain.txt")
 	require.NoError(t, os.WriteFile(plain, []byte("hello"), 0o644))
@@ -121,4 +124,31 @@ func TestOpen(t *testing.T) {
 	var se *Error
 	require.ErrorAs(t, err, &se)
 	assert.Contains(t, err.Error(), "file is larger than 5 bytes")
+}
+
+// Open streams a plain file and stops a read past its limit.
+func TestOpenStreamsWithinItsLimit(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "data")
+	require.NoError(t, os.WriteFile(p, []byte("0123456789"), 0o644))
+	f, err := Open(p, 10)
+	require.NoError(t, err)
+	assert.Equal(t, int64(10), f.Size)
+	b, err := io.ReadAll(f)
+	require.NoError(t, err)
+	assert.Equal(t, "0123456789", string(b))
+	require.NoError(t, f.Close())
+
+	_, err = Open(p, 9)
+	assert.ErrorContains(t, err, "larger than")
+
+	// The largest limit is no limit, and does not wrap around.
+	f, err = Open(p, math.MaxInt64)
+	require.NoError(t, err)
+	b, err = io.ReadAll(f)
+	require.NoError(t, err)
+	assert.Equal(t, "0123456789", string(b))
+	require.NoError(t, f.Close())
+
+	_, err = Open(filepath.Join(t.TempDir(), "missing"), 10)
+	assert.ErrorIs(t, err, fs.ErrNotExist)
 }

@@ -218,13 +218,21 @@ func (ss *solutions) prepare(g *host.Game) (Player, int64, error) {
 			return nil, 0, errors.New("its solution is not cached on the server (run matombo solve there)")
 		}
 		var err error
-		if sol, err = solve.Solve(ctx, g, solve.WithMaxPositions(int(positions))); err != nil {
+		// The table engine, on one core: it stops at the positions and
+		// bytes of the budget (the search engine is for solves run by
+		// hand, with matombo solve).
+		opts := []solve.Option{solve.WithEngine(solve.Retrograde), solve.WithMaxPositions(int(positions)),
+			solve.WithMaxBytes(ss.budget.Memory), solve.WithThreads(1)}
+		if sol, err = solve.Solve(ctx, g, opts...); err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
 				return nil, 0, fmt.Errorf("solving it takes longer than the %v the server allows", ss.budget.Time)
 			}
 			var tl *solve.TooLargeError
-			if errors.As(err, &tl) {
+			if errors.As(err, &tl) && tl.Positions > 0 && tl.Positions >= tl.MaxPositions {
 				return nil, 0, fmt.Errorf("it has more than %d positions, more than the server solves", positions)
+			}
+			if errors.As(err, &tl) {
+				return nil, 0, fmt.Errorf("solving it needs more than the %s the server keeps for solutions", solve.FormatBytes(ss.budget.Memory))
 			}
 			return nil, 0, err
 		}
