@@ -41,6 +41,14 @@ func TestNumericFlagsAreBounded(t *testing.T) {
 				t.Errorf("matombo %s --%s is an unbounded %s: use cli.intFlag, uint64Flag or floatFlag", name, f.Name, typ)
 				return
 			case "main.intValue", "main.uint64Value", "main.floatValue", "main.countOrDirs":
+			case "main.durationValue":
+				for _, v := range []string{"99999999999999999999h", "2562048h", "100000h"} {
+					var out, errOut bytes.Buffer
+					code := run([]string{name, "--" + f.Name, v}, strings.NewReader(""), &out, &errOut)
+					assert.Equal(t, exitUsage, code, "matombo %s --%s %s: %s", name, f.Name, v, errOut.String())
+					assert.Contains(t, errOut.String(), "the limit is", "matombo %s --%s %s names the limit", name, f.Name, v)
+				}
+				return
 			default:
 				return // strings, booleans, lists
 			}
