@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/subtle"
 	"errors"
 	"fmt"
@@ -95,6 +96,7 @@ func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := time.Now()
+	var err error
 	u := store.Update{Ply: ply, To: ply, Result: sg.Result, ComputerDue: sg.ComputerDue, Clock: sg.Clock, Request: nil}
 	switch {
 	case req.Accept != nil:
@@ -108,7 +110,10 @@ func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if *req.Accept {
-			u = s.takeBack(sg, e, q.To, now)
+			if u, err = s.takeBack(r.Context(), sg, e, q.To, now); err != nil {
+				s.rebuildError(w, r, id, err)
+				return
+			}
 		}
 	default:
 		to := lastTurn(e.movers, seat)
@@ -117,7 +122,10 @@ func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if onlyComputersBesides(sg.Seats, seat) {
-			u = s.takeBack(sg, e, to, now)
+			if u, err = s.takeBack(r.Context(), sg, e, to, now); err != nil {
+				s.rebuildError(w, r, id, err)
+				return
+			}
 		} else {
 			if sg.Request != nil {
 				writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("player %d has proposed a takeback already", sg.Request.Seat), Ply: &ply})
@@ -135,9 +143,8 @@ func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, err, id)
 		return
 	}
-	if err := s.sync(e, got); err != nil {
-		s.log.Error("rebuilding a game", "id", id, "err", err)
-		writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+	if err := s.sync(r.Context(), e, got); err != nil {
+		s.rebuildError(w, r, id, err)
 		return
 	}
 	if got.ComputerDue {
@@ -147,24 +154,21 @@ func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
 }
 
 // takeBack is the update that takes sg back to its first to moves, with
-// the clock of the seat to move then running from now. The caller holds
-// e.mu, and e shows sg.
-func (s *Server) takeBack(sg *store.Game, e *entry, to int, now time.Time) store.Update {
-	st, _, _, err := rebuild(e.game, sg.Record[:to])
-	seat := 0
-	if err == nil {
-		seat = toMove(st)
+// the clock of the seat to move then running from now; the state there is
+// rebuilt from the checkpoint before it, and ctx stops that. The caller
+// holds e.mu, and e shows sg.
+func (s *Server) takeBack(ctx context.Context, sg *store.Game, e *entry, to int, now time.Time) (store.Update, error) {
+	st, _, err := e.stateAt(ctx, to)
+	if err != nil {
+		return store.Update{}, err
 	}
-	var result *store.Result
-	due := false
-	if err == nil {
-		result, due = outcome(st, sg.Seats)
-	}
+	seat := toMove(st)
+	result, due := outcome(st, sg.Seats)
 	running := seat
 	if to == 0 {
 		running = 0 // the clocks start with the first move
 	}
-	return store.Update{Ply: len(sg.Record), To: to, Result: result, ComputerDue: due, Clock: restarted(sg.Clock, running, now)}
+	return store.Update{Ply: len(sg.Record), To: to, Result: result, ComputerDue: due, Clock: restarted(sg.Clock, running, now)}, nil
 }
 
 func equalRecords(a, b []string) bool { return len(a) == len(b) && isPrefix(a, b) }
@@ -211,10 +215,9 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		links[i] = from[i] == seat
 	}
 	answer := func(status int, sg *store.Game) {
-		v, err := s.gameAt(sg, -1, true)
+		v, err := s.gameAt(r.Context(), sg, -1, true)
 		if err != nil {
-			s.log.Error("rebuilding a game", "id", sg.ID, "err", err)
-			writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+			s.rebuildError(w, r, sg.ID, err)
 			return
 		}
 		s.seatLinks(v, sg, links)

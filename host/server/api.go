@@ -367,11 +367,11 @@ func (s *Server) view(sg *store.Game, e *entry, st *host.State, last *moveView, 
 
 // gameAt returns the view of a stored game at ply (its current ply when
 // ply is negative), with the board when withBoard is set.
-func (s *Server) gameAt(sg *store.Game, ply int, withBoard bool) (*gameView, error) {
+func (s *Server) gameAt(ctx context.Context, sg *store.Game, ply int, withBoard bool) (*gameView, error) {
 	e := s.cache.get(sg.ID)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if err := s.sync(e, sg); err != nil {
+	if err := s.sync(ctx, e, sg); err != nil {
 		return nil, err
 	}
 	if ply < 0 {
@@ -380,7 +380,7 @@ func (s *Server) gameAt(sg *store.Game, ply int, withBoard bool) (*gameView, err
 	var v *gameView
 	if isPrefix(sg.Record, e.record) {
 		// The cache holds this record (or more): from its checkpoints.
-		st, last, err := e.stateAt(ply)
+		st, last, err := e.stateAt(ctx, ply)
 		if err != nil {
 			return nil, err
 		}
@@ -388,7 +388,7 @@ func (s *Server) gameAt(sg *store.Game, ply int, withBoard bool) (*gameView, err
 	} else {
 		// sg was read before a change the cache has seen (a takeback):
 		// rare, from the opening.
-		st, last, _, err := rebuild(e.game, sg.Record[:ply])
+		st, last, _, err := rebuild(ctx, e.game, sg.Record[:ply])
 		if err != nil {
 			return nil, err
 		}
@@ -425,10 +425,9 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	v, err := s.gameAt(sg, ply, r.URL.Query().Get("board") != "0")
+	v, err := s.gameAt(r.Context(), sg, ply, r.URL.Query().Get("board") != "0")
 	if err != nil {
-		s.log.Error("rebuilding a game", "id", id, "err", err)
-		writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+		s.rebuildError(w, r, id, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, v)
@@ -444,12 +443,23 @@ func (s *Server) readSynced(w http.ResponseWriter, r *http.Request, e *entry, id
 		s.storeError(w, err, id)
 		return nil
 	}
-	if err := s.sync(e, sg); err != nil {
-		s.log.Error("rebuilding a game", "id", id, "err", err)
-		writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+	if err := s.sync(r.Context(), e, sg); err != nil {
+		s.rebuildError(w, r, id, err)
 		return nil
 	}
 	return sg
+}
+
+// rebuildError answers a game that could not be rebuilt: a 500 that says
+// why, or nothing when the client left (its context stopped the replay)
+// or the server is closing.
+func (s *Server) rebuildError(w http.ResponseWriter, r *http.Request, id string, err error) {
+	if r.Context().Err() != nil || s.ctx.Err() != nil {
+		writeError(w, http.StatusServiceUnavailable, apiError{Error: "stopped: " + err.Error()})
+		return
+	}
+	s.log.Error("rebuilding a game", "id", id, "err", err)
+	writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
 }
 
 // moveRequest is the body of POST /api/games/{id}/moves.

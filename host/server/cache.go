@@ -2,6 +2,7 @@ package server
 
 import (
 	"container/list"
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -60,6 +61,16 @@ func (e *entry) mark(ply int, st *host.State) {
 	}
 }
 
+// trimMarks drops the checkpoints after ply. The caller holds e.mu.
+func (e *entry) trimMarks(ply int) {
+	if e.spacing == 0 || len(e.marks) <= ply/e.spacing+1 {
+		return
+	}
+	keep := ply/e.spacing + 1
+	clear(e.marks[keep:])
+	e.marks = e.marks[:keep]
+}
+
 // resetMarks forgets the checkpoints (the record changed otherwise than
 // by moves added: a takeback, another record) and keeps the opening's.
 func (e *entry) resetMarks() {
@@ -68,9 +79,10 @@ func (e *entry) resetMarks() {
 }
 
 // stateAt returns the state after ply moves of the entry's record and the
-// move that led to it, from the checkpoint before it. The caller holds
-// e.mu and has synced e; 0 <= ply <= len(e.record).
-func (e *entry) stateAt(ply int) (*host.State, *moveView, error) {
+// move that led to it, from the checkpoint before it; ctx stops the
+// replay. The caller holds e.mu and has synced e; 0 <= ply <=
+// len(e.record).
+func (e *entry) stateAt(ctx context.Context, ply int) (*host.State, *moveView, error) {
 	if ply == len(e.record) {
 		return e.state, e.last, nil
 	}
@@ -82,7 +94,7 @@ func (e *entry) stateAt(ply int) (*host.State, *moveView, error) {
 		k-- // the move that led here: replay it from the checkpoint before
 	}
 	s := e.marks[k].Clone()
-	last, _, err := replay(s, e.record[k*e.spacing:ply], nil, 0)
+	last, _, err := replay(ctx, s, e.record[k*e.spacing:ply], nil, 0)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -150,15 +162,27 @@ func loadGame(lib *host.Library, name string, variants []string, params map[stri
 // carries those of the last), and returns the last move played (nil when
 // tokens is empty) and the player who made each. When e is not nil, the
 // checkpoints of e are taken on the way; tokens then start at ply from of
-// e's record.
-func replay(s *host.State, tokens []string, e *entry, from int) (*moveView, []int, error) {
+// e's record. ctx stops the replay, within a script call too (a client
+// that leaves, the server's end): the error then satisfies errors.Is with
+// ctx's error.
+func replay(ctx context.Context, s *host.State, tokens []string, e *entry, from int) (*moveView, []int, error) {
 	var last *moveView
 	movers := make([]int, 0, len(tokens))
+	if len(tokens) == 0 {
+		return nil, movers, nil
+	}
+	r := s.Game().NewRunner()
+	defer r.Close()
+	r.SetContext(ctx)
+	r.Record(true)
 	for i, tok := range tokens {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, fmt.Errorf("replaying the stored record stopped at move %d: %w", s.Ply()+1, err)
+		}
 		movers = append(movers, s.ToMove())
 		m, err := s.ParseMove(tok)
 		if err == nil {
-			err = s.ApplyRecorded(m)
+			err = r.Apply(s, m)
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("replaying move %d %q of the stored record: %w", s.Ply()+1, tok, err)
@@ -176,10 +200,10 @@ func replay(s *host.State, tokens []string, e *entry, from int) (*moveView, []in
 
 // rebuild returns the state after a record, from the opening, the last
 // move of the record (nil when it is empty) and the player who made each
-// move.
-func rebuild(g *host.Game, record []string) (*host.State, *moveView, []int, error) {
+// move; ctx stops it.
+func rebuild(ctx context.Context, g *host.Game, record []string) (*host.State, *moveView, []int, error) {
 	s := g.Start()
-	last, movers, err := replay(s, record, nil, 0)
+	last, movers, err := replay(ctx, s, record, nil, 0)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -190,9 +214,10 @@ func rebuild(g *host.Game, record []string) (*host.State, *moveView, []int, erro
 // plays the moves of sg's record that e has not seen, or rebuilds the state
 // from the opening when the records differ (a takeback). An sg older than
 // what e shows (read before a change e has seen) is left as it is: callers
-// compare lengths, and the store refuses a change made on a stale ply. The
-// caller holds e.mu.
-func (s *Server) sync(e *entry, sg *store.Game) error {
+// compare lengths, and the store refuses a change made on a stale ply. ctx
+// stops the replay (a client that left, the server's end); e then stays
+// as it was. The caller holds e.mu.
+func (s *Server) sync(ctx context.Context, e *entry, sg *store.Game) error {
 	if e.game == nil {
 		g, err := loadGame(s.lib, sg.Game, sg.Variants, sg.Params)
 		if err != nil {
@@ -217,15 +242,18 @@ func (s *Server) sync(e *entry, sg *store.Game) error {
 	var err error
 	if len(e.record) > 0 && isPrefix(e.record, sg.Record) {
 		next = e.state.Clone() // play only the moves made since
-		last, movers, err = replay(next, sg.Record[len(e.record):], e, len(e.record))
+		last, movers, err = replay(ctx, next, sg.Record[len(e.record):], e, len(e.record))
 		movers = append(slices.Clone(e.movers), movers...)
 	} else {
 		// Another record (a takeback): from the opening.
 		e.resetMarks()
 		next = e.game.Start()
-		last, movers, err = replay(next, sg.Record, e, 0)
+		last, movers, err = replay(ctx, next, sg.Record, e, 0)
 	}
 	if err != nil {
+		// The checkpoints taken on the way are of sg's record, which e
+		// does not show: keep those of e's own.
+		e.trimMarks(len(e.record))
 		return fmt.Errorf("stored game %s: %w", sg.ID, err)
 	}
 	e.state, e.last, e.movers, e.stored = next, last, movers, sg

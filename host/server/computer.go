@@ -124,7 +124,7 @@ func (s *Server) syncCache(sg *store.Game) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.game != nil {
-		if err := s.sync(e, sg); err != nil {
+		if err := s.sync(s.ctx, e, sg); err != nil {
 			s.log.Error("rebuilding a game", "id", sg.ID, "err", err)
 		}
 	}
@@ -138,7 +138,7 @@ func (s *Server) syncCache(sg *store.Game) {
 func (s *Server) playComputer(sg *store.Game) (again bool) {
 	e := s.cache.get(sg.ID)
 	e.mu.Lock()
-	err := s.sync(e, sg)
+	err := s.sync(s.ctx, e, sg)
 	var st *host.State
 	if err == nil {
 		st = e.state.Clone()
@@ -212,7 +212,7 @@ func (s *Server) playComputer(sg *store.Game) (again bool) {
 		return false
 	}
 	if e.game == nil || !isPrefix(e.record, sg.Record) || len(e.record) != ply {
-		if err := s.sync(e, got); err != nil {
+		if err := s.sync(s.ctx, e, got); err != nil {
 			s.log.Error("rebuilding a game", "id", sg.ID, "err", err)
 		}
 		return due

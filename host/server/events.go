@@ -68,10 +68,12 @@ func (h *hub) notifyAll() {
 // proxies keep it open.
 const keepAlive = 25 * time.Second
 
-// maxCatchUp is how many missed states an event stream sends one by one;
-// a client further behind gets the current state alone. Each event holds
-// the record, so sending every missed state would cost time and bytes
-// quadratic in the game's length.
+// maxCatchUp is how many missed states a resumed event stream sends one by
+// one; a client further behind gets the current state alone. Each event
+// holds the record, so sending every missed state would cost time and
+// bytes quadratic in the game's length. Once the stream runs, every move
+// made is sent (a turn of several decisions as several events): those
+// cost what making the moves cost.
 const maxCatchUp = 8
 
 // handleEvents streams a game's states as Server-Sent Events: first the
@@ -118,20 +120,22 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	send := func(ply int) bool {
-		v, err := s.gameAt(sg, ply, false)
+		v, err := s.gameAt(r.Context(), sg, ply, false)
 		if err != nil {
-			s.log.Error("event stream", "id", id, "err", err)
+			if r.Context().Err() == nil && s.ctx.Err() == nil {
+				s.log.Error("event stream", "id", id, "err", err)
+			}
 			return false
 		}
 		b, _ := json.Marshal(v)
 		_, err = fmt.Fprintf(w, "id: %d\nevent: state\ndata: %s\n\n", ply, b)
 		return err == nil
 	}
-	for {
+	for resuming := true; ; resuming = false {
 		switch {
 		case len(sg.Record) > len(sent) && isPrefix(sent, sg.Record):
 			from := len(sent) + 1
-			if len(sg.Record)-len(sent) > maxCatchUp {
+			if resuming && len(sg.Record)-len(sent) > maxCatchUp {
 				from = len(sg.Record) // too far behind: the current state alone
 			}
 			for ply := from; ply <= len(sg.Record); ply++ {

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -575,12 +576,12 @@ func TestStateAtCheckpoints(t *testing.T) {
 	e := &entry{game: g}
 	e.resetMarks()
 	e.state = g.Start()
-	last, _, err := replay(e.state, rec, e, 0)
+	last, _, err := replay(context.Background(), e.state, rec, e, 0)
 	require.NoError(t, err)
 	e.record, e.last = rec, last
 	assert.Len(t, e.marks, len(rec)/markSpacing+1)
 	for ply := 0; ply <= len(rec); ply++ {
-		s, mv, err := e.stateAt(ply)
+		s, mv, err := e.stateAt(context.Background(), ply)
 		require.NoError(t, err)
 		a, _ := json.Marshal(s)
 		require.JSONEq(t, string(stateAfter(t, "gore", nil, rec[:ply])), string(a), "ply %d", ply)
@@ -714,4 +715,72 @@ func TestPerfectPreparationsQueue(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// countdownContext is canceled at the n-th look at its Err: a replay that
+// looks once a move stops after n-1 moves, whatever the machine's speed.
+type countdownContext struct {
+	context.Context
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	n      int
+}
+
+func newCountdown(n int) *countdownContext {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &countdownContext{Context: ctx, cancel: cancel, n: n}
+}
+
+func (c *countdownContext) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n--; c.n <= 0 {
+		c.cancel()
+	}
+	return c.Context.Err()
+}
+
+// A rebuild stops with its context (a client that left, the server's
+// end), and leaves the cached game as it was: its checkpoints too, so
+// that another record sharing its start is rebuilt right afterwards.
+func TestReplayStopsWithItsContext(t *testing.T) {
+	g, err := lib().Load("gore")
+	require.NoError(t, err)
+	var rec []string
+	for seed := uint64(1); len(rec) < 150; seed++ {
+		rec = longRecord(t, "gore", 400, seed)
+	}
+	// other shares rec's first 40 moves, then goes its own way.
+	other := slices.Clone(rec[:40])
+	s := stateAfterTokens(t, "gore", nil, other)
+	rng := rand.New(rand.NewPCG(99, 2))
+	for len(other) < 140 && !s.Over() {
+		moves := s.Moves()
+		m := moves[rng.IntN(len(moves))]
+		other = append(other, g.Token(m))
+		require.NoError(t, s.Apply(m))
+	}
+	require.Greater(t, len(other), 2*markSpacing+10)
+
+	srv := &Server{lib: lib()}
+	e := &entry{}
+	require.NoError(t, srv.sync(context.Background(), e, &store.Game{ID: "x", Game: "gore", Variants: []string{}, Record: rec[:40], Updated: time.Unix(1, 0)}))
+	before := len(e.marks)
+
+	ctx := newCountdown(50)
+	err = srv.sync(ctx, e, &store.Game{ID: "x", Game: "gore", Variants: []string{}, Record: rec, Updated: time.Unix(2, 0)})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, rec[:40], e.record, "the cached game stays as it was")
+	assert.Len(t, e.marks, before, "and so do its checkpoints")
+
+	_, _, err = e.stateAt(newCountdown(1), 39)
+	assert.ErrorIs(t, err, context.Canceled, "an earlier ply's rebuild stops too")
+
+	require.NoError(t, srv.sync(context.Background(), e, &store.Game{ID: "x", Game: "gore", Variants: []string{}, Record: other, Updated: time.Unix(3, 0)}))
+	for ply := 0; ply <= len(other); ply += 7 {
+		st, _, err := e.stateAt(context.Background(), ply)
+		require.NoError(t, err)
+		a, _ := json.Marshal(st)
+		require.JSONEq(t, string(stateAfter(t, "gore", nil, other[:ply])), string(a), "ply %d", ply)
+	}
 }
