@@ -11,15 +11,16 @@ import (
 )
 
 // TestNativeRulePointsReplaced replaces each native rule point of the
-// shipped sowing games with a Lua function that calls it and returns what
+// shipped games with a Lua function that calls it and returns what
 // it returns, and plays random games against the game itself: the native
 // turns must then call the replacement at its place (the Lua path) with
 // the arguments and results of the native rule, and play the same games.
 func TestNativeRulePointsReplaced(t *testing.T) {
 	native := map[string][]string{
-		"kalah": {"k2_sow", "k3_extra_turn", "k4_capture", "k6_result", "k5_end", "k2_sowings"},
-		"oware": {"o2_sow", "o4_grand_slam", "o3_capture", "o5_feeding_moves", "o8_result", "o7_scores_decide", "o2_sowings"},
-		"gore":  {"g3_sow", "g4_capture", "g5_sow_or_pass", "g8_over"},
+		"kalah":    {"k2_sow", "k3_extra_turn", "k4_capture", "k6_result", "k5_end", "k2_sowings"},
+		"oware":    {"o2_sow", "o4_grand_slam", "o3_capture", "o5_feeding_moves", "o8_result", "o7_scores_decide", "o2_sowings"},
+		"gore":     {"g3_sow", "g4_capture", "g5_sow_or_pass", "g8_over"},
+		"yematatu": {"y3_drops", "y4_steps_and_jumps", "y5_three_on_a_line"},
 	}
 	games := 20
 	if testing.Short() || raceEnabled {

@@ -50,6 +50,9 @@ func (vm *machine) installAPI() error {
 		"sow_rule": vm.apiSowRule, "extra_turn_rule": vm.apiExtraTurnRule, "capture_rule": vm.apiCaptureRule,
 		"takes_all_rule": vm.apiTakesAllRule, "end_rule": vm.apiEndRule, "result_rule": vm.apiResultRule,
 		"sowings_rule": vm.apiSowingsRule, "sowing_play": vm.apiSowingPlay, "sowing_legal": vm.apiSowingLegal,
+		// Native rules of any game, and of games that place and move pieces (native_place.go).
+		"emit_rule": vm.apiEmitRule, "line_rule": vm.apiLineRule,
+		"placement_play": vm.apiPlacementPlay, "placement_legal": vm.apiPlacementLegal,
 	}
 	for name, fn := range fns {
 		api.RawSetString(name, L.NewFunction(fn))

@@ -344,6 +344,22 @@ function matombo.sowing_play(spec) end
 ---@param spec {sowings: function, starving: matombo.Filter|matombo.Filter[]|nil, feeding: function?}
 ---@return fun(p: integer)
 function matombo.sowing_legal(spec) end
+---(p) -> moves emitted: the moves of emit_each, or of emit_steps, emit_jumps and emit_pairs, or one move of each kind of moves.
+---@param spec {kind: matombo.Kind?, each: matombo.Filter|matombo.Filter[]|nil, steps: matombo.Filter|matombo.Filter[]|nil, jumps: matombo.Filter|matombo.Filter[]|nil, pairs: {from: matombo.Filter|matombo.Filter[], to: matombo.Filter|matombo.Filter[]}?, moves: matombo.Kind[]?, when_none: matombo.Filter|matombo.Filter[]|nil}
+---@return fun(p: integer): integer
+function matombo.emit_rule(spec) end
+---(p, s) -> whether p owns length sites in a row (anywhere: on one line) through s (or through).
+---@param spec {length: integer, anywhere: boolean?, through: matombo.Site?}
+---@return fun(p: integer, s: matombo.Site?): boolean
+function matombo.line_rule(spec) end
+---A legal function: drops(p) while p has pieces in hand, moves(p) once nobody has (stuck(p) when it emits nothing).
+---@param spec {drops: function?, moves: function?, stuck: function?}
+---@return fun(p: integer)
+function matombo.placement_legal(spec) end
+---A play function: a drop places a piece from hand, a move moves one; then win(p, s) ends the game with reason; other kinds to other.
+---@param spec {drop: matombo.Kind?, move: matombo.Kind?, win: function?, reason: string?, other: function?}
+---@return fun(p: integer, kind: matombo.Kind, ...: integer)
+function matombo.placement_play(spec) end
 
 -- Filters and lines.
 
