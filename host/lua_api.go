@@ -53,6 +53,10 @@ func (vm *machine) installAPI() error {
 		// Native rules of any game, and of games that place and move pieces (native_place.go).
 		"emit_rule": vm.apiEmitRule, "line_rule": vm.apiLineRule,
 		"placement_play": vm.apiPlacementPlay, "placement_legal": vm.apiPlacementLegal,
+		// Native rules of relay sowings that pause for decisions (native_relay.go).
+		"relay_rule": vm.apiRelayRule, "relay_ends_rule": vm.apiRelayEndsRule,
+		"relay_choices_rule": vm.apiRelayChoicesRule, "bonus_rule": vm.apiBonusRule,
+		"relay_play": vm.apiRelayPlay, "relay_legal": vm.apiRelayLegal,
 	}
 	for name, fn := range fns {
 		api.RawSetString(name, L.NewFunction(fn))

@@ -136,7 +136,11 @@ func (vm *machine) newNative(L *lua.LState, name string, r nativeRule) int {
 // refArg reads a stage of a turn: a function, native or not; absent when
 // nil and optional.
 func (vm *machine) refArg(L *lua.LState, t *lua.LTable, field, what string, required bool) ruleRef {
-	v := t.RawGetString(field)
+	return vm.refValue(L, t.RawGetString(field), field, what, required)
+}
+
+// refValue reads the stage field of a turn from its value v.
+func (vm *machine) refValue(L *lua.LState, v lua.LValue, field, what string, required bool) ruleRef {
 	if v == lua.LNil {
 		if required {
 			L.RaiseError("%s: %s is required (a function, usually a rule point)", what, field)

@@ -133,6 +133,8 @@ type captureRule struct {
 	wasEmpty bool    // the last counter fell into an empty site
 	counts   []int32 // the counts that capture (the last site's, and each of a run's)
 	opposite []int   // per player: the row whose site of the last site's column is taken; nil for none
+	behind   []int   // per player: with opposite, the row whose site of that column is taken too; nil for none
+	row      []int   // per player: the row the last site must be in; nil for any
 	withLast bool    // with opposite: the last site's counters go too
 	runs     []captureRun
 	unless   ruleRef // (last, owner of last) -> true forbids the capture
@@ -146,7 +148,7 @@ type captureRun struct {
 }
 
 func (vm *machine) captureSpec(L *lua.LState, what string) *captureRule {
-	t := vm.specTable(L, what, "owner", "was_empty", "counts", "opposite", "with_last", "runs", "unless", "into")
+	t := vm.specTable(L, what, "owner", "was_empty", "counts", "opposite", "behind", "row", "with_last", "runs", "unless", "into")
 	r := &captureRule{owner: -1, wasEmpty: specBool(L, t, what, "was_empty"), withLast: specBool(L, t, what, "with_last")}
 	switch specString(L, t, what, "owner", "mover", "opponent") {
 	case "mover":
@@ -156,14 +158,21 @@ func (vm *machine) captureSpec(L *lua.LState, what string) *captureRule {
 	}
 	r.counts = specCounts(L, t, what, "counts")
 	b := vm.dcl.board
-	if t.RawGetString("opposite") != lua.LNil {
-		r.opposite = perPlayer(vm, L, t, "opposite", what, func(v lua.LValue) int {
+	rows := func(field string) []int {
+		if t.RawGetString(field) == lua.LNil {
+			return nil
+		}
+		return perPlayer(vm, L, t, field, what, func(v lua.LValue) int {
 			n, ok := v.(lua.LNumber)
 			if !ok || int(n) < 1 || int(n) > len(b.rows) || float64(int(n)) != float64(n) {
-				L.RaiseError("%s: opposite must be a row (1..%d) or one per player, got %s", what, len(b.rows), describeLua(v))
+				L.RaiseError("%s: %s must be a row (1..%d) or one per player, got %s", what, field, len(b.rows), describeLua(v))
 			}
 			return int(n) - 1
 		})
+	}
+	r.opposite, r.behind, r.row = rows("opposite"), rows("behind"), rows("row")
+	if r.behind != nil && r.opposite == nil {
+		L.RaiseError("%s: behind needs opposite (the site behind the opposite one)", what)
 	}
 	if v := t.RawGetString("runs"); v != lua.LNil {
 		rt, ok := v.(*lua.LTable)
@@ -206,8 +215,8 @@ func (vm *machine) apiCaptureRule(L *lua.LState) int {
 // the test of a rule such as Oware's grand slam.
 func (vm *machine) apiTakesAllRule(L *lua.LState) int {
 	r := vm.captureSpec(L, "takes_all_rule")
-	if r.opposite != nil {
-		L.RaiseError("takes_all_rule: counts the last site and its runs; opposite is not supported")
+	if r.opposite != nil || r.row != nil {
+		L.RaiseError("takes_all_rule: counts the last site and its runs; opposite and row are not supported")
 	}
 	return vm.newNative(L, "takes_all_rule", &takesAllRule{r})
 }
@@ -288,6 +297,9 @@ func (r *captureRule) run(c *nativeCall, p, last int, wasEmpty bool) (int, error
 	if r.wasEmpty && !wasEmpty {
 		return 0, nil
 	}
+	if r.row != nil && b.sites[last].Row != r.row[p-1] {
+		return 0, nil
+	}
 	if r.counts != nil && !slices.Contains(r.counts, cells[last]) {
 		return 0, nil
 	}
@@ -317,11 +329,17 @@ func (r *captureRule) run(c *nativeCall, p, last int, wasEmpty bool) (int, error
 		if vm.rec != nil && n > 0 {
 			vm.record(Effect{Kind: kind, Site: site, To: -1, Player: player, Count: n})
 		}
+		vm.emptied(c.s, site)
 		return n
 	}
 	total := 0
 	if opp >= 0 {
 		total = take(opp)
+		if r.behind != nil {
+			if x := b.at(r.behind[p-1], b.sites[last].Col); x >= 0 {
+				total += take(x)
+			}
+		}
 		if r.withLast {
 			total += take(last)
 		}
@@ -562,13 +580,15 @@ type sowingsRule struct {
 	from    []*filter
 	sites   [][]int32
 	feeding []*Track
+	ends    ruleRef // (p, from) -> whether the sowing from there ends; absent for all
 	none    int
 }
 
 func (vm *machine) apiSowingsRule(L *lua.LState) int {
 	const what = "sowings_rule"
-	t := vm.specTable(L, what, "kind", "from", "sites", "feeding", "none")
-	r := &sowingsRule{kind: vm.specKind(L, t, what, "kind", true), none: vm.specKind(L, t, what, "none", false)}
+	t := vm.specTable(L, what, "kind", "from", "sites", "feeding", "ends", "none")
+	r := &sowingsRule{kind: vm.specKind(L, t, what, "kind", true), none: vm.specKind(L, t, what, "none", false),
+		ends: vm.refArg(L, t, "ends", what, false)}
 	if a := vm.dcl.kinds[r.kind].arity; a != 1 {
 		L.RaiseError("%s: kind %s must take 1 site", what, vm.dcl.kinds[r.kind].Name)
 	}
@@ -626,6 +646,13 @@ func (r *sowingsRule) run(c *nativeCall, p int) (int, error) {
 	if len(s.moves)+len(cand)+1 > maxLegal {
 		return 0, c.fail("more than %d legal moves in one decision", maxLegal)
 	}
+	// A native ends rule settles most sowings at once by its bound, found
+	// once for them all (as emit_sowings does).
+	var ends *relayEndsRule
+	bounded, work := false, 0
+	if x, ok := r.ends.native().(*relayEndsRule); ok {
+		ends, bounded, work = x, x.bounded(c, p), sowWork(lay.sites)
+	}
 	moves := s.moves
 	before := len(moves)
 	m := Move{Kind: uint8(r.kind), N: 1, game: vm.g.tag}
@@ -636,6 +663,26 @@ func (r *sowingsRule) run(c *nativeCall, p int) (int, error) {
 		}
 		if r.feeding != nil && !feeds(r.feeding[p-1], cells, lay, p, int(i)) {
 			continue
+		}
+		if r.ends.present() {
+			var ok bool
+			var err error
+			if ends != nil {
+				t := ends.tracks[p-1]
+				if err = ends.check(c, t, int(i)); err == nil {
+					ok, err = ends.ends(c, t, int(i), bounded, &work)
+				}
+			} else {
+				s.moves = moves // a Lua function sees the list so far
+				ok, err = c.stageEnds(r.ends, p, int(i))
+				moves = s.moves
+			}
+			if err != nil {
+				return 0, err
+			}
+			if !ok {
+				continue
+			}
 		}
 		m.Sites[0] = uint16(i)
 		moves = append(moves, m)

@@ -317,7 +317,7 @@ function matombo.sow_rule(spec) end
 ---@return fun(p: integer, last: matombo.Site): boolean
 function matombo.extra_turn_rule(spec) end
 ---(p, last, was_empty) -> counters captured.
----@param spec {owner: "mover"|"opponent"|nil, was_empty: boolean?, counts: integer[]?, opposite: integer|integer[]|nil, with_last: boolean?, runs: table[]?, unless: function?, into: matombo.Site|matombo.Site[]|nil}
+---@param spec {owner: "mover"|"opponent"|nil, was_empty: boolean?, counts: integer[]?, opposite: integer|integer[]|nil, behind: integer|integer[]|nil, row: integer|integer[]|nil, with_last: boolean?, runs: table[]?, unless: function?, into: matombo.Site|matombo.Site[]|nil}
 ---@return fun(p: integer, last: matombo.Site, was_empty: boolean): integer
 function matombo.capture_rule(spec) end
 ---(last, opp) -> whether the capture would take every counter opp owns.
@@ -333,7 +333,7 @@ function matombo.end_rule(spec) end
 ---@return fun(reason: string)
 function matombo.result_rule(spec) end
 ---(p) -> moves emitted: a move of kind for each site p may sow from.
----@param spec {kind: matombo.Kind, from: matombo.Filter|matombo.Filter[]|nil, sites: matombo.Site[][]?, feeding: matombo.Track|matombo.Track[]|nil, none: matombo.Kind?}
+---@param spec {kind: matombo.Kind, from: matombo.Filter|matombo.Filter[]|nil, sites: matombo.Site[][]?, feeding: matombo.Track|matombo.Track[]|nil, ends: function?, none: matombo.Kind?}
 ---@return fun(p: integer): integer
 function matombo.sowings_rule(spec) end
 ---A play function: sow, extra turn or capture, after_capture, after; other kinds to other.
@@ -360,6 +360,30 @@ function matombo.placement_legal(spec) end
 ---@param spec {drop: matombo.Kind?, move: matombo.Kind?, win: function?, reason: string?, other: function?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.placement_play(spec) end
+---(p, from) -> last, how, laps: the relay of matombo.relay along p's track.
+---@param spec {track: matombo.Track|matombo.Track[]|string, stop: matombo.Tag|string|nil, max_laps: integer?}
+---@return fun(p: integer, from: matombo.Site): integer, string, integer
+function matombo.relay_rule(spec) end
+---(p, from) -> whether that relay ends within the lap limit.
+---@param spec {track: matombo.Track|matombo.Track[]|string, stop: matombo.Tag|string|nil, max_laps: integer?}
+---@return fun(p: integer, from: matombo.Site): boolean
+function matombo.relay_ends_rule(spec) end
+---(p, at) -> moves emitted: continue (when ends(p, at)), then stop.
+---@param spec {continue: matombo.Kind, stop: matombo.Kind, ends: function?}
+---@return fun(p: integer, at: matombo.Site): integer
+function matombo.relay_choices_rule(spec) end
+---(p, left): left bonus captures from the filter from, or none (pending 0).
+---@param spec {pending: integer|string, from: matombo.Filter|matombo.Filter[]}
+---@return fun(p: integer, left: integer)
+function matombo.bonus_rule(spec) end
+---A legal function by the pending decision: starts, at_stop(p, s) or takes(p).
+---@param spec {pending: integer|string, starts: function[], at_stop: function?, takes: function?}
+---@return fun(p: integer)
+function matombo.relay_legal(spec) end
+---A play function: sow or continue (relay, then capture and bonus, or a stop), stop, take; other kinds to other.
+---@param spec {pending: integer|string, sow: matombo.Kind, continue: matombo.Kind?, stop: matombo.Kind?, take: matombo.Kind?, relay: function, capture: function?, bonus: function?, bonus_count: integer?, other: function?}
+---@return fun(p: integer, kind: matombo.Kind, ...: integer)
+function matombo.relay_play(spec) end
 
 -- Filters and lines.
 
