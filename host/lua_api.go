@@ -56,7 +56,12 @@ func (vm *machine) installAPI() error {
 		// Native rules of relay sowings that pause for decisions (native_relay.go).
 		"relay_rule": vm.apiRelayRule, "relay_ends_rule": vm.apiRelayEndsRule,
 		"relay_choices_rule": vm.apiRelayChoicesRule, "bonus_rule": vm.apiBonusRule,
-		"relay_play": vm.apiRelayPlay, "relay_legal": vm.apiRelayLegal,
+		"relay_play": vm.apiRelayPlay,
+		// Native rules of trades of sites for captured counters (native_trade.go).
+		"offers_rule": vm.apiOffersRule, "offer_rule": vm.apiOfferRule,
+		"accept_rule": vm.apiAcceptRule, "decline_rule": vm.apiDeclineRule,
+		// Native turns of any game (native_turns.go).
+		"pending_legal": vm.apiPendingLegal, "play_by_kind": vm.apiPlayByKind,
 	}
 	for name, fn := range fns {
 		api.RawSetString(name, L.NewFunction(fn))

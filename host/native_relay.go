@@ -266,7 +266,11 @@ func (vm *machine) apiBonusRule(L *lua.LState) int {
 // specVar reads a script variable: its handle or its name; it returns its
 // index.
 func (vm *machine) specVar(L *lua.LState, t *lua.LTable, what, field string) int {
-	v := t.RawGetString(field)
+	return vm.specVarValue(L, t.RawGetString(field), what, field)
+}
+
+// specVarValue reads a script variable from its value v.
+func (vm *machine) specVarValue(L *lua.LState, v lua.LValue, what, field string) int {
 	switch x := v.(type) {
 	case lua.LNumber:
 		if i := int(x); float64(i) == float64(x) && i >= 1 && i <= len(vm.dcl.vars) {
@@ -316,7 +320,7 @@ func (c *nativeCall) setToMove(p int) {
 	c.vm.toMoveSet = true
 }
 
-// ---- relay_play and relay_legal: native turns ----
+// ---- relay_play: a native turn ----
 
 // relayPlay: relay_play{pending = VAR, sow = K, continue = K, stop = K,
 // take = K, relay = f, capture = f, bonus = f, bonus_count = N, other =
@@ -410,62 +414,6 @@ func (r *relayPlay) sowFrom(c *nativeCall, p, from int) error {
 	return c.fail("the sowing from %s went over the lap limit; legal must not offer it", c.vm.dcl.board.sites[from].Name)
 }
 
-// relayLegal: relay_legal{pending = VAR, starts = {f, ...}, at_stop = f,
-// takes = f}: legal(p). By the pending decision: 0, each function of
-// starts in turn; a stop s, at_stop(p, s); -k, takes(p).
-type relayLegal struct {
-	pending       int
-	starts        []ruleRef
-	atStop, takes ruleRef
-}
-
-func (vm *machine) apiRelayLegal(L *lua.LState) int {
-	const what = "relay_legal"
-	t := vm.specTable(L, what, "pending", "starts", "at_stop", "takes")
-	r := &relayLegal{pending: vm.specVar(L, t, what, "pending"), atStop: vm.refArg(L, t, "at_stop", what, false),
-		takes: vm.refArg(L, t, "takes", what, false)}
-	st, ok := t.RawGetString("starts").(*lua.LTable)
-	if !ok || st.Len() < 1 || st.Len() > 8 {
-		L.RaiseError("%s: starts must be a list of 1 to 8 functions that emit the moves that start a move", what)
-	}
-	for i := 1; i <= st.Len(); i++ {
-		r.starts = append(r.starts, vm.refValue(L, st.RawGetInt(i), fmt.Sprintf("starts[%d]", i), what, true))
-	}
-	return vm.newNative(L, what, r)
-}
-
-func (r *relayLegal) fromLua(c *nativeCall) (int, error) {
-	c.emitting()
-	n, err := r.emit(c, c.playerArg(1))
-	c.pushInt(n)
-	return 1, err
-}
-
-func (r *relayLegal) emit(c *nativeCall, p int) (int, error) {
-	v := int(c.s.cells[c.vm.g.vars[r.pending].cell])
-	switch {
-	case v == 0:
-		total := 0
-		for _, f := range r.starts {
-			n, err := c.stageEmit(f, p)
-			if err != nil {
-				return 0, err
-			}
-			total += n
-		}
-		return total, nil
-	case v > 0:
-		if !r.atStop.present() {
-			return 0, nil
-		}
-		return c.stageEmitAt(r.atStop, p, v-1)
-	}
-	if !r.takes.present() {
-		return 0, nil
-	}
-	return c.stageEmit(r.takes, p)
-}
-
 // ---- the stages of the relay turns ----
 
 func (c *nativeCall) stageRelay(r ruleRef, p, from int) (last, how int, err error) {
@@ -505,16 +453,6 @@ func (c *nativeCall) stageBonus(r ruleRef, p, left int) error {
 		return x.run(c, p, left)
 	}
 	return c.hook(r.fn, 0, nil, luaInt(p), luaInt(left))
-}
-
-// stageEmitAt runs an emitting stage that takes a site, (p, at).
-func (c *nativeCall) stageEmitAt(r ruleRef, p, at int) (int, error) {
-	if x, ok := r.native().(*relayChoicesRule); ok {
-		return x.run(c, p, at)
-	}
-	before := len(c.s.moves)
-	err := c.hook(r.fn, 0, nil, luaInt(p), luaInt(at+1))
-	return len(c.s.moves) - before, err
 }
 
 // captureSite moves every counter of site i into p's captured total, as

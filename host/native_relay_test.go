@@ -89,7 +89,7 @@ end`
   elseif kind == STOP then m.set(PENDING, 0)
   else m.capture(s, p); bonus(p, -m.get(PENDING) - 1) end
 end`
-	relayNativeLegal = `m.relay_legal { pending = PENDING, starts = { starts, singles }, at_stop = choices, takes = takes }`
+	relayNativeLegal = `m.pending_legal { pending = PENDING, none = { starts, singles }, site = choices, count = takes }`
 	relayNativePlay  = `m.relay_play { pending = PENDING, sow = SOW, continue = CONTINUE, stop = STOP, take = TAKE, relay = relay, capture = capture, bonus = bonus, bonus_count = 1 }`
 	// Lua turns calling the native rules.
 	relayMixedLegal = `function(p, pending)
@@ -145,7 +145,7 @@ func TestRelayRuleErrors(t *testing.T) {
 		{native("row = { 2, 3 }", "row = { 2, 9 }"), relayNativeLegal, relayNativePlay, "capture_rule: row must be a row (1..4)"},
 		{native("continue = CONTINUE, stop = STOP", "continue = SOW, stop = STOP"), relayNativeLegal, relayNativePlay, "relay_choices_rule: kind sow must take no site"},
 		{native("ends = ends })\nlocal singles", "ends = 3 })\nlocal singles"), relayNativeLegal, relayNativePlay, "sowings_rule: ends must be a function"},
-		{relayNativeBody, `m.relay_legal { pending = PENDING }`, relayNativePlay, "relay_legal: starts must be a list of 1 to 8 functions"},
+		{relayNativeBody, `m.pending_legal { pending = PENDING }`, relayNativePlay, "pending_legal: none must be a list of 1 to 8 functions"},
 		{relayNativeBody, relayNativeLegal, `m.relay_play { pending = PENDING, sow = SOW, relay = relay, take = TAKE }`, "relay_play: take needs bonus"},
 		{relayNativeBody, relayNativeLegal, `m.relay_play { pending = PENDING, sow = STOP, relay = relay }`, "relay_play: sow's kind stop must take 1 site"},
 		{relayNativeBody, relayNativeLegal, `m.relay_play { pending = PENDING, sow = SOW }`, "relay_play: relay is required"},

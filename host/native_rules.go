@@ -751,15 +751,7 @@ func (r *playTurn) fromLua(c *nativeCall) (int, error) {
 
 func (r *playTurn) play(c *nativeCall, p int, m Move) error {
 	if int(m.Kind) != r.kind {
-		if !r.other.present() {
-			return c.fail("a move of kind %s, but no other function to play it", c.vm.dcl.kinds[m.Kind].Name)
-		}
-		args := make([]lua.LValue, 0, 2+MaxMoveSites)
-		args = append(args, luaInt(p), luaInt(int(m.Kind)+1))
-		for i := 0; i < int(m.N); i++ {
-			args = append(args, luaInt(int(m.Sites[i])+1))
-		}
-		return c.hook(r.other.fn, 0, nil, args...)
+		return c.stageOther(r.other, p, m)
 	}
 	last, empty, err := c.stageSow(r.sow, p, int(m.Sites[0]))
 	if err != nil {

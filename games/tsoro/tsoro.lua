@@ -181,7 +181,7 @@ local t7_sow = m.rule("t7_sow", m.relay_rule { track = TRACK, stop = HEAD, max_l
 -- The legal tokens of player p's decision, by the pending decision: the
 -- starts of a move (T5, or T6 when T5 has none), continue or stop at a
 -- head (T7c), or the bonus captures (T9).
-local legal = m.relay_legal { pending = PENDING, starts = { t5_starts, t6_singletons }, at_stop = t7c_choices, takes = t9_choices }
+local legal = m.pending_legal { pending = PENDING, none = { t5_starts, t6_singletons }, site = t7c_choices, count = t9_choices }
 
 -- One decision of player p: a start (T5, T6) sows with t7_sow; at a head
 -- (T7c) continue relays on from it and stop ends the move ("stop (the move

@@ -376,14 +376,34 @@ function matombo.relay_choices_rule(spec) end
 ---@param spec {pending: integer|string, from: matombo.Filter|matombo.Filter[]}
 ---@return fun(p: integer, left: integer)
 function matombo.bonus_rule(spec) end
----A legal function by the pending decision: starts, at_stop(p, s) or takes(p).
----@param spec {pending: integer|string, starts: function[], at_stop: function?, takes: function?}
----@return fun(p: integer)
-function matombo.relay_legal(spec) end
 ---A play function: sow or continue (relay, then capture and bonus, or a stop), stop, take; other kinds to other.
 ---@param spec {pending: integer|string, sow: matombo.Kind, continue: matombo.Kind?, stop: matombo.Kind?, take: matombo.Kind?, relay: function, capture: function?, bonus: function?, bonus_count: integer?, other: function?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.relay_play(spec) end
+---A legal function by a pending decision in a variable: none's functions (0), site(p, s) (a site), count(p, k) (-k).
+---@param spec {pending: integer|string, none: function[], site: function?, count: function?}
+---@return fun(p: integer)
+function matombo.pending_legal(spec) end
+---A play function: a move of kind K is spec[K](p, sites...); false for a move that changes nothing.
+---@param spec table<matombo.Kind, function|false>
+---@return fun(p: integer, kind: matombo.Kind, ...: integer)
+function matombo.play_by_kind(spec) end
+---(p) -> moves emitted: offers of 1 to k sites of from.
+---@param spec {kind: matombo.Kind, from: matombo.Filter|matombo.Filter[], keep: integer?, most: integer?, price: integer?}
+---@return fun(p: integer): integer
+function matombo.offers_rule(spec) end
+---(p, s1, s2, ...): the sites offered go into the variables of holes.
+---@param spec {holes: (integer|string)[]}
+---@return fun(p: integer, ...: matombo.Site)
+function matombo.offer_rule(spec) end
+---(p): p takes the offered sites, paying price captured counters for each.
+---@param spec {holes: (integer|string)[], price: integer?}
+---@return fun(p: integer)
+function matombo.accept_rule(spec) end
+---(p): the offer is declined and cleared.
+---@param spec {holes: (integer|string)[], declined: (integer|string)[]?}
+---@return fun(p: integer)
+function matombo.decline_rule(spec) end
 
 -- Filters and lines.
 
