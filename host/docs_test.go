@@ -86,9 +86,12 @@ func goBlocks(text string) []docBlock {
 		trimmed := strings.TrimSpace(line)
 		switch {
 		case open < 0 && strings.HasPrefix(trimmed, "```"):
-			open, lang, body = i+1, strings.TrimSpace(strings.TrimPrefix(trimmed, "```")), nil
+			open, lang, body = i+1, "", nil
+			if info := strings.Fields(strings.TrimPrefix(trimmed, "```")); len(info) > 0 {
+				lang = info[0] // the info string's first word
+			}
 		case open >= 0 && trimmed == "```":
-			if lang == "go" {
+			if lang == "go" || lang == "golang" {
 				blocks = append(blocks, docBlock{line: open, dir: dir, name: name, text: strings.Join(body, "\n")})
 			}
 			open = -1
@@ -196,8 +199,12 @@ func (pkg *examplePackage) covers(b docBlock) []string {
 	if len(want) == 0 && len(imports) == 0 {
 		problems = append(problems, "the block is empty")
 	}
-	if len(want) > 0 && !containsInOrder(f.lines, want) {
-		problems = append(problems, fmt.Sprintf("the block is not consecutive lines of %s (the file of %s):\n%s", f.path, b.name, code))
+	switch k := longestRun(f.lines, want); {
+	case len(want) == 0 || k == len(want):
+	case k == 0:
+		problems = append(problems, fmt.Sprintf("the block is not in %s (the file of %s): its first line %q is not there", f.path, b.name, want[0]))
+	default:
+		problems = append(problems, fmt.Sprintf("the block is not consecutive lines of %s (the file of %s): its line %q does not follow the %d lines before it there", f.path, b.name, want[k], k))
 	}
 	return problems
 }
@@ -241,21 +248,21 @@ func codeLines(s string) []string {
 	return out
 }
 
-// containsInOrder reports whether want occurs in lines as consecutive lines.
-func containsInOrder(lines, want []string) bool {
-	for i := 0; i+len(want) <= len(lines); i++ {
-		ok := true
-		for j := range want {
-			if lines[i+j] != want[j] {
-				ok = false
-				break
-			}
+// longestRun returns how many of the first lines of want occur in lines
+// as consecutive lines, at best: len(want) when all of them do.
+func longestRun(lines, want []string) int {
+	best := 0
+	for i := range lines {
+		j := 0
+		for j < len(want) && i+j < len(lines) && lines[i+j] == want[j] {
+			j++
 		}
-		if ok {
-			return true
+		if j == len(want) {
+			return j
 		}
+		best = max(best, j)
 	}
-	return false
+	return best
 }
 
 // The checker itself: markers cover the blocks up to the next heading or
@@ -263,7 +270,7 @@ func containsInOrder(lines, want []string) bool {
 func TestGoBlocks(t *testing.T) {
 	page := "# T\n\n```go\nx := 1\n```\n\n## A\n\n<!-- example: ExampleA -->\n```go\na()\n```\n\n```sh\n# not a heading\n```\n\n```go\nb()\n```\n" +
 		"<!-- example: host/solve ExampleB -->\n```go\nimport (\n\t\"fmt\"\n\t_ \"os\"\n)\n\nc()\n```\n\n## B\n\n```go\nd()\n```\n" +
-		"<!-- example: not run, slow -->\n```go\ne()\n```\n"
+		"<!-- example: not run, slow -->\n```go\ne()\n```\n```golang title\nf()\n```\n"
 	var got []string
 	for _, b := range goBlocks(page) {
 		got = append(got, fmt.Sprintf("%d %s %s %q", b.line, b.dir, b.name, b.text))
@@ -275,6 +282,7 @@ func TestGoBlocks(t *testing.T) {
 		`22 host/solve ExampleB "import (\n\t\"fmt\"\n\t_ \"os\"\n)\n\nc()"`,
 		`33   "d()"`,
 		`37   "e()"`,
+		`40   "f()"`,
 	}, got)
 
 	imports, code, err := splitImports("import (\n\t\"fmt\"\n\t_ \"os\"\n)\n\nc()")
@@ -287,4 +295,10 @@ func TestGoBlocks(t *testing.T) {
 	_, code, err = splitImports("x := 1")
 	require.NoError(t, err)
 	assert.Equal(t, "x := 1", code)
+
+	file := []string{"a", "b", "c", "a", "b", "d"}
+	assert.Equal(t, 3, longestRun(file, []string{"a", "b", "d"}))
+	assert.Equal(t, 2, longestRun(file, []string{"a", "b", "e"}))
+	assert.Equal(t, 0, longestRun(file, []string{"x"}))
+	assert.Equal(t, 1, longestRun(file, []string{"d", "e"}))
 }
