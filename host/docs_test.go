@@ -17,12 +17,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// codeDocs are the pages whose Go code must run under go test.
-var codeDocs = []string{"embedding.md", "players.md", "analysis.md"}
-
-// TestDocsGoBlocksRun checks that every fenced Go block of docs/embedding.md,
-// docs/players.md and docs/analysis.md is code that compiles and runs under
-// go test, so the documentation cannot drift from the API. A Go block is
+// TestDocsGoBlocksRun checks that every fenced Go block of the
+// documentation (docs/*.md and README.md: a new page is included by being
+// there) is code that compiles and runs under go test, so the
+// documentation cannot drift from the API. A Go block is
 // covered by the nearest marker above it, with no heading between:
 //
 //	<!-- example: NAME -->       the Example function NAME of package host's tests
@@ -36,15 +34,20 @@ var codeDocs = []string{"embedding.md", "players.md", "analysis.md"}
 // file, each with the same name. A Go block without a marker fails the
 // test, and so does one after a marker that does not run ("not run").
 func TestDocsGoBlocksRun(t *testing.T) {
-	root := filepath.Join("..")
+	root := ".."
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	require.NoError(t, err)
+	pages = append(pages, filepath.Join(root, "README.md"))
 	pkgs := map[string]*examplePackage{}
 	total := 0
-	for _, name := range codeDocs {
-		text, err := os.ReadFile(filepath.Join(root, "docs", name))
+	for _, page := range pages {
+		text, err := os.ReadFile(page)
+		require.NoError(t, err)
+		rel, err := filepath.Rel(root, page)
 		require.NoError(t, err)
 		for _, b := range goBlocks(string(text)) {
 			total++
-			where := fmt.Sprintf("docs/%s:%d", name, b.line)
+			where := fmt.Sprintf("%s:%d", filepath.ToSlash(rel), b.line)
 			if b.name == "" {
 				t.Errorf("%s: the Go block has no example marker (<!-- example: DIR NAME --> on a line before it, naming the Example function it is copied from)", where)
 				continue
