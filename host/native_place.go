@@ -230,7 +230,8 @@ func (r *emitRule) emitPairs(c *nativeCall, from, to *filter) error {
 type lineRule struct {
 	length   int
 	anywhere bool
-	through  int // -1: the site given
+	through  int     // -1: the site given
+	whole    [][]int // per line of the board, its sites: the result's sites when p holds all of it
 }
 
 func (vm *machine) apiLineRule(L *lua.LState) int {
@@ -240,6 +241,13 @@ func (vm *machine) apiLineRule(L *lua.LState) int {
 		L.RaiseError("%s: length is required (the number of sites in a line that win)", what)
 	}
 	r := &lineRule{length: specInt(L, t, what, "length", 3, 1, maxSites), anywhere: specBool(L, t, what, "anywhere"), through: -1}
+	for _, line := range vm.dcl.board.lines {
+		sites := make([]int, len(line))
+		for i, x := range line {
+			sites[i] = int(x)
+		}
+		r.whole = append(r.whole, sites)
+	}
 	if v := t.RawGetString("through"); v != lua.LNil {
 		r.through = vm.specSite(L, what, "through")(v)
 	}
@@ -254,18 +262,18 @@ func (r *lineRule) fromLua(c *nativeCall) (int, error) {
 }
 
 func (r *lineRule) run(c *nativeCall, p, site int) (bool, error) {
-	line, err := r.find(c, p, site)
-	return line != nil, err
+	li, err := r.find(c, p, site)
+	return li >= 0, err
 }
 
-// find is run, giving the line that wins (nil when none does).
-func (r *lineRule) find(c *nativeCall, p, site int) ([]int32, error) {
+// find is run, giving the index of the line that wins (-1 when none does).
+func (r *lineRule) find(c *nativeCall, p, site int) (int, error) {
 	b := c.vm.dcl.board
 	owners := c.s.cells[c.vm.g.lay.owners:]
 	if r.through >= 0 {
 		site = r.through
 		if int(owners[site]) != p {
-			return nil, nil
+			return -1, nil
 		}
 	}
 	check := func(line []int32) (bool, error) {
@@ -290,34 +298,43 @@ func (r *lineRule) find(c *nativeCall, p, site int) ([]int32, error) {
 		return false, nil
 	}
 	if site < 0 {
-		for _, line := range b.lines {
+		for li, line := range b.lines {
 			if ok, err := check(line); ok || err != nil {
-				return winning(ok, line), err
+				return winning(ok, li), err
 			}
 		}
-		return nil, nil
+		return -1, nil
 	}
 	for _, li := range b.linesAt[site] {
 		if ok, err := check(b.lines[li]); ok || err != nil {
-			return winning(ok, b.lines[li]), err
+			return winning(ok, int(li)), err
 		}
 	}
-	return nil, nil
+	return -1, nil
 }
 
-func winning(ok bool, line []int32) []int32 {
+func winning(ok bool, li int) int {
 	if !ok {
-		return nil
+		return -1
 	}
-	return line
+	return li
 }
 
 // sites names the sites of a winning line that made the win: p's run of
 // length or more through site (anywhere: all of p's sites on the line).
-// Made once a game is won, for the result's sites.
-func (r *lineRule) sites(c *nativeCall, line []int32, p, site int) []int {
+// Made once a game is won, for the result's sites; p holding the whole
+// line (as three on a line of three) costs no allocation.
+func (r *lineRule) sites(c *nativeCall, li, p, site int) []int {
 	owners := c.s.cells[c.vm.g.lay.owners:]
-	var out []int
+	line := c.vm.dcl.board.lines[li]
+	all := true
+	for _, x := range line {
+		all = all && int(owners[x]) == p
+	}
+	if all {
+		return r.whole[li] // shared: a result's sites are never modified in place
+	}
+	out := make([]int, 0, len(line))
 	has := site < 0
 	for _, x := range line {
 		if int(owners[x]) != p {
@@ -407,14 +424,14 @@ func (r *placementPlay) play(c *nativeCall, p int, m Move) error {
 	}
 	if x, ok := r.win.native().(*lineRule); ok {
 		// The line that wins names the result's sites.
-		line, err := x.find(c, p, at)
-		if line != nil && err == nil {
+		li, err := x.find(c, p, at)
+		if li >= 0 && err == nil {
 			c.finish(p, r.reason, nil)
 			site := at
 			if x.through >= 0 {
 				site = x.through
 			}
-			c.s.sites = x.sites(c, line, p, site)
+			c.s.sites = x.sites(c, li, p, site)
 		}
 		return err
 	}
