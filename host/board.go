@@ -30,7 +30,7 @@ type Site struct {
 	Row  int    // row index, 0 for the southernmost row (Player 1's side)
 	Col  int    // column from 1 on grid boards; drawing position on point boards
 	// End is "west" or "east" for a site drawn at that end of the board,
-	// beside all the rows, as a mancala's store (Kalah's a7 and b7); ""
+	// beside all the rows, as a mancala's store (a7 and b7 of a 2x6 board); ""
 	// for a site drawn in its row. It changes only how the board is drawn:
 	// the site keeps its name, row and column.
 	End string

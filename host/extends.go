@@ -22,7 +22,7 @@ import (
 // of BASE replaced, and returns what BASE's script returned. A script
 // offers a rule point by writing a rule function as
 //
-//	local t8_capture = matombo.rule("t8_capture", function(p, last) ... end)
+//	local t8_capture = matombo.rule("t8_capture", function(p, last, was_empty) ... end)
 //
 // matombo.rule returns the function itself, or the replacement an
 // extending script gave, called with the replaced function first. The

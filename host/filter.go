@@ -364,21 +364,29 @@ func (vm *machine) push(L *lua.LState, s *State, m Move) {
 
 // pushNew adds a move unless the decision lists it already: on some boards
 // the same from-to pair is both a step and a jump, or two jumps.
-// Short lists are searched; long ones get a set, kept for the rest of the
-// decision.
 func (vm *machine) pushNew(L *lua.LState, s *State, m Move) bool {
 	// Emitters try a move per candidate, duplicates included: a step
 	// each, as the duplicates are not bounded by the length of the list.
 	vm.charge(L, 1)
 	m.game = vm.g.tag
+	if vm.listed(s, m) {
+		return false
+	}
+	vm.push(L, s, m)
+	return true
+}
+
+// listed reports whether the decision's legal list has m already.
+// Short lists are searched; long ones get a set, kept for the rest of the
+// decision.
+func (vm *machine) listed(s *State, m Move) bool {
 	if len(s.moves) <= 32 {
 		for _, x := range s.moves {
 			if x == m {
-				return false
+				return true
 			}
 		}
-		vm.push(L, s, m)
-		return true
+		return false
 	}
 	if vm.seenFor != vm.trip.Seq() || vm.seen == nil {
 		if vm.seen == nil {
@@ -391,13 +399,8 @@ func (vm *machine) pushNew(L *lua.LState, s *State, m Move) bool {
 		vm.seen[x] = struct{}{}
 	}
 	vm.seenLen = len(s.moves)
-	if _, dup := vm.seen[m]; dup {
-		return false
-	}
-	vm.push(L, s, m)
-	vm.seen[m] = struct{}{}
-	vm.seenLen++
-	return true
+	_, dup := vm.seen[m]
+	return dup
 }
 
 // apiEmit: emit(kind, site, ...) adds one legal move.

@@ -50,6 +50,18 @@ func (vm *machine) installAPI() error {
 		"sow_rule": vm.apiSowRule, "extra_turn_rule": vm.apiExtraTurnRule, "capture_rule": vm.apiCaptureRule,
 		"takes_all_rule": vm.apiTakesAllRule, "end_rule": vm.apiEndRule, "result_rule": vm.apiResultRule,
 		"sowings_rule": vm.apiSowingsRule, "sowing_play": vm.apiSowingPlay, "sowing_legal": vm.apiSowingLegal,
+		// Native rules of any game, and of games that place and move pieces (native_place.go).
+		"emit_rule": vm.apiEmitRule, "line_rule": vm.apiLineRule,
+		"placement_play": vm.apiPlacementPlay, "placement_legal": vm.apiPlacementLegal,
+		// Native rules of relay sowings that pause for decisions (native_relay.go).
+		"relay_rule": vm.apiRelayRule, "relay_ends_rule": vm.apiRelayEndsRule,
+		"relay_choices_rule": vm.apiRelayChoicesRule, "bonus_rule": vm.apiBonusRule,
+		"relay_play": vm.apiRelayPlay,
+		// Native rules of trades of sites for captured counters (native_trade.go).
+		"offers_rule": vm.apiOffersRule, "offer_rule": vm.apiOfferRule,
+		"accept_rule": vm.apiAcceptRule, "decline_rule": vm.apiDeclineRule,
+		// Native turns of any game (native_turns.go).
+		"pending_legal": vm.apiPendingLegal, "play_by_kind": vm.apiPlayByKind,
 	}
 	for name, fn := range fns {
 		api.RawSetString(name, L.NewFunction(fn))

@@ -24,16 +24,28 @@ import (
 type native struct {
 	name string // the constructor, for messages
 	fn   *lua.LFunction
+	rule nativeRule
 
-	sow      *sowRule
-	extra    *extraTurnRule
-	capture  *captureRule
-	takesAll *captureRule // takes_all_rule: would the capture take everything
-	ending   *endRule
-	result   *resultRule
-	sowings  *sowingsRule
-	play     *playTurn
-	legal    *legalTurn
+	emits emitter    // the rule emits moves: it may serve as a script's legal
+	plays turnPlayer // the rule is a play turn: it may serve as a script's play
+}
+
+// nativeRule is one kind of native rule (sowRule, captureRule, ...).
+type nativeRule interface {
+	// fromLua runs the rule called from Lua, its arguments on c.L: it
+	// pushes its results and returns their number.
+	fromLua(c *nativeCall) (int, error)
+}
+
+// emitter is a native rule that emits legal moves for player p and
+// returns how many it emitted.
+type emitter interface {
+	emit(c *nativeCall, p int) (int, error)
+}
+
+// turnPlayer is a native rule that plays move m of player p.
+type turnPlayer interface {
+	play(c *nativeCall, p int, m Move) error
 }
 
 // ruleRef is a stage of a native turn: a native rule, or a Lua function
@@ -44,6 +56,14 @@ type ruleRef struct {
 }
 
 func (r ruleRef) present() bool { return r.fn != nil }
+
+// native is the rule of a native stage, nil for a Lua function.
+func (r ruleRef) native() nativeRule {
+	if r.nat == nil {
+		return nil
+	}
+	return r.nat.rule
+}
 
 // nativeCall is one run of native rules: from Go (a native turn) or from
 // Lua (a script calling a native rule).
@@ -100,7 +120,10 @@ func (c *nativeCall) hook(fn lua.LValue, nret int, out []lua.LValue, args ...lua
 // ---- declaring native rules ----
 
 // newNative registers a native rule and returns its Lua function.
-func (vm *machine) newNative(L *lua.LState, n *native) int {
+func (vm *machine) newNative(L *lua.LState, name string, r nativeRule) int {
+	n := &native{name: name, rule: r}
+	n.emits, _ = r.(emitter)
+	n.plays, _ = r.(turnPlayer)
 	n.fn = L.NewFunction(func(L *lua.LState) int { return vm.callNative(L, n) })
 	if vm.natives == nil {
 		vm.natives = map[*lua.LFunction]*native{}
@@ -113,7 +136,11 @@ func (vm *machine) newNative(L *lua.LState, n *native) int {
 // refArg reads a stage of a turn: a function, native or not; absent when
 // nil and optional.
 func (vm *machine) refArg(L *lua.LState, t *lua.LTable, field, what string, required bool) ruleRef {
-	v := t.RawGetString(field)
+	return vm.refValue(L, t.RawGetString(field), field, what, required)
+}
+
+// refValue reads the stage field of a turn from its value v.
+func (vm *machine) refValue(L *lua.LState, v lua.LValue, field, what string, required bool) ruleRef {
 	if v == lua.LNil {
 		if required {
 			L.RaiseError("%s: %s is required (a function, usually a rule point)", what, field)
@@ -222,6 +249,11 @@ func (vm *machine) specKind(L *lua.LState, t *lua.LTable, what, field string, re
 	if v == lua.LNil && !required {
 		return -1
 	}
+	return vm.kindValue(L, v, what, field)
+}
+
+// kindValue reads a move kind: its handle or its name.
+func (vm *machine) kindValue(L *lua.LState, v lua.LValue, what, field string) int {
 	if name, ok := v.(lua.LString); ok {
 		for k := range vm.dcl.kinds {
 			if vm.dcl.kinds[k].Name == string(name) {
@@ -303,73 +335,19 @@ func specCounts(L *lua.LState, t *lua.LTable, what, field string) []int32 {
 
 // callNative runs native rule n called from Lua with the arguments on L.
 func (vm *machine) callNative(L *lua.LState, n *native) int {
-	c := &nativeCall{vm: vm, L: L, lua: true, name: vm.phase}
-	player := func(i int) int { return vm.player(L, i) }
-	var err error
-	nret := 0
-	switch {
-	case n.sow != nil:
-		c.s = vm.mutable(L)
-		p, from := player(1), vm.site(L, 2)
-		var last int
-		var empty bool
-		last, empty, err = n.sow.run(c, p, from)
-		if err == nil {
-			vm.pushSite(L, last)
-			pushBool(L, empty)
-			nret = 2
-		}
-	case n.extra != nil:
-		c.s = vm.mutable(L)
-		pushBool(L, n.extra.run(c, player(1), vm.site(L, 2)))
-		nret = 1
-	case n.capture != nil:
-		c.s = vm.mutable(L)
-		var got int
-		got, err = n.capture.run(c, player(1), vm.site(L, 2), L.ToBool(3))
-		L.Push(luaInt(got))
-		nret = 1
-	case n.takesAll != nil:
-		c.s = vm.state(L)
-		last := vm.site(L, 1)
-		var all bool
-		all, err = n.takesAll.takesAll(c, last, vm.player(L, 2))
-		pushBool(L, all)
-		nret = 1
-	case n.ending != nil:
-		c.s = vm.mutable(L)
-		err = n.ending.run(c, player(1), vm.optInt(L, 2, 0))
-	case n.result != nil:
-		c.s = vm.state(L)
-		if vm.phase != CallBlocked && vm.phase != CallRepeated {
-			c.s = vm.mutable(L)
-		}
-		err = n.result.run(c, L.CheckString(1))
-	case n.sowings != nil:
-		if !vm.emitting {
-			L.RaiseError("moves can only be emitted inside legal")
-		}
-		c.s = vm.st
-		var k int
-		k, err = n.sowings.run(c, player(1))
-		L.Push(luaInt(k))
-		nret = 1
-	case n.play != nil:
-		c.s = vm.mutable(L)
-		var m Move
-		m.Kind = uint8(vm.kind(L, 2))
-		for i := 3; i <= L.GetTop() && int(m.N) < MaxMoveSites; i++ {
-			m.Sites[m.N] = uint16(vm.site(L, i))
-			m.N++
-		}
-		err = n.play.run(c, player(1), m)
-	case n.legal != nil:
-		if !vm.emitting {
-			L.RaiseError("moves can only be emitted inside legal")
-		}
-		c.s = vm.st
-		err = n.legal.run(c, player(1))
+	// The call's record is the machine's, one per depth of native rules
+	// called from Lua inside each other's hooks: a call allocates nothing.
+	if vm.luaDepth == len(vm.luaCalls) {
+		vm.luaCalls = append(vm.luaCalls, new(nativeCall))
 	}
+	c := vm.luaCalls[vm.luaDepth]
+	vm.luaDepth++
+	defer func() { vm.luaDepth-- }()
+	*c = nativeCall{vm: vm, L: L, lua: true, name: vm.phase}
+	if n.emits != nil && !vm.emitting {
+		L.RaiseError("moves can only be emitted inside legal")
+	}
+	nret, err := n.rule.fromLua(c)
 	if err != nil {
 		if err == errNativeSteps {
 			L.RaiseError("%s", err.Error())
@@ -378,6 +356,39 @@ func (vm *machine) callNative(L *lua.LState, n *native) int {
 	}
 	return nret
 }
+
+// mutable makes the call work on the state, as a primitive that changes
+// it (an error inside legal, evaluate, ...).
+func (c *nativeCall) mutable() { c.s = c.vm.mutable(c.L) }
+
+// readOnly makes the call work on the state, as a primitive that only
+// reads it.
+func (c *nativeCall) readOnly() { c.s = c.vm.state(c.L) }
+
+// emitting makes the call work on the state of the legal call running.
+func (c *nativeCall) emitting() { c.s = c.vm.st }
+
+// playerArg, siteArg, ... read argument i of a call from Lua.
+func (c *nativeCall) playerArg(i int) int { return c.vm.player(c.L, i) }
+func (c *nativeCall) siteArg(i int) int   { return c.vm.site(c.L, i) }
+
+// moveArgs reads a move from a call from Lua: its kind at argument i,
+// then its sites.
+func (c *nativeCall) moveArgs(i int) Move {
+	L := c.L
+	var m Move
+	m.Kind = uint8(c.vm.kind(L, i))
+	for j := i + 1; j <= L.GetTop() && int(m.N) < MaxMoveSites; j++ {
+		m.Sites[m.N] = uint16(c.vm.site(L, j))
+		m.N++
+	}
+	return m
+}
+
+// push pushes the results of a call from Lua.
+func (c *nativeCall) pushInt(n int)   { c.L.Push(luaInt(n)) }
+func (c *nativeCall) pushBool(b bool) { pushBool(c.L, b) }
+func (c *nativeCall) pushSite(i int)  { c.vm.pushSite(c.L, i) }
 
 // ---- running native turns from Go ----
 
@@ -400,10 +411,10 @@ func (vm *machine) runNativeTurn(name Call, p int, m Move) error {
 	c.lua, c.name, c.seq = false, name, seq
 	var err error
 	if name == "play" {
-		err = vm.natPlay.run(c, p, m)
+		err = vm.natPlay.play(c, p, m)
 		vm.keyValid = false // native rules change the state without mutable
 	} else {
-		err = vm.natLegal.run(c, p)
+		_, err = vm.natLegal.emit(c, p)
 	}
 	vm.phase = outer
 	vm.g.wd.End(vm.trip)
@@ -420,5 +431,5 @@ func (vm *machine) runNativeTurn(name Call, p int, m Move) error {
 // finish ends the game, as matombo.finish does.
 func (c *nativeCall) finish(w int, reason string, notes []string) {
 	s := c.s
-	s.over, s.winner, s.reason, s.notes, s.method = true, w, reason, notes, c.vm.finishMethod()
+	s.over, s.winner, s.reason, s.notes, s.sites, s.method = true, w, reason, notes, nil, c.vm.finishMethod()
 }

@@ -30,7 +30,18 @@ func (vm *machine) apiSowRule(L *lua.LState) int {
 			L.RaiseError("%s: track %s has no site to sow into but the origin", what, tr.Name)
 		}
 	}
-	return vm.newNative(L, &native{name: what, sow: r})
+	return vm.newNative(L, what, r)
+}
+
+func (r *sowRule) fromLua(c *nativeCall) (int, error) {
+	c.mutable()
+	last, empty, err := r.run(c, c.playerArg(1), c.siteArg(2))
+	if err != nil {
+		return 0, err
+	}
+	c.pushSite(last)
+	c.pushBool(empty)
+	return 2, nil
 }
 
 func (r *sowRule) run(c *nativeCall, p, from int) (last int, wasEmpty bool, err error) {
@@ -94,7 +105,13 @@ func (vm *machine) apiExtraTurnRule(L *lua.LState) int {
 	const what = "extra_turn_rule"
 	t := vm.specTable(L, what, "sites")
 	r := &extraTurnRule{sites: perPlayer(vm, L, t, "sites", what, vm.specSite(L, what, "sites"))}
-	return vm.newNative(L, &native{name: what, extra: r})
+	return vm.newNative(L, what, r)
+}
+
+func (r *extraTurnRule) fromLua(c *nativeCall) (int, error) {
+	c.mutable()
+	c.pushBool(r.run(c, c.playerArg(1), c.siteArg(2)))
+	return 1, nil
 }
 
 func (r *extraTurnRule) run(c *nativeCall, p, last int) bool {
@@ -116,6 +133,8 @@ type captureRule struct {
 	wasEmpty bool    // the last counter fell into an empty site
 	counts   []int32 // the counts that capture (the last site's, and each of a run's)
 	opposite []int   // per player: the row whose site of the last site's column is taken; nil for none
+	behind   []int   // per player: with opposite, the row whose site of that column is taken too; nil for none
+	row      []int   // per player: the row the last site must be in; nil for any
 	withLast bool    // with opposite: the last site's counters go too
 	runs     []captureRun
 	unless   ruleRef // (last, owner of last) -> true forbids the capture
@@ -129,7 +148,7 @@ type captureRun struct {
 }
 
 func (vm *machine) captureSpec(L *lua.LState, what string) *captureRule {
-	t := vm.specTable(L, what, "owner", "was_empty", "counts", "opposite", "with_last", "runs", "unless", "into")
+	t := vm.specTable(L, what, "owner", "was_empty", "counts", "opposite", "behind", "row", "with_last", "runs", "unless", "into")
 	r := &captureRule{owner: -1, wasEmpty: specBool(L, t, what, "was_empty"), withLast: specBool(L, t, what, "with_last")}
 	switch specString(L, t, what, "owner", "mover", "opponent") {
 	case "mover":
@@ -139,14 +158,21 @@ func (vm *machine) captureSpec(L *lua.LState, what string) *captureRule {
 	}
 	r.counts = specCounts(L, t, what, "counts")
 	b := vm.dcl.board
-	if t.RawGetString("opposite") != lua.LNil {
-		r.opposite = perPlayer(vm, L, t, "opposite", what, func(v lua.LValue) int {
+	rows := func(field string) []int {
+		if t.RawGetString(field) == lua.LNil {
+			return nil
+		}
+		return perPlayer(vm, L, t, field, what, func(v lua.LValue) int {
 			n, ok := v.(lua.LNumber)
 			if !ok || int(n) < 1 || int(n) > len(b.rows) || float64(int(n)) != float64(n) {
-				L.RaiseError("%s: opposite must be a row (1..%d) or one per player, got %s", what, len(b.rows), describeLua(v))
+				L.RaiseError("%s: %s must be a row (1..%d) or one per player, got %s", what, field, len(b.rows), describeLua(v))
 			}
 			return int(n) - 1
 		})
+	}
+	r.opposite, r.behind, r.row = rows("opposite"), rows("behind"), rows("row")
+	if r.behind != nil && r.opposite == nil {
+		L.RaiseError("%s: behind needs opposite (the site behind the opposite one)", what)
 	}
 	if v := t.RawGetString("runs"); v != lua.LNil {
 		rt, ok := v.(*lua.LTable)
@@ -181,7 +207,7 @@ func (vm *machine) captureSpec(L *lua.LState, what string) *captureRule {
 }
 
 func (vm *machine) apiCaptureRule(L *lua.LState) int {
-	return vm.newNative(L, &native{name: "capture_rule", capture: vm.captureSpec(L, "capture_rule")})
+	return vm.newNative(L, "capture_rule", vm.captureSpec(L, "capture_rule"))
 }
 
 // apiTakesAllRule: takes_all_rule{the capture's table}: (last, opp) ->
@@ -189,10 +215,21 @@ func (vm *machine) apiCaptureRule(L *lua.LState) int {
 // the test of a rule such as Oware's grand slam.
 func (vm *machine) apiTakesAllRule(L *lua.LState) int {
 	r := vm.captureSpec(L, "takes_all_rule")
-	if r.opposite != nil {
-		L.RaiseError("takes_all_rule: counts the last site and its runs; opposite is not supported")
+	if r.opposite != nil || r.row != nil {
+		L.RaiseError("takes_all_rule: counts the last site and its runs; opposite and row are not supported")
 	}
-	return vm.newNative(L, &native{name: "takes_all_rule", takesAll: r})
+	return vm.newNative(L, "takes_all_rule", &takesAllRule{r})
+}
+
+// takesAllRule is takes_all_rule: a capture's table, asked whether the
+// capture would take everything.
+type takesAllRule struct{ *captureRule }
+
+func (r *takesAllRule) fromLua(c *nativeCall) (int, error) {
+	c.readOnly()
+	all, err := r.takesAll(c, c.siteArg(1), c.playerArg(2))
+	c.pushBool(all)
+	return 1, err
 }
 
 // runTrack returns the track of run k for a last site owned by o, and
@@ -233,6 +270,13 @@ func (r *captureRule) takesAll(c *nativeCall, last, opp int) (bool, error) {
 	return would == total, nil
 }
 
+func (r *captureRule) fromLua(c *nativeCall) (int, error) {
+	c.mutable()
+	got, err := r.run(c, c.playerArg(1), c.siteArg(2), c.L.ToBool(3))
+	c.pushInt(got)
+	return 1, err
+}
+
 func (r *captureRule) run(c *nativeCall, p, last int, wasEmpty bool) (int, error) {
 	vm := c.vm
 	b, lay, cells := vm.dcl.board, &vm.g.lay, c.s.cells
@@ -251,6 +295,9 @@ func (r *captureRule) run(c *nativeCall, p, last int, wasEmpty bool) (int, error
 		}
 	}
 	if r.wasEmpty && !wasEmpty {
+		return 0, nil
+	}
+	if r.row != nil && b.sites[last].Row != r.row[p-1] {
 		return 0, nil
 	}
 	if r.counts != nil && !slices.Contains(r.counts, cells[last]) {
@@ -282,11 +329,17 @@ func (r *captureRule) run(c *nativeCall, p, last int, wasEmpty bool) (int, error
 		if vm.rec != nil && n > 0 {
 			vm.record(Effect{Kind: kind, Site: site, To: -1, Player: player, Count: n})
 		}
+		vm.emptied(c.s, site)
 		return n
 	}
 	total := 0
 	if opp >= 0 {
 		total = take(opp)
+		if r.behind != nil {
+			if x := b.at(r.behind[p-1], b.sites[last].Col); x >= 0 {
+				total += take(x)
+			}
+		}
 		if r.withLast {
 			total += take(last)
 		}
@@ -392,7 +445,12 @@ func (vm *machine) apiEndRule(L *lua.LState) int {
 	if len(r.conds) == 0 {
 		L.RaiseError("%s: give at least one condition", what)
 	}
-	return vm.newNative(L, &native{name: what, ending: r})
+	return vm.newNative(L, what, r)
+}
+
+func (r *endRule) fromLua(c *nativeCall) (int, error) {
+	c.mutable()
+	return 0, r.run(c, c.playerArg(1), c.vm.optInt(c.L, 2, 0))
 }
 
 func (r *endRule) run(c *nativeCall, p, captured int) error {
@@ -455,7 +513,15 @@ type resultRule struct{ sweep bool }
 func (vm *machine) apiResultRule(L *lua.LState) int {
 	const what = "result_rule"
 	t := vm.specTable(L, what, "sweep")
-	return vm.newNative(L, &native{name: what, result: &resultRule{sweep: specBool(L, t, what, "sweep")}})
+	return vm.newNative(L, what, &resultRule{sweep: specBool(L, t, what, "sweep")})
+}
+
+func (r *resultRule) fromLua(c *nativeCall) (int, error) {
+	c.readOnly()
+	if c.vm.phase != CallBlocked && c.vm.phase != CallRepeated {
+		c.mutable()
+	}
+	return 0, r.run(c, c.L.CheckString(1))
 }
 
 func (r *resultRule) run(c *nativeCall, reason string) error {
@@ -514,13 +580,15 @@ type sowingsRule struct {
 	from    []*filter
 	sites   [][]int32
 	feeding []*Track
+	ends    ruleRef // (p, from) -> whether the sowing from there ends; absent for all
 	none    int
 }
 
 func (vm *machine) apiSowingsRule(L *lua.LState) int {
 	const what = "sowings_rule"
-	t := vm.specTable(L, what, "kind", "from", "sites", "feeding", "none")
-	r := &sowingsRule{kind: vm.specKind(L, t, what, "kind", true), none: vm.specKind(L, t, what, "none", false)}
+	t := vm.specTable(L, what, "kind", "from", "sites", "feeding", "ends", "none")
+	r := &sowingsRule{kind: vm.specKind(L, t, what, "kind", true), none: vm.specKind(L, t, what, "none", false),
+		ends: vm.refArg(L, t, "ends", what, false)}
 	if a := vm.dcl.kinds[r.kind].arity; a != 1 {
 		L.RaiseError("%s: kind %s must take 1 site", what, vm.dcl.kinds[r.kind].Name)
 	}
@@ -548,8 +616,17 @@ func (vm *machine) apiSowingsRule(L *lua.LState) int {
 	if t.RawGetString("feeding") != lua.LNil {
 		r.feeding = perPlayer(vm, L, t, "feeding", what, vm.specTrack(L, what, "feeding"))
 	}
-	return vm.newNative(L, &native{name: what, sowings: r})
+	return vm.newNative(L, what, r)
 }
+
+func (r *sowingsRule) fromLua(c *nativeCall) (int, error) {
+	c.emitting()
+	k, err := r.run(c, c.playerArg(1))
+	c.pushInt(k)
+	return 1, err
+}
+
+func (r *sowingsRule) emit(c *nativeCall, p int) (int, error) { return r.run(c, p) }
 
 func (r *sowingsRule) run(c *nativeCall, p int) (int, error) {
 	vm := c.vm
@@ -569,6 +646,13 @@ func (r *sowingsRule) run(c *nativeCall, p int) (int, error) {
 	if len(s.moves)+len(cand)+1 > maxLegal {
 		return 0, c.fail("more than %d legal moves in one decision", maxLegal)
 	}
+	// A native ends rule settles most sowings at once by its bound, found
+	// once for them all (as emit_sowings does).
+	var ends *relayEndsRule
+	bounded, work := false, 0
+	if x, ok := r.ends.native().(*relayEndsRule); ok {
+		ends, bounded, work = x, x.bounded(c, p), sowWork(lay.sites)
+	}
 	moves := s.moves
 	before := len(moves)
 	m := Move{Kind: uint8(r.kind), N: 1, game: vm.g.tag}
@@ -579,6 +663,26 @@ func (r *sowingsRule) run(c *nativeCall, p int) (int, error) {
 		}
 		if r.feeding != nil && !feeds(r.feeding[p-1], cells, lay, p, int(i)) {
 			continue
+		}
+		if r.ends.present() {
+			var ok bool
+			var err error
+			if ends != nil {
+				t := ends.tracks[p-1]
+				if err = ends.check(c, t, int(i)); err == nil {
+					ok, err = ends.ends(c, t, int(i), bounded, &work)
+				}
+			} else {
+				s.moves = moves // a Lua function sees the list so far
+				ok, err = c.stageEnds(r.ends, p, int(i))
+				moves = s.moves
+			}
+			if err != nil {
+				return 0, err
+			}
+			if !ok {
+				continue
+			}
 		}
 		m.Sites[0] = uint16(i)
 		moves = append(moves, m)
@@ -637,20 +741,17 @@ func (vm *machine) apiSowingPlay(L *lua.LState) int {
 	if a := vm.dcl.kinds[r.kind].arity; a != 1 {
 		L.RaiseError("%s: kind %s must take 1 site (the site sown from)", what, vm.dcl.kinds[r.kind].Name)
 	}
-	return vm.newNative(L, &native{name: what, play: r})
+	return vm.newNative(L, what, r)
 }
 
-func (r *playTurn) run(c *nativeCall, p int, m Move) error {
+func (r *playTurn) fromLua(c *nativeCall) (int, error) {
+	c.mutable()
+	return 0, r.play(c, c.playerArg(1), c.moveArgs(2))
+}
+
+func (r *playTurn) play(c *nativeCall, p int, m Move) error {
 	if int(m.Kind) != r.kind {
-		if !r.other.present() {
-			return c.fail("a move of kind %s, but no other function to play it", c.vm.dcl.kinds[m.Kind].Name)
-		}
-		args := make([]lua.LValue, 0, 2+MaxMoveSites)
-		args = append(args, luaInt(p), luaInt(int(m.Kind)+1))
-		for i := 0; i < int(m.N); i++ {
-			args = append(args, luaInt(int(m.Sites[i])+1))
-		}
-		return c.hook(r.other.fn, 0, nil, args...)
+		return c.stageOther(r.other, p, m)
 	}
 	last, empty, err := c.stageSow(r.sow, p, int(m.Sites[0]))
 	if err != nil {
@@ -699,21 +800,27 @@ func (vm *machine) apiSowingLegal(L *lua.LState) int {
 	} else if r.feeding.present() {
 		L.RaiseError("%s: feeding needs starving (whose sites must be fed)", what)
 	}
-	return vm.newNative(L, &native{name: what, legal: r})
+	return vm.newNative(L, what, r)
 }
 
-func (r *legalTurn) run(c *nativeCall, p int) error {
+func (r *legalTurn) fromLua(c *nativeCall) (int, error) {
+	c.emitting()
+	_, err := r.emit(c, c.playerArg(1))
+	return 0, err
+}
+
+func (r *legalTurn) emit(c *nativeCall, p int) (int, error) {
 	vm := c.vm
 	if r.starving != nil {
 		q := vm.g.nextPlayer(p)
 		if err := c.charge(len(r.starving[q-1].cand)/4 + 1); err != nil {
-			return err
+			return 0, err
 		}
 		if filterSum(r.starving[q-1], c.s.cells, &vm.g.lay, vm.mover) == 0 {
 			if r.feeding.present() {
 				return c.stageEmit(r.feeding, p)
 			}
-			return nil
+			return 0, nil
 		}
 	}
 	return c.stageEmit(r.sowings, p)
@@ -737,8 +844,8 @@ func siteValue(i int) lua.LValue {
 }
 
 func (c *nativeCall) stageSow(r ruleRef, p, from int) (int, bool, error) {
-	if r.nat != nil && r.nat.sow != nil {
-		return r.nat.sow.run(c, p, from)
+	if x, ok := r.native().(*sowRule); ok {
+		return x.run(c, p, from)
 	}
 	var out [2]lua.LValue
 	if err := c.hook(r.fn, 2, out[:], luaInt(p), luaInt(from+1)); err != nil {
@@ -749,8 +856,8 @@ func (c *nativeCall) stageSow(r ruleRef, p, from int) (int, bool, error) {
 }
 
 func (c *nativeCall) stageExtra(r ruleRef, p, last int) (bool, error) {
-	if r.nat != nil && r.nat.extra != nil {
-		return r.nat.extra.run(c, p, last), nil
+	if x, ok := r.native().(*extraTurnRule); ok {
+		return x.run(c, p, last), nil
 	}
 	var out [1]lua.LValue
 	err := c.hook(r.fn, 1, out[:], luaInt(p), siteValue(last))
@@ -758,8 +865,8 @@ func (c *nativeCall) stageExtra(r ruleRef, p, last int) (bool, error) {
 }
 
 func (c *nativeCall) stageCapture(r ruleRef, p, last int, empty bool) (int, error) {
-	if r.nat != nil && r.nat.capture != nil {
-		return r.nat.capture.run(c, p, last, empty)
+	if x, ok := r.native().(*captureRule); ok {
+		return x.run(c, p, last, empty)
 	}
 	var out [1]lua.LValue
 	if err := c.hook(r.fn, 1, out[:], luaInt(p), siteValue(last), lua.LBool(empty)); err != nil {
@@ -770,8 +877,8 @@ func (c *nativeCall) stageCapture(r ruleRef, p, last int, empty bool) (int, erro
 }
 
 func (c *nativeCall) stageUnless(r ruleRef, last, owner int) (bool, error) {
-	if r.nat != nil && r.nat.takesAll != nil {
-		return r.nat.takesAll.takesAll(c, last, owner)
+	if x, ok := r.native().(*takesAllRule); ok {
+		return x.takesAll(c, last, owner)
 	}
 	var out [1]lua.LValue
 	err := c.hook(r.fn, 1, out[:], siteValue(last), luaInt(owner))
@@ -779,23 +886,26 @@ func (c *nativeCall) stageUnless(r ruleRef, last, owner int) (bool, error) {
 }
 
 func (c *nativeCall) stageAfter(r ruleRef, p, n int) error {
-	if r.nat != nil && r.nat.ending != nil {
-		return r.nat.ending.run(c, p, n)
+	if x, ok := r.native().(*endRule); ok {
+		return x.run(c, p, n)
 	}
 	return c.hook(r.fn, 0, nil, luaInt(p), luaInt(n))
 }
 
 func (c *nativeCall) stageResult(r ruleRef, reason string) error {
-	if r.nat != nil && r.nat.result != nil {
-		return r.nat.result.run(c, reason)
+	if x, ok := r.native().(*resultRule); ok {
+		return x.run(c, reason)
 	}
 	return c.hook(r.fn, 0, nil, lua.LString(reason))
 }
 
-func (c *nativeCall) stageEmit(r ruleRef, p int) error {
-	if r.nat != nil && r.nat.sowings != nil {
-		_, err := r.nat.sowings.run(c, p)
-		return err
+// stageEmit runs an emitting stage for player p and returns the number of
+// moves it emitted (for a Lua function, the moves the legal list grew by).
+func (c *nativeCall) stageEmit(r ruleRef, p int) (int, error) {
+	if r.nat != nil && r.nat.emits != nil {
+		return r.nat.emits.emit(c, p)
 	}
-	return c.hook(r.fn, 0, nil, luaInt(p))
+	before := len(c.s.moves)
+	err := c.hook(r.fn, 0, nil, luaInt(p))
+	return len(c.s.moves) - before, err
 }

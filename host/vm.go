@@ -64,9 +64,11 @@ type machine struct {
 	trySaves []trySaved // what each running try restores
 
 	natives  map[*lua.LFunction]*native // native rules (native.go)
-	natPlay  *playTurn                  // play, when it is a native turn
-	natLegal *legalTurn                 // legal, when it is a native turn
+	natPlay  turnPlayer                 // play, when it is a native turn
+	natLegal emitter                    // legal, when it is a native rule that emits
 	natCall  nativeCall                 // the native turn running
+	luaCalls []*nativeCall              // native rules called from Lua, by depth (see callNative)
+	luaDepth int
 }
 
 // saved holds what apply needs to undo a failed play.
@@ -250,10 +252,10 @@ func (vm *machine) takeRules(v lua.LValue) error {
 	}
 	vm.dcl.hasEvaluate = vm.fnEvaluate != nil
 	if n := vm.natives[vm.fnPlay.(*lua.LFunction)]; n != nil {
-		vm.natPlay = n.play
+		vm.natPlay = n.plays
 	}
 	if n := vm.natives[vm.fnLegal.(*lua.LFunction)]; n != nil {
-		vm.natLegal = n.legal
+		vm.natLegal = n.emits
 	}
 	if vm.fnScore, err = get("score", false); err != nil {
 		return err

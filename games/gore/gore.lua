@@ -67,10 +67,7 @@ local OFFER1, OFFER2, OFFER3 = m.var("offer1"), m.var("offer2"), m.var("offer3")
 local OFFER_SLOTS = { OFFER1, OFFER2, OFFER3 }
 local DECLINED = { m.var("declined1", { position = false }), m.var("declined2", { position = false }) }
 
--- The primitives of the hot path, as upvalues (a field of matombo costs a
--- table lookup on every use).
-local get, set = m.get, m.set
-local emit, emit_subsets, count_sites, captured = m.emit, m.emit_subsets, m.count_sites, m.captured
+local get, captured = m.get, m.captured
 
 local SOWABLE = m.filter { owner = "mover", min = 1 } -- holes the mover owns holding counters
 local OWNED = m.filter { owner = "mover" }            -- every hole the mover owns
@@ -115,68 +112,24 @@ local g5_sow_or_pass = m.rule("g5_sow_or_pass", m.sowings_rule { kind = SOW, fro
 -- too) is legal only if the opponent holds at least 6k captured counters.
 -- Token: `offer:` + the holes in board order joined by commas." Available
 -- in every ordinary turn, also the one after answering an offer.
--- (Whole numbers in Lua arithmetic: it runs every turn, and a call to
--- math.floor or math.min costs as much as ten operations.)
-local g6_offers = m.rule("g6_offers", function(p)
-  local c = captured(3 - p)
-  if c < SEEDS then
-    return
-  end
-  local kmax = count_sites(OWNED) - 1 -- keeping at least one
-  local afford = (c - c % SEEDS) / SEEDS
-  if afford < kmax then
-    kmax = afford
-  end
-  if kmax > 3 then
-    kmax = 3
-  end
-  if kmax >= 1 then
-    emit_subsets(OFFER, OWNED, 1, kmax)
-  end
-end)
+-- g6_offers(p) emits them. (G6, G7 and the turns below are native rules
+-- too: a ply never enters Lua.)
+local g6_offers = m.rule("g6_offers", m.offers_rule { kind = OFFER, from = OWNED, keep = 1, most = 3, price = SEEDS })
 
 -- "The offer ends the offerer's turn": the holes wait for the answer.
-local g6_offer = m.rule("g6_offer", function(s1, s2, s3)
-  set(OFFER1, s1)
-  set(OFFER2, s2 or 0)
-  set(OFFER3, s3 or 0)
-end)
-
--- After either answer no trace of the offer stays in the position: "the
--- turn an answerer takes after answering is an ordinary turn" (G9).
-local function clear_offer()
-  set(OFFER1, 0)
-  set(OFFER2, 0)
-  set(OFFER3, 0)
-end
+-- g6_offer(p, s1, s2, s3) keeps them in offer1..offer3.
+local g6_offer = m.rule("g6_offer", m.offer_rule { holes = OFFER_SLOTS })
 
 -- G7 Answer: "the opponent must first answer `accept` or `decline`, then
 -- takes their normal turn. On `accept` the offered holes become theirs and
 -- they put 6 of their captured counters into each of them, on top of what
 -- is there. On `decline` nothing changes on the board, but the decline is
--- recorded."
-local g7_answers = m.rule("g7_answers", function()
-  emit(ACCEPT)
-  emit(DECLINE)
-end)
-
-local g7_accept = m.rule("g7_accept", function(p)
-  for _, slot in ipairs(OFFER_SLOTS) do
-    local s = get(slot)
-    if s ~= 0 then
-      m.set_owner(s, p)
-      m.pay(p, s, SEEDS)
-    end
-  end
-  clear_offer()
-  m.set_to_move(p)
-end)
-
-local g7_decline = m.rule("g7_decline", function(p)
-  set(DECLINED[p], 1)
-  clear_offer()
-  m.set_to_move(p)
-end)
+-- recorded." After either answer no trace of the offer stays in the
+-- position: "the turn an answerer takes after answering is an ordinary
+-- turn" (G9).
+local g7_answers = m.rule("g7_answers", m.emit_rule { moves = { ACCEPT, DECLINE } })
+local g7_accept = m.rule("g7_accept", m.accept_rule { holes = OFFER_SLOTS, price = SEEDS })
+local g7_decline = m.rule("g7_decline", m.decline_rule { holes = OFFER_SLOTS, declined = DECLINED })
 
 -- G8 (the result): "Each hole's counters then go into its owner's captured
 -- total, leaving the board empty; the player with more captured counters
@@ -218,29 +171,16 @@ local g9_repetition = m.rule("g9_repetition", function()
   g8_result("third repetition")
 end)
 
--- legal receives the variables in the order declared: offer1 is the first
--- hole of a pending offer (G7), 0 when there is none.
-local function legal(p, offer1)
-  if offer1 ~= 0 then
-    g7_answers()
-    return
-  end
-  g5_sow_or_pass(p)
-  if TRADING then
-    g6_offers(p)
-  end
-end
+-- legal: the answers to a pending offer (G7; offer1 is its first hole),
+-- or an ordinary turn: the sowings or pass (G5), then the offers (G6).
+local legal = m.pending_legal {
+  pending = OFFER1, site = g7_answers,
+  none = TRADING and { g5_sow_or_pass, g6_offers } or { g5_sow_or_pass },
+}
 
--- The decisions other than a sowing.
-local function trade_or_pass(p, kind, s1, s2, s3)
-  if kind == OFFER then
-    g6_offer(s1, s2, s3)
-  elseif kind == ACCEPT then
-    g7_accept(p)
-  elseif kind == DECLINE then
-    g7_decline(p)
-  end -- PASS (G5): "After `pass` it is the opponent's turn."
-end
+-- The decisions other than a sowing: an offer (G6), its answers (G7), and
+-- PASS (G5): "After `pass` it is the opponent's turn."
+local trade_or_pass = m.play_by_kind { [OFFER] = g6_offer, [ACCEPT] = g7_accept, [DECLINE] = g7_decline, [PASS] = false }
 
 -- A sowing: G3, then G4's capture, then G8's end; the other decisions are
 -- trade_or_pass's.

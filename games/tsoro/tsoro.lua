@@ -45,11 +45,6 @@ local P = m.declare {
 local N, BONUS, HEADS = P.holes, P.bonus, P.heads
 local MAX_LAPS = 1000 -- T10: "A sowing of more than 1000 laps without a decision counts as endless."
 
--- The primitives used while playing, in locals: a field of matombo costs a
--- table lookup through its read-only proxy on every use.
-local capture, relay, relay_ends = m.capture, m.relay, m.relay_ends
-local get, set, set_to_move = m.get, m.set, m.set_to_move
-local emit, emit_each, emit_sowings, first = m.emit, m.emit_each, m.emit_sowings, m.first
 local finish = m.finish
 
 -- T1 Board: "4 rows of N holes; N = 21 standard. Rows a (Player 1 outer),
@@ -83,14 +78,9 @@ local t4_circuit = m.rule("t4_circuit", function(p)
 end)
 local TRACK = { m.track("south", t4_circuit(1), true), m.track("north", t4_circuit(2), true) }
 
--- T8: for a hole of an inner row, the opponent's inner and outer holes of
--- its column. A move ends on the mover's own side, so a move that ends in
--- a site listed in ACROSS ended in the mover's inner row.
-local ACROSS, BEHIND = {}, {}
-for k = 1, N do
-  ACROSS[B0 + k], BEHIND[B0 + k] = C0 + k, D0 + k
-  ACROSS[C0 + k], BEHIND[C0 + k] = B0 + k, A0 + k
-end
+-- The rows by number, for T8: a (1) and b (2) are Player 1's outer and
+-- inner rows, c (3) and d (4) Player 2's inner and outer rows.
+local INNER, OPPOSITE_INNER, OPPOSITE_OUTER = { 2, 3 }, { 3, 2 }, { 4, 1 }
 
 -- The prompts say what a decision that is not plain sowing is to the
 -- players (the page and the terminal show them beside the choices); see
@@ -104,6 +94,7 @@ local PENDING = m.var("pending") -- see the top of the file
 
 -- Each player's holes (a player sows and owns exactly the holes of their circuit).
 local FULL = { m.filter { track = TRACK[1], min = 1 }, m.filter { track = TRACK[2], min = 1 } }
+local OPPONENTS_FULL = { FULL[2], FULL[1] } -- per player: the opponent's non-empty holes
 local BIG = { m.filter { track = TRACK[1], min = 2 }, m.filter { track = TRACK[2], min = 2 } }
 local SINGLE = {
   m.filter { track = TRACK[1], min = 1, max = 1, next_empty = TRACK[1] },
@@ -129,121 +120,85 @@ local t2_setup = m.rule("t2_setup", function()
 end)
 
 -- T10: "a start or a continue that leads to [a sowing of more than 1000
--- laps without a decision] is not a legal token". The host's relay
--- primitives check it in Go: a sowing between two decisions makes fewer
--- than 1 + (C/H + 1) * N laps, C being the counters on the mover's side
--- (docs/rules/tsoro.md, "Why every sowing ends"), so only positions where
--- that bound exceeds 1000 (never from the opening) are tried lap by lap.
-local t10_ends = m.rule("t10_ends", function(p, from)
-  return relay_ends(TRACK[p], from, HEAD, MAX_LAPS)
-end)
+-- laps without a decision] is not a legal token". The host checks it in
+-- Go: a sowing between two decisions makes fewer than 1 + (C/H + 1) * N
+-- laps, C being the counters on the mover's side (docs/rules/tsoro.md,
+-- "Why every sowing ends"), so only positions where that bound exceeds
+-- 1000 (never from the opening) are tried lap by lap. t10_ends(p, from)
+-- tells whether the sowing from `from` ends.
+--
+-- This rule and every rule below that plays a move or lists the legal
+-- tokens are native rules (docs/lua-api.md, "Native rules"): tables the
+-- host runs in Go, so that a ply never enters Lua. Each is still a rule
+-- point that an extending script can replace (docs/extending.md).
+local t10_ends = m.rule("t10_ends", m.relay_ends_rule { track = TRACK, stop = HEAD, max_laps = MAX_LAPS })
 
 -- T5 Starting a move: "the player takes all counters from one of their
--- holes holding at least 2 and sows them". Emits the starts T10 allows and
--- returns whether the player has a hole holding 2 or more.
-local t5_starts = m.rule("t5_starts", function(p)
-  local _, holes = emit_sowings(SOW, BIG[p], TRACK[p], HEAD, MAX_LAPS)
-  return holes > 0
-end)
+-- holes holding at least 2 and sows them". Emits the starts T10 allows.
+local t5_starts = m.rule("t5_starts", m.sowings_rule { kind = SOW, from = BIG, ends = t10_ends })
 
 -- T6 Singletons: "only when none of the player's holes holds 2 or more,
 -- the player may move the single counter of a hole whose next hole on the
 -- circuit is empty".
 -- (Such a move is one lap into an empty hole, so T10 never applies.)
-local t6_singletons = m.rule("t6_singletons", function(p)
-  emit_each(SOW, SINGLE[p])
-end)
+local t6_singletons = m.rule("t6_singletons", m.emit_rule { kind = SOW, each = SINGLE, when_none = BIG })
 
 -- T7c: at an occupied head "the mover chooses continue (relay as in b) or
--- stop"; T10 may forbid continue.
-local t7c_choices = m.rule("t7c_choices", function(p, head)
-  if t10_ends(p, head) then
-    emit(CONTINUE)
-  end
-  emit(STOP)
-end)
+-- stop"; T10 may forbid continue. t7c_choices(p, head) emits them.
+local t7c_choices = m.rule("t7c_choices", m.relay_choices_rule { continue = CONTINUE, stop = STOP, ends = t10_ends })
 
 -- T9: "Only non-empty holes may be chosen", "anywhere on the opponent's two rows".
-local t9_choices = m.rule("t9_choices", function(p)
-  emit_each(TAKE, FULL[3 - p])
-end)
-
--- The legal tokens of player p's decision, by the pending decision.
-local function legal(p, pending)
-  if pending == 0 then
-    if not t5_starts(p) then
-      t6_singletons(p)
-    end
-  elseif pending > 0 then
-    t7c_choices(p, pending)
-  else
-    t9_choices(p)
-  end
-end
+local t9_choices = m.rule("t9_choices", m.emit_rule { kind = TAKE, each = OPPONENTS_FULL })
 
 -- T9 Bonus captures: "after a capture under T8 the mover takes, one
 -- decision at a time, the whole contents of B further opponent holes";
 -- "when the opponent has no non-empty hole left the bonus ends early (if
 -- the capture itself emptied the opponent's side, there is no bonus)".
-local t9_bonus = m.rule("t9_bonus", function(p, left)
-  if left > 0 and first(FULL[3 - p]) then
-    set(PENDING, 0 - left)
-    set_to_move(p)
-  else
-    set(PENDING, 0)
-  end
-end)
+-- t9_bonus(p, left) sets up the left captures still to take: the mover
+-- decides again, choosing among the opponent's non-empty holes, while
+-- pending is -left; with none left the move is over (pending 0).
+local t9_bonus = m.rule("t9_bonus", m.bonus_rule { pending = PENDING, from = OPPONENTS_FULL })
 
 -- T8 Capture: "when the move ends in a hole of the mover's inner row that
 -- was empty, and the opponent's inner-row hole in the same column holds
 -- counters, those counters are captured together with all counters in the
 -- opponent's outer-row hole of that column. If the opposite inner hole is
 -- empty nothing is captured (even if the outer one is not)."
-local t8_capture = m.rule("t8_capture", function(p, last)
-  local across = ACROSS[last]
-  if across and capture(across, p) > 0 then
-    capture(BEHIND[last], p)
-    t9_bonus(p, BONUS)
-  end
-end)
+-- t8_capture(p, last, was_empty) returns the counters captured; after a
+-- capture the move goes on with T9's bonus (t9_bonus(p, B), in play).
+local t8_capture = m.rule("t8_capture", m.capture_rule {
+  row = INNER, was_empty = true, opposite = OPPOSITE_INNER, behind = OPPOSITE_OUTER,
+})
 
 -- T7 End of a lap: "(a) h was empty before it: the move ends (then T8).
 -- (b) h was occupied and is not one of the mover's heads: take all counters
 -- from h and sow on (relay). (c) h was occupied and is one of the mover's
 -- heads: the mover chooses continue (relay as in b) or stop".
 -- T5: the sowing starts "with the next hole. The emptied starting hole is
--- not skipped when a sowing laps the circuit." m.relay does all of this.
-local t7_sow = m.rule("t7_sow", function(p, from)
-  local last, how = relay(TRACK[p], from, HEAD, MAX_LAPS)
-  if how == "empty" then
-    t8_capture(p, last)
-  elseif how == "stop" then
-    set(PENDING, last)
-    set_to_move(p)
-  else
-    error("T10: the sowing from " .. m.name(from) .. " went over " .. MAX_LAPS .. " laps; legal must not offer it")
-  end
-end)
+-- not skipped when a sowing laps the circuit." t7_sow(p, from) sows and
+-- relays from `from` and returns the last hole and how the sowing ended:
+-- "empty" (a), "stop" (c: at an occupied head), or "laps" (T10, which
+-- legal never offers).
+local t7_sow = m.rule("t7_sow", m.relay_rule { track = TRACK, stop = HEAD, max_laps = MAX_LAPS })
 
--- One decision of player p. Every decision ends with T13 Repetition:
--- "When the same position occurs for the third time the game ends in a
--- draw". (Inline, not a function of its own: it runs on every ply.) A win
--- (T11) comes first, but needs no check here: a position without a legal
--- token ends the game when it first occurs, so it never occurs again.
-local function play(p, kind, s)
-  if kind == SOW then
-    t7_sow(p, s)
-  elseif kind == CONTINUE then
-    local head = get(PENDING)
-    set(PENDING, 0)
-    t7_sow(p, head)
-  elseif kind == STOP then
-    set(PENDING, 0) -- T7c: "stop (the move ends; no capture)"
-  else
-    capture(s, p) -- T9: "the whole contents" of the chosen hole
-    t9_bonus(p, 0 - get(PENDING) - 1)
-  end
-end
+-- The legal tokens of player p's decision, by the pending decision: the
+-- starts of a move (T5, or T6 when T5 has none), continue or stop at a
+-- head (T7c), or the bonus captures (T9).
+local legal = m.pending_legal { pending = PENDING, none = { t5_starts, t6_singletons }, site = t7c_choices, count = t9_choices }
+
+-- One decision of player p: a start (T5, T6) sows with t7_sow; at a head
+-- (T7c) continue relays on from it and stop ends the move ("stop (the move
+-- ends; no capture)"); a sowing that ends in an empty hole captures
+-- (t8_capture), and a capture brings B bonus captures (t9_bonus, T9), each
+-- a take of "the whole contents" of the chosen hole. Every decision ends
+-- with T13 Repetition: "When the same position occurs for the third time
+-- the game ends in a draw", which the host checks (see t13_repetition). A
+-- win (T11) comes first, but needs no check here: a position without a
+-- legal token ends the game when it first occurs, so it never occurs again.
+local play = m.relay_play {
+  pending = PENDING, sow = SOW, continue = CONTINUE, stop = STOP, take = TAKE,
+  relay = t7_sow, capture = t8_capture, bonus = t9_bonus, bonus_count = BONUS,
+}
 
 -- T13 Repetition: "When the same position occurs for the third time the
 -- game ends in a draw". The host counts positions after every decision and

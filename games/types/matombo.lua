@@ -328,7 +328,7 @@ function matombo.sow_rule(spec) end
 ---@return fun(p: integer, last: matombo.Site): boolean
 function matombo.extra_turn_rule(spec) end
 ---(p, last, was_empty) -> counters captured.
----@param spec {owner: "mover"|"opponent"|nil, was_empty: boolean?, counts: integer[]?, opposite: integer|integer[]|nil, with_last: boolean?, runs: table[]?, unless: function?, into: matombo.Site|matombo.Site[]|nil}
+---@param spec {owner: "mover"|"opponent"|nil, was_empty: boolean?, counts: integer[]?, opposite: integer|integer[]|nil, behind: integer|integer[]|nil, row: integer|integer[]|nil, with_last: boolean?, runs: table[]?, unless: function?, into: matombo.Site|matombo.Site[]|nil}
 ---@return fun(p: integer, last: matombo.Site, was_empty: boolean): integer
 function matombo.capture_rule(spec) end
 ---(last, opp) -> whether the capture would take every counter opp owns.
@@ -344,7 +344,7 @@ function matombo.end_rule(spec) end
 ---@return fun(reason: string)
 function matombo.result_rule(spec) end
 ---(p) -> moves emitted: a move of kind for each site p may sow from.
----@param spec {kind: matombo.Kind, from: matombo.Filter|matombo.Filter[]|nil, sites: matombo.Site[][]?, feeding: matombo.Track|matombo.Track[]|nil, none: matombo.Kind?}
+---@param spec {kind: matombo.Kind, from: matombo.Filter|matombo.Filter[]|nil, sites: matombo.Site[][]?, feeding: matombo.Track|matombo.Track[]|nil, ends: function?, none: matombo.Kind?}
 ---@return fun(p: integer): integer
 function matombo.sowings_rule(spec) end
 ---A play function: sow, extra turn or capture, after_capture, after; other kinds to other.
@@ -355,6 +355,66 @@ function matombo.sowing_play(spec) end
 ---@param spec {sowings: function, starving: matombo.Filter|matombo.Filter[]|nil, feeding: function?}
 ---@return fun(p: integer)
 function matombo.sowing_legal(spec) end
+---(p) -> moves emitted: the moves of emit_each, or of emit_steps, emit_jumps and emit_pairs, or one move of each kind of moves.
+---@param spec {kind: matombo.Kind?, each: matombo.Filter|matombo.Filter[]|nil, steps: matombo.Filter|matombo.Filter[]|nil, jumps: matombo.Filter|matombo.Filter[]|nil, pairs: {from: matombo.Filter|matombo.Filter[], to: matombo.Filter|matombo.Filter[]}?, moves: matombo.Kind[]?, when_none: matombo.Filter|matombo.Filter[]|nil}
+---@return fun(p: integer): integer
+function matombo.emit_rule(spec) end
+---(p, s) -> whether p owns length sites in a row (anywhere: on one line) through s (or through).
+---@param spec {length: integer, anywhere: boolean?, through: matombo.Site?}
+---@return fun(p: integer, s: matombo.Site?): boolean
+function matombo.line_rule(spec) end
+---A legal function: drops(p) while p has pieces in hand, moves(p) once nobody has (stuck(p) when it emits nothing).
+---@param spec {drops: function?, moves: function?, stuck: function?}
+---@return fun(p: integer)
+function matombo.placement_legal(spec) end
+---A play function: a drop places a piece from hand, a move moves one; then win(p, s) ends the game with reason; other kinds to other.
+---@param spec {drop: matombo.Kind?, move: matombo.Kind?, win: function?, reason: string?, other: function?}
+---@return fun(p: integer, kind: matombo.Kind, ...: integer)
+function matombo.placement_play(spec) end
+---(p, from) -> last, how, laps: the relay of matombo.relay along p's track.
+---@param spec {track: matombo.Track|matombo.Track[]|string, stop: matombo.Tag|string|nil, max_laps: integer?}
+---@return fun(p: integer, from: matombo.Site): integer, string, integer
+function matombo.relay_rule(spec) end
+---(p, from) -> whether that relay ends within the lap limit.
+---@param spec {track: matombo.Track|matombo.Track[]|string, stop: matombo.Tag|string|nil, max_laps: integer?}
+---@return fun(p: integer, from: matombo.Site): boolean
+function matombo.relay_ends_rule(spec) end
+---(p, at) -> moves emitted: continue (when ends(p, at)), then stop.
+---@param spec {continue: matombo.Kind, stop: matombo.Kind, ends: function?}
+---@return fun(p: integer, at: matombo.Site): integer
+function matombo.relay_choices_rule(spec) end
+---(p, left): left bonus captures from the filter from, or none (pending 0).
+---@param spec {pending: integer|string, from: matombo.Filter|matombo.Filter[]}
+---@return fun(p: integer, left: integer)
+function matombo.bonus_rule(spec) end
+---A play function: sow or continue (relay, then capture and bonus, or a stop), stop, take; other kinds to other.
+---@param spec {pending: integer|string, sow: matombo.Kind, continue: matombo.Kind?, stop: matombo.Kind?, take: matombo.Kind?, relay: function, capture: function?, bonus: function?, bonus_count: integer?, other: function?}
+---@return fun(p: integer, kind: matombo.Kind, ...: integer)
+function matombo.relay_play(spec) end
+---A legal function by a pending decision in a variable: none's functions (0), site(p, s) (a site), count(p, k) (-k).
+---@param spec {pending: integer|string, none: function[], site: function?, count: function?}
+---@return fun(p: integer)
+function matombo.pending_legal(spec) end
+---A play function: a move of kind K is spec[K](p, sites...); false for a move that changes nothing.
+---@param spec table<matombo.Kind, function|false>
+---@return fun(p: integer, kind: matombo.Kind, ...: integer)
+function matombo.play_by_kind(spec) end
+---(p) -> moves emitted: offers of 1 to k sites of from.
+---@param spec {kind: matombo.Kind, from: matombo.Filter|matombo.Filter[], keep: integer?, most: integer?, price: integer?}
+---@return fun(p: integer): integer
+function matombo.offers_rule(spec) end
+---(p, s1, s2, ...): the sites offered go into the variables of holes.
+---@param spec {holes: (integer|string)[]}
+---@return fun(p: integer, ...: matombo.Site)
+function matombo.offer_rule(spec) end
+---(p): p takes the offered sites, paying price captured counters for each.
+---@param spec {holes: (integer|string)[], price: integer?}
+---@return fun(p: integer)
+function matombo.accept_rule(spec) end
+---(p): the offer is declined and cleared.
+---@param spec {holes: (integer|string)[], declined: (integer|string)[]?}
+---@return fun(p: integer)
+function matombo.decline_rule(spec) end
 
 -- Filters and lines.
 

@@ -101,20 +101,14 @@ y1_y7_board(P.board)
 
 m.max_plies(ply_bound(m.size()))
 
-local PIECES = 3   -- Y2: pieces per player
-local LINES_AT = {} -- site -> the lines through it (only for boards with long lines, Y5)
+local PIECES = 3 -- Y2: pieces per player
 if m.size() < 2 * PIECES + 1 then
   error(string.format("board %s has %d points; Tsoro Yematatu needs at least %d " ..
     "(six pieces and a point to move to)", P.board, m.size(), 2 * PIECES + 1), 0)
 end
 
--- The primitives of the hot path, in locals: reading m.x each ply costs a
--- table lookup through the read-only matombo table. (Speed: issue 5 asks
--- for a million plies a second, so legal and play make few calls: one call
--- from legal to the phase's emitter, and in play the calls below.)
-local hand, place, move_piece = m.hand, m.place, m.move_piece
-local emit_each, emit_steps, emit_jumps = m.emit_each, m.emit_steps, m.emit_jumps
-local in_a_row, owner, finish = m.in_a_row, m.owner, m.finish
+-- The primitives used outside the rules' native hot path, in locals.
+local owner, finish = m.owner, m.finish
 
 -- Y3 token: the point, e.g. b2; Y4 token: from-to, e.g. b1-c1 or a1-c2.
 -- The prompts say what each decision is to the players.
@@ -139,9 +133,9 @@ end)
 -- Y3 "Drop phase: players alternately place one piece from hand on any
 -- empty point. Token: the point, e.g. b2. Pieces cannot be moved until all
 -- six are on the board." (legal and play below tell the phases apart.)
-local y3_drops = m.rule("y3_drops", function()
-  emit_each(DROP, EMPTY)
-end)
+-- (Y3 to Y5 are native rules, docs/lua-api.md "Native rules": data the
+-- host runs, so that a ply never enters Lua.)
+local y3_drops = m.rule("y3_drops", m.emit_rule { kind = DROP, each = EMPTY })
 
 -- ---- Y4 ----
 
@@ -151,10 +145,7 @@ end)
 -- captured. Token: from-to". Steps and jumps follow the board's lines
 -- (Y1, Y7): a neighbour is the next point on a line, a jump goes over it
 -- to the point after it on the same line, so no move bends.
-local y4_steps_and_jumps = m.rule("y4_steps_and_jumps", function()
-  emit_steps(MOVE, MINE)
-  emit_jumps(MOVE, MINE)
-end)
+local y4_steps_and_jumps = m.rule("y4_steps_and_jumps", m.emit_rule { kind = MOVE, steps = MINE, jumps = MINE })
 
 -- On a board a user draws, one from-to can be both a step and a jump (lines
 -- x-y and x-z-y) or two jumps (lines x-z-y and x-w-y): the emitters list
@@ -169,46 +160,19 @@ local y4_moves = y4_steps_and_jumps
 -- winning line passes through the point the mover just dropped on or
 -- moved to.
 --
--- On a board whose lines have at most three points (both shipped boards)
--- three pieces on one line are three in a row, which matombo.in_a_row
--- checks in one call: y5_three_on_a_line is that primitive. A user's board
--- with longer lines is checked here in Lua: three pieces anywhere on one
--- line win, gaps or not.
-local function three_anywhere_on_a_line(p, s, k)
-  for _, line in ipairs(LINES_AT[s]) do
-    local mine = 0
-    for _, x in ipairs(line) do
-      if owner(x) == p then
-        mine = mine + 1
-      end
-    end
-    if mine >= k then
-      return true
-    end
-  end
-  return false
-end
-
-local LONG_LINES = false
-for _, line in ipairs(m.lines()) do
-  if #line > PIECES then
-    LONG_LINES = true
-  end
-end
-if LONG_LINES then
-  for s = 1, m.size() do
-    LINES_AT[s] = m.lines(s)
-  end
-end
-local y5_three_on_a_line = m.rule("y5_three_on_a_line", LONG_LINES and three_anywhere_on_a_line or in_a_row)
+-- Three pieces on one line win wherever they stand on it: on the shipped
+-- boards every line has three points, and on a user's board with longer
+-- lines three pieces anywhere on one line win too, gaps or not.
+-- y5_three_on_a_line(p, s) tells whether p has three pieces on a line
+-- through s.
+local y5_three_on_a_line = m.rule("y5_three_on_a_line", m.line_rule { length = PIECES, anywhere = true })
 
 -- The points of a win, which the result names (the page highlights them):
--- found once the game is won, so checking for a win makes no table.
+-- found once the game is won, so checking for a win makes no table. (In
+-- play, placement_play names them from the winning line; this serves
+-- y5_result below.)
 local function winning_points(p, s)
-  if not LONG_LINES then
-    return m.row_sites(p, s, PIECES)
-  end
-  for _, line in ipairs(LINES_AT[s]) do
+  for _, line in ipairs(m.lines(s)) do
     local mine = {}
     for _, x in ipairs(line) do
       if owner(x) == p then
@@ -248,32 +212,16 @@ end
 
 -- ---- the rule functions ----
 
--- Y3 while the player to move has a piece in hand; Y4 once both hands are
--- empty ("Pieces cannot be moved until all six are on the board");
--- otherwise (only in a set-up position) nothing, and blocked decides.
-local function legal(p)
-  if hand(p) > 0 then
-    return y3_drops()
-  end
-  if hand(3 - p) == 0 then
-    return y4_moves()
-  end
-end
+-- legal: Y3 while the player to move has a piece in hand; Y4 once both
+-- hands are empty ("Pieces cannot be moved until all six are on the
+-- board"); otherwise (only in a set-up position) nothing, and blocked
+-- decides.
+local legal = m.placement_legal { drops = y3_drops, moves = y4_moves }
 
--- Y3 a drop (matombo.place: a piece from p's hand onto the empty point)
--- or Y4 a step or jump (matombo.move_piece: nothing is captured); then Y5,
--- then (in the host, see y6_third_repetition) Y6.
-local function play(p, kind, a, b)
-  if kind == DROP then
-    place(p, a)
-  else
-    move_piece(a, b)
-    a = b
-  end
-  if y5_three_on_a_line(p, a, PIECES) then
-    return finish { winner = p, reason = "three on a line", sites = winning_points(p, a) }
-  end
-end
+-- play: Y3 a drop (a piece from p's hand onto the empty point) or Y4 a
+-- step or jump (nothing is captured); then Y5 on the point the piece went
+-- to, then (in the host, see y6_third_repetition) Y6.
+local play = m.placement_play { drop = DROP, move = MOVE, win = y5_three_on_a_line, reason = "three on a line" }
 
 -- ---- evaluate: advice for computer players, not a rule ----
 
@@ -321,7 +269,7 @@ end
 -- made the last decision is checked first, as play would have found it.
 local function has_three(q)
   for s = 1, m.size() do
-    if owner(s) == q and y5_three_on_a_line(q, s, PIECES) then
+    if owner(s) == q and y5_three_on_a_line(q, s) then
       return s
     end
   end
