@@ -1,0 +1,91 @@
+package safefile
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestEveryFileIsReadThroughSafefile checks the class, not cases: no
+// program code of the module (tests, test helpers and this package aside)
+// opens a file for reading with the os package, so every file a user
+// names (scripts, data, merge files, solution caches, databases' headers)
+// is read through this package: regular files only, opened without
+// blocking, within a limit.
+func TestEveryFileIsReadThroughSafefile(t *testing.T) {
+	root := filepath.Join("..", "..")
+	reads := map[string]bool{"ReadFile": true, "Open": true, "OpenFile": true, "ReadDir": false}
+	var found []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "testdata" || rel == filepath.Join("host", "safefile") || d.Name() == "pgtest" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		require.NoError(t, err)
+		osName := ""
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"os"` || imp.Path.Value == `"io/ioutil"` {
+				osName = strings.Trim(imp.Path.Value, `"`)
+				if i := strings.LastIndex(osName, "/"); i >= 0 {
+					osName = osName[i+1:]
+				}
+				if imp.Name != nil {
+					osName = imp.Name.Name
+				}
+			}
+		}
+		if osName == "" {
+			return nil
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); !ok || id.Name != osName || !reads[sel.Sel.Name] {
+				return true
+			}
+			if sel.Sel.Name == "OpenFile" && len(call.Args) > 1 && writes(call.Args[1]) {
+				return true // opened for writing
+			}
+			found = append(found, rel+": "+osName+"."+sel.Sel.Name)
+			return true
+		})
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Empty(t, found, "files read without host/safefile")
+}
+
+// writes reports whether an OpenFile flag expression names O_WRONLY.
+func writes(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "O_WRONLY" {
+			found = true
+		}
+		return true
+	})
+	return found
+}
