@@ -75,8 +75,8 @@ func (s *Server) claimer() string { return s.owner + "/discover" }
 func (s *Server) play(id, client string) {
 	again := false
 	defer func() {
-		s.sched.done(id)
-		if again {
+		client := s.sched.done(id)
+		if again && client != "" {
 			// The computer moves again (computer against computer): its
 			// next turn, for the same client, behind the others.
 			s.sched.push(id, client)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -30,17 +31,35 @@ func newScheduler() *scheduler {
 }
 
 // push queues game id for client; false when the game is waiting or
-// being thought about already.
+// being thought about already. A game that discovery found in the store
+// first (it may claim a new game before the request that made it due
+// queues it) is handed to client, waiting or thinking, so that it counts
+// against client's quota and is scheduled as client's.
 func (sc *scheduler) push(id, client string) bool {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	if _, ok := sc.games[id]; ok {
-		return false
-	}
 	q := sc.clients[client]
 	if q == nil {
 		q = &clientQueue{}
 		sc.clients[client] = q
+	}
+	if was, ok := sc.games[id]; ok {
+		if was == client || !strings.HasPrefix(was, discoveredClient) || strings.HasPrefix(client, discoveredClient) {
+			return false
+		}
+		from := sc.clients[was]
+		sc.games[id] = client
+		if i := slices.Index(from.waiting, id); i >= 0 {
+			from.waiting = slices.Delete(from.waiting, i, i+1)
+			q.waiting = append(q.waiting, id)
+		} else {
+			from.thinking--
+			q.thinking++
+		}
+		if from.thinking == 0 && len(from.waiting) == 0 {
+			delete(sc.clients, was)
+		}
+		return true
 	}
 	q.waiting = append(q.waiting, id)
 	sc.games[id] = client
@@ -80,13 +99,15 @@ func (sc *scheduler) next() (id, client string, ok bool) {
 	return id, client, true
 }
 
-// done ends the thinking about game id handed out by next.
-func (sc *scheduler) done(id string) {
+// done ends the thinking about game id handed out by next, and returns
+// the client it was thought about for (push may have handed it to another
+// since next).
+func (sc *scheduler) done(id string) string {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	client, ok := sc.games[id]
 	if !ok {
-		return
+		return ""
 	}
 	delete(sc.games, id)
 	sc.clients[client].thinking--
@@ -100,6 +121,7 @@ func (sc *scheduler) done(id string) {
 			}
 		}
 	}
+	return client
 }
 
 // maxIdleClients is how many clients the scheduler keeps before it

@@ -302,6 +302,26 @@ func TestSchedulerOrder(t *testing.T) {
 	sc.push("a4", "A")
 	id, _, _ = sc.next()
 	assert.Equal(t, "b2", id, "B was served longer ago than A")
+
+	// A game discovery found first is the client's once the client's
+	// request queues it, waiting or thinking: it counts against the
+	// client's quota, and ends as the client's.
+	d := newScheduler()
+	require.True(t, d.push("g1", discoveredClient+"g1"))
+	require.True(t, d.push("g2", discoveredClient+"g2"))
+	id, _, _ = d.next()
+	require.Equal(t, "g1", id)
+	assert.True(t, d.push("g1", "X"), "thinking")
+	assert.True(t, d.push("g2", "X"), "waiting")
+	assert.False(t, d.push("g2", discoveredClient+"g2"), "discovered again")
+	assert.Equal(t, 2, d.count("X"))
+	assert.Zero(t, d.discovered())
+	id, c, _ = d.next()
+	assert.Equal(t, "g2", id)
+	assert.Equal(t, "X", c)
+	assert.Equal(t, "X", d.done("g1"))
+	assert.Equal(t, "X", d.done("g2"))
+	assert.Zero(t, d.count("X"))
 }
 
 // Quotas by client: games a minute, requests a second, streams and games
