@@ -14,6 +14,7 @@ import (
 type scheduler struct {
 	mu      sync.Mutex
 	seq     uint64                  // counts the games handed out
+	arrival uint64                  // counts the clients queued
 	clients map[string]*clientQueue // clients with games waiting or thinking
 	games   map[string]string       // game -> its client, while waiting or thinking
 	wake    chan struct{}           // a game is waiting
@@ -24,6 +25,7 @@ type clientQueue struct {
 	waiting  []string // game IDs, oldest first
 	thinking int      // games being thought about
 	served   uint64   // seq when the client was last served; 0 never
+	arrived  uint64   // the order the client came in: of two never served, the first goes first
 }
 
 func newScheduler() *scheduler {
@@ -38,29 +40,29 @@ func newScheduler() *scheduler {
 func (sc *scheduler) push(id, client string) bool {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	q := sc.clients[client]
-	if q == nil {
-		q = &clientQueue{}
-		sc.clients[client] = q
-	}
 	if was, ok := sc.games[id]; ok {
 		if was == client || !strings.HasPrefix(was, discoveredClient) || strings.HasPrefix(client, discoveredClient) {
 			return false
 		}
+		q := sc.queue(client)
 		from := sc.clients[was]
 		sc.games[id] = client
 		if i := slices.Index(from.waiting, id); i >= 0 {
 			from.waiting = slices.Delete(from.waiting, i, i+1)
 			q.waiting = append(q.waiting, id)
 		} else {
+			// Being thought about: client was served when it was
+			// handed out.
 			from.thinking--
 			q.thinking++
+			q.served = max(q.served, from.served)
 		}
 		if from.thinking == 0 && len(from.waiting) == 0 {
 			delete(sc.clients, was)
 		}
 		return true
 	}
+	q := sc.queue(client)
 	q.waiting = append(q.waiting, id)
 	sc.games[id] = client
 	select {
@@ -70,6 +72,18 @@ func (sc *scheduler) push(id, client string) bool {
 	return true
 }
 
+// queue returns client's queue, made when it has none. The caller holds
+// sc.mu.
+func (sc *scheduler) queue(client string) *clientQueue {
+	q := sc.clients[client]
+	if q == nil {
+		sc.arrival++
+		q = &clientQueue{arrived: sc.arrival}
+		sc.clients[client] = q
+	}
+	return q
+}
+
 // next hands out the oldest waiting game of the client served longest
 // ago; ok is false when no game waits.
 func (sc *scheduler) next() (id, client string, ok bool) {
@@ -77,7 +91,7 @@ func (sc *scheduler) next() (id, client string, ok bool) {
 	defer sc.mu.Unlock()
 	var best *clientQueue
 	for c, q := range sc.clients {
-		if len(q.waiting) > 0 && (best == nil || q.served < best.served || q.served == best.served && c < client) {
+		if len(q.waiting) > 0 && (best == nil || q.served < best.served || q.served == best.served && q.arrived < best.arrived) {
 			best, client = q, c
 		}
 	}

@@ -322,6 +322,27 @@ func TestSchedulerOrder(t *testing.T) {
 	assert.Equal(t, "X", d.done("g1"))
 	assert.Equal(t, "X", d.done("g2"))
 	assert.Zero(t, d.count("X"))
+
+	// Of two clients never served, the first to come goes first, whatever
+	// their names; a client whose discovered game was being thought
+	// about when it was handed over counts as served then.
+	f := newScheduler()
+	require.True(t, f.push("h0", discoveredClient+"h0"))
+	id, _, _ = f.next()
+	require.Equal(t, "h0", id)
+	require.True(t, f.push("h0", "1-hog")) // thinking, now the hog's
+	require.True(t, f.push("h1", "1-hog"))
+	require.True(t, f.push("o1", "2-other"))
+	require.True(t, f.push("z1", "0-late"))
+	var got []string
+	for {
+		id, _, ok := f.next()
+		if !ok {
+			break
+		}
+		got = append(got, id)
+	}
+	assert.Equal(t, []string{"o1", "z1", "h1"}, got)
 }
 
 // Quotas by client: games a minute, requests a second, streams and games
