@@ -170,7 +170,7 @@ func TestScenarioCitedAtItsName(t *testing.T) {
 	src := `game: kalah
 scenarios:
   - reject: a7
-    error: not a legal token
+    error: a7 is not possible for a sow now
     rule: K1
     name: the store is not a pit to sow from
 `

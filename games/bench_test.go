@@ -53,15 +53,20 @@ func midGame(b *testing.B, g *host.Game, n int) *host.State {
 	return s
 }
 
-func BenchmarkPlayout(b *testing.B) { benchPlayouts(b, false) }
+func BenchmarkPlayout(b *testing.B) { benchPlayouts(b, false, false) }
 
 // BenchmarkRunnerPlayout is BenchmarkPlayout through one Runner kept for
 // the whole run, as a search's worker does.
-func BenchmarkRunnerPlayout(b *testing.B) { benchPlayouts(b, true) }
+func BenchmarkRunnerPlayout(b *testing.B) { benchPlayouts(b, true, false) }
+
+// BenchmarkRecordedPlayout is BenchmarkRunnerPlayout with every ply's
+// effects recorded (Runner.Record), as the server and trace play: what
+// recording costs when it is on. Off, it costs a nil check per primitive.
+func BenchmarkRecordedPlayout(b *testing.B) { benchPlayouts(b, true, true) }
 
 // benchPlayouts plays random games from the opening, with host.Playout or
-// with one Runner for all of them.
-func benchPlayouts(b *testing.B, runner bool) {
+// with one Runner for all of them, recording effects or not.
+func benchPlayouts(b *testing.B, runner, record bool) {
 	for _, bg := range benchGames {
 		b.Run(bg.label, func(b *testing.B) {
 			g, err := games.Library().Load(bg.name, bg.opts...)
@@ -70,6 +75,7 @@ func benchPlayouts(b *testing.B, runner bool) {
 			}
 			r := g.NewRunner()
 			defer r.Close()
+			r.Record(record)
 			rng := rand.New(rand.NewPCG(1, 2))
 			root := g.Start()
 			s := g.Start()

@@ -2,12 +2,14 @@ package games_test
 
 import "github.com/matombo/matombo/host"
 
-// kalahPort plays Kalah (docs/rules/kalah.md K1-K7) on the script's sites:
+// kalahPort plays Kalah (docs/rules/kalah.md K1-K7, K9; six pits) on the
+// script's sites:
 // a1..a6 and store a7 are indices 0..6, b1..b6 and store b7 7..13, and bk
 // faces ak.
 type kalahPort struct {
 	names   []string
 	seeds   int
+	empty   bool // K9: empty captures
 	pits    [14]int
 	toMove  int
 	ply     int
@@ -20,6 +22,9 @@ type kalahPort struct {
 
 func newKalahPort(g *host.Game) port {
 	k := &kalahPort{names: siteNames(g), seeds: intParam(g, "seeds")}
+	if v, ok := g.Param("empty_capture"); ok {
+		k.empty, _ = v.(bool)
+	}
 	// K2's circuits: a1..a7 b6..b1 for Player 1, b6..b1 b7 a1..a6 for
 	// Player 2.
 	k.circuit[0] = [13]int{0, 1, 2, 3, 4, 5, 6, 12, 11, 10, 9, 8, 7}
@@ -98,7 +103,7 @@ func (k *kalahPort) play(i int) {
 		k.toMove = p // K3
 	} else if k.pits[last] == 1 && last/7 == p-1 { // K4
 		opp := (last + 7) % 14
-		if k.pits[opp] > 0 {
+		if k.pits[opp] > 0 || k.empty { // K9: even facing an empty pit
 			k.pits[store] += k.pits[opp] + 1
 			k.pits[opp], k.pits[last] = 0, 0
 		}

@@ -29,7 +29,9 @@ local function spin(n)
 end`)
 	src = replaceOnce(src, `play = function(p, kind, s) m.finish(0, "done") end`,
 		`play = function(p, kind, s) spin(1e9); m.finish(0, "done") end`)
-	g, err := loadSource(t, "spin", src, WithLimits(Limits{Steps: 300_000}))
+	// The time guard must not fire first, also under the race detector on
+	// a machine whose cores are all busy many times over.
+	g, err := loadSource(t, "spin", src, WithLimits(Limits{Steps: 300_000, Time: hangGuard()}))
 	require.NoError(t, err)
 	const goroutines = 16
 	errs := make([]string, goroutines)
@@ -116,7 +118,7 @@ func TestMemoryIsChargedToTheScriptThatHoldsIt(t *testing.T) {
       t[i] = string.rep("x", 100000) .. i
     end
   end`)
-	hostile, err := loadSource(t, "hoard", hoard, WithLimits(Limits{Memory: limit, Steps: 1 << 40}))
+	hostile, err := loadSource(t, "hoard", hoard, WithLimits(Limits{Memory: limit, Steps: 1 << 40, Time: hangGuard()}))
 	require.NoError(t, err)
 	innocent := loadTest(t, "kalah", WithLimits(Limits{Memory: limit}))
 

@@ -9,13 +9,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	lua "github.com/yuin/gopher-lua"
 )
 
-// spinSource is a game whose function fn (the chunk, setup, play or
-// evaluate) never returns once armed: play and evaluate spin always; the
-// chunk and setup only when the data says so.
+// spinSource is a game whose function where (the chunk, setup, or play
+// and evaluate) cancels the test's context through the test primitive
+// m.stop() and then never returns: the cancellation comes inside that
+// function, however slow the machine.
 func spinSource(name, where string) string {
-	src := miniSource(name, `local function spin() local x = 0 while true do x = x + 1 end end`)
+	src := miniSource(name, `local function spin() m.stop() local x = 0 while true do x = x + 1 end end`)
 	switch where {
 	case "chunk":
 		src = replaceOnce(src, "return {", "spin()\nreturn {")
@@ -34,84 +36,94 @@ var endless = WithLimits(Limits{Steps: 1 << 50, Time: time.Hour})
 // A caller's context stops every kind of script call: loading (the chunk
 // and setup), applying and playing, playing out, replaying and
 // evaluating. The error is a *CanceledError matching the context's error,
-// and the state is unchanged. Each case starts its deadline just before
-// the call under test, after loading the game, so that a slow load on a
-// busy machine cannot end the context before that call begins.
+// naming the function that was stopped, and the state is unchanged.
 func TestContextCancelsScriptCalls(t *testing.T) {
-	deadline := func() context.Context {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-		t.Cleanup(cancel)
-		return ctx
-	}
-	spinning := func(t *testing.T) *Game {
-		g, err := loadSource(t, "spin", spinSource("spin", "play"), endless)
-		require.NoError(t, err)
-		return g
-	}
 	for _, c := range []struct {
 		name string
 		fn   Call
-		run  func(t *testing.T, deadline func() context.Context) (*State, error)
+		run  func(t *testing.T, ctx context.Context, stop Option) (*State, error)
 	}{
-		{"load: the chunk", CallLoad, func(t *testing.T, deadline func() context.Context) (*State, error) {
+		{"load: the chunk", CallLoad, func(t *testing.T, ctx context.Context, stop Option) (*State, error) {
 			lib := NewLibrary()
 			require.NoError(t, lib.AddDir(writeGame(t, "spin", spinSource("spin", "chunk"))))
-			_, err := lib.LoadContext(deadline(), "spin", endless)
+			_, err := lib.LoadContext(ctx, "spin", endless, stop)
 			return nil, err
 		}},
-		{"load: setup", CallSetup, func(t *testing.T, deadline func() context.Context) (*State, error) {
+		{"load: setup", CallSetup, func(t *testing.T, ctx context.Context, stop Option) (*State, error) {
 			lib := NewLibrary()
 			require.NoError(t, lib.AddDir(writeGame(t, "spin", spinSource("spin", "setup"))))
-			_, err := lib.LoadContext(deadline(), "spin", endless)
+			_, err := lib.LoadContext(ctx, "spin", endless, stop)
 			return nil, err
 		}},
-		{"State.ApplyContext", CallPlay, func(t *testing.T, deadline func() context.Context) (*State, error) {
-			s := spinning(t).Start()
-			return s, s.ApplyContext(deadline(), s.Moves()[0])
+		{"State.ApplyContext", CallPlay, func(t *testing.T, ctx context.Context, stop Option) (*State, error) {
+			s := spinning(t, stop).Start()
+			return s, s.ApplyContext(ctx, s.Moves()[0])
 		}},
-		{"State.PlayContext", CallPlay, func(t *testing.T, deadline func() context.Context) (*State, error) {
-			s := spinning(t).Start()
-			return s, s.PlayContext(deadline(), "a1")
+		{"State.PlayContext", CallPlay, func(t *testing.T, ctx context.Context, stop Option) (*State, error) {
+			s := spinning(t, stop).Start()
+			return s, s.PlayContext(ctx, "a1")
 		}},
-		{"Runner.Playout", CallPlay, func(t *testing.T, deadline func() context.Context) (*State, error) {
-			g := spinning(t)
+		{"Runner.Playout", CallPlay, func(t *testing.T, ctx context.Context, stop Option) (*State, error) {
+			g := spinning(t, stop)
 			r := g.NewRunner()
 			defer r.Close()
-			r.SetContext(deadline())
+			r.SetContext(ctx)
 			s := g.Start()
 			_, err := r.Playout(s, rand.New(rand.NewPCG(1, 2)), 0)
 			return s, err
 		}},
-		{"Runner.Evaluate", CallEvaluate, func(t *testing.T, deadline func() context.Context) (*State, error) {
-			g := spinning(t)
+		{"Runner.Evaluate", CallEvaluate, func(t *testing.T, ctx context.Context, stop Option) (*State, error) {
+			g := spinning(t, stop)
 			r := g.NewRunner()
 			defer r.Close()
-			r.SetContext(deadline())
+			r.SetContext(ctx)
 			s := g.Start()
 			_, _, err := r.Evaluate(s, 1)
 			return s, err
 		}},
-		{"Game.ReplayContext", CallPlay, func(t *testing.T, deadline func() context.Context) (*State, error) {
-			g := spinning(t)
-			_, err := g.ReplayContext(deadline(), []string{"a1"})
+		{"Game.ReplayContext", CallPlay, func(t *testing.T, ctx context.Context, stop Option) (*State, error) {
+			_, err := spinning(t, stop).ReplayContext(ctx, []string{"a1"})
 			var re *ReplayError
 			require.ErrorAs(t, err, &re)
 			return nil, err
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s, err := c.run(t, deadline)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			stop := withTestPrimitive("stop", func(L *lua.LState) int { cancel(); return 0 })
+			s, err := c.run(t, ctx, stop)
 			var ce *CanceledError
 			require.ErrorAs(t, err, &ce)
-			assert.ErrorIs(t, err, context.DeadlineExceeded)
+			assert.ErrorIs(t, err, context.Canceled)
 			assert.Equal(t, c.fn, ce.Func)
-			assert.Contains(t, err.Error(), "script call canceled: context deadline exceeded")
+			assert.Contains(t, err.Error(), "script call canceled: context canceled")
 			if s != nil {
 				assert.Zero(t, s.Ply(), "the state is unchanged")
 				assert.Equal(t, []string{"a1"}, s.Legal())
 			}
 		})
 	}
+}
+
+// A deadline stops a call as a cancellation does.
+func TestContextDeadline(t *testing.T) {
+	g := spinning(t, withTestPrimitive("stop", func(L *lua.LState) int { return 0 }))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	s := g.Start()
+	err := s.ApplyContext(ctx, s.Moves()[0])
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	var ce *CanceledError
+	require.ErrorAs(t, err, &ce)
+	assert.Zero(t, s.Ply())
+}
+
+// spinning loads a game whose play and evaluate spin (see spinSource).
+func spinning(t *testing.T, stop Option) *Game {
+	g, err := loadSource(t, "spin", spinSource("spin", "play"), endless, stop)
+	require.NoError(t, err)
+	return g
 }
 
 // A context that is done before the call stops it before the script runs;

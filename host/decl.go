@@ -18,6 +18,7 @@ type decl struct {
 	repetition  int // occurrences of a position that call repeated; 0 for none
 	hasEvaluate bool
 	hasScore    bool
+	hasPrompt   bool
 	scoreLabel  string   // declare's score_label; "" for the default
 	rulePoints  []string // matombo.rule names, in order
 	replaced    []string // rule points an extending script replaced

@@ -97,6 +97,7 @@ const (
 	CallResult   Call = "result"   // deciding the result of a set-up position
 	CallEvaluate Call = "evaluate" // scoring a position for a search
 	CallScore    Call = "score"    // the players' scores of a position
+	CallPrompt   Call = "prompt"   // what the decision of a position asks
 )
 
 func (e *ScriptError) Error() string {
@@ -208,7 +209,7 @@ func canceled(ctx context.Context, pos Pos, fn Call) *CanceledError {
 type IllegalMoveError struct {
 	Token  string   // the token as given
 	Legal  []string // the legal tokens of the state, in order
-	Reason string   // why, when there is more to say than "not legal"
+	Reason string   // why: which part of the token is wrong and what is possible there, e.g. "a7 is not possible for a sow now (possible: a1 a2)"
 }
 
 func (e *IllegalMoveError) Error() string {

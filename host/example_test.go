@@ -71,8 +71,9 @@ func ExampleState_Play() {
 	// ply 2 to move 2 store a7 2
 }
 
-// An illegal token is an *IllegalMoveError naming the token and the legal
-// tokens; the state is unchanged.
+// An illegal token is an *IllegalMoveError naming the token, why it is
+// not legal (which part of it is wrong and what is possible there) and the
+// legal tokens; the state is unchanged.
 func ExampleIllegalMoveError() {
 	g, err := library().Load("kalah")
 	if err != nil {
@@ -83,12 +84,14 @@ func ExampleIllegalMoveError() {
 	var illegal *host.IllegalMoveError
 	if errors.As(err, &illegal) {
 		fmt.Println(illegal.Token, illegal.Legal)
+		fmt.Println(illegal.Reason)
 	}
 	fmt.Println(err)
 	fmt.Println(s.Ply())
 	// Output:
 	// b1 [a1 a2 a3 a4 a5 a6]
-	// illegal token "b1": not a legal token here; legal tokens: a1 a2 a3 a4 a5 a6
+	// b1 is not possible for a sow now (possible: a1 a2 a3 a4 a5 a6)
+	// illegal token "b1": b1 is not possible for a sow now (possible: a1 a2 a3 a4 a5 a6); legal tokens: a1 a2 a3 a4 a5 a6
 	// 0
 }
 
@@ -164,7 +167,7 @@ func ExampleState_MarshalJSON() {
 	}
 	fmt.Println(string(data))
 	// Output:
-	// {"game":"probepts","variant":{},"ply":1,"to_move":2,"sites":[{"name":"a1","count":0,"owner":0},{"name":"b1","count":0,"owner":0},{"name":"b2","count":1,"owner":1},{"name":"b3","count":0,"owner":0},{"name":"c1","count":0,"owner":0},{"name":"c2","count":0,"owner":0},{"name":"c3","count":0,"owner":0}],"captured":[0,0],"hand":[2,3],"score":null,"legal":["a1","b1","b3","c1","c2","c3"],"over":false,"winner":0,"notes":[],"reason":"","vars":{},"history":["b3c6f9d1f93aa792","840b4101505c7d59"],"effects":[{"kind":"place","site":"b2","player":1},{"kind":"turn","player":2}]}
+	// {"game":"probepts","variant":{},"ply":1,"to_move":2,"sites":[{"name":"a1","count":0,"owner":0},{"name":"b1","count":0,"owner":0},{"name":"b2","count":1,"owner":1},{"name":"b3","count":0,"owner":0},{"name":"c1","count":0,"owner":0},{"name":"c2","count":0,"owner":0},{"name":"c3","count":0,"owner":0}],"captured":[0,0],"hand":[2,3],"score":null,"legal":["a1","b1","b3","c1","c2","c3"],"prompt":"","over":false,"winner":0,"notes":[],"reason":"","result_sites":[],"vars":{},"history":["b3c6f9d1f93aa792","840b4101505c7d59"],"effects":[{"kind":"place","site":"b2","player":1},{"kind":"turn","player":2}]}
 }
 
 // A state from a board diagram (as in a test scenario): ParseDiagram reads

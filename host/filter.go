@@ -254,49 +254,73 @@ func (vm *machine) apiSites(L *lua.LState) int {
 // more consecutive sites of a line through site (of any line when site is
 // nil).
 func (vm *machine) apiInARow(L *lua.LState) int {
+	line, _, run := vm.inARow(L)
+	pushBool(L, line != nil && run > 0)
+	return 1
+}
+
+// apiRowSites: row_sites(player, site, k) is in_a_row that returns the
+// sites of the run, or nil: what finish { sites = ... } names as the sites
+// that made a result. Unlike in_a_row it makes a table, so a script calls
+// it once it knows the run is there.
+func (vm *machine) apiRowSites(L *lua.LState) int {
+	line, end, run := vm.inARow(L)
+	if line == nil {
+		L.Push(lua.LNil)
+		return 1
+	}
+	t := L.CreateTable(run, 0)
+	for _, x := range line[end-run : end] {
+		t.Append(luaInt(int(x) + 1))
+	}
+	L.Push(t)
+	return 1
+}
+
+// inARow finds the first run of k or more of a player's sites along a
+// line through a site (any line when the site is nil), for in_a_row and
+// row_sites: the line, the end of the run (exclusive) and its length, or
+// a nil line.
+func (vm *machine) inARow(L *lua.LState) (line []int32, end, run int) {
 	s := vm.state(L)
 	p := vm.player(L, 1)
 	site := vm.optSite(L, 2)
 	k := vm.argInt(L, 3)
 	b := vm.dcl.board
 	owners := s.cells[vm.g.lay.owners:]
-	check := func(line []int32) bool {
+	check := func(line []int32) (end, run int) {
 		vm.charge(L, 1+len(line)/luastr.ItemsPerStep)
-		run := 0
 		hasSite := site < 0
-		for _, x := range line {
+		for i, x := range line {
 			if int(owners[x]) == p {
 				run++
 				if int(x) == site {
 					hasSite = true
 				}
 				if run >= k && hasSite {
-					return true
+					return i + 1, run
 				}
 			} else {
 				run = 0
 				hasSite = site < 0
 			}
 		}
-		return false
+		return 0, 0
 	}
 	if site >= 0 {
 		for _, li := range b.linesAt[site] {
-			if check(b.lines[li]) {
-				pushBool(L, true)
-				return 1
+			if end, run := check(b.lines[li]); run > 0 {
+				return b.lines[li], end, run
 			}
 		}
-	} else {
-		for _, line := range b.lines {
-			if check(line) {
-				pushBool(L, true)
-				return 1
-			}
+		return nil, 0, 0
+	}
+	for _, line := range b.lines {
+		if end, run := check(line); run > 0 {
+			return line, end, run
 		}
 	}
-	pushBool(L, false)
-	return 1
+	return nil, 0, 0
 }
 
 // ---- emitting legal moves ----

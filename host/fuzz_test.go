@@ -88,6 +88,12 @@ func FuzzStateJSON(f *testing.F) {
 	_ = s.Play("a3")
 	j, _ = s.MarshalJSON()
 	f.Add(j)
+	// With the effects of a recorded move, and a finished game's sites.
+	if m, err := s.ParseMove("a1"); err == nil && s.ApplyRecorded(m) == nil {
+		j, _ = s.MarshalJSON()
+		f.Add(j)
+	}
+	f.Add(bytes.Replace(j, []byte(`"result_sites":[]`), []byte(`"result_sites":["a1","b7"]`), 1))
 	f.Add([]byte(`{"game":"kalah"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		st, err := g.StateFromJSON(data)

@@ -41,6 +41,7 @@ type Game struct {
 	identity    string // Fingerprint: sources, variants chosen, parameters, declarations
 	tag         uint32 // carried by the game's moves
 	hasEvaluate bool
+	hasPrompt   bool
 	scoreLabel  string       // "" when the script has no score function
 	rules       string       // the rules page, when the game folder has one
 	bases       []baseScript // the games it extends, nearest first
@@ -101,6 +102,7 @@ func (g *Game) install(d *decl) {
 	}
 	g.fingerprint = d.fingerprint()
 	g.hasEvaluate = d.hasEvaluate
+	g.hasPrompt = d.hasPrompt
 	if d.hasScore {
 		g.scoreLabel = cmp.Or(d.scoreLabel, "score")
 	}

@@ -12,21 +12,28 @@ import (
 // MarshalJSON writes the state in the format of docs/state-json.md: game, variant
 // (every parameter), ply, to_move, sites (name, count, owner in board
 // order), captured, hand, score (the script's scores, null without a
-// score function), legal, over, winner, notes; then reason (how the game
-// ended, "" while it goes on), vars (the script's variables), history: the
+// score function), legal, prompt (what the decision asks, "" for nothing
+// or when the game is over), over, winner, notes; then reason (how the game
+// ended, "" while it goes on), result_sites (the sites that made the
+// result, when the script names them), method (once the game is over),
+// vars (the script's variables), history: the
 // position keys (Key, 16 hex digits) of every position since the opening
 // or the position the state was made from, oldest first, the current one
 // last; and effects, what the ply that made the state did (null when it
 // was not recorded). The history is what repetition rules count, so a
 // state read back with StateFromJSON continues exactly as this one would.
-// It fails only when the script's score function fails.
+// It fails only when the script's score or prompt function fails.
 func (s *State) MarshalJSON() ([]byte, error) {
 	score, err := s.Score()
 	if err != nil {
 		return nil, err
 	}
+	prompt, err := s.Prompt()
+	if err != nil {
+		return nil, err
+	}
 	var b bytes.Buffer
-	s.writeJSON(&b, score)
+	s.writeJSON(&b, score, prompt)
 	return b.Bytes(), nil
 }
 
@@ -36,8 +43,8 @@ func writeJSONString(b *bytes.Buffer, str string) {
 }
 
 // writeJSON writes the state with the scores the script gives it (nil
-// for a game without a score).
-func (s *State) writeJSON(b *bytes.Buffer, score []int) {
+// for a game without a score) and the prompt of its decision.
+func (s *State) writeJSON(b *bytes.Buffer, score []int, prompt string) {
 	g := s.g
 	b.WriteString(`{"game":`)
 	writeJSONString(b, g.name)
@@ -81,7 +88,9 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int) {
 		}
 		writeJSONString(b, g.Token(m))
 	}
-	fmt.Fprintf(b, `],"over":%t,"winner":%d,"notes":[`, s.over, s.winner)
+	b.WriteString(`],"prompt":`)
+	writeJSONString(b, prompt)
+	fmt.Fprintf(b, `,"over":%t,"winner":%d,"notes":[`, s.over, s.winner)
 	for i, n := range s.notes {
 		if i > 0 {
 			b.WriteByte(',')
@@ -90,6 +99,14 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int) {
 	}
 	b.WriteString(`],"reason":`)
 	writeJSONString(b, s.reason)
+	b.WriteString(`,"result_sites":[`)
+	for i, x := range s.sites {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeJSONString(b, g.board.siteName(x))
+	}
+	b.WriteByte(']')
 	if s.over {
 		b.WriteString(`,"method":`)
 		writeJSONString(b, s.method.String())
@@ -148,10 +165,12 @@ type stateJSON struct {
 	Hand     []int          `json:"hand"`
 	Score    *[]int         `json:"score"`
 	Legal    []string       `json:"legal"`
+	Prompt   string         `json:"prompt"` // recomputed, as the script words it now
 	Over     bool           `json:"over"`
 	Winner   int            `json:"winner"`
 	Notes    []string       `json:"notes"`
 	Reason   string         `json:"reason"`
+	Won      []string       `json:"result_sites"`
 	Method   string         `json:"method"`
 	Vars     map[string]int `json:"vars"`
 	History  []string       `json:"history"`
@@ -224,6 +243,16 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 			s.key = s.computeKey()
 			s.hist.push(s.key)
 			s.over, s.winner, s.reason, s.notes = true, j.Winner, j.Reason, append([]string(nil), j.Notes...)
+			if len(j.Won) > len(g.board.sites) {
+				return nil, &PositionError{Source: "state JSON", Field: "result_sites", Msg: fmt.Sprintf("%d sites, the board has %d", len(j.Won), len(g.board.sites))}
+			}
+			for _, name := range j.Won {
+				i, ok := g.board.byName[name]
+				if !ok {
+					return nil, &PositionError{Source: "state JSON", Field: "result_sites", Msg: fmt.Sprintf("no site %q on the board", name)}
+				}
+				s.sites = append(s.sites, i)
+			}
 			s.method = MethodRule
 			for m, name := range methodNames {
 				if name == j.Method && m > 0 {

@@ -40,6 +40,8 @@ func (vm *machine) mutable(L *lua.LState) *State {
 		L.RaiseError("evaluate must not change the state")
 	case vm.phase == CallScore:
 		L.RaiseError("score must not change the state")
+	case vm.phase == CallPrompt:
+		L.RaiseError("prompt must not change the state")
 	case vm.phase == CallResult:
 		L.RaiseError("result must not change the state (it may only call finish)")
 	}

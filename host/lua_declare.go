@@ -428,7 +428,23 @@ func (vm *machine) apiMove(L *lua.LState) int {
 	if err != nil {
 		L.RaiseError("move kind %s: %v", name, err)
 	}
-	vm.dcl.kinds = append(vm.dcl.kinds, MoveKind{Name: name, Template: tmpl, parts: parts, arity: arity})
+	prompt := ""
+	if v := L.Get(3); v != lua.LNil {
+		opts, ok := v.(*lua.LTable)
+		if !ok {
+			L.ArgError(3, "options expected: a table such as { prompt = \"...\" }")
+		}
+		checkFields(L, opts, "matombo.move options", "prompt")
+		if p := opts.RawGetString("prompt"); p != lua.LNil {
+			ps, ok := p.(lua.LString)
+			if !ok || len(ps) == 0 || len(ps) > maxPrompt {
+				L.RaiseError("move kind %s: a prompt is a text of 1 to %d characters, got %s", name, maxPrompt, describeLua(p))
+			}
+			prompt = string(ps)
+			checkText(L, "move kind "+name+": the prompt", prompt, false)
+		}
+	}
+	vm.dcl.kinds = append(vm.dcl.kinds, MoveKind{Name: name, Template: tmpl, Prompt: prompt, parts: parts, arity: arity})
 	L.Push(luaInt(len(vm.dcl.kinds)))
 	return 1
 }

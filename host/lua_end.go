@@ -33,10 +33,12 @@ func (vm *machine) apiFinish(L *lua.LState) int {
 	if method == MethodRule {
 		s = vm.mutable(L)
 	}
-	w := vm.argInt(L, 1)
-	if w < 0 || w > vm.dcl.players {
-		L.ArgError(1, fmt.Sprintf("winner %d does not exist (0 for a draw, players 1..%d)", w, vm.dcl.players))
+	if t, ok := L.Get(1).(*lua.LTable); ok {
+		w, reason, notes, sites := vm.finishTable(L, t)
+		s.over, s.winner, s.reason, s.notes, s.sites, s.method = true, w, reason, notes, sites, method
+		return 0
 	}
+	w := vm.winnerArg(L, L.Get(1), 1)
 	reason := ""
 	if v := L.Get(2); v != lua.LNil {
 		reason = L.CheckString(2)
@@ -54,8 +56,68 @@ func (vm *machine) apiFinish(L *lua.LState) int {
 		checkText(L, fmt.Sprintf("finish: note %d", i-2), n, false)
 		notes = append(notes, n)
 	}
-	s.over, s.winner, s.reason, s.notes, s.method = true, w, reason, notes, method
+	s.over, s.winner, s.reason, s.notes, s.sites, s.method = true, w, reason, notes, nil, method
 	return 0
+}
+
+// winnerArg reads the winner of finish: 0 for a draw or a player.
+func (vm *machine) winnerArg(L *lua.LState, v lua.LValue, arg int) int {
+	f, ok := v.(lua.LNumber)
+	w := int(f)
+	switch {
+	case !ok || float64(w) != float64(f):
+		L.ArgError(arg, fmt.Sprintf("winner %s does not exist (0 for a draw, players 1..%d)", describeLua(v), vm.dcl.players))
+	case w < 0 || w > vm.dcl.players:
+		L.ArgError(arg, fmt.Sprintf("winner %d does not exist (0 for a draw, players 1..%d)", w, vm.dcl.players))
+	}
+	return w
+}
+
+// finishTable reads finish { winner = w, reason = "...", notes = { ... },
+// sites = { ... } }: the table form, which can name the sites that made
+// the result (the three on a line).
+func (vm *machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason string, notes []string, sites []int) {
+	checkFields(L, t, "finish", "winner", "reason", "notes", "sites")
+	w = vm.winnerArg(L, t.RawGetString("winner"), 1)
+	switch v := t.RawGetString("reason").(type) {
+	case *lua.LNilType:
+	case lua.LString:
+		reason = string(v)
+	default:
+		L.RaiseError("finish: the reason must be a text, got %s", describeLua(v))
+	}
+	if len(reason) > 200 {
+		L.RaiseError("finish: a reason has at most 200 characters")
+	}
+	checkText(L, "finish: the reason", reason, false)
+	switch v := t.RawGetString("notes").(type) {
+	case *lua.LNilType:
+	case *lua.LTable:
+		if v.Len() > 16 {
+			L.RaiseError("finish: there are at most 16 notes")
+		}
+		for i := 1; i <= v.Len(); i++ {
+			n, ok := v.RawGetInt(i).(lua.LString)
+			if !ok || len(n) > 200 {
+				L.RaiseError("finish: note %d must be a text of at most 200 characters, got %s", i, describeLua(v.RawGetInt(i)))
+			}
+			checkText(L, fmt.Sprintf("finish: note %d", i), string(n), false)
+			notes = append(notes, string(n))
+		}
+	default:
+		L.RaiseError("finish: notes must be a list of texts, got %s", describeLua(v))
+	}
+	switch v := t.RawGetString("sites").(type) {
+	case *lua.LNilType:
+	case *lua.LTable:
+		if v.Len() > vm.g.lay.sites {
+			L.RaiseError("finish: %d sites, the board has %d", v.Len(), vm.g.lay.sites)
+		}
+		sites = vm.siteList(L, v, "finish: sites")
+	default:
+		L.RaiseError("finish: sites must be a list of sites, got %s", describeLua(v))
+	}
+	return w, reason, notes, sites
 }
 
 // apiRepetitions counts the occurrences of the current position. During

@@ -47,6 +47,7 @@ func (m Move) Site(k int) int {
 type MoveKind struct {
 	Name     string
 	Template string
+	Prompt   string // what a move of this kind does, for the players, e.g. "Capture a hole of your choice"; "" for none
 
 	parts []tmplPart
 	arity int // number of sites; -1 for a list of 1..MaxMoveSites sites

@@ -395,6 +395,9 @@ func (c *nativeCall) pushSite(i int)  { c.vm.pushSite(c.L, i) }
 // runNativeTurn runs the native play (move m of player p) or legal (for
 // player p) on vm.st as one call of the script.
 func (vm *machine) runNativeTurn(name Call, p int, m Move) error {
+	if err := vm.gameFailed(); err != nil {
+		return err
+	}
 	seq := vm.begin()
 	outer := vm.phase
 	vm.phase = name
@@ -428,5 +431,5 @@ func (vm *machine) runNativeTurn(name Call, p int, m Move) error {
 // finish ends the game, as matombo.finish does.
 func (c *nativeCall) finish(w int, reason string, notes []string) {
 	s := c.s
-	s.over, s.winner, s.reason, s.notes, s.method = true, w, reason, notes, c.vm.finishMethod()
+	s.over, s.winner, s.reason, s.notes, s.sites, s.method = true, w, reason, notes, nil, c.vm.finishMethod()
 }

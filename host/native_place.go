@@ -254,12 +254,18 @@ func (r *lineRule) fromLua(c *nativeCall) (int, error) {
 }
 
 func (r *lineRule) run(c *nativeCall, p, site int) (bool, error) {
+	line, err := r.find(c, p, site)
+	return line != nil, err
+}
+
+// find is run, giving the line that wins (nil when none does).
+func (r *lineRule) find(c *nativeCall, p, site int) ([]int32, error) {
 	b := c.vm.dcl.board
 	owners := c.s.cells[c.vm.g.lay.owners:]
 	if r.through >= 0 {
 		site = r.through
 		if int(owners[site]) != p {
-			return false, nil
+			return nil, nil
 		}
 	}
 	check := func(line []int32) (bool, error) {
@@ -286,17 +292,47 @@ func (r *lineRule) run(c *nativeCall, p, site int) (bool, error) {
 	if site < 0 {
 		for _, line := range b.lines {
 			if ok, err := check(line); ok || err != nil {
-				return ok, err
+				return winning(ok, line), err
 			}
 		}
-		return false, nil
+		return nil, nil
 	}
 	for _, li := range b.linesAt[site] {
 		if ok, err := check(b.lines[li]); ok || err != nil {
-			return ok, err
+			return winning(ok, b.lines[li]), err
 		}
 	}
-	return false, nil
+	return nil, nil
+}
+
+func winning(ok bool, line []int32) []int32 {
+	if !ok {
+		return nil
+	}
+	return line
+}
+
+// sites names the sites of a winning line that made the win: p's run of
+// length or more through site (anywhere: all of p's sites on the line).
+// Made once a game is won, for the result's sites.
+func (r *lineRule) sites(c *nativeCall, line []int32, p, site int) []int {
+	owners := c.s.cells[c.vm.g.lay.owners:]
+	var out []int
+	has := site < 0
+	for _, x := range line {
+		if int(owners[x]) != p {
+			if !r.anywhere {
+				if len(out) >= r.length && has {
+					return out
+				}
+				out, has = out[:0], site < 0
+			}
+			continue
+		}
+		out = append(out, int(x))
+		has = has || int(x) == site
+	}
+	return out
 }
 
 // ---- placement_play and placement_legal: native turns ----
@@ -368,6 +404,19 @@ func (r *placementPlay) play(c *nativeCall, p int, m Move) error {
 	}
 	if !r.win.present() {
 		return nil
+	}
+	if x, ok := r.win.native().(*lineRule); ok {
+		// The line that wins names the result's sites.
+		line, err := x.find(c, p, at)
+		if line != nil && err == nil {
+			c.finish(p, r.reason, nil)
+			site := at
+			if x.through >= 0 {
+				site = x.through
+			}
+			c.s.sites = x.sites(c, line, p, site)
+		}
+		return err
 	}
 	won, err := c.stageWin(r.win, p, at)
 	if won && err == nil {

@@ -52,7 +52,7 @@ end`
 	placeLuaPlay = `function(p, kind, a, b)
   if kind == PASS then return end
   if kind == DROP then m.place(p, a) else m.move_piece(a, b); a = b end
-  if m.in_a_row(p, a, 3) then m.finish(p, "three in a row") end
+  if m.in_a_row(p, a, 3) then m.finish { winner = p, reason = "three in a row", sites = m.row_sites(p, a, 3) } end
 end`
 	placeNativeLegal = `m.placement_legal { drops = drops, moves = moves, stuck = stuck }`
 	placeNativePlay  = `m.placement_play { drop = DROP, move = MOVE, win = three, reason = "three in a row", other = function() end }`
@@ -64,7 +64,7 @@ end`
 	placeMixedPlay = `function(p, kind, a, b)
   if kind == PASS then return end
   if kind == DROP then m.place(p, a) else m.move_piece(a, b); a = b end
-  if three(p, a) then m.finish(p, "three in a row") end
+  if three(p, a) then m.finish { winner = p, reason = "three in a row", sites = m.row_sites(p, a, 3) } end
 end`
 )
 

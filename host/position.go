@@ -90,7 +90,7 @@ func (g *Game) setPosition(vm *machine, dst *State, enc []byte) error {
 	for i := lay.keyLen; i < lay.size; i++ {
 		dst.cells[i] = 0
 	}
-	dst.ply, dst.over, dst.winner, dst.reason, dst.method, dst.notes = 0, false, 0, "", MethodNone, nil
+	dst.ply, dst.over, dst.winner, dst.reason, dst.method, dst.notes, dst.sites = 0, false, 0, "", MethodNone, nil, nil
 	dst.effects = noEffects
 	if err := vm.start(dst); err != nil {
 		vm.restore(dst)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"strings"
 
 	"github.com/matombo/matombo/host/internal/watchdog"
 )
@@ -26,6 +25,7 @@ type State struct {
 	reason string
 	method Method
 	notes  []string // never modified in place; shared by clones
+	sites  []int    // the sites that made the result; never modified in place
 	hist   history  // position keys, for repetition rules
 	key    uint64   // the position's key, kept by every change that completes
 	moves  []Move   // legal moves of the current decision
@@ -125,6 +125,7 @@ type Outcome struct {
 	Method  Method   // by which of the script's rule functions it ended
 	Reason  string   // how it ended, in the script's words, e.g. "third repetition"
 	Notes   []string // notes the rules attach to the result, e.g. "without glory"
+	Sites   []int    // the sites that made the result, when the script names them, e.g. the three on a line
 	Players int      // the number of players, for Score
 }
 
@@ -172,7 +173,7 @@ func (m Method) String() string {
 // Outcome returns the result so far.
 func (s *State) Outcome() Outcome {
 	return Outcome{Over: s.over, Winner: s.winner, Method: s.method, Reason: s.reason,
-		Notes: append([]string(nil), s.notes...), Players: s.g.players}
+		Notes: append([]string(nil), s.notes...), Sites: append([]int(nil), s.sites...), Players: s.g.players}
 }
 
 // Moves returns the legal moves of the current decision, in the order the
@@ -315,21 +316,22 @@ func (s *State) isLegal(m Move) bool {
 
 // illegal describes why m is not legal in s.
 func (s *State) illegal(m Move) error {
-	tok, reason := s.g.Token(m), s.illegalReason()
+	tok, reason := s.g.Token(m), ""
 	switch {
 	case m.IsZero():
 		tok, reason = "", "no move (the zero Move)"
-	case m.game != s.g.tag && reason == "":
+	case s.over:
+		reason = "the game is over"
+	case m.game != s.g.tag:
 		reason = "the move belongs to another game, or another variant or parameters of this one"
+	case int(m.Kind) < len(s.g.kinds):
+		sites := make([]int, m.N)
+		for i := range sites {
+			sites[i] = int(m.Sites[i])
+		}
+		reason = s.whyNot(int(m.Kind), sites)
 	}
 	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason}
-}
-
-func (s *State) illegalReason() string {
-	if s.over {
-		return "the game is over"
-	}
-	return ""
 }
 
 // ParseMove returns the legal move whose token is tok.
@@ -340,11 +342,7 @@ func (s *State) ParseMove(tok string) (Move, error) {
 			return m, nil
 		}
 	}
-	reason := s.illegalReason()
-	if reason == "" && strings.TrimSpace(tok) != tok {
-		reason = "a token has no spaces around it"
-	}
-	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason}
+	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: s.illegalToken(tok)}
 }
 
 // Play plays the legal move whose token is tok.

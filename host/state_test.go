@@ -43,7 +43,7 @@ func TestJSONFieldOrder(t *testing.T) {
 	s := g.Start()
 	data, err := json.Marshal(s)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"game", "variant", "ply", "to_move", "sites", "captured", "hand", "score", "legal", "over", "winner", "notes", "reason", "vars", "history", "effects"}, jsonKeys(t, data))
+	assert.Equal(t, []string{"game", "variant", "ply", "to_move", "sites", "captured", "hand", "score", "legal", "prompt", "over", "winner", "notes", "reason", "result_sites", "vars", "history", "effects"}, jsonKeys(t, data))
 
 	var j struct {
 		Variant json.RawMessage
@@ -59,7 +59,7 @@ func TestJSONFieldOrder(t *testing.T) {
 		`"sites":[{"name":"a1","count":2,"owner":1},{"name":"a2","count":2,"owner":1},{"name":"a3","count":2,"owner":1},{"name":"a4","count":2,"owner":1},`+
 		`{"name":"b1","count":0,"owner":0},{"name":"b2","count":0,"owner":0},{"name":"b3","count":0,"owner":0},{"name":"b4","count":0,"owner":0},`+
 		`{"name":"c1","count":2,"owner":2},{"name":"c2","count":2,"owner":2},{"name":"c3","count":2,"owner":2},{"name":"c4","count":2,"owner":2}],`+
-		`"captured":[0,0],"hand":[1,1],"score":null,"legal":["a1","a2","a3","a4"],"over":false,"winner":0,"notes":[],"reason":"","vars":{"phase":0,"bonus":0,"memo":0},"history":["0ca622e9cc1ee35b"],"effects":[]}`,
+		`"captured":[0,0],"hand":[1,1],"score":null,"legal":["a1","a2","a3","a4"],"prompt":"","over":false,"winner":0,"notes":[],"reason":"","result_sites":[],"vars":{"phase":0,"bonus":0,"memo":0},"history":["0ca622e9cc1ee35b"],"effects":[]}`,
 		string(data))
 
 	// A game without parameters or variables; strings are escaped.
@@ -83,7 +83,7 @@ func TestJSONGameOver(t *testing.T) {
 	require.NoError(t, err)
 	s.moves = s.moves[:0]
 	text := stateJSONText(t, s)
-	assert.Contains(t, text, `"legal":[],"over":true,"winner":2,"notes":["note \"one\""],"reason":"the end"`)
+	assert.Contains(t, text, `"legal":[],"prompt":"","over":true,"winner":2,"notes":["note \"one\""],"reason":"the end"`)
 	assert.Contains(t, text, `"to_move":1`)
 }
 
@@ -435,21 +435,24 @@ func TestIllegalMoves(t *testing.T) {
 	for _, c := range []struct {
 		tok, reason string
 	}{
-		{"z9", ""}, {"b1", ""}, {"c1", ""}, {"", ""}, {"A1", ""}, {"a1 ", "a token has no spaces around it"},
-		{" a1", "a token has no spaces around it"}, {"a1 a2", ""}, {"xa1", ""}, {strings.Repeat("a", 10000), ""},
+		{"z9", "z9 is not a site of this board (its sites: a1 to a4, b1 to b4, c1 to c4)"},
+		{"b1", "b1 is not possible for a sow now (possible: a1 a2 a3 a4)"},
+		{"c1", "c1 is not possible for a sow now (possible: a1 a2 a3 a4)"},
+		{"", "the token is empty"}, {"A1", "tokens are written in lower case: a1"},
+		{"a1 ", "a token has no spaces around it"}, {" a1", "a token has no spaces around it"},
+		{"a1 a2", "it fits none of the ways this game writes its moves: {1} (sow), x{1} (take), {from}-{to} (step), offer:{sites} (offer), pass, " +
+			"{1}>{2}>{3} (tri), {4}/{3}/{2}/{1} (quad), where {1}, {2}, {from} and {to} stand for a site such as a1 and {sites} for sites separated by commas"},
+		{"xa1", "no take is possible now (the moves now: sow)"},
+		{strings.Repeat("a", 10000), "it fits none of the ways"},
 	} {
 		err := s.Play(c.tok)
 		var ie *IllegalMoveError
 		require.ErrorAs(t, err, &ie, "%q", c.tok)
 		assert.Equal(t, c.tok, ie.Token)
 		assert.Equal(t, []string{"a1", "a2", "a3", "a4"}, ie.Legal)
-		assert.Equal(t, c.reason, ie.Reason)
+		assert.True(t, strings.HasPrefix(ie.Reason, c.reason), "%q: %s", c.tok, ie.Reason)
 		assert.Equal(t, before, stateJSONText(t, s), "the state is unchanged")
-		if c.reason == "" {
-			assert.Equal(t, fmt.Sprintf("illegal token %q: not a legal token here; legal tokens: a1 a2 a3 a4", c.tok), err.Error())
-		} else {
-			assert.Equal(t, fmt.Sprintf("illegal token %q: %s; legal tokens: a1 a2 a3 a4", c.tok, c.reason), err.Error())
-		}
+		assert.Equal(t, fmt.Sprintf("illegal token %q: %s; legal tokens: a1 a2 a3 a4", c.tok, ie.Reason), err.Error())
 	}
 	// A move that is not in the list, applied directly.
 	for _, m := range []Move{{Kind: 0, N: 1, Sites: [4]uint16{4}}, {Kind: 1, N: 1}, {Kind: 0, N: 0}, {Kind: 200, N: 1}} {
@@ -476,6 +479,43 @@ func TestIllegalMoves(t *testing.T) {
 	assert.Equal(t, "the game is over", ie.Reason)
 	assert.Empty(t, ie.Legal)
 	assert.Equal(t, `illegal token "a1": the game is over; there are no legal tokens`, err.Error())
+}
+
+// An illegal token of a known form says which part is wrong and what is
+// possible there, in the order the token writes its sites.
+func TestIllegalReasons(t *testing.T) {
+	g := loadTest(t, "probe")
+	pos := g.Start().Position()
+	pos.Vars = map[string]int{"phase": 1}
+	s, err := g.NewState(pos)
+	require.NoError(t, err)
+	require.Equal(t, []string{"pass", "xc2", "b2-b3", "offer:a4", "offer:c1", "offer:a4,c1", "a1>b2>c3", "a4/a3/a2/a1"}, s.Legal())
+	for _, c := range []struct{ tok, reason string }{
+		{"xc3", "c3 is not possible for a take now (possible: c2)"},
+		{"b2-c3", "after b2, c3 is not possible for a step now (possible: b3)"},
+		{"b3-b2", "b3 is not possible as the first site of a step now (possible: b2)"},
+		{"offer:c1,a4", "the sites are written in this order: offer:a4,c1"},
+		{"offer:a1", "a1 is not possible in an offer now (possible sites: a4 c1)"},
+		{"offer:a4,c1,c2", "c2 is not possible in an offer now (possible sites: a4 c1)"},
+		{"a1>b2>c1", "after a1 b2, c1 is not possible for a tri now (possible: c3)"},
+		{"a4/a3/a2/a2", "after a4 a3 a2, a2 is not possible for a quad now (possible: a1)"},
+		{"a1", "no sow is possible now (the moves now: take, step, offer, pass, tri, quad)"},
+		{"offer:", "it fits none of the ways"},
+		{"xz9", "z9 is not a site of this board"},
+	} {
+		t.Run(c.tok, func(t *testing.T) {
+			_, err := s.ParseMove(c.tok)
+			var ie *IllegalMoveError
+			require.ErrorAs(t, err, &ie)
+			assert.True(t, strings.HasPrefix(ie.Reason, c.reason), "%s", ie.Reason)
+		})
+	}
+	// A move of this game that is not legal now, applied directly.
+	other := g.Start().Moves()[0]
+	err = s.Apply(other)
+	var ie *IllegalMoveError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "no sow is possible now (the moves now: take, step, offer, pass, tri, quad)", ie.Reason)
 }
 
 // Tokens and moves: every template form formats and parses back.

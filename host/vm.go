@@ -27,7 +27,7 @@ type machine struct {
 	ext    *extending
 
 	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
-	fnResult, fnEvaluate, fnScore                   lua.LValue // optional
+	fnResult, fnEvaluate, fnScore, fnPrompt         lua.LValue // optional
 	phase                                           Call       // the script function running
 
 	st        *State // the state being worked on, nil between calls
@@ -39,9 +39,9 @@ type machine struct {
 	keyValid  bool   // key is the key of the state as it is now
 	mover     int    // the player whose decision is listed or made
 	budgetHit *BudgetError
-	broken    bool   // a call failed; the machine is discarded
-	held      uint64 // what the script held when last measured between calls (see checkHeld)
-	memGen    uint64 // the watchdog's heap generation at that measurement
+	broken    bool                // a call failed; the machine is discarded
+	held      uint64              // what the script held when last measured between calls (see checkHeld)
+	heap      watchdog.HeapGrowth // when to measure it again
 
 	protected map[*lua.LTable]bool
 	dataPos   map[*lua.LTable]Pos
@@ -81,6 +81,7 @@ type saved struct {
 	reason string
 	method Method
 	notes  []string
+	sites  []int
 	key    uint64
 	effect *effectList
 }
@@ -171,17 +172,26 @@ func (vm *machine) gameMemory() uint64 {
 	return vm.heldMemory(vm.g.limits.Memory) + uint64(others)
 }
 
-// checkHeld measures, when the process heap has grown since the machine
-// last did (see watchdog.HeapGen), the memory its script keeps between
-// calls, and stops the game when its machines together hold more than the
-// memory budget. Measuring walks what the script holds, so it is done at
-// most once per heap generation.
+// gameFailed returns the error that stopped the game (see Game.fail),
+// breaking the machine, or nil.
+func (vm *machine) gameFailed() error {
+	if e := vm.g.failed.Load(); e != nil {
+		vm.broken = true
+		return e
+	}
+	return nil
+}
+
+// checkHeld measures, when the process heap has grown by a quarter of the
+// memory budget since the machine last did (see watchdog.HeapGrowth), the
+// memory its script keeps between calls, and stops the game when its
+// machines together hold more than the memory budget. Measuring walks
+// what the script holds, so it is done only after such growth; the heap
+// is read at most once a tick.
 func (vm *machine) checkHeld(fn Call) error {
-	gen := vm.g.wd.HeapGen()
-	if gen == vm.memGen {
+	if !vm.heap.Grown(vm.g.wd) {
 		return nil
 	}
-	vm.memGen = gen
 	limit := vm.g.limits.Memory
 	held := vm.heldMemory(limit)
 	total := vm.g.held.Add(int64(held) - int64(vm.held))
@@ -251,19 +261,23 @@ func (vm *machine) takeRules(v lua.LValue) error {
 		return err
 	}
 	vm.dcl.hasScore = vm.fnScore != nil
+	if vm.fnPrompt, err = get("prompt", false); err != nil {
+		return err
+	}
+	vm.dcl.hasPrompt = vm.fnPrompt != nil
 	if vm.dcl.scoreLabel != "" && !vm.dcl.hasScore {
 		return &ScriptError{Pos: pos, Func: "load", Msg: "declare has a score_label but the returned rules table has no score function"}
 	}
 	var unknown []string
 	t.ForEach(func(k, _ lua.LValue) {
 		switch k.String() {
-		case "setup", "legal", "play", "blocked", "repeated", "result", "evaluate", "score":
+		case "setup", "legal", "play", "blocked", "repeated", "result", "evaluate", "score", "prompt":
 		default:
 			unknown = append(unknown, k.String())
 		}
 	})
 	if len(unknown) > 0 {
-		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated, result, evaluate, score)", strings.Join(unknown, ", "))}
+		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated, result, evaluate, score, prompt)", strings.Join(unknown, ", "))}
 	}
 	if (vm.fnRepeated != nil) != (vm.dcl.repetition > 0) {
 		return &ScriptError{Pos: pos, Func: "load", Msg: "declare repetition = N and return a repeated function together, or neither"}
@@ -291,9 +305,8 @@ func (vm *machine) call(fn lua.LValue, name Call, nret int, args ...lua.LValue) 
 // the budget; a failure marks the machine broken and becomes an error
 // naming the script function.
 func (vm *machine) invoke(name Call, nargs, nret int) error {
-	if e := vm.g.failed.Load(); e != nil {
-		vm.broken = true
-		return e
+	if err := vm.gameFailed(); err != nil {
+		return err
 	}
 	seq := vm.begin()
 	outer := vm.phase
@@ -631,6 +644,7 @@ func (vm *machine) save(s *State) {
 	v.moves = s.moves
 	s.moves = vm.spare[:0]
 	v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key = s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key
+	v.sites = s.sites
 	v.effect = s.effects
 }
 
@@ -640,6 +654,7 @@ func (vm *machine) restore(s *State) {
 	vm.spare, s.moves = s.moves, v.moves
 	v.moves = nil
 	s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key = v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key
+	s.sites = v.sites
 	s.effects = v.effect
 }
 

@@ -274,9 +274,13 @@ func writeAnalysis(w io.Writer, reps []analysis.Report) {
 	r0 := reps[0]
 	fmt.Fprintf(w, "%s (%s): %s vs %s, %d games each, seed %d\n", r0.Title, r0.Game, r0.P1, r0.P2, r0.Games, r0.Seed)
 	if len(reps) > 1 {
-		fmt.Fprintf(w, "\n  %-12s %-20s %-20s %-20s %7s %6s %5s %9s\n", "variant", "Player 1 wins", "Player 2 wins", "draws", "ended", "plies", "p95", "branching")
+		width := 12 // the variant column, as wide as the longest name
 		for _, r := range reps {
-			fmt.Fprintf(w, "  %-12s %-20s %-20s %-20s %6.1f%% %6.1f %5d %9.2f\n", reportName(r),
+			width = max(width, len(reportName(r)))
+		}
+		fmt.Fprintf(w, "\n  %-*s %-20s %-20s %-20s %7s %6s %5s %9s\n", width, "variant", "Player 1 wins", "Player 2 wins", "draws", "ended", "plies", "p95", "branching")
+		for _, r := range reps {
+			fmt.Fprintf(w, "  %-*s %-20s %-20s %-20s %6.1f%% %6.1f %5d %9.2f\n", width, reportName(r),
 				rateText(r.WinRates[0]), rateText(r.WinRates[1]), rateText(r.DrawRate),
 				100*r.Completion.Rate, r.PliesMean, r.PliesP95, r.BranchingMean)
 		}
@@ -358,7 +362,7 @@ func (pm *playerMaker) make(g *host.Game, spec string, seed uint64) (analysis.Pl
 		sol, ok := pm.solutions[g]
 		if !ok {
 			var err error
-			if sol, err = solution(pm.log, g, solve.DefaultMaxPositions, false); err != nil {
+			if sol, err = solution(pm.log, g, defaultSolveFlags(), false); err != nil {
 				return nil, fmt.Errorf("player perfect: %w", err)
 			}
 			pm.solutions[g] = sol

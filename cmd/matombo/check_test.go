@@ -19,7 +19,7 @@ func TestCheckOK(t *testing.T) {
 		for _, want := range []string{
 			"checking kalah\n",
 			"  ok    loads: Kalah (OpenSpiel rules) from " + filepath.Join(kalahGames, "kalah.lua"),
-			"  ok    variants: 2 load (three, six)\n",
+			"  ok    variants: 3 load (three, six, empty-capture)\n",
 			"  ok    parameters: all 4 combinations of seeds load\n",
 			"  ok    openings: 4 distinct configurations sane",
 			"  ok    random games: 4 games (seeds 3-6) end within 1000 plies",

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -12,31 +14,82 @@ import (
 const hintAbout = `
 Plays the TOKENS from the opening and lists every legal token of the next
 decision with its value under perfect play for the player to move (win,
-draw or loss) and the plies to the end counting the token itself (the
-winner hurries, the loser delays), best first. It uses the solution that
-'matombo solve' cached, or solves the game first (see 'matombo solve
---help').`
+draw or loss), in games with a score its margin (the mover's score minus
+the other's at the end), and the plies to the end counting the token
+itself (the winner hurries, the loser delays) when they are known, best
+first: the best result, then the largest margin, then the quickest win or
+the slowest loss. It uses the solution that 'matombo solve' cached, or
+solves the game first (see 'matombo solve --help').`
 
 // hintMove is one token as --json writes it.
 type hintMove struct {
-	Token string `json:"token"`
-	Value string `json:"value"`
-	Plies *int   `json:"plies,omitempty"`
+	Token  string `json:"token"`
+	Value  string `json:"value"`
+	Margin *int   `json:"margin,omitempty"`
+	Plies  *int   `json:"plies,omitempty"`
+}
+
+// makeHintMove is a move as hint and solve show it.
+func makeHintMove(sol *solve.Solution, mv solve.MoveValue) hintMove {
+	hm := hintMove{Token: mv.Token, Value: mv.Value.String()}
+	if sol.HasScore() {
+		m := mv.Margin
+		hm.Margin = &m
+	}
+	if mv.Plies >= 0 {
+		p := mv.Plies
+		hm.Plies = &p
+	}
+	return hm
+}
+
+// writeHintTable writes moves as a table, one a line.
+func writeHintTable(w io.Writer, moves []hintMove, indent string) {
+	width := len("token")
+	for _, hm := range moves {
+		width = max(width, len(hm.Token))
+	}
+	withMargin := len(moves) > 0 && moves[0].Margin != nil
+	if withMargin {
+		fmt.Fprintf(w, "%s%-*s  %-5s  %-6s  %s\n", indent, width, "token", "value", "margin", "plies to the end")
+	} else {
+		fmt.Fprintf(w, "%s%-*s  %-5s  %s\n", indent, width, "token", "value", "plies to the end")
+	}
+	for _, hm := range moves {
+		plies := "-"
+		if hm.Plies != nil {
+			plies = fmt.Sprint(*hm.Plies)
+		}
+		if withMargin {
+			fmt.Fprintf(w, "%s%-*s  %-5s  %-6s  %s\n", indent, width, hm.Token, hm.Value, signedInt(*hm.Margin), plies)
+		} else {
+			fmt.Fprintf(w, "%s%-*s  %-5s  %s\n", indent, width, hm.Token, hm.Value, plies)
+		}
+	}
+}
+
+// signedInt writes +8, 0 or -3.
+func signedInt(n int) string {
+	if n > 0 {
+		return fmt.Sprintf("+%d", n)
+	}
+	return fmt.Sprint(n)
 }
 
 // runHint is `matombo hint GAME TOKENS...`.
 func runHint(e *env, args []string) int {
-	c := newCLI(e, "hint", "GAME [TOKEN ...] [--variant NAME] [--param key=value] [--max-positions N] [--json]", hintAbout)
+	c := newCLI(e, "hint", "GAME [TOKEN ...] [--variant NAME] [--param key=value] [--engine E] [--max-memory SIZE] [--max-time D] [--json]", hintAbout)
 	var gf gameFlags
 	gf.register(c.fs, true)
-	maxPos := c.fs.Int("max-positions", solve.DefaultMaxPositions, "refuse to solve games with more than `N` positions")
+	var sf solveFlags
+	sf.register(c.fs)
 	asJSON := c.fs.Bool("json", false, "write one JSON object per token, one a line")
 	name, tokens, status, ok := c.parseGame(args, true)
 	if !ok {
 		return status
 	}
-	if *maxPos < 1 {
-		return c.usageError("--max-positions %d: want a positive number", *maxPos)
+	if _, _, err := sf.options(); err != nil {
+		return c.fail(err)
 	}
 	g, err := gf.open(name)
 	if err != nil {
@@ -55,22 +108,28 @@ func runHint(e *env, args []string) int {
 		out := s.Outcome()
 		return c.fail(fmt.Errorf("the game is over after these tokens (%s): there is nothing to hint", describeOutcome(out.Winner, out.Reason)))
 	}
-	sol, err := solution(e.stderr, g, *maxPos, false)
+	sol, err := solution(e.stderr, g, &sf, false)
 	if err != nil {
 		return c.fail(err)
 	}
-	mvs, err := sol.Moves(s)
+	ctx := context.Background()
+	if sf.maxTime > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, sf.maxTime)
+		defer cancel()
+	}
+	mvs, err := sol.MovesContext(ctx, s)
 	if err != nil {
 		return c.fail(err)
 	}
 	sort.SliceStable(mvs, func(i, j int) bool { return solve.Better(mvs[i], mvs[j]) })
+	hms := make([]hintMove, len(mvs))
+	for i, mv := range mvs {
+		hms[i] = makeHintMove(sol, mv)
+	}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
-		for _, mv := range mvs {
-			hm := hintMove{Token: mv.Token, Value: mv.Value.String()}
-			if mv.Value != solve.Draw {
-				hm.Plies = &mv.Plies
-			}
+		for _, hm := range hms {
 			if err := enc.Encode(hm); err != nil {
 				return c.fail(err)
 			}
@@ -78,18 +137,7 @@ func runHint(e *env, args []string) int {
 		return exitOK
 	}
 	fmt.Fprintf(e.stdout, "%s, %s to move after %d tokens:\n", gameLabel(g), playerName(s.ToMove()), len(tokens))
-	width := len("token")
-	for _, mv := range mvs {
-		width = max(width, len(mv.Token))
-	}
-	fmt.Fprintf(e.stdout, "  %-*s  %-5s  %s\n", width, "token", "value", "plies to the end")
-	for _, mv := range mvs {
-		plies := "-"
-		if mv.Value != solve.Draw {
-			plies = fmt.Sprint(mv.Plies)
-		}
-		fmt.Fprintf(e.stdout, "  %-*s  %-5s  %s\n", width, mv.Token, mv.Value, plies)
-	}
+	writeHintTable(e.stdout, hms, "  ")
 	return exitOK
 }
 

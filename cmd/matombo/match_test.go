@@ -67,7 +67,7 @@ func TestMoveErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"yematatu", "--player", "random", "c2", "zz"}, exitFail, `token 2: illegal token "zz"`},
-		{[]string{"yematatu", "--player", "random", "c2", "b1", "b2", "c3", "a1"}, exitFail, "the game is over after the tokens (Player 1 (South) wins (three on a line))"},
+		{[]string{"yematatu", "--player", "random", "c2", "b1", "b2", "c3", "a1"}, exitFail, "the game is over after the tokens (Player 1 (South) wins (three on a line: a1 b2 c2))"},
 		{[]string{"yematatu", "--player", "minimax"}, exitUsage, `unknown player "minimax" (valid: random, greedy, mcts, alphabeta, perfect)`},
 		{[]string{"yematatu", "--player", "mcts:time"}, exitUsage, `option "time" is not key=value`},
 	} {

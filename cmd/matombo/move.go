@@ -42,7 +42,7 @@ func runMove(e *env, args []string) int {
 		}
 	}
 	if s.Over() {
-		return c.fail(fmt.Errorf("the game is over after the tokens (%s): no move to choose", resultText(s.Outcome())))
+		return c.fail(fmt.Errorf("the game is over after the tokens (%s): no move to choose", resultText(s)))
 	}
 	m, err := p.Choose(context.Background(), s)
 	if err != nil {

@@ -275,7 +275,7 @@ func (ss *session) undo() {
 func (ss *session) finish() {
 	s := ss.state()
 	w := ss.e.stdout
-	fmt.Fprintf(w, "\nGame over after %s: %s.\n", plural(s.Ply(), "decision"), resultText(s.Outcome()))
+	fmt.Fprintf(w, "\nGame over after %s: %s.\n", plural(s.Ply(), "decision"), resultText(s))
 	if ss.g.HasScore() {
 		writeScore(w, s, "final ")
 	} else if anyNonZero(ss.g.Players(), s.Captured) {

@@ -50,7 +50,7 @@ func TestPlayGolden(t *testing.T) {
 func TestPlayWholeGame(t *testing.T) {
 	r := matombo(t, "c2\nb1\nc3\nc1\nb3\na1\n", "play", "yematatu", "--p2", "human")
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "Game over after 6 decisions: Player 2 (North) wins (three on a line).\nRecord: c2 b1 c3 c1 b3 a1\n")
+	assert.Contains(t, r.stdout, "Game over after 6 decisions: Player 2 (North) wins (three on a line: a1 b1 c1).\nRecord: c2 b1 c3 c1 b3 a1\n")
 }
 
 // Undo takes back one decision between humans, and back to the human's
@@ -90,5 +90,5 @@ func TestPlaySeed(t *testing.T) {
 func TestPlayIllegalToken(t *testing.T) {
 	r := matombo(t, "a9 a1\nquit\n", "play", "--games", kalahGames, "kalah", "--p2", "human")
 	require.Equal(t, exitOK, r.code)
-	assert.Contains(t, r.stdout, "P1> a9 a1\nillegal token \"a9\": not a legal token here; legal tokens: a1 a2 a3 a4 a5 a6\nP1> quit\nQuit after 0 decisions.\n")
+	assert.Contains(t, r.stdout, "P1> a9 a1\nillegal token \"a9\": a9 is not a site of this board (its sites: a1 to a7, b1 to b7); legal tokens: a1 a2 a3 a4 a5 a6\nP1> quit\nQuit after 0 decisions.\n")
 }

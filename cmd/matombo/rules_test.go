@@ -36,6 +36,8 @@ func TestRulesFromFolder(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"kalah/kalah.lua": kalahScript(t, "kalah"),
 		"kalah/rules.md":  "# Kalah\n\nSow and capture.\n",
+		// The shipped variant sets a parameter this copy does not have.
+		"kalah/variants.yaml": "variants:\n  empty-capture: {params: {}}\n",
 	})
 	r = matombo(t, "", "rules", "--games", dir, "kalah")
 	require.Equal(t, exitOK, r.code, r.stderr)

@@ -368,3 +368,47 @@ func TestServePostgresKilledWhileThinking(t *testing.T) {
 	assert.Len(t, got.Record, 1, "the computer's move, played once")
 	assert.Equal(t, 2, got.State.ToMove, "the person is to move")
 }
+
+// TestServePostgresLossOnTime: a timed game is played on A, and A is
+// killed; nobody is connected when Player 2's time runs out, and one of
+// the two other processes ends the game on time, once.
+func TestServePostgresLossOnTime(t *testing.T) {
+	c := pgtest.Start(t)
+	dsn := pgtest.Database(t, c)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	a := startPGServer(t, dsn)
+	g := a.create(`{"game": "gore", "clock": {"initial": 1}}`)
+	status, b := a.move(g.ID, "a1", 0, pgSeatSecret(t, g.Seats[0].URL))
+	require.Equal(t, http.StatusOK, status, "%s", b)
+	a.kill()
+	startPGServer(t, dsn)
+	startPGServer(t, dsn)
+
+	conn, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	for {
+		var over bool
+		var result []byte
+		require.NoError(t, conn.QueryRow(ctx, `SELECT over, coalesce(result::text, '') FROM games WHERE id = $1`, g.ID).Scan(&over, &result))
+		if over {
+			var r struct {
+				Winner int    `json:"winner"`
+				Method string `json:"method"`
+			}
+			require.NoError(t, json.Unmarshal(result, &r))
+			assert.Equal(t, 1, r.Winner)
+			assert.Equal(t, "time", r.Method)
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("no process ended the game on time")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	var plies int
+	require.NoError(t, conn.QueryRow(ctx, `SELECT plies FROM games WHERE id = $1`, g.ID).Scan(&plies))
+	assert.Equal(t, 1, plies, "no move after the loss on time")
+}

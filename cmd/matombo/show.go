@@ -85,20 +85,28 @@ func writeScore(w io.Writer, s *host.State, prefix string) {
 	fmt.Fprintf(w, "%-9s %s\n", label, perPlayer(len(score), func(p int) int { return score[p-1] }))
 }
 
-// writeTurn writes whose decision it is and the legal tokens, or the
-// result when the game is over.
+// writeTurn writes what the decision asks (the script's prompt), whose
+// decision it is and the legal tokens, or the result when the game is
+// over.
 func writeTurn(w io.Writer, s *host.State) {
 	if s.Over() {
-		fmt.Fprintf(w, "Game over after %s: %s\n", plural(s.Ply(), "decision"), resultText(s.Outcome()))
+		fmt.Fprintf(w, "Game over after %s: %s\n", plural(s.Ply(), "decision"), resultText(s))
 		return
+	}
+	if prompt, err := s.Prompt(); err != nil {
+		fmt.Fprintf(w, "(the script's prompt fails: %s)\n", oneLine(err.Error()))
+	} else if prompt != "" {
+		fmt.Fprint(w, wrapText(prompt+".", ""))
 	}
 	fmt.Fprint(w, wrap(playerName(s.ToMove())+" to play:", s.Legal(), "  "))
 }
 
-// resultText describes a result: the winner or a draw, how the game ended
-// and its notes, e.g. "Player 1 (South) wins (no legal move; without
-// glory)".
-func resultText(o host.Outcome) string {
+// resultText describes the result of s: the winner or a draw, how the
+// game ended, the sites that made it and its notes, e.g. "Player 1
+// (South) wins (three on a line: a1 b1 c1)", "Player 2 (North) wins (no
+// legal move; without glory)".
+func resultText(s *host.State) string {
+	o := s.Outcome()
 	if !o.Over {
 		return "unfinished"
 	}
@@ -107,8 +115,19 @@ func resultText(o host.Outcome) string {
 		text = playerName(o.Winner) + " wins"
 	}
 	var more []string
-	if o.Reason != "" {
-		more = append(more, o.Reason)
+	reason := o.Reason
+	if len(o.Sites) > 0 {
+		names := make([]string, len(o.Sites))
+		for i, x := range o.Sites {
+			names[i] = s.Game().Board().Site(x).Name
+		}
+		if reason != "" {
+			reason += ": "
+		}
+		reason += strings.Join(names, " ")
+	}
+	if reason != "" {
+		more = append(more, reason)
 	}
 	more = append(more, o.Notes...)
 	if len(more) > 0 {

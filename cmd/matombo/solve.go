@@ -4,9 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/matombo/matombo/host"
@@ -14,67 +20,169 @@ import (
 )
 
 const solveAbout = `
-Computes the exact value of every position reachable from the opening by
-retrograde analysis, with the rule script as the only rules, and prints
-the value of the opening for Player 1 (win, draw or loss), the number of
-plies to the end under perfect play when it is decided (the winner
-hurries, the loser delays), and how many positions are won, drawn and lost
-for the player to move.
+Solves the game: the value of the opening for Player 1 under perfect play
+(win, draw or loss, and for games whose script keeps a score, the margin:
+Player 1's score minus Player 2's at the end), the plies to the end when
+they are known (the winner hurries, the loser delays), and how many
+positions are won, drawn and lost for the player to move.
 
-A position is what the repetition rules compare: where the pieces stand,
-the hands, captured totals, the script's variables and who is to move. A
-position from which either side can keep the game going for ever is a
-draw, which is what a third-repetition rule gives under perfect play. The
-game's ply cap is not applied.
+Two engines, chosen with --engine (auto by default):
+  retrograde  values every position reachable from the opening and keeps
+              them all; any game, cycles included, whose positions fit in
+              memory. A position from which either side can keep the game
+              going for ever is a draw (margin 0), what a third-repetition
+              rule gives under perfect play.
+  search      proves the opening's value by alpha-beta search (MTD(f)) with
+              a transposition table of bounded size and endgame databases;
+              games whose value is a score and that have no cycles, of any
+              size. It also values each of the opening's moves.
+auto takes search for games with a score whose positions may not fit in
+--max-memory, retrograde otherwise. The game's ply cap is not applied.
 
-Before starting, solve prints (on stderr) how much memory the allowed
-number of positions would take; a game with more positions is refused.
-The solution is cached under the user's cache directory, keyed by the
-game's script, variants and parameters, so that a later solve, 'matombo
-hint' and the perfect player load it. docs/analysis.md has the details.`
+Before starting, solve prints (on stderr) how much memory it will take at
+most, and refuses a solve over --max-memory; it stops at --max-time. The
+solution is cached under the user's cache directory, keyed by the game's
+script, variants and parameters, so that a later solve, 'matombo hint' and
+the perfect player load it (after checking it). docs/analysis.md has the
+details.`
+
+// solveFlags are the flags of solve and hint that set the budget.
+type solveFlags struct {
+	engine    string
+	maxPos    int
+	maxMemory string
+	maxTime   time.Duration
+	threads   int
+	endgame   int
+	table     string
+}
+
+func (sf *solveFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&sf.engine, "engine", "auto", "the engine: auto, retrograde or search")
+	fs.IntVar(&sf.maxPos, "max-positions", solve.DefaultMaxPositions, "the retrograde engine stores at most `N` positions")
+	fs.StringVar(&sf.maxMemory, "max-memory", "2GiB", "refuse or stop a solve that needs more memory than `SIZE` (e.g. 512MiB, 8GiB)")
+	fs.DurationVar(&sf.maxTime, "max-time", 0, "stop a solve after `DURATION` (e.g. 10m; 0: no limit)")
+	fs.IntVar(&sf.threads, "threads", runtime.NumCPU(), "solve with `N` goroutines")
+	fs.IntVar(&sf.endgame, "endgame", -1, "search engine: endgame databases of positions with at most `K` counters in play (-1: chosen from the budget)")
+	fs.StringVar(&sf.table, "table-memory", "", "search engine: the transposition table's `SIZE` (default: a quarter of --max-memory, at most 256MiB)")
+}
+
+// maxMemoryLimit is the largest --max-memory and --table-memory.
+const maxMemoryLimit = 1 << 40
+
+// options checks the flags and returns the solver's options.
+func (sf *solveFlags) options() ([]solve.Option, time.Duration, error) {
+	eng, err := solve.ParseEngine(sf.engine)
+	if err != nil {
+		return nil, 0, usageErr{"--engine: " + err.Error()}
+	}
+	if sf.maxPos < 1 || sf.maxPos > math.MaxUint32-1 {
+		return nil, 0, usageErr{fmt.Sprintf("--max-positions %d: want 1 to %d", sf.maxPos, uint32(math.MaxUint32-1))}
+	}
+	mem, err := parseBytes(sf.maxMemory)
+	if err != nil {
+		return nil, 0, usageErr{"--max-memory: " + err.Error()}
+	}
+	if sf.maxTime < 0 {
+		return nil, 0, usageErr{"--max-time: want a positive duration"}
+	}
+	if sf.threads < 1 || sf.threads > runtime.NumCPU() {
+		return nil, 0, usageErr{fmt.Sprintf("--threads %d: want 1 to %d (the machine's cores)", sf.threads, runtime.NumCPU())}
+	}
+	if sf.endgame < -1 || sf.endgame > solve.MaxEndgame {
+		return nil, 0, usageErr{fmt.Sprintf("--endgame %d: want -1 to %d", sf.endgame, solve.MaxEndgame)}
+	}
+	opts := []solve.Option{solve.WithEngine(eng), solve.WithMaxPositions(sf.maxPos), solve.WithMaxBytes(mem),
+		solve.WithThreads(sf.threads), solve.WithEndgame(sf.endgame)}
+	if sf.table != "" {
+		tb, err := parseBytes(sf.table)
+		if err != nil {
+			return nil, 0, usageErr{"--table-memory: " + err.Error()}
+		}
+		opts = append(opts, solve.WithTableBytes(tb))
+	}
+	return opts, sf.maxTime, nil
+}
+
+// parseBytes reads a size: a whole number with an optional unit (B, KiB,
+// MiB, GiB, TiB, or KB, MB, GB, TB, K, M, G, T, all counted in 1024s).
+func parseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	n, err := strconv.ParseInt(t[:i], 10, 64)
+	if err != nil || i == 0 {
+		return 0, fmt.Errorf("%q: want a size such as 512MiB or 8GiB", s)
+	}
+	unit := strings.ToUpper(strings.TrimSpace(t[i:]))
+	shift := map[string]uint{"": 0, "B": 0, "K": 10, "KB": 10, "KIB": 10, "M": 20, "MB": 20, "MIB": 20, "G": 30, "GB": 30, "GIB": 30, "T": 40, "TB": 40, "TIB": 40}
+	sh, ok := shift[unit]
+	if !ok {
+		return 0, fmt.Errorf("%q: unknown unit %q (B, KiB, MiB, GiB, TiB)", s, t[i:])
+	}
+	if n < 1 || n > maxMemoryLimit>>sh {
+		return 0, fmt.Errorf("%q: want 1 byte to 1TiB", s)
+	}
+	return n << sh, nil
+}
 
 // solveReport is what --json writes.
 type solveReport struct {
 	Game        string         `json:"game"`
 	Params      map[string]any `json:"params"`
+	Engine      string         `json:"engine"`
 	Positions   int            `json:"positions"`
 	Terminal    int            `json:"terminal"`
 	Value       string         `json:"value"`
+	Margin      *int           `json:"margin,omitempty"`
 	Plies       *int           `json:"plies,omitempty"`
-	Counts      solve.Counts   `json:"counts"`
+	Counts      *solve.Counts  `json:"counts,omitempty"`
+	Moves       []hintMove     `json:"moves,omitempty"`
 	Fingerprint string         `json:"fingerprint"`
+}
+
+// refusalReport is what --json writes when a solve is refused or stopped.
+type refusalReport struct {
+	Game          string `json:"game"`
+	Error         string `json:"error"`
+	Engine        string `json:"engine,omitempty"`
+	EstimateBytes int64  `json:"estimate_bytes,omitempty"`
+	MaxBytes      int64  `json:"max_bytes,omitempty"`
+	Positions     int    `json:"positions,omitempty"`
 }
 
 // runSolve is `matombo solve GAME`.
 func runSolve(e *env, args []string) int {
-	c := newCLI(e, "solve", "GAME [--variant NAME] [--param key=value] [--max-positions N] [--fresh] [--json]", solveAbout)
+	c := newCLI(e, "solve", "GAME [--variant NAME] [--param key=value] [--engine E] [--max-memory SIZE] [--max-time D] [--max-positions N] [--threads N] [--endgame K] [--fresh] [--json]", solveAbout)
 	var gf gameFlags
 	gf.register(c.fs, true)
-	maxPos := c.fs.Int("max-positions", solve.DefaultMaxPositions, "refuse games with more than `N` positions")
+	var sf solveFlags
+	sf.register(c.fs)
 	fresh := c.fs.Bool("fresh", false, "solve again even when a cached solution exists")
-	asJSON := c.fs.Bool("json", false, "write the result as one JSON object")
+	asJSON := c.fs.Bool("json", false, "write the result as one JSON object (a refusal too)")
 	name, _, status, ok := c.parseGame(args, false)
 	if !ok {
 		return status
 	}
-	if *maxPos < 1 {
-		return c.usageError("--max-positions %d: want a positive number", *maxPos)
+	if _, _, err := sf.options(); err != nil {
+		return c.fail(err)
 	}
 	g, err := gf.open(name)
 	if err != nil {
 		return c.fail(err)
 	}
-	sol, err := solution(e.stderr, g, *maxPos, *fresh)
+	sol, err := solution(e.stderr, g, &sf, *fresh)
 	if err != nil {
+		if *asJSON {
+			writeRefusal(e.stdout, g, err)
+		}
 		return c.fail(err)
 	}
-	open := sol.Opening()
-	rep := solveReport{
-		Game: g.Name(), Params: paramMap(g), Positions: sol.Positions(), Terminal: sol.Terminals(),
-		Value: open.Value.For(1, open.ToMove).String(), Counts: sol.Counts(), Fingerprint: sol.Fingerprint(),
-	}
-	if open.Value != solve.Draw {
-		rep.Plies = &open.Plies
+	rep, err := makeSolveReport(g, sol)
+	if err != nil {
+		return c.fail(err)
 	}
 	if *asJSON {
 		if err := json.NewEncoder(e.stdout).Encode(rep); err != nil {
@@ -86,24 +194,106 @@ func runSolve(e *env, args []string) int {
 	return exitOK
 }
 
+// writeRefusal writes a refused or stopped solve as JSON.
+func writeRefusal(w io.Writer, g *host.Game, err error) {
+	rep := refusalReport{Game: g.Name(), Error: oneLine(err.Error())}
+	var tl *solve.TooLargeError
+	if errors.As(err, &tl) {
+		rep.Engine, rep.EstimateBytes, rep.MaxBytes, rep.Positions = tl.Engine.String(), tl.EstimateBytes, tl.MaxBytes, tl.Positions
+	}
+	_ = json.NewEncoder(w).Encode(rep)
+}
+
+// makeSolveReport gathers what solve prints.
+func makeSolveReport(g *host.Game, sol *solve.Solution) (solveReport, error) {
+	open := sol.Opening()
+	rep := solveReport{
+		Game: g.Name(), Params: paramMap(g), Engine: sol.Engine().String(), Positions: sol.Positions(), Terminal: sol.Terminals(),
+		Value: open.Value.For(1, open.ToMove).String(), Fingerprint: sol.Fingerprint(),
+	}
+	if sol.HasScore() {
+		m := open.Margin
+		if open.ToMove != 1 {
+			m = -m
+		}
+		rep.Margin = &m
+	}
+	if open.Plies >= 0 {
+		rep.Plies = &open.Plies
+	}
+	if sol.Engine() == solve.Retrograde {
+		counts := sol.Counts()
+		rep.Counts = &counts
+		return rep, nil
+	}
+	mvs, err := sol.Moves(g.Start())
+	if err != nil {
+		return rep, err
+	}
+	for _, mv := range mvs {
+		rep.Moves = append(rep.Moves, makeHintMove(sol, mv))
+	}
+	return rep, nil
+}
+
 // writeSolveReport writes the result for people.
 func writeSolveReport(w io.Writer, g *host.Game, rep solveReport) {
-	fmt.Fprintf(w, "%s: solved\n", gameLabel(g))
-	fmt.Fprintf(w, "  positions: %d reachable from the opening (%d of them over)\n", rep.Positions, rep.Terminal)
+	fmt.Fprintf(w, "%s: solved (%s engine)\n", gameLabel(g), rep.Engine)
+	if rep.Counts != nil {
+		fmt.Fprintf(w, "  positions: %d reachable from the opening (%d of them over)\n", rep.Positions, rep.Terminal)
+	} else {
+		fmt.Fprintf(w, "  positions: %d searched\n", rep.Positions)
+	}
+	by := ""
+	if rep.Margin != nil {
+		by = fmt.Sprintf(" by %d", abs(*rep.Margin))
+	}
+	in := ""
+	if rep.Plies != nil {
+		in = fmt.Sprintf(" in %d plies", *rep.Plies)
+	}
 	switch rep.Value {
 	case "win":
-		fmt.Fprintf(w, "  opening: Player 1 wins in %d plies with perfect play\n", *rep.Plies)
+		fmt.Fprintf(w, "  opening: Player 1 wins%s%s with perfect play (%s)\n", by, in, signed(rep.Margin))
 	case "loss":
-		fmt.Fprintf(w, "  opening: Player 2 wins in %d plies with perfect play\n", *rep.Plies)
+		fmt.Fprintf(w, "  opening: Player 2 wins%s%s with perfect play (%s)\n", by, in, signed(rep.Margin))
 	default:
-		fmt.Fprintln(w, "  opening: a draw with perfect play")
+		fmt.Fprintf(w, "  opening: a draw with perfect play (%s)\n", signed(rep.Margin))
 	}
-	fmt.Fprintf(w, "  for the player to move: %d won, %d drawn, %d lost\n", rep.Counts.Won, rep.Counts.Drawn, rep.Counts.Lost)
+	if rep.Counts != nil {
+		fmt.Fprintf(w, "  for the player to move: %d won, %d drawn, %d lost\n", rep.Counts.Won, rep.Counts.Drawn, rep.Counts.Lost)
+	}
+	if len(rep.Moves) > 0 {
+		fmt.Fprintln(w, "  Player 1's first moves:")
+		writeHintTable(w, rep.Moves, "    ")
+	}
+}
+
+// signed writes a margin for Player 1 as +8, 0 or -3; "no score" without.
+func signed(m *int) string {
+	if m == nil {
+		return "the game keeps no score"
+	}
+	if *m > 0 {
+		return fmt.Sprintf("margin +%d for Player 1", *m)
+	}
+	return fmt.Sprintf("margin %d for Player 1", *m)
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // solution returns g's solution: the cached one unless fresh is set,
 // else a new one, which it caches. It reports on w what it does.
-func solution(w io.Writer, g *host.Game, maxPositions int, fresh bool) (*solve.Solution, error) {
+func solution(w io.Writer, g *host.Game, sf *solveFlags, fresh bool) (*solve.Solution, error) {
+	opts, maxTime, err := sf.options()
+	if err != nil {
+		return nil, err
+	}
 	if !fresh {
 		sol, err := solve.LoadCached(g)
 		if err == nil {
@@ -113,33 +303,95 @@ func solution(w io.Writer, g *host.Game, maxPositions int, fresh bool) (*solve.S
 			fmt.Fprintf(w, "matombo: %v; solving again\n", oneLine(err.Error()))
 		}
 	}
-	bpp := solve.BytesPerPosition(g)
-	fmt.Fprintf(w, "solving %s: at most %d positions, about %d bytes each (at most %s)\n",
-		gameLabel(g), maxPositions, bpp, solve.FormatBytes(int64(bpp)*int64(maxPositions)))
-	start := time.Now()
-	opts := []solve.Option{solve.WithMaxPositions(maxPositions)}
-	shown, bucket := false, 0
-	if isTerminal(w) {
-		opts = append(opts, solve.WithProgress(func(found int) {
-			if found/50000 > bucket {
-				bucket = found / 50000
-				fmt.Fprintf(w, "\r  %d positions found", found)
-				shown = true
-			}
-		}))
-	}
-	sol, err := solve.Solve(context.Background(), g, opts...)
-	if shown {
-		fmt.Fprintln(w)
-	}
+	est, err := solve.Estimate(g, opts...)
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(w, "solved %d positions in %.2f s\n", sol.Positions(), time.Since(start).Seconds())
+	describeEstimate(w, g, est, sf)
+	ctx := context.Background()
+	if maxTime > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, maxTime)
+		defer cancel()
+	}
+	// The solver's memory is a few large arrays: a garbage collector that
+	// lets the heap grow to twice them would pass the estimate.
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	start := time.Now()
+	bar := newSolveBar(w, est)
+	opts = append(opts, solve.WithProgress(bar.update))
+	sol, err := solve.Solve(ctx, g, opts...)
+	bar.finish()
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("stopped after --max-time %v: %w", maxTime, err)
+		}
+		return nil, err
+	}
+	fmt.Fprintf(w, "solved in %.2f s\n", time.Since(start).Seconds())
 	if path, err := solve.SaveCached(sol, g); err != nil {
 		fmt.Fprintf(w, "matombo: the solution is not cached: %v\n", oneLine(err.Error()))
 	} else {
 		fmt.Fprintf(w, "cached in %s\n", path)
 	}
 	return sol, nil
+}
+
+// describeEstimate says before a solve what it will take.
+func describeEstimate(w io.Writer, g *host.Game, est solve.Estimation, sf *solveFlags) {
+	switch est.Engine {
+	case solve.Search:
+		fmt.Fprintf(w, "solving %s with the search engine: at most %s (--max-memory %s)\n", gameLabel(g), solve.FormatBytes(est.Bytes), sf.maxMemory)
+	default:
+		fmt.Fprintf(w, "solving %s with the retrograde engine: about %d bytes a position, at most %d positions (%s; --max-memory %s)\n",
+			gameLabel(g), est.BytesPerPosition, est.Positions, solve.FormatBytes(est.Bytes), sf.maxMemory)
+	}
+}
+
+// solveBar draws a solve's progress on a terminal: positions or nodes,
+// their rate, and the memory against the estimate.
+type solveBar struct {
+	w     io.Writer
+	est   solve.Estimation
+	on    bool
+	shown bool
+	last  time.Time
+}
+
+func newSolveBar(w io.Writer, est solve.Estimation) *solveBar {
+	return &solveBar{w: w, est: est, on: isTerminal(w)}
+}
+
+func (b *solveBar) update(p solve.Progress) {
+	if !b.on || time.Since(b.last) < 200*time.Millisecond {
+		return
+	}
+	b.last = time.Now()
+	secs := max(p.Elapsed.Seconds(), 1e-3)
+	var line string
+	switch {
+	case p.Phase == "search":
+		line = fmt.Sprintf("searching: %d positions, %.0f/s, %s", p.Nodes, float64(p.Nodes)/secs, solve.FormatBytes(p.Bytes))
+	case p.Done >= 0 && p.Phase != "":
+		const width = 20
+		fill := int(p.Done * width)
+		line = fmt.Sprintf("%s [%s%s] %3.0f%% %d positions, %.0f/s", p.Phase, strings.Repeat("=", fill), strings.Repeat(" ", width-fill), p.Done*100, p.Positions, float64(p.Positions)/secs)
+	default:
+		line = fmt.Sprintf("positions: %d, %.0f/s, %s of at most %s", p.Positions, float64(p.Expanded)/secs, solve.FormatBytes(p.Bytes), solve.FormatBytes(b.est.Bytes))
+	}
+	fmt.Fprintf(b.w, "\r%-78s", line)
+	b.shown = true
+}
+
+func (b *solveBar) finish() {
+	if b.shown {
+		fmt.Fprintln(b.w)
+	}
+}
+
+// defaultSolveFlags are solve's flags at their defaults.
+func defaultSolveFlags() *solveFlags {
+	var sf solveFlags
+	sf.register(flag.NewFlagSet("solve", flag.ContinueOnError))
+	return &sf
 }

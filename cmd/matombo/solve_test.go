@@ -28,7 +28,7 @@ func TestSolveGolden(t *testing.T) {
 		t.Run(tc.golden, func(t *testing.T) {
 			r := matombo(t, "", append([]string{"solve"}, tc.args...)...)
 			require.Equal(t, exitOK, r.code, r.stderr)
-			assert.Contains(t, r.stderr, "bytes each")
+			assert.Contains(t, r.stderr, "bytes a position")
 			assert.Contains(t, r.stderr, "cached in ")
 			golden(t, tc.golden, r.stdout)
 			// The second time the cached solution answers, the same.
@@ -66,7 +66,51 @@ func TestSolveRefusesLargeGames(t *testing.T) {
 
 	r = matombo(t, "", "solve", "yematatu", "--max-positions", "0")
 	assert.Equal(t, exitUsage, r.code)
-	assert.Contains(t, r.stderr, "--max-positions 0: want a positive number")
+	assert.Contains(t, r.stderr, "--max-positions 0: want 1 to")
+}
+
+// TestSolveRefusalAsJSON: with --json a refused solve writes its refusal
+// on stdout as JSON, before anything is explored when the estimate is over
+// the budget.
+func TestSolveRefusalAsJSON(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "solve", "kalah", "--engine", "search", "--max-memory", "1KiB", "--json")
+	assert.Equal(t, exitFail, r.code)
+	var rep refusalReport
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+	assert.Equal(t, "kalah", rep.Game)
+	assert.Equal(t, int64(1024), rep.MaxBytes)
+	assert.Greater(t, rep.EstimateBytes, rep.MaxBytes)
+	assert.Contains(t, rep.Error, "--max-memory")
+	assert.Zero(t, rep.Positions, "refused before exploring")
+
+	r = matombo(t, "", "solve", "yematatu", "--variant", "square", "--max-positions", "50", "--json")
+	assert.Equal(t, exitFail, r.code)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+	assert.Equal(t, 50, rep.Positions)
+
+	for _, bad := range []string{"0", "2TiB", "12XB", "-5MiB"} {
+		r = matombo(t, "", "solve", "yematatu", "--max-memory", bad)
+		assert.Equal(t, exitUsage, r.code, bad)
+		assert.Contains(t, r.stderr, "--max-memory", bad)
+	}
+}
+
+// TestSolveKalahMargin: Kalah(3,3) with empty captures is a win by 2 for
+// Player 1 (+2 in --json), and hint ranks by margin.
+func TestSolveKalahMargin(t *testing.T) {
+	isolateCache(t)
+	args := []string{"kalah", "--param", "pits=3", "--param", "seeds=3", "--variant", "empty-capture", "--engine", "retrograde"}
+	r := matombo(t, "", append([]string{"solve", "--json"}, args...)...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var rep solveReport
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+	require.NotNil(t, rep.Margin)
+	assert.Equal(t, 2, *rep.Margin)
+	assert.Equal(t, "win", rep.Value)
+	r = matombo(t, "", append([]string{"hint"}, args...)...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	golden(t, "hint-kalah-3-3", r.stdout)
 }
 
 func TestHint(t *testing.T) {

@@ -28,13 +28,19 @@ func newPlayer(g *host.Game, spec string, seed uint64, w io.Writer) (player.Play
 }
 
 // cliSolutions is the command line's source of solutions: the cache of
-// 'matombo solve', else a new solve of at most solve.DefaultMaxPositions
-// positions, cached for the next time.
+// 'matombo solve', else a new solve by the retrograde engine of at most
+// perfectMaxPositions positions, cached for the next time (a larger game
+// is solved first with 'matombo solve', which has the search engine).
 func cliSolutions(w io.Writer) player.Solutions {
 	return func(ctx context.Context, g *host.Game) (*solve.Solution, error) {
-		return solution(w, g, solve.DefaultMaxPositions, false)
+		sf := defaultSolveFlags()
+		sf.engine, sf.maxPos = "retrograde", perfectMaxPositions
+		return solution(w, g, sf, false)
 	}
 }
+
+// perfectMaxPositions caps the solve that a perfect player makes itself.
+const perfectMaxPositions = 2_000_000
 
 // seeded returns spec with seed=seed added when it names no seed of its
 // own, so that players built for different games and seats differ.

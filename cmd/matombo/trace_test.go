@@ -75,7 +75,7 @@ func TestTraceIllegalToken(t *testing.T) {
 		}
 		r := matombo(t, "", args...)
 		assert.Equal(t, exitFail, r.code)
-		assert.Equal(t, `matombo trace: token 2: illegal token "b1": not a legal token here; legal tokens: a1 a2 a4 a5 a6`+"\n", r.stderr)
+		assert.Equal(t, `matombo trace: token 2: illegal token "b1": b1 is not possible for a sow now (possible: a1 a2 a4 a5 a6); legal tokens: a1 a2 a4 a5 a6`+"\n", r.stderr)
 		if asJSON {
 			assert.Equal(t, 2, strings.Count(r.stdout, "\n"), r.stdout)
 		} else {
@@ -88,7 +88,7 @@ func TestTraceIllegalToken(t *testing.T) {
 	r := matombo(t, "", "trace", "yematatu", "--variant", "square", "a3", "c3", "c1", "a1", "b2", "c2")
 	assert.Equal(t, exitFail, r.code)
 	assert.Equal(t, `matombo trace: token 6: illegal token "c2": the game is over; there are no legal tokens`+"\n", r.stderr)
-	assert.Contains(t, r.stdout, "Game over after 5 decisions: Player 1 (South) wins (three on a line)")
+	assert.Contains(t, r.stdout, "Game over after 5 decisions: Player 1 (South) wins (three on a line: a3 b2 c1)")
 }
 
 // --print shows what the script prints, on stderr, between the states; and

@@ -54,11 +54,14 @@ local SEEDS = 6
 -- a1 → a2 → a3 → a4 → b4 → b3 → b2 → b1 → a1, sown whoever owns the hole."
 local RING = m.track("ring", { "a1", "a2", "a3", "a4", "b4", "b3", "b2", "b1" }, true)
 
-local SOW = m.move("sow", "{1}")
-local PASS = m.move("pass", "pass")
-local OFFER = m.move("offer", "offer:{sites}")
-local ACCEPT = m.move("accept", "accept")
-local DECLINE = m.move("decline", "decline")
+-- The prompts say what each decision is to the players (the page and the
+-- terminal show them beside the choices); see also prompt below.
+local SOW = m.move("sow", "{1}", { prompt = "Sow the counters of one of your holes" })
+local PASS = m.move("pass", "pass", { prompt = "Pass: your holes are empty" })
+local OFFER = m.move("offer", "offer:{sites}",
+  { prompt = "or offer 1 to 3 of your holes to your opponent, who pays 6 captured counters for each" })
+local ACCEPT = m.move("accept", "accept", { prompt = "Accept the offer" })
+local DECLINE = m.move("decline", "decline", { prompt = "Decline the offer" })
 
 local OFFER1, OFFER2, OFFER3 = m.var("offer1"), m.var("offer2"), m.var("offer3")
 local OFFER_SLOTS = { OFFER1, OFFER2, OFFER3 }
@@ -203,4 +206,21 @@ local function score()
   return captured(1), captured(2)
 end
 
-return { setup = g1_setup, legal = legal, play = play, repeated = g9_repetition, evaluate = evaluate, score = score }
+-- What a pending offer asks its answerer (G7; not a rule: words for the
+-- players). Other decisions use the prompts of their kinds.
+local function prompt(p, offer1, offer2, offer3)
+  if offer1 == 0 then
+    return nil
+  end
+  local holes = { m.name(offer1) }
+  for _, s in ipairs({ offer2, offer3 }) do
+    if s ~= 0 then
+      holes[#holes + 1] = m.name(s)
+    end
+  end
+  local them = #holes == 1 and "it" or "them"
+  return string.format("Player %d offers %s: accept to pay %d of your captured counters and take %s, or decline",
+    3 - p, table.concat(holes, ", "), SEEDS * #holes, them)
+end
+
+return { setup = g1_setup, legal = legal, play = play, repeated = g9_repetition, evaluate = evaluate, score = score, prompt = prompt }

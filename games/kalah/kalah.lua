@@ -6,22 +6,25 @@
 -- under a comment quoting the point. The
 -- scenarios in conformance/kalah replay OpenSpiel's own games move for move.
 --
--- Sites: row a is Player 1's pits a1..a6 and store a7, row b is Player 2's
--- pits b1..b6 (b1 faces a1) and store b7. OpenSpiel's board index k (1-6)
--- is ak, index 14-k (8-13) is bk, index 7 is a7 and index 0 is b7.
+-- Sites: row a is Player 1's pits a1..aN and store a(N+1), row b is Player
+-- 2's pits b1..bN (b1 faces a1) and store b(N+1), N the parameter `pits`
+-- (6 by default). With 6 pits, OpenSpiel's board index k (1-6) is ak, index
+-- 14-k (8-13) is bk, index 7 is a7 and index 0 is b7.
 local m = matombo
 
 local P = m.declare {
   name = "kalah",
   title = "Kalah",
   description = "The Kalah of the 1940s as OpenSpiel's `mancala` plays it: 2x6 pits "
-    .. "and a store for each player. Sow counterclockwise into your own store, "
+    .. "(1 to 6 a side with `pits`) and a store for each player. Sow counterclockwise into your own store, "
     .. "never the opponent's; ending in your store gives another turn, ending in "
     .. "an empty pit of your own takes the opposite pit. Most seeds in pits and "
     .. "store wins when a side is empty.",
   players = 2,
   params = {
-    { name = "seeds", default = 4, values = { 3, 4, 5, 6 }, doc = "seeds in each pit at the start (K7)" },
+    { name = "pits", default = 6, values = { 1, 2, 3, 4, 5, 6 }, doc = "pits on each side (K8)" },
+    { name = "seeds", default = 4, values = { 1, 2, 3, 4, 5, 6 }, doc = "seeds in each pit at the start (K7)" },
+    { name = "empty_capture", default = false, doc = "a last seed in an own empty pit always captures, even facing an empty pit (K9)" },
   },
   conserve = true, -- the seeds stay on the board: pits and stores
   score_label = "seeds",
@@ -32,19 +35,35 @@ local P = m.declare {
 -- K1 Board: "two rows of six pits and a store at the right end of each
 -- row: Player 1 owns row a (pits a1 to a6, store a7), Player 2 owns row b
 -- (pits b1 to b6, store b7); b1 faces a1. Every pit starts with the same
--- number of seeds (K7), the stores empty."
+-- number of seeds (K7), the stores empty." K8: another number of pits
+-- N with the parameter `pits`; the stores are then a(N+1) and b(N+1).
 -- The stores are drawn at the ends of the board, where the sowing reaches
--- them: a7 at the east end after a6, b7 at the west end after b1.
-m.board { rows = { "a", "b" }, columns = 7, ends = { a7 = "east", b7 = "west" } }
-local PITS = 6
-local STORE = { m.site "a7", m.site "b7" }
-local STORE_TAG = m.tag("store", { "a7", "b7" })
+-- them: a(N+1) at the east end after aN, b(N+1) at the west end after b1.
+local PITS = P.pits
+local STORE_NAME = { "a" .. (PITS + 1), "b" .. (PITS + 1) }
+m.board { rows = { "a", "b" }, columns = PITS + 1, ends = { [STORE_NAME[1]] = "east", [STORE_NAME[2]] = "west" } }
+local STORE = { m.site(STORE_NAME[1]), m.site(STORE_NAME[2]) }
+local STORE_TAG = m.tag("store", STORE_NAME)
 
--- K2's circuits: each player's ring of 13 sites, through their own store,
--- past the opponent's.
+-- K2's circuits: each player's ring of 2N+1 sites, through their own
+-- store, past the opponent's.
+local function circuit(own)
+  local ring = {}
+  local function add_site(name) ring[#ring + 1] = name end
+  if own == "a" then
+    for c = 1, PITS do add_site("a" .. c) end
+    add_site("a" .. (PITS + 1))
+    for c = PITS, 1, -1 do add_site("b" .. c) end
+  else
+    for c = PITS, 1, -1 do add_site("b" .. c) end
+    add_site("b" .. (PITS + 1))
+    for c = 1, PITS do add_site("a" .. c) end
+  end
+  return ring
+end
 local CIRCUIT = {
-  m.track("south", { "a1", "a2", "a3", "a4", "a5", "a6", "a7", "b6", "b5", "b4", "b3", "b2", "b1" }, true),
-  m.track("north", { "b6", "b5", "b4", "b3", "b2", "b1", "b7", "a1", "a2", "a3", "a4", "a5", "a6" }, true),
+  m.track("south", circuit("a"), true),
+  m.track("north", circuit("b"), true),
 }
 
 local SOW = m.move("sow", "{1}")
@@ -88,19 +107,35 @@ local k3_extra_turn = m.rule("k3_extra_turn", m.extra_turn_rule { sites = STORE 
 -- empty, and the opposite pit holds seeds, both the last seed and the
 -- opposite pit's seeds go into your store." k4_capture(p, last, was_empty)
 -- returns the seeds captured.
-local k4_capture = m.rule("k4_capture", m.capture_rule {
-  owner = "mover", was_empty = true, -- the last seed in an empty pit of your own
-  opposite = { 2, 1 },               -- the pit facing it, in the opponent's row,
-  with_last = true,                  -- and the last seed
-  into = STORE,                      -- go into your store
-})
+--
+-- K9 (`empty_capture`): "the last seed and the facing pit's seeds go to
+-- your store even when the facing pit is empty."
+local function k9_empty_capture(p, last, was_empty)
+  if not was_empty or m.owner(last) ~= p then
+    return 0
+  end
+  local n = m.take(m.opposite(last, 3 - p)) + m.take(last)
+  m.add(STORE[p], n)
+  return n
+end
+local k4_capture
+if P.empty_capture then
+  k4_capture = m.rule("k4_capture", k9_empty_capture)
+else
+  k4_capture = m.rule("k4_capture", m.capture_rule {
+    owner = "mover", was_empty = true, -- the last seed in an empty pit of your own
+    opposite = { 2, 1 },               -- the pit facing it, in the opponent's row,
+    with_last = true,                  -- and the last seed
+    into = STORE,                      -- go into your store
+  })
+end
 
 -- K6 Result: "each player's total is the seeds in their pits plus their
 -- store; the larger total wins, equal totals are a draw." (The pits and the
 -- store of a player are the sites they own.) k6_result(reason).
 local k6_result = m.rule("k6_result", m.result_rule { sweep = false })
 
--- K5 End: "the game ends after a move that leaves all six pits of either
+-- K5 End: "the game ends after a move that leaves all the pits of either
 -- player empty, or that is the 1001st move of the game (OpenSpiel ends a
 -- game whose move count exceeds 1000). Seeds left in pits stay there."
 local k5_end = m.rule("k5_end", m.end_rule {

@@ -177,7 +177,7 @@ end
 local function evaluate(p)
   local q = 3 - p
   local scores = captured(p) - captured(q)
-  local rows = sum(ROW_OF[p]) - sum(ROW_OF[q])
+  local rows = m.sum(ROW_OF[p]) - m.sum(ROW_OF[q])
   return (scores + 0.25 * rows) / HALF
 end
 

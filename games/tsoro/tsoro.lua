@@ -82,10 +82,13 @@ local TRACK = { m.track("south", t4_circuit(1), true), m.track("north", t4_circu
 -- inner rows, c (3) and d (4) Player 2's inner and outer rows.
 local INNER, OPPOSITE_INNER, OPPOSITE_OUTER = { 2, 3 }, { 3, 2 }, { 4, 1 }
 
+-- The prompts say what a decision that is not plain sowing is to the
+-- players (the page and the terminal show them beside the choices); see
+-- also prompt below.
 local SOW = m.move("sow", "{1}")
-local CONTINUE = m.move("continue", "continue")
-local STOP = m.move("stop", "stop")
-local TAKE = m.move("take", "x{1}")
+local CONTINUE = m.move("continue", "continue", { prompt = "Continue sowing from your head" })
+local STOP = m.move("stop", "stop", { prompt = "Stop the move here" })
+local TAKE = m.move("take", "x{1}", { prompt = "Capture one of your opponent's holes of your choice" })
 
 local PENDING = m.var("pending") -- see the top of the file
 
@@ -234,4 +237,20 @@ local function score()
   return m.captured(1), m.captured(2)
 end
 
-return { setup = t2_setup, legal = legal, play = play, blocked = t11_blocked, repeated = t13_repetition, evaluate = evaluate, score = score }
+-- What the pending decision asks (not a rule: words for the players). A
+-- lap ending on an occupied head (T7c) and the bonus captures (T9) say
+-- where the move stands; the start of a move needs no words.
+local function prompt(p, pending)
+  if pending > 0 then
+    return "Your lap ended on your head " .. m.name(pending) .. ": continue sowing or stop here"
+  elseif pending < 0 then
+    local left = 0 - pending
+    return "Bonus capture: take one of your opponent's holes (" .. left .. " left)"
+  end
+  return nil
+end
+
+return {
+  setup = t2_setup, legal = legal, play = play, blocked = t11_blocked, repeated = t13_repetition,
+  evaluate = evaluate, score = score, prompt = prompt,
+}

@@ -64,6 +64,16 @@
 ---@field result? fun() Decides the result of a set-up position (may only call finish).
 ---@field evaluate? fun(p: matombo.Player): number Advice for computer players, -1 to 1.
 ---@field score? fun(over: boolean): integer, integer One whole number per player; the final scores once over.
+---@field prompt? fun(p: matombo.Player, ...: integer): string? What the decision asks, in words; nil for the kinds' prompts.
+
+---@class matombo.MoveOptions
+---@field prompt? string What a move of the kind does, in words for the players.
+
+---@class matombo.Finish
+---@field winner matombo.Player 0 for a draw.
+---@field reason? string
+---@field notes? string[]
+---@field sites? matombo.Site[] The sites that made the result (three on a line).
 
 ---@class matombo
 ---@field data table The variants files' data section.
@@ -99,8 +109,9 @@ function matombo.track(name, sites, loop) end
 ---Declares a move kind and its token template ({1}..{4}, {from}, {to}, {sites}).
 ---@param name string
 ---@param template string
+---@param options? matombo.MoveOptions
 ---@return matombo.Kind
-function matombo.move(name, template) end
+function matombo.move(name, template, options) end
 
 ---@param name string
 ---@param opts? {position: boolean}
@@ -424,6 +435,12 @@ function matombo.sites(f) end
 ---@param k integer
 ---@return boolean
 function matombo.in_a_row(p, s, k) end
+---The sites of the run in_a_row finds, or nil.
+---@param p matombo.Player
+---@param s? matombo.Site
+---@param k integer
+---@return integer[]?
+function matombo.row_sites(p, s, k) end
 
 -- Legal moves, inside legal only.
 
@@ -470,7 +487,8 @@ function matombo.emit_sowings(kind, f, track, stop_tag, max_laps) end
 function matombo.repetitions() end
 ---@return string
 function matombo.key() end
----@param winner matombo.Player 0 for a draw.
+---Ends the game: finish(winner, reason, note, ...) or finish { winner = ..., reason = ..., notes = ..., sites = ... }.
+---@param winner matombo.Player|matombo.Finish 0 for a draw.
 ---@param reason? string
 ---@param ... string notes
 function matombo.finish(winner, reason, ...) end

@@ -110,8 +110,11 @@ end
 -- The primitives used outside the rules' native hot path, in locals.
 local owner, finish = m.owner, m.finish
 
-local DROP = m.move("drop", "{1}")         -- Y3 token: the point, e.g. b2
-local MOVE = m.move("move", "{from}-{to}") -- Y4 token: from-to, e.g. b1-c1 or a1-c2
+-- Y3 token: the point, e.g. b2; Y4 token: from-to, e.g. b1-c1 or a1-c2.
+-- The prompts say what each decision is to the players.
+local DROP = m.move("drop", "{1}", { prompt = "Drop a piece from your hand on an empty point" })
+local MOVE = m.move("move", "{from}-{to}",
+  { prompt = "Move one of your pieces along a line to the empty point next to it, or jump over a piece to the empty point beyond" })
 
 local EMPTY = m.filter { owner = "nobody", max = 0 } -- an empty point: count 0, owner 0
 local MINE = m.filter { owner = "mover", min = 1 }   -- the pieces of the player to move
@@ -163,6 +166,24 @@ local y4_moves = y4_steps_and_jumps
 -- y5_three_on_a_line(p, s) tells whether p has three pieces on a line
 -- through s.
 local y5_three_on_a_line = m.rule("y5_three_on_a_line", m.line_rule { length = PIECES, anywhere = true })
+
+-- The points of a win, which the result names (the page highlights them):
+-- found once the game is won, so checking for a win makes no table. (In
+-- play, placement_play names them from the winning line; this serves
+-- y5_result below.)
+local function winning_points(p, s)
+  for _, line in ipairs(m.lines(s)) do
+    local mine = {}
+    for _, x in ipairs(line) do
+      if owner(x) == p then
+        mine[#mine + 1] = x
+      end
+    end
+    if #mine >= PIECES then
+      return mine
+    end
+  end
+end
 
 -- ---- Y6 ----
 
@@ -243,25 +264,26 @@ local function evaluate(p)
   return math.max(-0.9, math.min(0.9, v))
 end
 
-
 -- Y5 for a position that was set up rather than played (a scenario, a
 -- solver's position): whoever has three on a line has won. The player who
 -- made the last decision is checked first, as play would have found it.
 local function has_three(q)
   for s = 1, m.size() do
     if owner(s) == q and y5_three_on_a_line(q, s) then
-      return true
+      return s
     end
   end
-  return false
+  return nil
 end
 
 local function y5_result(p)
-  if has_three(3 - p) then
-    return finish(3 - p, "three on a line")
+  local s = has_three(3 - p)
+  if s then
+    return finish { winner = 3 - p, reason = "three on a line", sites = winning_points(3 - p, s) }
   end
-  if has_three(p) then
-    return finish(p, "three on a line")
+  s = has_three(p)
+  if s then
+    return finish { winner = p, reason = "three on a line", sites = winning_points(p, s) }
   end
 end
 

@@ -418,6 +418,9 @@ func (w *worker) iterate(m *MCTS, solver bool, done *int64, budget int64) error 
 		m.nodes++ // reserved, so that threads together keep the cap
 	}
 	w.moves = moves
+	// What the iteration needs of the shared node later is read now,
+	// under the lock: another thread may solve it meanwhile.
+	nSolved, nWinner := n.solved, n.winner
 	m.mu.Unlock()
 
 	s.CopyFrom(m.rootState)
@@ -456,9 +459,10 @@ func (w *worker) iterate(m *MCTS, solver bool, done *int64, budget int64) error 
 			m.nodes--
 			parent.expanded = false
 		}
+		n, expand = w.path[reached], false
+		nSolved, nWinner = n.solved, n.winner
 		m.mu.Unlock()
 		w.path = w.path[:reached+1]
-		n, expand = w.path[reached], false
 	}
 	var leaf *node
 	if err == nil && expand {
@@ -476,13 +480,12 @@ func (w *worker) iterate(m *MCTS, solver bool, done *int64, budget int64) error 
 	// scored by the evaluation.
 	var reward rewards
 	if err == nil {
-		end := n
 		if leaf != nil {
-			end = leaf
+			nSolved, nWinner = leaf.solved, leaf.winner // not yet shared
 		}
 		switch {
-		case end.solved:
-			reward.exact(end.winner)
+		case nSolved:
+			reward.exact(nWinner)
 		case s.Over():
 			reward.exact(s.Outcome().Winner)
 		default:

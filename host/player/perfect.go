@@ -11,7 +11,8 @@ import (
 )
 
 // perfectKind plays from the game's exact solution (package solve): the
-// quickest win, else a draw, else the slowest loss. New builds it only
+// best result, then the largest margin, then the quickest win or the
+// slowest loss (solve.Better). New builds it only
 // with a solution source (WithSolutions); the solution is fetched at the
 // first Choose, with that call's context.
 var perfectKind = kind{

@@ -26,3 +26,11 @@ func TestReadFileNamedPipe(t *testing.T) {
 	_, err = readOpened(p, f, 1024)
 	assert.EqualError(t, err, p+": not a regular file (a named pipe): only a plain file can be read")
 }
+
+// Open refuses a named pipe at once, as ReadFile does.
+func TestOpenNamedPipe(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "cache.solution")
+	require.NoError(t, syscall.Mkfifo(p, 0o644))
+	_, err := Open(p, 1024)
+	assert.EqualError(t, err, p+": not a regular file (a named pipe): only a plain file can be read")
+}

@@ -145,3 +145,61 @@ func Size(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// Open opens the operating-system file at path to be read as a stream,
+// with the checks of ReadFile: it must be a regular file (what symbolic
+// links lead to included), it is opened without blocking, and reading more
+// than limit bytes from it fails with an *Error. Size is the file's size
+// when it was opened. The caller closes the file.
+func Open(path string, limit int64) (f *File, err error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	if err := checkMode(path, info.Mode()); err != nil {
+		return nil, err
+	}
+	osf, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	info, err = osf.Stat()
+	if err != nil {
+		osf.Close()
+		return nil, &Error{Path: path, Msg: err.Error(), Err: err}
+	}
+	if err := checkMode(path, info.Mode()); err != nil {
+		osf.Close()
+		return nil, err
+	}
+	if info.Size() > limit {
+		osf.Close()
+		return nil, tooLarge(path, limit)
+	}
+	return &File{f: osf, path: path, limit: limit, left: limit, Size: info.Size()}, nil
+}
+
+// File is a file opened by Open.
+type File struct {
+	f     *os.File
+	path  string
+	limit int64
+	left  int64 // bytes that may still be read
+	Size  int64 // the file's size when it was opened
+}
+
+// Read reads from the file, failing once more than the limit was read.
+func (f *File) Read(p []byte) (int, error) {
+	if int64(len(p)) > f.left+1 {
+		p = p[:f.left+1]
+	}
+	n, err := f.f.Read(p)
+	f.left -= int64(n)
+	if f.left < 0 {
+		return n, tooLarge(f.path, f.limit)
+	}
+	return n, err
+}
+
+// Close closes the file.
+func (f *File) Close() error { return f.f.Close() }

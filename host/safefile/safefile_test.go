@@ -2,6 +2,7 @@ package safefile
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -84,4 +85,23 @@ func ExampleReadFile() {
 	_, err := ReadFile("/dev/zero", 1<<20)
 	os.Stdout.WriteString(err.Error() + "\n")
 	// Output: /dev/zero: not a regular file (a character device): only a plain file can be read
+}
+
+// Open streams a plain file and stops a read past its limit.
+func TestOpenStreamsWithinItsLimit(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "data")
+	require.NoError(t, os.WriteFile(p, []byte("0123456789"), 0o644))
+	f, err := Open(p, 10)
+	require.NoError(t, err)
+	assert.Equal(t, int64(10), f.Size)
+	b, err := io.ReadAll(f)
+	require.NoError(t, err)
+	assert.Equal(t, "0123456789", string(b))
+	require.NoError(t, f.Close())
+
+	_, err = Open(p, 9)
+	assert.ErrorContains(t, err, "larger than")
+
+	_, err = Open(filepath.Join(t.TempDir(), "missing"), 10)
+	assert.ErrorIs(t, err, fs.ErrNotExist)
 }

@@ -76,14 +76,8 @@ func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
 	e := s.cache.get(id)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	sg, err := s.getGame(r.Context(), id)
-	if err != nil {
-		s.storeError(w, err, id)
-		return
-	}
-	if err := s.sync(e, sg); err != nil {
-		s.log.Error("rebuilding a game", "id", id, "err", err)
-		writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+	sg := s.readSynced(w, r, e, id, s.getGame)
+	if sg == nil {
 		return
 	}
 	ply := len(sg.Record)

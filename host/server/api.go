@@ -371,6 +371,24 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v)
 }
 
+// readSynced reads game id with read and brings its cache entry e up to
+// it; it answers the error and returns nil when it cannot. The caller
+// holds e.mu.
+func (s *Server) readSynced(w http.ResponseWriter, r *http.Request, e *entry, id string,
+	read func(context.Context, string) (*store.Game, error)) *store.Game {
+	sg, err := read(r.Context(), id)
+	if err != nil {
+		s.storeError(w, err, id)
+		return nil
+	}
+	if err := s.sync(e, sg); err != nil {
+		s.log.Error("rebuilding a game", "id", id, "err", err)
+		writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+		return nil
+	}
+	return sg
+}
+
 // moveRequest is the body of POST /api/games/{id}/moves.
 type moveRequest struct {
 	Token string `json:"token"`
@@ -395,14 +413,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	// another process moved meanwhile, the store refuses the append.
 	sg := e.stored
 	if e.game == nil || sg == nil || *req.Ply != len(e.record) {
-		var err error
-		if sg, err = s.store.Get(r.Context(), id); err != nil {
-			s.storeError(w, err, id)
-			return
-		}
-		if err := s.sync(e, sg); err != nil {
-			s.log.Error("rebuilding a game", "id", id, "err", err)
-			writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+		if sg = s.readSynced(w, r, e, id, s.store.Get); sg == nil {
 			return
 		}
 	}
@@ -437,7 +448,11 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var ill *host.IllegalMoveError
 		if errors.As(err, &ill) || req.Token == "" {
-			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("%q is not a legal move here", req.Token), Legal: e.state.Legal()})
+			msg := fmt.Sprintf("%q is not a legal move here", req.Token)
+			if ill != nil && ill.Reason != "" {
+				msg += ": " + ill.Reason // which part of the token is wrong, and what is possible
+			}
+			writeError(w, http.StatusUnprocessableEntity, apiError{Error: msg, Legal: e.state.Legal()})
 			return
 		}
 		s.log.Error("playing a move", "id", id, "token", req.Token, "err", err)

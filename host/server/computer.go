@@ -45,7 +45,9 @@ func (s *Server) play(sg *store.Game, owner string) {
 	if d := sg.Clock.Deadline(); !sg.Over() && !d.IsZero() && (!sg.ComputerDue || !d.After(time.Now())) {
 		if wait := time.Until(d); wait > 0 {
 			if wait > s.opt.lease/2 {
-				s.release(sg.ID, owner)
+				// The store's clock is well ahead of this server's: keep
+				// the lease (so that no worker claims the game again at
+				// once) and look again when it has run out.
 				return
 			}
 			select {

@@ -194,3 +194,50 @@ func TestBrowserTurnAnimated(t *testing.T) {
 	tb.waitFor(`document.getElementById("board").dataset.animating === undefined`)
 	assert.NotEmpty(t, tb.eval(`Array.from(document.querySelectorAll('#board [data-changed]')).map((g) => g.dataset.site).join(" ")`))
 }
+// TestBrowserScores: Kalah's page shows the seeds in each player's store,
+// labelled as the script names its score; Tsoro Yematatu's shows none.
+func TestBrowserScores(t *testing.T) {
+	ts := newTestServer(t, newMemStore())
+	g := ts.create(`{"game": "kalah"}`)
+	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	end := ts.play(g.ID, []string{s1, s2}, "a3", "a6", "b1", "a1")
+	var st struct {
+		Score []int `json:"score"`
+	}
+	require.NoError(t, json.Unmarshal(end.State, &st))
+	require.Len(t, st.Score, 2)
+	require.NotEqual(t, []int{0, 0}, st.Score)
+	label := end.Board
+	b := newBrowser(t, ts.http.URL)
+	tb := b.tab()
+	tb.do(chromedp.EmulateViewport(1100, 800), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
+	tb.waitPly(len(end.Record))
+	for p := 1; p <= 2; p++ {
+		text := tb.eval(fmt.Sprintf(`document.querySelector('#scores [data-player="%d"]').textContent`, p))
+		assert.Contains(t, text, fmt.Sprintf("seeds %d", st.Score[p-1]), "player %d", p)
+	}
+	_ = label
+	// The stores stand at the ends of the board, beside both rows: Player
+	// 1's (a7) east of a6, Player 2's (b7) west of b1.
+	cx := func(site string) float64 {
+		var v float64
+		fmt.Sscan(tb.eval(fmt.Sprintf(`String((() => { const r = document.querySelector('[data-site="%s"] .hole').getBoundingClientRect(); return r.left + r.width / 2 })())`, site)), &v)
+		return v
+	}
+	cy := func(site string) float64 {
+		var v float64
+		fmt.Sscan(tb.eval(fmt.Sprintf(`String((() => { const r = document.querySelector('[data-site="%s"] .hole').getBoundingClientRect(); return r.top + r.height / 2 })())`, site)), &v)
+		return v
+	}
+	assert.Greater(t, cx("a7"), cx("a6"))
+	assert.Less(t, cx("b7"), cx("b1"))
+	assert.Greater(t, cy("a7"), cy("b6"), "between the rows")
+	assert.Less(t, cy("a7"), cy("a6"), "between the rows")
+	tb.screenshot("kalah")
+
+	y := ts.create(`{"game": "yematatu"}`)
+	tb.do(chromedp.Navigate(ts.http.URL + y.Seats[0].URL))
+	tb.waitFor(`document.querySelector('#scores [data-player="1"]') !== null`)
+	assert.Empty(t, tb.eval(`Array.from(document.querySelectorAll("#scores .score")).map((e) => e.textContent).filter((t) => !t.startsWith("in hand")).join()`))
+	assert.NotContains(t, tb.eval(`document.getElementById("scores").textContent`), "captured")
+}

@@ -265,6 +265,10 @@ func TestBrowserAgainstComputer(t *testing.T) {
 	}
 	text := tb.eval(`document.getElementById("status").textContent`)
 	require.Regexp(t, `^(Player [12] wins|Draw)`, text)
+	// The points' names, on request.
+	require.Equal(t, "0", tb.eval(`String(document.querySelectorAll("#board text.name").length)`))
+	tb.do(chromedp.Click(chromedp.ID("names")))
+	tb.waitFor(`document.querySelectorAll("#board text.name").length === 7`)
 	// Time travel: the slider shows the opening again.
 	tb.eval(`(() => { const s = document.getElementById("ply"); s.value = "0"; s.dispatchEvent(new Event("input")); return "" })()`)
 	tb.waitFor(`document.getElementById("status").textContent.includes("viewing the position after move 0")`)
@@ -296,6 +300,17 @@ func TestBrowserDecisions(t *testing.T) {
 			require.Equal(t, "0", tb.eval(`String(document.querySelectorAll("#board .site.target").length)`))
 			tb.screenshot("tsoro-decision")
 			tb.clickButton(tok)
+		case i == 0:
+			// No ring of a legal move covers a tag's mark (a head's).
+			require.Equal(t, "0", tb.eval(`String((() => {
+				const rings = Array.from(document.querySelectorAll("#board .ring"));
+				return Array.from(document.querySelectorAll("#board .tagmark")).filter((m) => {
+					const b = m.getBBox(), x = b.x + b.width / 2, y = b.y + b.height / 2;
+					return rings.some((r) => Math.hypot(x - r.cx.baseVal.value, y - r.cy.baseVal.value) < r.r.baseVal.value + 3 + b.width / 2);
+				}).length;
+			})())`))
+			require.NotEqual(t, "0", tb.eval(`String(document.querySelectorAll("#board .tagmark").length)`))
+			tb.clickSite(tok)
 		case strings.HasPrefix(tok, "x"):
 			// A bonus capture is a click on a highlighted hole of the opponent.
 			n := tb.eval(`String(document.querySelectorAll("#board .site.target").length)`)
@@ -310,6 +325,11 @@ func TestBrowserDecisions(t *testing.T) {
 	require.Equal(t, tsoroDecisions, got.Record)
 	require.JSONEq(t, string(stateAfter(t, "tsoro", []string{"4x8"}, tsoroDecisions)), string(got.State))
 	require.Contains(t, tb.eval(`document.getElementById("last").textContent`), "xd6")
+	// Holding both seats, "Undo" takes the last turn (a7 xd3 xd6) back at
+	// once: the page proposes and accepts it.
+	tb.do(chromedp.Click(chromedp.CSS(`#around button[data-action="takeback"]`)))
+	tb.waitFor(`document.getElementById("status").dataset.ply === "5"`)
+	require.Equal(t, tsoroDecisions[:5], ts.get(g.ID).Record)
 }
 
 // goreTrade is a Goré record up to an offer of two holes (the last two

@@ -362,3 +362,19 @@ func stateAfterTokens(t *testing.T, name string, variants, tokens []string) *hos
 	}
 	return s
 }
+
+func TestCatalogDefault(t *testing.T) {
+	for _, tc := range []struct {
+		opts []Option
+		want string
+	}{
+		{nil, lib().Games()[0]},
+		{[]Option{WithDefaultGame("kalah")}, "kalah"},
+		{[]Option{WithDefaultGame("nosuch")}, lib().Games()[0]},
+	} {
+		s, err := New(lib(), newMemStore(), tc.opts...)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, s.catalog.Default)
+		s.Close()
+	}
+}

@@ -13,6 +13,12 @@ import (
 // fuzzServer is a server over an in-memory store with one game, g1, for
 // the fuzz targets.
 func fuzzServer(f *testing.F) *Server {
+	s, _ := fuzzGame(f)
+	return s
+}
+
+// fuzzGame is fuzzServer and the ID of its game.
+func fuzzGame(f *testing.F) (*Server, string) {
 	s, err := New(lib(), newMemStore(), WithRules(docs.Rules))
 	if err != nil {
 		f.Fatal(err)
@@ -23,7 +29,11 @@ func fuzzServer(f *testing.F) *Server {
 	if rec.Code != http.StatusCreated {
 		f.Fatalf("creating a game: %d %s", rec.Code, rec.Body)
 	}
-	return s
+	var g struct{ ID string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &g); err != nil {
+		f.Fatal(err)
+	}
+	return s, g.ID
 }
 
 // checkAnswer fails on a 500 or an answer that is not JSON.
@@ -41,7 +51,9 @@ func FuzzCreate(f *testing.F) {
 	s := fuzzServer(f)
 	for _, b := range []string{`{"game": "tsoro", "variants": ["4x8"], "params": {"bonus": 3}, "seats": ["human", "random"]}`,
 		`{"game": "yematatu", "params": {"board": "square"}}`, `{"game": "gore", "params": {"trading": "maybe"}}`,
-		`{"game": 1}`, `{"params": {"holes": 1e300}}`, `{"game": "tsoro", "seats": [null, ""]}`, `[]`, `"`} {
+		`{"game": 1}`, `{"params": {"holes": 1e300}}`, `{"game": "tsoro", "seats": [null, ""]}`, `[]`, `"`,
+		`{"game": "gore", "clock": {"initial": 300, "increment": 5}}`, `{"game": "gore", "clock": {"initial": 1e309}}`,
+		`{"game": "gore", "clock": {"initial": -0, "increment": "NaN"}}`, `{"game": "gore", "clock": null}`} {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
@@ -62,6 +74,25 @@ func FuzzMove(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		rec := httptest.NewRecorder()
 		s.Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/api/games/g1/moves", strings.NewReader(body)))
+		checkAnswer(t, rec, body)
+	})
+}
+
+// FuzzGameActions sends any body to the takeback and rematch of a game:
+// never a 500, always JSON.
+func FuzzGameActions(f *testing.F) {
+	s, id := fuzzGame(f)
+	for _, b := range []string{`{"seat": "00", "ply": 0}`, `{"seat": "", "ply": 0, "accept": true}`, `{"ply": -5}`,
+		`{"seat": "x", "ply": 1e20, "accept": null}`, `{"seat": 5}`, `{}`, `[]`} {
+		f.Add("takeback", b)
+		f.Add("rematch", b)
+	}
+	f.Fuzz(func(t *testing.T, action, body string) {
+		if action != "takeback" {
+			action = "rematch"
+		}
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/api/games/"+id+"/"+action, strings.NewReader(body)))
 		checkAnswer(t, rec, body)
 	})
 }

@@ -34,7 +34,7 @@ type testServer struct {
 
 func newTestServer(t *testing.T, st store.Store, opts ...Option) *testServer {
 	t.Helper()
-	opts = append([]Option{WithRules(docs.Rules), WithPollInterval(50 * time.Millisecond)}, opts...)
+	opts = append([]Option{WithRules(docs.Rules), WithPollInterval(50 * time.Millisecond), WithDefaultGame("tsoro")}, opts...)
 	s, err := New(lib(), st, opts...)
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })

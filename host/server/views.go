@@ -38,7 +38,8 @@ type siteView struct {
 type kindView struct {
 	Name     string `json:"name"`
 	Template string `json:"template"`
-	Sites    int    `json:"sites"` // how many sites a move names; -1 for a list of sites
+	Sites    int    `json:"sites"`  // how many sites a move names; -1 for a list of sites
+	Prompt   string `json:"prompt"` // what a move of the kind does, in the script's words; "" for none
 }
 
 // newBoardView describes g's board.
@@ -66,7 +67,7 @@ func newBoardView(g *host.Game) *boardView {
 		v.Lines = append(v.Lines, names)
 	}
 	for _, k := range g.MoveKinds() {
-		v.Kinds = append(v.Kinds, kindView{Name: k.Name, Template: k.Template, Sites: templateSites(k.Template)})
+		v.Kinds = append(v.Kinds, kindView{Name: k.Name, Template: k.Template, Sites: templateSites(k.Template), Prompt: k.Prompt})
 	}
 	return v
 }

@@ -2,114 +2,208 @@ package solve
 
 import (
 	"bufio"
+	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/safefile"
 )
 
 // CachePath is the file that caches g's solution: under the user's cache
 // directory (see os.UserCacheDir), in matombo/solve, named by the game and
 // its fingerprint (Game.Fingerprint).
 func CachePath(g *host.Game) (string, error) {
+	dir, err := cacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, g.Name()+"-"+g.Fingerprint()+".solution"), nil
+}
+
+func cacheDir() (string, error) {
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		return "", fmt.Errorf("solution cache: %w", err)
 	}
-	return filepath.Join(dir, "matombo", "solve", g.Name()+"-"+g.Fingerprint()+".solution"), nil
+	return filepath.Join(dir, "matombo", "solve"), nil
 }
 
-// LoadCached reads g's cached solution. When there is none the error
-// satisfies errors.Is(err, fs.ErrNotExist).
+// MaxFileBytes is the largest solution or endgame file read.
+const MaxFileBytes = 64 << 30
+
+// CacheError reports a cached file that is not used, and why.
+type CacheError struct {
+	Path   string
+	Reason string
+	Err    error
+}
+
+func (e *CacheError) Error() string { return fmt.Sprintf("cached solution %s: %s", e.Path, e.Reason) }
+
+func (e *CacheError) Unwrap() error { return e.Err }
+
+// LoadCached reads g's cached solution and checks it: its checksum, that
+// it is of g (its fingerprint), and that its values agree with one move of
+// lookahead (every position of a small solution, a sample of a large one,
+// and the opening's moves). When there is none the error satisfies
+// errors.Is(err, fs.ErrNotExist); a file that fails a check gives a
+// *CacheError that says why.
 func LoadCached(g *host.Game) (*Solution, error) {
 	path, err := CachePath(g)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, MaxFileBytes)
 	if err != nil {
-		return nil, err
+		var se *safefile.Error
+		if errors.As(err, &se) && errors.Is(se.Err, os.ErrNotExist) {
+			return nil, err
+		}
+		return nil, &CacheError{Path: path, Reason: err.Error(), Err: err}
 	}
 	defer f.Close()
-	sol, err := Read(f, g)
+	sol, err := read(f, g, f.Size)
 	if err != nil {
-		return nil, fmt.Errorf("cached solution %s: %w", path, err)
+		return nil, &CacheError{Path: path, Reason: err.Error(), Err: err}
+	}
+	if err := sol.CheckSample(context.Background(), g, CheckAllBelow, 2000); err != nil {
+		return nil, &CacheError{Path: path, Reason: "its values do not agree with the rules (" + oneLine(err.Error()) + ")", Err: err}
 	}
 	return sol, nil
 }
 
-// SaveCached writes the solution to g's cache file and returns its path.
+// CheckAllBelow is the number of positions below which LoadCached checks
+// every position of a cached solution; above, it checks a sample.
+const CheckAllBelow = 200_000
+
+// SaveCached writes the solution to g's cache file, atomically (a reader
+// sees the old file or the whole new one), and returns its path.
 func SaveCached(sol *Solution, g *host.Game) (string, error) {
 	path, err := CachePath(g)
 	if err != nil {
 		return "", err
 	}
+	return path, writeAtomic(path, sol.WriteTo)
+}
+
+// writeAtomic writes a file through a temporary file in the same folder,
+// synced and renamed over path.
+func writeAtomic(path string, write func(io.Writer) (int64, error)) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", fmt.Errorf("solution cache: %w", err)
+		return fmt.Errorf("solution cache: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".solution-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
-		return "", fmt.Errorf("solution cache: %w", err)
+		return fmt.Errorf("solution cache: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := sol.WriteTo(tmp); err != nil {
+	if _, err := write(tmp); err != nil {
 		tmp.Close()
-		return "", fmt.Errorf("solution cache %s: %w", path, err)
+		return fmt.Errorf("solution cache %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("solution cache %s: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("solution cache %s: %w", path, err)
+		return fmt.Errorf("solution cache %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return "", fmt.Errorf("solution cache: %w", err)
+		return fmt.Errorf("solution cache: %w", err)
 	}
-	return path, nil
+	return nil
 }
 
 // magic starts every solution file; the digit is the format's version.
-const magic = "matombo solution 2\n"
+const magic = "matombo solution 3\n"
 
-// WriteTo writes the solution in its binary form: a header naming the game
-// and its fingerprint, then each position's encoding, value, distance,
-// player to move and terminal flag.
+// A solution file: magic; a header (game, fingerprint, engine, whether
+// the game has a score, the key width, values per encoding, the result
+// classes, the number of positions and of terminal ones); the body (a
+// table solution: each position's key, value, distance and flags; a search
+// solution: the opening's entry, its moves' values and the nodes searched);
+// and a SHA-256 checksum of everything before it.
+
+// WriteTo writes the solution in its binary form.
 func (sol *Solution) WriteTo(w io.Writer) (int64, error) {
-	bw := bufio.NewWriter(w)
+	cw := &countWriter{w: bufio.NewWriterSize(w, 1<<16), h: sha256.New()}
 	var b []byte
 	b = append(b, magic...)
 	b = appendString(b, sol.game)
 	b = appendString(b, sol.fingerprint)
-	b = binary.AppendUvarint(b, uint64(len(sol.value)))
-	encs := make([]string, len(sol.value))
-	for enc, id := range sol.index {
-		encs[id] = enc
-	}
-	total := int64(0)
-	for id, enc := range encs {
-		b = appendString(b, enc)
-		flags := byte(sol.value[id] + 1)
-		if sol.terminal[id] {
-			flags |= 4
+	b = append(b, byte(sol.engine))
+	b = appendBool(b, sol.hasScore)
+	if sol.search != nil {
+		sr := sol.search
+		b = appendEntry(b, sr.opening)
+		b = binary.AppendUvarint(b, uint64(len(sr.moves)))
+		for _, mv := range sr.moves {
+			b = appendString(b, mv.Token)
+			b = binary.AppendVarint(b, int64(mv.Value))
+			b = binary.AppendVarint(b, int64(mv.Margin))
+			b = binary.AppendVarint(b, int64(mv.Plies))
 		}
-		b = append(b, flags, sol.toMove[id])
-		b = binary.AppendVarint(b, int64(sol.plies[id]))
-		if len(b) > 1<<16 {
-			n, err := bw.Write(b)
-			total += int64(n)
-			if err != nil {
-				return total, err
-			}
+		b = binary.AppendUvarint(b, uint64(sr.nodes))
+		cw.write(b)
+		return cw.finish()
+	}
+	b = binary.AppendUvarint(b, uint64(sol.tab.width))
+	b = binary.AppendUvarint(b, uint64(sol.nvals))
+	b = binary.AppendUvarint(b, uint64(len(sol.classes)))
+	for _, c := range sol.classes {
+		b = binary.AppendVarint(b, int64(c))
+	}
+	b = binary.AppendUvarint(b, uint64(sol.tab.Len()))
+	for id := int32(0); int(id) < sol.tab.Len(); id++ {
+		b = append(b, sol.tab.key(id)...)
+		b = binary.AppendVarint(b, int64((*sol.val.at(id))))
+		b = binary.AppendVarint(b, int64((*sol.plies.at(id))))
+		b = append(b, (*sol.flags.at(id))&(flagP2|flagTerminal))
+		if len(b) > 1<<15 {
+			cw.write(b)
 			b = b[:0]
 		}
 	}
-	n, err := bw.Write(b)
-	total += int64(n)
-	if err != nil {
-		return total, err
+	cw.write(b)
+	return cw.finish()
+}
+
+// countWriter writes, hashes and counts, keeping the first error.
+type countWriter struct {
+	w   *bufio.Writer
+	h   hash.Hash
+	n   int64
+	err error
+}
+
+func (c *countWriter) write(b []byte) {
+	if c.err != nil {
+		return
 	}
-	return total, bw.Flush()
+	c.h.Write(b)
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	c.err = err
+}
+
+func (c *countWriter) finish() (int64, error) {
+	if c.err == nil {
+		n, err := c.w.Write(c.h.Sum(nil))
+		c.n += int64(n)
+		c.err = err
+	}
+	if c.err == nil {
+		c.err = c.w.Flush()
+	}
+	return c.n, c.err
 }
 
 func appendString(b []byte, s string) []byte {
@@ -117,70 +211,145 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// Read reads a solution written by WriteTo and checks that it belongs to g.
-func Read(r io.Reader, g *host.Game) (*Solution, error) {
-	br := bufio.NewReader(r)
-	head := make([]byte, len(magic))
-	if _, err := io.ReadFull(br, head); err != nil || string(head) != magic {
-		return nil, errors.New("not a matombo solution file (or an older format)")
+func appendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
 	}
-	sr := streamReader{r: br}
-	sol := &Solution{game: sr.str(), fingerprint: sr.str(), codec: codec{g: g}}
+	return append(b, 0)
+}
+
+func appendEntry(b []byte, e Entry) []byte {
+	b = binary.AppendVarint(b, int64(e.Value))
+	b = binary.AppendVarint(b, int64(e.Margin))
+	b = binary.AppendVarint(b, int64(e.Plies))
+	b = binary.AppendUvarint(b, uint64(e.ToMove))
+	return appendBool(b, e.Terminal)
+}
+
+// Read reads a solution written by WriteTo and checks that it belongs to g
+// and that its checksum is right. It does not check its values against the
+// rules: Check does.
+func Read(r io.Reader, g *host.Game) (*Solution, error) { return read(r, g, -1) }
+
+// read reads a solution from r, of size bytes when size >= 0.
+func read(r io.Reader, g *host.Game, size int64) (*Solution, error) {
+	h := sha256.New()
+	sr := &streamReader{r: bufio.NewReaderSize(r, 1<<16), h: h}
+	head := sr.bytes(len(magic))
+	if sr.err != nil || string(head) != magic {
+		return nil, errors.New("not a matombo solution file of this version (it is solved again)")
+	}
+	sol := &Solution{game: sr.str(), fingerprint: sr.str(), g: g}
+	sol.engine = Engine(sr.byte())
+	sol.hasScore = sr.byte() == 1
 	if sr.err != nil {
-		return nil, sr.err
+		return nil, fmt.Errorf("truncated header: %w", sr.err)
 	}
 	if fp := g.Fingerprint(); sol.fingerprint != fp || sol.game != g.Name() {
 		return nil, fmt.Errorf("the file holds a solution of %s with fingerprint %s, not of this %s (%s)", sol.game, sol.fingerprint, g.Name(), fp)
 	}
-	n := int(sr.uvarint(1 << 31))
-	sol.index = make(map[string]int32, min(n, 1<<20))
-	for id := 0; id < n && sr.err == nil; id++ {
-		enc := sr.str()
-		flags := sr.byte()
-		tm := sr.byte()
-		plies, err := binary.ReadVarint(br)
-		if err != nil && sr.err == nil {
-			sr.err = err
+	if sol.hasScore != g.HasScore() {
+		return nil, errors.New("the file's score flag does not match the game")
+	}
+	switch sol.engine {
+	case Search:
+		sol.search = &searched{}
+		sol.search.opening = sr.entry()
+		n := sr.uvarint(4096)
+		for i := 0; i < int(n) && sr.err == nil; i++ {
+			mv := MoveValue{Token: sr.str(), Value: Value(sr.varint()), Margin: int(sr.varint()), Plies: int(sr.varint())}
+			sol.search.moves = append(sol.search.moves, mv)
 		}
-		if sr.err != nil {
-			break
+		sol.search.nodes = int64(sr.uvarint(1 << 62))
+	case Retrograde:
+		width := int(sr.uvarint(1 << 16))
+		sol.nvals = int(sr.uvarint(1 << 16))
+		nc := int(sr.uvarint(255))
+		sol.classIdx = map[score]byte{}
+		for i := 0; i < nc && sr.err == nil; i++ {
+			v := score(sr.varint())
+			sol.classes = append(sol.classes, v)
+			sol.classIdx[v] = byte(i + 1)
 		}
-		if flags&3 > 2 {
-			return nil, fmt.Errorf("position %d: bad value %d", id, flags&3)
+		n := int(sr.uvarint(1 << 32))
+		if sr.err == nil && (width < 1 || (size >= 0 && int64(n)*int64(width+3) > size)) {
+			return nil, fmt.Errorf("damaged solution file: %d positions of %d bytes cannot be in %d bytes", n, width, size)
 		}
-		sol.index[enc] = int32(id)
-		sol.value = append(sol.value, Value(flags&3)-1)
-		sol.terminal = append(sol.terminal, flags&4 != 0)
-		if flags&4 != 0 {
-			sol.terminals++
+		sol.tab = newPosTable(width, min(n, 1<<20))
+		key := make([]byte, width)
+		for id := 0; id < n && sr.err == nil; id++ {
+			copy(key, sr.bytes(width))
+			v, plies, fl := sr.varint(), sr.varint(), sr.byte()
+			if sr.err != nil {
+				break
+			}
+			if _, added := sol.tab.insert(key); !added {
+				return nil, errors.New("damaged solution file: a position occurs twice")
+			}
+			if v != int64(int32(v)) || plies != int64(int32(plies)) || fl&^(flagP2|flagTerminal) != 0 || int(key[0]) > nc {
+				return nil, fmt.Errorf("damaged solution file: position %d has a bad value", id)
+			}
+			sol.val.append(score(v))
+			sol.plies.append(int32(plies))
+			sol.flags.append(fl | flagDone)
+			if fl&flagTerminal != 0 {
+				sol.terminals++
+			}
 		}
-		sol.toMove = append(sol.toMove, tm)
-		sol.plies = append(sol.plies, int32(plies))
+		if sr.err == nil && n == 0 {
+			return nil, errors.New("damaged solution file: no position")
+		}
+	default:
+		return nil, fmt.Errorf("unknown engine %d", sol.engine)
 	}
 	if sr.err != nil {
 		return nil, fmt.Errorf("truncated or damaged solution file: %w", sr.err)
 	}
-	if len(sol.index) != n {
-		return nil, errors.New("damaged solution file: a position occurs twice")
+	sum := h.Sum(nil)
+	sr.h = nil
+	stored := sr.bytes(sha256.Size)
+	if sr.err != nil {
+		return nil, fmt.Errorf("truncated solution file: no checksum: %w", sr.err)
 	}
-	if id, ok := sol.index[string(sol.key(nil, g.Start()))]; !ok || id != 0 {
-		return nil, errors.New("damaged solution file: the opening is not its first position")
+	if string(stored) != string(sum) {
+		return nil, errors.New("its checksum does not match its contents: the file was damaged or changed")
+	}
+	if _, err := sr.r.ReadByte(); err != io.EOF {
+		return nil, errors.New("damaged solution file: bytes after the checksum")
+	}
+	if sol.engine == Retrograde {
+		id, err := sol.LookupContext(context.Background(), g.Start())
+		if err != nil || !sameEntry(id, sol.entry(0)) {
+			return nil, errors.New("damaged solution file: the opening is not its first position")
+		}
 	}
 	return sol, nil
 }
 
-// streamReader reads the fields of a solution file and keeps the first
-// error.
+func sameEntry(a, b Entry) bool { return a == b }
+
+// streamReader reads the fields of a solution file, hashing what it
+// reads, and keeps the first error.
 type streamReader struct {
 	r   *bufio.Reader
+	h   hash.Hash
 	err error
+	buf []byte
+}
+
+func (s *streamReader) ReadByte() (byte, error) {
+	b, err := s.r.ReadByte()
+	if err == nil && s.h != nil {
+		s.h.Write([]byte{b})
+	}
+	return b, err
 }
 
 func (s *streamReader) uvarint(limit uint64) uint64 {
 	if s.err != nil {
 		return 0
 	}
-	v, err := binary.ReadUvarint(s.r)
+	v, err := binary.ReadUvarint(s)
 	if err == nil && v > limit {
 		err = fmt.Errorf("a length of %d is too large", v)
 	}
@@ -191,26 +360,81 @@ func (s *streamReader) uvarint(limit uint64) uint64 {
 	return v
 }
 
-func (s *streamReader) str() string {
-	n := s.uvarint(1 << 20)
+func (s *streamReader) varint() int64 {
 	if s.err != nil {
-		return ""
+		return 0
 	}
-	b := make([]byte, n)
+	v, err := binary.ReadVarint(s)
+	if err != nil {
+		s.err = err
+	}
+	return v
+}
+
+func (s *streamReader) bytes(n int) []byte {
+	if s.err != nil {
+		return nil
+	}
+	if cap(s.buf) < n {
+		s.buf = make([]byte, n)
+	}
+	b := s.buf[:n]
 	if _, err := io.ReadFull(s.r, b); err != nil {
 		s.err = err
-		return ""
+		return nil
 	}
-	return string(b)
+	if s.h != nil {
+		s.h.Write(b)
+	}
+	return b
+}
+
+func (s *streamReader) str() string {
+	n := s.uvarint(1 << 12)
+	return string(s.bytes(int(n)))
 }
 
 func (s *streamReader) byte() byte {
 	if s.err != nil {
 		return 0
 	}
-	b, err := s.r.ReadByte()
+	b, err := s.ReadByte()
 	if err != nil {
 		s.err = err
 	}
 	return b
+}
+
+func (s *streamReader) entry() Entry {
+	e := Entry{Value: Value(s.varint()), Margin: int(s.varint()), Plies: int(s.varint())}
+	e.ToMove = int(s.uvarint(2))
+	e.Terminal = s.byte() == 1
+	return e
+}
+
+// sampleIDs returns every id below n when n <= all, else the opening and
+// k others drawn at random.
+func sampleIDs(n, all, k int) []int32 {
+	if n <= all {
+		ids := make([]int32, n)
+		for i := range ids {
+			ids[i] = int32(i)
+		}
+		return ids
+	}
+	ids := []int32{0}
+	for range k {
+		ids = append(ids, int32(rand.IntN(n)))
+	}
+	return ids
+}
+
+// oneLine keeps the first line of a message.
+func oneLine(s string) string {
+	for i, c := range s {
+		if c == '\n' {
+			return s[:i] + " ..."
+		}
+	}
+	return s
 }

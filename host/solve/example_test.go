@@ -51,3 +51,30 @@ func ExampleSolution_Moves() {
 	// b3 wins in 7 plies
 	// c2 wins in 7 plies
 }
+
+// A game whose script keeps a score has margins: Kalah(3,3) with empty
+// captures is a win by 2 for Player 1, with either of two first moves.
+func ExampleSolve_margin() {
+	g, err := games.Library().Load("kalah", host.WithParam("pits", 3), host.WithParam("seeds", 3), host.WithVariant("empty-capture"))
+	if err != nil {
+		panic(err)
+	}
+	sol, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Retrograde))
+	if err != nil {
+		panic(err)
+	}
+	o := sol.Opening()
+	fmt.Printf("Player %d: %s by %d in %d plies\n", o.ToMove, o.Value, o.Margin, o.Plies)
+	moves, err := sol.Moves(g.Start())
+	if err != nil {
+		panic(err)
+	}
+	for _, mv := range moves {
+		fmt.Printf("%s: %s, margin %+d\n", mv.Token, mv.Value, mv.Margin)
+	}
+	// Output:
+	// Player 1: win by 2 in 11 plies
+	// a1: win, margin +2
+	// a2: win, margin +2
+	// a3: loss, margin -6
+}

@@ -24,6 +24,8 @@ package solve
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"time"
 
 	"github.com/matombo/matombo/host"
 )
@@ -62,6 +64,7 @@ func (v Value) For(p, mover int) Value {
 // Entry is what the solution knows of one position.
 type Entry struct {
 	Value    Value // for the player to move
+	Margin   int   // in games with a score: the mover's score minus the other's at the end; 0 otherwise
 	Plies    int   // plies to the end under perfect play; -1 for a draw
 	ToMove   int   // the player to move
 	Terminal bool  // the game is over in this position
@@ -75,51 +78,150 @@ type Counts struct {
 	Lost  int `json:"lost"`
 }
 
-// Solution holds the value of every position reachable from a game's
-// opening. It is safe for concurrent reads.
+// Solution holds what solving a game found: with the table engine
+// (Retrograde), the value of every position reachable from the opening;
+// with the search engine (Search), the value of the opening and of each of
+// its moves, and a searcher that values other positions on demand. It is
+// safe for concurrent reads.
 type Solution struct {
 	game        string
 	fingerprint string
-	codec       codec
-	index       map[string]int32 // encoding -> position number
-	value       []Value
-	plies       []int32
-	toMove      []uint8
-	terminal    []bool
-	terminals   int
+	engine      Engine
+	hasScore    bool
+	g           *host.Game
+	nvals       int // values in a position's encoding
+
+	// The table engine's positions: keys are a result class (0: not over,
+	// c: classes[c-1]) and the position's encoding, padded with zeros.
+	tab       *posTable
+	classes   []score
+	classIdx  map[score]byte
+	val       chunked[score] // for Player 1
+	plies     chunked[int32]
+	flags     chunked[uint8]
+	terminals int
+
+	// The search engine's.
+	search *searched
 }
 
-// DefaultMaxPositions is how many positions Solve explores at most unless
-// told otherwise.
-const DefaultMaxPositions = 2_000_000
+// DefaultMaxPositions is how many positions the table engine stores at
+// most unless told otherwise.
+const DefaultMaxPositions = 50_000_000
+
+// DefaultMaxBytes is the memory a solve may take unless told otherwise.
+const DefaultMaxBytes = 2 << 30
+
+// Engine is a way of solving a game.
+type Engine int
+
+// The engines.
+const (
+	// Auto chooses: Search for games whose value is a score and that have
+	// more positions than the budget allows, Retrograde otherwise.
+	Auto Engine = iota
+	// Retrograde values every position reachable from the opening and keeps
+	// them all: any game of two players, cycles included, whose positions
+	// fit in memory.
+	Retrograde
+	// Search proves the value of the opening by alpha-beta search (MTD(f))
+	// with a transposition table of bounded size and endgame databases:
+	// games without cycles, of any size.
+	Search
+)
+
+// String is the engine's name, as the --engine flag takes it.
+func (e Engine) String() string {
+	switch e {
+	case Retrograde:
+		return "retrograde"
+	case Search:
+		return "search"
+	}
+	return "auto"
+}
+
+// ParseEngine reads an engine's name.
+func ParseEngine(s string) (Engine, error) {
+	for _, e := range []Engine{Auto, Retrograde, Search} {
+		if e.String() == s {
+			return e, nil
+		}
+	}
+	return Auto, fmt.Errorf("unknown engine %q (auto, retrograde or search)", s)
+}
 
 // Option changes how Solve works.
 type Option func(*config)
 
 type config struct {
 	maxPositions int
-	progress     func(explored int)
+	maxBytes     int64
+	engine       Engine
+	threads      int
+	endgame      int // counters of the largest endgame database; -1: none
+	tableBytes   int64
+	endgameDir   string
+	progress     func(Progress)
 }
 
-// WithMaxPositions sets how many positions Solve explores before it gives
-// up with a *TooLargeError.
+// Progress is what a solve reports now and then.
+type Progress struct {
+	Phase     string        // "positions", "endgame database" or "search"
+	Positions int           // positions stored (table engine, databases)
+	Expanded  int           // positions whose moves were played
+	Nodes     int64         // positions searched (search engine)
+	Bytes     int64         // memory held
+	Elapsed   time.Duration // since the start
+	Done      float64       // share of the phase done, when known (databases); -1 otherwise
+}
+
+// WithMaxPositions sets how many positions the table engine stores before
+// it gives up with a *TooLargeError.
 func WithMaxPositions(n int) Option { return func(c *config) { c.maxPositions = n } }
 
-// WithProgress has Solve report how many positions it has explored, now and
-// then.
-func WithProgress(f func(explored int)) Option { return func(c *config) { c.progress = f } }
+// WithMaxBytes sets how much memory a solve may take: a solve whose
+// estimate is larger is refused before it starts, and one that grows past
+// it stops with a *TooLargeError.
+func WithMaxBytes(n int64) Option { return func(c *config) { c.maxBytes = n } }
 
-// TooLargeError is returned when a game has more positions than allowed.
+// WithEngine chooses the engine (Auto by default).
+func WithEngine(e Engine) Option { return func(c *config) { c.engine = e } }
+
+// WithThreads sets how many goroutines solve (the number of CPUs by
+// default).
+func WithThreads(n int) Option { return func(c *config) { c.threads = n } }
+
+// WithProgress has Solve report its progress now and then, from one
+// goroutine at a time.
+func WithProgress(f func(Progress)) Option { return func(c *config) { c.progress = f } }
+
+// TooLargeError is returned when a game needs more than allowed.
 type TooLargeError struct {
 	Game          string
-	MaxPositions  int
-	BytesPerPos   int   // the estimate per position
-	EstimateBytes int64 // memory the allowed positions would take
+	Engine        Engine
+	MaxPositions  int   // the cap on positions, when it was the one reached
+	MaxBytes      int64 // the memory budget
+	BytesPerPos   int   // the estimate per position (table engine)
+	EstimateBytes int64 // what the solve needs, at least
+	Positions     int   // positions stored when it stopped; 0 when refused before starting
+	Why           string
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s has more than %d positions reachable from the opening; solving it needs more than %s (about %d bytes a position): raise --max-positions to try anyway",
-		e.Game, e.MaxPositions, FormatBytes(e.EstimateBytes), e.BytesPerPos)
+	if e.Why != "" {
+		return fmt.Sprintf("%s: %s", e.Game, e.Why)
+	}
+	if e.Positions > 0 && e.MaxPositions > 0 && e.Positions >= e.MaxPositions {
+		return fmt.Sprintf("%s has more than %d positions reachable from the opening; storing them needs more than %s (about %d bytes a position): raise --max-positions to try anyway, or use --engine search",
+			e.Game, e.MaxPositions, FormatBytes(e.EstimateBytes), e.BytesPerPos)
+	}
+	if e.Positions > 0 {
+		return fmt.Sprintf("%s has more positions than fit in %s (--max-memory): stopped after storing %d of them (about %d bytes a position); raise --max-memory, or use --engine search",
+			e.Game, FormatBytes(e.MaxBytes), e.Positions, e.BytesPerPos)
+	}
+	return fmt.Sprintf("solving %s with the %s engine needs about %s, more than the budget of %s (--max-memory)",
+		e.Game, e.Engine, FormatBytes(e.EstimateBytes), FormatBytes(e.MaxBytes))
 }
 
 // UnsupportedError is returned for games the solver cannot treat.
@@ -132,14 +234,13 @@ func (e *UnsupportedError) Error() string {
 	return fmt.Sprintf("cannot solve %s: %s", e.Game, e.Reason)
 }
 
-// BytesPerPosition estimates the memory one position of g takes while it
-// is solved: its encoding, its entry in the index, its value and its moves.
+// BytesPerPosition estimates the memory one position of g takes in the
+// table engine: its key (the position's encoding and a result byte), its
+// value (4 bytes), distance (4) and flags (1), and its share of the index
+// (4-byte slots, 53% to 80% full: about 6).
 func BytesPerPosition(g *host.Game) int {
-	s := g.Start()
-	enc := newCodec(g).encode(nil, s)
-	// map entry (string header, value, bucket overhead) + encoding + value,
-	// plies, player, terminal flag + the edges out (4 bytes each) and in.
-	return 64 + len(enc) + 8 + 8*max(len(s.Moves()), 1)
+	w := 1 + len(g.Start().AppendPosition(nil))
+	return w + 9 + 6
 }
 
 // FormatBytes writes a number of bytes for people: "12.3 MB".
@@ -155,208 +256,130 @@ func FormatBytes(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// Solve explores every position reachable from g's opening and computes its
-// value by retrograde analysis.
-func Solve(ctx context.Context, g *host.Game, opts ...Option) (*Solution, error) {
-	cfg := config{maxPositions: DefaultMaxPositions}
+func newConfig(opts []Option) *config {
+	cfg := &config{maxPositions: DefaultMaxPositions, maxBytes: DefaultMaxBytes, threads: runtime.NumCPU(), endgame: -1}
 	for _, o := range opts {
-		o(&cfg)
+		o(cfg)
 	}
+	cfg.threads = max(cfg.threads, 1)
+	return cfg
+}
+
+// Solve solves g with the chosen engine (see Engine).
+func Solve(ctx context.Context, g *host.Game, opts ...Option) (*Solution, error) {
+	cfg := newConfig(opts)
 	if g.Players() != 2 {
 		return nil, &UnsupportedError{Game: g.Name(), Reason: fmt.Sprintf("it has %d players; the solver treats two", g.Players())}
 	}
-	sol := &Solution{game: g.Name(), fingerprint: g.Fingerprint(), codec: newCodec(g), index: map[string]int32{}}
-	children, err := sol.explore(ctx, g, cfg)
+	est, err := Estimate(g, opts...)
 	if err != nil {
 		return nil, err
 	}
-	sol.retrograde(children)
+	if est.Bytes > cfg.maxBytes {
+		return nil, &TooLargeError{Game: g.Name(), Engine: est.Engine, MaxBytes: cfg.maxBytes, EstimateBytes: est.Bytes, BytesPerPos: est.BytesPerPosition}
+	}
+	if est.Engine == Search {
+		return solveSearch(ctx, g, cfg)
+	}
+	sol := newTableSolution(g, cfg)
+	if err := sol.exhaust(ctx, g, cfg); err != nil {
+		return nil, err
+	}
 	return sol, nil
 }
 
-// graph holds the moves between positions: the children of position i are
-// edges[start[i]:start[i+1]].
-type graph struct {
-	start []int32
-	edges []int32
-}
-
-// add records position id's children, in order of exploration.
-func (gr *graph) add(kids []int32) {
-	gr.edges = append(gr.edges, kids...)
-	gr.start = append(gr.start, int32(len(gr.edges)))
-}
-
-// explore walks every position reachable from the opening, breadth first,
-// recording terminal positions and the moves between positions.
-func (sol *Solution) explore(ctx context.Context, g *host.Game, cfg config) (graph, error) {
-	gr := graph{start: []int32{0}}
-	var encs [][]byte // encoding of each position, until it is expanded
-	add := func(enc []byte, s *host.State) (int32, error) {
-		if id, ok := sol.index[string(enc)]; ok {
-			return id, nil
-		}
-		if len(sol.value) >= cfg.maxPositions {
-			bpp := BytesPerPosition(g)
-			return 0, &TooLargeError{Game: g.Name(), MaxPositions: cfg.maxPositions, BytesPerPos: bpp, EstimateBytes: int64(bpp) * int64(cfg.maxPositions)}
-		}
-		id := int32(len(sol.value))
-		key := string(enc)
-		sol.index[key] = id
-		encs = append(encs, []byte(key))
-		sol.toMove = append(sol.toMove, uint8(s.ToMove()))
-		sol.terminal = append(sol.terminal, s.Over())
-		v := Draw
-		if s.Over() {
-			sol.terminals++
-			switch w := s.Outcome().Winner; {
-			case w == 0:
-			case w == s.ToMove():
-				v = Win
-			default:
-				v = Loss
-			}
-		}
-		sol.value = append(sol.value, v)
-		return id, nil
+// newTableSolution returns an empty solution for the table engine.
+func newTableSolution(g *host.Game, cfg *config) *Solution {
+	enc := g.Start().AppendPosition(nil)
+	hint := 1 << 12
+	if cfg != nil {
+		hint = min(hint, cfg.maxPositions)
 	}
-	opening := g.Start()
-	if _, err := add(sol.key(nil, opening), opening); err != nil {
-		return gr, err
-	}
-	r := g.NewRunner()
-	defer r.Close()
-	child, cur := g.Start(), g.Start()
-	var buf []byte
-	var moves []host.Move
-	var kids []int32
-	for id := 0; id < len(sol.value); id++ {
-		if id%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return gr, err
-			}
-			if cfg.progress != nil {
-				cfg.progress(len(sol.value))
-			}
-		}
-		kids = kids[:0]
-		enc := encs[id]
-		encs[id] = nil
-		if sol.terminal[id] {
-			gr.add(nil)
-			continue
-		}
-		s := opening
-		if id > 0 {
-			if err := sol.codec.decodeInto(r, cur, enc); err != nil {
-				return gr, fmt.Errorf("solve %s: %w", g.Name(), err)
-			}
-			s = cur
-			if s.Over() { // the script ends the game when there is no legal move
-				sol.markTerminal(int32(id), s)
-				gr.add(nil)
-				continue
-			}
-		}
-		moves = append(moves[:0], s.Moves()...)
-		for _, m := range moves {
-			child.CopyFrom(s)
-			if err := r.Apply(child, m); err != nil {
-				return gr, fmt.Errorf("solve %s: move %s: %w", g.Name(), g.Token(m), err)
-			}
-			buf = sol.key(buf[:0], child)
-			kid, err := add(buf, child)
-			if err != nil {
-				return gr, err
-			}
-			kids = append(kids, kid)
-		}
-		gr.add(kids)
-	}
-	return gr, nil
-}
-
-// markTerminal records that position id is over, as s says.
-func (sol *Solution) markTerminal(id int32, s *host.State) {
-	sol.terminal[id] = true
-	sol.terminals++
-	switch w := s.Outcome().Winner; {
-	case w == 0:
-		sol.value[id] = Draw
-	case w == s.ToMove():
-		sol.value[id] = Win
-	default:
-		sol.value[id] = Loss
+	return &Solution{
+		game: g.Name(), fingerprint: g.Fingerprint(), engine: Retrograde, hasScore: g.HasScore(), g: g,
+		nvals: countVarints(enc), tab: newPosTable(1+len(enc), hint), classIdx: map[score]byte{},
 	}
 }
 
-// retrograde computes the values and distances from the terminal positions
-// backwards. A position is won as soon as one move reaches a position lost
-// for its mover (or won, when the same player moves again), and lost when
-// every move reaches a position won for the opponent. Positions are decided
-// in order of distance, so a won position gets its shortest win and a lost
-// one its longest loss. What stays undecided is a draw.
-func (sol *Solution) retrograde(gr graph) {
-	n := len(sol.value)
-	sol.plies = make([]int32, n)
-	// Parents of each position, one per move (a position reached by two
-	// moves of the same parent has that parent twice).
-	pstart := make([]int32, n+1)
-	for _, k := range gr.edges {
-		pstart[k+1]++
-	}
-	for i := 0; i < n; i++ {
-		pstart[i+1] += pstart[i]
-	}
-	parents := make([]int32, len(gr.edges))
-	fill := append([]int32(nil), pstart[:n]...)
-	for p := 0; p < n; p++ {
-		for _, k := range gr.edges[gr.start[p]:gr.start[p+1]] {
-			parents[fill[k]] = int32(p)
-			fill[k]++
+// countVarints is the number of varints in b.
+func countVarints(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c < 0x80 {
+			n++
 		}
 	}
-	// left[p]: moves of p not yet known to lose for p's mover.
-	left := make([]int32, n)
-	decided := make([]bool, n)
-	queue := make([]int32, 0, n)
-	for i := 0; i < n; i++ {
-		left[i] = gr.start[i+1] - gr.start[i]
-		sol.plies[i] = -1
-		if sol.terminal[i] {
-			decided[i] = true
-			if sol.value[i] != Draw {
-				sol.plies[i] = 0
-				queue = append(queue, int32(i))
-			}
-		}
-	}
-	for head := 0; head < len(queue); head++ {
-		c := queue[head]
-		cv, cm, d := sol.value[c], int(sol.toMove[c]), sol.plies[c]
-		for _, p := range parents[pstart[c]:pstart[c+1]] {
-			if decided[p] {
-				continue
-			}
-			switch cv.For(int(sol.toMove[p]), cm) {
-			case Win:
-				sol.value[p], sol.plies[p], decided[p] = Win, d+1, true
-				queue = append(queue, p)
-			case Loss:
-				left[p]--
-				if left[p] == 0 {
-					sol.value[p], sol.plies[p], decided[p] = Loss, d+1, true
-					queue = append(queue, p)
-				}
-			}
-		}
-	}
-	for i := range decided {
-		if !decided[i] {
-			sol.value[i] = Draw
-		}
-	}
+	return n
 }
+
+// appendKey appends the key of s's position with the result class to dst.
+func (sol *Solution) appendKey(dst []byte, s *host.State, class byte) []byte {
+	dst = append(dst, class)
+	return s.AppendPosition(dst)
+}
+
+// enc returns the position encoding of id's key, without its padding.
+func (sol *Solution) enc(id int32) []byte {
+	k := sol.tab.key(id)[1:]
+	n, i := 0, 0
+	for ; i < len(k) && n < sol.nvals; i++ {
+		if k[i] < 0x80 {
+			n++
+		}
+	}
+	return k[:i]
+}
+
+// addClass returns the class of a result, adding it when it is new.
+func (sol *Solution) addClass(v score) (byte, error) {
+	if c, ok := sol.classIdx[v]; ok {
+		return c, nil
+	}
+	if len(sol.classes) == 255 {
+		return 0, &UnsupportedError{Game: sol.game, Reason: "its games end with more than 255 different results (winner and margin)"}
+	}
+	sol.classes = append(sol.classes, v)
+	c := byte(len(sol.classes))
+	sol.classIdx[v] = c
+	return c, nil
+}
+
+// classOf returns the class of a result, 0 when no position has it.
+func (sol *Solution) classOf(v score) byte { return sol.classIdx[v] }
+
+// insert adds a key to the table (padding it, or widening the table) and
+// makes room for its value.
+func (sol *Solution) insert(key []byte, cfg *config) (int32, bool, error) {
+	t := sol.tab
+	if len(key) > t.width {
+		t.widen(len(key))
+	}
+	for len(key) < t.width {
+		key = append(key, 0)
+	}
+	if id, found := t.find(key); found {
+		return id, false, nil
+	}
+	if n := t.Len(); n >= cfg.maxPositions || (n%256 == 0 && sol.bytes() > cfg.maxBytes) {
+		return 0, false, &TooLargeError{Game: sol.game, Engine: Retrograde, MaxPositions: cfg.maxPositions, MaxBytes: cfg.maxBytes,
+			BytesPerPos: BytesPerPosition(sol.g), EstimateBytes: int64(BytesPerPosition(sol.g)) * int64(n), Positions: n}
+	}
+	id, _ := t.insert(key)
+	sol.val.append(0)
+	sol.plies.append(0)
+	sol.flags.append(0)
+	return id, true, nil
+}
+
+// bytes is the memory the table solution holds.
+func (sol *Solution) bytes() int64 {
+	if sol.tab == nil {
+		return 0
+	}
+	return sol.tab.bytes() + sol.val.capBytes(4) + sol.plies.capBytes(4) + sol.flags.capBytes(1)
+}
+
+func (sol *Solution) tokenOf(m host.Move) string { return sol.g.Token(m) }
 
 // Game is the name of the solved game.
 func (sol *Solution) Game() string { return sol.game }
@@ -364,19 +387,33 @@ func (sol *Solution) Game() string { return sol.game }
 // Fingerprint identifies the game, variant and parameters solved.
 func (sol *Solution) Fingerprint() string { return sol.fingerprint }
 
-// Positions is how many positions are reachable from the opening, terminal
-// ones included.
-func (sol *Solution) Positions() int { return len(sol.value) }
+// Engine is the engine that solved the game.
+func (sol *Solution) Engine() Engine { return sol.engine }
 
-// Terminals is how many of the positions are over.
+// HasScore reports whether the game's value is a score, so that entries
+// carry margins.
+func (sol *Solution) HasScore() bool { return sol.hasScore }
+
+// Positions is how many positions the solution holds: with the table
+// engine, every position reachable from the opening, terminal ones
+// included; with the search engine, the positions the search visited.
+func (sol *Solution) Positions() int {
+	if sol.search != nil {
+		return int(sol.search.nodes)
+	}
+	return sol.tab.Len()
+}
+
+// Terminals is how many of the positions are over (table engine).
 func (sol *Solution) Terminals() int { return sol.terminals }
 
 // Counts are how many positions are won, drawn and lost for the player to
-// move, terminal ones included.
+// move, terminal ones included (table engine; zero for the search
+// engine).
 func (sol *Solution) Counts() Counts {
 	var c Counts
-	for _, v := range sol.value {
-		switch v {
+	for id := int32(0); int(id) < sol.val.len(); id++ {
+		switch (*sol.val.at(id)).value(sol.mover(id)) {
 		case Win:
 			c.Won++
 		case Loss:
@@ -388,31 +425,65 @@ func (sol *Solution) Counts() Counts {
 	return c
 }
 
-// Opening is the entry of the opening position (position 0).
-func (sol *Solution) Opening() Entry { return sol.entry(0) }
-
-func (sol *Solution) entry(id int32) Entry {
-	return Entry{Value: sol.value[id], Plies: int(sol.plies[id]), ToMove: int(sol.toMove[id]), Terminal: sol.terminal[id]}
+// Opening is the entry of the opening position.
+func (sol *Solution) Opening() Entry {
+	if sol.search != nil {
+		return sol.search.opening
+	}
+	return sol.entry(0)
 }
 
-// key appends the key of s in the index to dst: its position and, when
-// the game is over, the winner, since the same position may end the game
-// with different results depending on the move that reached it (a player
-// who takes the last stone may win or lose by the way they took it).
-func (sol *Solution) key(dst []byte, s *host.State) []byte {
-	dst = sol.codec.encode(dst, s)
-	if s.Over() {
-		dst = append(dst, 0xff, byte(s.Outcome().Winner))
+func (sol *Solution) entry(id int32) Entry {
+	return sol.makeEntry((*sol.val.at(id)), int((*sol.plies.at(id))), sol.mover(id), (*sol.flags.at(id))&flagTerminal != 0)
+}
+
+// makeEntry makes the entry of a position worth v for Player 1.
+func (sol *Solution) makeEntry(v score, plies, mover int, terminal bool) Entry {
+	e := Entry{Value: v.value(mover), Plies: plies, ToMove: mover, Terminal: terminal}
+	if sol.hasScore {
+		e.Margin = v.forPlayer(mover).margin()
 	}
-	return dst
+	return e
 }
 
 // Lookup returns the entry of s's position; ok is false when the position
-// is not reachable from the opening.
+// is not reachable from the opening. A search solution searches the
+// position (see LookupContext).
 func (sol *Solution) Lookup(s *host.State) (e Entry, ok bool) {
-	id, ok := sol.index[string(sol.key(nil, s))]
-	if !ok {
-		return Entry{}, false
+	e, err := sol.LookupContext(context.Background(), s)
+	return e, err == nil
+}
+
+// LookupContext returns the entry of s's position. A table solution has
+// it or returns a *NotFoundError; a search solution searches it, which
+// may take long: ctx stops it.
+func (sol *Solution) LookupContext(ctx context.Context, s *host.State) (Entry, error) {
+	if s.Game().Fingerprint() != sol.fingerprint {
+		return Entry{}, fmt.Errorf("a position of %s (%s) given to a solution of %s (%s)", s.Game().Name(), s.Game().Fingerprint(), sol.game, sol.fingerprint)
 	}
-	return sol.entry(id), true
+	if sol.search != nil {
+		return sol.search.lookup(ctx, sol, s)
+	}
+	class := byte(0)
+	if s.Over() {
+		v, err := newScorer(s.Game()).final(nil, s)
+		if err != nil {
+			return Entry{}, err
+		}
+		if class = sol.classOf(v); class == 0 {
+			return Entry{}, &NotFoundError{Game: sol.game, What: "this finished position"}
+		}
+	}
+	key := sol.appendKey(make([]byte, 0, sol.tab.width), s, class)
+	if len(key) > sol.tab.width {
+		return Entry{}, &NotFoundError{Game: sol.game, What: "this position"}
+	}
+	for len(key) < sol.tab.width {
+		key = append(key, 0)
+	}
+	id, ok := sol.tab.find(key)
+	if !ok {
+		return Entry{}, &NotFoundError{Game: sol.game, What: "this position"}
+	}
+	return sol.entry(id), nil
 }

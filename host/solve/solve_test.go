@@ -194,27 +194,52 @@ func TestCachePathPerRules(t *testing.T) {
 	assert.Equal(t, tri, again)
 }
 
+// TestCheckFindsAWrongValue: a solution whose wins and losses were
+// swapped, written with a right checksum, reads back, and Check finds it.
 func TestCheckFindsAWrongValue(t *testing.T) {
 	g := load(t, "twice", host.WithParam("pile", 5))
 	sol, err := solve.Solve(context.Background(), g)
 	require.NoError(t, err)
+	solve.SwapWinsAndLosses(sol)
 	var buf bytes.Buffer
 	_, err = sol.WriteTo(&buf)
 	require.NoError(t, err)
-	data := buf.Bytes()
-	// The opening comes first after the header: flip its value byte.
-	enc := g.Start().AppendPosition(nil)
-	i := bytes.Index(data, enc)
-	require.Positive(t, i)
-	if old := data[i+len(enc)] & 3; old == 0 {
-		data[i+len(enc)] = data[i+len(enc)]&^3 | 2 // loss -> win
-	} else {
-		data[i+len(enc)] &^= 3 // win or draw -> loss
-	}
-	bad, err := solve.Read(bytes.NewReader(data), g)
+	bad, err := solve.Read(bytes.NewReader(buf.Bytes()), g)
 	require.NoError(t, err)
 	var ie *solve.InconsistencyError
 	assert.ErrorAs(t, bad.Check(context.Background(), g), &ie)
+}
+
+// TestCacheIsCheckedBeforeUse: a cache file changed on disk is refused
+// with the reason, whether its checksum is wrong (a byte flipped) or right
+// (wins and losses swapped by someone who rewrote the file).
+func TestCacheIsCheckedBeforeUse(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	g := load(t, "yematatu", host.WithVariant("square"))
+	sol, err := solve.Solve(context.Background(), g)
+	require.NoError(t, err)
+	path, err := solve.SaveCached(sol, g)
+	require.NoError(t, err)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+
+	flipped := bytes.Clone(data)
+	flipped[len(flipped)/2] ^= 0x40
+	require.NoError(t, os.WriteFile(path, flipped, 0o644))
+	_, err = solve.LoadCached(g)
+	var ce *solve.CacheError
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, err.Error(), "checksum")
+
+	solve.SwapWinsAndLosses(sol)
+	_, err = solve.SaveCached(sol, g)
+	require.NoError(t, err)
+	_, err = solve.LoadCached(g)
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, err.Error(), "do not agree with the rules")
+	var ie *solve.InconsistencyError
+	assert.ErrorAs(t, err, &ie)
 }
 
 // TestPerfectNeverDoesWorse plays the best moves against random ones in

@@ -116,8 +116,11 @@ local hand, place, move_piece = m.hand, m.place, m.move_piece
 local emit_each, emit_steps, emit_jumps = m.emit_each, m.emit_steps, m.emit_jumps
 local in_a_row, owner, finish = m.in_a_row, m.owner, m.finish
 
-local DROP = m.move("drop", "{1}")         -- Y3 token: the point, e.g. b2
-local MOVE = m.move("move", "{from}-{to}") -- Y4 token: from-to, e.g. b1-c1 or a1-c2
+-- Y3 token: the point, e.g. b2; Y4 token: from-to, e.g. b1-c1 or a1-c2.
+-- The prompts say what each decision is to the players.
+local DROP = m.move("drop", "{1}", { prompt = "Drop a piece from your hand on an empty point" })
+local MOVE = m.move("move", "{from}-{to}",
+  { prompt = "Move one of your pieces along a line to the empty point next to it, or jump over a piece to the empty point beyond" })
 
 local EMPTY = m.filter { owner = "nobody", max = 0 } -- an empty point: count 0, owner 0
 local MINE = m.filter { owner = "mover", min = 1 }   -- the pieces of the player to move
@@ -199,6 +202,25 @@ if LONG_LINES then
 end
 local y5_three_on_a_line = m.rule("y5_three_on_a_line", LONG_LINES and three_anywhere_on_a_line or in_a_row)
 
+-- The points of a win, which the result names (the page highlights them):
+-- found once the game is won, so checking for a win makes no table.
+local function winning_points(p, s)
+  if not LONG_LINES then
+    return m.row_sites(p, s, PIECES)
+  end
+  for _, line in ipairs(LINES_AT[s]) do
+    local mine = {}
+    for _, x in ipairs(line) do
+      if owner(x) == p then
+        mine[#mine + 1] = x
+      end
+    end
+    if #mine >= PIECES then
+      return mine
+    end
+  end
+end
+
 -- ---- Y6 ----
 
 -- Y6 "Draw: when the same position (pieces and player to move) occurs for
@@ -249,7 +271,7 @@ local function play(p, kind, a, b)
     a = b
   end
   if y5_three_on_a_line(p, a, PIECES) then
-    return finish(p, "three on a line")
+    return finish { winner = p, reason = "three on a line", sites = winning_points(p, a) }
   end
 end
 
@@ -294,25 +316,26 @@ local function evaluate(p)
   return math.max(-0.9, math.min(0.9, v))
 end
 
-
 -- Y5 for a position that was set up rather than played (a scenario, a
 -- solver's position): whoever has three on a line has won. The player who
 -- made the last decision is checked first, as play would have found it.
 local function has_three(q)
   for s = 1, m.size() do
     if owner(s) == q and y5_three_on_a_line(q, s, PIECES) then
-      return true
+      return s
     end
   end
-  return false
+  return nil
 end
 
 local function y5_result(p)
-  if has_three(3 - p) then
-    return finish(3 - p, "three on a line")
+  local s = has_three(3 - p)
+  if s then
+    return finish { winner = 3 - p, reason = "three on a line", sites = winning_points(3 - p, s) }
   end
-  if has_three(p) then
-    return finish(p, "three on a line")
+  s = has_three(p)
+  if s then
+    return finish { winner = p, reason = "three on a line", sites = winning_points(p, s) }
   end
 end
 

@@ -238,22 +238,55 @@ type Watchdog struct {
 
 	mu    sync.Mutex
 	wires map[*Tripwire]struct{}
-
-	// heapGen counts the times the process heap grew by a quarter of the
-	// memory limit, as seen by the ticks (see HeapGen); genBase is the
-	// heap at the last count or since it was last lower.
-	heapGen atomic.Uint64
-	genBase uint64
 }
 
-// HeapGen counts the times the process heap grew by a quarter of the
-// memory limit while the watchdog ran (it runs while calls are made and
-// a while after). A caller that kept the count of its last measurement of
-// what a script holds measures again when the count has moved: memory a
-// script keeps between calls (in upvalues or tables it holds) is seen
-// within a quarter of the limit and a tick of allocation, however short
-// its calls.
-func (w *Watchdog) HeapGen() uint64 { return w.heapGen.Load() }
+// Tick is the watchdog's clock, in ticks: it moves while calls are made
+// (and a while after). A caller that does something at most once a tick
+// compares it with the tick it last did it.
+func (w *Watchdog) Tick() int64 { return w.clock.Load() }
+
+// HeapGrowth watches the process heap for one script machine: at the end
+// of its calls, at most once a tick, it reads the heap, and reports
+// growth by a quarter of the memory limit since the machine last measured
+// what its script holds (or since the heap was last lower). Memory a
+// script keeps between calls is then measured within a quarter of the
+// limit and a tick of allocation, however short its calls, and a machine
+// that makes no calls reads nothing.
+type HeapGrowth struct {
+	tick   int64
+	base   uint64
+	sample []metrics.Sample
+}
+
+// Grown reports whether the heap grew by a quarter of w's memory limit
+// since the last growth reported; it reads the heap at most once per tick
+// of w.
+func (h *HeapGrowth) Grown(w *Watchdog) bool {
+	now := w.Tick()
+	if now == h.tick && h.sample != nil {
+		return false
+	}
+	h.tick = now
+	if h.sample == nil {
+		h.sample = []metrics.Sample{{Name: heapMetric}}
+	}
+	metrics.Read(h.sample)
+	if h.sample[0].Value.Kind() != metrics.KindUint64 {
+		return false
+	}
+	heap := h.sample[0].Value.Uint64()
+	switch {
+	case heap < h.base:
+		h.base = heap
+	case heap-h.base > w.memLimit/4:
+		h.base = heap
+		return true
+	}
+	return false
+}
+
+// heapMetric is the live and not yet swept heap, in bytes.
+const heapMetric = "/memory/classes/heap/objects:bytes"
 
 // New returns a watchdog that stops calls after limit and measures the
 // memory of scripts when the heap grows by half of memory.
@@ -314,7 +347,7 @@ const idleTicks = 100
 func (w *Watchdog) loop() {
 	ticker := time.NewTicker(w.tick)
 	defer ticker.Stop()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	sample := []metrics.Sample{{Name: heapMetric}}
 	// The clock comes from the wall clock, not from counting ticks: a
 	// ticker drops ticks when this goroutine is late, and the budget would
 	// stretch. While the watchdog was stopped the clock stood still, so a
@@ -365,18 +398,8 @@ func (w *Watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	busy := false
-	metrics.Read(sample)
+	heapRead := false
 	var heap uint64
-	if sample[0].Value.Kind() == metrics.KindUint64 {
-		heap = sample[0].Value.Uint64()
-	}
-	switch {
-	case heap < w.genBase:
-		w.genBase = heap
-	case heap-w.genBase > w.memLimit/4:
-		w.genBase = heap
-		w.heapGen.Add(1)
-	}
 	for t := range w.wires {
 		c := t.call.Load()
 		if c == 0 || c&callStopped != 0 {
@@ -395,6 +418,13 @@ func (w *Watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 		}
 		if age < 2 || c&callMeasure != 0 {
 			continue // calls that take less than a tick are never suspects
+		}
+		if !heapRead {
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 {
+				heap = sample[0].Value.Uint64()
+			}
+			heapRead = true
 		}
 		switch {
 		case t.heapSeq != a || heap < t.heapBase:

@@ -137,19 +137,27 @@ func TestCancel(t *testing.T) {
 	w.End(tw)
 }
 
-// The heap generation moves when the heap grew by a quarter of the memory
-// limit since the last move, and not otherwise.
-func TestHeapGen(t *testing.T) {
+// A machine's heap watch reads the heap at most once a tick, and reports
+// growth by a quarter of the memory limit since it last did, not
+// otherwise.
+func TestHeapGrowth(t *testing.T) {
 	w := New(30*time.Second, 1024)
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	w.genBase = 0 // the heap was empty: it grew by far more than 256 bytes since
-	w.scan(1, 0, sample)
-	if w.HeapGen() != 1 {
-		t.Fatalf("generation %d after the heap grew, want 1", w.HeapGen())
+	var h HeapGrowth
+	w.clock.Store(1)
+	if !h.Grown(w) { // from 0: the heap has grown by far more than 256 bytes
+		t.Fatal("no growth reported from an empty heap")
 	}
-	w.genBase += 1 << 40 // the heap is far below the base: the base follows it down
-	w.scan(2, 0, sample)
-	if w.HeapGen() != 1 || w.genBase >= 1<<40 {
-		t.Fatalf("generation %d, base %d after the heap shrank", w.HeapGen(), w.genBase)
+	h.base = 0
+	if h.Grown(w) {
+		t.Fatal("the heap was read twice in one tick")
+	}
+	w.clock.Store(2)
+	h.base += 1 << 40 // the heap is far below the base: the base follows it down
+	if h.Grown(w) || h.base >= 1<<40 {
+		t.Fatalf("growth reported, or base %d kept, after the heap shrank", h.base)
+	}
+	w.clock.Store(3)
+	if h.Grown(w) {
+		t.Fatal("growth reported without growth")
 	}
 }

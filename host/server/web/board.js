@@ -12,10 +12,13 @@ function el(name, attrs, parent) {
 
 // layout computes the drawing position of every site. flip turns the board
 // round (row 0 at the top); rotate turns it a quarter (row 0 on the left,
-// columns downwards), for long boards on narrow screens.
+// columns downwards), for long boards on narrow screens. A site the board
+// data places at the west or east end (end) stands beside all rows there,
+// outside the columns.
 function layout(board, flip, rotate) {
-  const rows = board.sites.map((s) => s.row);
-  const cols = board.sites.map((s) => s.col);
+  const inRows = board.sites.filter((s) => !s.end);
+  const rows = inRows.map((s) => s.row);
+  const cols = inRows.map((s) => s.col);
   const minRow = Math.min(...rows), maxRow = Math.max(...rows);
   const minCol = Math.min(...cols), maxCol = Math.max(...cols);
   const holes = board.style === "counts";
@@ -27,22 +30,36 @@ function layout(board, flip, rotate) {
     const rowSpan = Math.max(1, maxRow - minRow), colSpan = Math.max(1, maxCol - minCol);
     xu = yu * Math.min(1, Math.max(0.5, (rowSpan * 1.5) / colSpan));
   }
+  const hasEnd = (e) => board.sites.some((s) => s.end === e);
+  // The west end is on the left, or on the right of a board turned round.
+  const left = hasEnd(flip ? "east" : "west") ? xu : 0, right = hasEnd(flip ? "west" : "east") ? xu : 0;
   // A grid of pieces (rows and columns declared) is drawn as cells, with
   // its row and column labels outside them.
   const cells = !holes && board.cells;
   const margin = holes ? 66 : cells ? 84 : 50;
-  const w = 2 * margin + (maxCol - minCol) * xu;
+  const w = 2 * margin + (maxCol - minCol) * xu + left + right;
   const h = 2 * margin + (maxRow - minRow) * yu + (holes ? (board.grid ? 18 : 8) : 0);
   // Row 0 is at the bottom, or at the top when the board is turned round
   // for the player whose side is the north.
-  const x0 = (col) => margin + (flip ? maxCol - col : col - minCol) * xu;
+  const x0 = (col) => margin + left + (flip ? maxCol - col : col - minCol) * xu;
   const y0 = (row) => margin + (flip ? row - minRow : maxRow - row) * yu;
   // at places a point of the upright drawing (x, y), turned when rotate is set.
   const at = rotate ? (x, y) => ({ x: h - y, y: x }) : (x, y) => ({ x, y });
   const pos = {};
-  for (const s of board.sites) pos[s.name] = at(x0(s.col), y0(s.row));
+  const ends = {}; // site name -> its length along the rows
+  const middle = (y0(minRow) + y0(maxRow)) / 2;
+  for (const s of board.sites) {
+    if (s.end === "west" || s.end === "east") {
+      const west = s.end === "west";
+      const x = west ? x0(minCol) + (flip ? xu : -xu) : x0(maxCol) + (flip ? -xu : xu);
+      pos[s.name] = at(x, middle);
+      ends[s.name] = (maxRow - minRow) * yu;
+    } else {
+      pos[s.name] = at(x0(s.col), y0(s.row));
+    }
+  }
   return {
-    pos, at, x0, y0, holes, cells, xu, yu, margin, minCol, maxCol, minRow, maxRow, rotate, flip,
+    pos, ends, at, x0, y0, holes, cells, xu, yu, margin, minCol, maxCol, minRow, maxRow, rotate, flip,
     uprightWidth: w, uprightHeight: h,
     width: rotate ? h : w,
     height: rotate ? w : h,
@@ -84,9 +101,9 @@ export class Board {
   // site tagged "store" that was the player's at the opening) when the
   // board has one, else the middle of the player's side.
   sink(player) {
-    for (const s of this.board.sites) {
-      if (s.tags.includes("store") && this.opts.opening && this.opts.opening[s.name] === player) return this.at(s.name);
-    }
+    const opening = this.opts.opening || {};
+    for (const s of this.board.sites) if (s.end && opening[s.name] === player) return this.at(s.name);
+    for (const s of this.board.sites) if (s.tags.includes("store") && opening[s.name] === player) return this.at(s.name);
     const L = this.L;
     const south = (player === 1) !== Boolean(L.flip);
     return L.at(L.uprightWidth / 2, south ? L.uprightHeight + 10 : -10);
@@ -116,6 +133,27 @@ export class Board {
   }
 }
 
+// outline draws a site's outline grown by pad: a circle, or for a site at
+// an end a capsule beside all rows.
+function outline(g, L, name, p, r, pad, cls) {
+  const len = L.ends[name];
+  if (len === undefined) return el("circle", { class: cls, cx: p.x, cy: p.y, r: r + pad }, g);
+  const along = len + 2 * (r + pad), across = 2 * (r + pad);
+  const wd = L.rotate ? along : across, ht = L.rotate ? across : along;
+  return el("rect", { class: cls, x: p.x - wd / 2, y: p.y - ht / 2, width: wd, height: ht, rx: r + pad }, g);
+}
+
+// corner is where a site's tag mark goes: above and right of its outline.
+function corner(L, name, p, r) {
+  const len = L.ends[name];
+  if (len === undefined) {
+    const d = (r + 16) * 0.72;
+    return { x: p.x + d, y: p.y - d };
+  }
+  const hw = L.rotate ? len / 2 + r : r, hh = L.rotate ? r : len / 2 + r;
+  return { x: p.x + hw * 0.8 + 6, y: p.y - hh - 2 };
+}
+
 // drawBody draws what a site shows of its state into g.
 function drawBody(g, view, site, st) {
   const p = view.at(site.name);
@@ -127,7 +165,15 @@ function drawBody(g, view, site, st) {
     if (st.owner) cls.push("own" + st.owner);
     const opening = opts.opening ? opts.opening[site.name] : undefined;
     if (opening !== undefined && st.owner && st.owner !== opening) cls.push("traded" + st.owner);
-    el("circle", { class: cls.join(" "), cx: p.x, cy: p.y, r }, g);
+    const len = L.ends[site.name];
+    if (len !== undefined) {
+      // A site at an end (a store): long, beside all rows.
+      const along = len + 2 * r, across = 2 * r;
+      const wd = L.rotate ? along : across, ht = L.rotate ? across : along;
+      el("rect", { class: cls.join(" ") + " end", x: p.x - wd / 2, y: p.y - ht / 2, width: wd, height: ht, rx: r }, g);
+    } else {
+      el("circle", { class: cls.join(" "), cx: p.x, cy: p.y, r }, g);
+    }
     pips(g, p.x, p.y, r, st.count);
     const t = el("text", { class: "count", x: p.x, y: p.y + 5, "text-anchor": "middle" }, g);
     t.textContent = String(st.count);
@@ -157,8 +203,8 @@ function describe(L, site, st, opening) {
 // opts: targets, selected, last (Sets of site names), opening (site name ->
 // opening owner), flip (turn the board round: row 0 at the top), rotate
 // (a quarter turn: row 0 on the left), names (write every point's name),
-// marks (site name -> data-changed), onSite(name) called when a target is
-// clicked.
+// marks (site name -> data-changed), won (the sites that made the result),
+// onSite(name) called when a target is clicked.
 export function drawBoard(container, board, state, opts) {
   const L = layout(board, opts.flip, opts.rotate);
   const svg = el("svg", { viewBox: `0 0 ${L.width.toFixed(0)} ${L.height.toFixed(0)}`, role: "group", "aria-label": "board" });
@@ -213,6 +259,7 @@ export function drawBoard(container, board, state, opts) {
     if (opts.targets.has(site.name)) classes.push("target");
     if (opts.selected.has(site.name)) classes.push("selected");
     if (opts.last.has(site.name)) classes.push("last");
+    if (opts.won && opts.won.has(site.name)) classes.push("won");
     const g = el("g", { class: classes.join(" "), "data-site": site.name }, svg);
     if (opts.marks && opts.marks.has(site.name)) g.setAttribute("data-changed", opts.marks.get(site.name));
     view.groups[site.name] = g;
@@ -220,7 +267,7 @@ export function drawBoard(container, board, state, opts) {
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
     }
-    el("circle", { class: "mark", cx: p.x, cy: p.y, r: r + 9 }, g);
+    outline(g, L, site.name, p, r, 9, "mark");
     const body = el("g", { class: "body" }, g);
     view.bodies[site.name] = body;
     drawBody(body, view, site, st);
@@ -234,7 +281,7 @@ export function drawBoard(container, board, state, opts) {
       const n = el("text", { class: "label name", x: q.x, y: q.y, "text-anchor": L.holes ? "middle" : "start" }, g);
       n.textContent = site.name;
     }
-    el("circle", { class: "ring", cx: p.x, cy: p.y, r: r + 4 }, g);
+    outline(g, L, site.name, p, r, 4, "ring");
     const desc = describe(L, site, st, opts.opening ? opts.opening[site.name] : undefined);
     el("title", {}, g).textContent = desc;
     g.setAttribute("aria-label", desc);
@@ -246,9 +293,8 @@ export function drawBoard(container, board, state, opts) {
   // Tag marks go above the rings, outside them, so that no ring hides one.
   const tags = el("g", { class: "tags" }, svg);
   for (const site of marksLayer) {
-    const p = L.pos[site.name];
-    const d = (r + 13) * 0.72;
-    const m = el("path", { class: "tagmark", d: `M${(p.x + d).toFixed(1)} ${(p.y - d - 7).toFixed(1)} l7 7 l-7 7 l-7 -7 z` }, tags);
+    const c = corner(L, site.name, L.pos[site.name], r);
+    const m = el("path", { class: "tagmark", d: `M${c.x.toFixed(1)} ${(c.y - 7).toFixed(1)} l7 7 l-7 7 l-7 -7 z` }, tags);
     el("title", {}, m).textContent = `${site.name}: ${site.tags.join(", ")}`;
   }
   svg.addEventListener("click", (ev) => {

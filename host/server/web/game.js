@@ -275,6 +275,7 @@ function render() {
     rotate: narrow.matches && ui.long,
     names: setting("names", false),
     marks: ui.marks,
+    won: new Set(v.state.over && Array.isArray(v.state.result_sites) ? v.state.result_sites : []),
     onSite: (site) => onSite(parts, site),
   });
   $("legend").textContent = view.tags.length ? "◆ marks sites tagged: " + view.tags.join(", ") : "";
@@ -365,11 +366,19 @@ function renderAround() {
     const movers = v.movers || [];
     const last = [...movers].reverse().find((p) => mine(p));
     const vsComputer = last && v.seats.every((s, i) => i + 1 === last || s.player !== "human");
-    // After the end, only an undo against the computer: a finished game
-    // between people is not proposed back.
-    if (last && (!r || vsComputer)) {
-      const label = vsComputer ? "Undo" : "Propose a takeback";
-      a.append(aroundButton(label, "takeback", () => send(`/api/games/${ui.id}/takeback`, { seat: ui.secrets[last], ply: v.record.length })));
+    // A page holding every person's seat answers its own proposal.
+    const other = last && held.find((p) => p !== last && v.seats[p - 1].player === "human");
+    const alone = last && v.seats.every((s, i) => s.player !== "human" || mine(i + 1));
+    // After the end, only an undo against the computer (or on one's own):
+    // a finished game between people is not proposed back.
+    if (last && (!r || vsComputer || alone)) {
+      const label = vsComputer || alone ? "Undo" : "Propose a takeback";
+      a.append(aroundButton(label, "takeback", async () => {
+        const asked = await send(`/api/games/${ui.id}/takeback`, { seat: ui.secrets[last], ply: v.record.length });
+        if (asked && asked.request && alone && other) {
+          await send(`/api/games/${ui.id}/takeback`, { seat: ui.secrets[other], ply: asked.record.length, accept: true });
+        }
+      }));
     }
   }
   if (r) {
@@ -436,9 +445,11 @@ function moveButton(token, text) {
   return b;
 }
 
-// prompt is what the script says about a decision of kind: its prompt, if
-// the board data gives one.
-function promptOf(board, moves) {
+// promptOf is what the script says about the decision at hand: the
+// state's prompt, else the prompts of the move kinds offered.
+function promptOf(board, v) {
+  if (typeof v.state.prompt === "string" && v.state.prompt) return v.state.prompt;
+  const moves = v.moves;
   const kinds = new Set(moves.map((m) => m.kind));
   const said = [];
   for (const k of board.kinds) if (kinds.has(k.name) && k.prompt) said.push(k.prompt);
@@ -450,7 +461,7 @@ function renderActions(parts, board) {
   const a = $("actions");
   a.replaceChildren();
   if (!myTurn()) return;
-  const p = promptOf(board, ui.shown.moves);
+  const p = promptOf(board, ui.shown);
   if (p) a.append(make("p", { class: "prompt" }, p));
   if (ui.list) {
     const moves = parts.lists.get(ui.list) || [];
@@ -624,6 +635,9 @@ function settings(v) {
     render();
   });
   $("skip").addEventListener("click", () => (ui.skip = true));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && ui.animating) ui.skip = true;
+  });
 }
 
 export async function gamePage(id) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,7 +34,12 @@ func TestContract(t *testing.T) {
 		storetest.Run(t, storetest.Backend{
 			New: func(t *testing.T) storetest.Opener {
 				path := filepath.Join(t.TempDir(), "games.db")
-				return func(ctx context.Context) (store.Store, error) { return sqlite.Open(ctx, path) }
+				// Stores sharing a file wait for each other's writes: under
+				// the race detector on a loaded machine, longer than the
+				// default 5s.
+				return func(ctx context.Context) (store.Store, error) {
+					return sqlite.Open(ctx, path, store.WithBusyTimeout(time.Minute), store.WithOpTimeout(2*time.Minute))
+				}
 			},
 			Shared:     true,
 			Persistent: true,

@@ -1,0 +1,327 @@
+package host
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Why a token is not legal: the reason of an IllegalMoveError names the
+// part of the token that is wrong and what is possible there, e.g. "a7 is
+// not possible for a sow now (possible: a1 a2 a4)", "no continue is
+// possible now (Sow from one of your holes)" or "z9 is not a site of this
+// board".
+
+// parseWith reads tok with the template of kind k: the site names it
+// puts where the template has sites, or ok false when the literal text
+// does not fit.
+func (k *MoveKind) parseWith(tok string) (names []string, ok bool) {
+	byPlace := map[int]string{}
+	var list []string
+	rest := tok
+	for i, p := range k.parts {
+		switch {
+		case p.site == 0:
+			if !strings.HasPrefix(rest, p.lit) {
+				return nil, false
+			}
+			rest = rest[len(p.lit):]
+		case p.site < 0:
+			end := len(rest)
+			if i+1 < len(k.parts) {
+				end = strings.Index(rest, k.parts[i+1].lit)
+				if end < 0 {
+					return nil, false
+				}
+			}
+			if end == 0 {
+				return nil, false
+			}
+			list = strings.Split(rest[:end], ",")
+			rest = rest[end:]
+		default:
+			n := siteNameLen(rest)
+			if n == 0 {
+				return nil, false
+			}
+			if prev, seen := byPlace[p.site]; seen && prev != rest[:n] {
+				return nil, false
+			}
+			byPlace[p.site] = rest[:n]
+			rest = rest[n:]
+		}
+	}
+	if rest != "" {
+		return nil, false
+	}
+	if k.arity < 0 {
+		return list, true
+	}
+	for s := 1; s <= k.arity; s++ {
+		names = append(names, byPlace[s])
+	}
+	return names, true
+}
+
+// literalLen is the length of the template's literal text.
+func (k *MoveKind) literalLen() int {
+	n := 0
+	for _, p := range k.parts {
+		n += len(p.lit)
+	}
+	return n
+}
+
+// siteNameLen is the length of the site name (letters, then digits) at
+// the start of s, 0 when there is none.
+func siteNameLen(s string) int {
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	if i == 0 || j == i || j-i > maxSiteName {
+		return 0
+	}
+	return j
+}
+
+// illegalToken explains why tok is not one of the legal tokens of s.
+func (s *State) illegalToken(tok string) string {
+	if s.over {
+		return "the game is over"
+	}
+	if strings.TrimSpace(tok) != tok {
+		return "a token has no spaces around it"
+	}
+	if tok == "" {
+		return "the token is empty"
+	}
+	if low := strings.ToLower(tok); low != tok && slices.Contains(s.Legal(), low) {
+		return "tokens are written in lower case: " + low
+	}
+	g := s.g
+	// A name that is no site, from the form whose literal text explains
+	// most of the token ("xz9" is a take of z9 rather than a sow of xz9).
+	unknown, fit := "", -1
+	for k := range g.kinds {
+		names, ok := g.kinds[k].parseWith(tok)
+		if !ok {
+			continue
+		}
+		sites := make([]int, 0, len(names))
+		for _, n := range names {
+			i, ok := g.board.byName[n]
+			if !ok {
+				if lit := g.kinds[k].literalLen(); lit > fit {
+					unknown, fit = n, lit
+				}
+				sites = nil
+				break
+			}
+			sites = append(sites, i)
+		}
+		if sites != nil || len(names) == 0 {
+			return s.whyNot(k, sites)
+		}
+	}
+	if unknown != "" {
+		return fmt.Sprintf("%s is not a site of this board (%s)", unknown, g.board.siteRange())
+	}
+	return "it fits none of the ways this game writes its moves: " + g.moveForms()
+}
+
+// whyNot explains why the move of kind k naming sites is not legal in s.
+func (s *State) whyNot(k int, sites []int) string {
+	g := s.g
+	kind := &g.kinds[k]
+	var same []Move
+	for _, m := range s.moves {
+		if int(m.Kind) == k {
+			same = append(same, m)
+		}
+	}
+	if len(same) == 0 {
+		why := ""
+		if p, err := s.Prompt(); err == nil && p != "" {
+			why = " (" + p + ")"
+		} else if legal := s.legalKinds(); legal != "" {
+			why = " (the moves now: " + legal + ")"
+		}
+		return fmt.Sprintf("no %s is possible now%s", kind.Name, why)
+	}
+	if kind.arity < 0 {
+		return s.whyNotList(kind, same, sites)
+	}
+	// The sites in the order the token writes them: placeholder numbers
+	// in the template's order of first appearance.
+	var order []int
+	for _, p := range kind.parts {
+		if p.site > 0 && !slices.Contains(order, p.site-1) {
+			order = append(order, p.site-1)
+		}
+	}
+	for w, j := range order {
+		var possible []int
+		for _, m := range same {
+			if agreeAt(m, sites, order[:w]) {
+				possible = append(possible, int(m.Sites[j]))
+			}
+		}
+		if slices.Contains(possible, sites[j]) {
+			continue
+		}
+		what := g.board.siteList(possible)
+		name := g.board.siteName(sites[j])
+		switch {
+		case kind.arity == 1:
+			return fmt.Sprintf("%s is not possible for %s now (possible: %s)", name, withArticle(kind.Name), what)
+		case w == 0:
+			return fmt.Sprintf("%s is not possible as the first site of %s now (possible: %s)", name, withArticle(kind.Name), what)
+		default:
+			before := make([]string, w)
+			for i, x := range order[:w] {
+				before[i] = g.board.siteName(sites[x])
+			}
+			return fmt.Sprintf("after %s, %s is not possible for %s now (possible: %s)", strings.Join(before, " "), name, withArticle(kind.Name), what)
+		}
+	}
+	return fmt.Sprintf("this %s is not possible now", kind.Name)
+}
+
+// whyNotList explains why a move of a kind that names a list of sites is
+// not legal: a site no legal move names, sites in another order, or a
+// number of sites no legal move has.
+func (s *State) whyNotList(kind *MoveKind, same []Move, sites []int) string {
+	b := s.g.board
+	seen := map[int]bool{}
+	var all []int
+	lo, hi := MaxMoveSites, 0
+	for _, m := range same {
+		lo, hi = min(lo, int(m.N)), max(hi, int(m.N))
+		for i := 0; i < int(m.N); i++ {
+			if x := int(m.Sites[i]); !seen[x] {
+				seen[x] = true
+				all = append(all, x)
+			}
+		}
+	}
+	for _, x := range sites {
+		if !seen[x] {
+			return fmt.Sprintf("%s is not possible in %s now (possible sites: %s)", b.siteName(x), withArticle(kind.Name), b.siteList(all))
+		}
+	}
+	sorted := slices.Sorted(slices.Values(sites))
+	for _, m := range same {
+		ms := make([]int, m.N)
+		for i := range ms {
+			ms[i] = int(m.Sites[i])
+		}
+		if slices.Equal(slices.Sorted(slices.Values(ms)), sorted) {
+			return fmt.Sprintf("the sites are written in this order: %s", kind.format(b, m))
+		}
+	}
+	if n := len(sites); n < lo || n > hi {
+		count := fmt.Sprintf("%d to %d sites", lo, hi)
+		if lo == hi {
+			count = fmt.Sprintf("%d site", lo)
+			if lo > 1 {
+				count += "s"
+			}
+		}
+		return fmt.Sprintf("%s names %s now, this one %d", withArticle(kind.Name), count, n)
+	}
+	return fmt.Sprintf("these sites together are not possible in %s now", withArticle(kind.Name))
+}
+
+// agreeAt reports whether m names the same sites as sites at the
+// placeholder indices at.
+func agreeAt(m Move, sites []int, at []int) bool {
+	for _, j := range at {
+		if int(m.Sites[j]) != sites[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// withArticle puts "a" or "an" before a kind's name: "a sow", "an offer".
+func withArticle(name string) string {
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
+}
+
+// legalKinds names the kinds of the legal moves, in declaration order.
+func (s *State) legalKinds() string {
+	var used [256]bool
+	for _, m := range s.moves {
+		used[m.Kind] = true
+	}
+	var names []string
+	for k, kind := range s.g.kinds {
+		if used[k] {
+			names = append(names, kind.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// moveForms describes how the game writes its moves: each kind's template,
+// with its name when the template does not say it, and what its
+// placeholders stand for.
+func (g *Game) moveForms() string {
+	var forms []string
+	sites, list := false, false
+	for _, k := range g.kinds {
+		f := k.Template
+		if f != k.Name {
+			f += " (" + k.Name + ")"
+		}
+		forms = append(forms, f)
+		sites = sites || k.arity > 0
+		list = list || k.arity < 0
+	}
+	text := strings.Join(forms, ", ")
+	example := g.board.sites[0].Name
+	switch {
+	case sites && list:
+		text += fmt.Sprintf(", where {1}, {2}, {from} and {to} stand for a site such as %s and {sites} for sites separated by commas", example)
+	case sites:
+		text += fmt.Sprintf(", where a name in braces stands for a site such as %s", example)
+	case list:
+		text += fmt.Sprintf(", where {sites} stands for sites separated by commas, such as %s", example)
+	}
+	return text
+}
+
+// siteList writes site names in board order, without repeats.
+func (b *Board) siteList(sites []int) string {
+	sorted := slices.Compact(slices.Sorted(slices.Values(sites)))
+	names := make([]string, len(sorted))
+	for i, x := range sorted {
+		names[i] = b.siteName(x)
+	}
+	return strings.Join(names, " ")
+}
+
+// siteRange describes the board's sites: "sites a1 to d8", or all of
+// them on a small board that is not a grid.
+func (b *Board) siteRange() string {
+	if !b.grid && len(b.sites) <= 24 {
+		names := make([]string, len(b.sites))
+		for i, s := range b.sites {
+			names[i] = s.Name
+		}
+		return "its sites: " + strings.Join(names, " ")
+	}
+	var rows []string
+	for _, row := range b.rowSite {
+		rows = append(rows, fmt.Sprintf("%s to %s", b.sites[row[0]].Name, b.sites[row[len(row)-1]].Name))
+	}
+	return "its sites: " + strings.Join(rows, ", ")
+}

@@ -1,0 +1,41 @@
+//go:build unix
+
+package solve_test
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/matombo/matombo/host/solve"
+)
+
+// TestCacheFIFOHangsNothing: a named pipe where the solution cache is
+// looked for is refused at once, not waited on.
+func TestCacheFIFOHangsNothing(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	g := load(t, "yematatu")
+	path, err := solve.CachePath(g)
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, syscall.Mkfifo(path, 0o644))
+	done := make(chan error, 1)
+	go func() {
+		_, err := solve.LoadCached(g)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		var ce *solve.CacheError
+		require.ErrorAs(t, err, &ce)
+		assert.Contains(t, err.Error(), "named pipe")
+	case <-time.After(time.Minute):
+		t.Fatal("LoadCached waited on a named pipe")
+	}
+}
