@@ -10,12 +10,13 @@ const histChunk = 64
 // except once per histChunk keys.
 //
 // Counting a key, which the host does after every decision of a game with
-// a repetition rule, reads few keys: a small filter of the tail's keys
-// says when the key cannot be there, a Bloom filter per chunk skips most
-// chunks, and a chunk that may hold the key finds it by a hash index.
+// a repetition rule, reads few keys: that decision's key is the latest, so
+// a small filter of the tail's other keys says when the key cannot be
+// among them, a Bloom filter per chunk skips most chunks, and a chunk that
+// may hold the key finds it by a hash index.
 type history struct {
 	tail     []uint64  // owned by this state; len <= histChunk
-	tailBits [4]uint64 // bit k>>56 of every key in the tail
+	tailBits [4]uint64 // bit k>>56 of every key in the tail but the latest
 	older    *keyChunk
 }
 
@@ -84,10 +85,11 @@ func (h *history) push(k uint64) {
 		h.older = seal(h.tail, h.older)
 		h.tail = h.tail[:0]
 		h.tailBits = [4]uint64{}
+	} else if len(h.tail) > 0 {
+		w, b := tailBit(h.tail[len(h.tail)-1])
+		h.tailBits[w] |= b
 	}
 	h.tail = append(h.tail, k)
-	w, b := tailBit(k)
-	h.tailBits[w] |= b
 }
 
 // pop removes the latest key.
@@ -99,8 +101,8 @@ func (h *history) pop() {
 		h.older = h.older.prev
 	}
 	h.tailBits = [4]uint64{}
-	for _, x := range h.tail {
-		w, b := tailBit(x)
+	for i := 0; i < len(h.tail)-1; i++ {
+		w, b := tailBit(h.tail[i])
 		h.tailBits[w] |= b
 	}
 }
@@ -115,10 +117,15 @@ func (h *history) reset() {
 // count returns how many times k occurs.
 func (h *history) count(k uint64) int {
 	n := 0
-	if w, b := tailBit(k); h.tailBits[w]&b != 0 {
-		for _, x := range h.tail {
-			if x == k {
-				n++
+	if last := len(h.tail) - 1; last >= 0 {
+		if h.tail[last] == k {
+			n++
+		}
+		if w, b := tailBit(k); h.tailBits[w]&b != 0 {
+			for _, x := range h.tail[:last] {
+				if x == k {
+					n++
+				}
 			}
 		}
 	}

@@ -63,8 +63,9 @@ func (r *offersRule) emit(c *nativeCall, p int) (int, error) {
 	}
 	var buf [64]int32
 	pool := buf[:0]
+	t, owners := f.tester(vm.mover), lay.ownersOf(cells)
 	for _, i := range f.cand {
-		if f.matches(cells, lay, vm.mover, i) {
+		if t.ok(cells, owners, i) && (!t.rare || f.matchesOwner(cells, lay, vm.mover, i)) {
 			pool = append(pool, i)
 		}
 	}

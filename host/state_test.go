@@ -242,8 +242,12 @@ func TestHistoryOfCopies(t *testing.T) {
 }
 
 // The history type itself, against a plain slice, with copies taken and
-// played on at random, across many chunk boundaries.
+// played on at random, across many chunk boundaries. The keys share their
+// top bits (the tail's filter), their bits for the Bloom filters and their
+// low bits (the chunks' index) in pairs, so every shortcut is taken and
+// every collision met.
 func TestHistoryModel(t *testing.T) {
+	keys := []uint64{0, 128, 1 << 56, 1<<56 | 128 | 1, 0x9E3779B97F4A7C15}
 	rng := rand.New(rand.NewPCG(9, 9))
 	type pair struct {
 		h     history
@@ -254,7 +258,7 @@ func TestHistoryModel(t *testing.T) {
 		p := hs[rng.IntN(len(hs))]
 		switch op := rng.IntN(10); {
 		case op < 6:
-			k := uint64(rng.IntN(5))
+			k := keys[rng.IntN(len(keys))]
 			p.h.push(k)
 			p.model = append(p.model, k)
 		case op < 8 && len(p.model) > 0:
@@ -278,7 +282,7 @@ func TestHistoryModel(t *testing.T) {
 		}
 		for i, q := range check {
 			require.Equal(t, len(q.model), q.h.len(), "history %d at step %d", i, step)
-			for k := uint64(0); k < 5; k++ {
+			for _, k := range keys {
 				n := 0
 				for _, x := range q.model {
 					if x == k {
