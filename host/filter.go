@@ -217,7 +217,10 @@ func (t *tester) ok(c, owners []int32, i int32) bool {
 }
 
 // hits returns the set of the sites of block (at most 64) that pass ok:
-// bit k for block[k].
+// bit k for block[k]. It is not inlined, so that its loop keeps the
+// tests in registers.
+//
+//go:noinline
 func (t *tester) hits(c, owners []int32, block []int32) uint64 {
 	lo, hi, owner := t.lo, t.hi, t.owner
 	var set uint64
