@@ -75,6 +75,7 @@ type Board struct {
 	tracks []Track
 
 	lines   [][]int32
+	lineInt [][]int   // the lines as the sites a result names, shared by every result
 	linesAt [][]int32 // per site: the lines through it
 	adj     [][]int32 // per site: neighbours along lines
 	jumps   [][]jump  // per site: jumps along lines
@@ -375,6 +376,11 @@ func (b *Board) addLines(lines [][]string) error {
 			line[k] = int32(i)
 		}
 		b.lines = append(b.lines, line)
+		whole := make([]int, len(line))
+		for k, s := range line {
+			whole[k] = int(s)
+		}
+		b.lineInt = append(b.lineInt, whole)
 		for k, s := range line {
 			b.linesAt[s] = append(b.linesAt[s], int32(li))
 			for _, d := range []int{-1, 1} {

@@ -259,18 +259,18 @@ func (r *lineRule) fromLua(c *nativeCall) (int, error) {
 }
 
 func (r *lineRule) run(c *nativeCall, p, site int) (bool, error) {
-	line, err := r.find(c, p, site)
-	return line != nil, err
+	li, err := r.find(c, p, site)
+	return li >= 0, err
 }
 
-// find is run, giving the line that wins (nil when none does).
-func (r *lineRule) find(c *nativeCall, p, site int) ([]int32, error) {
+// find is run, giving the index of the line that wins (-1 when none does).
+func (r *lineRule) find(c *nativeCall, p, site int) (int, error) {
 	b := c.vm.dcl.board
 	owners := c.s.cells[c.vm.g.lay.owners:]
 	if r.through >= 0 {
 		site = r.through
 		if int(owners[site]) != p {
-			return nil, nil
+			return -1, nil
 		}
 	}
 	check := func(line []int32) (bool, error) {
@@ -295,47 +295,73 @@ func (r *lineRule) find(c *nativeCall, p, site int) ([]int32, error) {
 		return false, nil
 	}
 	if site < 0 {
-		for _, line := range b.lines {
+		for li, line := range b.lines {
 			if ok, err := check(line); ok || err != nil {
-				return winning(ok, line), err
+				return winning(ok, li), err
 			}
 		}
-		return nil, nil
+		return -1, nil
 	}
 	for _, li := range b.linesAt[site] {
 		if ok, err := check(b.lines[li]); ok || err != nil {
-			return winning(ok, b.lines[li]), err
+			return winning(ok, int(li)), err
 		}
 	}
-	return nil, nil
+	return -1, nil
 }
 
-func winning(ok bool, line []int32) []int32 {
+func winning(ok bool, li int) int {
 	if !ok {
-		return nil
+		return -1
 	}
-	return line
+	return li
 }
 
-// sites names the sites of a winning line that made the win: p's run of
+// sites names the sites of winning line li that made the win: p's run of
 // length or more through site (anywhere: all of p's sites on the line).
-// Made once a game is won, for the result's sites.
-func (r *lineRule) sites(c *nativeCall, line []int32, p, site int) []int {
-	owners := c.s.cells[c.vm.g.lay.owners:]
-	var out []int
-	has := site < 0
-	for _, x := range line {
-		if int(owners[x]) != p {
-			if !r.anywhere {
-				if len(out) >= r.length && has {
-					return out
-				}
-				out, has = out[:0], site < 0
+// Made once a game is won, for the result's sites: a whole line is the
+// board's own list (results never change their sites), so the usual win
+// allocates nothing.
+func (r *lineRule) sites(c *nativeCall, li, p, site int) []int {
+	b := c.vm.dcl.board
+	line, owners := b.lines[li], c.s.cells[c.vm.g.lay.owners:]
+	if r.anywhere {
+		n := 0
+		for _, x := range line {
+			if int(owners[x]) == p {
+				n++
 			}
+		}
+		if n == len(line) {
+			return b.lineInt[li]
+		}
+		out := make([]int, 0, n)
+		for _, x := range line {
+			if int(owners[x]) == p {
+				out = append(out, int(x))
+			}
+		}
+		return out
+	}
+	// The run [from, to) of p's sites.
+	from, to, has := 0, 0, site < 0
+	for k, x := range line {
+		if int(owners[x]) != p {
+			if to-from >= r.length && has {
+				break
+			}
+			from, to, has = k+1, k+1, site < 0
 			continue
 		}
-		out = append(out, int(x))
+		to = k + 1
 		has = has || int(x) == site
+	}
+	if from == 0 && to == len(line) {
+		return b.lineInt[li]
+	}
+	out := make([]int, to-from)
+	for k, x := range line[from:to] {
+		out[k] = int(x)
 	}
 	return out
 }
@@ -412,14 +438,14 @@ func (r *placementPlay) play(c *nativeCall, p int, m Move) error {
 	}
 	if x, ok := r.win.native().(*lineRule); ok {
 		// The line that wins names the result's sites.
-		line, err := x.find(c, p, at)
-		if line != nil && err == nil {
+		li, err := x.find(c, p, at)
+		if li >= 0 && err == nil {
 			c.finish(p, r.reason, nil)
 			site := at
 			if x.through >= 0 {
 				site = x.through
 			}
-			c.s.sites = x.sites(c, line, p, site)
+			c.s.sites = x.sites(c, li, p, site)
 		}
 		return err
 	}
