@@ -223,10 +223,11 @@ func (t *tester) ok(c, owners []int32, i int32) bool {
 //go:noinline
 func (t *tester) hits(c, owners []int32, block []int32) uint64 {
 	lo, hi, owner := t.lo, t.hi, t.owner
+	c = c[:len(owners)] // the counts: one bounds check serves both
 	var set uint64
 	for k, i := range block {
 		if n := c[i]; n >= lo && n <= hi && (owner < 0 || owners[i] == owner) {
-			set |= 1 << k
+			set |= 1 << (uint(k) & 63)
 		}
 	}
 	return set
