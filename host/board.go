@@ -30,7 +30,7 @@ type Site struct {
 	Row  int    // row index, 0 for the southernmost row (Player 1's side)
 	Col  int    // column from 1 on grid boards; drawing position on point boards
 	// End is "west" or "east" for a site drawn at that end of the board,
-	// beside all the rows, as a mancala's store (Kalah's a7 and b7); ""
+	// beside all the rows, as a mancala's store (a7 and b7 of a 2x6 board); ""
 	// for a site drawn in its row. It changes only how the board is drawn:
 	// the site keeps its name, row and column.
 	End string
@@ -75,7 +75,6 @@ type Board struct {
 	tracks []Track
 
 	lines   [][]int32
-	lineInt [][]int   // the lines as the sites a result names, shared by every result
 	linesAt [][]int32 // per site: the lines through it
 	adj     [][]int32 // per site: neighbours along lines
 	jumps   [][]jump  // per site: jumps along lines
@@ -376,11 +375,6 @@ func (b *Board) addLines(lines [][]string) error {
 			line[k] = int32(i)
 		}
 		b.lines = append(b.lines, line)
-		whole := make([]int, len(line))
-		for k, s := range line {
-			whole[k] = int(s)
-		}
-		b.lineInt = append(b.lineInt, whole)
 		for k, s := range line {
 			b.linesAt[s] = append(b.linesAt[s], int32(li))
 			for _, d := range []int{-1, 1} {

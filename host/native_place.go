@@ -121,9 +121,8 @@ func (r *emitRule) emit(c *nativeCall, p int) (int, error) {
 			return 0, err
 		}
 		m := Move{Kind: uint8(r.kind), N: 1}
-		t, owners := f.tester(mover), lay.ownersOf(cells)
 		for _, i := range f.cand {
-			if t.ok(cells, owners, i) && (!t.rare || f.matchesOwner(cells, lay, mover, i)) {
+			if f.matches(cells, lay, mover, i) {
 				m.Sites[0] = uint16(i)
 				if err := c.push(m); err != nil {
 					return 0, err
@@ -137,9 +136,8 @@ func (r *emitRule) emit(c *nativeCall, p int) (int, error) {
 		if err := c.chargeFilter(f); err != nil {
 			return 0, err
 		}
-		t, owners := f.tester(mover), lay.ownersOf(cells)
 		for _, i := range f.cand {
-			if !t.ok(cells, owners, i) || t.rare && !f.matchesOwner(cells, lay, mover, i) {
+			if !f.matches(cells, lay, mover, i) {
 				continue
 			}
 			m.Sites[0] = uint16(i)
@@ -158,9 +156,8 @@ func (r *emitRule) emit(c *nativeCall, p int) (int, error) {
 		if err := c.chargeFilter(f); err != nil {
 			return 0, err
 		}
-		t, owners := f.tester(mover), lay.ownersOf(cells)
 		for _, i := range f.cand {
-			if !t.ok(cells, owners, i) || t.rare && !f.matchesOwner(cells, lay, mover, i) {
+			if !f.matches(cells, lay, mover, i) {
 				continue
 			}
 			m.Sites[0] = uint16(i)
@@ -194,9 +191,8 @@ func (r *emitRule) emitPairs(c *nativeCall, from, to *filter) error {
 	}
 	var buf [64]int32
 	dst := buf[:0]
-	tt, owners := to.tester(mover), lay.ownersOf(cells)
 	for _, j := range to.cand {
-		if tt.ok(cells, owners, j) && (!tt.rare || to.matchesOwner(cells, lay, mover, j)) {
+		if to.matches(cells, lay, mover, j) {
 			dst = append(dst, j)
 		}
 	}
@@ -204,9 +200,8 @@ func (r *emitRule) emitPairs(c *nativeCall, from, to *filter) error {
 		return nil
 	}
 	m := Move{Kind: uint8(r.kind), N: 2}
-	ft := from.tester(mover)
 	for _, i := range from.cand {
-		if !ft.ok(cells, owners, i) || ft.rare && !from.matchesOwner(cells, lay, mover, i) {
+		if !from.matches(cells, lay, mover, i) {
 			continue
 		}
 		if err := c.charge(len(dst)/4 + 1); err != nil {
@@ -235,7 +230,8 @@ func (r *emitRule) emitPairs(c *nativeCall, from, to *filter) error {
 type lineRule struct {
 	length   int
 	anywhere bool
-	through  int // -1: the site given
+	through  int     // -1: the site given
+	whole    [][]int // per line of the board, its sites: the result's sites when p holds all of it
 }
 
 func (vm *machine) apiLineRule(L *lua.LState) int {
@@ -245,6 +241,13 @@ func (vm *machine) apiLineRule(L *lua.LState) int {
 		L.RaiseError("%s: length is required (the number of sites in a line that win)", what)
 	}
 	r := &lineRule{length: specInt(L, t, what, "length", 3, 1, maxSites), anywhere: specBool(L, t, what, "anywhere"), through: -1}
+	for _, line := range vm.dcl.board.lines {
+		sites := make([]int, len(line))
+		for i, x := range line {
+			sites[i] = int(x)
+		}
+		r.whole = append(r.whole, sites)
+	}
 	if v := t.RawGetString("through"); v != lua.LNil {
 		r.through = vm.specSite(L, what, "through")(v)
 	}
@@ -317,51 +320,34 @@ func winning(ok bool, li int) int {
 	return li
 }
 
-// sites names the sites of winning line li that made the win: p's run of
+// sites names the sites of a winning line that made the win: p's run of
 // length or more through site (anywhere: all of p's sites on the line).
-// Made once a game is won, for the result's sites: a whole line is the
-// board's own list (results never change their sites), so the usual win
-// allocates nothing.
+// Made once a game is won, for the result's sites; p holding the whole
+// line (as three on a line of three) costs no allocation.
 func (r *lineRule) sites(c *nativeCall, li, p, site int) []int {
-	b := c.vm.dcl.board
-	line, owners := b.lines[li], c.s.cells[c.vm.g.lay.owners:]
-	if r.anywhere {
-		n := 0
-		for _, x := range line {
-			if int(owners[x]) == p {
-				n++
-			}
-		}
-		if n == len(line) {
-			return b.lineInt[li]
-		}
-		out := make([]int, 0, n)
-		for _, x := range line {
-			if int(owners[x]) == p {
-				out = append(out, int(x))
-			}
-		}
-		return out
+	owners := c.s.cells[c.vm.g.lay.owners:]
+	line := c.vm.dcl.board.lines[li]
+	all := true
+	for _, x := range line {
+		all = all && int(owners[x]) == p
 	}
-	// The run [from, to) of p's sites.
-	from, to, has := 0, 0, site < 0
-	for k, x := range line {
+	if all {
+		return r.whole[li] // shared: a result's sites are never modified in place
+	}
+	out := make([]int, 0, len(line))
+	has := site < 0
+	for _, x := range line {
 		if int(owners[x]) != p {
-			if to-from >= r.length && has {
-				break
+			if !r.anywhere {
+				if len(out) >= r.length && has {
+					return out
+				}
+				out, has = out[:0], site < 0
 			}
-			from, to, has = k+1, k+1, site < 0
 			continue
 		}
-		to = k + 1
+		out = append(out, int(x))
 		has = has || int(x) == site
-	}
-	if from == 0 && to == len(line) {
-		return b.lineInt[li]
-	}
-	out := make([]int, to-from)
-	for k, x := range line[from:to] {
-		out[k] = int(x)
 	}
 	return out
 }

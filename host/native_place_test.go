@@ -232,7 +232,8 @@ func TestLineRuleSites(t *testing.T) {
 	s := g.blank()
 	c := &nativeCall{vm: vm, s: s}
 	owners := s.cells[g.lay.owners:]
-	rules := []*lineRule{{length: 3, through: -1}, {length: 3, anywhere: true, through: -1}, {length: 6, anywhere: true, through: -1}}
+	whole := [][]int{intsOf(b.lines[0])}
+	rules := []*lineRule{{length: 3, through: -1, whole: whole}, {length: 3, anywhere: true, through: -1, whole: whole}, {length: 6, anywhere: true, through: -1, whole: whole}}
 	for fill := range 729 { // 3^6 fillings: 0 empty, 1 and 2 the players
 		for k, x, f := 0, b.lines[0], fill; k < len(x); k, f = k+1, f/3 {
 			owners[x[k]] = int32(f % 3)
@@ -251,7 +252,7 @@ func TestLineRuleSites(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, []int{0, 1, 2, 3, 4, 5}, b.lineInt[0], "the board's own line is never changed")
+	assert.Equal(t, []int{0, 1, 2, 3, 4, 5}, whole[0], "the shared line is never changed")
 }
 
 func intsOf(line []int32) []int {

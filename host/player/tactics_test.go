@@ -31,8 +31,11 @@ func position(t *testing.T, g *host.Game, owners map[string]int, hand1, hand2, t
 }
 
 // tacticSpecs are the search players with the small budgets that must
-// solve the composed positions.
-var tacticSpecs = []string{"mcts:iterations=300,seed=1", "mcts:iterations=300,seed=2", "mcts:iterations=300,threads=2,seed=3", "alphabeta:depth=4", "alphabeta:time=50ms"}
+// solve the composed positions. Budgets are counted in iterations or
+// depth, never in time, so that a busy machine decides nothing: the timed
+// alpha-beta (iterative deepening against a deadline) gets a deadline it
+// never meets and a depth that ends it.
+var tacticSpecs = []string{"mcts:iterations=300,seed=1", "mcts:iterations=300,seed=2", "mcts:iterations=300,threads=2,seed=3", "alphabeta:depth=4", "alphabeta:time=1h,depth=6"}
 
 // Composed positions: a win in one, a forced block and a win in three (the
 // winning side's second move wins whatever the reply). The test's own

@@ -194,6 +194,7 @@ func TestBrowserTurnAnimated(t *testing.T) {
 	tb.waitFor(`document.getElementById("board").dataset.animating === undefined`)
 	assert.NotEmpty(t, tb.eval(`Array.from(document.querySelectorAll('#board [data-changed]')).map((g) => g.dataset.site).join(" ")`))
 }
+
 // TestBrowserScores: Kalah's page shows the seeds in each player's store,
 // labelled as the script names its score; Tsoro Yematatu's shows none.
 func TestBrowserScores(t *testing.T) {

@@ -324,7 +324,8 @@ func TestBrowserDecisions(t *testing.T) {
 	got := ts.get(g.ID)
 	require.Equal(t, tsoroDecisions, got.Record)
 	require.JSONEq(t, string(stateAfter(t, "tsoro", []string{"4x8"}, tsoroDecisions)), string(got.State))
-	require.Contains(t, tb.eval(`document.getElementById("last").textContent`), "xd6")
+	// The last turn is told whole, every decision of it.
+	require.Equal(t, "Last turn: Player 1 a7 xd3 xd6 (move 8)", tb.eval(`document.getElementById("last").textContent`))
 	// Holding both seats, "Undo" takes the last turn (a7 xd3 xd6) back at
 	// once: the page proposes and accepts it.
 	tb.do(chromedp.Click(chromedp.CSS(`#around button[data-action="takeback"]`)))

@@ -1,8 +1,10 @@
 package solve_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"log"
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
@@ -77,4 +79,64 @@ func ExampleSolve_margin() {
 	// a1: win, margin +2
 	// a2: win, margin +2
 	// a3: loss, margin -6
+}
+
+// The search engine with its options, on Kalah(3,3) with empty captures:
+// an estimate first, then the solve, its check, the values of the moves of
+// a position, a perfect player, and the solution written and read back.
+func ExampleSolve_search() {
+	g, err := games.Library().Load("kalah", host.WithParam("pits", 3), host.WithParam("seeds", 3), host.WithVariant("empty-capture"))
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+
+	progress := func(p solve.Progress) { log.Printf("%s: %d positions searched", p.Phase, p.Nodes) }
+	opts := []solve.Option{solve.WithEngine(solve.Search), solve.WithMaxBytes(64 << 20),
+		solve.WithEndgame(6), solve.WithThreads(2), solve.WithProgress(progress)}
+	est, err := solve.Estimate(g, opts...) // engine and memory, before starting
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(est.Engine, "engine, within the budget:", est.Bytes <= 64<<20)
+	sol, err := solve.Solve(ctx, g, opts...)
+	if err != nil {
+		panic(err)
+	}
+	o := sol.Opening() // Value, Margin (for the mover), Plies
+	fmt.Printf("Player %d: %s by %d\n", o.ToMove, o.Value, o.Margin)
+	if err := sol.Check(ctx, g); err != nil { // the opening's value against its moves'
+		panic(err)
+	}
+	s := g.Start()
+	moves, err := sol.Moves(s) // each legal move's value, margin and distance
+	if err != nil {
+		panic(err)
+	}
+	for _, mv := range moves {
+		fmt.Printf("%s: %s, margin %+d\n", mv.Token, mv.Value, mv.Margin)
+	}
+	m, err := sol.Player().Choose(ctx, s) // plays perfectly
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("perfect play:", g.Token(m))
+
+	var file bytes.Buffer
+	if _, err := sol.WriteTo(&file); err != nil {
+		panic(err)
+	}
+	back, err := solve.Read(&file, g) // checked: its game and checksum
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("read back:", back.Opening() == o)
+	// Output:
+	// search engine, within the budget: true
+	// Player 1: win by 2
+	// a1: win, margin +2
+	// a2: win, margin +2
+	// a3: loss, margin -6
+	// perfect play: a1
+	// read back: true
 }

@@ -82,6 +82,17 @@ function turnOf(v, ply) {
   return i < 0 ? null : ts[i];
 }
 
+// lastText says what the turn that led to the shown position did: every
+// decision of it ("Last turn: Player 2 d8 continue xb7 xa3"), not only its
+// last token.
+function lastText(v) {
+  if (!v.last) return "No move yet.";
+  const t = turnOf(ui.live, v.ply);
+  if (!t || !t.player) return `Last move: ${v.last.token} (move ${v.ply})`;
+  const tokens = t.tokens.slice(0, v.ply - t.first + 1).join(" ");
+  return `Last turn: Player ${t.player} ${tokens} (move ${v.ply})`;
+}
+
 // marksFor returns the marks of the turn that ends at ply of the live
 // game (the sites its moves changed), fetching the effects it lacks.
 async function marksFor(ply) {
@@ -280,7 +291,7 @@ function render() {
   });
   $("legend").textContent = view.tags.length ? "◆ marks sites tagged: " + view.tags.join(", ") : "";
   renderActions(parts, board);
-  $("last").textContent = v.last ? `Last move: ${v.last.token} (move ${v.ply})` : "No move yet.";
+  $("last").textContent = lastText(v);
   renderScores(v, board);
   renderClocks();
   renderAround();

@@ -7,6 +7,8 @@ import (
 	"log"
 	"time"
 
+	"github.com/matombo/matombo/games"
+	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/store"
 	_ "github.com/matombo/matombo/host/store/sqlite" // links SQLite, and only SQLite, into the program
 )
@@ -17,6 +19,11 @@ import (
 // no PostgreSQL driver.
 func Example() {
 	ctx := context.Background()
+	game, err := games.Library().Load("tsoro", host.WithVariant("4x8"))
+	if err != nil {
+		log.Fatal(err)
+	}
+
 	s, err := store.Open(ctx, ":memory:") // or "games.db"
 	if err != nil {
 		log.Fatal(err)
@@ -24,9 +31,10 @@ func Example() {
 	defer s.Close()
 
 	g := &store.Game{
-		Game:     "tsoro",
-		Variants: []string{"4x8"},
-		Seats:    []store.Seat{{Player: "human", Secret: store.NewSecret()}, {Player: "random"}},
+		Game:        "tsoro",
+		Fingerprint: game.Fingerprint(), // the rules it is played by
+		Variants:    []string{"4x8"},
+		Seats:       []store.Seat{{Player: "human", Secret: store.NewSecret()}, {Player: "random"}},
 	}
 	if err := s.Create(ctx, g); err != nil {
 		log.Fatal(err)

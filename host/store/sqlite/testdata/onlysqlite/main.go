@@ -20,7 +20,7 @@ func main() {
 		log.Fatal(err)
 	}
 	defer s.Close()
-	g := &store.Game{Game: "tsoro", Seats: []store.Seat{{Player: "human"}, {Player: "random"}}}
+	g := &store.Game{Game: "mygame", Seats: []store.Seat{{Player: "human"}, {Player: "random"}}}
 	if err := s.Create(ctx, g); err != nil {
 		log.Fatal(err)
 	}
