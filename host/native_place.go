@@ -5,10 +5,10 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// The native rules of games that place pieces and move them (Tsoro
-// Yematatu, Tapatan, Achi, ...), and emit_rule, which serves any game:
-// each type is made from a script's table by its constructor and run by
-// its methods. docs/lua-api.md, "Native rules", describes the tables.
+// The native rules of games that place pieces and move them (drops from
+// a hand, steps and jumps along lines, a line that wins), and emit_rule,
+// which serves any game: each type is made from a script's table by its
+// constructor and run by its methods. docs/lua-api.md, "Native rules", describes the tables.
 
 // ---- emit_rule ----
 

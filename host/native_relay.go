@@ -6,8 +6,8 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// The native rules of relay sowing games whose moves pause for decisions
-// (Tsoro): a relay that stops at an occupied site with a stop tag, where
+// The native rules of relay sowing games whose moves pause for decisions:
+// a relay that stops at an occupied site with a stop tag, where
 // the mover chooses to continue or stop; a capture after a sowing that
 // ends in an empty site; and bonus captures of sites the mover chooses,
 // one decision each. docs/lua-api.md, "Native rules", describes the

@@ -214,7 +214,8 @@ func (vm *machine) apiCaptureRule(L *lua.LState) int {
 
 // apiTakesAllRule: takes_all_rule{the capture's table}: (last, opp) ->
 // whether the capture would take every counter on the sites opp owns,
-// the test of a rule such as Oware's grand slam.
+// the test of a rule that forbids a capture of everything (a "grand
+// slam").
 func (vm *machine) apiTakesAllRule(L *lua.LState) int {
 	r := vm.captureSpec(L, "takes_all_rule")
 	if r.opposite != nil || r.row != nil {
