@@ -24,11 +24,13 @@ summary and counts in none of its figures; the match goes on.
 The summary gives wins, draws and losses per spec, the score of the first
 spec (a draw is half a win), its Elo difference with a 95% confidence
 interval (Wilson interval of the score; a score of 0 or 1 is taken as half
-a game from it), the mean length of the games and the mean time per move.
+a game from it), the mean length of the games, the mean time per move and
+the mean search per move (alpha-beta's nodes, MCTS's iterations).
 --json writes one object instead:
   {"game":…,"players":[…],"seed":…,"failures":[…],"games":…,"failed":…,
    "wins":[…],"draws":…,"score":…,"score_low":…,"score_high":…,"elo":…,
-   "elo_low":…,"elo_high":…,"plies_mean":…,"ms_per_move":[…]}
+   "elo_low":…,"elo_high":…,"plies_mean":…,"ms_per_move":[…],
+   "search_per_move":[…]}
 
 Players (options after a colon, separated by commas, e.g. mcts:time=500ms):
 `
@@ -121,6 +123,9 @@ func writeMatch(w io.Writer, r matchResult) {
 	}
 	fmt.Fprintf(w, "Elo difference of %s: %+.0f (95%% CI %+.0f to %+.0f)\n", r.Players[0], r.Elo, r.EloLow, r.EloHigh)
 	fmt.Fprintf(w, "Mean length: %.1f plies\n", r.PliesMean)
+	if r.SearchPerMove != [2]float64{} {
+		fmt.Fprintf(w, "Search per move (alpha-beta nodes, MCTS iterations): %.1f and %.1f\n", r.SearchPerMove[0], r.SearchPerMove[1])
+	}
 	if r.Failed > 0 {
 		fmt.Fprintf(w, "%s failed and count in none of the figures above:\n", plural(r.Failed, "game"))
 		for _, f := range r.Failures {

@@ -162,7 +162,10 @@ type Game struct {
 	Plies  int              // plies played
 	Think  [2]time.Duration // thinking time by entrant
 	Moves  [2]int           // moves chosen by entrant
-	Err    error            // the game failed: it counts in no score
+	// Search is the work of the searches by entrant, from player.StatsOf:
+	// alpha-beta's nodes, MCTS's iterations (0 for other players).
+	Search [2]int64
+	Err    error // the game failed: it counts in no score
 }
 
 // Result is a match: its entrants, seed and games in order.
@@ -249,7 +252,7 @@ func playOne(ctx context.Context, g *host.Game, entrants [2]Entrant, i int, seed
 			rec.Err = fmt.Errorf("game %d: %s: %w", i+1, entrants[e].Name, err)
 			return rec
 		}
-		players[seat-1] = timed{p: p, think: &rec.Think[e], moves: &rec.Moves[e]}
+		players[seat-1] = timed{p: p, think: &rec.Think[e], moves: &rec.Moves[e], search: &rec.Search[e]}
 	}
 	s := g.Start()
 	err := Play(ctx, s, players, maxPlies, nil, nil)
@@ -271,11 +274,13 @@ func playOne(ctx context.Context, g *host.Game, entrants [2]Entrant, i int, seed
 	return rec
 }
 
-// timed is a player whose thinking time and moves are added up.
+// timed is a player whose thinking time, moves and search work are added
+// up.
 type timed struct {
-	p     player.Player
-	think *time.Duration
-	moves *int
+	p      player.Player
+	think  *time.Duration
+	moves  *int
+	search *int64
 }
 
 func (t timed) Choose(ctx context.Context, s *host.State) (host.Move, error) {
@@ -283,5 +288,6 @@ func (t timed) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 	m, err := t.p.Choose(ctx, s)
 	*t.think += time.Since(start)
 	*t.moves++
+	*t.search += int64(player.StatsOf(t.p).Iterations)
 	return m, err
 }

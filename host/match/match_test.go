@@ -74,6 +74,25 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// A match counts the work of each entrant's searches (alpha-beta's nodes)
+// the same on every run, and nothing for a player that does not search.
+func TestRunSearch(t *testing.T) {
+	g := load(t, "kalah")
+	ab, err := Spec(g, "alphabeta:depth=2")
+	require.NoError(t, err)
+	random, err := Spec(g, "random")
+	require.NoError(t, err)
+	var sums [2]Summary
+	for i := range sums {
+		res, err := Run(context.Background(), g, ab, random, WithGames(2))
+		require.NoError(t, err)
+		sums[i] = res.Summary()
+	}
+	assert.Greater(t, sums[0].SearchPerMove[0], 1.0, "depth 2 searches more than one node a move")
+	assert.Zero(t, sums[0].SearchPerMove[1])
+	assert.Equal(t, sums[0].SearchPerMove, sums[1].SearchPerMove)
+}
+
 // time0 is the zero thinking time, for comparing records.
 type time0 = time.Duration
 

@@ -15,9 +15,9 @@ import (
 var alphabetaKind = kind{
 	name:     "alphabeta",
 	about:    "iterative-deepening alpha-beta (principal-variation search, transposition table, killer and history move ordering, quiescence over captures); default time=1s",
-	settings: []string{"depth", "time", "eval"},
+	settings: []string{"depth", "time", "quiescence", "eval"},
 	build: func(g *host.Game, st settings, _ options) (Player, error) {
-		return NewAlphaBeta(g, AlphaBetaConfig{Depth: st.depth, Time: st.time, Seed: st.seed, Eval: st.eval(g)})
+		return NewAlphaBeta(g, AlphaBetaConfig{Depth: st.depth, Time: st.time, Quiescence: st.quiescence, Seed: st.seed, Eval: st.eval(g)})
 	},
 }
 
