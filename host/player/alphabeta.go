@@ -65,11 +65,14 @@ type AlphaBeta struct {
 	killers [][2]host.Move
 	history map[host.Move]int32
 	scored  bool // the game has a score (captures show in it)
-	nodes   int
-	stop    bool
-	ctx     context.Context
-	end     time.Time
-	stats   Stats
+	nodes   int  // searched positions, for the clock
+	// positions counts every move the search applies, the quiet moves
+	// that the quiescence search tries and drops included: its work.
+	positions int
+	stop      bool
+	ctx       context.Context
+	end       time.Time
+	stats     Stats
 }
 
 // ttEntry is what the table knows about a position.
@@ -136,7 +139,7 @@ func (a *AlphaBeta) Choose(ctx context.Context, s *host.State) (host.Move, error
 	a.eval = evaluatorFor(a.g, a.r, a.cfg.Eval)
 	a.scored = a.g.Conserves() // a game of counters: captures move material
 	a.rng.Shuffle(len(root), func(i, j int) { root[i], root[j] = root[j], root[i] })
-	a.ctx, a.stop, a.nodes = ctx, false, 0
+	a.ctx, a.stop, a.nodes, a.positions = ctx, false, 0, 0
 	a.end = time.Time{}
 	if a.cfg.Time > 0 {
 		a.end = start.Add(a.cfg.Time)
@@ -194,7 +197,7 @@ func (a *AlphaBeta) Choose(ctx context.Context, s *host.State) (host.Move, error
 			break // a forced result is proven
 		}
 	}
-	a.stats.Iterations = a.nodes
+	a.stats.Iterations = a.positions
 	a.stats.Elapsed = time.Since(start)
 	return best, nil
 }
@@ -221,6 +224,7 @@ func (a *AlphaBeta) child(s *host.State, m host.Move, depth int, alpha, beta flo
 	if err := a.r.Apply(c, m); err != nil {
 		return 0, err
 	}
+	a.positions++
 	p := s.ToMove()
 	if c.Over() {
 		return result(c.Outcome().Winner, p) * (winScore - float64(ply)), nil
@@ -330,6 +334,7 @@ func (a *AlphaBeta) quiesce(s *host.State, depth int, alpha, beta float64, ply i
 		if err := a.r.Apply(c, m); err != nil {
 			return 0, err
 		}
+		a.positions++
 		var v float64
 		switch {
 		case c.Over():

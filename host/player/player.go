@@ -35,7 +35,7 @@ var ErrGameOver = errors.New("the game is over: there is no move to choose")
 
 // Stats describes the last search of a player.
 type Stats struct {
-	Iterations int           // MCTS: playouts, or visits of solved leaves; alpha-beta: nodes searched
+	Iterations int           // MCTS: playouts, or visits of solved leaves; alpha-beta: positions searched (every move it applies, quiescence's included)
 	Nodes      int           // MCTS: nodes in the tree after the search
 	Reused     int           // MCTS: nodes kept from the previous search
 	Elapsed    time.Duration // time the search took
