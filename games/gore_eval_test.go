@@ -13,7 +13,7 @@ import (
 // Goré's evaluation (games/gore/gore.lua): the material lead (captured
 // totals plus the counters in the holes each player owns, what G8 counts
 // at the end) plus all of the best sowing's gain for the player to move
-// and less half of the other's, out of 48, within ±0.95. Each row gives
+// and less three quarters of the other's, out of 48, within ±0.95. Each row gives
 // the lead in counters from Player 1's side, worked out by hand.
 func TestGoreEvaluate(t *testing.T) {
 	for _, tc := range []struct {
@@ -24,16 +24,16 @@ func TestGoreEvaluate(t *testing.T) {
 		lead     float64
 	}{
 		// The opening: each side's best sowing (a1, b4) leaves 3 counters
-		// in the other's holes, and no one can offer yet: 0 - 3 + 1.5.
-		{"opening", "b 6 6 6 6\na 6 6 6 6\n", []int{0, 0}, 1, -1.5},
+		// in the other's holes, and no one can offer yet: 0 - 3 + 2.25.
+		{"opening", "b 6 6 6 6\na 6 6 6 6\n", []int{0, 0}, 1, -0.75},
 		// The rules page's capture chain: material 25 to 23; a3 gains
 		// Player 1 10 (16 captured, 2 sown away, 4 of its own taken);
 		// Player 2's best, b1, would capture a4 and a3 (6) for the 4 it
-		// sows: 2 + 10 - 2/2.
-		{"the rules page's capture chain", "b 4 2 3 1\na 2 7 3 1\n", []int{12, 13}, 1, 11},
+		// sows: 2 + 10 - 0.75 × 2.
+		{"the rules page's capture chain", "b 4 2 3 1\na 2 7 3 1\n", []int{12, 13}, 1, 10.5},
 		// The same with Player 2 to move: b1 gains 2; Player 1's a3 10:
-		// 2 - 2 + 10/2.
-		{"the capture chain, Player 2 to move", "b 4 2 3 1\na 2 7 3 1\n", []int{12, 13}, 2, 5},
+		// 2 - 2 + 0.75 × 10.
+		{"the capture chain, Player 2 to move", "b 4 2 3 1\na 2 7 3 1\n", []int{12, 13}, 2, 7.5},
 		// A sowing of 12 passes every hole and four twice (G3): it ends in
 		// b4 with 2, captured, and the chain back takes a4, a3, a2 (2
 		// each, Player 1's own); 5 counters stay in Player 2's holes, so

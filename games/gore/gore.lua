@@ -196,10 +196,10 @@ local play = m.sowing_play { kind = SOW, sow = g3_sow, capture = g4_capture, aft
 -- (G4) takes counters from the board. So to the material lead the
 -- evaluation adds what the best sowing of each player would gain from
 -- here (its captures, less the counters it leaves in holes the sower does
--- not own): all of it for the player to move (TO_MOVE), half for the
--- other (WAITING), whose sowing the player to move may spoil first. The
--- weights were chosen by matches (docs/players.md, "Strength").
-local TO_MOVE, WAITING = 1, 0.5
+-- not own): all of it for the player to move (TO_MOVE), three quarters
+-- for the other (WAITING), whose sowing the player to move may spoil
+-- first. The weights were chosen by matches (docs/players.md, "Strength").
+local TO_MOVE, WAITING = 1, 0.75
 local RING_SITES = { 1, 2, 3, 4, 8, 7, 6, 5 } -- G2's ring a1 a2 a3 a4 b4 b3 b2 b1, by site
 local count, owner = m.count, m.owner
 local NEXT, PREV = {}, {} -- the ring positions after and before each
