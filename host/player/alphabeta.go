@@ -15,9 +15,9 @@ import (
 var alphabetaKind = kind{
 	name:     "alphabeta",
 	about:    "iterative-deepening alpha-beta (principal-variation search, transposition table, killer and history move ordering, quiescence over captures); default time=1s",
-	settings: []string{"depth", "time", "quiescence", "eval"},
+	settings: []string{"depth", "time", "nodes", "quiescence", "eval"},
 	build: func(g *host.Game, st settings, _ options) (Player, error) {
-		return NewAlphaBeta(g, AlphaBetaConfig{Depth: st.depth, Time: st.time, Quiescence: st.quiescence, Seed: st.seed, Eval: st.eval(g)})
+		return NewAlphaBeta(g, AlphaBetaConfig{Depth: st.depth, Time: st.time, Nodes: st.nodes, Quiescence: st.quiescence, Seed: st.seed, Eval: st.eval(g)})
 	},
 }
 
@@ -35,8 +35,13 @@ const (
 // AlphaBetaConfig configures NewAlphaBeta. A zero field takes its default.
 type AlphaBetaConfig struct {
 	Depth int           // decisions looked ahead (default and at most 64)
-	Time  time.Duration // thinking time per decision; neither Depth nor Time: 1 s
-	Seed  uint64        // orders equal root moves at first
+	Time  time.Duration // thinking time per decision; no Depth, Time or Nodes: 1 s
+	// Nodes stops the deepening once a decision's search has searched
+	// this many positions (as Stats counts them), keeping the last
+	// completed depth, as Time does; unlike Time it repeats exactly on any
+	// machine. 0: no such budget.
+	Nodes int
+	Seed  uint64 // orders equal root moves at first
 	// Eval scores the positions at the search's horizon. nil: the
 	// script's evaluate when it has one, else Generic.
 	Eval Evaluator
@@ -101,10 +106,12 @@ func NewAlphaBeta(g *host.Game, cfg AlphaBetaConfig) (*AlphaBeta, error) {
 		return nil, fmt.Errorf("alphabeta: depth %d: want 1 to %d", cfg.Depth, maxDepth)
 	case cfg.Time < 0:
 		return nil, fmt.Errorf("alphabeta: negative time %v", cfg.Time)
+	case cfg.Nodes < 0:
+		return nil, fmt.Errorf("alphabeta: negative node budget %d", cfg.Nodes)
 	case cfg.Quiescence < -1:
 		return nil, fmt.Errorf("alphabeta: quiescence %d: want -1 (none), 0 (the default) or more", cfg.Quiescence)
 	}
-	if cfg.Depth == 0 && cfg.Time == 0 {
+	if cfg.Depth == 0 && cfg.Time == 0 && cfg.Nodes == 0 {
 		cfg.Time = time.Second
 	}
 	if cfg.Depth == 0 {
@@ -244,6 +251,9 @@ func material(s *host.State) int { return s.Captured(1) + s.Captured(2) }
 // evaluation stands unless a capture improves on it.
 func (a *AlphaBeta) search(s *host.State, depth int, alpha, beta float64, ply int) (float64, error) {
 	a.nodes++
+	if a.cfg.Nodes > 0 && a.positions >= a.cfg.Nodes {
+		a.stop = true
+	}
 	if a.nodes&15 == 0 && (a.ctx.Err() != nil || !a.end.IsZero() && !time.Now().Before(a.end)) {
 		a.stop = true
 	}

@@ -68,7 +68,7 @@ func TestNewErrors(t *testing.T) {
 	}{
 		{"minimax", `unknown player "minimax"`, []string{"random", "greedy", "mcts", "alphabeta", "perfect"}},
 		{"mcts:depth=3", `mcts has no option "depth"`, []string{"iterations", "time", "threads", "nodes", "c", "playout", "minimax", "eval", "seed"}},
-		{"alphabeta:iterations=3", `alphabeta has no option "iterations"`, []string{"depth", "time", "quiescence", "eval", "seed"}},
+		{"alphabeta:iterations=3", `alphabeta has no option "iterations"`, []string{"depth", "time", "nodes", "quiescence", "eval", "seed"}},
 		{"greedy:eval=best", "eval=best: want script", nil},
 		{"random:time=1s", `random has no option "time"`, []string{"seed"}},
 		{"mcts:time=fast", "time=fast: want a positive duration", nil},
