@@ -14,7 +14,7 @@ import (
 // alphabetaKind is iterative-deepening principal-variation search.
 var alphabetaKind = kind{
 	name:     "alphabeta",
-	about:    "iterative-deepening alpha-beta (principal-variation search, transposition table, killer and history move ordering, quiescence over captures); default time=1s",
+	about:    "iterative-deepening alpha-beta (principal-variation search, transposition table, killer and history move ordering, optional quiescence over captures); default time=1s",
 	settings: []string{"depth", "time", "nodes", "quiescence", "eval"},
 	build: func(g *host.Game, st settings, _ options) (Player, error) {
 		return NewAlphaBeta(g, AlphaBetaConfig{Depth: st.depth, Time: st.time, Nodes: st.nodes, Quiescence: st.quiescence, Seed: st.seed, Eval: st.eval(g)})
@@ -28,8 +28,12 @@ const (
 	evalMax  = 1000    // evaluations are scaled to -evalMax..evalMax
 
 	// DefaultQuiescence is how many plies of captures AlphaBeta searches
-	// past its depth.
-	DefaultQuiescence = 4
+	// past its depth when the config asks for none in particular: none.
+	// Measured at equal budgets of positions on Kalah, Oware, Tsoro and
+	// Goré, a quiescence search of 4 plies lost to none in each game
+	// (docs/players.md, "Strength"): its positions are better spent a
+	// ply deeper.
+	DefaultQuiescence = -1
 )
 
 // AlphaBetaConfig configures NewAlphaBeta. A zero field takes its default.
@@ -46,15 +50,16 @@ type AlphaBetaConfig struct {
 	// script's evaluate when it has one, else Generic.
 	Eval Evaluator
 	// Quiescence is how many plies of captures are searched past the
-	// depth (default DefaultQuiescence; -1: none). A capture is a move
-	// that changes a player's captured total or score.
+	// depth: 0 the default (DefaultQuiescence, none), -1 none, N > 0 up
+	// to N plies. A capture is a move that changes a player's captured
+	// total, or one after which the same player moves again.
 	Quiescence int
 }
 
 // AlphaBeta is an iterative-deepening negamax player: principal-variation
 // search with alpha-beta pruning, a transposition table, killer and
-// history move ordering, and a quiescence search over captures at the
-// horizon. Values are from the side of the player to move; the sign flips
+// history move ordering, and on request (AlphaBetaConfig.Quiescence) a
+// quiescence search over captures at the horizon. Values are from the side of the player to move; the sign flips
 // only when the mover changes, so a turn of several decisions by one
 // player is searched as such. Depth counts decisions.
 type AlphaBeta struct {
@@ -109,7 +114,7 @@ func NewAlphaBeta(g *host.Game, cfg AlphaBetaConfig) (*AlphaBeta, error) {
 	case cfg.Nodes < 0:
 		return nil, fmt.Errorf("alphabeta: negative node budget %d", cfg.Nodes)
 	case cfg.Quiescence < -1:
-		return nil, fmt.Errorf("alphabeta: quiescence %d: want -1 (none), 0 (the default) or more", cfg.Quiescence)
+		return nil, fmt.Errorf("alphabeta: quiescence %d: want -1 (none), 0 (the default, none) or more", cfg.Quiescence)
 	}
 	if cfg.Depth == 0 && cfg.Time == 0 && cfg.Nodes == 0 {
 		cfg.Time = time.Second
