@@ -209,7 +209,7 @@ end
 -- Scratch of every call, written before it is read: no state is kept.
 local counts, owners, after = {}, {}, {} -- by ring position
 
--- after_chain(i, step) takes, in after, the holes from ring position i on
+-- after_chain(x, i, step) takes, in after, the holes from ring position i on
 -- (not i) that hold exactly 2 or 4, as G4's chain does, and returns the
 -- counters of those x does not own (taking x's own holes gains x nothing).
 local function after_chain(x, i, step)
