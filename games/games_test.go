@@ -80,8 +80,12 @@ func TestInvariants(t *testing.T) {
 				Games: 12, Seed: 1, Thorough: true, ThoroughGames: 2, Replay: true,
 				Reload: func() (*host.Game, error) { return c.load(games.Library()) },
 			}
-			if testing.Short() {
-				opt.Games = 4
+			if testing.Short() || raceEnabled {
+				// Under the race detector (the README's test command) each
+				// game costs ten times as much, and what the detector looks
+				// for is in the concurrent tests; the invariants keep their
+				// thorough checks on one game of every variant.
+				opt.Games, opt.ThoroughGames = 3, 1
 			}
 			if g.MaxPlies() == 0 {
 				t.Fatalf("%s declares no max_plies: every shipped game documents the cap by which it ends", c.label)

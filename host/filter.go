@@ -50,8 +50,9 @@ func (f *filter) sum(c []int32, lay *layout, mover int) int {
 			n += int(c[i])
 		}
 	default:
+		t, owners := f.tester(mover), lay.ownersOf(c)
 		for _, i := range f.cand {
-			if f.matches(c, lay, mover, i) {
+			if t.ok(c, owners, i) && (!t.rare || f.matchesOwner(c, lay, mover, i)) {
 				n += int(c[i])
 			}
 		}
@@ -175,6 +176,65 @@ func (f *filter) matches(c []int32, lay *layout, mover int, i int32) bool {
 	}
 	return f.tests != testsAll || f.matchesOwner(c, lay, mover, i)
 }
+
+// tester is a filter's state tests made ready for one mover, for the hot
+// loops of emitters and native rules. The count bounds and an owner are
+// tested by ok, small enough for the compiler to inline (and the struct
+// small enough to live in registers); the rarer tests (an empty next site,
+// an opponent's sites, runs along lines) are the filter's matchesOwner,
+// asked only when rare is set:
+//
+//	t.ok(c, lay.ownersOf(c), i) && (!t.rare || f.matchesOwner(c, lay, mover, i))
+//
+// is f.matches(c, lay, mover, i).
+type tester struct {
+	lo, hi int32 // count bounds
+	owner  int32 // the owner required, -1 for any
+	rare   bool  // matchesOwner must be asked too
+}
+
+// tester returns f's tests with mover to move.
+func (f *filter) tester(mover int) tester {
+	t := tester{lo: f.min, hi: f.max, owner: int32(f.owner)}
+	if t.hi < 0 {
+		t.hi = math.MaxInt32
+	}
+	switch f.rel {
+	case relMover:
+		t.owner = int32(mover)
+	case relOpponent:
+		t.rare = true
+	}
+	t.rare = t.rare || f.nextEmpty != nil || f.run.k > 0
+	return t
+}
+
+// ok reports whether site i passes the count bounds and the owner test;
+// owners are the owners' cells of c.
+func (t *tester) ok(c, owners []int32, i int32) bool {
+	n := c[i]
+	return n >= t.lo && n <= t.hi && (t.owner < 0 || owners[i] == t.owner)
+}
+
+// hits returns the set of the sites of block (at most 64) that pass ok:
+// bit k for block[k]. It is not inlined, so that its loop keeps the
+// tests in registers.
+//
+//go:noinline
+func (t *tester) hits(c, owners []int32, block []int32) uint64 {
+	lo, hi, owner := t.lo, t.hi, t.owner
+	c = c[:len(owners)] // the counts: one bounds check serves both
+	var set uint64
+	for k, i := range block {
+		if n := c[i]; n >= lo && n <= hi && (owner < 0 || owners[i] == owner) {
+			set |= 1 << (uint(k) & 63)
+		}
+	}
+	return set
+}
+
+// ownersOf returns the owners' cells of the state whose cells are c.
+func (lay *layout) ownersOf(c []int32) []int32 { return c[lay.owners : lay.owners+lay.sites] }
 
 // matchesOwner is the owner and next-site part of matches.
 func (f *filter) matchesOwner(c []int32, lay *layout, mover int, i int32) bool {

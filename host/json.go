@@ -33,13 +33,38 @@ func (s *State) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
+	// Room for what most states need, so that the buffer grows once: the
+	// sites, the history's keys, the legal tokens and the effects.
+	b.Grow(256 + 40*s.g.board.NumSites() + 19*(s.ply+1) + 12*len(s.moves) + 48*s.effectCount())
 	s.writeJSON(&b, score, prompt)
 	return b.Bytes(), nil
 }
 
+// effectCount is the number of effects the state carries.
+func (s *State) effectCount() int {
+	if s.effects == nil {
+		return 0
+	}
+	return len(s.effects.list)
+}
+
 func writeJSONString(b *bytes.Buffer, str string) {
-	q, _ := json.Marshal(str)
-	b.Write(q)
+	for i := 0; i < len(str); i++ {
+		if c := str[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(str) // escapes as encoding/json does
+			b.Write(q)
+			return
+		}
+	}
+	b.WriteByte('"') // plain printable ASCII: as it is, without an allocation
+	b.WriteString(str)
+	b.WriteByte('"')
+}
+
+// writeJSONInt writes n in decimal.
+func writeJSONInt(b *bytes.Buffer, n int) {
+	var buf [20]byte
+	b.Write(strconv.AppendInt(buf[:0], int64(n), 10))
 }
 
 // writeJSON writes the state with the scores the script gives it (nil
@@ -62,14 +87,22 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int, prompt string) {
 			b.WriteString(formatValue(v))
 		}
 	}
-	fmt.Fprintf(b, `},"ply":%d,"to_move":%d,"sites":[`, s.ply, s.ToMove())
+	b.WriteString(`},"ply":`)
+	writeJSONInt(b, s.ply)
+	b.WriteString(`,"to_move":`)
+	writeJSONInt(b, s.ToMove())
+	b.WriteString(`,"sites":[`)
 	for i, site := range g.board.sites {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString(`{"name":`)
 		writeJSONString(b, site.Name)
-		fmt.Fprintf(b, `,"count":%d,"owner":%d}`, s.Count(i), s.Owner(i))
+		b.WriteString(`,"count":`)
+		writeJSONInt(b, s.Count(i))
+		b.WriteString(`,"owner":`)
+		writeJSONInt(b, s.Owner(i))
+		b.WriteByte('}')
 	}
 	b.WriteString(`],"captured":`)
 	writeInts(b, g.players, s.Captured)
@@ -90,7 +123,11 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int, prompt string) {
 	}
 	b.WriteString(`],"prompt":`)
 	writeJSONString(b, prompt)
-	fmt.Fprintf(b, `,"over":%t,"winner":%d,"notes":[`, s.over, s.winner)
+	b.WriteString(`,"over":`)
+	b.WriteString(strconv.FormatBool(s.over))
+	b.WriteString(`,"winner":`)
+	writeJSONInt(b, s.winner)
+	b.WriteString(`,"notes":[`)
 	for i, n := range s.notes {
 		if i > 0 {
 			b.WriteByte(',')
@@ -125,7 +162,13 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int, prompt string) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(b, `"%016x"`, k)
+		var buf [18]byte // "%016x", without fmt: a long game has many keys
+		buf[0], buf[17] = '"', '"'
+		for j := 16; j > 0; j-- {
+			buf[j] = "0123456789abcdef"[k&15]
+			k >>= 4
+		}
+		b.Write(buf[:])
 	}
 	b.WriteString(`],"effects":`)
 	if s.effects == nil {

@@ -53,7 +53,9 @@ func (vm *machine) apiFinish(L *lua.LState) int {
 		if len(n) > 200 {
 			L.ArgError(i, "a note has at most 200 characters")
 		}
-		checkText(L, fmt.Sprintf("finish: note %d", i-2), n, false)
+		if _, _, bad := badRune(n, false); bad { // the note's number is formatted only for an error
+			checkText(L, fmt.Sprintf("finish: note %d", i-2), n, false)
+		}
 		notes = append(notes, n)
 	}
 	s.over, s.winner, s.reason, s.notes, s.sites, s.method = true, w, reason, notes, nil, method
@@ -101,7 +103,9 @@ func (vm *machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason stri
 			if !ok || len(n) > 200 {
 				L.RaiseError("finish: note %d must be a text of at most 200 characters, got %s", i, describeLua(v.RawGetInt(i)))
 			}
-			checkText(L, fmt.Sprintf("finish: note %d", i), string(n), false)
+			if _, _, bad := badRune(string(n), false); bad { // the note's number is formatted only for an error
+				checkText(L, fmt.Sprintf("finish: note %d", i), string(n), false)
+			}
 			notes = append(notes, string(n))
 		}
 	default:

@@ -32,12 +32,14 @@ func (vm *machine) beginMove() {
 }
 
 // forgetBefore empties the history of s before the position of a move that
-// play marked irreversible, keeping a copy to restore if the move fails.
+// play marked irreversible, keeping it to restore if the move fails. The
+// machine and the state swap histories, so nothing is copied: the state's
+// new, emptied one reuses the buffer of the history last forgotten.
 func (vm *machine) forgetBefore(s *State) {
 	if !vm.irrev.marked {
 		return
 	}
-	vm.irrev.dropped.copyFrom(&s.hist)
+	vm.irrev.dropped, s.hist = s.hist, vm.irrev.dropped
 	vm.irrev.forgot = true
 	s.hist.reset()
 }
@@ -46,7 +48,7 @@ func (vm *machine) forgetBefore(s *State) {
 // move that was marked irreversible fails after all.
 func (vm *machine) rememberBefore(s *State) {
 	if vm.irrev.forgot {
-		s.hist.copyFrom(&vm.irrev.dropped)
+		vm.irrev.dropped, s.hist = s.hist, vm.irrev.dropped
 		vm.irrev.forgot = false
 	}
 }

@@ -5,10 +5,10 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// The native rules of games that place pieces and move them (Tsoro
-// Yematatu, Tapatan, Achi, ...), and emit_rule, which serves any game:
-// each type is made from a script's table by its constructor and run by
-// its methods. docs/lua-api.md, "Native rules", describes the tables.
+// The native rules of games that place pieces and move them (drops from
+// a hand, steps and jumps along lines, a line that wins), and emit_rule,
+// which serves any game: each type is made from a script's table by its
+// constructor and run by its methods. docs/lua-api.md, "Native rules", describes the tables.
 
 // ---- emit_rule ----
 
@@ -121,8 +121,9 @@ func (r *emitRule) emit(c *nativeCall, p int) (int, error) {
 			return 0, err
 		}
 		m := Move{Kind: uint8(r.kind), N: 1}
+		t, owners := f.tester(mover), lay.ownersOf(cells)
 		for _, i := range f.cand {
-			if f.matches(cells, lay, mover, i) {
+			if t.ok(cells, owners, i) && (!t.rare || f.matchesOwner(cells, lay, mover, i)) {
 				m.Sites[0] = uint16(i)
 				if err := c.push(m); err != nil {
 					return 0, err
@@ -136,8 +137,9 @@ func (r *emitRule) emit(c *nativeCall, p int) (int, error) {
 		if err := c.chargeFilter(f); err != nil {
 			return 0, err
 		}
+		t, owners := f.tester(mover), lay.ownersOf(cells)
 		for _, i := range f.cand {
-			if !f.matches(cells, lay, mover, i) {
+			if !t.ok(cells, owners, i) || t.rare && !f.matchesOwner(cells, lay, mover, i) {
 				continue
 			}
 			m.Sites[0] = uint16(i)
@@ -156,8 +158,9 @@ func (r *emitRule) emit(c *nativeCall, p int) (int, error) {
 		if err := c.chargeFilter(f); err != nil {
 			return 0, err
 		}
+		t, owners := f.tester(mover), lay.ownersOf(cells)
 		for _, i := range f.cand {
-			if !f.matches(cells, lay, mover, i) {
+			if !t.ok(cells, owners, i) || t.rare && !f.matchesOwner(cells, lay, mover, i) {
 				continue
 			}
 			m.Sites[0] = uint16(i)
@@ -191,8 +194,9 @@ func (r *emitRule) emitPairs(c *nativeCall, from, to *filter) error {
 	}
 	var buf [64]int32
 	dst := buf[:0]
+	tt, owners := to.tester(mover), lay.ownersOf(cells)
 	for _, j := range to.cand {
-		if to.matches(cells, lay, mover, j) {
+		if tt.ok(cells, owners, j) && (!tt.rare || to.matchesOwner(cells, lay, mover, j)) {
 			dst = append(dst, j)
 		}
 	}
@@ -200,8 +204,9 @@ func (r *emitRule) emitPairs(c *nativeCall, from, to *filter) error {
 		return nil
 	}
 	m := Move{Kind: uint8(r.kind), N: 2}
+	ft := from.tester(mover)
 	for _, i := range from.cand {
-		if !from.matches(cells, lay, mover, i) {
+		if !ft.ok(cells, owners, i) || ft.rare && !from.matchesOwner(cells, lay, mover, i) {
 			continue
 		}
 		if err := c.charge(len(dst)/4 + 1); err != nil {

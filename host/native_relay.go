@@ -6,8 +6,8 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// The native rules of relay sowing games whose moves pause for decisions
-// (Tsoro): a relay that stops at an occupied site with a stop tag, where
+// The native rules of relay sowing games whose moves pause for decisions:
+// a relay that stops at an occupied site with a stop tag, where
 // the mover chooses to continue or stop; a capture after a sowing that
 // ends in an empty site; and bonus captures of sites the mover chooses,
 // one decision each. docs/lua-api.md, "Native rules", describes the
@@ -331,17 +331,18 @@ type relayPlay struct {
 	relay, capture, bonus ruleRef
 	other                 ruleRef
 	bonusCount            int
+	irreversible          bool // a capture forgets every earlier position
 }
 
 func (vm *machine) apiRelayPlay(L *lua.LState) int {
 	const what = "relay_play"
-	t := vm.specTable(L, what, "pending", "sow", "continue", "stop", "take", "relay", "capture", "bonus", "bonus_count", "other")
+	t := vm.specTable(L, what, "pending", "sow", "continue", "stop", "take", "relay", "capture", "bonus", "bonus_count", "irreversible", "other")
 	r := &relayPlay{pending: vm.specVar(L, t, what, "pending"), sow: vm.specKind(L, t, what, "sow", true),
 		cont: vm.specKind(L, t, what, "continue", false), stop: vm.specKind(L, t, what, "stop", false),
 		take:  vm.specKind(L, t, what, "take", false),
 		relay: vm.refArg(L, t, "relay", what, true), capture: vm.refArg(L, t, "capture", what, false),
 		bonus: vm.refArg(L, t, "bonus", what, false), other: vm.refArg(L, t, "other", what, false),
-		bonusCount: specInt(L, t, what, "bonus_count", 0, 0, maxCount)}
+		bonusCount: specInt(L, t, what, "bonus_count", 0, 0, maxCount), irreversible: specBool(L, t, what, "irreversible")}
 	arity := func(k, want int, field string) {
 		if k >= 0 && vm.dcl.kinds[k].arity != want {
 			L.RaiseError("%s: %s's kind %s must take %s", what, field, vm.dcl.kinds[k].Name, arityText(want))
@@ -380,12 +381,22 @@ func (r *relayPlay) play(c *nativeCall, p int, m Move) error {
 		return nil
 	case r.take:
 		left := -int(*pending) - 1
-		if _, err := c.captureSite(int(m.Sites[0]), p); err != nil {
+		n, err := c.captureSite(int(m.Sites[0]), p)
+		if err != nil {
 			return err
 		}
+		r.captured(c, n)
 		return c.stageBonus(r.bonus, p, left)
 	}
 	return c.stageOther(r.other, p, m)
+}
+
+// captured notes a capture of n counters: with irreversible, no earlier
+// position can come back (matombo.irreversible).
+func (r *relayPlay) captured(c *nativeCall, n int) {
+	if n > 0 && r.irreversible {
+		c.vm.irrev.marked = true
+	}
 }
 
 // sowFrom relays from from; a relay that ends in an empty site is followed
@@ -402,6 +413,7 @@ func (r *relayPlay) sowFrom(c *nativeCall, p, from int) error {
 			return nil
 		}
 		n, err := c.stageCapture(r.capture, p, last, true)
+		r.captured(c, n)
 		if err != nil || n <= 0 || !r.bonus.present() {
 			return err
 		}

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -187,4 +188,44 @@ func TestRelayRuleFailsWhilePlaying(t *testing.T) {
 	require.ErrorAs(t, err, &se)
 	assert.Contains(t, se.Msg, "the sowing from a1 went over the lap limit")
 	assert.Equal(t, pos, s.Position())
+}
+
+// TestRelayPlayIrreversible: with irreversible, a capture (the relay's, or
+// a bonus take) forgets the positions before it, and the games come out
+// the same, since a capture takes counters off the board for good.
+func TestRelayPlayIrreversible(t *testing.T) {
+	plain, err := loadSource(t, "relay", relaySource(relayNativeBody, relayNativeLegal, relayNativePlay))
+	require.NoError(t, err)
+	irrevPlay := strings.Replace(relayNativePlay, "bonus_count = 1 }", "bonus_count = 1, irreversible = true }", 1)
+	require.NotEqual(t, relayNativePlay, irrevPlay)
+	irrev, err := loadSource(t, "relay", relaySource(relayNativeBody, relayNativeLegal, irrevPlay))
+	require.NoError(t, err)
+	onBoard := func(s *State) int {
+		n := 0
+		for i := range s.g.lay.sites {
+			n += s.Count(i)
+		}
+		return n
+	}
+	captures := 0
+	for i := range 40 {
+		rng := rand.New(rand.NewPCG(uint64(i), 7))
+		a, b := plain.Start(), irrev.Start()
+		for ply := 0; !a.Over(); ply++ {
+			require.Equal(t, a.Legal(), b.Legal(), "game %d, ply %d", i, ply)
+			before := onBoard(b)
+			k := rng.IntN(len(a.Moves()))
+			require.NoError(t, a.Apply(a.Moves()[k]))
+			require.NoError(t, b.Apply(b.Moves()[k]))
+			require.Equal(t, a.Key(), b.Key(), "game %d, ply %d", i, ply)
+			if onBoard(b) < before {
+				captures++
+				assert.Equal(t, 1, historyLen(b), "game %d, ply %d: a capture forgets the positions before it", i, ply)
+			}
+			assert.LessOrEqual(t, historyLen(b), historyLen(a))
+		}
+		require.True(t, b.Over())
+		require.Equal(t, a.Outcome(), b.Outcome(), "game %d", i)
+	}
+	assert.Greater(t, captures, 40, "the games capture")
 }

@@ -1,6 +1,8 @@
 package host
 
 import (
+	"math"
+	"math/bits"
 	"slices"
 
 	lua "github.com/yuin/gopher-lua"
@@ -212,7 +214,8 @@ func (vm *machine) apiCaptureRule(L *lua.LState) int {
 
 // apiTakesAllRule: takes_all_rule{the capture's table}: (last, opp) ->
 // whether the capture would take every counter on the sites opp owns,
-// the test of a rule such as Oware's grand slam.
+// the test of a rule that forbids a capture of everything (a "grand
+// slam").
 func (vm *machine) apiTakesAllRule(L *lua.LState) int {
 	r := vm.captureSpec(L, "takes_all_rule")
 	if r.opposite != nil || r.row != nil {
@@ -496,8 +499,9 @@ func filterSum(f *filter, cells []int32, lay *layout, mover int) int {
 }
 
 func filterFirst(f *filter, cells []int32, lay *layout, mover int) int {
+	t, owners := f.tester(mover), lay.ownersOf(cells)
 	for _, i := range f.cand {
-		if f.matches(cells, lay, mover, i) {
+		if t.ok(cells, owners, i) && (!t.rare || f.matchesOwner(cells, lay, mover, i)) {
 			return int(i)
 		}
 	}
@@ -657,35 +661,52 @@ func (r *sowingsRule) run(c *nativeCall, p int) (int, error) {
 	before := len(moves)
 	m := Move{Kind: uint8(r.kind), N: 1, game: vm.g.tag}
 	mover := vm.mover
-	for _, i := range cand {
-		if f != nil && !f.matches(cells, lay, mover, i) || f == nil && cells[i] == 0 {
-			continue
+	t, owners := tester{lo: 1, hi: math.MaxInt32, owner: -1}, lay.ownersOf(cells) // any site with counters
+	if f != nil {
+		t = f.tester(mover)
+	}
+	// The candidates go by blocks of 64: a tight loop finds those passing
+	// the filter's quick tests, then each is looked at. A Lua hook may see
+	// the state between candidates, so with one each is tested in its turn.
+	lua := r.ends.present() && ends == nil
+	for len(cand) > 0 {
+		block := cand[:min(len(cand), 64)]
+		cand = cand[len(block):]
+		hits := ^uint64(0) >> (64 - len(block))
+		if !lua {
+			hits = t.hits(cells, owners, block)
 		}
-		if r.feeding != nil && !feeds(r.feeding[p-1], cells, lay, p, int(i)) {
-			continue
-		}
-		if r.ends.present() {
-			var ok bool
-			var err error
-			if ends != nil {
-				t := ends.tracks[p-1]
-				if err = ends.check(c, t, int(i)); err == nil {
-					ok, err = ends.ends(c, t, int(i), bounded, &work)
-				}
-			} else {
-				s.moves = moves // a Lua function sees the list so far
-				ok, err = c.stageEnds(r.ends, p, int(i))
-				moves = s.moves
-			}
-			if err != nil {
-				return 0, err
-			}
-			if !ok {
+		for ; hits != 0; hits &= hits - 1 {
+			i := block[bits.TrailingZeros64(hits)]
+			if lua && !t.ok(cells, owners, i) || t.rare && !f.matchesOwner(cells, lay, mover, i) {
 				continue
 			}
+			if r.feeding != nil && !feeds(r.feeding[p-1], cells, lay, p, int(i)) {
+				continue
+			}
+			if r.ends.present() {
+				var ok bool
+				var err error
+				if ends != nil {
+					t := ends.tracks[p-1]
+					if err = ends.check(c, t, int(i)); err == nil {
+						ok, err = ends.ends(c, t, int(i), bounded, &work)
+					}
+				} else {
+					s.moves = moves // a Lua function sees the list so far
+					ok, err = c.stageEnds(r.ends, p, int(i))
+					moves = s.moves
+				}
+				if err != nil {
+					return 0, err
+				}
+				if !ok {
+					continue
+				}
+			}
+			m.Sites[0] = uint16(i)
+			moves = append(moves, m)
 		}
-		m.Sites[0] = uint16(i)
-		moves = append(moves, m)
 	}
 	if len(moves) == before && r.none >= 0 {
 		moves = append(moves, Move{Kind: uint8(r.none), game: vm.g.tag})

@@ -4,11 +4,11 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// The native rules of trades of sites for captured counters (Goré's G6
-// and G7): a player offers some of their sites, the next player answers,
-// and on accepting takes them over, paying a price per site from their
-// captured counters. The sites of a pending offer wait in script
-// variables, declared by the script and named in the tables (0 for none).
+// The native rules of trades of sites for captured counters: a player
+// offers some of their sites, the next player answers, and on accepting
+// takes them over, paying a price per site from their captured counters.
+// The sites of a pending offer wait in script variables, declared by the
+// script and named in the tables (0 for none).
 // docs/lua-api.md, "Native rules", describes the tables.
 
 // offersRule: offers_rule{kind = K, from = F, keep = 1, most = 3, price =
@@ -63,8 +63,9 @@ func (r *offersRule) emit(c *nativeCall, p int) (int, error) {
 	}
 	var buf [64]int32
 	pool := buf[:0]
+	t, owners := f.tester(vm.mover), lay.ownersOf(cells)
 	for _, i := range f.cand {
-		if f.matches(cells, lay, vm.mover, i) {
+		if t.ok(cells, owners, i) && (!t.rare || f.matchesOwner(cells, lay, vm.mover, i)) {
 			pool = append(pool, i)
 		}
 	}

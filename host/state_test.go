@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -241,8 +242,12 @@ func TestHistoryOfCopies(t *testing.T) {
 }
 
 // The history type itself, against a plain slice, with copies taken and
-// played on at random, across many chunk boundaries.
+// played on at random, across many chunk boundaries. The keys share their
+// top bits (the tail's filter), their bits for the Bloom filters and their
+// low bits (the chunks' index) in pairs, so every shortcut is taken and
+// every collision met.
 func TestHistoryModel(t *testing.T) {
+	keys := []uint64{0, 128, 1 << 56, 1<<56 | 128 | 1, 0x9E3779B97F4A7C15}
 	rng := rand.New(rand.NewPCG(9, 9))
 	type pair struct {
 		h     history
@@ -253,7 +258,7 @@ func TestHistoryModel(t *testing.T) {
 		p := hs[rng.IntN(len(hs))]
 		switch op := rng.IntN(10); {
 		case op < 6:
-			k := uint64(rng.IntN(5))
+			k := keys[rng.IntN(len(keys))]
 			p.h.push(k)
 			p.model = append(p.model, k)
 		case op < 8 && len(p.model) > 0:
@@ -277,7 +282,7 @@ func TestHistoryModel(t *testing.T) {
 		}
 		for i, q := range check {
 			require.Equal(t, len(q.model), q.h.len(), "history %d at step %d", i, step)
-			for k := uint64(0); k < 5; k++ {
+			for _, k := range keys {
 				n := 0
 				for _, x := range q.model {
 					if x == k {
@@ -633,4 +638,47 @@ func TestStateAccessorsOutOfRange(t *testing.T) {
 		assert.PanicsWithValue(t, c.msg, c.call, name)
 	}
 	assert.NotPanics(t, func() { s.Count(n - 1); s.Owner(0); s.Captured(2); s.Hand(1) })
+}
+
+// hashCellsReference is the position hash as first written, one index
+// at a time: keys are stored (state JSON histories), so every faster
+// version must give the same values.
+func hashCellsReference(c []int32) uint64 {
+	const (
+		k1 = 0x9E3779B97F4A7C15
+		k2 = 0xC2B2AE3D27D4EB4F
+		k3 = 0x165667B19E3779F9
+	)
+	h1, h2 := uint64(len(c))*k3, uint64(0x27D4EB2F165667C5)
+	i := 0
+	for ; i+4 <= len(c); i += 4 {
+		a := uint64(uint32(c[i])) | uint64(uint32(c[i+1]))<<32
+		b := uint64(uint32(c[i+2])) | uint64(uint32(c[i+3]))<<32
+		h1 = bits.RotateLeft64(h1^(a*k2), 31) * k1
+		h2 = bits.RotateLeft64(h2^(b*k1), 29) * k2
+	}
+	for ; i < len(c); i++ {
+		h1 = bits.RotateLeft64(h1^(uint64(uint32(c[i]))*k2), 31) * k1
+	}
+	h := h1 ^ bits.RotateLeft64(h2, 17)
+	h ^= h >> 33
+	h *= k2
+	h ^= h >> 29
+	h *= k3
+	h ^= h >> 32
+	return h
+}
+
+func TestHashCellsKeepsItsValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n < 300; n++ {
+		c := make([]int32, n)
+		for i := range c {
+			c[i] = int32(rng.Uint32())
+			if i%3 == 0 {
+				c[i] = int32(rng.IntN(8))
+			}
+		}
+		require.Equal(t, hashCellsReference(c), hashCells(c), "%d cells", n)
+	}
 }

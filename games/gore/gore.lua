@@ -183,8 +183,13 @@ local legal = m.pending_legal {
 local trade_or_pass = m.play_by_kind { [OFFER] = g6_offer, [ACCEPT] = g7_accept, [DECLINE] = g7_decline, [PASS] = false }
 
 -- A sowing: G3, then G4's capture, then G8's end; the other decisions are
--- trade_or_pass's.
-local play = m.sowing_play { kind = SOW, sow = g3_sow, capture = g4_capture, after = g8_over, other = trade_or_pass }
+-- trade_or_pass's. A capture takes counters off the board for good (no
+-- move puts any back: trades pay from the captured totals), so no position
+-- before it can come back: irreversible tells the host to count G9's
+-- repetitions from there (matombo.irreversible) and keep the history short.
+local play = m.sowing_play {
+  kind = SOW, sow = g3_sow, capture = g4_capture, irreversible = true, after = g8_over, other = trade_or_pass,
+}
 
 -- No blocked function: a player always has a token (an answer, a sowing or
 -- G5's pass), so the game never blocks; the host reports it if it ever did.

@@ -195,9 +195,14 @@ local legal = m.pending_legal { pending = PENDING, none = { t5_starts, t6_single
 -- the game ends in a draw", which the host checks (see t13_repetition). A
 -- win (T11) comes first, but needs no check here: a position without a
 -- legal token ends the game when it first occurs, so it never occurs again.
+-- A capture (T8) or a bonus capture (T9) takes counters off the board for
+-- good, so no position before it can come back: irreversible tells the host
+-- to count T13's repetitions from there (matombo.irreversible) and keep the
+-- history short.
 local play = m.relay_play {
   pending = PENDING, sow = SOW, continue = CONTINUE, stop = STOP, take = TAKE,
   relay = t7_sow, capture = t8_capture, bonus = t9_bonus, bonus_count = BONUS,
+  irreversible = true,
 }
 
 -- T13 Repetition: "When the same position occurs for the third time the

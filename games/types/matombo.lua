@@ -388,7 +388,7 @@ function matombo.relay_choices_rule(spec) end
 ---@return fun(p: integer, left: integer)
 function matombo.bonus_rule(spec) end
 ---A play function: sow or continue (relay, then capture and bonus, or a stop), stop, take; other kinds to other.
----@param spec {pending: integer|string, sow: matombo.Kind, continue: matombo.Kind?, stop: matombo.Kind?, take: matombo.Kind?, relay: function, capture: function?, bonus: function?, bonus_count: integer?, other: function?}
+---@param spec {pending: integer|string, sow: matombo.Kind, continue: matombo.Kind?, stop: matombo.Kind?, take: matombo.Kind?, relay: function, capture: function?, bonus: function?, bonus_count: integer?, irreversible: boolean?, other: function?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.relay_play(spec) end
 ---A legal function by a pending decision in a variable: none's functions (0), site(p, s) (a site), count(p, k) (-k).
