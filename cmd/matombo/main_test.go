@@ -129,6 +129,7 @@ func TestErrors(t *testing.T) {
 		{"bad player option", []string{"match", "tsoro", "--p1", "mcts:depth=3"}, exitUsage, []string{`mcts has no option "depth" (valid: iterations, time, threads, nodes, c, playout, minimax, eval, seed)`}},
 		{"bad player value", []string{"move", "tsoro", "--player", "alphabeta:depth=x"}, exitUsage, []string{"depth=x: want a whole number from 1 to 64"}},
 		{"match without p1", []string{"match", "tsoro"}, exitUsage, []string{"name the first player with --p1 SPEC"}},
+		{"match opening too long", []string{"match", "tsoro", "--p1", "random", "--opening", "1001"}, exitUsage, []string{"--opening 1001: too large: the limit is 1000"}},
 		{"bad max plies", []string{"selfplay", "tsoro", "--max-plies", "-1"}, exitUsage, []string{"--max-plies -1"}},
 		{"bad game count", []string{"selfplay", "tsoro", "-n", "0"}, exitUsage, []string{"-n 0: want a whole number from 1 to"}},
 		{"bad seconds", []string{"bench", "tsoro", "--seconds", "0"}, exitUsage, []string{"--seconds 0"}},

@@ -19,19 +19,28 @@ Player 1, in game 2 the second. A spec without a seed of its own gets one
 from --seed, the game and the seat, so a run with iteration or depth
 budgets is the same for the same seed. A game stopped at the ply cap counts
 as a draw. A game that fails (a player's error) is reported after the
-summary and counts in none of its figures; the match goes on.
+summary and counts in none of its figures; the match goes on. --opening N
+starts every game with N uniformly random plies, the same for games 1 and
+2, 3 and 4, ... (seats swapped): players with a depth or iteration budget
+play few distinct games from the start, and paired openings make the
+games differ while staying fair to both.
 
 The summary gives wins, draws and losses per spec, the score of the first
 spec (a draw is half a win), its Elo difference with a 95% confidence
 interval (Wilson interval of the score; a score of 0 or 1 is taken as half
-a game from it), the mean length of the games and the mean time per move.
+a game from it), the mean length of the games, the mean time per move and
+the mean search per move (alpha-beta's nodes, MCTS's iterations).
 --json writes one object instead:
   {"game":…,"players":[…],"seed":…,"failures":[…],"games":…,"failed":…,
    "wins":[…],"draws":…,"score":…,"score_low":…,"score_high":…,"elo":…,
-   "elo_low":…,"elo_high":…,"plies_mean":…,"ms_per_move":[…]}
+   "elo_low":…,"elo_high":…,"plies_mean":…,"ms_per_move":[…],
+   "search_per_move":[…]}
 
 Players (options after a colon, separated by commas, e.g. mcts:time=500ms):
 `
+
+// maxOpening is the longest random opening --opening accepts.
+const maxOpening = 1000
 
 // matchResult is what --json writes.
 type matchResult struct {
@@ -44,7 +53,7 @@ type matchResult struct {
 
 // runMatch is `matombo match GAME --p1 SPEC --p2 SPEC`.
 func runMatch(e *env, args []string) int {
-	c := newCLI(e, "match", "GAME --p1 SPEC --p2 SPEC [--games N] [--seed S] [--parallel K] [--json] [--variant NAME] [--param key=value]", matchAbout+specHelp())
+	c := newCLI(e, "match", "GAME --p1 SPEC --p2 SPEC [--games N] [--seed S] [--parallel K] [--opening N] [--json] [--variant NAME] [--param key=value]", matchAbout+specHelp())
 	var gf gameFlags
 	gf.register(c.fs, false)
 	count := 20
@@ -53,6 +62,7 @@ func runMatch(e *env, args []string) int {
 	p2 := c.fs.String("p2", "random", "the second player's `SPEC`")
 	seed := c.uint64Flag("seed", 1, "seed `S` of the players that name none")
 	parallel := c.intFlag("parallel", 1, 1, maxParallel, "play `K` games at a time")
+	opening := c.intFlag("opening", 0, 0, maxOpening, "start every game with `N` random plies, shared by games 1 and 2, 3 and 4, ...")
 	asJSON := c.fs.Bool("json", false, "write the result as one JSON object")
 	name, _, status, ok := c.parseGame(args, false)
 	if !ok {
@@ -60,9 +70,6 @@ func runMatch(e *env, args []string) int {
 	}
 	if *p1 == "" {
 		return c.usageError("name the first player with --p1 SPEC (players: %s)", strings.Join(player.Names(), ", "))
-	}
-	if *parallel < 1 {
-		return c.usageError("--parallel %d: want at least 1", *parallel)
 	}
 	g, err := gf.open(name)
 	if err != nil {
@@ -83,7 +90,7 @@ func runMatch(e *env, args []string) int {
 	}
 	prog := progress{w: bar, total: count, start: time.Now()}
 	res, err := match.Run(context.Background(), g, entrants[0], entrants[1],
-		match.WithGames(count), match.WithSeed(*seed), match.WithParallel(*parallel),
+		match.WithGames(count), match.WithSeed(*seed), match.WithParallel(*parallel), match.WithOpening(*opening),
 		match.WithProgress(func(done, _ int) { prog.done = done; prog.draw() }))
 	prog.finish()
 	if err != nil {
@@ -121,6 +128,9 @@ func writeMatch(w io.Writer, r matchResult) {
 	}
 	fmt.Fprintf(w, "Elo difference of %s: %+.0f (95%% CI %+.0f to %+.0f)\n", r.Players[0], r.Elo, r.EloLow, r.EloHigh)
 	fmt.Fprintf(w, "Mean length: %.1f plies\n", r.PliesMean)
+	if r.SearchPerMove != [2]float64{} {
+		fmt.Fprintf(w, "Search per move (alpha-beta nodes, MCTS iterations): %.1f and %.1f\n", r.SearchPerMove[0], r.SearchPerMove[1])
+	}
 	if r.Failed > 0 {
 		fmt.Fprintf(w, "%s failed and count in none of the figures above:\n", plural(r.Failed, "game"))
 		for _, f := range r.Failures {

@@ -47,6 +47,7 @@ func TestMatchText(t *testing.T) {
 	assert.Regexp(t, regexp.MustCompile(`(?m)^random:seed=9\s+\d+\s+\d+\s+\d+\s+[\d.]+%\s+[\d.]+ ms$`), r.stdout)
 	assert.Regexp(t, regexp.MustCompile(`(?m)^Elo difference of greedy: [+-]\d+ \(95% CI [+-]\d+ to [+-]\d+\)$`), r.stdout)
 	assert.Regexp(t, regexp.MustCompile(`(?m)^Mean length: [\d.]+ plies$`), r.stdout)
+	assert.NotContains(t, r.stdout, "Search per move", "neither player searches")
 }
 
 // move prints the chosen token alone; every search player finds the win

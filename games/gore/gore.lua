@@ -183,26 +183,179 @@ local legal = m.pending_legal {
 local trade_or_pass = m.play_by_kind { [OFFER] = g6_offer, [ACCEPT] = g7_accept, [DECLINE] = g7_decline, [PASS] = false }
 
 -- A sowing: G3, then G4's capture, then G8's end; the other decisions are
--- trade_or_pass's. A capture takes counters off the board for good (no
--- move puts any back: trades pay from the captured totals), so no position
--- before it can come back: irreversible tells the host to count G9's
--- repetitions from there (matombo.irreversible) and keep the history short.
+-- trade_or_pass's. Without trading (G10) a capture takes counters off the
+-- board for good, so no position before it can come back: irreversible
+-- tells the host to count G9's repetitions from there (matombo.irreversible)
+-- and keep the history short. With trading it cannot: an accepted offer
+-- (G7) puts captured counters back on the board and lowers a captured
+-- total, so a position from before a capture may occur again, and G9
+-- counts it.
 local play = m.sowing_play {
-  kind = SOW, sow = g3_sow, capture = g4_capture, irreversible = true, after = g8_over, other = trade_or_pass,
+  kind = SOW, sow = g3_sow, capture = g4_capture, irreversible = not TRADING, after = g8_over, other = trade_or_pass,
 }
 
 -- No blocked function: a player always has a token (an answer, a sowing or
 -- G5's pass), so the game never blocks; the host reports it if it ever did.
 -- evaluate: advice for computer players, not a rule. At the end (G8)
--- each hole's counters go to its owner, so p's lead is captured totals
--- plus the counters in the holes each player owns, out of the 48.
-local OWNED_BY = { m.filter { owner = 1 }, m.filter { owner = 2 } }
+-- each hole's counters go to its owner, so p's material is p's captured
+-- total plus the counters in the holes p owns, out of the 48. But the
+-- counters in holes are not safe till then: every sowing (G3) carries
+-- some of the sower's counters into holes the opponent owns, and a capture
+-- (G4) takes counters from the board. So to the material lead the
+-- evaluation adds what the best sowing of each player would gain from
+-- here (its captures, less the counters it leaves in holes the sower does
+-- not own): all of it for the player to move (TO_MOVE), three quarters
+-- for the other (WAITING), whose sowing the player to move may spoil
+-- first. The weights were chosen by matches (docs/players.md, "Strength").
+local TO_MOVE, WAITING = 1, 0.75
+local RING_SITES = { 1, 2, 3, 4, 8, 7, 6, 5 } -- G2's ring a1 a2 a3 a4 b4 b3 b2 b1, by site
+local count, owner = m.count, m.owner
+local NEXT, PREV = {}, {} -- the ring positions after and before each
+for i = 1, 8 do
+  NEXT[i], PREV[i] = i % 8 + 1, (i + 6) % 8 + 1
+end
+-- Scratch of every call, written before it is read: no state is kept.
+local counts, owners, after = {}, {}, {} -- by ring position
+
+-- after_chain(x, i, step) takes, in after, the holes from ring position i on
+-- (not i) that hold exactly 2 or 4, as G4's chain does, and returns the
+-- counters of those x does not own (taking x's own holes gains x nothing).
+local function after_chain(x, i, step)
+  local gain = 0
+  for _ = 1, 7 do
+    i = (i - 1 + step) % 8 + 1
+    local n = after[i]
+    if n ~= 2 and n ~= 4 then
+      break -- an emptied hole (0) stops it too: nothing is taken twice
+    end
+    after[i] = 0
+    gain = owners[i] ~= x and gain + n or gain
+  end
+  return gain
+end
+
+-- lap_gain(x, i): what x's material gains by sowing the n >= 8 counters
+-- of ring position i, passing holes more than once: G3 and G4 played out
+-- in after.
+local function lap_gain(x, i)
+  local n = counts[i]
+  local laps = math.floor(n / 8)
+  for k = 1, 8 do
+    after[k] = counts[k] + laps
+  end
+  after[i] = laps -- the emptied start is not skipped
+  for k = 1, n - 8 * laps do
+    local j = (i - 1 + k) % 8 + 1
+    after[j] = after[j] + 1
+  end
+  local gain = 0
+  for k = 1, 8 do
+    if owners[k] ~= x then
+      gain = gain - (after[k] - counts[k]) -- left in holes x does not own
+    end
+  end
+  local last = (i - 1 + n) % 8 + 1
+  local c = after[last]
+  if owners[last] ~= x and (c == 2 or c == 4) then
+    after[last] = 0
+    gain = gain + c + after_chain(x, last, 1) + after_chain(x, last, -1)
+  end
+  return gain
+end
+
+-- sown_away(x, i, n): how many of the n < 8 counters sown from ring
+-- position i fall into holes x does not own (G3): lost to x.
+local function sown_away(x, i, n)
+  local away = 0
+  for _ = 1, n do
+    i = NEXT[i]
+    away = owners[i] ~= x and away + 1 or away
+  end
+  return away
+end
+
+-- chain_gain(x, start, last, c) is what x captures (G4) when a sowing of
+-- fewer than 8 counters from ring position start ends in last, a hole x
+-- does not own that now holds c, 2 or 4: c, then the runs of holes
+-- holding exactly 2 or 4 both ways (taking x's own holes gains x nothing).
+-- Each hole is passed once: the holes after last hold what they held,
+-- those before it one more, down to the emptied start, which stops both.
+local function chain_gain(x, start, last, c)
+  local gain = c
+  local j = NEXT[last] -- forward, holes not sown
+  while j ~= start do
+    c = counts[j]
+    if c ~= 2 and c ~= 4 then
+      break
+    end
+    gain = owners[j] ~= x and gain + c or gain
+    j = NEXT[j]
+  end
+  j = PREV[last] -- backward, holes sown once
+  while j ~= start do
+    c = counts[j] + 1
+    if c ~= 2 and c ~= 4 then
+      break
+    end
+    gain = owners[j] ~= x and gain + c or gain
+    j = PREV[j]
+  end
+  return gain
+end
+
+-- best_sowing(x, can_wait): the most material one of x's sowings gains
+-- (its captures less the counters it sows away), or 0 if that is less and
+-- x can change nothing instead, by an offer (G6) or a pass (G5). A sowing
+-- that captures nothing only loses, so with can_wait only captures count.
+local function best_sowing(x, can_wait)
+  local best = nil
+  for i = 1, 8 do
+    local n = counts[i]
+    if n > 0 and owners[i] == x then
+      local gain
+      if n >= 8 then
+        gain = lap_gain(x, i)
+      else
+        local last = i + n > 8 and i + n - 8 or i + n
+        local c = counts[last] + 1
+        if owners[last] ~= x and (c == 2 or c == 4) then
+          gain = chain_gain(x, i, last, c) - sown_away(x, i, n)
+        elseif not can_wait then
+          gain = -sown_away(x, i, n)
+        end
+      end
+      if gain and (best == nil or gain > best) then
+        best = gain
+      end
+    end
+  end
+  if best == nil or can_wait and best < 0 then
+    return 0
+  end
+  return best
+end
 
 local function evaluate(p)
-  local q = 3 - p
-  local mine = captured(p) + m.sum(OWNED_BY[p])
-  local theirs = captured(q) + m.sum(OWNED_BY[q])
-  return (mine - theirs) / math.max(1, mine + theirs)
+  local lead, held = captured(p) - captured(3 - p), 0 -- held: holes p owns
+  for i = 1, 8 do
+    local s = RING_SITES[i]
+    local n, o = count(s), owner(s)
+    counts[i], owners[i] = n, o
+    if o == p then
+      lead, held = lead + n, held + 1
+    else
+      lead = lead - n
+    end
+  end
+  local mover = m.to_move()
+  local other = 3 - mover
+  local mover_holes = mover == p and held or 8 - held
+  -- G6: an offer needs two holes and 6 captured counters of the opponent.
+  local now = best_sowing(mover, TRADING and mover_holes >= 2 and captured(other) >= SEEDS)
+  local later = best_sowing(other, TRADING and mover_holes <= 6 and captured(mover) >= SEEDS)
+  local tempo = TO_MOVE * now - WAITING * later
+  lead = mover == p and lead + tempo or lead - tempo
+  return math.max(-0.95, math.min(0.95, lead / 48))
 end
 
 -- The scores (G8): each player's captured total; at the end it includes

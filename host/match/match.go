@@ -133,6 +133,7 @@ type config struct {
 	seed     uint64
 	parallel int
 	maxPlies int
+	opening  int
 	progress func(done, total int)
 }
 
@@ -149,6 +150,15 @@ func WithParallel(k int) Option { return func(c *config) { c.parallel = k } }
 // game's own cap, see PlyCap).
 func WithMaxPlies(n int) Option { return func(c *config) { c.maxPlies = n } }
 
+// WithOpening starts every game with n plies of uniformly random moves
+// before the players take over; games 1 and 2, 3 and 4, ... share their
+// opening with the seats swapped (default 0: none). Players that search a
+// fixed depth or number of iterations play few distinct games from the
+// game's start; random openings make the games of a match differ, and the
+// pairs keep the openings fair to both entrants. The opening's plies count
+// in the games' lengths; a game that the opening ends counts as it ended.
+func WithOpening(n int) Option { return func(c *config) { c.opening = n } }
+
 // WithProgress has the match call f after every game, from one goroutine
 // at a time.
 func WithProgress(f func(done, total int)) Option { return func(c *config) { c.progress = f } }
@@ -162,7 +172,10 @@ type Game struct {
 	Plies  int              // plies played
 	Think  [2]time.Duration // thinking time by entrant
 	Moves  [2]int           // moves chosen by entrant
-	Err    error            // the game failed: it counts in no score
+	// Search is the work of the searches by entrant, from player.StatsOf:
+	// alpha-beta's nodes, MCTS's iterations (0 for other players).
+	Search [2]int64
+	Err    error // the game failed: it counts in no score
 }
 
 // Result is a match: its entrants, seed and games in order.
@@ -191,6 +204,8 @@ func Run(ctx context.Context, g *host.Game, a, b Entrant, opts ...Option) (*Resu
 		return nil, fmt.Errorf("match: %d games: want at least 1", cfg.games)
 	case a.New == nil || b.New == nil:
 		return nil, errors.New("match: an entrant has no New function")
+	case cfg.opening < 0:
+		return nil, fmt.Errorf("match: an opening of %d plies: want 0 or more", cfg.opening)
 	}
 	cfg.parallel = min(max(cfg.parallel, 1), cfg.games)
 	res := &Result{Entrants: [2]string{a.Name, b.Name}, Seed: cfg.seed, MaxPlies: PlyCap(g, cfg.maxPlies), Games: make([]Game, cfg.games)}
@@ -204,7 +219,7 @@ func Run(ctx context.Context, g *host.Game, a, b Entrant, opts ...Option) (*Resu
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				rec := playOne(ctx, g, entrants, i, cfg.seed, res.MaxPlies)
+				rec := playOne(ctx, g, entrants, i, cfg.seed, res.MaxPlies, cfg.opening)
 				mu.Lock()
 				res.Games[i] = rec
 				done++
@@ -237,8 +252,12 @@ func Run(ctx context.Context, g *host.Game, a, b Entrant, opts ...Option) (*Resu
 	return res, nil
 }
 
-// playOne plays game i of a match.
-func playOne(ctx context.Context, g *host.Game, entrants [2]Entrant, i int, seed uint64, maxPlies int) Game {
+// openingStream sets the seeds of the openings apart from the players'.
+const openingStream = 0x6F70656E696E67 // "opening"
+
+// playOne plays game i of a match, from an opening of that many random
+// plies.
+func playOne(ctx context.Context, g *host.Game, entrants [2]Entrant, i int, seed uint64, maxPlies, opening int) Game {
 	rec := Game{Index: i, First: i % 2, Winner: -1}
 	gameSeed := GameSeed(seed, i)
 	players := make([]player.Player, 2)
@@ -249,10 +268,21 @@ func playOne(ctx context.Context, g *host.Game, entrants [2]Entrant, i int, seed
 			rec.Err = fmt.Errorf("game %d: %s: %w", i+1, entrants[e].Name, err)
 			return rec
 		}
-		players[seat-1] = timed{p: p, think: &rec.Think[e], moves: &rec.Moves[e]}
+		players[seat-1] = timed{p: p, think: &rec.Think[e], moves: &rec.Moves[e], search: &rec.Search[e]}
 	}
 	s := g.Start()
-	err := Play(ctx, s, players, maxPlies, nil, nil)
+	r := g.NewRunner()
+	defer r.Close()
+	var err error
+	if opening > 0 {
+		// Games 2k and 2k+1 share the opening: its seed is the pair's.
+		rnd := player.NewRandom(GameSeed(seed^openingStream, i/2))
+		if err = Play(ctx, s, []player.Player{rnd, rnd}, min(opening, maxPlies), r, nil); err != nil {
+			rec.Err = fmt.Errorf("game %d (seed %d): the opening: %w", i+1, seed, err)
+			return rec
+		}
+	}
+	err = Play(ctx, s, players, maxPlies, r, nil)
 	rec.Plies = s.Ply()
 	if err != nil {
 		var pe *PlayError
@@ -271,11 +301,13 @@ func playOne(ctx context.Context, g *host.Game, entrants [2]Entrant, i int, seed
 	return rec
 }
 
-// timed is a player whose thinking time and moves are added up.
+// timed is a player whose thinking time, moves and search work are added
+// up.
 type timed struct {
-	p     player.Player
-	think *time.Duration
-	moves *int
+	p      player.Player
+	think  *time.Duration
+	moves  *int
+	search *int64
 }
 
 func (t timed) Choose(ctx context.Context, s *host.State) (host.Move, error) {
@@ -283,5 +315,6 @@ func (t timed) Choose(ctx context.Context, s *host.State) (host.Move, error) {
 	m, err := t.p.Choose(ctx, s)
 	*t.think += time.Since(start)
 	*t.moves++
+	*t.search += int64(player.StatsOf(t.p).Iterations)
 	return m, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -72,6 +73,70 @@ func TestRun(t *testing.T) {
 		assert.Contains(t, err.Error(), "flaky as Player")
 		assert.Contains(t, err.Error(), "this player always fails")
 	}
+}
+
+// A match counts the work of each entrant's searches (alpha-beta's nodes)
+// the same on every run, and nothing for a player that does not search.
+func TestRunSearch(t *testing.T) {
+	g := load(t, "kalah")
+	ab, err := Spec(g, "alphabeta:depth=2")
+	require.NoError(t, err)
+	random, err := Spec(g, "random")
+	require.NoError(t, err)
+	var sums [2]Summary
+	for i := range sums {
+		res, err := Run(context.Background(), g, ab, random, WithGames(2))
+		require.NoError(t, err)
+		sums[i] = res.Summary()
+	}
+	assert.Greater(t, sums[0].SearchPerMove[0], 1.0, "depth 2 searches more than one node a move")
+	assert.Zero(t, sums[0].SearchPerMove[1])
+	assert.Equal(t, sums[0].SearchPerMove, sums[1].SearchPerMove)
+}
+
+// An opening of random plies comes before the players' moves: games 1
+// and 2 (3 and 4, ...) start from the same position, other pairs from
+// others, the same with any parallelism.
+func TestRunOpening(t *testing.T) {
+	g := load(t, "kalah")
+	var mu sync.Mutex
+	first := map[uint64]uint64{} // a player's seed: the position of its first move
+	entrant := Entrant{Name: "first", New: func(seed uint64) (player.Player, error) {
+		return firstPosition{seed: seed, mu: &mu, seen: first}, nil
+	}}
+	const games = 8
+	res, err := Run(context.Background(), g, entrant, entrant, WithGames(games), WithOpening(6), WithParallel(3))
+	require.NoError(t, err)
+	starts := map[uint64]bool{}
+	for i, gm := range res.Games {
+		assert.GreaterOrEqual(t, gm.Plies, 6, "game %d has its opening", i+1)
+		// Player 1 of game i moves first after the opening.
+		k := first[GameSeed(GameSeed(1, i), 1)]
+		starts[k] = true
+		if i%2 == 1 {
+			assert.Equal(t, first[GameSeed(GameSeed(1, i-1), 1)], k, "games %d and %d share their opening", i, i+1)
+		}
+	}
+	assert.Len(t, starts, games/2, "each pair has an opening of its own")
+	_, err = Run(context.Background(), g, entrant, entrant, WithOpening(-1))
+	assert.ErrorContains(t, err, "an opening of -1 plies")
+}
+
+// firstPosition plays the first legal move and notes the key of the
+// position of its first move under its seed.
+type firstPosition struct {
+	seed uint64
+	mu   *sync.Mutex
+	seen map[uint64]uint64
+}
+
+func (f firstPosition) Choose(_ context.Context, s *host.State) (host.Move, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.seen[f.seed]; !ok {
+		f.seen[f.seed] = s.Key()
+	}
+	return s.Moves()[0], nil
 }
 
 // time0 is the zero thinking time, for comparing records.

@@ -55,6 +55,10 @@ type Summary struct {
 	EloHigh   float64    `json:"elo_high"`
 	PliesMean float64    `json:"plies_mean"`
 	MsPerMove [2]float64 `json:"ms_per_move"` // mean thinking time by entrant
+	// SearchPerMove is the mean search work per move by entrant:
+	// alpha-beta's nodes, MCTS's iterations, 0 for other players. Unlike
+	// the time it does not depend on the machine or its load.
+	SearchPerMove [2]float64 `json:"search_per_move"`
 }
 
 // Summary adds up the games that did not fail.
@@ -62,6 +66,7 @@ func (r *Result) Summary() Summary {
 	var sum Summary
 	var think [2]time.Duration
 	var moves [2]int
+	var search [2]int64
 	plies := 0
 	for _, gm := range r.Games {
 		if gm.Err != nil {
@@ -78,6 +83,7 @@ func (r *Result) Summary() Summary {
 		for i := range 2 {
 			think[i] += gm.Think[i]
 			moves[i] += gm.Moves[i]
+			search[i] += gm.Search[i]
 		}
 	}
 	if sum.Games == 0 {
@@ -93,6 +99,7 @@ func (r *Result) Summary() Summary {
 	for i := range 2 {
 		if moves[i] > 0 {
 			sum.MsPerMove[i] = math.Round(float64(think[i].Microseconds())/10/float64(moves[i])) / 100
+			sum.SearchPerMove[i] = math.Round(float64(search[i])*10/float64(moves[i])) / 10
 		}
 	}
 	return sum

@@ -14,10 +14,10 @@ import (
 // alphabetaKind is iterative-deepening principal-variation search.
 var alphabetaKind = kind{
 	name:     "alphabeta",
-	about:    "iterative-deepening alpha-beta (principal-variation search, transposition table, killer and history move ordering, quiescence over captures); default time=1s",
-	settings: []string{"depth", "time", "eval"},
+	about:    "iterative-deepening alpha-beta (principal-variation search, transposition table, killer and history move ordering, optional quiescence over captures); default time=1s",
+	settings: []string{"depth", "time", "nodes", "quiescence", "eval"},
 	build: func(g *host.Game, st settings, _ options) (Player, error) {
-		return NewAlphaBeta(g, AlphaBetaConfig{Depth: st.depth, Time: st.time, Seed: st.seed, Eval: st.eval(g)})
+		return NewAlphaBeta(g, AlphaBetaConfig{Depth: st.depth, Time: st.time, Nodes: st.nodes, Quiescence: st.quiescence, Seed: st.seed, Eval: st.eval(g)})
 	},
 }
 
@@ -28,28 +28,38 @@ const (
 	evalMax  = 1000    // evaluations are scaled to -evalMax..evalMax
 
 	// DefaultQuiescence is how many plies of captures AlphaBeta searches
-	// past its depth.
-	DefaultQuiescence = 4
+	// past its depth when the config asks for none in particular: none.
+	// Measured at equal budgets of positions on Kalah, Oware, Tsoro and
+	// Goré, a quiescence search of 4 plies lost to none in each game
+	// (docs/players.md, "Strength"): its positions are better spent a
+	// ply deeper.
+	DefaultQuiescence = -1
 )
 
 // AlphaBetaConfig configures NewAlphaBeta. A zero field takes its default.
 type AlphaBetaConfig struct {
 	Depth int           // decisions looked ahead (default and at most 64)
-	Time  time.Duration // thinking time per decision; neither Depth nor Time: 1 s
-	Seed  uint64        // orders equal root moves at first
+	Time  time.Duration // thinking time per decision; no Depth, Time or Nodes: 1 s
+	// Nodes stops the deepening once a decision's search has searched
+	// this many positions (as Stats counts them), keeping the last
+	// completed depth, as Time does; unlike Time it repeats exactly on any
+	// machine. 0: no such budget.
+	Nodes int
+	Seed  uint64 // orders equal root moves at first
 	// Eval scores the positions at the search's horizon. nil: the
 	// script's evaluate when it has one, else Generic.
 	Eval Evaluator
 	// Quiescence is how many plies of captures are searched past the
-	// depth (default DefaultQuiescence; -1: none). A capture is a move
-	// that changes a player's captured total or score.
+	// depth: 0 the default (DefaultQuiescence, none), -1 none, N > 0 up
+	// to N plies. A capture is a move that changes a player's captured
+	// total, or one after which the same player moves again.
 	Quiescence int
 }
 
 // AlphaBeta is an iterative-deepening negamax player: principal-variation
 // search with alpha-beta pruning, a transposition table, killer and
-// history move ordering, and a quiescence search over captures at the
-// horizon. Values are from the side of the player to move; the sign flips
+// history move ordering, and on request (AlphaBetaConfig.Quiescence) a
+// quiescence search over captures at the horizon. Values are from the side of the player to move; the sign flips
 // only when the mover changes, so a turn of several decisions by one
 // player is searched as such. Depth counts decisions.
 type AlphaBeta struct {
@@ -65,11 +75,14 @@ type AlphaBeta struct {
 	killers [][2]host.Move
 	history map[host.Move]int32
 	scored  bool // the game has a score (captures show in it)
-	nodes   int
-	stop    bool
-	ctx     context.Context
-	end     time.Time
-	stats   Stats
+	nodes   int  // searched positions, for the clock
+	// positions counts every move the search applies, the quiet moves
+	// that the quiescence search tries and drops included: its work.
+	positions int
+	stop      bool
+	ctx       context.Context
+	end       time.Time
+	stats     Stats
 }
 
 // ttEntry is what the table knows about a position.
@@ -98,10 +111,12 @@ func NewAlphaBeta(g *host.Game, cfg AlphaBetaConfig) (*AlphaBeta, error) {
 		return nil, fmt.Errorf("alphabeta: depth %d: want 1 to %d", cfg.Depth, maxDepth)
 	case cfg.Time < 0:
 		return nil, fmt.Errorf("alphabeta: negative time %v", cfg.Time)
+	case cfg.Nodes < 0:
+		return nil, fmt.Errorf("alphabeta: negative node budget %d", cfg.Nodes)
 	case cfg.Quiescence < -1:
-		return nil, fmt.Errorf("alphabeta: quiescence %d: want -1 (none), 0 (the default) or more", cfg.Quiescence)
+		return nil, fmt.Errorf("alphabeta: quiescence %d: want -1 (none), 0 (the default, none) or more", cfg.Quiescence)
 	}
-	if cfg.Depth == 0 && cfg.Time == 0 {
+	if cfg.Depth == 0 && cfg.Time == 0 && cfg.Nodes == 0 {
 		cfg.Time = time.Second
 	}
 	if cfg.Depth == 0 {
@@ -136,7 +151,7 @@ func (a *AlphaBeta) Choose(ctx context.Context, s *host.State) (host.Move, error
 	a.eval = evaluatorFor(a.g, a.r, a.cfg.Eval)
 	a.scored = a.g.Conserves() // a game of counters: captures move material
 	a.rng.Shuffle(len(root), func(i, j int) { root[i], root[j] = root[j], root[i] })
-	a.ctx, a.stop, a.nodes = ctx, false, 0
+	a.ctx, a.stop, a.nodes, a.positions = ctx, false, 0, 0
 	a.end = time.Time{}
 	if a.cfg.Time > 0 {
 		a.end = start.Add(a.cfg.Time)
@@ -194,7 +209,7 @@ func (a *AlphaBeta) Choose(ctx context.Context, s *host.State) (host.Move, error
 			break // a forced result is proven
 		}
 	}
-	a.stats.Iterations = a.nodes
+	a.stats.Iterations = a.positions
 	a.stats.Elapsed = time.Since(start)
 	return best, nil
 }
@@ -221,6 +236,7 @@ func (a *AlphaBeta) child(s *host.State, m host.Move, depth int, alpha, beta flo
 	if err := a.r.Apply(c, m); err != nil {
 		return 0, err
 	}
+	a.positions++
 	p := s.ToMove()
 	if c.Over() {
 		return result(c.Outcome().Winner, p) * (winScore - float64(ply)), nil
@@ -240,6 +256,9 @@ func material(s *host.State) int { return s.Captured(1) + s.Captured(2) }
 // evaluation stands unless a capture improves on it.
 func (a *AlphaBeta) search(s *host.State, depth int, alpha, beta float64, ply int) (float64, error) {
 	a.nodes++
+	if a.cfg.Nodes > 0 && a.positions >= a.cfg.Nodes {
+		a.stop = true
+	}
 	if a.nodes&15 == 0 && (a.ctx.Err() != nil || !a.end.IsZero() && !time.Now().Before(a.end)) {
 		a.stop = true
 	}
@@ -330,6 +349,7 @@ func (a *AlphaBeta) quiesce(s *host.State, depth int, alpha, beta float64, ply i
 		if err := a.r.Apply(c, m); err != nil {
 			return 0, err
 		}
+		a.positions++
 		var v float64
 		switch {
 		case c.Over():

@@ -35,7 +35,7 @@ var ErrGameOver = errors.New("the game is over: there is no move to choose")
 
 // Stats describes the last search of a player.
 type Stats struct {
-	Iterations int           // MCTS: playouts, or visits of solved leaves; alpha-beta: nodes searched
+	Iterations int           // MCTS: playouts, or visits of solved leaves; alpha-beta: positions searched (every move it applies, quiescence's included)
 	Nodes      int           // MCTS: nodes in the tree after the search
 	Reused     int           // MCTS: nodes kept from the previous search
 	Elapsed    time.Duration // time the search took
@@ -151,6 +151,7 @@ type settings struct {
 	playout    int           // plies of an MCTS playout before the evaluation
 	minimax    float64       // weight of MCTS's implicit minimax values
 	generic    bool          // use the generic evaluation even when the script has one
+	quiescence int           // alpha-beta's plies of quiescence: 0 the default, -1 none
 	given      map[string]bool
 }
 
@@ -218,6 +219,15 @@ func (st *settings) set(o Setting) error {
 		st.minimax = f
 		if f == 0 {
 			st.minimax = -1
+		}
+	case "quiescence":
+		n, err := strconv.Atoi(o.Value)
+		if err != nil || n < 0 || n > maxDepth {
+			return fmt.Errorf("quiescence=%s: want a whole number of plies from 0 (none) to %d", o.Value, maxDepth)
+		}
+		st.quiescence = n
+		if n == 0 {
+			st.quiescence = -1
 		}
 	case "c":
 		f, err := strconv.ParseFloat(o.Value, 64)

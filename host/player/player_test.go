@@ -141,7 +141,7 @@ func TestWholeGames(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	for name, g := range map[string]*host.Game{"tsoro-4x8": load(t, "tsoro", "4x8"), "gore": load(t, "gore", "standard"), "yematatu-square": load(t, "yematatu", "square")} {
 		positions := samplePositions(t, g, 3)[:4]
-		for _, spec := range []string{"random:seed=5", "greedy:seed=5", "mcts:iterations=24,seed=5", "mcts:iterations=24,playout=end,seed=5", "alphabeta:depth=3"} {
+		for _, spec := range []string{"random:seed=5", "greedy:seed=5", "mcts:iterations=24,seed=5", "mcts:iterations=24,playout=end,seed=5", "alphabeta:depth=3", "alphabeta:nodes=300"} {
 			t.Run(name+"/"+spec, func(t *testing.T) {
 				choices := func() []host.Move {
 					p, err := New(g, spec)
@@ -161,6 +161,28 @@ func TestDeterministic(t *testing.T) {
 			})
 		}
 	}
+}
+
+// alphabeta's node budget stops the deepening once a search has searched
+// that many positions, keeping the last completed depth: a larger budget
+// searches deeper, and neither goes far past its budget.
+func TestAlphaBetaNodeBudget(t *testing.T) {
+	g := load(t, "kalah", "standard")
+	s := g.Start()
+	var depths []int
+	for _, budget := range []int{200, 5000} {
+		p, err := NewAlphaBeta(g, AlphaBetaConfig{Nodes: budget, Seed: 1})
+		require.NoError(t, err)
+		_, err = p.Choose(context.Background(), s)
+		require.NoError(t, err)
+		st := p.Stats()
+		assert.LessOrEqual(t, st.Iterations, budget+64, "budget %d", budget)
+		assert.GreaterOrEqual(t, st.Depth, 1, "budget %d", budget)
+		depths = append(depths, st.Depth)
+	}
+	assert.Less(t, depths[0], depths[1])
+	_, err := NewAlphaBeta(g, AlphaBetaConfig{Nodes: -1})
+	assert.ErrorContains(t, err, "negative node budget")
 }
 
 // A finished game has no move to choose.

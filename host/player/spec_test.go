@@ -68,7 +68,7 @@ func TestNewErrors(t *testing.T) {
 	}{
 		{"minimax", `unknown player "minimax"`, []string{"random", "greedy", "mcts", "alphabeta", "perfect"}},
 		{"mcts:depth=3", `mcts has no option "depth"`, []string{"iterations", "time", "threads", "nodes", "c", "playout", "minimax", "eval", "seed"}},
-		{"alphabeta:iterations=3", `alphabeta has no option "iterations"`, []string{"depth", "time", "eval", "seed"}},
+		{"alphabeta:iterations=3", `alphabeta has no option "iterations"`, []string{"depth", "time", "nodes", "quiescence", "eval", "seed"}},
 		{"greedy:eval=best", "eval=best: want script", nil},
 		{"random:time=1s", `random has no option "time"`, []string{"seed"}},
 		{"mcts:time=fast", "time=fast: want a positive duration", nil},
@@ -79,6 +79,8 @@ func TestNewErrors(t *testing.T) {
 		{"mcts:c=x", "c=x: want a number from 0 to 100", nil},
 		{"mcts:playout=0", "playout=0: want end (play to the end) or a whole number of plies from 1", nil},
 		{"mcts:threads=1025", "threads=1025: want a whole number from 1 to 1024", nil},
+		{"alphabeta:quiescence=-1", "quiescence=-1: want a whole number of plies from 0 (none) to 64", nil},
+		{"alphabeta:quiescence=65", "quiescence=65: want a whole number of plies from 0 (none) to 64", nil},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
 			_, err := New(g, tc.spec)
@@ -87,6 +89,25 @@ func TestNewErrors(t *testing.T) {
 			assert.Contains(t, se.Error(), tc.msg)
 			assert.Equal(t, tc.allowed, se.Allowed)
 		})
+	}
+}
+
+// alphabeta's quiescence option sets AlphaBetaConfig.Quiescence: 0 is
+// none (-1), a number that many plies, no option the default.
+func TestAlphaBetaQuiescenceOption(t *testing.T) {
+	g, err := games.Library().Load("kalah")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		spec string
+		want int
+	}{
+		{"alphabeta:depth=2", DefaultQuiescence},
+		{"alphabeta:depth=2,quiescence=0", -1},
+		{"alphabeta:depth=2,quiescence=2", 2},
+	} {
+		p, err := New(g, tc.spec)
+		require.NoError(t, err, tc.spec)
+		assert.Equal(t, tc.want, p.(*AlphaBeta).Config().Quiescence, tc.spec)
 	}
 }
 
