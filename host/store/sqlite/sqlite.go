@@ -116,7 +116,7 @@ func openSQLite(ctx context.Context, path string, cfg store.Config) (store.Store
 		s.rdb.SetMaxOpenConns(n)
 		s.rdb.SetMaxIdleConns(n)
 	}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrateWaiting(ctx); err != nil {
 		s.closeDBs()
 		return nil, s.openError(err)
 	}
@@ -150,6 +150,35 @@ func (s *sqliteStore) closeDBs() {
 	if s.rdb != s.wdb {
 		s.rdb.Close()
 	}
+}
+
+// migrateWaiting is migrate, tried again for up to the busy timeout while
+// another process holds the file: switching a new file to WAL takes it for
+// itself, and SQLite refuses that at once (SQLITE_BUSY) rather than
+// waiting, whatever busy_timeout says.
+func (s *sqliteStore) migrateWaiting(ctx context.Context) error {
+	deadline := time.Now().Add(s.cfg.BusyTimeout)
+	for pause := 5 * time.Millisecond; ; pause = min(2*pause, 200*time.Millisecond) {
+		err := s.migrate(ctx)
+		if err == nil || !busy(err) || !time.Now().Add(pause).Before(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+	}
+}
+
+// busy reports whether err is SQLite's "another connection holds the lock".
+func busy(err error) bool {
+	var le *sqlite.Error
+	if !errors.As(err, &le) {
+		return false
+	}
+	code := le.Code() & 0xff
+	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
 }
 
 // migrate brings the schema to schemaVersion, each step in a transaction
