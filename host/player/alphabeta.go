@@ -29,8 +29,8 @@ const (
 
 	// DefaultQuiescence is how many plies of captures AlphaBeta searches
 	// past its depth when the config asks for none in particular: none.
-	// Measured at equal budgets of positions on Kalah, Oware, Tsoro and
-	// Goré, a quiescence search of 4 plies lost to none in each game
+	// Measured at equal budgets of positions on four sowing games with
+	// captures, a quiescence search of 4 plies lost to none in each
 	// (docs/players.md, "Strength"): its positions are better spent a
 	// ply deeper.
 	DefaultQuiescence = -1

@@ -39,8 +39,8 @@ type PerfectBudget struct {
 	SolvesPerMinute int
 }
 
-// DefaultPerfectBudget solves games of up to 100,000 positions (Tsoro
-// Yematatu, in well under a second) within 10 seconds each, six a
+// DefaultPerfectBudget solves games of up to 100,000 positions (the
+// three-in-a-row games, in well under a second) within 10 seconds each, six a
 // minute, and holds at most 256 MiB of solutions.
 func DefaultPerfectBudget() PerfectBudget {
 	return PerfectBudget{Positions: 100_000, Time: 10 * time.Second, Memory: 256 << 20, SolvesPerMinute: 6}
