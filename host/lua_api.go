@@ -37,7 +37,7 @@ func (vm *machine) installAPI() error {
 		"sow_skip": vm.apiSowSkip, "capture_count": vm.apiCaptureCount, // lua_sow_extra.go
 		// Filters and lines.
 		"count_sites": vm.apiCountSites, "sum": vm.apiSum, "first": vm.apiFirst, "sites": vm.apiSites,
-		"in_a_row": vm.apiInARow, "row_sites": vm.apiRowSites,
+		"in_a_row": vm.apiInARow, "row_sites": vm.apiRowSites, "open_lines": vm.apiOpenLines,
 		// Legal moves.
 		"emit": vm.apiEmit, "emit_each": vm.apiEmitEach, "emit_subsets": vm.apiEmitSubsets,
 		"emit_steps": vm.apiEmitSteps, "emit_jumps": vm.apiEmitJumps, "emit_sowings": vm.apiEmitSowings,

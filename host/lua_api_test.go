@@ -374,6 +374,14 @@ func TestPrimitivesFilters(t *testing.T) {
 		{name: "in_a_row column", pre: `m.set_owner("b3", 2)`, code: `return m.in_a_row(2, "c3", 2), m.in_a_row(2, "a3", 2), m.in_a_row(2, nil, 3)`, want: []any{true, false, false}},
 		{name: "in_a_row bad player", code: `m.in_a_row(3, nil, 3)`, err: "bad argument #1 to in_a_row (player 3 does not exist"},
 		{name: "in_a_row bad site", code: `m.in_a_row(1, "z1", 3)`, err: `bad argument #2 to in_a_row (no site is named "z1")`},
+
+		// open_lines(player): the lines a player holds but for one empty
+		// point, as a Lua loop over m.lines() counts them.
+		{name: "open_lines", pre: `m.set_owner("b1", 1) m.set_owner("b2", 1) m.set_owner("b3", 1) m.set_owner("a2", 1) m.set_owner("a3", 2)`,
+			code: openLinesProbe, want: []any{1, 1, 0, 0}},
+		{name: "open_lines of the other player", pre: `m.set_owner("b1", 1) m.set_owner("b2", 1) m.set_owner("a2", 1) m.set_owner("a3", 2)`,
+			code: openLinesProbe, want: []any{0, 0, 1, 1}},
+		{name: "open_lines bad player", code: `m.open_lines(3)`, err: "bad argument #1 to open_lines (player 3 does not exist"},
 	})
 }
 
@@ -642,3 +650,19 @@ return { setup = function() m.set_count(1, 1) end, legal = function() m.emit(K, 
 		})
 	}
 }
+
+// openLinesProbe returns open_lines(1), the same count made in Lua over
+// m.lines(), then both for player 2.
+const openLinesProbe = `local function open(p)
+  local n = 0
+  for _, line in ipairs(m.lines()) do
+    local mine, empty = 0, 0
+    for _, s in ipairs(line) do
+      local o = m.owner(s)
+      if o == p then mine = mine + 1 elseif o == 0 then empty = empty + 1 end
+    end
+    if mine == #line - 1 and empty == 1 then n = n + 1 end
+  end
+  return n
+end
+return m.open_lines(1), open(1), m.open_lines(2), open(2)`

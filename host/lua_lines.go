@@ -4,6 +4,8 @@ import (
 	"math"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/matombo/matombo/host/internal/luastr"
 )
 
 // lineRun is the filter test of the fields in_row = k and not_in_row = k:
@@ -64,4 +66,32 @@ func (b *Board) runThrough(owners []int32, i, p int32, k int) bool {
 		}
 	}
 	return false
+}
+
+// apiOpenLines: open_lines(p) -> how many lines of the board p holds but
+// for one point, which is empty: the lines p completes with one piece
+// (an evaluation's threats, counted in one call rather than a Lua loop
+// over the lines per position searched).
+func (vm *machine) apiOpenLines(L *lua.LState) int {
+	s := vm.state(L)
+	p := vm.player(L, 1)
+	owners := s.cells[vm.g.lay.owners:]
+	n := 0
+	for _, line := range vm.dcl.board.lines {
+		vm.charge(L, 1+len(line)/luastr.ItemsPerStep)
+		mine, empty := 0, 0
+		for _, x := range line {
+			switch int(owners[x]) {
+			case p:
+				mine++
+			case 0:
+				empty++
+			}
+		}
+		if empty == 1 && mine == len(line)-1 {
+			n++
+		}
+	}
+	L.Push(lua.LNumber(n))
+	return 1
 }

@@ -441,6 +441,10 @@ function matombo.in_a_row(p, s, k) end
 ---@param k integer
 ---@return integer[]?
 function matombo.row_sites(p, s, k) end
+---How many lines of the board p holds but for one point, which is empty.
+---@param p matombo.Player
+---@return integer
+function matombo.open_lines(p) end
 
 -- Legal moves, inside legal only.
 

@@ -225,32 +225,13 @@ local play = m.placement_play { drop = DROP, move = MOVE, win = y5_three_on_a_li
 
 -- ---- evaluate: advice for computer players, not a rule ----
 
--- The lines of the board, made once. A line where one player has two
--- pieces and the other point is empty is a threat: the player completes
--- it with a drop, or with a step or jump into the gap. evaluate(p) counts
+-- A line where one player holds every point but one, and that one is
+-- empty, is a threat: the player completes it with a drop, or with a step
+-- or jump into the gap; m.open_lines(p) counts p's. evaluate(p) counts
 -- p's threats against the opponent's; a threat of the player to move
 -- counts double, since it can be played at once. The score stays within
 -- -0.9..0.9, short of a win.
-local ALL_LINES = m.lines()
-
-local function threats(p)
-  local n = 0
-  for _, line in ipairs(ALL_LINES) do
-    local mine, empty = 0, 0
-    for _, x in ipairs(line) do
-      local o = owner(x)
-      if o == p then
-        mine = mine + 1
-      elseif o == 0 then
-        empty = empty + 1
-      end
-    end
-    if mine == #line - 1 and empty == 1 then
-      n = n + 1
-    end
-  end
-  return n
-end
+local threats = m.open_lines
 
 local function evaluate(p)
   local q = 3 - p
