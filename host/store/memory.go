@@ -218,6 +218,12 @@ func (m *Memory) Update(ctx context.Context, id string, u Update) (*Game, error)
 	if err := CheckPly("update", id, u.Ply, u.To, len(g.Record), g.Over()); err != nil {
 		return nil, err
 	}
+	if err := CheckSeats(u, len(g.Seats)); err != nil {
+		return nil, &Error{Op: "update", ID: id, Detail: err.Error()}
+	}
+	if u.Seats != nil {
+		g.Seats = slices.Clone(u.Seats)
+	}
 	g.Record = g.Record[:u.To]
 	g.Result, g.ComputerDue, g.Clock = u.Result.Clone(), u.ComputerDue, u.Clock.Clone()
 	g.Request = nil

@@ -39,6 +39,10 @@ type Seat struct {
 	// Secret is the 128-bit random hex token that lets its holder move for
 	// a human seat; "" for computer seats.
 	Secret string `json:"secret,omitempty"`
+	// Invite is the 128-bit random hex token of a person's seat that no
+	// one holds yet: whoever claims the seat with it gets the seat's
+	// Secret, once; "" once claimed (or for a seat held from the start).
+	Invite string `json:"invite,omitempty"`
 }
 
 // Result is how a game ended.
@@ -70,7 +74,10 @@ type Clock struct {
 	Increment time.Duration   `json:"increment"` // added to a seat's bank after each of its moves
 	Remaining []time.Duration `json:"remaining"` // each seat's bank at Since
 	Running   int             `json:"running"`   // the seat whose bank runs down from Since, 1-based; 0 for none
-	Since     time.Time       `json:"since"`     // when Running's turn began
+	// Since is when Running's bank starts to run down: when its turn
+	// began, or later, when the caller gives the seat time to see the
+	// move that began it (a server's animation of the move).
+	Since time.Time `json:"since"`
 }
 
 // Clone returns a deep copy of c (nil for nil).
@@ -93,12 +100,13 @@ func (c *Clock) Deadline() time.Time {
 }
 
 // Left is seat's time left at now (1-based; negative once it has run out).
+// The running seat's bank runs down from Since, not before.
 func (c *Clock) Left(seat int, now time.Time) time.Duration {
 	if c == nil || seat < 1 || seat > len(c.Remaining) {
 		return 0
 	}
 	left := c.Remaining[seat-1]
-	if seat == c.Running {
+	if seat == c.Running && now.After(c.Since) {
 		left -= now.Sub(c.Since)
 	}
 	return left
@@ -186,6 +194,10 @@ type Update struct {
 	ComputerDue bool     // the seat to move after the change is a computer
 	Clock       *Clock   // the clocks after the change; nil for an untimed game
 	Request     *Request // the pending proposal after the change; nil for none
+	// Seats are the seats after the change (a seat claimed through its
+	// invitation); nil leaves them as they are. There are as many as the
+	// game has.
+	Seats []Seat
 }
 
 // Change is a change to a stored game delivered by Watch: a move, a
@@ -229,7 +241,8 @@ type Store interface {
 	Append(ctx context.Context, id string, m Move) (*Game, error)
 	// Update makes the change u in one transaction and returns the game
 	// after it: the moves from u.To on are taken back, and the game gets
-	// u's Result, ComputerDue, Clock and Request. ErrConflict when the
+	// u's Result, ComputerDue, Clock and Request, and u's Seats when they
+	// are not nil (as many as the game's). ErrConflict when the
 	// record's length is not u.Ply, or the game is over and u takes back
 	// nothing. It clears the game's claim.
 	Update(ctx context.Context, id string, u Update) (*Game, error)
@@ -376,6 +389,15 @@ func checkRequest(r *Request, seats, plies int) error {
 		return fmt.Errorf("the request is made by seat %d", r.Seat)
 	case r.To < 0 || r.To > plies:
 		return fmt.Errorf("the request is for ply %d of %d", r.To, plies)
+	}
+	return nil
+}
+
+// CheckSeats returns an error when u changes the seats of a game of n
+// seats to another number of seats.
+func CheckSeats(u Update, n int) error {
+	if u.Seats != nil && len(u.Seats) != n {
+		return fmt.Errorf("the change has %d seats for a game of %d", len(u.Seats), n)
 	}
 	return nil
 }

@@ -132,6 +132,7 @@ func TestClock(t *testing.T) {
 	assert.Equal(t, 15*time.Second, c.Left(2, since.Add(5*time.Second)))
 	assert.Equal(t, 10*time.Second, c.Left(1, since.Add(5*time.Second)), "a stopped bank does not run")
 	assert.Equal(t, -time.Second, c.Left(2, since.Add(21*time.Second)))
+	assert.Equal(t, 20*time.Second, c.Left(2, since.Add(-3*time.Second)), "a bank runs from Since, not before")
 	c.Running = 0
 	assert.True(t, c.Deadline().IsZero())
 	var none *store.Clock

@@ -464,6 +464,19 @@ func (s *postgresStore) Update(ctx context.Context, id string, u store.Update) (
 				return err
 			}
 		}
+		if u.Seats != nil {
+			var stored []byte
+			if err := tx.QueryRow(ctx, `SELECT seats FROM games WHERE id = $1`, id).Scan(&stored); err != nil {
+				return err
+			}
+			seats, err := sqlbase.ChangeSeats(id, stored, u)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `UPDATE games SET seats = $2::jsonb WHERE id = $1`, id, string(seats)); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.Exec(ctx, `UPDATE games SET plies = $2, over = $3, result = $4::jsonb, computer_due = $5, clock = $6::jsonb,
 			deadline = $7, request = $8::jsonb, lease_owner = NULL, lease_until = NULL, updated = now() WHERE id = $1`,
 			id, u.To, u.Result != nil, sqlbase.Nullable(result), u.ComputerDue, sqlbase.Nullable(clock),

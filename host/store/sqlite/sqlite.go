@@ -524,6 +524,19 @@ func (s *sqliteStore) Update(ctx context.Context, id string, u store.Update) (*s
 				return err
 			}
 		}
+		if u.Seats != nil {
+			var stored string
+			if err := tx.QueryRowContext(ctx, `SELECT seats FROM games WHERE id = ?`, id).Scan(&stored); err != nil {
+				return err
+			}
+			seats, err := sqlbase.ChangeSeats(id, []byte(stored), u)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE games SET seats = ? WHERE id = ?`, string(seats), id); err != nil {
+				return err
+			}
+		}
 		return s.setState(ctx, tx, id, now, u.To, u.Result, u.ComputerDue, u.Clock, u.Request)
 	})
 }

@@ -28,6 +28,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -65,6 +66,7 @@ func Run(t *testing.T, b Backend) {
 		{"List", testList},
 		{"Append", testAppend},
 		{"Update", testUpdate},
+		{"UpdateSeats", testUpdateSeats},
 		{"Rematch", testRematch},
 		{"RacingAppends", testRacingAppends},
 		{"RacingUpdates", testRacingUpdates},
@@ -302,6 +304,46 @@ func testAppend(t *testing.T, b Backend) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a1", "b1"}, got.Record)
 	assert.Equal(t, result, got.Result)
+}
+
+// testUpdateSeats: a seat claimed through its invitation is stored with
+// the change, the other seats and the record as they were; a change of
+// the number of seats is refused and changes nothing.
+func testUpdateSeats(t *testing.T, b Backend) {
+	ctx := Ctx(t)
+	s := openN(t, b, 1)[0]
+	g := NewGame(false)
+	g.Seats[1] = store.Seat{Player: "human", Invite: store.NewSecret()}
+	require.NoError(t, s.Create(ctx, g))
+	got, err := s.Get(ctx, g.ID)
+	require.NoError(t, err)
+	assert.Equal(t, g.Seats, got.Seats, "the invitation is stored")
+	_, err = s.Append(ctx, g.ID, move(0, "a1"))
+	require.NoError(t, err)
+
+	claimed := slices.Clone(g.Seats)
+	claimed[1] = store.Seat{Player: "human", Secret: store.NewSecret()}
+	got, err = s.Update(ctx, g.ID, store.Update{Ply: 1, To: 1, Seats: claimed})
+	require.NoError(t, err)
+	assert.Equal(t, claimed, got.Seats)
+	assert.Equal(t, []string{"a1"}, got.Record)
+	got, err = s.Get(ctx, g.ID)
+	require.NoError(t, err)
+	assert.Equal(t, claimed, got.Seats)
+
+	// A claim decided at another ply is refused, as any change is.
+	_, err = s.Update(ctx, g.ID, store.Update{Ply: 0, To: 0, Seats: g.Seats})
+	RequireKind(t, err, store.ErrConflict)
+	_, err = s.Update(ctx, g.ID, store.Update{Ply: 1, To: 1, Seats: claimed[:1]})
+	require.ErrorContains(t, err, "1 seats for a game of 2")
+	got, err = s.Get(ctx, g.ID)
+	require.NoError(t, err)
+	assert.Equal(t, claimed, got.Seats, "a refused change leaves the seats")
+
+	// Without seats, an update leaves them.
+	got, err = s.Update(ctx, g.ID, store.Update{Ply: 1, To: 1, Request: &store.Request{Kind: "draw", Seat: 1, To: 1}})
+	require.NoError(t, err)
+	assert.Equal(t, claimed, got.Seats)
 }
 
 func testUpdate(t *testing.T, b Backend) {

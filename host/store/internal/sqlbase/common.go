@@ -53,6 +53,23 @@ func Encode(g *store.Game) (Columns, error) {
 	return c, err
 }
 
+// ChangeSeats checks the seats of update u against the stored seats of
+// game id (a JSON column) and encodes them.
+func ChangeSeats(id string, stored []byte, u store.Update) ([]byte, error) {
+	var old []store.Seat
+	if err := json.Unmarshal(stored, &old); err != nil {
+		return nil, fmt.Errorf("stored seats: %w", err)
+	}
+	if err := store.CheckSeats(u, len(old)); err != nil {
+		return nil, &store.Error{Op: "update", ID: id, Detail: err.Error()}
+	}
+	b, err := json.Marshal(u.Seats)
+	if err != nil {
+		return nil, &store.Error{Op: "update", ID: id, Detail: "seats: " + err.Error()}
+	}
+	return b, nil
+}
+
 // EncodeState encodes the columns a move or an update sets (nil for nil).
 func EncodeState(r *store.Result, c *store.Clock, q *store.Request) (result, clock, request []byte, err error) {
 	if r != nil {
