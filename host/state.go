@@ -159,10 +159,10 @@ const (
 	MethodPosition                 // the script's result function judged a set-up position finished
 )
 
-var methodNames = [...]string{"", "rule", "no moves", "repetition", "position"}
+var methodNames = [...]string{"", "rule", "no moves", "repetition", "position", "resignation", "agreement"}
 
 // String names the method: "rule", "no moves", "repetition", "position",
-// or "" for MethodNone.
+// "resignation", "agreement", or "" for MethodNone.
 func (m Method) String() string {
 	if int(m) < len(methodNames) {
 		return methodNames[m]
