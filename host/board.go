@@ -69,6 +69,7 @@ type Board struct {
 	grid    bool // declared as rows x columns
 
 	tags    []string
+	tagDocs []string // per tag: what it means, for the players (why.go)
 	tagMask []uint64 // per site
 	marks   []tagMark
 

@@ -360,10 +360,12 @@ func (vm *machine) apiTag(L *lua.LState) int {
 	name := L.CheckString(1)
 	checkName(L, "tag", name)
 	sites := vm.siteList(L, L.Get(2), "tag "+name)
+	doc := vm.tagDoc(L, name)
 	t, err := b.addTag(name, sites)
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}
+	b.setTagDoc(t, doc)
 	L.Push(luaInt(t + 1))
 	return 1
 }
@@ -428,13 +430,14 @@ func (vm *machine) apiMove(L *lua.LState) int {
 	if err != nil {
 		L.RaiseError("move kind %s: %v", name, err)
 	}
-	prompt := ""
+	prompt, doc := "", ""
+	var why lua.LValue
 	if v := L.Get(3); v != lua.LNil {
 		opts, ok := v.(*lua.LTable)
 		if !ok {
 			L.ArgError(3, "options expected: a table such as { prompt = \"...\" }")
 		}
-		checkFields(L, opts, "matombo.move options", "prompt")
+		checkFields(L, opts, "matombo.move options", "prompt", "doc", "why")
 		if p := opts.RawGetString("prompt"); p != lua.LNil {
 			ps, ok := p.(lua.LString)
 			if !ok || len(ps) == 0 || len(ps) > maxPrompt {
@@ -443,8 +446,10 @@ func (vm *machine) apiMove(L *lua.LState) int {
 			prompt = string(ps)
 			checkText(L, "move kind "+name+": the prompt", prompt, false)
 		}
+		doc, why = vm.kindOptions(L, name, tmpl, opts)
 	}
-	vm.dcl.kinds = append(vm.dcl.kinds, MoveKind{Name: name, Template: tmpl, Prompt: prompt, parts: parts, arity: arity})
+	vm.whys = append(vm.whys, why)
+	vm.dcl.kinds = append(vm.dcl.kinds, MoveKind{Name: name, Template: tmpl, Prompt: prompt, Doc: doc, parts: parts, arity: arity})
 	L.Push(luaInt(len(vm.dcl.kinds)))
 	return 1
 }

@@ -48,6 +48,10 @@ type MoveKind struct {
 	Name     string
 	Template string
 	Prompt   string // what a move of this kind does, for the players, e.g. "Capture a hole of your choice"; "" for none
+	// Doc names a move of this kind in the players' words, with the
+	// template's placeholders for its sites, e.g. "Offer {sites}" or
+	// "Sow from {1}"; "" for none (see why.go).
+	Doc string
 
 	parts []tmplPart
 	arity int // number of sites; -1 for a list of 1..MaxMoveSites sites

@@ -29,6 +29,8 @@ type machine struct {
 	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
 	fnResult, fnEvaluate, fnScore, fnPrompt         lua.LValue // optional
 	phase                                           Call       // the script function running
+	// whys are the move kinds' why functions, nil for none (why.go).
+	whys []lua.LValue
 
 	st        *State // the state being worked on, nil between calls
 	loading   bool   // the chunk is running: declarations are allowed

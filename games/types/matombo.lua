@@ -68,6 +68,8 @@
 
 ---@class matombo.MoveOptions
 ---@field prompt? string What a move of the kind does, in words for the players.
+---@field doc? string A move of the kind in words, with the template's placeholders: "Offer {sites}".
+---@field why? fun(p: matombo.Player, sites: integer[], ...: integer): string|nil Why a move of the kind naming sites is not possible now (vars as legal gets them).
 
 ---@class matombo.Finish
 ---@field winner matombo.Player 0 for a draw.
@@ -92,8 +94,9 @@ function matombo.board(spec) end
 
 ---@param name string
 ---@param sites matombo.Site[]
+---@param opts? {doc: string} doc: what the tag means, in words for the players.
 ---@return matombo.Tag
-function matombo.tag(name, sites) end
+function matombo.tag(name, sites, opts) end
 
 ---Diagrams show this character after the count of a tagged site.
 ---@param tag matombo.Tag
