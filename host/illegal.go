@@ -125,7 +125,7 @@ func (s *State) illegalToken(tok string) string {
 			sites = append(sites, i)
 		}
 		if sites != nil || len(names) == 0 {
-			return s.explain(k, sites, s.whyNot(k, sites))
+			return s.whyNot(k, sites)
 		}
 	}
 	if unknown != "" {

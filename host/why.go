@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 
 	lua "github.com/yuin/gopher-lua"
@@ -9,7 +10,7 @@ import (
 // What a script says to the players beyond its rules: what a move kind
 // does in words (MoveKind.Doc), what a tag means (Board.TagDoc), and why
 // a move is not possible (a move kind's why function), which the host
-// puts in front of its own explanation of an illegal token.
+// puts in front of its own explanation of an illegal token (WhyNot).
 //
 //	local PLACE = m.move("place", "{1}", {
 //	  doc = "Place a piece on {1}",
@@ -122,24 +123,62 @@ func (vm *machine) tagDoc(L *lua.LState, name string) string {
 	return docText(L, "tag "+name, opts.RawGetString("doc"))
 }
 
-// explain puts the script's reason why the move of kind k naming sites is
-// not possible in s (its why function's answer) before the host's own
-// explanation, generic. A why function that fails or says nothing leaves
-// generic as it is: the reason is a help, never a new error.
-func (s *State) explain(k int, sites []int, generic string) string {
+// WhyNot explains to the players why tok is not legal in s: the script's
+// reason, from the why function of the move kind the token is written in
+// (which rule the move breaks, in the rules' words), then the host's own
+// (IllegalMoveError.Reason: what part of the token is wrong and what is
+// possible there), joined by "; ". It is "" for a legal token. A why
+// function that fails or says nothing leaves the host's reason alone: the
+// script's reason is a help, never a new error. Error messages (and so
+// scenarios matching them) keep the host's reason only.
+func (s *State) WhyNot(tok string) string {
+	_, err := s.ParseMove(tok)
+	var ill *IllegalMoveError
+	if err == nil || !errors.As(err, &ill) {
+		return ""
+	}
+	k, sites, ok := s.kindOf(tok)
+	if !ok || s.over {
+		return ill.Reason
+	}
 	vm, err := s.g.machine()
 	if err != nil {
-		return generic
+		return ill.Reason
 	}
 	defer s.g.release(vm)
 	if k >= len(vm.whys) || vm.whys[k] == nil {
-		return generic
+		return ill.Reason
 	}
 	why, err := vm.why(s, k, sites)
 	if err != nil || why == "" {
-		return generic
+		return ill.Reason
 	}
-	return why + "; " + generic
+	return why + "; " + ill.Reason
+}
+
+// kindOf finds the move kind a token is written in and the sites it names,
+// as the explanation of an illegal token does: the first kind whose
+// template fits the token with every name a site (or that names none).
+func (s *State) kindOf(tok string) (k int, sites []int, ok bool) {
+	for k := range s.g.kinds {
+		names, fits := s.g.kinds[k].parseWith(tok)
+		if !fits {
+			continue
+		}
+		sites := make([]int, 0, len(names))
+		for _, n := range names {
+			i, known := s.g.board.byName[n]
+			if !known {
+				sites = nil
+				break
+			}
+			sites = append(sites, i)
+		}
+		if sites != nil || len(names) == 0 {
+			return k, sites, true
+		}
+	}
+	return 0, nil, false
 }
 
 // why runs the why function of kind k for the sites of a move that is not
