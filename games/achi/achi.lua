@@ -60,9 +60,12 @@ local function choose(n, k)
 end
 m.max_plies(2 * PIECES + 2 * 2 * choose(9, PIECES) * choose(9 - PIECES, PIECES))
 
-local DROP = m.move("drop", "{1}")
-local MOVE = m.move("move", "{from}-{to}")
-local PASS = m.move("pass", "pass")
+local DROP = m.move("drop", "{1}", { doc = "Drop a piece on {1}", why = function(p, sites)
+  if m.owner(sites[1]) ~= 0 then return m.name(sites[1]) .. " is occupied" end
+  return nil
+end })
+local MOVE = m.move("move", "{from}-{to}", { doc = "Move {from} to {to}" })
+local PASS = m.move("pass", "pass", { doc = "Pass" })
 local EMPTY = m.filter { owner = "nobody", max = 0 }
 local MINE = m.filter { owner = "mover", min = 1 }
 
@@ -128,7 +131,7 @@ local function play(p, kind, a, b)
     a = b
   end
   if a5_three_on_a_line(p, a) then
-    return finish(p, "three on a line")
+    return finish { winner = p, reason = "three on a line", sites = m.row_sites(p, a, 3) }
   end
 end
 

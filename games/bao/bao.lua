@@ -97,13 +97,13 @@ for k = 1, N do
   FRONT_ROWS[#FRONT_ROWS + 1] = B0 + k
   FRONT_ROWS[#FRONT_ROWS + 1] = C0 + k
 end
-local FRONT_TAG = m.tag("front", FRONT_ROWS)
+local FRONT_TAG = m.tag("front", FRONT_ROWS, { doc = "a front row: captures are made from it, and a player whose front row is empty loses" })
 local BIG = { m.filter { track = TRACK[1][CW], min = 2 }, m.filter { track = TRACK[2][CW], min = 2 } }
 local SOWN = { m.filter { track = TRACK[1][CW] }, m.filter { track = TRACK[2][CW] } }
 
 -- B3 token: the hole and the first hole sown, e.g. b3-b4 (clockwise) or
 -- b3-b2 (anticlockwise).
-local SOW = m.move("sow", "{1}-{2}")
+local SOW = m.move("sow", "{1}-{2}", { doc = "Sow from {1} towards {2}" })
 
 local count, take, sow, relay, nxt, first, sum, finish = m.count, m.take, m.sow, m.relay, m.next, m.first, m.sum, m.finish
 local emit, try = m.emit, m.try

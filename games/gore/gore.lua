@@ -56,12 +56,53 @@ local RING = m.track("ring", { "a1", "a2", "a3", "a4", "b4", "b3", "b2", "b1" },
 
 -- The prompts say what each decision is to the players (the page and the
 -- terminal show them beside the choices); see also prompt below.
-local SOW = m.move("sow", "{1}", { prompt = "Sow the counters of one of your holes" })
-local PASS = m.move("pass", "pass", { prompt = "Pass: your holes are empty" })
+-- Why an offer is not possible, in the rules' words (not a rule: the host
+-- asks it for a refused token; G6): the opponent must hold 6 captured
+-- counters for each hole, the holes must be the offerer's, and one must
+-- stay. offer1 is set while an offer waits for its answer (G7).
+local function g6_why(p, sites, offer1)
+  local k = #sites
+  local have = m.captured(3 - p)
+  if offer1 ~= 0 then
+    return nil -- an offer waits for its answer: the prompt says so
+  elseif not TRADING then
+    return "this variant has no offers (G10)"
+  elseif k > 0 and have < SEEDS * k then
+    return "an offer of " .. k .. " hole" .. (k > 1 and "s" or "") .. " needs " .. SEEDS * k
+      .. " captured counters of your opponent's (" .. SEEDS .. " a hole), who has " .. have .. " (G6)"
+  end
+  local owned = 0
+  for s = 1, 8 do
+    if m.owner(s) == p then owned = owned + 1 end
+  end
+  for _, s in ipairs(sites) do
+    if m.owner(s) ~= p then
+      return m.name(s) .. " is not yours to offer (G6)"
+    end
+  end
+  if k >= owned then
+    return "an offer keeps at least one of your holes (G6)"
+  end
+  return nil
+end
+
+local function sow_why(p, sites)
+  local s = sites[1]
+  if m.owner(s) ~= p then
+    return m.name(s) .. " is not one of your holes (G3)"
+  elseif m.count(s) == 0 then
+    return m.name(s) .. " is empty (G3)"
+  end
+  return nil
+end
+
+local SOW = m.move("sow", "{1}", { prompt = "Sow the counters of one of your holes", doc = "Sow from {1}", why = sow_why })
+local PASS = m.move("pass", "pass", { prompt = "Pass: your holes are empty", doc = "Pass" })
 local OFFER = m.move("offer", "offer:{sites}",
-  { prompt = "or offer 1 to 3 of your holes to your opponent, who pays 6 captured counters for each" })
-local ACCEPT = m.move("accept", "accept", { prompt = "Accept the offer" })
-local DECLINE = m.move("decline", "decline", { prompt = "Decline the offer" })
+  { prompt = "or offer 1 to 3 of your holes to your opponent, who pays 6 captured counters for each",
+    doc = "Offer {sites}", why = g6_why })
+local ACCEPT = m.move("accept", "accept", { prompt = "Accept the offer", doc = "Accept the offer" })
+local DECLINE = m.move("decline", "decline", { prompt = "Decline the offer", doc = "Decline the offer" })
 
 local OFFER1, OFFER2, OFFER3 = m.var("offer1"), m.var("offer2"), m.var("offer3")
 local OFFER_SLOTS = { OFFER1, OFFER2, OFFER3 }

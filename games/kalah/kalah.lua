@@ -43,7 +43,7 @@ local PITS = P.pits
 local STORE_NAME = { "a" .. (PITS + 1), "b" .. (PITS + 1) }
 m.board { rows = { "a", "b" }, columns = PITS + 1, ends = { [STORE_NAME[1]] = "east", [STORE_NAME[2]] = "west" } }
 local STORE = { m.site(STORE_NAME[1]), m.site(STORE_NAME[2]) }
-local STORE_TAG = m.tag("store", STORE_NAME)
+local STORE_TAG = m.tag("store", STORE_NAME, { doc = "a store: the seeds a player has banked" })
 
 -- K2's circuits: each player's ring of 2N+1 sites, through their own
 -- store, past the opponent's.
@@ -66,7 +66,18 @@ local CIRCUIT = {
   m.track("north", circuit("b"), true),
 }
 
-local SOW = m.move("sow", "{1}")
+-- Why a sowing is not possible, in the rules' words (the host asks it for
+-- a refused token): a player sows a pit of their own row holding seeds.
+local function sow_why(p, sites)
+  local s = sites[1]
+  if m.row(s) ~= p or m.has_tag(s, STORE_TAG) then
+    return m.name(s) .. " is not one of your pits"
+  elseif m.count(s) == 0 then
+    return m.name(s) .. " is empty"
+  end
+  return nil
+end
+local SOW = m.move("sow", "{1}", { doc = "Sow from {1}", why = sow_why })
 local SOWABLE = { m.filter { row = 1, not_tag = STORE_TAG, min = 1 }, m.filter { row = 2, not_tag = STORE_TAG, min = 1 } }
 local PITS_OF = { m.filter { row = 1, not_tag = STORE_TAG }, m.filter { row = 2, not_tag = STORE_TAG } }
 

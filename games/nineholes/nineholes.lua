@@ -46,8 +46,11 @@ a  @-----@-----@]],
 }
 
 local PIECES = 3
-local DROP = m.move("drop", "{1}")
-local MOVE = m.move("move", "{from}-{to}")
+local DROP = m.move("drop", "{1}", { doc = "Drop a piece on {1}", why = function(p, sites)
+  if m.owner(sites[1]) ~= 0 then return m.name(sites[1]) .. " is occupied" end
+  return nil
+end })
+local MOVE = m.move("move", "{from}-{to}", { doc = "Move {from} to {to}" })
 local EMPTY = m.filter { owner = "nobody", max = 0 }
 local MINE = m.filter { owner = "mover", min = 1 }
 
@@ -112,7 +115,7 @@ local function play(p, kind, a, b)
     a = b
   end
   if n5_three_in_a_row(p, a) then
-    return finish(p, "three in a row")
+    return finish { winner = p, reason = "three in a row", sites = m.row_sites(p, a, 3) }
   end
 end
 

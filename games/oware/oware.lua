@@ -69,7 +69,7 @@ local RING = m.track("ring", ring, true)
 -- O3's rows: a capture runs backwards within one row, never past its end.
 local ROW = { m.track("row_a", A, false), m.track("row_b", B, false) }
 
-local SOW = m.move("sow", "{1}")
+local SOW = m.move("sow", "{1}", { doc = "Sow from {1}" })
 local SOWABLE = m.filter { owner = "mover", min = 1 }
 local ROW_OF = { m.filter { row = 1 }, m.filter { row = 2 } }
 

@@ -68,7 +68,7 @@ end
 -- at most twice before its third occurrence ends the game (S5).
 m.max_plies(2 * 2 * 84 * 20)
 
-local MOVE = m.move("move", "{from}-{to}")
+local MOVE = m.move("move", "{from}-{to}", { doc = "Move {from} to {to}" })
 local MINE = m.filter { owner = "mover", min = 1 }
 local move_piece, owner, in_a_row, finish, emit_steps = m.move_piece, m.owner, m.in_a_row, m.finish, m.emit_steps
 
@@ -113,7 +113,7 @@ end)
 local function play(p, kind, a, b)
   move_piece(a, b)
   if s4_three_through_the_centre(p) then
-    return finish(p, "three through the centre")
+    return finish { winner = p, reason = "three through the centre", sites = m.row_sites(p, CENTRE, PIECES) }
   end
 end
 

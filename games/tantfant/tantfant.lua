@@ -50,7 +50,7 @@ a  @-----@-----@]],
 }
 
 local HOME = { { "a1", "a2", "a3" }, { "c1", "c2", "c3" } } -- F2: the home rows
-local MOVE = m.move("move", "{from}-{to}")
+local MOVE = m.move("move", "{from}-{to}", { doc = "Move {from} to {to}" })
 local MINE = m.filter { owner = "mover", min = 1 }
 
 local move_piece, owner, finish, emit_steps = m.move_piece, m.owner, m.finish, m.emit_steps

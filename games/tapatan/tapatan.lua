@@ -54,8 +54,11 @@ a  @-----@-----@]],
 
 local PIECES = 3
 local CENTRE = m.site("b2")
-local DROP = m.move("drop", "{1}")
-local MOVE = m.move("move", "{from}-{to}")
+local DROP = m.move("drop", "{1}", { doc = "Drop a piece on {1}", why = function(p, sites)
+  if m.owner(sites[1]) ~= 0 then return m.name(sites[1]) .. " is occupied" end
+  return nil
+end })
+local MOVE = m.move("move", "{from}-{to}", { doc = "Move {from} to {to}" })
 local EMPTY = m.filter { owner = "nobody", max = 0 }
 local MINE = m.filter { owner = "mover", min = 1 }
 
@@ -132,7 +135,7 @@ local function play(p, kind, a, b)
     a = b
   end
   if p5_three_on_a_line(p, a) then
-    return finish(p, "three on a line")
+    return finish { winner = p, reason = "three on a line", sites = m.row_sites(p, a, 3) }
   end
 end
 

@@ -36,7 +36,10 @@ m.board {
   },
 }
 
-local MARK = m.move("mark", "{1}") -- X3 token: the cell, e.g. b2
+local MARK = m.move("mark", "{1}", { doc = "Mark {1}", why = function(p, sites)
+  if m.owner(sites[1]) ~= 0 then return m.name(sites[1]) .. " is occupied" end
+  return nil
+end }) -- X3 token: the cell, e.g. b2
 local EMPTY = m.filter { owner = "nobody", max = 0 }
 
 local place, in_a_row, finish, first = m.place, m.in_a_row, m.finish, m.first
@@ -68,7 +71,7 @@ end)
 local function play(p, kind, s)
   place(p, s)
   if x4_three_in_a_row(p, s) then
-    return finish(p, "three in a row")
+    return finish { winner = p, reason = "three in a row", sites = m.row_sites(p, s, 3) }
   end
   if x5_full_board() then
     return finish(0, "full board")

@@ -61,7 +61,7 @@ local t3_heads = m.rule("t3_heads", function()
   end
   return { A0 + N - 1, A0 + N, D0 + 2, D0 + 1 }
 end)
-local HEAD = m.tag("head", t3_heads())
+local HEAD = m.tag("head", t3_heads(), { doc = "a head: a lap that ends on your own occupied head may sow on or stop there" })
 m.mark(HEAD, "*")
 
 -- T4 Circuit: "Player 1: a1 -> a2 -> ... -> aN -> bN -> ... -> b1 -> a1.
@@ -82,16 +82,6 @@ local TRACK = { m.track("south", t4_circuit(1), true), m.track("north", t4_circu
 -- inner rows, c (3) and d (4) Player 2's inner and outer rows.
 local INNER, OPPOSITE_INNER, OPPOSITE_OUTER = { 2, 3 }, { 3, 2 }, { 4, 1 }
 
--- The prompts say what a decision that is not plain sowing is to the
--- players (the page and the terminal show them beside the choices); see
--- also prompt below.
-local SOW = m.move("sow", "{1}")
-local CONTINUE = m.move("continue", "continue", { prompt = "Continue sowing from your head" })
-local STOP = m.move("stop", "stop", { prompt = "Stop the move here" })
-local TAKE = m.move("take", "x{1}", { prompt = "Capture one of your opponent's holes of your choice" })
-
-local PENDING = m.var("pending") -- see the top of the file
-
 -- Each player's holes (a player sows and owns exactly the holes of their circuit).
 local FULL = { m.filter { track = TRACK[1], min = 1 }, m.filter { track = TRACK[2], min = 1 } }
 local OPPONENTS_FULL = { FULL[2], FULL[1] } -- per player: the opponent's non-empty holes
@@ -100,6 +90,51 @@ local SINGLE = {
   m.filter { track = TRACK[1], min = 1, max = 1, next_empty = TRACK[1] },
   m.filter { track = TRACK[2], min = 1, max = 1, next_empty = TRACK[2] },
 }
+
+-- Why a sowing is not possible, in the rules' words (not a rule: the
+-- host asks it for a refused token): the hole is not the mover's (T4),
+-- empty, a single counter while a hole of two or more exists (T6) or in
+-- front of a full hole (T6), or a sowing that would never end (T10). At a
+-- pending decision the prompt says what is asked.
+local function sow_why(p, sites, pending)
+  local s = sites[1]
+  if pending ~= 0 then
+    return nil
+  elseif not m.on_track(TRACK[p], s) then
+    return m.name(s) .. " is not one of your holes (T4)"
+  elseif m.count(s) == 0 then
+    return m.name(s) .. " is empty"
+  elseif m.count(s) == 1 and m.count_sites(BIG[p]) > 0 then
+    return m.name(s) .. " holds one counter, and a hole of yours with two or more exists (T6)"
+  elseif m.count(s) == 1 then
+    return "the hole after " .. m.name(s) .. " on your circuit is not empty (T6)"
+  end
+  return "a sowing from " .. m.name(s) .. " would never end (T10)"
+end
+
+-- Why a bonus capture is not possible: only the opponent's holes holding
+-- counters may be taken (T9).
+local function take_why(p, sites, pending)
+  local s = sites[1]
+  if pending >= 0 then
+    return nil
+  elseif m.on_track(TRACK[p], s) then
+    return m.name(s) .. " is one of your own holes: take one of your opponent's (T9)"
+  elseif m.count(s) == 0 then
+    return m.name(s) .. " is empty: only holes holding counters may be taken (T9)"
+  end
+  return nil
+end
+
+-- The prompts say what a decision that is not plain sowing is to the
+-- players (the page and the terminal show them beside the choices); see
+-- also prompt below. The docs name a move in words (the page's buttons).
+local SOW = m.move("sow", "{1}", { doc = "Sow from {1}", why = sow_why })
+local CONTINUE = m.move("continue", "continue", { prompt = "Continue sowing from your head", doc = "Continue sowing" })
+local STOP = m.move("stop", "stop", { prompt = "Stop the move here", doc = "Stop here" })
+local TAKE = m.move("take", "x{1}", { prompt = "Capture one of your opponent's holes of your choice", doc = "Capture {1}", why = take_why })
+
+local PENDING = m.var("pending") -- see the top of the file
 
 
 -- T2 Setup: "2 counters in every outer-row hole (a*, d*), inner rows empty".

@@ -110,11 +110,40 @@ end
 -- The primitives used outside the rules' native hot path, in locals.
 local owner, finish = m.owner, m.finish
 
+-- Why a drop or a move is not possible, in the rules' words (not a rule:
+-- the host asks it for a refused token). Y3: drops go on empty points, and
+-- no piece moves until all six are down; Y4: a move steps along a line to
+-- the empty point next to it or jumps over a piece to the empty point
+-- beyond.
+local function drop_why(p, sites)
+  if m.hand(p) == 0 then
+    return "your three pieces are on the board: move one (Y4)"
+  elseif owner(sites[1]) ~= 0 then
+    return m.name(sites[1]) .. " is occupied (Y3)"
+  end
+  return nil
+end
+
+local function move_why(p, sites)
+  local from, to = sites[1], sites[2]
+  if m.hand(1) + m.hand(2) > 0 then
+    return "no piece moves until all six are on the board (Y3)"
+  elseif owner(from) ~= p then
+    return m.name(from) .. " holds no piece of yours"
+  elseif owner(to) ~= 0 then
+    return m.name(to) .. " is occupied: a piece steps or jumps to an empty point (Y4)"
+  end
+  return m.name(to) .. " is neither next to " .. m.name(from) .. " on a line nor just beyond a piece next to it (Y4)"
+end
+
 -- Y3 token: the point, e.g. b2; Y4 token: from-to, e.g. b1-c1 or a1-c2.
--- The prompts say what each decision is to the players.
-local DROP = m.move("drop", "{1}", { prompt = "Drop a piece from your hand on an empty point" })
+-- The prompts say what each decision is to the players, the docs name a
+-- move in words.
+local DROP = m.move("drop", "{1}", { prompt = "Drop a piece from your hand on an empty point",
+  doc = "Drop a piece on {1}", why = drop_why })
 local MOVE = m.move("move", "{from}-{to}",
-  { prompt = "Move one of your pieces along a line to the empty point next to it, or jump over a piece to the empty point beyond" })
+  { prompt = "Move one of your pieces along a line to the empty point next to it, or jump over a piece to the empty point beyond",
+    doc = "Move {from} to {to}", why = move_why })
 
 local EMPTY = m.filter { owner = "nobody", max = 0 } -- an empty point: count 0, owner 0
 local MINE = m.filter { owner = "mover", min = 1 }   -- the pieces of the player to move
