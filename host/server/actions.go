@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
+	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/store"
 )
 
@@ -17,6 +19,18 @@ func seatOf(seats []store.Seat, secret string) int {
 	found := 0
 	for i, seat := range seats {
 		if seat.Secret != "" && subtle.ConstantTimeCompare([]byte(secret), []byte(seat.Secret)) == 1 {
+			found = i + 1
+		}
+	}
+	return found
+}
+
+// inviteOf returns the seat (1-based) whose invitation is invite, or 0, in
+// constant time.
+func inviteOf(seats []store.Seat, invite string) int {
+	found := 0
+	for i, seat := range seats {
+		if seat.Invite != "" && subtle.ConstantTimeCompare([]byte(invite), []byte(seat.Invite)) == 1 {
 			found = i + 1
 		}
 	}
@@ -33,13 +47,89 @@ func onlyComputersBesides(seats []store.Seat, seat int) bool {
 	return true
 }
 
-// takebackRequest is the body of POST /api/games/{id}/takeback: a seat's
-// secret and the ply it saw; Accept answers the other seat's proposal
-// (true or false), absent to propose.
-type takebackRequest struct {
+// seatRequest is the body of what a seat's holder asks besides moves (a
+// takeback, a draw, a resignation, an abort): the seat's secret and the
+// ply it saw; Accept answers another seat's proposal (true or false),
+// absent to propose.
+type seatRequest struct {
 	Seat   string `json:"seat"`
 	Ply    *int   `json:"ply"`
 	Accept *bool  `json:"accept"`
+}
+
+// decided is how a seat's request changes a game: the update to store,
+// or, when no is set, the refusal already written.
+type decided struct {
+	u  store.Update
+	no bool
+}
+
+// refuse writes an error answer and returns the decision to stop.
+func refuse(w http.ResponseWriter, status int, code, msg string, ply *int) decided {
+	writeError(w, status, apiError{Error: msg, Code: code, Ply: ply})
+	return decided{no: true}
+}
+
+// seatChange answers a seat's request on game id: it reads the body,
+// checks the ply and the seat's secret, lets decide make the update (with
+// the entry locked and in step with the stored game), stores it, and
+// answers the game after it. what names the request in the refusal of a
+// request without a seat's secret.
+func (s *Server) seatChange(w http.ResponseWriter, r *http.Request, what string,
+	decide func(e *entry, sg *store.Game, seat, ply int, req seatRequest, now time.Time) decided) {
+	id := r.PathValue("id")
+	var req seatRequest
+	if !s.decodeBody(w, r, &req) {
+		return
+	}
+	if req.Ply == nil {
+		writeError(w, http.StatusBadRequest, apiError{Error: fmt.Sprintf(`the body needs "ply": the ply of the position the %s is asked in`, what), Code: codeBadRequest})
+		return
+	}
+	e := s.cache.get(id)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sg := s.readSynced(w, r, e, id, s.getGame)
+	if sg == nil {
+		return
+	}
+	ply := len(sg.Record)
+	if *req.Ply != ply || !equalRecords(e.record, sg.Record) {
+		refuse(w, http.StatusConflict, codeStalePly, fmt.Sprintf("the game is at ply %d, not %d: it changed first", ply, *req.Ply), &ply)
+		return
+	}
+	seat := seatOf(sg.Seats, req.Seat)
+	if seat == 0 {
+		refuse(w, http.StatusForbidden, codeNotYourSeat, fmt.Sprintf("only the holder of a seat may ask for a %s", what), nil)
+		return
+	}
+	d := decide(e, sg, seat, ply, req, time.Now())
+	if d.no {
+		return
+	}
+	got, err := s.store.Update(r.Context(), id, d.u)
+	if err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			refuse(w, http.StatusConflict, codeStalePly, "the game changed first; reload it", &ply)
+			return
+		}
+		s.storeError(w, err, id)
+		return
+	}
+	if err := s.sync(r.Context(), e, got); err != nil {
+		s.rebuildError(w, r, id, err)
+		return
+	}
+	if got.ComputerDue {
+		s.sched.push(id, s.clientKey(r))
+	}
+	writeJSON(w, http.StatusOK, s.view(got, e, e.state, e.last, len(got.Record)))
+}
+
+// unchanged is the update that leaves sg as it is (at ply) but for what
+// the caller changes.
+func unchanged(sg *store.Game, ply int) store.Update {
+	return store.Update{Ply: ply, To: ply, Result: sg.Result, ComputerDue: sg.ComputerDue, Clock: sg.Clock, Request: sg.Request}
 }
 
 // lastTurn is where seat's last turn began in a record whose moves were
@@ -59,98 +149,60 @@ func lastTurn(movers []int, seat int) int {
 	return i
 }
 
+// playersEnded reports whether a result is the players' decision or the
+// clock's (a resignation, a draw agreed, an abort, a loss on time), which
+// no takeback undoes.
+func playersEnded(r *store.Result) bool {
+	return r != nil && slices.Contains([]string{"time", methodResignation, methodAgreement, methodAborted}, r.Method)
+}
+
 // handleTakeback takes moves back. A seat's holder proposes to take back
 // its last turn and everything after it; against computers only, it is
 // done at once (an undo); otherwise the proposal waits for another
 // person's answer ("accept": true or false; the proposer may withdraw it
 // with false). A move clears a pending proposal.
 func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	var req takebackRequest
-	if !s.decodeBody(w, r, &req) {
-		return
-	}
-	if req.Ply == nil {
-		writeError(w, http.StatusBadRequest, apiError{Error: `the body needs "ply": the ply of the position the takeback is asked in`})
-		return
-	}
-	e := s.cache.get(id)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	sg := s.readSynced(w, r, e, id, s.getGame)
-	if sg == nil {
-		return
-	}
-	ply := len(sg.Record)
-	if *req.Ply != ply || !equalRecords(e.record, sg.Record) {
-		writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("the game is at ply %d, not %d: it changed first", ply, *req.Ply), Ply: &ply})
-		return
-	}
-	seat := seatOf(sg.Seats, req.Seat)
-	if seat == 0 {
-		writeError(w, http.StatusForbidden, apiError{Error: "only the holder of a seat's link may take moves back"})
-		return
-	}
-	if sg.Over() && sg.Result.Method == "time" {
-		writeError(w, http.StatusConflict, apiError{Error: "the game was lost on time: nothing can be taken back", Ply: &ply})
-		return
-	}
-	now := time.Now()
-	var err error
-	u := store.Update{Ply: ply, To: ply, Result: sg.Result, ComputerDue: sg.ComputerDue, Clock: sg.Clock, Request: nil}
-	switch {
-	case req.Accept != nil:
-		q := sg.Request
-		if q == nil || q.Kind != "takeback" {
-			writeError(w, http.StatusConflict, apiError{Error: "no takeback is proposed", Ply: &ply})
-			return
+	s.seatChange(w, r, "takeback", func(e *entry, sg *store.Game, seat, ply int, req seatRequest, now time.Time) decided {
+		if playersEnded(sg.Result) {
+			return refuse(w, http.StatusConflict, codeGameOver, fmt.Sprintf("the game ended by %s: nothing can be taken back", methodWords(sg.Result.Method)), &ply)
 		}
-		if *req.Accept && q.Seat == seat {
-			writeError(w, http.StatusForbidden, apiError{Error: "a takeback is accepted by another player than the one who proposed it"})
-			return
-		}
-		if *req.Accept {
-			if u, err = s.takeBack(r.Context(), sg, e, q.To, now); err != nil {
-				s.rebuildError(w, r, id, err)
-				return
+		u := unchanged(sg, ply)
+		u.Request = nil
+		var err error
+		switch {
+		case req.Accept != nil:
+			q := sg.Request
+			if q == nil || q.Kind != requestTakeback {
+				return refuse(w, http.StatusConflict, codeNoRequest, "no takeback is proposed", &ply)
+			}
+			if *req.Accept && q.Seat == seat {
+				return refuse(w, http.StatusForbidden, codeNoRequest, "a takeback is accepted by another player than the one who proposed it", nil)
+			}
+			if *req.Accept {
+				if u, err = s.takeBack(r.Context(), sg, e, q.To, now); err != nil {
+					s.rebuildError(w, r, sg.ID, err)
+					return decided{no: true}
+				}
+			}
+		default:
+			to := lastTurn(e.movers, seat)
+			if to < 0 {
+				return refuse(w, http.StatusUnprocessableEntity, codeNothingToTake, fmt.Sprintf("player %d has made no move to take back", seat), nil)
+			}
+			if onlyComputersBesides(sg.Seats, seat) {
+				if u, err = s.takeBack(r.Context(), sg, e, to, now); err != nil {
+					s.rebuildError(w, r, sg.ID, err)
+					return decided{no: true}
+				}
+			} else {
+				if sg.Request != nil {
+					return refuse(w, http.StatusConflict, codeRequestOpen, fmt.Sprintf("player %d has proposed a %s already", sg.Request.Seat, requestWords(sg.Request.Kind)), &ply)
+				}
+				u.Request = &store.Request{Kind: requestTakeback, Seat: seat, To: to}
 			}
 		}
-	default:
-		to := lastTurn(e.movers, seat)
-		if to < 0 {
-			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("player %d has made no move to take back", seat)})
-			return
-		}
-		if onlyComputersBesides(sg.Seats, seat) {
-			if u, err = s.takeBack(r.Context(), sg, e, to, now); err != nil {
-				s.rebuildError(w, r, id, err)
-				return
-			}
-		} else {
-			if sg.Request != nil {
-				writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("player %d has proposed a takeback already", sg.Request.Seat), Ply: &ply})
-				return
-			}
-			u.Request = &store.Request{Kind: "takeback", Seat: seat, To: to}
-		}
-	}
-	got, err := s.store.Update(r.Context(), id, u)
-	if err != nil {
-		if errors.Is(err, store.ErrConflict) {
-			writeError(w, http.StatusConflict, apiError{Error: "the game changed first; reload it", Ply: &ply})
-			return
-		}
-		s.storeError(w, err, id)
-		return
-	}
-	if err := s.sync(r.Context(), e, got); err != nil {
-		s.rebuildError(w, r, id, err)
-		return
-	}
-	if got.ComputerDue {
-		s.sched.push(id, s.clientKey(r))
-	}
-	writeJSON(w, http.StatusOK, s.view(got, e, e.state, e.last, len(got.Record)))
+		return decided{u: u}
+	})
 }
 
 // takeBack is the update that takes sg back to its first to moves, with
@@ -173,6 +225,71 @@ func (s *Server) takeBack(ctx context.Context, sg *store.Game, e *entry, to int,
 
 func equalRecords(a, b []string) bool { return len(a) == len(b) && isPrefix(a, b) }
 
+// claimRequest is the body of POST /api/games/{id}/claim.
+type claimRequest struct {
+	Invite string `json:"invite"` // the secret of a seat's invitation link
+}
+
+// maxClaimTries bounds how often a claim is tried again when a move
+// changes the game between its read and its store.
+const maxClaimTries = 5
+
+// handleClaim gives the person's seat whose invitation the request names
+// to the request's sender, once: the answer is the game with the seat's
+// link (its secret), which only that answer shows; from then on only its
+// holder plays the seat. The invitation is used up: a second claim gets
+// 409, an unknown invitation 403.
+func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var req claimRequest
+	if !s.decodeBody(w, r, &req) {
+		return
+	}
+	e := s.cache.get(id)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for try := 0; ; try++ {
+		sg := s.readSynced(w, r, e, id, s.getGame)
+		if sg == nil {
+			return
+		}
+		seat := inviteOf(sg.Seats, req.Invite)
+		switch {
+		case seat == 0:
+			writeError(w, http.StatusForbidden, apiError{Error: "no seat of this game has that invitation", Code: codeUnknownInvite})
+			return
+		case sg.Seats[seat-1].Secret != "":
+			writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("player %d's seat was claimed with this invitation already, by another browser; open the game's link to watch it", seat), Code: codeSeatTaken})
+			return
+		case sg.Over():
+			writeError(w, http.StatusConflict, apiError{Error: "the game is over: its seats can no longer be claimed; open the game's link to watch it", Code: codeGameOver})
+			return
+		}
+		seats := slices.Clone(sg.Seats)
+		seats[seat-1].Secret = newSecret()
+		u := unchanged(sg, len(sg.Record))
+		u.Seats = seats
+		got, err := s.store.Update(r.Context(), id, u)
+		if errors.Is(err, store.ErrConflict) && try < maxClaimTries {
+			continue // a move came first: read the game again
+		}
+		if err != nil {
+			s.storeError(w, err, id)
+			return
+		}
+		if err := s.sync(r.Context(), e, got); err != nil {
+			s.rebuildError(w, r, id, err)
+			return
+		}
+		v := s.view(got, e, e.state, e.last, len(got.Record))
+		links := make([]bool, len(seats))
+		links[seat-1] = true
+		s.seatLinks(v, got, links, false)
+		writeJSON(w, http.StatusOK, v)
+		return
+	}
+}
+
 // rematchRequest is the body of POST /api/games/{id}/rematch.
 type rematchRequest struct {
 	Seat string `json:"seat"` // the secret of a seat of the finished game
@@ -190,7 +307,9 @@ type rematchView struct {
 // variants, parameters and time control, the seats turned one place (two
 // players swap). The holder of an old seat's secret gets 201 and the new
 // game with the link of the seat their old seat became; once the rematch
-// exists, the holders of the other old seats get 200 and their links.
+// exists, the holders of the other old seats get 200 and their links. A
+// person's seat nobody held in the old game waits for its person again,
+// with a new invitation the answer shows.
 func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var req rematchRequest
@@ -204,7 +323,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	}
 	seat := seatOf(old.Seats, req.Seat)
 	if seat == 0 {
-		writeError(w, http.StatusForbidden, apiError{Error: "only the holder of a seat's link may start a rematch"})
+		writeError(w, http.StatusForbidden, apiError{Error: "only the holder of a seat may start a rematch", Code: codeNotYourSeat})
 		return
 	}
 	n := len(old.Seats)
@@ -220,12 +339,12 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 			s.rebuildError(w, r, sg.ID, err)
 			return
 		}
-		s.seatLinks(v, sg, links)
+		s.seatLinks(v, sg, links, true)
 		writeJSON(w, status, rematchView{gameView: v, From: from})
 	}
 	if old.Rematch == "" {
 		if !old.Over() {
-			writeError(w, http.StatusConflict, apiError{Error: "the game is not over: a rematch starts from a finished game"})
+			writeError(w, http.StatusConflict, apiError{Error: "the game is not over: a rematch starts from a finished game", Code: codeGameNotOver})
 			return
 		}
 		g, err := loadGame(s.lib, old.Game, old.Variants, old.Params)
@@ -235,16 +354,21 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		}
 		seats := make([]store.Seat, n)
 		for i := range seats {
-			seats[i] = store.Seat{Player: old.Seats[from[i]-1].Player}
-			if seats[i].Player == humanSeat {
+			was := old.Seats[from[i]-1]
+			seats[i] = store.Seat{Player: was.Player}
+			switch {
+			case was.Player != humanSeat:
+			case was.Secret != "":
 				seats[i].Secret = newSecret()
+			default:
+				seats[i].Invite = newSecret()
 			}
 		}
 		sg := &store.Game{Game: old.Game, Fingerprint: g.Fingerprint(), Variants: old.Variants, Params: old.Params,
 			Seats: seats, Record: []string{}, Clock: freshClock(old.Clock), RematchOf: old.ID}
 		v, err := s.createGame(r.Context(), s.clientKey(r), g, sg)
 		if err == nil {
-			s.seatLinks(v, sg, links)
+			s.seatLinks(v, sg, links, true)
 			writeJSON(w, http.StatusCreated, rematchView{gameView: v, From: from})
 			return
 		}
@@ -269,4 +393,27 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	answer(http.StatusOK, sg)
+}
+
+// ended returns st as the game's result shows it: a state the players
+// ended (a resignation, a draw agreed) is ended the same way, on a copy,
+// so that its JSON says how ("method"); any other is st.
+func ended(st *host.State, r *store.Result) *host.State {
+	if r == nil || st.Over() {
+		return st
+	}
+	var err error
+	c := st.Clone()
+	switch r.Method {
+	case methodResignation:
+		err = c.Resign(3 - r.Winner)
+	case methodAgreement:
+		err = c.AgreeDraw()
+	default:
+		return st
+	}
+	if err != nil {
+		return st
+	}
+	return c
 }

@@ -23,15 +23,20 @@ func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/catalog", s.handleCatalog)
 	mux.HandleFunc("GET /api/catalog/{game}/rules", s.handleRules)
+	mux.HandleFunc("GET /api/catalog/{game}/computers", s.handleComputers)
 	mux.HandleFunc("POST /api/games", s.handleCreate)
 	mux.HandleFunc("GET /api/games/{id}", s.handleGet)
 	mux.HandleFunc("POST /api/games/{id}/moves", s.handleMove)
 	mux.HandleFunc("POST /api/games/{id}/takeback", s.handleTakeback)
 	mux.HandleFunc("POST /api/games/{id}/rematch", s.handleRematch)
+	mux.HandleFunc("POST /api/games/{id}/claim", s.handleClaim)
+	mux.HandleFunc("POST /api/games/{id}/resign", s.handleResign)
+	mux.HandleFunc("POST /api/games/{id}/draw", s.handleDraw)
+	mux.HandleFunc("POST /api/games/{id}/abort", s.handleAbort)
 	mux.HandleFunc("GET /api/games/{id}/events", s.handleEvents)
 	mux.HandleFunc("GET /api/health", s.handleHealth)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("no API endpoint %s %s", r.Method, r.URL.Path)})
+		writeError(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("no API endpoint %s %s", r.Method, r.URL.Path), Code: codeNotFound})
 	})
 	s.webRoutes(mux)
 	return mux
@@ -40,6 +45,7 @@ func (s *Server) routes() *http.ServeMux {
 // apiError is the JSON body of every error answer.
 type apiError struct {
 	Error   string   `json:"error"`
+	Code    string   `json:"code"`                   // stable, for programs (codes.go)
 	Allowed []string `json:"allowed,omitempty"` // allowed values, when the error is a bad choice
 	Legal   []string `json:"legal,omitempty"`   // the legal tokens, for an illegal move
 	Ply     *int     `json:"ply,omitempty"`     // the current ply, for a stale one
@@ -80,17 +86,17 @@ func writeError(w http.ResponseWriter, status int, e apiError) { writeJSON(w, st
 // storeError answers a store error.
 func (s *Server) storeError(w http.ResponseWriter, err error, id string) {
 	status := storeStatus(err)
-	msg := "the game store is unavailable, try again later"
+	msg, code := "the game store is unavailable, try again later", codeUnavailable
 	switch status {
 	case http.StatusNotFound:
-		msg = fmt.Sprintf("no game with id %q", id)
+		msg, code = fmt.Sprintf("no game with id %q", id), codeNotFound
 	case http.StatusConflict:
-		msg = "another move was made first; reload the game"
+		msg, code = "another move was made first; reload the game", codeStalePly
 	case http.StatusInternalServerError:
 		s.log.Error("store", "err", err)
-		msg = "the game store failed"
+		msg, code = "the game store failed", codeInternal
 	}
-	writeError(w, status, apiError{Error: msg})
+	writeError(w, status, apiError{Error: msg, Code: code})
 }
 
 // decodeBody reads a JSON request body into v; it answers 413 or 400 and
@@ -100,21 +106,21 @@ func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) bool 
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			writeError(w, http.StatusRequestEntityTooLarge, apiError{Error: fmt.Sprintf("request body over %d bytes", s.opt.maxBody)})
+			writeError(w, http.StatusRequestEntityTooLarge, apiError{Error: fmt.Sprintf("request body over %d bytes", s.opt.maxBody), Code: codeBodyTooLarge})
 			return false
 		}
-		writeError(w, http.StatusBadRequest, apiError{Error: "reading the request body: " + err.Error()})
+		writeError(w, http.StatusBadRequest, apiError{Error: "reading the request body: " + err.Error(), Code: codeBadRequest})
 		return false
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
-		writeError(w, http.StatusBadRequest, apiError{Error: "the body is not the expected JSON: " + err.Error()})
+		writeError(w, http.StatusBadRequest, apiError{Error: "the body is not the expected JSON: " + err.Error(), Code: codeBadRequest})
 		return false
 	}
 	if dec.More() {
-		writeError(w, http.StatusBadRequest, apiError{Error: "the body holds more than one JSON value"})
+		writeError(w, http.StatusBadRequest, apiError{Error: "the body holds more than one JSON value", Code: codeBadRequest})
 		return false
 	}
 	return true
@@ -135,7 +141,7 @@ func (s *Server) handleRules(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("game")
 	page, ok := s.catalog.rules[name]
 	if !ok {
-		writeError(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("no rules page for game %q", name)})
+		writeError(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("no rules page for game %q", name), Code: codeNotFound})
 		return
 	}
 	writeJSONBytes(w, http.StatusOK, page.answer(name))
@@ -160,7 +166,11 @@ type createRequest struct {
 	Variants []string       `json:"variants"`
 	Params   map[string]any `json:"params"`
 	Seats    []string       `json:"seats"`
-	Clock    *clockRequest  `json:"clock"` // a time control; none when absent
+	// Hold lists the seats (1-based) the creator plays; the other
+	// persons' seats wait for whoever claims them with their invitation.
+	// Default: the first person's seat.
+	Hold  []int         `json:"hold"`
+	Clock *clockRequest `json:"clock"` // a time control; none when absent
 }
 
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
@@ -173,7 +183,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		if n, ok := v.(json.Number); ok {
 			i, err := strconv.Atoi(n.String())
 			if err != nil {
-				writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("parameter %s: %s is not an integer", k, n)})
+				writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("parameter %s: %s is not an integer", k, n), Code: codeBadConfig})
 				return
 			}
 			v = i
@@ -192,14 +202,22 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		req.Seats = slices.Repeat([]string{humanSeat}, g.Players())
 	}
 	if len(req.Seats) != g.Players() {
-		writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("%s has %d players, got %d seats", g.Title(), g.Players(), len(req.Seats))})
+		writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("%s has %d players, got %d seats", g.Title(), g.Players(), len(req.Seats)), Code: codeBadSeats})
+		return
+	}
+	hold, err := heldSeats(req.Hold, req.Seats)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, apiError{Error: err.Error(), Code: codeBadSeats})
 		return
 	}
 	seats := make([]store.Seat, len(req.Seats))
 	for i, spec := range req.Seats {
 		spec = strings.TrimSpace(spec)
 		if spec == humanSeat {
-			seats[i] = store.Seat{Player: humanSeat, Secret: newSecret()}
+			seats[i] = store.Seat{Player: humanSeat, Invite: newSecret()}
+			if hold[i] {
+				seats[i] = store.Seat{Player: humanSeat, Secret: newSecret()}
+			}
 			continue
 		}
 		// The operator's computer seats decide what a seat may cost;
@@ -208,7 +226,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			var se *SeatError
 			errors.As(err, &se)
-			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("seat %d: %v", i+1, err), Allowed: se.Allowed})
+			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("seat %d: %v", i+1, err), Code: codeBadSeats, Allowed: se.Allowed})
 			return
 		}
 		if allowed == perfectSeat {
@@ -218,14 +236,14 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		} else if _, err := s.opt.players(g, allowed); err != nil {
-			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("seat %d: %v", i+1, err), Allowed: s.seats.texts()})
+			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("seat %d: %v", i+1, err), Code: codeBadSeats, Allowed: s.seats.texts()})
 			return
 		}
 		seats[i] = store.Seat{Player: allowed}
 	}
 	clock, err := newClock(req.Clock, len(seats))
 	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, apiError{Error: err.Error()})
+		writeError(w, http.StatusUnprocessableEntity, apiError{Error: err.Error(), Code: codeBadClock})
 		return
 	}
 	sg := &store.Game{Game: req.Game, Fingerprint: g.Fingerprint(), Variants: req.Variants, Params: params,
@@ -240,8 +258,37 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, err, "")
 		return
 	}
-	s.seatLinks(v, sg, nil)
+	s.seatLinks(v, sg, hold, true)
 	writeJSON(w, http.StatusCreated, v)
+}
+
+// heldSeats reads the seats a game's creator holds (1-based numbers among
+// the persons' seats of specs) as a flag per seat; none given is the first
+// person's seat.
+func heldSeats(hold []int, specs []string) ([]bool, error) {
+	out := make([]bool, len(specs))
+	person := func(i int) bool { return strings.TrimSpace(specs[i]) == humanSeat }
+	if hold == nil {
+		for i := range specs {
+			if person(i) {
+				out[i] = true
+				break
+			}
+		}
+		return out, nil
+	}
+	for _, n := range hold {
+		switch {
+		case n < 1 || n > len(specs):
+			return nil, fmt.Errorf("hold: there is no seat %d (seats 1 to %d)", n, len(specs))
+		case !person(n - 1):
+			return nil, fmt.Errorf("hold: seat %d is the computer's, not a person's", n)
+		case out[n-1]:
+			return nil, fmt.Errorf("hold: seat %d is named twice", n)
+		}
+		out[n-1] = true
+	}
+	return out, nil
 }
 
 // createGame stores the new game sg of g for client and returns its view,
@@ -281,17 +328,21 @@ func (s *Server) thinkingQuota(client string) *refusal {
 	if limit <= 0 || s.sched.count(client) < limit {
 		return nil
 	}
-	return &refusal{http.StatusTooManyRequests,
+	return &refusal{http.StatusTooManyRequests, codeOverQuota,
 		fmt.Sprintf("you have %d games waiting for the computer's move, the most at once; wait for one to move", limit),
 		retrySeconds(s.opt.think)}
 }
 
-// seatLinks sets the seat links of v, the view of sg: every human seat's,
-// or those for which links says true when links is not nil.
-func (s *Server) seatLinks(v *gameView, sg *store.Game, links []bool) {
+// seatLinks sets the links of v, the view of sg: the seat link of each
+// held seat for which links says true, and, with invites, the invitation
+// link of each person's seat nobody holds yet.
+func (s *Server) seatLinks(v *gameView, sg *store.Game, links []bool, invites bool) {
 	for i, seat := range sg.Seats {
-		if seat.Secret != "" && (links == nil || i < len(links) && links[i]) {
-			v.Seats[i].URL = fmt.Sprintf("/g/%s#player=%d&seat=%s", sg.ID, i+1, seat.Secret)
+		if seat.Secret != "" && i < len(links) && links[i] {
+			v.Seats[i].URL = fmt.Sprintf("%s/g/%s#player=%d&seat=%s", s.opt.base, sg.ID, i+1, seat.Secret)
+		}
+		if invites && seat.Secret == "" && seat.Invite != "" {
+			v.Seats[i].Invite = fmt.Sprintf("%s/g/%s#player=%d&invite=%s", s.opt.base, sg.ID, i+1, seat.Invite)
 		}
 	}
 }
@@ -306,17 +357,17 @@ func (s *Server) loadError(w http.ResponseWriter, name string, err error) {
 		if !slices.Contains(s.lib.Games(), name) {
 			allowed = s.lib.Games()
 		}
-		writeError(w, http.StatusUnprocessableEntity, apiError{Error: err.Error(), Allowed: allowed})
+		writeError(w, http.StatusUnprocessableEntity, apiError{Error: err.Error(), Code: errorCode(err, codeBadConfig), Allowed: allowed})
 		return
 	}
 	if !slices.Contains(s.lib.Games(), name) {
-		writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("unknown game %q", name), Allowed: s.lib.Games()})
+		writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("unknown game %q", name), Code: codeUnknownGame, Allowed: s.lib.Games()})
 		return
 	}
 	// The game exists but its script does not load (a broken script in a
 	// games folder): the game cannot be played.
 	s.log.Warn("loading game", "game", name, "err", err)
-	writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("game %s does not load: %v", name, err)})
+	writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("game %s does not load: %v", name, err), Code: errorCode(err, codeScriptError)})
 }
 
 // outcome returns the result of st (nil while the game goes on), and
@@ -342,10 +393,13 @@ func outcome(st *host.State, seats []store.Seat) (result *store.Result, computer
 // e is its cache entry (for the movers of its record), held by the
 // caller.
 func (s *Server) view(sg *store.Game, e *entry, st *host.State, last *moveView, ply int) *gameView {
+	if ply == len(sg.Record) {
+		st = ended(st, sg.Result) // a resignation or a draw agreed, as the state says it
+	}
 	state, _ := json.Marshal(st)
 	seats := make([]seatView, len(sg.Seats))
 	for i, seat := range sg.Seats {
-		seats[i] = seatView{Player: seat.Player}
+		seats[i] = seatView{Player: seat.Player, Name: seatName(seat.Player), Waiting: seat.Player == humanSeat && seat.Secret == ""}
 	}
 	variants, params := sg.Variants, sg.Params
 	if variants == nil {
@@ -421,7 +475,7 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 	if q := r.URL.Query().Get("ply"); q != "" {
 		ply, err = strconv.Atoi(q)
 		if err != nil || ply < 0 || ply > len(sg.Record) {
-			writeError(w, http.StatusBadRequest, apiError{Error: fmt.Sprintf("ply %q: want a whole number from 0 to %d", q, len(sg.Record))})
+			writeError(w, http.StatusBadRequest, apiError{Error: fmt.Sprintf("ply %q: want a whole number from 0 to %d", q, len(sg.Record)), Code: codeBadRequest})
 			return
 		}
 	}
@@ -455,11 +509,11 @@ func (s *Server) readSynced(w http.ResponseWriter, r *http.Request, e *entry, id
 // or the server is closing.
 func (s *Server) rebuildError(w http.ResponseWriter, r *http.Request, id string, err error) {
 	if r.Context().Err() != nil || s.ctx.Err() != nil {
-		writeError(w, http.StatusServiceUnavailable, apiError{Error: "stopped: " + err.Error()})
+		writeError(w, http.StatusServiceUnavailable, apiError{Error: "stopped: " + err.Error(), Code: codeUnavailable})
 		return
 	}
 	s.log.Error("rebuilding a game", "id", id, "err", err)
-	writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+	writeError(w, http.StatusInternalServerError, apiError{Error: err.Error(), Code: errorCode(err, codeInternal)})
 }
 
 // moveRequest is the body of POST /api/games/{id}/moves.
@@ -476,7 +530,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Ply == nil {
-		writeError(w, http.StatusBadRequest, apiError{Error: `the body needs "ply": the ply of the position the move is made in`})
+		writeError(w, http.StatusBadRequest, apiError{Error: `the body needs "ply": the ply of the position the move is made in`, Code: codeBadRequest})
 		return
 	}
 	e := s.cache.get(id)
@@ -492,25 +546,28 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	}
 	ply := len(sg.Record)
 	if *req.Ply != ply {
-		writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("the game is at ply %d, not %d: another move was made first", ply, *req.Ply), Ply: &ply})
+		writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("the game is at ply %d, not %d: another move was made first", ply, *req.Ply), Code: codeStalePly, Ply: &ply})
 		return
 	}
 	if sg.Over() || e.state.Over() {
-		writeError(w, http.StatusConflict, apiError{Error: "the game is over", Ply: &ply})
+		writeError(w, http.StatusConflict, apiError{Error: "the game is over", Code: codeGameOver, Ply: &ply})
 		return
 	}
 	p := e.state.ToMove()
 	if p < 1 || p > len(sg.Seats) {
-		writeError(w, http.StatusInternalServerError, apiError{Error: fmt.Sprintf("the game says player %d is to move, but it has %d seats", p, len(sg.Seats))})
+		writeError(w, http.StatusInternalServerError, apiError{Error: fmt.Sprintf("the game says player %d is to move, but it has %d seats", p, len(sg.Seats)), Code: codeInternal})
 		return
 	}
 	seat := sg.Seats[p-1]
-	if seat.Player != humanSeat {
-		writeError(w, http.StatusForbidden, apiError{Error: fmt.Sprintf("player %d is the computer (%s); wait for its move", p, seat.Player)})
+	switch {
+	case seat.Player != humanSeat:
+		writeError(w, http.StatusForbidden, apiError{Error: fmt.Sprintf("player %d is the computer (%s); wait for its move", p, seatName(seat.Player)), Code: codeComputerSeat})
 		return
-	}
-	if subtle.ConstantTimeCompare([]byte(req.Seat), []byte(seat.Secret)) != 1 {
-		writeError(w, http.StatusForbidden, apiError{Error: fmt.Sprintf("it is player %d's turn: only the holder of that seat's link may move", p)})
+	case seat.Secret == "":
+		writeError(w, http.StatusForbidden, apiError{Error: fmt.Sprintf("it is player %d's turn, whose seat waits for its person: whoever opens its invitation link plays it", p), Code: codeSeatWaiting})
+		return
+	case subtle.ConstantTimeCompare([]byte(req.Seat), []byte(seat.Secret)) != 1:
+		writeError(w, http.StatusForbidden, apiError{Error: fmt.Sprintf("it is player %d's turn: only the holder of that seat may move", p), Code: codeNotYourSeat})
 		return
 	}
 	next := e.state.Clone()
@@ -522,24 +579,28 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		var ill *host.IllegalMoveError
 		if errors.As(err, &ill) || req.Token == "" {
 			msg := fmt.Sprintf("%q is not a legal move here", req.Token)
-			if ill != nil && ill.Reason != "" {
-				msg += ": " + ill.Reason // which part of the token is wrong, and what is possible
+			// The rule it breaks, in the script's words, then which part
+			// of the token is wrong and what is possible.
+			if why := e.state.WhyNot(req.Token); why != "" {
+				msg += ": " + why
+			} else if ill != nil && ill.Reason != "" {
+				msg += ": " + ill.Reason
 			}
-			writeError(w, http.StatusUnprocessableEntity, apiError{Error: msg, Legal: e.state.Legal()})
+			writeError(w, http.StatusUnprocessableEntity, apiError{Error: msg, Code: errorCode(err, codeIllegalToken), Legal: e.state.Legal()})
 			return
 		}
 		s.log.Error("playing a move", "id", id, "token", req.Token, "err", err)
-		writeError(w, http.StatusInternalServerError, apiError{Error: err.Error()})
+		writeError(w, http.StatusInternalServerError, apiError{Error: err.Error(), Code: errorCode(err, codeInternal)})
 		return
 	}
 	result, due := outcome(next, sg.Seats)
-	clock, late := afterMove(sg.Clock, p, toMove(next), time.Now())
+	clock, late := afterMove(sg.Clock, p, toMove(next), time.Now(), showTime(next))
 	if late {
 		if _, err := s.flag(r.Context(), sg); err != nil {
 			s.storeError(w, err, id)
 			return
 		}
-		writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("player %d ran out of time: the game is over", p), Ply: &ply})
+		writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("player %d ran out of time: the game is over", p), Code: codeGameOver, Ply: &ply})
 		return
 	}
 	client := s.clientKey(r)

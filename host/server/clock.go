@@ -8,6 +8,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/store"
 )
 
@@ -84,8 +85,10 @@ func freshClock(c *store.Clock) *store.Clock {
 
 // afterMove returns the clocks after a move by seat mover at now, when the
 // seat to move next is next (0 when the game is over), and whether the
-// move came after mover's time had run out.
-func afterMove(c *store.Clock, mover, next int, now time.Time) (*store.Clock, bool) {
+// move came after mover's time had run out. The next seat's time runs
+// from now+show: the pages show the move meanwhile (its animation), which
+// no one is charged for.
+func afterMove(c *store.Clock, mover, next int, now time.Time, show time.Duration) (*store.Clock, bool) {
 	if c == nil {
 		return nil, false
 	}
@@ -100,11 +103,35 @@ func afterMove(c *store.Clock, mover, next int, now time.Time) (*store.Clock, bo
 	if next != mover && c.Running == mover && mover >= 1 && mover <= len(c.Remaining) {
 		c.Remaining[mover-1] += c.Increment
 	}
-	c.Running, c.Since = next, now
-	if next < 0 || next > len(c.Remaining) {
-		c.Running = 0
+	c.Running, c.Since = next, now.Add(show)
+	if next < 1 || next > len(c.Remaining) {
+		c.Running, c.Since = 0, now
 	}
 	return c, false
+}
+
+// What the pages take to show a move, which no clock is charged for: a
+// little for the move itself and a step for each counter or piece that
+// travels (the page's animation at its normal speed, which in a timed game
+// it fits into this time), at most maxShow.
+const (
+	showBase = 300 * time.Millisecond
+	showStep = 150 * time.Millisecond
+	maxShow  = 3 * time.Second
+)
+
+// showTime is how long the pages take to show the move that led to st,
+// from its effects.
+func showTime(st *host.State) time.Duration {
+	effects, _ := st.Effects()
+	steps := 0
+	for _, e := range effects {
+		switch e.Kind {
+		case host.EffectTake, host.EffectDrop, host.EffectCapture, host.EffectMove, host.EffectPlace:
+			steps++
+		}
+	}
+	return min(maxShow, showBase+time.Duration(steps)*showStep)
 }
 
 // restarted returns the clocks after a change that is not a move at now

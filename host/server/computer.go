@@ -195,7 +195,7 @@ func (s *Server) playComputer(sg *store.Game) (again bool) {
 		}
 	}
 	result, due := outcome(next, sg.Seats)
-	clock, late := afterMove(sg.Clock, p, toMove(next), time.Now())
+	clock, late := afterMove(sg.Clock, p, toMove(next), time.Now(), showTime(next))
 	if late {
 		if got, err := s.flag(s.ctx, sg); err == nil {
 			s.syncCache(got)

@@ -67,6 +67,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		if !s.hostAllowed(r.Host) {
 			writeError(w, http.StatusMisdirectedRequest, apiError{
 				Error:   fmt.Sprintf("this server does not answer for the host %q (start it with --host %s to allow it)", r.Host, hostOnly(r.Host)),
+				Code:    codeUnknownHost,
 				Allowed: s.allowedHosts(),
 			})
 			return
@@ -81,14 +82,14 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		}
 		if api || changes(r.Method) {
 			if cop.Check(check) != nil {
-				writeError(w, http.StatusForbidden, apiError{Error: "a request from a page of another site (by its Origin or Sec-Fetch-Site header): refused"})
+				writeError(w, http.StatusForbidden, apiError{Error: "a request from a page of another site (by its Origin or Sec-Fetch-Site header): refused", Code: codeCrossSite})
 				return
 			}
 		}
 		if changes(r.Method) {
 			mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 			if err != nil || mt != "application/json" {
-				writeError(w, http.StatusUnsupportedMediaType, apiError{Error: fmt.Sprintf("the body must be JSON, sent with Content-Type: application/json (got %q)", r.Header.Get("Content-Type"))})
+				writeError(w, http.StatusUnsupportedMediaType, apiError{Error: fmt.Sprintf("the body must be JSON, sent with Content-Type: application/json (got %q)", r.Header.Get("Content-Type")), Code: codeMediaType})
 				return
 			}
 		}

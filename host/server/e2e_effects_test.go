@@ -200,7 +200,7 @@ func TestBrowserTurnAnimated(t *testing.T) {
 func TestBrowserScores(t *testing.T) {
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "kalah"}`)
-	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	s1, s2 := ts.both(g)
 	end := ts.play(g.ID, []string{s1, s2}, "a3", "a6", "b1", "a1")
 	var st struct {
 		Score []int `json:"score"`

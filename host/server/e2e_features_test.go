@@ -28,29 +28,51 @@ func (tb *tab) clickAction(action string) {
 	tb.do(chromedp.Click(chromedp.CSS(sel)))
 }
 
-// TestBrowserNewGameForm: the form starts with the server's default game
-// and shows its settings' values; no rule codes or code quotes appear.
+// TestBrowserNewGameForm: the form starts with the server's default game;
+// variants that set the same parameter are one choice (radio buttons),
+// and a setting the variants cover is not shown twice; the settings left
+// show their values in words; no rule codes, code quotes or raw keys
+// appear.
 func TestBrowserNewGameForm(t *testing.T) {
 	ts := newTestServer(t, newMemStore(), WithDefaultGame("tsoro"))
 	b := newBrowser(t, ts.http.URL)
-	tb := b.tab()
-	tb.do(chromedp.EmulateViewport(1100, 900), chromedp.Navigate(ts.http.URL+"/"))
-	tb.waitFor(`document.querySelector('[data-param="holes"]') !== null`)
-	require.Equal(t, "tsoro", tb.eval(`document.getElementById("ng-game").value`))
-	require.Equal(t, "21", tb.eval(`document.querySelector('[data-param="holes"]').value`), "the default is shown")
-	// Ticking a variant shows its values.
-	tb.do(chromedp.Click(chromedp.CSS(`#ng-variants input[value="4x8"]`)))
-	tb.waitFor(`document.querySelector('[data-param="holes"]').value === "8"`)
-	for _, name := range lib().Games() {
-		tb.do(chromedp.SetValue(chromedp.CSS("#ng-game"), name))
-		tb.eval(`(() => { document.getElementById("ng-game").dispatchEvent(new Event("change")); return "" })()`)
-		text := tb.eval(`document.getElementById("newgame").innerText`)
-		assert.NotRegexp(t, regexp.MustCompile(`\b[A-Z][1-9][0-9]?\b`), text, "%s: rule codes in the form", name)
-		assert.NotContains(t, text, "`", name)
-		assert.NotContains(t, text, ": false", name)
-		assert.NotContains(t, text, ": true", name)
+	for _, size := range viewports {
+		t.Run(size.name, func(t *testing.T) {
+			tb := b.tabFor(t)
+			tb.do(size.emulate(), chromedp.Navigate(ts.http.URL+"/"))
+			tb.waitFor(`document.querySelector('#ng-variants input[value="4x8"]') !== null`)
+			require.Equal(t, "tsoro", tb.eval(`document.getElementById("ng-game").value`))
+			// The board sizes are one choice: radio buttons, the standard
+			// one chosen; the holes setting is that choice, not repeated.
+			require.Equal(t, "radio", tb.eval(`document.querySelector('#ng-variants input[value="4x8"]').type`))
+			require.Equal(t, "radio", tb.eval(`document.querySelector('#ng-variants input[value="bonus-1"]').type`))
+			require.Equal(t, "checkbox", tb.eval(`document.querySelector('#ng-variants input[value="single-head"]').type`))
+			require.Equal(t, "0", tb.eval(`String(document.querySelectorAll('[data-param="holes"], [data-param="bonus"], [data-param="heads"]').length)`))
+			tb.do(chromedp.Click(chromedp.CSS(`#ng-variants input[value="4x8"]`)), chromedp.Click(chromedp.CSS(`#ng-variants input[value="4x6"]`)))
+			require.Equal(t, "4x6", tb.eval(`Array.from(document.querySelectorAll("#ng-variants input:checked")).map((b) => b.value).filter(Boolean).join(" ")`))
+			// Kalah: three, five and six seeds are one choice; the seeds
+			// setting stays (it allows more values) and shows the choice.
+			tb.do(chromedp.SetValue(chromedp.CSS("#ng-game"), "kalah"))
+			tb.eval(`(() => { document.getElementById("ng-game").dispatchEvent(new Event("change")); return "" })()`)
+			tb.waitFor(`document.querySelector('[data-param="seeds"]') !== null`)
+			require.Equal(t, "4", tb.eval(`document.querySelector('[data-param="seeds"]').value`), "the default is shown")
+			tb.do(chromedp.Click(chromedp.CSS(`#ng-variants input[value="five"]`)))
+			tb.waitFor(`document.querySelector('[data-param="seeds"]').value === "5"`)
+			require.Contains(t, tb.eval(`document.querySelector('[data-param="pits"]').parentElement.textContent`), "Pits on each side")
+			for _, name := range lib().Games() {
+				tb.do(chromedp.SetValue(chromedp.CSS("#ng-game"), name))
+				tb.eval(`(() => { document.getElementById("ng-game").dispatchEvent(new Event("change")); return "" })()`)
+				text := tb.eval(`document.getElementById("newgame").innerText`)
+				assert.NotRegexp(t, regexp.MustCompile(`\b[A-Z][1-9][0-9]?\b`), text, "%s: rule codes in the form", name)
+				assert.NotContains(t, text, "`", name)
+				assert.NotContains(t, text, ": false", name)
+				assert.NotContains(t, text, ": true", name)
+				assert.NotRegexp(t, regexp.MustCompile(`\b[a-z]+_[a-z_]+\b`), text, "%s: a raw key in the form", name)
+				assert.NotContains(t, text, "player spec", name)
+			}
+			tb.screenshot("new-game" + size.suffix)
+		})
 	}
-	tb.screenshot("new-game")
 }
 
 // TestBrowserRematch: a finished game between two browsers; one starts a
@@ -58,8 +80,8 @@ func TestBrowserNewGameForm(t *testing.T) {
 // front page lists both games.
 func TestBrowserRematch(t *testing.T) {
 	ts := newTestServer(t, newMemStore())
-	g := ts.create(`{"game": "yematatu", "variants": ["square"]}`)
-	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	g := ts.create(`{"game": "yematatu", "variants": ["square"], "hold": [1, 2]}`)
+	s1, s2 := ts.both(g)
 	b := newBrowser(t, ts.http.URL)
 	p1, p2 := openSeat(b, ts.http.URL, g.Seats[0].URL), openSeat(b, ts.http.URL, g.Seats[1].URL)
 	ts.play(g.ID, []string{s1, s2}, winYematatuSquare...)
@@ -101,8 +123,8 @@ func TestBrowserRematch(t *testing.T) {
 // show the position before it.
 func TestBrowserTakeback(t *testing.T) {
 	ts := newTestServer(t, newMemStore())
-	g := ts.create(`{"game": "tsoro", "variants": ["4x8"]}`)
-	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	g := ts.create(`{"game": "tsoro", "variants": ["4x8"], "hold": [1, 2]}`)
+	s1, s2 := ts.both(g)
 	ts.play(g.ID, []string{s1, s2}, tsoroTurns[:6]...)
 	b := newBrowser(t, ts.http.URL)
 	p1, p2 := openSeat(b, ts.http.URL, g.Seats[0].URL), openSeat(b, ts.http.URL, g.Seats[1].URL)
@@ -143,7 +165,7 @@ func TestBrowserLossOnTime(t *testing.T) {
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "gore", "clock": {"initial": 2, "increment": 1}}`)
 	b := newBrowser(t, ts.http.URL)
-	p1, p2 := openSeat(b, ts.http.URL, g.Seats[0].URL), openSeat(b, ts.http.URL, g.Seats[1].URL)
+	p1, p2 := openSeat(b, ts.http.URL, link(g, 0)), openSeat(b, ts.http.URL, link(g, 1))
 	p1.waitFor(`document.querySelectorAll("#clocks .clock").length === 2`)
 	p1.clickSite("a1")
 	p2.waitPly(1)

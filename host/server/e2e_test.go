@@ -91,15 +91,22 @@ type tab struct {
 
 func (b *browser) tab() *tab {
 	b.t.Helper()
+	return b.tabFor(b.t)
+}
+
+// tabFor is a tab for test t (a subtest of the browser's test), closed
+// and checked for JavaScript errors when t ends.
+func (b *browser) tabFor(t *testing.T) *tab {
+	t.Helper()
 	ctx, cancel := chromedp.NewContext(b.root, chromedp.WithNewBrowserContext())
-	b.t.Cleanup(cancel)
-	require.NoError(b.t, chromedp.Do(ctx))
+	t.Cleanup(cancel)
+	require.NoError(t, chromedp.Do(ctx))
 	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
-	b.t.Cleanup(cancelTimeout)
-	tb := &tab{t: b.t, ctx: ctx}
+	t.Cleanup(cancelTimeout)
+	tb := &tab{t: t, ctx: ctx}
 	// The tabs prefer reduced motion, so the page animates nothing unless
 	// a test asks for it (TestBrowserTurnAnimated chooses a speed).
-	require.NoError(b.t, chromedp.Do(ctx, reduceMotion(true)))
+	require.NoError(t, chromedp.Do(ctx, reduceMotion(true)))
 	go func() {
 		for m, err := range chromedp.Console(ctx) {
 			if err != nil {
@@ -114,7 +121,7 @@ func (b *browser) tab() *tab {
 			}
 		}
 	}()
-	b.t.Cleanup(tb.checkErrors)
+	t.Cleanup(tb.checkErrors)
 	return tb
 }
 
@@ -288,8 +295,11 @@ func TestBrowserDecisions(t *testing.T) {
 	b := newBrowser(t, ts.http.URL)
 	tb := b.tab()
 	tb.do(chromedp.EmulateViewport(1100, 900))
-	// Visit both seat links: the page keeps both secrets.
-	tb.do(chromedp.Navigate(ts.http.URL+g.Seats[1].URL), chromedp.Navigate("about:blank"), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
+	// Visit the creator's seat link and the other seat's invitation: the
+	// page keeps both secrets.
+	tb.do(chromedp.Navigate(ts.http.URL+link(g, 1)))
+	tb.waitFor(`location.hash.includes("seat=")`)
+	tb.do(chromedp.Navigate("about:blank"), chromedp.Navigate(ts.http.URL+link(g, 0)))
 	tb.waitPly(0)
 	for i, tok := range tsoroDecisions {
 		tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
@@ -347,7 +357,7 @@ func TestBrowserTwoSeats(t *testing.T) {
 	b := newBrowser(t, ts.http.URL)
 	tabs := []*tab{b.tab(), b.tab()}
 	for i, tb := range tabs {
-		tb.do(chromedp.EmulateViewport(1000, 900), chromedp.Navigate(ts.http.URL+g.Seats[i].URL))
+		tb.do(chromedp.EmulateViewport(1000, 900), chromedp.Navigate(ts.http.URL+link(g, i)))
 		tb.waitPly(0)
 	}
 	require.Contains(t, tabs[0].eval(`document.querySelector('#share').textContent`), "spectator")
@@ -528,4 +538,28 @@ func TestBrowserMoveChoices(t *testing.T) {
 			require.JSONEq(t, tt.want, got)
 		})
 	}
+}
+
+// viewport is a window size the page is tried at.
+type viewport struct {
+	name   string
+	w, h   int64
+	phone  bool
+	suffix string // of the screenshots' names
+}
+
+// viewports are the sizes every point of the page is tried at: a desktop
+// window and a phone.
+var viewports = []viewport{
+	{name: "desktop", w: 1280, h: 900},
+	{name: "phone", w: 390, h: 844, phone: true, suffix: "-phone"},
+}
+
+// emulate sets the tab's window to the size (a phone's with touch and its
+// pixel ratio).
+func (v viewport) emulate() chromedp.Action[chromedp.Void] {
+	if v.phone {
+		return chromedp.EmulateViewport(v.w, v.h, chromedp.EmulateScale(2), chromedp.EmulateMobile)
+	}
+	return chromedp.EmulateViewport(v.w, v.h)
 }

@@ -49,7 +49,7 @@ var tsoroTurns = []string{"a1", "d1", "a2", "d7", "continue", "a7", "xd3", "xd6"
 func TestMovers(t *testing.T) {
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "tsoro", "variants": ["4x8"]}`)
-	seats := []string{secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)}
+	seats := ts.seatsOf(g)
 	end := ts.play(g.ID, seats, tsoroTurns...)
 	var want []int
 	s := stateAfterTokens(t, "tsoro", []string{"4x8"}, nil)
@@ -110,7 +110,7 @@ func waitFor(t *testing.T, ts *testServer, id string, cond func(testGame) bool) 
 func TestTakebackBetweenPeople(t *testing.T) {
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "tsoro", "variants": ["4x8"]}`)
-	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	s1, s2 := ts.both(g)
 	ts.play(g.ID, []string{s1, s2}, tsoroTurns[:6]...) // ends with Player 1's a7
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -166,7 +166,7 @@ func TestTakebackBetweenPeople(t *testing.T) {
 func TestRematch(t *testing.T) {
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "yematatu", "variants": ["square"], "seats": ["human", "human"], "clock": {"initial": 60, "increment": 2}}`)
-	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	s1, s2 := ts.both(g)
 	path := "/api/games/" + g.ID + "/rematch"
 	status, _, b := ts.post(path, map[string]any{"seat": s1})
 	assert.Equal(t, http.StatusConflict, status, b)
@@ -253,7 +253,7 @@ func TestClocks(t *testing.T) {
 	g := ts.create(`{"game": "gore", "clock": {"initial": 600, "increment": 5}}`)
 	require.NotNil(t, g.Clock)
 	assert.Equal(t, 0, g.Clock.Running, "the clocks start with the first move")
-	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	s1, s2 := ts.both(g)
 	got := ts.play(g.ID, []string{s1, s2}, "a1")
 	assert.Equal(t, 2, got.Clock.Running)
 	assert.Equal(t, int64(600000), got.Clock.Left[0], "no increment for the move that starts the clocks")
@@ -269,7 +269,7 @@ func TestLossOnTime(t *testing.T) {
 	st := newMemStore()
 	ts := newTestServer(t, st)
 	g := ts.create(`{"game": "gore", "clock": {"initial": 0.3}}`)
-	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	s1, s2 := ts.both(g)
 	ts.play(g.ID, []string{s1, s2}, "a1")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -302,7 +302,7 @@ func TestLossOnTime(t *testing.T) {
 func TestLateMove(t *testing.T) {
 	ts := newTestServer(t, idleStore{newMemStore()})
 	g := ts.create(`{"game": "gore", "clock": {"initial": 0.2}}`)
-	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	s1, s2 := ts.both(g)
 	got := ts.play(g.ID, []string{s1, s2}, "a1")
 	time.Sleep(300 * time.Millisecond)
 	status, b := ts.move(g.ID, got.state(t).Legal[0], 1, s2)
@@ -323,7 +323,7 @@ func TestLossOnTimeAcrossServers(t *testing.T) {
 	changes, err := st.Watch(ctx)
 	require.NoError(t, err)
 	g := servers[0].create(`{"game": "gore", "clock": {"initial": 0.3}}`)
-	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	s1, s2 := servers[0].both(g)
 	servers[1].play(g.ID, []string{s1, s2}, "a1")
 	ends := 0
 	for ends == 0 {

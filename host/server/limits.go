@@ -181,6 +181,7 @@ func (cs *clients) get(key string, now time.Time) *client {
 // many seconds to wait.
 type refusal struct {
 	status int
+	code   string // codes.go
 	msg    string
 	after  int
 }
@@ -194,7 +195,7 @@ func (r *refusal) write(w http.ResponseWriter) {
 		w.Header().Set("Retry-After", strconv.Itoa(r.after))
 	}
 	w.Header().Set("Connection", "close")
-	writeError(w, r.status, apiError{Error: r.msg})
+	writeError(w, r.status, apiError{Error: r.msg, Code: r.code})
 }
 
 // take spends one token of l, or says how long until one is there.
@@ -221,7 +222,7 @@ func (cs *clients) request(key string) *refusal {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	if ok, wait := take(cs.get(key, now).requests, now); !ok {
-		return &refusal{http.StatusTooManyRequests, fmt.Sprintf("too many requests: at most %d a second from one client", cs.limits.RequestsPerSecond), retrySeconds(wait)}
+		return &refusal{http.StatusTooManyRequests, codeOverQuota, fmt.Sprintf("too many requests: at most %d a second from one client", cs.limits.RequestsPerSecond), retrySeconds(wait)}
 	}
 	return nil
 }
@@ -233,7 +234,7 @@ func (cs *clients) createGame(key string) *refusal {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	if ok, wait := take(cs.get(key, now).games, now); !ok {
-		return &refusal{http.StatusTooManyRequests, fmt.Sprintf("too many new games: at most %d a minute from one client", cs.limits.GamesPerMinute), retrySeconds(wait)}
+		return &refusal{http.StatusTooManyRequests, codeOverQuota, fmt.Sprintf("too many new games: at most %d a minute from one client", cs.limits.GamesPerMinute), retrySeconds(wait)}
 	}
 	return nil
 }
@@ -246,9 +247,9 @@ func (cs *clients) openStream(key string) (func(), *refusal) {
 	c := cs.get(key, time.Now())
 	switch {
 	case cs.limits.ClientStreams > 0 && c.streams >= cs.limits.ClientStreams:
-		return nil, &refusal{http.StatusTooManyRequests, fmt.Sprintf("too many event streams: at most %d open from one client", cs.limits.ClientStreams), 10}
+		return nil, &refusal{http.StatusTooManyRequests, codeOverQuota, fmt.Sprintf("too many event streams: at most %d open from one client", cs.limits.ClientStreams), 10}
 	case cs.limits.Streams > 0 && cs.streams >= cs.limits.Streams:
-		return nil, &refusal{http.StatusServiceUnavailable, fmt.Sprintf("the server has %d event streams open, its most; try again later", cs.streams), 10}
+		return nil, &refusal{http.StatusServiceUnavailable, codeOverCapacity, fmt.Sprintf("the server has %d event streams open, its most; try again later", cs.streams), 10}
 	}
 	c.streams++
 	cs.streams++
@@ -303,7 +304,7 @@ type limitListener struct {
 
 // overloaded is the whole answer to a connection over a cap.
 var overloaded = func() string {
-	body := `{"error":"too many connections from this client or to this server; try again later"}` + "\n"
+	body := `{"error":"too many connections from this client or to this server; try again later","code":"over-capacity"}` + "\n"
 	return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n" +
 		"Retry-After: 10\r\nConnection: close\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
 }()
@@ -317,7 +318,7 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		addr := remoteAddr(conn.RemoteAddr().String())
 		release, ok := l.s.clients.openConn(addrKey(addr, conn.RemoteAddr().String()), l.s.trusted(addr))
 		if ok {
-			return &countedConn{Conn: conn, release: release}, nil
+			return counted(conn, release), nil
 		}
 		go refuseConn(conn)
 	}
@@ -339,7 +340,67 @@ func refuseConn(conn net.Conn) {
 	io.Copy(io.Discard, io.LimitReader(conn, 64<<10))
 }
 
-// countedConn ends its count when closed.
+// counted wraps conn so that closing it ends its count, and keeps every
+// method of the connection's own type: a TCP connection's CloseWrite
+// (net/http half-closes a connection after an answer sent before the
+// request was read whole, such as a 431 for headers too large; without it
+// the close resets the connection and the client never reads the
+// answer), ReadFrom and WriteTo (sendfile and splice), SetKeepAlive,
+// SyscallConn and the rest.
+func counted(conn net.Conn, release func()) net.Conn {
+	switch c := conn.(type) {
+	case *net.TCPConn:
+		return &countedTCPConn{TCPConn: c, release: release}
+	case *net.UnixConn:
+		return &countedUnixConn{UnixConn: c, release: release}
+	case closeWriter:
+		return &countedHalfConn{Conn: conn, cw: c, release: release}
+	}
+	return &countedConn{Conn: conn, release: release}
+}
+
+// closeWriter is a connection that can be half-closed.
+type closeWriter interface{ CloseWrite() error }
+
+// countedTCPConn is a counted TCP connection, with all its methods.
+type countedTCPConn struct {
+	*net.TCPConn
+	release func()
+}
+
+func (c *countedTCPConn) Close() error {
+	c.release()
+	return c.TCPConn.Close()
+}
+
+// countedUnixConn is a counted Unix socket connection, with all its
+// methods.
+type countedUnixConn struct {
+	*net.UnixConn
+	release func()
+}
+
+func (c *countedUnixConn) Close() error {
+	c.release()
+	return c.UnixConn.Close()
+}
+
+// countedHalfConn is a counted connection of another type that can be
+// half-closed.
+type countedHalfConn struct {
+	net.Conn
+	cw      closeWriter
+	release func()
+}
+
+func (c *countedHalfConn) CloseWrite() error { return c.cw.CloseWrite() }
+
+func (c *countedHalfConn) Close() error {
+	c.release()
+	return c.Conn.Close()
+}
+
+// countedConn is any other counted connection.
 type countedConn struct {
 	net.Conn
 	release func()

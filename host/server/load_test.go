@@ -53,7 +53,7 @@ func TestLoad(t *testing.T) {
 	start := time.Now()
 	for i := range games {
 		g := ts.create(kinds[i%len(kinds)])
-		seats := []string{secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)}
+		seats := ts.seatsOf(g)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

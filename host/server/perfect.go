@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -54,6 +55,7 @@ const perfectRetry = 5
 type solutions struct {
 	ctx    context.Context
 	budget PerfectBudget
+	dir    string // the solution cache; "" for solve's own
 	log    *slog.Logger
 
 	mu      sync.Mutex
@@ -77,8 +79,8 @@ type solutionEntry struct {
 // maxFailed is how many failed configurations are remembered.
 const maxFailed = 1024
 
-func newSolutions(ctx context.Context, b PerfectBudget, log *slog.Logger) *solutions {
-	ss := &solutions{ctx: ctx, budget: b, log: log, entries: map[string]*solutionEntry{}, failed: list.New()}
+func newSolutions(ctx context.Context, b PerfectBudget, dir string, log *slog.Logger) *solutions {
+	ss := &solutions{ctx: ctx, budget: b, dir: dir, log: log, entries: map[string]*solutionEntry{}, failed: list.New()}
 	if b.SolvesPerMinute > 0 {
 		ss.limiter = rate.NewLimiter(rate.Limit(float64(b.SolvesPerMinute)/60), b.SolvesPerMinute)
 	}
@@ -94,23 +96,37 @@ func (ss *solutions) offer(g *host.Game) *refusal {
 	e := ss.entries[g.Fingerprint()]
 	if e == nil {
 		if ss.busy {
-			return &refusal{http.StatusServiceUnavailable, "perfect play is being prepared for another game; try again shortly", perfectRetry}
+			return &refusal{http.StatusServiceUnavailable, codePerfectWait, "perfect play is being prepared for another game; try again shortly", perfectRetry}
 		}
 		if ss.limiter != nil && !ss.limiter.Allow() {
-			return &refusal{http.StatusServiceUnavailable, "perfect play was prepared for many games this minute; try again shortly", perfectRetry * 2}
+			return &refusal{http.StatusServiceUnavailable, codePerfectWait, "perfect play was prepared for many games this minute; try again shortly", perfectRetry * 2}
 		}
 		ss.start(g)
-		return &refusal{http.StatusServiceUnavailable, fmt.Sprintf("perfect play for %s is being prepared; try again in a few seconds", gameName(g)), perfectRetry}
+		return &refusal{http.StatusServiceUnavailable, codePerfectWait, fmt.Sprintf("perfect play for %s is being prepared; try again in a few seconds", gameName(g)), perfectRetry}
 	}
 	select {
 	case <-e.ready:
 	default:
-		return &refusal{http.StatusServiceUnavailable, fmt.Sprintf("perfect play for %s is being prepared; try again in a few seconds", gameName(g)), perfectRetry}
+		return &refusal{http.StatusServiceUnavailable, codePerfectWait, fmt.Sprintf("perfect play for %s is being prepared; try again in a few seconds", gameName(g)), perfectRetry}
 	}
 	if e.player == nil {
-		return &refusal{http.StatusUnprocessableEntity, fmt.Sprintf("perfect play is not offered for %s: %s", gameName(g), e.reason), 0}
+		return &refusal{http.StatusUnprocessableEntity, codePerfectNo, fmt.Sprintf("perfect play is not offered for %s: %s", gameName(g), e.reason), 0}
 	}
 	return nil
+}
+
+// status says whether perfect play for g is offered: ready (offered),
+// failed (not, and why), or being prepared (pending), which it starts
+// when it can (one preparation at a time, within the rate).
+func (ss *solutions) status(g *host.Game) (offered, pending bool, why string) {
+	no := ss.offer(g)
+	switch {
+	case no == nil:
+		return true, false, ""
+	case no.status == http.StatusServiceUnavailable:
+		return false, true, no.msg
+	}
+	return false, false, no.msg
 }
 
 // player returns the perfect player of g, waiting for its preparation
@@ -195,13 +211,13 @@ func (ss *solutions) prepare(g *host.Game) (Player, int64, error) {
 	}
 	bpp := int64(solve.BytesPerPosition(g))
 	var sol *solve.Solution
-	if path, err := solve.CachePath(g); err == nil && safefile.IsRegular(path) {
+	if path, err := ss.cachePath(g); err == nil && safefile.IsRegular(path) {
 		// A cache file is data from disk: bounded by the memory it
 		// would take, and checked against the rules before it is used.
 		if info, err := os.Stat(path); err == nil && info.Size() > ss.budget.Memory {
 			return nil, 0, fmt.Errorf("its cached solution (%s) is larger than the memory the server keeps for solutions", solve.FormatBytes(info.Size()))
 		}
-		if sol, err = solve.LoadCached(g); err != nil {
+		if sol, err = ss.loadCached(path, g); err != nil {
 			ss.log.Warn("cached solution not used", "game", gameName(g), "err", err)
 			sol = nil
 		} else if err := sol.Check(ctx, g); err != nil {
@@ -236,7 +252,7 @@ func (ss *solutions) prepare(g *host.Game) (Player, int64, error) {
 			}
 			return nil, 0, err
 		}
-		if _, err := solve.SaveCached(sol, g); err != nil {
+		if err := ss.saveCached(sol, g); err != nil {
 			ss.log.Warn("caching a solution", "game", gameName(g), "err", err)
 		}
 	}
@@ -263,7 +279,7 @@ func (ss *solutions) warm(lib *host.Library) {
 				}
 			}
 			for _, c := range configs {
-				if path, err := solve.CachePath(c); err != nil || !safefile.IsRegular(path) {
+				if path, err := ss.cachePath(c); err != nil || !safefile.IsRegular(path) {
 					continue
 				}
 				if _, err := ss.player(ss.ctx, c); ss.ctx.Err() != nil {
@@ -274,6 +290,59 @@ func (ss *solutions) warm(lib *host.Library) {
 			}
 		}
 	}()
+}
+
+// cachePath is the file of g's solution in the solution cache.
+func (ss *solutions) cachePath(g *host.Game) (string, error) {
+	if ss.dir == "" {
+		return solve.CachePath(g)
+	}
+	return filepath.Join(ss.dir, filepath.Base(g.Name()+"-"+g.Fingerprint()+".solution")), nil
+}
+
+// loadCached reads g's solution from the cache file at path (its
+// checksum and fingerprint checked; its values are checked by the
+// caller).
+func (ss *solutions) loadCached(path string, g *host.Game) (*solve.Solution, error) {
+	if ss.dir == "" {
+		return solve.LoadCached(g)
+	}
+	f, err := safefile.Open(path, ss.budget.Memory)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return solve.Read(f, g)
+}
+
+// saveCached writes g's solution to the cache, atomically: through a
+// temporary file in the same directory, synced and renamed.
+func (ss *solutions) saveCached(sol *solve.Solution, g *host.Game) error {
+	if ss.dir == "" {
+		_, err := solve.SaveCached(sol, g)
+		return err
+	}
+	path, _ := ss.cachePath(g)
+	if err := os.MkdirAll(ss.dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(ss.dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := sol.WriteTo(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // wait waits for the preparations to stop (after the server's context

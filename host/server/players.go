@@ -3,6 +3,9 @@ package server
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/player"
@@ -63,4 +66,49 @@ func randomMove(s *host.State) (host.Move, error) {
 		return host.Move{}, fmt.Errorf("no legal move: the game is over")
 	}
 	return moves[rand.IntN(len(moves))], nil
+}
+
+// seatName is a seat as a player reads it: "a person", or the computer
+// by what it plays like ("Computer (strong, 2 s a move)", "Computer
+// (random)"), never its spec, which the page shows apart.
+func seatName(spec string) string {
+	if spec == humanSeat {
+		return "a person"
+	}
+	sp, err := player.ParseSpec(spec)
+	if err != nil {
+		return "Computer"
+	}
+	setting := func(key string) string {
+		for _, s := range sp.Settings {
+			if s.Key == key {
+				return s.Value
+			}
+		}
+		return ""
+	}
+	var words []string
+	switch sp.Name {
+	case "random":
+		words = append(words, "random moves")
+	case "greedy":
+		words = append(words, "easy")
+	case "mcts":
+		words = append(words, "strong")
+	case "alphabeta":
+		words = append(words, "strong, looks ahead")
+		if d := setting("depth"); d != "" && setting("time") == "" {
+			words = append(words, d+" moves ahead")
+		}
+	case perfectSeat:
+		words = append(words, "perfect play")
+	default:
+		words = append(words, sp.Name)
+	}
+	if t := setting("time"); t != "" {
+		if d, err := time.ParseDuration(t); err == nil && d > 0 {
+			words = append(words, strconv.FormatFloat(d.Seconds(), 'f', -1, 64)+" s a move")
+		}
+	}
+	return "Computer (" + strings.Join(words, ", ") + ")"
 }

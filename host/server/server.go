@@ -21,6 +21,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -79,6 +81,8 @@ type options struct {
 	perfect   PerfectBudget
 	first     string
 	log       *slog.Logger
+	base      string // the path prefix the server is mounted under, "" for none
+	solutions string // the directory of the solution cache, "" for the user's
 }
 
 // Option configures a Server.
@@ -158,8 +162,34 @@ func WithRules(f func(game string) (string, bool)) Option {
 // WithLogger sets where the server logs problems (default: discarded).
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
 
+// WithBasePath mounts the server under a path prefix such as "/games", to
+// share a host (or an http.ServeMux) with other handlers: every path it
+// serves begins with the prefix (the page at /games/, its files, the API
+// at /games/api/...), and the links it writes (seat links, the page's
+// requests) follow it. Its Handler answers 404 outside the prefix and
+// redirects the prefix itself to the prefix and a slash. The prefix is
+// one or more path segments of letters, digits and - . _ ~, without a
+// final slash; New refuses any other.
+func WithBasePath(prefix string) Option { return func(o *options) { o.base = prefix } }
+
+// WithSolutionCache sets the directory of the solution cache the server
+// reads perfect players from and writes the solutions it makes to
+// (default: the one of matombo solve, solve.CachePath, under the user's
+// cache directory).
+func WithSolutionCache(dir string) Option { return func(o *options) { o.solutions = dir } }
+
+// basePathRE is what WithBasePath accepts.
+var basePathRE = regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)+$`)
+
 // New returns a server for the games of lib stored in st, and starts its
 // computer workers and its watch of the store.
+//
+// Besides lib and st, it reads the solution cache (see WithSolutionCache):
+// when a computer seat may play perfectly (the seat "perfect", allowed by
+// default), it loads the cached solutions of the library's games and
+// their variants in the background, checks each against the rules, and
+// writes the solutions it makes there (see PerfectBudget). It writes
+// nothing else outside the store.
 func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 	o := options{
 		maxBody:   16 << 10,
@@ -179,6 +209,9 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 	}
 	if o.maxBody < 1 || o.cacheSize < 1 || o.workers < 1 || o.think <= 0 || o.lease <= 0 || o.poll <= 0 {
 		return nil, fmt.Errorf("server: body limit, cache size, workers and durations must be positive")
+	}
+	if o.base != "" && (!basePathRE.MatchString(o.base) || strings.Contains(o.base+"/", "/../") || strings.Contains(o.base+"/", "/./")) {
+		return nil, fmt.Errorf("server: base path %q: want a path such as /games (segments of letters, digits and - . _ ~, no final slash)", o.base)
 	}
 	seats, err := parseComputerSeats(o.computers)
 	if err != nil {
@@ -201,7 +234,7 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 		seats:     seats,
 		clients:   newClients(o.limits),
 		sched:     newScheduler(),
-		solutions: newSolutions(ctx, o.perfect, o.log),
+		solutions: newSolutions(ctx, o.perfect, o.solutions, o.log),
 		ctx:       ctx,
 		cancel:    cancel,
 		wake:      make(chan struct{}, 1),
@@ -237,8 +270,41 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 	return s, nil
 }
 
-// Handler returns the HTTP handler of the API, the events and the page.
-func (s *Server) Handler() http.Handler { return s.secure(s.guard(s.mux)) }
+// Handler returns the HTTP handler of the API, the events and the page,
+// under the base path (WithBasePath) when there is one.
+func (s *Server) Handler() http.Handler { return s.secure(s.mount(s.guard(s.mux))) }
+
+// mount serves next under the base path: it strips the prefix from the
+// request's path, answers 404 outside it and redirects the prefix alone to
+// the prefix and a slash.
+func (s *Server) mount(next http.Handler) http.Handler {
+	base := s.opt.base
+	if base == "" {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == base {
+			to := base + "/"
+			if r.URL.RawQuery != "" {
+				to += "?" + r.URL.RawQuery
+			}
+			http.Redirect(w, r, to, http.StatusMovedPermanently)
+			return
+		}
+		rest, ok := strings.CutPrefix(r.URL.Path, base)
+		if !ok || !strings.HasPrefix(rest, "/") {
+			writeError(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("%s is outside this server's path %s/", r.URL.Path, base), Code: codeNotFound})
+			return
+		}
+		r2 := new(http.Request)
+		*r2 = *r
+		r2.URL = new(url.URL)
+		*r2.URL = *r.URL
+		r2.URL.Path = rest
+		r2.URL.RawPath = ""
+		next.ServeHTTP(w, r2)
+	})
+}
 
 // Close stops the computer workers, the preparation of perfect players
 // and the open event streams. It does not close the store.
@@ -283,7 +349,7 @@ func (s *Server) secure(next http.Handler) http.Handler {
 					panic(v)
 				}
 				s.log.Error("handler panic", "path", r.URL.Path, "panic", v)
-				writeError(w, http.StatusInternalServerError, apiError{Error: "internal error"})
+				writeError(w, http.StatusInternalServerError, apiError{Error: "internal error", Code: codeInternal})
 			}
 		}()
 		next.ServeHTTP(w, r)

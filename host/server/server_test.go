@@ -108,11 +108,67 @@ func (g testGame) state(t *testing.T) testState {
 	return s
 }
 
+// link is the link a person opens for seat i of a new game g: the seat
+// link of a seat its creator holds, else its invitation.
+func link(g testGame, i int) string {
+	if g.Seats[i].URL != "" {
+		return g.Seats[i].URL
+	}
+	return g.Seats[i].Invite
+}
+
 // secret returns the seat secret in a seat link.
 func secret(t *testing.T, url string) string {
 	_, s, ok := strings.Cut(url, "&seat=")
 	require.True(t, ok, "seat link %q has a secret", url)
 	return s
+}
+
+// claim claims a person's seat with its invitation link, as the browser
+// that opens it does, and returns the seat's secret.
+func (ts *testServer) claim(invite string) string {
+	ts.t.Helper()
+	path, inv, ok := strings.Cut(invite, "#")
+	require.True(ts.t, ok, "invitation link %q", invite)
+	_, code, ok := strings.Cut(inv, "&invite=")
+	require.True(ts.t, ok, "invitation link %q", invite)
+	id := strings.TrimPrefix(path, "/g/")
+	status, b := ts.do("POST", "/api/games/"+id+"/claim", `{"invite": "`+code+`"}`)
+	require.Equal(ts.t, http.StatusOK, status, "%s", b)
+	var g testGame
+	require.NoError(ts.t, json.Unmarshal(b, &g))
+	for _, s := range g.Seats {
+		if s.URL != "" {
+			return secret(ts.t, s.URL)
+		}
+	}
+	ts.t.Fatalf("the claim's answer has no seat link: %s", b)
+	return ""
+}
+
+// seatsOf returns the secret of each seat of a new game g, in seat order:
+// the seats its creator holds, and the other persons' seats claimed with
+// their invitations ("" for a computer's seat).
+func (ts *testServer) seatsOf(g testGame) []string {
+	ts.t.Helper()
+	out := make([]string, len(g.Seats))
+	for i, s := range g.Seats {
+		switch {
+		case s.URL != "":
+			out[i] = secret(ts.t, s.URL)
+		case s.Invite != "":
+			out[i] = ts.claim(s.Invite)
+		}
+	}
+	return out
+}
+
+// both returns the secrets of the two seats of a new game g (seatsOf).
+func (ts *testServer) both(g testGame) (string, string) {
+	ts.t.Helper()
+	s := ts.seatsOf(g)
+	require.Len(ts.t, s, 2)
+	return s[0], s[1]
 }
 
 func (ts *testServer) create(body string) testGame {
@@ -189,12 +245,21 @@ func TestCreateAndGet(t *testing.T) {
 	assert.Equal(t, "tsoro", g.Game)
 	assert.Empty(t, g.Record)
 	require.Len(t, g.Seats, 2)
-	for i, s := range g.Seats {
+	for _, s := range g.Seats {
 		assert.Equal(t, "human", s.Player)
-		assert.True(t, strings.HasPrefix(s.URL, fmt.Sprintf("/g/%s#player=%d&seat=", g.ID, i+1)), s.URL)
-		assert.Len(t, secret(t, s.URL), 32, "128 bits in hex")
+		assert.Equal(t, "a person", s.Name)
 	}
-	assert.NotEqual(t, secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL))
+	// The creator holds the first seat; the second waits for whoever
+	// claims it with its invitation.
+	assert.True(t, strings.HasPrefix(g.Seats[0].URL, fmt.Sprintf("/g/%s#player=1&seat=", g.ID)), g.Seats[0].URL)
+	assert.Len(t, secret(t, g.Seats[0].URL), 32, "128 bits in hex")
+	assert.Empty(t, g.Seats[0].Invite)
+	assert.False(t, g.Seats[0].Waiting)
+	assert.Empty(t, g.Seats[1].URL)
+	assert.True(t, g.Seats[1].Waiting)
+	assert.True(t, strings.HasPrefix(g.Seats[1].Invite, fmt.Sprintf("/g/%s#player=2&invite=", g.ID)), g.Seats[1].Invite)
+	_, invite, _ := strings.Cut(g.Seats[1].Invite, "&invite=")
+	assert.Len(t, invite, 32)
 	require.NotNil(t, g.Board)
 	assert.Equal(t, "counts", g.Board.Style)
 	assert.Len(t, g.Board.Sites, 32)
@@ -208,7 +273,7 @@ func TestCreateAndGet(t *testing.T) {
 	status, b := ts.do("GET", "/api/games/"+g.ID, "")
 	require.Equal(t, http.StatusOK, status)
 	assert.NotContains(t, string(b), secret(t, g.Seats[0].URL), "a GET shows no seat secret")
-	assert.NotContains(t, string(b), secret(t, g.Seats[1].URL))
+	assert.NotContains(t, string(b), invite, "nor an invitation")
 	var got testGame
 	require.NoError(t, json.Unmarshal(b, &got))
 	assert.JSONEq(t, string(wantState), string(got.State))
@@ -272,7 +337,7 @@ func TestGetErrors(t *testing.T) {
 func TestMoves(t *testing.T) {
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "yematatu", "seats": ["human", "human"]}`)
-	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	s1, s2 := ts.both(g)
 
 	status, b := ts.move(g.ID, "b2", 0, s1)
 	require.Equal(t, http.StatusOK, status, "%s", b)
@@ -370,6 +435,7 @@ func TestComputerSeatRefusesPeople(t *testing.T) {
 	status, b := ts.move(g.ID, "a1", 0, secret(t, g.Seats[1].URL))
 	assert.Equal(t, http.StatusForbidden, status, "%s", b)
 	assert.Contains(t, string(b), "computer")
+	assert.Contains(t, string(b), `"code":"computer-seat"`)
 }
 
 func TestUnavailableStore(t *testing.T) {
@@ -489,7 +555,7 @@ func TestEvents(t *testing.T) {
 	ts := newTestServer(t, st)
 	other := newTestServer(t, st) // another process sharing the store
 	g := ts.create(`{"game": "yematatu"}`)
-	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	s1, s2 := ts.both(g)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ev := ts.events(ctx, g.ID)
@@ -741,7 +807,7 @@ func TestStaleCacheAcrossServers(t *testing.T) {
 	st := newMemStore()
 	a, b := newTestServer(t, st), newTestServer(t, st)
 	g := a.create(`{"game": "yematatu"}`)
-	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	s1, s2 := a.both(g)
 	b.get(g.ID) // b caches the opening
 	status, body := a.move(g.ID, "b2", 0, s1)
 	require.Equal(t, http.StatusOK, status, "%s", body)

@@ -52,7 +52,7 @@ func TestRestartKeepsGames(t *testing.T) {
 		}
 		g := ts.create(body + `}`)
 		p.id = g.ID
-		p.seats = []string{secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)}
+		p.seats = ts.seatsOf(g)
 		for ply, tok := range p.record {
 			to := ts.get(p.id).state(t).ToMove
 			status, b := ts.move(p.id, tok, ply, p.seats[to-1])
@@ -93,7 +93,7 @@ func TestTwoProcessesOneDatabase(t *testing.T) {
 	defer stB.Close()
 	a, b := newTestServer(t, stA), newTestServer(t, stB)
 	g := a.create(`{"game": "yematatu"}`)
-	s1, s2 := secret(t, g.Seats[0].URL), secret(t, g.Seats[1].URL)
+	s1, s2 := a.both(g)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	evA := a.events(ctx, g.ID)

@@ -740,7 +740,7 @@ func TestPerfectPreparationsQueue(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ss := newSolutions(ctx, PerfectBudget{Positions: 20_000, Time: time.Minute, Memory: 64 << 20}, slog.New(slog.DiscardHandler))
+	ss := newSolutions(ctx, PerfectBudget{Positions: 20_000, Time: time.Minute, Memory: 64 << 20}, "", slog.New(slog.DiscardHandler))
 	defer ss.wait()
 	defer cancel()
 	var wg sync.WaitGroup

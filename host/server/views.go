@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -23,6 +24,7 @@ type boardView struct {
 	Lines   [][]string `json:"lines"`
 	Players int        `json:"players"`
 	Kinds   []kindView `json:"kinds"`
+	Tags    []tagView  `json:"tags"` // the tags the sites carry, with what each means
 	// ScoreLabel names the players' scores (the state's score) as the
 	// script does, e.g. "seeds"; "" for a game without scores.
 	ScoreLabel string `json:"score_label"`
@@ -41,17 +43,29 @@ type kindView struct {
 	Template string `json:"template"`
 	Sites    int    `json:"sites"`  // how many sites a move names; -1 for a list of sites
 	Prompt   string `json:"prompt"` // what a move of the kind does, in the script's words; "" for none
+	Doc      string `json:"doc"`    // a move of the kind in words, with the template's placeholders ("Offer {sites}"); "" for none
+}
+
+// tagView is a tag of the board and what it means to the players.
+type tagView struct {
+	Name string `json:"name"`
+	Doc  string `json:"doc"` // the script's words; "" for none
 }
 
 // newBoardView describes g's board.
 func newBoardView(g *host.Game) *boardView {
 	b := g.Board()
-	v := &boardView{Style: b.Style().String(), Rows: b.Rows(), Players: g.Players(), Lines: [][]string{}, ScoreLabel: g.ScoreLabel()}
+	v := &boardView{Style: b.Style().String(), Rows: b.Rows(), Players: g.Players(), Lines: [][]string{}, ScoreLabel: g.ScoreLabel(), Tags: []tagView{}}
 	for i := range b.NumSites() {
 		site := b.Site(i)
 		tags := b.Tags(i)
 		if tags == nil {
 			tags = []string{}
+		}
+		for _, t := range tags {
+			if !slices.ContainsFunc(v.Tags, func(x tagView) bool { return x.Name == t }) {
+				v.Tags = append(v.Tags, tagView{Name: t, Doc: b.TagDoc(t)})
+			}
 		}
 		v.Sites = append(v.Sites, siteView{Name: site.Name, Row: site.Row, Col: site.Col, Tags: tags, End: site.End})
 	}
@@ -68,7 +82,7 @@ func newBoardView(g *host.Game) *boardView {
 		v.Lines = append(v.Lines, names)
 	}
 	for _, k := range g.MoveKinds() {
-		v.Kinds = append(v.Kinds, kindView{Name: k.Name, Template: k.Template, Sites: templateSites(k.Template), Prompt: k.Prompt})
+		v.Kinds = append(v.Kinds, kindView{Name: k.Name, Template: k.Template, Sites: templateSites(k.Template), Prompt: k.Prompt, Doc: k.Doc})
 	}
 	return v
 }
@@ -129,11 +143,16 @@ func movesView(s *host.State) []moveView {
 	return out
 }
 
-// seatView is a seat as the API shows it; URL (the secret link) only in
-// the answer to the request that created the game.
+// seatView is a seat as the API shows it. URL, the link with the seat's
+// secret, is only in the answers to its holder (creating the game,
+// claiming the seat, a rematch); Invite, the link a person claims the
+// seat with, only in the answer that created the game (or the rematch).
 type seatView struct {
-	Player string `json:"player"`
-	URL    string `json:"url,omitempty"`
+	Player  string `json:"player"`            // "human" or the computer's spec
+	Name    string `json:"name"`              // the seat in a player's words: "a person", "Computer (strong, 2 s a move)"
+	Waiting bool   `json:"waiting,omitempty"` // a person's seat that nobody holds yet: its invitation is not claimed
+	URL     string `json:"url,omitempty"`
+	Invite  string `json:"invite,omitempty"`
 }
 
 // gameView is the API's JSON for a game at one ply of its record.
@@ -172,6 +191,10 @@ type clockView struct {
 	Increment int64   `json:"increment_ms"` // added after each of a seat's turns
 	Left      []int64 `json:"left_ms"`      // each seat's time left when the answer was made
 	Running   int     `json:"running"`      // the seat whose time runs down, 0 for none
+	// StartsIn is how long, from the answer, until the running seat's
+	// time runs down: the pages show the last move meanwhile; 0 once it
+	// runs.
+	StartsIn int64 `json:"starts_in_ms"`
 }
 
 func newClockView(c *store.Clock, now time.Time) *clockView {
@@ -179,6 +202,9 @@ func newClockView(c *store.Clock, now time.Time) *clockView {
 		return nil
 	}
 	v := &clockView{Initial: c.Initial.Milliseconds(), Increment: c.Increment.Milliseconds(), Running: c.Running, Left: make([]int64, len(c.Remaining))}
+	if c.Running > 0 && c.Since.After(now) {
+		v.StartsIn = c.Since.Sub(now).Milliseconds()
+	}
 	for i := range c.Remaining {
 		v.Left[i] = max(c.Left(i+1, now), 0).Milliseconds()
 	}

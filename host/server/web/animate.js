@@ -132,11 +132,33 @@ export class Animation {
     return n;
   }
 
+  // units counts the steps a turn's animation takes: a pick-up takes one
+  // and a half, a drop one, a capture, a placement or a piece moved two,
+  // and each ply ends with one.
+  static units(plies) {
+    const cost = { take: 1.5, drop: 1, capture: 2, place: 2, move: 2 };
+    let n = 0;
+    for (const effects of plies) {
+      n += 1;
+      for (const e of effects || []) n += cost[e.kind] || 0;
+    }
+    return n;
+  }
+
   // run animates the plies (each a list of effects) and shows each ply's
-  // state after it (afters, its sites), whatever the effects say.
+  // state after it (afters, its sites), whatever the effects say. With
+  // opts.budget (milliseconds) the whole animation fits in it: a timed
+  // game's clock starts after the time the server gives a move to be
+  // shown; one that cannot fit is not animated.
   async run(plies, afters) {
     const sp = speeds[this.opts.speed] || speeds.normal;
-    const step = Math.max(16, Math.min(sp.step, sp.turn / Math.max(1, Animation.steps(plies))));
+    let step = Math.max(16, Math.min(sp.step, sp.turn / Math.max(1, Animation.steps(plies))));
+    const budget = this.opts.budget;
+    if (budget !== undefined && budget !== null) {
+      const fit = budget / Math.max(1, Animation.units(plies));
+      if (fit < 16) this.opts.skipped = () => true;
+      step = Math.min(step, fit);
+    }
     const layer = this.view.layer();
     for (let i = 0; i < plies.length; i++) {
       for (const e of plies[i] || []) {

@@ -1,13 +1,17 @@
 // The Matombo page: the front page (the games this browser plays, a form
 // for a new game) and the game page. It draws any game from the data the
 // server sends and names no game.
+import { localPath } from "./api.js";
 import { showError } from "./dom.js";
 import { gamePage } from "./game.js";
 import { home } from "./home.js";
 
 async function main() {
+  // A seat link or an invitation differs from the page's address only
+  // after #: opening one in this tab loads the page again for it.
+  window.addEventListener("hashchange", () => location.reload());
   try {
-    const m = location.pathname.match(/^\/g\/([^/]+)$/);
+    const m = localPath().match(/^\/g\/([^/]+)$/);
     if (m) await gamePage(decodeURIComponent(m[1]));
     else await home();
   } catch (e) {

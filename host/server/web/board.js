@@ -25,7 +25,11 @@ function layout(board, flip, rotate) {
   // Room for the names of holes off a grid: between the rows when a board
   // has inner rows, else outside.
   const yu = holes ? (board.grid || maxRow - minRow < 2 ? 64 : 84) : 100;
-  let xu = 64;
+  // A long board of holes turned upright on a narrow screen has its holes
+  // closer together down the screen (and smaller), so that it stays
+  // about a screen long.
+  const compact = rotate && holes;
+  let xu = compact ? 46 : 64;
   if (!holes) {
     const rowSpan = Math.max(1, maxRow - minRow), colSpan = Math.max(1, maxCol - minCol);
     xu = yu * Math.min(1, Math.max(0.5, (rowSpan * 1.5) / colSpan));
@@ -59,7 +63,7 @@ function layout(board, flip, rotate) {
     }
   }
   return {
-    pos, ends, at, x0, y0, holes, cells, xu, yu, margin, minCol, maxCol, minRow, maxRow, rotate, flip,
+    pos, ends, at, x0, y0, holes, cells, xu, yu, margin, minCol, maxCol, minRow, maxRow, rotate, flip, compact,
     uprightWidth: w, uprightHeight: h,
     width: rotate ? h : w,
     height: rotate ? w : h,
@@ -86,7 +90,7 @@ export class Board {
     this.L = L;
     this.board = board;
     this.opts = opts;
-    this.r = L.holes ? 27 : 22;
+    this.r = L.compact ? 21 : L.holes ? 27 : 22;
     this.groups = {}; // site name -> <g>
     this.bodies = {}; // site name -> <g> of what changes with the state
     this.fx = null; // the layer of flying counters
@@ -190,12 +194,33 @@ function drawBody(g, view, site, st) {
   }
 }
 
+// tagText is what a tag means to the players: the script's doc of it, or
+// its name.
+export function tagText(board, tag) {
+  const t = (board.tags || []).find((x) => x.name === tag);
+  return t && t.doc ? t.doc : tag;
+}
+
 // describe is a site's text for screen readers and the tooltip.
-function describe(L, site, st, opening) {
+function describe(L, board, site, st, opening) {
   let desc = `${site.name}: ${st.count} ${L.holes ? "counters" : st.count ? "piece of player " + st.owner : "empty"}`;
   if (L.holes && opening !== undefined && st.owner && st.owner !== opening) desc += `, now player ${st.owner}'s`;
-  if (site.tags.length) desc += ` (${site.tags.join(", ")})`;
+  if (site.tags.length) desc += ` (${site.tags.map((t) => tagText(board, t)).join("; ")})`;
   return desc;
+}
+
+// winLine draws a line through the sites that made the result (three on a
+// line) when they lie on one of the board's lines: from the first to the
+// last of them in the line's order.
+function winLine(svg, L, board, won) {
+  if (!won || won.size < 2 || L.holes) return;
+  const line = board.lines.find((l) => [...won].every((s) => l.includes(s)));
+  const order = line ? line.filter((s) => won.has(s)) : null;
+  if (!order) return;
+  const a = L.pos[order[0]], b = L.pos[order[order.length - 1]];
+  if (!a || !b) return;
+  const g = el("g", { class: "winline", "data-sites": order.join(" ") }, svg);
+  el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y }, g);
 }
 
 // drawBoard draws the board of a game in state into container and returns
@@ -282,7 +307,7 @@ export function drawBoard(container, board, state, opts) {
       n.textContent = site.name;
     }
     outline(g, L, site.name, p, r, 4, "ring");
-    const desc = describe(L, site, st, opts.opening ? opts.opening[site.name] : undefined);
+    const desc = describe(L, board, site, st, opts.opening ? opts.opening[site.name] : undefined);
     el("title", {}, g).textContent = desc;
     g.setAttribute("aria-label", desc);
     if (site.tags.length) {
@@ -295,8 +320,9 @@ export function drawBoard(container, board, state, opts) {
   for (const site of marksLayer) {
     const c = corner(L, site.name, L.pos[site.name], r);
     const m = el("path", { class: "tagmark", d: `M${c.x.toFixed(1)} ${(c.y - 7).toFixed(1)} l7 7 l-7 7 l-7 -7 z` }, tags);
-    el("title", {}, m).textContent = `${site.name}: ${site.tags.join(", ")}`;
+    el("title", {}, m).textContent = `${site.name}: ${site.tags.map((t) => tagText(board, t)).join("; ")}`;
   }
+  winLine(svg, L, board, opts.won);
   svg.addEventListener("click", (ev) => {
     const g = ev.target.closest(".site.target");
     if (g) opts.onSite(g.dataset.site);

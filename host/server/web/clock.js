@@ -12,7 +12,16 @@ export function format(ms) {
 }
 
 // left is each seat's time left now, given a view's clock received at
-// received (performance.now()).
+// received (performance.now()): the running seat's time runs down once
+// the time the server gives the pages to show the last move is over
+// (starts_in_ms), never before.
 export function left(clock, received, now) {
-  return clock.left_ms.map((ms, i) => (clock.running === i + 1 ? ms - (now - received) : ms));
+  const ran = Math.max(0, now - received - (clock.starts_in_ms || 0));
+  return clock.left_ms.map((ms, i) => (clock.running === i + 1 ? ms - ran : ms));
+}
+
+// startsAt is when (performance.now()) the running seat's time starts to
+// run down, given a view's clock received at received.
+export function startsAt(clock, received) {
+  return received + (clock.starts_in_ms || 0);
 }

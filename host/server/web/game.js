@@ -1,14 +1,15 @@
 // The game page: the board, the decisions of the player to move, the record
-// by turns, clocks, takebacks and rematches. It draws any game from the
-// data the server sends and names no game.
-import { request } from "./api.js";
+// by turns, clocks, takebacks, draws, resignations and rematches. It draws
+// any game from the data the server sends and names no game.
+import { request, url } from "./api.js";
 import { Animation, marksOf } from "./animate.js";
-import { drawBoard } from "./board.js";
+import { drawBoard, tagText } from "./board.js";
 import * as clock from "./clock.js";
 import { $, make, playerSpan, showError } from "./dom.js";
-import { rememberGame, saveSecret, seatFromURL, secretsOf, setSetting, setting } from "./local.js";
+import { invitesOf, orientation, rememberGame, saveSecret, seatFromURL, secretsOf, setOrientation, setSetting, setting } from "./local.js";
 import * as mv from "./moves.js";
 import { turnAt, turns } from "./record.js";
+import { plain } from "./text.js";
 
 // narrow is a phone-sized screen.
 const narrow = window.matchMedia("(max-width: 600px)");
@@ -17,24 +18,30 @@ const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
 const ui = {
   id: "",
   live: null, // the latest game view (with board)
-  shown: null, // the view on screen: live or an earlier ply
-  secrets: {},
+  shown: null, // the view on screen: live or an earlier ply; the one source of the ply shown
+  secrets: {}, // the seats this page plays: player number -> secret (none for the spectator link)
+  held: {}, // the seats this browser holds, whatever the link
+  spectator: false, // opened by the game's plain link: it never plays
   opening: null, // site -> owner at the opening
   sel: [], // sites clicked so far for a move of several sites
   choices: [], // moves completed by sel when more than one
   list: "", // the list kind being chosen, "" when none
   chosen: new Set(),
   busy: false,
-  want: 0, // counter of requests for earlier plies
+  want: 0, // counts the changes of the position asked for (stepping the record, back to the game)
   long: false, // the board is much longer than deep: upright on a phone
+  flip: false, // the board is turned round (row 0 at the top)
   effects: new Map(), // ply (1-based) -> the effects of that move, for the live record
   marks: null, // the marks of the position on screen: site -> "sown", "captured", "moved"
-  queue: [], // views waiting for their animation
+  queue: [], // views waiting for their animation: {v, trusted, at}
   draining: false, // drain is at work on the queue
   animating: false,
+  animation: null, // the animation running, a promise
   skip: false,
-  clockAt: 0, // performance.now() when the live view's clock was read
+  clock: null, // the clocks of the latest view received
+  clockAt: 0, // performance.now() when they were received
   flagAsked: -1, // the ply at which the page last asked the server to look at a clock that ran out
+  confirm: "", // an action waiting for its confirmation ("resign")
 };
 
 // speed is the animation speed: "off", "slow", "normal", "fast".
@@ -50,6 +57,11 @@ function mine(p) {
   return Boolean(ui.secrets[p]);
 }
 
+// held lists the seats this page plays.
+function held() {
+  return Object.keys(ui.secrets).map(Number).sort();
+}
+
 function myTurn() {
   const v = ui.live, st = v.state;
   if (!isLive() || st.over || v.result || ui.busy || ui.animating) return false;
@@ -60,8 +72,8 @@ function myTurn() {
 // northOnly reports whether this page plays only Player 2's seat: then the
 // board is turned round so that the player's own side is at the bottom.
 function northOnly() {
-  const held = Object.keys(ui.secrets).map(Number);
-  return held.length === 1 && held[0] === 2;
+  const h = held();
+  return h.length === 1 && h[0] === 2;
 }
 
 function sameStart(a, b) {
@@ -75,7 +87,7 @@ function noteEffects(v) {
   if (v.ply > 0 && v.state && Array.isArray(v.state.effects)) ui.effects.set(v.ply, v.state.effects);
 }
 
-// lastTurn is the turn of the live record's last move: {first, last} plies.
+// turnOf is the turn of the live record holding ply: {player, first, last, tokens}.
 function turnOf(v, ply) {
   const ts = turns(v.record, v.movers);
   const i = turnAt(ts, ply);
@@ -115,9 +127,16 @@ async function marksFor(ply) {
 // setLive takes a new view of the game: from the event stream (in order,
 // trusted) or from an answer (which may be older than what the events
 // brought: a shorter record that the live one extends is dropped). It
-// queues the animation of the view's move when it is the next one.
+// queues the animation of the view's move when it is the next one. The
+// clocks shown are the latest received at once, animation or not.
 function setLive(v, trusted) {
-  ui.queue.push({ v, trusted });
+  const at = performance.now();
+  if (trusted || !ui.clockPly || v.ply >= ui.clockPly) {
+    ui.clock = v.clock;
+    ui.clockAt = at;
+    ui.clockPly = v.ply;
+  }
+  ui.queue.push({ v, trusted, at });
   if (!ui.draining) drain();
 }
 
@@ -132,9 +151,22 @@ async function drain() {
   }
 }
 
+// budget is how long the animation of a queued view may take in a timed
+// game: the time before the clock of the last view queued starts, shared
+// by the views still to show, so that no one is charged for an animation.
+function budget(item) {
+  if (!item.v.clock || !item.v.clock.running) return undefined;
+  const last = ui.queue.length ? ui.queue[ui.queue.length - 1] : item;
+  const c = last.v.clock;
+  if (!c || !c.running) return undefined;
+  const left = clock.startsAt(c, last.at) - performance.now() - 60;
+  return Math.max(0, left / (1 + ui.queue.length));
+}
+
 async function drainQueue() {
   while (ui.queue.length) {
-    const { v, trusted } = ui.queue.shift();
+    const item = ui.queue.shift();
+    const { v, trusted } = item;
     const prev = ui.live;
     v.board = v.board || (prev && prev.board);
     // The moves both know: an event's view may be a step on the way to the
@@ -147,16 +179,17 @@ async function drainQueue() {
     if (prev) for (const p of [...ui.effects.keys()]) if (p > common) ui.effects.delete(p);
     noteEffects(v);
     const wasLive = !prev || isLive();
+    const want = ui.want;
     const next = prev && v.ply === prev.ply + 1 && common === prev.ply;
     if (!prev || v.ply !== prev.ply || common !== v.ply) resetChoice();
+    if (ui.confirm && (!prev || v.ply !== prev.ply)) ui.confirm = "";
     ui.live = v;
-    ui.clockAt = performance.now();
+    if (wasLive) ui.shown = v;
     if (next && wasLive && Array.isArray(v.state.effects) && v.state.effects.length && speed() !== "off") {
-      ui.shown = v;
-      await animateMoves(prev.state, [v.state.effects], [v.state]);
+      await animateMoves(prev.state, [v.state.effects], [v.state], budget(item));
     }
     if (ui.live !== v) continue;
-    if (wasLive) {
+    if (wasLive && want === ui.want) {
       ui.shown = v;
       ui.marks = await marksFor(v.ply);
     }
@@ -167,29 +200,46 @@ async function drainQueue() {
 }
 
 // animateMoves animates plies (their effects) from the position before,
-// each ending in the state of afters; clicks skip to the end.
-async function animateMoves(before, plies, afters) {
-  ui.animating = true;
-  ui.skip = false;
-  const board = ui.live.board;
-  const view = drawBoard($("board"), board, before, {
-    targets: new Set(), selected: new Set(), last: new Set(), opening: ui.opening,
-    flip: northOnly(), rotate: narrow.matches && ui.long, names: setting("names", false),
-    marks: null, onSite: () => {},
-  });
-  const box = $("board");
-  box.dataset.animating = "true";
-  $("skip").hidden = false;
-  render();
-  const skip = () => (ui.skip = true);
-  box.addEventListener("click", skip);
+// each ending in the state of afters, within limit milliseconds when
+// given; clicks skip to the end.
+function animateMoves(before, plies, afters, limit) {
+  const run = async () => {
+    ui.animating = true;
+    ui.skip = false;
+    const board = ui.live.board;
+    const view = drawBoard($("board"), board, before, {
+      targets: new Set(), selected: new Set(), last: new Set(), opening: ui.opening,
+      flip: ui.flip, rotate: narrow.matches && ui.long, names: setting("names", false),
+      marks: null, onSite: () => {},
+    });
+    const box = $("board");
+    box.dataset.animating = "true";
+    $("skip").hidden = false;
+    render();
+    const skip = () => (ui.skip = true);
+    box.addEventListener("click", skip);
+    try {
+      await new Animation(view, before, { speed: speed(), skipped: () => ui.skip, budget: limit }).run(plies, afters);
+    } finally {
+      box.removeEventListener("click", skip);
+      delete box.dataset.animating;
+      $("skip").hidden = true;
+      ui.animating = false;
+      ui.animation = null;
+    }
+  };
+  ui.animation = run();
+  return ui.animation;
+}
+
+// stopAnimation skips the animation running, if any, and waits for its end.
+async function stopAnimation() {
+  if (!ui.animation) return;
+  ui.skip = true;
   try {
-    await new Animation(view, before, { speed: speed(), skipped: () => ui.skip }).run(plies, afters);
-  } finally {
-    box.removeEventListener("click", skip);
-    delete box.dataset.animating;
-    $("skip").hidden = true;
-    ui.animating = false;
+    await ui.animation;
+  } catch (e) {
+    // drawn again below
   }
 }
 
@@ -207,7 +257,7 @@ async function send(path, body) {
     const v = await request("POST", path, body);
     showError("");
     ui.busy = false;
-    setLive(v, path.endsWith("/takeback"));
+    setLive(v, !path.endsWith("/moves"));
     return v;
   } catch (e) {
     ui.busy = false;
@@ -229,45 +279,69 @@ function play(token) {
 }
 
 // result is how the live game ended: the stored result (which also knows
-// losses on time), else the state's.
+// losses on time, resignations, draws agreed and aborts), else the state's.
 function result(v) {
   if (v.result) return v.result;
-  if (v.state.over) return { winner: v.state.winner, method: "", reason: v.state.reason, notes: v.state.notes };
+  if (v.state.over) return { winner: v.state.winner, method: v.state.method || "", reason: v.state.reason, notes: v.state.notes };
   return null;
 }
 
-function statusLine(v) {
-  const st = v.state, s = $("status");
-  s.replaceChildren();
-  const r = isLive() ? result(ui.live) : st.over ? result(v) : null;
-  if (r) {
-    if (r.winner) s.append(playerSpan(r.winner), r.method === "time" ? " wins on time" : " wins");
-    else s.append("Draw");
-    const why = [r.method === "time" ? "" : r.reason, ...(r.notes || [])].filter(Boolean).join("; ");
-    if (why) s.append(` (${why})`);
-  } else {
-    s.append(playerSpan(st.to_move), " to move");
-    const seat = v.seats[st.to_move - 1];
-    if (seat && seat.player !== "human") s.append(` (computer: ${seat.player}, thinking…)`);
-    else if (mine(st.to_move) && isLive()) s.append(" (you)");
+// resultText writes how a game ended.
+function resultText(s, r) {
+  if (r.method === "aborted") {
+    s.append(`Aborted (${r.reason})`);
+    return;
   }
-  if (!isLive()) s.append(` — viewing the position after move ${v.ply} of ${ui.live.ply}`);
-  s.dataset.ply = String(ui.live.ply);
-  s.dataset.over = String(Boolean(result(ui.live)));
+  if (r.method === "agreement") {
+    s.append("Draw by agreement");
+    return;
+  }
+  if (r.winner) s.append(playerSpan(r.winner), r.method === "time" ? " wins on time" : " wins");
+  else s.append("Draw");
+  const why = [r.method === "time" ? "" : r.reason, ...(r.notes || [])].filter(Boolean).join("; ");
+  if (why) s.append(` (${why})`);
+}
+
+// statusLine says, from the position on screen: how the game ended or
+// whose turn it is (a computer thinking, a person still to join, you and
+// what the decision asks), or which earlier position is shown.
+function statusLine() {
+  const v = ui.shown, live = ui.live, s = $("status");
+  s.replaceChildren();
+  if (!isLive()) {
+    s.append(`Record: viewing the position after move ${v.ply} of ${live.ply}`);
+    if (!v.state.over) s.append(" (", playerSpan(v.state.to_move), " to move there)");
+  } else {
+    const r = result(live);
+    const st = live.state;
+    if (r) {
+      resultText(s, r);
+    } else {
+      s.append(playerSpan(st.to_move), " to move");
+      const seat = live.seats[st.to_move - 1];
+      if (seat && seat.player !== "human") s.append(`: ${seat.name} is thinking…`);
+      else if (seat && seat.waiting) s.append(": waiting for them to open their invitation link");
+      else if (mine(st.to_move)) {
+        s.append(" (you)");
+        const p = myTurn() ? plain(promptOf(live.board, live)) : "";
+        if (p) s.append(make("span", { class: "asks" }, " — " + p));
+      }
+    }
+  }
+  s.dataset.ply = String(live.ply);
+  s.dataset.shown = String(v.ply);
+  s.dataset.over = String(Boolean(result(live)));
   s.dataset.myturn = String(myTurn());
 }
 
 function render() {
   const v = ui.shown;
   if (!v) return;
-  if (ui.animating) {
-    // The board is the animation's; the rest follows after it.
-    statusLine(ui.live);
-    renderRecord();
-    return;
-  }
+  statusLine();
+  renderRecord();
+  renderClocks();
+  if (ui.animating) return; // the board is the animation's; the rest follows after it
   const board = ui.live.board;
-  statusLine(v);
   const parts = mv.classify(myTurn() ? v.moves : [], board.kinds);
   let targets = new Set();
   let selected = new Set(ui.sel);
@@ -282,48 +356,66 @@ function render() {
     targets, selected,
     last: new Set(v.last ? v.last.sites : []),
     opening: ui.opening,
-    flip: northOnly(),
+    flip: ui.flip,
     rotate: narrow.matches && ui.long,
     names: setting("names", false),
     marks: ui.marks,
     won: new Set(v.state.over && Array.isArray(v.state.result_sites) ? v.state.result_sites : []),
     onSite: (site) => onSite(parts, site),
   });
-  $("legend").textContent = view.tags.length ? "◆ marks sites tagged: " + view.tags.join(", ") : "";
+  renderLegend(view.tags, board);
   renderActions(parts, board);
   $("last").textContent = lastText(v);
   renderScores(v, board);
-  renderClocks();
   renderAround();
-  renderRecord();
+  renderShare();
   renderTokens(myTurn() ? v.moves : []);
+}
+
+// renderLegend says what the tags' marks mean, in the script's words.
+function renderLegend(tags, board) {
+  const l = $("legend");
+  l.replaceChildren();
+  for (const t of tags) l.append(make("span", { class: "tagdoc", "data-tag": t }, "◆ " + plain(tagText(board, t))));
 }
 
 function renderScores(v, board) {
   const sc = $("scores");
   sc.replaceChildren();
   const score = Array.isArray(v.state.score) ? v.state.score : null;
+  const specs = [];
   for (let p = 1; p <= board.players; p++) {
     const d = make("span", { "data-player": String(p) });
     const seat = v.seats[p - 1];
-    d.append(playerSpan(p), ` (${mine(p) ? "you" : seat.player === "human" ? "a person" : "computer " + seat.player})`);
+    if (mine(p)) d.append(playerSpan(p), " (you)");
+    else if (seat.player === "human") d.append(playerSpan(p), seat.waiting ? " (a person, not here yet)" : " (a person)");
+    else {
+      d.append(playerSpan(p), ": " + seat.name);
+      specs.push(`Player ${p} plays as ${seat.player}`);
+    }
     const bits = [];
     if (score && board.score_label) bits.push(`${board.score_label} ${score[p - 1]}`);
     if (v.state.hand[p - 1]) bits.push(`in hand ${v.state.hand[p - 1]}`);
     if (bits.length) {
-      d.append(": ");
+      d.append(" — ");
       const b = make("span", { class: "score" }, bits.join(", "));
       if (score) b.dataset.score = String(score[p - 1]);
       d.append(b);
     }
     sc.appendChild(d);
   }
+  if (specs.length) {
+    const det = make("details", { class: "specs" });
+    det.append(make("summary", {}, "How the computer plays"), make("span", { class: "hint" }, specs.join("; ")));
+    sc.appendChild(det);
+  }
 }
 
-// renderClocks shows each seat's time, counting down the running one.
+// renderClocks shows each seat's time, counting down the running one from
+// the server's latest answer; it runs during animations too.
 function renderClocks() {
   const box = $("clocks");
-  const c = ui.live.clock;
+  const c = ui.clock;
   box.hidden = !c;
   if (!c) return;
   const left = clock.left(c, ui.clockAt, performance.now());
@@ -335,7 +427,7 @@ function renderClocks() {
       box.appendChild(d);
     });
   }
-  const over = Boolean(result(ui.live));
+  const over = Boolean(ui.live && result(ui.live));
   left.forEach((ms, i) => {
     const d = box.children[i];
     d.classList.toggle("running", !over && c.running === i + 1);
@@ -344,74 +436,98 @@ function renderClocks() {
     d.querySelector(".time").textContent = clock.format(ms);
   });
   // The server decides a loss on time; ask it once the running clock is out.
-  if (!over && c.running && left[c.running - 1] <= -300 && ui.flagAsked !== ui.live.ply) {
-    ui.flagAsked = ui.live.ply;
+  if (ui.live && !over && c.running && left[c.running - 1] <= -300 && ui.flagAsked !== ui.clockPly) {
+    ui.flagAsked = ui.clockPly;
     request("GET", `/api/games/${ui.id}?board=0`).then((v) => setLive(v, true), () => {});
   }
 }
 
-// renderAround shows what goes around a game: a pending takeback, the
-// takeback or undo button, the rematch.
-function renderAround() {
-  const a = $("around");
-  a.replaceChildren();
-  const v = ui.live;
-  const held = Object.keys(ui.secrets).map(Number);
-  if (!held.length || !isLive()) return;
-  const r = result(v);
-  const q = v.request;
-  if (q && q.kind === "takeback") {
-    const n = v.record.length - q.to;
-    const what = `take back ${n} move${n === 1 ? "" : "s"}`;
-    const other = held.find((p) => p !== q.seat);
-    if (other) {
-      a.append(make("span", { class: "request" }, `Player ${q.seat} proposes to ${what}.`));
-      a.append(aroundButton("Accept", "accept", () => send(`/api/games/${ui.id}/takeback`, { seat: ui.secrets[other], ply: v.record.length, accept: true })));
-      a.append(aroundButton("Decline", "decline", () => send(`/api/games/${ui.id}/takeback`, { seat: ui.secrets[other], ply: v.record.length, accept: false })));
-    } else {
-      a.append(make("span", { class: "request" }, `You proposed to ${what}; waiting for the answer.`));
-      a.append(aroundButton("Withdraw", "withdraw", () => send(`/api/games/${ui.id}/takeback`, { seat: ui.secrets[q.seat], ply: v.record.length, accept: false })));
-    }
-  } else if (!(r && r.method === "time")) {
-    // The seat of this page that moved last may take its turn back.
-    const movers = v.movers || [];
-    const last = [...movers].reverse().find((p) => mine(p));
-    const vsComputer = last && v.seats.every((s, i) => i + 1 === last || s.player !== "human");
-    // A page holding every person's seat answers its own proposal.
-    const other = last && held.find((p) => p !== last && v.seats[p - 1].player === "human");
-    const alone = last && v.seats.every((s, i) => s.player !== "human" || mine(i + 1));
-    // After the end, only an undo against the computer (or on one's own):
-    // a finished game between people is not proposed back.
-    if (last && (!r || vsComputer || alone)) {
-      const label = vsComputer || alone ? "Undo" : "Propose a takeback";
-      a.append(aroundButton(label, "takeback", async () => {
-        const asked = await send(`/api/games/${ui.id}/takeback`, { seat: ui.secrets[last], ply: v.record.length });
-        if (asked && asked.request && alone && other) {
-          await send(`/api/games/${ui.id}/takeback`, { seat: ui.secrets[other], ply: asked.record.length, accept: true });
-        }
-      }));
-    }
-  }
-  if (r) {
-    if (v.rematch) {
-      a.append(aroundButton("Play the rematch", "rematch", () => rematch(held)));
-    } else {
-      a.append(aroundButton("Rematch (sides swapped)", "rematch", () => rematch(held)));
-    }
-  }
-}
-
+// aroundButton is a button of what goes around the game.
 function aroundButton(text, action, f) {
   const b = make("button", { type: "button", "data-action": action }, text);
   b.addEventListener("click", f);
   return b;
 }
 
+// renderAround shows what goes around a game for the seats this page
+// plays: a pending proposal (takeback or draw) and its answers, undo or a
+// takeback, a draw offer, an abort before every player has moved, a
+// resignation (confirmed), and the rematch once the game is over. Past
+// positions and spectators get none of them.
+function renderAround() {
+  const a = $("around");
+  a.replaceChildren();
+  const v = ui.live;
+  const h = held();
+  if (!h.length || !isLive()) return;
+  const r = result(v);
+  const ply = v.record.length;
+  const post = (what, body) => send(`/api/games/${ui.id}/${what}`, { ply, ...body });
+  const q = v.request;
+  const persons = v.seats.map((s, i) => (s.player === "human" ? i + 1 : 0)).filter(Boolean);
+  const others = persons.filter((p) => !mine(p)); // persons of other browsers
+  const alone = others.length === 0; // every person's seat is this page's
+  if (!r && q) {
+    const what = q.kind === "draw" ? "a draw" : `to take back ${v.record.length - q.to} move${v.record.length - q.to === 1 ? "" : "s"}`;
+    const answerer = h.find((p) => p !== q.seat && v.seats[p - 1].player === "human");
+    if (answerer) {
+      a.append(make("span", { class: "request" }, q.kind === "draw" ? `Player ${q.seat} offers a draw.` : `Player ${q.seat} proposes ${what}.`));
+      const kind = q.kind === "draw" ? "draw" : "takeback";
+      a.append(aroundButton(q.kind === "draw" ? "Accept the draw" : "Accept", "accept", () => post(kind, { seat: ui.secrets[answerer], accept: true })));
+      a.append(aroundButton("Decline", "decline", () => post(kind, { seat: ui.secrets[answerer], accept: false })));
+    } else if (mine(q.seat)) {
+      a.append(make("span", { class: "request" }, q.kind === "draw" ? "You offered a draw; waiting for the answer." : `You proposed ${what}; waiting for the answer.`));
+      a.append(aroundButton("Withdraw", "withdraw", () => post(q.kind === "draw" ? "draw" : "takeback", { seat: ui.secrets[q.seat], accept: false })));
+    }
+  }
+  if (!r) {
+    // The seat of this page that moved last may take its turn back:
+    // at once against the computer or alone, else proposed.
+    const last = [...(v.movers || [])].reverse().find((p) => mine(p));
+    const vsComputer = last && v.seats.every((s, i) => i + 1 === last || s.player !== "human");
+    if (last && !q) {
+      const label = vsComputer || alone ? "Undo" : "Propose a takeback";
+      a.append(aroundButton(label, "takeback", async () => {
+        const asked = await post("takeback", { seat: ui.secrets[last] });
+        const other = h.find((p) => p !== last && v.seats[p - 1].player === "human");
+        if (asked && asked.request && alone && other) {
+          await send(`/api/games/${ui.id}/takeback`, { seat: ui.secrets[other], ply: asked.record.length, accept: true });
+        }
+      }));
+    }
+    // Which seat of this page acts: the one to move, else the first.
+    const acting = h.includes(v.state.to_move) ? v.state.to_move : h[0];
+    if (!alone && !q) a.append(aroundButton("Offer a draw", "draw", () => post("draw", { seat: ui.secrets[acting] })));
+    const moved = new Set(v.movers || []);
+    if (moved.size < v.seats.length) a.append(aroundButton("Abort the game", "abort", () => post("abort", { seat: ui.secrets[acting] })));
+    else if (v.seats.length === 2) {
+      if (ui.confirm === "resign") {
+        a.append(make("span", { class: "request" }, `Resign as Player ${acting}?`));
+        a.append(aroundButton("Yes, resign", "resign-confirm", () => {
+          ui.confirm = "";
+          post("resign", { seat: ui.secrets[acting] });
+        }));
+        a.append(aroundButton("No, play on", "resign-cancel", () => {
+          ui.confirm = "";
+          render();
+        }));
+      } else {
+        a.append(aroundButton("Resign", "resign", () => {
+          ui.confirm = "resign";
+          render();
+        }));
+      }
+    }
+  } else {
+    a.append(aroundButton(v.rematch ? "Play the rematch" : "Rematch (sides swapped)", "rematch", () => rematch(h)));
+  }
+}
+
 // rematch starts (or joins) the rematch with every seat this page holds,
-// keeps the new seats' secrets, and goes there.
-async function rematch(held) {
+// keeps the new seats' secrets and the board's orientation, and goes there.
+async function rematch(h) {
   let go = null;
-  for (const p of held) {
+  for (const p of h) {
     try {
       const v = await request("POST", `/api/games/${ui.id}/rematch`, { seat: ui.secrets[p] });
       v.seats.forEach((s, i) => {
@@ -419,8 +535,11 @@ async function rematch(held) {
         saveSecret(v.id, i + 1, seatFromURL(s.url).seat);
         go = go || s.url;
       });
+      // A player keeps the board the way they saw it, whichever side
+      // they play now.
+      setOrientation(v.id, ui.flip);
       rememberGame(v.id, v.title);
-      go = go || "/g/" + v.id;
+      go = go || url("/g/" + v.id);
     } catch (e) {
       showError(e.message);
       return;
@@ -447,11 +566,15 @@ function onSite(parts, site) {
   render();
 }
 
-function moveButton(token, text) {
-  const b = make("button", { type: "button", class: "move", "data-token": token }, text || token);
+// moveButton is the button of a move, saying it in words ("Offer hole
+// a3", "Continue sowing").
+function moveButton(m, board) {
+  const kind = board.kinds.find((k) => k.name === m.kind);
+  const b = make("button", { type: "button", class: "move", "data-token": m.token }, mv.moveText(m, kind, board));
+  b.title = m.token;
   b.addEventListener("click", () => {
     resetChoice();
-    play(token);
+    play(m.token);
   });
   return b;
 }
@@ -460,51 +583,56 @@ function moveButton(token, text) {
 // state's prompt, else the prompts of the move kinds offered.
 function promptOf(board, v) {
   if (typeof v.state.prompt === "string" && v.state.prompt) return v.state.prompt;
-  const moves = v.moves;
-  const kinds = new Set(moves.map((m) => m.kind));
+  const kinds = new Set(v.moves.map((m) => m.kind));
   const said = [];
   for (const k of board.kinds) if (kinds.has(k.name) && k.prompt) said.push(k.prompt);
-  for (const m of moves) if (m.prompt && !said.includes(m.prompt)) said.push(m.prompt);
   return said.join(" ");
 }
 
+// renderActions shows the decision of this page's turn: what it asks, and
+// the buttons of the choices that are not a click on the board. On a
+// phone they stay in view, in a bar at the bottom of the screen.
 function renderActions(parts, board) {
   const a = $("actions");
   a.replaceChildren();
-  if (!myTurn()) return;
-  const p = promptOf(board, ui.shown);
+  const bar = () => {
+    const on = a.querySelector("button") !== null;
+    a.classList.toggle("bar", on);
+    document.body.classList.toggle("has-bar", on);
+  };
+  if (!myTurn()) return bar();
+  const p = plain(promptOf(board, ui.shown));
   if (p) a.append(make("p", { class: "prompt" }, p));
-  if (ui.list) {
-    const moves = parts.lists.get(ui.list) || [];
-    const m = mv.listMatch(moves, ui.chosen);
-    a.append(make("span", { class: "hint" }, `Choose the sites (${[...ui.chosen].sort().join(", ") || "none yet"}), then confirm:`));
-    if (m) a.append(moveButton(m.token));
-    else {
-      const why = ui.chosen.size ? mv.whyNot(moves, ui.chosen) : "choose at least one site";
-      a.append(make("button", { type: "button", disabled: "" }, "not a move"), make("span", { class: "why" }, why));
-    }
-    const cancel = make("button", { type: "button" }, "Cancel");
-    cancel.addEventListener("click", () => {
+  const cancel = () => {
+    const c = make("button", { type: "button", "data-action": "cancel" }, "Cancel");
+    c.addEventListener("click", () => {
       resetChoice();
       render();
     });
-    a.append(cancel);
-    return;
+    return c;
+  };
+  if (ui.list) {
+    const moves = parts.lists.get(ui.list) || [];
+    const kind = board.kinds.find((k) => k.name === ui.list);
+    const m = mv.listMatch(moves, ui.chosen);
+    a.append(make("span", { class: "hint" }, `${mv.kindText(kind, board)}: choose on the board (${[...ui.chosen].sort().join(", ") || "none yet"}), then confirm`));
+    if (m) a.append(moveButton(m, board));
+    else {
+      const why = ui.chosen.size ? mv.whyNot(moves, ui.chosen) : "choose at least one";
+      a.append(make("button", { type: "button", disabled: "" }, "not a move"), make("span", { class: "why" }, why));
+    }
+    a.append(cancel());
+    return bar();
   }
   if (ui.sel.length) {
     a.append(make("span", { class: "hint" }, `Selected ${ui.sel.join(" → ")}`));
-    for (const m of ui.choices) a.append(moveButton(m.token));
-    const cancel = make("button", { type: "button" }, "Cancel");
-    cancel.addEventListener("click", () => {
-      resetChoice();
-      render();
-    });
-    a.append(cancel);
+    for (const m of ui.choices) a.append(moveButton(m, board));
+    a.append(cancel());
   }
-  for (const m of parts.buttons) a.append(moveButton(m.token));
+  for (const m of parts.buttons) a.append(moveButton(m, board));
   for (const [kind] of parts.lists) {
     const k = board.kinds.find((x) => x.name === kind);
-    const b = make("button", { type: "button", "data-kind": kind }, mv.kindLabel(k) + "…");
+    const b = make("button", { type: "button", "data-kind": kind }, mv.kindText(k, board) + "…");
     b.addEventListener("click", () => {
       resetChoice();
       ui.list = kind;
@@ -512,7 +640,7 @@ function renderActions(parts, board) {
     });
     a.append(b);
   }
-  if (parts.fixed.length && !ui.sel.length) a.append(make("span", { class: "hint" }, "or click a highlighted site"));
+  bar();
 }
 
 function renderTokens(moves) {
@@ -529,7 +657,9 @@ function renderTokens(moves) {
   if (!moves.length) t.textContent = "None for you now.";
 }
 
-// renderRecord lists the record by turns: one line per player's turn.
+// renderRecord lists the record by turns: one line per player's turn; the
+// turn and move shown, the slider and its label all follow the position
+// on screen.
 function renderRecord() {
   const v = ui.live;
   const ol = $("record");
@@ -566,23 +696,26 @@ function scrollRecord() {
   ol.scrollTop = ol.scrollHeight;
 }
 
-// viewPly shows the position after move p (the live game at its end).
+// viewPly shows the position after move p (the live game at its end),
+// with the marks of the turn that led there, after any animation.
 async function viewPly(p) {
+  const want = ++ui.want;
+  await stopAnimation();
+  if (want !== ui.want) return;
+  resetChoice();
   if (p >= ui.live.ply) {
     ui.shown = ui.live;
     ui.marks = await marksFor(ui.live.ply);
-    render();
+    if (want === ui.want) render();
     return;
   }
-  const want = ++ui.want;
   try {
     const v = await request("GET", `/api/games/${ui.id}?ply=${p}&board=0`);
     if (want !== ui.want) return;
     noteEffects(v);
     ui.shown = v;
     ui.marks = await marksFor(p);
-    resetChoice();
-    render();
+    if (want === ui.want) render();
   } catch (e) {
     showError(e.message);
   }
@@ -595,6 +728,8 @@ async function viewTurn(i) {
   const t = ts[i];
   if (!t) return;
   const want = ++ui.want;
+  await stopAnimation();
+  if (want !== ui.want) return;
   try {
     const before = await request("GET", `/api/games/${ui.id}?ply=${t.first - 1}&board=0`);
     const views = [];
@@ -602,38 +737,56 @@ async function viewTurn(i) {
     if (want !== ui.want) return;
     views.forEach(noteEffects);
     const end = t.last === ui.live.ply ? ui.live : views[views.length - 1];
+    resetChoice();
+    ui.shown = end;
     if (speed() !== "off" && views.every((v) => Array.isArray(v.state.effects))) {
-      ui.shown = end;
       await animateMoves(before.state, views.map((v) => v.state.effects), views.map((v) => v.state));
     }
     if (want !== ui.want) return;
-    ui.shown = end;
     ui.marks = marksOf(views.map((v) => v.state.effects));
-    resetChoice();
     render();
   } catch (e) {
     showError(e.message);
   }
 }
 
+// renderShare shows the links of the game: an invitation for each
+// person's seat this browser made and nobody has claimed yet, who has
+// joined, and the spectator link; on the spectator link, the way back to
+// the seats this browser holds.
 function renderShare() {
   const box = $("share");
   box.replaceChildren();
   const v = ui.live;
+  const invites = invitesOf(v.id);
   v.seats.forEach((seat, i) => {
     const p = i + 1;
-    if (seat.player !== "human" || !ui.secrets[p]) return;
-    if (seatFromURL(location.href).player === p) return;
-    const url = `${location.origin}/g/${v.id}#player=${p}&seat=${ui.secrets[p]}`;
-    box.append(make("div", { class: "hint" }, `Link for Player ${p} (send it to them; whoever has it plays that seat):`));
-    box.append(make("input", { readonly: "", value: url, "data-share": String(p), "aria-label": `link for player ${p}` }));
+    if (seat.player !== "human" || mine(p) || !invites[p]) return;
+    if (seat.waiting) {
+      box.append(make("div", { class: "hint" }, `Invitation for Player ${p}: send this link to your opponent. The first browser that opens it plays Player ${p}.`));
+      box.append(make("input", { readonly: "", value: new URL(invites[p], location.href).href, "data-share": String(p), "aria-label": `invitation link for player ${p}` }));
+    } else {
+      box.append(make("div", { class: "hint", "data-joined": String(p) }, `Player ${p} has joined.`));
+    }
   });
+  if (ui.spectator) {
+    const mineHere = Object.entries(ui.held).sort((a, b) => Number(a[0]) - Number(b[0]));
+    if (mineHere.length) {
+      const [p, secret] = mineHere[0];
+      const back = make("div", { class: "hint" }, "You are watching. ");
+      back.append(make("a", { href: url(`/g/${v.id}#player=${p}&seat=${secret}`), "data-action": "play-seat" }, `Play your seat (Player ${p})`));
+      box.append(back);
+    } else {
+      box.append(make("div", { class: "hint" }, "You are watching this game."));
+    }
+  }
   const watch = make("div", { class: "hint" }, "To watch: ");
-  watch.append(make("a", { href: `/g/${v.id}` }, "spectator link"));
+  watch.append(make("a", { href: url(`/g/${v.id}`) }, "spectator link"));
   box.append(watch);
 }
 
-// settings wires the page's settings: animation speed, point names.
+// settings wires the page's settings: animation speed, the board's
+// orientation, point names.
 function settings(v) {
   const sp = $("speed");
   sp.value = speed();
@@ -645,22 +798,61 @@ function settings(v) {
     setSetting("names", names.checked);
     render();
   });
+  $("turn").addEventListener("click", () => {
+    ui.flip = !ui.flip;
+    setOrientation(ui.id, ui.flip);
+    render();
+  });
   $("skip").addEventListener("click", () => (ui.skip = true));
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && ui.animating) ui.skip = true;
   });
 }
 
+// takeSeat reads the seat of the page's link: a seat link's secret is
+// kept; an invitation is claimed once, for this browser, and the address
+// becomes the seat's link. It returns whether the link names a seat (the
+// plain game link does not: a spectator's).
+async function takeSeat(id) {
+  const from = seatFromURL(location.href);
+  if (from.seat && from.player) {
+    saveSecret(id, from.player, from.seat);
+    return true;
+  }
+  if (!from.invite || !from.player) return false;
+  try {
+    const v = await request("POST", `/api/games/${id}/claim`, { invite: from.invite });
+    const s = v.seats[from.player - 1];
+    const secret = seatFromURL(s.url).seat;
+    saveSecret(id, from.player, secret);
+    history.replaceState(null, "", url(`/g/${id}#player=${from.player}&seat=${secret}`));
+    return true;
+  } catch (e) {
+    const had = secretsOf(id)[from.player];
+    if (e.code === "seat-taken" && had) {
+      // This browser claimed it before: its seat link is kept.
+      history.replaceState(null, "", url(`/g/${id}#player=${from.player}&seat=${had}`));
+      return true;
+    }
+    showError(e.code === "seat-taken" ? "This invitation was used already, by another browser: you are watching the game." : e.message);
+    history.replaceState(null, "", url(`/g/${id}`));
+    return false;
+  }
+}
+
 export async function gamePage(id) {
   ui.id = id;
   $("play").hidden = false;
-  const from = seatFromURL(location.href);
-  if (from.seat && from.player) saveSecret(id, from.player, from.seat);
-  ui.secrets = secretsOf(id);
+  const seated = await takeSeat(id);
+  ui.held = secretsOf(id);
+  ui.spectator = !seated;
+  ui.secrets = seated ? ui.held : {};
   const v = await request("GET", `/api/games/${id}`);
   const opening = await request("GET", `/api/games/${id}?ply=0&board=0`);
   ui.opening = Object.fromEntries(opening.state.sites.map((s) => [s.name, s.owner]));
-  if (Object.keys(ui.secrets).length) rememberGame(id, v.title);
+  if (seated) rememberGame(id, v.title);
+  const chosen = orientation(id);
+  ui.flip = chosen === null ? northOnly() : chosen;
   const names = v.variants.length ? " — " + v.variants.join(", ") : "";
   $("title").textContent = v.title + names;
   document.title = v.title + " — Matombo";
@@ -672,18 +864,21 @@ export async function gamePage(id) {
   narrow.addEventListener("change", render);
   settings(v);
   setLive(v, true);
-  renderShare();
   $("ply").addEventListener("input", (e) => viewPly(Number(e.target.value)));
   $("live").addEventListener("click", () => viewPly(ui.live.ply));
   $("prevturn").addEventListener("click", () => {
+    // A turn back: the position after the turn before the one shown
+    // (or the opening).
     const ts = turns(ui.live.record, ui.live.movers);
-    const i = turnAt(ts, ui.shown.ply);
-    if (i > 0) viewTurn(i - 1);
-    else viewPly(0);
+    const t = ts[turnAt(ts, ui.shown.ply)];
+    if (t) viewPly(t.first - 1);
   });
   $("nextturn").addEventListener("click", () => {
     const ts = turns(ui.live.record, ui.live.movers);
-    viewTurn(ui.shown.ply === 0 ? 0 : turnAt(ts, ui.shown.ply) + 1);
+    const i = turnAt(ts, ui.shown.ply);
+    const t = ts[i];
+    // The turn after the position shown, replayed.
+    viewTurn(ui.shown.ply === 0 ? 0 : t && ui.shown.ply < t.last ? i : i + 1);
   });
   $("record").addEventListener("click", (e) => {
     const tok = e.target.closest(".tok");
@@ -692,12 +887,12 @@ export async function gamePage(id) {
     if (li) viewTurn(Number(li.dataset.turn));
   });
   setInterval(() => {
-    if (ui.live && ui.live.clock && !ui.animating) renderClocks();
+    if (ui.clock) renderClocks();
   }, 100);
   request("GET", `/api/catalog/${v.game}/rules`).then(
     (r) => ($("rules").innerHTML = r.html), // safe: rendered by the server, all text escaped
     () => ($("rules").textContent = "This game has no rules page."),
   );
-  const es = new EventSource(`/api/games/${id}/events`);
+  const es = new EventSource(url(`/api/games/${id}/events`));
   es.addEventListener("state", (e) => setLive(JSON.parse(e.data), true));
 }

@@ -1,12 +1,15 @@
 // The front page: the games this browser plays, and the form for a new
 // game. It knows the catalog the server sends, never a game.
-import { request } from "./api.js";
+import { request, url } from "./api.js";
 import { $, make, showError } from "./dom.js";
-import { forgetGame, myGames, rememberGame, saveSecret, seatFromURL, secretsOf, setSetting, setting } from "./local.js";
+import { forgetGame, myGames, rememberGame, saveInvite, saveSecret, seatFromURL, secretsOf, setSetting, setting } from "./local.js";
 import { plain } from "./text.js";
 
 // clocks are the time controls the form offers: [minutes, increment seconds].
 const clocks = [[0, 0], [3, 2], [5, 0], [10, 5], [15, 10], [30, 0]];
+
+// other is the value of the seat choice "a computer with options".
+const other = "other";
 
 export async function home() {
   $("home").hidden = false;
@@ -18,7 +21,8 @@ export async function home() {
   for (const g of games) sel.appendChild(make("option", { value: g.name }, g.title));
   const last = setting("game", "");
   sel.value = games.some((g) => g.name === last) ? last : cat.default;
-  const fill = () => fillForm(games.find((g) => g.name === sel.value), cat);
+  const current = () => games.find((g) => g.name === sel.value);
+  const fill = () => fillForm(current(), cat);
   sel.addEventListener("change", fill);
   fill();
   const clock = $("ng-clock");
@@ -32,37 +36,105 @@ export async function home() {
     ev.preventDefault();
     showError("");
     try {
-      const req = formRequest(games.find((g) => g.name === sel.value));
+      const req = formRequest(current());
       const v = await request("POST", "/api/games", req);
       setSetting("game", req.game);
-      let go = "/g/" + v.id;
+      let go = "";
       v.seats.forEach((s, i) => {
-        if (!s.url) return;
-        saveSecret(v.id, i + 1, seatFromURL(s.url).seat);
-        if (go === "/g/" + v.id) go = s.url;
+        if (s.url) {
+          saveSecret(v.id, i + 1, seatFromURL(s.url).seat);
+          go = go || s.url;
+        }
+        if (s.invite) saveInvite(v.id, i + 1, s.invite);
       });
       rememberGame(v.id, v.title);
-      location.href = go;
+      location.href = go || url("/g/" + v.id);
     } catch (e) {
       showError(e.message);
     }
   });
 }
 
-// effective returns the value of each parameter of g after the variants
-// ticked in the form.
-function effective(g) {
-  const vals = {};
-  for (const p of g.params) vals[p.name] = p.default;
-  for (const b of document.querySelectorAll("#ng-variants input:checked")) {
-    const v = g.variants.find((x) => x.name === b.value);
-    if (v) Object.assign(vals, v.params);
+// label is a parameter's name in words: its doc without the rule points
+// cited, up to a colon ("The board: a name under ..." is "The board"),
+// else its name.
+function label(p) {
+  const doc = plain(p.doc || "");
+  if (!doc) return p.name.replaceAll("_", " ");
+  const head = doc.split(":")[0].trim();
+  return head || doc;
+}
+
+// valueText writes a parameter's value for people.
+function valueText(p, v) {
+  if (p.kind === "boolean") return String(v) === "true" ? "yes" : "no";
+  return String(v).replaceAll("_", " ");
+}
+
+// defaults is each parameter's default value.
+function defaults(g) {
+  return Object.fromEntries(g.params.map((p) => [p.name, p.default]));
+}
+
+// noop reports whether variant v only sets parameters to their defaults.
+function noop(g, v) {
+  const d = defaults(g);
+  return Object.entries(v.params).every(([k, x]) => String(x) === String(d[k]));
+}
+
+// variantGroups groups the variants that exclude each other: two variants
+// that set a parameter to different values go in one group, shown as
+// radio buttons (one choice); a variant alone is a checkbox, unless a
+// variant that changes nothing names the choice it replaces (a board by
+// its name). Variants that change nothing are the default choice.
+export function variantGroups(g) {
+  const active = g.variants.filter((v) => !noop(g, v));
+  const parent = active.map((_, i) => i);
+  const find = (i) => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  const clash = (a, b) => Object.entries(a.params).some(([k, x]) => k in b.params && String(b.params[k]) !== String(x));
+  for (let i = 0; i < active.length; i++) {
+    for (let j = i + 1; j < active.length; j++) if (clash(active[i], active[j])) parent[find(j)] = find(i);
   }
+  const groups = new Map();
+  active.forEach((v, i) => {
+    const k = find(i);
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(v);
+  });
+  return [...groups.values()].map((vs) => {
+    const params = new Set(vs.flatMap((v) => Object.keys(v.params)));
+    // A variant that changes nothing and sets only this group's
+    // parameters names the default choice.
+    const named = g.variants.find((v) => noop(g, v) && Object.keys(v.params).length && Object.keys(v.params).every((k) => params.has(k)));
+    return { variants: vs, params: [...params], defaultName: named ? named.name : "", defaultText: named ? plain(named.description) : "", radio: vs.length > 1 || Boolean(named) };
+  });
+}
+
+// chosenVariants lists the variants ticked in the form, in the catalog's order.
+function chosenVariants(g) {
+  const on = new Set([...document.querySelectorAll("#ng-variants input:checked")].map((b) => b.value).filter(Boolean));
+  return g.variants.filter((v) => on.has(v.name)).map((v) => v.name);
+}
+
+// effective returns the value of each parameter of g after the variants
+// chosen in the form.
+function effective(g) {
+  const vals = defaults(g);
+  for (const name of chosenVariants(g)) Object.assign(vals, g.variants.find((x) => x.name === name).params);
   return vals;
 }
 
+// covered reports whether the variants offer every value parameter p
+// allows: then the variants are its choice, and it is not shown apart.
+function covered(g, p) {
+  if (!p.allowed.length) return false;
+  const given = new Set([String(p.default)]);
+  for (const v of g.variants) if (p.name in v.params && Object.keys(v.params).length === 1) given.add(String(v.params[p.name]));
+  return p.allowed.every((a) => given.has(String(a)));
+}
+
 // showValues sets the parameters the player has not changed to their
-// value after the ticked variants.
+// value after the chosen variants.
 function showValues(g) {
   const vals = effective(g);
   for (const c of document.querySelectorAll("[data-param]")) {
@@ -76,53 +148,173 @@ function fillForm(g, cat) {
   $("ng-description").textContent = plain(g.description);
   const vs = $("ng-variants");
   vs.replaceChildren(make("legend", {}, "Variants"));
-  for (const v of g.variants) {
-    const l = make("label");
-    const box = make("input", { type: "checkbox", name: "variant", value: v.name });
-    box.addEventListener("change", () => showValues(g));
-    const text = plain(v.description);
-    l.append(box, " ", make("b", {}, v.name));
-    if (text) l.append(" ", make("span", { class: "hint" }, text));
-    vs.appendChild(l);
-  }
+  const changed = () => {
+    showValues(g);
+    askComputers(g, cat);
+  };
+  variantGroups(g).forEach((grp, n) => {
+    if (!grp.radio) {
+      const v = grp.variants[0];
+      const l = make("label");
+      const box = make("input", { type: "checkbox", name: "variant", value: v.name });
+      box.addEventListener("change", changed);
+      l.append(box, " ", make("b", {}, v.name));
+      const text = plain(v.description);
+      if (text) l.append(" ", make("span", { class: "hint" }, text));
+      vs.appendChild(l);
+      return;
+    }
+    const byParam = g.params.filter((p) => grp.params.includes(p.name));
+    const set = make("fieldset", { class: "choice", "data-group": String(n) });
+    set.append(make("legend", {}, byParam.length === 1 ? label(byParam[0]) : "One of"));
+    const radio = (value, name, text) => {
+      const l = make("label");
+      const b = make("input", { type: "radio", name: "variant-group-" + n, value });
+      if (!value) b.checked = true;
+      b.addEventListener("change", changed);
+      l.append(b, " ", make("b", {}, name));
+      if (text) l.append(" ", make("span", { class: "hint" }, text));
+      set.appendChild(l);
+    };
+    const d = defaults(g);
+    radio("", grp.defaultName || "standard", grp.defaultText || byParam.map((p) => `${label(p)}: ${valueText(p, d[p.name])}`).join("; "));
+    for (const v of grp.variants) radio(v.name, v.name, plain(v.description));
+    vs.appendChild(set);
+  });
   vs.classList.toggle("empty", g.variants.length === 0);
   const ps = $("ng-params");
   ps.replaceChildren(make("legend", {}, "Settings"));
-  for (const p of g.params) {
-    const doc = plain(p.doc);
-    const l = make("label", { title: doc }, p.name + " ");
+  const shown = g.params.filter((p) => !covered(g, p));
+  for (const p of shown) {
+    const l = make("label", { title: plain(p.doc) }, label(p) + " ");
     let input;
     if (p.allowed.length) {
       input = make("select", { "data-param": p.name, "data-kind": p.kind });
-      for (const a of p.allowed) input.appendChild(make("option", { value: a }, p.kind === "boolean" ? (a === "true" ? "yes" : "no") : a));
+      for (const a of p.allowed) input.appendChild(make("option", { value: a }, valueText(p, a)));
     } else {
       input = make("input", { "data-param": p.name, "data-kind": p.kind, type: p.kind === "integer" ? "number" : "text" });
     }
-    input.addEventListener("change", () => (input.dataset.touched = "1"));
+    input.addEventListener("change", () => {
+      input.dataset.touched = "1";
+      askComputers(g, cat);
+    });
     l.append(input);
     ps.appendChild(l);
   }
-  ps.classList.toggle("empty", g.params.length === 0);
+  ps.classList.toggle("empty", shown.length === 0);
   showValues(g);
+  fillSeats(g, cat);
+  askComputers(g, cat);
+}
+
+// fillSeats makes the seats' choices: a person, or a computer (filled in
+// by askComputers for the configuration), and which seats this browser
+// plays.
+function fillSeats(g, cat) {
   const ss = $("ng-seats");
   ss.replaceChildren(make("legend", {}, "Seats"));
   for (let i = 1; i <= g.players; i++) {
     const l = make("label", {}, `Player ${i} `);
     const s = make("select", { "data-seat": String(i) });
     s.appendChild(make("option", { value: cat.human }, "a person"));
-    for (const c of cat.computers) s.appendChild(make("option", { value: c }, "computer: " + c));
-    s.appendChild(make("option", { value: "other" }, "computer: other…"));
+    for (const c of cat.computers) s.appendChild(make("option", { value: c, "data-computer": c }, "Computer (" + c + ")"));
+    s.appendChild(make("option", { value: other }, "a computer with options…"));
     if (i > 1 && cat.computers.length) s.value = cat.computers[0];
-    const other = make("input", { "data-other": String(i), placeholder: "player spec", hidden: "" });
-    s.addEventListener("change", () => (other.hidden = s.value !== "other"));
-    l.append(s, " ", other);
+    const detail = make("span", { class: "hint spec", "data-spec": String(i) });
+    const opts = make("input", { "data-other": String(i), placeholder: "e.g. mcts:time=500ms", "aria-label": `options of player ${i}'s computer`, hidden: "" });
+    s.addEventListener("change", () => {
+      opts.hidden = s.value !== other;
+      showSpec(i);
+      fillHold(g);
+    });
+    l.append(s, " ", opts, " ", detail);
     ss.appendChild(l);
   }
+  const hold = make("label", { id: "ng-hold-label" }, "You play ");
+  hold.append(make("select", { id: "ng-hold" }));
+  ss.appendChild(hold);
+  fillHold(g);
+}
+
+// fillHold offers the persons' seats this browser may play: one of them
+// (the others get invitation links), or all of them at one keyboard.
+function fillHold(g) {
+  const hold = $("ng-hold");
+  if (!hold) return;
+  const was = hold.value;
+  hold.replaceChildren();
+  const persons = [...document.querySelectorAll("[data-seat]")].filter((s) => s.value === "human").map((s) => Number(s.dataset.seat));
+  for (const p of persons) hold.appendChild(make("option", { value: String(p) }, `Player ${p}`));
+  if (persons.length > 1) hold.appendChild(make("option", { value: "all" }, "both seats here (one keyboard)".replace("both", persons.length > 2 ? "all" : "both")));
+  if (!persons.length) hold.appendChild(make("option", { value: "none" }, "no seat: watch the computers"));
+  if ([...hold.options].some((o) => o.value === was)) hold.value = was;
+  $("ng-hold-label").hidden = persons.length < 2 && persons.length > 0;
+}
+
+// computersAsked counts the questions for computer seats, so that only the
+// latest answer is shown.
+let computersAsked = 0;
+let computersTimer = 0;
+
+// askComputers asks the server which computer seats it offers for the
+// configuration in the form (perfect play only where it works, decided
+// before it is offered), shortly after the last change, and again while
+// perfect play is being prepared.
+function askComputers(g, cat, delay = 250) {
+  clearTimeout(computersTimer);
+  const asked = ++computersAsked;
+  computersTimer = setTimeout(async () => {
+    const q = new URLSearchParams();
+    for (const v of chosenVariants(g)) q.append("variant", v);
+    const vals = effective(g);
+    for (const p of document.querySelectorAll("[data-param]")) {
+      if (p.value !== "" && p.value !== String(vals[p.dataset.param])) q.append("param", `${p.dataset.param}=${p.value}`);
+    }
+    let ans;
+    try {
+      ans = await request("GET", `/api/catalog/${encodeURIComponent(g.name)}/computers?${q}`);
+    } catch (e) {
+      return; // the seats keep their choices; creating the game says what is wrong
+    }
+    if (asked !== computersAsked) return;
+    showComputers(ans.computers);
+    if (ans.retry_after) askComputers(g, cat, ans.retry_after * 1000);
+  }, delay);
+}
+
+// computerInfo is what the server said of each computer player.
+let computerInfo = new Map();
+
+// showComputers names the computer choices of every seat, and leaves out
+// (or marks as being checked) those the configuration does not offer.
+function showComputers(list) {
+  computerInfo = new Map(list.map((c) => [c.player, c]));
+  for (const o of document.querySelectorAll("option[data-computer]")) {
+    const c = computerInfo.get(o.dataset.computer);
+    if (!c) continue;
+    o.textContent = c.pending ? `${c.name}: being checked…` : c.name;
+    o.disabled = !c.offered;
+    o.hidden = !c.offered && !c.pending;
+    o.title = c.why || c.spec;
+    const sel = o.parentElement;
+    if (sel.value === o.value && !c.offered) {
+      sel.value = sel.dataset.seat === "1" ? "human" : (list.find((x) => x.offered) || { player: "human" }).player;
+    }
+  }
+  for (const s of document.querySelectorAll("[data-seat]")) showSpec(Number(s.dataset.seat));
+}
+
+// showSpec writes, beside a seat's choice, how the computer is played
+// (its spec), for those who want to know.
+function showSpec(i) {
+  const s = document.querySelector(`[data-seat="${i}"]`), d = document.querySelector(`[data-spec="${i}"]`);
+  if (!s || !d) return;
+  const c = computerInfo.get(s.value);
+  d.textContent = c && c.offered ? `plays as ${c.spec}` : "";
 }
 
 function formRequest(g) {
-  const req = { game: g.name, variants: [], params: {}, seats: [] };
-  for (const b of document.querySelectorAll("#ng-variants input:checked")) req.variants.push(b.value);
+  const req = { game: g.name, variants: chosenVariants(g), params: {}, seats: [] };
   const vals = effective(g);
   for (const p of document.querySelectorAll("[data-param]")) {
     if (p.value === "" || p.value === String(vals[p.dataset.param])) continue;
@@ -130,8 +322,11 @@ function formRequest(g) {
     req.params[p.dataset.param] = kind === "integer" ? Number(p.value) : kind === "boolean" ? p.value === "true" : p.value;
   }
   for (const s of document.querySelectorAll("[data-seat]")) {
-    req.seats.push(s.value === "other" ? document.querySelector(`[data-other="${s.dataset.seat}"]`).value.trim() : s.value);
+    req.seats.push(s.value === other ? document.querySelector(`[data-other="${s.dataset.seat}"]`).value.trim() : s.value);
   }
+  const persons = req.seats.map((s, i) => (s === "human" ? i + 1 : 0)).filter(Boolean);
+  const hold = $("ng-hold").value;
+  req.hold = hold === "all" ? persons : hold === "none" || !hold ? [] : [Number(hold)];
   const c = $("ng-clock").value;
   let minutes = 0, inc = 0;
   if (c === "custom") {
@@ -142,6 +337,15 @@ function formRequest(g) {
   }
   if (minutes > 0) req.clock = { initial: Math.round(minutes * 60 * 10) / 10, increment: inc };
   return req;
+}
+
+// seatLink is the page's link for the seats this browser holds of game id
+// (the first one's), or the game's plain link.
+function seatLink(id) {
+  const held = Object.entries(secretsOf(id));
+  if (!held.length) return url("/g/" + id);
+  const [p, secret] = held.sort((a, b) => Number(a[0]) - Number(b[0]))[0];
+  return url(`/g/${id}#player=${p}&seat=${secret}`);
 }
 
 // listMyGames shows the games this browser holds seats of, with whose
@@ -155,7 +359,7 @@ async function listMyGames() {
   ul.replaceChildren();
   const rows = games.map((g) => {
     const li = make("li", { "data-game": g.id });
-    const a = make("a", { href: "/g/" + g.id }, g.title || g.id);
+    const a = make("a", { href: seatLink(g.id) }, g.title || g.id);
     const status = make("span", { class: "gamestatus" }, "…");
     const forget = make("button", { type: "button", class: "forget", title: "forget this game on this browser" }, "forget");
     forget.addEventListener("click", () => {
@@ -191,10 +395,13 @@ function describe(v, mine) {
   const what = v.rematch_of ? `${against}, a rematch` : against;
   const result = v.result || (st.over ? { winner: st.winner } : null);
   if (result) {
-    let text = result.winner ? (mine.length === 1 ? (mine.includes(result.winner) ? "you won" : "you lost") : `Player ${result.winner} won`) : "a draw";
+    let text = result.method === "aborted" ? "aborted" : result.winner ? (mine.length === 1 ? (mine.includes(result.winner) ? "you won" : "you lost") : `Player ${result.winner} won`) : "a draw";
     if (result.method === "time") text += " on time";
+    if (result.method === "resignation") text += " by resignation";
+    if (result.method === "agreement") text += " by agreement";
     return [`${what}, over: ${text}`, "over"];
   }
+  if (others.some((x) => x.s.waiting)) return [`${what}: waiting for your opponent to open their link`, "waiting"];
   if (mine.includes(st.to_move)) return [`${what}: your turn`, "yourturn"];
   return [`${what}: Player ${st.to_move} to move`, "waiting"];
 }

@@ -35,11 +35,38 @@ export function saveSecret(id, player, secret) {
   write(id, s);
 }
 
-// seatFromURL reads a seat link's player and secret (after #).
+// seatFromURL reads a seat link's player and secret, or an invitation's
+// player and invitation secret (after #).
 export function seatFromURL(url) {
   const hash = new URL(url, location.href).hash.slice(1);
   const q = new URLSearchParams(hash);
-  return { seat: q.get("seat"), player: Number(q.get("player")) };
+  return { seat: q.get("seat"), invite: q.get("invite"), player: Number(q.get("player")) };
+}
+
+// invitesOf returns the invitation links of game id this browser made:
+// player number -> link, for the seats that wait for their person.
+export function invitesOf(id) {
+  const s = read("invites:" + id, {});
+  return s && typeof s === "object" ? s : {};
+}
+
+// saveInvite keeps the invitation link of player's seat of game id.
+export function saveInvite(id, player, link) {
+  const s = invitesOf(id);
+  s[player] = link;
+  write("invites:" + id, s);
+}
+
+// orientation returns whether this browser shows game id turned round
+// (row 0 at the top), or null when it has not chosen.
+export function orientation(id) {
+  const v = read("flip:" + id, null);
+  return typeof v === "boolean" ? v : null;
+}
+
+// setOrientation keeps how this browser shows game id.
+export function setOrientation(id, flip) {
+  write("flip:" + id, Boolean(flip));
 }
 
 const gamesKey = "games";
@@ -77,6 +104,8 @@ export function forgetGame(id) {
   write(gamesKey, myGames().filter((g) => g.id !== id));
   try {
     localStorage.removeItem(prefix + id);
+    localStorage.removeItem(prefix + "invites:" + id);
+    localStorage.removeItem(prefix + "flip:" + id);
   } catch (e) {
     // no storage
   }

@@ -98,3 +98,46 @@ export function whyNot(moves, chosen) {
   }
   return "no such move names these sites together";
 }
+
+// noun names a board's sites for people: holes, cells or points.
+export function noun(board) {
+  if (board.style === "counts") return { one: "hole", many: "holes" };
+  return board.cells ? { one: "cell", many: "cells" } : { one: "point", many: "points" };
+}
+
+// listText writes names as "a1", "a1 and a2", "a1, a2 and a3".
+function listText(names) {
+  if (names.length <= 1) return names.join("");
+  return names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+}
+
+function capital(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+// moveText says a move in words, from its kind's doc ("Offer {sites}"
+// gives "Offer hole a3", "Sow from {1}" gives "Sow from d8"), or from the
+// kind's name and the sites when the script gives no doc ("Move a1 to
+// b2", "Continue").
+export function moveText(m, kind, board) {
+  const sites = m.sites || [];
+  const n = noun(board);
+  if (kind && kind.doc) {
+    return kind.doc.replace(/\{(\w+)\}/g, (all, ph) => {
+      if (ph === "sites") return `${sites.length === 1 ? n.one : n.many} ${listText(sites)}`;
+      if (ph === "from") return sites[0] || "";
+      if (ph === "to") return sites[1] || "";
+      return sites[Number(ph) - 1] || "";
+    });
+  }
+  const name = capital(kind ? kind.name : m.kind || m.token);
+  if (sites.length === 2 && kind && kind.sites === 2) return `${name} ${sites[0]} to ${sites[1]}`;
+  return sites.length ? `${name} ${listText(sites)}` : name;
+}
+
+// kindText names the choice of a list kind in words: its doc without its
+// sites ("Offer {sites}" gives "Offer holes"), else kindLabel.
+export function kindText(kind, board) {
+  if (kind && kind.doc) return kind.doc.replace(/\{sites\}/g, noun(board).many).replace(/\s*\{\w+\}/g, "").trim();
+  return capital(kindLabel(kind));
+}

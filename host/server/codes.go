@@ -1,0 +1,59 @@
+package server
+
+import "errors"
+
+// Every error answer is {"error": "...", "code": "..."}: the message is
+// for people and may be reworded, the code is stable, for programs. An
+// error of package host that has a code of its own (a Code() string
+// method: "illegal-token", "game-over", "budget-steps", "script-error",
+// ...) answers with that code; the server's own refusals have these.
+const (
+	codeBadRequest    = "bad-request"            // 400: malformed JSON, an unknown field, a missing ply, a bad query
+	codeBodyTooLarge  = "body-too-large"         // 413: a body over the server's limit
+	codeMediaType     = "unsupported-media-type" // 415: a change not sent as JSON
+	codeCrossSite     = "cross-site"             // 403: a request from a page of another site
+	codeUnknownHost   = "unknown-host"           // 421: a Host the server does not answer for
+	codeNotFound      = "not-found"              // 404: no such game, rules page or endpoint
+	codeUnknownGame   = "unknown-game"           // 422: no game of that name in the library
+	codeBadConfig     = "bad-config"             // 422: an unknown variant or parameter, a bad value
+	codeScriptError   = "script-error"           // 422 or 500: the game's script fails
+	codeBadSeats      = "bad-seats"              // 422: seats the server does not allow, a wrong number of them, a bad hold
+	codeBadClock      = "bad-clock"              // 422: a time control out of bounds
+	codeIllegalToken  = "illegal-token"          // 422: a token that is not legal here
+	codeStalePly      = "stale-ply"              // 409: the game is at another ply than the request's
+	codeGameOver      = "game-over"              // 409: the game has ended
+	codeGameNotOver   = "game-not-over"          // 409: a rematch of a game that goes on
+	codeNotYourSeat   = "not-your-seat"          // 403: no seat's secret, or not the seat the request needs
+	codeComputerSeat  = "computer-seat"          // 403: a move for a computer's seat
+	codeSeatWaiting   = "seat-waiting"           // 403: a move for a person's seat nobody has claimed yet
+	codeUnknownInvite = "unknown-invite"         // 403: no seat of the game has that invitation
+	codeSeatTaken     = "seat-taken"             // 409: the invitation's seat was claimed already
+	codeNothingToTake = "nothing-to-take-back"   // 422: a takeback by a seat that has not moved
+	codeRequestOpen   = "request-pending"        // 409: a proposal (takeback, draw) waits for its answer already
+	codeNoRequest     = "no-request"             // 409: an answer to no proposal, or the proposer accepting their own
+	codeNoOpponent    = "no-opponent"            // 422: a draw offered where no other person can accept it
+	codeAbortTooLate  = "abort-too-late"         // 409: an abort after every player has moved
+	codeTwoPlayers    = "two-players-only"       // 422: a resignation in a game of more than two
+	codeOverQuota     = "over-quota"             // 429: a client's quota (games, requests, streams, thinking)
+	codeOverCapacity  = "over-capacity"          // 503: the server's cap (event streams, connections)
+	codePerfectWait   = "perfect-preparing"      // 503: perfect play is being prepared; try again
+	codePerfectNo     = "perfect-not-offered"    // 422: perfect play cannot be offered for the game
+	codeUnavailable   = "unavailable"            // 503: the store does not answer, or the request was stopped
+	codeInternal      = "internal"               // 500: a failure of the server
+)
+
+// coded is an error with a stable code, such as the typed errors of
+// package host.
+type coded interface{ Code() string }
+
+// errorCode is the code of err when it (or an error it wraps) has one,
+// else fallback.
+func errorCode(err error, fallback string) string {
+	var c coded
+	if errors.As(err, &c) {
+		if code := c.Code(); code != "" {
+			return code
+		}
+	}
+	return fallback
+}
