@@ -45,7 +45,7 @@ func (s *Server) routes() *http.ServeMux {
 // apiError is the JSON body of every error answer.
 type apiError struct {
 	Error   string   `json:"error"`
-	Code    string   `json:"code"`                   // stable, for programs (codes.go)
+	Code    string   `json:"code"`              // stable, for programs (codes.go)
 	Allowed []string `json:"allowed,omitempty"` // allowed values, when the error is a bad choice
 	Legal   []string `json:"legal,omitempty"`   // the legal tokens, for an illegal move
 	Ply     *int     `json:"ply,omitempty"`     // the current ply, for a stale one

@@ -297,7 +297,7 @@ func TestBrowserDecisions(t *testing.T) {
 	tb.do(chromedp.EmulateViewport(1100, 900))
 	// Visit the creator's seat link and the other seat's invitation: the
 	// page keeps both secrets.
-	tb.do(chromedp.Navigate(ts.http.URL+link(g, 1)))
+	tb.do(chromedp.Navigate(ts.http.URL + link(g, 1)))
 	tb.waitFor(`location.hash.includes("seat=")`)
 	tb.do(chromedp.Navigate("about:blank"), chromedp.Navigate(ts.http.URL+link(g, 0)))
 	tb.waitPly(0)
