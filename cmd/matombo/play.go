@@ -32,6 +32,9 @@ turn), or one of:
   undo    take back the last decision (against a computer player: back
           to your own last decision)
   record  show the game record so far
+  resign  resign the game: the other player wins
+  draw    offer a draw: the other player accepts or declines it (a
+          computer player plays on)
   quit    end the session
 The session also ends at the end of the input. At the end of the game the
 result and the record are shown.
@@ -46,6 +49,8 @@ const playHelp = `Type a legal token to play it (several separated by spaces are
   legal   list the legal tokens
   undo    take back the last decision (against a computer: back to your own)
   record  show the game record so far
+  resign  resign the game
+  draw    offer a draw to the other player
   quit    end the session`
 
 // streamSeed is the second word of the PCG seed of every random player; it
@@ -135,7 +140,11 @@ func (ss *session) intro(p1, p2 string, seed uint64) {
 	}
 	fmt.Fprintln(w)
 	if !ss.computer(1) || !ss.computer(2) {
-		fmt.Fprintln(w, "Type a token to play it; help, legal, undo, record or quit.")
+		fmt.Fprintln(w, "Type a token to play it; help, legal, undo, record, resign, draw or quit.")
+		fmt.Fprint(w, wrapText("Moves are typed "+moveForms(ss.g)+".", ""))
+		if marks := markWords(ss.g); marks != "" {
+			fmt.Fprint(w, wrapText("On the board: "+marks+".", ""))
+		}
 	}
 	ss.show()
 }
@@ -147,8 +156,23 @@ func (ss *session) show() {
 	fmt.Fprint(ss.e.stdout, diagram(s, ss.e.color))
 	writeTotals(ss.e.stdout, s, false, false)
 	if !s.Over() {
-		writeTurn(ss.e.stdout, s)
+		ss.writeTurn(s)
 	}
+}
+
+// writeTurn writes what the decision asks, whose decision it is and the
+// legal tokens: the script's prompt addresses the player to move, so it is
+// written only for a person (a computer's decision is shown as it plays).
+func (ss *session) writeTurn(s *host.State) {
+	w := ss.e.stdout
+	if !ss.computer(s.ToMove()) {
+		if prompt, err := s.Prompt(); err != nil {
+			fmt.Fprintf(w, "(the script's prompt fails: %s)\n", oneLine(err.Error()))
+		} else if prompt != "" {
+			fmt.Fprint(w, wrapText(prompt+".", ""))
+		}
+	}
+	fmt.Fprint(w, wrap(playerName(s.ToMove())+" to play:", s.Legal(), "  "))
 }
 
 // loop plays until the game ends, a human quits or the input ends.
@@ -297,14 +321,80 @@ func (ss *session) handle(word string) (bool, error) {
 		fmt.Fprintf(w, "Record: %s\n", recordText(ss.record))
 	case "undo":
 		ss.undo()
+	case "resign":
+		return ss.resign(), nil
+	case "draw":
+		return ss.offerDraw()
 	case "quit", "exit":
 		fmt.Fprintf(w, "Quit after %s.\nRecord: %s\n", plural(len(ss.record), "decision"), recordText(ss.record))
 		return true, nil
 	default:
-		_, err := s.ParseMove(word)
-		fmt.Fprintf(w, "%s\n", oneLine(err.Error()))
+		// Which rule the token breaks, in the script's words, then what
+		// part of it is wrong and what is possible.
+		fmt.Fprintf(w, "%s\n", oneLine(fmt.Sprintf("illegal token %q: %s; legal tokens: %s", word, s.WhyNot(word), strings.Join(s.Legal(), " "))))
 		ss.queue = nil // the rest of the line was typed for another position
 	}
+	return false, nil
+}
+
+// resign ends the game: the person to move resigns, and the other player
+// wins. It reports whether the session ends (it does, with the result).
+func (ss *session) resign() bool {
+	s := ss.state().Clone()
+	if err := s.Resign(s.ToMove()); err != nil {
+		fmt.Fprintf(ss.e.stdout, "%s\n", oneLine(err.Error()))
+		return false
+	}
+	fmt.Fprintf(ss.e.stdout, "%s resigns.\n", playerName(ss.state().ToMove()))
+	ss.states[len(ss.states)-1] = s
+	ss.queue = nil
+	ss.finish()
+	return true
+}
+
+// offerDraw offers a draw from the person to move to the other player: a
+// person answers yes or no at the prompt, a computer player plays on. An
+// accepted draw ends the game (the session too).
+func (ss *session) offerDraw() (bool, error) {
+	w := ss.e.stdout
+	s := ss.state()
+	p, q := s.ToMove(), 3-s.ToMove()
+	ss.queue = nil
+	if ss.computer(q) {
+		fmt.Fprintf(w, "%s offers a draw; %s, a computer player, declines and plays on.\n", playerName(p), playerName(q))
+		return false, nil
+	}
+	fmt.Fprintf(w, "%s offers a draw. %s, do you accept it? (yes or no)\n", playerName(p), playerName(q))
+	fmt.Fprintf(w, "%s> ", playerShort(q))
+	line, err := ss.input.next()
+	switch {
+	case errors.Is(err, io.EOF):
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "No answer: %s plays on.\n", playerName(p))
+		return false, nil
+	case err != nil:
+		var long *longLineError
+		if errors.As(err, &long) {
+			fmt.Fprintf(w, "\n%v: taken as no\n", err)
+			return false, nil
+		}
+		return false, fmt.Errorf("reading the standard input: %w", err)
+	}
+	if ss.e.echo {
+		fmt.Fprintln(w, line)
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "yes", "y", "accept":
+		ended := s.Clone()
+		if err := ended.AgreeDraw(); err != nil {
+			return false, err
+		}
+		fmt.Fprintf(w, "%s accepts the draw.\n", playerName(q))
+		ss.states[len(ss.states)-1] = ended
+		ss.finish()
+		return true, nil
+	}
+	fmt.Fprintf(w, "%s declines: %s plays on.\n", playerName(q), playerName(p))
 	return false, nil
 }
 
@@ -312,10 +402,21 @@ func (ss *session) handle(word string) (bool, error) {
 func (ss *session) play(tok string) error {
 	s := ss.state()
 	next := s.Clone()
-	if err := next.Play(tok); err != nil {
+	m, err := next.ParseMove(tok)
+	if err == nil {
+		err = next.ApplyRecorded(m)
+	}
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(ss.e.stdout, "%s plays %s.\n", playerName(s.ToMove()), tok)
+	// What the move did, from its effects: sowed, captured, removed.
+	effects, _ := next.Effects()
+	if did := plyText(ss.g, effects); did != "" {
+		words := strings.Fields(fmt.Sprintf("%s plays %s: %s.", playerName(s.ToMove()), tok, did))
+		fmt.Fprint(ss.e.stdout, wrap(words[0], words[1:], "  "))
+	} else {
+		fmt.Fprintf(ss.e.stdout, "%s plays %s.\n", playerName(s.ToMove()), tok)
+	}
 	ss.states = append(ss.states, next)
 	ss.record = append(ss.record, tok)
 	ss.show()

@@ -7,6 +7,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/matombo/matombo/games"
+	"github.com/matombo/matombo/host"
 )
 
 // Piped play of whole games and sessions, with the session commands.
@@ -128,4 +131,53 @@ func TestLineReader(t *testing.T) {
 		got = append(got, line)
 	}
 	assert.Equal(t, []string{"ab", "error: line 2 of the input is longer than 4 bytes", "cd", "", "end"}, got)
+}
+
+// What a ply did, in words, from its effects: the sowing, its relays and
+// its end, the captures, holes changing hands; nothing for a decision
+// that does none of it.
+func TestPlyText(t *testing.T) {
+	for _, tc := range []struct {
+		game     string
+		variants []string
+		record   []string
+		want     string
+	}{
+		{"tsoro", []string{"4x8"}, []string{"a1"}, "sowed 2 from a1, picking up again at a3 and a6, ending in b8"},
+		{"tsoro", []string{"4x8"}, []string{"a1", "d1", "a2", "d7", "continue", "a7"}, "sowed 4 from a7, picking up again at b6, ending in b4; captured 4 (1 from c4, 3 from d4)"},
+		{"tsoro", []string{"4x8"}, []string{"a1", "d1", "a2", "d7", "continue", "a7", "xd3"}, "captured 3 from d3"},
+		{"tsoro", []string{"4x8"}, []string{"a3", "stop"}, ""},
+		{"gore", nil, []string{"a2", "b4", "a1", "b2", "a4", "b4", "a1", "b1", "a4", "b3", "a2", "b1", "a1", "b4", "a2",
+			"b2", "a3", "b2", "a1", "b4", "a4", "b1", "a2", "b2", "a2", "b3", "a3", "b1", "a3", "offer:b2,b4", "accept"}, "b2 and b4 are now Player 1's"},
+		{"yematatu", nil, []string{"b2"}, ""},
+	} {
+		g, err := games.Library().Load(tc.game, host.WithVariant(tc.variants...))
+		require.NoError(t, err)
+		s := g.Start()
+		for _, tok := range tc.record {
+			m, err := s.ParseMove(tok)
+			require.NoError(t, err)
+			require.NoError(t, s.ApplyRecorded(m))
+		}
+		effects, recorded := s.Effects()
+		require.True(t, recorded)
+		assert.Equal(t, tc.want, plyText(g, effects), "%s %v", tc.game, tc.record)
+	}
+}
+
+// resign and draw: the person to move resigns, or offers a draw that the
+// other person accepts or declines, and a computer player declines.
+func TestPlayResignAndDraw(t *testing.T) {
+	r := matombo(t, "b2\nresign\n", "play", "yematatu", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "Player 2 (North) resigns.\n\nGame over after 1 decision: Player 1 (South) wins (player 2 resigned).\nRecord: b2\n")
+
+	r = matombo(t, "b2\ndraw\nno\nc1\ndraw\nyes\n", "play", "yematatu", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "Player 2 (North) offers a draw. Player 1 (South), do you accept it? (yes or no)\nP1> no\nPlayer 1 (South) declines: Player 2 (North) plays on.\n")
+	assert.Contains(t, r.stdout, "Player 2 (North) accepts the draw.\n\nGame over after 2 decisions: a draw (drawn by agreement).\nRecord: b2 c1\n")
+
+	r = matombo(t, "draw\nquit\n", "play", "yematatu", "--p2", "random", "--seed", "1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "Player 1 (South) offers a draw; Player 2 (North), a computer player, declines and plays on.\n")
 }

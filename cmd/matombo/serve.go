@@ -43,6 +43,8 @@ type serveConfig struct {
 	hosts   []string              // --host
 	limits  *server.Limits        // nil: the server's defaults
 	perfect *server.PerfectBudget // nil: the server's default
+	base    string                // --base-path: the path prefix the server is served under
+	cache   string                // --solutions: the solution cache, "" for matombo solve's
 	ready   func(url string)      // called once the server listens (tests)
 }
 
@@ -52,7 +54,7 @@ type serveConfig struct {
 const firstShippedGame = "tsoro"
 
 func runServe(e *env, args []string) int {
-	c := newCLI(e, "serve", "[--addr HOST:PORT] [--db PATH] [--games DIR]... [--computer SPEC]... [--host NAME]... [--trusted-proxy CIDR]...", serveAbout)
+	c := newCLI(e, "serve", "[--addr HOST:PORT] [--db PATH] [--games DIR]... [--computer SPEC]... [--host NAME]... [--trusted-proxy CIDR]... [--base-path PREFIX] [--solutions DIR]", serveAbout)
 	var dirs, seats, hosts, proxies stringList
 	c.fs.Var(&dirs, "games", "add or override games from the folder `DIR` (repeatable)")
 	addr := c.fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
@@ -71,6 +73,8 @@ func runServe(e *env, args []string) int {
 	clientConns := c.intFlag("client-conns", lim.ClientConns, 0, maxQuota, "connections one client may hold, `N` (0: no limit)")
 	streams := c.intFlag("max-streams", lim.Streams, 0, maxQuota, "event streams the server holds open, at most `N` (default: from the open-file limit; 0: no limit)")
 	conns := c.intFlag("max-conns", lim.Conns, 0, maxQuota, "connections the server holds, at most `N` (default: from the open-file limit; 0: no limit)")
+	basePath := c.fs.String("base-path", "", "serve everything under the path `PREFIX`, e.g. /games (behind a proxy that forwards that path)")
+	cacheDir := c.fs.String("solutions", "", "read and write the solutions of perfect play in the folder `DIR` (default: the cache of matombo solve)")
 	perfectPositions := c.intFlag("perfect-positions", server.DefaultPerfectBudget().Positions, 0, maxPositions,
 		"solve a game for perfect play, off the request path, when it has at most `N` positions (0: only solutions already cached)")
 	pos, status, ok := c.parse(args)
@@ -109,7 +113,8 @@ func runServe(e *env, args []string) int {
 	if err != nil {
 		return c.fail(usageErr{err.Error()})
 	}
-	cfg := serveConfig{addr: *addr, db: *db, workers: *workers, lib: lib, hosts: hosts, limits: &lim, perfect: &perfect}
+	cfg := serveConfig{addr: *addr, db: *db, workers: *workers, lib: lib, hosts: hosts, limits: &lim, perfect: &perfect,
+		base: strings.TrimSuffix(*basePath, "/"), cache: *cacheDir}
 	if len(seats) > 0 {
 		cfg.seats = seats
 	}
@@ -149,6 +154,12 @@ func serve(ctx context.Context, e *env, cfg serveConfig) error {
 	if cfg.perfect != nil {
 		opts = append(opts, server.WithPerfect(*cfg.perfect))
 	}
+	if cfg.base != "" {
+		opts = append(opts, server.WithBasePath(cfg.base))
+	}
+	if cfg.cache != "" {
+		opts = append(opts, server.WithSolutionCache(cfg.cache))
+	}
 	// The name the server listens on is one it answers for.
 	hosts := cfg.hosts
 	if h, _, err := net.SplitHostPort(cfg.addr); err == nil && h != "" {
@@ -162,6 +173,9 @@ func serve(ctx context.Context, e *env, cfg serveConfig) error {
 	if errors.As(err, &se) {
 		return usageErr{"--computer: " + err.Error()}
 	}
+	if err != nil && cfg.base != "" && strings.Contains(err.Error(), "base path") {
+		return usageErr{"--base-path: " + err.Error()}
+	}
 	if err != nil {
 		return err
 	}
@@ -171,7 +185,7 @@ func serve(ctx context.Context, e *env, cfg serveConfig) error {
 		return usageErr{fmt.Sprintf("--addr %s: %v", cfg.addr, err)}
 	}
 	hs := server.HTTPServer(cfg.addr, srv.Handler())
-	url := "http://" + ln.Addr().String() + "/"
+	url := "http://" + ln.Addr().String() + cfg.base + "/"
 	fmt.Fprintf(e.stdout, "matombo serve: playing at %s (games stored in %s; Ctrl-C stops)\n", url, displayPath(store.Redact(cfg.db)))
 	if cfg.ready != nil {
 		cfg.ready(url)

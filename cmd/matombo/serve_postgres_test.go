@@ -209,7 +209,7 @@ func TestServePostgresTwoProcesses(t *testing.T) {
 	a, b := startPGServer(t, withPassword), startPGServer(t, dsn)
 	assert.NotContains(t, a.banner, "secret", "the password is not printed")
 	assert.Contains(t, a.banner, "postgres:xxxxx@")
-	g := a.create(`{"game": "yematatu"}`)
+	g := a.create(`{"game": "yematatu", "hold": [1, 2]}`)
 	seats := []string{pgSeatSecret(t, g.Seats[0].URL), pgSeatSecret(t, g.Seats[1].URL)}
 	assert.Equal(t, g.ID, b.get(g.ID).ID, "B serves the game created on A")
 
@@ -299,7 +299,7 @@ func TestServePostgresRestart(t *testing.T) {
 	c := pgtest.Start(t)
 	dsn := pgtest.Database(t, c)
 	a := startPGServer(t, dsn)
-	g := a.create(`{"game": "yematatu"}`)
+	g := a.create(`{"game": "yematatu", "hold": [1, 2]}`)
 	seats := []string{pgSeatSecret(t, g.Seats[0].URL), pgSeatSecret(t, g.Seats[1].URL)}
 
 	require.NoError(t, c.Stop())

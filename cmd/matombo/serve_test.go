@@ -32,6 +32,7 @@ func TestServeCommandLine(t *testing.T) {
 		{[]string{"serve", "--workers", "0"}, exitUsage, "--workers 0"},
 		{[]string{"serve", "--games", "/no/such/folder"}, exitUsage, "no such folder"},
 		{[]string{"serve", "--db", ":memory:", "--addr", "256.0.0.1:99999"}, exitUsage, "--addr 256.0.0.1:99999"},
+		{[]string{"serve", "--db", ":memory:", "--base-path", "games"}, exitUsage, "--base-path: server: base path \"games\""},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -47,8 +48,15 @@ func TestServeCommandLine(t *testing.T) {
 }
 
 // TestServe starts the server on a free port with a database file, creates
-// a game through the API, and stops it.
+// a game through the API, and stops it; again under a base path, with a
+// solution cache of its own.
 func TestServe(t *testing.T) {
+	for _, base := range []string{"", "/games"} {
+		t.Run("base "+base, func(t *testing.T) { testServe(t, base) })
+	}
+}
+
+func testServe(t *testing.T, base string) {
 	var out, errOut bytes.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -57,7 +65,8 @@ func TestServe(t *testing.T) {
 	done := make(chan error, 1)
 	db := filepath.Join(t.TempDir(), "games.db")
 	go func() {
-		done <- serve(ctx, e, serveConfig{addr: "127.0.0.1:0", db: db, workers: 1, lib: games.Library(), ready: func(u string) { urls <- u }})
+		done <- serve(ctx, e, serveConfig{addr: "127.0.0.1:0", db: db, workers: 1, lib: games.Library(), base: base,
+			cache: t.TempDir(), ready: func(u string) { urls <- u }})
 	}()
 	var url string
 	select {
@@ -75,6 +84,7 @@ func TestServe(t *testing.T) {
 	require.NoError(t, err)
 	res.Body.Close()
 	assert.Equal(t, http.StatusOK, res.StatusCode)
+	assert.True(t, strings.HasSuffix(url, base+"/"), url)
 	cancel()
 	require.NoError(t, <-done)
 	assert.Contains(t, out.String(), "playing at "+url)
@@ -126,7 +136,7 @@ func startServe(t *testing.T, db string, env ...string) (*exec.Cmd, string) {
 func TestServeSurvivesKill(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "games.db")
 	cmd, url := startServe(t, db)
-	res, err := http.Post(url+"api/games", "application/json", strings.NewReader(`{"game": "tsoro", "variants": ["4x8"]}`))
+	res, err := http.Post(url+"api/games", "application/json", strings.NewReader(`{"game": "tsoro", "variants": ["4x8"], "hold": [1, 2]}`))
 	require.NoError(t, err)
 	var g struct {
 		ID    string
