@@ -353,11 +353,11 @@ func (s *Server) seatLinks(v *gameView, sg *store.Game, links []bool, invites bo
 func (s *Server) loadError(w http.ResponseWriter, name string, err error) {
 	var ce *host.ConfigError
 	if errors.As(err, &ce) {
-		allowed := ce.Allowed
+		allowed, code := ce.Allowed, codeBadConfig
 		if !slices.Contains(s.lib.Games(), name) {
-			allowed = s.lib.Games()
+			allowed, code = s.lib.Games(), codeUnknownGame
 		}
-		writeError(w, http.StatusUnprocessableEntity, apiError{Error: err.Error(), Code: errorCode(err, codeBadConfig), Allowed: allowed})
+		writeError(w, http.StatusUnprocessableEntity, apiError{Error: err.Error(), Code: errorCode(err, code), Allowed: allowed})
 		return
 	}
 	if !slices.Contains(s.lib.Games(), name) {

@@ -64,28 +64,38 @@ func docExamples(t *testing.T) []docExample {
 }
 
 // TestDocsExamples runs the requests of docs/serve.md in order against a
-// fresh server and checks each answer: status and JSON.
+// fresh server and checks each answer: status and JSON. The first game
+// created is the documents' ID; its seats' secrets and invitations, from
+// whichever answer shows them, are SECRETn and INVITEn for player n.
 func TestDocsExamples(t *testing.T) {
 	ts := newTestServer(t, newMemStore(), WithWorkers(1))
 	examples := docExamples(t)
 	require.NotEmpty(t, examples)
 	var id string
-	var secrets []string
+	known := map[string]string{} // placeholder -> value
+	linkRE := regexp.MustCompile(`#player=(\d+)&(seat|invite)=([0-9a-f]+)`)
 	for _, ex := range examples {
 		path, body := ex.path, ex.body
-		for i, s := range secrets {
-			body = strings.ReplaceAll(body, "SECRET"+strconv.Itoa(i+1), s)
+		for k, v := range known {
+			body = strings.ReplaceAll(body, k, v)
 		}
 		path = strings.ReplaceAll(path, "/ID", "/"+id)
 		res, got := ts.as("", ex.method, path, body, ex.headers...)
 		status := res.StatusCode
-		if id == "" && status == 201 {
+		if status < 300 {
 			var g testGame
 			require.NoError(t, json.Unmarshal(got, &g))
-			id = g.ID
-			for _, s := range g.Seats {
-				if s.URL != "" {
-					secrets = append(secrets, secret(t, s.URL))
+			if id == "" && status == 201 {
+				id = g.ID
+			}
+			if g.ID == id {
+				for _, s := range g.Seats {
+					for _, link := range []string{s.URL, s.Invite} {
+						if m := linkRE.FindStringSubmatch(link); m != nil {
+							name := map[string]string{"seat": "SECRET", "invite": "INVITE"}[m[2]] + m[1]
+							known[name] = m[3]
+						}
+					}
 				}
 			}
 		}
@@ -94,8 +104,8 @@ func TestDocsExamples(t *testing.T) {
 			norm = strings.ReplaceAll(norm, `"`+id+`"`, `"ID"`)
 			norm = strings.ReplaceAll(norm, "/g/"+id+"#", "/g/ID#")
 		}
-		for i, s := range secrets {
-			norm = strings.ReplaceAll(norm, s, "SECRET"+strconv.Itoa(i+1))
+		for k, v := range known {
+			norm = strings.ReplaceAll(norm, v, k)
 		}
 		if *printDocs {
 			t.Logf("%s %s\nHTTP %d\n%s", ex.method, ex.path, status, norm)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -112,4 +113,48 @@ func ExampleWithComputerSeats() {
 	// Output:
 	// 422 Unprocessable Entity allowed: [mcts:time<=1s,threads<=1 random]
 	// 201 Created seat 2 plays mcts:time=1s,threads=1
+}
+
+// Mounted in an existing http.ServeMux under a path prefix: the site keeps
+// its own pages, and the games' page, files, API and seat links are under
+// /games/.
+func ExampleWithBasePath() {
+	st, err := store.Open(context.Background(), ":memory:")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer st.Close()
+	srv, err := server.New(games.Library(), st, server.WithBasePath("/games"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, "the site's own home page")
+	})
+	mux.Handle("/games/", srv.Handler())
+	hs := httptest.NewServer(mux)
+	defer hs.Close()
+
+	res, err := http.Post(hs.URL+"/games/api/games", "application/json", strings.NewReader(`{"game": "yematatu"}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	var game struct {
+		Seats []struct{ URL, Invite string }
+	}
+	json.NewDecoder(res.Body).Decode(&game)
+	res.Body.Close()
+	fmt.Println(res.Status, strings.HasPrefix(game.Seats[0].URL, "/games/g/"), strings.HasPrefix(game.Seats[1].Invite, "/games/g/"))
+	res, err = http.Get(hs.URL + "/")
+	if err != nil {
+		log.Fatal(err)
+	}
+	home, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	fmt.Print(string(home))
+	// Output:
+	// 201 Created true true
+	// the site's own home page
 }

@@ -304,7 +304,9 @@ func TestLateMove(t *testing.T) {
 	g := ts.create(`{"game": "gore", "clock": {"initial": 0.2}}`)
 	s1, s2 := ts.both(g)
 	got := ts.play(g.ID, []string{s1, s2}, "a1")
-	time.Sleep(300 * time.Millisecond)
+	// Player 2's bank starts once the move has been shown, and runs out
+	// 0.2 s later.
+	time.Sleep(time.Duration(got.Clock.StartsIn+got.Clock.Left[1]+100) * time.Millisecond)
 	status, b := ts.move(g.ID, got.state(t).Legal[0], 1, s2)
 	assert.Equal(t, http.StatusConflict, status, "%s", b)
 	assert.Contains(t, string(b), "ran out of time")

@@ -38,7 +38,9 @@ var testLimits = Limits{GamesPerMinute: 1 << 20, RequestsPerSecond: 1 << 20, Cli
 
 func newTestServer(t *testing.T, st store.Store, opts ...Option) *testServer {
 	t.Helper()
-	opts = append([]Option{WithRules(docs.Rules), WithPollInterval(50 * time.Millisecond), WithLimits(testLimits), WithDefaultGame("tsoro")}, opts...)
+	// The solutions the server makes go to a directory of the test's.
+	opts = append([]Option{WithRules(docs.Rules), WithPollInterval(50 * time.Millisecond), WithLimits(testLimits), WithDefaultGame("tsoro"),
+		WithSolutionCache(t.TempDir())}, opts...)
 	s, err := New(lib(), st, opts...)
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
