@@ -38,6 +38,17 @@ func (b *Board) TagDoc(name string) string {
 	return ""
 }
 
+// TagMark is the character diagrams write after the count of a site that
+// carries tag name (matombo.mark), or "" when the tag has none.
+func (b *Board) TagMark(name string) string {
+	for _, m := range b.marks {
+		if m.tag < len(b.tags) && b.tags[m.tag] == name {
+			return string(m.mark)
+		}
+	}
+	return ""
+}
+
 // setTagDoc keeps the doc of tag t.
 func (b *Board) setTagDoc(t int, doc string) {
 	for len(b.tagDocs) <= t {

@@ -46,6 +46,7 @@ func TestWhyAndDocs(t *testing.T) {
 	assert.Equal(t, "Pass", g.MoveKinds()[1].Doc)
 	assert.Equal(t, "an end of the row", g.Board().TagDoc("end"))
 	assert.Equal(t, "", g.Board().TagDoc("nosuch"))
+	assert.Equal(t, "", g.Board().TagMark("end"), "no mark declared")
 
 	s := g.Start()
 	require.NoError(t, s.Play("a2"))

@@ -224,13 +224,19 @@ func (tb *tab) clickButton(token string) {
 	tb.do(chromedp.Click(chromedp.CSS(sel)))
 }
 
-// screenshot writes docs/images/NAME.png when MATOMBO_SCREENSHOTS is set.
+// screenshot writes docs/images/NAME.png when MATOMBO_SCREENSHOTS is set:
+// the whole page, or on a phone's screen what the screen shows (a bar
+// fixed to its bottom stays there).
 func (tb *tab) screenshot(name string) {
 	tb.t.Helper()
 	if os.Getenv("MATOMBO_SCREENSHOTS") == "" {
 		return
 	}
-	b, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
+	shot := chromedp.FullScreenshot(100)
+	if tb.eval(`String(innerWidth <= 600)`) == "true" {
+		shot = chromedp.CaptureScreenshot()
+	}
+	b, err := chromedp.Run(tb.ctx, shot)
 	require.NoError(tb.t, err)
 	dir := filepath.Join("..", "..", "docs", "images")
 	require.NoError(tb.t, os.MkdirAll(dir, 0o755))
@@ -377,12 +383,18 @@ func TestBrowserTwoSeats(t *testing.T) {
 		mover.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
 		switch {
 		case strings.HasPrefix(tok, "offer:"):
+			require.Equal(t, "Offer holes…", mover.eval(`document.querySelector('#actions button[data-kind="offer"]').textContent`))
 			mover.do(chromedp.Click(chromedp.CSS(`#actions button[data-kind="offer"]`)))
 			for _, site := range strings.Split(strings.TrimPrefix(tok, "offer:"), ",") {
 				mover.clickSite(site)
 			}
+			// The confirmation says the decision in words.
+			mover.waitFor(fmt.Sprintf(`document.querySelector('#actions button[data-token=%q]') !== null`, tok))
+			require.Equal(t, "Offer holes b2 and b4", mover.eval(fmt.Sprintf(`document.querySelector('#actions button[data-token=%q]').textContent`, tok)))
 			mover.clickButton(tok)
 		case tok == "accept":
+			mover.waitFor(`document.querySelector('#actions button[data-token="accept"]') !== null`)
+			require.Equal(t, "Accept the offer", mover.eval(`document.querySelector('#actions button[data-token="accept"]').textContent`))
 			mover.clickButton(tok)
 		default:
 			mover.clickSite(tok)

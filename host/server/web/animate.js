@@ -155,7 +155,10 @@ export class Animation {
     let step = Math.max(16, Math.min(sp.step, sp.turn / Math.max(1, Animation.steps(plies))));
     const budget = this.opts.budget;
     if (budget !== undefined && budget !== null) {
-      const fit = budget / Math.max(1, Animation.units(plies));
+      // Each wait ends at the first frame after its time: up to a frame
+      // (and more on a busy machine) of each is kept aside.
+      const awaits = plies.length + Animation.steps(plies);
+      const fit = (budget - 25 * awaits) / Math.max(1, Animation.units(plies));
       if (fit < 16) this.opts.skipped = () => true;
       step = Math.min(step, fit);
     }

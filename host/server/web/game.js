@@ -159,7 +159,7 @@ function budget(item) {
   const last = ui.queue.length ? ui.queue[ui.queue.length - 1] : item;
   const c = last.v.clock;
   if (!c || !c.running) return undefined;
-  const left = clock.startsAt(c, last.at) - performance.now() - 60;
+  const left = clock.startsAt(c, last.at) - performance.now() - 150;
   return Math.max(0, left / (1 + ui.queue.length));
 }
 
@@ -196,6 +196,12 @@ async function drainQueue() {
     if (ui.live !== v) continue; // a newer view came meanwhile
     render();
     if (next || !prev) scrollRecord();
+    if (next && narrow.matches && isLive() && $("actions").classList.contains("bar")) {
+      // A decision about where the last move ended (continue or stop):
+      // the place in view above the bar.
+      const last = document.querySelector("#board .site.last");
+      if (last) last.scrollIntoView({ block: "center" });
+    }
   }
 }
 
@@ -324,7 +330,7 @@ function statusLine() {
       else if (mine(st.to_move)) {
         s.append(" (you)");
         const p = myTurn() ? plain(promptOf(live.board, live)) : "";
-        if (p) s.append(make("span", { class: "asks" }, " — " + p));
+        if (p) s.append(make("span", { class: "asks" }, p));
       }
     }
   }
@@ -758,7 +764,7 @@ function renderShare() {
   const box = $("share");
   box.replaceChildren();
   const v = ui.live;
-  const invites = invitesOf(v.id);
+  const invites = ui.spectator ? {} : invitesOf(v.id);
   v.seats.forEach((seat, i) => {
     const p = i + 1;
     if (seat.player !== "human" || mine(p) || !invites[p]) return;
