@@ -109,9 +109,9 @@ func TestSeatsBelongToOnePerson(t *testing.T) {
 	assert.NotEmpty(t, second.Seats[0].Invite)
 	assert.NotEmpty(t, second.Seats[1].URL)
 	for body, words := range map[string]string{
-		`{"game": "yematatu", "hold": [3]}`:                              "there is no seat 3",
+		`{"game": "yematatu", "hold": [3]}`:                               "there is no seat 3",
 		`{"game": "yematatu", "hold": [2], "seats": ["human", "random"]}`: "seat 2 is the computer's",
-		`{"game": "yematatu", "hold": [1, 1]}`:                           "seat 1 is named twice",
+		`{"game": "yematatu", "hold": [1, 1]}`:                            "seat 1 is named twice",
 	} {
 		a := ts.ask("POST", "/api/games", body)
 		assert.Equal(t, http.StatusUnprocessableEntity, a.status, body)
