@@ -26,8 +26,8 @@ local P = m.declare {
     .. "repetition is a draw.",
   players = 2,
   params = {
-    { name = "holes", default = 21, values = { 6, 8, 12, 15, 18, 21 }, doc = "holes per row, N (T1, T12)" },
-    { name = "bonus", default = 2, values = { 1, 2, 3 }, doc = "bonus captures after a capture, B (T9, T12)" },
+    { name = "holes", default = 21, values = { 6, 8, 12, 15, 18, 21 }, doc = "holes per row (N: T1, T12)" },
+    { name = "bonus", default = 2, values = { 1, 2, 3 }, doc = "bonus captures after a capture (B: T9, T12)" },
     { name = "heads", default = 2, values = { 1, 2 }, doc = "heads per player; a single head starts with 3 counters (T3, T12)" },
   },
   conserve = true,

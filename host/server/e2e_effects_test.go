@@ -234,7 +234,7 @@ func TestBrowserScores(t *testing.T) {
 	assert.Less(t, cx("b7"), cx("b1"))
 	assert.Greater(t, cy("a7"), cy("b6"), "between the rows")
 	assert.Less(t, cy("a7"), cy("a6"), "between the rows")
-	tb.screenshot("kalah")
+	tb.screenshot("kalah-turn")
 
 	y := ts.create(`{"game": "yematatu"}`)
 	tb.do(chromedp.Navigate(ts.http.URL + y.Seats[0].URL))

@@ -70,6 +70,12 @@ func TestBrowserNewGameForm(t *testing.T) {
 				assert.NotRegexp(t, regexp.MustCompile(`\b[a-z]+_[a-z_]+\b`), text, "%s: a raw key in the form", name)
 				assert.NotContains(t, text, "player spec", name)
 			}
+			// Back to Tsoro, the computers named as the server offers them.
+			tb.do(chromedp.SetValue(chromedp.CSS("#ng-game"), "tsoro"))
+			tb.eval(`(() => { document.getElementById("ng-game").dispatchEvent(new Event("change")); return "" })()`)
+			tb.waitFor(`document.querySelector('[data-seat="2"] option[data-computer="mcts"]').textContent === "Computer (strong, 2 s a move)"`)
+			require.Equal(t, "true", tb.eval(`String(document.getElementById("ng-hold-label").hidden)`), "one person: no choice of seat")
+			require.Equal(t, "none", tb.eval(`getComputedStyle(document.getElementById("ng-hold-label")).display`))
 			tb.screenshot("new-game" + size.suffix)
 		})
 	}

@@ -265,8 +265,8 @@ func TestBrowserAgainstComputer(t *testing.T) {
 			break
 		}
 		require.True(t, mine)
-		if moves == 3 {
-			tb.screenshot("yematatu")
+		if moves == 2 {
+			tb.screenshot("yematatu-against-computer")
 		}
 		// Click a highlighted site; a move of two sites (from, to) takes a
 		// second click on one of the sites highlighted then.
@@ -314,7 +314,7 @@ func TestBrowserDecisions(t *testing.T) {
 			// The decision is two buttons and no site.
 			tb.waitFor(`document.querySelector('#actions button[data-token="stop"]') !== null`)
 			require.Equal(t, "0", tb.eval(`String(document.querySelectorAll("#board .site.target").length)`))
-			tb.screenshot("tsoro-decision")
+			tb.screenshot("tsoro-decision-4x8")
 			tb.clickButton(tok)
 		case i == 0:
 			// No ring of a legal move covers a tag's mark (a head's).
@@ -409,7 +409,7 @@ func TestBrowserTwoSeats(t *testing.T) {
 	require.Equal(t, goreTrade, got.Record)
 	// The traded holes are drawn in their new owner's colour.
 	tabs[0].waitFor(`document.querySelectorAll("#board .hole.traded1").length === 2`)
-	tabs[0].screenshot("gore")
+	tabs[0].screenshot("gore-trade")
 }
 
 // playFirst plays a move by clicking: the first highlighted site, again
@@ -437,65 +437,42 @@ func (tb *tab) playFirst() {
 	tb.t.Fatalf("no move was played at ply %d of %s", p, tb.eval(`document.title`))
 }
 
-// TestBrowserScreenshots writes the screenshots of the docs: a standard
-// Tsoro game and the new-game form on a phone screen.
+// TestBrowserScreenshots writes the screenshots of the docs: every shipped
+// game a few moves in against the computer, at a desktop's size
+// (docs/images/GAME.png) and a phone's (GAME-phone.png, what the screen
+// shows), each checked for a page that fits the width.
 func TestBrowserScreenshots(t *testing.T) {
 	if os.Getenv("MATOMBO_SCREENSHOTS") == "" {
 		t.Skip("set MATOMBO_SCREENSHOTS=1 to write docs/images")
 	}
 	ts := newTestServer(t, newMemStore())
-	g := ts.create(`{"game": "tsoro", "seats": ["human", "random"]}`)
 	b := newBrowser(t, ts.http.URL)
-	tb := b.tab()
-	tb.do(chromedp.EmulateViewport(1280, 900), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
-	tb.waitPly(0)
-	tb.clickSite("a5")
-	tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
-	tb.screenshot("tsoro")
-	// Every other shipped game, a few moves in.
 	for _, name := range lib().Games() {
-		if name == "tsoro" || name == "gore" || name == "yematatu" {
-			continue // pictured by the tests above
-		}
 		g := ts.create(`{"game": "` + name + `", "seats": ["human", "random"]}`)
-		other := b.tab()
-		other.do(chromedp.EmulateViewport(1000, 700), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
-		for ply := 0; ply < 3; ply++ {
-			other.waitFor(`document.getElementById("status").dataset.myturn === "true" || document.getElementById("status").dataset.over === "true"`)
-			if _, _, over := other.status(); over {
+		me := secret(t, g.Seats[0].URL)
+		// A few moves in, the same every run: Player 1's first legal
+		// move each time, the computer's random replies.
+		for ply := 0; ply < 4; {
+			cur := ts.get(g.ID)
+			st := cur.state(t)
+			if st.Over || len(cur.Record) >= 4 {
 				break
 			}
-			other.playFirst()
+			if st.ToMove != 1 {
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
+			ts.move(g.ID, st.Legal[0], len(cur.Record), me)
+			ply = len(cur.Record) + 1
 		}
-		other.waitFor(`document.getElementById("status").dataset.myturn === "true" || document.getElementById("status").dataset.over === "true"`)
-		other.screenshot(name)
+		for _, size := range viewports {
+			tb := b.tabFor(t)
+			tb.do(size.emulate(), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
+			tb.waitFor(`document.getElementById("status").dataset.myturn === "true" || document.getElementById("status").dataset.over === "true"`)
+			require.Equal(t, "true", tb.eval(`String(document.documentElement.scrollWidth <= innerWidth + 1)`), "%s at %s fits the width", name, size.name)
+			tb.screenshot(name + size.suffix)
+		}
 	}
-	phone := b.tab()
-	phone.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile), chromedp.Navigate(ts.http.URL+"/"))
-	phone.waitFor(`document.querySelector('[data-seat="2"]') !== null`)
-	phone.screenshot("new-game-phone")
-	phone.do(chromedp.Navigate(ts.http.URL + g.Seats[0].URL))
-	phone.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
-	// A long board stands upright on a phone: columns go down the screen.
-	require.Equal(t, "true", phone.eval(`String(document.querySelector('[data-site="a1"] circle').getAttribute("cy") - document.querySelector('[data-site="a21"] circle').getAttribute("cy") < 0)`))
-	phone.screenshot("tsoro-phone")
-	g2 := ts.create(`{"game": "yematatu", "variants": ["square"], "seats": ["human", "random"]}`)
-	phone.do(chromedp.Navigate(ts.http.URL + g2.Seats[0].URL))
-	phone.waitPly(0)
-	phone.screenshot("yematatu-square-phone")
-	// Holes named off a grid keep their names readable on a phone: no name
-	// lies under another hole.
-	g3 := ts.create(`{"game": "oware", "seats": ["human", "random"]}`)
-	phone.do(chromedp.Navigate(ts.http.URL + g3.Seats[0].URL))
-	phone.waitPly(0)
-	phone.screenshot("oware-phone")
-	require.Equal(t, "0", phone.eval(`String(Array.from(document.querySelectorAll("#board text.name")).filter((t) => {
-		const r = t.getBoundingClientRect();
-		return Array.from(document.querySelectorAll("#board .hole")).some((h) => {
-			const c = h.getBoundingClientRect();
-			return r.right > c.left && r.left < c.right && r.bottom > c.top && r.top < c.bottom;
-		});
-	}).length)`))
 }
 
 // TestBrowserMoveChoices runs the page's move logic (web/moves.js) in the

@@ -223,6 +223,15 @@ function winLine(svg, L, board, won) {
   el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y }, g);
 }
 
+// readsBetterUpright reports whether a board of holes reads better turned
+// upright in a box width pixels wide: its holes, drawn across, would be
+// smaller than 30 pixels.
+export function readsBetterUpright(board, width) {
+  if (board.style !== "counts" || width <= 0) return false;
+  const L = layout(board, false, false);
+  return (width / L.width) * 2 * 27 < 30;
+}
+
 // drawBoard draws the board of a game in state into container and returns
 // the Board, with the tags the board uses in tags.
 // opts: targets, selected, last (Sets of site names), opening (site name ->

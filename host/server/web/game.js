@@ -3,7 +3,7 @@
 // any game from the data the server sends and names no game.
 import { request, url } from "./api.js";
 import { Animation, marksOf } from "./animate.js";
-import { drawBoard, tagText } from "./board.js";
+import { drawBoard, readsBetterUpright, tagText } from "./board.js";
 import * as clock from "./clock.js";
 import { $, make, playerSpan, showError } from "./dom.js";
 import { invitesOf, orientation, rememberGame, saveSecret, seatFromURL, secretsOf, setOrientation, setSetting, setting } from "./local.js";
@@ -29,7 +29,7 @@ const ui = {
   chosen: new Set(),
   busy: false,
   want: 0, // counts the changes of the position asked for (stepping the record, back to the game)
-  long: false, // the board is much longer than deep: upright on a phone
+  long: false, // the board is much longer than deep: upright on a phone, when it reads better so
   flip: false, // the board is turned round (row 0 at the top)
   effects: new Map(), // ply (1-based) -> the effects of that move, for the live record
   marks: null, // the marks of the position on screen: site -> "sown", "captured", "moved"
@@ -47,6 +47,12 @@ const ui = {
 // speed is the animation speed: "off", "slow", "normal", "fast".
 function speed() {
   return setting("speed", reduced.matches ? "off" : "normal");
+}
+
+// upright reports whether the board is drawn turned upright: a long board
+// of holes on a narrow screen, whose holes would be too small across it.
+function upright() {
+  return narrow.matches && ui.long && readsBetterUpright(ui.live.board, $("board").clientWidth || innerWidth);
 }
 
 function isLive() {
@@ -215,7 +221,7 @@ function animateMoves(before, plies, afters, limit) {
     const board = ui.live.board;
     const view = drawBoard($("board"), board, before, {
       targets: new Set(), selected: new Set(), last: new Set(), opening: ui.opening,
-      flip: ui.flip, rotate: narrow.matches && ui.long, names: setting("names", false),
+      flip: ui.flip, rotate: upright(), names: setting("names", false),
       marks: null, onSite: () => {},
     });
     const box = $("board");
@@ -363,7 +369,7 @@ function render() {
     last: new Set(v.last ? v.last.sites : []),
     opening: ui.opening,
     flip: ui.flip,
-    rotate: narrow.matches && ui.long,
+    rotate: upright(),
     names: setting("names", false),
     marks: ui.marks,
     won: new Set(v.state.over && Array.isArray(v.state.result_sites) ? v.state.result_sites : []),
@@ -636,6 +642,12 @@ function renderActions(parts, board) {
     a.append(cancel());
   }
   for (const m of parts.buttons) a.append(moveButton(m, board));
+  if (!p && !ui.sel.length && parts.fixed.length) {
+    // No words from the script: how to make a move on the board.
+    const n = mv.noun(board);
+    const one = parts.fixed.every((m) => m.sites.length === 1);
+    a.append(make("span", { class: "hint" }, one ? `Click a ${n.one} ringed in green.` : `Click where your move starts (ringed in green), then where it goes.`));
+  }
   for (const [kind] of parts.lists) {
     const k = board.kinds.find((x) => x.name === kind);
     const b = make("button", { type: "button", "data-kind": kind }, mv.kindText(k, board) + "…");
