@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -383,14 +382,10 @@ func TestBrowserUndoAfterTheEnd(t *testing.T) {
 	tb := openAt(b, t, viewports[0], ts.http.URL, g.Seats[0].URL)
 	// Play until the game is over, by the API.
 	for {
-		cur := ts.get(g.ID)
+		cur := ts.waitGame(g.ID, func(g testGame) bool { st := g.state(t); return st.Over || st.ToMove == 1 })
 		st := cur.state(t)
 		if st.Over {
 			break
-		}
-		if st.ToMove != 1 {
-			time.Sleep(10 * time.Millisecond)
-			continue
 		}
 		ts.move(g.ID, st.Legal[0], len(cur.Record), me)
 	}
@@ -411,17 +406,11 @@ func TestBrowserRecordStepping(t *testing.T) {
 			g := ts.create(`{"game": "gore", "seats": ["human", "random"]}`)
 			me := secret(t, g.Seats[0].URL)
 			for ply := 0; ply < 6; ply += 2 {
-				cur := ts.get(g.ID)
-				for len(cur.Record) < ply {
-					time.Sleep(10 * time.Millisecond)
-					cur = ts.get(g.ID)
-				}
+				cur := ts.waitGame(g.ID, func(g testGame) bool { return len(g.Record) >= ply })
 				status, body := ts.move(g.ID, cur.state(t).Legal[0], ply, me)
 				require.Equal(t, http.StatusOK, status, "%s", body)
 			}
-			for len(ts.get(g.ID).Record) < 6 {
-				time.Sleep(10 * time.Millisecond)
-			}
+			ts.waitGame(g.ID, func(g testGame) bool { return len(g.Record) >= 6 })
 			tb := openAt(b, t, size, ts.http.URL, g.Seats[0].URL)
 			tb.waitPly(6)
 			tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)

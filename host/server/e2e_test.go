@@ -101,7 +101,7 @@ func (b *browser) tabFor(t *testing.T) *tab {
 	ctx, cancel := chromedp.NewContext(b.root, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	require.NoError(t, chromedp.Do(ctx))
-	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 6*time.Minute)
 	t.Cleanup(cancelTimeout)
 	tb := &tab{t: t, ctx: ctx}
 	// The tabs prefer reduced motion, so the page animates nothing unless
@@ -412,31 +412,6 @@ func TestBrowserTwoSeats(t *testing.T) {
 	tabs[0].screenshot("gore-trade")
 }
 
-// playFirst plays a move by clicking: the first highlighted site, again
-// while the move needs more sites (from, then to), or the first move
-// button when the page offers a choice or a decision without a site.
-func (tb *tab) playFirst() {
-	tb.t.Helper()
-	p, _, _ := tb.status()
-	for clicks := 0; clicks < 5; clicks++ {
-		tb.eval(`(() => {
-			const b = document.querySelector('#actions button[data-token]');
-			const t = document.querySelector('#board .site.target:not(.selected)');
-			(t || b).dispatchEvent(new MouseEvent("click", {bubbles: true}));
-			return "";
-		})()`)
-		// A move of one click is played within moments; one that needs
-		// more clicks leaves new targets or buttons, and no new ply.
-		_, err := chromedp.Run(tb.ctx, chromedp.Poll[chromedp.Void](fmt.Sprintf(`Number(document.getElementById("status").dataset.ply) > %d`, p),
-			chromedp.WithPollingTimeout(5*time.Second), chromedp.WithPollingInterval(20*time.Millisecond)))
-		if err == nil {
-			return
-		}
-		tb.checkNow()
-	}
-	tb.t.Fatalf("no move was played at ply %d of %s", p, tb.eval(`document.title`))
-}
-
 // TestBrowserScreenshots writes the screenshots of the docs: every shipped
 // game a few moves in against the computer, at a desktop's size
 // (docs/images/GAME.png) and a phone's (GAME-phone.png, what the screen
@@ -452,18 +427,13 @@ func TestBrowserScreenshots(t *testing.T) {
 		me := secret(t, g.Seats[0].URL)
 		// A few moves in, the same every run: Player 1's first legal
 		// move each time, the computer's random replies.
-		for ply := 0; ply < 4; {
-			cur := ts.get(g.ID)
+		for {
+			cur := ts.waitGame(g.ID, func(g testGame) bool { st := g.state(t); return st.Over || st.ToMove == 1 })
 			st := cur.state(t)
 			if st.Over || len(cur.Record) >= 4 {
 				break
 			}
-			if st.ToMove != 1 {
-				time.Sleep(10 * time.Millisecond)
-				continue
-			}
 			ts.move(g.ID, st.Legal[0], len(cur.Record), me)
-			ply = len(cur.Record) + 1
 		}
 		for _, size := range viewports {
 			tb := b.tabFor(t)

@@ -38,9 +38,11 @@ var testLimits = Limits{GamesPerMinute: 1 << 20, RequestsPerSecond: 1 << 20, Cli
 
 func newTestServer(t *testing.T, st store.Store, opts ...Option) *testServer {
 	t.Helper()
-	// The solutions the server makes go to a directory of the test's.
+	// The solutions the server makes go to a directory of the test's, and
+	// it solves small games only (a form shown prepares perfect play for
+	// the game in it, in the background: tests need not spend more).
 	opts = append([]Option{WithRules(docs.Rules), WithPollInterval(50 * time.Millisecond), WithLimits(testLimits), WithDefaultGame("tsoro"),
-		WithSolutionCache(t.TempDir())}, opts...)
+		WithSolutionCache(t.TempDir()), WithPerfect(PerfectBudget{Positions: 20_000, Time: time.Minute, Memory: 64 << 20, SolvesPerMinute: 6})}, opts...)
 	s, err := New(lib(), st, opts...)
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
@@ -186,6 +188,21 @@ func (ts *testServer) move(id, token string, ply int, seat string) (int, []byte)
 	ts.t.Helper()
 	body, _ := json.Marshal(map[string]any{"token": token, "ply": ply, "seat": seat})
 	return ts.do("POST", "/api/games/"+id+"/moves", string(body))
+}
+
+// waitGame reads game id until cond holds (the computer has moved, ...),
+// for at most two minutes: a wait for a state, not for a time.
+func (ts *testServer) waitGame(id string, cond func(testGame) bool) testGame {
+	ts.t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		g := ts.get(id)
+		if cond(g) {
+			return g
+		}
+		require.True(ts.t, time.Now().Before(deadline), "game %s: the state waited for did not come: %v", id, g.Record)
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func (ts *testServer) get(id string) testGame {
