@@ -95,6 +95,7 @@ func (r scripted) Choose(ctx context.Context, s *host.State) (host.Move, error) 
 // capture), and then the page marks exactly the sites its effects name,
 // the captured ones apart.
 func TestBrowserTurnAnimated(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	before, turn := relayCaptureTurn(t)
 	record := append(slices.Clone(before), turn...)
 	players := func(g *host.Game, spec string) (Player, error) {
@@ -198,6 +199,7 @@ func TestBrowserTurnAnimated(t *testing.T) {
 // TestBrowserScores: Kalah's page shows the seeds in each player's store,
 // labelled as the script names its score; Tsoro Yematatu's shows none.
 func TestBrowserScores(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "kalah"}`)
 	s1, s2 := ts.both(g)

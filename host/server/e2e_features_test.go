@@ -34,6 +34,7 @@ func (tb *tab) clickAction(action string) {
 // show their values in words; no rule codes, code quotes or raw keys
 // appear.
 func TestBrowserNewGameForm(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore(), WithDefaultGame("tsoro"))
 	b := newBrowser(t, ts.http.URL)
 	for _, size := range viewports {
@@ -85,6 +86,7 @@ func TestBrowserNewGameForm(t *testing.T) {
 // rematch, the other sees it and joins; the seats are swapped, and each
 // front page lists both games.
 func TestBrowserRematch(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "yematatu", "variants": ["square"], "hold": [1, 2]}`)
 	s1, s2 := ts.both(g)
@@ -128,6 +130,7 @@ func TestBrowserRematch(t *testing.T) {
 // back their turn; Player 1 sees the proposal and accepts it; both pages
 // show the position before it.
 func TestBrowserTakeback(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "tsoro", "variants": ["4x8"], "hold": [1, 2]}`)
 	s1, s2 := ts.both(g)
@@ -152,6 +155,7 @@ func TestBrowserTakeback(t *testing.T) {
 // TestBrowserUndo: against the computer, Undo takes back the computer's
 // reply and the person's move at once.
 func TestBrowserUndo(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "gore", "seats": ["human", "random"]}`)
 	b := newBrowser(t, ts.http.URL)
@@ -168,6 +172,7 @@ func TestBrowserUndo(t *testing.T) {
 // TestBrowserLossOnTime: a game with a tiny time bank; Player 2 does not
 // move, and both pages show the loss on time and the clocks.
 func TestBrowserLossOnTime(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "gore", "clock": {"initial": 2, "increment": 1}}`)
 	b := newBrowser(t, ts.http.URL)

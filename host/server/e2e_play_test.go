@@ -85,6 +85,7 @@ func openAt(b *browser, t *testing.T, size viewport, base, link string) *tab {
 // invitation only watches, and a seat link opened in the same tab (only
 // the part after # differs) is taken.
 func TestBrowserSeatsBelongToOnePerson(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	b := newBrowser(t, ts.http.URL)
 	for _, size := range viewports {
@@ -162,6 +163,7 @@ func TestBrowserSeatsBelongToOnePerson(t *testing.T) {
 // status says what it asks; the long board stands upright, fits the
 // width and its holes and numbers stay readable.
 func TestBrowserPhoneDecisionBar(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	rec := recordUntil(t, "tsoro", nil, func(s *host.State) bool {
 		return s.ToMove() == 1 && strings.Contains(strings.Join(s.Legal(), " "), "continue")
 	})
@@ -219,6 +221,7 @@ func atoi(t *testing.T, s string) int {
 // animation into that time); the clocks keep counting during a replay's
 // animation; the server's clock is the one shown.
 func TestBrowserClockChargesThinkingOnly(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	b := newBrowser(t, ts.http.URL)
 	for _, size := range viewports {
@@ -278,6 +281,7 @@ func TestBrowserClockChargesThinkingOnly(t *testing.T) {
 // spec only in a details line), tags and move kinds in the script's words,
 // decisions as buttons in words, and no orphan hint.
 func TestBrowserWords(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	b := newBrowser(t, ts.http.URL)
 	for _, size := range viewports {
@@ -306,6 +310,7 @@ func TestBrowserWords(t *testing.T) {
 // resignation confirmed; each result on both pages and in the API, and
 // no Undo after the end.
 func TestBrowserResignDrawAbort(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	b := newBrowser(t, ts.http.URL)
 	for _, size := range viewports {
@@ -375,6 +380,7 @@ func TestBrowserResignDrawAbort(t *testing.T) {
 // TestBrowserUndoAfterTheEnd: against the computer, no Undo once the game
 // is over.
 func TestBrowserUndoAfterTheEnd(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "yematatu", "variants": ["square"], "seats": ["human", "random"]}`)
 	me := secret(t, g.Seats[0].URL)
@@ -399,6 +405,7 @@ func TestBrowserUndoAfterTheEnd(t *testing.T) {
 // shows no thinking computer and no Undo; "Back to the game" returns at
 // once, even during a replay.
 func TestBrowserRecordStepping(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	b := newBrowser(t, ts.http.URL)
 	for _, size := range viewports {
@@ -460,6 +467,7 @@ func TestBrowserRecordStepping(t *testing.T) {
 // TestBrowserPerfectOffered: the form offers perfect play only where the
 // server has decided it works: not for Tsoro, yes for Tic-tac-toe.
 func TestBrowserPerfectOffered(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	b := newBrowser(t, ts.http.URL)
 	for _, size := range viewports {
@@ -487,6 +495,7 @@ func TestBrowserPerfectOffered(t *testing.T) {
 // TestBrowserWinningLine: the three in a row of a finished Tic-tac-toe
 // game is drawn, as a line through them.
 func TestBrowserWinningLine(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	b := newBrowser(t, ts.http.URL)
 	for _, size := range viewports {
@@ -506,6 +515,7 @@ func TestBrowserWinningLine(t *testing.T) {
 // they had it across a rematch that swaps the sides, and "Turn the board"
 // turns it round.
 func TestBrowserOrientationAcrossRematch(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	b := newBrowser(t, ts.http.URL)
 	for _, size := range viewports {
@@ -535,6 +545,7 @@ func TestBrowserOrientationAcrossRematch(t *testing.T) {
 // mux: its files, its API calls, its seat links and its events follow the
 // prefix; a game is created from the form and played by clicking.
 func TestBrowserBasePath(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	s, err := New(lib(), newMemStore(), WithBasePath("/games"), WithLimits(testLimits), WithSolutionCache(t.TempDir()))
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })

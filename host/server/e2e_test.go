@@ -246,6 +246,7 @@ func (tb *tab) screenshot(name string) {
 // TestBrowserAgainstComputer starts a Tsoro Yematatu game against the
 // computer from the new-game form and plays it to its end by clicking.
 func TestBrowserAgainstComputer(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	b := newBrowser(t, ts.http.URL)
 	tb := b.tab()
@@ -296,6 +297,7 @@ var tsoroDecisions = []string{"a1", "d1", "a2", "d7", "continue", "a7", "xd3", "
 // TestBrowserDecisions plays Tsoro 4x8 through a continue/stop decision and
 // bonus captures by clicking, one person holding both seats.
 func TestBrowserDecisions(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "tsoro", "variants": ["4x8"], "seats": ["human", "human"]}`)
 	b := newBrowser(t, ts.http.URL)
@@ -358,6 +360,7 @@ var goreTrade = []string{"a2", "b4", "a1", "b2", "a4", "b4", "a1", "b1", "a4", "
 // links; each sees the other's moves arrive. It ends with an offer of
 // several holes chosen on the board and its acceptance.
 func TestBrowserTwoSeats(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "gore", "seats": ["human", "human"]}`)
 	b := newBrowser(t, ts.http.URL)
@@ -417,6 +420,7 @@ func TestBrowserTwoSeats(t *testing.T) {
 // (docs/images/GAME.png) and a phone's (GAME-phone.png, what the screen
 // shows), each checked for a page that fits the width.
 func TestBrowserScreenshots(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	if os.Getenv("MATOMBO_SCREENSHOTS") == "" {
 		t.Skip("set MATOMBO_SCREENSHOTS=1 to write docs/images")
 	}
@@ -449,6 +453,7 @@ func TestBrowserScreenshots(t *testing.T) {
 // browser on made-up move lists: kinds no shipped game has, such as two
 // kinds of move on one site, or a move of three sites in order.
 func TestBrowserMoveChoices(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	b := newBrowser(t, ts.http.URL)
 	tb := b.tab()
