@@ -40,6 +40,8 @@ const ui = {
   skip: false,
   clock: null, // the clocks of the latest view received
   clockAt: 0, // performance.now() when they were received
+  clockPly: 0, // the ply of the view they came with
+  shareKey: "", // what the links box shows, to leave it alone when nothing changed
   flagAsked: -1, // the ply at which the page last asked the server to look at a clock that ran out
   confirm: "", // an action waiting for its confirmation ("resign")
 };
@@ -774,9 +776,14 @@ async function viewTurn(i) {
 // the seats this browser holds.
 function renderShare() {
   const box = $("share");
-  box.replaceChildren();
   const v = ui.live;
   const invites = ui.spectator ? {} : invitesOf(v.id);
+  // Drawn again only when it changes, so that a link being selected or
+  // copied stays as it is.
+  const key = JSON.stringify([v.seats.map((s) => s.waiting), invites, ui.spectator]);
+  if (key === ui.shareKey) return;
+  ui.shareKey = key;
+  box.replaceChildren();
   v.seats.forEach((seat, i) => {
     const p = i + 1;
     if (seat.player !== "human" || mine(p) || !invites[p]) return;
