@@ -162,13 +162,16 @@ func (tb *tab) eval(js string) string {
 // pollTimeout bounds one wait for the page; generous for a loaded machine.
 var pollTimeout = 2 * time.Minute
 
-// waitFor waits until a JavaScript condition holds.
+// waitFor waits until a JavaScript condition holds. A condition that
+// cannot be evaluated yet (the page is loading, again after a link that
+// differs only after #) is false until it can.
 func (tb *tab) waitFor(cond string) {
 	tb.t.Helper()
 	deadline := time.Now().Add(pollTimeout)
+	safe := "(() => { try { return Boolean(" + cond + "); } catch (e) { return false; } })()"
 	var err error
 	for {
-		_, err = chromedp.Run(tb.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(time.Until(deadline)), chromedp.WithPollingInterval(20*time.Millisecond)))
+		_, err = chromedp.Run(tb.ctx, chromedp.Poll[chromedp.Void](safe, chromedp.WithPollingTimeout(time.Until(deadline)), chromedp.WithPollingInterval(20*time.Millisecond)))
 		// A page that is still loading has no JavaScript context yet: try again.
 		if err == nil || !strings.Contains(err.Error(), "-32000") || time.Now().After(deadline) {
 			break

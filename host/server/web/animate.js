@@ -82,7 +82,10 @@ export class Animation {
     this.hand = null;
   }
 
+  // skipped reports whether to jump to the end: asked for, or past the
+  // animation's deadline (a timed game's: the next clock starts then).
   skipped() {
+    if (this.deadline !== undefined && performance.now() >= this.deadline) return true;
     return this.opts.skipped();
   }
 
@@ -155,6 +158,9 @@ export class Animation {
     let step = Math.max(16, Math.min(sp.step, sp.turn / Math.max(1, Animation.steps(plies))));
     const budget = this.opts.budget;
     if (budget !== undefined && budget !== null) {
+      // However busy the machine (a frame late, a timer late), the
+      // animation ends by then: what is left is shown at once.
+      this.deadline = performance.now() + budget;
       // Each wait ends at the first frame after its time: up to a frame
       // (and more on a busy machine) of each is kept aside.
       const awaits = plies.length + Animation.steps(plies);

@@ -167,7 +167,7 @@ function budget(item) {
   const last = ui.queue.length ? ui.queue[ui.queue.length - 1] : item;
   const c = last.v.clock;
   if (!c || !c.running) return undefined;
-  const left = clock.startsAt(c, last.at) - performance.now() - 150;
+  const left = clock.startsAt(c, last.at) - performance.now() - 300;
   return Math.max(0, left / (1 + ui.queue.length));
 }
 
@@ -228,6 +228,9 @@ function animateMoves(before, plies, afters, limit) {
     });
     const box = $("board");
     box.dataset.animating = "true";
+    // A timed game's animation ends by then (performance.now()), before
+    // the next clock starts.
+    if (limit !== undefined) box.dataset.until = String(performance.now() + limit);
     $("skip").hidden = false;
     render();
     const skip = () => (ui.skip = true);
@@ -237,6 +240,7 @@ function animateMoves(before, plies, afters, limit) {
     } finally {
       box.removeEventListener("click", skip);
       delete box.dataset.animating;
+      delete box.dataset.until;
       $("skip").hidden = true;
       ui.animating = false;
       ui.animation = null;
@@ -433,6 +437,7 @@ function renderClocks() {
   box.hidden = !c;
   if (!c) return;
   const left = clock.left(c, ui.clockAt, performance.now());
+  box.dataset.starts = String(clock.startsAt(c, ui.clockAt)); // when the running bank starts to run down
   if (box.children.length !== left.length) {
     box.replaceChildren();
     left.forEach((_, i) => {
