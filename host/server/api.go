@@ -415,7 +415,7 @@ func (s *Server) view(sg *store.Game, e *entry, st *host.State, last *moveView, 
 	return &gameView{ID: sg.ID, Game: sg.Game, Title: e.game.Title(), Variants: variants, Params: params, Seats: seats,
 		Record: append([]string{}, sg.Record...), Movers: movers, Ply: ply, State: state, Moves: movesView(st), Last: last,
 		Result: sg.Result, Clock: newClockView(sg.Clock, time.Now()), Request: sg.Request,
-		Rematch: sg.Rematch, RematchOf: sg.RematchOf,
+		Rematch: sg.Rematch, RematchOf: sg.RematchOf, Updated: sg.Updated.UnixMicro(),
 		RulesChanged: sg.Fingerprint != "" && sg.Fingerprint != e.game.Fingerprint()}
 }
 

@@ -183,6 +183,10 @@ type gameView struct {
 	// (its fingerprint differs); its record is replayed by the new ones.
 	RulesChanged bool       `json:"rules_changed,omitempty"`
 	Board        *boardView `json:"board,omitempty"`
+	// Updated is when the game last changed, in microseconds since 1970:
+	// of two views of a game, the one with the later Updated is the newer
+	// (an answer may reach a page after an event that followed it).
+	Updated int64 `json:"updated_us"`
 }
 
 // clockView is a game's clocks as the API shows them.

@@ -180,8 +180,11 @@ async function drainQueue() {
     // The moves both know: an event's view may be a step on the way to the
     // end of its record (its ply), the record being the whole game's.
     const common = prev ? Math.min(sameStart(prev.record, v.record), prev.ply, v.ply) : 0;
-    if (prev && !trusted && v.ply < prev.ply && common === v.ply) {
-      render(); // an answer older than what the events brought: only the page's own state changed
+    // An answer older than what the events brought (a shorter record the
+    // live one extends, or a change before the latest): only the page's
+    // own state changed.
+    if (prev && ((!trusted && v.ply < prev.ply && common === v.ply) || v.updated_us < prev.updated_us)) {
+      render();
       continue;
     }
     if (prev) for (const p of [...ui.effects.keys()]) if (p > common) ui.effects.delete(p);
