@@ -37,10 +37,12 @@ func inviteOf(seats []store.Seat, invite string) int {
 	return found
 }
 
-// onlyComputersBesides reports whether every seat but seat is a computer.
+// onlyComputersBesides reports whether no person but seat's holder plays:
+// every other seat is a computer, or a person's seat nobody has claimed
+// yet (no one to ask).
 func onlyComputersBesides(seats []store.Seat, seat int) bool {
 	for i, s := range seats {
-		if i+1 != seat && s.Player == humanSeat {
+		if i+1 != seat && s.Player == humanSeat && s.Secret != "" {
 			return false
 		}
 	}

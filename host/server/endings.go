@@ -92,7 +92,7 @@ func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request) {
 		if req.Accept == nil {
 			switch {
 			case onlyComputersBesides(sg.Seats, seat):
-				return refuse(w, http.StatusUnprocessableEntity, codeNoOpponent, "a draw is agreed between persons: the computer plays on (resign, or play on)", nil)
+				return refuse(w, http.StatusUnprocessableEntity, codeNoOpponent, "a draw is agreed between persons, and no other person holds a seat of this game (the computer plays on; a seat waiting for its person has nobody to answer)", nil)
 			case sg.Request != nil:
 				return refuse(w, http.StatusConflict, codeRequestOpen, fmt.Sprintf("player %d has proposed a %s already", sg.Request.Seat, requestWords(sg.Request.Kind)), &ply)
 			}

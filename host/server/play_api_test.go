@@ -490,3 +490,27 @@ func TestBasePath(t *testing.T) {
 		assert.ErrorContains(t, err, "base path", bad)
 	}
 }
+
+// While the other person's seat waits for its person, nobody is there to
+// answer: an undo is made at once, and a draw cannot be offered.
+func TestWaitingSeatHasNobodyToAsk(t *testing.T) {
+	ts := newTestServer(t, newMemStore())
+	g := ts.create(`{"game": "yematatu"}`)
+	me := secret(t, g.Seats[0].URL)
+	status, _ := ts.move(g.ID, "b2", 0, me)
+	require.Equal(t, http.StatusOK, status)
+	a := ts.ask("POST", "/api/games/"+g.ID+"/draw", seatBody(me, 1, ""))
+	assert.Equal(t, codeNoOpponent, a.code, a.body)
+	a = ts.ask("POST", "/api/games/"+g.ID+"/takeback", seatBody(me, 1, ""))
+	require.Equal(t, http.StatusOK, a.status, a.body)
+	assert.Empty(t, ts.get(g.ID).Record, "taken back at once")
+	// Once the seat is claimed, a takeback is a proposal again.
+	ts.claim(g.Seats[1].Invite)
+	status, _ = ts.move(g.ID, "b2", 0, me)
+	require.Equal(t, http.StatusOK, status)
+	a = ts.ask("POST", "/api/games/"+g.ID+"/takeback", seatBody(me, 1, ""))
+	require.Equal(t, http.StatusOK, a.status, a.body)
+	got := ts.get(g.ID)
+	assert.Equal(t, []string{"b2"}, got.Record)
+	assert.Equal(t, &store.Request{Kind: "takeback", Seat: 1, To: 0}, got.Request)
+}

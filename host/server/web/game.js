@@ -486,9 +486,9 @@ function renderAround() {
   const ply = v.record.length;
   const post = (what, body) => send(`/api/games/${ui.id}/${what}`, { ply, ...body });
   const q = v.request;
-  const persons = v.seats.map((s, i) => (s.player === "human" ? i + 1 : 0)).filter(Boolean);
+  const persons = v.seats.map((s, i) => (s.player === "human" && !s.waiting ? i + 1 : 0)).filter(Boolean);
   const others = persons.filter((p) => !mine(p)); // persons of other browsers
-  const alone = others.length === 0; // every person's seat is this page's
+  const alone = others.length === 0; // nobody else to ask: every person's seat held is this page's
   if (!r && q) {
     const what = q.kind === "draw" ? "a draw" : `to take back ${v.record.length - q.to} move${v.record.length - q.to === 1 ? "" : "s"}`;
     const answerer = h.find((p) => p !== q.seat && v.seats[p - 1].player === "human");
@@ -506,7 +506,7 @@ function renderAround() {
     // The seat of this page that moved last may take its turn back:
     // at once against the computer or alone, else proposed.
     const last = [...(v.movers || [])].reverse().find((p) => mine(p));
-    const vsComputer = last && v.seats.every((s, i) => i + 1 === last || s.player !== "human");
+    const vsComputer = last && v.seats.every((s, i) => i + 1 === last || s.player !== "human" || s.waiting);
     if (last && !q) {
       const label = vsComputer || alone ? "Undo" : "Propose a takeback";
       a.append(aroundButton(label, "takeback", async () => {
