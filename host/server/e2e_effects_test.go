@@ -183,7 +183,7 @@ func TestBrowserTurnAnimated(t *testing.T) {
 
 	// A click on the turn in the record replays it (a click on the board
 	// skips to its end), and marks it again.
-	tb.do(chromedp.Click(chromedp.CSS(`#record li:last-child .who`)))
+	tb.click(`#record li:last-child .who`)
 	tb.waitFor(`document.getElementById("board").dataset.animating === "true"`)
 	tb.do(chromedp.Click(chromedp.CSS(`#board`)))
 	tb.waitFor(`document.getElementById("board").dataset.animating === undefined && document.querySelector('#board [data-changed="captured"]') !== null`)

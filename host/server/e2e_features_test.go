@@ -23,9 +23,7 @@ func openSeat(b *browser, base, url string) *tab {
 // rematch).
 func (tb *tab) clickAction(action string) {
 	tb.t.Helper()
-	sel := fmt.Sprintf(`#around button[data-action=%q]`, action)
-	tb.waitFor(fmt.Sprintf(`document.querySelector(%q) !== null`, sel))
-	tb.do(chromedp.Click(chromedp.CSS(sel)))
+	tb.click(fmt.Sprintf(`#around button[data-action=%q]`, action))
 }
 
 // TestBrowserNewGameForm: the form starts with the server's default game;

@@ -118,7 +118,7 @@ func TestBrowserSeatsBelongToOnePerson(t *testing.T) {
 			require.Equal(t, 0, creator.count("#board .site.target"))
 			require.Equal(t, 0, creator.count("input[data-share]"))
 			require.Equal(t, 0, creator.count("#around button"))
-			creator.do(chromedp.Click(chromedp.CSS(`[data-action="play-seat"]`)))
+			creator.click(`[data-action="play-seat"]`)
 			creator.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
 			creator.clickSite("b2")
 			creator.waitPly(1)
@@ -199,7 +199,7 @@ func TestBrowserPhoneDecisionBar(t *testing.T) {
 				assert.Less(t, atoi(t, height), 1250, "board height")
 			}
 			tb.screenshot("tsoro-decision" + size.suffix)
-			tb.do(chromedp.Click(chromedp.CSS(`#actions button[data-token="stop"]`)))
+			tb.click(`#actions button[data-token="stop"]`)
 			tb.waitPly(len(rec) + 1)
 			require.Equal(t, 0, tb.count("#actions button"), "the bar goes with the decision")
 			require.Equal(t, "false", tb.eval(`String(document.body.classList.contains("has-bar"))`))
@@ -242,11 +242,15 @@ func TestBrowserClockChargesThinkingOnly(t *testing.T) {
 			p2.eval(`(() => {
 				window.samples = [];
 				window.all = [];
+				window.allT = [];
 				window.plans = [];
 				const tick = () => {
 					const d = document.getElementById("board").dataset;
 					const shown = document.querySelector("#clocks .clock[data-player='2'] .time").textContent;
-					if (d.animating) window.all.push(shown);
+					if (d.animating) {
+						window.all.push(shown);
+						window.allT.push(performance.now());
+					}
 					if (d.animating && d.until) {
 						if (performance.now() < Number(d.until)) window.samples.push(shown);
 						window.plans.push(Number(d.until));
@@ -272,9 +276,11 @@ func TestBrowserClockChargesThinkingOnly(t *testing.T) {
 			require.Equal(t, "true", p2.eval(`String(document.querySelector("#clocks .clock[data-player='2']").classList.contains("running"))`))
 			// During a replay's animation (slow: seconds) the running clock
 			// keeps counting.
-			p2.eval(`(() => { window.all = []; window.started = performance.now(); return "" })()`)
-			p2.do(chromedp.Click(chromedp.CSS(`#record li[data-turn="0"]`)))
-			p2.waitFor(`window.all.length > 0 && performance.now() - window.started > 1500`)
+			p2.eval(`(() => { window.all = []; window.allT = []; return "" })()`)
+			p2.click(`#record li[data-turn="0"]`)
+			// Samples over more than a second of the animation (slow: it
+			// lasts seconds), whatever the frames the machine can draw.
+			p2.waitFor(`window.allT.length > 1 && window.allT[window.allT.length - 1] - window.allT[0] > 1200`)
 			distinct := map[string]bool{}
 			for _, s := range strings.Fields(p2.eval(`window.all.join(" ")`)) {
 				distinct[s] = true
@@ -464,7 +470,7 @@ func TestBrowserRecordStepping(t *testing.T) {
 			tb.do(chromedp.SetValue(chromedp.ID("speed"), "slow"))
 			tb.eval(`(() => { document.getElementById("speed").dispatchEvent(new Event("change")); return "" })()`)
 			tb.do(reduceMotion(false))
-			tb.do(chromedp.Click(chromedp.CSS(`#record li[data-turn="0"]`)))
+			tb.click(`#record li[data-turn="0"]`)
 			tb.waitFor(`document.getElementById("board").dataset.animating === "true"`)
 			tb.do(chromedp.Click(chromedp.ID("live")))
 			tb.waitFor(`document.getElementById("status").dataset.shown === "6" && document.getElementById("board").dataset.animating === undefined && document.getElementById("status").dataset.myturn === "true"`)
@@ -579,7 +585,7 @@ func TestBrowserBasePath(t *testing.T) {
 	tb.eval(`(() => { document.querySelector('[data-seat="2"]').dispatchEvent(new Event("change")); return "" })()`)
 	tb.do(chromedp.Click(chromedp.ID("ng-start")))
 	tb.waitFor(`location.pathname.startsWith("/games/g/") && document.getElementById("status").dataset.myturn === "true"`)
-	tb.do(chromedp.Click(chromedp.CSS(`#board .site.target`)))
+	tb.click(`#board .site.target`)
 	tb.waitPly(2) // the move, and the computer's reply through the event stream
 	require.Equal(t, "/games/", tb.eval(`document.querySelector("a.brand").getAttribute("href")`))
 	tb.do(chromedp.Navigate(hs.URL + "/games/"))

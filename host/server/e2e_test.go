@@ -212,19 +212,26 @@ func (tb *tab) waitPly(n int) {
 	tb.waitFor(fmt.Sprintf(`Number(document.getElementById("status").dataset.ply) >= %d && document.getElementById("board").dataset.animating === undefined`, n))
 }
 
+// click clicks the first element sel finds, once it is there, in one step
+// in the page: the page draws its board and buttons again at each change,
+// and an element found and then clicked in two steps may be gone between
+// them.
+func (tb *tab) click(sel string) {
+	tb.t.Helper()
+	tb.waitFor(fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false;
+		e.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, view: window })); return true; })()`, sel))
+}
+
 // clickSite clicks the site with the given name on the board.
 func (tb *tab) clickSite(name string) {
 	tb.t.Helper()
-	tb.waitFor(fmt.Sprintf(`document.querySelector('#board .site.target[data-site=%q]') !== null`, name))
-	tb.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board .site.target[data-site=%q]`, name))))
+	tb.click(fmt.Sprintf(`#board .site.target[data-site=%q]`, name))
 }
 
 // clickButton clicks the move button of a decision.
 func (tb *tab) clickButton(token string) {
 	tb.t.Helper()
-	sel := fmt.Sprintf(`#actions button[data-token=%q]`, token)
-	tb.waitFor(fmt.Sprintf(`document.querySelector(%q) !== null`, sel))
-	tb.do(chromedp.Click(chromedp.CSS(sel)))
+	tb.click(fmt.Sprintf(`#actions button[data-token=%q]`, token))
 }
 
 // screenshot writes docs/images/NAME.png when MATOMBO_SCREENSHOTS is set:
@@ -274,9 +281,9 @@ func TestBrowserAgainstComputer(t *testing.T) {
 		}
 		// Click a highlighted site; a move of two sites (from, to) takes a
 		// second click on one of the sites highlighted then.
-		tb.do(chromedp.Click(chromedp.CSS(`#board .site.target`)))
+		tb.click(`#board .site.target`)
 		if tb.eval(`document.querySelector("#board .site.selected") ? "yes" : "no"`) == "yes" {
-			tb.do(chromedp.Click(chromedp.CSS(`#board .site.target:not(.selected)`)))
+			tb.click(`#board .site.target:not(.selected)`)
 		}
 		tb.waitPly(ply + 1)
 	}
@@ -349,7 +356,7 @@ func TestBrowserDecisions(t *testing.T) {
 	require.Equal(t, "Last turn: Player 1 a7 xd3 xd6 (move 8)", tb.eval(`document.getElementById("last").textContent`))
 	// Holding both seats, "Undo" takes the last turn (a7 xd3 xd6) back at
 	// once: the page proposes and accepts it.
-	tb.do(chromedp.Click(chromedp.CSS(`#around button[data-action="takeback"]`)))
+	tb.click(`#around button[data-action="takeback"]`)
 	tb.waitFor(`document.getElementById("status").dataset.ply === "5"`)
 	require.Equal(t, tsoroDecisions[:5], ts.get(g.ID).Record)
 }
@@ -390,7 +397,7 @@ func TestBrowserTwoSeats(t *testing.T) {
 		switch {
 		case strings.HasPrefix(tok, "offer:"):
 			require.Equal(t, "Offer holes…", mover.eval(`document.querySelector('#actions button[data-kind="offer"]').textContent`))
-			mover.do(chromedp.Click(chromedp.CSS(`#actions button[data-kind="offer"]`)))
+			mover.click(`#actions button[data-kind="offer"]`)
 			for _, site := range strings.Split(strings.TrimPrefix(tok, "offer:"), ",") {
 				mover.clickSite(site)
 			}
