@@ -105,6 +105,20 @@ local PLAYER_OF, DIR_OF = {}, {} -- track handle -> its player, CW or ACW
 for p = 1, 2 do
   for d = 1, 2 do PLAYER_OF[TRACK[p][d]], DIR_OF[TRACK[p][d]] = p, d end
 end
+-- AHEAD[p][d][s][n]: the hole n steps after s along TRACK[p][d], for the
+-- first laps of Z11 (n < 16), looked up instead of asked of the host.
+local AHEAD = { {}, {} }
+for p = 1, 2 do
+  for d = 1, 2 do
+    local t = {}
+    for _, s in ipairs(circuit(p, true)) do
+      local row = {}
+      for n = 1, 15 do row[n] = m.next(TRACK[p][d], s, n) end
+      t[s] = row
+    end
+    AHEAD[p][d] = t
+  end
+end
 
 -- Z1, Z6: the front rows, the facing holes, the kichwa (end holes of a
 -- front row) and the kimbi (the holes next to them). KICHWA[p][d] is where
@@ -325,11 +339,11 @@ end
 -- holding two seeds or more, either way, so that the first lap ends in an
 -- occupied hole of the mover's front row facing seeds ... a first lap of
 -- sixteen seeds or more never captures." Whether the sowing of `from` in
--- direction d is a capture move.
-local z11_first_lap = m.rule("z11_first_lap", function(p, from, d)
-  local n = count(from)
+-- direction d is a capture move (n: the seeds of `from`, when known).
+local z11_first_lap = m.rule("z11_first_lap", function(p, from, d, n)
+  n = n or count(from)
   if n < 2 or n >= 16 then return false end
-  local e = nxt(TRACK[p][d], from, n)
+  local e = AHEAD[p][d][from][n]
   return FRONT[e] == p and count(e) > 0 and count(FACING[e]) > 0
 end)
 
@@ -342,7 +356,7 @@ local z11_mtaji_captures = m.rule("z11_mtaji_captures", function(p)
     local n = count(s)
     if n >= 2 and n < 16 then
       for d = CW, ACW do
-        if z11_first_lap(p, s, d) then
+        if z11_first_lap(p, s, d, n) then
           emit(SOW, s, nxt(TRACK[p][d], s))
           k = k + 1
         end
@@ -352,17 +366,11 @@ local z11_mtaji_captures = m.rule("z11_mtaji_captures", function(p)
   return k
 end)
 
--- The hole a capture move of p would take first, for Z14 (nil when the
--- sowing does not capture).
-local function first_capture(p, s, d)
-  if z11_first_lap(p, s, d) then return FACING[nxt(TRACK[p][d], s, count(s))] end
-end
-
 -- Whether p has a mtaji capture move.
 local function can_capture(p)
   for _, s in ipairs(HOLES[p]) do
     local n = count(s)
-    if n >= 2 and n < 16 and (z11_first_lap(p, s, CW) or z11_first_lap(p, s, ACW)) then return true end
+    if n >= 2 and n < 16 and (z11_first_lap(p, s, CW, n) or z11_first_lap(p, s, ACW, n)) then return true end
   end
   return false
 end
@@ -387,15 +395,31 @@ local function takasa_move(p, from, d, namua, tax)
   return sow_from("takasa", namua, p, from, d, tax and 2 or nil)
 end
 
+-- The plain relay of a namua takasa's seeds, the seed put in first: for
+-- z16_ends, on a scratch copy.
+local function seeded_relay_ends(p, from, d)
+  add(from, 1)
+  return relay_ends(TRACK[p][d], from, nil, MAX_LAPS)
+end
+
 -- Z16 "A move that would go on for more than 1,000 laps never ends, and is
 -- not legal ... Capture moves always end." A takasa is a relay without
--- captures: in the mtaji stage, with no hole to stop in, the host tells in
--- Go whether it ends (matombo.relay_ends); otherwise it is played out on a
--- scratch copy of the state (matombo.try). (relay_ends saying it does not
--- end is enough: the sowing it tries is the move itself.)
+-- captures, which may stop early (in the house, in a hole takasia blocks):
+-- lap for lap it follows the plain relay of its seeds, which the host
+-- tries in Go (matombo.relay_ends). When that ends, the move does; when it
+-- does not and nothing can stop it (the mtaji stage, no takasia), the move
+-- does not either; otherwise, and for the house's two seeds (Z8), the move
+-- is played out on a scratch copy of the state (matombo.try).
 local z16_ends = m.rule("z16_ends", function(p, from, d, namua, tax)
-  if not namua and not HOUSE_IN_MTAJI and get(TAKASIA) == 0 then
-    return relay_ends(TRACK[p][d], from, nil, MAX_LAPS)
+  if not tax then
+    local plain
+    if namua then
+      plain = try(seeded_relay_ends, p, from, d)
+    else
+      plain = relay_ends(TRACK[p][d], from, nil, MAX_LAPS)
+    end
+    if plain then return true end
+    if not namua and not HOUSE_IN_MTAJI and get(TAKASIA) == 0 then return false end
   end
   return try(takasa_move, p, from, d, namua, tax) ~= "laps"
 end)
@@ -502,11 +526,14 @@ local z14_takasia = m.rule("z14_takasia", function(p)
   if not TAKASIA_ON or hand(q) > 0 or can_capture(q) then return 0 end
   local threatened = nil
   for _, s in ipairs(HOLES[p]) do
-    for d = CW, ACW do
-      local f = first_capture(p, s, d)
-      if f then
-        if threatened and threatened ~= f then return 0 end
-        threatened = f
+    local n = count(s)
+    if n >= 2 and n < 16 then
+      for d = CW, ACW do
+        if z11_first_lap(p, s, d, n) then
+          local f = FACING[AHEAD[p][d][s][n]]
+          if threatened and threatened ~= f then return 0 end
+          threatened = f
+        end
       end
     end
   end
