@@ -38,6 +38,7 @@ var benchGames = []struct {
 	{"yemutwelve", "morabaraba", []host.Option{host.WithVariant("morabaraba")}},
 	{"bao", "bao", nil},
 	{"bao", "bao-must-capture", []host.Option{host.WithVariant("must-capture")}},
+	{"baokiswahili", "baokiswahili", nil},
 }
 
 // midGame plays random moves from the opening until ply n (or the end).
