@@ -3,6 +3,8 @@ package host
 import (
 	"fmt"
 	"strings"
+
+	"github.com/matombo/matombo/host/kernel"
 )
 
 // decl collects what a script declares while its chunk runs.
@@ -23,54 +25,37 @@ type decl struct {
 	rulePoints  []string // matombo.rule names, in order
 	replaced    []string // rule points an extending script replaced
 
-	board *Board
-	kinds []MoveKind
-	vars  []varSpec
-
 	cfgErr error // a configuration error raised through Lua, returned as is
-}
-
-// varSpec is a script variable: a small integer kept in every state.
-type varSpec struct {
-	name     string
-	position bool // part of the position (repetition key)
-	cell     int  // index in State.cells, set when the layout is known
 }
 
 // fingerprint summarizes a declaration so that the declarations of two
 // machines of the same game can be compared.
-func (d *decl) fingerprint() string {
+func (d *decl) fingerprint(def *kernel.Def) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s|%d|%v|%d|", d.name, d.players, d.params, d.repetition)
-	if b := d.board; b != nil {
-		for _, s := range b.sites {
-			fmt.Fprintf(&sb, "%s,", s.Name)
-		}
-		fmt.Fprintf(&sb, "|%v|%v|%v|", b.tags, b.tagMask, b.lines)
-		for _, t := range b.tracks {
-			fmt.Fprintf(&sb, "%s%v%v;", t.Name, t.Sites, t.Loop)
-		}
+	if b := def.Board; b != nil {
+		sb.WriteString(b.Fingerprint())
 	}
-	for _, k := range d.kinds {
+	for _, k := range def.Kinds {
 		fmt.Fprintf(&sb, "%s=%s;", k.Name, k.Template)
 	}
-	for _, v := range d.vars {
-		fmt.Fprintf(&sb, "%s:%v;", v.name, v.position)
+	for _, v := range def.Vars {
+		fmt.Fprintf(&sb, "%s:%v;", v.Name, v.Position)
 	}
 	return sb.String()
 }
 
 // finish installs the first machine's declaration in the game, or checks
 // that a later machine declared the same.
-func (d *decl) finish(g *Game) error {
-	if len(d.kinds) == 0 {
+func (d *decl) finish(g *Game, def *kernel.Def) error {
+	if len(def.Kinds) == 0 {
 		return &ScriptError{Pos: Pos{File: g.file}, Func: "load", Msg: "the script declared no move kinds (matombo.move)"}
 	}
-	if g.board == nil {
-		g.install(d)
+	if g.def == nil {
+		g.install(d, def)
 		return nil
 	}
-	if d.fingerprint() != g.fingerprint {
+	if d.fingerprint(def) != g.fingerprint {
 		return &ScriptError{Pos: Pos{File: g.file}, Func: "load", Msg: "the script declared a different board, moves or variables when loaded a second time: a script must declare the same things every time it runs"}
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/matombo/matombo/host/kernel"
 )
 
 // DiagramOptions change how a board is drawn.
@@ -22,16 +24,16 @@ func (s *State) Diagram() string { return s.DiagramWith(DiagramOptions{}) }
 
 // DiagramWith draws the board with options.
 func (s *State) DiagramWith(opt DiagramOptions) string {
-	b := s.g.board
-	cells := make([]string, len(b.sites))
+	b := s.g.def.Board
+	cells := make([]string, b.NumSites())
 	width := 1
-	for i := range b.sites {
+	for i := range cells {
 		cells[i] = s.cellText(i)
 		if len(cells[i]) > width {
 			width = len(cells[i])
 		}
 	}
-	if b.grid && width < 2 {
+	if b.Grid() && width < 2 {
 		width = 2
 	}
 	paint := func(i int, text string) string {
@@ -50,27 +52,27 @@ func (s *State) DiagramWith(opt DiagramOptions) string {
 		}
 	}
 	var sb strings.Builder
-	if !b.grid {
-		return b.pointDiagram(cells, width, paint)
+	if !b.Grid() {
+		return pointDiagram(b, cells, width, paint)
 	}
 	labelW := 0
-	for _, l := range b.rows {
+	for _, l := range b.Rows() {
 		if len(l) > labelW {
 			labelW = len(l)
 		}
 	}
 	labelW += 4
 	minCol, maxCol := int(^uint(0)>>1), 0
-	for r := range b.rows {
-		for _, i := range b.drawn[r] {
-			minCol = min(minCol, b.sites[i].Col)
-			maxCol = max(maxCol, b.sites[i].Col)
+	for r := range b.NumRows() {
+		for _, i := range b.Drawn(r) {
+			minCol = min(minCol, b.Site(int(i)).Col)
+			maxCol = max(maxCol, b.Site(int(i)).Col)
 		}
 	}
 	// A site drawn at an end (a store) stands in brackets beside the
 	// rows, on a line of its own in the middle of the board.
-	west, east := b.ends[0], b.ends[1]
-	endText := func(i int32) string { return paint(int(i), "["+cells[i]+"]") }
+	west, east := b.Ends()
+	endText := func(i int) string { return paint(i, "["+cells[i]+"]") }
 	westW := 0
 	if west >= 0 {
 		westW = len(cells[west]) + 3
@@ -90,12 +92,12 @@ func (s *State) DiagramWith(opt DiagramOptions) string {
 		sb.WriteString(strings.TrimRight(line, " "))
 		sb.WriteByte('\n')
 	}
-	for r := len(b.rows) - 1; r >= 0; r-- {
+	for r := b.NumRows() - 1; r >= 0; r-- {
 		var line strings.Builder
-		line.WriteString(pad(b.rows[r], labelW+westW))
+		line.WriteString(pad(b.RowLabel(r), labelW+westW))
 		at := 0
-		for _, i := range b.drawn[r] {
-			col := (b.sites[i].Col - minCol) * (width + 1)
+		for _, i := range b.Drawn(r) {
+			col := (b.Site(int(i)).Col - minCol) * (width + 1)
 			if col > at {
 				line.WriteString(strings.Repeat(" ", col-at))
 				at = col
@@ -107,7 +109,7 @@ func (s *State) DiagramWith(opt DiagramOptions) string {
 		}
 		sb.WriteString(strings.TrimRight(line.String(), " "))
 		sb.WriteByte('\n')
-		if r == len(b.rows)/2 {
+		if r == b.NumRows()/2 {
 			endsLine()
 		}
 	}
@@ -131,21 +133,21 @@ const keyGap = 6
 // pointDiagram draws a board of points (from its picture, or in rows by
 // drawing position) and, to its right, the same drawing with the number of
 // each point's name in place of its cell: the key that tells b1 from b3.
-func (b *Board) pointDiagram(cells []string, width int, paint func(int, string) string) string {
+func pointDiagram(b *Board, cells []string, width int, paint func(int, string) string) string {
 	plain := func(_ int, text string) string { return text }
-	left := b.drawPoints(cells, width, paint)
+	left := drawPoints(b, cells, width, paint)
 	bare := left
 	if paint != nil {
-		bare = b.drawPoints(cells, width, plain)
+		bare = drawPoints(b, cells, width, plain)
 	}
-	numbers := make([]string, len(b.sites))
+	numbers := make([]string, b.NumSites())
 	keyW := 1
-	for i, s := range b.sites {
-		_, n, _ := splitName(s.Name)
+	for i := range numbers {
+		_, n, _ := kernel.SplitName(b.Site(i).Name)
 		numbers[i] = strconv.Itoa(n)
 		keyW = max(keyW, len(numbers[i]))
 	}
-	key := b.drawPoints(numbers, keyW, plain)
+	key := drawPoints(b, numbers, keyW, plain)
 	w := 0
 	for _, l := range bare {
 		w = max(w, len(l))
@@ -165,14 +167,14 @@ func (b *Board) pointDiagram(cells []string, width int, paint func(int, string) 
 // drawPoints draws the lines of a point board with the given cell texts:
 // its picture with a cell in place of each @, or else each row's points at
 // their drawing positions, width characters apart.
-func (b *Board) drawPoints(cells []string, width int, paint func(int, string) string) []string {
+func drawPoints(b *Board, cells []string, width int, paint func(int, string) string) []string {
 	var lines []string
-	if b.picture != "" {
+	if b.Picture() != "" {
 		rowOf := map[string]int{}
-		for r, l := range b.rows {
+		for r, l := range b.Rows() {
 			rowOf[l] = r
 		}
-		for _, line := range strings.Split(strings.TrimRight(b.picture, "\n"), "\n") {
+		for _, line := range strings.Split(strings.TrimRight(b.Picture(), "\n"), "\n") {
 			f := strings.Fields(line)
 			r, ok := -1, false
 			if len(f) > 0 {
@@ -185,8 +187,8 @@ func (b *Board) drawPoints(cells []string, width int, paint func(int, string) st
 			k := 0
 			var out strings.Builder
 			for _, c := range line {
-				if c == '@' && k < len(b.rowSite[r]) {
-					i := int(b.rowSite[r][k])
+				if c == '@' && k < len(b.Row(r)) {
+					i := int(b.Row(r)[k])
 					out.WriteString(paint(i, cells[i]))
 					k++
 					continue
@@ -198,20 +200,20 @@ func (b *Board) drawPoints(cells []string, width int, paint func(int, string) st
 		return lines
 	}
 	labelW := 0
-	for _, l := range b.rows {
+	for _, l := range b.Rows() {
 		labelW = max(labelW, len(l))
 	}
 	labelW += 4
 	minCol := int(^uint(0) >> 1)
-	for _, site := range b.sites {
-		minCol = min(minCol, site.Col)
+	for i := range b.NumSites() {
+		minCol = min(minCol, b.Site(i).Col)
 	}
-	for r := len(b.rows) - 1; r >= 0; r-- {
+	for r := b.NumRows() - 1; r >= 0; r-- {
 		var line strings.Builder
-		line.WriteString(pad(b.rows[r], labelW))
+		line.WriteString(pad(b.RowLabel(r), labelW))
 		at := 0
-		for _, i := range b.rowSite[r] {
-			col := (b.sites[i].Col - minCol) * (width + 1)
+		for _, i := range b.Row(r) {
+			col := (b.Site(int(i)).Col - minCol) * (width + 1)
 			if col > at {
 				line.WriteString(strings.Repeat(" ", col-at))
 				at = col
@@ -247,9 +249,9 @@ func (s *State) cellText(i int) string { return s.g.Cell(i, s.Count(i), s.Owner(
 // by owner: e.g. "3", "2*", "12@2" on a counts board, "1" or "." on a
 // pieces board.
 func (g *Game) Cell(i, count, owner int) string {
-	b := g.board
-	marks := b.markOf(i)
-	if b.style == Pieces {
+	b := g.def.Board
+	marks := b.MarkOf(i)
+	if b.Style() == Pieces {
 		if count == 0 {
 			return "." + marks
 		}
@@ -264,7 +266,7 @@ func (g *Game) Cell(i, count, owner int) string {
 
 // ParseCell reads one diagram cell for site i, as ParseDiagram does.
 func (g *Game) ParseCell(i int, cell string) (count, owner int, err error) {
-	if i < 0 || i >= len(g.board.sites) {
+	if i < 0 || i >= g.def.Board.NumSites() {
 		return 0, 0, fmt.Errorf("site %d is not on the board", i)
 	}
 	return g.parseCell(i, cell)
@@ -292,10 +294,10 @@ func (e *DiagramError) Error() string {
 // @N; on a pieces board the cell is the owner (count 1) or . (empty).
 // Marks after a cell must be marks of the site's tags.
 func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
-	b := g.board
-	n := len(b.sites)
+	b := g.def.Board
+	n := b.NumSites()
 	counts, owners = make([]int, n), make([]int, n)
-	seen := make([]bool, len(b.rows))
+	seen := make([]bool, b.NumRows())
 	var endSeen [2]bool // the site drawn at the west, east end was given
 	lines := strings.Split(text, "\n")
 	for ln, raw := range lines {
@@ -310,18 +312,18 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 			}
 			continue
 		}
-		r := b.rowIndex(fields[0])
+		r := b.RowIndex(fields[0])
 		if r < 0 {
 			if isHeader(fields) || isConnectors(line) {
 				continue
 			}
-			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%q does not start with a row label (rows are %s)", firstN(line, 30), strings.Join(b.rows, ", "))}
+			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%q does not start with a row label (rows are %s)", firstN(line, 30), strings.Join(b.Rows(), ", "))}
 		}
 		if seen[r] {
 			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("row %s appears twice", fields[0])}
 		}
 		seen[r] = true
-		if !b.grid {
+		if !b.Grid() {
 			// A point board's key follows the row, starting with its label again.
 			for k := 1; k < len(fields); k++ {
 				if fields[k] == fields[0] {
@@ -331,12 +333,12 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 			}
 		}
 		rest := strings.TrimSpace(line)[len(fields[0]):]
-		if b.style == Counts {
+		if b.Style() == Counts {
 			for k, f := range strings.Fields(rest) {
 				if len(f) > 1 && f[0] == '-' && f[1] >= '0' && f[1] <= '9' {
 					where := "row " + fields[0]
-					if k < len(b.rowSite[r]) {
-						where = b.sites[b.rowSite[r][k]].Name
+					if k < len(b.Row(r)) {
+						where = b.Site(int(b.Row(r)[k])).Name
 					}
 					return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%s: %q: counts cannot be negative", where, f)}
 				}
@@ -349,40 +351,40 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 			return c
 		}, rest)
 		cells := strings.Fields(rest)
-		sites := b.drawn[r]
-		if len(cells) != len(sites) && len(cells) == len(b.rowSite[r]) {
+		sites := b.Drawn(r)
+		if len(cells) != len(sites) && len(cells) == len(b.Row(r)) {
 			// The row with the sites of its ends in it, in column order,
 			// as a board without ends draws it.
-			sites = b.rowSite[r]
+			sites = b.Row(r)
 			for _, i := range sites {
-				if k := b.endOf(int(i)); k >= 0 {
+				if k := endOf(b, int(i)); k >= 0 {
 					if endSeen[k] {
-						return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%s is given twice (in its row and at its end)", b.sites[i].Name)}
+						return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%s is given twice (in its row and at its end)", b.Site(int(i)).Name)}
 					}
 					endSeen[k] = true
 				}
 			}
 		}
 		if len(cells) != len(sites) {
-			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("row %s has %d sites, the line gives %d%s", fields[0], len(sites), len(cells), b.endsHint(r))}
+			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("row %s has %d sites, the line gives %d%s", fields[0], len(sites), len(cells), endsHint(b, r))}
 		}
 		for k, cell := range cells {
 			i := int(sites[k])
 			c, o, err := g.parseCell(i, cell)
 			if err != nil {
-				return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%s: %v", b.sites[i].Name, err)}
+				return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%s: %v", b.Site(int(i)).Name, err)}
 			}
 			counts[i], owners[i] = c, o
 		}
 	}
 	for r, ok := range seen {
 		if !ok {
-			return nil, nil, &DiagramError{Msg: fmt.Sprintf("row %s is missing (a diagram gives every row: %s)", b.rows[r], strings.Join(b.rows, ", "))}
+			return nil, nil, &DiagramError{Msg: fmt.Sprintf("row %s is missing (a diagram gives every row: %s)", b.RowLabel(r), strings.Join(b.Rows(), ", "))}
 		}
 	}
-	for k, i := range b.ends {
+	for k, i := range boardEnds(b) {
 		if i >= 0 && !endSeen[k] {
-			return nil, nil, &DiagramError{Msg: fmt.Sprintf("%s, the site at the %s end, is missing: a line of its own gives the ends in brackets, west first (%s)", b.sites[i].Name, b.sites[i].End, b.endsExample())}
+			return nil, nil, &DiagramError{Msg: fmt.Sprintf("%s, the site at the %s end, is missing: a line of its own gives the ends in brackets, west first (%s)", b.Site(int(i)).Name, b.Site(int(i)).End, endsExample(b))}
 		}
 	}
 	return counts, owners, nil
@@ -391,15 +393,15 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 // parseEnds reads the line of a diagram that gives the sites at the ends
 // of the board in brackets, the west one first: "[0]    [12]".
 func (g *Game) parseEnds(line string, counts, owners []int, seen *[2]bool) error {
-	b := g.board
-	if b.ends[0] < 0 && b.ends[1] < 0 {
+	b := g.def.Board
+	if west, east := b.Ends(); west < 0 && east < 0 {
 		return fmt.Errorf("%q: brackets give the sites at the ends of a board, and this board has none", firstN(strings.TrimSpace(line), 30))
 	}
 	var cells []string
 	rest := strings.TrimSpace(line)
 	for rest != "" {
 		if rest[0] != '[' {
-			return fmt.Errorf("%q: the line of the ends gives each site in brackets, west first (%s)", firstN(strings.TrimSpace(line), 30), b.endsExample())
+			return fmt.Errorf("%q: the line of the ends gives each site in brackets, west first (%s)", firstN(strings.TrimSpace(line), 30), endsExample(b))
 		}
 		j := strings.IndexByte(rest, ']')
 		if j < 0 {
@@ -409,34 +411,40 @@ func (g *Game) parseEnds(line string, counts, owners []int, seen *[2]bool) error
 		rest = strings.TrimSpace(rest[j+1:])
 	}
 	var sites []int
-	for _, i := range b.ends {
+	for _, i := range boardEnds(b) {
 		if i >= 0 {
-			sites = append(sites, int(i))
+			sites = append(sites, i)
 		}
 	}
 	if len(cells) != len(sites) {
-		return fmt.Errorf("the board has %d sites at its ends, the line gives %d (%s)", len(sites), len(cells), b.endsExample())
+		return fmt.Errorf("the board has %d sites at its ends, the line gives %d (%s)", len(sites), len(cells), endsExample(b))
 	}
 	for k, i := range sites {
-		e := b.endOf(i)
+		e := endOf(b, i)
 		if seen[e] {
-			return fmt.Errorf("%s is given twice (in its row and at its end)", b.sites[i].Name)
+			return fmt.Errorf("%s is given twice (in its row and at its end)", b.Site(int(i)).Name)
 		}
 		seen[e] = true
 		c, o, err := g.parseCell(i, cells[k])
 		if err != nil {
-			return fmt.Errorf("%s: %v", b.sites[i].Name, err)
+			return fmt.Errorf("%s: %v", b.Site(int(i)).Name, err)
 		}
 		counts[i], owners[i] = c, o
 	}
 	return nil
 }
 
+// boardEnds returns the sites drawn at the west and east ends, -1 for none.
+func boardEnds(b *Board) [2]int {
+	w, e := b.Ends()
+	return [2]int{w, e}
+}
+
 // endOf returns 0 for the site at the west end, 1 for the east one, -1
 // for a site drawn in its row.
-func (b *Board) endOf(i int) int {
-	for k, e := range b.ends {
-		if int(e) == i {
+func endOf(b *Board, i int) int {
+	for k, e := range boardEnds(b) {
+		if e == i {
 			return k
 		}
 	}
@@ -444,11 +452,11 @@ func (b *Board) endOf(i int) int {
 }
 
 // endsExample shows the ends line of the board, e.g. "[b7] ... [a7]".
-func (b *Board) endsExample() string {
+func endsExample(b *Board) string {
 	var parts []string
-	for _, i := range b.ends {
+	for _, i := range boardEnds(b) {
 		if i >= 0 {
-			parts = append(parts, "["+b.sites[i].Name+"]")
+			parts = append(parts, "["+b.Site(int(i)).Name+"]")
 		}
 	}
 	return strings.Join(parts, " ... ")
@@ -456,11 +464,11 @@ func (b *Board) endsExample() string {
 
 // endsHint explains, for a row with a site at an end, that the site is
 // given on the line of the ends.
-func (b *Board) endsHint(r int) string {
-	if len(b.drawn[r]) == len(b.rowSite[r]) {
+func endsHint(b *Board, r int) string {
+	if len(b.Drawn(r)) == len(b.Row(r)) {
 		return ""
 	}
-	return fmt.Sprintf(" (without %s, given on the line of the ends in brackets, or with it in column order)", b.endsExample())
+	return fmt.Sprintf(" (without %s, given on the line of the ends in brackets, or with it in column order)", endsExample(b))
 }
 
 // cutAtField returns line up to its k-th field (from 0), fields being
@@ -502,11 +510,11 @@ func isConnectors(line string) bool {
 
 // parseCell reads one cell of a diagram for site i.
 func (g *Game) parseCell(i int, cell string) (count, owner int, err error) {
-	b := g.board
+	b := g.def.Board
 	body := cell
 	ownerText := ""
 	if at := strings.IndexByte(cell, '@'); at >= 0 {
-		if b.style == Pieces {
+		if b.Style() == Pieces {
 			return 0, 0, fmt.Errorf("%q: @ marks owners on counts boards; on this board a cell is a player number or .", cell)
 		}
 		body, ownerText = cell[:at], cell[at+1:]
@@ -518,10 +526,11 @@ func (g *Game) parseCell(i int, cell string) (count, owner int, err error) {
 	value, marks := body[:j], body[j:]
 	for k := 0; k < len(marks); k++ {
 		ok := false
-		for _, m := range b.marks {
-			if m.mark == marks[k] {
-				if b.tagMask[i]&(1<<uint(m.tag)) == 0 {
-					return 0, 0, fmt.Errorf("%q: mark %c means %s, which this site is not", cell, m.mark, b.tags[m.tag])
+		tags, ms := b.MarkedTags()
+		for j, t := range tags {
+			if ms[j] == marks[k] {
+				if b.TagMask(i)&(1<<uint(t)) == 0 {
+					return 0, 0, fmt.Errorf("%q: mark %c means %s, which this site is not", cell, ms[j], b.TagName(t))
 				}
 				ok = true
 			}
@@ -530,7 +539,7 @@ func (g *Game) parseCell(i int, cell string) (count, owner int, err error) {
 			return 0, 0, fmt.Errorf("%q: unknown mark %q", cell, marks[k])
 		}
 	}
-	if b.style == Pieces {
+	if b.Style() == Pieces {
 		if value == "." {
 			return 0, 0, nil
 		}

@@ -26,7 +26,7 @@ func evalLua(g *Game, s *State, code string) ([]lua.LValue, error) {
 	defer g.release(vm)
 	vm.bind(s)
 	defer vm.bind(nil)
-	vm.mover = s.ToMove()
+	vm.ctx.Mover = s.ToMove()
 	fn, err := vm.L.LoadString(code)
 	if err != nil {
 		return nil, err
@@ -72,7 +72,7 @@ func evalIn(g *Game, s *State, mode evalMode, code string) ([]lua.LValue, error)
 	L := vm.L
 	vm.bind(s)
 	defer vm.bind(nil)
-	vm.mover = s.ToMove()
+	vm.ctx.Mover = s.ToMove()
 	fn, err := L.LoadString(code)
 	if err != nil {
 		return nil, err
@@ -91,7 +91,7 @@ func evalIn(g *Game, s *State, mode evalMode, code string) ([]lua.LValue, error)
 	fn.Env = env
 	switch mode {
 	case asLegal:
-		s.moves = s.moves[:0]
+		s.k.Moves = s.k.Moves[:0]
 		vm.emitting = true
 		defer func() { vm.emitting = false }()
 	case asPlay:
@@ -132,7 +132,7 @@ func secondMachine(g *Game) error {
 }
 
 // historyLen is the number of position keys in s's history.
-func historyLen(s *State) int { return s.hist.len() }
+func historyLen(s *State) int { return s.k.Hist.Len() }
 
 // variantsOf parses the text of a variants file and returns its variants,
 // for tests of the parser.

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/matombo/matombo/host/internal/watchdog"
+	"github.com/matombo/matombo/host/kernel"
 	lua "github.com/yuin/gopher-lua"
 	"gopkg.in/yaml.v3"
 )
@@ -32,14 +33,11 @@ type Game struct {
 	variants    []Variant
 	chosen      []string
 	overrides   []Override
-	board       *Board
-	kinds       []MoveKind
-	vars        []varSpec
-	lay         layout
-	fingerprint string // the declarations, to compare machines of one game
-	sources     []byte // hash of the script and variants files, set by Load
-	identity    string // Fingerprint: sources, variants chosen, parameters, declarations
-	tag         uint32 // carried by the game's moves
+	def         *kernel.Def // the board, layout, move kinds and variables, shared by every machine
+	parts       []*partRef  // the rule parts, made by the first machine and shared
+	fingerprint string      // the declarations, to compare machines of one game
+	sources     []byte      // hash of the script and variants files, set by Load
+	identity    string      // Fingerprint: sources, variants chosen, parameters, declarations
 	hasEvaluate bool
 	hasPrompt   bool
 	scoreLabel  string       // "" when the script has no score function
@@ -74,33 +72,32 @@ func (g *Game) fail(e *BudgetError) *BudgetError {
 }
 
 // install adopts the first machine's declarations.
-func (g *Game) install(d *decl) {
+func (g *Game) install(d *decl, def *kernel.Def) {
 	g.title, g.description = d.title, d.description
 	g.players, g.conserve, g.maxPlies, g.repetition = d.players, d.conserve, d.maxPlies, d.repetition
 	g.specs, g.params = d.specs, d.params
 	g.rulePoints, g.replaced = d.rulePoints, d.replaced
-	g.board, g.kinds = d.board, d.kinds
-	g.vars = append([]varSpec(nil), d.vars...)
 	posVars, memoVars := 0, 0
-	for _, v := range g.vars {
-		if v.position {
+	for _, v := range def.Vars {
+		if v.Position {
 			posVars++
 		} else {
 			memoVars++
 		}
 	}
-	g.lay = newLayout(len(g.board.sites), g.players, posVars, memoVars)
-	pi, mi := g.lay.vars, g.lay.memo
-	for i := range g.vars {
-		if g.vars[i].position {
-			g.vars[i].cell = pi
+	def.Players = d.players
+	def.Layout = kernel.NewLayout(def.Board.NumSites(), d.players, posVars, memoVars)
+	pi, mi := def.Layout.Vars, def.Layout.Memo
+	for i := range def.Vars {
+		if def.Vars[i].Position {
+			def.Vars[i].Cell = pi
 			pi++
 		} else {
-			g.vars[i].cell = mi
+			def.Vars[i].Cell = mi
 			mi++
 		}
 	}
-	g.fingerprint = d.fingerprint()
+	g.fingerprint = d.fingerprint(def)
 	g.hasEvaluate = d.hasEvaluate
 	g.hasPrompt = d.hasPrompt
 	if d.hasScore {
@@ -111,7 +108,8 @@ func (g *Game) install(d *decl) {
 	fmt.Fprintf(h, "|%q|%v|%s", g.chosen, g.overrides, g.fingerprint)
 	sum := h.Sum(nil)
 	g.identity = hex.EncodeToString(sum)
-	g.tag = binary.LittleEndian.Uint32(sum) | 1 // never 0: the zero Move is no game's
+	def.Tag = binary.LittleEndian.Uint32(sum) | 1 // never 0: the zero Move is no game's
+	g.def = def
 }
 
 // Fingerprint identifies the game's rules: a hash of the script, the
@@ -155,7 +153,7 @@ func (g *Game) Conserves() bool { return g.conserve }
 func (g *Game) MaxPlies() int { return g.maxPlies }
 
 // Board returns the game's board.
-func (g *Game) Board() *Board { return g.board }
+func (g *Game) Board() *Board { return g.def.Board }
 
 // Params returns the game's parameter values in declaration order.
 func (g *Game) Params() []Param { return append([]Param(nil), g.params...) }
@@ -180,17 +178,17 @@ func (g *Game) ParamSpecs() []ParamSpec { return append([]ParamSpec(nil), g.spec
 func (g *Game) Variants() []Variant { return append([]Variant(nil), g.variants...) }
 
 // MoveKinds returns the move kinds the script declares.
-func (g *Game) MoveKinds() []MoveKind { return append([]MoveKind(nil), g.kinds...) }
+func (g *Game) MoveKinds() []MoveKind { return append([]MoveKind(nil), g.def.Kinds...) }
 
 // Rules returns the game's rules page when its folder has one (rules.md).
 func (g *Game) Rules() string { return g.rules }
 
 // Token returns the text of a move, e.g. "a7" or "offer:a1,a3".
 func (g *Game) Token(m Move) string {
-	if int(m.Kind) >= len(g.kinds) {
+	if int(m.Kind) >= len(g.def.Kinds) {
 		return fmt.Sprintf("<move kind %d>", m.Kind)
 	}
-	return g.kinds[m.Kind].format(g.board, m)
+	return g.def.Kinds[m.Kind].Format(g.def.Board, m)
 }
 
 // Start returns a new state at the opening position.
@@ -200,8 +198,8 @@ func (g *Game) nextPlayer(p int) int { return p%g.players + 1 }
 
 // blank returns a state with every cell zero and Player 1 to move.
 func (g *Game) blank() *State {
-	s := &State{g: g, cells: make([]int32, g.lay.size), effects: noEffects}
-	s.cells[g.lay.toMove] = 1
+	s := &State{g: g, k: kernel.State{Cells: make([]int32, g.def.Layout.Size), Effects: kernel.NoEffects}}
+	s.k.Cells[g.def.Layout.ToMove] = 1
 	return s
 }
 

@@ -23,27 +23,6 @@ import (
 // of CPU; 150000 jumps of one site would take minutes.
 func loadGuard() time.Duration { return hangGuard() }
 
-// 300000 lines through one site: the site gets 300000 distinct jumps.
-func TestHostileLoadManyLinesThroughOneSite(t *testing.T) {
-	const cols, lines = 4093, 300000
-	spec := boardSpec{rows: []string{"a"}, columns: cols}
-	for l := 0; l < lines; l++ {
-		x := 2 + l%(cols-1)
-		y := 2 + (l/(cols-1)+x)%(cols-1)
-		if y == x {
-			y = 2 + (y-1)%(cols-1)
-		}
-		spec.lines = append(spec.lines, []string{"a1", "a" + strconv.Itoa(x), "a" + strconv.Itoa(y)})
-	}
-	start := time.Now()
-	b, err := newBoard(spec)
-	elapsed := time.Since(start)
-	require.NoError(t, err)
-	t.Logf("%d lines through a1: %d jumps from a1, %d neighbours: %v", lines, len(b.jumps[0]), len(b.adj[0]), elapsed)
-	assert.Greater(t, len(b.jumps[0]), lines/2, "the test gives one site many distinct jumps")
-	assert.Less(t, elapsed, loadGuard(), "loading a board is near-linear in its lines")
-}
-
 // 200000 data keys of one variants file overriding 200000 of another.
 func TestHostileLoadMergeManyKeys(t *testing.T) {
 	const keys = 200000

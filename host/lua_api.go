@@ -34,7 +34,7 @@ func (vm *machine) installAPI() error {
 		// Sowing and capturing.
 		"sow": vm.apiSow, "relay": vm.apiRelay, "relay_ends": vm.apiRelayEnds,
 		"capture_run": vm.apiCaptureRun, "sweep": vm.apiSweep,
-		"sow_skip": vm.apiSowSkip, "capture_count": vm.apiCaptureCount, // lua_sow_extra.go
+		"sow_skip": vm.apiSowSkip, "capture_count": vm.apiCaptureCount,
 		// Filters and lines.
 		"count_sites": vm.apiCountSites, "sum": vm.apiSum, "first": vm.apiFirst, "sites": vm.apiSites,
 		"in_a_row": vm.apiInARow, "row_sites": vm.apiRowSites, "open_lines": vm.apiOpenLines,
@@ -45,27 +45,12 @@ func (vm *machine) installAPI() error {
 		"repetitions": vm.apiRepetitions, "key": vm.apiKey, "finish": vm.apiFinish, "over": vm.apiOver,
 		"irreversible": vm.apiIrreversible, // lua_irreversible.go
 		"try":          vm.apiTry,          // lua_try.go
-		"emit_pairs":   vm.apiEmitPairs,    // lua_pairs.go
-		// Native rules of sowing games (native.go, native_rules.go).
-		"sow_rule": vm.apiSowRule, "extra_turn_rule": vm.apiExtraTurnRule, "capture_rule": vm.apiCaptureRule,
-		"takes_all_rule": vm.apiTakesAllRule, "end_rule": vm.apiEndRule, "result_rule": vm.apiResultRule,
-		"sowings_rule": vm.apiSowingsRule, "sowing_play": vm.apiSowingPlay, "sowing_legal": vm.apiSowingLegal,
-		// Native rules of any game, and of games that place and move pieces (native_place.go).
-		"emit_rule": vm.apiEmitRule, "line_rule": vm.apiLineRule,
-		"placement_play": vm.apiPlacementPlay, "placement_legal": vm.apiPlacementLegal,
-		// Native rules of relay sowings that pause for decisions (native_relay.go).
-		"relay_rule": vm.apiRelayRule, "relay_ends_rule": vm.apiRelayEndsRule,
-		"relay_choices_rule": vm.apiRelayChoicesRule, "bonus_rule": vm.apiBonusRule,
-		"relay_play": vm.apiRelayPlay,
-		// Native rules of trades of sites for captured counters (native_trade.go).
-		"offers_rule": vm.apiOffersRule, "offer_rule": vm.apiOfferRule,
-		"accept_rule": vm.apiAcceptRule, "decline_rule": vm.apiDeclineRule,
-		// Native turns of any game (native_turns.go).
-		"pending_legal": vm.apiPendingLegal, "play_by_kind": vm.apiPlayByKind,
+		"emit_pairs":   vm.apiEmitPairs,
 	}
 	for name, fn := range fns {
 		api.RawSetString(name, L.NewFunction(fn))
 	}
+	vm.installParts(api) // the rule parts (lua_parts.go)
 	for name, fn := range vm.g.extra {
 		api.RawSetString(name, L.NewFunction(fn))
 	}

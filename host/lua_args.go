@@ -1,12 +1,14 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"strings"
 
 	"github.com/matombo/matombo/host/internal/luastr"
+	"github.com/matombo/matombo/host/kernel"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -15,7 +17,7 @@ import (
 // ---- argument helpers ----
 
 func (vm *machine) board(L *lua.LState) *Board {
-	b := vm.dcl.board
+	b := vm.def.Board
 	if b == nil {
 		L.RaiseError("the board is not declared yet (call matombo.board first)")
 	}
@@ -78,12 +80,12 @@ func (vm *machine) site(L *lua.LState, n int) int {
 	switch v := L.Get(n).(type) {
 	case lua.LNumber:
 		i := int(v)
-		if float64(i) == float64(v) && i >= 1 && i <= len(b.sites) {
+		if float64(i) == float64(v) && i >= 1 && i <= b.NumSites() {
 			return i - 1
 		}
-		L.ArgError(n, fmt.Sprintf("site %v is not on the board (sites are 1..%d)", v, len(b.sites)))
+		L.ArgError(n, fmt.Sprintf("site %v is not on the board (sites are 1..%d)", v, b.NumSites()))
 	case lua.LString:
-		if i, ok := b.byName[string(v)]; ok {
+		if i, ok := b.Index(string(v)); ok {
 			return i
 		}
 		L.ArgError(n, fmt.Sprintf("no site is named %q", string(v)))
@@ -111,10 +113,10 @@ func (vm *machine) player(L *lua.LState, n int) int {
 func (vm *machine) track(L *lua.LState, n int) *Track {
 	b := vm.board(L)
 	t := vm.argInt(L, n)
-	if t < 1 || t > len(b.tracks) {
+	if t < 1 || t > b.NumTracks() {
 		L.ArgError(n, fmt.Sprintf("track %d does not exist (declare tracks with matombo.track)", t))
 	}
-	return &b.tracks[t-1]
+	return b.TrackAt(t - 1)
 }
 
 func (vm *machine) tagMask(L *lua.LState, n int) uint64 {
@@ -123,7 +125,7 @@ func (vm *machine) tagMask(L *lua.LState, n int) uint64 {
 	}
 	b := vm.board(L)
 	t := vm.argInt(L, n)
-	if t < 1 || t > len(b.tags) {
+	if t < 1 || t > b.NumTags() {
 		L.ArgError(n, fmt.Sprintf("tag %d does not exist (declare tags with matombo.tag)", t))
 	}
 	return 1 << uint(t-1)
@@ -131,18 +133,18 @@ func (vm *machine) tagMask(L *lua.LState, n int) uint64 {
 
 func (vm *machine) kind(L *lua.LState, n int) int {
 	k := vm.argInt(L, n)
-	if k < 1 || k > len(vm.dcl.kinds) {
+	if k < 1 || k > len(vm.def.Kinds) {
 		L.ArgError(n, fmt.Sprintf("move kind %d does not exist (declare kinds with matombo.move)", k))
 	}
 	return k - 1
 }
 
-func (vm *machine) filterArg(L *lua.LState, n int) *filter {
+func (vm *machine) filterArg(L *lua.LState, n int) *kernel.Filter {
 	if ud, ok := L.Get(n).(*lua.LUserData); ok {
-		if f, ok := ud.Value.(*filter); ok {
+		if f, ok := ud.Value.(*kernel.Filter); ok {
 			// Every primitive that takes a filter visits its candidate
 			// sites: charge for them (a step is about four sites).
-			vm.charge(L, len(f.cand)/4+1)
+			vm.charge(L, f.Cost())
 			return f
 		}
 	}
@@ -202,12 +204,12 @@ func (vm *machine) siteList(L *lua.LState, v lua.LValue, what string) []int {
 		switch x := t.RawGetInt(i).(type) {
 		case lua.LNumber:
 			k := int(x)
-			if float64(k) != float64(x) || k < 1 || k > len(b.sites) {
+			if float64(k) != float64(x) || k < 1 || k > b.NumSites() {
 				L.RaiseError("%s[%d]: site %v is not on the board", what, i, x)
 			}
 			out = append(out, k-1)
 		case lua.LString:
-			k, ok := b.byName[string(x)]
+			k, ok := b.Index(string(x))
 			if !ok {
 				L.RaiseError("%s[%d]: no site is named %q", what, i, string(x))
 			}
@@ -242,4 +244,24 @@ func checkFields(L *lua.LState, t *lua.LTable, what string, known ...string) {
 		sort.Strings(bad)
 		L.RaiseError("%s: unknown field %s (known: %s)", what, strings.Join(bad, ", "), strings.Join(known, ", "))
 	}
+}
+
+// check raises err, an error of a kernel mechanic, as the error of the
+// primitive running: an argument error names the argument, a budget the
+// budget exceeded.
+func (vm *machine) check(L *lua.LState, err error) {
+	if err == nil {
+		return
+	}
+	var arg *kernel.ArgError
+	var over *kernel.BudgetExceeded
+	switch {
+	case err == kernel.ErrSteps:
+		vm.overBudget(L, BudgetSteps, fmt.Sprintf("%d steps", vm.g.limits.Steps), "the call ran too many steps")
+	case errors.As(err, &arg):
+		L.ArgError(arg.N, arg.Msg)
+	case errors.As(err, &over):
+		vm.overBudget(L, Budget(over.Budget), over.Limit, over.Detail)
+	}
+	L.RaiseError("%s", err.Error())
 }

@@ -21,23 +21,23 @@ func (vm *machine) apiName(L *lua.LState) int {
 	if vm.strs.names != nil {
 		L.Push(vm.strs.names[i])
 	} else {
-		L.Push(lua.LString(vm.dcl.board.sites[i].Name))
+		L.Push(lua.LString(vm.def.Board.Site(i).Name))
 	}
 	return 1
 }
 
 func (vm *machine) apiRow(L *lua.LState) int {
-	L.Push(luaInt(vm.board(L).sites[vm.site(L, 1)].Row + 1))
+	L.Push(luaInt(vm.board(L).Site(vm.site(L, 1)).Row + 1))
 	return 1
 }
 
 func (vm *machine) apiCol(L *lua.LState) int {
-	L.Push(luaInt(vm.board(L).sites[vm.site(L, 1)].Col))
+	L.Push(luaInt(vm.board(L).Site(vm.site(L, 1)).Col))
 	return 1
 }
 
 func (vm *machine) apiSize(L *lua.LState) int {
-	L.Push(luaInt(len(vm.board(L).sites)))
+	L.Push(luaInt(vm.board(L).NumSites()))
 	return 1
 }
 
@@ -46,27 +46,27 @@ func (vm *machine) apiHasTag(L *lua.LState) int {
 	if L.Get(2) == lua.LNil {
 		L.ArgError(2, "tag expected")
 	}
-	pushBool(L, vm.dcl.board.tagMask[s]&vm.tagMask(L, 2) != 0)
+	pushBool(L, vm.def.Board.TagMask(s)&vm.tagMask(L, 2) != 0)
 	return 1
 }
 
 func (vm *machine) apiNext(L *lua.LState) int {
 	t := vm.track(L, 1)
 	s := vm.site(L, 2)
-	vm.pushSite(L, t.step(s, vm.optInt(L, 3, 1)))
+	vm.pushSite(L, t.Step(s, vm.optInt(L, 3, 1)))
 	return 1
 }
 
 func (vm *machine) apiPrev(L *lua.LState) int {
 	t := vm.track(L, 1)
 	s := vm.site(L, 2)
-	vm.pushSite(L, t.step(s, -vm.optInt(L, 3, 1)))
+	vm.pushSite(L, t.Step(s, -vm.optInt(L, 3, 1)))
 	return 1
 }
 
 func (vm *machine) apiOnTrack(L *lua.LState) int {
 	t := vm.track(L, 1)
-	pushBool(L, t.pos[vm.site(L, 2)] >= 0)
+	pushBool(L, t.Pos(vm.site(L, 2)) >= 0)
 	return 1
 }
 
@@ -74,17 +74,17 @@ func (vm *machine) apiOpposite(L *lua.LState) int {
 	b := vm.board(L)
 	s := vm.site(L, 1)
 	r := vm.argInt(L, 2)
-	if r < 1 || r > len(b.rows) {
-		L.ArgError(2, fmt.Sprintf("row %d does not exist (rows are 1..%d)", r, len(b.rows)))
+	if r < 1 || r > b.NumRows() {
+		L.ArgError(2, fmt.Sprintf("row %d does not exist (rows are 1..%d)", r, b.NumRows()))
 	}
-	vm.pushSite(L, b.at(r-1, b.sites[s].Col))
+	vm.pushSite(L, b.At(r-1, b.Site(s).Col))
 	return 1
 }
 
 func (vm *machine) apiAdjacent(L *lua.LState) int {
 	s := vm.site(L, 1)
 	t := L.NewTable()
-	for _, a := range vm.dcl.board.adj[s] {
+	for _, a := range vm.def.Board.Neighbours(s) {
 		t.Append(luaInt(int(a) + 1))
 	}
 	L.Push(t)
@@ -94,10 +94,10 @@ func (vm *machine) apiAdjacent(L *lua.LState) int {
 func (vm *machine) apiJumps(L *lua.LState) int {
 	s := vm.site(L, 1)
 	t := L.NewTable()
-	for _, j := range vm.dcl.board.jumps[s] {
+	for _, j := range vm.def.Board.JumpsFrom(s) {
 		p := L.NewTable()
-		p.RawSetString("over", luaInt(int(j.over)+1))
-		p.RawSetString("to", luaInt(int(j.to)+1))
+		p.RawSetString("over", luaInt(int(j.Over)+1))
+		p.RawSetString("to", luaInt(int(j.To)+1))
 		t.Append(p)
 	}
 	L.Push(t)
@@ -109,19 +109,19 @@ func (vm *machine) apiLines(L *lua.LState) int {
 	s := vm.optSite(L, 1)
 	out := L.NewTable()
 	add := func(li int32) {
-		vm.charge(L, 1+len(b.lines[li])/luastr.ItemsPerStep)
+		vm.charge(L, 1+len(b.Line(int(li)))/luastr.ItemsPerStep)
 		t := L.NewTable()
-		for _, x := range b.lines[li] {
+		for _, x := range b.Line(int(li)) {
 			t.Append(luaInt(int(x) + 1))
 		}
 		out.Append(t)
 	}
 	if s < 0 {
-		for i := range b.lines {
+		for i := range b.NumLines() {
 			add(int32(i))
 		}
 	} else {
-		for _, li := range b.linesAt[s] {
+		for _, li := range b.LinesAt(s) {
 			add(li)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/matombo/matombo/host/kernel"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -55,6 +56,7 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 		}
 		d.players = int(f)
 	}
+	vm.def.Players = d.players
 	d.conserve = true
 	if v := t.RawGetString("conserve"); v != lua.LNil {
 		b, ok := v.(lua.LBool)
@@ -183,35 +185,35 @@ func (vm *machine) apiBoard(L *lua.LState) int {
 	if !vm.dcl.declared {
 		L.RaiseError("call matombo.declare before matombo.board")
 	}
-	if vm.dcl.board != nil {
+	if vm.def.Board != nil {
 		L.RaiseError("the board is declared twice")
 	}
 	t := L.CheckTable(1)
 	vm.checkDataFields(L, t, "matombo.board", "rows", "columns", "points", "lines", "style", "picture", "ends")
-	spec := boardSpec{}
+	spec := kernel.BoardSpec{}
 	if v := t.RawGetString("rows"); v != lua.LNil {
-		spec.rows = stringList(L, v, "rows")
-		if len(spec.rows) == 0 {
+		spec.Rows = stringList(L, v, "rows")
+		if len(spec.Rows) == 0 {
 			L.RaiseError("rows must list at least one row label")
 		}
-		spec.columns = vm.fieldInt(L, t, "columns")
+		spec.Columns = vm.fieldInt(L, t, "columns")
 	}
 	if v := t.RawGetString("points"); v != lua.LNil {
 		pt, ok := v.(*lua.LTable)
 		if !ok {
 			vm.dataError(L, t, "points must map point names to drawing positions")
 		}
-		spec.points = map[string]int{}
+		spec.Points = map[string]int{}
 		pt.ForEach(func(k, v lua.LValue) {
 			ks, ok1 := k.(lua.LString)
 			f, ok2 := v.(lua.LNumber)
 			if !ok1 || !ok2 || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > maxCount {
 				vm.dataError(L, pt, fmt.Sprintf("points: %s = %s: want a point name and a whole drawing position", luaText(k), luaText(v)))
 			}
-			spec.points[string(ks)] = int(f)
-			spec.order = append(spec.order, string(ks))
+			spec.Points[string(ks)] = int(f)
+			spec.Order = append(spec.Order, string(ks))
 		})
-		sort.Strings(spec.order)
+		sort.Strings(spec.Order)
 	}
 	var lineTables []*lua.LTable
 	if v := t.RawGetString("lines"); v != lua.LNil {
@@ -232,44 +234,44 @@ func (vm *machine) apiBoard(L *lua.LState) int {
 				}
 				names = append(names, string(s))
 			}
-			spec.lines = append(spec.lines, names)
+			spec.Lines = append(spec.Lines, names)
 			lineTables = append(lineTables, line)
 		}
 	}
 	switch v := t.RawGetString("style"); v {
 	case lua.LNil, lua.LString("counts"):
 	case lua.LString("pieces"):
-		spec.style = Pieces
+		spec.Style = Pieces
 	default:
 		vm.dataError(L, t, fmt.Sprintf("style must be \"counts\" or \"pieces\", got %s", describeLua(v)))
 	}
 	if v, ok := t.RawGetString("picture").(lua.LString); ok {
-		spec.picture = strings.Trim(string(v), "\n")
+		spec.Picture = strings.Trim(string(v), "\n")
 	}
 	if v := t.RawGetString("ends"); v != lua.LNil {
 		et, ok := v.(*lua.LTable)
 		if !ok {
 			vm.dataError(L, t, "ends must map site names to \"west\" or \"east\"")
 		}
-		spec.ends = map[string]string{}
+		spec.Ends = map[string]string{}
 		et.ForEach(func(k, v lua.LValue) {
 			ks, ok1 := k.(lua.LString)
 			vs, ok2 := v.(lua.LString)
-			if !ok1 || !ok2 || len(spec.ends) >= 2 {
+			if !ok1 || !ok2 || len(spec.Ends) >= 2 {
 				vm.dataError(L, et, fmt.Sprintf("ends: %s = %s: want at most two sites, each mapped to \"west\" or \"east\"", luaText(k), luaText(v)))
 			}
-			spec.ends[string(ks)] = string(vs)
+			spec.Ends[string(ks)] = string(vs)
 		})
 	}
-	b, err := newBoard(spec)
+	b, err := kernel.NewBoard(spec)
 	if err != nil {
-		var le *lineError
-		if errors.As(err, &le) && le.line < len(lineTables) {
-			vm.dataError(L, lineTables[le.line], "board: "+err.Error())
+		var le *kernel.LineError
+		if errors.As(err, &le) && le.Line < len(lineTables) {
+			vm.dataError(L, lineTables[le.Line], "board: "+err.Error())
 		}
 		vm.dataError(L, t, "board: "+err.Error())
 	}
-	vm.dcl.board = b
+	vm.def.Board = b
 	return 0
 }
 
@@ -360,7 +362,7 @@ func (vm *machine) apiTag(L *lua.LState) int {
 	name := L.CheckString(1)
 	checkName(L, "tag", name)
 	sites := vm.siteList(L, L.Get(2), "tag "+name)
-	t, err := b.addTag(name, sites)
+	t, err := b.AddTag(name, sites)
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}
@@ -379,8 +381,9 @@ func (vm *machine) apiMark(L *lua.LState) int {
 	if len(m) != 1 || strings.ContainsAny(m, "0123456789.@-|/\\{}[] \t") || m[0] < 0x21 || m[0] > 0x7e {
 		L.ArgError(2, "a mark is one printable character other than a digit, space, '.', '@', '-', '|', '/', '\\', '{', '}', '[' or ']'")
 	}
-	for _, x := range b.marks {
-		if x.mark == m[0] {
+	_, marks := b.MarkedTags()
+	for _, x := range marks {
+		if x == m[0] {
 			L.ArgError(2, fmt.Sprintf("mark %q is already used", m))
 		}
 	}
@@ -388,7 +391,7 @@ func (vm *machine) apiMark(L *lua.LState) int {
 	for t>>uint(tag) != 1 {
 		tag++
 	}
-	b.marks = append(b.marks, tagMark{tag: tag, mark: m[0]})
+	b.AddMark(tag, m[0])
 	return 0
 }
 
@@ -399,7 +402,7 @@ func (vm *machine) apiTrack(L *lua.LState) int {
 	checkName(L, "track", name)
 	sites := vm.siteList(L, L.Get(2), "track "+name)
 	loop := L.OptBool(3, false)
-	t, err := b.addTrack(name, sites, loop)
+	t, err := b.AddTrack(name, sites, loop)
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}
@@ -412,19 +415,19 @@ func (vm *machine) apiMove(L *lua.LState) int {
 	name := L.CheckString(1)
 	checkName(L, "move kind", name)
 	tmpl := L.CheckString(2)
-	for _, k := range vm.dcl.kinds {
+	for _, k := range vm.def.Kinds {
 		if k.Name == name {
 			L.RaiseError("move kind %q is declared twice", name)
 		}
 	}
-	if len(vm.dcl.kinds) == 255 {
+	if len(vm.def.Kinds) == 255 {
 		L.RaiseError("a game may declare at most 255 move kinds")
 	}
 	if len(tmpl) > 64 {
 		L.RaiseError("move kind %s: a token template has at most 64 characters", name)
 	}
 	checkText(L, "move kind "+name+": the token template", tmpl, false)
-	parts, arity, err := parseTemplate(tmpl)
+	kind, err := kernel.NewMoveKind(name, tmpl, "")
 	if err != nil {
 		L.RaiseError("move kind %s: %v", name, err)
 	}
@@ -444,8 +447,9 @@ func (vm *machine) apiMove(L *lua.LState) int {
 			checkText(L, "move kind "+name+": the prompt", prompt, false)
 		}
 	}
-	vm.dcl.kinds = append(vm.dcl.kinds, MoveKind{Name: name, Template: tmpl, Prompt: prompt, parts: parts, arity: arity})
-	L.Push(luaInt(len(vm.dcl.kinds)))
+	kind.Prompt = prompt
+	vm.def.Kinds = append(vm.def.Kinds, kind)
+	L.Push(luaInt(len(vm.def.Kinds)))
 	return 1
 }
 
@@ -453,22 +457,22 @@ func (vm *machine) apiVar(L *lua.LState) int {
 	vm.mustLoad(L, "a variable")
 	name := L.CheckString(1)
 	checkName(L, "variable", name)
-	v := varSpec{name: name, position: true}
+	v := kernel.Var{Name: name, Position: true}
 	if opts, ok := L.Get(2).(*lua.LTable); ok {
 		checkFields(L, opts, "matombo.var options", "position")
 		if p, ok := opts.RawGetString("position").(lua.LBool); ok {
-			v.position = bool(p)
+			v.Position = bool(p)
 		}
 	}
-	for _, x := range vm.dcl.vars {
-		if x.name == name {
+	for _, x := range vm.def.Vars {
+		if x.Name == name {
 			L.RaiseError("variable %q is declared twice", name)
 		}
 	}
-	if len(vm.dcl.vars) == 64 {
+	if len(vm.def.Vars) == 64 {
 		L.RaiseError("a game may declare at most 64 variables")
 	}
-	vm.dcl.vars = append(vm.dcl.vars, v)
-	L.Push(luaInt(len(vm.dcl.vars)))
+	vm.def.Vars = append(vm.def.Vars, v)
+	L.Push(luaInt(len(vm.def.Vars)))
 	return 1
 }

@@ -9,7 +9,7 @@ import (
 // Primitives that end the game and count repetitions.
 
 func (vm *machine) apiOver(L *lua.LState) int {
-	pushBool(L, vm.state(L).over)
+	pushBool(L, vm.state(L).k.Result.Over)
 	return 1
 }
 
@@ -35,7 +35,7 @@ func (vm *machine) apiFinish(L *lua.LState) int {
 	}
 	if t, ok := L.Get(1).(*lua.LTable); ok {
 		w, reason, notes, sites := vm.finishTable(L, t)
-		s.over, s.winner, s.reason, s.notes, s.sites, s.method = true, w, reason, notes, sites, method
+		s.k.Result.Over, s.k.Result.Winner, s.k.Result.Reason, s.k.Result.Notes, s.k.Result.Sites, s.k.Result.Method = true, w, reason, notes, sites, method
 		return 0
 	}
 	w := vm.winnerArg(L, L.Get(1), 1)
@@ -58,7 +58,7 @@ func (vm *machine) apiFinish(L *lua.LState) int {
 		}
 		notes = append(notes, n)
 	}
-	s.over, s.winner, s.reason, s.notes, s.sites, s.method = true, w, reason, notes, nil, method
+	s.k.Result.Over, s.k.Result.Winner, s.k.Result.Reason, s.k.Result.Notes, s.k.Result.Sites, s.k.Result.Method = true, w, reason, notes, nil, method
 	return 0
 }
 
@@ -114,8 +114,8 @@ func (vm *machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason stri
 	switch v := t.RawGetString("sites").(type) {
 	case *lua.LNilType:
 	case *lua.LTable:
-		if v.Len() > vm.g.lay.sites {
-			L.RaiseError("finish: %d sites, the board has %d", v.Len(), vm.g.lay.sites)
+		if v.Len() > vm.def.Layout.Sites {
+			L.RaiseError("finish: %d sites, the board has %d", v.Len(), vm.def.Layout.Sites)
 		}
 		sites = vm.siteList(L, v, "finish: sites")
 	default:
@@ -130,10 +130,10 @@ func (vm *machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason stri
 func (vm *machine) apiRepetitions(L *lua.LState) int {
 	s := vm.state(L)
 	vm.chargeKey(L)
-	vm.charge(L, s.hist.len()/64) // the keys compared (a filter skips most)
+	vm.charge(L, s.k.Hist.Len()/64) // the keys compared (a filter skips most)
 	k := s.computeKey()
-	n := s.hist.count(k)
-	if vm.playing && vm.irrev.marked {
+	n := s.k.Hist.Count(k)
+	if vm.playing && vm.ctx.Irreversible {
 		n = 0 // the older positions are forgotten (lua_irreversible.go)
 	}
 	if vm.playing {
@@ -145,7 +145,7 @@ func (vm *machine) apiRepetitions(L *lua.LState) int {
 }
 
 // chargeKey charges the hashing of a position's cells, about 16 a step.
-func (vm *machine) chargeKey(L *lua.LState) { vm.charge(L, 1+vm.g.lay.keyLen/16) }
+func (vm *machine) chargeKey(L *lua.LState) { vm.charge(L, 1+vm.def.Layout.KeyLen/16) }
 
 func (vm *machine) apiKey(L *lua.LState) int {
 	vm.chargeKey(L)

@@ -1,6 +1,9 @@
 package host
 
-import lua "github.com/yuin/gopher-lua"
+import (
+	"github.com/matombo/matombo/host/kernel"
+	lua "github.com/yuin/gopher-lua"
+)
 
 // Repetition counted since an irreversible change: a move that makes every
 // earlier position impossible to reach again (a capture that raises a score
@@ -9,9 +12,8 @@ import lua "github.com/yuin/gopher-lua"
 
 // irreversible is what a machine knows about the move it is applying.
 type irreversible struct {
-	marked  bool    // play called matombo.irreversible
-	dropped history // the history forgotten, kept until the move succeeds
-	forgot  bool    // dropped holds the history to restore on failure
+	dropped kernel.History // the history forgotten, kept until the move succeeds
+	forgot  bool           // dropped holds the history to restore on failure
 }
 
 // apiIrreversible: irreversible() declares, inside play, that no position
@@ -22,13 +24,13 @@ func (vm *machine) apiIrreversible(L *lua.LState) int {
 	if !vm.playing {
 		L.RaiseError("irreversible can only be called inside play")
 	}
-	vm.irrev.marked = true
+	vm.ctx.Irreversible = true
 	return 0
 }
 
 // beginMove forgets what an earlier move marked.
 func (vm *machine) beginMove() {
-	vm.irrev.marked, vm.irrev.forgot = false, false
+	vm.ctx.Irreversible, vm.irrev.forgot = false, false
 }
 
 // forgetBefore empties the history of s before the position of a move that
@@ -36,19 +38,19 @@ func (vm *machine) beginMove() {
 // machine and the state swap histories, so nothing is copied: the state's
 // new, emptied one reuses the buffer of the history last forgotten.
 func (vm *machine) forgetBefore(s *State) {
-	if !vm.irrev.marked {
+	if !vm.ctx.Irreversible {
 		return
 	}
-	vm.irrev.dropped, s.hist = s.hist, vm.irrev.dropped
+	vm.irrev.dropped, s.k.Hist = s.k.Hist, vm.irrev.dropped
 	vm.irrev.forgot = true
-	s.hist.reset()
+	s.k.Hist.Reset()
 }
 
 // rememberBefore gives s back the history forgetBefore emptied, when a
 // move that was marked irreversible fails after all.
 func (vm *machine) rememberBefore(s *State) {
 	if vm.irrev.forgot {
-		vm.irrev.dropped, s.hist = s.hist, vm.irrev.dropped
+		vm.irrev.dropped, s.k.Hist = s.k.Hist, vm.irrev.dropped
 		vm.irrev.forgot = false
 	}
 }

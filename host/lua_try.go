@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 
+	"github.com/matombo/matombo/host/kernel"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -20,11 +21,7 @@ const maxTryDepth = 8
 type trySaved struct {
 	cells     []int32
 	ply       int
-	over      bool
-	winner    int
-	reason    string
-	method    Method
-	notes     []string
+	result    kernel.Result
 	key       uint64
 	keyValid  bool
 	vmKey     uint64
@@ -49,30 +46,32 @@ func (vm *machine) apiTry(L *lua.LState) int {
 	if vm.tryDepth >= maxTryDepth {
 		L.RaiseError("try: tries nest at most %d deep", maxTryDepth)
 	}
-	vm.charge(L, len(s.cells)/8+1)
+	vm.charge(L, len(s.k.Cells)/8+1)
 	for len(vm.trySaves) <= vm.tryDepth {
 		vm.trySaves = append(vm.trySaves, trySaved{})
 	}
 	v := &vm.trySaves[vm.tryDepth]
-	v.cells = append(v.cells[:0], s.cells...)
-	v.ply, v.over, v.winner, v.reason, v.method, v.notes = s.ply, s.over, s.winner, s.reason, s.method, s.notes
-	v.key, v.keyValid, v.vmKey, v.toMoveSet = s.key, vm.keyValid, vm.key, vm.toMoveSet
-	v.emitting, v.irrev, v.moves = vm.emitting, vm.irrev.marked, len(s.moves)
-	if vm.rec != nil {
-		v.effects, v.full = len(vm.rec.list), vm.rec.full
+	v.cells = append(v.cells[:0], s.k.Cells...)
+	v.ply, v.result = s.k.Ply, s.k.Result
+	v.key, v.keyValid, v.vmKey, v.toMoveSet = s.k.Key, vm.keyValid, vm.key, vm.ctx.ToMoveSet
+	v.emitting, v.irrev, v.moves = vm.emitting, vm.ctx.Irreversible, len(s.k.Moves)
+	if vm.ctx.Rec != nil {
+		v.effects, v.full = vm.ctx.Rec.Mark()
 	}
 	vm.tryDepth++
 	vm.emitting = false
 	err := L.PCall(L.GetTop()-1, lua.MultRet, nil)
 	vm.tryDepth--
 	v = &vm.trySaves[vm.tryDepth]
-	s.cells = append(s.cells[:0], v.cells...)
-	s.ply, s.over, s.winner, s.reason, s.method, s.notes = v.ply, v.over, v.winner, v.reason, v.method, v.notes
-	s.key, vm.keyValid, vm.key, vm.toMoveSet = v.key, v.keyValid, v.vmKey, v.toMoveSet
-	vm.emitting, vm.irrev.marked = v.emitting, v.irrev
-	s.moves = s.moves[:v.moves]
-	if vm.rec != nil { // a tried move leaves no effects
-		vm.rec.list, vm.rec.full = vm.rec.list[:v.effects], v.full
+	s.k.Cells = append(s.k.Cells[:0], v.cells...)
+	sites := s.k.Result.Sites
+	s.k.Ply, s.k.Result = v.ply, v.result
+	s.k.Result.Sites = sites
+	s.k.Key, vm.keyValid, vm.key, vm.ctx.ToMoveSet = v.key, v.keyValid, v.vmKey, v.toMoveSet
+	vm.emitting, vm.ctx.Irreversible = v.emitting, v.irrev
+	s.k.Moves = s.k.Moves[:v.moves]
+	if vm.ctx.Rec != nil { // a tried move leaves no effects
+		vm.ctx.Rec.Rewind(v.effects, v.full)
 	}
 	if err != nil {
 		var apiErr *lua.ApiError

@@ -17,7 +17,7 @@ const maxPrompt = 300
 // moves (MoveKind.Prompt), in the order the script declared them, joined
 // by "; ". It is "" when the game is over or nothing is said.
 func (s *State) Prompt() (string, error) {
-	if s.over {
+	if s.k.Result.Over {
 		return "", nil
 	}
 	if s.g.hasPrompt {
@@ -37,11 +37,11 @@ func (s *State) Prompt() (string, error) {
 // kindPrompts joins the prompts of the kinds of the legal moves.
 func (s *State) kindPrompts() string {
 	var used [256]bool
-	for _, m := range s.moves {
+	for _, m := range s.k.Moves {
 		used[m.Kind] = true
 	}
 	var parts []string
-	for k, kind := range s.g.kinds {
+	for k, kind := range s.g.def.Kinds {
 		if used[k] && kind.Prompt != "" {
 			parts = append(parts, kind.Prompt)
 		}
@@ -56,14 +56,14 @@ func (vm *machine) prompt(s *State) (text string, ok bool, err error) {
 	vm.bind(s)
 	defer vm.bind(nil)
 	p := s.ToMove()
-	vm.mover = p
+	vm.ctx.Mover = p
 	L := vm.L
 	L.Push(vm.fnPrompt)
 	L.Push(luaInt(p))
-	for _, v := range vm.g.vars {
-		L.Push(luaNumber(float64(s.cells[v.cell])))
+	for _, v := range vm.def.Vars {
+		L.Push(luaNumber(float64(s.k.Cells[v.Cell])))
 	}
-	if err := vm.invoke(CallPrompt, 1+len(vm.g.vars), 1); err != nil {
+	if err := vm.invoke(CallPrompt, 1+len(vm.def.Vars), 1); err != nil {
 		return "", false, err
 	}
 	v := L.Get(-1)

@@ -110,7 +110,7 @@ func (r *Runner) Play(s *State, tok string) error {
 // the number of moves played. On error s is left as it was before the
 // failing move.
 func (r *Runner) Playout(s *State, rng Rand, maxPlies int) (int, error) {
-	return r.playout(s, func(s *State) Move { return s.moves[rng.IntN(len(s.moves))] }, maxPlies, false)
+	return r.playout(s, func(s *State) Move { return s.k.Moves[rng.IntN(len(s.k.Moves))] }, maxPlies, false)
 }
 
 // PlayoutWith plays the moves choose picks on s until the game ends or
@@ -129,7 +129,7 @@ func (r *Runner) playout(s *State, choose func(*State) Move, maxPlies int, check
 		return 0, err
 	}
 	n := 0
-	for !s.over && (maxPlies <= 0 || n < maxPlies) {
+	for !s.k.Result.Over && (maxPlies <= 0 || n < maxPlies) {
 		m := choose(s)
 		if check && !s.isLegal(m) {
 			return n, s.illegal(m)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/matombo/matombo/host/internal/memwalk"
 	"github.com/matombo/matombo/host/internal/watchdog"
+	"github.com/matombo/matombo/host/kernel"
+	"github.com/matombo/matombo/host/rules"
 	lua "github.com/yuin/gopher-lua"
 	"gopkg.in/yaml.v3"
 )
@@ -23,8 +25,10 @@ type machine struct {
 	// cancel stops the calls of the operation in progress when its
 	// caller's context is done; nil for none.
 	cancel *watchdog.Cancel
-	dcl    *decl // what the script declared while loading
+	dcl    *decl       // what the script declared while loading
+	def    *kernel.Def // the game's definition (while loading, the one being declared)
 	ext    *extending
+	ctx    kernel.Ctx // what the kernel's mechanics work with: the state bound, the mover, the meter, the recorder
 
 	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
 	fnResult, fnEvaluate, fnScore, fnPrompt         lua.LValue // optional
@@ -33,11 +37,9 @@ type machine struct {
 	st        *State // the state being worked on, nil between calls
 	loading   bool   // the chunk is running: declarations are allowed
 	emitting  bool   // legal is running: moves may be emitted
-	toMoveSet bool   // play chose the next decider itself
 	playing   bool   // play is running
 	key       uint64 // the position key repetitions computed during play
 	keyValid  bool   // key is the key of the state as it is now
-	mover     int    // the player whose decision is listed or made
 	budgetHit *BudgetError
 	broken    bool                // a call failed; the machine is discarded
 	held      uint64              // what the script held when last measured between calls (see checkHeld)
@@ -45,49 +47,41 @@ type machine struct {
 
 	protected map[*lua.LTable]bool
 	dataPos   map[*lua.LTable]Pos
-	filters   []*filter
+	filters   []*kernel.Filter
 
-	rec     *recorder // the effects of the ply being applied; nil when not recorded
-	recBuf  recorder  // the buffer rec points to
-	scratch []int32   // dry-run sowing
-	spare   []Move    // a buffer for the next legal list (see save)
+	recBuf kernel.Recorder // the buffer ctx.Rec points to while a ply is recorded
+	spare  []Move          // a buffer for the next legal list (see save)
+	posBuf []int32         // a buffer for a position being decoded (see setPosition)
+	lap    luaLap          // the hook of the matombo.relay running (see apiRelay)
 
-	seen      map[Move]struct{} // moves of a long legal list (see pushNew)
-	seenFor   uint64            // the call the set belongs to
-	seenLen   int               // how many of the state's moves are in it
-	saved     saved             // copy of a state taken before play, restored on error
-	savedHist history           // history of a state whose position is being set
-	irrev     irreversible      // see lua_irreversible.go
+	saved     saved          // copy of a state taken before play, restored on error
+	savedHist kernel.History // history of a state whose position is being set
+	irrev     irreversible   // see lua_irreversible.go
 	strs      strCache
 
 	tryDepth int        // tries running (lua_try.go)
 	trySaves []trySaved // what each running try restores
 
-	natives  map[*lua.LFunction]*native // native rules (native.go)
-	natPlay  turnPlayer                 // play, when it is a native turn
-	natLegal emitter                    // legal, when it is a native rule that emits
-	natCall  nativeCall                 // the native turn running
-	luaCalls []*nativeCall              // native rules called from Lua, by depth (see callNative)
-	luaDepth int
+	parts    map[*lua.LFunction]*partRef // the rule parts the script declared (lua_parts.go)
+	partSeq  []*partRef                  // the parts in the order the script declared them
+	hooks    []lua.LValue                // the script functions parts call, by number
+	natPlay  rules.Player                // play, when it is a part
+	natLegal rules.Emitter               // legal, when it is a part
+	luaDepth int                         // parts called from Lua running
 }
 
 // saved holds what apply needs to undo a failed play.
 type saved struct {
-	cells  []int32
-	moves  []Move // the state's legal moves before the move, kept, not copied
-	ply    int
-	over   bool
-	winner int
-	reason string
-	method Method
-	notes  []string
-	sites  []int
-	key    uint64
-	effect *effectList
+	cells   []int32
+	moves   []Move // the state's legal moves before the move, kept, not copied
+	ply     int
+	result  kernel.Result
+	key     uint64
+	effects *kernel.EffectList
 }
 
 type strCache struct {
-	empty, stop, laps lua.LValue
+	empty, stop, laps, hook lua.LValue
 	names             []lua.LValue
 }
 
@@ -120,13 +114,14 @@ func luaInt(v int) lua.LValue {
 // later ones check that the script declared the same again.
 // The chunk runs under cancel (nil for none).
 func newMachine(g *Game, cancel *watchdog.Cancel) (*machine, error) {
-	vm := &machine{g: g, dcl: &decl{}, ext: newExtending(), cancel: cancel}
+	vm := &machine{g: g, dcl: &decl{}, def: &kernel.Def{}, ext: newExtending(), cancel: cancel}
 	vm.trip = watchdog.NewTripwire(g.limits.Steps, g.limits.Memory, vm.gameMemory)
 	vm.L = vm.newSandbox(g.limits)
 	vm.L.SetContext(vm.trip)
 	vm.strs.empty = lua.LString("empty")
 	vm.strs.stop = lua.LString("stop")
 	vm.strs.laps = lua.LString("laps")
+	vm.strs.hook = lua.LString("hook")
 	if err := vm.installAPI(); err != nil {
 		vm.L.Close()
 		return nil, err
@@ -147,13 +142,23 @@ func newMachine(g *Game, cancel *watchdog.Cancel) (*machine, error) {
 		vm.close()
 		return nil, err
 	}
-	if err := vm.dcl.finish(g); err != nil {
+	if err := vm.dcl.finish(g, vm.def); err != nil {
 		vm.close()
 		return nil, err
 	}
-	vm.strs.names = make([]lua.LValue, vm.dcl.board.NumSites())
-	for i, s := range vm.dcl.board.sites {
-		vm.strs.names[i] = lua.LString(s.Name)
+	if g.parts == nil {
+		g.parts = vm.partSeq
+	} else if len(vm.partSeq) != len(g.parts) {
+		vm.close()
+		return nil, &ScriptError{Pos: Pos{File: g.file}, Func: "load", Msg: "the script declared different rules when loaded a second time: a script must declare the same things every time it runs"}
+	}
+	vm.def = g.def
+	vm.ctx.Def = g.def
+	vm.ctx.Meter = vm.trip
+	vm.ctx.Hooks = vm
+	vm.strs.names = make([]lua.LValue, vm.def.Board.NumSites())
+	for i := range vm.strs.names {
+		vm.strs.names[i] = lua.LString(vm.def.Board.Site(i).Name)
 	}
 	return vm, nil
 }
@@ -251,11 +256,11 @@ func (vm *machine) takeRules(v lua.LValue) error {
 		return err
 	}
 	vm.dcl.hasEvaluate = vm.fnEvaluate != nil
-	if n := vm.natives[vm.fnPlay.(*lua.LFunction)]; n != nil {
-		vm.natPlay = n.plays
+	if ref := vm.parts[vm.fnPlay.(*lua.LFunction)]; ref != nil {
+		vm.natPlay, _ = ref.part.(rules.Player)
 	}
-	if n := vm.natives[vm.fnLegal.(*lua.LFunction)]; n != nil {
-		vm.natLegal = n.emits
+	if ref := vm.parts[vm.fnLegal.(*lua.LFunction)]; ref != nil {
+		vm.natLegal, _ = ref.part.(rules.Emitter)
 	}
 	if vm.fnScore, err = get("score", false); err != nil {
 		return err
@@ -285,7 +290,7 @@ func (vm *machine) takeRules(v lua.LValue) error {
 	if !vm.dcl.declared {
 		return &ScriptError{Pos: pos, Func: "load", Msg: "the script never called matombo.declare"}
 	}
-	if vm.dcl.board == nil {
+	if vm.def.Board == nil {
 		return &ScriptError{Pos: pos, Func: "load", Msg: "the script never declared its board with matombo.board"}
 	}
 	return nil
@@ -309,10 +314,11 @@ func (vm *machine) invoke(name Call, nargs, nret int) error {
 		return err
 	}
 	seq := vm.begin()
-	outer := vm.phase
+	outer, ending := vm.phase, vm.ctx.Ending
 	vm.phase = name
+	vm.ctx.Ending = vm.finishMethod()
 	err := vm.L.PCall(nargs, nret, nil)
-	vm.phase = outer
+	vm.phase, vm.ctx.Ending = outer, ending
 	vm.g.wd.End(vm.trip)
 	if err == nil {
 		return vm.checkHeld(name)
@@ -325,6 +331,7 @@ func (vm *machine) invoke(name Call, nargs, nret int) error {
 // error a script caught with pcall in an earlier call is forgotten.
 func (vm *machine) begin() uint64 {
 	vm.budgetHit = nil
+	vm.ctx.NewCall()
 	return vm.g.wd.Begin(vm.trip, vm.cancel)
 }
 
@@ -430,20 +437,27 @@ func (vm *machine) posFromTrace(trace string, def Pos) Pos {
 }
 
 // bind makes s the state the primitives work on.
-func (vm *machine) bind(s *State) { vm.st = s }
+func (vm *machine) bind(s *State) {
+	vm.st = s
+	if s == nil {
+		vm.ctx.S = nil
+		return
+	}
+	vm.ctx.S = &s.k
+}
 
 // setup runs the script's setup on a blank state and settles it.
 func (vm *machine) setup(s *State) error {
 	vm.bind(s)
-	vm.mover = s.ToMove()
+	vm.ctx.Mover = s.ToMove()
 	defer vm.bind(nil)
 	if err := vm.call(vm.fnSetup, "setup", 0); err != nil {
 		return err
 	}
-	s.hist.reset()
-	s.hist.push(s.computeKey())
+	s.k.Hist.Reset()
+	s.k.Hist.Push(s.computeKey())
 	err := vm.settle(s)
-	s.key = s.computeKey()
+	s.k.Key = s.computeKey()
 	return err
 }
 
@@ -453,21 +467,21 @@ func (vm *machine) setup(s *State) error {
 func (vm *machine) start(s *State) error {
 	vm.bind(s)
 	defer vm.bind(nil)
-	s.hist.reset()
-	s.key = s.computeKey()
-	s.hist.push(s.key)
+	s.k.Hist.Reset()
+	s.k.Key = s.computeKey()
+	s.k.Hist.Push(s.k.Key)
 	if vm.fnResult != nil {
-		vm.mover = s.ToMove()
+		vm.ctx.Mover = s.ToMove()
 		if err := vm.call(vm.fnResult, CallResult, 0, luaInt(s.ToMove())); err != nil {
 			return err
 		}
-		if s.over {
-			s.moves = s.moves[:0]
+		if s.k.Result.Over {
+			s.k.Moves = s.k.Moves[:0]
 			return nil
 		}
 	}
 	err := vm.settle(s)
-	s.key = s.computeKey()
+	s.k.Key = s.computeKey()
 	return err
 }
 
@@ -475,7 +489,7 @@ func (vm *machine) start(s *State) error {
 func (vm *machine) evaluate(s *State, p int) (float64, error) {
 	vm.bind(s)
 	defer vm.bind(nil)
-	vm.mover = p
+	vm.ctx.Mover = p
 	if err := vm.call(vm.fnEvaluate, CallEvaluate, 1, luaInt(p)); err != nil {
 		return 0, err
 	}
@@ -494,9 +508,9 @@ func (vm *machine) evaluate(s *State, p int) (float64, error) {
 func (vm *machine) score(s *State, dst []int) ([]int, error) {
 	vm.bind(s)
 	defer vm.bind(nil)
-	vm.mover = s.ToMove()
+	vm.ctx.Mover = s.ToMove()
 	n := vm.g.players
-	if err := vm.call(vm.fnScore, CallScore, n, lua.LBool(s.over)); err != nil {
+	if err := vm.call(vm.fnScore, CallScore, n, lua.LBool(s.k.Result.Over)); err != nil {
 		return dst, err
 	}
 	L := vm.L
@@ -519,30 +533,30 @@ func (vm *machine) score(s *State, dst []int) ([]int, error) {
 // settle lists the legal moves of the decision that is next, and asks the
 // script what happens when there are none.
 func (vm *machine) settle(s *State) error {
-	s.moves = s.moves[:0]
-	if s.over {
+	s.k.Moves = s.k.Moves[:0]
+	if s.k.Result.Over {
 		return nil
 	}
 	p := s.ToMove()
-	vm.mover = p
+	vm.ctx.Mover = p
 	vm.emitting = true
 	var err error
 	if vm.natLegal != nil {
-		err = vm.runNativeTurn("legal", p, Move{})
+		err = vm.runTurn("legal", p, Move{})
 	} else {
 		L := vm.L
 		L.Push(vm.fnLegal)
 		L.Push(luaInt(p))
-		for _, v := range vm.g.vars {
-			L.Push(luaNumber(float64(s.cells[v.cell])))
+		for _, v := range vm.def.Vars {
+			L.Push(luaNumber(float64(s.k.Cells[v.Cell])))
 		}
-		err = vm.invoke("legal", 1+len(vm.g.vars), 0)
+		err = vm.invoke("legal", 1+len(vm.def.Vars), 0)
 	}
 	vm.emitting = false
 	if err != nil {
 		return err
 	}
-	if len(s.moves) > 0 {
+	if len(s.k.Moves) > 0 {
 		return nil
 	}
 	if vm.fnBlocked == nil {
@@ -552,7 +566,7 @@ func (vm *machine) settle(s *State) error {
 	if err := vm.call(vm.fnBlocked, "blocked", 0, luaInt(p)); err != nil {
 		return err
 	}
-	if !s.over {
+	if !s.k.Result.Over {
 		vm.broken = true
 		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: "blocked", Msg: fmt.Sprintf("blocked(%d) returned without ending the game (call matombo.finish)", p)}
 	}
@@ -566,15 +580,15 @@ func (vm *machine) apply(s *State, m Move) error {
 	vm.beginMove()
 	vm.bind(s)
 	defer vm.bind(nil)
-	s.effects = nil
+	s.k.Effects = nil
 	p := s.ToMove()
-	s.ply++
-	s.cells[vm.g.lay.toMove] = int32(vm.g.nextPlayer(p))
-	vm.toMoveSet = false
-	vm.mover, vm.playing, vm.keyValid = p, true, false
+	s.k.Ply++
+	s.k.Cells[vm.def.Layout.ToMove] = int32(vm.g.nextPlayer(p))
+	vm.ctx.ToMoveSet = false
+	vm.ctx.Mover, vm.playing, vm.keyValid = p, true, false
 	var err error
 	if vm.natPlay != nil {
-		err = vm.runNativeTurn("play", p, m)
+		err = vm.runTurn("play", p, m)
 	} else {
 		L := vm.L
 		L.Push(vm.fnPlay)
@@ -587,7 +601,7 @@ func (vm *machine) apply(s *State, m Move) error {
 	}
 	vm.playing = false
 	if err != nil {
-		vm.rec = nil
+		vm.ctx.Rec = nil
 		vm.restore(s)
 		return err
 	}
@@ -596,23 +610,23 @@ func (vm *machine) apply(s *State, m Move) error {
 		key = s.computeKey()
 	}
 	vm.forgetBefore(s)
-	s.hist.push(key)
+	s.k.Hist.Push(key)
 	err = vm.settle(s)
-	if err == nil && !s.over && vm.fnRepeated != nil && s.hist.count(key) >= vm.g.repetition {
+	if err == nil && !s.k.Result.Over && vm.fnRepeated != nil && s.k.Hist.Count(key) >= vm.g.repetition {
 		err = vm.repeated(s, p)
 	}
 	if err != nil {
-		vm.rec = nil
-		s.hist.pop()
+		vm.ctx.Rec = nil
+		s.k.Hist.Pop()
 		vm.rememberBefore(s)
 		vm.restore(s)
 		return err
 	}
-	s.key = key
-	if s.over {
-		s.key = s.computeKey() // the end of a game may change the board (sweeps)
+	s.k.Key = key
+	if s.k.Result.Over {
+		s.k.Key = s.computeKey() // the end of a game may change the board (sweeps)
 	}
-	if vm.rec != nil {
+	if vm.ctx.Rec != nil {
 		vm.finishRecording(s)
 	}
 	vm.done()
@@ -622,15 +636,15 @@ func (vm *machine) apply(s *State, m Move) error {
 // repeated asks the script to end a game whose position has occurred the
 // declared number of times.
 func (vm *machine) repeated(s *State, p int) error {
-	vm.mover = p
+	vm.ctx.Mover = p
 	if err := vm.call(vm.fnRepeated, "repeated", 0, luaInt(p)); err != nil {
 		return err
 	}
-	if !s.over {
+	if !s.k.Result.Over {
 		vm.broken = true
 		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: "repeated", Msg: "repeated returned without ending the game (call matombo.finish)"}
 	}
-	s.moves = s.moves[:0]
+	s.k.Moves = s.k.Moves[:0]
 	return nil
 }
 
@@ -640,22 +654,18 @@ func (vm *machine) repeated(s *State, p int) error {
 // and taking it as its spare on success (see done).
 func (vm *machine) save(s *State) {
 	v := &vm.saved
-	v.cells = append(v.cells[:0], s.cells...)
-	v.moves = s.moves
-	s.moves = vm.spare[:0]
-	v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key = s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key
-	v.sites = s.sites
-	v.effect = s.effects
+	v.cells = append(v.cells[:0], s.k.Cells...)
+	v.moves = s.k.Moves
+	s.k.Moves = vm.spare[:0]
+	v.ply, v.result, v.key, v.effects = s.k.Ply, s.k.Result, s.k.Key, s.k.Effects
 }
 
 func (vm *machine) restore(s *State) {
 	v := &vm.saved
-	s.cells = append(s.cells[:0], v.cells...)
-	vm.spare, s.moves = s.moves, v.moves
+	s.k.Cells = append(s.k.Cells[:0], v.cells...)
+	vm.spare, s.k.Moves = s.k.Moves, v.moves
 	v.moves = nil
-	s.ply, s.over, s.winner, s.reason, s.method, s.notes, s.key = v.ply, v.over, v.winner, v.reason, v.method, v.notes, v.key
-	s.sites = v.sites
-	s.effects = v.effect
+	s.k.Ply, s.k.Result, s.k.Key, s.k.Effects = v.ply, v.result, v.key, v.effects
 }
 
 // done ends a successful move: the old legal list becomes the spare buffer.

@@ -1,4 +1,4 @@
-package host
+package kernel
 
 import (
 	"fmt"
@@ -77,15 +77,13 @@ type Board struct {
 	lines   [][]int32
 	linesAt [][]int32 // per site: the lines through it
 	adj     [][]int32 // per site: neighbours along lines
-	jumps   [][]jump  // per site: jumps along lines
+	jumps   [][]Jump  // per site: jumps along lines
 }
 
 type tagMark struct {
 	tag  int
 	mark byte
 }
-
-type jump struct{ over, to int32 }
 
 // NumSites is the number of sites; sites are indexed 0..NumSites()-1 in
 // board order (row a first, columns ascending).
@@ -169,8 +167,9 @@ func (b *Board) Adjacent(i int) []int {
 	return out
 }
 
-// siteName returns the name of a site for messages, tolerating bad indices.
-func (b *Board) siteName(i int) string {
+// SiteName returns the name of site i for messages, tolerating bad
+// indices ("site 7" for a site the board does not have).
+func (b *Board) SiteName(i int) string {
 	if i >= 0 && i < len(b.sites) {
 		return b.sites[i].Name
 	}
@@ -193,34 +192,36 @@ func splitName(name string) (row string, col int, ok bool) {
 	return name[:i], c, true
 }
 
-// boardSpec is what a script declares with matombo.board.
-type boardSpec struct {
-	rows    []string       // grid: row labels south to north
-	columns int            // grid: columns per row
-	points  map[string]int // point board: name -> drawing position
-	order   []string       // point names as declared (for messages)
-	lines   [][]string     // lines as site names
-	ends    map[string]string
-	style   DiagramStyle
-	picture string
+// BoardSpec is what a script declares with matombo.board.
+type BoardSpec struct {
+	Rows    []string          // grid: row labels south to north
+	Columns int               // grid: columns per row
+	Points  map[string]int    // point board: name -> drawing position
+	Order   []string          // point names as declared (for messages)
+	Lines   [][]string        // lines as site names
+	Ends    map[string]string // sites drawn at the west or east end
+	Style   DiagramStyle
+	Picture string
 }
 
-const maxSites = 4096
+// MaxSites is the most sites a board may have.
+const MaxSites = 4096
 
-func newBoard(spec boardSpec) (*Board, error) {
-	b := &Board{byName: map[string]int{}, style: spec.style, picture: spec.picture}
+// NewBoard builds the board a spec declares, checking it.
+func NewBoard(spec BoardSpec) (*Board, error) {
+	b := &Board{byName: map[string]int{}, style: spec.Style, picture: spec.Picture}
 	switch {
-	case len(spec.rows) > 0 && spec.points != nil:
+	case len(spec.Rows) > 0 && spec.Points != nil:
 		return nil, fmt.Errorf("a board has either rows and columns or points, not both")
-	case len(spec.rows) > 0:
-		if spec.columns < 1 {
-			return nil, fmt.Errorf("a grid board needs columns >= 1, got %d", spec.columns)
+	case len(spec.Rows) > 0:
+		if spec.Columns < 1 {
+			return nil, fmt.Errorf("a grid board needs columns >= 1, got %d", spec.Columns)
 		}
-		if len(spec.rows)*spec.columns > maxSites {
-			return nil, fmt.Errorf("a board may have at most %d sites, this one has %d", maxSites, len(spec.rows)*spec.columns)
+		if len(spec.Rows)*spec.Columns > MaxSites {
+			return nil, fmt.Errorf("a board may have at most %d sites, this one has %d", MaxSites, len(spec.Rows)*spec.Columns)
 		}
 		seen := map[string]bool{}
-		for _, r := range spec.rows {
+		for _, r := range spec.Rows {
 			if !validRowLabel(r) {
 				return nil, fmt.Errorf("row label %q must be 1 to %d lower-case letters", firstN(r, 20), maxRowLabel)
 			}
@@ -229,28 +230,28 @@ func newBoard(spec boardSpec) (*Board, error) {
 			}
 			seen[r] = true
 		}
-		b.rows = append([]string(nil), spec.rows...)
+		b.rows = append([]string(nil), spec.Rows...)
 		b.grid = true
-		for r, label := range spec.rows {
-			for c := 1; c <= spec.columns; c++ {
+		for r, label := range spec.Rows {
+			for c := 1; c <= spec.Columns; c++ {
 				b.sites = append(b.sites, Site{Name: label + strconv.Itoa(c), Row: r, Col: c})
 			}
 		}
-	case spec.points != nil:
-		if len(spec.points) == 0 {
+	case spec.Points != nil:
+		if len(spec.Points) == 0 {
 			return nil, fmt.Errorf("a point board needs at least one point")
 		}
-		if len(spec.points) > maxSites {
-			return nil, fmt.Errorf("a board may have at most %d sites, this one has %d", maxSites, len(spec.points))
+		if len(spec.Points) > MaxSites {
+			return nil, fmt.Errorf("a board may have at most %d sites, this one has %d", MaxSites, len(spec.Points))
 		}
 		labels := map[string]bool{}
-		for _, name := range spec.order {
+		for _, name := range spec.Order {
 			row, _, ok := splitName(name)
 			if !ok || len(name) > maxSiteName || len(row) > maxRowLabel {
 				return nil, fmt.Errorf("point name %q must be a row letter and a number, like a1 (at most %d characters)", firstN(name, 20), maxSiteName)
 			}
-			if spec.points[name] < 0 {
-				return nil, fmt.Errorf("point %s: drawing position must be >= 0, got %d", name, spec.points[name])
+			if spec.Points[name] < 0 {
+				return nil, fmt.Errorf("point %s: drawing position must be >= 0, got %d", name, spec.Points[name])
 			}
 			labels[row] = true
 		}
@@ -267,9 +268,9 @@ func newBoard(spec boardSpec) (*Board, error) {
 		for i, l := range b.rows {
 			rowIndex[l] = i
 		}
-		for _, name := range spec.order {
+		for _, name := range spec.Order {
 			row, _, _ := splitName(name)
-			b.sites = append(b.sites, Site{Name: name, Row: rowIndex[row], Col: spec.points[name]})
+			b.sites = append(b.sites, Site{Name: name, Row: rowIndex[row], Col: spec.Points[name]})
 		}
 		sort.SliceStable(b.sites, func(i, j int) bool {
 			si, sj := b.sites[i], b.sites[j]
@@ -307,11 +308,11 @@ func newBoard(spec boardSpec) (*Board, error) {
 	for i, s := range b.sites {
 		b.cell[s.Row][s.Col] = int32(i + 1)
 	}
-	if err := b.placeEnds(spec.ends); err != nil {
+	if err := b.placeEnds(spec.Ends); err != nil {
 		return nil, err
 	}
 	b.tagMask = make([]uint64, len(b.sites))
-	if err := b.addLines(spec.lines); err != nil {
+	if err := b.addLines(spec.Lines); err != nil {
 		return nil, err
 	}
 	if b.picture != "" {
@@ -340,36 +341,36 @@ func validRowLabel(r string) bool {
 	return true
 }
 
-// lineError is a problem with one line of a board declaration.
-type lineError struct {
-	line int // index in the declared lines
-	msg  string
+// LineError is a problem with one line of a board declaration.
+type LineError struct {
+	Line int // index in the declared lines
+	Msg  string
 }
 
-func (e *lineError) Error() string { return e.msg }
+func (e *LineError) Error() string { return e.Msg }
 
 func (b *Board) addLines(lines [][]string) error {
 	n := len(b.sites)
 	b.linesAt = make([][]int32, n)
 	b.adj = make([][]int32, n)
-	b.jumps = make([][]jump, n)
+	b.jumps = make([][]Jump, n)
 	// Sets, not searches of the lists: many lines through one site must
 	// not make loading quadratic (the loop runs in Go, outside the budget).
 	adjSeen := map[[2]int32]bool{}
 	jumpSeen := map[[3]int32]bool{}
 	for li, names := range lines {
 		if len(names) < 2 {
-			return &lineError{li, fmt.Sprintf("line %d has %d sites; a line needs at least 2", li+1, len(names))}
+			return &LineError{li, fmt.Sprintf("line %d has %d sites; a line needs at least 2", li+1, len(names))}
 		}
 		line := make([]int32, len(names))
 		seen := map[int]bool{}
 		for k, name := range names {
 			i, ok := b.byName[name]
 			if !ok {
-				return &lineError{li, fmt.Sprintf("line %d (%s) names %q, which is not a site of the board", li+1, strings.Join(names, "-"), name)}
+				return &LineError{li, fmt.Sprintf("line %d (%s) names %q, which is not a site of the board", li+1, strings.Join(names, "-"), name)}
 			}
 			if seen[i] {
-				return &lineError{li, fmt.Sprintf("line %d (%s) names %s twice", li+1, strings.Join(names, "-"), name)}
+				return &LineError{li, fmt.Sprintf("line %d (%s) names %s twice", li+1, strings.Join(names, "-"), name)}
 			}
 			seen[i] = true
 			line[k] = int32(i)
@@ -385,8 +386,8 @@ func (b *Board) addLines(lines [][]string) error {
 					}
 				}
 				if k+2*d >= 0 && k+2*d < len(line) {
-					j := jump{over: line[k+d], to: line[k+2*d]}
-					if e := [3]int32{s, j.over, j.to}; !jumpSeen[e] {
+					j := Jump{Over: line[k+d], To: line[k+2*d]}
+					if e := [3]int32{s, j.Over, j.To}; !jumpSeen[e] {
 						jumpSeen[e] = true
 						b.jumps[s] = append(b.jumps[s], j)
 					}
@@ -396,13 +397,13 @@ func (b *Board) addLines(lines [][]string) error {
 	}
 	for i := range b.adj {
 		sort.Slice(b.adj[i], func(x, y int) bool { return b.adj[i][x] < b.adj[i][y] })
-		sort.Slice(b.jumps[i], func(x, y int) bool { return b.jumps[i][x].to < b.jumps[i][y].to })
+		sort.Slice(b.jumps[i], func(x, y int) bool { return b.jumps[i][x].To < b.jumps[i][y].To })
 	}
 	return nil
 }
 
-// addTag declares a tag on the given sites and returns its index.
-func (b *Board) addTag(name string, sites []int) (int, error) {
+// AddTag declares a tag on the given sites and returns its index.
+func (b *Board) AddTag(name string, sites []int) (int, error) {
 	for _, t := range b.tags {
 		if t == name {
 			return 0, fmt.Errorf("tag %q is declared twice", name)
@@ -419,8 +420,8 @@ func (b *Board) addTag(name string, sites []int) (int, error) {
 	return t, nil
 }
 
-// addTrack declares a track and returns its index.
-func (b *Board) addTrack(name string, sites []int, loop bool) (int, error) {
+// AddTrack declares a track and returns its index.
+func (b *Board) AddTrack(name string, sites []int, loop bool) (int, error) {
 	for _, t := range b.tracks {
 		if t.Name == name {
 			return 0, fmt.Errorf("track %q is declared twice", name)
@@ -449,9 +450,9 @@ func (b *Board) addTrack(name string, sites []int, loop bool) (int, error) {
 	return len(b.tracks) - 1, nil
 }
 
-// step moves k places along track t from site s (k may be negative). It
+// Step moves k places along track t from site s (k may be negative). It
 // returns -1 when s is not on the track or a non-looping track ends.
-func (t *Track) step(s, k int) int {
+func (t *Track) Step(s, k int) int {
 	p := int(t.pos[s])
 	if p < 0 {
 		return -1
@@ -469,16 +470,16 @@ func (t *Track) step(s, k int) int {
 	return t.Sites[p]
 }
 
-// at returns the site in row r and column c, or -1.
-func (b *Board) at(r, c int) int {
+// At returns the site in row r and column c, or -1.
+func (b *Board) At(r, c int) int {
 	if r < 0 || r >= len(b.cell) || c < 0 || c >= len(b.cell[r]) {
 		return -1
 	}
 	return int(b.cell[r][c]) - 1
 }
 
-// markOf returns the diagram marks of site i.
-func (b *Board) markOf(i int) string {
+// MarkOf returns the diagram marks of site i.
+func (b *Board) MarkOf(i int) string {
 	var sb strings.Builder
 	for _, m := range b.marks {
 		if b.tagMask[i]&(1<<uint(m.tag)) != 0 {
@@ -498,7 +499,7 @@ func (b *Board) checkPicture() error {
 		if len(fields) == 0 {
 			continue
 		}
-		r := b.rowIndex(fields[0])
+		r := b.RowIndex(fields[0])
 		if r < 0 {
 			if strings.Contains(line, "@") {
 				return fmt.Errorf("picture line %d has @ but does not start with a row label", ln+1)
@@ -521,8 +522,8 @@ func (b *Board) checkPicture() error {
 	return nil
 }
 
-// rowIndex returns the index of the row with the given label, or -1.
-func (b *Board) rowIndex(label string) int {
+// RowIndex returns the index of the row with the given label, or -1.
+func (b *Board) RowIndex(label string) int {
 	for i, l := range b.rows {
 		if l == label {
 			return i
@@ -582,3 +583,166 @@ func (b *Board) placeEnds(ends map[string]string) error {
 // Ends returns the sites drawn at the west and at the east end of the
 // board, -1 for an end without one (see Site.End).
 func (b *Board) Ends() (west, east int) { return int(b.ends[0]), int(b.ends[1]) }
+
+// SplitName splits a site name into its row letters and its column
+// number, e.g. "ab12" into "ab" and 12.
+func SplitName(name string) (row string, col int, ok bool) { return splitName(name) }
+
+// MaxSiteName is the longest site name a board may use.
+const MaxSiteName = maxSiteName
+
+func firstN(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+// ---- fast access for rule parts ----
+//
+// The methods below return the board's own data without copying, for the
+// hot loops of rule parts and primitives: callers must not change what
+// they return.
+
+// NumRows is the number of rows.
+func (b *Board) NumRows() int { return len(b.rows) }
+
+// RowLabel is the label of row r (0 = south).
+func (b *Board) RowLabel(r int) string { return b.rows[r] }
+
+// Row returns the sites of row r from left to right (shared, read only).
+func (b *Board) Row(r int) []int32 { return b.rowSite[r] }
+
+// Drawn returns the sites of row r drawn in the row, the row without the
+// sites drawn at the ends (shared, read only).
+func (b *Board) Drawn(r int) []int32 { return b.drawn[r] }
+
+// Picture is the board's drawing template, "" for none.
+func (b *Board) Picture() string { return b.picture }
+
+// SetStyle sets how diagrams show the board's sites; it is called while
+// the board is declared.
+func (b *Board) SetStyle(s DiagramStyle) { b.style = s }
+
+// NumTags is the number of tags declared.
+func (b *Board) NumTags() int { return len(b.tags) }
+
+// TagName is the name of tag t (from 0).
+func (b *Board) TagName(t int) string { return b.tags[t] }
+
+// TagIndex returns the index of the tag named name.
+func (b *Board) TagIndex(name string) (int, bool) {
+	for t, n := range b.tags {
+		if n == name {
+			return t, true
+		}
+	}
+	return 0, false
+}
+
+// TagMask is the set of tags of site i: bit t for tag t.
+func (b *Board) TagMask(i int) uint64 { return b.tagMask[i] }
+
+// AddMark makes diagrams mark the sites of tag t with the character mark.
+func (b *Board) AddMark(t int, mark byte) { b.marks = append(b.marks, tagMark{tag: t, mark: mark}) }
+
+// MarkedTags returns the tags diagrams mark, in the order they were
+// marked, with their marks.
+func (b *Board) MarkedTags() (tags []int, marks []byte) {
+	for _, m := range b.marks {
+		tags = append(tags, m.tag)
+		marks = append(marks, m.mark)
+	}
+	return tags, marks
+}
+
+// NumTracks is the number of tracks.
+func (b *Board) NumTracks() int { return len(b.tracks) }
+
+// TrackAt returns track k (from 0), shared: callers must not change it.
+func (b *Board) TrackAt(k int) *Track { return &b.tracks[k] }
+
+// TrackIndex returns the index of track t, -1 when t is not the board's.
+func (b *Board) TrackIndex(t *Track) int {
+	for i := range b.tracks {
+		if &b.tracks[i] == t {
+			return i
+		}
+	}
+	return -1
+}
+
+// TrackNamed returns the track named name.
+func (b *Board) TrackNamed(name string) (*Track, bool) {
+	for i := range b.tracks {
+		if b.tracks[i].Name == name {
+			return &b.tracks[i], true
+		}
+	}
+	return nil, false
+}
+
+// NumLines is the number of lines.
+func (b *Board) NumLines() int { return len(b.lines) }
+
+// Line returns line k's sites in order (shared, read only).
+func (b *Board) Line(k int) []int32 { return b.lines[k] }
+
+// LinesAt returns the indices of the lines through site i (shared, read
+// only).
+func (b *Board) LinesAt(i int) []int32 { return b.linesAt[i] }
+
+// Neighbours returns the neighbours of site i along the lines, in board
+// order (shared, read only).
+func (b *Board) Neighbours(i int) []int32 { return b.adj[i] }
+
+// Jump is a jump along a line over one site to the site beyond.
+type Jump struct{ Over, To int32 }
+
+// JumpsFrom returns the jumps from site i along the lines, by their
+// landing site (shared, read only).
+func (b *Board) JumpsFrom(i int) []Jump { return b.jumps[i] }
+
+// Pos is the position of site i on the track, -1 when it is not on it.
+func (t *Track) Pos(i int) int { return int(t.pos[i]) }
+
+// On reports whether site i is on the track.
+func (t *Track) On(i int) bool { return t.pos[i] >= 0 }
+
+// Next is the site after site i on the track, -1 when none (i is not on
+// it, or is the end of a track that does not loop).
+func (t *Track) Next(i int) int { return int(t.next[i]) }
+
+// RunThrough reports whether player p owns k consecutive sites of a line
+// through site i, i among them; owners holds the owner of every site.
+func (b *Board) RunThrough(owners []int32, i, p int32, k int) bool {
+	for _, li := range b.linesAt[i] {
+		run, has := 0, false
+		for _, x := range b.lines[li] {
+			if owners[x] != p {
+				run, has = 0, false
+				continue
+			}
+			run++
+			has = has || x == i
+			if has && run >= k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Fingerprint summarizes the board's declarations (sites, tags, lines,
+// tracks), so that two declarations of one game can be compared.
+func (b *Board) Fingerprint() string {
+	var sb strings.Builder
+	for _, s := range b.sites {
+		fmt.Fprintf(&sb, "%s,", s.Name)
+	}
+	fmt.Fprintf(&sb, "|%v|%v|%v|", b.tags, b.tagMask, b.lines)
+	for _, t := range b.tracks {
+		fmt.Fprintf(&sb, "%s%v%v;", t.Name, t.Sites, t.Loop)
+	}
+	return sb.String()
+}

@@ -1,9 +1,9 @@
-package host
+package kernel
 
 // histChunk is the number of position keys in one chunk of history.
 const histChunk = 64
 
-// history is the list of position keys of a game, oldest first, for
+// History is the list of position keys of a game, oldest first, for
 // repetition rules. Full chunks are immutable and shared between copies of
 // a state; the latest keys (the tail) belong to one state, so copying a
 // history copies at most histChunk keys and appending never allocates
@@ -14,7 +14,7 @@ const histChunk = 64
 // a small filter of the tail's other keys says when the key cannot be
 // among them, a Bloom filter per chunk skips most chunks, and a chunk that
 // may hold the key finds it by a hash index.
-type history struct {
+type History struct {
 	tail     []uint64  // owned by this state; len <= histChunk
 	tailBits [4]uint64 // bit k>>56 of every key in the tail but the latest
 	older    *keyChunk
@@ -71,16 +71,17 @@ func (c *keyChunk) count(k uint64) int {
 	}
 }
 
-// copyFrom makes h a copy of src, reusing h's tail buffer; a new buffer is
+// CopyFrom makes h a copy of src, reusing h's tail buffer; a new buffer is
 // only as large as the keys it copies, so a copy that never moves on
 // costs little.
-func (h *history) copyFrom(src *history) {
+func (h *History) CopyFrom(src *History) {
 	h.tail = append(h.tail[:0], src.tail...)
 	h.tailBits = src.tailBits
 	h.older = src.older
 }
 
-func (h *history) push(k uint64) {
+// Push appends key k.
+func (h *History) Push(k uint64) {
 	if len(h.tail) == histChunk {
 		h.older = seal(h.tail, h.older)
 		h.tail = h.tail[:0]
@@ -92,8 +93,8 @@ func (h *history) push(k uint64) {
 	h.tail = append(h.tail, k)
 }
 
-// pop removes the latest key.
-func (h *history) pop() {
+// Pop removes the latest key.
+func (h *History) Pop() {
 	if len(h.tail) > 0 {
 		h.tail = h.tail[:len(h.tail)-1]
 	} else if h.older != nil {
@@ -107,15 +108,15 @@ func (h *history) pop() {
 	}
 }
 
-// reset empties the history.
-func (h *history) reset() {
+// Reset empties the history.
+func (h *History) Reset() {
 	h.tail = h.tail[:0]
 	h.tailBits = [4]uint64{}
 	h.older = nil
 }
 
-// count returns how many times k occurs.
-func (h *history) count(k uint64) int {
+// Count returns how many times k occurs.
+func (h *History) Count(k uint64) int {
 	n := 0
 	if last := len(h.tail) - 1; last >= 0 {
 		if h.tail[last] == k {
@@ -138,8 +139,8 @@ func (h *history) count(k uint64) int {
 	return n
 }
 
-// len returns the number of keys.
-func (h *history) len() int {
+// Len returns the number of keys.
+func (h *History) Len() int {
 	n := len(h.tail)
 	for c := h.older; c != nil; c = c.prev {
 		n += histChunk
@@ -147,8 +148,8 @@ func (h *history) len() int {
 	return n
 }
 
-// appendKeys appends the keys, oldest first, to dst.
-func (h *history) appendKeys(dst []uint64) []uint64 {
+// AppendKeys appends the keys, oldest first, to dst.
+func (h *History) AppendKeys(dst []uint64) []uint64 {
 	var chunks []*keyChunk
 	for c := h.older; c != nil; c = c.prev {
 		chunks = append(chunks, c)

@@ -1,7 +1,8 @@
-package host
+package kernel
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -52,6 +53,29 @@ type MoveKind struct {
 	parts []tmplPart
 	arity int // number of sites; -1 for a list of 1..MaxMoveSites sites
 }
+
+// NewMoveKind makes a kind of move from its name and token template, such
+// as "x{1}", "{from}-{to}" or "offer:{sites}".
+func NewMoveKind(name, template, prompt string) (MoveKind, error) {
+	parts, arity, err := parseTemplate(template)
+	if err != nil {
+		return MoveKind{}, err
+	}
+	return MoveKind{Name: name, Template: template, Prompt: prompt, parts: parts, arity: arity}, nil
+}
+
+// Arity is the number of sites a move of the kind names; -1 for a list of
+// 1 to MaxMoveSites sites.
+func (k *MoveKind) Arity() int { return k.arity }
+
+// WithGame returns m carrying the identity tag of the game that lists it.
+func (m Move) WithGame(tag uint32) Move {
+	m.game = tag
+	return m
+}
+
+// Game is the identity tag of the game that listed m, 0 for none.
+func (m Move) Game() uint32 { return m.game }
 
 type tmplPart struct {
 	lit  string
@@ -127,13 +151,13 @@ func parseTemplate(t string) ([]tmplPart, int, error) {
 	return parts, arity, nil
 }
 
-// format writes the token of move m.
-func (k *MoveKind) format(b *Board, m Move) string {
-	return string(k.appendToken(make([]byte, 0, 16), b, m))
+// Format writes the token of move m.
+func (k *MoveKind) Format(b *Board, m Move) string {
+	return string(k.AppendToken(make([]byte, 0, 16), b, m))
 }
 
-// appendToken appends the token of move m to dst.
-func (k *MoveKind) appendToken(dst []byte, b *Board, m Move) []byte {
+// AppendToken appends the token of move m to dst.
+func (k *MoveKind) AppendToken(dst []byte, b *Board, m Move) []byte {
 	for _, p := range k.parts {
 		switch {
 		case p.site == 0:
@@ -143,11 +167,101 @@ func (k *MoveKind) appendToken(dst []byte, b *Board, m Move) []byte {
 				if i > 0 {
 					dst = append(dst, ',')
 				}
-				dst = append(dst, b.siteName(int(m.Sites[i]))...)
+				dst = append(dst, b.SiteName(int(m.Sites[i]))...)
 			}
 		default:
-			dst = append(dst, b.siteName(m.Site(p.site-1))...)
+			dst = append(dst, b.SiteName(m.Site(p.site-1))...)
 		}
 	}
 	return dst
+}
+
+// ParseToken reads tok with the template of kind k: the site names it
+// puts where the template has sites, or ok false when the literal text
+// does not fit.
+func (k *MoveKind) ParseToken(tok string) (names []string, ok bool) {
+	byPlace := map[int]string{}
+	var list []string
+	rest := tok
+	for i, p := range k.parts {
+		switch {
+		case p.site == 0:
+			if !strings.HasPrefix(rest, p.lit) {
+				return nil, false
+			}
+			rest = rest[len(p.lit):]
+		case p.site < 0:
+			end := len(rest)
+			if i+1 < len(k.parts) {
+				end = strings.Index(rest, k.parts[i+1].lit)
+				if end < 0 {
+					return nil, false
+				}
+			}
+			if end == 0 {
+				return nil, false
+			}
+			list = strings.Split(rest[:end], ",")
+			rest = rest[end:]
+		default:
+			n := SiteNameLen(rest)
+			if n == 0 {
+				return nil, false
+			}
+			if prev, seen := byPlace[p.site]; seen && prev != rest[:n] {
+				return nil, false
+			}
+			byPlace[p.site] = rest[:n]
+			rest = rest[n:]
+		}
+	}
+	if rest != "" {
+		return nil, false
+	}
+	if k.arity < 0 {
+		return list, true
+	}
+	for s := 1; s <= k.arity; s++ {
+		names = append(names, byPlace[s])
+	}
+	return names, true
+}
+
+// LiteralLen is the length of the template's literal text.
+func (k *MoveKind) LiteralLen() int {
+	n := 0
+	for _, p := range k.parts {
+		n += len(p.lit)
+	}
+	return n
+}
+
+// SiteNameLen is the length of the site name (letters, then digits) at
+// the start of s, 0 when there is none.
+func SiteNameLen(s string) int {
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	if i == 0 || j == i || j-i > maxSiteName {
+		return 0
+	}
+	return j
+}
+
+// SiteOrder returns the places of a move's sites (from 0) in the order
+// its token writes them: the placeholders in the template's order of
+// first appearance.
+func (k *MoveKind) SiteOrder() []int {
+	var order []int
+	for _, p := range k.parts {
+		if p.site > 0 && !slices.Contains(order, p.site-1) {
+			order = append(order, p.site-1)
+		}
+	}
+	return order
 }

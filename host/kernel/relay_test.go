@@ -1,4 +1,4 @@
-package host
+package kernel
 
 import (
 	"math/rand/v2"
@@ -38,10 +38,10 @@ func TestRelayBoundHolds(t *testing.T) {
 				continue
 			}
 			c := append([]int32(nil), counts...)
-			work := sowWork(n)
+			work := SowWork(n)
 			_, how, laps := relayInto(c, tags, &track, from, 1, maxLaps, &work, nil, nil)
 			checked++
-			if how == relayLaps {
+			if how == RelayLaps {
 				t.Fatalf("bound says a sowing ends within %d laps, but from %d it did not (counts %v, stops %v)", maxLaps, from, counts, tags)
 			}
 			if laps > maxLaps {
