@@ -114,6 +114,10 @@ func (vm *machine) decodeTable(L *lua.LState, t *lua.LTable, what string, fields
 			}
 			continue
 		}
+		if f.PerPlayer && f.Type == rules.FieldTracks {
+			a.Set(f.Name, vm.decodeTrackLists(L, v, what, f))
+			continue
+		}
 		if f.PerPlayer && f.Type != rules.FieldSites {
 			a.Set(f.Name, vm.decodePerPlayer(L, v, what, f))
 			continue
@@ -129,6 +133,43 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// decodeTrackLists reads a list of tracks for every player, or one list
+// per player (a list of lists).
+func (vm *machine) decodeTrackLists(L *lua.LState, v lua.LValue, what string, f *rules.Field) [][]*kernel.Track {
+	n := vm.dcl.players
+	lt, ok := v.(*lua.LTable)
+	if !ok || lt.Len() == 0 {
+		L.RaiseError("%s: %s must be a list of tracks, or one list per player, got %s", what, f.Name, describeLua(v))
+	}
+	one := &rules.Field{Name: f.Name, Type: rules.FieldTrack}
+	list := func(t *lua.LTable) []*kernel.Track {
+		var out []*kernel.Track
+		for i := 1; i <= t.Len(); i++ {
+			out = append(out, vm.decodeValue(L, t.RawGetInt(i), what, one).(*kernel.Track))
+		}
+		return out
+	}
+	out := make([][]*kernel.Track, n)
+	if _, nested := lt.RawGetInt(1).(*lua.LTable); nested {
+		if lt.Len() != n {
+			L.RaiseError("%s: %s lists %d lists; give one list, or one per player (%d)", what, f.Name, lt.Len(), n)
+		}
+		for p := range out {
+			pt, ok := lt.RawGetInt(p + 1).(*lua.LTable)
+			if !ok || pt.Len() == 0 {
+				L.RaiseError("%s: %s[%d] must be a list of tracks", what, f.Name, p+1)
+			}
+			out[p] = list(pt)
+		}
+		return out
+	}
+	all := list(lt)
+	for p := range out {
+		out[p] = all
+	}
+	return out
 }
 
 // decodePerPlayer reads a field given for every player or one per
@@ -313,6 +354,13 @@ func (vm *machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		}
 		return int(n) - 1
 	case rules.FieldPart:
+		if f.Or != rules.SlotNone {
+			if fn, ok := v.(*lua.LFunction); ok {
+				if ref := vm.parts[fn]; ref != nil && rules.Fits(ref.part, f.Or) {
+					return ref.part
+				}
+			}
+		}
 		return vm.partValue(L, v, what, f.Name, f.Slot)
 	case rules.FieldParts:
 		lt, ok := v.(*lua.LTable)
@@ -348,6 +396,16 @@ func (vm *machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 			sub := rules.NewArgs(vm.def, subSpec(f))
 			vm.decodeTable(L, one, fmt.Sprintf("%s: %s[%d]", what, listName(f), i), f.Fields, sub)
 			out = append(out, sub)
+		}
+		return out
+	case rules.FieldSiteLists:
+		lt, ok := v.(*lua.LTable)
+		if !ok {
+			L.RaiseError("%s: %s must be a list of lists of sites, got %s", what, f.Name, describeLua(v))
+		}
+		var out [][]int
+		for i := 1; i <= lt.Len(); i++ {
+			out = append(out, vm.siteList(L, lt.RawGetInt(i), fmt.Sprintf("%s: %s[%d]", what, f.Name, i)))
 		}
 		return out
 	case rules.FieldKindMap:
@@ -526,7 +584,7 @@ func (vm *machine) callPart(L *lua.LState, ref *partRef) int {
 			L.RaiseError("moves can only be emitted inside legal")
 		}
 		vm.state(L)
-	case ref.spec.Mutates:
+	case ref.spec.Mutates || ref.spec.Ends && vm.finishMethod() == MethodRule:
 		vm.mutable(L)
 	default:
 		vm.state(L)

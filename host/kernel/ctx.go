@@ -35,6 +35,8 @@ type Ctx struct {
 	scratch []int32
 	batches []Batch
 	batchN  int
+	tries   [][]int32 // the cells each running Try puts back
+	tryN    int
 	seen    map[Move]struct{} // moves of a long legal list (see PushNew)
 	seenLen int               // how many of the state's moves are in seen; -1: seen is stale
 }
@@ -348,4 +350,27 @@ func (c *Ctx) EndBatch() { c.batchN-- }
 func (c *Ctx) Scratch() []int32 {
 	c.scratch = append(c.scratch[:0], c.S.Cells[:c.Def.Layout.Sites]...)
 	return c.scratch
+}
+
+// Try runs f on the state and then puts the state's cells back as they
+// were, recording nothing: a move tried to see what it would do. The copy
+// is charged (a step per eight cells). Tries nest.
+func (c *Ctx) Try(f func() error) error {
+	if err := c.Charge(len(c.S.Cells)/8 + 1); err != nil {
+		return err
+	}
+	if c.tryN == len(c.tries) {
+		c.tries = append(c.tries, nil)
+	}
+	saved := append(c.tries[c.tryN][:0], c.S.Cells...)
+	c.tries[c.tryN] = saved
+	c.tryN++
+	rec, toMove, irrev, result, moves := c.Rec, c.ToMoveSet, c.Irreversible, c.S.Result, len(c.S.Moves)
+	c.Rec = nil
+	err := f()
+	c.tryN--
+	copy(c.S.Cells, saved)
+	c.Rec, c.ToMoveSet, c.Irreversible, c.S.Result = rec, toMove, irrev, result
+	c.S.Moves = c.S.Moves[:moves]
+	return err
 }

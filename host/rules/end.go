@@ -5,11 +5,12 @@ import "github.com/matombo/matombo/host/kernel"
 // The end of a game: end_rule's conditions and result_rule's totals.
 
 func init() {
-	Register(Spec{Name: "end_rule", Group: "Sowing", Slot: SlotAfter, Mutates: true,
+	Register(Spec{Name: "end_rule", Group: "Sowing", Slot: SlotAfter, Ends: true,
 		Doc: "the first condition that holds ends the game with `result(reason)`. A condition is `{when = C, reason = TEXT}` with C a condition (a part of the table below, or a function `(p)` → boolean), or one of the short forms: `empty = F` (per player: some player's filter holds no counter), `none = F` (no site matches), `ply_above = N`, `captured_above = N` (some captured total), `captured_each = N` (every captured total)",
 		Fields: []Field{
 			{Name: List, Type: FieldTables, Required: true, Min: 1, Doc: "the conditions, in order", Fields: []Field{
 				{Name: "reason", Type: FieldText, Required: true, Doc: "how the game ends, in the rules' words"},
+				{Name: "result", Type: FieldPart, Slot: SlotResult, Doc: "the result of this condition, instead of the table's"},
 				{Name: "when", Type: FieldPart, Slot: SlotCond, Doc: "the condition"},
 				{Name: "empty", Type: FieldFilter, PerPlayer: true, Doc: "some player's filter holds no counter"},
 				{Name: "none", Type: FieldFilter, Doc: "no site matches the filter"},
@@ -17,9 +18,15 @@ func init() {
 				{Name: "captured_above", Type: FieldInt, Min: 0, Max: kernel.MaxCount, Doc: "some captured total passed this"},
 				{Name: "captured_each", Type: FieldInt, Min: 0, Max: kernel.MaxCount, Doc: "every captured total is this"},
 			}},
-			{Name: "result", Type: FieldPart, Slot: SlotResult, Required: true, Doc: "ends the game: `result(reason)`"},
+			{Name: "result", Type: FieldPart, Slot: SlotResult, Doc: "ends the game: `result(reason)`, for the conditions without a result of their own"},
 		},
 		New: newEnd})
+	Register(Spec{Name: "winner_rule", Group: "Sowing", Slot: SlotResult, Ends: true,
+		Doc: "ends the game with a winner: the player who moved (`mover`), the next player (`next`), or a draw (`draw`)",
+		Fields: []Field{
+			{Name: "winner", Type: FieldWord, Words: []string{"mover", "next", "draw"}, Required: true, Doc: "who wins"},
+		},
+		New: func(a *Args) (any, error) { return &winner{who: a.Word("winner")}, nil }})
 	Register(Spec{Name: "result_rule", Group: "Sowing", Slot: SlotResult, Mutates: true,
 		Doc: "each player's total is their captured counters plus the counters on the sites they own (with `sweep` these first go into the captured totals, as `m.sweep`); the one largest total wins, otherwise a draw (`finish`)",
 		Fields: []Field{
@@ -33,11 +40,12 @@ func init() {
 type end struct {
 	conds   []Condition
 	reasons []string
+	results []Resulter // per condition; the table's when the condition has none
 	result  Resulter
 }
 
 func newEnd(a *Args) (any, error) {
-	r := &end{result: a.Part("result").(Resulter)}
+	r := &end{result: resulter(a.Part("result"))}
 	for i, t := range a.Tables(List) {
 		var c Condition
 		set := 0
@@ -68,8 +76,16 @@ func newEnd(a *Args) (any, error) {
 		if set != 1 {
 			return nil, a.Errorf("condition %d needs exactly one of when, empty, none, ply_above, captured_above, captured_each", i+1)
 		}
+		res := r.result
+		if t.Has("result") {
+			res = t.Part("result").(Resulter)
+		}
+		if res == nil {
+			return nil, a.Errorf("condition %d has no result (give result, for the table or the condition)", i+1)
+		}
 		r.conds = append(r.conds, c)
 		r.reasons = append(r.reasons, t.Word("reason"))
+		r.results = append(r.results, res)
 	}
 	return r, nil
 }
@@ -85,7 +101,12 @@ func (r *end) After(c *kernel.Ctx, p, _ int) error {
 			return err
 		}
 		if hit {
-			return r.result.Result(c, r.reasons[i])
+			// The result is asked for p: a winner_rule's "mover" is p.
+			mover := c.Mover
+			c.Mover = p
+			err := r.results[i].Result(c, r.reasons[i])
+			c.Mover = mover
+			return err
 		}
 	}
 	return nil
@@ -133,5 +154,21 @@ func (r *result) Result(c *kernel.Ctx, reason string) error {
 		}
 	}
 	c.Finish(winner, reason, nil, nil)
+	return nil
+}
+
+// ---- winner_rule ----
+
+type winner struct{ who string }
+
+func (r *winner) Result(c *kernel.Ctx, reason string) error {
+	w := 0
+	switch r.who {
+	case "mover":
+		w = c.Mover
+	case "next":
+		w = c.Def.NextPlayer(c.Mover)
+	}
+	c.Finish(w, reason, nil, nil)
 	return nil
 }

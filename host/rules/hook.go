@@ -58,6 +58,22 @@ func (h Hook) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 	return h.call(c, n, 0)
 }
 
+// TestMove calls the function (p, kind, sites...).
+func (h Hook) TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error) {
+	n := 0
+	c.Args[n] = kernel.IntValue(p)
+	c.Args[n+1] = kernel.IntValue(int(m.Kind) + 1)
+	n += 2
+	for i := 0; i < int(m.N); i++ {
+		c.Args[n] = kernel.SiteValue(int(m.Sites[i]))
+		n++
+	}
+	if err := h.call(c, n, 1); err != nil {
+		return false, err
+	}
+	return c.Out[0].Truthy(), nil
+}
+
 // Sow calls the function (p, from) -> last, was_empty.
 func (h Hook) Sow(c *kernel.Ctx, p, from int) (int, bool, error) {
 	c.Args[0], c.Args[1] = kernel.IntValue(p), kernel.SiteValue(from)

@@ -27,6 +27,9 @@ type Spec struct {
 	// Mutates says the part changes the state when it runs (a script may
 	// call it only where it may change the state).
 	Mutates bool
+	// Ends says the part may end the game, as matombo.finish does: a
+	// script may call it wherever it may call finish.
+	Ends bool
 	// New makes the part from the declared fields.
 	New func(a *Args) (any, error)
 }
@@ -37,29 +40,31 @@ type FieldType uint8
 // The field types. A field given "per player" takes one value for every
 // player or a list of one value per player.
 const (
-	FieldInt      FieldType = iota + 1 // a whole number from Min to Max
-	FieldBool                          // true or false
-	FieldWord                          // one of Words
-	FieldText                          // a reason or a note, at most 200 characters
-	FieldSite                          // a site: its number or name
-	FieldSites                         // a list of sites (per player: one list per player)
-	FieldTrack                         // a track: its handle or name
-	FieldFilter                        // a filter from matombo.filter
-	FieldTag                           // a tag: its handle or name
-	FieldVar                           // a variable: its handle or name
-	FieldVars                          // a list of variables
-	FieldKind                          // a move kind: its handle or name
-	FieldKinds                         // a list of move kinds
-	FieldCounts                        // a list of 1 to 8 counts, e.g. {2, 3}
-	FieldRow                           // a row number, from 1
-	FieldPart                          // a part or a function that fits Slot
-	FieldParts                         // a list of parts or functions that fit Slot
-	FieldTable                         // a table with the fields Fields
-	FieldTables                        // a list of tables with the fields Fields
-	FieldKindMap                       // a table from move kinds to parts of Slot (or false)
+	FieldInt       FieldType = iota + 1 // a whole number from Min to Max
+	FieldBool                           // true or false
+	FieldWord                           // one of Words
+	FieldText                           // a reason or a note, at most 200 characters
+	FieldSite                           // a site: its number or name
+	FieldSites                          // a list of sites (per player: one list per player)
+	FieldTrack                          // a track: its handle or name
+	FieldFilter                         // a filter from matombo.filter
+	FieldTag                            // a tag: its handle or name
+	FieldVar                            // a variable: its handle or name
+	FieldVars                           // a list of variables
+	FieldKind                           // a move kind: its handle or name
+	FieldKinds                          // a list of move kinds
+	FieldCounts                         // a list of 1 to 8 counts, e.g. {2, 3}
+	FieldRow                            // a row number, from 1
+	FieldPart                           // a part or a function that fits Slot
+	FieldParts                          // a list of parts or functions that fit Slot
+	FieldTable                          // a table with the fields Fields
+	FieldTables                         // a list of tables with the fields Fields
+	FieldKindMap                        // a table from move kinds to parts of Slot (or false)
+	FieldTracks                         // a list of tracks (per player: a list for each player, or one for all)
+	FieldSiteLists                      // a list of lists of sites
 )
 
-var fieldTypeNames = [...]string{"", "whole number", "boolean", "word", "text", "site", "list of sites", "track", "filter", "tag", "variable", "list of variables", "move kind", "list of move kinds", "list of counts", "row", "part", "list of parts", "table", "list of tables", "table of move kinds"}
+var fieldTypeNames = [...]string{"", "whole number", "boolean", "word", "text", "site", "list of sites", "track", "filter", "tag", "variable", "list of variables", "move kind", "list of move kinds", "list of counts", "row", "part", "list of parts", "table", "list of tables", "table of move kinds", "list of tracks", "list of lists of sites"}
 
 func (t FieldType) String() string {
 	if int(t) < len(fieldTypeNames) {
@@ -82,7 +87,8 @@ type Field struct {
 	Min, Max  int      // FieldInt: the bounds; lists: the lengths (0: any)
 	Default   int      // FieldInt: the value when absent
 	Words     []string // FieldWord: the words allowed
-	Slot      Slot     // FieldPart, FieldParts, FieldKindMap: the slot
+	Slot      Slot     // FieldPart, FieldParts, FieldKindMap: the slot (a script function stands in it)
+	Or        Slot     // FieldPart: another slot whose parts the field takes too
 	Fields    []Field  // FieldTable, FieldTables: the fields of the table
 	Arity     int      // FieldKind(s): the sites a move of the kind must name; AnyArity for any
 }
@@ -229,6 +235,9 @@ func (a *Args) Ints(name string) []int { v, _ := get[[]int](a, name); return v }
 // SiteLists returns a field of one list of sites per player.
 func (a *Args) SiteLists(name string) [][]int { v, _ := get[[][]int](a, name); return v }
 
+// SiteListsOf returns a field holding a list of lists of sites.
+func (a *Args) SiteListsOf(name string) [][]int { return a.SiteLists(name) }
+
 // Counts returns a list of counts.
 func (a *Args) Counts(name string) []int32 { v, _ := get[[]int32](a, name); return v }
 
@@ -238,6 +247,13 @@ func (a *Args) Rows(name string) []int { return a.Ints(name) }
 // Sites returns a per-player site field, nil when absent.
 func (a *Args) Sites(name string) []int { return a.Ints(name) }
 
+// TrackLists returns a per-player field of lists of tracks, nil when
+// absent.
+func (a *Args) TrackLists(name string) [][]*kernel.Track {
+	v, _ := get[[][]*kernel.Track](a, name)
+	return v
+}
+
 // Tracks returns a per-player track field, nil when absent.
 func (a *Args) Tracks(name string) []*kernel.Track { v, _ := get[[]*kernel.Track](a, name); return v }
 
@@ -245,7 +261,10 @@ func (a *Args) Tracks(name string) []*kernel.Track { v, _ := get[[]*kernel.Track
 func (a *Args) Filter(name string) *kernel.Filter { v, _ := get[*kernel.Filter](a, name); return v }
 
 // Filters returns a per-player filter field, nil when absent.
-func (a *Args) Filters(name string) []*kernel.Filter { v, _ := get[[]*kernel.Filter](a, name); return v }
+func (a *Args) Filters(name string) []*kernel.Filter {
+	v, _ := get[[]*kernel.Filter](a, name)
+	return v
+}
 
 // Part returns a part field, nil when absent.
 func (a *Args) Part(name string) any { return a.vals[name] }

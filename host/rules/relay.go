@@ -14,7 +14,8 @@ import (
 // a sowing waits at that site, -k while the mover still makes k choices.
 
 var relayFields = []Field{
-	{Name: "track", Type: FieldTrack, PerPlayer: true, Required: true, Doc: "the looping track sown along"},
+	{Name: "track", Type: FieldTrack, PerPlayer: true, Doc: "the looping track sown along"},
+	{Name: "tracks", Type: FieldTracks, PerPlayer: true, Doc: "or: the looping tracks of the directions a player may sow in; a move names the first site it sows to choose one (`b3-b4`), a part given only the site sows along the first"},
 	{Name: "stop", Type: FieldTag, Doc: "the tag of the sites where an occupied lap end stops the sowing"},
 	{Name: "max_laps", Type: FieldInt, Min: 1, Max: 1 << 30, Default: 1000, Doc: "the most laps a sowing may make"},
 	{Name: "lap", Type: FieldPart, Slot: SlotLap, Doc: "hears the end of every lap (of those ending on a site tagged `lap_tag`, when given) and says how the sowing goes on: a capture in the middle of a move"},
@@ -83,7 +84,8 @@ func init() {
 // ---- relay_rule and relay_ends_rule ----
 
 type relay struct {
-	tracks  []*kernel.Track // per player
+	tracks  []*kernel.Track   // per player: the first direction
+	dirs    [][]*kernel.Track // per player: every direction
 	stop    uint64
 	maxLaps int
 	lap     LapRule
@@ -100,12 +102,18 @@ func (h *lapHook) Lap(c *kernel.Ctx, last int, t *kernel.Track, laps int) (kerne
 }
 
 func newRelay(a *Args) (relay, error) {
-	r := relay{tracks: a.Tracks("track"), stop: a.Tag("stop"), maxLaps: a.Int("max_laps"), lapTag: a.Tag("lap_tag")}
+	r := relay{stop: a.Tag("stop"), maxLaps: a.Int("max_laps"), lapTag: a.Tag("lap_tag")}
 	r.lap, _ = a.Part("lap").(LapRule)
 	r.hook.rule = r.lap
-	for _, t := range r.tracks {
-		if !t.Loop {
-			return r, a.Errorf("track %s does not loop; a relay sows around a looping track", t.Name)
+	var err error
+	if r.tracks, r.dirs, err = directions(a); err != nil {
+		return r, err
+	}
+	for _, ts := range r.dirs {
+		for _, t := range ts {
+			if !t.Loop {
+				return r, a.Errorf("track %s does not loop; a relay sows around a looping track", t.Name)
+			}
 		}
 	}
 	if r.lapTag != 0 && r.lap == nil {
@@ -115,25 +123,71 @@ func newRelay(a *Args) (relay, error) {
 }
 
 func (r *relay) Relay(c *kernel.Ctx, p, from int) (int, kernel.How, int, error) {
-	t := r.tracks[p-1]
-	if err := r.check(c, t, from); err != nil {
+	return r.relayOn(c, r.tracks[p-1], from)
+}
+
+// RelayToward relays along the direction whose track sows first into
+// first.
+func (r *relay) RelayToward(c *kernel.Ctx, p, from, first int) (int, kernel.How, int, error) {
+	t, err := toward(c, r.dirs[p-1], from, first)
+	if err != nil {
 		return -1, 0, 0, err
 	}
+	return r.relayOn(c, t, from)
+}
+
+// Sow relays from from: the last site, and whether the sowing ended in
+// an empty site.
+func (r *relay) Sow(c *kernel.Ctx, p, from int) (int, bool, error) {
+	last, how, _, err := r.Relay(c, p, from)
+	return last, how == kernel.RelayEmpty, err
+}
+
+// SowToward is Sow in the direction of first.
+func (r *relay) SowToward(c *kernel.Ctx, p, from, first int) (int, bool, error) {
+	last, how, _, err := r.RelayToward(c, p, from, first)
+	return last, how == kernel.RelayEmpty, err
+}
+
+func (r *relay) relayOn(c *kernel.Ctx, t *kernel.Track, from int) (int, kernel.How, int, error) {
 	if r.lap != nil {
 		return c.RelayWith("relay", t, from, r.stop, r.maxLaps, r.lapTag, &r.hook)
 	}
 	return c.Relay("relay", t, from, r.stop, r.maxLaps)
 }
 
-// check fails unless from is a site with counters on track t.
-func (r *relay) check(c *kernel.Ctx, t *kernel.Track, from int) error {
-	if from < 0 || !t.On(from) {
-		return kernel.Failf("%s is not on track %s", c.SiteName(from), t.Name)
+// directions reads the fields track and tracks of a sowing part: the
+// track of each player's first direction, and of every direction.
+func directions(a *Args) ([]*kernel.Track, [][]*kernel.Track, error) {
+	switch {
+	case a.Has("track") && a.Has("tracks"):
+		return nil, nil, a.Errorf("give track or tracks, not both")
+	case a.Has("tracks"):
+		dirs := a.TrackLists("tracks")
+		first := make([]*kernel.Track, len(dirs))
+		for p, ts := range dirs {
+			first[p] = ts[0]
+		}
+		return first, dirs, nil
+	case a.Has("track"):
+		first := a.Tracks("track")
+		dirs := make([][]*kernel.Track, len(first))
+		for p, t := range first {
+			dirs[p] = []*kernel.Track{t}
+		}
+		return first, dirs, nil
 	}
-	if c.S.Cells[from] == 0 {
-		return kernel.Failf("%s is empty: there is nothing to sow", c.SiteName(from))
+	return nil, nil, a.Errorf("track is required (the track sown along, or tracks: one per direction)")
+}
+
+// toward returns the track of ts that sows from from into first next.
+func toward(c *kernel.Ctx, ts []*kernel.Track, from, first int) (*kernel.Track, error) {
+	for _, t := range ts {
+		if t.On(from) && t.Next(from) == first {
+			return t, nil
+		}
 	}
-	return nil
+	return nil, kernel.Failf("no direction sows from %s into %s", c.SiteName(from), c.SiteName(first))
 }
 
 type relayEnds struct{ relay }
@@ -153,11 +207,7 @@ func (r *relayEnds) BeginSites(c *kernel.Ctx, b *kernel.Batch, p int) {
 }
 
 func (r *relayEnds) TestInBatch(c *kernel.Ctx, b *kernel.Batch, p, from int) (bool, error) {
-	t := r.tracks[p-1]
-	if err := r.check(c, t, from); err != nil {
-		return false, err
-	}
-	return c.RelayEnds("relay_ends", t, from, r.stop, r.maxLaps, b.Settled, &b.Work)
+	return c.RelayEnds("relay_ends", r.tracks[p-1], from, r.stop, r.maxLaps, b.Settled, &b.Work)
 }
 
 // ---- relay_choices_rule ----

@@ -25,10 +25,11 @@ const (
 	SlotCond          // Condition: (p) -> boolean
 	SlotAmount        // Amount: (p) -> a whole number
 	SlotLap           // LapRule: (p, last, track, laps) -> how the relay goes on
+	SlotMoveTest      // MoveTester: (p, kind, sites...) -> boolean
 	numSlots
 )
 
-var slotNames = [...]string{"", "emit", "play", "kind play", "sow", "relay", "capture", "site test", "unless", "after", "result", "choices", "count", "condition", "amount", "lap"}
+var slotNames = [...]string{"", "emit", "play", "kind play", "sow", "relay", "capture", "site test", "unless", "after", "result", "choices", "count", "condition", "amount", "lap", "move test"}
 
 // String names the slot.
 func (s Slot) String() string {
@@ -71,6 +72,8 @@ func (s Slot) Call() string {
 		return "(p) → number"
 	case SlotLap:
 		return "(p, last, track, laps) → how the relay goes on"
+	case SlotMoveTest:
+		return "(p, kind, sites...) → boolean"
 	}
 	return ""
 }
@@ -124,11 +127,28 @@ type (
 	Amount interface {
 		Value(c *kernel.Ctx, p int) (int, error)
 	}
+	// MoveTester tests a move of player p (a move of the decision being
+	// listed, as yet unplayed).
+	MoveTester interface {
+		TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error)
+	}
 	// LapRule says how a relay goes on after a lap that ended on last.
 	LapRule interface {
 		Lap(c *kernel.Ctx, p, last int, t *kernel.Track, laps int) (kernel.LapEnd, error)
 	}
 )
+
+// DirectedSower is a Sower that can sow in a direction the move names by
+// the first site it sows (a move "b3-b4" sows from b3 towards b4).
+type DirectedSower interface {
+	SowToward(c *kernel.Ctx, p, from, first int) (last int, wasEmpty bool, err error)
+}
+
+// DirectedRelayer is a Relayer that relays in a direction the move names
+// by its first site.
+type DirectedRelayer interface {
+	RelayToward(c *kernel.Ctx, p, from, first int) (last int, how kernel.How, laps int, err error)
+}
 
 // AsChoices returns the part in a choices or count slot as a
 // ChoiceEmitter: an Emitter there ignores the site or the count.
@@ -191,6 +211,9 @@ func Fits(x any, s Slot) bool {
 		return ok
 	case SlotLap:
 		_, ok := x.(LapRule)
+		return ok
+	case SlotMoveTest:
+		_, ok := x.(MoveTester)
 		return ok
 	}
 	return false

@@ -26,18 +26,19 @@ func init() {
 	Register(Spec{Name: "sowings_rule", Group: "Sowing", Slot: SlotEmit,
 		Doc: "emits a move of kind `kind` for each site p may sow from: the sites of the filter `from` that match, or those of p's list `sites` that hold counters, in that order. `feeding` keeps only the sowings that reach a site another player owns along the track; `ends` only those for which `ends(p, site)` is true (a `relay_ends_rule`); `none` emits one move of that kind (no sites) when there is no sowing (a pass)",
 		Fields: []Field{
-			{Name: "kind", Type: FieldKind, Required: true, Arity: 1, Doc: "the kind of the sowings"},
+			{Name: "kind", Type: FieldKind, Required: true, Arity: AnyArity, Doc: "the kind of the sowings: of one site, or of two with `tracks` (the site sown from and the first site sown)"},
 			{Name: "from", Type: FieldFilter, PerPlayer: true, Doc: "the sites p may sow from"},
+			{Name: "tracks", Type: FieldTracks, PerPlayer: true, Doc: "the tracks of the directions p may sow in: a move for each direction from each site, naming the first site sown"},
 			{Name: "sites", Type: FieldSites, PerPlayer: true, Doc: "or: one list of sites per player"},
 			{Name: "feeding", Type: FieldTrack, PerPlayer: true, Doc: "only sowings that reach another player's site along this track"},
-			{Name: "ends", Type: FieldPart, Slot: SlotSiteTest, Doc: "only sowings for which this holds"},
+			{Name: "ends", Type: FieldPart, Slot: SlotSiteTest, Or: SlotMoveTest, Doc: "only sowings for which `ends(p, site)` holds (or, a move test such as an `ends_rule`, `ends(p, kind, sites...)`)"},
 			{Name: "none", Type: FieldKind, Arity: 0, Doc: "a move of this kind when there is no sowing"},
 		},
 		New: newSowings})
 	Register(Spec{Name: "sowing_play", Group: "Sowing", Slot: SlotPlay, Mutates: true,
-		Doc: "a move of kind `kind`: `last, was_empty = sow(p, from)`; unless `extra_turn(p, last)` is true, `n = capture(p, last, was_empty)`; if `n > 0`, with `irreversible` every earlier position is forgotten (`m.irreversible`) and `after_capture(p, n)` runs; then `after(p, n)`. A move of another kind is `other(p, kind, sites...)`. Only `sow` is required",
+		Doc: "a move of kind `kind`: `last, was_empty = sow(p, from)` (a move of two sites sows from the first towards the second, with a `relay_rule` of `tracks`); unless `extra_turn(p, last)` is true, `n = capture(p, last, was_empty)`; if `n > 0`, with `irreversible` every earlier position is forgotten (`m.irreversible`) and `after_capture(p, n)` runs; then `after(p, n)`. A move of another kind is `other(p, kind, sites...)`. Only `sow` is required",
 		Fields: []Field{
-			{Name: "kind", Type: FieldKind, Required: true, Arity: 1, Doc: "the kind of the sowings"},
+			{Name: "kind", Type: FieldKind, Required: true, Arity: AnyArity, Doc: "the kind of the sowings (the site sown from, and the first site sown when the player chooses a direction)"},
 			{Name: "sow", Type: FieldPart, Slot: SlotSow, Required: true, Doc: "the sowing"},
 			{Name: "extra_turn", Type: FieldPart, Slot: SlotSiteTest, Doc: "whether the mover moves again"},
 			{Name: "capture", Type: FieldPart, Slot: SlotCapture, Doc: "the capture"},
@@ -47,9 +48,18 @@ func init() {
 			{Name: "other", Type: FieldPart, Slot: SlotPlay, Doc: "plays moves of other kinds"},
 		},
 		New: func(a *Args) (any, error) {
-			return &sowingPlay{kind: a.Kind("kind"), sow: a.Part("sow").(Sower), extra: tester(a.Part("extra_turn")),
+			r := &sowingPlay{kind: a.Kind("kind"), sow: a.Part("sow").(Sower), extra: tester(a.Part("extra_turn")),
 				capture: capturer(a.Part("capture")), afterCapture: follower(a.Part("after_capture")),
-				after: follower(a.Part("after")), other: player(a.Part("other")), irreversible: a.Bool("irreversible")}, nil
+				after: follower(a.Part("after")), other: player(a.Part("other")), irreversible: a.Bool("irreversible")}
+			r.directed, _ = r.sow.(DirectedSower)
+			k := &a.Def.Kinds[r.kind]
+			switch {
+			case k.Arity() == 2 && r.directed == nil:
+				return nil, a.Errorf("kind %s names 2 sites; sow must sow in a direction (a relay_rule with tracks)", k.Name)
+			case k.Arity() != 1 && k.Arity() != 2:
+				return nil, a.Errorf("kind %s must take 1 site (the site sown from), or 2 with a direction", k.Name)
+			}
+			return r, nil
 		}})
 	Register(Spec{Name: "sowing_legal", Group: "Sowing", Slot: SlotEmit,
 		Doc: "when the next player's `starving` filter holds no counter, `feeding(p)` (or nothing); otherwise `sowings(p)`",
@@ -134,16 +144,33 @@ func (r *extraTurn) TestSite(c *kernel.Ctx, p, last int) (bool, error) {
 // ---- sowings_rule ----
 
 type sowings struct {
-	kind    int
-	from    []*kernel.Filter
-	sites   [][]int32
-	feeding []*kernel.Track
-	ends    SiteTester
-	none    int
+	kind     int
+	dirs     [][]*kernel.Track // per player, with moves of two sites; nil for one
+	from     []*kernel.Filter
+	sites    [][]int32
+	feeding  []*kernel.Track
+	ends     SiteTester
+	endsMove MoveTester // ends, when it tests the move
+	none     int
 }
 
 func newSowings(a *Args) (any, error) {
-	r := &sowings{kind: a.Kind("kind"), none: a.Kind("none"), ends: tester(a.Part("ends")), feeding: a.Tracks("feeding")}
+	r := &sowings{kind: a.Kind("kind"), none: a.Kind("none"), feeding: a.Tracks("feeding"), dirs: a.TrackLists("tracks")}
+	switch x := a.Part("ends").(type) {
+	case Hook: // a script function, called as a site test
+		r.ends = x
+	case MoveTester:
+		r.endsMove = x
+	case SiteTester:
+		r.ends = x
+	}
+	want := 1
+	if r.dirs != nil {
+		want = 2
+	}
+	if k := &a.Def.Kinds[r.kind]; k.Arity() != want {
+		return nil, a.Errorf("kind %s must take %s", k.Name, ArityText(want))
+	}
 	switch {
 	case a.Has("from") && !a.Has("sites"):
 		r.from = a.Filters("from")
@@ -177,6 +204,9 @@ func (r *sowings) Emit(c *kernel.Ctx, p int) (int, error) {
 	}
 	if len(s.Moves)+len(cand)+1 > kernel.MaxLegal {
 		return 0, kernel.Failf("more than %d legal moves in one decision", kernel.MaxLegal)
+	}
+	if r.dirs != nil {
+		return r.emitDirected(c, p, cand, f)
 	}
 	// A test that shares work across the sites (a relay's bound) is
 	// prepared once for them all.
@@ -242,6 +272,56 @@ func (r *sowings) Emit(c *kernel.Ctx, p int) (int, error) {
 	return len(moves) - before, nil
 }
 
+// emitDirected emits a move (from, first site sown) for each site p may
+// sow from and each direction.
+func (r *sowings) emitDirected(c *kernel.Ctx, p int, cand []int32, f *kernel.Filter) (int, error) {
+	s, l := c.S, &c.Def.Layout
+	cells, owners := s.Cells, l.OwnersOf(s.Cells)
+	t := kernel.AnySite()
+	if f != nil {
+		t = f.Tester(c.Mover)
+	}
+	before := len(s.Moves)
+	m := kernel.Move{Kind: uint8(r.kind), N: 2}
+	for _, i := range cand {
+		if !t.OK(cells, owners, i) || t.Rare && !f.MatchesOwner(cells, l, c.Mover, i) {
+			continue
+		}
+		if r.feeding != nil && !c.Feeds(r.feeding[p-1], p, int(i)) {
+			continue
+		}
+		for _, dir := range r.dirs[p-1] {
+			next := dir.Next(int(i))
+			if next < 0 {
+				continue
+			}
+			m.Sites[0], m.Sites[1] = uint16(i), uint16(next)
+			ok := true
+			var err error
+			switch {
+			case r.endsMove != nil:
+				ok, err = r.endsMove.TestMove(c, p, m)
+			case r.ends != nil:
+				ok, err = r.ends.TestSite(c, p, int(i))
+			}
+			if err != nil {
+				return 0, err
+			}
+			if ok {
+				if err := c.Push(m); err != nil {
+					return 0, err
+				}
+			}
+		}
+	}
+	if len(s.Moves) == before && r.none >= 0 {
+		if err := c.Push(kernel.Move{Kind: uint8(r.none)}); err != nil {
+			return 0, err
+		}
+	}
+	return len(s.Moves) - before, nil
+}
+
 // SiteBatcher is a SiteTester that tests many sites of one player more
 // cheaply together than one by one, sharing its work (a bound, a budget)
 // across them: BeginSites prepares a batch (from c.BeginBatch),
@@ -257,6 +337,7 @@ type SiteBatcher interface {
 type sowingPlay struct {
 	kind                int
 	sow                 Sower
+	directed            DirectedSower // sow, when it sows in a direction
 	extra               SiteTester
 	capture             Capturer
 	afterCapture, after Follower
@@ -268,7 +349,14 @@ func (r *sowingPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 	if int(m.Kind) != r.kind {
 		return playOther(c, r.other, p, m)
 	}
-	last, empty, err := r.sow.Sow(c, p, int(m.Sites[0]))
+	var last int
+	var empty bool
+	var err error
+	if m.N == 2 {
+		last, empty, err = r.directed.SowToward(c, p, int(m.Sites[0]), int(m.Sites[1]))
+	} else {
+		last, empty, err = r.sow.Sow(c, p, int(m.Sites[0]))
+	}
 	if err != nil {
 		return err
 	}
