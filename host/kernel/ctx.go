@@ -273,13 +273,16 @@ func (c *Ctx) Finish(w int, reason string, notes []string, sites []int) {
 
 // Push adds a legal move to the decision being listed.
 func (c *Ctx) Push(m Move) error {
-	m.game = c.Def.Tag
 	if len(c.S.Moves) >= MaxLegal {
-		return Failf("more than %d legal moves in one decision", MaxLegal)
+		return errTooMany()
 	}
+	m.game = c.Def.Tag
 	c.S.Moves = append(c.S.Moves, m)
 	return nil
 }
+
+// errTooMany is the error of a decision with too many legal moves.
+func errTooMany() error { return Failf("more than %d legal moves in one decision", MaxLegal) }
 
 // PushNew adds a legal move unless the decision lists it already (on some
 // boards the same from-to pair is both a step and a jump); it charges a

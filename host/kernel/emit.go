@@ -11,19 +11,21 @@ func (c *Ctx) EmitEach(k int, f *Filter) (int, error) {
 		return 0, err
 	}
 	cells, l := c.S.Cells, &c.Def.Layout
-	m := Move{Kind: uint8(k), N: 1}
+	moves := c.S.Moves
+	before := len(moves)
+	if len(moves)+len(f.cand) > MaxLegal {
+		return c.emitEachSlowly(k, f)
+	}
+	m := Move{Kind: uint8(k), N: 1, game: c.Def.Tag}
 	t, owners := f.Tester(c.Mover), l.OwnersOf(cells)
-	n := 0
 	for _, i := range f.cand {
 		if t.OK(cells, owners, i) && (!t.Rare || f.MatchesOwner(cells, l, c.Mover, i)) {
 			m.Sites[0] = uint16(i)
-			if err := c.Push(m); err != nil {
-				return n, err
-			}
-			n++
+			moves = append(moves, m)
 		}
 	}
-	return n, nil
+	c.S.Moves = moves
+	return len(moves) - before, nil
 }
 
 // EmitSteps adds a move (from, to) of kind k for each site of f and each
@@ -164,6 +166,24 @@ func (c *Ctx) EmitSubsets(k int, pool []int32, lo, hi int) (int, error) {
 			for j := i + 1; j < size; j++ {
 				idx[j] = idx[j-1] + 1
 			}
+		}
+	}
+	return n, nil
+}
+
+// emitEachSlowly is EmitEach near the bound on the legal moves: one move
+// at a time, each checked.
+func (c *Ctx) emitEachSlowly(k int, f *Filter) (int, error) {
+	cells, l := c.S.Cells, &c.Def.Layout
+	m := Move{Kind: uint8(k), N: 1}
+	n := 0
+	for _, i := range f.cand {
+		if f.Matches(cells, l, c.Mover, i) {
+			m.Sites[0] = uint16(i)
+			if err := c.Push(m); err != nil {
+				return n, err
+			}
+			n++
 		}
 	}
 	return n, nil
