@@ -47,6 +47,8 @@ var portGames = []struct {
 	{"tsoro-4x8", "tsoro", []host.Option{host.WithParam("holes", 8)}, newTsoroPort},
 	{"gore", "gore", nil, newGorePort},
 	{"yematatu", "yematatu", nil, newYematatuPort},
+	{"bao", "bao", nil, newBaoPort},
+	{"bao-must-capture", "bao", []host.Option{host.WithVariant("must-capture")}, newBaoPort},
 }
 
 // repetitions counts positions by their hash since the last irreversible
