@@ -47,6 +47,12 @@ var portGames = []struct {
 	{"tsoro-4x8", "tsoro", []host.Option{host.WithParam("holes", 8)}, newTsoroPort},
 	{"gore", "gore", nil, newGorePort},
 	{"yematatu", "yematatu", nil, newYematatuPort},
+	{"tictactoe", "tictactoe", nil, newTicTacToePort},
+	{"tapatan", "tapatan", nil, newTapatanPort},
+	{"achi", "achi", nil, newAchiPort},
+	{"nineholes", "nineholes", nil, newNineHolesPort},
+	{"shisima", "shisima", nil, newShisimaPort},
+	{"tantfant", "tantfant", nil, newTantFantPort},
 	{"bao", "bao", nil, newBaoPort},
 	{"bao-must-capture", "bao", []host.Option{host.WithVariant("must-capture")}, newBaoPort},
 }
