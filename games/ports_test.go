@@ -55,6 +55,11 @@ var portGames = []struct {
 	{"tantfant", "tantfant", nil, newTantFantPort},
 	{"bao", "bao", nil, newBaoPort},
 	{"bao-must-capture", "bao", []host.Option{host.WithVariant("must-capture")}, newBaoPort},
+	{"yemutwelve", "yemutwelve", nil, newMorrisPort},
+	{"yemutwelve-flying", "yemutwelve", []host.Option{host.WithParam("flying", true)}, newMorrisPort},
+	{"nine-mens-morris", "yemutwelve", []host.Option{host.WithVariant("nine-mens-morris")}, newMorrisPort},
+	{"nine-mens-morris-stepping", "yemutwelve", []host.Option{host.WithVariant("nine-mens-morris"), host.WithParam("flying", false)}, newMorrisPort},
+	{"morabaraba", "yemutwelve", []host.Option{host.WithVariant("morabaraba")}, newMorrisPort},
 }
 
 // repetitions counts positions by their hash since the last irreversible
