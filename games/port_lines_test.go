@@ -1,6 +1,7 @@
 package games_test
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/matombo/matombo/host"
@@ -74,15 +75,15 @@ const (
 
 // lineRules is what sets the games of linePort apart.
 type lineRules struct {
-	hands      [2]int              // pieces in hand at the start
-	start      [2][]int            // the points each player's pieces start on
-	firstDrop  []int               // the points Player 1's first drop may go to; nil for any empty point
-	moves      lineMoves           // once both hands are empty
-	pass       bool                // a player with pieces and no move passes
-	stuckLoses bool                // a player without a legal move loses; otherwise the game is drawn
-	won        func(p, s int) bool // whether p, whose piece just went to s, has won
-	fullDraws  bool                // a full board is a draw
-	repetition bool                // the third occurrence of a position is a draw
+	hands      [2]int                           // pieces in hand at the start
+	start      [2][]int                         // the points each player's pieces start on
+	firstDrop  []int                            // the points Player 1's first drop may go to; nil for any empty point
+	moves      lineMoves                        // once both hands are empty
+	pass       bool                             // a player with pieces and no move passes
+	stuckLoses bool                             // a player without a legal move loses; otherwise the game is drawn
+	won        func(l *linePort, p, s int) bool // whether p, whose piece just went to s, has won
+	fullDraws  bool                             // a full board is a draw
+	repetition bool                             // the third occurrence of a position is a draw
 }
 
 type linePort struct {
@@ -207,7 +208,7 @@ func (l *linePort) play(i int) {
 	default:
 		l.owner[m[0]], l.owner[to] = 0, p
 	}
-	if to >= 0 && l.rules.won(p, to) {
+	if to >= 0 && l.rules.won(l, p, to) {
 		l.end(p)
 		return
 	}
@@ -233,21 +234,19 @@ func (l *linePort) end(winner int) {
 
 // threeInARow is the win of most of these games: three of the mover's
 // pieces on a line through the point just taken.
-func (l *linePort) threeInARow(p, s int) bool { return l.inRow(l.owner, p, s, 3) }
+func threeInARow(l *linePort, p, s int) bool { return l.inRow(l.owner, p, s, 3) }
 
 // newTicTacToePort: X2 five marks and four, X3 a mark on any empty cell,
 // X4 three in a row win, X5 a full grid draws. Marks never move.
 func newTicTacToePort(g *host.Game) port {
-	l := newLinePort(newLineBoard(g), lineRules{hands: [2]int{5, 4}, fullDraws: true})
-	l.rules.won = l.threeInARow
-	return l
+	return newLinePort(newLineBoard(g), lineRules{hands: [2]int{5, 4}, won: threeInARow, fullDraws: true})
 }
 
 // newTapatanPort: P2 three pieces each in hand, P3 drops (first_drop),
 // P4 steps (moves = anywhere), P5 three on a line win, P6 stalemate draws,
 // P7 repetition.
 func newTapatanPort(g *host.Game) port {
-	r := lineRules{hands: [2]int{3, 3}, repetition: true}
+	r := lineRules{hands: [2]int{3, 3}, won: threeInARow, repetition: true}
 	centre := siteIndex(g, "b2")
 	switch stringParam(g, "first_drop") {
 	case "centre":
@@ -262,9 +261,7 @@ func newTapatanPort(g *host.Game) port {
 	if stringParam(g, "moves") == "anywhere" {
 		r.moves = anywhereMoves
 	}
-	l := newLinePort(newLineBoard(g), r)
-	l.rules.won = l.threeInARow
-	return l
+	return newLinePort(newLineBoard(g), r)
 }
 
 // newAchiPort: A2 four pieces each (pieces), A3 drops, A4 steps, A5 three
@@ -272,23 +269,19 @@ func newTapatanPort(g *host.Game) port {
 // repetition.
 func newAchiPort(g *host.Game) port {
 	n := intParam(g, "pieces")
-	r := lineRules{hands: [2]int{n, n}, stuckLoses: true, pass: stringParam(g, "blocked") == "pass", repetition: true}
-	l := newLinePort(newLineBoard(g), r)
-	l.rules.won = l.threeInARow
-	return l
+	r := lineRules{hands: [2]int{n, n}, won: threeInARow, pass: stringParam(g, "blocked") == "pass", stuckLoses: true, repetition: true}
+	return newLinePort(newLineBoard(g), r)
 }
 
 // newNineHolesPort: N2 three pieces each, N3 drops, N4 steps along rows and
 // columns (moves = anywhere), N5 three in a row win, N6 a blocked player
 // loses, N7 repetition.
 func newNineHolesPort(g *host.Game) port {
-	r := lineRules{hands: [2]int{3, 3}, stuckLoses: true, repetition: true}
+	r := lineRules{hands: [2]int{3, 3}, won: threeInARow, stuckLoses: true, repetition: true}
 	if stringParam(g, "moves") == "anywhere" {
 		r.moves = anywhereMoves
 	}
-	l := newLinePort(newLineBoard(g), r)
-	l.rules.won = l.threeInARow
-	return l
+	return newLinePort(newLineBoard(g), r)
 }
 
 // shisimaBoards are S2's and S7's starting points and centre of each
@@ -305,16 +298,15 @@ var shisimaBoards = map[string]struct {
 // row through the centre win, S5 repetition, S6 a blocked player loses.
 func newShisimaPort(g *host.Game) port {
 	sb := shisimaBoards[stringParam(g, "board")]
+	centre := siteIndex(g, sb.centre)
 	r := lineRules{stuckLoses: true, repetition: true}
+	r.won = func(l *linePort, p, _ int) bool { return l.owner[centre] == p && l.inRow(l.owner, p, centre, 3) }
 	for p, names := range sb.start {
 		for _, name := range names {
 			r.start[p] = append(r.start[p], siteIndex(g, name))
 		}
 	}
-	centre := siteIndex(g, sb.centre)
-	l := newLinePort(newLineBoard(g), r)
-	l.rules.won = func(p, _ int) bool { return l.owner[centre] == p && l.inRow(l.owner, p, centre, 3) }
-	return l
+	return newLinePort(newLineBoard(g), r)
 }
 
 // newTantFantPort: F2 the pieces start on the home rows, F3 steps, F4 three
@@ -322,30 +314,25 @@ func newShisimaPort(g *host.Game) port {
 // loses (blocked = draw: a draw), F6 repetition.
 func newTantFantPort(g *host.Game) port {
 	b := newLineBoard(g)
-	r := lineRules{repetition: true}
-	if stringParam(g, "blocked") == "loses" {
-		r.stuckLoses = true
-	}
-	home := [2][]int{}
+	r := lineRules{stuckLoses: stringParam(g, "blocked") == "loses", repetition: true}
 	for p, row := range []string{"a", "c"} {
 		for c := 1; c <= 3; c++ {
-			home[p] = append(home[p], siteIndex(g, row+string(rune('0'+c))))
+			r.start[p] = append(r.start[p], siteIndex(g, fmt.Sprintf("%s%d", row, c)))
 		}
 	}
-	r.start = home
 	// F4: the lines of three that win for each player.
 	wins := stringParam(g, "wins")
 	winning := [2][]bool{make([]bool, len(b.lines)), make([]bool, len(b.lines))}
 	for li, line := range b.lines {
 		first, last := b.names[line[0]], b.names[line[len(line)-1]]
 		diagonal := first[0] != last[0] && first[1] != last[1]
-		for p := range 2 {
-			homeOf := 0 // the player whose home row the line is
-			for q := range 2 {
-				if slices.Equal(line, home[q]) {
-					homeOf = q + 1
-				}
+		homeOf := 0 // the player whose home row the line is
+		for q, home := range r.start {
+			if slices.Equal(line, home) {
+				homeOf = q + 1
 			}
+		}
+		for p := range 2 {
 			switch wins {
 			case "diagonals":
 				winning[p][li] = diagonal
@@ -356,8 +343,7 @@ func newTantFantPort(g *host.Game) port {
 			}
 		}
 	}
-	l := newLinePort(b, r)
-	l.rules.won = func(p, s int) bool {
+	r.won = func(l *linePort, p, s int) bool {
 		for _, li := range l.at[s] {
 			if winning[p-1][li] && !slices.ContainsFunc(l.lines[li], func(x int) bool { return l.owner[x] != p }) {
 				return true
@@ -365,7 +351,7 @@ func newTantFantPort(g *host.Game) port {
 		}
 		return false
 	}
-	return l
+	return newLinePort(b, r)
 }
 
 // stringParam returns g's string parameter name.
