@@ -54,8 +54,7 @@ func newBaoPort(g *host.Game) port {
 	if len(names) != baoSites {
 		panic(fmt.Sprintf("bao has %d sites, the port knows %d", len(names), baoSites))
 	}
-	must, _ := g.Param("must_capture")
-	b := &baoPort{names: names, must: must.(bool), reps: newRepetitions()}
+	b := &baoPort{names: names, must: boolParam(g, "must_capture"), reps: newRepetitions()}
 	at := func(row string, col int) int { return siteIndex(g, fmt.Sprintf("%s%d", row, col)) }
 	// B3: Player 1 clockwise b1 -> b8 -> a8 -> a1, Player 2 clockwise
 	// c8 -> c1 -> d1 -> d8; anticlockwise the other way round.
