@@ -9,9 +9,10 @@ import (
 // to continue or stop; a capture after a sowing that ends in an empty
 // site; and bonus captures of sites the mover chooses, one decision each.
 //
-// A decision within a turn is kept in a script variable (the pending
-// decision; see pending.go): 0 when a move starts, a site (from 1) while
-// a sowing waits at that site, -k while the mover still makes k choices.
+// A decision within a turn is kept in a script variable, the pending
+// decision (see kernel.Ctx.Pending): 0 when a move starts, a site (from
+// 1) while a sowing waits at that site, -k while the mover still makes k
+// choices.
 
 var relayFields = []Field{
 	{Name: "track", Type: FieldTrack, PerPlayer: true, Doc: "the looping track sown along"},
@@ -253,12 +254,11 @@ func (r *bonus) After(c *kernel.Ctx, p, left int) error {
 			if left > kernel.MaxCount {
 				return kernel.Failf("%d bonus captures: too many", left)
 			}
-			c.SetVar(r.pending, -left)
-			c.SetToMove(p)
+			c.WaitFor(r.pending, left, p)
 			return nil
 		}
 	}
-	c.SetVar(r.pending, 0)
+	c.Done(r.pending)
 	return nil
 }
 
@@ -280,17 +280,18 @@ func (r *relayPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 	case r.sow:
 		return r.sowFrom(c, p, int(m.Sites[0]))
 	case r.cont:
-		at := c.Var(r.pending) - 1
-		if at < 0 || at >= c.Def.Layout.Sites {
+		w, at := c.Pending(r.pending)
+		if w != kernel.WaitingAt || at >= c.Def.Layout.Sites {
 			return kernel.Failf("continue, but no sowing waits at a stop")
 		}
-		c.SetVar(r.pending, 0)
+		c.Done(r.pending)
 		return r.sowFrom(c, p, at)
 	case r.stop:
-		c.SetVar(r.pending, 0)
+		c.Done(r.pending)
 		return nil
 	case r.take:
-		left := -c.Var(r.pending) - 1
+		_, k := c.Pending(r.pending)
+		left := k - 1
 		n, err := c.Capture(int(m.Sites[0]), p, -1)
 		if err != nil {
 			return err
@@ -329,8 +330,7 @@ func (r *relayPlay) sowFrom(c *kernel.Ctx, p, from int) error {
 		}
 		return r.bonus.After(c, p, r.bonusCount)
 	case kernel.RelayStop:
-		c.SetVar(r.pending, last+1)
-		c.SetToMove(p)
+		c.WaitAt(r.pending, last, p)
 		return nil
 	case kernel.RelayHook:
 		return nil

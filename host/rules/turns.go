@@ -55,9 +55,9 @@ type pendingLegal struct {
 }
 
 func (r *pendingLegal) Emit(c *kernel.Ctx, p int) (int, error) {
-	v := c.Var(r.pending)
-	switch {
-	case v == 0:
+	w, x := c.Pending(r.pending)
+	switch w {
+	case kernel.NotWaiting:
 		total := 0
 		for _, f := range r.none {
 			n, err := f.Emit(c, p)
@@ -67,19 +67,19 @@ func (r *pendingLegal) Emit(c *kernel.Ctx, p int) (int, error) {
 			total += n
 		}
 		return total, nil
-	case v > 0:
+	case kernel.WaitingAt:
 		if r.site == nil {
 			return 0, nil
 		}
-		if v > c.Def.Layout.Sites {
-			return 0, kernel.Failf("the pending variable holds %d, which is not a site", v)
+		if x >= c.Def.Layout.Sites {
+			return 0, kernel.Failf("the pending variable holds %d, which is not a site", x+1)
 		}
-		return r.site.EmitAt(c, p, v-1)
+		return r.site.EmitAt(c, p, x)
 	}
 	if r.count == nil {
 		return 0, nil
 	}
-	return r.count.EmitAt(c, p, -v)
+	return r.count.EmitAt(c, p, x)
 }
 
 // ---- play_by_kind ----
