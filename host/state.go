@@ -331,7 +331,7 @@ func (s *State) illegal(m Move) error {
 		}
 		reason = s.whyNot(int(m.Kind), sites)
 	}
-	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason}
+	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason, GameOver: s.over}
 }
 
 // ParseMove returns the legal move whose token is tok.
@@ -342,7 +342,7 @@ func (s *State) ParseMove(tok string) (Move, error) {
 			return m, nil
 		}
 	}
-	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: s.illegalToken(tok)}
+	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: s.illegalToken(tok), GameOver: s.over}
 }
 
 // Play plays the legal move whose token is tok.
