@@ -1,5 +1,6 @@
 -- Attack: legal lists nothing and blocked does not end the game.
 -- Must: Load fails with a ScriptError (in blocked) naming this file.
+-- Expect: load script-error msg="without ending the game" noline="blocked returned normally; no line did anything wrong"
 local m = matombo
 m.declare { name = "blocked_unfinished" }
 m.board { rows = { "a", "b" }, columns = 3 }

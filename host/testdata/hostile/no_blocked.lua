@@ -1,5 +1,6 @@
 -- Attack: legal lists nothing and the script has no blocked function.
 -- Must: Load fails with a ScriptError (in legal) naming this file.
+-- Expect: load script-error msg="player 1 has no legal token" noline="the script did nothing wrong on a line: legal returned without listing a token"
 local m = matombo
 m.declare { name = "no_blocked" }
 m.board { rows = { "a", "b" }, columns = 3 }
