@@ -89,7 +89,7 @@ func (p Pos) String() string {
 func prefixPos(p Pos, msg string) string {
 	// A message may quote anything a script passed: its control
 	// characters are shown as escapes, never sent to a terminal.
-	msg = clipText(msg, maxMessageText)
+	msg = clipText(msg, 2*maxMessageText) // a message of several parts, each clipped where it is made
 	if s := p.String(); s != "" {
 		return escapeControls(s + ": " + msg)
 	}

@@ -63,7 +63,7 @@ func (vm *machine) apiTry(L *lua.LState) int {
 	}
 	vm.tryDepth++
 	vm.emitting = false
-	err := L.PCall(L.GetTop()-1, lua.MultRet, nil)
+	err := vm.protect(L, L.GetTop()-1)
 	vm.tryDepth--
 	v = &vm.trySaves[vm.tryDepth]
 	s.cells = append(s.cells[:0], v.cells...)

@@ -60,8 +60,9 @@ type machine struct {
 	irrev     irreversible      // see lua_irreversible.go
 	strs      strCache
 
-	tryDepth int        // tries running (lua_try.go)
-	trySaves []trySaved // what each running try restores
+	tryDepth   int            // tries running (lua_try.go)
+	trySaves   []trySaved     // what each running try restores
+	trampoline *lua.LFunction // calls a function under protect (lua_pcall.go)
 
 	natives  map[*lua.LFunction]*native // native rules (native.go)
 	natPlay  turnPlayer                 // play, when it is a native turn
@@ -381,7 +382,7 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 		vm.dcl.cfgErr = nil
 		return cfg
 	}
-	return &ScriptError{Pos: pos, Func: fn, Msg: text, Traceback: trace, Err: err}
+	return &ScriptError{Pos: pos, Func: fn, Msg: clipText(text, maxMessageText), Traceback: clipText(trace, maxTraceText), Err: err}
 }
 
 // luaErrorText describes an error value without running metamethods: an
