@@ -25,6 +25,7 @@ type native struct {
 	name string // the constructor, for messages
 	fn   *lua.LFunction
 	rule nativeRule
+	pos  Pos // the line of the script that made it
 
 	emits emitter    // the rule emits moves: it may serve as a script's legal
 	plays turnPlayer // the rule is a play turn: it may serve as a script's play
@@ -121,7 +122,7 @@ func (c *nativeCall) hook(fn lua.LValue, nret int, out []lua.LValue, args ...lua
 
 // newNative registers a native rule and returns its Lua function.
 func (vm *machine) newNative(L *lua.LState, name string, r nativeRule) int {
-	n := &native{name: name, rule: r}
+	n := &native{name: name, rule: r, pos: vm.callerPos(L)}
 	n.emits, _ = r.(emitter)
 	n.plays, _ = r.(turnPlayer)
 	n.fn = L.NewFunction(func(L *lua.LState) int { return vm.callNative(L, n) })
@@ -423,7 +424,11 @@ func (vm *machine) runNativeTurn(name Call, p int, m Move) error {
 	}
 	vm.broken = true
 	if ne, ok := err.(*nativeError); ok && vm.trip.FiredFor(seq) == watchdog.None {
-		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: name, Msg: ne.msg}
+		fn := vm.fnLegal
+		if name == CallPlay {
+			fn = vm.fnPlay
+		}
+		return &ScriptError{Pos: vm.funcPos(fn), Func: name, Msg: ne.msg}
 	}
 	return vm.convertError(err, name, seq)
 }

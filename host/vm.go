@@ -215,7 +215,7 @@ func (vm *machine) close() {
 // takeRules reads the table of rule functions the chunk returned.
 func (vm *machine) takeRules(v lua.LValue) error {
 	t, ok := v.(*lua.LTable)
-	pos := Pos{File: vm.g.file}
+	pos := vm.rulesPos()
 	if !ok {
 		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the script must end with \"return { setup = ..., legal = ..., play = ... }\", but it returned %s", v.Type())}
 	}
@@ -485,7 +485,7 @@ func (vm *machine) evaluate(s *State, p int) (float64, error) {
 	f, ok := v.(lua.LNumber)
 	if !ok || f != f {
 		vm.broken = true
-		return 0, &ScriptError{Pos: Pos{File: vm.g.file}, Func: CallEvaluate, Msg: fmt.Sprintf("evaluate(%d) must return a number, got %s", p, describeLua(v))}
+		return 0, &ScriptError{Pos: vm.funcPos(vm.fnEvaluate), Func: CallEvaluate, Msg: fmt.Sprintf("evaluate(%d) must return a number, got %s", p, describeLua(v))}
 	}
 	return float64(f), nil
 }
@@ -508,7 +508,7 @@ func (vm *machine) score(s *State, dst []int) ([]int, error) {
 		if !ok || float64(f) != math.Trunc(float64(f)) || f < -maxCount || f > maxCount {
 			L.Pop(n)
 			vm.broken = true
-			return dst, &ScriptError{Pos: Pos{File: vm.g.file}, Func: CallScore,
+			return dst, &ScriptError{Pos: vm.funcPos(vm.fnScore), Func: CallScore,
 				Msg: fmt.Sprintf("score must return %d whole numbers (one per player, at most %d), got %s for player %d", n, maxCount, describeLua(v), i)}
 		}
 		dst = append(dst, int(f))
@@ -548,14 +548,14 @@ func (vm *machine) settle(s *State) error {
 	}
 	if vm.fnBlocked == nil {
 		vm.broken = true
-		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: "legal", Msg: fmt.Sprintf("player %d has no legal token and the game is not over; the script should end the game or return a blocked function", p)}
+		return &ScriptError{Pos: vm.funcPos(vm.fnLegal), Func: "legal", Msg: fmt.Sprintf("player %d has no legal token and the game is not over; the script should end the game or return a blocked function", p)}
 	}
 	if err := vm.call(vm.fnBlocked, "blocked", 0, luaInt(p)); err != nil {
 		return err
 	}
 	if !s.over {
 		vm.broken = true
-		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: "blocked", Msg: fmt.Sprintf("blocked(%d) returned without ending the game (call matombo.finish)", p)}
+		return &ScriptError{Pos: vm.funcPos(vm.fnBlocked), Func: "blocked", Msg: fmt.Sprintf("blocked(%d) returned without ending the game (call matombo.finish)", p)}
 	}
 	return nil
 }
@@ -629,7 +629,7 @@ func (vm *machine) repeated(s *State, p int) error {
 	}
 	if !s.over {
 		vm.broken = true
-		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: "repeated", Msg: "repeated returned without ending the game (call matombo.finish)"}
+		return &ScriptError{Pos: vm.funcPos(vm.fnRepeated), Func: "repeated", Msg: "repeated returned without ending the game (call matombo.finish)"}
 	}
 	s.moves = s.moves[:0]
 	return nil
