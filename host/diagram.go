@@ -279,6 +279,9 @@ type DiagramError struct {
 	Msg  string
 }
 
+// Code returns "bad-diagram" (see CodeBadDiagram).
+func (e *DiagramError) Code() string { return CodeBadDiagram }
+
 func (e *DiagramError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("diagram line %d: %s", e.Line, escapeControls(e.Msg))

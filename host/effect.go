@@ -22,6 +22,9 @@ type EffectError struct {
 	Msg    string
 }
 
+// Code returns "bad-effect" (see CodeBadEffect).
+func (e *EffectError) Code() string { return CodeBadEffect }
+
 func (e *EffectError) Error() string {
 	return fmt.Sprintf("effect %d (%s): %s", e.Index+1, e.Effect, e.Msg)
 }

@@ -2,9 +2,61 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
+
+// The stable codes of the host's errors, one per kind: every error type of
+// the host has a Code method returning one of them, and ErrorCode finds
+// the code of an error wrapped anywhere in a chain. Messages keep
+// improving; codes do not change, so a program, a scenario (error_code)
+// or a client of the server tells kinds of errors apart by their codes,
+// never by their words. New kinds may be added; no code is renamed or
+// removed.
+const (
+	CodeConfig       = "config-error"  // *ConfigError: an unknown game, variant or parameter, a bad value, a broken variants file
+	CodeScript       = "script-error"  // *ScriptError: a syntax error, a Lua error, a bad argument to a primitive, a bad return value
+	CodeIllegalToken = "illegal-token" // *IllegalMoveError: a token or move that is not legal now
+	CodeGameOver     = "game-over"     // *IllegalMoveError: a move on a finished game
+	CodeCanceled     = "canceled"      // *CanceledError: the caller's context was done
+	CodeBadPosition  = "bad-position"  // *PositionError: a position, encoding or state JSON that does not read
+	CodeBadDiagram   = "bad-diagram"   // *DiagramError: a board diagram that does not read
+	CodeBadEffect    = "bad-effect"    // *EffectError: an effect that does not apply to a position
+
+	// *BudgetError: a call stopped by one of the sandbox's budgets, by
+	// budget (see Budget).
+	CodeBudgetSteps      = "budget-steps"
+	CodeBudgetTime       = "budget-time"
+	CodeBudgetMemory     = "budget-memory"
+	CodeBudgetCallStack  = "budget-call-stack"
+	CodeBudgetDataStack  = "budget-data-stack"
+	CodeBudgetStringSize = "budget-string-size"
+	CodeBudgetTableSize  = "budget-table-size"
+	CodeBudgetPattern    = "budget-pattern"
+	CodeBudgetLoad       = "budget-load"
+)
+
+// ErrorCodes lists every code of the host's errors, in the order of the
+// documentation.
+func ErrorCodes() []string {
+	return []string{CodeConfig, CodeScript, CodeIllegalToken, CodeGameOver, CodeCanceled,
+		CodeBadPosition, CodeBadDiagram, CodeBadEffect,
+		CodeBudgetSteps, CodeBudgetTime, CodeBudgetMemory, CodeBudgetCallStack, CodeBudgetDataStack,
+		CodeBudgetStringSize, CodeBudgetTableSize, CodeBudgetPattern, CodeBudgetLoad}
+}
+
+// ErrorCode returns the stable code of err: that of the first error in its
+// chain with a Code method (errors.As), or "" when there is none.
+func ErrorCode(err error) string {
+	var c interface{ Code() string }
+	if errors.As(err, &c) {
+		return c.Code()
+	}
+	return ""
+}
 
 // Pos is a place in a source file. Line and Col count from 1; zero means
 // unknown. Where the parser gives a range (a syntax error's token, a
@@ -37,6 +89,7 @@ func (p Pos) String() string {
 func prefixPos(p Pos, msg string) string {
 	// A message may quote anything a script passed: its control
 	// characters are shown as escapes, never sent to a terminal.
+	msg = clipText(msg, 2*maxMessageText) // a message of several parts, each clipped where it is made
 	if s := p.String(); s != "" {
 		return escapeControls(s + ": " + msg)
 	}
@@ -57,6 +110,9 @@ type ConfigError struct {
 // Unwrap returns the underlying error, so that errors.Is(err,
 // fs.ErrNotExist) and errors.As work through a ConfigError.
 func (e *ConfigError) Unwrap() error { return e.Err }
+
+// Code returns "config-error" (see CodeConfig).
+func (e *ConfigError) Code() string { return CodeConfig }
 
 func (e *ConfigError) Error() string {
 	msg := e.Msg
@@ -99,6 +155,9 @@ const (
 	CallScore    Call = "score"    // the players' scores of a position
 	CallPrompt   Call = "prompt"   // what the decision of a position asks
 )
+
+// Code returns "script-error" (see CodeScript).
+func (e *ScriptError) Code() string { return CodeScript }
 
 func (e *ScriptError) Error() string {
 	msg := e.Msg
@@ -146,6 +205,35 @@ const (
 // overloaded machine.
 func (b Budget) Deterministic() bool { return b != BudgetTime && b != BudgetMemory }
 
+// Code returns the code of the budget: "budget-steps", "budget-time",
+// "budget-memory", ... (see CodeBudgetSteps).
+func (e *BudgetError) Code() string { return e.Budget.Code() }
+
+// Code is the stable error code of a BudgetError for the budget b.
+func (b Budget) Code() string {
+	switch b {
+	case BudgetSteps:
+		return CodeBudgetSteps
+	case BudgetTime:
+		return CodeBudgetTime
+	case BudgetMemory:
+		return CodeBudgetMemory
+	case BudgetCallStack:
+		return CodeBudgetCallStack
+	case BudgetDataStack:
+		return CodeBudgetDataStack
+	case BudgetStringSize:
+		return CodeBudgetStringSize
+	case BudgetTableSize:
+		return CodeBudgetTableSize
+	case BudgetPattern:
+		return CodeBudgetPattern
+	case BudgetLoad:
+		return CodeBudgetLoad
+	}
+	return "budget-" + strings.ReplaceAll(string(b), " ", "-")
+}
+
 func (e *BudgetError) Error() string {
 	msg := fmt.Sprintf("%s budget exceeded", e.Budget)
 	if e.Limit != "" {
@@ -172,6 +260,9 @@ type CanceledError struct {
 	Err   error // the context's Err: context.Canceled or context.DeadlineExceeded
 	Cause error // context.Cause of the context, when it differs from Err
 }
+
+// Code returns "canceled" (see CodeCanceled).
+func (e *CanceledError) Code() string { return CodeCanceled }
 
 func (e *CanceledError) Error() string {
 	msg := "script call canceled: " + e.Err.Error()
@@ -207,19 +298,66 @@ func canceled(ctx context.Context, pos Pos, fn Call) *CanceledError {
 // IllegalMoveError reports a token that is not legal in a state. The state
 // is left unchanged.
 type IllegalMoveError struct {
-	Token  string   // the token as given
-	Legal  []string // the legal tokens of the state, in order
-	Reason string   // why: which part of the token is wrong and what is possible there, e.g. "a7 is not possible for a sow now (possible: a1 a2)"
+	Token    string   // the token as given
+	Legal    []string // the legal tokens of the state, in order
+	Reason   string   // why: which part of the token is wrong and what is possible there, e.g. "a7 is not possible for a sow now (possible: a1 a2)"
+	GameOver bool     // the game is over: no token is legal
 }
 
+// Code returns "game-over" for a move on a finished game, else
+// "illegal-token" (see CodeIllegalToken).
+func (e *IllegalMoveError) Code() string {
+	if e.GameOver {
+		return CodeGameOver
+	}
+	return CodeIllegalToken
+}
+
+// Error says which token, why, and the legal tokens. It always contains
+// the words "not a legal token", which scenarios written before the
+// reasons were given match on.
 func (e *IllegalMoveError) Error() string {
 	reason := e.Reason
 	if reason == "" {
 		reason = "not a legal token here"
 	}
-	msg := fmt.Sprintf("illegal token %q: %s", e.Token, reason)
-	if len(e.Legal) == 0 {
-		return msg + "; there are no legal tokens"
+	tok := strconv.Quote(e.Token)
+	if len(e.Token) > maxTokenText {
+		tok = clipText(tok, maxTokenText)
 	}
-	return msg + "; legal tokens: " + strings.Join(e.Legal, " ")
+	msg := fmt.Sprintf("illegal token %s: %s", tok, reason)
+	if len(e.Legal) == 0 {
+		msg += "; there are no legal tokens"
+	} else {
+		msg += "; legal tokens: " + clipText(strings.Join(e.Legal, " "), maxLegalText)
+	}
+	if e.Reason != "" {
+		if len(e.Token) > maxTokenText {
+			tok = "the token"
+		}
+		msg += "; " + tok + " is not a legal token here"
+	}
+	return msg
+}
+
+// Bounds of the text an error quotes from its input, so that a message
+// stays readable (and a megabyte of input is not sent back in full).
+const (
+	maxTokenText   = 1 << 10 // a token quoted by IllegalMoveError
+	maxLegalText   = 4 << 10 // the legal tokens listed by IllegalMoveError
+	maxMessageText = 4 << 10 // a script's error message (and what a host error quotes)
+	maxTraceText   = 4 << 10 // a Lua traceback
+)
+
+// clipText cuts s to at most max bytes (at a character boundary) and says
+// how much was cut.
+func clipText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d more bytes cut)", s[:cut], len(s)-cut)
 }

@@ -221,6 +221,7 @@ type extending struct {
 	depth    int                         // how many matombo.extends calls are running
 	replace  []map[string]*lua.LFunction // the replacements of each running call, outermost first
 	params   [][]ParamSpec               // the parameters each running call adds, outermost first
+	paramsAt []Pos                       // where each running call is, for errors about its parameters
 	used     map[string]bool             // replacements a rule point took
 	points   []string                    // rule points declared, in order
 	declared map[string]bool             // the same, as a set
@@ -283,6 +284,7 @@ func (vm *machine) apiExtends(L *lua.LState) int {
 	x.depth++
 	x.replace = append(x.replace, repl)
 	x.params = append(x.params, params)
+	x.paramsAt = append(x.paramsAt, vm.callerPos(L))
 	x.expect = name
 	func() {
 		// Restored also when the base's chunk raises an error, which a
@@ -290,6 +292,7 @@ func (vm *machine) apiExtends(L *lua.LState) int {
 		defer func() {
 			x.replace = x.replace[:len(x.replace)-1]
 			x.params = x.params[:len(x.params)-1]
+			x.paramsAt = x.paramsAt[:len(x.paramsAt)-1]
 			x.depth--
 		}()
 		L.Push(L.NewFunctionFromProto(base.proto))
@@ -472,7 +475,11 @@ func (vm *machine) addExtendsParams(L *lua.LState, specs []ParamSpec) []ParamSpe
 		for _, p := range x.params[i] {
 			for _, s := range specs {
 				if s.Name == p.Name {
-					L.RaiseError("matombo.extends: the parameter %s is the base game's already (its parameters: %s)", p.Name, specNames(specs))
+					// Reported where the extending script declares it, not
+					// at the base's matombo.declare that runs now.
+					at := x.paramsAt[i]
+					L.Error(lua.LString(fmt.Sprintf("%s:%d: matombo.extends: the parameter %s is the base game's already (its parameters: %s)",
+						at.File, at.Line, p.Name, specNames(specs))), 0)
 				}
 			}
 			specs = append(specs, p)

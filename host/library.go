@@ -108,6 +108,9 @@ type folderError struct {
 func (e *folderError) Error() string { return "games folder " + e.dir + ": " + e.msg }
 func (e *folderError) Unwrap() error { return e.err }
 
+// Code returns "config-error": a games folder is configuration.
+func (e *folderError) Code() string { return CodeConfig }
+
 func (ly layer) path(rel string) string {
 	if ly.os {
 		return filepath.Join(ly.root, filepath.FromSlash(rel))

@@ -28,6 +28,7 @@ import (
 type partRef struct {
 	spec *rules.Spec
 	part any
+	pos  Pos // the line of the script that made it
 }
 
 // installParts adds the constructor of every kind of part to the API
@@ -57,7 +58,7 @@ func (vm *machine) declarePart(L *lua.LState, spec *rules.Spec) int {
 		}
 		part = vm.g.parts[n].part
 	}
-	ref := &partRef{spec: spec, part: part}
+	ref := &partRef{spec: spec, part: part, pos: vm.callerPos(L)}
 	vm.partSeq = append(vm.partSeq, ref)
 	fn := L.NewFunction(func(L *lua.LState) int { return vm.callPart(L, ref) })
 	if vm.parts == nil {
@@ -753,9 +754,18 @@ func (vm *machine) runTurn(name Call, p int, m Move) error {
 		vm.budgetHit = &BudgetError{Budget: Budget(over.Budget), Limit: over.Limit, Detail: over.Detail}
 		err = errors.New(over.Error())
 	case fired == watchdog.None && errors.As(err, &rule):
-		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: name, Msg: rule.Msg}
+		return &ScriptError{Pos: vm.turnPos(name), Func: name, Msg: rule.Msg}
 	case fired == watchdog.None && errors.As(err, &arg):
-		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: name, Msg: arg.Msg}
+		return &ScriptError{Pos: vm.turnPos(name), Func: name, Msg: arg.Msg}
 	}
 	return vm.convertError(err, name, seq)
+}
+
+// turnPos is where the script made the turn that failed: its legal or
+// its play.
+func (vm *machine) turnPos(name Call) Pos {
+	if name == CallPlay {
+		return vm.funcPos(vm.fnPlay)
+	}
+	return vm.funcPos(vm.fnLegal)
 }

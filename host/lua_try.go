@@ -60,7 +60,7 @@ func (vm *machine) apiTry(L *lua.LState) int {
 	}
 	vm.tryDepth++
 	vm.emitting = false
-	err := L.PCall(L.GetTop()-1, lua.MultRet, nil)
+	err := vm.protect(L, L.GetTop()-1)
 	vm.tryDepth--
 	v = &vm.trySaves[vm.tryDepth]
 	s.k.Cells = append(s.k.Cells[:0], v.cells...)

@@ -47,6 +47,9 @@ func (e *PositionError) Error() string {
 
 func (e *PositionError) Unwrap() error { return e.Err }
 
+// Code returns "bad-position" (see CodeBadPosition).
+func (e *PositionError) Code() string { return CodeBadPosition }
+
 // StateFromPosition returns a state at the position enc (made by
 // AppendPosition), with the position as the first of its history, as
 // NewState does: the script's result function, when it has one, says
@@ -149,6 +152,15 @@ func (e *ReplayError) Error() string {
 }
 
 func (e *ReplayError) Unwrap() error { return e.Err }
+
+// Code returns the code of the error that stopped the replay (usually
+// "illegal-token"; "canceled" when its context was done).
+func (e *ReplayError) Code() string {
+	if c := ErrorCode(e.Err); c != "" {
+		return c
+	}
+	return CodeIllegalToken
+}
 
 // Replay plays a record of tokens from the opening and returns the state
 // after it, with its full history, so repetition rules count exactly as in

@@ -78,11 +78,11 @@ func (vm *machine) prompt(s *State) (text string, ok bool, err error) {
 		}
 		if msg != "" {
 			vm.broken = true
-			return "", false, &ScriptError{Pos: Pos{File: vm.g.file}, Func: CallPrompt, Msg: msg}
+			return "", false, &ScriptError{Pos: vm.funcPos(vm.fnPrompt), Func: CallPrompt, Msg: msg}
 		}
 		return string(x), true, nil
 	}
 	vm.broken = true
-	return "", false, &ScriptError{Pos: Pos{File: vm.g.file}, Func: CallPrompt,
+	return "", false, &ScriptError{Pos: vm.funcPos(vm.fnPrompt), Func: CallPrompt,
 		Msg: fmt.Sprintf("prompt(%d) must return a text or nil, got %s", p, describeLua(v))}
 }

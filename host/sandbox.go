@@ -125,6 +125,10 @@ func (vm *machine) newSandbox(lim Limits) *lua.LState {
 		return int(count)
 	}))
 	globals.RawSetString("print", L.NewFunction(vm.print))
+	// Errors raised and caught are charged by their cost (lua_pcall.go).
+	vm.trampoline = L.NewFunction(vm.trampolineFn)
+	globals.RawSetString("pcall", L.NewFunction(vm.pcall))
+	globals.RawSetString("xpcall", L.NewFunction(vm.xpcall))
 	// tonumber parses its argument in Go: a long string costs its bytes.
 	tonumber := globals.RawGetString("tonumber").(*lua.LFunction).GFunction
 	globals.RawSetString("tonumber", L.NewFunction(func(L *lua.LState) int {

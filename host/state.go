@@ -230,7 +230,7 @@ func (s *State) illegal(m Move) error {
 		}
 		reason = s.whyNot(int(m.Kind), sites)
 	}
-	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason}
+	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason, GameOver: s.k.Result.Over}
 }
 
 // ParseMove returns the legal move whose token is tok.
@@ -241,7 +241,7 @@ func (s *State) ParseMove(tok string) (Move, error) {
 			return m, nil
 		}
 	}
-	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: s.illegalToken(tok)}
+	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: s.illegalToken(tok), GameOver: s.k.Result.Over}
 }
 
 // Play plays the legal move whose token is tok.

@@ -403,7 +403,16 @@ func TestIllegalMoves(t *testing.T) {
 		assert.Equal(t, []string{"a1", "a2", "a3", "a4"}, ie.Legal)
 		assert.True(t, strings.HasPrefix(ie.Reason, c.reason), "%q: %s", c.tok, ie.Reason)
 		assert.Equal(t, before, stateJSONText(t, s), "the state is unchanged")
-		assert.Equal(t, fmt.Sprintf("illegal token %q: %s; legal tokens: a1 a2 a3 a4", c.tok, ie.Reason), err.Error())
+		assert.Equal(t, CodeIllegalToken, ie.Code())
+		if len(c.tok) <= maxTokenText {
+			assert.Equal(t, fmt.Sprintf("illegal token %q: %s; legal tokens: a1 a2 a3 a4; %q is not a legal token here", c.tok, ie.Reason, c.tok), err.Error())
+		} else {
+			// A long token is quoted in part, saying how much is left out.
+			assert.Contains(t, err.Error(), `illegal token "aaaa`)
+			assert.Contains(t, err.Error(), "more bytes cut")
+			assert.Less(t, len(err.Error()), 3000)
+			assert.Contains(t, err.Error(), "the token is not a legal token here")
+		}
 	}
 	// A move that is not in the list, applied directly.
 	for _, m := range []Move{{Kind: 0, N: 1, Sites: [4]uint16{4}}, {Kind: 1, N: 1}, {Kind: 0, N: 0}, {Kind: 200, N: 1}} {
@@ -429,7 +438,9 @@ func TestIllegalMoves(t *testing.T) {
 	require.ErrorAs(t, err, &ie)
 	assert.Equal(t, "the game is over", ie.Reason)
 	assert.Empty(t, ie.Legal)
-	assert.Equal(t, `illegal token "a1": the game is over; there are no legal tokens`, err.Error())
+	assert.Equal(t, `illegal token "a1": the game is over; there are no legal tokens; "a1" is not a legal token here`, err.Error())
+	assert.Equal(t, CodeGameOver, ie.Code())
+	assert.Equal(t, CodeGameOver, ErrorCode(fmt.Errorf("wrapped: %w", err)))
 }
 
 // An illegal token of a known form says which part is wrong and what is

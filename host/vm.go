@@ -59,8 +59,9 @@ type machine struct {
 	irrev     irreversible   // see lua_irreversible.go
 	strs      strCache
 
-	tryDepth int        // tries running (lua_try.go)
-	trySaves []trySaved // what each running try restores
+	tryDepth   int            // tries running (lua_try.go)
+	trySaves   []trySaved     // what each running try restores
+	trampoline *lua.LFunction // calls a function under protect (lua_pcall.go)
 
 	parts    map[*lua.LFunction]*partRef // the rule parts the script declared (lua_parts.go)
 	partSeq  []*partRef                  // the parts in the order the script declared them
@@ -219,7 +220,7 @@ func (vm *machine) close() {
 // takeRules reads the table of rule functions the chunk returned.
 func (vm *machine) takeRules(v lua.LValue) error {
 	t, ok := v.(*lua.LTable)
-	pos := Pos{File: vm.g.file}
+	pos := vm.rulesPos()
 	if !ok {
 		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the script must end with \"return { setup = ..., legal = ..., play = ... }\", but it returned %s", v.Type())}
 	}
@@ -388,7 +389,7 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 		vm.dcl.cfgErr = nil
 		return cfg
 	}
-	return &ScriptError{Pos: pos, Func: fn, Msg: text, Traceback: trace, Err: err}
+	return &ScriptError{Pos: pos, Func: fn, Msg: clipText(text, maxMessageText), Traceback: clipText(trace, maxTraceText), Err: err}
 }
 
 // luaErrorText describes an error value without running metamethods: an
@@ -498,7 +499,7 @@ func (vm *machine) evaluate(s *State, p int) (float64, error) {
 	f, ok := v.(lua.LNumber)
 	if !ok || f != f {
 		vm.broken = true
-		return 0, &ScriptError{Pos: Pos{File: vm.g.file}, Func: CallEvaluate, Msg: fmt.Sprintf("evaluate(%d) must return a number, got %s", p, describeLua(v))}
+		return 0, &ScriptError{Pos: vm.funcPos(vm.fnEvaluate), Func: CallEvaluate, Msg: fmt.Sprintf("evaluate(%d) must return a number, got %s", p, describeLua(v))}
 	}
 	return float64(f), nil
 }
@@ -521,7 +522,7 @@ func (vm *machine) score(s *State, dst []int) ([]int, error) {
 		if !ok || float64(f) != math.Trunc(float64(f)) || f < -maxCount || f > maxCount {
 			L.Pop(n)
 			vm.broken = true
-			return dst, &ScriptError{Pos: Pos{File: vm.g.file}, Func: CallScore,
+			return dst, &ScriptError{Pos: vm.funcPos(vm.fnScore), Func: CallScore,
 				Msg: fmt.Sprintf("score must return %d whole numbers (one per player, at most %d), got %s for player %d", n, maxCount, describeLua(v), i)}
 		}
 		dst = append(dst, int(f))
@@ -561,14 +562,14 @@ func (vm *machine) settle(s *State) error {
 	}
 	if vm.fnBlocked == nil {
 		vm.broken = true
-		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: "legal", Msg: fmt.Sprintf("player %d has no legal token and the game is not over; the script should end the game or return a blocked function", p)}
+		return &ScriptError{Pos: vm.funcPos(vm.fnLegal), Func: "legal", Msg: fmt.Sprintf("player %d has no legal token and the game is not over; the script should end the game or return a blocked function", p)}
 	}
 	if err := vm.call(vm.fnBlocked, "blocked", 0, luaInt(p)); err != nil {
 		return err
 	}
 	if !s.k.Result.Over {
 		vm.broken = true
-		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: "blocked", Msg: fmt.Sprintf("blocked(%d) returned without ending the game (call matombo.finish)", p)}
+		return &ScriptError{Pos: vm.funcPos(vm.fnBlocked), Func: "blocked", Msg: fmt.Sprintf("blocked(%d) returned without ending the game (call matombo.finish)", p)}
 	}
 	return nil
 }
@@ -642,7 +643,7 @@ func (vm *machine) repeated(s *State, p int) error {
 	}
 	if !s.k.Result.Over {
 		vm.broken = true
-		return &ScriptError{Pos: Pos{File: vm.g.file}, Func: "repeated", Msg: "repeated returned without ending the game (call matombo.finish)"}
+		return &ScriptError{Pos: vm.funcPos(vm.fnRepeated), Func: "repeated", Msg: "repeated returned without ending the game (call matombo.finish)"}
 	}
 	s.k.Moves = s.k.Moves[:0]
 	return nil
