@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/kernel"
 )
 
@@ -284,9 +285,9 @@ func (e *DiagramError) Code() string { return CodeBadDiagram }
 
 func (e *DiagramError) Error() string {
 	if e.Line > 0 {
-		return fmt.Sprintf("diagram line %d: %s", e.Line, escapeControls(e.Msg))
+		return fmt.Sprintf("diagram line %d: %s", e.Line, diag.EscapeControls(e.Msg))
 	}
-	return "diagram: " + escapeControls(e.Msg)
+	return "diagram: " + diag.EscapeControls(e.Msg)
 }
 
 // ParseDiagram reads a board diagram in the style Diagram draws and returns

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/internal/globalcheck"
 	"github.com/matombo/matombo/host/internal/memwalk"
 	"github.com/matombo/matombo/host/internal/watchdog"
@@ -311,7 +312,7 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 			if err != nil {
 				return nil, err
 			}
-			if err := checkPage(ly.path(rel), string(b)); err != nil {
+			if err := diag.CheckPage(ly.path(rel), string(b)); err != nil {
 				return nil, err
 			}
 			rules = string(b)

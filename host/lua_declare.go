@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/kernel"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -343,7 +344,7 @@ func (vm *machine) fieldInt(L *lua.LState, t *lua.LTable, name string) int {
 // checkText raises an error for text with control characters (see
 // text.go).
 func checkText(L *lua.LState, what, s string, multiline bool) {
-	if msg := textProblem(what, s, multiline); msg != "" {
+	if msg := diag.TextProblem(what, s, multiline); msg != "" {
 		L.RaiseError("%s", msg)
 	}
 }

@@ -3,6 +3,7 @@ package host
 import (
 	"fmt"
 
+	"github.com/matombo/matombo/host/diag"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -53,7 +54,7 @@ func (vm *machine) apiFinish(L *lua.LState) int {
 		if len(n) > 200 {
 			L.ArgError(i, "a note has at most 200 characters")
 		}
-		if _, _, bad := badRune(n, false); bad { // the note's number is formatted only for an error
+		if _, _, bad := diag.BadRune(n, false); bad { // the note's number is formatted only for an error
 			checkText(L, fmt.Sprintf("finish: note %d", i-2), n, false)
 		}
 		notes = append(notes, n)
@@ -103,7 +104,7 @@ func (vm *machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason stri
 			if !ok || len(n) > 200 {
 				L.RaiseError("finish: note %d must be a text of at most 200 characters, got %s", i, describeLua(v.RawGetInt(i)))
 			}
-			if _, _, bad := badRune(string(n), false); bad { // the note's number is formatted only for an error
+			if _, _, bad := diag.BadRune(string(n), false); bad { // the note's number is formatted only for an error
 				checkText(L, fmt.Sprintf("finish: note %d", i), string(n), false)
 			}
 			notes = append(notes, string(n))

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/matombo/matombo/host/diag"
 )
 
 // ParamKind is the type of a parameter's values.
@@ -114,7 +116,7 @@ func (p ParamSpec) normalize(v any) (any, error) {
 		return nil, fmt.Errorf("want true or false, got %s", describeValue(v))
 	default:
 		if x, ok := v.(string); ok {
-			if msg := textProblem("the value", x, false); msg != "" {
+			if msg := diag.TextProblem("the value", x, false); msg != "" {
 				return nil, errors.New(msg)
 			}
 			return x, nil

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/kernel"
 )
 
@@ -42,7 +43,7 @@ func (e *PositionError) Error() string {
 	if e.Field != "" {
 		msg = e.Field + ": " + msg
 	}
-	return escapeControls(e.Source + ": " + msg)
+	return diag.EscapeControls(e.Source + ": " + msg)
 }
 
 func (e *PositionError) Unwrap() error { return e.Err }

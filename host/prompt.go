@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/matombo/matombo/host/diag"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -72,7 +73,7 @@ func (vm *machine) prompt(s *State) (text string, ok bool, err error) {
 	case *lua.LNilType:
 		return "", false, nil
 	case lua.LString:
-		msg := textProblem("the prompt", string(x), false)
+		msg := diag.TextProblem("the prompt", string(x), false)
 		if msg == "" && len(x) > maxPrompt {
 			msg = fmt.Sprintf("a prompt has at most %d characters, got %d", maxPrompt, len(x))
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/internal/luastr"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -192,7 +193,7 @@ func (vm *machine) print(L *lua.LState) int {
 	parts := make([]string, L.GetTop())
 	n := 0
 	for i := range parts {
-		parts[i] = escapeControls(luaText(L.Get(i + 1)))
+		parts[i] = diag.EscapeControls(luaText(L.Get(i + 1)))
 		n += len(parts[i])
 	}
 	vm.charge(L, 1+len(parts)/luastr.ItemsPerStep+n/luastr.BytesPerStep)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/kernel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -404,7 +405,7 @@ func TestIllegalMoves(t *testing.T) {
 		assert.True(t, strings.HasPrefix(ie.Reason, c.reason), "%q: %s", c.tok, ie.Reason)
 		assert.Equal(t, before, stateJSONText(t, s), "the state is unchanged")
 		assert.Equal(t, CodeIllegalToken, ie.Code())
-		if len(c.tok) <= maxTokenText {
+		if len(c.tok) <= diag.MaxTokenText {
 			assert.Equal(t, fmt.Sprintf("illegal token %q: %s; legal tokens: a1 a2 a3 a4; %q is not a legal token here", c.tok, ie.Reason, c.tok), err.Error())
 		} else {
 			// A long token is quoted in part, saying how much is left out.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/matombo/matombo/host/diag"
 	"gopkg.in/yaml.v3"
 )
 
@@ -68,7 +69,7 @@ func (vf *variantsFile) parseVariantList(n *yaml.Node) error {
 		if k.Kind != yaml.ScalarNode || k.Value == "" {
 			return &ConfigError{Pos: nodePos(vf.file, k), Msg: "a variant name must be a non-empty string"}
 		}
-		if msg := textProblem("a variant name", k.Value, false); msg != "" {
+		if msg := diag.TextProblem("a variant name", k.Value, false); msg != "" {
 			return &ConfigError{Pos: nodePos(vf.file, k), Msg: msg}
 		}
 		if seen[k.Value] {
@@ -86,7 +87,7 @@ func (vf *variantsFile) parseVariantList(n *yaml.Node) error {
 				if fv.Kind != yaml.ScalarNode {
 					return &ConfigError{Pos: nodePos(vf.file, fv), Msg: "description must be text"}
 				}
-				if msg := textProblem("the description of variant "+k.Value, fv.Value, true); msg != "" {
+				if msg := diag.TextProblem("the description of variant "+k.Value, fv.Value, true); msg != "" {
 					return &ConfigError{Pos: nodePos(vf.file, fv), Msg: msg}
 				}
 				variant.Description = fv.Value
@@ -99,10 +100,10 @@ func (vf *variantsFile) parseVariantList(n *yaml.Node) error {
 					if _, dup := variant.paramPos[pk.Value]; dup {
 						return &ConfigError{Pos: nodePos(vf.file, pk), Param: pk.Value, Msg: fmt.Sprintf("variant %s sets parameter %s twice", k.Value, pk.Value)}
 					}
-					if msg := textProblem("a parameter name", pk.Value, false); msg != "" {
+					if msg := diag.TextProblem("a parameter name", pk.Value, false); msg != "" {
 						return &ConfigError{Pos: nodePos(vf.file, pk), Msg: msg}
 					}
-					if msg := textProblem("the value of parameter "+pk.Value, pv.Value, false); pv.Kind == yaml.ScalarNode && msg != "" {
+					if msg := diag.TextProblem("the value of parameter "+pk.Value, pv.Value, false); pv.Kind == yaml.ScalarNode && msg != "" {
 						return &ConfigError{Pos: nodePos(vf.file, pv), Msg: msg}
 					}
 					val, err := scalarValue(pv)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/internal/memwalk"
 	"github.com/matombo/matombo/host/internal/watchdog"
 	"github.com/matombo/matombo/host/kernel"
@@ -83,7 +84,7 @@ type saved struct {
 
 type strCache struct {
 	empty, stop, laps, hook lua.LValue
-	names             []lua.LValue
+	names                   []lua.LValue
 }
 
 // smallInts holds ready-made Lua values for the integers minSmall to
@@ -389,7 +390,7 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 		vm.dcl.cfgErr = nil
 		return cfg
 	}
-	return &ScriptError{Pos: pos, Func: fn, Msg: clipText(text, maxMessageText), Traceback: clipText(trace, maxTraceText), Err: err}
+	return &ScriptError{Pos: pos, Func: fn, Msg: diag.ClipText(text, diag.MaxMessageText), Traceback: diag.ClipText(trace, diag.MaxTraceText), Err: err}
 }
 
 // luaErrorText describes an error value without running metamethods: an

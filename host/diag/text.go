@@ -1,4 +1,4 @@
-package host
+package diag
 
 import (
 	"fmt"
@@ -16,9 +16,9 @@ import (
 // of errors, which may quote anything a script passed, escape such
 // characters instead.
 
-// badRune returns the first character of s that is not plain printable
+// BadRune returns the first character of s that is not plain printable
 // text (newlines are allowed when multiline), with its byte offset.
-func badRune(s string, multiline bool) (r rune, at int, ok bool) {
+func BadRune(s string, multiline bool) (r rune, at int, ok bool) {
 	for i, c := range s {
 		switch {
 		case c == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
@@ -37,9 +37,9 @@ func isBidiControl(c rune) bool {
 	return c >= '\u202A' && c <= '\u202E' || c >= '\u2066' && c <= '\u2069' || c == '\u200E' || c == '\u200F' || c == '\u061C'
 }
 
-// textProblem describes why s, the named text, is refused, or returns "".
-func textProblem(what, s string, multiline bool) string {
-	r, at, bad := badRune(s, multiline)
+// TextProblem describes why s, the named text, is refused, or returns "".
+func TextProblem(what, s string, multiline bool) string {
+	r, at, bad := BadRune(s, multiline)
 	if !bad {
 		return ""
 	}
@@ -53,10 +53,10 @@ func textProblem(what, s string, multiline bool) string {
 	return fmt.Sprintf("%s contains the control character %U at byte %d: only %s are allowed", what, r, at+1, allowed)
 }
 
-// escapeControls shows the control characters of s as escapes (\x1b,
+// EscapeControls shows the control characters of s as escapes (\x1b,
 // \u202e), leaving everything else, newlines included, as it is.
-func escapeControls(s string) string {
-	if _, _, bad := badRune(s, true); !bad {
+func EscapeControls(s string) string {
+	if _, _, bad := BadRune(s, true); !bad {
 		return s
 	}
 	var b strings.Builder
@@ -79,9 +79,9 @@ func escapeControls(s string) string {
 	return b.String()
 }
 
-// checkPage refuses a page of text (a rules page, printed as it is) with
+// CheckPage refuses a page of text (a rules page, printed as it is) with
 // control characters other than tabs and line ends, naming its line.
-func checkPage(file, page string) error {
+func CheckPage(file, page string) error {
 	line := 1
 	for i := 0; i < len(page); {
 		c, n := utf8.DecodeRuneInString(page[i:])
