@@ -1,6 +1,7 @@
 package host
 
 import (
+	"github.com/matombo/matombo/host/params"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -137,9 +138,9 @@ func historyLen(s *State) int { return s.k.Hist.Len() }
 // variantsOf parses the text of a variants file and returns its variants,
 // for tests of the parser.
 func variantsOf(file string, src []byte) ([]Variant, error) {
-	vf, err := parseVariants(file, src)
+	vf, err := params.Parse(file, src)
 	if err != nil {
 		return nil, err
 	}
-	return vf.variants, nil
+	return vf.Variants(), nil
 }

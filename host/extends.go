@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/matombo/matombo/host/params"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/ast"
 	"github.com/yuin/gopher-lua/parse"
@@ -137,9 +138,9 @@ func findCalls(v reflect.Value, found func(*ast.FuncCallExpr)) {
 // layers it is looked up in) come first in the returned list, deepest base
 // first, so the extending game's own variants override them. The sources
 // of the bases are written to sources, for the game's fingerprint.
-func (l *Library) resolveBases(layers []layer, idx int, name, file string, src []byte, sources io.Writer) ([]baseScript, []*variantsFile, error) {
+func (l *Library) resolveBases(layers []layer, idx int, name, file string, src []byte, sources io.Writer) ([]baseScript, []*params.File, error) {
 	var chain []baseScript
-	var vfiles []*variantsFile
+	var vfiles []*params.File
 	seen := map[string]bool{file: true}
 	for depth := 0; ; depth++ {
 		base, ok, err := extendsTarget(file, src)
@@ -186,7 +187,7 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 			return nil, nil, err
 		}
 		b := baseScript{name: base, file: bfile, source: ly.root, proto: proto}
-		var own []*variantsFile
+		var own []*params.File
 		for i := 0; i < limit; i++ {
 			if r, ok := layers[i].gameFile(base, "variants.yaml"); ok && base != name {
 				vsrc, err := readLimited(&layers[i], r)
@@ -195,7 +196,7 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 				}
 				fmt.Fprintf(sources, "base variants %d\n", len(vsrc))
 				sources.Write(vsrc)
-				vf, err := parseVariants(layers[i].path(r), vsrc)
+				vf, err := params.Parse(layers[i].path(r), vsrc)
 				if err != nil {
 					return nil, nil, err
 				}

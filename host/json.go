@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/matombo/matombo/host/kernel"
+	"github.com/matombo/matombo/host/params"
 )
 
 // MarshalJSON writes the state in the format of docs/state-json.md: game, variant
@@ -86,7 +87,7 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int, prompt string) {
 		case string:
 			writeJSONString(b, v)
 		default:
-			b.WriteString(formatValue(v))
+			b.WriteString(params.FormatValue(v))
 		}
 	}
 	b.WriteString(`},"ply":`)

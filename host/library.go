@@ -19,10 +19,10 @@ import (
 	"github.com/matombo/matombo/host/internal/globalcheck"
 	"github.com/matombo/matombo/host/internal/memwalk"
 	"github.com/matombo/matombo/host/internal/watchdog"
+	"github.com/matombo/matombo/host/params"
 	"github.com/matombo/matombo/host/safefile"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
-	"gopkg.in/yaml.v3"
 )
 
 // Library finds game sources in layers: usually the shipped games first,
@@ -287,7 +287,7 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 	var scriptRel string
 	scriptIdx := 0
 	sources := sha256.New()
-	var vfiles []*variantsFile
+	var vfiles []*params.File
 	var rules string
 	for i := range layers {
 		ly := &layers[i]
@@ -301,7 +301,7 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 			}
 			fmt.Fprintf(sources, "variants %d\n", len(src))
 			sources.Write(src)
-			vf, err := parseVariants(ly.path(rel), src)
+			vf, err := params.Parse(ly.path(rel), src)
 			if err != nil {
 				return nil, err
 			}
@@ -338,7 +338,7 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 		return nil, err
 	}
 	vfiles = append(baseVariants, vfiles...)
-	variants, data := mergeVariants(vfiles)
+	variants, data := params.Merge(vfiles)
 	g := &Game{
 		name:      name,
 		file:      file,
@@ -350,7 +350,7 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 		proto:     proto,
 		bases:     bases,
 		data:      data,
-		dataFiles: dataFiles(vfiles, data),
+		dataFiles: params.DataFiles(vfiles, data),
 		limits:    cfg.limits.withDefaults(),
 		log:       cfg.log,
 		extra:     cfg.extra,
@@ -454,28 +454,4 @@ func compileScript(file string, src []byte) (*lua.FunctionProto, error) {
 		return nil, &ScriptError{Pos: Pos{File: file}, Func: "load", Msg: err.Error(), Err: err}
 	}
 	return proto, nil
-}
-
-// dataFiles maps every node of the merged data to the file it came from.
-func dataFiles(files []*variantsFile, merged *yaml.Node) map[*yaml.Node]string {
-	m := map[*yaml.Node]string{}
-	var walk func(n *yaml.Node, file string)
-	walk = func(n *yaml.Node, file string) {
-		if n == nil {
-			return
-		}
-		if _, ok := m[n]; !ok {
-			m[n] = file
-		}
-		for _, c := range n.Content {
-			walk(c, file)
-		}
-	}
-	for _, f := range files {
-		walk(f.data, f.file)
-	}
-	if len(files) > 0 {
-		walk(merged, files[len(files)-1].file)
-	}
-	return m
 }

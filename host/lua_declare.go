@@ -9,6 +9,7 @@ import (
 
 	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/kernel"
+	"github.com/matombo/matombo/host/params"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -92,7 +93,7 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 	if vm.ext.depth > 0 {
 		d.specs = vm.addExtendsParams(L, d.specs) // extends.go
 	}
-	params, err := resolveParams(d.specs, vm.g.variants, vm.g.chosen, vm.g.overrides)
+	params, err := params.Resolve(d.specs, vm.g.variants, vm.g.chosen, vm.g.overrides)
 	if err != nil {
 		d.cfgErr = err
 		L.RaiseError("%s", err.Error())
@@ -164,12 +165,12 @@ func (vm *machine) paramSpec(L *lua.LState, v lua.LValue, i int) ParamSpec {
 		}
 		for k := 1; k <= vt.Len(); k++ {
 			val := conv(vt.RawGetInt(k), "each value")
-			if _, err := spec.normalize(val); err != nil {
+			if _, err := spec.Normalize(val); err != nil {
 				L.RaiseError("parameter %s: value %v: %v", name, val, err)
 			}
 			spec.Values = append(spec.Values, val)
 		}
-		if _, err := spec.check(spec.Default); err != nil {
+		if _, err := spec.Check(spec.Default); err != nil {
 			L.RaiseError("parameter %s: the default %v is not among its values", name, spec.Default)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/matombo/matombo/host/internal/memwalk"
 	"github.com/matombo/matombo/host/internal/watchdog"
 	"github.com/matombo/matombo/host/kernel"
+	"github.com/matombo/matombo/host/params"
 	"github.com/matombo/matombo/host/rules"
 	lua "github.com/yuin/gopher-lua"
 	"gopkg.in/yaml.v3"
@@ -688,7 +689,7 @@ func (vm *machine) yamlToLua(n *yaml.Node, depth int, count *int) (lua.LValue, e
 	L := vm.L
 	*count++
 	if depth > maxDataDepth || *count > maxDataNodes {
-		return nil, &ConfigError{Pos: nodePos(vm.g.dataFile(n), n), Msg: fmt.Sprintf("data is nested deeper than %d or has more than %d values (aliases count each time they are used)", maxDataDepth, maxDataNodes)}
+		return nil, &ConfigError{Pos: params.NodePos(vm.g.dataFile(n), n), Msg: fmt.Sprintf("data is nested deeper than %d or has more than %d values (aliases count each time they are used)", maxDataDepth, maxDataNodes)}
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -700,7 +701,7 @@ func (vm *machine) yamlToLua(n *yaml.Node, depth int, count *int) (lua.LValue, e
 		return vm.yamlToLua(n.Alias, depth+1, count)
 	case yaml.MappingNode:
 		t := L.NewTable()
-		vm.dataPos[t] = nodePos(vm.g.dataFile(n), n)
+		vm.dataPos[t] = params.NodePos(vm.g.dataFile(n), n)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, err := vm.yamlToLua(n.Content[i], depth+1, count)
 			if err != nil {
@@ -718,7 +719,7 @@ func (vm *machine) yamlToLua(n *yaml.Node, depth int, count *int) (lua.LValue, e
 		return t, nil
 	case yaml.SequenceNode:
 		t := L.NewTable()
-		vm.dataPos[t] = nodePos(vm.g.dataFile(n), n)
+		vm.dataPos[t] = params.NodePos(vm.g.dataFile(n), n)
 		for _, c := range n.Content {
 			v, err := vm.yamlToLua(c, depth+1, count)
 			if err != nil {

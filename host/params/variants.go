@@ -1,4 +1,4 @@
-package host
+package params
 
 import (
 	"bytes"
@@ -12,23 +12,28 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// variantsFile is a parsed variants.yaml: named parameter sets and free data
+// File is a parsed variants.yaml: named parameter sets and free data
 // for the script.
-type variantsFile struct {
+// File is a variants file as read.
+type File struct {
 	file     string
 	variants []Variant
 	data     *yaml.Node // a mapping node, or nil
 }
 
-func parseVariants(file string, src []byte) (*variantsFile, error) {
-	vf := &variantsFile{file: file}
+// Variants returns the file's variants, in file order.
+func (f *File) Variants() []Variant { return f.variants }
+
+// Parse reads a variants file: its variants and its data.
+func Parse(file string, src []byte) (*File, error) {
+	vf := &File{file: file}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return vf, nil
 		}
-		return nil, yamlError(file, err)
+		return nil, YAMLError(file, err)
 	}
 	if len(doc.Content) == 0 {
 		return vf, nil
@@ -38,7 +43,7 @@ func parseVariants(file string, src []byte) (*variantsFile, error) {
 		return vf, nil // a file holding only "---" or a comment
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, &ConfigError{Pos: nodePos(file, root), Msg: "a variants file is a mapping with the keys variants and data"}
+		return nil, &diag.ConfigError{Pos: NodePos(file, root), Msg: "a variants file is a mapping with the keys variants and data"}
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -49,72 +54,72 @@ func parseVariants(file string, src []byte) (*variantsFile, error) {
 			}
 		case "data":
 			if v.Kind != yaml.MappingNode {
-				return nil, &ConfigError{Pos: nodePos(file, v), Msg: "data must be a mapping"}
+				return nil, &diag.ConfigError{Pos: NodePos(file, v), Msg: "data must be a mapping"}
 			}
 			vf.data = v
 		default:
-			return nil, &ConfigError{Pos: nodePos(file, k), Msg: fmt.Sprintf("unknown key %q", k.Value), Allowed: []string{"variants", "data"}}
+			return nil, &diag.ConfigError{Pos: NodePos(file, k), Msg: fmt.Sprintf("unknown key %q", k.Value), Allowed: []string{"variants", "data"}}
 		}
 	}
 	return vf, nil
 }
 
-func (vf *variantsFile) parseVariantList(n *yaml.Node) error {
+func (vf *File) parseVariantList(n *yaml.Node) error {
 	if n.Kind != yaml.MappingNode {
-		return &ConfigError{Pos: nodePos(vf.file, n), Msg: "variants must be a mapping from variant names to their settings"}
+		return &diag.ConfigError{Pos: NodePos(vf.file, n), Msg: "variants must be a mapping from variant names to their settings"}
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode || k.Value == "" {
-			return &ConfigError{Pos: nodePos(vf.file, k), Msg: "a variant name must be a non-empty string"}
+			return &diag.ConfigError{Pos: NodePos(vf.file, k), Msg: "a variant name must be a non-empty string"}
 		}
 		if msg := diag.TextProblem("a variant name", k.Value, false); msg != "" {
-			return &ConfigError{Pos: nodePos(vf.file, k), Msg: msg}
+			return &diag.ConfigError{Pos: NodePos(vf.file, k), Msg: msg}
 		}
 		if seen[k.Value] {
-			return &ConfigError{Pos: nodePos(vf.file, k), Msg: fmt.Sprintf("variant %s is declared twice", k.Value)}
+			return &diag.ConfigError{Pos: NodePos(vf.file, k), Msg: fmt.Sprintf("variant %s is declared twice", k.Value)}
 		}
 		seen[k.Value] = true
-		variant := Variant{Name: k.Value, Pos: nodePos(vf.file, k), paramPos: map[string]Pos{}}
+		variant := Variant{Name: k.Value, Pos: NodePos(vf.file, k), paramPos: map[string]diag.Pos{}}
 		if v.Kind != yaml.MappingNode {
-			return &ConfigError{Pos: nodePos(vf.file, v), Msg: fmt.Sprintf("variant %s must be a mapping with description and params", k.Value)}
+			return &diag.ConfigError{Pos: NodePos(vf.file, v), Msg: fmt.Sprintf("variant %s must be a mapping with description and params", k.Value)}
 		}
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			fk, fv := v.Content[j], v.Content[j+1]
 			switch fk.Value {
 			case "description":
 				if fv.Kind != yaml.ScalarNode {
-					return &ConfigError{Pos: nodePos(vf.file, fv), Msg: "description must be text"}
+					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: "description must be text"}
 				}
 				if msg := diag.TextProblem("the description of variant "+k.Value, fv.Value, true); msg != "" {
-					return &ConfigError{Pos: nodePos(vf.file, fv), Msg: msg}
+					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: msg}
 				}
 				variant.Description = fv.Value
 			case "params":
 				if fv.Kind != yaml.MappingNode {
-					return &ConfigError{Pos: nodePos(vf.file, fv), Msg: fmt.Sprintf("params of variant %s must be a mapping from parameter names to values", k.Value)}
+					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: fmt.Sprintf("params of variant %s must be a mapping from parameter names to values", k.Value)}
 				}
 				for p := 0; p+1 < len(fv.Content); p += 2 {
 					pk, pv := fv.Content[p], fv.Content[p+1]
 					if _, dup := variant.paramPos[pk.Value]; dup {
-						return &ConfigError{Pos: nodePos(vf.file, pk), Param: pk.Value, Msg: fmt.Sprintf("variant %s sets parameter %s twice", k.Value, pk.Value)}
+						return &diag.ConfigError{Pos: NodePos(vf.file, pk), Param: pk.Value, Msg: fmt.Sprintf("variant %s sets parameter %s twice", k.Value, pk.Value)}
 					}
 					if msg := diag.TextProblem("a parameter name", pk.Value, false); msg != "" {
-						return &ConfigError{Pos: nodePos(vf.file, pk), Msg: msg}
+						return &diag.ConfigError{Pos: NodePos(vf.file, pk), Msg: msg}
 					}
 					if msg := diag.TextProblem("the value of parameter "+pk.Value, pv.Value, false); pv.Kind == yaml.ScalarNode && msg != "" {
-						return &ConfigError{Pos: nodePos(vf.file, pv), Msg: msg}
+						return &diag.ConfigError{Pos: NodePos(vf.file, pv), Msg: msg}
 					}
-					val, err := scalarValue(pv)
+					val, err := ScalarValue(pv)
 					if err != nil {
-						return &ConfigError{Pos: nodePos(vf.file, pv), Param: pk.Value, Msg: fmt.Sprintf("variant %s: parameter %s: %v", k.Value, pk.Value, err), Err: err}
+						return &diag.ConfigError{Pos: NodePos(vf.file, pv), Param: pk.Value, Msg: fmt.Sprintf("variant %s: parameter %s: %v", k.Value, pk.Value, err), Err: err}
 					}
-					variant.Params = append(variant.Params, Param{Name: pk.Value, Value: val})
-					variant.paramPos[pk.Value] = nodePos(vf.file, pv)
+					variant.Params = append(variant.Params, Value{Name: pk.Value, Value: val})
+					variant.paramPos[pk.Value] = NodePos(vf.file, pv)
 				}
 			default:
-				return &ConfigError{Pos: nodePos(vf.file, fk), Msg: fmt.Sprintf("unknown key %q in variant %s", fk.Value, k.Value), Allowed: []string{"description", "params"}}
+				return &diag.ConfigError{Pos: NodePos(vf.file, fk), Msg: fmt.Sprintf("unknown key %q in variant %s", fk.Value, k.Value), Allowed: []string{"description", "params"}}
 			}
 		}
 		vf.variants = append(vf.variants, variant)
@@ -122,8 +127,8 @@ func (vf *variantsFile) parseVariantList(n *yaml.Node) error {
 	return nil
 }
 
-// scalarValue converts a YAML scalar to int, bool or string by its tag.
-func scalarValue(n *yaml.Node) (any, error) {
+// ScalarValue converts a YAML scalar to int, bool or string by its tag.
+func ScalarValue(n *yaml.Node) (any, error) {
 	if n.Kind != yaml.ScalarNode {
 		return nil, fmt.Errorf("want a single value, got a %s", kindName(n.Kind))
 	}
@@ -163,20 +168,20 @@ func kindName(k yaml.Kind) string {
 	}
 }
 
-// nodePos is where a YAML node is: for a plain scalar on one line, the
+// NodePos is where a YAML node is: for a plain scalar on one line, the
 // range of its text.
-func nodePos(file string, n *yaml.Node) Pos {
-	p := Pos{File: file, Line: n.Line, Col: n.Column}
+func NodePos(file string, n *yaml.Node) diag.Pos {
+	p := diag.Pos{File: file, Line: n.Line, Col: n.Column}
 	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.Line > 0 && n.Column > 0 && n.Value != "" && !strings.ContainsAny(n.Value, "\n\r") {
 		p.EndLine, p.EndCol = n.Line, n.Column+len(n.Value)-1
 	}
 	return p
 }
 
-// yamlError turns a yaml.v3 error ("yaml: line 3: ...") into a ConfigError.
-func yamlError(file string, err error) error {
+// YAMLError turns a yaml.v3 error ("yaml: line 3: ...") into a diag.ConfigError.
+func YAMLError(file string, err error) error {
 	msg := err.Error()
-	pos := Pos{File: file}
+	pos := diag.Pos{File: file}
 	var rest string
 	if n, _ := fmt.Sscanf(msg, "yaml: line %d:", &pos.Line); n == 1 {
 		if i := bytes.IndexByte([]byte(msg), ':'); i >= 0 {
@@ -189,12 +194,12 @@ func yamlError(file string, err error) error {
 	} else {
 		msg = "YAML: " + msg
 	}
-	return &ConfigError{Pos: pos, Msg: msg, Err: err}
+	return &diag.ConfigError{Pos: pos, Msg: msg, Err: err}
 }
 
-// mergeVariants layers variants files: a later file's variant replaces an
+// Merge layers variants files: a later file's variant replaces an
 // earlier one of the same name, and data mappings merge key by key.
-func mergeVariants(files []*variantsFile) ([]Variant, *yaml.Node) {
+func Merge(files []*File) ([]Variant, *yaml.Node) {
 	var out []Variant
 	index := map[string]int{}
 	var data *yaml.Node
@@ -239,4 +244,28 @@ func mergeNodes(a, b *yaml.Node) *yaml.Node {
 		out.Content = append(out.Content, k, v)
 	}
 	return out
+}
+
+// DataFiles maps every node of the merged data to the file it came from.
+func DataFiles(files []*File, merged *yaml.Node) map[*yaml.Node]string {
+	m := map[*yaml.Node]string{}
+	var walk func(n *yaml.Node, file string)
+	walk = func(n *yaml.Node, file string) {
+		if n == nil {
+			return
+		}
+		if _, ok := m[n]; !ok {
+			m[n] = file
+		}
+		for _, c := range n.Content {
+			walk(c, file)
+		}
+	}
+	for _, f := range files {
+		walk(f.data, f.file)
+	}
+	if len(files) > 0 {
+		walk(merged, files[len(files)-1].file)
+	}
+	return m
 }

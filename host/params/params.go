@@ -1,4 +1,8 @@
-package host
+// Package params holds a game's parameters and variants: the parameters a
+// script declares, their values, the named variants of variants files
+// (which it reads and merges) and the overrides a caller gives, and how
+// they resolve into the values a game loads with.
+package params
 
 import (
 	"errors"
@@ -11,31 +15,31 @@ import (
 	"github.com/matombo/matombo/host/diag"
 )
 
-// ParamKind is the type of a parameter's values.
-type ParamKind int
+// Kind is the type of a parameter's values.
+type Kind int
 
 const (
-	IntParam ParamKind = iota
-	BoolParam
-	StringParam
+	Int Kind = iota
+	Bool
+	String
 )
 
-func (k ParamKind) String() string {
+func (k Kind) String() string {
 	switch k {
-	case BoolParam:
+	case Bool:
 		return "boolean"
-	case StringParam:
+	case String:
 		return "string"
 	default:
 		return "integer"
 	}
 }
 
-// ParamSpec describes a parameter a script declares: its name, type,
+// Spec describes a parameter a script declares: its name, type,
 // default and allowed values.
-type ParamSpec struct {
+type Spec struct {
 	Name    string
-	Kind    ParamKind
+	Kind    Kind
 	Default any   // int, bool or string
 	Values  []any // the allowed values; empty means any value of the kind
 	Doc     string
@@ -43,24 +47,24 @@ type ParamSpec struct {
 
 // Allowed returns the allowed values as text, or nil when any value of the
 // kind is accepted.
-func (p ParamSpec) Allowed() []string {
+func (p Spec) Allowed() []string {
 	var out []string
 	for _, v := range p.Values {
-		out = append(out, formatValue(v))
+		out = append(out, FormatValue(v))
 	}
-	if p.Kind == BoolParam && len(out) == 0 {
+	if p.Kind == Bool && len(out) == 0 {
 		out = []string{"true", "false"}
 	}
 	return out
 }
 
 // Param is a parameter and its value in a loaded game.
-type Param struct {
+type Value struct {
 	Name  string
 	Value any // int, bool or string
 }
 
-func formatValue(v any) string {
+func FormatValue(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
@@ -76,9 +80,9 @@ func formatValue(v any) string {
 // normalize converts a Go value given for a parameter to the parameter's
 // kind. Strings are parsed for integer and boolean parameters, so values
 // typed on a command line work.
-func (p ParamSpec) normalize(v any) (any, error) {
+func (p Spec) Normalize(v any) (any, error) {
 	switch p.Kind {
-	case IntParam:
+	case Int:
 		switch x := v.(type) {
 		case int:
 			if x >= math.MinInt32 && x <= math.MaxInt32 {
@@ -101,7 +105,7 @@ func (p ParamSpec) normalize(v any) (any, error) {
 			}
 		}
 		return nil, fmt.Errorf("want an integer, got %s", describeValue(v))
-	case BoolParam:
+	case Bool:
 		switch x := v.(type) {
 		case bool:
 			return x, nil
@@ -137,8 +141,8 @@ func describeValue(v any) string {
 }
 
 // check normalizes v and verifies it is allowed.
-func (p ParamSpec) check(v any) (any, error) {
-	n, err := p.normalize(v)
+func (p Spec) Check(v any) (any, error) {
+	n, err := p.Normalize(v)
 	if err != nil {
 		return nil, err
 	}
@@ -150,11 +154,11 @@ func (p ParamSpec) check(v any) (any, error) {
 			return n, nil
 		}
 	}
-	return nil, fmt.Errorf("%s is not allowed", formatValue(n))
+	return nil, fmt.Errorf("%s is not allowed", FormatValue(n))
 }
 
-func kindArticle(k ParamKind) string {
-	if k == IntParam {
+func kindArticle(k Kind) string {
+	if k == Int {
 		return "an integer"
 	}
 	return "true or false"
@@ -164,10 +168,10 @@ func kindArticle(k ParamKind) string {
 type Variant struct {
 	Name        string
 	Description string
-	Params      []Param // in file order
-	Pos         Pos     // where it is declared
+	Params      []Value  // in file order
+	Pos         diag.Pos // where it is declared
 
-	paramPos map[string]Pos
+	paramPos map[string]diag.Pos
 }
 
 // Override is a parameter value given at load time, outside any variants
@@ -178,10 +182,10 @@ type Override struct {
 	Source string // where it came from, for messages, e.g. "--param holes=9"
 }
 
-// resolveParams computes a game's parameter values: defaults, then the
+// Resolve computes a game's parameter values: defaults, then the
 // chosen variants in order, then the overrides. Every variant in the file is
 // checked, chosen or not, so a broken file is reported at once.
-func resolveParams(specs []ParamSpec, variants []Variant, chosen []string, overrides []Override) ([]Param, error) {
+func Resolve(specs []Spec, variants []Variant, chosen []string, overrides []Override) ([]Value, error) {
 	byName := map[string]int{}
 	var names []string
 	for i, s := range specs {
@@ -199,14 +203,14 @@ func resolveParams(specs []ParamSpec, variants []Variant, chosen []string, overr
 			i, ok := byName[p.Name]
 			pos := v.paramPos[p.Name]
 			if !ok {
-				return nil, &ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s sets unknown parameter %s", v.Name, p.Name), Allowed: names}
+				return nil, &diag.ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s sets unknown parameter %s", v.Name, p.Name), Allowed: names}
 			}
-			if str, isStr := p.Value.(string); isStr && specs[i].Kind != StringParam {
-				return nil, &ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s: parameter %s: want %s, got the text %q (leave out the quotes)", v.Name, p.Name, kindArticle(specs[i].Kind), str), Allowed: specs[i].Allowed()}
+			if str, isStr := p.Value.(string); isStr && specs[i].Kind != String {
+				return nil, &diag.ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s: parameter %s: want %s, got the text %q (leave out the quotes)", v.Name, p.Name, kindArticle(specs[i].Kind), str), Allowed: specs[i].Allowed()}
 			}
-			val, err := specs[i].check(p.Value)
+			val, err := specs[i].Check(p.Value)
 			if err != nil {
-				return nil, &ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s: parameter %s: %v", v.Name, p.Name, err), Allowed: specs[i].Allowed(), Err: err}
+				return nil, &diag.ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s: parameter %s: %v", v.Name, p.Name, err), Allowed: specs[i].Allowed(), Err: err}
 			}
 			set[p.Name] = val
 		}
@@ -221,9 +225,9 @@ func resolveParams(specs []ParamSpec, variants []Variant, chosen []string, overr
 				known = append(known, v.Name)
 			}
 			if len(known) == 0 {
-				return nil, &ConfigError{Msg: fmt.Sprintf("unknown variant %q: the game has no variants", name)}
+				return nil, &diag.ConfigError{Msg: fmt.Sprintf("unknown variant %q: the game has no variants", name)}
 			}
-			return nil, &ConfigError{Msg: fmt.Sprintf("unknown variant %q", name), Allowed: known}
+			return nil, &diag.ConfigError{Msg: fmt.Sprintf("unknown variant %q", name), Allowed: known}
 		}
 		keys := make([]string, 0, len(set))
 		for k := range set {
@@ -233,7 +237,7 @@ func resolveParams(specs []ParamSpec, variants []Variant, chosen []string, overr
 		for _, k := range keys {
 			i := byName[k]
 			if prev, ok := setBy[k]; ok && prev != name && values[i] != set[k] {
-				return nil, &ConfigError{Param: k, Msg: fmt.Sprintf("variants %s and %s set parameter %s to different values (%s and %s)", prev, name, k, formatValue(values[i]), formatValue(set[k]))}
+				return nil, &diag.ConfigError{Param: k, Msg: fmt.Sprintf("variants %s and %s set parameter %s to different values (%s and %s)", prev, name, k, FormatValue(values[i]), FormatValue(set[k]))}
 			}
 			values[byName[k]] = set[k]
 			setBy[k] = name
@@ -246,17 +250,17 @@ func resolveParams(specs []ParamSpec, variants []Variant, chosen []string, overr
 			src = "parameter " + o.Name
 		}
 		if !ok {
-			return nil, &ConfigError{Param: o.Name, Msg: fmt.Sprintf("%s: unknown parameter %s", src, o.Name), Allowed: names}
+			return nil, &diag.ConfigError{Param: o.Name, Msg: fmt.Sprintf("%s: unknown parameter %s", src, o.Name), Allowed: names}
 		}
-		val, err := specs[i].check(o.Value)
+		val, err := specs[i].Check(o.Value)
 		if err != nil {
-			return nil, &ConfigError{Param: o.Name, Msg: fmt.Sprintf("%s: %v", src, err), Allowed: specs[i].Allowed(), Err: err}
+			return nil, &diag.ConfigError{Param: o.Name, Msg: fmt.Sprintf("%s: %v", src, err), Allowed: specs[i].Allowed(), Err: err}
 		}
 		values[i] = val
 	}
-	out := make([]Param, len(specs))
+	out := make([]Value, len(specs))
 	for i, s := range specs {
-		out[i] = Param{Name: s.Name, Value: values[i]}
+		out[i] = Value{Name: s.Name, Value: values[i]}
 	}
 	return out, nil
 }
