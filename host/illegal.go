@@ -41,6 +41,9 @@ func (k *MoveKind) parseWith(tok string) (names []string, ok bool) {
 			rest = rest[end:]
 		default:
 			n := siteNameLen(rest)
+			if p.num {
+				n = numberLen(rest)
+			}
 			if n == 0 {
 				return nil, false
 			}
@@ -114,6 +117,9 @@ func (s *State) illegalToken(tok string) string {
 		}
 		sites := make([]int, 0, len(names))
 		for _, n := range names {
+			if g.kinds[k].numbers {
+				n = g.board.byNumberName(n)
+			}
 			i, ok := g.board.byName[n]
 			if !ok {
 				if lit := g.kinds[k].literalLen(); lit > fit {
@@ -129,6 +135,9 @@ func (s *State) illegalToken(tok string) string {
 		}
 	}
 	if unknown != "" {
+		if numberLen(unknown) == len(unknown) {
+			return fmt.Sprintf("%s is not a site number of this board (%s)", unknown, g.board.numberRange())
+		}
 		return fmt.Sprintf("%s is not a site of this board (%s)", unknown, g.board.siteRange())
 	}
 	return "it fits none of the ways this game writes its moves: " + g.moveForms()
@@ -174,8 +183,8 @@ func (s *State) whyNot(k int, sites []int) string {
 		if slices.Contains(possible, sites[j]) {
 			continue
 		}
-		what := g.board.siteList(possible)
-		name := g.board.siteName(sites[j])
+		what := kind.siteList(g.board, possible)
+		name := kind.siteText(g.board, sites[j])
 		switch {
 		case kind.arity == 1:
 			return fmt.Sprintf("%s is not possible for %s now (possible: %s)", name, withArticle(kind.Name), what)
@@ -184,7 +193,7 @@ func (s *State) whyNot(k int, sites []int) string {
 		default:
 			before := make([]string, w)
 			for i, x := range order[:w] {
-				before[i] = g.board.siteName(sites[x])
+				before[i] = kind.siteText(g.board, sites[x])
 			}
 			return fmt.Sprintf("after %s, %s is not possible for %s now (possible: %s)", strings.Join(before, " "), name, withArticle(kind.Name), what)
 		}
@@ -211,7 +220,7 @@ func (s *State) whyNotList(kind *MoveKind, same []Move, sites []int) string {
 	}
 	for _, x := range sites {
 		if !seen[x] {
-			return fmt.Sprintf("%s is not possible in %s now (possible sites: %s)", b.siteName(x), withArticle(kind.Name), b.siteList(all))
+			return fmt.Sprintf("%s is not possible in %s now (possible sites: %s)", kind.siteText(b, x), withArticle(kind.Name), kind.siteList(b, all))
 		}
 	}
 	sorted := slices.Sorted(slices.Values(sites))
@@ -276,7 +285,7 @@ func (s *State) legalKinds() string {
 // placeholders stand for.
 func (g *Game) moveForms() string {
 	var forms []string
-	sites, list := false, false
+	sites, list, numbers := false, false, false
 	for _, k := range g.kinds {
 		f := k.Template
 		if f != k.Name {
@@ -285,9 +294,13 @@ func (g *Game) moveForms() string {
 		forms = append(forms, f)
 		sites = sites || k.arity > 0
 		list = list || k.arity < 0
+		numbers = numbers || k.numbers
 	}
 	text := strings.Join(forms, ", ")
 	example := g.board.sites[0].Name
+	if numbers {
+		text += fmt.Sprintf("; a # in braces writes a site by its number, such as %s for %s", g.board.siteNumber(0), example)
+	}
 	switch {
 	case sites && list:
 		text += fmt.Sprintf(", where {1}, {2}, {from} and {to} stand for a site such as %s and {sites} for sites separated by commas", example)
@@ -299,12 +312,16 @@ func (g *Game) moveForms() string {
 	return text
 }
 
-// siteList writes site names in board order, without repeats.
-func (b *Board) siteList(sites []int) string {
+// siteList writes sites as kind k's tokens do, without repeats: names in
+// board order, or numbers from the smallest.
+func (k *MoveKind) siteList(b *Board, sites []int) string {
 	sorted := slices.Compact(slices.Sorted(slices.Values(sites)))
+	if k.numbers {
+		slices.SortFunc(sorted, func(x, y int) int { return b.numberOf(x) - b.numberOf(y) })
+	}
 	names := make([]string, len(sorted))
 	for i, x := range sorted {
-		names[i] = b.siteName(x)
+		names[i] = k.siteText(b, x)
 	}
 	return strings.Join(names, " ")
 }

@@ -428,6 +428,18 @@ func (vm *machine) apiMove(L *lua.LState) int {
 	if err != nil {
 		L.RaiseError("move kind %s: %v", name, err)
 	}
+	numbers := false
+	for _, p := range parts {
+		numbers = numbers || p.num
+	}
+	if numbers {
+		if vm.dcl.board == nil {
+			L.RaiseError("move kind %s: the template writes sites by number, so the board must be declared first (call matombo.board before matombo.move)", name)
+		}
+		if err := vm.dcl.board.enableSiteNumbers(); err != nil {
+			L.RaiseError("move kind %s: %v", name, err)
+		}
+	}
 	prompt := ""
 	if v := L.Get(3); v != lua.LNil {
 		opts, ok := v.(*lua.LTable)
@@ -444,7 +456,7 @@ func (vm *machine) apiMove(L *lua.LState) int {
 			checkText(L, "move kind "+name+": the prompt", prompt, false)
 		}
 	}
-	vm.dcl.kinds = append(vm.dcl.kinds, MoveKind{Name: name, Template: tmpl, Prompt: prompt, parts: parts, arity: arity})
+	vm.dcl.kinds = append(vm.dcl.kinds, MoveKind{Name: name, Template: tmpl, Prompt: prompt, parts: parts, arity: arity, numbers: numbers})
 	L.Push(luaInt(len(vm.dcl.kinds)))
 	return 1
 }
