@@ -285,29 +285,33 @@ func (s *State) legalKinds() string {
 // placeholders stand for.
 func (g *Game) moveForms() string {
 	var forms []string
-	sites, list, numbers := false, false, false
+	names, numbers, list := false, false, false
 	for _, k := range g.kinds {
 		f := k.Template
 		if f != k.Name {
 			f += " (" + k.Name + ")"
 		}
 		forms = append(forms, f)
-		sites = sites || k.arity > 0
+		names = names || k.arity > 0 && !k.numbers
+		numbers = numbers || k.arity != 0 && k.numbers
 		list = list || k.arity < 0
-		numbers = numbers || k.numbers
 	}
 	text := strings.Join(forms, ", ")
 	example := g.board.sites[0].Name
-	if numbers {
-		text += fmt.Sprintf("; a # in braces writes a site by its number, such as %s for %s", g.board.siteNumber(0), example)
-	}
 	switch {
-	case sites && list:
+	case names && list:
 		text += fmt.Sprintf(", where {1}, {2}, {from} and {to} stand for a site such as %s and {sites} for sites separated by commas", example)
-	case sites:
+	case names:
 		text += fmt.Sprintf(", where a name in braces stands for a site such as %s", example)
-	case list:
+	case list && !numbers:
 		text += fmt.Sprintf(", where {sites} stands for sites separated by commas, such as %s", example)
+	}
+	if numbers {
+		sep := ", where"
+		if names || list && !numbers {
+			sep = "; and"
+		}
+		text += fmt.Sprintf("%s a # in braces stands for a site's number, such as %s for the site %s", sep, g.board.siteNumber(0), example)
 	}
 	return text
 }

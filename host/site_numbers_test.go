@@ -64,7 +64,7 @@ func TestSiteNumbersInTokens(t *testing.T) {
 		assert.True(t, strings.HasPrefix(ie.Reason, c.reason), "%s: %s", c.tok, ie.Reason)
 	}
 	_, err = s.ParseMove("a1-b3")
-	assert.ErrorContains(t, err, "a # in braces writes a site by its number, such as 1 for a1")
+	assert.ErrorContains(t, err, "where a # in braces stands for a site's number, such as 1 for the site a1")
 }
 
 // A template that writes numbers needs a board declared first, whose
