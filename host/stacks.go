@@ -8,7 +8,7 @@ import (
 
 // Stacks on a board of pieces. A point of a "pieces" board usually holds
 // one piece, drawn as its owner's number; it may hold a stack of several
-// of one player's pieces (a crowned man is two men, one on the other).
+// of one player's pieces (a piece promoted by putting a second on it).
 // A diagram draws a stack of k pieces as the owner's number written k
 // times, "11" for two of Player 1's pieces, up to nine; a taller stack as
 // its height, @ and the owner, "12@1". A cell reads back the same way.

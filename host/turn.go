@@ -6,9 +6,10 @@ import (
 )
 
 // A turn written as one word. A player whose turn takes several decisions
-// in a row (a capture and its continuations, a mill and its removal) may
-// write their tokens one after another without spaces: with the capture
-// 22x15 and its continuation x8, the word 22x15x8 is the whole turn.
+// in a row (a capture and its continuations, a line made and the removal
+// it earns) may write their tokens one after another without spaces: with
+// the capture 22x15 and its continuation x8, the word 22x15x8 is the
+// whole turn.
 // ParseTurn finds the decisions such a word writes; State.Play and
 // ParseMove still take one decision's token.
 
