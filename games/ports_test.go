@@ -47,6 +47,7 @@ var portGames = []struct {
 	{"tsoro-4x8", "tsoro", []host.Option{host.WithParam("holes", 8)}, newTsoroPort},
 	{"gore", "gore", nil, newGorePort},
 	{"yematatu", "yematatu", nil, newYematatuPort},
+	{"draughts", "draughts", nil, newDraughtsPort},
 }
 
 // repetitions counts positions by their hash since the last irreversible
