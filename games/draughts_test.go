@@ -2,6 +2,7 @@ package games_test
 
 import (
 	"bufio"
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/solve"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -124,5 +126,38 @@ func TestDraughtsFENRefused(t *testing.T) {
 			total += c
 		}
 		assert.Equal(t, 48, total, "%s: the pieces, crowns and captures add up", fen)
+	}
+}
+
+// TestDraughtsEndgamesSolved solves small endings of English draughts set
+// up in FEN (E13), without the forty-move rule, and checks them against
+// Edward Lasker, Chess and Checkers: The Way to Mastership (1918), Chapter
+// "Elementary tactics": in Diagram 88 (a king each, White on 32, Black on
+// 26) "White wins by playing 32-27" when White moves, while Black to move
+// "would have gained the opposition by 26-31" and drawn; in Diagram 89 two
+// White kings (19, 23) force the win against a king in the double corner
+// (32). Lasker numbers the squares as the rules page does, Black on 1-12.
+func TestDraughtsEndgamesSolved(t *testing.T) {
+	for _, c := range []struct {
+		fen   string
+		value solve.Value // for Player 2, White
+		plies int
+	}{
+		{"W:WK32:BK26", solve.Win, 9},
+		{"B:WK32:BK26", solve.Draw, -1},
+		{"W:WK19,K23:BK32", solve.Win, 15},
+		{"B:WK19,K23:BK32", solve.Win, 16},
+	} {
+		if raceEnabled && strings.Count(c.fen, "K") > 2 {
+			continue // 17,000 positions each: the race detector makes them slow
+		}
+		g, err := games.Library().Load("draughts", host.WithParam("fen", c.fen), host.WithParam("quiet_moves", 0))
+		require.NoError(t, err)
+		sol, err := solve.Solve(context.Background(), g)
+		require.NoError(t, err, c.fen)
+		open := sol.Opening()
+		assert.Equal(t, c.value, open.Value.For(2, open.ToMove), "%s for White", c.fen)
+		assert.Equal(t, c.plies, open.Plies, "%s: plies to the end", c.fen)
+		require.NoError(t, sol.Check(context.Background(), g))
 	}
 }
