@@ -210,7 +210,7 @@ func diagramLine(d *Diagram, err error) int {
 // stops here.
 func runStep(g *host.Game, s *host.State, st *Step, res *Result) bool {
 	for _, tok := range st.Play {
-		if err := s.Play(tok.Text); err != nil {
+		if err := s.PlayTurn(tok.Text); err != nil {
 			res.Status, res.Line, res.Token = Failed, tok.Line, tok.Text
 			res.Field, res.Want, res.Got = "play", "the token is legal", err.Error()
 			var ill *host.IllegalMoveError
@@ -223,7 +223,7 @@ func runStep(g *host.Game, s *host.State, st *Step, res *Result) bool {
 	}
 	if st.Reject != nil {
 		before, _ := s.MarshalJSON()
-		err := s.Play(st.Reject.Text)
+		err := s.PlayTurn(st.Reject.Text)
 		after, _ := s.MarshalJSON()
 		res.Line, res.Token = st.Reject.Line, st.Reject.Text
 		var ill *host.IllegalMoveError

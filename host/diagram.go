@@ -256,7 +256,7 @@ func (g *Game) Cell(i, count, owner int) string {
 		if count == 0 {
 			return "." + marks
 		}
-		return strconv.Itoa(owner) + marks
+		return stackCell(count, owner) + marks
 	}
 	t := strconv.Itoa(count) + marks
 	if g.opening != nil && owner != g.opening.Owner(i) {
@@ -517,10 +517,7 @@ func (g *Game) parseCell(i int, cell string) (count, owner int, err error) {
 	b := g.def.Board
 	body := cell
 	ownerText := ""
-	if at := strings.IndexByte(cell, '@'); at >= 0 {
-		if b.Style() == Pieces {
-			return 0, 0, fmt.Errorf("%q: @ marks owners on counts boards; on this board a cell is a player number or .", cell)
-		}
+	if at := strings.IndexByte(cell, '@'); at >= 0 && b.Style() != Pieces {
 		body, ownerText = cell[:at], cell[at+1:]
 	}
 	j := len(body)
@@ -544,14 +541,7 @@ func (g *Game) parseCell(i int, cell string) (count, owner int, err error) {
 		}
 	}
 	if b.Style() == Pieces {
-		if value == "." {
-			return 0, 0, nil
-		}
-		p, err := strconv.Atoi(value)
-		if err != nil || p < 1 || p > g.players {
-			return 0, 0, fmt.Errorf("%q: want a player number 1-%d or . for empty", cell, g.players)
-		}
-		return 1, p, nil
+		return g.parseStack(value)
 	}
 	owner = g.opening.Owner(i)
 	if value == "." {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/matombo/matombo/host/kernel"
 )
 
 // Why a token is not legal: the reason of an IllegalMoveError names the
@@ -37,6 +39,9 @@ func (s *State) illegalToken(tok string) string {
 		}
 		sites := make([]int, 0, len(names))
 		for _, n := range names {
+			if g.def.Kinds[k].Numbers() {
+				n = g.def.Board.ByNumberName(n)
+			}
 			i, ok := g.def.Board.Index(n)
 			if !ok {
 				if lit := g.def.Kinds[k].LiteralLen(); lit > fit {
@@ -52,6 +57,9 @@ func (s *State) illegalToken(tok string) string {
 		}
 	}
 	if unknown != "" {
+		if kernel.NumberLen(unknown) == len(unknown) {
+			return fmt.Sprintf("%s is not a site number of this board (%s)", unknown, g.def.Board.NumberRange())
+		}
 		return fmt.Sprintf("%s is not a site of this board (%s)", unknown, siteRange(g.def.Board))
 	}
 	return "it fits none of the ways this game writes its moves: " + g.moveForms()
@@ -92,8 +100,8 @@ func (s *State) whyNot(k int, sites []int) string {
 		if slices.Contains(possible, sites[j]) {
 			continue
 		}
-		what := siteNames(g.def.Board, possible)
-		name := g.def.Board.SiteName(sites[j])
+		what := kind.SiteList(g.def.Board, possible)
+		name := kind.SiteText(g.def.Board, sites[j])
 		switch {
 		case kind.Arity() == 1:
 			return fmt.Sprintf("%s is not possible for %s now (possible: %s)", name, withArticle(kind.Name), what)
@@ -102,7 +110,7 @@ func (s *State) whyNot(k int, sites []int) string {
 		default:
 			before := make([]string, w)
 			for i, x := range order[:w] {
-				before[i] = g.def.Board.SiteName(sites[x])
+				before[i] = kind.SiteText(g.def.Board, sites[x])
 			}
 			return fmt.Sprintf("after %s, %s is not possible for %s now (possible: %s)", strings.Join(before, " "), name, withArticle(kind.Name), what)
 		}
@@ -129,7 +137,7 @@ func (s *State) whyNotList(kind *MoveKind, same []Move, sites []int) string {
 	}
 	for _, x := range sites {
 		if !seen[x] {
-			return fmt.Sprintf("%s is not possible in %s now (possible sites: %s)", b.SiteName(x), withArticle(kind.Name), siteNames(b, all))
+			return fmt.Sprintf("%s is not possible in %s now (possible sites: %s)", kind.SiteText(b, x), withArticle(kind.Name), kind.SiteList(b, all))
 		}
 	}
 	sorted := slices.Sorted(slices.Values(sites))
@@ -194,25 +202,33 @@ func (s *State) legalKinds() string {
 // placeholders stand for.
 func (g *Game) moveForms() string {
 	var forms []string
-	sites, list := false, false
+	names, numbers, list := false, false, false
 	for _, k := range g.def.Kinds {
 		f := k.Template
 		if f != k.Name {
 			f += " (" + k.Name + ")"
 		}
 		forms = append(forms, f)
-		sites = sites || k.Arity() > 0
+		names = names || k.Arity() > 0 && !k.Numbers()
+		numbers = numbers || k.Arity() != 0 && k.Numbers()
 		list = list || k.Arity() < 0
 	}
 	text := strings.Join(forms, ", ")
 	example := g.def.Board.Site(0).Name
 	switch {
-	case sites && list:
+	case names && list:
 		text += fmt.Sprintf(", where {1}, {2}, {from} and {to} stand for a site such as %s and {sites} for sites separated by commas", example)
-	case sites:
+	case names:
 		text += fmt.Sprintf(", where a name in braces stands for a site such as %s", example)
-	case list:
+	case list && !numbers:
 		text += fmt.Sprintf(", where {sites} stands for sites separated by commas, such as %s", example)
+	}
+	if numbers {
+		sep := ", where"
+		if names || list && !numbers {
+			sep = "; and"
+		}
+		text += fmt.Sprintf("%s a # in braces stands for a site's number, such as %s for the site %s", sep, g.def.Board.SiteNumber(0), example)
 	}
 	return text
 }

@@ -433,6 +433,14 @@ func (vm *machine) apiMove(L *lua.LState) int {
 	if err != nil {
 		L.RaiseError("move kind %s: %v", name, err)
 	}
+	if kind.Numbers() {
+		if vm.def.Board == nil {
+			L.RaiseError("move kind %s: the template writes sites by number, so the board must be declared first (call matombo.board before matombo.move)", name)
+		}
+		if err := vm.def.Board.EnableSiteNumbers(); err != nil {
+			L.RaiseError("move kind %s: %v", name, err)
+		}
+	}
 	prompt := ""
 	if v := L.Get(3); v != lua.LNil {
 		opts, ok := v.(*lua.LTable)

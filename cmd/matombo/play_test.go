@@ -129,3 +129,14 @@ func TestLineReader(t *testing.T) {
 	}
 	assert.Equal(t, []string{"ab", "error: line 2 of the input is longer than 4 bytes", "cd", "", "end"}, got)
 }
+
+// A turn of several decisions typed as one word plays each of them: in
+// Tsoro Yemutwelve, the placing that makes a mill and its removal.
+func TestPlayTurnWord(t *testing.T) {
+	r := matombo(t, "a1 g7 a4 g4 a7xg4\nrecord\na7xg5\nquit\n", "play", "yemutwelve", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "Player 1 (South) plays a7.\n")
+	assert.Contains(t, r.stdout, "Player 1 (South) plays xg4.\n")
+	assert.Contains(t, r.stdout, "Record: a1 g7 a4 g4 a7 xg4\n")
+	assert.Contains(t, r.stdout, `illegal token "a7xg5"`)
+}

@@ -106,7 +106,7 @@ function matombo.mark(tag, char) end
 ---@return matombo.Track
 function matombo.track(name, sites, loop) end
 
----Declares a move kind and its token template ({1}..{4}, {from}, {to}, {sites}).
+---Declares a move kind and its token template ({1}..{4}, {from}, {to}, {sites}; with # a site's number: {#1}, {#from}).
 ---@param name string
 ---@param template string
 ---@param options? matombo.MoveOptions

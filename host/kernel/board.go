@@ -78,6 +78,11 @@ type Board struct {
 	linesAt [][]int32 // per site: the lines through it
 	adj     [][]int32 // per site: neighbours along lines
 	jumps   [][]Jump  // per site: jumps along lines
+
+	// Once a move kind writes sites by number (sitenumbers.go): the
+	// sites by the number of their names, and each site's number.
+	byNumber   map[int]int32
+	numberText []string
 }
 
 type tagMark struct {

@@ -50,8 +50,9 @@ type MoveKind struct {
 	Template string
 	Prompt   string // what a move of this kind does, for the players, e.g. "Capture a hole of your choice"; "" for none
 
-	parts []tmplPart
-	arity int // number of sites; -1 for a list of 1..MaxMoveSites sites
+	parts   []tmplPart
+	arity   int  // number of sites; -1 for a list of 1..MaxMoveSites sites
+	numbers bool // the template writes sites by number ({#1}, see sitenumbers.go)
 }
 
 // NewMoveKind makes a kind of move from its name and token template, such
@@ -61,7 +62,11 @@ func NewMoveKind(name, template, prompt string) (MoveKind, error) {
 	if err != nil {
 		return MoveKind{}, err
 	}
-	return MoveKind{Name: name, Template: template, Prompt: prompt, parts: parts, arity: arity}, nil
+	k := MoveKind{Name: name, Template: template, Prompt: prompt, parts: parts, arity: arity}
+	for _, p := range parts {
+		k.numbers = k.numbers || p.num
+	}
+	return k, nil
 }
 
 // Arity is the number of sites a move of the kind names; -1 for a list of
@@ -79,11 +84,12 @@ func (m Move) Game() uint32 { return m.game }
 
 type tmplPart struct {
 	lit  string
-	site int // 0 for literal text, 1..4 for a site, -1 for the list of all sites
+	site int  // 0 for literal text, 1..4 for a site, -1 for the list of all sites
+	num  bool // the site is written by the number of its name ({#1})
 }
 
-// parseTemplate splits a token template such as "x{1}", "{from}-{to}" or
-// "offer:{sites}" into its parts.
+// parseTemplate splits a token template such as "x{1}", "{from}-{to}",
+// "{#from}-{#to}" or "offer:{sites}" into its parts.
 func parseTemplate(t string) ([]tmplPart, int, error) {
 	if t == "" {
 		return nil, 0, fmt.Errorf("empty token template")
@@ -107,6 +113,10 @@ func parseTemplate(t string) ([]tmplPart, int, error) {
 		}
 		name := rest[i+1 : i+j]
 		rest = rest[i+j+1:]
+		num := false
+		if len(name) > 1 && name[0] == '#' {
+			name, num = name[1:], true
+		}
 		var k int
 		switch name {
 		case "from":
@@ -119,14 +129,30 @@ func parseTemplate(t string) ([]tmplPart, int, error) {
 		default:
 			n, err := strconv.Atoi(name)
 			if err != nil || n < 1 || n > MaxMoveSites {
-				return nil, 0, fmt.Errorf("template %q: unknown placeholder {%s} (use {1}..{%d}, {from}, {to} or {sites})", t, name, MaxMoveSites)
+				return nil, 0, fmt.Errorf("template %q: unknown placeholder {%s} (use {1}..{%d}, {from}, {to} or {sites}, or with # for the site's number: {#1}, {#from})", t, name, MaxMoveSites)
 			}
 			k = n
 		}
 		if k > arity {
 			arity = k
 		}
-		parts = append(parts, tmplPart{site: k})
+		parts = append(parts, tmplPart{site: k, num: num})
+	}
+	byNumber, byName := false, false
+	for _, p := range parts {
+		byNumber = byNumber || p.site != 0 && p.num
+		byName = byName || p.site != 0 && !p.num
+	}
+	if byNumber && byName {
+		return nil, 0, fmt.Errorf("template %q: its sites are written all by number ({#1}) or all by name ({1})", t)
+	}
+	for i, p := range parts {
+		if !p.num || i+1 == len(parts) {
+			continue
+		}
+		if next := parts[i+1]; next.site != 0 || next.lit[0] >= '0' && next.lit[0] <= '9' {
+			return nil, 0, fmt.Errorf("template %q: a site written by number must be followed by text that is not a digit, or end the token (11-15, not 1115)", t)
+		}
 	}
 	for _, p := range parts {
 		if p.site == 0 && strings.ContainsAny(p.lit, " \t\r\n") {
@@ -167,10 +193,10 @@ func (k *MoveKind) AppendToken(dst []byte, b *Board, m Move) []byte {
 				if i > 0 {
 					dst = append(dst, ',')
 				}
-				dst = append(dst, b.SiteName(int(m.Sites[i]))...)
+				dst = append(dst, siteToken(b, int(m.Sites[i]), p.num)...)
 			}
 		default:
-			dst = append(dst, b.SiteName(m.Site(p.site-1))...)
+			dst = append(dst, siteToken(b, m.Site(p.site-1), p.num)...)
 		}
 	}
 	return dst
@@ -205,6 +231,9 @@ func (k *MoveKind) ParseToken(tok string) (names []string, ok bool) {
 			rest = rest[end:]
 		default:
 			n := SiteNameLen(rest)
+			if p.num {
+				n = NumberLen(rest)
+			}
 			if n == 0 {
 				return nil, false
 			}
