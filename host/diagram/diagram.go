@@ -1,4 +1,7 @@
-package host
+// Package diagram draws a board as text and reads such text back: the
+// diagrams of the terminal, of scenarios and of error messages. It works on
+// the kernel's board, so the host and any tool draw alike.
+package diagram
 
 import (
 	"fmt"
@@ -9,27 +12,41 @@ import (
 	"github.com/matombo/matombo/host/kernel"
 )
 
-// DiagramOptions change how a board is drawn.
-type DiagramOptions struct {
+// Options change how a board is drawn.
+type Options struct {
 	Color bool // colour each site by its owner with ANSI escapes
 }
 
-// Diagram draws the board as the players see it: the northernmost row on
+// Game is what a diagram needs of a game: its board, its number of
+// players, and the owner of each site at the opening (a counts board
+// writes an owner only where it differs).
+type Game struct {
+	Board   *kernel.Board
+	Players int
+	Opening func(site int) (owner int) // nil: every site's opening owner is 0
+}
+
+func (g Game) opening(i int) int {
+	if g.Opening == nil {
+		return 0
+	}
+	return g.Opening(i)
+}
+
+// Draw draws the board as the players see it: the northernmost row on
 // top, Player 1's row a at the bottom, each line starting with its row
 // letter. On a "counts" board each site shows its count, then the marks of
 // its tags (e.g. * for a head), then @ and the owner when the owner differs
 // from the opening; a grid board has a line of column numbers below. On a
-// "pieces" board each site shows its owner or . when empty. The text can be
-// pasted into a scenario, see ParseDiagram.
-func (s *State) Diagram() string { return s.DiagramWith(DiagramOptions{}) }
-
-// DiagramWith draws the board with options.
-func (s *State) DiagramWith(opt DiagramOptions) string {
-	b := s.g.def.Board
+// "pieces" board each site shows its owner (repeated for a stack) or .
+// when empty. The text can be pasted into a scenario, see Parse. count
+// and owner give each site's count and owner.
+func Draw(g Game, count, owner func(site int) int, opt Options) string {
+	b := g.Board
 	cells := make([]string, b.NumSites())
 	width := 1
 	for i := range cells {
-		cells[i] = s.cellText(i)
+		cells[i] = Cell(g, i, count(i), owner(i))
 		if len(cells[i]) > width {
 			width = len(cells[i])
 		}
@@ -41,7 +58,7 @@ func (s *State) DiagramWith(opt DiagramOptions) string {
 		if !opt.Color {
 			return text
 		}
-		switch s.Owner(i) {
+		switch owner(i) {
 		case 0:
 			return text
 		case 1:
@@ -134,7 +151,7 @@ const keyGap = 6
 // pointDiagram draws a board of points (from its picture, or in rows by
 // drawing position) and, to its right, the same drawing with the number of
 // each point's name in place of its cell: the key that tells b1 from b3.
-func pointDiagram(b *Board, cells []string, width int, paint func(int, string) string) string {
+func pointDiagram(b *kernel.Board, cells []string, width int, paint func(int, string) string) string {
 	plain := func(_ int, text string) string { return text }
 	left := drawPoints(b, cells, width, paint)
 	bare := left
@@ -168,7 +185,7 @@ func pointDiagram(b *Board, cells []string, width int, paint func(int, string) s
 // drawPoints draws the lines of a point board with the given cell texts:
 // its picture with a cell in place of each @, or else each row's points at
 // their drawing positions, width characters apart.
-func drawPoints(b *Board, cells []string, width int, paint func(int, string) string) []string {
+func drawPoints(b *kernel.Board, cells []string, width int, paint func(int, string) string) []string {
 	var lines []string
 	if b.Picture() != "" {
 		rowOf := map[string]int{}
@@ -243,62 +260,59 @@ func pad(s string, w int) string {
 	return s + strings.Repeat(" ", w-len(s))
 }
 
-// cellText is what a diagram shows for site i.
-func (s *State) cellText(i int) string { return s.g.Cell(i, s.Count(i), s.Owner(i)) }
-
 // Cell writes what a diagram shows for site i holding count counters owned
 // by owner: e.g. "3", "2*", "12@2" on a counts board, "1" or "." on a
 // pieces board.
-func (g *Game) Cell(i, count, owner int) string {
-	b := g.def.Board
+func Cell(g Game, i, count, owner int) string {
+	b := g.Board
 	marks := b.MarkOf(i)
-	if b.Style() == Pieces {
+	if b.Style() == kernel.Pieces {
 		if count == 0 {
 			return "." + marks
 		}
 		return stackCell(count, owner) + marks
 	}
 	t := strconv.Itoa(count) + marks
-	if g.opening != nil && owner != g.opening.Owner(i) {
+	if owner != g.opening(i) {
 		t += "@" + strconv.Itoa(owner)
 	}
 	return t
 }
 
-// ParseCell reads one diagram cell for site i, as ParseDiagram does.
-func (g *Game) ParseCell(i int, cell string) (count, owner int, err error) {
-	if i < 0 || i >= g.def.Board.NumSites() {
+// ParseCell reads one diagram cell for site i, as Parse does.
+func ParseCell(g Game, i int, cell string) (count, owner int, err error) {
+	if i < 0 || i >= g.Board.NumSites() {
 		return 0, 0, fmt.Errorf("site %d is not on the board", i)
 	}
-	return g.parseCell(i, cell)
+	return parseCell(g, i, cell)
 }
 
-// DiagramError reports a problem in a board diagram; Line counts from 1
-// within the diagram's text.
-type DiagramError struct {
+// Error reports a problem in a board diagram; Line counts from 1 within
+// the diagram's text.
+type Error struct {
 	Line int
 	Msg  string
 }
 
 // Code returns "bad-diagram" (see CodeBadDiagram).
-func (e *DiagramError) Code() string { return CodeBadDiagram }
+func (e *Error) Code() string { return diag.CodeBadDiagram }
 
-func (e *DiagramError) Error() string {
+func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("diagram line %d: %s", e.Line, diag.EscapeControls(e.Msg))
 	}
 	return "diagram: " + diag.EscapeControls(e.Msg)
 }
 
-// ParseDiagram reads a board diagram in the style Diagram draws and returns
+// Parse reads a board diagram in the style Diagram draws and returns
 // the count and owner of every site in board order. Rows may come in any
 // order but each once and complete; column headers and lines of picture
 // connectors (- | / \) are skipped; connectors between cells are ignored.
 // On a counts board a site's owner is the opening's unless the cell says
 // @N; on a pieces board the cell is the owner (count 1) or . (empty).
 // Marks after a cell must be marks of the site's tags.
-func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
-	b := g.def.Board
+func Parse(g Game, text string) (counts, owners []int, err error) {
+	b := g.Board
 	n := b.NumSites()
 	counts, owners = make([]int, n), make([]int, n)
 	seen := make([]bool, b.NumRows())
@@ -311,8 +325,8 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 			continue
 		}
 		if fields[0][0] == '[' {
-			if err := g.parseEnds(line, counts, owners, &endSeen); err != nil {
-				return nil, nil, &DiagramError{Line: ln + 1, Msg: err.Error()}
+			if err := parseEnds(g, line, counts, owners, &endSeen); err != nil {
+				return nil, nil, &Error{Line: ln + 1, Msg: err.Error()}
 			}
 			continue
 		}
@@ -321,10 +335,10 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 			if isHeader(fields) || isConnectors(line) {
 				continue
 			}
-			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%q does not start with a row label (rows are %s)", firstN(line, 30), strings.Join(b.Rows(), ", "))}
+			return nil, nil, &Error{Line: ln + 1, Msg: fmt.Sprintf("%q does not start with a row label (rows are %s)", firstN(line, 30), strings.Join(b.Rows(), ", "))}
 		}
 		if seen[r] {
-			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("row %s appears twice", fields[0])}
+			return nil, nil, &Error{Line: ln + 1, Msg: fmt.Sprintf("row %s appears twice", fields[0])}
 		}
 		seen[r] = true
 		if !b.Grid() {
@@ -337,14 +351,14 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 			}
 		}
 		rest := strings.TrimSpace(line)[len(fields[0]):]
-		if b.Style() == Counts {
+		if b.Style() == kernel.Counts {
 			for k, f := range strings.Fields(rest) {
 				if len(f) > 1 && f[0] == '-' && f[1] >= '0' && f[1] <= '9' {
 					where := "row " + fields[0]
 					if k < len(b.Row(r)) {
 						where = b.Site(int(b.Row(r)[k])).Name
 					}
-					return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%s: %q: counts cannot be negative", where, f)}
+					return nil, nil, &Error{Line: ln + 1, Msg: fmt.Sprintf("%s: %q: counts cannot be negative", where, f)}
 				}
 			}
 		}
@@ -363,32 +377,32 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 			for _, i := range sites {
 				if k := endOf(b, int(i)); k >= 0 {
 					if endSeen[k] {
-						return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%s is given twice (in its row and at its end)", b.Site(int(i)).Name)}
+						return nil, nil, &Error{Line: ln + 1, Msg: fmt.Sprintf("%s is given twice (in its row and at its end)", b.Site(int(i)).Name)}
 					}
 					endSeen[k] = true
 				}
 			}
 		}
 		if len(cells) != len(sites) {
-			return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("row %s has %d sites, the line gives %d%s", fields[0], len(sites), len(cells), endsHint(b, r))}
+			return nil, nil, &Error{Line: ln + 1, Msg: fmt.Sprintf("row %s has %d sites, the line gives %d%s", fields[0], len(sites), len(cells), endsHint(b, r))}
 		}
 		for k, cell := range cells {
 			i := int(sites[k])
-			c, o, err := g.parseCell(i, cell)
+			c, o, err := parseCell(g, i, cell)
 			if err != nil {
-				return nil, nil, &DiagramError{Line: ln + 1, Msg: fmt.Sprintf("%s: %v", b.Site(int(i)).Name, err)}
+				return nil, nil, &Error{Line: ln + 1, Msg: fmt.Sprintf("%s: %v", b.Site(int(i)).Name, err)}
 			}
 			counts[i], owners[i] = c, o
 		}
 	}
 	for r, ok := range seen {
 		if !ok {
-			return nil, nil, &DiagramError{Msg: fmt.Sprintf("row %s is missing (a diagram gives every row: %s)", b.RowLabel(r), strings.Join(b.Rows(), ", "))}
+			return nil, nil, &Error{Msg: fmt.Sprintf("row %s is missing (a diagram gives every row: %s)", b.RowLabel(r), strings.Join(b.Rows(), ", "))}
 		}
 	}
 	for k, i := range boardEnds(b) {
 		if i >= 0 && !endSeen[k] {
-			return nil, nil, &DiagramError{Msg: fmt.Sprintf("%s, the site at the %s end, is missing: a line of its own gives the ends in brackets, west first (%s)", b.Site(int(i)).Name, b.Site(int(i)).End, endsExample(b))}
+			return nil, nil, &Error{Msg: fmt.Sprintf("%s, the site at the %s end, is missing: a line of its own gives the ends in brackets, west first (%s)", b.Site(int(i)).Name, b.Site(int(i)).End, endsExample(b))}
 		}
 	}
 	return counts, owners, nil
@@ -396,8 +410,8 @@ func (g *Game) ParseDiagram(text string) (counts, owners []int, err error) {
 
 // parseEnds reads the line of a diagram that gives the sites at the ends
 // of the board in brackets, the west one first: "[0]    [12]".
-func (g *Game) parseEnds(line string, counts, owners []int, seen *[2]bool) error {
-	b := g.def.Board
+func parseEnds(g Game, line string, counts, owners []int, seen *[2]bool) error {
+	b := g.Board
 	if west, east := b.Ends(); west < 0 && east < 0 {
 		return fmt.Errorf("%q: brackets give the sites at the ends of a board, and this board has none", firstN(strings.TrimSpace(line), 30))
 	}
@@ -429,7 +443,7 @@ func (g *Game) parseEnds(line string, counts, owners []int, seen *[2]bool) error
 			return fmt.Errorf("%s is given twice (in its row and at its end)", b.Site(int(i)).Name)
 		}
 		seen[e] = true
-		c, o, err := g.parseCell(i, cells[k])
+		c, o, err := parseCell(g, i, cells[k])
 		if err != nil {
 			return fmt.Errorf("%s: %v", b.Site(int(i)).Name, err)
 		}
@@ -439,14 +453,14 @@ func (g *Game) parseEnds(line string, counts, owners []int, seen *[2]bool) error
 }
 
 // boardEnds returns the sites drawn at the west and east ends, -1 for none.
-func boardEnds(b *Board) [2]int {
+func boardEnds(b *kernel.Board) [2]int {
 	w, e := b.Ends()
 	return [2]int{w, e}
 }
 
 // endOf returns 0 for the site at the west end, 1 for the east one, -1
 // for a site drawn in its row.
-func endOf(b *Board, i int) int {
+func endOf(b *kernel.Board, i int) int {
 	for k, e := range boardEnds(b) {
 		if e == i {
 			return k
@@ -456,7 +470,7 @@ func endOf(b *Board, i int) int {
 }
 
 // endsExample shows the ends line of the board, e.g. "[b7] ... [a7]".
-func endsExample(b *Board) string {
+func endsExample(b *kernel.Board) string {
 	var parts []string
 	for _, i := range boardEnds(b) {
 		if i >= 0 {
@@ -468,7 +482,7 @@ func endsExample(b *Board) string {
 
 // endsHint explains, for a row with a site at an end, that the site is
 // given on the line of the ends.
-func endsHint(b *Board, r int) string {
+func endsHint(b *kernel.Board, r int) string {
 	if len(b.Drawn(r)) == len(b.Row(r)) {
 		return ""
 	}
@@ -513,11 +527,11 @@ func isConnectors(line string) bool {
 }
 
 // parseCell reads one cell of a diagram for site i.
-func (g *Game) parseCell(i int, cell string) (count, owner int, err error) {
-	b := g.def.Board
+func parseCell(g Game, i int, cell string) (count, owner int, err error) {
+	b := g.Board
 	body := cell
 	ownerText := ""
-	if at := strings.IndexByte(cell, '@'); at >= 0 && b.Style() != Pieces {
+	if at := strings.IndexByte(cell, '@'); at >= 0 && b.Style() != kernel.Pieces {
 		body, ownerText = cell[:at], cell[at+1:]
 	}
 	j := len(body)
@@ -540,10 +554,10 @@ func (g *Game) parseCell(i int, cell string) (count, owner int, err error) {
 			return 0, 0, fmt.Errorf("%q: unknown mark %q", cell, marks[k])
 		}
 	}
-	if b.Style() == Pieces {
-		return g.parseStack(value)
+	if b.Style() == kernel.Pieces {
+		return parseStack(g, value)
 	}
-	owner = g.opening.Owner(i)
+	owner = g.opening(i)
 	if value == "." {
 		count = 0
 	} else {
@@ -554,8 +568,8 @@ func (g *Game) parseCell(i int, cell string) (count, owner int, err error) {
 	}
 	if ownerText != "" {
 		owner, err = strconv.Atoi(ownerText)
-		if err != nil || owner < 0 || owner > g.players {
-			return 0, 0, fmt.Errorf("%q: owner after @ must be 0-%d", cell, g.players)
+		if err != nil || owner < 0 || owner > g.Players {
+			return 0, 0, fmt.Errorf("%q: owner after @ must be 0-%d", cell, g.Players)
 		}
 	}
 	return count, owner, nil

@@ -1,4 +1,4 @@
-package host
+package diagram
 
 import (
 	"fmt"
@@ -26,17 +26,17 @@ func stackCell(count, owner int) string {
 
 // parseStack reads a pieces board's cell (without its marks): ".", an
 // owner's number written once or repeated, or height@owner.
-func (g *Game) parseStack(cell string) (count, owner int, err error) {
+func parseStack(g Game, cell string) (count, owner int, err error) {
 	if cell == "." {
 		return 0, 0, nil
 	}
 	want := func() error {
 		return fmt.Errorf("%q: want a player number 1-%d or . for empty; a stack of one player's pieces repeats the number (11: two of Player 1's, up to %d) or gives its height@player (12@1)",
-			cell, g.players, maxDrawnStack)
+			cell, g.Players, maxDrawnStack)
 	}
 	player := func(text string) (int, error) {
 		p, err := strconv.Atoi(text)
-		if err != nil || p < 1 || p > g.players || len(text) != 1 {
+		if err != nil || p < 1 || p > g.Players || len(text) != 1 {
 			return 0, want()
 		}
 		return p, nil
