@@ -6,14 +6,10 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"io"
-	"sync"
-	"sync/atomic"
 
 	"github.com/matombo/matombo/host/internal/watchdog"
 	"github.com/matombo/matombo/host/kernel"
-	lua "github.com/yuin/gopher-lua"
-	"gopkg.in/yaml.v3"
+	"github.com/matombo/matombo/host/luavm"
 )
 
 // Game is a loaded game: a compiled script with resolved parameters and
@@ -34,78 +30,34 @@ type Game struct {
 	chosen      []string
 	overrides   []Override
 	def         *kernel.Def // the board, layout, move kinds and variables, shared by every machine
-	parts       []*partRef  // the rule parts, made by the first machine and shared
-	fingerprint string      // the declarations, to compare machines of one game
 	sources     []byte      // hash of the script and variants files, set by Load
 	identity    string      // Fingerprint: sources, variants chosen, parameters, declarations
 	hasEvaluate bool
 	hasPrompt   bool
-	scoreLabel  string       // "" when the script has no score function
-	rules       string       // the rules page, when the game folder has one
-	bases       []baseScript // the games it extends, nearest first
+	scoreLabel  string // "" when the script has no score function
+	rules       string // the rules page, when the game folder has one
 	rulePoints  []string
 	replaced    []string
 
-	proto     *lua.FunctionProto
-	data      *yaml.Node
-	dataFiles map[*yaml.Node]string
-	limits    Limits
-	log       io.Writer
-	extra     map[string]lua.LGFunction // primitives added by internal tests
-
+	prog    *luavm.Program // the compiled script and its machines
 	opening *State
-	wd      *watchdog.Watchdog
-	held    atomic.Int64                // memory the machines' scripts held when last measured
-	failed  atomic.Pointer[BudgetError] // set when the scripts went over the memory budget
-
-	mu   sync.Mutex
-	free []*machine
 }
 
-// fail stops the game after its scripts went over the memory budget:
-// every later call returns the first such error. The memory a script
-// keeps is the game's state, so the game fails once, for good, rather
-// than whenever a machine happens to be measured.
-func (g *Game) fail(e *BudgetError) *BudgetError {
-	g.failed.CompareAndSwap(nil, e)
-	return g.failed.Load()
-}
-
-// install adopts the first machine's declarations.
-func (g *Game) install(d *decl, def *kernel.Def) {
-	g.title, g.description = d.title, d.description
-	g.players, g.conserve, g.maxPlies, g.repetition = d.players, d.conserve, d.maxPlies, d.repetition
-	g.specs, g.params = d.specs, d.params
-	g.rulePoints, g.replaced = d.rulePoints, d.replaced
-	posVars, memoVars := 0, 0
-	for _, v := range def.Vars {
-		if v.Position {
-			posVars++
-		} else {
-			memoVars++
-		}
-	}
-	def.Players = d.players
-	def.Layout = kernel.NewLayout(def.Board.NumSites(), d.players, posVars, memoVars)
-	pi, mi := def.Layout.Vars, def.Layout.Memo
-	for i := range def.Vars {
-		if def.Vars[i].Position {
-			def.Vars[i].Cell = pi
-			pi++
-		} else {
-			def.Vars[i].Cell = mi
-			mi++
-		}
-	}
-	g.fingerprint = d.fingerprint(def)
-	g.hasEvaluate = d.hasEvaluate
-	g.hasPrompt = d.hasPrompt
-	if d.hasScore {
-		g.scoreLabel = cmp.Or(d.scoreLabel, "score")
+// install adopts the first machine's declarations and fixes the game's
+// identity, which its moves carry.
+func (g *Game) install(d *luavm.Decl, def *kernel.Def) {
+	g.title, g.description = d.Title, d.Description
+	g.players, g.conserve, g.maxPlies, g.repetition = d.Players, d.Conserve, d.MaxPlies, d.Repetition
+	g.specs, g.params = d.Specs, d.Params
+	g.rulePoints, g.replaced = d.RulePoints, d.Replaced
+	g.hasEvaluate = d.HasEvaluate
+	g.hasPrompt = d.HasPrompt
+	if d.HasScore {
+		g.scoreLabel = cmp.Or(d.ScoreLabel, "score")
 	}
 	h := sha256.New()
 	h.Write(g.sources)
-	fmt.Fprintf(h, "|%q|%v|%s", g.chosen, g.overrides, g.fingerprint)
+	fmt.Fprintf(h, "|%q|%v|%s", g.chosen, g.overrides, g.prog.Fingerprint())
 	sum := h.Sum(nil)
 	g.identity = hex.EncodeToString(sum)
 	def.Tag = binary.LittleEndian.Uint32(sum) | 1 // never 0: the zero Move is no game's
@@ -204,52 +156,13 @@ func (g *Game) blank() *State {
 }
 
 // machine takes a machine from the pool, or makes one.
-func (g *Game) machine() (*machine, error) { return g.machineWith(nil) }
+func (g *Game) machine() (*luavm.Machine, error) { return g.prog.Machine(nil) }
 
 // machineWith takes a machine from the pool, or makes one, whose calls
 // stop when cancel is done (nil for never) until it is released.
-func (g *Game) machineWith(cancel *watchdog.Cancel) (*machine, error) {
-	if cancel.Done() {
-		return nil, canceled(cancel.Context(), Pos{}, "")
-	}
-	g.mu.Lock()
-	if n := len(g.free); n > 0 {
-		vm := g.free[n-1]
-		g.free = g.free[:n-1]
-		g.mu.Unlock()
-		vm.cancel = cancel
-		return vm, nil
-	}
-	g.mu.Unlock()
-	return newMachine(g, cancel)
+func (g *Game) machineWith(cancel *watchdog.Cancel) (*luavm.Machine, error) {
+	return g.prog.Machine(cancel)
 }
 
-// maxIdle is how many idle machines a game keeps.
-const maxIdle = 16
-
-// release returns a machine to the pool; a machine whose call failed is
-// discarded, because a script's own variables may be in any state after an
-// error.
-func (g *Game) release(vm *machine) {
-	vm.cancel = nil
-	if vm.broken {
-		vm.close()
-		return
-	}
-	g.mu.Lock()
-	if len(g.free) < maxIdle {
-		g.free = append(g.free, vm)
-		g.mu.Unlock()
-		return
-	}
-	g.mu.Unlock()
-	vm.close()
-}
-
-// dataFile returns the variants file a data node came from.
-func (g *Game) dataFile(n *yaml.Node) string {
-	if f, ok := g.dataFiles[n]; ok {
-		return f
-	}
-	return g.file
-}
+// release returns a machine to the pool.
+func (g *Game) release(vm *luavm.Machine) { g.prog.Release(vm) }

@@ -92,3 +92,12 @@ const (
 	maxLegal = kernel.MaxLegal
 	maxSites = kernel.MaxSites
 )
+
+// Position is the board part of a state as plain values (see
+// kernel.Position): for building states, comparing them and applying
+// effects.
+type Position = kernel.Position
+
+// EffectError reports an effect that cannot be applied to a position (see
+// kernel.EffectError).
+type EffectError = kernel.EffectError

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -16,13 +15,12 @@ import (
 	"sync"
 
 	"github.com/matombo/matombo/host/diag"
-	"github.com/matombo/matombo/host/internal/globalcheck"
 	"github.com/matombo/matombo/host/internal/memwalk"
 	"github.com/matombo/matombo/host/internal/watchdog"
+	"github.com/matombo/matombo/host/luavm"
 	"github.com/matombo/matombo/host/params"
 	"github.com/matombo/matombo/host/safefile"
 	lua "github.com/yuin/gopher-lua"
-	"github.com/yuin/gopher-lua/parse"
 )
 
 // Library finds game sources in layers: usually the shipped games first,
@@ -163,30 +161,17 @@ func (ly layer) names() []string {
 	for _, e := range entries {
 		n := e.Name()
 		switch {
-		case e.IsDir() && validGameName(n):
+		case e.IsDir() && luavm.ValidGameName(n):
 			if _, ok := ly.script(n); ok {
 				out = append(out, n)
 			} else if _, ok := ly.gameFile(n, "variants.yaml"); ok {
 				out = append(out, n)
 			}
-		case !e.IsDir() && strings.HasSuffix(n, ".lua") && validGameName(strings.TrimSuffix(n, ".lua")):
+		case !e.IsDir() && strings.HasSuffix(n, ".lua") && luavm.ValidGameName(strings.TrimSuffix(n, ".lua")):
 			out = append(out, strings.TrimSuffix(n, ".lua"))
 		}
 	}
 	return out
-}
-
-func validGameName(n string) bool {
-	if n == "" || len(n) > 64 {
-		return false
-	}
-	for i := 0; i < len(n); i++ {
-		c := n[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // Games returns the names of the games that have a script, sorted.
@@ -347,22 +332,22 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 		chosen:    cfg.variants,
 		overrides: cfg.overrides,
 		rules:     rules,
-		proto:     proto,
-		bases:     bases,
-		data:      data,
-		dataFiles: params.DataFiles(vfiles, data),
-		limits:    cfg.limits.withDefaults(),
-		log:       cfg.log,
-		extra:     cfg.extra,
 		sources:   sources.Sum(nil),
 	}
-	g.wd = watchdog.New(g.limits.Time, g.limits.Memory)
-	vm, err := newMachine(g, cancel)
+	g.prog = &luavm.Program{
+		Name: name, File: file, Proto: proto, Bases: bases,
+		Data: data, DataFiles: params.DataFiles(vfiles, data),
+		Variants: variants, Chosen: cfg.variants, Overrides: cfg.overrides,
+		Limits: cfg.limits, Log: cfg.log, Extra: cfg.extra,
+		Installed: g.install,
+	}
+	g.prog.Start()
+	vm, err := g.prog.Machine(cancel)
 	if err != nil {
 		return nil, err
 	}
 	s := g.blank()
-	err = vm.setup(s)
+	err = vm.Setup(&s.k)
 	g.release(vm)
 	if err != nil {
 		return nil, err
@@ -401,7 +386,7 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	if ok {
 		return p, nil
 	}
-	p, err := compileScript(file, src)
+	p, err := luavm.Compile(file, src)
 	if err != nil {
 		return nil, err
 	}
@@ -409,49 +394,4 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	l.protos[key] = p
 	l.mu.Unlock()
 	return p, nil
-}
-
-// compileScript parses and compiles a rule script and checks that it uses
-// no global variables outside the sandbox. Errors carry the file and line.
-func compileScript(file string, src []byte) (*lua.FunctionProto, error) {
-	chunk, err := parse.Parse(bytes.NewReader(src), file)
-	if err != nil {
-		var pe *parse.Error
-		if errors.As(err, &pe) {
-			line := pe.Pos.Line
-			if line < 0 {
-				line = strings.Count(string(src), "\n") + 1
-			}
-			msg := strings.TrimPrefix(strings.TrimSpace(pe.Message), "syntax error")
-			msg = strings.TrimSpace(strings.TrimPrefix(msg, ":"))
-			if msg == "" {
-				msg = "unexpected text"
-			}
-			if pe.Token != "" {
-				msg += fmt.Sprintf(" near %q", pe.Token)
-			}
-			pos := Pos{File: file, Line: line, Col: pe.Pos.Column}
-			if pe.Token != "" && pos.Col > 0 && !strings.ContainsAny(pe.Token, "\n\r") {
-				pos.EndLine, pos.EndCol = line, pos.Col+len(pe.Token)-1
-			}
-			return nil, &ScriptError{Pos: pos, Func: "load", Msg: "syntax error: " + msg, Err: err}
-		}
-		return nil, &ScriptError{Pos: Pos{File: file}, Func: "load", Msg: "syntax error: " + strings.TrimSpace(err.Error()), Err: err}
-	}
-	if e := globalcheck.Check(chunk, allowedGlobals()); e != nil {
-		pos := Pos{File: file, Line: e.Line}
-		if e.LastLine > e.Line {
-			pos.EndLine = e.LastLine
-		}
-		return nil, &ScriptError{Pos: pos, Func: CallLoad, Msg: e.Msg, Err: e}
-	}
-	proto, err := lua.Compile(chunk, file)
-	if err != nil {
-		var ce *lua.CompileError
-		if errors.As(err, &ce) {
-			return nil, &ScriptError{Pos: Pos{File: file, Line: ce.Line}, Func: "load", Msg: "compile error: " + ce.Message, Err: err}
-		}
-		return nil, &ScriptError{Pos: Pos{File: file}, Func: "load", Msg: err.Error(), Err: err}
-	}
-	return proto, nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/matombo/matombo/host/luavm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -45,7 +46,7 @@ func BenchmarkRaise(b *testing.B) {
 			b.ReportMetric(ns, "ns/raise")
 			if perStep > 0 {
 				b.ReportMetric(ns/perStep, "steps/raise")
-				b.ReportMetric(float64(raiseSteps+raiseFrameSteps*depthBound(depth+4)), "charged/raise")
+				b.ReportMetric(float64(luavm.RaiseSteps+luavm.RaiseFrameSteps*depthBound(depth+4)), "charged/raise")
 			}
 		})
 	}
@@ -135,9 +136,9 @@ func TestPcallSemantics(t *testing.T) {
 	}
 }
 
-// Every error raised and caught is charged at least raiseSteps steps, so
+// Every error raised and caught is charged at least luavm.RaiseSteps steps, so
 // a loop of pcall(error, "x") is stopped by the step budget after about
-// Steps/raiseSteps turns, on every machine; deeper stacks and longer
+// Steps/luavm.RaiseSteps turns, on every machine; deeper stacks and longer
 // messages cost more.
 func TestPcallCharged(t *testing.T) {
 	const steps = 200_000
@@ -152,10 +153,10 @@ func TestPcallCharged(t *testing.T) {
 		body   string
 		charge int // at least, per turn
 	}{
-		{`pcall(error, "x")`, raiseSteps},
-		{`xpcall(error, function(e) error(e, 0) end)`, 2 * raiseSteps},
-		{`pcall(matombo.try, error, "x")`, 2 * raiseSteps},
-		{`pcall(error, string.rep("x", 64000))`, raiseSteps + 1000},
+		{`pcall(error, "x")`, luavm.RaiseSteps},
+		{`xpcall(error, function(e) error(e, 0) end)`, 2 * luavm.RaiseSteps},
+		{`pcall(matombo.try, error, "x")`, 2 * luavm.RaiseSteps},
+		{`pcall(error, string.rep("x", 64000))`, luavm.RaiseSteps + 1000},
 	} {
 		n := steps / c.charge
 		assert.NoError(t, turns(c.body, n/2), "%s: half the turns the budget allows", c.body)

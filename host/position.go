@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host/diag"
-	"github.com/matombo/matombo/host/kernel"
+	"github.com/matombo/matombo/host/luavm"
 )
 
 // AppendPosition appends an exact, compact encoding of the position of s
@@ -70,9 +70,9 @@ func (g *Game) StateFromPosition(enc []byte) (*State, error) {
 
 // setPosition decodes enc into dst and settles it; dst is unchanged on
 // error.
-func (g *Game) setPosition(vm *machine, dst *State, enc []byte) error {
+func (g *Game) setPosition(vm *luavm.Machine, dst *State, enc []byte) error {
 	lay := g.def.Layout
-	cells := vm.posBuf[:0]
+	cells := vm.CellBuffer()
 	for i := 0; i < lay.KeyLen; i++ {
 		v, n := binary.Varint(enc)
 		if n <= 0 || v != int64(int32(v)) {
@@ -80,8 +80,8 @@ func (g *Game) setPosition(vm *machine, dst *State, enc []byte) error {
 		}
 		enc = enc[n:]
 		cells = append(cells, int32(v))
-		vm.posBuf = cells
 	}
+	vm.KeepCellBuffer(cells)
 	if len(enc) != 0 {
 		return &PositionError{Source: "encoding", Msg: fmt.Sprintf("%d bytes left over after %d values", len(enc), lay.KeyLen)}
 	}
@@ -91,21 +91,7 @@ func (g *Game) setPosition(vm *machine, dst *State, enc []byte) error {
 	if dst.g != g {
 		return fmt.Errorf("host: a state of %s given to set a position of %s", dst.g.name, g.name)
 	}
-	vm.save(dst)
-	vm.savedHist.CopyFrom(&dst.k.Hist)
-	copy(dst.k.Cells, cells)
-	for i := lay.KeyLen; i < lay.Size; i++ {
-		dst.k.Cells[i] = 0
-	}
-	dst.k.Ply, dst.k.Result = 0, kernel.Result{}
-	dst.k.Effects = kernel.NoEffects
-	if err := vm.start(dst); err != nil {
-		vm.restore(dst)
-		dst.k.Hist.CopyFrom(&vm.savedHist)
-		return err
-	}
-	vm.done()
-	return nil
+	return vm.SetCells(&dst.k, cells)
 }
 
 // checkCells checks the position cells of a state as positionState
@@ -185,17 +171,6 @@ func (g *Game) ReplayContext(ctx context.Context, tokens []string) (*State, erro
 	return s, nil
 }
 
-// Position is a game position in plain values, to set up a state that is
-// not reached from the opening, e.g. in a test scenario.
-type Position struct {
-	Counts   []int          // per site, in board order
-	Owners   []int          // per site, in board order
-	Captured []int          // per player
-	Hand     []int          // per player
-	ToMove   int            // the player whose decision is next
-	Vars     map[string]int // script variables; missing ones are 0
-}
-
 // Position returns the state's position.
 func (s *State) Position() Position {
 	g := s.g
@@ -247,7 +222,7 @@ func (g *Game) NewState(pos Position, opts ...StateOption) (*State, error) {
 		return nil, err
 	}
 	defer g.release(vm)
-	if err := vm.start(s); err != nil {
+	if err := vm.Start(&s.k); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -199,7 +199,7 @@ func (s *State) apply(cancel *watchdog.Cancel, m Move) error {
 	if err != nil {
 		return err
 	}
-	err = vm.apply(s, m)
+	err = vm.Apply(&s.k, m)
 	s.g.release(vm)
 	return err
 }
@@ -273,5 +273,5 @@ func (s *State) Score() ([]int, error) {
 		return nil, err
 	}
 	defer s.g.release(vm)
-	return vm.score(s, make([]int, 0, s.g.players))
+	return vm.Score(&s.k, make([]int, 0, s.g.players))
 }

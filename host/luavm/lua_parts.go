@@ -1,4 +1,4 @@
-package host
+package luavm
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/internal/watchdog"
 	"github.com/matombo/matombo/host/kernel"
 	"github.com/matombo/matombo/host/rules"
@@ -28,12 +29,12 @@ import (
 type partRef struct {
 	spec *rules.Spec
 	part any
-	pos  Pos // the line of the script that made it
+	pos  diag.Pos // the line of the script that made it
 }
 
 // installParts adds the constructor of every kind of part to the API
 // table.
-func (vm *machine) installParts(api *lua.LTable) {
+func (vm *Machine) installParts(api *lua.LTable) {
 	L := vm.L
 	for _, spec := range rules.All() {
 		api.RawSetString(spec.Name, L.NewFunction(func(L *lua.LState) int { return vm.declarePart(L, spec) }))
@@ -41,7 +42,7 @@ func (vm *machine) installParts(api *lua.LTable) {
 }
 
 // declarePart runs a part's constructor, while the script loads.
-func (vm *machine) declarePart(L *lua.LState, spec *rules.Spec) int {
+func (vm *Machine) declarePart(L *lua.LState, spec *rules.Spec) int {
 	vm.mustLoad(L, "a native rule ("+spec.Name+")")
 	vm.board(L)
 	t := L.CheckTable(1)
@@ -52,7 +53,7 @@ func (vm *machine) declarePart(L *lua.LState, spec *rules.Spec) int {
 		L.RaiseError("%s: %s", spec.Name, err.Error())
 	}
 	// A later machine of the game shares the first one's parts.
-	if n := len(vm.partSeq); vm.g.def != nil {
+	if n := len(vm.partSeq); vm.g.Def != nil {
 		if n >= len(vm.g.parts) || vm.g.parts[n].spec != spec {
 			L.RaiseError("%s: the script declared different rules when loaded a second time: a script must declare the same things every time it runs", spec.Name)
 		}
@@ -72,7 +73,7 @@ func (vm *machine) declarePart(L *lua.LState, spec *rules.Spec) int {
 // ---- decoding a part's table ----
 
 // decodeTable decodes the fields of t into a.
-func (vm *machine) decodeTable(L *lua.LState, t *lua.LTable, what string, fields []rules.Field, a *rules.Args) {
+func (vm *Machine) decodeTable(L *lua.LState, t *lua.LTable, what string, fields []rules.Field, a *rules.Args) {
 	var known []string
 	list := false
 	for _, f := range fields {
@@ -138,8 +139,8 @@ func containsString(list []string, s string) bool {
 
 // decodeTrackLists reads a list of tracks for every player, or one list
 // per player (a list of lists).
-func (vm *machine) decodeTrackLists(L *lua.LState, v lua.LValue, what string, f *rules.Field) [][]*kernel.Track {
-	n := vm.dcl.players
+func (vm *Machine) decodeTrackLists(L *lua.LState, v lua.LValue, what string, f *rules.Field) [][]*kernel.Track {
+	n := vm.dcl.Players
 	lt, ok := v.(*lua.LTable)
 	if !ok || lt.Len() == 0 {
 		L.RaiseError("%s: %s must be a list of tracks, or one list per player, got %s", what, f.Name, describeLua(v))
@@ -175,8 +176,8 @@ func (vm *machine) decodeTrackLists(L *lua.LState, v lua.LValue, what string, f 
 
 // decodePerPlayer reads a field given for every player or one per
 // player, as a slice of one value per player.
-func (vm *machine) decodePerPlayer(L *lua.LState, v lua.LValue, what string, f *rules.Field) any {
-	n := vm.dcl.players
+func (vm *Machine) decodePerPlayer(L *lua.LState, v lua.LValue, what string, f *rules.Field) any {
+	n := vm.dcl.Players
 	lt, isList := v.(*lua.LTable)
 	isList = isList && lt.Len() > 0
 	one := func(i int) lua.LValue {
@@ -213,7 +214,7 @@ func (vm *machine) decodePerPlayer(L *lua.LState, v lua.LValue, what string, f *
 }
 
 // decodeValue reads one value of field f.
-func (vm *machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rules.Field) any {
+func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rules.Field) any {
 	b := vm.def.Board
 	switch f.Type {
 	case rules.FieldInt:
@@ -261,7 +262,7 @@ func (vm *machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 			return vm.siteList(L, v, what+": "+f.Name)
 		}
 		lt, ok := v.(*lua.LTable)
-		if !ok || lt.Len() != vm.dcl.players {
+		if !ok || lt.Len() != vm.dcl.Players {
 			L.RaiseError("%s: %s must list one list of sites per player", what, f.Name)
 		}
 		var out [][]int
@@ -342,7 +343,7 @@ func (vm *machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		var out []int32
 		for i := 1; i <= lt.Len(); i++ {
 			n, ok := lt.RawGetInt(i).(lua.LNumber)
-			if !ok || float64(n) != math.Trunc(float64(n)) || n < 1 || n > maxCount {
+			if !ok || float64(n) != math.Trunc(float64(n)) || n < 1 || n > kernel.MaxCount {
 				L.RaiseError("%s: %s[%d] must be a count of at least 1, got %s", what, f.Name, i, describeLua(lt.RawGetInt(i)))
 			}
 			out = append(out, int32(n))
@@ -443,7 +444,7 @@ func listName(f *rules.Field) string {
 func subSpec(f *rules.Field) *rules.Spec { return &rules.Spec{Name: f.Name, Fields: f.Fields} }
 
 // kindField reads a move kind field and checks the sites its moves name.
-func (vm *machine) kindField(L *lua.LState, v lua.LValue, what string, f *rules.Field) int {
+func (vm *Machine) kindField(L *lua.LState, v lua.LValue, what string, f *rules.Field) int {
 	k := vm.kindValue(L, v, what, f.Name)
 	kd := &vm.def.Kinds[k]
 	if a := kd.Arity(); f.Arity != rules.AnyArity && a != f.Arity {
@@ -464,7 +465,7 @@ func (vm *machine) kindField(L *lua.LState, v lua.LValue, what string, f *rules.
 }
 
 // kindValue reads a move kind: its handle or its name.
-func (vm *machine) kindValue(L *lua.LState, v lua.LValue, what, field string) int {
+func (vm *Machine) kindValue(L *lua.LState, v lua.LValue, what, field string) int {
 	if name, ok := v.(lua.LString); ok {
 		for k := range vm.def.Kinds {
 			if vm.def.Kinds[k].Name == string(name) {
@@ -482,7 +483,7 @@ func (vm *machine) kindValue(L *lua.LState, v lua.LValue, what, field string) in
 
 // varValue reads a script variable: its handle or its name; it returns
 // its index.
-func (vm *machine) varValue(L *lua.LState, v lua.LValue, what, field string) int {
+func (vm *Machine) varValue(L *lua.LState, v lua.LValue, what, field string) int {
 	switch x := v.(type) {
 	case lua.LNumber:
 		if i := int(x); float64(i) == float64(x) && i >= 1 && i <= len(vm.def.Vars) {
@@ -499,7 +500,7 @@ func (vm *machine) varValue(L *lua.LState, v lua.LValue, what, field string) int
 
 // partValue reads a part field: a part that fits slot s, or a script
 // function, which becomes a hook in the slot.
-func (vm *machine) partValue(L *lua.LState, v lua.LValue, what, field string, s rules.Slot) any {
+func (vm *Machine) partValue(L *lua.LState, v lua.LValue, what, field string, s rules.Slot) any {
 	fn, ok := v.(*lua.LFunction)
 	if !ok {
 		L.RaiseError("%s: %s must be a function, got %s", what, field, describeLua(v))
@@ -517,12 +518,12 @@ func (vm *machine) partValue(L *lua.LState, v lua.LValue, what, field string, s 
 
 // ---- calling parts ----
 
-// Call calls the script function of hook id for a part (kernel.Hooks):
+// diag.Call calls the script function of hook id for a part (kernel.Hooks):
 // with the arguments in c.Args, its results into c.Out. Inside a part
 // called from Lua the call is a plain Lua call, so an error unwinds as
 // the script's own; inside a turn the host runs, it is protected and its
 // error returned.
-func (vm *machine) Call(c *kernel.Ctx, id, nargs, nret int) error {
+func (vm *Machine) Call(c *kernel.Ctx, id, nargs, nret int) error {
 	if id < 0 || id >= len(vm.hooks) {
 		return kernel.Failf("no script function %d", id)
 	}
@@ -577,7 +578,7 @@ func hookValue(v lua.LValue) kernel.Value {
 
 // callPart runs a part called from Lua as a function, with the arguments
 // and results its slot says.
-func (vm *machine) callPart(L *lua.LState, ref *partRef) int {
+func (vm *Machine) callPart(L *lua.LState, ref *partRef) int {
 	s := ref.spec.Slot
 	switch {
 	case s == rules.SlotEmit || s == rules.SlotChoices || s == rules.SlotCount:
@@ -585,7 +586,7 @@ func (vm *machine) callPart(L *lua.LState, ref *partRef) int {
 			L.RaiseError("moves can only be emitted inside legal")
 		}
 		vm.state(L)
-	case ref.spec.Mutates || ref.spec.Ends && vm.finishMethod() == MethodRule:
+	case ref.spec.Mutates || ref.spec.Ends && vm.finishMethod() == kernel.MethodRule:
 		vm.mutable(L)
 	default:
 		vm.state(L)
@@ -614,17 +615,17 @@ func (vm *machine) callPart(L *lua.LState, ref *partRef) int {
 		nret = 1
 	case rules.SlotPlay:
 		p := vm.player(L, 1)
-		var m Move
+		var m kernel.Move
 		m.Kind = uint8(vm.kind(L, 2))
-		for j := 3; j <= L.GetTop() && int(m.N) < MaxMoveSites; j++ {
+		for j := 3; j <= L.GetTop() && int(m.N) < kernel.MaxMoveSites; j++ {
 			m.Sites[m.N] = uint16(vm.site(L, j))
 			m.N++
 		}
 		err = x.(rules.Player).Play(c, p, m)
 	case rules.SlotKindPlay:
 		p := vm.player(L, 1)
-		var m Move
-		for j := 2; j <= L.GetTop() && int(m.N) < MaxMoveSites && L.Get(j) != lua.LNil; j++ {
+		var m kernel.Move
+		for j := 2; j <= L.GetTop() && int(m.N) < kernel.MaxMoveSites && L.Get(j) != lua.LNil; j++ {
 			m.Sites[m.N] = uint16(vm.site(L, j))
 			m.N++
 		}
@@ -686,7 +687,7 @@ func (vm *machine) callPart(L *lua.LState, ref *partRef) int {
 }
 
 // pushLapEnd pushes a lap's answer as a script function would give it.
-func (vm *machine) pushLapEnd(L *lua.LState, end kernel.LapEnd) int {
+func (vm *Machine) pushLapEnd(L *lua.LState, end kernel.LapEnd) int {
 	switch end.Act {
 	case kernel.LapEndHere:
 		L.Push(lua.LFalse)
@@ -704,13 +705,13 @@ func (vm *machine) pushLapEnd(L *lua.LState, end kernel.LapEnd) int {
 }
 
 // raisePart raises the error of a part called from Lua.
-func (vm *machine) raisePart(L *lua.LState, name string, err error) {
+func (vm *Machine) raisePart(L *lua.LState, name string, err error) {
 	var over *kernel.BudgetExceeded
 	switch {
 	case err == kernel.ErrSteps:
 		L.RaiseError("%s", "matombo: step budget exceeded")
 	case errors.As(err, &over):
-		vm.overBudget(L, Budget(over.Budget), over.Limit, over.Detail)
+		vm.overBudget(L, diag.Budget(over.Budget), over.Limit, over.Detail)
 	}
 	var arg *kernel.ArgError
 	if errors.As(err, &arg) {
@@ -723,7 +724,7 @@ func (vm *machine) raisePart(L *lua.LState, name string, err error) {
 
 // runTurn runs the native play (move m of player p) or legal (for
 // player p) on vm.st as one call of the script.
-func (vm *machine) runTurn(name Call, p int, m Move) error {
+func (vm *Machine) runTurn(name diag.Call, p int, m kernel.Move) error {
 	if err := vm.gameFailed(); err != nil {
 		return err
 	}
@@ -731,7 +732,7 @@ func (vm *machine) runTurn(name Call, p int, m Move) error {
 	outer := vm.phase
 	vm.phase = name
 	c := &vm.ctx
-	c.Ending = MethodRule
+	c.Ending = kernel.MethodRule
 	var err error
 	if name == "play" {
 		err = vm.natPlay.Play(c, p, m)
@@ -751,20 +752,20 @@ func (vm *machine) runTurn(name Call, p int, m Move) error {
 	fired := vm.trip.FiredFor(seq)
 	switch {
 	case errors.As(err, &over):
-		vm.budgetHit = &BudgetError{Budget: Budget(over.Budget), Limit: over.Limit, Detail: over.Detail}
+		vm.budgetHit = &diag.BudgetError{Budget: diag.Budget(over.Budget), Limit: over.Limit, Detail: over.Detail}
 		err = errors.New(over.Error())
 	case fired == watchdog.None && errors.As(err, &rule):
-		return &ScriptError{Pos: vm.turnPos(name), Func: name, Msg: rule.Msg}
+		return &diag.ScriptError{Pos: vm.turnPos(name), Func: name, Msg: rule.Msg}
 	case fired == watchdog.None && errors.As(err, &arg):
-		return &ScriptError{Pos: vm.turnPos(name), Func: name, Msg: arg.Msg}
+		return &diag.ScriptError{Pos: vm.turnPos(name), Func: name, Msg: arg.Msg}
 	}
 	return vm.convertError(err, name, seq)
 }
 
 // turnPos is where the script made the turn that failed: its legal or
 // its play.
-func (vm *machine) turnPos(name Call) Pos {
-	if name == CallPlay {
+func (vm *Machine) turnPos(name diag.Call) diag.Pos {
+	if name == diag.CallPlay {
 		return vm.funcPos(vm.fnPlay)
 	}
 	return vm.funcPos(vm.fnLegal)

@@ -1,4 +1,4 @@
-package host
+package luavm
 
 import (
 	"errors"
@@ -20,39 +20,39 @@ import (
 // machine is one Lua state running a game's script, with the script's rule
 // functions and the state it is working on. A machine is used by one
 // goroutine at a time; a Game keeps a pool of them.
-type machine struct {
-	g    *Game
+type Machine struct {
+	g    *Program
 	L    *lua.LState
 	trip *tripwire
 	// cancel stops the calls of the operation in progress when its
 	// caller's context is done; nil for none.
 	cancel *watchdog.Cancel
-	dcl    *decl       // what the script declared while loading
+	dcl    *Decl       // what the script declared while loading
 	def    *kernel.Def // the game's definition (while loading, the one being declared)
 	ext    *extending
 	ctx    kernel.Ctx // what the kernel's mechanics work with: the state bound, the mover, the meter, the recorder
 
 	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
 	fnResult, fnEvaluate, fnScore, fnPrompt         lua.LValue // optional
-	phase                                           Call       // the script function running
+	phase                                           diag.Call  // the script function running
 
-	st        *State // the state being worked on, nil between calls
-	loading   bool   // the chunk is running: declarations are allowed
-	emitting  bool   // legal is running: moves may be emitted
-	playing   bool   // play is running
-	key       uint64 // the position key repetitions computed during play
-	keyValid  bool   // key is the key of the state as it is now
-	budgetHit *BudgetError
+	st        *kernel.State // the state being worked on, nil between calls
+	loading   bool          // the chunk is running: declarations are allowed
+	emitting  bool          // legal is running: moves may be emitted
+	playing   bool          // play is running
+	key       uint64        // the position key repetitions computed during play
+	keyValid  bool          // key is the key of the state as it is now
+	budgetHit *diag.BudgetError
 	broken    bool                // a call failed; the machine is discarded
 	held      uint64              // what the script held when last measured between calls (see checkHeld)
 	heap      watchdog.HeapGrowth // when to measure it again
 
 	protected map[*lua.LTable]bool
-	dataPos   map[*lua.LTable]Pos
+	dataPos   map[*lua.LTable]diag.Pos
 	filters   []*kernel.Filter
 
 	recBuf kernel.Recorder // the buffer ctx.Rec points to while a ply is recorded
-	spare  []Move          // a buffer for the next legal list (see save)
+	spare  []kernel.Move   // a buffer for the next legal list (see save)
 	posBuf []int32         // a buffer for a position being decoded (see setPosition)
 	lap    luaLap          // the hook of the matombo.relay running (see apiRelay)
 
@@ -76,7 +76,7 @@ type machine struct {
 // saved holds what apply needs to undo a failed play.
 type saved struct {
 	cells   []int32
-	moves   []Move // the state's legal moves before the move, kept, not copied
+	moves   []kernel.Move // the state's legal moves before the move, kept, not copied
 	ply     int
 	result  kernel.Result
 	key     uint64
@@ -116,10 +116,10 @@ func luaInt(v int) lua.LValue {
 // The first machine of a game records the script's declarations in dcl;
 // later ones check that the script declared the same again.
 // The chunk runs under cancel (nil for none).
-func newMachine(g *Game, cancel *watchdog.Cancel) (*machine, error) {
-	vm := &machine{g: g, dcl: &decl{}, def: &kernel.Def{}, ext: newExtending(), cancel: cancel}
-	vm.trip = watchdog.NewTripwire(g.limits.Steps, g.limits.Memory, vm.gameMemory)
-	vm.L = vm.newSandbox(g.limits)
+func newMachine(g *Program, cancel *watchdog.Cancel) (*Machine, error) {
+	vm := &Machine{g: g, dcl: &Decl{}, def: &kernel.Def{}, ext: newExtending(), cancel: cancel}
+	vm.trip = watchdog.NewTripwire(g.Limits.Steps, g.Limits.Memory, vm.gameMemory)
+	vm.L = vm.newSandbox(g.Limits)
 	vm.L.SetContext(vm.trip)
 	vm.strs.empty = lua.LString("empty")
 	vm.strs.stop = lua.LString("stop")
@@ -131,14 +131,14 @@ func newMachine(g *Game, cancel *watchdog.Cancel) (*machine, error) {
 	}
 	g.wd.Add(vm.trip)
 	vm.loading = true
-	fn := vm.L.NewFunctionFromProto(g.proto)
+	fn := vm.L.NewFunctionFromProto(g.Proto)
 	err := vm.call(fn, "load", 1)
 	vm.loading = false
 	if err != nil {
 		vm.close()
 		return nil, err
 	}
-	vm.dcl.rulePoints = vm.ext.points
+	vm.dcl.RulePoints = vm.ext.points
 	rules := vm.L.Get(-1)
 	vm.L.Pop(1)
 	if err := vm.takeRules(rules); err != nil {
@@ -153,10 +153,10 @@ func newMachine(g *Game, cancel *watchdog.Cancel) (*machine, error) {
 		g.parts = vm.partSeq
 	} else if len(vm.partSeq) != len(g.parts) {
 		vm.close()
-		return nil, &ScriptError{Pos: Pos{File: g.file}, Func: "load", Msg: "the script declared different rules when loaded a second time: a script must declare the same things every time it runs"}
+		return nil, &diag.ScriptError{Pos: diag.Pos{File: g.File}, Func: "load", Msg: "the script declared different rules when loaded a second time: a script must declare the same things every time it runs"}
 	}
-	vm.def = g.def
-	vm.ctx.Def = g.def
+	vm.def = g.Def
+	vm.ctx.Def = g.Def
 	vm.ctx.Meter = vm.trip
 	vm.ctx.Hooks = vm
 	vm.strs.names = make([]lua.LValue, vm.def.Board.NumSites())
@@ -168,21 +168,21 @@ func newMachine(g *Game, cancel *watchdog.Cancel) (*machine, error) {
 
 // heldMemory estimates the memory the machine's script holds, stopping
 // early once it is over limit. It must run on the machine's goroutine.
-func (vm *machine) heldMemory(limit uint64) uint64 {
+func (vm *Machine) heldMemory(limit uint64) uint64 {
 	return memwalk.Held(vm.L, limit, vm.fnSetup, vm.fnLegal, vm.fnPlay, vm.fnBlocked, vm.fnRepeated, vm.fnResult, vm.fnEvaluate)
 }
 
 // gameMemory is what the game's scripts hold while this machine's call
 // runs: what its script holds now, measured, and what the game's other
 // machines held when last measured.
-func (vm *machine) gameMemory() uint64 {
+func (vm *Machine) gameMemory() uint64 {
 	others := max(vm.g.held.Load()-int64(vm.held), 0)
-	return vm.heldMemory(vm.g.limits.Memory) + uint64(others)
+	return vm.heldMemory(vm.g.Limits.Memory) + uint64(others)
 }
 
 // gameFailed returns the error that stopped the game (see Game.fail),
 // breaking the machine, or nil.
-func (vm *machine) gameFailed() error {
+func (vm *Machine) gameFailed() error {
 	if e := vm.g.failed.Load(); e != nil {
 		vm.broken = true
 		return e
@@ -196,11 +196,11 @@ func (vm *machine) gameFailed() error {
 // machines together hold more than the memory budget. Measuring walks
 // what the script holds, so it is done only after such growth; the heap
 // is read at most once a tick.
-func (vm *machine) checkHeld(fn Call) error {
+func (vm *Machine) checkHeld(fn diag.Call) error {
 	if !vm.heap.Grown(vm.g.wd) {
 		return nil
 	}
-	limit := vm.g.limits.Memory
+	limit := vm.g.Limits.Memory
 	held := vm.heldMemory(limit)
 	total := vm.g.held.Add(int64(held) - int64(vm.held))
 	vm.held = held
@@ -208,11 +208,11 @@ func (vm *machine) checkHeld(fn Call) error {
 		return nil
 	}
 	vm.broken = true
-	return vm.g.fail(&BudgetError{Pos: Pos{File: vm.g.file}, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", limit>>20),
+	return vm.g.fail(&diag.BudgetError{Pos: diag.Pos{File: vm.g.File}, Func: fn, Budget: diag.BudgetMemory, Limit: fmt.Sprintf("%d MiB", limit>>20),
 		Detail: fmt.Sprintf("the script keeps %d MiB between calls (in upvalues or tables it holds on to)", total>>20)})
 }
 
-func (vm *machine) close() {
+func (vm *Machine) close() {
 	vm.g.held.Add(-int64(vm.held))
 	vm.held = 0
 	vm.g.wd.Remove(vm.trip)
@@ -220,11 +220,11 @@ func (vm *machine) close() {
 }
 
 // takeRules reads the table of rule functions the chunk returned.
-func (vm *machine) takeRules(v lua.LValue) error {
+func (vm *Machine) takeRules(v lua.LValue) error {
 	t, ok := v.(*lua.LTable)
 	pos := vm.rulesPos()
 	if !ok {
-		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the script must end with \"return { setup = ..., legal = ..., play = ... }\", but it returned %s", v.Type())}
+		return &diag.ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the script must end with \"return { setup = ..., legal = ..., play = ... }\", but it returned %s", v.Type())}
 	}
 	get := func(name string, required bool) (lua.LValue, error) {
 		f := t.RawGetString(name)
@@ -232,7 +232,7 @@ func (vm *machine) takeRules(v lua.LValue) error {
 			return nil, nil
 		}
 		if _, ok := f.(*lua.LFunction); !ok {
-			return nil, &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table needs a function %q, got %s", name, f.Type())}
+			return nil, &diag.ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table needs a function %q, got %s", name, f.Type())}
 		}
 		return f, nil
 	}
@@ -258,7 +258,7 @@ func (vm *machine) takeRules(v lua.LValue) error {
 	if vm.fnEvaluate, err = get("evaluate", false); err != nil {
 		return err
 	}
-	vm.dcl.hasEvaluate = vm.fnEvaluate != nil
+	vm.dcl.HasEvaluate = vm.fnEvaluate != nil
 	if ref := vm.parts[vm.fnPlay.(*lua.LFunction)]; ref != nil {
 		vm.natPlay, _ = ref.part.(rules.Player)
 	}
@@ -268,13 +268,13 @@ func (vm *machine) takeRules(v lua.LValue) error {
 	if vm.fnScore, err = get("score", false); err != nil {
 		return err
 	}
-	vm.dcl.hasScore = vm.fnScore != nil
+	vm.dcl.HasScore = vm.fnScore != nil
 	if vm.fnPrompt, err = get("prompt", false); err != nil {
 		return err
 	}
-	vm.dcl.hasPrompt = vm.fnPrompt != nil
-	if vm.dcl.scoreLabel != "" && !vm.dcl.hasScore {
-		return &ScriptError{Pos: pos, Func: "load", Msg: "declare has a score_label but the returned rules table has no score function"}
+	vm.dcl.HasPrompt = vm.fnPrompt != nil
+	if vm.dcl.ScoreLabel != "" && !vm.dcl.HasScore {
+		return &diag.ScriptError{Pos: pos, Func: "load", Msg: "declare has a score_label but the returned rules table has no score function"}
 	}
 	var unknown []string
 	t.ForEach(func(k, _ lua.LValue) {
@@ -285,22 +285,22 @@ func (vm *machine) takeRules(v lua.LValue) error {
 		}
 	})
 	if len(unknown) > 0 {
-		return &ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated, result, evaluate, score, prompt)", strings.Join(unknown, ", "))}
+		return &diag.ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table has unknown fields %s (known: setup, legal, play, blocked, repeated, result, evaluate, score, prompt)", strings.Join(unknown, ", "))}
 	}
-	if (vm.fnRepeated != nil) != (vm.dcl.repetition > 0) {
-		return &ScriptError{Pos: pos, Func: "load", Msg: "declare repetition = N and return a repeated function together, or neither"}
+	if (vm.fnRepeated != nil) != (vm.dcl.Repetition > 0) {
+		return &diag.ScriptError{Pos: pos, Func: "load", Msg: "declare repetition = N and return a repeated function together, or neither"}
 	}
 	if !vm.dcl.declared {
-		return &ScriptError{Pos: pos, Func: "load", Msg: "the script never called matombo.declare"}
+		return &diag.ScriptError{Pos: pos, Func: "load", Msg: "the script never called matombo.declare"}
 	}
 	if vm.def.Board == nil {
-		return &ScriptError{Pos: pos, Func: "load", Msg: "the script never declared its board with matombo.board"}
+		return &diag.ScriptError{Pos: pos, Func: "load", Msg: "the script never declared its board with matombo.board"}
 	}
 	return nil
 }
 
 // call runs a Lua function under the budget and turns failures into errors.
-func (vm *machine) call(fn lua.LValue, name Call, nret int, args ...lua.LValue) error {
+func (vm *Machine) call(fn lua.LValue, name diag.Call, nret int, args ...lua.LValue) error {
 	L := vm.L
 	L.Push(fn)
 	for _, a := range args {
@@ -312,7 +312,7 @@ func (vm *machine) call(fn lua.LValue, name Call, nret int, args ...lua.LValue) 
 // invoke calls the function pushed below its nargs pushed arguments, under
 // the budget; a failure marks the machine broken and becomes an error
 // naming the script function.
-func (vm *machine) invoke(name Call, nargs, nret int) error {
+func (vm *Machine) invoke(name diag.Call, nargs, nret int) error {
 	if err := vm.gameFailed(); err != nil {
 		return err
 	}
@@ -332,14 +332,14 @@ func (vm *machine) invoke(name Call, nargs, nret int) error {
 
 // begin starts a call into the script under the watchdog. A size-budget
 // error a script caught with pcall in an earlier call is forgotten.
-func (vm *machine) begin() uint64 {
+func (vm *Machine) begin() uint64 {
 	vm.budgetHit = nil
 	vm.ctx.NewCall()
 	return vm.g.wd.Begin(vm.trip, vm.cancel)
 }
 
-// convertError turns a gopher-lua error into a ScriptError or BudgetError.
-func (vm *machine) convertError(err error, fn Call, seq uint64) error {
+// convertError turns a gopher-lua error into a diag.ScriptError or diag.BudgetError.
+func (vm *Machine) convertError(err error, fn diag.Call, seq uint64) error {
 	var msg, trace string
 	var apiErr *lua.ApiError
 	if errors.As(err, &apiErr) {
@@ -363,16 +363,16 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 	switch why := vm.trip.FiredFor(seq); why {
 	case watchdog.Steps:
 		vm.budgetHit = nil
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetSteps, Limit: fmt.Sprintf("%d steps", vm.g.limits.Steps), Detail: "the call ran too many steps (an endless loop?)", Err: err}
+		return &diag.BudgetError{Pos: pos, Func: fn, Budget: diag.BudgetSteps, Limit: fmt.Sprintf("%d steps", vm.g.Limits.Steps), Detail: "the call ran too many steps (an endless loop?)", Err: err}
 	case watchdog.Time:
 		vm.budgetHit = nil
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetTime, Limit: vm.g.limits.Time.String(), Detail: "the call ran too long (an endless loop or a hang)", Err: err}
+		return &diag.BudgetError{Pos: pos, Func: fn, Budget: diag.BudgetTime, Limit: vm.g.Limits.Time.String(), Detail: "the call ran too long (an endless loop or a hang)", Err: err}
 	case watchdog.Memory:
 		vm.budgetHit = nil
-		return vm.g.fail(&BudgetError{Pos: pos, Func: fn, Budget: BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.limits.Memory>>20), Detail: "the script holds too much memory", Err: err})
+		return vm.g.fail(&diag.BudgetError{Pos: pos, Func: fn, Budget: diag.BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.Limits.Memory>>20), Detail: "the script holds too much memory", Err: err})
 	case watchdog.Canceled:
 		vm.budgetHit = nil
-		return canceled(vm.cancel.Context(), pos, fn)
+		return diag.Canceled(vm.cancel.Context(), pos, fn)
 	}
 	if be := vm.budgetHit; be != nil {
 		vm.budgetHit = nil
@@ -382,16 +382,16 @@ func (vm *machine) convertError(err error, fn Call, seq uint64) error {
 	}
 	switch {
 	case strings.Contains(text, "stack overflow"):
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetCallStack, Limit: strconv.Itoa(vm.g.limits.CallStack) + " frames", Detail: "recursion too deep", Err: err}
+		return &diag.BudgetError{Pos: pos, Func: fn, Budget: diag.BudgetCallStack, Limit: strconv.Itoa(vm.g.Limits.CallStack) + " frames", Detail: "recursion too deep", Err: err}
 	case strings.Contains(text, "registry overflow"):
-		return &BudgetError{Pos: pos, Func: fn, Budget: BudgetDataStack, Limit: strconv.Itoa(vm.g.limits.DataStack) + " values", Detail: "too many values on the Lua stack", Err: err}
+		return &diag.BudgetError{Pos: pos, Func: fn, Budget: diag.BudgetDataStack, Limit: strconv.Itoa(vm.g.Limits.DataStack) + " values", Detail: "too many values on the Lua stack", Err: err}
 	}
-	var cfg *ConfigError
+	var cfg *diag.ConfigError
 	if vm.dcl.cfgErr != nil && errors.As(vm.dcl.cfgErr, &cfg) {
 		vm.dcl.cfgErr = nil
 		return cfg
 	}
-	return &ScriptError{Pos: pos, Func: fn, Msg: diag.ClipText(text, diag.MaxMessageText), Traceback: diag.ClipText(trace, diag.MaxTraceText), Err: err}
+	return &diag.ScriptError{Pos: pos, Func: fn, Msg: diag.ClipText(text, diag.MaxMessageText), Traceback: diag.ClipText(trace, diag.MaxTraceText), Err: err}
 }
 
 // luaErrorText describes an error value without running metamethods: an
@@ -410,26 +410,26 @@ func luaErrorText(v lua.LValue) string {
 }
 
 // splitPos separates the "file:line:" prefix Lua puts on messages.
-func (vm *machine) splitPos(msg string) (Pos, string) {
-	file := vm.g.file
-	for _, b := range vm.g.bases {
-		if strings.HasPrefix(msg, b.file+":") {
-			file = b.file
+func (vm *Machine) splitPos(msg string) (diag.Pos, string) {
+	file := vm.g.File
+	for _, b := range vm.g.Bases {
+		if strings.HasPrefix(msg, b.File+":") {
+			file = b.File
 		}
 	}
 	if strings.HasPrefix(msg, file+":") {
 		rest := msg[len(file)+1:]
 		if i := strings.IndexByte(rest, ':'); i > 0 {
 			if n, err := strconv.Atoi(rest[:i]); err == nil {
-				return Pos{File: file, Line: n}, strings.TrimSpace(rest[i+1:])
+				return diag.Pos{File: file, Line: n}, strings.TrimSpace(rest[i+1:])
 			}
 		}
 	}
-	return Pos{File: file}, msg
+	return diag.Pos{File: file}, msg
 }
 
 // posFromTrace finds the innermost script line in a traceback.
-func (vm *machine) posFromTrace(trace string, def Pos) Pos {
+func (vm *Machine) posFromTrace(trace string, def diag.Pos) diag.Pos {
 	for _, line := range strings.Split(trace, "\n") {
 		line = strings.TrimSpace(line)
 		if p, _ := vm.splitPos(line); p.Line > 0 {
@@ -439,61 +439,64 @@ func (vm *machine) posFromTrace(trace string, def Pos) Pos {
 	return def
 }
 
+// toMove is the player whose decision is next in s.
+func (vm *Machine) toMove(s *kernel.State) int { return int(s.Cells[vm.def.Layout.ToMove]) }
+
 // bind makes s the state the primitives work on.
-func (vm *machine) bind(s *State) {
+func (vm *Machine) bind(s *kernel.State) {
 	vm.st = s
 	if s == nil {
 		vm.ctx.S = nil
 		return
 	}
-	vm.ctx.S = &s.k
+	vm.ctx.S = s
 }
 
 // setup runs the script's setup on a blank state and settles it.
-func (vm *machine) setup(s *State) error {
+func (vm *Machine) setup(s *kernel.State) error {
 	vm.bind(s)
-	vm.ctx.Mover = s.ToMove()
+	vm.ctx.Mover = vm.toMove(s)
 	defer vm.bind(nil)
 	if err := vm.call(vm.fnSetup, "setup", 0); err != nil {
 		return err
 	}
-	s.k.Hist.Reset()
-	s.k.Hist.Push(s.computeKey())
+	s.Hist.Reset()
+	s.Hist.Push(s.ComputeKey(&vm.def.Layout))
 	err := vm.settle(s)
-	s.k.Key = s.computeKey()
+	s.Key = s.ComputeKey(&vm.def.Layout)
 	return err
 }
 
 // start settles a state built from a position: the script's result
 // function, when it has one, says whether the position is already decided;
 // otherwise the script lists the legal moves.
-func (vm *machine) start(s *State) error {
+func (vm *Machine) start(s *kernel.State) error {
 	vm.bind(s)
 	defer vm.bind(nil)
-	s.k.Hist.Reset()
-	s.k.Key = s.computeKey()
-	s.k.Hist.Push(s.k.Key)
+	s.Hist.Reset()
+	s.Key = s.ComputeKey(&vm.def.Layout)
+	s.Hist.Push(s.Key)
 	if vm.fnResult != nil {
-		vm.ctx.Mover = s.ToMove()
-		if err := vm.call(vm.fnResult, CallResult, 0, luaInt(s.ToMove())); err != nil {
+		vm.ctx.Mover = vm.toMove(s)
+		if err := vm.call(vm.fnResult, diag.CallResult, 0, luaInt(vm.toMove(s))); err != nil {
 			return err
 		}
-		if s.k.Result.Over {
-			s.k.Moves = s.k.Moves[:0]
+		if s.Result.Over {
+			s.Moves = s.Moves[:0]
 			return nil
 		}
 	}
 	err := vm.settle(s)
-	s.k.Key = s.computeKey()
+	s.Key = s.ComputeKey(&vm.def.Layout)
 	return err
 }
 
 // evaluate runs the script's evaluate function on s for player p.
-func (vm *machine) evaluate(s *State, p int) (float64, error) {
+func (vm *Machine) evaluate(s *kernel.State, p int) (float64, error) {
 	vm.bind(s)
 	defer vm.bind(nil)
 	vm.ctx.Mover = p
-	if err := vm.call(vm.fnEvaluate, CallEvaluate, 1, luaInt(p)); err != nil {
+	if err := vm.call(vm.fnEvaluate, diag.CallEvaluate, 1, luaInt(p)); err != nil {
 		return 0, err
 	}
 	v := vm.L.Get(-1)
@@ -501,19 +504,19 @@ func (vm *machine) evaluate(s *State, p int) (float64, error) {
 	f, ok := v.(lua.LNumber)
 	if !ok || f != f {
 		vm.broken = true
-		return 0, &ScriptError{Pos: vm.funcPos(vm.fnEvaluate), Func: CallEvaluate, Msg: fmt.Sprintf("evaluate(%d) must return a number, got %s", p, describeLua(v))}
+		return 0, &diag.ScriptError{Pos: vm.funcPos(vm.fnEvaluate), Func: diag.CallEvaluate, Msg: fmt.Sprintf("evaluate(%d) must return a number, got %s", p, describeLua(v))}
 	}
 	return float64(f), nil
 }
 
 // score runs the script's score function on s and appends one whole
 // number per player to dst.
-func (vm *machine) score(s *State, dst []int) ([]int, error) {
+func (vm *Machine) score(s *kernel.State, dst []int) ([]int, error) {
 	vm.bind(s)
 	defer vm.bind(nil)
-	vm.ctx.Mover = s.ToMove()
-	n := vm.g.players
-	if err := vm.call(vm.fnScore, CallScore, n, lua.LBool(s.k.Result.Over)); err != nil {
+	vm.ctx.Mover = vm.toMove(s)
+	n := vm.g.Def.Players
+	if err := vm.call(vm.fnScore, diag.CallScore, n, lua.LBool(s.Result.Over)); err != nil {
 		return dst, err
 	}
 	L := vm.L
@@ -521,11 +524,11 @@ func (vm *machine) score(s *State, dst []int) ([]int, error) {
 	for i := 1; i <= n; i++ {
 		v := L.Get(base + i)
 		f, ok := v.(lua.LNumber)
-		if !ok || float64(f) != math.Trunc(float64(f)) || f < -maxCount || f > maxCount {
+		if !ok || float64(f) != math.Trunc(float64(f)) || f < -kernel.MaxCount || f > kernel.MaxCount {
 			L.Pop(n)
 			vm.broken = true
-			return dst, &ScriptError{Pos: vm.funcPos(vm.fnScore), Func: CallScore,
-				Msg: fmt.Sprintf("score must return %d whole numbers (one per player, at most %d), got %s for player %d", n, maxCount, describeLua(v), i)}
+			return dst, &diag.ScriptError{Pos: vm.funcPos(vm.fnScore), Func: diag.CallScore,
+				Msg: fmt.Sprintf("score must return %d whole numbers (one per player, at most %d), got %s for player %d", n, kernel.MaxCount, describeLua(v), i)}
 		}
 		dst = append(dst, int(f))
 	}
@@ -535,23 +538,23 @@ func (vm *machine) score(s *State, dst []int) ([]int, error) {
 
 // settle lists the legal moves of the decision that is next, and asks the
 // script what happens when there are none.
-func (vm *machine) settle(s *State) error {
-	s.k.Moves = s.k.Moves[:0]
-	if s.k.Result.Over {
+func (vm *Machine) settle(s *kernel.State) error {
+	s.Moves = s.Moves[:0]
+	if s.Result.Over {
 		return nil
 	}
-	p := s.ToMove()
+	p := vm.toMove(s)
 	vm.ctx.Mover = p
 	vm.emitting = true
 	var err error
 	if vm.natLegal != nil {
-		err = vm.runTurn("legal", p, Move{})
+		err = vm.runTurn("legal", p, kernel.Move{})
 	} else {
 		L := vm.L
 		L.Push(vm.fnLegal)
 		L.Push(luaInt(p))
 		for _, v := range vm.def.Vars {
-			L.Push(luaNumber(float64(s.k.Cells[v.Cell])))
+			L.Push(luaNumber(float64(s.Cells[v.Cell])))
 		}
 		err = vm.invoke("legal", 1+len(vm.def.Vars), 0)
 	}
@@ -559,34 +562,34 @@ func (vm *machine) settle(s *State) error {
 	if err != nil {
 		return err
 	}
-	if len(s.k.Moves) > 0 {
+	if len(s.Moves) > 0 {
 		return nil
 	}
 	if vm.fnBlocked == nil {
 		vm.broken = true
-		return &ScriptError{Pos: vm.funcPos(vm.fnLegal), Func: "legal", Msg: fmt.Sprintf("player %d has no legal token and the game is not over; the script should end the game or return a blocked function", p)}
+		return &diag.ScriptError{Pos: vm.funcPos(vm.fnLegal), Func: "legal", Msg: fmt.Sprintf("player %d has no legal token and the game is not over; the script should end the game or return a blocked function", p)}
 	}
 	if err := vm.call(vm.fnBlocked, "blocked", 0, luaInt(p)); err != nil {
 		return err
 	}
-	if !s.k.Result.Over {
+	if !s.Result.Over {
 		vm.broken = true
-		return &ScriptError{Pos: vm.funcPos(vm.fnBlocked), Func: "blocked", Msg: fmt.Sprintf("blocked(%d) returned without ending the game (call matombo.finish)", p)}
+		return &diag.ScriptError{Pos: vm.funcPos(vm.fnBlocked), Func: "blocked", Msg: fmt.Sprintf("blocked(%d) returned without ending the game (call matombo.finish)", p)}
 	}
 	return nil
 }
 
 // apply plays move m on s. On any error s is restored as it was. The
 // effects of the move are recorded when startRecording was called before.
-func (vm *machine) apply(s *State, m Move) error {
+func (vm *Machine) apply(s *kernel.State, m kernel.Move) error {
 	vm.save(s)
 	vm.beginMove()
 	vm.bind(s)
 	defer vm.bind(nil)
-	s.k.Effects = nil
-	p := s.ToMove()
-	s.k.Ply++
-	s.k.Cells[vm.def.Layout.ToMove] = int32(vm.g.nextPlayer(p))
+	s.Effects = nil
+	p := vm.toMove(s)
+	s.Ply++
+	s.Cells[vm.def.Layout.ToMove] = int32(vm.g.Def.NextPlayer(p))
 	vm.ctx.ToMoveSet = false
 	vm.ctx.Mover, vm.playing, vm.keyValid = p, true, false
 	var err error
@@ -610,24 +613,24 @@ func (vm *machine) apply(s *State, m Move) error {
 	}
 	key := vm.key
 	if !vm.keyValid {
-		key = s.computeKey()
+		key = s.ComputeKey(&vm.def.Layout)
 	}
 	vm.forgetBefore(s)
-	s.k.Hist.Push(key)
+	s.Hist.Push(key)
 	err = vm.settle(s)
-	if err == nil && !s.k.Result.Over && vm.fnRepeated != nil && s.k.Hist.Count(key) >= vm.g.repetition {
+	if err == nil && !s.Result.Over && vm.fnRepeated != nil && s.Hist.Count(key) >= vm.g.Decl.Repetition {
 		err = vm.repeated(s, p)
 	}
 	if err != nil {
 		vm.ctx.Rec = nil
-		s.k.Hist.Pop()
+		s.Hist.Pop()
 		vm.rememberBefore(s)
 		vm.restore(s)
 		return err
 	}
-	s.k.Key = key
-	if s.k.Result.Over {
-		s.k.Key = s.computeKey() // the end of a game may change the board (sweeps)
+	s.Key = key
+	if s.Result.Over {
+		s.Key = s.ComputeKey(&vm.def.Layout) // the end of a game may change the board (sweeps)
 	}
 	if vm.ctx.Rec != nil {
 		vm.finishRecording(s)
@@ -638,16 +641,16 @@ func (vm *machine) apply(s *State, m Move) error {
 
 // repeated asks the script to end a game whose position has occurred the
 // declared number of times.
-func (vm *machine) repeated(s *State, p int) error {
+func (vm *Machine) repeated(s *kernel.State, p int) error {
 	vm.ctx.Mover = p
 	if err := vm.call(vm.fnRepeated, "repeated", 0, luaInt(p)); err != nil {
 		return err
 	}
-	if !s.k.Result.Over {
+	if !s.Result.Over {
 		vm.broken = true
-		return &ScriptError{Pos: vm.funcPos(vm.fnRepeated), Func: "repeated", Msg: "repeated returned without ending the game (call matombo.finish)"}
+		return &diag.ScriptError{Pos: vm.funcPos(vm.fnRepeated), Func: "repeated", Msg: "repeated returned without ending the game (call matombo.finish)"}
 	}
-	s.k.Moves = s.k.Moves[:0]
+	s.Moves = s.Moves[:0]
 	return nil
 }
 
@@ -655,24 +658,24 @@ func (vm *machine) repeated(s *State, p int) error {
 // copied: the state gets the machine's spare buffer for its next list and
 // the machine keeps the old one, giving it back on failure (see restore)
 // and taking it as its spare on success (see done).
-func (vm *machine) save(s *State) {
+func (vm *Machine) save(s *kernel.State) {
 	v := &vm.saved
-	v.cells = append(v.cells[:0], s.k.Cells...)
-	v.moves = s.k.Moves
-	s.k.Moves = vm.spare[:0]
-	v.ply, v.result, v.key, v.effects = s.k.Ply, s.k.Result, s.k.Key, s.k.Effects
+	v.cells = append(v.cells[:0], s.Cells...)
+	v.moves = s.Moves
+	s.Moves = vm.spare[:0]
+	v.ply, v.result, v.key, v.effects = s.Ply, s.Result, s.Key, s.Effects
 }
 
-func (vm *machine) restore(s *State) {
+func (vm *Machine) restore(s *kernel.State) {
 	v := &vm.saved
-	s.k.Cells = append(s.k.Cells[:0], v.cells...)
-	vm.spare, s.k.Moves = s.k.Moves, v.moves
+	s.Cells = append(s.Cells[:0], v.cells...)
+	vm.spare, s.Moves = s.Moves, v.moves
 	v.moves = nil
-	s.k.Ply, s.k.Result, s.k.Key, s.k.Effects = v.ply, v.result, v.key, v.effects
+	s.Ply, s.Result, s.Key, s.Effects = v.ply, v.result, v.key, v.effects
 }
 
 // done ends a successful move: the old legal list becomes the spare buffer.
-func (vm *machine) done() {
+func (vm *Machine) done() {
 	vm.spare, vm.saved.moves = vm.saved.moves, nil
 }
 
@@ -685,11 +688,11 @@ const (
 // yamlToLua converts a YAML node to a Lua value, remembering where each
 // table came from (file and line) so that errors about data can name them.
 // Deep nesting and alias bombs are refused.
-func (vm *machine) yamlToLua(n *yaml.Node, depth int, count *int) (lua.LValue, error) {
+func (vm *Machine) yamlToLua(n *yaml.Node, depth int, count *int) (lua.LValue, error) {
 	L := vm.L
 	*count++
 	if depth > maxDataDepth || *count > maxDataNodes {
-		return nil, &ConfigError{Pos: params.NodePos(vm.g.dataFile(n), n), Msg: fmt.Sprintf("data is nested deeper than %d or has more than %d values (aliases count each time they are used)", maxDataDepth, maxDataNodes)}
+		return nil, &diag.ConfigError{Pos: params.NodePos(vm.g.dataFile(n), n), Msg: fmt.Sprintf("data is nested deeper than %d or has more than %d values (aliases count each time they are used)", maxDataDepth, maxDataNodes)}
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:

@@ -1,4 +1,4 @@
-package host
+package luavm
 
 import (
 	"fmt"
@@ -10,20 +10,20 @@ import (
 // Primitives that read and change the state: each reads its arguments
 // and calls the kernel's mechanic of the same name (host/kernel).
 
-func (vm *machine) apiCount(L *lua.LState) int {
+func (vm *Machine) apiCount(L *lua.LState) int {
 	s := vm.state(L)
-	L.Push(luaInt(int(s.k.Cells[vm.site(L, 1)])))
+	L.Push(luaInt(int(s.Cells[vm.site(L, 1)])))
 	return 1
 }
 
-func (vm *machine) apiSetCount(L *lua.LState) int {
+func (vm *Machine) apiSetCount(L *lua.LState) int {
 	vm.mutable(L)
 	i := vm.site(L, 1)
 	vm.check(L, vm.ctx.SetCount(i, vm.argInt(L, 2)))
 	return 0
 }
 
-func (vm *machine) apiAdd(L *lua.LState) int {
+func (vm *Machine) apiAdd(L *lua.LState) int {
 	vm.mutable(L)
 	i := vm.site(L, 1)
 	n, err := vm.ctx.Add(i, vm.argInt(L, 2))
@@ -32,38 +32,38 @@ func (vm *machine) apiAdd(L *lua.LState) int {
 	return 1
 }
 
-func (vm *machine) apiTake(L *lua.LState) int {
+func (vm *Machine) apiTake(L *lua.LState) int {
 	vm.mutable(L)
 	L.Push(luaInt(vm.ctx.Take(vm.site(L, 1))))
 	return 1
 }
 
-func (vm *machine) apiOwner(L *lua.LState) int {
+func (vm *Machine) apiOwner(L *lua.LState) int {
 	s := vm.state(L)
-	L.Push(luaInt(int(s.k.Cells[vm.def.Layout.Owners+vm.site(L, 1)])))
+	L.Push(luaInt(int(s.Cells[vm.def.Layout.Owners+vm.site(L, 1)])))
 	return 1
 }
 
-func (vm *machine) apiSetOwner(L *lua.LState) int {
+func (vm *Machine) apiSetOwner(L *lua.LState) int {
 	vm.mutable(L)
 	i := vm.site(L, 1)
 	p := vm.argInt(L, 2)
-	if p < 0 || p > vm.dcl.players {
-		L.ArgError(2, fmt.Sprintf("owner %d does not exist (0 for nobody, players 1..%d)", p, vm.dcl.players))
+	if p < 0 || p > vm.dcl.Players {
+		L.ArgError(2, fmt.Sprintf("owner %d does not exist (0 for nobody, players 1..%d)", p, vm.dcl.Players))
 	}
 	vm.ctx.SetOwner(i, p)
 	return 0
 }
 
-func (vm *machine) apiCaptured(L *lua.LState) int {
+func (vm *Machine) apiCaptured(L *lua.LState) int {
 	s := vm.state(L)
-	L.Push(luaInt(int(s.k.Cells[vm.def.Layout.Captured+vm.player(L, 1)-1])))
+	L.Push(luaInt(int(s.Cells[vm.def.Layout.Captured+vm.player(L, 1)-1])))
 	return 1
 }
 
 // apiCapture moves the counters of a site (all, or n of them) to a player's
 // captured total and returns how many moved.
-func (vm *machine) apiCapture(L *lua.LState) int {
+func (vm *Machine) apiCapture(L *lua.LState) int {
 	vm.mutable(L)
 	i := vm.site(L, 1)
 	p := vm.player(L, 2)
@@ -80,7 +80,7 @@ func (vm *machine) apiCapture(L *lua.LState) int {
 }
 
 // apiPay moves n counters from a player's captured total onto a site.
-func (vm *machine) apiPay(L *lua.LState) int {
+func (vm *Machine) apiPay(L *lua.LState) int {
 	vm.mutable(L)
 	p := vm.player(L, 1)
 	i := vm.site(L, 2)
@@ -88,13 +88,13 @@ func (vm *machine) apiPay(L *lua.LState) int {
 	return 0
 }
 
-func (vm *machine) apiHand(L *lua.LState) int {
+func (vm *Machine) apiHand(L *lua.LState) int {
 	s := vm.state(L)
-	L.Push(luaInt(int(s.k.Cells[vm.def.Layout.Hand+vm.player(L, 1)-1])))
+	L.Push(luaInt(int(s.Cells[vm.def.Layout.Hand+vm.player(L, 1)-1])))
 	return 1
 }
 
-func (vm *machine) apiSetHand(L *lua.LState) int {
+func (vm *Machine) apiSetHand(L *lua.LState) int {
 	vm.mutable(L)
 	p := vm.player(L, 1)
 	vm.check(L, vm.ctx.SetHand(p, vm.argInt(L, 2)))
@@ -103,7 +103,7 @@ func (vm *machine) apiSetHand(L *lua.LState) int {
 
 // apiPlace puts one counter from a player's hand on a site the player then
 // owns: dropping a piece.
-func (vm *machine) apiPlace(L *lua.LState) int {
+func (vm *Machine) apiPlace(L *lua.LState) int {
 	vm.mutable(L)
 	p := vm.player(L, 1)
 	vm.check(L, vm.ctx.Place(p, vm.site(L, 2)))
@@ -112,30 +112,30 @@ func (vm *machine) apiPlace(L *lua.LState) int {
 
 // apiMovePiece moves everything on one site, counters and owner, to an
 // empty site.
-func (vm *machine) apiMovePiece(L *lua.LState) int {
+func (vm *Machine) apiMovePiece(L *lua.LState) int {
 	vm.mutable(L)
 	from, to := vm.site(L, 1), vm.site(L, 2)
 	vm.check(L, vm.ctx.MovePiece(from, to))
 	return 0
 }
 
-func (vm *machine) apiToMove(L *lua.LState) int {
-	L.Push(luaInt(vm.state(L).ToMove()))
+func (vm *Machine) apiToMove(L *lua.LState) int {
+	L.Push(luaInt(vm.toMove(vm.state(L))))
 	return 1
 }
 
-func (vm *machine) apiSetToMove(L *lua.LState) int {
+func (vm *Machine) apiSetToMove(L *lua.LState) int {
 	vm.mutable(L)
 	vm.ctx.SetToMove(vm.player(L, 1))
 	return 0
 }
 
-func (vm *machine) apiPly(L *lua.LState) int {
-	L.Push(luaInt(vm.state(L).k.Ply))
+func (vm *Machine) apiPly(L *lua.LState) int {
+	L.Push(luaInt(vm.state(L).Ply))
 	return 1
 }
 
-func (vm *machine) varCell(L *lua.LState, n int) int {
+func (vm *Machine) varCell(L *lua.LState, n int) int {
 	v := vm.argInt(L, n)
 	if v < 1 || v > len(vm.def.Vars) {
 		L.ArgError(n, fmt.Sprintf("variable %d does not exist (declare variables with matombo.var)", v))
@@ -143,19 +143,19 @@ func (vm *machine) varCell(L *lua.LState, n int) int {
 	return vm.def.Vars[v-1].Cell
 }
 
-func (vm *machine) apiGet(L *lua.LState) int {
+func (vm *Machine) apiGet(L *lua.LState) int {
 	s := vm.state(L)
-	L.Push(luaInt(int(s.k.Cells[vm.varCell(L, 1)])))
+	L.Push(luaInt(int(s.Cells[vm.varCell(L, 1)])))
 	return 1
 }
 
-func (vm *machine) apiSet(L *lua.LState) int {
+func (vm *Machine) apiSet(L *lua.LState) int {
 	s := vm.mutable(L)
 	c := vm.varCell(L, 1)
 	v := vm.argInt(L, 2)
 	if v < math.MinInt32 || v > math.MaxInt32 {
 		L.ArgError(2, "value out of range")
 	}
-	s.k.Cells[c] = int32(v)
+	s.Cells[c] = int32(v)
 	return 0
 }

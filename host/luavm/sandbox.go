@@ -1,4 +1,4 @@
-package host
+package luavm
 
 import (
 	"fmt"
@@ -50,7 +50,7 @@ func allowedGlobals() map[string]bool {
 // newSandbox creates a Lua state holding only the sandbox's globals. The
 // library tables a script sees are read-only proxies, the string metatable
 // is hidden, and reading or writing an undeclared global raises an error.
-func (vm *machine) newSandbox(lim Limits) *lua.LState {
+func (vm *Machine) newSandbox(lim Limits) *lua.LState {
 	L := lua.NewState(lua.Options{
 		SkipOpenLibs:        true,
 		CallStackSize:       lim.CallStack,
@@ -154,7 +154,7 @@ func (vm *machine) newSandbox(lim Limits) *lua.LState {
 }
 
 // readOnly returns a proxy of t that reads through to t and refuses writes.
-func (vm *machine) readOnly(L *lua.LState, t *lua.LTable, name string) *lua.LTable {
+func (vm *Machine) readOnly(L *lua.LState, t *lua.LTable, name string) *lua.LTable {
 	proxy := L.NewTable()
 	mt := L.NewTable()
 	mt.RawSetString("__index", t)
@@ -170,7 +170,7 @@ func (vm *machine) readOnly(L *lua.LState, t *lua.LTable, name string) *lua.LTab
 }
 
 // rawset is the base rawset that refuses the sandbox's own tables.
-func (vm *machine) rawset(L *lua.LState) int {
+func (vm *Machine) rawset(L *lua.LState) int {
 	t := L.CheckTable(1)
 	if vm.protected[t] {
 		L.RaiseError("rawset: this table belongs to the sandbox and is read-only")
@@ -186,8 +186,8 @@ func (vm *machine) rawset(L *lua.LState) int {
 
 // print writes its arguments to the game's log writer (discarded unless
 // the embedding program asks for it).
-func (vm *machine) print(L *lua.LState) int {
-	if vm.g == nil || vm.g.log == nil || vm.g.log == io.Discard {
+func (vm *Machine) print(L *lua.LState) int {
+	if vm.g == nil || vm.g.Log == nil || vm.g.Log == io.Discard {
 		return 0
 	}
 	parts := make([]string, L.GetTop())
@@ -197,7 +197,7 @@ func (vm *machine) print(L *lua.LState) int {
 		n += len(parts[i])
 	}
 	vm.charge(L, 1+len(parts)/luastr.ItemsPerStep+n/luastr.BytesPerStep)
-	fmt.Fprintf(vm.g.log, "%s: %s\n", vm.g.name, strings.Join(parts, "\t"))
+	fmt.Fprintf(vm.g.Log, "%s: %s\n", vm.g.Name, strings.Join(parts, "\t"))
 	return 0
 }
 
@@ -215,9 +215,9 @@ func luaText(v lua.LValue) string {
 
 // charge spends n steps of the call's step budget for work a primitive
 // does in Go, and raises a budget error when the steps are spent.
-func (vm *machine) charge(L *lua.LState, n int) {
+func (vm *Machine) charge(L *lua.LState, n int) {
 	if !vm.trip.Charge(n) {
-		vm.overBudget(L, BudgetSteps, fmt.Sprintf("%d steps", vm.g.limits.Steps), "the call ran too many steps")
+		vm.overBudget(L, diag.BudgetSteps, fmt.Sprintf("%d steps", vm.g.Limits.Steps), "the call ran too many steps")
 	}
 }
 
@@ -232,16 +232,16 @@ func chargeL(L *lua.LState, n int) {
 }
 
 // Charge is charge for package luastr.
-func (vm *machine) Charge(L *lua.LState, n int) { vm.charge(L, n) }
+func (vm *Machine) Charge(L *lua.LState, n int) { vm.charge(L, n) }
 
 // Exceeded is overBudget for package luastr.
-func (vm *machine) Exceeded(L *lua.LState, budget, limit, detail string) {
-	vm.overBudget(L, Budget(budget), limit, detail)
+func (vm *Machine) Exceeded(L *lua.LState, budget, limit, detail string) {
+	vm.overBudget(L, diag.Budget(budget), limit, detail)
 }
 
 // overBudget records a sandbox budget error and raises it in the script.
-func (vm *machine) overBudget(L *lua.LState, budget Budget, limit, detail string) {
-	vm.budgetHit = &BudgetError{Budget: budget, Limit: limit, Detail: detail}
+func (vm *Machine) overBudget(L *lua.LState, budget diag.Budget, limit, detail string) {
+	vm.budgetHit = &diag.BudgetError{Budget: budget, Limit: limit, Detail: detail}
 	L.RaiseError("%s budget exceeded (limit %s): %s", budget, limit, detail)
 }
 

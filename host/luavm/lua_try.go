@@ -1,4 +1,4 @@
-package host
+package luavm
 
 import (
 	"errors"
@@ -40,21 +40,21 @@ type trySaved struct {
 // or result, but may not emit moves. The copy is charged to the step
 // budget (a step per eight cells), fn's work as any Lua code. An error in
 // fn restores the state and is raised again.
-func (vm *machine) apiTry(L *lua.LState) int {
+func (vm *Machine) apiTry(L *lua.LState) int {
 	s := vm.state(L)
 	L.CheckFunction(1)
 	if vm.tryDepth >= maxTryDepth {
 		L.RaiseError("try: tries nest at most %d deep", maxTryDepth)
 	}
-	vm.charge(L, len(s.k.Cells)/8+1)
+	vm.charge(L, len(s.Cells)/8+1)
 	for len(vm.trySaves) <= vm.tryDepth {
 		vm.trySaves = append(vm.trySaves, trySaved{})
 	}
 	v := &vm.trySaves[vm.tryDepth]
-	v.cells = append(v.cells[:0], s.k.Cells...)
-	v.ply, v.result = s.k.Ply, s.k.Result
-	v.key, v.keyValid, v.vmKey, v.toMoveSet = s.k.Key, vm.keyValid, vm.key, vm.ctx.ToMoveSet
-	v.emitting, v.irrev, v.moves = vm.emitting, vm.ctx.Irreversible, len(s.k.Moves)
+	v.cells = append(v.cells[:0], s.Cells...)
+	v.ply, v.result = s.Ply, s.Result
+	v.key, v.keyValid, v.vmKey, v.toMoveSet = s.Key, vm.keyValid, vm.key, vm.ctx.ToMoveSet
+	v.emitting, v.irrev, v.moves = vm.emitting, vm.ctx.Irreversible, len(s.Moves)
 	if vm.ctx.Rec != nil {
 		v.effects, v.full = vm.ctx.Rec.Mark()
 	}
@@ -63,13 +63,13 @@ func (vm *machine) apiTry(L *lua.LState) int {
 	err := vm.protect(L, L.GetTop()-1)
 	vm.tryDepth--
 	v = &vm.trySaves[vm.tryDepth]
-	s.k.Cells = append(s.k.Cells[:0], v.cells...)
-	sites := s.k.Result.Sites
-	s.k.Ply, s.k.Result = v.ply, v.result
-	s.k.Result.Sites = sites
-	s.k.Key, vm.keyValid, vm.key, vm.ctx.ToMoveSet = v.key, v.keyValid, v.vmKey, v.toMoveSet
+	s.Cells = append(s.Cells[:0], v.cells...)
+	sites := s.Result.Sites
+	s.Ply, s.Result = v.ply, v.result
+	s.Result.Sites = sites
+	s.Key, vm.keyValid, vm.key, vm.ctx.ToMoveSet = v.key, v.keyValid, v.vmKey, v.toMoveSet
 	vm.emitting, vm.ctx.Irreversible = v.emitting, v.irrev
-	s.k.Moves = s.k.Moves[:v.moves]
+	s.Moves = s.Moves[:v.moves]
 	if vm.ctx.Rec != nil { // a tried move leaves no effects
 		vm.ctx.Rec.Rewind(v.effects, v.full)
 	}

@@ -1,6 +1,9 @@
-package host
+package luavm
 
-import lua "github.com/yuin/gopher-lua"
+import (
+	"github.com/matombo/matombo/host/diag"
+	lua "github.com/yuin/gopher-lua"
+)
 
 // The table of primitives scripts call as matombo.NAME, gathered by family:
 // lua_args.go (reading arguments), lua_declare.go (declarations), lua_board.go
@@ -10,7 +13,7 @@ import lua "github.com/yuin/gopher-lua"
 // installAPI creates the read-only global table matombo with the
 // primitives. See docs/lua-api.md; games/types/matombo.lua is the same list for
 // editors.
-func (vm *machine) installAPI() error {
+func (vm *Machine) installAPI() error {
 	L := vm.L
 	api := L.NewTable()
 	fns := map[string]lua.LGFunction{
@@ -51,14 +54,14 @@ func (vm *machine) installAPI() error {
 		api.RawSetString(name, L.NewFunction(fn))
 	}
 	vm.installParts(api) // the rule parts (lua_parts.go)
-	for name, fn := range vm.g.extra {
+	for name, fn := range vm.g.Extra {
 		api.RawSetString(name, L.NewFunction(fn))
 	}
-	vm.dataPos = map[*lua.LTable]Pos{}
+	vm.dataPos = map[*lua.LTable]diag.Pos{}
 	var data lua.LValue = L.NewTable()
-	if vm.g.data != nil {
+	if vm.g.Data != nil {
 		count := 0
-		d, err := vm.yamlToLua(vm.g.data, 0, &count)
+		d, err := vm.yamlToLua(vm.g.Data, 0, &count)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package host
+package luavm
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 // apiSow: sow(track, from, n) drops n counters one per site along the track,
 // starting after from. The counters come from wherever the script took them
 // (usually take). Returns the last site and whether it was empty before.
-func (vm *machine) apiSow(L *lua.LState) int {
+func (vm *Machine) apiSow(L *lua.LState) int {
 	vm.mutable(L)
 	t, from := vm.track(L, 1), vm.site(L, 2)
 	last, empty, err := vm.ctx.Sow(t, from, vm.argInt(L, 3))
@@ -28,7 +28,7 @@ func (vm *machine) apiSow(L *lua.LState) int {
 // apiSowSkip: sow_skip(track, from, n) drops n counters one per site along
 // the track, starting after from and skipping from on every lap. Returns
 // the last site and whether it was empty before the last counter fell in.
-func (vm *machine) apiSowSkip(L *lua.LState) int {
+func (vm *Machine) apiSowSkip(L *lua.LState) int {
 	vm.mutable(L)
 	t, from := vm.track(L, 1), vm.site(L, 2)
 	last, empty, err := vm.ctx.SowSkip(t, from, vm.argInt(L, 3))
@@ -40,7 +40,7 @@ func (vm *machine) apiSowSkip(L *lua.LState) int {
 
 // relayArgs reads the stop tag and lap limit of relay and relay_ends (at
 // arguments n and n+1).
-func (vm *machine) relayArgs(L *lua.LState, n int) (stop uint64, maxLaps int) {
+func (vm *Machine) relayArgs(L *lua.LState, n int) (stop uint64, maxLaps int) {
 	stop = vm.tagMask(L, n)
 	maxLaps = vm.optInt(L, n+1, 1000)
 	if maxLaps < 1 {
@@ -55,7 +55,7 @@ func (vm *machine) relayArgs(L *lua.LState, n int) (stop uint64, maxLaps int) {
 // and the number of laps. on_lap(last, track, laps) hears the end of
 // every lap (only of those ending on a site with the tag on_tag, when it
 // is given) and says how the sowing goes on (see docs/lua-api.md).
-func (vm *machine) apiRelay(L *lua.LState) int {
+func (vm *Machine) apiRelay(L *lua.LState) int {
 	vm.mutable(L)
 	t, from := vm.track(L, 1), vm.site(L, 2)
 	stop, maxLaps := vm.relayArgs(L, 3)
@@ -82,7 +82,7 @@ func (vm *machine) apiRelay(L *lua.LState) int {
 }
 
 // howValue is the word matombo.relay returns for how a relay ended.
-func (vm *machine) howValue(how kernel.How) lua.LValue {
+func (vm *Machine) howValue(how kernel.How) lua.LValue {
 	switch how {
 	case kernel.RelayEmpty:
 		return vm.strs.empty
@@ -99,7 +99,7 @@ func (vm *machine) howValue(how kernel.How) lua.LValue {
 // plays it) ends within max_laps laps; it returns how many it added and how
 // many sites matched. Sowings that would run longer, e.g. an endless one,
 // are not legal in many mancala games.
-func (vm *machine) apiEmitSowings(L *lua.LState) int {
+func (vm *Machine) apiEmitSowings(L *lua.LState) int {
 	k := vm.emitter(L, 1)
 	f := vm.filterArg(L, 2)
 	t := vm.track(L, 3)
@@ -117,7 +117,7 @@ func (vm *machine) apiEmitSowings(L *lua.LState) int {
 		ok, err := c.RelayEnds("emit_sowings", t, int(i), stop, maxLaps, bounded, &work)
 		vm.check(L, err)
 		if ok {
-			m := Move{Kind: uint8(k), N: 1}
+			m := kernel.Move{Kind: uint8(k), N: 1}
 			m.Sites[0] = uint16(i)
 			vm.check(L, c.Push(m))
 			added++
@@ -131,7 +131,7 @@ func (vm *machine) apiEmitSowings(L *lua.LState) int {
 // apiRelayEnds: relay_ends(track, from, stop_tag, max_laps) reports, without
 // changing the state, whether a relay sowing from from ends (in an empty
 // site or at the stop tag) within max_laps laps.
-func (vm *machine) apiRelayEnds(L *lua.LState) int {
+func (vm *Machine) apiRelayEnds(L *lua.LState) int {
 	vm.state(L)
 	t, from := vm.track(L, 1), vm.site(L, 2)
 	stop, maxLaps := vm.relayArgs(L, 3)
@@ -147,7 +147,7 @@ func (vm *machine) apiRelayEnds(L *lua.LState) int {
 // the track from the site after from (step places at a time, negative to go
 // back) and captures each site whose count is one of the values, stopping at
 // the first that is not. Returns the number of counters captured.
-func (vm *machine) apiCaptureRun(L *lua.LState) int {
+func (vm *Machine) apiCaptureRun(L *lua.LState) int {
 	vm.mutable(L)
 	p := vm.player(L, 1)
 	var buf [8]int32
@@ -161,12 +161,12 @@ func (vm *machine) apiCaptureRun(L *lua.LState) int {
 // apiCaptureCount: capture_count(track, from, step, v1, v2, ...) reports
 // what capture_run(p, track, from, step, v1, v2, ...) would capture, without
 // changing the state: the number of counters and the number of sites.
-func (vm *machine) apiCaptureCount(L *lua.LState) int {
+func (vm *Machine) apiCaptureCount(L *lua.LState) int {
 	s := vm.state(L)
 	var buf [8]int32
 	t, from, step, values := vm.runArgs(L, 1, "capture_count", &buf)
 	vm.charge(L, len(t.Sites)/8+1)
-	counters, sites := kernel.RunOf(s.k.Cells[:vm.def.Layout.Sites], t, from, step, values)
+	counters, sites := kernel.RunOf(s.Cells[:vm.def.Layout.Sites], t, from, step, values)
 	L.Push(luaInt(counters))
 	L.Push(luaInt(sites))
 	return 2
@@ -174,7 +174,7 @@ func (vm *machine) apiCaptureCount(L *lua.LState) int {
 
 // apiSweep moves the counters of every owned site into its owner's captured
 // total. Returns the number of counters moved.
-func (vm *machine) apiSweep(L *lua.LState) int {
+func (vm *Machine) apiSweep(L *lua.LState) int {
 	vm.mutable(L)
 	n, err := vm.ctx.Sweep()
 	vm.check(L, err)
@@ -185,7 +185,7 @@ func (vm *machine) apiSweep(L *lua.LState) int {
 // runArgs reads the arguments (track, from, step, v1, v2, ...) of
 // capture_run and capture_count, the track being argument n; the values go
 // into buf.
-func (vm *machine) runArgs(L *lua.LState, n int, name string, buf *[8]int32) (t *Track, from, step int, values []int32) {
+func (vm *Machine) runArgs(L *lua.LState, n int, name string, buf *[8]int32) (t *kernel.Track, from, step int, values []int32) {
 	t = vm.track(L, n)
 	from = vm.site(L, n+1)
 	if !t.On(from) {
@@ -212,7 +212,7 @@ func (vm *machine) runArgs(L *lua.LState, n int, name string, buf *[8]int32) (t 
 // luaLap is the hook of matombo.relay as the kernel's relay calls it:
 // fn(last, track, laps).
 type luaLap struct {
-	vm *machine
+	vm *Machine
 	fn *lua.LFunction
 }
 

@@ -1,4 +1,4 @@
-package host
+package luavm
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/internal/luastr"
 	"github.com/matombo/matombo/host/kernel"
 	lua "github.com/yuin/gopher-lua"
@@ -16,7 +17,7 @@ import (
 
 // ---- argument helpers ----
 
-func (vm *machine) board(L *lua.LState) *Board {
+func (vm *Machine) board(L *lua.LState) *kernel.Board {
 	b := vm.def.Board
 	if b == nil {
 		L.RaiseError("the board is not declared yet (call matombo.board first)")
@@ -24,7 +25,7 @@ func (vm *machine) board(L *lua.LState) *Board {
 	return b
 }
 
-func (vm *machine) state(L *lua.LState) *State {
+func (vm *Machine) state(L *lua.LState) *kernel.State {
 	if vm.st == nil {
 		L.RaiseError("this primitive works on a state: use it inside setup, legal, play or blocked, not while the script loads")
 	}
@@ -32,32 +33,32 @@ func (vm *machine) state(L *lua.LState) *State {
 }
 
 // mutable returns the state for a primitive that changes it.
-func (vm *machine) mutable(L *lua.LState) *State {
+func (vm *Machine) mutable(L *lua.LState) *kernel.State {
 	s := vm.state(L)
 	switch {
 	case vm.tryDepth > 0: // a scratch copy (lua_try.go)
 	case vm.emitting:
 		L.RaiseError("legal must not change the state")
-	case vm.phase == CallEvaluate:
+	case vm.phase == diag.CallEvaluate:
 		L.RaiseError("evaluate must not change the state")
-	case vm.phase == CallScore:
+	case vm.phase == diag.CallScore:
 		L.RaiseError("score must not change the state")
-	case vm.phase == CallPrompt:
+	case vm.phase == diag.CallPrompt:
 		L.RaiseError("prompt must not change the state")
-	case vm.phase == CallResult:
+	case vm.phase == diag.CallResult:
 		L.RaiseError("result must not change the state (it may only call finish)")
 	}
 	vm.keyValid = false
 	return s
 }
 
-func (vm *machine) mustLoad(L *lua.LState, what string) {
+func (vm *Machine) mustLoad(L *lua.LState, what string) {
 	if !vm.loading {
 		L.RaiseError("%s can only be declared while the script loads", what)
 	}
 }
 
-func (vm *machine) argInt(L *lua.LState, n int) int {
+func (vm *Machine) argInt(L *lua.LState, n int) int {
 	v := L.Get(n)
 	f, ok := v.(lua.LNumber)
 	if !ok || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > 1<<31 {
@@ -66,7 +67,7 @@ func (vm *machine) argInt(L *lua.LState, n int) int {
 	return int(f)
 }
 
-func (vm *machine) optInt(L *lua.LState, n, def int) int {
+func (vm *Machine) optInt(L *lua.LState, n, def int) int {
 	if L.Get(n) == lua.LNil {
 		return def
 	}
@@ -75,7 +76,7 @@ func (vm *machine) optInt(L *lua.LState, n, def int) int {
 
 // site reads a site argument: an index from 1 or a site name. It returns
 // the 0-based index.
-func (vm *machine) site(L *lua.LState, n int) int {
+func (vm *Machine) site(L *lua.LState, n int) int {
 	b := vm.board(L)
 	switch v := L.Get(n).(type) {
 	case lua.LNumber:
@@ -95,22 +96,22 @@ func (vm *machine) site(L *lua.LState, n int) int {
 	return 0
 }
 
-func (vm *machine) optSite(L *lua.LState, n int) int {
+func (vm *Machine) optSite(L *lua.LState, n int) int {
 	if L.Get(n) == lua.LNil {
 		return -1
 	}
 	return vm.site(L, n)
 }
 
-func (vm *machine) player(L *lua.LState, n int) int {
+func (vm *Machine) player(L *lua.LState, n int) int {
 	p := vm.argInt(L, n)
-	if p < 1 || p > vm.dcl.players {
-		L.ArgError(n, fmt.Sprintf("player %d does not exist (players are 1..%d)", p, vm.dcl.players))
+	if p < 1 || p > vm.dcl.Players {
+		L.ArgError(n, fmt.Sprintf("player %d does not exist (players are 1..%d)", p, vm.dcl.Players))
 	}
 	return p
 }
 
-func (vm *machine) track(L *lua.LState, n int) *Track {
+func (vm *Machine) track(L *lua.LState, n int) *kernel.Track {
 	b := vm.board(L)
 	t := vm.argInt(L, n)
 	if t < 1 || t > b.NumTracks() {
@@ -119,7 +120,7 @@ func (vm *machine) track(L *lua.LState, n int) *Track {
 	return b.TrackAt(t - 1)
 }
 
-func (vm *machine) tagMask(L *lua.LState, n int) uint64 {
+func (vm *Machine) tagMask(L *lua.LState, n int) uint64 {
 	if L.Get(n) == lua.LNil {
 		return 0
 	}
@@ -131,7 +132,7 @@ func (vm *machine) tagMask(L *lua.LState, n int) uint64 {
 	return 1 << uint(t-1)
 }
 
-func (vm *machine) kind(L *lua.LState, n int) int {
+func (vm *Machine) kind(L *lua.LState, n int) int {
 	k := vm.argInt(L, n)
 	if k < 1 || k > len(vm.def.Kinds) {
 		L.ArgError(n, fmt.Sprintf("move kind %d does not exist (declare kinds with matombo.move)", k))
@@ -139,7 +140,7 @@ func (vm *machine) kind(L *lua.LState, n int) int {
 	return k - 1
 }
 
-func (vm *machine) filterArg(L *lua.LState, n int) *kernel.Filter {
+func (vm *Machine) filterArg(L *lua.LState, n int) *kernel.Filter {
 	if ud, ok := L.Get(n).(*lua.LUserData); ok {
 		if f, ok := ud.Value.(*kernel.Filter); ok {
 			// Every primitive that takes a filter visits its candidate
@@ -163,7 +164,7 @@ func pushBool(L *lua.LState, b bool) {
 	}
 }
 
-func (vm *machine) pushSite(L *lua.LState, i int) {
+func (vm *Machine) pushSite(L *lua.LState, i int) {
 	if i < 0 {
 		L.Push(lua.LNil)
 		return
@@ -191,7 +192,7 @@ func stringList(L *lua.LState, v lua.LValue, what string) []string {
 }
 
 // siteList reads a list of sites (indices from 1 or names).
-func (vm *machine) siteList(L *lua.LState, v lua.LValue, what string) []int {
+func (vm *Machine) siteList(L *lua.LState, v lua.LValue, what string) []int {
 	b := vm.board(L)
 	t, ok := v.(*lua.LTable)
 	if !ok {
@@ -249,7 +250,7 @@ func checkFields(L *lua.LState, t *lua.LTable, what string, known ...string) {
 // check raises err, an error of a kernel mechanic, as the error of the
 // primitive running: an argument error names the argument, a budget the
 // budget exceeded.
-func (vm *machine) check(L *lua.LState, err error) {
+func (vm *Machine) check(L *lua.LState, err error) {
 	if err == nil {
 		return
 	}
@@ -257,11 +258,11 @@ func (vm *machine) check(L *lua.LState, err error) {
 	var over *kernel.BudgetExceeded
 	switch {
 	case err == kernel.ErrSteps:
-		vm.overBudget(L, BudgetSteps, fmt.Sprintf("%d steps", vm.g.limits.Steps), "the call ran too many steps")
+		vm.overBudget(L, diag.BudgetSteps, fmt.Sprintf("%d steps", vm.g.Limits.Steps), "the call ran too many steps")
 	case errors.As(err, &arg):
 		L.ArgError(arg.N, arg.Msg)
 	case errors.As(err, &over):
-		vm.overBudget(L, Budget(over.Budget), over.Limit, over.Detail)
+		vm.overBudget(L, diag.Budget(over.Budget), over.Limit, over.Detail)
 	}
 	L.RaiseError("%s", err.Error())
 }

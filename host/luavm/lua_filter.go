@@ -1,4 +1,4 @@
-package host
+package luavm
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 // apiFilter: filter{owner=, min=, max=, tag=, not_tag=, row=, track=,
 // next_empty=, in_row=, not_in_row=} makes a filter, while the script
 // loads.
-func (vm *machine) apiFilter(L *lua.LState) int {
+func (vm *Machine) apiFilter(L *lua.LState) int {
 	vm.mustLoad(L, "a filter")
 	b := vm.board(L)
 	t := L.CheckTable(1)
@@ -47,7 +47,7 @@ func (vm *machine) apiFilter(L *lua.LState) int {
 		}
 	case lua.LNumber:
 		p := int(v)
-		if float64(p) != float64(v) || p < 0 || p > vm.dcl.players {
+		if float64(p) != float64(v) || p < 0 || p > vm.dcl.Players {
 			L.RaiseError("filter: owner %v does not exist", v)
 		}
 		spec.Owner = p
@@ -99,7 +99,7 @@ func (vm *machine) apiFilter(L *lua.LState) int {
 			continue
 		}
 		n, ok := v.(lua.LNumber)
-		if !ok || float64(n) != math.Trunc(float64(n)) || n < 1 || n > maxSites {
+		if !ok || float64(n) != math.Trunc(float64(n)) || n < 1 || n > kernel.MaxSites {
 			L.RaiseError("filter: %s must be a whole number of sites from 1 (the length of the run), got %s", name, describeLua(v))
 		}
 		if spec.InRow > 0 || spec.NotInRow > 0 {
@@ -119,24 +119,24 @@ func (vm *machine) apiFilter(L *lua.LState) int {
 	return 1
 }
 
-func (vm *machine) apiCountSites(L *lua.LState) int {
+func (vm *Machine) apiCountSites(L *lua.LState) int {
 	s := vm.state(L)
 	f := vm.filterArg(L, 1)
-	L.Push(luaInt(f.Count(s.k.Cells, &vm.def.Layout, vm.ctx.Mover)))
+	L.Push(luaInt(f.Count(s.Cells, &vm.def.Layout, vm.ctx.Mover)))
 	return 1
 }
 
-func (vm *machine) apiSum(L *lua.LState) int {
+func (vm *Machine) apiSum(L *lua.LState) int {
 	s := vm.state(L)
 	f := vm.filterArg(L, 1)
-	L.Push(luaInt(f.Sum(s.k.Cells, &vm.def.Layout, vm.ctx.Mover)))
+	L.Push(luaInt(f.Sum(s.Cells, &vm.def.Layout, vm.ctx.Mover)))
 	return 1
 }
 
-func (vm *machine) apiFirst(L *lua.LState) int {
+func (vm *Machine) apiFirst(L *lua.LState) int {
 	s := vm.state(L)
 	f := vm.filterArg(L, 1)
-	if i := f.First(s.k.Cells, &vm.def.Layout, vm.ctx.Mover); i >= 0 {
+	if i := f.First(s.Cells, &vm.def.Layout, vm.ctx.Mover); i >= 0 {
 		vm.pushSite(L, i)
 	} else {
 		L.Push(lua.LNil)
@@ -146,12 +146,12 @@ func (vm *machine) apiFirst(L *lua.LState) int {
 
 // apiSites returns a new table of the matching sites; it allocates, so hot
 // paths should prefer the emitters and counters.
-func (vm *machine) apiSites(L *lua.LState) int {
+func (vm *Machine) apiSites(L *lua.LState) int {
 	s := vm.state(L)
 	f := vm.filterArg(L, 1)
 	t := L.NewTable()
 	var buf [64]int32
-	for _, i := range f.AppendSites(buf[:0], s.k.Cells, &vm.def.Layout, vm.ctx.Mover) {
+	for _, i := range f.AppendSites(buf[:0], s.Cells, &vm.def.Layout, vm.ctx.Mover) {
 		t.Append(luaInt(int(i) + 1))
 	}
 	L.Push(t)
@@ -161,7 +161,7 @@ func (vm *machine) apiSites(L *lua.LState) int {
 // apiInARow: in_a_row(player, site, k) reports whether the player owns k or
 // more consecutive sites of a line through site (of any line when site is
 // nil).
-func (vm *machine) apiInARow(L *lua.LState) int {
+func (vm *Machine) apiInARow(L *lua.LState) int {
 	line, _, run := vm.inARow(L)
 	pushBool(L, line != nil && run > 0)
 	return 1
@@ -171,7 +171,7 @@ func (vm *machine) apiInARow(L *lua.LState) int {
 // sites of the run, or nil: what finish { sites = ... } names as the sites
 // that made a result. Unlike in_a_row it makes a table, so a script calls
 // it once it knows the run is there.
-func (vm *machine) apiRowSites(L *lua.LState) int {
+func (vm *Machine) apiRowSites(L *lua.LState) int {
 	line, end, run := vm.inARow(L)
 	if line == nil {
 		L.Push(lua.LNil)
@@ -186,7 +186,7 @@ func (vm *machine) apiRowSites(L *lua.LState) int {
 }
 
 // inARow reads the arguments of in_a_row and row_sites and finds the run.
-func (vm *machine) inARow(L *lua.LState) (line []int32, end, run int) {
+func (vm *Machine) inARow(L *lua.LState) (line []int32, end, run int) {
 	vm.state(L)
 	p := vm.player(L, 1)
 	site := vm.optSite(L, 2)
@@ -200,7 +200,7 @@ func (vm *machine) inARow(L *lua.LState) (line []int32, end, run int) {
 // for one point, which is empty: the lines p completes with one piece
 // (an evaluation's threats, counted in one call rather than a Lua loop
 // over the lines per position searched).
-func (vm *machine) apiOpenLines(L *lua.LState) int {
+func (vm *Machine) apiOpenLines(L *lua.LState) int {
 	vm.state(L)
 	n, err := vm.ctx.OpenLines(vm.player(L, 1))
 	vm.check(L, err)
@@ -212,7 +212,7 @@ func (vm *machine) apiOpenLines(L *lua.LState) int {
 
 // emitter checks that moves may be emitted now and reads the kind of
 // argument 1, which must name arity sites (-1: any).
-func (vm *machine) emitter(L *lua.LState, arity int) int {
+func (vm *Machine) emitter(L *lua.LState, arity int) int {
 	if !vm.emitting {
 		if vm.tryDepth > 0 {
 			L.RaiseError("moves cannot be emitted inside matombo.try")
@@ -221,7 +221,7 @@ func (vm *machine) emitter(L *lua.LState, arity int) int {
 	}
 	k := vm.kind(L, 1)
 	a := vm.def.Kinds[k].Arity()
-	if arity >= 0 && a != arity && !(a < 0 && arity <= MaxMoveSites) {
+	if arity >= 0 && a != arity && !(a < 0 && arity <= kernel.MaxMoveSites) {
 		L.ArgError(1, fmt.Sprintf("move kind %s takes %s, not %d", vm.def.Kinds[k].Name, arityText(a), arity))
 	}
 	return k
@@ -240,7 +240,7 @@ func arityText(a int) string {
 
 // filterNoCharge reads filter argument n; the kernel's emitters charge
 // for its sites themselves.
-func (vm *machine) filterNoCharge(L *lua.LState, n int) *kernel.Filter {
+func (vm *Machine) filterNoCharge(L *lua.LState, n int) *kernel.Filter {
 	if ud, ok := L.Get(n).(*lua.LUserData); ok {
 		if f, ok := ud.Value.(*kernel.Filter); ok {
 			return f
@@ -251,16 +251,16 @@ func (vm *machine) filterNoCharge(L *lua.LState, n int) *kernel.Filter {
 }
 
 // apiEmit: emit(kind, site, ...) adds one legal move.
-func (vm *machine) apiEmit(L *lua.LState) int {
+func (vm *Machine) apiEmit(L *lua.LState) int {
 	n := L.GetTop() - 1
-	if n > MaxMoveSites {
-		L.RaiseError("a move names at most %d sites", MaxMoveSites)
+	if n > kernel.MaxMoveSites {
+		L.RaiseError("a move names at most %d sites", kernel.MaxMoveSites)
 	}
 	k := vm.emitter(L, n)
 	if vm.def.Kinds[k].Arity() < 0 && n == 0 {
 		L.ArgError(2, fmt.Sprintf("move kind %s needs at least one site", vm.def.Kinds[k].Name))
 	}
-	m := Move{Kind: uint8(k), N: uint8(n)}
+	m := kernel.Move{Kind: uint8(k), N: uint8(n)}
 	for i := 0; i < n; i++ {
 		m.Sites[i] = uint16(vm.site(L, i+2))
 	}
@@ -269,7 +269,7 @@ func (vm *machine) apiEmit(L *lua.LState) int {
 }
 
 // apiEmitEach: emit_each(kind, filter) adds a move for each matching site.
-func (vm *machine) apiEmitEach(L *lua.LState) int {
+func (vm *Machine) apiEmitEach(L *lua.LState) int {
 	k := vm.emitter(L, 1)
 	n, err := vm.ctx.EmitEach(k, vm.filterNoCharge(L, 2))
 	vm.check(L, err)
@@ -280,17 +280,17 @@ func (vm *machine) apiEmitEach(L *lua.LState) int {
 // apiEmitSubsets: emit_subsets(kind, filter, kmin, kmax) adds a move for
 // each set of kmin..kmax matching sites, smaller sets first, each set in
 // board order.
-func (vm *machine) apiEmitSubsets(L *lua.LState) int {
+func (vm *Machine) apiEmitSubsets(L *lua.LState) int {
 	k := vm.emitter(L, -1)
 	if vm.def.Kinds[k].Arity() >= 0 {
 		L.ArgError(1, fmt.Sprintf("move kind %s names fixed sites; emit_subsets needs a kind whose template uses {sites}", vm.def.Kinds[k].Name))
 	}
 	f := vm.filterArg(L, 2)
 	lo, hi := vm.argInt(L, 3), vm.argInt(L, 4)
-	if lo < 1 || hi > MaxMoveSites || lo > hi {
-		L.RaiseError("emit_subsets: sizes must satisfy 1 <= kmin <= kmax <= %d, got %d and %d", MaxMoveSites, lo, hi)
+	if lo < 1 || hi > kernel.MaxMoveSites || lo > hi {
+		L.RaiseError("emit_subsets: sizes must satisfy 1 <= kmin <= kmax <= %d, got %d and %d", kernel.MaxMoveSites, lo, hi)
 	}
-	pool := f.AppendSites(nil, vm.st.k.Cells, &vm.def.Layout, vm.ctx.Mover)
+	pool := f.AppendSites(nil, vm.st.Cells, &vm.def.Layout, vm.ctx.Mover)
 	n, err := vm.ctx.EmitSubsets(k, pool, lo, hi)
 	vm.check(L, err)
 	L.Push(luaInt(n))
@@ -300,7 +300,7 @@ func (vm *machine) apiEmitSubsets(L *lua.LState) int {
 // apiEmitSteps: emit_steps(kind, filter) adds a move (from, to) for each
 // matching site and each empty neighbour along the board's lines, unless
 // the decision lists that move already.
-func (vm *machine) apiEmitSteps(L *lua.LState) int {
+func (vm *Machine) apiEmitSteps(L *lua.LState) int {
 	k := vm.emitter(L, 2)
 	n, err := vm.ctx.EmitSteps(k, vm.filterNoCharge(L, 2))
 	vm.check(L, err)
@@ -311,7 +311,7 @@ func (vm *machine) apiEmitSteps(L *lua.LState) int {
 // apiEmitJumps: emit_jumps(kind, filter) adds a move (from, to) for each
 // matching site that can jump along a line over an occupied neighbour to
 // the empty site just beyond, unless the decision lists that move already.
-func (vm *machine) apiEmitJumps(L *lua.LState) int {
+func (vm *Machine) apiEmitJumps(L *lua.LState) int {
 	k := vm.emitter(L, 2)
 	n, err := vm.ctx.EmitJumps(k, vm.filterNoCharge(L, 2))
 	vm.check(L, err)
@@ -324,7 +324,7 @@ func (vm *machine) apiEmitJumps(L *lua.LState) int {
 // to, a in board order, then b in board order: "any of my pieces to any
 // empty point" (flying pieces) in one call. Returns the moves added. It
 // does not look for the same moves among those emitted before it.
-func (vm *machine) apiEmitPairs(L *lua.LState) int {
+func (vm *Machine) apiEmitPairs(L *lua.LState) int {
 	k := vm.emitter(L, 2)
 	n, err := vm.ctx.EmitPairs(k, vm.filterNoCharge(L, 2), vm.filterNoCharge(L, 3))
 	vm.check(L, err)

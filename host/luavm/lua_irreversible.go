@@ -1,4 +1,4 @@
-package host
+package luavm
 
 import (
 	"github.com/matombo/matombo/host/kernel"
@@ -19,7 +19,7 @@ type irreversible struct {
 // apiIrreversible: irreversible() declares, inside play, that no position
 // before this move can occur again: repetitions count from the position the
 // move makes.
-func (vm *machine) apiIrreversible(L *lua.LState) int {
+func (vm *Machine) apiIrreversible(L *lua.LState) int {
 	vm.state(L)
 	if !vm.playing {
 		L.RaiseError("irreversible can only be called inside play")
@@ -29,7 +29,7 @@ func (vm *machine) apiIrreversible(L *lua.LState) int {
 }
 
 // beginMove forgets what an earlier move marked.
-func (vm *machine) beginMove() {
+func (vm *Machine) beginMove() {
 	vm.ctx.Irreversible, vm.irrev.forgot = false, false
 }
 
@@ -37,20 +37,20 @@ func (vm *machine) beginMove() {
 // play marked irreversible, keeping it to restore if the move fails. The
 // machine and the state swap histories, so nothing is copied: the state's
 // new, emptied one reuses the buffer of the history last forgotten.
-func (vm *machine) forgetBefore(s *State) {
+func (vm *Machine) forgetBefore(s *kernel.State) {
 	if !vm.ctx.Irreversible {
 		return
 	}
-	vm.irrev.dropped, s.k.Hist = s.k.Hist, vm.irrev.dropped
+	vm.irrev.dropped, s.Hist = s.Hist, vm.irrev.dropped
 	vm.irrev.forgot = true
-	s.k.Hist.Reset()
+	s.Hist.Reset()
 }
 
 // rememberBefore gives s back the history forgetBefore emptied, when a
 // move that was marked irreversible fails after all.
-func (vm *machine) rememberBefore(s *State) {
+func (vm *Machine) rememberBefore(s *kernel.State) {
 	if vm.irrev.forgot {
-		vm.irrev.dropped, s.k.Hist = s.k.Hist, vm.irrev.dropped
+		vm.irrev.dropped, s.Hist = s.Hist, vm.irrev.dropped
 		vm.irrev.forgot = false
 	}
 }

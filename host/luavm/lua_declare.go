@@ -1,4 +1,4 @@
-package host
+package luavm
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ import (
 
 // ---- declarations ----
 
-func (vm *machine) apiDeclare(L *lua.LState) int {
+func (vm *Machine) apiDeclare(L *lua.LState) int {
 	vm.mustLoad(L, "the game")
 	d := vm.dcl
 	if d.declared {
@@ -29,57 +29,57 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 	if !ok || name == "" {
 		L.RaiseError("matombo.declare needs a name")
 	}
-	d.name = string(name)
-	if want := vm.declaredName(); d.name != want {
-		L.RaiseError("the script declares the game %q but is loaded as %q (name the file or folder after the game)", d.name, want)
+	d.Name = string(name)
+	if want := vm.declaredName(); d.Name != want {
+		L.RaiseError("the script declares the game %q but is loaded as %q (name the file or folder after the game)", d.Name, want)
 	}
-	d.title = d.name
+	d.Title = d.Name
 	if s, ok := t.RawGetString("title").(lua.LString); ok {
-		d.title = string(s)
-		checkText(L, "the title", d.title, false)
+		d.Title = string(s)
+		checkText(L, "the title", d.Title, false)
 	}
 	if s, ok := t.RawGetString("description").(lua.LString); ok {
-		d.description = string(s)
-		checkText(L, "the description", d.description, true)
+		d.Description = string(s)
+		checkText(L, "the description", d.Description, true)
 	}
 	if v := t.RawGetString("score_label"); v != lua.LNil {
 		s, ok := v.(lua.LString)
 		if !ok || s == "" || len(s) > 32 {
 			L.RaiseError("score_label must be a name of 1 to 32 characters for the score (e.g. \"seeds\"), got %s", describeLua(v))
 		}
-		d.scoreLabel = string(s)
-		checkText(L, "the score label", d.scoreLabel, false)
+		d.ScoreLabel = string(s)
+		checkText(L, "the score label", d.ScoreLabel, false)
 	}
-	d.players = 2
+	d.Players = 2
 	if v := t.RawGetString("players"); v != lua.LNil {
 		f, ok := v.(lua.LNumber)
 		if !ok || f < 1 || f > 8 || float64(f) != math.Trunc(float64(f)) {
 			L.RaiseError("players must be a whole number from 1 to 8, got %s", describeLua(v))
 		}
-		d.players = int(f)
+		d.Players = int(f)
 	}
-	vm.def.Players = d.players
-	d.conserve = true
+	vm.def.Players = d.Players
+	d.Conserve = true
 	if v := t.RawGetString("conserve"); v != lua.LNil {
 		b, ok := v.(lua.LBool)
 		if !ok {
 			L.RaiseError("conserve must be true or false")
 		}
-		d.conserve = bool(b)
+		d.Conserve = bool(b)
 	}
 	if v := t.RawGetString("max_plies"); v != lua.LNil {
 		f, ok := v.(lua.LNumber)
-		if !ok || f < 1 || f > maxCount || float64(f) != math.Trunc(float64(f)) {
-			L.RaiseError("max_plies must be a whole number from 1 to %d", maxCount)
+		if !ok || f < 1 || f > kernel.MaxCount || float64(f) != math.Trunc(float64(f)) {
+			L.RaiseError("max_plies must be a whole number from 1 to %d", kernel.MaxCount)
 		}
-		d.maxPlies = int(f)
+		d.MaxPlies = int(f)
 	}
 	if v := t.RawGetString("repetition"); v != lua.LNil {
 		f, ok := v.(lua.LNumber)
-		if !ok || f < 1 || f > maxCount || float64(f) != math.Trunc(float64(f)) {
-			L.RaiseError("repetition must be a whole number from 1 to %d: the occurrence of a position that ends the game", maxCount)
+		if !ok || f < 1 || f > kernel.MaxCount || float64(f) != math.Trunc(float64(f)) {
+			L.RaiseError("repetition must be a whole number from 1 to %d: the occurrence of a position that ends the game", kernel.MaxCount)
 		}
-		d.repetition = int(f)
+		d.Repetition = int(f)
 	}
 	if v := t.RawGetString("params"); v != lua.LNil {
 		pt, ok := v.(*lua.LTable)
@@ -87,18 +87,18 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 			L.RaiseError("params must be a list of parameter declarations")
 		}
 		for i := 1; i <= pt.Len(); i++ {
-			d.specs = append(d.specs, vm.paramSpec(L, pt.RawGetInt(i), i))
+			d.Specs = append(d.Specs, vm.paramSpec(L, pt.RawGetInt(i), i))
 		}
 	}
 	if vm.ext.depth > 0 {
-		d.specs = vm.addExtendsParams(L, d.specs) // extends.go
+		d.Specs = vm.addExtendsParams(L, d.Specs) // extends.go
 	}
-	params, err := params.Resolve(d.specs, vm.g.variants, vm.g.chosen, vm.g.overrides)
+	params, err := params.Resolve(d.Specs, vm.g.Variants, vm.g.Chosen, vm.g.Overrides)
 	if err != nil {
 		d.cfgErr = err
 		L.RaiseError("%s", err.Error())
 	}
-	d.params = params
+	d.Params = params
 	d.declared = true
 	out := L.NewTable()
 	for _, p := range params {
@@ -115,7 +115,7 @@ func (vm *machine) apiDeclare(L *lua.LState) int {
 	return 1
 }
 
-func (vm *machine) paramSpec(L *lua.LState, v lua.LValue, i int) ParamSpec {
+func (vm *Machine) paramSpec(L *lua.LState, v lua.LValue, i int) params.Spec {
 	t, ok := v.(*lua.LTable)
 	if !ok {
 		L.RaiseError("params[%d] must be a table with name, default and values", i)
@@ -126,7 +126,7 @@ func (vm *machine) paramSpec(L *lua.LState, v lua.LValue, i int) ParamSpec {
 		L.RaiseError("params[%d] needs a name", i)
 	}
 	checkName(L, "parameter", string(name))
-	spec := ParamSpec{Name: string(name)}
+	spec := params.Spec{Name: string(name)}
 	if d, ok := t.RawGetString("doc").(lua.LString); ok {
 		spec.Doc = string(d)
 		checkText(L, fmt.Sprintf("the doc of parameter %s", name), spec.Doc, true)
@@ -154,9 +154,9 @@ func (vm *machine) paramSpec(L *lua.LState, v lua.LValue, i int) ParamSpec {
 	spec.Default = conv(dv, "default")
 	switch spec.Default.(type) {
 	case bool:
-		spec.Kind = BoolParam
+		spec.Kind = params.Bool
 	case string:
-		spec.Kind = StringParam
+		spec.Kind = params.String
 	}
 	if vv := t.RawGetString("values"); vv != lua.LNil {
 		vt, ok := vv.(*lua.LTable)
@@ -174,7 +174,7 @@ func (vm *machine) paramSpec(L *lua.LState, v lua.LValue, i int) ParamSpec {
 			L.RaiseError("parameter %s: the default %v is not among its values", name, spec.Default)
 		}
 	}
-	for _, s := range vm.dcl.specs {
+	for _, s := range vm.dcl.Specs {
 		if s.Name == spec.Name {
 			L.RaiseError("parameter %s is declared twice", name)
 		}
@@ -182,7 +182,7 @@ func (vm *machine) paramSpec(L *lua.LState, v lua.LValue, i int) ParamSpec {
 	return spec
 }
 
-func (vm *machine) apiBoard(L *lua.LState) int {
+func (vm *Machine) apiBoard(L *lua.LState) int {
 	vm.mustLoad(L, "the board")
 	if !vm.dcl.declared {
 		L.RaiseError("call matombo.declare before matombo.board")
@@ -209,7 +209,7 @@ func (vm *machine) apiBoard(L *lua.LState) int {
 		pt.ForEach(func(k, v lua.LValue) {
 			ks, ok1 := k.(lua.LString)
 			f, ok2 := v.(lua.LNumber)
-			if !ok1 || !ok2 || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > maxCount {
+			if !ok1 || !ok2 || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > kernel.MaxCount {
 				vm.dataError(L, pt, fmt.Sprintf("points: %s = %s: want a point name and a whole drawing position", luaText(k), luaText(v)))
 			}
 			spec.Points[string(ks)] = int(f)
@@ -243,7 +243,7 @@ func (vm *machine) apiBoard(L *lua.LState) int {
 	switch v := t.RawGetString("style"); v {
 	case lua.LNil, lua.LString("counts"):
 	case lua.LString("pieces"):
-		spec.Style = Pieces
+		spec.Style = kernel.Pieces
 	default:
 		vm.dataError(L, t, fmt.Sprintf("style must be \"counts\" or \"pieces\", got %s", describeLua(v)))
 	}
@@ -279,16 +279,16 @@ func (vm *machine) apiBoard(L *lua.LState) int {
 
 // dataError raises an error about a table; when the table came from a
 // variants file the error names that file and line.
-func (vm *machine) dataError(L *lua.LState, t *lua.LTable, msg string) {
+func (vm *Machine) dataError(L *lua.LState, t *lua.LTable, msg string) {
 	if pos, ok := vm.dataPos[t]; ok {
-		vm.dcl.cfgErr = &ConfigError{Pos: pos, Msg: msg}
+		vm.dcl.cfgErr = &diag.ConfigError{Pos: pos, Msg: msg}
 	}
 	L.RaiseError("%s", msg)
 }
 
 // checkDataFields is checkFields for a table that may come from a
 // variants file: the error then names the file and line.
-func (vm *machine) checkDataFields(L *lua.LState, t *lua.LTable, what string, known ...string) {
+func (vm *Machine) checkDataFields(L *lua.LState, t *lua.LTable, what string, known ...string) {
 	if _, ok := vm.dataPos[t]; !ok {
 		checkFields(L, t, what, known...)
 		return
@@ -311,7 +311,7 @@ func (vm *machine) checkDataFields(L *lua.LState, t *lua.LTable, what string, kn
 
 // apiDataError: data_error(t, message) raises an error about a table of
 // matombo.data; it names the variants file and line the table came from.
-func (vm *machine) apiDataError(L *lua.LState) int {
+func (vm *Machine) apiDataError(L *lua.LState) int {
 	t := L.CheckTable(1)
 	msg := L.CheckString(2)
 	vm.dataError(L, t, msg)
@@ -320,7 +320,7 @@ func (vm *machine) apiDataError(L *lua.LState) int {
 
 // apiMaxPlies: max_plies(n) declares, after declare, the number of
 // decisions by which every game ends, when it depends on the parameters.
-func (vm *machine) apiMaxPlies(L *lua.LState) int {
+func (vm *Machine) apiMaxPlies(L *lua.LState) int {
 	vm.mustLoad(L, "the ply cap")
 	if !vm.dcl.declared {
 		L.RaiseError("call matombo.declare before matombo.max_plies")
@@ -329,14 +329,14 @@ func (vm *machine) apiMaxPlies(L *lua.LState) int {
 	if n < 1 {
 		L.ArgError(1, "the cap must be at least 1")
 	}
-	vm.dcl.maxPlies = n
+	vm.dcl.MaxPlies = n
 	return 0
 }
 
-func (vm *machine) fieldInt(L *lua.LState, t *lua.LTable, name string) int {
+func (vm *Machine) fieldInt(L *lua.LState, t *lua.LTable, name string) int {
 	v := t.RawGetString(name)
 	f, ok := v.(lua.LNumber)
-	if !ok || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > maxCount {
+	if !ok || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > kernel.MaxCount {
 		vm.dataError(L, t, fmt.Sprintf("%s must be a whole number, got %s", name, describeLua(v)))
 	}
 	return int(f)
@@ -358,7 +358,7 @@ func checkName(L *lua.LState, what, name string) {
 	checkText(L, "the "+what+" name", name, false)
 }
 
-func (vm *machine) apiTag(L *lua.LState) int {
+func (vm *Machine) apiTag(L *lua.LState) int {
 	vm.mustLoad(L, "a tag")
 	b := vm.board(L)
 	name := L.CheckString(1)
@@ -372,7 +372,7 @@ func (vm *machine) apiTag(L *lua.LState) int {
 	return 1
 }
 
-func (vm *machine) apiMark(L *lua.LState) int {
+func (vm *Machine) apiMark(L *lua.LState) int {
 	vm.mustLoad(L, "a mark")
 	b := vm.board(L)
 	t := vm.tagMask(L, 1)
@@ -397,7 +397,7 @@ func (vm *machine) apiMark(L *lua.LState) int {
 	return 0
 }
 
-func (vm *machine) apiTrack(L *lua.LState) int {
+func (vm *Machine) apiTrack(L *lua.LState) int {
 	vm.mustLoad(L, "a track")
 	b := vm.board(L)
 	name := L.CheckString(1)
@@ -412,7 +412,7 @@ func (vm *machine) apiTrack(L *lua.LState) int {
 	return 1
 }
 
-func (vm *machine) apiMove(L *lua.LState) int {
+func (vm *Machine) apiMove(L *lua.LState) int {
 	vm.mustLoad(L, "a move kind")
 	name := L.CheckString(1)
 	checkName(L, "move kind", name)
@@ -450,8 +450,8 @@ func (vm *machine) apiMove(L *lua.LState) int {
 		checkFields(L, opts, "matombo.move options", "prompt")
 		if p := opts.RawGetString("prompt"); p != lua.LNil {
 			ps, ok := p.(lua.LString)
-			if !ok || len(ps) == 0 || len(ps) > maxPrompt {
-				L.RaiseError("move kind %s: a prompt is a text of 1 to %d characters, got %s", name, maxPrompt, describeLua(p))
+			if !ok || len(ps) == 0 || len(ps) > MaxPrompt {
+				L.RaiseError("move kind %s: a prompt is a text of 1 to %d characters, got %s", name, MaxPrompt, describeLua(p))
 			}
 			prompt = string(ps)
 			checkText(L, "move kind "+name+": the prompt", prompt, false)
@@ -463,7 +463,7 @@ func (vm *machine) apiMove(L *lua.LState) int {
 	return 1
 }
 
-func (vm *machine) apiVar(L *lua.LState) int {
+func (vm *Machine) apiVar(L *lua.LState) int {
 	vm.mustLoad(L, "a variable")
 	name := L.CheckString(1)
 	checkName(L, "variable", name)

@@ -1,42 +1,43 @@
-package host
+package luavm
 
 import (
 	"fmt"
 
 	"github.com/matombo/matombo/host/diag"
+	"github.com/matombo/matombo/host/kernel"
 	lua "github.com/yuin/gopher-lua"
 )
 
 // Primitives that end the game and count repetitions.
 
-func (vm *machine) apiOver(L *lua.LState) int {
-	pushBool(L, vm.state(L).k.Result.Over)
+func (vm *Machine) apiOver(L *lua.LState) int {
+	pushBool(L, vm.state(L).Result.Over)
 	return 1
 }
 
 // finishMethod is how a game that the script ends now ends: by the rule
 // function running.
-func (vm *machine) finishMethod() Method {
+func (vm *Machine) finishMethod() kernel.Method {
 	switch vm.phase {
-	case CallBlocked:
-		return MethodNoMoves
-	case CallRepeated:
-		return MethodRepetition
-	case CallResult:
-		return MethodPosition
+	case diag.CallBlocked:
+		return kernel.MethodNoMoves
+	case diag.CallRepeated:
+		return kernel.MethodRepetition
+	case diag.CallResult:
+		return kernel.MethodPosition
 	}
-	return MethodRule
+	return kernel.MethodRule
 }
 
-func (vm *machine) apiFinish(L *lua.LState) int {
+func (vm *Machine) apiFinish(L *lua.LState) int {
 	s := vm.state(L)
 	method := vm.finishMethod()
-	if method == MethodRule {
+	if method == kernel.MethodRule {
 		s = vm.mutable(L)
 	}
 	if t, ok := L.Get(1).(*lua.LTable); ok {
 		w, reason, notes, sites := vm.finishTable(L, t)
-		s.k.Result.Over, s.k.Result.Winner, s.k.Result.Reason, s.k.Result.Notes, s.k.Result.Sites, s.k.Result.Method = true, w, reason, notes, sites, method
+		s.Result.Over, s.Result.Winner, s.Result.Reason, s.Result.Notes, s.Result.Sites, s.Result.Method = true, w, reason, notes, sites, method
 		return 0
 	}
 	w := vm.winnerArg(L, L.Get(1), 1)
@@ -59,19 +60,19 @@ func (vm *machine) apiFinish(L *lua.LState) int {
 		}
 		notes = append(notes, n)
 	}
-	s.k.Result.Over, s.k.Result.Winner, s.k.Result.Reason, s.k.Result.Notes, s.k.Result.Sites, s.k.Result.Method = true, w, reason, notes, nil, method
+	s.Result.Over, s.Result.Winner, s.Result.Reason, s.Result.Notes, s.Result.Sites, s.Result.Method = true, w, reason, notes, nil, method
 	return 0
 }
 
 // winnerArg reads the winner of finish: 0 for a draw or a player.
-func (vm *machine) winnerArg(L *lua.LState, v lua.LValue, arg int) int {
+func (vm *Machine) winnerArg(L *lua.LState, v lua.LValue, arg int) int {
 	f, ok := v.(lua.LNumber)
 	w := int(f)
 	switch {
 	case !ok || float64(w) != float64(f):
-		L.ArgError(arg, fmt.Sprintf("winner %s does not exist (0 for a draw, players 1..%d)", describeLua(v), vm.dcl.players))
-	case w < 0 || w > vm.dcl.players:
-		L.ArgError(arg, fmt.Sprintf("winner %d does not exist (0 for a draw, players 1..%d)", w, vm.dcl.players))
+		L.ArgError(arg, fmt.Sprintf("winner %s does not exist (0 for a draw, players 1..%d)", describeLua(v), vm.dcl.Players))
+	case w < 0 || w > vm.dcl.Players:
+		L.ArgError(arg, fmt.Sprintf("winner %d does not exist (0 for a draw, players 1..%d)", w, vm.dcl.Players))
 	}
 	return w
 }
@@ -79,7 +80,7 @@ func (vm *machine) winnerArg(L *lua.LState, v lua.LValue, arg int) int {
 // finishTable reads finish { winner = w, reason = "...", notes = { ... },
 // sites = { ... } }: the table form, which can name the sites that made
 // the result (the three on a line).
-func (vm *machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason string, notes []string, sites []int) {
+func (vm *Machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason string, notes []string, sites []int) {
 	checkFields(L, t, "finish", "winner", "reason", "notes", "sites")
 	w = vm.winnerArg(L, t.RawGetString("winner"), 1)
 	switch v := t.RawGetString("reason").(type) {
@@ -128,12 +129,12 @@ func (vm *machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason stri
 // apiRepetitions counts the occurrences of the current position. During
 // play the position being made is not in the history yet, so it counts
 // once more.
-func (vm *machine) apiRepetitions(L *lua.LState) int {
+func (vm *Machine) apiRepetitions(L *lua.LState) int {
 	s := vm.state(L)
 	vm.chargeKey(L)
-	vm.charge(L, s.k.Hist.Len()/64) // the keys compared (a filter skips most)
-	k := s.computeKey()
-	n := s.k.Hist.Count(k)
+	vm.charge(L, s.Hist.Len()/64) // the keys compared (a filter skips most)
+	k := s.ComputeKey(&vm.def.Layout)
+	n := s.Hist.Count(k)
 	if vm.playing && vm.ctx.Irreversible {
 		n = 0 // the older positions are forgotten (lua_irreversible.go)
 	}
@@ -146,10 +147,10 @@ func (vm *machine) apiRepetitions(L *lua.LState) int {
 }
 
 // chargeKey charges the hashing of a position's cells, about 16 a step.
-func (vm *machine) chargeKey(L *lua.LState) { vm.charge(L, 1+vm.def.Layout.KeyLen/16) }
+func (vm *Machine) chargeKey(L *lua.LState) { vm.charge(L, 1+vm.def.Layout.KeyLen/16) }
 
-func (vm *machine) apiKey(L *lua.LState) int {
+func (vm *Machine) apiKey(L *lua.LState) int {
 	vm.chargeKey(L)
-	L.Push(lua.LString(fmt.Sprintf("%016x", vm.state(L).computeKey())))
+	L.Push(lua.LString(fmt.Sprintf("%016x", vm.state(L).ComputeKey(&vm.def.Layout))))
 	return 1
 }

@@ -1,4 +1,4 @@
-package host
+package luavm
 
 import (
 	"time"
@@ -18,7 +18,7 @@ import (
 // hold the memory, during a call and between calls (what a script keeps in
 // upvalues counts, over all the game's script machines); a game that goes
 // over it fails for good: that call and every later one return the same
-// memory BudgetError (load the game again to play on). See
+// memory diag.BudgetError (load the game again to play on). See
 // docs/embedding.md, "Limits".
 type Limits struct {
 	Steps       int64         // Lua instructions and primitive work per call (default 2,000,000)
@@ -38,7 +38,8 @@ type Limits struct {
 // two under the race detector).
 const DefaultSteps = 2_000_000
 
-func (l Limits) withDefaults() Limits {
+// WithDefaults returns l with every zero field set to its default.
+func (l Limits) WithDefaults() Limits {
 	if l.Steps <= 0 {
 		l.Steps = DefaultSteps
 	}

@@ -1,4 +1,4 @@
-package host
+package luavm
 
 import (
 	"fmt"
@@ -11,12 +11,12 @@ import (
 
 // ---- the board ----
 
-func (vm *machine) apiSite(L *lua.LState) int {
+func (vm *Machine) apiSite(L *lua.LState) int {
 	vm.pushSite(L, vm.site(L, 1))
 	return 1
 }
 
-func (vm *machine) apiName(L *lua.LState) int {
+func (vm *Machine) apiName(L *lua.LState) int {
 	i := vm.site(L, 1)
 	if vm.strs.names != nil {
 		L.Push(vm.strs.names[i])
@@ -26,22 +26,22 @@ func (vm *machine) apiName(L *lua.LState) int {
 	return 1
 }
 
-func (vm *machine) apiRow(L *lua.LState) int {
+func (vm *Machine) apiRow(L *lua.LState) int {
 	L.Push(luaInt(vm.board(L).Site(vm.site(L, 1)).Row + 1))
 	return 1
 }
 
-func (vm *machine) apiCol(L *lua.LState) int {
+func (vm *Machine) apiCol(L *lua.LState) int {
 	L.Push(luaInt(vm.board(L).Site(vm.site(L, 1)).Col))
 	return 1
 }
 
-func (vm *machine) apiSize(L *lua.LState) int {
+func (vm *Machine) apiSize(L *lua.LState) int {
 	L.Push(luaInt(vm.board(L).NumSites()))
 	return 1
 }
 
-func (vm *machine) apiHasTag(L *lua.LState) int {
+func (vm *Machine) apiHasTag(L *lua.LState) int {
 	s := vm.site(L, 1)
 	if L.Get(2) == lua.LNil {
 		L.ArgError(2, "tag expected")
@@ -50,27 +50,27 @@ func (vm *machine) apiHasTag(L *lua.LState) int {
 	return 1
 }
 
-func (vm *machine) apiNext(L *lua.LState) int {
+func (vm *Machine) apiNext(L *lua.LState) int {
 	t := vm.track(L, 1)
 	s := vm.site(L, 2)
 	vm.pushSite(L, t.Step(s, vm.optInt(L, 3, 1)))
 	return 1
 }
 
-func (vm *machine) apiPrev(L *lua.LState) int {
+func (vm *Machine) apiPrev(L *lua.LState) int {
 	t := vm.track(L, 1)
 	s := vm.site(L, 2)
 	vm.pushSite(L, t.Step(s, -vm.optInt(L, 3, 1)))
 	return 1
 }
 
-func (vm *machine) apiOnTrack(L *lua.LState) int {
+func (vm *Machine) apiOnTrack(L *lua.LState) int {
 	t := vm.track(L, 1)
 	pushBool(L, t.Pos(vm.site(L, 2)) >= 0)
 	return 1
 }
 
-func (vm *machine) apiOpposite(L *lua.LState) int {
+func (vm *Machine) apiOpposite(L *lua.LState) int {
 	b := vm.board(L)
 	s := vm.site(L, 1)
 	r := vm.argInt(L, 2)
@@ -81,7 +81,7 @@ func (vm *machine) apiOpposite(L *lua.LState) int {
 	return 1
 }
 
-func (vm *machine) apiAdjacent(L *lua.LState) int {
+func (vm *Machine) apiAdjacent(L *lua.LState) int {
 	s := vm.site(L, 1)
 	t := L.NewTable()
 	for _, a := range vm.def.Board.Neighbours(s) {
@@ -91,7 +91,7 @@ func (vm *machine) apiAdjacent(L *lua.LState) int {
 	return 1
 }
 
-func (vm *machine) apiJumps(L *lua.LState) int {
+func (vm *Machine) apiJumps(L *lua.LState) int {
 	s := vm.site(L, 1)
 	t := L.NewTable()
 	for _, j := range vm.def.Board.JumpsFrom(s) {
@@ -104,7 +104,7 @@ func (vm *machine) apiJumps(L *lua.LState) int {
 	return 1
 }
 
-func (vm *machine) apiLines(L *lua.LState) int {
+func (vm *Machine) apiLines(L *lua.LState) int {
 	b := vm.board(L)
 	s := vm.optSite(L, 1)
 	out := L.NewTable()
@@ -129,12 +129,12 @@ func (vm *machine) apiLines(L *lua.LState) int {
 	return 1
 }
 
-func (vm *machine) apiPlayers(L *lua.LState) int {
-	L.Push(luaInt(vm.dcl.players))
+func (vm *Machine) apiPlayers(L *lua.LState) int {
+	L.Push(luaInt(vm.dcl.Players))
 	return 1
 }
 
-func (vm *machine) apiNextPlayer(L *lua.LState) int {
-	L.Push(luaInt(vm.player(L, 1)%vm.dcl.players + 1))
+func (vm *Machine) apiNextPlayer(L *lua.LState) int {
+	L.Push(luaInt(vm.player(L, 1)%vm.dcl.Players + 1))
 	return 1
 }

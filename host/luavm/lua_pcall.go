@@ -1,4 +1,4 @@
-package host
+package luavm
 
 import (
 	"github.com/matombo/matombo/host/internal/luastr"
@@ -33,8 +33,8 @@ import (
 // bounds the levels by at most twice); and the message's bytes, which
 // raising copies when it puts the position in front.
 const (
-	raiseSteps      = 300
-	raiseFrameSteps = 4
+	RaiseSteps      = 300
+	RaiseFrameSteps = 4
 )
 
 // errorCaught marks the error values of errors caught under protect: the
@@ -44,7 +44,7 @@ const errorCaught = "(the traceback of an error caught by pcall is not built)"
 // protect calls the function below the nargs arguments on top of L's
 // stack, as L.PCall(nargs, MultRet, nil) does, charging errors raised under
 // it to the step budget.
-func (vm *machine) protect(L *lua.LState, nargs int) error {
+func (vm *Machine) protect(L *lua.LState, nargs int) error {
 	L.Insert(vm.trampoline, L.GetTop()-nargs)
 	return L.PCall(nargs+1, lua.MultRet, nil)
 }
@@ -53,7 +53,7 @@ func (vm *machine) protect(L *lua.LState, nargs int) error {
 // the handler of errors raised under it (L.PCall has just set its own;
 // the protected call puts back the one before when it returns) and calls
 // the function with its arguments, returning all its results.
-func (vm *machine) trampolineFn(L *lua.LState) int {
+func (vm *Machine) trampolineFn(L *lua.LState) int {
 	L.Panic = vm.raised
 	L.Call(L.GetTop()-1, lua.MultRet)
 	return L.GetTop()
@@ -65,9 +65,9 @@ func (vm *machine) trampolineFn(L *lua.LState) int {
 // placeholder for the traceback, so that none is built. It must not raise
 // an error itself: a raise it pays for beyond the budget stops the call
 // at its next instruction.
-func (vm *machine) raised(L *lua.LState) {
+func (vm *Machine) raised(L *lua.LState) {
 	obj := L.Get(-1)
-	steps := raiseSteps + raiseFrameSteps*vm.stackDepth(L)
+	steps := RaiseSteps + RaiseFrameSteps*vm.stackDepth(L)
 	if s, ok := obj.(lua.LString); ok {
 		steps += len(s) / luastr.BytesPerStep
 	}
@@ -80,8 +80,8 @@ func (vm *machine) raised(L *lua.LState) {
 // it, and at most the call stack budget. lua.GetStack(n) walks n frames
 // from the top, so doubling n until it fails walks about twice the
 // frames.
-func (vm *machine) stackDepth(L *lua.LState) int {
-	limit := vm.g.limits.CallStack
+func (vm *Machine) stackDepth(L *lua.LState) int {
+	limit := vm.g.Limits.CallStack
 	n := 1
 	for n < limit {
 		if _, ok := L.GetStack(n); !ok {
@@ -93,7 +93,7 @@ func (vm *machine) stackDepth(L *lua.LState) int {
 }
 
 // pcall is Lua's pcall(f, ...) under protect.
-func (vm *machine) pcall(L *lua.LState) int {
+func (vm *Machine) pcall(L *lua.LState) int {
 	v := L.CheckAny(1)
 	if v.Type() != lua.LTFunction && L.GetMetaField(v, "__call").Type() != lua.LTFunction {
 		L.Push(lua.LFalse)
@@ -116,7 +116,7 @@ func (vm *machine) pcall(L *lua.LState) int {
 // after the stack is unwound: the sandbox has no debug library that could
 // see the difference, and the handler's frames are not stacked above
 // those of the error.
-func (vm *machine) xpcall(L *lua.LState) int {
+func (vm *Machine) xpcall(L *lua.LState) int {
 	fn := L.CheckFunction(1)
 	handler := L.CheckFunction(2)
 	L.SetTop(0)
