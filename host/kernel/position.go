@@ -109,7 +109,6 @@ func (p *Position) ApplyEffects(effects []Effect) error {
 	return nil
 }
 
-
 // PositionOf returns the counts, owners, captured totals, hands and
 // player to move of state cells c laid out by l (not the variables).
 func PositionOf(l *Layout, c []int32) Position {
