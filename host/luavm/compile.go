@@ -39,12 +39,16 @@ func Compile(file string, src []byte) (*lua.FunctionProto, error) {
 		}
 		return nil, &diag.ScriptError{Pos: diag.Pos{File: file}, Func: "load", Msg: "syntax error: " + strings.TrimSpace(err.Error()), Err: err}
 	}
-	if e := globalcheck.Check(chunk, allowedGlobals()); e != nil {
-		pos := diag.Pos{File: file, Line: e.Line}
-		if e.LastLine > e.Line {
-			pos.EndLine = e.LastLine
+	if errs := globalcheck.CheckAll(chunk, allowedGlobals()); len(errs) > 0 {
+		var d diag.Diagnostics
+		for _, e := range errs {
+			pos := diag.Pos{File: file, Line: e.Line}
+			if e.LastLine > e.Line {
+				pos.EndLine = e.LastLine
+			}
+			d = append(d, &diag.ScriptError{Pos: pos, Func: diag.CallLoad, Msg: e.Msg, Err: e})
 		}
-		return nil, &diag.ScriptError{Pos: pos, Func: diag.CallLoad, Msg: e.Msg, Err: e}
+		return nil, d.Err()
 	}
 	proto, err := lua.Compile(chunk, file)
 	if err != nil {

@@ -19,7 +19,7 @@ func (vm *Machine) installAPI() error {
 	fns := map[string]lua.LGFunction{
 		// Declarations, while the script loads.
 		"declare": vm.apiDeclare, "board": vm.apiBoard, "tag": vm.apiTag, "mark": vm.apiMark,
-		"track": vm.apiTrack, "move": vm.apiMove, "var": vm.apiVar, "filter": vm.apiFilter,
+		"track": vm.apiTrack, "move": vm.apiMove, "var": vm.apiVar, "filter": vm.apiFilterOrProblem,
 		"max_plies": vm.apiMaxPlies, "data_error": vm.apiDataError,
 		"extends": vm.apiExtends, "rule": vm.apiRule, "param": vm.apiParam,
 		// The board.

@@ -12,6 +12,11 @@ import (
 // arguments from Lua and calls the kernel (host/kernel), which holds the
 // mechanics the native rule parts call too.
 
+// apiFilterOrProblem is apiFilter recording its problem while loading.
+func (vm *Machine) apiFilterOrProblem(L *lua.LState) int {
+	return vm.declare(L, vm.apiFilter, vm.pushBrokenFilter)
+}
+
 // apiFilter: filter{owner=, min=, max=, tag=, not_tag=, row=, track=,
 // next_empty=, in_row=, not_in_row=} makes a filter, while the script
 // loads.

@@ -37,7 +37,10 @@ type partRef struct {
 func (vm *Machine) installParts(api *lua.LTable) {
 	L := vm.L
 	for _, spec := range rules.All() {
-		api.RawSetString(spec.Name, L.NewFunction(func(L *lua.LState) int { return vm.declarePart(L, spec) }))
+		api.RawSetString(spec.Name, L.NewFunction(func(L *lua.LState) int {
+			return vm.declare(L, func(L *lua.LState) int { return vm.declarePart(L, spec) },
+				func(L *lua.LState) { vm.pushBrokenPart(L, spec) })
+		}))
 	}
 }
 
@@ -59,7 +62,11 @@ func (vm *Machine) declarePart(L *lua.LState, spec *rules.Spec) int {
 		}
 		part = vm.g.parts[n].part
 	}
-	ref := &partRef{spec: spec, part: part, pos: vm.callerPos(L)}
+	pos := vm.declPos
+	if pos.Line == 0 {
+		pos = vm.callerPos(L)
+	}
+	ref := &partRef{spec: spec, part: part, pos: pos}
 	vm.partSeq = append(vm.partSeq, ref)
 	fn := L.NewFunction(func(L *lua.LState) int { return vm.callPart(L, ref) })
 	if vm.parts == nil {
@@ -506,7 +513,7 @@ func (vm *Machine) partValue(L *lua.LState, v lua.LValue, what, field string, s 
 		L.RaiseError("%s: %s must be a function, got %s", what, field, describeLua(v))
 	}
 	if ref := vm.parts[fn]; ref != nil {
-		if !rules.Fits(ref.part, s) {
+		if _, broken := ref.part.(brokenPart); !broken && !rules.Fits(ref.part, s) {
 			L.RaiseError("%s: %s must fit the %s slot %s; %s does not", what, field, s, s.Call(), ref.spec.Name)
 		}
 		return ref.part

@@ -43,6 +43,8 @@ type Machine struct {
 	key       uint64        // the position key repetitions computed during play
 	keyValid  bool          // key is the key of the state as it is now
 	budgetHit *diag.BudgetError
+	problems  []error             // the problems of declarations while loading (recover.go)
+	declPos   diag.Pos            // the script line of the declaration running (recover.go)
 	broken    bool                // a call failed; the machine is discarded
 	held      uint64              // what the script held when last measured between calls (see checkHeld)
 	heap      watchdog.HeapGrowth // when to measure it again
@@ -134,7 +136,7 @@ func newMachine(g *Program, cancel *watchdog.Cancel) (*Machine, error) {
 	fn := vm.L.NewFunctionFromProto(g.Proto)
 	err := vm.call(fn, "load", 1)
 	vm.loading = false
-	if err != nil {
+	if err := vm.loadProblems(err); err != nil {
 		vm.close()
 		return nil, err
 	}
@@ -145,11 +147,12 @@ func newMachine(g *Program, cancel *watchdog.Cancel) (*Machine, error) {
 		vm.close()
 		return nil, err
 	}
+	first := g.Def == nil // set by the first machine, before the game is shared
 	if err := vm.dcl.finish(g, vm.def); err != nil {
 		vm.close()
 		return nil, err
 	}
-	if g.parts == nil {
+	if first {
 		g.parts = vm.partSeq
 	} else if len(vm.partSeq) != len(g.parts) {
 		vm.close()
