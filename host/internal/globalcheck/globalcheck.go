@@ -85,6 +85,15 @@ func (c *globalChecker) enter(line int) bool {
 	return true
 }
 
+// reported declares a global already reported in the outermost scope, so
+// its uses are not reported again as undeclared.
+func (c *globalChecker) reported(sc *scope, name string) {
+	for sc.parent != nil {
+		sc = sc.parent
+	}
+	sc.names[name] = true
+}
+
 func (c *globalChecker) fail(line int, format string, args ...any) {
 	c.failLines(line, line, format, args...)
 }
@@ -125,6 +134,7 @@ func (c *globalChecker) stmt(st ast.Stmt, sc *scope) {
 			if id, ok := e.(*ast.IdentExpr); ok {
 				if !sc.declared(id.Value) {
 					c.fail(id.Line(), "assignment to global %q: declare it local", id.Value)
+					c.reported(sc, id.Value)
 				}
 				continue
 			}
@@ -185,6 +195,7 @@ func (c *globalChecker) stmt(st ast.Stmt, sc *scope) {
 			if id, ok := s.Name.Func.(*ast.IdentExpr); ok {
 				if !sc.declared(id.Value) {
 					c.failLines(id.Line(), s.LastLine(), "function %s is global: write \"local function %s\"", id.Value, id.Value)
+					c.reported(sc, id.Value)
 					return
 				}
 			} else {
