@@ -17,6 +17,11 @@ import (
 
 // Game is a loaded game: a compiled script with resolved parameters and
 // its board. A Game is safe for concurrent use; its states are not.
+//
+// A game keeps up to 16 idle script machines (Lua states) for its calls,
+// and, while calls are made and for a second after, a watchdog goroutine.
+// Both go when the game is garbage; a program that loads many games (a
+// server taking uploaded scripts) calls Close to release them at once.
 type Game struct {
 	name        string
 	title       string
@@ -60,9 +65,41 @@ type Game struct {
 	held    atomic.Int64                // memory the machines' scripts held when last measured
 	failed  atomic.Pointer[BudgetError] // set when the scripts went over the memory budget
 
-	mu   sync.Mutex
-	free []*machine
+	mu     sync.Mutex
+	free   []*machine
+	closed atomic.Bool // see Close
 }
+
+// Close releases the game's script machines and ends its watchdog
+// goroutine, at once when no call is in progress (else as soon as the
+// calls in progress end). After Close every call into the script (Apply,
+// Play, Score, Prompt, a runner's calls, NewState) returns ErrClosed; what
+// needs no script still works (Start, a state's Legal, Diagram, JSON).
+// Close may be called more than once and concurrently with other calls.
+func (g *Game) Close() {
+	if g.closed.Swap(true) {
+		return
+	}
+	g.mu.Lock()
+	free := g.free
+	g.free = nil
+	g.mu.Unlock()
+	for _, vm := range free {
+		vm.close()
+	}
+	g.wd.Stop()
+}
+
+// ErrClosed is the error of a call into the script of a game after
+// Game.Close. Its code is "game-closed".
+var ErrClosed error = closedError{}
+
+type closedError struct{}
+
+func (closedError) Error() string { return "host: the game is closed" }
+
+// Code returns "game-closed" (see CodeGameClosed).
+func (closedError) Code() string { return CodeGameClosed }
 
 // fail stops the game after its scripts went over the memory budget:
 // every later call returns the first such error. The memory a script
@@ -214,6 +251,9 @@ func (g *Game) machineWith(cancel *watchdog.Cancel) (*machine, error) {
 	if cancel.Done() {
 		return nil, canceled(cancel.Context(), Pos{}, "")
 	}
+	if g.closed.Load() {
+		return nil, ErrClosed
+	}
 	g.mu.Lock()
 	if n := len(g.free); n > 0 {
 		vm := g.free[n-1]
@@ -234,12 +274,12 @@ const maxIdle = 16
 // error.
 func (g *Game) release(vm *machine) {
 	vm.cancel = nil
-	if vm.broken {
+	if vm.broken || g.closed.Load() {
 		vm.close()
 		return
 	}
 	g.mu.Lock()
-	if len(g.free) < maxIdle {
+	if len(g.free) < maxIdle && !g.closed.Load() {
 		g.free = append(g.free, vm)
 		g.mu.Unlock()
 		return

@@ -180,6 +180,10 @@ func (vm *machine) gameFailed() error {
 		vm.broken = true
 		return e
 	}
+	if vm.g.closed.Load() {
+		vm.broken = true
+		return ErrClosed
+	}
 	return nil
 }
 
