@@ -9,6 +9,10 @@ import (
 // The host's errors are those of package diag, under the names embedders
 // know them by.
 
+// ErrClosed is the error of a call into the script of a game after
+// Game.Close. Its code is "game-closed".
+var ErrClosed = diag.ErrClosed
+
 // Pos is a place in a source file (see diag.Pos).
 type Pos = diag.Pos
 
@@ -75,6 +79,7 @@ const (
 	CodeIllegalToken     = diag.CodeIllegalToken
 	CodeGameOver         = diag.CodeGameOver
 	CodeCanceled         = diag.CodeCanceled
+	CodeGameClosed       = diag.CodeGameClosed
 	CodeBadPosition      = diag.CodeBadPosition
 	CodeBadDiagram       = diag.CodeBadDiagram
 	CodeBadEffect        = diag.CodeBadEffect

@@ -14,6 +14,11 @@ import (
 
 // Game is a loaded game: a compiled script with resolved parameters and
 // its board. A Game is safe for concurrent use; its states are not.
+//
+// A game keeps up to 16 idle script machines (Lua states) for its calls,
+// and, while calls are made and for a second after, a watchdog goroutine.
+// Both go when the game is garbage; a program that loads many games (a
+// server taking uploaded scripts) calls Close to release them at once.
 type Game struct {
 	name        string
 	title       string
@@ -154,6 +159,14 @@ func (g *Game) blank() *State {
 	s.k.Cells[g.def.Layout.ToMove] = 1
 	return s
 }
+
+// Close releases the game's script machines and ends its watchdog
+// goroutine, at once when no call is in progress (else as soon as the
+// calls in progress end). After Close every call into the script (Apply,
+// Play, Score, Prompt, a runner's calls, NewState) returns ErrClosed; what
+// needs no script still works (Start, a state's Legal, Diagram, JSON).
+// Close may be called more than once and concurrently with other calls.
+func (g *Game) Close() { g.prog.Close() }
 
 // machine takes a machine from the pool, or makes one.
 func (g *Game) machine() (*luavm.Machine, error) { return g.prog.Machine(nil) }

@@ -53,15 +53,31 @@ func NewLibrary() *Library {
 	return &Library{protos: map[[32]byte]*lua.FunctionProto{}}
 }
 
-// AddFS adds a folder of games from a file system; root is how its paths
-// are shown in messages (e.g. "games" for the embedded games).
+// AddFS adds a folder of games from a file system: the games at its root
+// or, when it has none there and root names a folder of fsys, the games
+// of that folder (an embed.FS of //go:embed games holds the folder games).
+// root is how its paths are shown in messages (e.g. "games" for the
+// embedded games). A file system without games in either place is an
+// error saying so, satisfying errors.Is(err, fs.ErrNotExist).
 func (l *Library) AddFS(fsys fs.FS, root string) error {
 	if _, err := fs.ReadDir(fsys, "."); err != nil {
 		return fmt.Errorf("games folder %s: %w", root, err)
 	}
+	ly := layer{fsys: fsys, root: root}
+	if len(ly.names()) == 0 && root != "." && fs.ValidPath(root) {
+		if sub, err := fs.Sub(fsys, root); err == nil {
+			if in := (layer{fsys: sub, root: root}); len(in.names()) > 0 {
+				ly = in
+			}
+		}
+	}
+	if len(ly.names()) == 0 {
+		return &folderError{dir: root, err: fs.ErrNotExist,
+			msg: "no games found at the root of the file system, nor in a folder " + root + " of it (a game is a folder NAME holding NAME.lua or variants.yaml, or a file NAME.lua)"}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.layers = append(l.layers, layer{fsys: fsys, root: root})
+	l.layers = append(l.layers, ly)
 	return nil
 }
 
@@ -344,12 +360,14 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 	g.prog.Start()
 	vm, err := g.prog.Machine(cancel)
 	if err != nil {
+		g.Close() // no goroutine outlives a game that did not load
 		return nil, err
 	}
 	s := g.blank()
 	err = vm.Setup(&s.k)
 	g.release(vm)
 	if err != nil {
+		g.Close()
 		return nil, err
 	}
 	g.opening = s

@@ -90,7 +90,7 @@ type Outcome struct {
 	Method  Method   // by which of the script's rule functions it ended
 	Reason  string   // how it ended, in the script's words, e.g. "third repetition"
 	Notes   []string // notes the rules attach to the result, e.g. "without glory"
-	Sites   []int    // the sites that made the result, when the script names them, e.g. the three on a line
+	Sites   []int    // the sites that made the result, when the script names them, e.g. the three on a line (Board.Names names them)
 	Players int      // the number of players, for Score
 }
 

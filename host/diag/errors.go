@@ -25,6 +25,7 @@ const (
 	CodeIllegalToken = "illegal-token" // *IllegalMoveError: a token or move that is not legal now
 	CodeGameOver     = "game-over"     // *IllegalMoveError: a move on a finished game
 	CodeCanceled     = "canceled"      // *CanceledError: the caller's context was done
+	CodeGameClosed   = "game-closed"   // ErrClosed: a call into the script of a closed game
 	CodeBadPosition  = "bad-position"  // *PositionError: a position, encoding or state JSON that does not read
 	CodeBadDiagram   = "bad-diagram"   // *DiagramError: a board diagram that does not read
 	CodeBadEffect    = "bad-effect"    // *EffectError: an effect that does not apply to a position
@@ -45,7 +46,7 @@ const (
 // Codes lists every code of the host's errors, in the order of the
 // documentation.
 func Codes() []string {
-	return []string{CodeConfig, CodeScript, CodeIllegalToken, CodeGameOver, CodeCanceled,
+	return []string{CodeConfig, CodeScript, CodeIllegalToken, CodeGameOver, CodeCanceled, CodeGameClosed,
 		CodeBadPosition, CodeBadDiagram, CodeBadEffect,
 		CodeBudgetSteps, CodeBudgetTime, CodeBudgetMemory, CodeBudgetCallStack, CodeBudgetDataStack,
 		CodeBudgetStringSize, CodeBudgetTableSize, CodeBudgetPattern, CodeBudgetLoad}
@@ -402,3 +403,14 @@ func (d Diagnostics) Err() error {
 	}
 	return d
 }
+
+// ErrClosed is the error of a call into the script of a game after it was
+// closed. Its code is "game-closed".
+var ErrClosed error = closedError{}
+
+type closedError struct{}
+
+func (closedError) Error() string { return "host: the game is closed" }
+
+// Code returns "game-closed" (see CodeGameClosed).
+func (closedError) Code() string { return CodeGameClosed }

@@ -97,6 +97,17 @@ func (b *Board) NumSites() int { return len(b.sites) }
 // Site returns site i.
 func (b *Board) Site(i int) Site { return b.sites[i] }
 
+// Names returns the names of the sites of the indices, in order: the
+// sites of a result (Outcome.Sites) as b.Names(out.Sites), e.g. [a3 b2
+// c1]. Like Site, it panics on an index out of range.
+func (b *Board) Names(sites []int) []string {
+	out := make([]string, len(sites))
+	for k, i := range sites {
+		out[k] = b.sites[i].Name
+	}
+	return out
+}
+
 // Index returns the index of the site with the given name.
 func (b *Board) Index(name string) (int, bool) {
 	i, ok := b.byName[name]

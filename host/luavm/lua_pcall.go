@@ -49,14 +49,19 @@ func (vm *Machine) protect(L *lua.LState, nargs int) error {
 	return L.PCall(nargs+1, lua.MultRet, nil)
 }
 
-// trampolineFn runs under the protected call of protect: it makes raised
-// the handler of errors raised under it (L.PCall has just set its own;
-// the protected call puts back the one before when it returns) and calls
-// the function with its arguments, returning all its results.
-func (vm *Machine) trampolineFn(L *lua.LState) int {
-	L.Panic = vm.raised
-	L.Call(L.GetTop()-1, lua.MultRet)
-	return L.GetTop()
+// newTrampoline makes the function protect calls under L.PCall: it makes
+// raised the handler of errors raised under it (L.PCall has just set its
+// own; the protected call puts back the one before when it returns) and
+// calls the function with its arguments, returning all its results. The
+// method value vm.raised is made once: making it at every call would
+// allocate.
+func (vm *Machine) newTrampoline(L *lua.LState) *lua.LFunction {
+	raised := vm.raised
+	return L.NewFunction(func(L *lua.LState) int {
+		L.Panic = raised
+		L.Call(L.GetTop()-1, lua.MultRet)
+		return L.GetTop()
+	})
 }
 
 // raised is gopher-lua's panic handler under protect: the error value is on

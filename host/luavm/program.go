@@ -51,7 +51,7 @@ type Program struct {
 
 	mu     sync.Mutex
 	free   []*Machine
-	closed bool
+	closed atomic.Bool // see Close
 }
 
 // Start readies a program for its machines; call it once, before the
@@ -84,6 +84,9 @@ func (g *Program) Machine(cancel *watchdog.Cancel) (*Machine, error) {
 	if cancel.Done() {
 		return nil, diag.Canceled(cancel.Context(), diag.Pos{}, "")
 	}
+	if g.closed.Load() {
+		return nil, diag.ErrClosed
+	}
 	g.mu.Lock()
 	if n := len(g.free); n > 0 {
 		vm := g.free[n-1]
@@ -104,12 +107,12 @@ const maxIdle = 16
 // error.
 func (g *Program) Release(vm *Machine) {
 	vm.cancel = nil
-	if vm.broken {
+	if vm.broken || g.closed.Load() {
 		vm.close()
 		return
 	}
 	g.mu.Lock()
-	if len(g.free) < maxIdle && !g.closed {
+	if len(g.free) < maxIdle && !g.closed.Load() {
 		g.free = append(g.free, vm)
 		g.mu.Unlock()
 		return
@@ -118,14 +121,21 @@ func (g *Program) Release(vm *Machine) {
 	vm.close()
 }
 
-// Close releases the idle machines; machines in use are released when
-// they are given back.
+// Close releases the idle machines and ends the watchdog's goroutine, at
+// once when no call is in progress (else as soon as the calls in progress
+// end); machines in use are released when they are given back. After
+// Close, Machine returns diag.ErrClosed. Close may be called more than
+// once and concurrently with other calls.
 func (g *Program) Close() {
+	if g.closed.Swap(true) {
+		return
+	}
 	g.mu.Lock()
 	free := g.free
-	g.free, g.closed = nil, true
+	g.free = nil
 	g.mu.Unlock()
 	for _, vm := range free {
 		vm.close()
 	}
+	g.wd.Stop()
 }

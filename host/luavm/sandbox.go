@@ -127,7 +127,7 @@ func (vm *Machine) newSandbox(lim Limits) *lua.LState {
 	}))
 	globals.RawSetString("print", L.NewFunction(vm.print))
 	// Errors raised and caught are charged by their cost (lua_pcall.go).
-	vm.trampoline = L.NewFunction(vm.trampolineFn)
+	vm.trampoline = vm.newTrampoline(L)
 	globals.RawSetString("pcall", L.NewFunction(vm.pcall))
 	globals.RawSetString("xpcall", L.NewFunction(vm.xpcall))
 	// tonumber parses its argument in Go: a long string costs its bytes.

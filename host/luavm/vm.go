@@ -190,6 +190,10 @@ func (vm *Machine) gameFailed() error {
 		vm.broken = true
 		return e
 	}
+	if vm.g.closed.Load() {
+		vm.broken = true
+		return diag.ErrClosed
+	}
 	return nil
 }
 
