@@ -40,6 +40,7 @@ var benchGames = []struct {
 	{"bao", "bao-must-capture", []host.Option{host.WithVariant("must-capture")}},
 	{"draughts", "draughts", nil},
 	{"draughts", "draughts-openspiel", []host.Option{host.WithVariant("openspiel")}},
+	{"baokiswahili", "baokiswahili", nil},
 }
 
 // midGame plays random moves from the opening until ply n (or the end).

@@ -61,6 +61,7 @@ var portGames = []struct {
 	{"nine-mens-morris-stepping", "yemutwelve", []host.Option{host.WithVariant("nine-mens-morris"), host.WithParam("flying", false)}, newMorrisPort},
 	{"morabaraba", "yemutwelve", []host.Option{host.WithVariant("morabaraba")}, newMorrisPort},
 	{"draughts", "draughts", nil, newDraughtsPort},
+	{"baokiswahili", "baokiswahili", nil, newBaoksPort},
 }
 
 // portCombos are combinations of parameters whose rules differ from every
