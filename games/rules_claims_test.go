@@ -449,6 +449,7 @@ func rulesClaims(t *testing.T) []claim {
 			assert.Equal(t, []int{8, 14}, []int{s.Captured(1), s.Captured(2)})
 		}),
 	)
+	add(baokiswahiliClaims(t)...)
 	return out
 }
 

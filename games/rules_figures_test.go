@@ -38,18 +38,19 @@ import (
 // figureSections are the sections (## headings) whose every number a claim
 // must cover, by page.
 var figureSections = map[string][]string{
-	"achi":       {"Example", "Perfect play"},
-	"nineholes":  {"Perfect play"},
-	"shisima":    {"Example", "Perfect play"},
-	"tantfant":   {"Example", "Perfect play"},
-	"tapatan":    {"Examples", "Perfect play"},
-	"tictactoe":  {"Examples", "Perfect play"},
-	"yematatu":   {"Examples", "Perfect play"},
-	"yemutwelve": {"Example", "How the variants compare"},
-	"oware":      {"How long a game lasts"},
-	"kalah":      {"Variants"},
-	"gore":       {"Worked example: a capture chain", "Worked example: a trade"},
-	"tsoro":      {"Worked example 1: a move with relays", "Worked example 2: capture and bonus captures"},
+	"achi":         {"Example", "Perfect play"},
+	"nineholes":    {"Perfect play"},
+	"shisima":      {"Example", "Perfect play"},
+	"tantfant":     {"Example", "Perfect play"},
+	"tapatan":      {"Examples", "Perfect play"},
+	"tictactoe":    {"Examples", "Perfect play"},
+	"yematatu":     {"Examples", "Perfect play"},
+	"yemutwelve":   {"Example", "How the variants compare"},
+	"oware":        {"How long a game lasts"},
+	"kalah":        {"Variants"},
+	"gore":         {"Worked example: a capture chain", "Worked example: a trade"},
+	"tsoro":        {"Worked example 1: a move with relays", "Worked example 2: capture and bonus captures"},
+	"baokiswahili": {"Example", "Perfect play and measures"},
 }
 
 // claim is text of a rules page and how it is checked.
