@@ -40,6 +40,8 @@ var benchGames = []struct {
 	{"bao", "bao-must-capture", []host.Option{host.WithVariant("must-capture")}},
 	{"draughts", "draughts", nil},
 	{"draughts", "draughts-openspiel", []host.Option{host.WithVariant("openspiel")}},
+	{"drafti", "drafti", nil},
+	{"drafti", "drafti-international", []host.Option{host.WithVariant("international")}},
 }
 
 // midGame plays random moves from the opening until ply n (or the end).

@@ -48,6 +48,7 @@ var portGames = []struct {
 	{"gore", "gore", nil, newGorePort},
 	{"yematatu", "yematatu", nil, newYematatuPort},
 	{"draughts", "draughts", nil, newDraughtsPort},
+	{"drafti", "drafti", nil, newDraftiPort},
 }
 
 // repetitions counts positions by their hash since the last irreversible
