@@ -48,7 +48,9 @@ var portGames = []struct {
 	{"gore", "gore", nil, newGorePort},
 	{"yematatu", "yematatu", nil, newYematatuPort},
 	{"draughts", "draughts", nil, newDraughtsPort},
+	{"draughts-openspiel", "draughts", []host.Option{host.WithVariant("openspiel")}, newDraughtsPort},
 	{"drafti", "drafti", nil, newDraftiPort},
+	{"drafti-international", "drafti", []host.Option{host.WithVariant("international")}, newDraftiPort},
 }
 
 // repetitions counts positions by their hash since the last irreversible

@@ -280,8 +280,8 @@ end
 local d3_steps = m.rule("d3_steps", function(p, n)
   local k = 0
   if KING[n] then
-    for _, d in ipairs(ORDER) do
-      local ray = RAY[d][n]
+    for o = 1, 4 do
+      local ray = RAY[ORDER[o]][n]
       for i = 1, #ray do
         local t = ray[i]
         if OWNER[t] ~= 0 then break end
@@ -291,8 +291,9 @@ local d3_steps = m.rule("d3_steps", function(p, n)
     end
     return k
   end
-  for _, d in ipairs(FORWARD[p]) do
-    local t = RAY[d][n][1]
+  local fwd = FORWARD[p]
+  for o = 1, 2 do
+    local t = RAY[fwd[o]][n][1]
     if t and OWNER[t] == 0 then
       emit(STEP, SITE[n], SITE[t])
       k = k + 1
@@ -312,8 +313,8 @@ end)
 local d5_jumps = m.rule("d5_jumps", function(p, n, king, found)
   local q = 3 - p
   if king then
-    for _, d in ipairs(ORDER) do
-      local ray = RAY[d][n]
+    for o = 1, 4 do
+      local ray = RAY[ORDER[o]][n]
       local i = 1
       while ray[i] and OWNER[ray[i]] == 0 do i = i + 1 end
       local over = ray[i]
@@ -327,7 +328,8 @@ local d5_jumps = m.rule("d5_jumps", function(p, n, king, found)
     end
     return
   end
-  for _, d in ipairs(ORDER) do
+  for o = 1, 4 do
+    local d = ORDER[o]
     if MEN_BACK or d == FORWARD[p][1] or d == FORWARD[p][2] then
       local ray = RAY[d][n]
       local over, land = ray[1], ray[2]
