@@ -41,6 +41,8 @@ var benchGames = []struct {
 	{"draughts", "draughts", nil},
 	{"draughts", "draughts-openspiel", []host.Option{host.WithVariant("openspiel")}},
 	{"baokiswahili", "baokiswahili", nil},
+	{"drafti", "drafti", nil},
+	{"drafti", "drafti-international", []host.Option{host.WithVariant("international")}},
 }
 
 // midGame plays random moves from the opening until ply n (or the end).

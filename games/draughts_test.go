@@ -161,3 +161,24 @@ func TestDraughtsEndgamesSolved(t *testing.T) {
 		require.NoError(t, sol.Check(context.Background(), g))
 	}
 }
+
+// TestDraftiFENRefused: a set-up position of draughts with flying kings
+// that is not one is refused when the game loads (D14).
+func TestDraftiFENRefused(t *testing.T) {
+	for _, c := range []struct {
+		fen, err string
+		opts     []host.Option
+	}{
+		{"X:W1", "it starts with the player to move, W or B", nil},
+		{"W:W33", "square 33 is not a square 1-32", nil},
+		{"W:W51", "square 51 is not a square 1-50", []host.Option{host.WithVariant("international")}},
+		{"W:W2", "a man of White stands on 2, its crowning row", nil},
+		{"W:B30", "a man of Black stands on 30, its crowning row", nil},
+		{"W:W20,K20", "square 20 holds two pieces", nil},
+		{"W:W5-17", "White has 13 pieces; each player has at most 12", nil},
+		{"W:B1:B2", "colour B is given twice", nil},
+	} {
+		_, err := games.Library().Load("drafti", append(c.opts, host.WithParam("fen", c.fen))...)
+		assert.ErrorContains(t, err, c.err, c.fen)
+	}
+}

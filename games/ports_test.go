@@ -62,6 +62,9 @@ var portGames = []struct {
 	{"morabaraba", "yemutwelve", []host.Option{host.WithVariant("morabaraba")}, newMorrisPort},
 	{"draughts", "draughts", nil, newDraughtsPort},
 	{"baokiswahili", "baokiswahili", nil, newBaoksPort},
+	{"draughts-openspiel", "draughts", []host.Option{host.WithVariant("openspiel")}, newDraughtsPort},
+	{"drafti", "drafti", nil, newDraftiPort},
+	{"drafti-international", "drafti", []host.Option{host.WithVariant("international")}, newDraftiPort},
 }
 
 // portCombos are combinations of parameters whose rules differ from every

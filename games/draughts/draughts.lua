@@ -273,9 +273,9 @@ local function directions(p, s)
 end
 
 local e3_steps = m.rule("e3_steps", function(p, s)
-  local n = 0
-  for _, d in ipairs(directions(p, s)) do
-    local to = NEXT[d][s]
+  local n, dirs = 0, directions(p, s)
+  for i = 1, #dirs do
+    local to = NEXT[dirs[i]][s]
     if to and count(to) == 0 then
       emit(STEP, s, to)
       n = n + 1
@@ -290,10 +290,11 @@ end)
 -- is removed." Emits, with kind, the jumps of p's piece on s (from s,
 -- or, for JUMP_ON, to the square only); returns how many.
 local e5_jumps = m.rule("e5_jumps", function(p, s, kind)
-  local n, q = 0, 3 - p
-  for _, d in ipairs(directions(p, s)) do
-    local over, to = NEXT[d][s], JUMP_TO[d][s]
-    if to and count(to) == 0 and owner(over) == q then
+  local n, q, dirs = 0, 3 - p, directions(p, s)
+  for i = 1, #dirs do
+    local d = dirs[i]
+    local to = JUMP_TO[d][s]
+    if to and count(to) == 0 and owner(NEXT[d][s]) == q then
       if kind == JUMP_ON then emit(JUMP_ON, to) else emit(JUMP, s, to) end
       n = n + 1
     end
@@ -303,10 +304,11 @@ end)
 
 -- Whether p's piece on s can capture (E5), without emitting.
 local function can_jump(p, s)
-  local q = 3 - p
-  for _, d in ipairs(directions(p, s)) do
-    local over, to = NEXT[d][s], JUMP_TO[d][s]
-    if to and count(to) == 0 and owner(over) == q then return true end
+  local q, dirs = 3 - p, directions(p, s)
+  for i = 1, #dirs do
+    local d = dirs[i]
+    local to = JUMP_TO[d][s]
+    if to and count(to) == 0 and owner(NEXT[d][s]) == q then return true end
   end
   return false
 end
