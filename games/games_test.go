@@ -189,9 +189,9 @@ func TestEffectsLeadFromStateToState(t *testing.T) {
 				n = 20
 			case raceEnabled:
 				// Under the race detector each game costs ten times as
-				// much, and what it looks for is in the concurrent tests:
-				// 40 games keep the package inside go test's 10 minutes on
-				// a loaded machine, with fourteen games.
+				// much, and what it looks for is in the concurrent tests
+				// (as TestInvariants says): 40 games a variant keep the
+				// package's race run short.
 				n = 40
 			}
 			r := g.NewRunner()
