@@ -5,49 +5,57 @@ import (
 	"fmt"
 )
 
-// Ends the players decide rather than the rules: a player resigns, or the
-// players agree to a draw. The state ends at once, without a move: its ply
-// and position stay, it has no legal moves, and its Outcome's Method says
-// how it ended (the state JSON's "method").
-const (
-	MethodResignation Method = MethodPosition + 1 + iota // a player resigned (State.Resign)
-	MethodAgreement                                      // the players agreed to a draw (State.AgreeDraw)
-)
-
-// ErrGameOver is returned by Resign and AgreeDraw for a state whose game
-// has ended already.
-var ErrGameOver = errors.New("the game is over")
-
-// Resign ends the game of s: player p resigns, and in a game of two the
-// other player wins. The reason is "player p resigned". It fails for a
-// finished game, a player out of range, or a game of more than two
-// players (whose outcome has a single winner).
+// Resign ends the game of s without a move (its ply and position stay, no
+// move is legal): player p resigns, and the other of two wins; the
+// Outcome's Method is MethodResignation, its reason "player p resigned".
+// It fails with ErrGameOver for a finished game, and for a player out of
+// range or a game of more than two players.
 func (s *State) Resign(p int) error {
 	switch {
-	case s.over:
+	case s.k.Result.Over:
 		return ErrGameOver
 	case p < 1 || p > s.g.players:
 		return fmt.Errorf("player %d resigns in a game of %d players", p, s.g.players)
 	case s.g.players != 2:
 		return fmt.Errorf("resigning ends a game of two players; this one has %d", s.g.players)
 	}
-	s.endBy(MethodResignation, 3-p, fmt.Sprintf("player %d resigned", p))
+	s.k.EndBy(MethodResignation, 3-p, fmt.Sprintf("player %d resigned", p))
 	return nil
 }
 
-// AgreeDraw ends the game of s drawn, by the players' agreement. The
-// reason is "drawn by agreement". It fails for a finished game.
+// AgreeDraw ends the game of s drawn by the players' agreement, as Resign
+// ends it (MethodAgreement, "drawn by agreement"); ErrGameOver if over.
 func (s *State) AgreeDraw() error {
-	if s.over {
+	if s.k.Result.Over {
 		return ErrGameOver
 	}
-	s.endBy(MethodAgreement, 0, "drawn by agreement")
+	s.k.EndBy(MethodAgreement, 0, "drawn by agreement")
 	return nil
 }
 
-// endBy ends s with a result the players decided.
-func (s *State) endBy(m Method, winner int, reason string) {
-	s.over, s.winner, s.reason, s.method = true, winner, reason, m
-	s.notes, s.sites = nil, nil
-	s.moves = s.moves[:0]
+// WhyNot explains to the players why tok is not legal in s: the rule it
+// breaks, from the why function of the move kind it is written in, then
+// IllegalMoveError.Reason (what part is wrong, what is possible), joined
+// by "; "; "" for a legal token. A why function that fails or says
+// nothing leaves the host's reason alone. Error messages (and scenarios
+// matching them) keep the host's reason only.
+func (s *State) WhyNot(tok string) string {
+	_, err := s.ParseMove(tok)
+	var ill *IllegalMoveError
+	if err == nil || !errors.As(err, &ill) {
+		return ""
+	}
+	if s.k.Result.Over {
+		return ill.Reason
+	}
+	vm, err := s.g.machine()
+	if err != nil {
+		return ill.Reason
+	}
+	defer s.g.release(vm)
+	why, ok, err := vm.Why(&s.k, tok)
+	if err != nil || !ok {
+		return ill.Reason
+	}
+	return why + "; " + ill.Reason
 }

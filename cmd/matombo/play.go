@@ -44,7 +44,8 @@ Players (options after a colon, separated by commas, e.g. mcts:time=500ms):
 `
 
 // playHelp is what the help command of a session prints.
-const playHelp = `Type a legal token to play it (several separated by spaces are played in turn), or:
+const playHelp = `Type a legal token to play it (several separated by spaces are played in turn;
+the decisions of one turn may be written as one word, such as 22x15x8), or:
   help    show these commands
   legal   list the legal tokens
   undo    take back the last decision (against a computer: back to your own)
@@ -329,10 +330,28 @@ func (ss *session) handle(word string) (bool, error) {
 		fmt.Fprintf(w, "Quit after %s.\nRecord: %s\n", plural(len(ss.record), "decision"), recordText(ss.record))
 		return true, nil
 	default:
-		// Which rule the token breaks, in the script's words, then what
-		// part of it is wrong and what is possible.
-		fmt.Fprintf(w, "%s\n", oneLine(fmt.Sprintf("illegal token %q: %s; legal tokens: %s", word, s.WhyNot(word), strings.Join(s.Legal(), " "))))
-		ss.queue = nil // the rest of the line was typed for another position
+		// A turn of several decisions written as one word (22x15x8).
+		moves, err := s.ParseTurn(word)
+		if err != nil {
+			var ill *host.IllegalMoveError
+			if errors.As(err, &ill) {
+				// Which rule the token breaks, in the script's words,
+				// before what part of it is wrong and what is possible.
+				if full := s.WhyNot(word); strings.HasSuffix(full, "; "+ill.Reason) {
+					said := *ill
+					said.Reason = full
+					err = &said
+				}
+			}
+			fmt.Fprintf(w, "%s\n", oneLine(err.Error()))
+			ss.queue = nil // the rest of the line was typed for another position
+			return false, nil
+		}
+		for _, m := range moves {
+			if err := ss.play(ss.g.Token(m)); err != nil {
+				return false, err
+			}
+		}
 	}
 	return false, nil
 }
