@@ -357,7 +357,7 @@ func (s *Server) loadError(w http.ResponseWriter, name string, err error) {
 		if !slices.Contains(s.lib.Games(), name) {
 			allowed, code = s.lib.Games(), codeUnknownGame
 		}
-		writeError(w, http.StatusUnprocessableEntity, apiError{Error: err.Error(), Code: errorCode(err, code), Allowed: allowed})
+		writeError(w, http.StatusUnprocessableEntity, apiError{Error: err.Error(), Code: code, Allowed: allowed})
 		return
 	}
 	if !slices.Contains(s.lib.Games(), name) {

@@ -1,12 +1,13 @@
 package server
 
-import "errors"
+import "github.com/matombo/matombo/host"
 
 // Every error answer is {"error": "...", "code": "..."}: the message is
 // for people and may be reworded, the code is stable, for programs. An
-// error of package host that has a code of its own (a Code() string
-// method: "illegal-token", "game-over", "budget-steps", "script-error",
-// ...) answers with that code; the server's own refusals have these.
+// error of package host answers with its own code (host.ErrorCode:
+// "illegal-token", "game-over", "budget-steps", "script-error", ...,
+// host.ErrorCodes lists them); the server's own refusals have these, the
+// host's where they mean the same.
 const (
 	codeBadRequest    = "bad-request"            // 400: malformed JSON, an unknown field, a missing ply, a bad query
 	codeBodyTooLarge  = "body-too-large"         // 413: a body over the server's limit
@@ -15,13 +16,13 @@ const (
 	codeUnknownHost   = "unknown-host"           // 421: a Host the server does not answer for
 	codeNotFound      = "not-found"              // 404: no such game, rules page or endpoint
 	codeUnknownGame   = "unknown-game"           // 422: no game of that name in the library
-	codeBadConfig     = "bad-config"             // 422: an unknown variant or parameter, a bad value
-	codeScriptError   = "script-error"           // 422 or 500: the game's script fails
+	codeBadConfig     = host.CodeConfig          // 422: an unknown variant or parameter, a bad value
+	codeScriptError   = host.CodeScript          // 422 or 500: the game's script fails
 	codeBadSeats      = "bad-seats"              // 422: seats the server does not allow, a wrong number of them, a bad hold
 	codeBadClock      = "bad-clock"              // 422: a time control out of bounds
-	codeIllegalToken  = "illegal-token"          // 422: a token that is not legal here
+	codeIllegalToken  = host.CodeIllegalToken    // 422: a token that is not legal here
 	codeStalePly      = "stale-ply"              // 409: the game is at another ply than the request's
-	codeGameOver      = "game-over"              // 409: the game has ended
+	codeGameOver      = host.CodeGameOver        // 409: the game has ended
 	codeGameNotOver   = "game-not-over"          // 409: a rematch of a game that goes on
 	codeNotYourSeat   = "not-your-seat"          // 403: no seat's secret, or not the seat the request needs
 	codeComputerSeat  = "computer-seat"          // 403: a move for a computer's seat
@@ -42,18 +43,11 @@ const (
 	codeInternal      = "internal"               // 500: a failure of the server
 )
 
-// coded is an error with a stable code, such as the typed errors of
-// package host.
-type coded interface{ Code() string }
-
 // errorCode is the code of err when it (or an error it wraps) has one,
 // else fallback.
 func errorCode(err error, fallback string) string {
-	var c coded
-	if errors.As(err, &c) {
-		if code := c.Code(); code != "" {
-			return code
-		}
+	if code := host.ErrorCode(err); code != "" {
+		return code
 	}
 	return fallback
 }
