@@ -79,7 +79,7 @@ local HAND = 22
 m.board { rows = { "a", "b", "c", "d" }, columns = N }
 local A0, B0, C0, D0 = 0, N, 2 * N, 3 * N
 local HOUSE = { B0 + 5, C0 + 4 }
-m.mark(m.tag("house", HOUSE), "#")
+m.mark(m.tag("house", HOUSE, { doc = "a house (nyumba): while it holds enough seeds, a lap ending there stops or goes on safari (Z9)" }), "#")
 
 -- Z3: each player's two rows, clockwise and anticlockwise as seen from
 -- above. Player 1 clockwise: b1 -> b8 -> a8 -> a1 -> b1 (along the front
@@ -160,16 +160,17 @@ local SIDE = { m.filter { track = TRACK[1][CW] }, m.filter { track = TRACK[2][CW
 local FRONT_SITES = {}
 for s, _ in pairs(FRONT) do FRONT_SITES[#FRONT_SITES + 1] = s end
 table.sort(FRONT_SITES)
-local FRONT_TAG = m.tag("front", FRONT_SITES)
+local FRONT_TAG = m.tag("front", FRONT_SITES, { doc = "a front row: captures are made from it, and a player whose front row is empty loses" })
 
 -- Z3, Z7, Z10: the moves. A sowing is the hole and the first hole sown
 -- (b3-b4 clockwise, b3-b2 anticlockwise); a namua capture is the hole the
 -- seed goes into and the kichwa the captured seeds go in from (b4xb1).
-local SOW = m.move("sow", "{1}-{2}")
+local SOW = m.move("sow", "{1}-{2}", { doc = "Sow from {1} towards {2}" })
 local CAPTURE = m.move("capture", "{1}x{2}",
-  { prompt = "Put a seed from your hand into a hole facing your opponent's seeds, capture them and sow them in from a kichwa" })
-local SAFARI = m.move("safari", "safari", { prompt = "Empty your house and sow its seeds on (safari): the house is lost" })
-local STOP = m.move("stop", "stop", { prompt = "Stop the move in your house and keep it" })
+  { prompt = "Put a seed from your hand into a hole facing your opponent's seeds, capture them and sow them in from a kichwa",
+    doc = "Put a seed in {1}, capture and sow in from {2}" })
+local SAFARI = m.move("safari", "safari", { prompt = "Empty your house and sow its seeds on (safari): the house is lost", doc = "Go on safari" })
+local STOP = m.move("stop", "stop", { prompt = "Stop the move in your house and keep it", doc = "Stop in your house" })
 
 local OWNS = { m.var("house1"), m.var("house2") }
 local PENDING = m.var("pending")

@@ -135,9 +135,9 @@ local function far_row(p, n) -- the row where p's men are crowned
   return RANK[n] == 0
 end
 
-local STEP = m.move("move", "{#from}-{#to}", { prompt = "Move a man one square diagonally forward, or a king any distance along a diagonal (32-28)" })
-local JUMP = m.move("jump", "{#from}x{#to}", { prompt = "Capture: jump over an opponent's piece to an empty square beyond (19x28); a capture is compulsory" })
-local JUMP_ON = m.move("jump_on", "x{#1}", { prompt = "The capturing piece jumps again: x and the square it lands on (x10)" })
+local STEP = m.move("move", "{#from}-{#to}", { doc = "Move {#from} to {#to}", prompt = "Move a man one square diagonally forward, or a king any distance along a diagonal (32-28)" })
+local JUMP = m.move("jump", "{#from}x{#to}", { doc = "Capture from {#from} to {#to}", prompt = "Capture: jump over an opponent's piece to an empty square beyond (19x28); a capture is compulsory" })
+local JUMP_ON = m.move("jump_on", "x{#1}", { doc = "Jump on to {#1}", prompt = "The capturing piece jumps again: x and the square it lands on (x10)" })
 
 -- jumper: the square number of the piece in the middle of a capture (0
 -- between moves); taken1..: the squares of the pieces it has jumped, still

@@ -34,9 +34,9 @@ local P = m.declare {
   players = 2,
   params = {
     { name = "quiet_moves", default = 40, values = { 0, 20, 25, 40, 50 },
-      doc = "a draw when each player has made this many moves in a row without a capture (and, with men_reset, without moving a man); 0 for no such rule (E11)" },
+      doc = "a draw when each player has made this many moves in a row without a capture (and, when a man's move counts as progress, without moving a man); 0 for no such rule (E11)" },
     { name = "men_reset", default = true,
-      doc = "a man's move counts as progress for quiet_moves, as a capture does (E11; OpenSpiel: false)" },
+      doc = "a man's move counts as progress towards the draw by moves without a capture, as a capture does (E11; OpenSpiel: false)" },
     { name = "threefold", default = true, doc = "the third repetition of a position is a draw (E10; OpenSpiel: false)" },
     { name = "fen", default = "",
       doc = "a position to start from, in PDN's FEN: the player to move (B or W), then each side's squares, K before a king, e.g. B:BK1,K2:W32 (E13); empty for the opening" },
@@ -137,9 +137,9 @@ local FORWARD, ALL = { { 1, 2 }, { 3, 4 } }, { 1, 2, 3, 4 }
 -- The far row, where p's men are crowned (E8): h for Player 1, a for 2.
 local CROWN_ROW = { 8, 1 }
 
-local STEP = m.move("move", "{#from}-{#to}", { prompt = "Move a man one square diagonally forward, or a king forward or back (11-15)" })
-local JUMP = m.move("jump", "{#from}x{#to}", { prompt = "Capture: jump over an opponent's piece next to yours to the empty square beyond (22x15); a capture is compulsory" })
-local JUMP_ON = m.move("jump_on", "x{#1}", { prompt = "The capturing piece jumps again: x and the square it lands on (x8)" })
+local STEP = m.move("move", "{#from}-{#to}", { doc = "Move {#from} to {#to}", prompt = "Move a man one square diagonally forward, or a king forward or back (11-15)" })
+local JUMP = m.move("jump", "{#from}x{#to}", { doc = "Capture from {#from} to {#to}", prompt = "Capture: jump over an opponent's piece next to yours to the empty square beyond (22x15); a capture is compulsory" })
+local JUMP_ON = m.move("jump_on", "x{#1}", { doc = "Jump on to {#1}", prompt = "The capturing piece jumps again: x and the square it lands on (x8)" })
 
 -- jumper: the number of the square of the piece in the middle of a
 -- capture, which must jump again (E7); 0 between turns. quiet: decisions in a row without a
