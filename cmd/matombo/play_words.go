@@ -98,9 +98,22 @@ func moveForms(g *host.Game) string {
 		}
 		return b.Site(0).Name
 	}
+	// number is the number of the k-th site written by number ({#1}).
+	number := func(k int) string {
+		for i := range b.NumSites() {
+			if n := b.SiteNumber(i); n != "" && n != b.Site(i).Name {
+				if k == 0 {
+					return n
+				}
+				k--
+			}
+		}
+		return example(k)
+	}
 	fill := func(t string) string {
 		r := strings.NewReplacer("{1}", example(0), "{from}", example(0), "{2}", example(1), "{to}", example(1),
-			"{3}", example(2), "{4}", example(3), "{sites}", example(0)+","+example(1))
+			"{3}", example(2), "{4}", example(3), "{sites}", example(0)+","+example(1),
+			"{#1}", number(0), "{#from}", number(0), "{#2}", number(1), "{#to}", number(1))
 		return r.Replace(t)
 	}
 	var forms []string

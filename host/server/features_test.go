@@ -380,3 +380,23 @@ func TestCatalogDefault(t *testing.T) {
 		s.Close()
 	}
 }
+
+// templateSites counts the sites of a token template, whether it writes
+// them by name or by number ({#from}, as draughts does).
+func TestTemplateSites(t *testing.T) {
+	for _, tc := range []struct {
+		template string
+		want     int
+	}{
+		{"stop", 0},
+		{"{1}", 1},
+		{"x{1}", 1},
+		{"{1}-{2}", 2},
+		{"{from}-{to}", 2},
+		{"offer:{sites}", -1},
+		{"x{#1}", 1},
+		{"{#from}x{#to}", 2},
+	} {
+		assert.Equal(t, tc.want, templateSites(tc.template), tc.template)
+	}
+}

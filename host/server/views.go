@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/matombo/matombo/host"
@@ -100,7 +101,8 @@ func templateSites(t string) int {
 			j++
 		}
 		k := 0
-		switch name := t[i+1 : min(j, len(t))]; name {
+		// {#1}, {#from}: a site written by its number is still a site.
+		switch name := strings.TrimPrefix(t[i+1:min(j, len(t))], "#"); name {
 		case "sites":
 			return -1
 		case "from":

@@ -123,7 +123,7 @@ export function moveText(m, kind, board) {
   const sites = m.sites || [];
   const n = noun(board);
   if (kind && kind.doc) {
-    return kind.doc.replace(/\{(\w+)\}/g, (all, ph) => {
+    return kind.doc.replace(/\{#?(\w+)\}/g, (all, ph) => {
       if (ph === "sites") return `${sites.length === 1 ? n.one : n.many} ${listText(sites)}`;
       if (ph === "from") return sites[0] || "";
       if (ph === "to") return sites[1] || "";
@@ -138,6 +138,6 @@ export function moveText(m, kind, board) {
 // kindText names the choice of a list kind in words: its doc without its
 // sites ("Offer {sites}" gives "Offer holes"), else kindLabel.
 export function kindText(kind, board) {
-  if (kind && kind.doc) return kind.doc.replace(/\{sites\}/g, noun(board).many).replace(/\s*\{\w+\}/g, "").trim();
+  if (kind && kind.doc) return kind.doc.replace(/\{sites\}/g, noun(board).many).replace(/\s*\{#?\w+\}/g, "").trim();
   return capital(kindLabel(kind));
 }
