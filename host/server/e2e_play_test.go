@@ -322,6 +322,29 @@ func TestBrowserWords(t *testing.T) {
 	}
 }
 
+// TestBrowserTagMarks: a board of several tags marks each with a shape of
+// its own, and the legend shows each tag's shape beside its words (Bao la
+// Kiswahili's front rows and houses; a house is in a front row and has
+// both marks).
+func TestBrowserTagMarks(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	g := ts.create(`{"game": "baokiswahili", "seats": ["human", "human"]}`)
+	tb := openAt(b, t, viewports[0], ts.http.URL, g.Seats[0].URL)
+	tb.waitFor(`document.querySelectorAll("#legend .tagdoc").length === 2`)
+	legend := strings.Split(tb.eval(`Array.from(document.querySelectorAll("#legend .tagdoc")).map((e) => e.textContent.slice(0, 2)).join("|")`), "|")
+	require.Len(t, legend, 2)
+	assert.NotEqual(t, legend[0], legend[1], "each tag has its own mark in the legend")
+	shapes := tb.eval(`(() => {
+		const d = {};
+		for (const m of document.querySelectorAll("#board .tagmark")) d[m.dataset.tag] = m.getAttribute("d").replace(/[-\d. ]+/g, "");
+		return Object.keys(d).sort().map((k) => k + "=" + d[k]).join(" ");
+	})()`)
+	assert.Equal(t, "front=Mlllz house=Maaz", shapes)
+	assert.Equal(t, "2", tb.eval(`String(document.querySelectorAll('#board .tagmark[data-tag="house"]').length)`))
+}
+
 // TestBrowserResignDrawAbort: two browsers; an abort before every player
 // has moved, a draw offered and declined, then offered and accepted, a
 // resignation confirmed; each result on both pages and in the API, and

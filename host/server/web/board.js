@@ -194,6 +194,30 @@ function drawBody(g, view, site, st) {
   }
 }
 
+// The shapes of the tags' marks, one per tag in the order of the board's
+// tags, and the character the legend shows for each.
+const tagShapes = [
+  { char: "◆", path: (x, y) => `M${f1(x)} ${f1(y - 7)} l7 7 l-7 7 l-7 -7 z` },
+  { char: "●", path: (x, y) => `M${f1(x - 6)} ${f1(y)} a6 6 0 1 0 12 0 a6 6 0 1 0 -12 0 z` },
+  { char: "▲", path: (x, y) => `M${f1(x)} ${f1(y - 7)} l7 12 l-14 0 z` },
+  { char: "■", path: (x, y) => `M${f1(x - 6)} ${f1(y - 6)} h12 v12 h-12 z` },
+];
+
+function f1(n) {
+  return n.toFixed(1);
+}
+
+// tagShape is the shape of tag's mark on board.
+function tagShape(board, tag) {
+  const i = (board.tags || []).findIndex((x) => x.name === tag);
+  return tagShapes[Math.max(i, 0) % tagShapes.length];
+}
+
+// tagChar is the character that stands for tag's mark in the legend.
+export function tagChar(board, tag) {
+  return tagShape(board, tag).char;
+}
+
 // tagText is what a tag means to the players: the script's doc of it, or
 // its name.
 export function tagText(board, tag) {
@@ -327,9 +351,15 @@ export function drawBoard(container, board, state, opts) {
   // Tag marks go above the rings, outside them, so that no ring hides one.
   const tags = el("g", { class: "tags" }, svg);
   for (const site of marksLayer) {
+    // A mark per tag, each tag its own shape, in the order of the board's
+    // tags: the first above and right of the site, the next ones beside it
+    // towards the site's middle.
     const c = corner(L, site.name, L.pos[site.name], r);
-    const m = el("path", { class: "tagmark", d: `M${c.x.toFixed(1)} ${(c.y - 7).toFixed(1)} l7 7 l-7 7 l-7 -7 z` }, tags);
-    el("title", {}, m).textContent = `${site.name}: ${site.tags.map((t) => tagText(board, t)).join("; ")}`;
+    const order = (board.tags || []).map((x) => x.name).filter((t) => site.tags.includes(t));
+    order.slice(0, 3).forEach((t, k) => {
+      const m = el("path", { class: "tagmark", "data-tag": t, d: tagShape(board, t).path(c.x - 16 * k, c.y) }, tags);
+      el("title", {}, m).textContent = `${site.name}: ${tagText(board, t)}`;
+    });
   }
   winLine(svg, L, board, opts.won);
   svg.addEventListener("click", (ev) => {

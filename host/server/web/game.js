@@ -3,7 +3,7 @@
 // any game from the data the server sends and names no game.
 import { request, url } from "./api.js";
 import { Animation, marksOf } from "./animate.js";
-import { drawBoard, readsBetterUpright, tagText } from "./board.js";
+import { drawBoard, readsBetterUpright, tagChar, tagText } from "./board.js";
 import * as clock from "./clock.js";
 import { $, make, playerSpan, showError } from "./dom.js";
 import { invitesOf, orientation, rememberGame, saveSecret, seatFromURL, secretsOf, setOrientation, setSetting, setting } from "./local.js";
@@ -397,7 +397,7 @@ function render() {
 function renderLegend(tags, board) {
   const l = $("legend");
   l.replaceChildren();
-  for (const t of tags) l.append(make("span", { class: "tagdoc", "data-tag": t }, "◆ " + plain(tagText(board, t))));
+  for (const t of tags) l.append(make("span", { class: "tagdoc", "data-tag": t }, tagChar(board, t) + " " + plain(tagText(board, t))));
 }
 
 function renderScores(v, board) {
