@@ -325,7 +325,7 @@ func TestBrowserWords(t *testing.T) {
 // TestBrowserTagMarks: a board of several tags marks each with a shape of
 // its own, and the legend shows each tag's shape beside its words (Bao la
 // Kiswahili's front rows and houses; a house is in a front row and has
-// both marks).
+// both marks). On a phone, what the decision asks is said once.
 func TestBrowserTagMarks(t *testing.T) {
 	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
@@ -343,6 +343,13 @@ func TestBrowserTagMarks(t *testing.T) {
 	})()`)
 	assert.Equal(t, "front=Mlllz house=Maaz", shapes)
 	assert.Equal(t, "2", tb.eval(`String(document.querySelectorAll('#board .tagmark[data-tag="house"]').length)`))
+	// On a phone the status says what the decision asks, and a decision
+	// without buttons (no bar) does not say it again below the board.
+	phone := openAt(b, t, viewports[1], ts.http.URL, g.Seats[0].URL)
+	phone.waitFor(`document.getElementById("status").dataset.myturn === "true" && document.querySelector("#actions .prompt") !== null`)
+	require.Contains(t, phone.text("#status .asks"), "put a seed from your hand")
+	assert.Equal(t, "none", phone.eval(`getComputedStyle(document.querySelector("#actions .prompt")).display`))
+	assert.Equal(t, "true", phone.eval(`String(document.querySelector("#actions .prompt").textContent === document.querySelector("#status .asks").textContent)`))
 }
 
 // TestBrowserResignDrawAbort: two browsers; an abort before every player
