@@ -118,6 +118,10 @@ func (vm *machine) decodeTable(L *lua.LState, t *lua.LTable, what string, fields
 			a.Set(f.Name, vm.decodeTrackLists(L, v, what, f))
 			continue
 		}
+		if f.PerPlayer && f.Type == rules.FieldSiteLists {
+			a.Set(f.Name, vm.decodeSiteListsPer(L, v, what, f))
+			continue
+		}
 		if f.PerPlayer && f.Type != rules.FieldSites {
 			a.Set(f.Name, vm.decodePerPlayer(L, v, what, f))
 			continue
@@ -166,6 +170,35 @@ func (vm *machine) decodeTrackLists(L *lua.LState, v lua.LValue, what string, f 
 		return out
 	}
 	all := list(lt)
+	for p := range out {
+		out[p] = all
+	}
+	return out
+}
+
+// decodeSiteListsPer reads a list of lists of sites for every player, or
+// one such list per player: a list whose items are lists of lists (or
+// empty lists, for a player with none).
+func (vm *machine) decodeSiteListsPer(L *lua.LState, v lua.LValue, what string, f *rules.Field) [][][]int {
+	n := vm.dcl.players
+	one := &rules.Field{Name: f.Name, Type: rules.FieldSiteLists}
+	lt, ok := v.(*lua.LTable)
+	if !ok {
+		L.RaiseError("%s: %s must be a list of lists of sites, or one such list per player, got %s", what, f.Name, describeLua(v))
+	}
+	out := make([][][]int, n)
+	if first, ok := lt.RawGetInt(1).(*lua.LTable); ok {
+		if inner := first.RawGetInt(1); first.Len() == 0 || inner.Type() == lua.LTTable {
+			if lt.Len() != n {
+				L.RaiseError("%s: %s lists %d lists of lines; give one, or one per player (%d)", what, f.Name, lt.Len(), n)
+			}
+			for p := range out {
+				out[p] = vm.decodeValue(L, lt.RawGetInt(p+1), fmt.Sprintf("%s: %s[%d]", what, f.Name, p+1), one).([][]int)
+			}
+			return out
+		}
+	}
+	all := vm.decodeValue(L, v, what, one).([][]int)
 	for p := range out {
 		out[p] = all
 	}
@@ -656,6 +689,22 @@ func (vm *machine) callPart(L *lua.LState, ref *partRef) int {
 	case rules.SlotUnless:
 		var ok bool
 		ok, err = x.(rules.SiteTester).TestSite(c, vm.player(L, 2), vm.site(L, 1))
+		pushBool(L, ok)
+		nret = 1
+	case rules.SlotMoveTest:
+		p := vm.player(L, 1)
+		m := Move{Kind: uint8(vm.kind(L, 2))}
+		for j := 3; j <= L.GetTop() && int(m.N) < MaxMoveSites && L.Get(j) != lua.LNil; j++ {
+			m.Sites[m.N] = uint16(vm.site(L, j))
+			m.N++
+		}
+		var ok bool
+		ok, err = x.(rules.MoveTester).TestMove(c, p, m)
+		pushBool(L, ok)
+		nret = 1
+	case rules.SlotArrive:
+		var ok bool
+		ok, err = x.(rules.Arriver).Arrive(c, vm.player(L, 1), vm.site(L, 2))
 		pushBool(L, ok)
 		nret = 1
 	case rules.SlotAfter:

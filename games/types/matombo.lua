@@ -336,7 +336,7 @@ function matombo.capture_rule(spec) end
 ---@return fun(last: matombo.Site, opp: integer): boolean
 function matombo.takes_all_rule(spec) end
 ---(p, captured): the first condition that holds ends the game with result(reason).
----@param spec table a list of {empty=, none=, ply_above=, captured_above=, captured_each=, reason=} and result
+---@param spec table a list of {when=, empty=, none=, ply_above=, captured_above=, captured_each=, player=, reason=, result=} and result
 ---@return fun(p: integer, captured: integer)
 function matombo.end_rule(spec) end
 ---(reason): the largest total of captured and owned counters wins.
@@ -359,18 +359,54 @@ function matombo.sowing_legal(spec) end
 ---@param spec {kind: matombo.Kind?, each: matombo.Filter|matombo.Filter[]|nil, steps: matombo.Filter|matombo.Filter[]|nil, jumps: matombo.Filter|matombo.Filter[]|nil, pairs: {from: matombo.Filter|matombo.Filter[], to: matombo.Filter|matombo.Filter[]}?, moves: matombo.Kind[]?, when_none: matombo.Filter|matombo.Filter[]|nil}
 ---@return fun(p: integer): integer
 function matombo.emit_rule(spec) end
----(p, s) -> whether p owns length sites in a row (anywhere: on one line) through s (or through).
----@param spec {length: integer, anywhere: boolean?, through: matombo.Site?}
+---(p, s) -> whether p owns length sites in a row (anywhere: on one line) through s (or through); with s nil, any line (a condition too).
+---@param spec {length: integer, anywhere: boolean?, through: matombo.Site?, only: (matombo.Site|string)[][]|(matombo.Site|string)[][][]|nil, except: (matombo.Site|string)[][]|(matombo.Site|string)[][][]|nil}
 ---@return fun(p: integer, s: matombo.Site?): boolean
 function matombo.line_rule(spec) end
 ---A legal function: drops(p) while p has pieces in hand, moves(p) once nobody has (stuck(p) when it emits nothing).
 ---@param spec {drops: function?, moves: function?, stuck: function?}
 ---@return fun(p: integer)
 function matombo.placement_legal(spec) end
----A play function: a drop places a piece from hand, a move moves one; then win(p, s) ends the game with reason; other kinds to other.
----@param spec {drop: matombo.Kind?, move: matombo.Kind?, win: function?, reason: string?, other: function?}
+---A play function: a drop places a piece from hand, a move moves one; then win(p, s) ends the game with reason, or each of arrival(p, s) follows, and after(p, 0) when p does not decide again; other kinds to other.
+---@param spec {drop: matombo.Kind?, move: matombo.Kind?, win: function?, reason: string?, arrival: function[]?, after: function?, other: function?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.placement_play(spec) end
+---(p, s) -> whether p decides again: when(p, s) holds (and a site of need matches), set becomes value and p decides again.
+---@param spec {when: function, need: matombo.Filter|matombo.Filter[]|nil, set: integer|string, value: integer?}
+---@return fun(p: integer, s: matombo.Site): boolean
+function matombo.again_rule(spec) end
+---(p, s): the counters on s go to p's captured total, clear's variables become 0, then after's functions (p, n) in order.
+---@param spec {clear: (integer|string)[]?, after: function[]?}
+---@return fun(p: integer, s: matombo.Site)
+function matombo.remove_play(spec) end
+---A play function: play(p, kind, ...), then a move that broke a line and made one bars its way back (from, to per player); as a move test, whether a move is that way back and would make a line again.
+---@param spec {play: function, line: function, from: (integer|string)|(integer|string)[], to: (integer|string)|(integer|string)[]}
+---@return fun(p: integer, kind: matombo.Kind, ...: integer)
+function matombo.no_return_rule(spec) end
+---(p) -> moves emitted: emit(p) when when(p) holds, otherwise otherwise(p).
+---@param spec {when: function, emit: function, otherwise: function?}
+---@return fun(p: integer): integer
+function matombo.if_rule(spec) end
+---(p) -> moves emitted: the moves of the first function of the list that emits any.
+---@param spec function[]
+---@return fun(p: integer): integer
+function matombo.first_of_rule(spec) end
+---(p) -> moves emitted: the moves of moves(p) but those for which except(p, kind, sites...) holds.
+---@param spec {moves: function, except: function}
+---@return fun(p: integer): integer
+function matombo.except_rule(spec) end
+---(p, n): count becomes 0 after a capture (n > 0) or while when(p) does not hold, grows otherwise; at limit, result(reason).
+---@param spec {count: integer|string, when: function?, limit: integer, reason: string, result: function}
+---@return fun(p: integer, n: integer)
+function matombo.quiet_rule(spec) end
+---(p) -> the value of a variable.
+---@param spec {var: integer|string}
+---@return fun(p: integer): integer
+function matombo.var_rule(spec) end
+---(p) -> whether p is Player number.
+---@param spec {number: integer}
+---@return fun(p: integer): boolean
+function matombo.player_rule(spec) end
 ---(p, from) -> last, how, laps: the relay of matombo.relay along p's track.
 ---@param spec {track: matombo.Track|matombo.Track[]|string, stop: matombo.Tag|string|nil, max_laps: integer?}
 ---@return fun(p: integer, from: matombo.Site): integer, string, integer

@@ -281,6 +281,15 @@ func (c *Ctx) Push(m Move) error {
 	return nil
 }
 
+// Keep cuts the decision's legal list to its first n moves (a rule that
+// drops some of the moves it listed keeps the others in front).
+func (c *Ctx) Keep(n int) {
+	c.S.Moves = c.S.Moves[:n]
+	if c.seenLen > n {
+		c.seenLen = -1
+	}
+}
+
 // PushNew adds a legal move unless the decision lists it already (on some
 // boards the same from-to pair is both a step and a jump); it charges a
 // step for each move tried, duplicates included.
