@@ -558,6 +558,10 @@ func (vm *machine) Call(c *kernel.Ctx, id, nargs, nret int) error {
 	if id < 0 || id >= len(vm.hooks) {
 		return kernel.Failf("no script function %d", id)
 	}
+	if vm.native && !vm.watched { // a native turn runs a script function: watch it from now on
+		vm.g.wd.Watch(vm.trip, vm.cancel)
+		vm.watched = true
+	}
 	L := vm.L
 	L.Push(vm.hooks[id])
 	for _, a := range c.Args[:nargs] {
@@ -770,14 +774,25 @@ func (vm *machine) raisePart(L *lua.LState, name string, err error) {
 // ---- running turns ----
 
 // runTurn runs the native play (move m of player p) or legal (for
-// player p) on vm.st as one call of the script.
+// player p) on vm.st as one call of the script. The call runs Go alone
+// until a part calls a script function (see Call): it begins with a
+// fresh step budget but without the watchdog, which only a script needs
+// (the parts are bounded by their steps), and the watchdog watches it
+// from the first script function it calls.
 func (vm *machine) runTurn(name Call, p int, m Move) error {
 	if err := vm.gameFailed(); err != nil {
 		return err
 	}
-	seq := vm.begin()
+	if vm.cancel.Done() {
+		vm.broken = true
+		return canceled(vm.cancel.Context(), Pos{File: vm.g.file}, name)
+	}
+	vm.budgetHit = nil
+	vm.ctx.NewCall()
+	seq := vm.trip.Restart()
 	outer := vm.phase
 	vm.phase = name
+	vm.native = true
 	c := &vm.ctx
 	c.Ending = MethodRule
 	var err error
@@ -788,7 +803,11 @@ func (vm *machine) runTurn(name Call, p int, m Move) error {
 		_, err = vm.natLegal.Emit(c, p)
 	}
 	vm.phase = outer
-	vm.g.wd.End(vm.trip)
+	vm.native = false
+	if vm.watched {
+		vm.g.wd.End(vm.trip)
+		vm.watched = false
+	}
 	if err == nil {
 		return nil
 	}

@@ -68,6 +68,8 @@ type machine struct {
 	natPlay  rules.Player                // play, when it is a part
 	natLegal rules.Emitter               // legal, when it is a part
 	luaDepth int                         // parts called from Lua running
+	native   bool                        // a native turn is running (runTurn)
+	watched  bool                        // the watchdog watches that turn: it called a script function
 }
 
 // saved holds what apply needs to undo a failed play.
@@ -82,7 +84,7 @@ type saved struct {
 
 type strCache struct {
 	empty, stop, laps, hook lua.LValue
-	names             []lua.LValue
+	names                   []lua.LValue
 }
 
 // smallInts holds ready-made Lua values for the integers minSmall to
@@ -579,7 +581,13 @@ func (vm *machine) apply(s *State, m Move) error {
 	vm.save(s)
 	vm.beginMove()
 	vm.bind(s)
-	defer vm.bind(nil)
+	err := vm.applyBound(s, m)
+	vm.bind(nil) // not deferred: a deferred call costs a tenth of a native ply
+	return err
+}
+
+// applyBound is apply on the state bound.
+func (vm *machine) applyBound(s *State, m Move) error {
 	s.k.Effects = nil
 	p := s.ToMove()
 	s.k.Ply++

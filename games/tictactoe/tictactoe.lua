@@ -58,9 +58,7 @@ local x4_three_in_a_row = m.rule("x4_three_in_a_row", m.line_rule { length = 3 }
 
 -- X5 "When the grid is full and nobody has three in a row, the game is a
 -- draw."
-local x5_full_board = m.rule("x5_full_board", m.compare_rule {
-  amount = m.count_rule { filter = EMPTY }, op = "==", value = 0,
-})
+local x5_full_board = m.rule("x5_full_board", m.none_rule { filter = EMPTY })
 
 -- play: X3 a mark from the player's hand in the cell, then X4 on that
 -- cell, then (no line made) X5.

@@ -403,6 +403,10 @@ function matombo.quiet_rule(spec) end
 ---@param spec {var: integer|string}
 ---@return fun(p: integer): integer
 function matombo.var_rule(spec) end
+---(p) -> whether no site of the filter matches.
+---@param spec {filter: matombo.Filter}
+---@return fun(p: integer): boolean
+function matombo.none_rule(spec) end
 ---(p) -> whether p is Player number.
 ---@param spec {number: integer}
 ---@return fun(p: integer): boolean

@@ -81,6 +81,9 @@ type Board struct {
 	allLinesCost int       // the steps reading every line costs
 	adj          [][]int32 // per site: neighbours along lines
 	jumps        [][]Jump  // per site: jumps along lines
+	adjSet       []uint64  // per site of a board of at most 64 sites: its neighbours as a set (bit i for site i); nil on larger boards
+	lineLen      int       // the length of every line, 0 when they differ
+	flatAt       [][]int32 // per site, when lineLen > 0: the sites of the lines through it, one line after the other
 }
 
 type tagMark struct {
@@ -398,6 +401,25 @@ func (b *Board) addLines(lines [][]string) error {
 			}
 		}
 	}
+	b.lineLen = 0
+	for li, l := range b.lines {
+		switch {
+		case li == 0:
+			b.lineLen = len(l)
+		case len(l) != b.lineLen:
+			b.lineLen = -1
+		}
+	}
+	if b.lineLen > 0 {
+		b.flatAt = make([][]int32, n)
+		for i, ls := range b.linesAt {
+			for _, l := range ls {
+				b.flatAt[i] = append(b.flatAt[i], b.lines[l]...)
+			}
+		}
+	} else {
+		b.lineLen = 0
+	}
 	b.lineCost = make([]int32, n)
 	for i, ls := range b.linesAt {
 		cost := 0
@@ -408,6 +430,14 @@ func (b *Board) addLines(lines [][]string) error {
 	}
 	for _, l := range b.lines {
 		b.allLinesCost += 1 + len(l)/ItemsPerStep
+	}
+	if n <= 64 {
+		b.adjSet = make([]uint64, n)
+		for i, ns := range b.adj {
+			for _, x := range ns {
+				b.adjSet[i] |= 1 << uint(x)
+			}
+		}
 	}
 	for i := range b.adj {
 		sort.Slice(b.adj[i], func(x, y int) bool { return b.adj[i][x] < b.adj[i][y] })

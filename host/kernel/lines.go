@@ -24,16 +24,48 @@ func (c *Ctx) InARow(p, site, k int, anywhere bool) (line []int32, end, run int,
 // for every ItemsPerStep sites of the lines it may read, before reading.
 func (c *Ctx) LineRun(p, site, k int, anywhere bool, skip []bool) (li, end, run int, err error) {
 	b := c.Def.Board
-	owners := c.S.Cells[c.Def.Layout.Owners : c.Def.Layout.Owners+c.Def.Layout.Sites]
+	owners := c.S.Cells[c.Def.Layout.Owners:]
 	if site >= 0 {
 		if err := c.Charge(int(b.lineCost[site])); err != nil {
 			return -1, 0, 0, err
 		}
+		p32 := int32(p)
+		if L := b.lineLen; L == k && skip == nil { // whole lines, all of one length: the commonest case
+			flat := b.flatAt[site]
+			if L == 3 {
+				for j, n := 0, 0; j+2 < len(flat); j, n = j+3, n+1 {
+					if owners[flat[j]] == p32 && owners[flat[j+1]] == p32 && owners[flat[j+2]] == p32 {
+						return int(b.linesAt[site][n]), k, k, nil
+					}
+				}
+				return -1, 0, 0, nil
+			}
+		flat:
+			for j, n := 0, 0; j+L <= len(flat); j, n = j+L, n+1 {
+				for _, x := range flat[j : j+L] {
+					if owners[x] != p32 {
+						continue flat
+					}
+				}
+				return int(b.linesAt[site][n]), k, k, nil
+			}
+			return -1, 0, 0, nil
+		}
+	lines:
 		for _, l := range b.linesAt[site] {
 			if skip != nil && skip[l] {
 				continue
 			}
-			if end, run := runOn(b.lines[l], owners, int32(p), int32(site), k, anywhere); run > 0 {
+			line := b.lines[l]
+			if len(line) == k { // the whole line, the commonest case
+				for _, x := range line {
+					if owners[x] != p32 {
+						continue lines
+					}
+				}
+				return int(l), k, k, nil
+			}
+			if end, run := runOn(line, owners, p32, int32(site), k, anywhere); run > 0 {
 				return int(l), end, run, nil
 			}
 		}

@@ -72,6 +72,10 @@ func init() {
 		New: func(a *Args) (any, error) {
 			return quantified(a, &noCounters{filters: a.Filters("filter")}), nil
 		}})
+	Register(Spec{Name: "none_rule", Group: "Conditions and amounts", Slot: SlotCond,
+		Doc:    "no site of the filter matches (a full board: no empty point), with the mover's filter when it depends on the mover",
+		Fields: []Field{{Name: "filter", Type: FieldFilter, Required: true, Doc: "the sites"}},
+		New:    func(a *Args) (any, error) { return &noSite{filter: a.Filter("filter")}, nil }})
 	Register(Spec{Name: "line_cond_rule", Group: "Conditions and amounts", Slot: SlotCond,
 		Doc: "the player owns `length` consecutive sites of one of the board's lines",
 		Fields: []Field{
@@ -227,6 +231,9 @@ func (r *noCounters) Holds(c *kernel.Ctx, p int) (bool, error) {
 type noSite struct{ filter *kernel.Filter }
 
 func (r *noSite) Holds(c *kernel.Ctx, _ int) (bool, error) {
+	if err := c.Charge(r.filter.Cost()); err != nil {
+		return false, err
+	}
 	return r.filter.First(c.S.Cells, &c.Def.Layout, c.Mover) < 0, nil
 }
 

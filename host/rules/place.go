@@ -140,12 +140,16 @@ func (r *emitParts) Emit(c *kernel.Ctx, p int) (int, error) {
 			return 0, err
 		}
 	}
-	if r.steps != nil {
+	switch {
+	case r.steps != nil && r.jumps != nil:
+		if _, err := c.EmitStepsJumps(r.kind, r.steps[p-1], r.jumps[p-1]); err != nil {
+			return 0, err
+		}
+	case r.steps != nil:
 		if _, err := c.EmitSteps(r.kind, r.steps[p-1]); err != nil {
 			return 0, err
 		}
-	}
-	if r.jumps != nil {
+	case r.jumps != nil:
 		if _, err := c.EmitJumps(r.kind, r.jumps[p-1]); err != nil {
 			return 0, err
 		}

@@ -109,6 +109,15 @@ func NewTripwire(steps int64, memory uint64, measure func() uint64) *Tripwire {
 	return t
 }
 
+// Restart begins a new call on t without the watchdog: its number and
+// a fresh step budget, for a call that runs Go alone (see Watchdog.Watch).
+// It touches nothing the watchdog reads.
+func (t *Tripwire) Restart() uint64 {
+	t.seq++
+	t.steps, t.overStep = 0, false
+	return t.seq
+}
+
 // Seq is the number of the latest call begun on t.
 func (t *Tripwire) Seq() uint64 { return t.seq }
 
@@ -341,6 +350,21 @@ func (w *Watchdog) Begin(t *Tripwire, c *Cancel) uint64 {
 
 // End marks the end of the call on t.
 func (w *Watchdog) End(t *Tripwire) { t.call.Store(0) }
+
+// Watch starts watching the call on t that Restart began, as Begin
+// would have, keeping the steps it spent so far: a call that runs Go
+// alone, bounded by its steps, is watched only once it runs a script.
+func (w *Watchdog) Watch(t *Tripwire, c *Cancel) {
+	t.start.Store(w.clock.Load())
+	t.cancel.Store(c)
+	t.call.Store(t.seq << callShift)
+	if c.Done() {
+		t.trip(t.seq, int32(Canceled))
+	}
+	if !w.running.Load() && w.running.CompareAndSwap(false, true) {
+		go w.loop()
+	}
+}
 
 const idleTicks = 100
 
