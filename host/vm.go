@@ -157,6 +157,7 @@ func newMachine(g *Game, cancel *watchdog.Cancel) (*machine, error) {
 	vm.def = g.def
 	vm.ctx.Def = g.def
 	vm.ctx.Meter = vm.trip
+	vm.ctx.Steps = vm.trip.Counter() // charged directly, with no call through Meter
 	vm.ctx.Hooks = vm
 	vm.strs.names = make([]lua.LValue, vm.def.Board.NumSites())
 	for i := range vm.strs.names {

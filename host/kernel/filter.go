@@ -141,24 +141,25 @@ func (f *Filter) Matches(c []int32, l *Layout, mover int, i int32) bool {
 // Sum adds the counts of the matching sites.
 func (f *Filter) Sum(c []int32, l *Layout, mover int) int {
 	n := 0
-	switch t := f.Tester(mover); {
-	case f.tests == testsNone || f.tests == testsCount && f.min <= 1 && f.max < 0:
+	if f.tests == testsNone || f.tests == testsCount && f.min <= 1 && f.max < 0 {
 		for _, i := range f.cand { // sites below the minimum hold 0 or nothing
 			n += int(c[i])
 		}
+		return n
+	}
+	t, owners := f.Tester(mover), l.OwnersOf(c)
+	switch {
 	case t.Rare:
-		owners := l.OwnersOf(c)
 		for _, i := range f.cand {
 			if t.OK(c, owners, i) && f.MatchesOwner(c, l, mover, i) {
 				n += int(c[i])
 			}
 		}
 	case len(f.cand) <= MaskSites:
-		for set := t.mask(c, l.OwnersOf(c), f.cand, f.all); set != 0; set &= set - 1 {
+		for set := t.mask(c, owners, f.cand, f.all); set != 0; set &= set - 1 {
 			n += int(c[f.cand[bits.TrailingZeros64(set)]])
 		}
 	default:
-		owners := l.OwnersOf(c)
 		for _, i := range f.cand {
 			if t.OK(c, owners, i) {
 				n += int(c[i])

@@ -15,10 +15,10 @@ import (
 // the position (a count).
 
 type fixture struct {
-	def  *kernel.Def
-	s    *kernel.State
-	c    *kernel.Ctx
-	b    *kernel.Board
+	def *kernel.Def
+	s   *kernel.State
+	c   *kernel.Ctx
+	b   *kernel.Board
 }
 
 const (
