@@ -75,8 +75,7 @@ func (c *Ctx) EmitEach(k int, f *Filter) (int, error) {
 	t, owners := f.Tester(c.Mover), l.OwnersOf(cells)
 	m := Move{Kind: uint8(k), N: 1, game: c.Def.Tag}
 	start := len(c.S.Moves)
-	set, ok := c.fast(f, len(f.cand))
-	if !ok {
+	if t.Rare || len(f.cand) > MaskSites || !c.room(len(f.cand)) {
 		for _, i := range f.cand {
 			if t.OK(cells, owners, i) && (!t.Rare || f.MatchesOwner(cells, l, c.Mover, i)) {
 				m.Sites[0] = uint16(i)
@@ -87,6 +86,7 @@ func (c *Ctx) EmitEach(k int, f *Filter) (int, error) {
 		}
 		return len(c.S.Moves) - start, nil
 	}
+	set := t.mask(cells, owners, f.cand, f.all)
 	moves, cand := c.S.Moves, f.cand
 	for ; set != 0; set &= set - 1 {
 		m.Sites[0] = uint16(cand[bits.TrailingZeros64(set)])

@@ -279,13 +279,23 @@ func (t *Tester) maskEmpty(cells, owners []int32, n int) (set, empty uint64) {
 	lo, span, owner := uint32(t.lo), uint32(t.hi)-uint32(t.lo), t.owner
 	cs := cells[:n]
 	os := owners[:len(cs)]
-	for i, x := range cs {
-		bit := uint64(1) << (uint(i) & 63)
-		if x == 0 {
-			empty |= bit
+	if owner < 0 {
+		for i, x := range cs {
+			if x == 0 {
+				empty |= 1 << (uint(i) & 63)
+			}
+			if uint32(x)-lo <= span {
+				set |= 1 << (uint(i) & 63)
+			}
 		}
-		if uint32(x)-lo <= span && (owner < 0 || os[i] == owner) {
-			set |= bit
+		return set, empty
+	}
+	for i, x := range cs {
+		if x == 0 {
+			empty |= 1 << (uint(i) & 63)
+		}
+		if os[i] == owner && uint32(x)-lo <= span {
+			set |= 1 << (uint(i) & 63)
 		}
 	}
 	return set, empty
