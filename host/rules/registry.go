@@ -172,7 +172,8 @@ func NewArgs(def *kernel.Def, spec *Spec) *Args {
 // Set sets a field's decoded value: int (FieldInt, FieldSite, FieldVar,
 // FieldKind, FieldRow), bool, string (FieldWord, FieldText), uint64
 // (FieldTag), []int (lists of sites, variables, kinds), []int32
-// (FieldCounts), *kernel.Track, *kernel.Filter, any (a part), []any,
+// (FieldCounts), [][]int (FieldSiteLists; per player [][][]int),
+// *kernel.Track, *kernel.Filter, any (a part), []any,
 // *Args (FieldTable), []*Args, map[int]any (FieldKindMap, nil for false);
 // a per-player field holds a slice of one per player.
 func (a *Args) Set(name string, v any) { a.vals[name] = v }
@@ -237,6 +238,11 @@ func (a *Args) SiteLists(name string) [][]int { v, _ := get[[][]int](a, name); r
 
 // SiteListsOf returns a field holding a list of lists of sites.
 func (a *Args) SiteListsOf(name string) [][]int { return a.SiteLists(name) }
+
+// SiteListsPer returns a per-player field of lists of lists of sites (a
+// FieldSiteLists given per player): one list of lists per player, nil
+// when absent.
+func (a *Args) SiteListsPer(name string) [][][]int { v, _ := get[[][][]int](a, name); return v }
 
 // Counts returns a list of counts.
 func (a *Args) Counts(name string) []int32 { v, _ := get[[]int32](a, name); return v }
