@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,6 +14,33 @@ import (
 // not possible for a sow now (possible: a1 a2 a4)", "no continue is
 // possible now (Sow from one of your holes)" or "z9 is not a site of this
 // board".
+
+// WhyNot explains to the players why tok is not legal in s: the rule it
+// breaks, from the why function of the move kind it is written in, then
+// IllegalMoveError.Reason (what part is wrong, what is possible), joined
+// by "; "; "" for a legal token. A why function that fails or says
+// nothing leaves the host's reason alone. Error messages (and scenarios
+// matching them) keep the host's reason only.
+func (s *State) WhyNot(tok string) string {
+	_, err := s.ParseMove(tok)
+	var ill *IllegalMoveError
+	if err == nil || !errors.As(err, &ill) {
+		return ""
+	}
+	if s.k.Result.Over {
+		return ill.Reason
+	}
+	vm, err := s.g.machine()
+	if err != nil {
+		return ill.Reason
+	}
+	defer s.g.release(vm)
+	why, ok, err := vm.Why(&s.k, tok)
+	if err != nil || !ok {
+		return ill.Reason
+	}
+	return why + "; " + ill.Reason
+}
 
 // illegalToken explains why tok is not one of the legal tokens of s.
 func (s *State) illegalToken(tok string) string {

@@ -1,9 +1,6 @@
 package host
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // Resign ends the game of s without a move (its ply and position stay, no
 // move is legal): player p resigns, and the other of two wins; the
@@ -31,31 +28,4 @@ func (s *State) AgreeDraw() error {
 	}
 	s.k.EndBy(MethodAgreement, 0, "drawn by agreement")
 	return nil
-}
-
-// WhyNot explains to the players why tok is not legal in s: the rule it
-// breaks, from the why function of the move kind it is written in, then
-// IllegalMoveError.Reason (what part is wrong, what is possible), joined
-// by "; "; "" for a legal token. A why function that fails or says
-// nothing leaves the host's reason alone. Error messages (and scenarios
-// matching them) keep the host's reason only.
-func (s *State) WhyNot(tok string) string {
-	_, err := s.ParseMove(tok)
-	var ill *IllegalMoveError
-	if err == nil || !errors.As(err, &ill) {
-		return ""
-	}
-	if s.k.Result.Over {
-		return ill.Reason
-	}
-	vm, err := s.g.machine()
-	if err != nil {
-		return ill.Reason
-	}
-	defer s.g.release(vm)
-	why, ok, err := vm.Why(&s.k, tok)
-	if err != nil || !ok {
-		return ill.Reason
-	}
-	return why + "; " + ill.Reason
 }
