@@ -220,7 +220,10 @@ function fillSeats(g, cat) {
     for (const c of cat.computers) s.appendChild(make("option", { value: c, "data-computer": c }, "Computer (" + c + ")"));
     s.appendChild(make("option", { value: other }, "a computer with options…"));
     if (i > 1 && cat.computers.length) s.value = cat.computers[0];
-    const detail = make("span", { class: "hint spec", "data-spec": String(i) });
+    // How the computer is played (its spec), folded away: the choice's
+    // name says it in words.
+    const detail = make("details", { class: "hint spec", "data-spec": String(i), hidden: "" });
+    detail.append(make("summary", {}, "details"), make("span", { class: "spec-text" }));
     const opts = make("input", { "data-other": String(i), placeholder: "e.g. mcts:time=500ms", "aria-label": `options of player ${i}'s computer`, hidden: "" });
     s.addEventListener("change", () => {
       opts.hidden = s.value !== other;
@@ -304,13 +307,14 @@ function showComputers(list) {
   for (const s of document.querySelectorAll("[data-seat]")) showSpec(Number(s.dataset.seat));
 }
 
-// showSpec writes, beside a seat's choice, how the computer is played
-// (its spec), for those who want to know.
+// showSpec writes, in a closed details line beside a seat's choice, how
+// the computer is played (its spec), for those who want to know.
 function showSpec(i) {
   const s = document.querySelector(`[data-seat="${i}"]`), d = document.querySelector(`[data-spec="${i}"]`);
   if (!s || !d) return;
   const c = computerInfo.get(s.value);
-  d.textContent = c && c.offered ? `plays as ${c.spec}` : "";
+  d.querySelector(".spec-text").textContent = c && c.offered ? `plays as ${c.spec}` : "";
+  d.hidden = !(c && c.offered);
 }
 
 function formRequest(g) {
