@@ -137,8 +137,12 @@ local FORWARD, ALL = { { 1, 2 }, { 3, 4 } }, { 1, 2, 3, 4 }
 -- The far row, where p's men are crowned (E8): h for Player 1, a for 2.
 local CROWN_ROW = { 8, 1 }
 
-local STEP = m.move("move", "{#from}-{#to}", { doc = "Move {#from} to {#to}", prompt = "Move a man one square diagonally forward, or a king forward or back (11-15)" })
-local JUMP = m.move("jump", "{#from}x{#to}", { doc = "Capture from {#from} to {#to}", prompt = "Capture: jump over an opponent's piece next to yours to the empty square beyond (22x15); a capture is compulsory" })
+-- Why a step or a jump is refused, in the rules' words (not a rule: the
+-- host asks it for a refused token); defined with the moves below.
+local move_why
+local STEP = m.move("move", "{#from}-{#to}", { why = function(...) return move_why(...) end,
+  doc = "Move {#from} to {#to}", prompt = "Move a man one square diagonally forward, or a king forward or back (11-15)" })
+local JUMP = m.move("jump", "{#from}x{#to}", { why = function(...) return move_why(...) end, doc = "Capture from {#from} to {#to}", prompt = "Capture: jump over an opponent's piece next to yours to the empty square beyond (22x15); a capture is compulsory" })
 local JUMP_ON = m.move("jump_on", "x{#1}", { doc = "Jump on to {#1}", prompt = "The capturing piece jumps again: x and the square it lands on (x8)" })
 
 -- jumper: the number of the square of the piece in the middle of a
@@ -311,6 +315,25 @@ local function can_jump(p, s)
     if to and count(to) == 0 and owner(NEXT[d][s]) == q then return true end
   end
   return false
+end
+
+-- The reason a step or a jump from square sites[1] is not possible: the
+-- capture goes on with the same piece (E7), the square holds no piece of
+-- the player's, or a capture is compulsory (E6); nil to leave the
+-- explanation to the host.
+move_why = function(p, sites, jumper)
+  local s = sites[1]
+  if jumper > 0 then
+    return "the capture goes on: the piece on " .. jumper .. " jumps again (E7)"
+  elseif owner(s) ~= p then
+    return NUMBER[s] .. " holds no piece of yours"
+  end
+  for n = 1, 32 do
+    if owner(SITE[n]) == p and can_jump(p, SITE[n]) then
+      return "a capture is compulsory: a piece of yours can capture (E6)"
+    end
+  end
+  return nil
 end
 
 -- E7 "After a capture, if the same piece can capture again from the
