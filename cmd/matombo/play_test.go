@@ -150,6 +150,7 @@ func TestPlyText(t *testing.T) {
 		{"gore", nil, []string{"a2", "b4", "a1", "b2", "a4", "b4", "a1", "b1", "a4", "b3", "a2", "b1", "a1", "b4", "a2",
 			"b2", "a3", "b2", "a1", "b4", "a4", "b1", "a2", "b2", "a2", "b3", "a3", "b1", "a3", "offer:b2,b4", "accept"}, "b2 and b4 are now Player 1's"},
 		{"yematatu", nil, []string{"b2"}, ""},
+		{"draughts", nil, []string{"11-15", "22-18", "15x22"}, "removed the piece on 18"},
 	} {
 		g, err := games.Library().Load(tc.game, host.WithVariant(tc.variants...))
 		require.NoError(t, err)
@@ -191,4 +192,12 @@ func TestPlayTurnWord(t *testing.T) {
 	assert.Contains(t, r.stdout, "Player 1 (South) plays xg4: removed the piece on g4.\n")
 	assert.Contains(t, r.stdout, "Record: a1 g7 a4 g4 a7 xg4\n")
 	assert.Contains(t, r.stdout, `illegal token "a7xg5"`)
+}
+
+// A refused token names the rule it breaks, from the script's why: in
+// draughts, a step while a capture is possible.
+func TestPlayWhyCaptureCompulsory(t *testing.T) {
+	r := matombo(t, "11-15 22-18 9-13\nquit\n", "play", "draughts", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, `illegal token "9-13": a capture is compulsory: a piece of yours can capture (E6); `)
 }

@@ -17,7 +17,15 @@ import (
 // piece placed or moved, a decision such as stop).
 func plyText(g *host.Game, effects []host.Effect) string {
 	b := g.Board()
+	// A site as the game's tokens write it: by number when a move kind
+	// does (draughts' 18), else by name.
 	name := func(i int) string { return b.Site(i).Name }
+	for _, k := range g.MoveKinds() {
+		if k.Numbers() {
+			name = b.SiteNumber
+			break
+		}
+	}
 	pieces := b.Style() == host.Pieces
 	var parts []string
 	var sowFrom, sowN, lastDrop = -1, 0, -1
