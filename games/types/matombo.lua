@@ -419,6 +419,10 @@ function matombo.placement_play(spec) end
 ---@param spec {clear: (matombo.Var|string)[]?, after: function[]?}
 ---@return fun(p: integer, ...: matombo.Site)
 function matombo.remove_play(spec) end
+---(p) → moves emitted: a move (from, to) of kind `kind` for each piece of `from` and each empty neighbour along the board's lines in the way the piece moves (`toward`, or both ways for a piece of `both`), piece by piece in board order, each piece's moves by the site moved to. As a site test, `(p, s)`: whether the piece on `s` can step.
+---@param spec {kind: matombo.Kind|string, from: (matombo.Filter)|(matombo.Filter)[], toward: ("ahead"|"back"|"both")|("ahead"|"back"|"both")[]?, both: (matombo.Filter)|(matombo.Filter)[]?}
+---@return fun(p: integer): integer
+function matombo.steps_rule(spec) end
 ---(p) → moves emitted: the moves of `moves(p)` but those for which `except(p, kind, sites...)` holds, in their order.
 ---@param spec {moves: function, except: function}
 ---@return fun(p: integer): integer
