@@ -399,6 +399,10 @@ function matombo.again_rule(spec) end
 ---@param spec {kind: matombo.Kind|string?, each: (matombo.Filter)|(matombo.Filter)[]?, steps: (matombo.Filter)|(matombo.Filter)[]?, jumps: (matombo.Filter)|(matombo.Filter)[]?, pairs: {from: (matombo.Filter)|(matombo.Filter)[], to: (matombo.Filter)|(matombo.Filter)[]}?, moves: (matombo.Kind|string)[]?, when_none: (matombo.Filter)|(matombo.Filter)[]?}
 ---@return fun(p: integer): integer
 function matombo.emit_rule(spec) end
+---(p) → moves emitted: a move (from, to) of kind `kind` for each piece of `from` that can jump along one of the board's lines, in the way the piece moves (`toward`, or both ways for a piece of `both`), over a neighbour of `over` to the empty site just beyond, piece by piece in board order. As a site test, `(p, s)`: whether the piece on `s` can jump (a capture that goes on); as the choices of a pending decision, `(p, at)`: the jumps of the piece on `at`, as moves of kind `again` naming the site landed on.
+---@param spec {kind: matombo.Kind|string, over: (matombo.Filter)|(matombo.Filter)[], again: matombo.Kind|string?, from: (matombo.Filter)|(matombo.Filter)[], toward: ("ahead"|"back"|"both")|("ahead"|"back"|"both")[]?, both: (matombo.Filter)|(matombo.Filter)[]?}
+---@return fun(p: integer): integer
+function matombo.jumps_rule(spec) end
 ---(p, site) → boolean: whether p owns `length` consecutive sites of a line through `s`, `s` among them (as `in_a_row`); with `anywhere`, `length` sites of a line through `s` wherever they stand on it; with `through`, the lines through that site instead, which p must own. With `s` nil, any line of the board: so it is a condition too, `(p)`. `only` and `except` (per player: one list of lines for every player, or one list for each) say which of the board's lines count: a line is given by its sites, in either order.
 ---@param spec {length: integer, anywhere: boolean?, through: matombo.Site?, only: matombo.Site[][]?, except: matombo.Site[][]?}
 ---@return fun(p: integer, site: matombo.Site?): boolean
