@@ -419,6 +419,10 @@ function matombo.placement_legal(spec) end
 ---@param spec {drop: matombo.Kind|string?, move: matombo.Kind|string?, win: function?, reason: string?, arrival: function[]?, after: function?, other: function?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.placement_play(spec) end
+---(p, s) → whether it acted: after p's piece arrived on `s`: when `s` is in p's row `row` and the piece matches `piece`, `add` counters are put on it (from p's hand with `from_hand`, as `m.set_hand` and `m.add`): a man crowned a king. Returns whether it did.
+---@param spec {row: (integer)|(integer)[], piece: (matombo.Filter)|(matombo.Filter)[]?, add: integer?, from_hand: boolean?}
+---@return function
+function matombo.promote_rule(spec) end
 ---(p, sites...): `(p, s)`: the counters on `s` go to p's captured total (as `m.capture(s, p)`), the variables of `clear` become 0, then `after(p, n)` for each part of `after` in order, n the counters taken, until the game ends.
 ---@param spec {clear: (matombo.Var|string)[]?, after: function[]?}
 ---@return fun(p: integer, ...: matombo.Site)
