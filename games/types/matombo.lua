@@ -126,6 +126,10 @@ function matombo.filter(spec) end
 ---@param n integer
 function matombo.max_plies(n) end
 
+---Sets declare's repetition after declare, when it depends on the parameters.
+---@param n integer
+function matombo.repetition(n) end
+
 ---Raises an error about a table of matombo.data, naming its variants file and line.
 ---@param t table
 ---@param message string
