@@ -7,7 +7,8 @@
 --   E4  a king steps diagonally forward or back               -> e3_steps
 --   E5  a capture jumps an adjacent opponent                  -> e5_jumps, e5_capture
 --   E6  a capture is compulsory, any capture may be chosen    -> e6_capture_first
---   E7  a capture goes on with the same piece while it can    -> e7_jumps_again
+--   E7  a capture goes on with the same piece while it can    -> e7_jumps_again,
+--                                                                e7_next_jumps
 --   E8  a man on the far row is crowned, ending the move      -> e8_crown
 --   E9  a player who cannot move loses                        -> e9_blocked
 --   E10 the third repetition of a position is a draw          -> e10_repetition
@@ -264,9 +265,12 @@ local e5_jumps = m.rule("e5_jumps", m.jumps_rule {
 
 -- E7 "After a capture, if the same piece can capture again from the
 -- square it landed on, it must: the move goes on, jump after jump, until
--- it can capture no more." Whether the piece on a square goes on, and its
--- next jumps, written x and the square landed on.
+-- it can capture no more." Whether the piece on a square goes on; and,
+-- while it waits, its next jumps, written x and the square landed on.
 local e7_jumps_again = m.rule("e7_jumps_again", m.jumps_rule {
+  kind = JUMP, from = MINE, over = THEIRS, toward = FORWARD, both = KINGS,
+})
+local e7_next_jumps = m.rule("e7_next_jumps", m.jumps_rule {
   kind = JUMP, again = JUMP_ON, from = MINE, over = THEIRS, toward = FORWARD, both = KINGS,
 })
 
@@ -287,7 +291,7 @@ local e6_capture_first = m.rule("e6_capture_first", m.first_of_rule { e5_jumps, 
 
 -- The moves of p: in the middle of a capture (jumper set), the jumper's
 -- next jumps (E7); otherwise E6's.
-local legal = m.pending_legal { pending = JUMPER, none = { e6_capture_first }, site = e7_jumps_again }
+local legal = m.pending_legal { pending = JUMPER, none = { e6_capture_first }, site = e7_next_jumps }
 
 -- ---- E9-E11: the end ----
 
