@@ -194,7 +194,6 @@ func TestHopRules(t *testing.T) {
 	}
 	assert.Positive(t, chains, "decisions in the middle of a capture")
 
-
 }
 
 // TestHopRuleErrors: malformed specs name the constructor and the field.

@@ -58,6 +58,8 @@ func (h *Hops) heading(c *Ctx, owners []int32, both *Tester, i int32) Heading {
 }
 
 // EmitHops adds a move of kind k for each hop of the pieces h describes,
+// charging the filter's sites, the neighbours or jumps it looks at and
+// the moves it lists,
 // with c.Mover to move: from every site of h.From, or with at >= 0 from
 // site at only, which must pass h.From. A move names the site moved from
 // and the site moved to, or with landing only the site moved to (the next
@@ -102,13 +104,16 @@ func (c *Ctx) EmitHops(k int, h *Hops, at int, landing bool) (int, error) {
 		}
 		return c.Push(m)
 	}
+	looked := 0
 	for _, i := range cand {
 		if !t.OK(cells, owners, i) || t.Rare && !f.MatchesOwner(cells, l, c.Mover, i) {
 			continue
 		}
 		head := h.heading(c, owners, &both, i)
 		if h.Over == nil {
-			for _, to := range b.Toward(int(i), head) {
+			ns := b.Toward(int(i), head)
+			looked += len(ns)
+			for _, to := range ns {
 				if cells[to] == 0 {
 					if err := push(i, to); err != nil {
 						return len(c.S.Moves) - start, err
@@ -118,7 +123,9 @@ func (c *Ctx) EmitHops(k int, h *Hops, at int, landing bool) (int, error) {
 			continue
 		}
 		last := int32(-1) // jumps are by landing site: one over two neighbours to one site is listed once
-		for _, j := range b.JumpsToward(int(i), head) {
+		js := b.JumpsToward(int(i), head)
+		looked += len(js)
+		for _, j := range js {
 			if j.To == last || cells[j.To] != 0 || !over.OK(cells, owners, j.Over) || over.Rare && !h.Over.MatchesOwner(cells, l, c.Mover, j.Over) {
 				continue
 			}
@@ -128,16 +135,19 @@ func (c *Ctx) EmitHops(k int, h *Hops, at int, landing bool) (int, error) {
 			}
 		}
 	}
+	if err := c.Charge(looked / ItemsPerStep); err != nil {
+		return len(c.S.Moves) - start, err
+	}
 	return len(c.S.Moves) - start, c.chargeMoves(start)
 }
 
 // CanHop reports whether the piece on site at has a hop of those h
 // describes, with c.Mover to move.
 func (c *Ctx) CanHop(h *Hops, at int) (bool, error) {
-	if err := c.Charge(1); err != nil {
+	cells, l, b := c.S.Cells, &c.Def.Layout, c.Def.Board
+	if err := c.Charge((len(b.adj[at])+len(b.jumps[at]))/ItemsPerStep + 1); err != nil {
 		return false, err
 	}
-	cells, l, b := c.S.Cells, &c.Def.Layout, c.Def.Board
 	owners := l.OwnersOf(cells)
 	i := int32(at)
 	if t := h.From.Tester(c.Mover); !t.OK(cells, owners, i) || t.Rare && !h.From.MatchesOwner(cells, l, c.Mover, i) {
