@@ -3,9 +3,9 @@ package kernel
 // Hops: a piece moving one site along the board's lines, a step to an
 // empty neighbour or a jump over a neighbour to the empty site just
 // beyond, in the way the piece may go. A line has a way: the order in
-// which it lists its sites. A piece that moves only forward (a man of a
-// draughts game, a piece of an Alquerque-style game) goes along its lines
-// one way, a piece that moves both ways (a king) either way.
+// which it lists its sites. A piece that moves only forward (a man) goes
+// along its lines one way, a piece that moves both ways (a king) either
+// way.
 
 // Heading is the way along the board's lines a piece may move.
 type Heading uint8

@@ -3,9 +3,8 @@ package rules
 import "github.com/matombo/matombo/host/kernel"
 
 // hop_play: the play of a piece's move along a line that captures what it
-// passes over, and goes on jumping while it can: the moves of English
-// draughts and Drafti (a step, a jump, the next jump of a capture), and
-// the captures of an Alquerque-style game (Zamma, Kharbaga).
+// passes over, and goes on jumping while it can: a step, a jump, the next
+// jump of a chain of captures.
 
 func init() {
 	Register(Spec{Name: "hop_play", Group: "Placing and moving", Slot: SlotKindPlay, Mutates: true, Ends: true,
@@ -14,7 +13,7 @@ func init() {
 			{Name: "pending", Type: FieldVar, Required: true, Doc: "the variable of the pending decision: the site (from 1) of a piece that must jump again, 0 otherwise"},
 			{Name: "again", Type: FieldPart, Slot: SlotSiteTest, Doc: "after a capture, whether the piece goes on from the site it landed on (a `jumps_rule`); a capture is one jump without it"},
 			{Name: "arrival", Type: FieldParts, Slot: SlotArrive, Max: 8, Doc: "what follows the piece's arrival (a `promote_rule`)"},
-			{Name: "arrival_ends", Type: FieldBool, Doc: "an arrival that acted ends the move, even when the piece could jump again (a man crowned in English draughts)"},
+			{Name: "arrival_ends", Type: FieldBool, Doc: "an arrival that acted ends the move, even when the piece could jump again (a man crowned in the middle of a capture stops there)"},
 			{Name: "progress", Type: FieldFilter, PerPlayer: true, Doc: "the pieces whose every move is progress, tested where the piece stood (a man, which never moves back)"},
 			{Name: "after", Type: FieldParts, Slot: SlotAfter, Max: 8, Doc: "what follows each decision, `(p, n)`: a `quiet_rule`, the end of the game"},
 		},

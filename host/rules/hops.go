@@ -3,10 +3,8 @@ package rules
 import "github.com/matombo/matombo/host/kernel"
 
 // steps_rule: pieces stepping one site along the board's lines in the
-// way each may go, a man of a draughts game (English draughts, Drafti,
-// Russian draughts) only forward and its king both ways, a piece of an
-// Alquerque-style game (Zamma, Kharbaga) only forward. What it shares
-// with jumps_rule (jumps.go) is here too.
+// way each may go, a man only forward and a king both ways. What it
+// shares with jumps_rule (jumps.go) is here too.
 
 var headingWords = []string{"ahead", "back", "both"}
 

@@ -3,10 +3,9 @@ package rules
 import "github.com/matombo/matombo/host/kernel"
 
 // jumps_rule: pieces jumping along the board's lines over the sites of a
-// filter (the opponent's pieces) in the way each may go, as the captures
-// of English draughts and Drafti's men, or of an Alquerque-style game;
-// the same part lists the next jumps of a piece in the middle of a
-// capture and tells whether it can go on.
+// filter (the opponent's pieces) in the way each may go, a capture by
+// jumping; the same part lists the next jumps of a piece in the middle of
+// a capture and tells whether it can go on.
 
 func init() {
 	Register(Spec{Name: "jumps_rule", Group: "Placing and moving", Slot: SlotEmit,

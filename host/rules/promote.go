@@ -3,8 +3,7 @@ package rules
 import "github.com/matombo/matombo/host/kernel"
 
 // promote_rule: a piece arriving on a row is promoted, counters put on it
-// (a crown): the man of English draughts or Drafti reaching the far row,
-// a piece of an Alquerque-style game (Zamma's mullah).
+// (a crown): a man reaching the far row becomes a king.
 
 func init() {
 	Register(Spec{Name: "promote_rule", Group: "Placing and moving", Slot: SlotArrive, Mutates: true,
