@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,6 +82,9 @@ type Board struct {
 	allLinesCost int       // the steps reading every line costs
 	adj          [][]int32 // per site: neighbours along lines
 	jumps        [][]Jump  // per site: jumps along lines
+	ahead, back  [][]int32 // per site: neighbours along lines in the order each line lists its sites, and against it
+	jumpsAhead   [][]Jump  // per site: jumps along lines in their order
+	jumpsBack    [][]Jump  // per site: jumps along lines against their order
 	adjSet       []uint64  // per site of a board of at most 64 sites: its neighbours as a set (bit i for site i); nil on larger boards
 	lineLen      int       // the length of every line, 0 when they differ
 	flatAt       [][]int32 // per site, when lineLen > 0: the sites of the lines through it, one line after the other
@@ -376,10 +380,14 @@ func (b *Board) addLines(lines [][]string) error {
 	b.linesAt = make([][]int32, n)
 	b.adj = make([][]int32, n)
 	b.jumps = make([][]Jump, n)
+	b.ahead, b.back = make([][]int32, n), make([][]int32, n)
+	b.jumpsAhead, b.jumpsBack = make([][]Jump, n), make([][]Jump, n)
 	// Sets, not searches of the lists: many lines through one site must
 	// not make loading quadratic (the loop runs in Go, outside the budget).
 	adjSeen := map[[2]int32]bool{}
 	jumpSeen := map[[3]int32]bool{}
+	headSeen := map[[3]int32]bool{}
+	jumpHeadSeen := map[[4]int32]bool{}
 	for li, names := range lines {
 		if len(names) < 2 {
 			return &LineError{li, fmt.Sprintf("line %d has %d sites; a line needs at least 2", li+1, len(names))}
@@ -406,12 +414,28 @@ func (b *Board) addLines(lines [][]string) error {
 						adjSeen[e] = true
 						b.adj[s] = append(b.adj[s], line[k+d])
 					}
+					if e := [3]int32{s, line[k+d], int32(d)}; !headSeen[e] {
+						headSeen[e] = true
+						if d > 0 {
+							b.ahead[s] = append(b.ahead[s], line[k+d])
+						} else {
+							b.back[s] = append(b.back[s], line[k+d])
+						}
+					}
 				}
 				if k+2*d >= 0 && k+2*d < len(line) {
 					j := Jump{Over: line[k+d], To: line[k+2*d]}
 					if e := [3]int32{s, j.Over, j.To}; !jumpSeen[e] {
 						jumpSeen[e] = true
 						b.jumps[s] = append(b.jumps[s], j)
+					}
+					if e := [4]int32{s, j.Over, j.To, int32(d)}; !jumpHeadSeen[e] {
+						jumpHeadSeen[e] = true
+						if d > 0 {
+							b.jumpsAhead[s] = append(b.jumpsAhead[s], j)
+						} else {
+							b.jumpsBack[s] = append(b.jumpsBack[s], j)
+						}
 					}
 				}
 			}
@@ -458,6 +482,10 @@ func (b *Board) addLines(lines [][]string) error {
 	for i := range b.adj {
 		sort.Slice(b.adj[i], func(x, y int) bool { return b.adj[i][x] < b.adj[i][y] })
 		sort.Slice(b.jumps[i], func(x, y int) bool { return b.jumps[i][x].To < b.jumps[i][y].To })
+		slices.Sort(b.ahead[i])
+		slices.Sort(b.back[i])
+		sort.Slice(b.jumpsAhead[i], func(x, y int) bool { return b.jumpsAhead[i][x].To < b.jumpsAhead[i][y].To })
+		sort.Slice(b.jumpsBack[i], func(x, y int) bool { return b.jumpsBack[i][x].To < b.jumpsBack[i][y].To })
 	}
 	return nil
 }

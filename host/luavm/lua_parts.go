@@ -242,6 +242,12 @@ func (vm *Machine) decodePerPlayer(L *lua.LState, v lua.LValue, what string, f *
 			out[p] = vm.decodeValue(L, one(p), what, f).(*kernel.Filter)
 		}
 		return out
+	case rules.FieldWord:
+		out := make([]string, n)
+		for p := range out {
+			out[p] = vm.decodeValue(L, one(p), what, f).(string)
+		}
+		return out
 	case rules.FieldSite, rules.FieldRow, rules.FieldInt, rules.FieldVar, rules.FieldKind:
 		out := make([]int, n)
 		for p := range out {

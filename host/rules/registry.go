@@ -170,7 +170,8 @@ func NewArgs(def *kernel.Def, spec *Spec) *Args {
 }
 
 // Set sets a field's decoded value: int (FieldInt, FieldSite, FieldVar,
-// FieldKind, FieldRow), bool, string (FieldWord, FieldText), uint64
+// FieldKind, FieldRow), bool, string (FieldWord, FieldText; []string a
+// FieldWord per player), uint64
 // (FieldTag), []int (lists of sites, variables, kinds), []int32
 // (FieldCounts), [][]int (FieldSiteLists; per player [][][]int),
 // *kernel.Track, *kernel.Filter, any (a part), []any,
@@ -209,6 +210,9 @@ func (a *Args) Int(name string) int {
 
 // Bool returns a boolean field (false when absent).
 func (a *Args) Bool(name string) bool { v, _ := get[bool](a, name); return v }
+
+// Words returns a per-player word field, nil when absent.
+func (a *Args) Words(name string) []string { v, _ := get[[]string](a, name); return v }
 
 // Word returns a word or text field ("" when absent).
 func (a *Args) Word(name string) string { v, _ := get[string](a, name); return v }
