@@ -195,9 +195,10 @@ func TestPlayTurnWord(t *testing.T) {
 }
 
 // A refused token names the rule it breaks, from the script's why: in
-// draughts, a step while a capture is possible.
-func TestPlayWhyCaptureCompulsory(t *testing.T) {
-	r := matombo(t, "11-15 22-18 9-13\nquit\n", "play", "draughts", "--p2", "human")
+// draughts, a move from a square without a piece of the mover's, and a
+// step while the capturing piece must jump again (E7).
+func TestPlayWhyDraughts(t *testing.T) {
+	r := matombo(t, "11-15 22-18 14-17\nquit\n", "play", "draughts", "--p2", "human")
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Contains(t, r.stdout, `illegal token "9-13": a capture is compulsory: a piece of yours can capture (E6); `)
+	assert.Contains(t, r.stdout, `illegal token "14-17": 14 holds no piece of yours; `)
 }

@@ -267,25 +267,6 @@ local e5_jumps = m.rule("e5_jumps", m.jumps_rule {
   kind = JUMP, from = MINE, over = THEIRS, toward = FORWARD, both = KINGS,
 })
 
--- The reason a step or a jump from square sites[1] is not possible: the
--- capture goes on with the same piece (E7), the square holds no piece of
--- the player's, or a capture is compulsory (E6); nil to leave the
--- explanation to the host.
-move_why = function(p, sites, jumper)
-  local s = sites[1]
-  if jumper > 0 then
-    return "the capture goes on: the piece on " .. jumper .. " jumps again (E7)"
-  elseif owner(s) ~= p then
-    return NUMBER[s] .. " holds no piece of yours"
-  end
-  for n = 1, 32 do
-    if owner(SITE[n]) == p and can_jump(p, SITE[n]) then
-      return "a capture is compulsory: a piece of yours can capture (E6)"
-    end
-  end
-  return nil
-end
-
 -- E7 "After a capture, if the same piece can capture again from the
 -- square it landed on, it must: the move goes on, jump after jump, until
 -- it can capture no more." Whether the piece on a square goes on; and,
@@ -296,6 +277,21 @@ local e7_jumps_again = m.rule("e7_jumps_again", m.jumps_rule {
 local e7_next_jumps = m.rule("e7_next_jumps", m.jumps_rule {
   kind = JUMP, again = JUMP_ON, from = MINE, over = THEIRS, toward = FORWARD, both = KINGS,
 })
+
+-- The reason a step or a jump from square sites[1] is not possible: the
+-- capture goes on with the same piece (E7), or the square holds no piece
+-- of the player's; nil to leave the explanation to the host (a step
+-- while a capture is possible: the host names the captures, and their
+-- prompt says a capture is compulsory, E6).
+move_why = function(p, sites, jumper)
+  local s = sites[1]
+  if jumper > 0 then
+    return "the capture goes on: the piece on " .. NUMBER[jumper] .. " jumps again (E7)"
+  elseif owner(s) ~= p then
+    return NUMBER[s] .. " holds no piece of yours"
+  end
+  return nil
+end
 
 -- ---- E8: crowning ----
 
