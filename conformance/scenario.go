@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -77,8 +78,11 @@ type Step struct {
 	Name   string
 	Play   []Token
 	Reject *Token
-	Error  string
-	Expect *Expect
+	Error  string // text the rejection's message must contain
+	// ErrorCode is the stable code the rejection must have
+	// (host.ErrorCode: "illegal-token", "game-over", "budget-steps", ...).
+	ErrorCode string
+	Expect    *Expect
 }
 
 // Expect is what must hold after a step. Nil fields are not checked.
@@ -391,14 +395,14 @@ func (p *parser) file_(n *yaml.Node) *File {
 	return f
 }
 
-var stepKeys = []string{"name", "play", "reject", "error", "expect"}
+var stepKeys = []string{"name", "play", "reject", "error", "error_code", "expect"}
 
 func (p *parser) scenario(n *yaml.Node, game string, variants []string, params []Param) *Scenario {
 	s := &Scenario{File: p.file, Line: n.Line, Game: game, Variants: variants, Params: append([]Param(nil), params...)}
 	top := &Step{Line: n.Line}
 	hasTop := false
 	var steps *yaml.Node
-	p.fields(n, "a scenario", []string{"name", "rule", "quote", "variant", "params", "start", "play", "expect", "reject", "error", "steps"}, func(key string, k, v *yaml.Node) {
+	p.fields(n, "a scenario", []string{"name", "rule", "quote", "variant", "params", "start", "play", "expect", "reject", "error", "error_code", "steps"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "name":
 			s.Name = p.str(v, "name")
@@ -461,6 +465,9 @@ func (p *parser) checkStep(n *yaml.Node, st *Step) {
 	if st.Error != "" && st.Reject == nil {
 		p.fail(n, "error goes with reject: the token whose rejection should say it")
 	}
+	if st.ErrorCode != "" && st.Reject == nil {
+		p.fail(n, "error_code goes with reject: the token whose rejection should have it")
+	}
 }
 
 func (p *parser) stepField(st *Step, key string, v *yaml.Node) {
@@ -479,6 +486,11 @@ func (p *parser) stepField(st *Step, key string, v *yaml.Node) {
 		st.Reject = &Token{Text: v.Value, Line: v.Line}
 	case "error":
 		st.Error = p.str(v, "error")
+	case "error_code":
+		st.ErrorCode = p.str(v, "error_code")
+		if !slices.Contains(host.ErrorCodes(), st.ErrorCode) {
+			p.fail(v, "error_code: unknown code %q (codes: %s)", st.ErrorCode, strings.Join(host.ErrorCodes(), ", "))
+		}
 	case "expect":
 		st.Expect = p.expect(v)
 	}

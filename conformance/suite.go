@@ -210,7 +210,7 @@ func diagramLine(d *Diagram, err error) int {
 // stops here.
 func runStep(g *host.Game, s *host.State, st *Step, res *Result) bool {
 	for _, tok := range st.Play {
-		if err := s.Play(tok.Text); err != nil {
+		if err := s.PlayTurn(tok.Text); err != nil {
 			res.Status, res.Line, res.Token = Failed, tok.Line, tok.Text
 			res.Field, res.Want, res.Got = "play", "the token is legal", err.Error()
 			var ill *host.IllegalMoveError
@@ -223,15 +223,22 @@ func runStep(g *host.Game, s *host.State, st *Step, res *Result) bool {
 	}
 	if st.Reject != nil {
 		before, _ := s.MarshalJSON()
-		err := s.Play(st.Reject.Text)
+		err := s.PlayTurn(st.Reject.Text)
 		after, _ := s.MarshalJSON()
 		res.Line, res.Token = st.Reject.Line, st.Reject.Text
 		var ill *host.IllegalMoveError
+		illegal := errors.As(err, &ill)
+		code := host.ErrorCode(err)
 		switch {
 		case err == nil:
 			res.Status, res.Field, res.Want, res.Got = Failed, "reject", "the token is rejected", "it was played"
 			return true
-		case !errors.As(err, &ill):
+		case st.ErrorCode != "" && code != st.ErrorCode && illegal:
+			res.Status, res.Field, res.Want, res.Got = Failed, "error_code", "a rejection with the code "+st.ErrorCode, code+": "+err.Error()
+			return true
+		case !illegal && (st.ErrorCode == "" || code != st.ErrorCode):
+			// A script that fails, or runs out of a budget, unless the
+			// step expects it by its code.
 			res.Status, res.Error = Errored, err.Error()
 			return true
 		case st.Error != "" && !strings.Contains(err.Error(), st.Error):

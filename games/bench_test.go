@@ -38,6 +38,11 @@ var benchGames = []struct {
 	{"yemutwelve", "morabaraba", []host.Option{host.WithVariant("morabaraba")}},
 	{"bao", "bao", nil},
 	{"bao", "bao-must-capture", []host.Option{host.WithVariant("must-capture")}},
+	{"draughts", "draughts", nil},
+	{"draughts", "draughts-openspiel", []host.Option{host.WithVariant("openspiel")}},
+	{"baokiswahili", "baokiswahili", nil},
+	{"drafti", "drafti", nil},
+	{"drafti", "drafti-international", []host.Option{host.WithVariant("international")}},
 }
 
 // midGame plays random moves from the opening until ply n (or the end).

@@ -170,8 +170,8 @@ func variantFor(name string) []host.Option {
 	return nil
 }
 
-// TestEffectsLeadFromStateToState plays 200 random games of every shipped
-// game and variant with effects recorded and checks after every ply that
+// TestEffectsLeadFromStateToState plays 200 random games (40 under the
+// race detector) of every shipped game and variant with effects recorded and checks after every ply that
 // the ply's effects, applied to the state before it, give the state after
 // it (verify.Effects): counts, owners, captured totals, hands and whose
 // decision is next.
@@ -184,8 +184,15 @@ func TestEffectsLeadFromStateToState(t *testing.T) {
 				t.Fatal(err)
 			}
 			n := 200
-			if testing.Short() {
+			switch {
+			case testing.Short():
 				n = 20
+			case raceEnabled:
+				// Under the race detector each game costs ten times as
+				// much, and what it looks for is in the concurrent tests
+				// (as TestInvariants says): 40 games a variant keep the
+				// package's race run short.
+				n = 40
 			}
 			r := g.NewRunner()
 			defer r.Close()

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"testing/fstest"
 
@@ -18,10 +19,13 @@ import (
 // record the same effects for every move and end alike.
 func TestNativeRulesAgreeWithLua(t *testing.T) {
 	games := 30
+	if n := os.Getenv("MATOMBO_AGREE_GAMES"); n != "" {
+		games, _ = strconv.Atoi(n)
+	}
 	if testing.Short() || raceEnabled {
 		games = 3
 	}
-	for _, name := range []string{"tsoro", "gore", "yematatu"} {
+	for _, name := range []string{"tsoro", "gore", "yematatu", "bao"} {
 		script, err := os.ReadFile(filepath.Join("testdata", "lua-rules", name+".lua"))
 		require.NoError(t, err)
 		variants, err := os.ReadFile(filepath.Join(name, "variants.yaml"))

@@ -9,12 +9,9 @@ import (
 // yematatuPort plays Tsoro Yematatu (docs/rules/yematatu.md Y1-Y7) on the
 // board of the loaded game: its points and lines.
 type yematatuPort struct {
-	names  []string
-	lines  [][]int
-	at     [][]int // the lines through each point
-	adj    [][]int // neighbours along lines, ascending
-	jumps  [][][2]int
-	owner  []int // 0 for an empty point
+	lineBoard
+	jumps  [][][2]int // over a neighbour to the point beyond, by that point
+	owner  []int      // 0 for an empty point
 	hand   [2]int
 	toMove int
 	done   bool
@@ -24,18 +21,12 @@ type yematatuPort struct {
 }
 
 func newYematatuPort(g *host.Game) port {
-	y := &yematatuPort{names: siteNames(g), lines: g.Board().Lines(), reps: newRepetitions()}
+	y := &yematatuPort{lineBoard: newLineBoard(g), reps: newRepetitions()}
 	n := len(y.names)
-	y.at = make([][]int, n)
-	y.adj = make([][]int, n)
 	y.jumps = make([][][2]int, n)
-	for li, line := range y.lines {
+	for _, line := range y.lines {
 		for k, s := range line {
-			y.at[s] = append(y.at[s], li)
 			for _, d := range []int{-1, 1} {
-				if k+d >= 0 && k+d < len(line) && !slices.Contains(y.adj[s], line[k+d]) {
-					y.adj[s] = append(y.adj[s], line[k+d])
-				}
 				if k+2*d >= 0 && k+2*d < len(line) {
 					y.jumps[s] = append(y.jumps[s], [2]int{line[k+d], line[k+2*d]})
 				}
@@ -43,7 +34,6 @@ func newYematatuPort(g *host.Game) port {
 		}
 	}
 	for s := range n {
-		slices.Sort(y.adj[s])
 		slices.SortStableFunc(y.jumps[s], func(a, b [2]int) int { return a[1] - b[1] })
 	}
 	y.owner = make([]int, n)

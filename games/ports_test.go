@@ -47,6 +47,44 @@ var portGames = []struct {
 	{"tsoro-4x8", "tsoro", []host.Option{host.WithParam("holes", 8)}, newTsoroPort},
 	{"gore", "gore", nil, newGorePort},
 	{"yematatu", "yematatu", nil, newYematatuPort},
+	{"tictactoe", "tictactoe", nil, newTicTacToePort},
+	{"tapatan", "tapatan", nil, newTapatanPort},
+	{"achi", "achi", nil, newAchiPort},
+	{"nineholes", "nineholes", nil, newNineHolesPort},
+	{"shisima", "shisima", nil, newShisimaPort},
+	{"tantfant", "tantfant", nil, newTantFantPort},
+	{"bao", "bao", nil, newBaoPort},
+	{"bao-must-capture", "bao", []host.Option{host.WithVariant("must-capture")}, newBaoPort},
+	{"yemutwelve", "yemutwelve", nil, newMorrisPort},
+	{"yemutwelve-flying", "yemutwelve", []host.Option{host.WithParam("flying", true)}, newMorrisPort},
+	{"nine-mens-morris", "yemutwelve", []host.Option{host.WithVariant("nine-mens-morris")}, newMorrisPort},
+	{"nine-mens-morris-stepping", "yemutwelve", []host.Option{host.WithVariant("nine-mens-morris"), host.WithParam("flying", false)}, newMorrisPort},
+	{"morabaraba", "yemutwelve", []host.Option{host.WithVariant("morabaraba")}, newMorrisPort},
+	{"draughts", "draughts", nil, newDraughtsPort},
+	{"baokiswahili", "baokiswahili", nil, newBaoksPort},
+	{"draughts-openspiel", "draughts", []host.Option{host.WithVariant("openspiel")}, newDraughtsPort},
+	{"drafti", "drafti", nil, newDraftiPort},
+	{"drafti-international", "drafti", []host.Option{host.WithVariant("international")}, newDraftiPort},
+}
+
+// portCombos are combinations of parameters whose rules differ from every
+// named variant's, played by TestPortsAgree besides portGames and their
+// variants.
+var portCombos = []struct {
+	label string
+	game  string
+	opts  []host.Option
+}{
+	{"tapatan/not-centre-first+move-anywhere", "tapatan", []host.Option{host.WithVariant("not-centre-first"), host.WithVariant("move-anywhere")}},
+	{"tapatan/centre-first+move-anywhere", "tapatan", []host.Option{host.WithVariant("centre-first"), host.WithVariant("move-anywhere")}},
+	{"achi/three-pieces+blocked-loses", "achi", []host.Option{host.WithVariant("three-pieces"), host.WithVariant("blocked-loses")}},
+	{"tantfant/blocked-draw", "tantfant", []host.Option{host.WithParam("blocked", "draw")}},
+	{"tantfant/diagonals+blocked-draw", "tantfant", []host.Option{host.WithVariant("diagonals"), host.WithParam("blocked", "draw")}},
+	{"tantfant/no-home-rows+blocked-draw", "tantfant", []host.Option{host.WithVariant("no-home-rows"), host.WithParam("blocked", "draw")}},
+	{"yemutwelve/morabaraba-stepping", "yemutwelve", []host.Option{host.WithVariant("morabaraba"), host.WithParam("flying", false)}},
+	{"yemutwelve/diagonal-moves+flying", "yemutwelve", []host.Option{host.WithVariant("diagonal-moves"), host.WithParam("flying", true)}},
+	{"yemutwelve/morabaraba-plain", "yemutwelve", []host.Option{host.WithVariant("morabaraba"), host.WithParam("board", "plain")}},
+	{"yemutwelve/nine-mens-morris+morabaraba", "yemutwelve", []host.Option{host.WithVariant("nine-mens-morris"), host.WithParam("morabaraba", true), host.WithParam("pieces", 10)}},
 }
 
 // repetitions counts positions by their hash since the last irreversible
@@ -89,34 +127,57 @@ func portPlayout(p port, rng *rand.Rand, maxPlies int) int {
 
 // TestPortsAgree plays random games with each port and with the script,
 // choosing the same moves, and compares the legal tokens of every decision
-// and the results: the ports play the same games as the scripts.
+// and the results: the ports play the same games as the scripts. It plays
+// every entry of portGames, each named variant of those without options,
+// and portCombos, each set of parameter values once: 200 games of each,
+// enough for the rare ends and rules to come up (a full morris board,
+// Morabaraba's ten moves at three pieces and its barred move back, Achi's
+// pass, a blocked Tant Fant player); 4 under -short and the race detector.
 func TestPortsAgree(t *testing.T) {
-	games := 60
+	games := 200
 	if testing.Short() || raceEnabled {
 		games = 4
 	}
-	for _, pg := range portGames {
-		lib := gamesLibrary()
-		g, err := lib.Load(pg.game, pg.opts...)
+	type agreeCase struct {
+		label string
+		g     *host.Game
+		make  func(g *host.Game) port
+	}
+	var cases []agreeCase
+	lib := gamesLibrary()
+	seen := map[string]bool{} // a game's parameter values: each set is played once
+	add := func(label, name string, make func(g *host.Game) port, opts ...host.Option) {
+		g, err := lib.Load(name, opts...)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", label, err)
 		}
-		cases := map[string]*host.Game{pg.label: g}
+		if key := fmt.Sprint(name, g.Params()); !seen[key] {
+			seen[key] = true
+			cases = append(cases, agreeCase{label, g, make})
+		}
+	}
+	makers := map[string]func(g *host.Game) port{}
+	for _, pg := range portGames {
+		makers[pg.game] = pg.make
+		add(pg.label, pg.game, pg.make, pg.opts...)
 		if pg.opts == nil {
+			g, err := lib.Load(pg.game)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, v := range g.Variants() {
-				vg, err := lib.Load(pg.game, host.WithVariant(v.Name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				cases[pg.label+"/"+v.Name] = vg
+				add(pg.label+"/"+v.Name, pg.game, pg.make, host.WithVariant(v.Name))
 			}
 		}
-		for label, g := range cases {
-			t.Run(label, func(t *testing.T) {
-				t.Parallel()
-				portAgrees(t, g, pg.make(g), games)
-			})
-		}
+	}
+	for _, c := range portCombos {
+		add(c.label, c.game, makers[c.game], c.opts...)
+	}
+	for _, c := range cases {
+		t.Run(c.label, func(t *testing.T) {
+			t.Parallel()
+			portAgrees(t, c.g, c.make(c.g), games)
+		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host/internal/memwalk"
+	"github.com/matombo/matombo/host/luavm"
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/stretchr/testify/assert"
@@ -197,10 +198,10 @@ func TestMemoryIsChargedToTheScriptThatHoldsIt(t *testing.T) {
 // a local variable of a running function is counted.
 func TestMemoryMeasurementSeesRegistersAndTables(t *testing.T) {
 	require.NoError(t, memwalk.Check())
-	var vm *machine
+	var vm *luavm.Machine
 	var measured []uint64
 	measure := withTestPrimitive("measure", func(L *lua.LState) int {
-		measured = append(measured, vm.heldMemory(1<<40))
+		measured = append(measured, vm.HeldMemory(1<<40))
 		return 0
 	})
 	src := miniSource("held", ``)
@@ -217,7 +218,7 @@ func TestMemoryMeasurementSeesRegistersAndTables(t *testing.T) {
 	vm, err = g.machine()
 	require.NoError(t, err)
 	s := g.Start()
-	require.NoError(t, vm.apply(s, s.Moves()[0]))
+	require.NoError(t, vm.Apply(&s.k, s.Moves()[0]))
 	g.release(vm)
 	require.Len(t, measured, 2)
 	assert.Greater(t, measured[1]-measured[0], uint64(100000*memwalk.SlotSize), "a table in a local variable is counted: %v", measured)

@@ -3,6 +3,7 @@ package host
 import (
 	"testing"
 
+	"github.com/matombo/matombo/host/luavm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -23,7 +24,7 @@ func TestCompileScriptErrors(t *testing.T) {
 		{"undeclared global", "local x = 1\nreturn y", 2, `undeclared global "y"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := compileScript("c.lua", []byte(c.src))
+			_, err := luavm.Compile("c.lua", []byte(c.src))
 			require.Error(t, err)
 			var se *ScriptError
 			require.ErrorAs(t, err, &se)

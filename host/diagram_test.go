@@ -134,7 +134,19 @@ func TestCellAndParseCell(t *testing.T) {
 		{"2", 1, 2, ""},
 		{"3", 0, 0, `"3": want a player number 1-2 or . for empty`},
 		{"0", 0, 0, "want a player number 1-2"},
-		{"1@2", 0, 0, "@ marks owners on counts boards"},
+		{"1@2", 1, 2, ""},
+		{"11", 2, 1, ""},
+		{"222", 3, 2, ""},
+		{"999999999", 0, 0, "want a player number 1-2"},
+		{"111111111", 9, 1, ""},
+		{"1111111111", 0, 0, "up to 9"},
+		{"12@1", 12, 1, ""},
+		{"12", 0, 0, "want a player number 1-2"},
+		{"12@3", 0, 0, "want a player number 1-2"},
+		{"0@1", 0, 0, "want a player number 1-2"},
+		{"@1", 0, 0, "want a player number 1-2"},
+		{"2@", 0, 0, "unknown mark"},
+		{"2@11", 0, 0, "want a player number 1-2"},
 	} {
 		count, owner, err := p.ParseCell(0, c.cell)
 		if c.err != "" {
@@ -260,19 +272,4 @@ func TestNewStateFromDiagram(t *testing.T) {
 	assert.Equal(t, 0, s.Ply())
 	assert.Equal(t, 1, s.Repetitions())
 	assert.True(t, strings.HasPrefix(stateJSONText(t, s), `{"game":"probe"`))
-}
-
-func TestCutAtField(t *testing.T) {
-	for _, c := range []struct {
-		line string
-		k    int
-		want string
-	}{
-		{"c . 2 .   c 1 2 3", 4, "c . 2 ."},
-		{"  a   1     a   1", 2, "  a   1"},
-		{"b\t.-.\tb 1-2", 2, "b\t.-."},
-		{"a 1", 5, "a 1"},
-	} {
-		assert.Equal(t, c.want, cutAtField(c.line, c.k), "%q", c.line)
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/matombo/matombo/host/kernel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -282,7 +283,7 @@ func TestApplyEffectsErrors(t *testing.T) {
 
 func TestEffectKindNames(t *testing.T) {
 	for k := EffectTake; k <= EffectTurn; k++ {
-		back, ok := effectKind(k.String())
+		back, ok := kernel.EffectKindNamed(k.String())
 		assert.True(t, ok)
 		assert.Equal(t, k, back)
 	}

@@ -2,224 +2,106 @@ package host
 
 import (
 	"context"
-	"fmt"
-	"strings"
+
+	"github.com/matombo/matombo/host/diag"
 )
 
-// Pos is a place in a source file. Line and Col count from 1; zero means
-// unknown. Where the parser gives a range (a syntax error's token, a
-// statement over several lines, a YAML scalar) EndLine and EndCol mark its
-// last line and column, as hcl's ranges do; they are zero otherwise.
-type Pos struct {
-	File string
-	Line int
-	Col  int
+// The host's errors are those of package diag, under the names embedders
+// know them by.
 
-	EndLine int // the last line of the range, when there is one
-	EndCol  int // the last column of the range, on EndLine, when known
-}
+// ErrClosed is the error of a call into the script of a game after
+// Game.Close. Its code is "game-closed".
+var ErrClosed = diag.ErrClosed
 
-// String formats the start of the position as file:line:col, leaving out
-// what is unknown.
-func (p Pos) String() string {
-	switch {
-	case p.File == "":
-		return ""
-	case p.Line == 0:
-		return p.File
-	case p.Col == 0:
-		return fmt.Sprintf("%s:%d", p.File, p.Line)
-	default:
-		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-	}
-}
+// Pos is a place in a source file (see diag.Pos).
+type Pos = diag.Pos
 
-func prefixPos(p Pos, msg string) string {
-	// A message may quote anything a script passed: its control
-	// characters are shown as escapes, never sent to a terminal.
-	if s := p.String(); s != "" {
-		return escapeControls(s + ": " + msg)
-	}
-	return escapeControls(msg)
-}
+// ConfigError reports a problem in a game's configuration (see
+// diag.ConfigError).
+type ConfigError = diag.ConfigError
 
-// ConfigError reports a problem in a game's configuration: its variants
-// file, a parameter value, a declaration the script made while loading, or a
-// game that cannot be found.
-type ConfigError struct {
-	Pos     Pos      // where the problem is, when it is in a file
-	Param   string   // the parameter concerned, if any
-	Msg     string   // what is wrong
-	Allowed []string // what would be accepted, if there is a short list
-	Err     error    // the underlying error (of the file system, YAML or a number's syntax), if any
-}
+// ScriptError reports a Lua error raised while a script ran (see
+// diag.ScriptError).
+type ScriptError = diag.ScriptError
 
-// Unwrap returns the underlying error, so that errors.Is(err,
-// fs.ErrNotExist) and errors.As work through a ConfigError.
-func (e *ConfigError) Unwrap() error { return e.Err }
+// BudgetError reports a call stopped by one of the sandbox's budgets (see
+// diag.BudgetError).
+type BudgetError = diag.BudgetError
 
-func (e *ConfigError) Error() string {
-	msg := e.Msg
-	if e.Param != "" && !strings.Contains(msg, e.Param) {
-		msg = fmt.Sprintf("parameter %s: %s", e.Param, msg)
-	}
-	if len(e.Allowed) > 0 {
-		msg += " (allowed: " + strings.Join(e.Allowed, ", ") + ")"
-	}
-	return prefixPos(e.Pos, msg)
-}
+// CanceledError reports a call stopped because its context was done (see
+// diag.CanceledError).
+type CanceledError = diag.CanceledError
 
-// ScriptError reports a Lua error raised while a script ran: a syntax
-// error, a runtime error, a bad argument to a primitive or a rule the host
-// enforces on scripts.
-type ScriptError struct {
-	Pos       Pos    // the script line where it happened, when known
-	Func      Call   // the script function that was running
-	Msg       string // the message without the position
-	Traceback string // the Lua stack traceback, when there is one
-	Err       error  // gopher-lua's error (*lua.ApiError, *parse.Error, *lua.CompileError), when there is one
-}
+// IllegalMoveError reports a token that is not legal in a state (see
+// diag.IllegalMoveError).
+type IllegalMoveError = diag.IllegalMoveError
 
-// Unwrap returns gopher-lua's error, when there is one.
-func (e *ScriptError) Unwrap() error { return e.Err }
+// Diagnostics are every problem found at once (see diag.Diagnostics).
+type Diagnostics = diag.Diagnostics
 
-// Call names the script function a host call runs.
-type Call string
+// Call names the script function a host call runs (see diag.Call).
+type Call = diag.Call
 
 // The script functions the host calls.
 const (
-	CallLoad     Call = "load"     // the script's chunk, declaring the game
-	CallSetup    Call = "setup"    // setting up the opening
-	CallLegal    Call = "legal"    // listing the legal moves
-	CallPlay     Call = "play"     // playing a move
-	CallBlocked  Call = "blocked"  // ending the game of a player without moves
-	CallRepeated Call = "repeated" // ending the game on a repeated position
-	CallResult   Call = "result"   // deciding the result of a set-up position
-	CallEvaluate Call = "evaluate" // scoring a position for a search
-	CallScore    Call = "score"    // the players' scores of a position
-	CallPrompt   Call = "prompt"   // what the decision of a position asks
+	CallLoad     = diag.CallLoad
+	CallSetup    = diag.CallSetup
+	CallLegal    = diag.CallLegal
+	CallPlay     = diag.CallPlay
+	CallBlocked  = diag.CallBlocked
+	CallRepeated = diag.CallRepeated
+	CallResult   = diag.CallResult
+	CallEvaluate = diag.CallEvaluate
+	CallScore    = diag.CallScore
+	CallPrompt   = diag.CallPrompt
 )
 
-func (e *ScriptError) Error() string {
-	msg := e.Msg
-	if e.Func != "" {
-		msg = fmt.Sprintf("%s (in %s)", msg, e.Func)
-	}
-	return prefixPos(e.Pos, msg)
-}
+// Budget names one of the sandbox's budgets (see diag.Budget).
+type Budget = diag.Budget
 
-// BudgetError reports a script call stopped because it exceeded one of the
-// sandbox's budgets.
-type BudgetError struct {
-	Pos    Pos    // the script line where it was stopped, when known
-	Func   Call   // the script function that was running
-	Budget Budget // which budget
-	Limit  string // the limit, e.g. "2000000 steps"
-	Detail string // what the script was doing, when known
-	Err    error  // the error gopher-lua raised in the script (*lua.ApiError), when there is one
-}
-
-// Unwrap returns the error gopher-lua raised, when there is one.
-func (e *BudgetError) Unwrap() error { return e.Err }
-
-// Budget names one of the sandbox's budgets. BudgetSteps and the size
-// budgets are deterministic: a call exceeds them on every machine or on
-// none. BudgetTime depends on the machine and its load (it guards against
-// hangs only), and BudgetMemory on what the script holds when measured.
-type Budget string
-
-// The budgets of a call (see Limits).
+// The budgets.
 const (
-	BudgetSteps      Budget = "step"        // Lua instructions and primitive work
-	BudgetTime       Budget = "time"        // wall time, a guard against hangs
-	BudgetMemory     Budget = "memory"      // memory the script holds
-	BudgetCallStack  Budget = "call stack"  // Lua call frames
-	BudgetDataStack  Budget = "data stack"  // Lua stack slots
-	BudgetStringSize Budget = "string size" // strings library functions build or scan
-	BudgetTableSize  Budget = "table size"  // tables library functions grow or join
-	BudgetPattern    Budget = "pattern"     // backtracking of pattern matching
-	BudgetLoad       Budget = "load"        // work while loading a game
+	BudgetSteps      = diag.BudgetSteps
+	BudgetTime       = diag.BudgetTime
+	BudgetMemory     = diag.BudgetMemory
+	BudgetCallStack  = diag.BudgetCallStack
+	BudgetDataStack  = diag.BudgetDataStack
+	BudgetStringSize = diag.BudgetStringSize
+	BudgetTableSize  = diag.BudgetTableSize
+	BudgetPattern    = diag.BudgetPattern
+	BudgetLoad       = diag.BudgetLoad
 )
 
-// Deterministic reports whether the budget gives the same verdict on every
-// machine under any load, so that a caller can tell a script bug from an
-// overloaded machine.
-func (b Budget) Deterministic() bool { return b != BudgetTime && b != BudgetMemory }
+// The stable codes of the host's errors (see diag.Codes).
+const (
+	CodeConfig           = diag.CodeConfig
+	CodeScript           = diag.CodeScript
+	CodeIllegalToken     = diag.CodeIllegalToken
+	CodeGameOver         = diag.CodeGameOver
+	CodeCanceled         = diag.CodeCanceled
+	CodeGameClosed       = diag.CodeGameClosed
+	CodeBadPosition      = diag.CodeBadPosition
+	CodeBadDiagram       = diag.CodeBadDiagram
+	CodeBadEffect        = diag.CodeBadEffect
+	CodeBudgetSteps      = diag.CodeBudgetSteps
+	CodeBudgetTime       = diag.CodeBudgetTime
+	CodeBudgetMemory     = diag.CodeBudgetMemory
+	CodeBudgetCallStack  = diag.CodeBudgetCallStack
+	CodeBudgetDataStack  = diag.CodeBudgetDataStack
+	CodeBudgetStringSize = diag.CodeBudgetStringSize
+	CodeBudgetTableSize  = diag.CodeBudgetTableSize
+	CodeBudgetPattern    = diag.CodeBudgetPattern
+	CodeBudgetLoad       = diag.CodeBudgetLoad
+)
 
-func (e *BudgetError) Error() string {
-	msg := fmt.Sprintf("%s budget exceeded", e.Budget)
-	if e.Limit != "" {
-		msg += " (limit " + e.Limit + ")"
-	}
-	if e.Detail != "" {
-		msg += ": " + e.Detail
-	}
-	if e.Func != "" {
-		msg += " (in " + string(e.Func) + ")"
-	}
-	return prefixPos(e.Pos, msg)
-}
+// ErrorCodes lists every code of the host's errors, in the order of the
+// documentation.
+func ErrorCodes() []string { return diag.Codes() }
 
-// CanceledError reports a script call stopped because its caller's
-// context was done (see Runner.SetContext, State.ApplyContext and
-// Library.LoadContext): the call stopped between two instructions, or did
-// not start. errors.Is(err, context.Canceled) or errors.Is(err,
-// context.DeadlineExceeded) holds, as the context's Err says, and
-// errors.Is with the context's cause when it was canceled with one.
-type CanceledError struct {
-	Pos   Pos   // the script line where it was stopped, when known
-	Func  Call  // the script function that was running, when one was
-	Err   error // the context's Err: context.Canceled or context.DeadlineExceeded
-	Cause error // context.Cause of the context, when it differs from Err
-}
+// ErrorCode returns the stable code of err: that of the first error in its
+// chain with a Code method (errors.As), or "" when there is none.
+func ErrorCode(err error) string { return diag.CodeOf(err) }
 
-func (e *CanceledError) Error() string {
-	msg := "script call canceled: " + e.Err.Error()
-	if e.Cause != nil {
-		msg += " (" + e.Cause.Error() + ")"
-	}
-	if e.Func != "" {
-		msg += " (in " + string(e.Func) + ")"
-	}
-	return prefixPos(e.Pos, msg)
-}
-
-// Unwrap returns the context's error and its cause.
-func (e *CanceledError) Unwrap() []error {
-	if e.Cause != nil {
-		return []error{e.Err, e.Cause}
-	}
-	return []error{e.Err}
-}
-
-// canceled is the error of a call stopped because ctx is done.
 func canceled(ctx context.Context, pos Pos, fn Call) *CanceledError {
-	e := &CanceledError{Pos: pos, Func: fn, Err: ctx.Err()}
-	if e.Err == nil {
-		e.Err = context.Canceled
-	}
-	if c := context.Cause(ctx); c != nil && c != e.Err {
-		e.Cause = c
-	}
-	return e
-}
-
-// IllegalMoveError reports a token that is not legal in a state. The state
-// is left unchanged.
-type IllegalMoveError struct {
-	Token  string   // the token as given
-	Legal  []string // the legal tokens of the state, in order
-	Reason string   // why: which part of the token is wrong and what is possible there, e.g. "a7 is not possible for a sow now (possible: a1 a2)"
-}
-
-func (e *IllegalMoveError) Error() string {
-	reason := e.Reason
-	if reason == "" {
-		reason = "not a legal token here"
-	}
-	msg := fmt.Sprintf("illegal token %q: %s", e.Token, reason)
-	if len(e.Legal) == 0 {
-		return msg + "; there are no legal tokens"
-	}
-	return msg + "; legal tokens: " + strings.Join(e.Legal, " ")
+	return diag.Canceled(ctx, pos, fn)
 }

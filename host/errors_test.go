@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"path/filepath"
@@ -64,4 +65,65 @@ func TestErrorsKeepTheirCause(t *testing.T) {
 		var ae *lua.ApiError
 		require.ErrorAs(t, err, &ae, "gopher-lua's error is kept")
 	})
+}
+
+// Every error of the host has a stable code (ErrorCode), one per kind,
+// from the documented list; each case makes the error for real.
+func TestErrorCodes(t *testing.T) {
+	play := func(body string, lim Limits) error {
+		src := replaceOnce(miniSource("codes", ""), `play = function(p, kind, s) m.finish(0, "done") end`, `play = function(p, kind, s) `+body+` end`)
+		g, err := loadSource(t, "codes", src, WithLimits(lim))
+		require.NoError(t, err)
+		return g.Start().Play("a1")
+	}
+	finished := func() *State {
+		g, err := loadSource(t, "codes", miniSource("codes", ""))
+		require.NoError(t, err)
+		s := g.Start()
+		require.NoError(t, s.Play("a1"))
+		return s
+	}
+	kalah := loadTest(t, "kalah")
+	canceledCtx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		want string
+		err  func() error
+	}{
+		{CodeConfig, func() error { _, err := testLibrary(t).Load("no-such-game"); return err }},
+		{CodeConfig, func() error { return NewLibrary().AddDir(filepath.Join(t.TempDir(), "nope")) }},
+		{CodeScript, func() error { return play(`error("boom")`, Limits{}) }},
+		{CodeIllegalToken, func() error { return kalah.Start().Play("z9") }},
+		{CodeGameOver, func() error { return finished().Play("a1") }},
+		{CodeCanceled, func() error { return kalah.Start().PlayContext(canceledCtx, "a1") }},
+		{CodeBadPosition, func() error { _, err := kalah.StateFromJSON([]byte(`{}`)); return err }},
+		{CodeBadDiagram, func() error { _, _, err := kalah.ParseDiagram("z 1 2"); return err }},
+		{CodeBadEffect, func() error {
+			pos := kalah.Start().Position()
+			return pos.ApplyEffects([]Effect{{Kind: EffectDrop, Site: 999, Count: 1}})
+		}},
+		{CodeBudgetSteps, func() error { return play(`while true do end`, Limits{Steps: 1000}) }},
+		{CodeBudgetCallStack, func() error { return play(`local function f() return 1 + f() end f()`, Limits{}) }},
+		{CodeBudgetStringSize, func() error { return play(`local s = string.rep("x", 1e9)`, Limits{}) }},
+		{CodeIllegalToken, func() error { _, err := kalah.Replay([]string{"a1", "z9"}); return err }},
+	}
+	for _, c := range cases {
+		err := c.err()
+		require.Error(t, err, c.want)
+		assert.Equal(t, c.want, ErrorCode(err), "%T: %v", err, err)
+		var coder interface{ Code() string }
+		require.ErrorAs(t, err, &coder, "the server finds the code with errors.As")
+	}
+	assert.Equal(t, "", ErrorCode(errors.New("plain")))
+
+	// The list is the documented one: every code once, every budget's code in it.
+	seen := map[string]bool{}
+	for _, c := range ErrorCodes() {
+		assert.False(t, seen[c], "%s twice", c)
+		assert.Regexp(t, `^[a-z]+(-[a-z]+)*$`, c)
+		seen[c] = true
+	}
+	for _, b := range []Budget{BudgetSteps, BudgetTime, BudgetMemory, BudgetCallStack, BudgetDataStack, BudgetStringSize, BudgetTableSize, BudgetPattern, BudgetLoad} {
+		assert.True(t, seen[b.Code()], "budget %s has the code %s, which is not listed", b, b.Code())
+	}
 }

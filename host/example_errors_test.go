@@ -80,3 +80,29 @@ func ExampleBudgetError() {
 	// step 100000 steps true play 8
 	// 0 [a1]
 }
+
+// Every error of the host has a stable code, one per kind: a program, a
+// scenario or a client tells kinds of errors apart by their codes, which
+// stay the same when messages are reworded. ErrorCode finds the code
+// anywhere in a chain of wrapped errors.
+func ExampleErrorCode() {
+	g, err := library().Load("kalah")
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := g.Start()
+	err = s.Play("b1")
+	fmt.Println(host.ErrorCode(err))
+
+	_, err = library().Load("kalah", host.WithParam("seeds", 7))
+	fmt.Println(host.ErrorCode(fmt.Errorf("loading: %w", err)))
+
+	var coded interface{ Code() string } // what a server's error handler looks for
+	if errors.As(err, &coded) {
+		fmt.Println(coded.Code())
+	}
+	// Output:
+	// illegal-token
+	// config-error
+	// config-error
+}

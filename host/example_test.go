@@ -87,11 +87,13 @@ func ExampleIllegalMoveError() {
 		fmt.Println(illegal.Reason)
 	}
 	fmt.Println(err)
+	fmt.Println(host.ErrorCode(err))
 	fmt.Println(s.Ply())
 	// Output:
 	// b1 [a1 a2 a3 a4 a5 a6]
 	// b1 is not possible for a sow now (possible: a1 a2 a3 a4 a5 a6)
-	// illegal token "b1": b1 is not possible for a sow now (possible: a1 a2 a3 a4 a5 a6); legal tokens: a1 a2 a3 a4 a5 a6
+	// illegal token "b1": b1 is not possible for a sow now (possible: a1 a2 a3 a4 a5 a6); legal tokens: a1 a2 a3 a4 a5 a6; "b1" is not a legal token here
+	// illegal-token
 	// 0
 }
 

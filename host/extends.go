@@ -1,17 +1,11 @@
 package host
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"reflect"
-	"regexp"
-	"sort"
-	"strings"
 
-	lua "github.com/yuin/gopher-lua"
-	"github.com/yuin/gopher-lua/ast"
-	"github.com/yuin/gopher-lua/parse"
+	"github.com/matombo/matombo/host/luavm"
+	"github.com/matombo/matombo/host/params"
 )
 
 // A script may extend another game: it calls
@@ -29,18 +23,6 @@ import (
 // library finds BASE before the script runs (the name is a literal
 // string), so BASE's variants files and rules page count for the game too.
 
-// maxExtendsDepth bounds a chain of games extending games.
-const maxExtendsDepth = 8
-
-// baseScript is one game of a chain of extended games, nearest first.
-type baseScript struct {
-	name   string
-	file   string
-	source string // the layer's root
-	proto  *lua.FunctionProto
-	rules  string // the rules page of its folder, if any
-}
-
 // Extension tells how a game extends another one (see docs/extending.md).
 type Extension struct {
 	Base     string   // the name of the game extended
@@ -53,11 +35,11 @@ type Extension struct {
 // Extends reports which game g extends and which of its rules g replaces;
 // ok is false for a game that extends none.
 func (g *Game) Extends() (ext Extension, ok bool) {
-	if len(g.bases) == 0 {
+	if len(g.prog.Bases) == 0 {
 		return Extension{}, false
 	}
-	b := g.bases[0]
-	return Extension{Base: b.name, File: b.file, Source: b.source, Rules: b.rules,
+	b := g.prog.Bases[0]
+	return Extension{Base: b.Name, File: b.File, Source: b.Source, Rules: b.Rules,
 		Replaced: append([]string(nil), g.replaced...)}, true
 }
 
@@ -65,92 +47,26 @@ func (g *Game) Extends() (ext Extension, ok bool) {
 // script may replace (matombo.rule), in the order the script declares them.
 func (g *Game) RulePoints() []string { return append([]string(nil), g.rulePoints...) }
 
-// extendsTarget finds the game a script extends: the literal first argument
-// of its call NAME.extends(...), if it has one.
-func extendsTarget(file string, src []byte) (string, bool, error) {
-	if !bytes.Contains(src, []byte("extends")) {
-		return "", false, nil
-	}
-	chunk, err := parse.Parse(bytes.NewReader(src), file)
-	if err != nil {
-		return "", false, nil // CompileScript reports it with its position
-	}
-	var calls []*ast.FuncCallExpr
-	findCalls(reflect.ValueOf(chunk), func(c *ast.FuncCallExpr) {
-		if attr, ok := c.Func.(*ast.AttrGetExpr); ok {
-			if key, ok := attr.Key.(*ast.StringExpr); ok && key.Value == "extends" {
-				calls = append(calls, c)
-			}
-		}
-	})
-	if len(calls) == 0 {
-		return "", false, nil
-	}
-	c := calls[0]
-	if len(calls) > 1 {
-		return "", false, &ScriptError{Pos: Pos{File: file, Line: calls[1].Line()}, Func: "load",
-			Msg: "matombo.extends is called more than once: a script extends one game"}
-	}
-	var name string
-	if len(c.Args) > 0 {
-		if s, ok := c.Args[0].(*ast.StringExpr); ok {
-			name = s.Value
-		}
-	}
-	if !validGameName(name) {
-		return "", false, &ScriptError{Pos: Pos{File: file, Line: c.Line()}, Func: "load",
-			Msg: "matombo.extends needs the base game's name as a literal string, as in matombo.extends(\"NAME\", { ... })"}
-	}
-	return name, true, nil
-}
-
-var astCallType = reflect.TypeOf(&ast.FuncCallExpr{})
-
-// findCalls walks a gopher-lua syntax tree (structs, pointers, interfaces
-// and slices of them) and reports every function call.
-func findCalls(v reflect.Value, found func(*ast.FuncCallExpr)) {
-	switch v.Kind() {
-	case reflect.Interface, reflect.Pointer:
-		if v.IsNil() {
-			return
-		}
-		if v.Type() == astCallType {
-			found(v.Interface().(*ast.FuncCallExpr))
-		}
-		findCalls(v.Elem(), found)
-	case reflect.Slice:
-		for i := 0; i < v.Len(); i++ {
-			findCalls(v.Index(i), found)
-		}
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
-				findCalls(v.Field(i), found)
-			}
-		}
-	}
-}
-
 // resolveBases follows the chain of games a script extends. idx is the
 // layer the script comes from: a script extending a game of its own name
 // extends the one of a lower layer. Variants files of each base (of the
 // layers it is looked up in) come first in the returned list, deepest base
 // first, so the extending game's own variants override them. The sources
 // of the bases are written to sources, for the game's fingerprint.
-func (l *Library) resolveBases(layers []layer, idx int, name, file string, src []byte, sources io.Writer) ([]baseScript, []*variantsFile, error) {
-	var chain []baseScript
-	var vfiles []*variantsFile
+func (l *Library) resolveBases(layers []layer, idx int, name, file string, src []byte, sources io.Writer) ([]luavm.Base, []*params.File, error) {
+	var chain []luavm.Base
+	var vfiles []*params.File
 	seen := map[string]bool{file: true}
 	for depth := 0; ; depth++ {
-		base, ok, err := extendsTarget(file, src)
+		base, ok, err := luavm.ExtendsTarget(file, src)
 		if err != nil {
 			return nil, nil, err
 		}
 		if !ok {
 			return chain, vfiles, nil
 		}
-		if depth == maxExtendsDepth {
-			return nil, nil, &ConfigError{Pos: Pos{File: file}, Msg: fmt.Sprintf("games extend games more than %d deep", maxExtendsDepth)}
+		if depth == luavm.MaxExtendsDepth {
+			return nil, nil, &ConfigError{Pos: Pos{File: file}, Msg: fmt.Sprintf("games extend games more than %d deep", luavm.MaxExtendsDepth)}
 		}
 		limit := len(layers)
 		if base == name {
@@ -185,8 +101,8 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 		if err != nil {
 			return nil, nil, err
 		}
-		b := baseScript{name: base, file: bfile, source: ly.root, proto: proto}
-		var own []*variantsFile
+		b := luavm.Base{Name: base, File: bfile, Source: ly.root, Proto: proto}
+		var own []*params.File
 		for i := 0; i < limit; i++ {
 			if r, ok := layers[i].gameFile(base, "variants.yaml"); ok && base != name {
 				vsrc, err := readLimited(&layers[i], r)
@@ -195,7 +111,7 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 				}
 				fmt.Fprintf(sources, "base variants %d\n", len(vsrc))
 				sources.Write(vsrc)
-				vf, err := parseVariants(layers[i].path(r), vsrc)
+				vf, err := params.Parse(layers[i].path(r), vsrc)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -206,180 +122,13 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 				if err != nil {
 					return nil, nil, err
 				}
-				b.rules = string(page)
+				b.Rules = string(page)
 			}
 		}
 		chain = append(chain, b)
 		vfiles = append(own, vfiles...)
 		name, idx, file, src = base, bi, bfile, bsrc
 	}
-}
-
-// extending is what a machine knows while the chunks of a chain of
-// extended games run.
-type extending struct {
-	depth    int                         // how many matombo.extends calls are running
-	replace  []map[string]*lua.LFunction // the replacements of each running call, outermost first
-	params   [][]ParamSpec               // the parameters each running call adds, outermost first
-	used     map[string]bool             // replacements a rule point took
-	points   []string                    // rule points declared, in order
-	declared map[string]bool             // the same, as a set
-	expect   string                      // the name the innermost base declares
-}
-
-var ruleName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-// apiExtends is matombo.extends(BASE, spec): run BASE's script with the
-// rule points of spec.replace replaced, and return what it returned.
-func (vm *machine) apiExtends(L *lua.LState) int {
-	vm.mustLoad(L, "the game a script extends")
-	x := vm.ext
-	name := L.CheckString(1)
-	if x.depth >= len(vm.g.bases) || vm.g.bases[x.depth].name != name {
-		L.RaiseError("matombo.extends(%q) was not found when the script was read: call it once, with the base game's name as a literal string", name)
-	}
-	if vm.dcl.declared {
-		L.RaiseError("matombo.extends must come before matombo.declare: the base game declares the game (give title and description to matombo.extends)")
-	}
-	base := vm.g.bases[x.depth]
-	var title, description lua.LValue = lua.LNil, lua.LNil
-	repl := map[string]*lua.LFunction{}
-	var params []ParamSpec
-	if L.GetTop() >= 2 {
-		spec := L.CheckTable(2)
-		checkFields(L, spec, "matombo.extends", "title", "description", "replace", "params")
-		params = vm.extendsParams(L, spec.RawGetString("params"))
-		title, description = spec.RawGetString("title"), spec.RawGetString("description")
-		for _, v := range []lua.LValue{title, description} {
-			if _, ok := v.(lua.LString); v != lua.LNil && !ok {
-				L.RaiseError("matombo.extends: title and description must be strings, got %s", describeLua(v))
-			}
-		}
-		// The same text rules as matombo.declare: no terminal escapes.
-		if s, ok := title.(lua.LString); ok {
-			checkText(L, "matombo.extends: the title", string(s), false)
-		}
-		if s, ok := description.(lua.LString); ok {
-			checkText(L, "matombo.extends: the description", string(s), true)
-		}
-		if r := spec.RawGetString("replace"); r != lua.LNil {
-			rt, ok := r.(*lua.LTable)
-			if !ok {
-				L.RaiseError("matombo.extends: replace must be a table of rule name = function, got %s", describeLua(r))
-			}
-			rt.ForEach(func(k, v lua.LValue) {
-				ks, ok := k.(lua.LString)
-				fn, isFn := v.(*lua.LFunction)
-				if !ok {
-					L.RaiseError("matombo.extends: replace must map rule names to functions, got the key %s", describeLua(k))
-				}
-				if !isFn {
-					L.RaiseError("matombo.extends: replace.%s must be a function, got %s", string(ks), describeLua(v))
-				}
-				repl[string(ks)] = fn
-			})
-		}
-	}
-	x.depth++
-	x.replace = append(x.replace, repl)
-	x.params = append(x.params, params)
-	x.expect = name
-	func() {
-		// Restored also when the base's chunk raises an error, which a
-		// script may catch with pcall.
-		defer func() {
-			x.replace = x.replace[:len(x.replace)-1]
-			x.params = x.params[:len(x.params)-1]
-			x.depth--
-		}()
-		L.Push(L.NewFunctionFromProto(base.proto))
-		L.Call(0, 1)
-	}()
-	var missing []string
-	for n := range repl {
-		if !x.used[n] {
-			missing = append(missing, n)
-		}
-	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
-		L.RaiseError("matombo.extends(%q): no rule point %s to replace (%s offers: %s)", name,
-			strings.Join(missing, ", "), name, pointList(x.points))
-	}
-	if x.depth == 0 {
-		for n := range repl {
-			vm.dcl.replaced = append(vm.dcl.replaced, n)
-		}
-		sort.Strings(vm.dcl.replaced)
-		vm.dcl.name = vm.g.name
-	}
-	if s, ok := title.(lua.LString); ok {
-		vm.dcl.title = string(s)
-	}
-	if s, ok := description.(lua.LString); ok {
-		vm.dcl.description = string(s)
-	}
-	return 1
-}
-
-func pointList(points []string) string {
-	if len(points) == 0 {
-		return "none: its script declares no matombo.rule"
-	}
-	return strings.Join(points, ", ")
-}
-
-// apiRule is matombo.rule(NAME, fn): declare a rule point. It returns fn,
-// or the replacement an extending script gave for NAME.
-func (vm *machine) apiRule(L *lua.LState) int {
-	vm.mustLoad(L, "a rule point")
-	name := L.CheckString(1)
-	fn := L.CheckFunction(2)
-	if !ruleName.MatchString(name) {
-		L.ArgError(1, fmt.Sprintf("a rule point's name is a Lua name (letters, digits, _), got %q", name))
-	}
-	x := vm.ext
-	if x.declared[name] {
-		L.RaiseError("matombo.rule(%q) is declared twice", name)
-	}
-	x.declared[name] = true
-	x.points = append(x.points, name)
-	var out lua.LValue = fn
-	for i := len(x.replace) - 1; i >= 0; i-- {
-		if r, ok := x.replace[i][name]; ok {
-			x.used[name] = true
-			out = replacement(L, r, out)
-		}
-	}
-	L.Push(out)
-	return 1
-}
-
-// replacement calls r with the replaced rule first, then the arguments.
-func replacement(L *lua.LState, r *lua.LFunction, replaced lua.LValue) *lua.LFunction {
-	return L.NewFunction(func(L *lua.LState) int {
-		n := L.GetTop()
-		L.Push(r)
-		L.Push(replaced)
-		for i := 1; i <= n; i++ {
-			L.Push(L.Get(i))
-		}
-		L.Call(n+1, lua.MultRet)
-		return L.GetTop() - n
-	})
-}
-
-func newExtending() *extending {
-	return &extending{used: map[string]bool{}, declared: map[string]bool{}}
-}
-
-// declaredName is the name matombo.declare must give: the game's, or while
-// an extended game's script runs, that game's.
-func (vm *machine) declaredName() string {
-	if vm.ext.depth > 0 {
-		return vm.ext.expect
-	}
-	return vm.g.name
 }
 
 // SetBases makes the games of b available to scripts of l that extend a
@@ -405,86 +154,4 @@ func (l *Library) baseLayers(own []layer) []layer {
 	below := append([]layer(nil), b.layers...)
 	b.mu.Unlock()
 	return append(below, own...)
-}
-
-// apiParam is matombo.param(NAME): the value of a parameter, for a
-// replacement that cannot see the locals of the script it changes.
-func (vm *machine) apiParam(L *lua.LState) int {
-	name := L.CheckString(1)
-	var names []string
-	for _, p := range vm.dcl.params {
-		if p.Name == name {
-			switch v := p.Value.(type) {
-			case int:
-				L.Push(lua.LNumber(v))
-			case bool:
-				L.Push(lua.LBool(v))
-			case string:
-				L.Push(lua.LString(v))
-			}
-			return 1
-		}
-		names = append(names, p.Name)
-	}
-	if !vm.dcl.declared {
-		L.RaiseError("matombo.param(%q): the game has not been declared yet", name)
-	}
-	L.RaiseError("matombo.param: unknown parameter %q (parameters: %s)", name, orNoParams(names))
-	return 0
-}
-
-func orNoParams(names []string) string {
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
-}
-
-// extendsParams reads the params field of matombo.extends: parameters of
-// the extending game's own, declared as in matombo.declare and added after
-// the base game's (see addExtendsParams).
-func (vm *machine) extendsParams(L *lua.LState, v lua.LValue) []ParamSpec {
-	if v == lua.LNil {
-		return nil
-	}
-	pt, ok := v.(*lua.LTable)
-	if !ok {
-		L.RaiseError("matombo.extends: params must be a list of parameter declarations, got %s", describeLua(v))
-	}
-	var out []ParamSpec
-	for i := 1; i <= pt.Len(); i++ {
-		spec := vm.paramSpec(L, pt.RawGetInt(i), i)
-		for _, o := range out {
-			if o.Name == spec.Name {
-				L.RaiseError("matombo.extends: parameter %s is declared twice", spec.Name)
-			}
-		}
-		out = append(out, spec)
-	}
-	return out
-}
-
-// addExtendsParams adds to the specs a base game declares the parameters
-// of the games extending it, nearest first.
-func (vm *machine) addExtendsParams(L *lua.LState, specs []ParamSpec) []ParamSpec {
-	x := vm.ext
-	for i := len(x.params) - 1; i >= 0; i-- {
-		for _, p := range x.params[i] {
-			for _, s := range specs {
-				if s.Name == p.Name {
-					L.RaiseError("matombo.extends: the parameter %s is the base game's already (its parameters: %s)", p.Name, specNames(specs))
-				}
-			}
-			specs = append(specs, p)
-		}
-	}
-	return specs
-}
-
-func specNames(specs []ParamSpec) string {
-	names := make([]string, len(specs))
-	for i, s := range specs {
-		names[i] = s.Name
-	}
-	return orNoParams(names)
 }

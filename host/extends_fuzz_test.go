@@ -3,6 +3,8 @@ package host
 import (
 	"errors"
 	"testing"
+
+	"github.com/matombo/matombo/host/luavm"
 )
 
 // FuzzExtendsTarget: any script text gives no base, a valid game name, or a
@@ -14,7 +16,7 @@ func FuzzExtendsTarget(f *testing.F) {
 	f.Add(`a.extends("b") c.extends("d")`)
 	f.Add(`-- extends`)
 	f.Fuzz(func(t *testing.T, src string) {
-		name, ok, err := extendsTarget("f.lua", []byte(src))
+		name, ok, err := luavm.ExtendsTarget("f.lua", []byte(src))
 		if err != nil {
 			var se *ScriptError
 			if !errors.As(err, &se) {
@@ -22,7 +24,7 @@ func FuzzExtendsTarget(f *testing.F) {
 			}
 			return
 		}
-		if ok && !validGameName(name) {
+		if ok && !luavm.ValidGameName(name) {
 			t.Fatalf("extends %q, not a game name", name)
 		}
 	})

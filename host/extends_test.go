@@ -110,6 +110,16 @@ return matombo.extends("base")`}, `two/x.lua:2: matombo.extends must come before
 			`two/x.lua:1: matombo.extends: the description contains the control character U+202E at byte 8: only printable characters and newlines are allowed (in load)`},
 		{"replacement not a function", map[string]string{"x.lua": `return matombo.extends("base", { replace = { setup = 3 } })`},
 			`two/x.lua:1: matombo.extends: replace.setup must be a function, got number 3 (in load)`},
+		// Found while the base declares its parameters, but the extending
+		// script's line is where it is wrong.
+		{"a parameter the base has", map[string]string{"x.lua": `local m = matombo
+return m.extends("base", {
+  params = { { name = "n", default = 99 } },
+})`}, `two/x.lua:2: matombo.extends: the parameter n is the base game's already (its parameters: n) (in load)`},
+		{"a parameter the base has, two levels up", map[string]string{
+			"x.lua": "\n\nreturn matombo.extends('y', { params = { { name = 'n', default = 3 } } })",
+			"y.lua": "return matombo.extends('base', { params = { { name = 'k', default = 3 } } })"},
+			`two/x.lua:3: matombo.extends: the parameter n is the base game's already (its parameters: n, k) (in load)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

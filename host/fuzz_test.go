@@ -5,6 +5,8 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+
+	"github.com/matombo/matombo/host/luavm"
 )
 
 func fuzzGame(f *testing.F) *Game {
@@ -120,7 +122,7 @@ func FuzzCompileScript(f *testing.F) {
 	f.Add([]byte("for i = 1, 2 do local y = i end repeat local z = 1 until z"))
 	f.Add([]byte("local t = {} function t.a() return self end function t:b() return self end"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		_, err := compileScript("f.lua", src)
+		_, err := luavm.Compile("f.lua", src)
 		if err != nil {
 			var se *ScriptError
 			if !errors.As(err, &se) {

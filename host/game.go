@@ -6,17 +6,19 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"io"
-	"sync"
-	"sync/atomic"
 
 	"github.com/matombo/matombo/host/internal/watchdog"
-	lua "github.com/yuin/gopher-lua"
-	"gopkg.in/yaml.v3"
+	"github.com/matombo/matombo/host/kernel"
+	"github.com/matombo/matombo/host/luavm"
 )
 
 // Game is a loaded game: a compiled script with resolved parameters and
 // its board. A Game is safe for concurrent use; its states are not.
+//
+// A game keeps up to 16 idle script machines (Lua states) for its calls,
+// and, while calls are made and for a second after, a watchdog goroutine.
+// Both go when the game is garbage; a program that loads many games (a
+// server taking uploaded scripts) calls Close to release them at once.
 type Game struct {
 	name        string
 	title       string
@@ -32,86 +34,39 @@ type Game struct {
 	variants    []Variant
 	chosen      []string
 	overrides   []Override
-	board       *Board
-	kinds       []MoveKind
-	vars        []varSpec
-	lay         layout
-	fingerprint string // the declarations, to compare machines of one game
-	sources     []byte // hash of the script and variants files, set by Load
-	identity    string // Fingerprint: sources, variants chosen, parameters, declarations
-	tag         uint32 // carried by the game's moves
+	def         *kernel.Def // the board, layout, move kinds and variables, shared by every machine
+	sources     []byte      // hash of the script and variants files, set by Load
+	identity    string      // Fingerprint: sources, variants chosen, parameters, declarations
 	hasEvaluate bool
 	hasPrompt   bool
-	scoreLabel  string       // "" when the script has no score function
-	rules       string       // the rules page, when the game folder has one
-	bases       []baseScript // the games it extends, nearest first
+	scoreLabel  string // "" when the script has no score function
+	rules       string // the rules page, when the game folder has one
 	rulePoints  []string
 	replaced    []string
 
-	proto     *lua.FunctionProto
-	data      *yaml.Node
-	dataFiles map[*yaml.Node]string
-	limits    Limits
-	log       io.Writer
-	extra     map[string]lua.LGFunction // primitives added by internal tests
-
+	prog    *luavm.Program // the compiled script and its machines
 	opening *State
-	wd      *watchdog.Watchdog
-	held    atomic.Int64                // memory the machines' scripts held when last measured
-	failed  atomic.Pointer[BudgetError] // set when the scripts went over the memory budget
-
-	mu   sync.Mutex
-	free []*machine
 }
 
-// fail stops the game after its scripts went over the memory budget:
-// every later call returns the first such error. The memory a script
-// keeps is the game's state, so the game fails once, for good, rather
-// than whenever a machine happens to be measured.
-func (g *Game) fail(e *BudgetError) *BudgetError {
-	g.failed.CompareAndSwap(nil, e)
-	return g.failed.Load()
-}
-
-// install adopts the first machine's declarations.
-func (g *Game) install(d *decl) {
-	g.title, g.description = d.title, d.description
-	g.players, g.conserve, g.maxPlies, g.repetition = d.players, d.conserve, d.maxPlies, d.repetition
-	g.specs, g.params = d.specs, d.params
-	g.rulePoints, g.replaced = d.rulePoints, d.replaced
-	g.board, g.kinds = d.board, d.kinds
-	g.vars = append([]varSpec(nil), d.vars...)
-	posVars, memoVars := 0, 0
-	for _, v := range g.vars {
-		if v.position {
-			posVars++
-		} else {
-			memoVars++
-		}
-	}
-	g.lay = newLayout(len(g.board.sites), g.players, posVars, memoVars)
-	pi, mi := g.lay.vars, g.lay.memo
-	for i := range g.vars {
-		if g.vars[i].position {
-			g.vars[i].cell = pi
-			pi++
-		} else {
-			g.vars[i].cell = mi
-			mi++
-		}
-	}
-	g.fingerprint = d.fingerprint()
-	g.hasEvaluate = d.hasEvaluate
-	g.hasPrompt = d.hasPrompt
-	if d.hasScore {
-		g.scoreLabel = cmp.Or(d.scoreLabel, "score")
+// install adopts the first machine's declarations and fixes the game's
+// identity, which its moves carry.
+func (g *Game) install(d *luavm.Decl, def *kernel.Def) {
+	g.title, g.description = d.Title, d.Description
+	g.players, g.conserve, g.maxPlies, g.repetition = d.Players, d.Conserve, d.MaxPlies, d.Repetition
+	g.specs, g.params = d.Specs, d.Params
+	g.rulePoints, g.replaced = d.RulePoints, d.Replaced
+	g.hasEvaluate = d.HasEvaluate
+	g.hasPrompt = d.HasPrompt
+	if d.HasScore {
+		g.scoreLabel = cmp.Or(d.ScoreLabel, "score")
 	}
 	h := sha256.New()
 	h.Write(g.sources)
-	fmt.Fprintf(h, "|%q|%v|%s", g.chosen, g.overrides, g.fingerprint)
+	fmt.Fprintf(h, "|%q|%v|%s", g.chosen, g.overrides, g.prog.Fingerprint())
 	sum := h.Sum(nil)
 	g.identity = hex.EncodeToString(sum)
-	g.tag = binary.LittleEndian.Uint32(sum) | 1 // never 0: the zero Move is no game's
+	def.Tag = binary.LittleEndian.Uint32(sum) | 1 // never 0: the zero Move is no game's
+	g.def = def
 }
 
 // Fingerprint identifies the game's rules: a hash of the script, the
@@ -155,7 +110,7 @@ func (g *Game) Conserves() bool { return g.conserve }
 func (g *Game) MaxPlies() int { return g.maxPlies }
 
 // Board returns the game's board.
-func (g *Game) Board() *Board { return g.board }
+func (g *Game) Board() *Board { return g.def.Board }
 
 // Params returns the game's parameter values in declaration order.
 func (g *Game) Params() []Param { return append([]Param(nil), g.params...) }
@@ -180,17 +135,17 @@ func (g *Game) ParamSpecs() []ParamSpec { return append([]ParamSpec(nil), g.spec
 func (g *Game) Variants() []Variant { return append([]Variant(nil), g.variants...) }
 
 // MoveKinds returns the move kinds the script declares.
-func (g *Game) MoveKinds() []MoveKind { return append([]MoveKind(nil), g.kinds...) }
+func (g *Game) MoveKinds() []MoveKind { return append([]MoveKind(nil), g.def.Kinds...) }
 
 // Rules returns the game's rules page when its folder has one (rules.md).
 func (g *Game) Rules() string { return g.rules }
 
 // Token returns the text of a move, e.g. "a7" or "offer:a1,a3".
 func (g *Game) Token(m Move) string {
-	if int(m.Kind) >= len(g.kinds) {
+	if int(m.Kind) >= len(g.def.Kinds) {
 		return fmt.Sprintf("<move kind %d>", m.Kind)
 	}
-	return g.kinds[m.Kind].format(g.board, m)
+	return g.def.Kinds[m.Kind].Format(g.def.Board, m)
 }
 
 // Start returns a new state at the opening position.
@@ -200,58 +155,27 @@ func (g *Game) nextPlayer(p int) int { return p%g.players + 1 }
 
 // blank returns a state with every cell zero and Player 1 to move.
 func (g *Game) blank() *State {
-	s := &State{g: g, cells: make([]int32, g.lay.size), effects: noEffects}
-	s.cells[g.lay.toMove] = 1
+	s := &State{g: g, k: kernel.State{Cells: make([]int32, g.def.Layout.Size), Effects: kernel.NoEffects}}
+	s.k.Cells[g.def.Layout.ToMove] = 1
 	return s
 }
 
+// Close releases the game's script machines and ends its watchdog
+// goroutine, at once when no call is in progress (else as soon as the
+// calls in progress end). After Close every call into the script (Apply,
+// Play, Score, Prompt, a runner's calls, NewState) returns ErrClosed; what
+// needs no script still works (Start, a state's Legal, Diagram, JSON).
+// Close may be called more than once and concurrently with other calls.
+func (g *Game) Close() { g.prog.Close() }
+
 // machine takes a machine from the pool, or makes one.
-func (g *Game) machine() (*machine, error) { return g.machineWith(nil) }
+func (g *Game) machine() (*luavm.Machine, error) { return g.prog.Machine(nil) }
 
 // machineWith takes a machine from the pool, or makes one, whose calls
 // stop when cancel is done (nil for never) until it is released.
-func (g *Game) machineWith(cancel *watchdog.Cancel) (*machine, error) {
-	if cancel.Done() {
-		return nil, canceled(cancel.Context(), Pos{}, "")
-	}
-	g.mu.Lock()
-	if n := len(g.free); n > 0 {
-		vm := g.free[n-1]
-		g.free = g.free[:n-1]
-		g.mu.Unlock()
-		vm.cancel = cancel
-		return vm, nil
-	}
-	g.mu.Unlock()
-	return newMachine(g, cancel)
+func (g *Game) machineWith(cancel *watchdog.Cancel) (*luavm.Machine, error) {
+	return g.prog.Machine(cancel)
 }
 
-// maxIdle is how many idle machines a game keeps.
-const maxIdle = 16
-
-// release returns a machine to the pool; a machine whose call failed is
-// discarded, because a script's own variables may be in any state after an
-// error.
-func (g *Game) release(vm *machine) {
-	vm.cancel = nil
-	if vm.broken {
-		vm.close()
-		return
-	}
-	g.mu.Lock()
-	if len(g.free) < maxIdle {
-		g.free = append(g.free, vm)
-		g.mu.Unlock()
-		return
-	}
-	g.mu.Unlock()
-	vm.close()
-}
-
-// dataFile returns the variants file a data node came from.
-func (g *Game) dataFile(n *yaml.Node) string {
-	if f, ok := g.dataFiles[n]; ok {
-		return f
-	}
-	return g.file
-}
+// release returns a machine to the pool.
+func (g *Game) release(vm *luavm.Machine) { g.prog.Release(vm) }

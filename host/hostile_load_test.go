@@ -1,16 +1,13 @@
 package host
 
 import (
-	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gopkg.in/yaml.v3"
 )
 
 // Load-time costs run in Go, outside the time budget, so they must stay
@@ -22,68 +19,6 @@ import (
 // a loaded machine. Measured with a quadratic merge, 100000 keys took 18 s
 // of CPU; 150000 jumps of one site would take minutes.
 func loadGuard() time.Duration { return hangGuard() }
-
-// 300000 lines through one site: the site gets 300000 distinct jumps.
-func TestHostileLoadManyLinesThroughOneSite(t *testing.T) {
-	const cols, lines = 4093, 300000
-	spec := boardSpec{rows: []string{"a"}, columns: cols}
-	for l := 0; l < lines; l++ {
-		x := 2 + l%(cols-1)
-		y := 2 + (l/(cols-1)+x)%(cols-1)
-		if y == x {
-			y = 2 + (y-1)%(cols-1)
-		}
-		spec.lines = append(spec.lines, []string{"a1", "a" + strconv.Itoa(x), "a" + strconv.Itoa(y)})
-	}
-	start := time.Now()
-	b, err := newBoard(spec)
-	elapsed := time.Since(start)
-	require.NoError(t, err)
-	t.Logf("%d lines through a1: %d jumps from a1, %d neighbours: %v", lines, len(b.jumps[0]), len(b.adj[0]), elapsed)
-	assert.Greater(t, len(b.jumps[0]), lines/2, "the test gives one site many distinct jumps")
-	assert.Less(t, elapsed, loadGuard(), "loading a board is near-linear in its lines")
-}
-
-// 200000 data keys of one variants file overriding 200000 of another.
-func TestHostileLoadMergeManyKeys(t *testing.T) {
-	const keys = 200000
-	mapping := func(prefix string) *yaml.Node {
-		n := &yaml.Node{Kind: yaml.MappingNode}
-		for i := 0; i < keys; i++ {
-			n.Content = append(n.Content,
-				&yaml.Node{Kind: yaml.ScalarNode, Value: "k" + strconv.Itoa(i)},
-				&yaml.Node{Kind: yaml.ScalarNode, Value: prefix + strconv.Itoa(i)})
-		}
-		return n
-	}
-	a, b := mapping("old"), mapping("new")
-	start := time.Now()
-	out := mergeNodes(a, b)
-	elapsed := time.Since(start)
-	t.Logf("merging %d keys over %d: %v", keys, keys, elapsed)
-	require.Len(t, out.Content, 2*keys, "every key of the second replaces the first's")
-	assert.Equal(t, "new"+strconv.Itoa(keys-1), out.Content[2*keys-1].Value)
-	assert.Less(t, elapsed, loadGuard(), "merging data is near-linear in its keys")
-
-	// Through the library: a user's variants file overriding a game's.
-	src := func(prefix string) string {
-		var s strings.Builder
-		s.WriteString("data:\n")
-		for i := 0; i < keys; i++ {
-			fmt.Fprintf(&s, "  k%d: %s%d\n", i, prefix, i)
-		}
-		return s.String()
-	}
-	old, err := parseVariants("a/variants.yaml", []byte(src("old")))
-	require.NoError(t, err)
-	nw, err := parseVariants("b/variants.yaml", []byte(src("new")))
-	require.NoError(t, err)
-	start = time.Now()
-	_, data := mergeVariants([]*variantsFile{old, nw})
-	elapsed = time.Since(start)
-	require.Len(t, data.Content, 2*keys)
-	assert.Less(t, elapsed, loadGuard())
-}
 
 // Control characters in a variants file are refused with its file and
 // line: variant names, descriptions, parameter names and string values.

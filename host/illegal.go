@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/matombo/matombo/host/kernel"
 )
 
 // Why a token is not legal: the reason of an IllegalMoveError names the
@@ -12,86 +14,9 @@ import (
 // possible now (Sow from one of your holes)" or "z9 is not a site of this
 // board".
 
-// parseWith reads tok with the template of kind k: the site names it
-// puts where the template has sites, or ok false when the literal text
-// does not fit.
-func (k *MoveKind) parseWith(tok string) (names []string, ok bool) {
-	byPlace := map[int]string{}
-	var list []string
-	rest := tok
-	for i, p := range k.parts {
-		switch {
-		case p.site == 0:
-			if !strings.HasPrefix(rest, p.lit) {
-				return nil, false
-			}
-			rest = rest[len(p.lit):]
-		case p.site < 0:
-			end := len(rest)
-			if i+1 < len(k.parts) {
-				end = strings.Index(rest, k.parts[i+1].lit)
-				if end < 0 {
-					return nil, false
-				}
-			}
-			if end == 0 {
-				return nil, false
-			}
-			list = strings.Split(rest[:end], ",")
-			rest = rest[end:]
-		default:
-			n := siteNameLen(rest)
-			if n == 0 {
-				return nil, false
-			}
-			if prev, seen := byPlace[p.site]; seen && prev != rest[:n] {
-				return nil, false
-			}
-			byPlace[p.site] = rest[:n]
-			rest = rest[n:]
-		}
-	}
-	if rest != "" {
-		return nil, false
-	}
-	if k.arity < 0 {
-		return list, true
-	}
-	for s := 1; s <= k.arity; s++ {
-		names = append(names, byPlace[s])
-	}
-	return names, true
-}
-
-// literalLen is the length of the template's literal text.
-func (k *MoveKind) literalLen() int {
-	n := 0
-	for _, p := range k.parts {
-		n += len(p.lit)
-	}
-	return n
-}
-
-// siteNameLen is the length of the site name (letters, then digits) at
-// the start of s, 0 when there is none.
-func siteNameLen(s string) int {
-	i := 0
-	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
-		i++
-	}
-	j := i
-	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-		j++
-	}
-	if i == 0 || j == i || j-i > maxSiteName {
-		return 0
-	}
-	return j
-}
-
 // illegalToken explains why tok is not one of the legal tokens of s.
 func (s *State) illegalToken(tok string) string {
-	if s.over {
+	if s.k.Result.Over {
 		return "the game is over"
 	}
 	if strings.TrimSpace(tok) != tok {
@@ -107,16 +32,19 @@ func (s *State) illegalToken(tok string) string {
 	// A name that is no site, from the form whose literal text explains
 	// most of the token ("xz9" is a take of z9 rather than a sow of xz9).
 	unknown, fit := "", -1
-	for k := range g.kinds {
-		names, ok := g.kinds[k].parseWith(tok)
+	for k := range g.def.Kinds {
+		names, ok := g.def.Kinds[k].ParseToken(tok)
 		if !ok {
 			continue
 		}
 		sites := make([]int, 0, len(names))
 		for _, n := range names {
-			i, ok := g.board.byName[n]
+			if g.def.Kinds[k].Numbers() {
+				n = g.def.Board.ByNumberName(n)
+			}
+			i, ok := g.def.Board.Index(n)
 			if !ok {
-				if lit := g.kinds[k].literalLen(); lit > fit {
+				if lit := g.def.Kinds[k].LiteralLen(); lit > fit {
 					unknown, fit = n, lit
 				}
 				sites = nil
@@ -129,7 +57,10 @@ func (s *State) illegalToken(tok string) string {
 		}
 	}
 	if unknown != "" {
-		return fmt.Sprintf("%s is not a site of this board (%s)", unknown, g.board.siteRange())
+		if kernel.NumberLen(unknown) == len(unknown) {
+			return fmt.Sprintf("%s is not a site number of this board (%s)", unknown, g.def.Board.NumberRange())
+		}
+		return fmt.Sprintf("%s is not a site of this board (%s)", unknown, siteRange(g.def.Board))
 	}
 	return "it fits none of the ways this game writes its moves: " + g.moveForms()
 }
@@ -137,9 +68,9 @@ func (s *State) illegalToken(tok string) string {
 // whyNot explains why the move of kind k naming sites is not legal in s.
 func (s *State) whyNot(k int, sites []int) string {
 	g := s.g
-	kind := &g.kinds[k]
+	kind := &g.def.Kinds[k]
 	var same []Move
-	for _, m := range s.moves {
+	for _, m := range s.k.Moves {
 		if int(m.Kind) == k {
 			same = append(same, m)
 		}
@@ -153,17 +84,12 @@ func (s *State) whyNot(k int, sites []int) string {
 		}
 		return fmt.Sprintf("no %s is possible now%s", kind.Name, why)
 	}
-	if kind.arity < 0 {
+	if kind.Arity() < 0 {
 		return s.whyNotList(kind, same, sites)
 	}
 	// The sites in the order the token writes them: placeholder numbers
 	// in the template's order of first appearance.
-	var order []int
-	for _, p := range kind.parts {
-		if p.site > 0 && !slices.Contains(order, p.site-1) {
-			order = append(order, p.site-1)
-		}
-	}
+	order := kind.SiteOrder()
 	for w, j := range order {
 		var possible []int
 		for _, m := range same {
@@ -174,17 +100,17 @@ func (s *State) whyNot(k int, sites []int) string {
 		if slices.Contains(possible, sites[j]) {
 			continue
 		}
-		what := g.board.siteList(possible)
-		name := g.board.siteName(sites[j])
+		what := kind.SiteList(g.def.Board, possible)
+		name := kind.SiteText(g.def.Board, sites[j])
 		switch {
-		case kind.arity == 1:
+		case kind.Arity() == 1:
 			return fmt.Sprintf("%s is not possible for %s now (possible: %s)", name, withArticle(kind.Name), what)
 		case w == 0:
 			return fmt.Sprintf("%s is not possible as the first site of %s now (possible: %s)", name, withArticle(kind.Name), what)
 		default:
 			before := make([]string, w)
 			for i, x := range order[:w] {
-				before[i] = g.board.siteName(sites[x])
+				before[i] = kind.SiteText(g.def.Board, sites[x])
 			}
 			return fmt.Sprintf("after %s, %s is not possible for %s now (possible: %s)", strings.Join(before, " "), name, withArticle(kind.Name), what)
 		}
@@ -196,7 +122,7 @@ func (s *State) whyNot(k int, sites []int) string {
 // not legal: a site no legal move names, sites in another order, or a
 // number of sites no legal move has.
 func (s *State) whyNotList(kind *MoveKind, same []Move, sites []int) string {
-	b := s.g.board
+	b := s.g.def.Board
 	seen := map[int]bool{}
 	var all []int
 	lo, hi := MaxMoveSites, 0
@@ -211,7 +137,7 @@ func (s *State) whyNotList(kind *MoveKind, same []Move, sites []int) string {
 	}
 	for _, x := range sites {
 		if !seen[x] {
-			return fmt.Sprintf("%s is not possible in %s now (possible sites: %s)", b.siteName(x), withArticle(kind.Name), b.siteList(all))
+			return fmt.Sprintf("%s is not possible in %s now (possible sites: %s)", kind.SiteText(b, x), withArticle(kind.Name), kind.SiteList(b, all))
 		}
 	}
 	sorted := slices.Sorted(slices.Values(sites))
@@ -221,7 +147,7 @@ func (s *State) whyNotList(kind *MoveKind, same []Move, sites []int) string {
 			ms[i] = int(m.Sites[i])
 		}
 		if slices.Equal(slices.Sorted(slices.Values(ms)), sorted) {
-			return fmt.Sprintf("the sites are written in this order: %s", kind.format(b, m))
+			return fmt.Sprintf("the sites are written in this order: %s", kind.Format(b, m))
 		}
 	}
 	if n := len(sites); n < lo || n > hi {
@@ -259,11 +185,11 @@ func withArticle(name string) string {
 // legalKinds names the kinds of the legal moves, in declaration order.
 func (s *State) legalKinds() string {
 	var used [256]bool
-	for _, m := range s.moves {
+	for _, m := range s.k.Moves {
 		used[m.Kind] = true
 	}
 	var names []string
-	for k, kind := range s.g.kinds {
+	for k, kind := range s.g.def.Kinds {
 		if used[k] {
 			names = append(names, kind.Name)
 		}
@@ -276,52 +202,62 @@ func (s *State) legalKinds() string {
 // placeholders stand for.
 func (g *Game) moveForms() string {
 	var forms []string
-	sites, list := false, false
-	for _, k := range g.kinds {
+	names, numbers, list := false, false, false
+	for _, k := range g.def.Kinds {
 		f := k.Template
 		if f != k.Name {
 			f += " (" + k.Name + ")"
 		}
 		forms = append(forms, f)
-		sites = sites || k.arity > 0
-		list = list || k.arity < 0
+		names = names || k.Arity() > 0 && !k.Numbers()
+		numbers = numbers || k.Arity() != 0 && k.Numbers()
+		list = list || k.Arity() < 0
 	}
 	text := strings.Join(forms, ", ")
-	example := g.board.sites[0].Name
+	example := g.def.Board.Site(0).Name
 	switch {
-	case sites && list:
+	case names && list:
 		text += fmt.Sprintf(", where {1}, {2}, {from} and {to} stand for a site such as %s and {sites} for sites separated by commas", example)
-	case sites:
+	case names:
 		text += fmt.Sprintf(", where a name in braces stands for a site such as %s", example)
-	case list:
+	case list && !numbers:
 		text += fmt.Sprintf(", where {sites} stands for sites separated by commas, such as %s", example)
+	}
+	if numbers {
+		sep := ", where"
+		if names || list && !numbers {
+			sep = "; and"
+		}
+		text += fmt.Sprintf("%s a # in braces stands for a site's number, such as %s for the site %s", sep, g.def.Board.SiteNumber(0), example)
 	}
 	return text
 }
 
 // siteList writes site names in board order, without repeats.
-func (b *Board) siteList(sites []int) string {
+func siteNames(b *Board, sites []int) string {
 	sorted := slices.Compact(slices.Sorted(slices.Values(sites)))
 	names := make([]string, len(sorted))
 	for i, x := range sorted {
-		names[i] = b.siteName(x)
+		names[i] = b.SiteName(x)
 	}
 	return strings.Join(names, " ")
 }
 
 // siteRange describes the board's sites: "sites a1 to d8", or all of
 // them on a small board that is not a grid.
-func (b *Board) siteRange() string {
-	if !b.grid && len(b.sites) <= 24 {
-		names := make([]string, len(b.sites))
-		for i, s := range b.sites {
+func siteRange(b *Board) string {
+	if !b.Grid() && b.NumSites() <= 24 {
+		names := make([]string, b.NumSites())
+		for i := range names {
+			s := b.Site(i)
 			names[i] = s.Name
 		}
 		return "its sites: " + strings.Join(names, " ")
 	}
 	var rows []string
-	for _, row := range b.rowSite {
-		rows = append(rows, fmt.Sprintf("%s to %s", b.sites[row[0]].Name, b.sites[row[len(row)-1]].Name))
+	for r := range b.NumRows() {
+		row := b.Row(r)
+		rows = append(rows, fmt.Sprintf("%s to %s", b.SiteName(int(row[0])), b.SiteName(int(row[len(row)-1]))))
 	}
 	return "its sites: " + strings.Join(rows, ", ")
 }

@@ -7,6 +7,9 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/matombo/matombo/host/kernel"
+	"github.com/matombo/matombo/host/params"
 )
 
 // MarshalJSON writes the state in the format of docs/state-json.md: game, variant
@@ -35,17 +38,17 @@ func (s *State) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	// Room for what most states need, so that the buffer grows once: the
 	// sites, the history's keys, the legal tokens and the effects.
-	b.Grow(256 + 40*s.g.board.NumSites() + 19*(s.ply+1) + 12*len(s.moves) + 48*s.effectCount())
+	b.Grow(256 + 40*s.g.def.Board.NumSites() + 19*(s.k.Ply+1) + 12*len(s.k.Moves) + 48*s.effectCount())
 	s.writeJSON(&b, score, prompt)
 	return b.Bytes(), nil
 }
 
 // effectCount is the number of effects the state carries.
 func (s *State) effectCount() int {
-	if s.effects == nil {
+	if s.k.Effects == nil {
 		return 0
 	}
-	return len(s.effects.list)
+	return len(s.k.Effects.List())
 }
 
 func writeJSONString(b *bytes.Buffer, str string) {
@@ -84,15 +87,16 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int, prompt string) {
 		case string:
 			writeJSONString(b, v)
 		default:
-			b.WriteString(formatValue(v))
+			b.WriteString(params.FormatValue(v))
 		}
 	}
 	b.WriteString(`},"ply":`)
-	writeJSONInt(b, s.ply)
+	writeJSONInt(b, s.k.Ply)
 	b.WriteString(`,"to_move":`)
 	writeJSONInt(b, s.ToMove())
 	b.WriteString(`,"sites":[`)
-	for i, site := range g.board.sites {
+	for i := range g.def.Board.NumSites() {
+		site := g.def.Board.Site(i)
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -115,7 +119,7 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int, prompt string) {
 		writeInts(b, len(score), func(p int) int { return score[p-1] })
 	}
 	b.WriteString(`,"legal":[`)
-	for i, m := range s.moves {
+	for i, m := range s.k.Moves {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -124,41 +128,41 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int, prompt string) {
 	b.WriteString(`],"prompt":`)
 	writeJSONString(b, prompt)
 	b.WriteString(`,"over":`)
-	b.WriteString(strconv.FormatBool(s.over))
+	b.WriteString(strconv.FormatBool(s.k.Result.Over))
 	b.WriteString(`,"winner":`)
-	writeJSONInt(b, s.winner)
+	writeJSONInt(b, s.k.Result.Winner)
 	b.WriteString(`,"notes":[`)
-	for i, n := range s.notes {
+	for i, n := range s.k.Result.Notes {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		writeJSONString(b, n)
 	}
 	b.WriteString(`],"reason":`)
-	writeJSONString(b, s.reason)
+	writeJSONString(b, s.k.Result.Reason)
 	b.WriteString(`,"result_sites":[`)
-	for i, x := range s.sites {
+	for i, x := range s.k.Result.Sites {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeJSONString(b, g.board.siteName(x))
+		writeJSONString(b, g.def.Board.SiteName(x))
 	}
 	b.WriteByte(']')
-	if s.over {
+	if s.k.Result.Over {
 		b.WriteString(`,"method":`)
-		writeJSONString(b, s.method.String())
+		writeJSONString(b, s.k.Result.Method.String())
 	}
 	b.WriteString(`,"vars":{`)
-	for i, v := range g.vars {
+	for i, v := range g.def.Vars {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeJSONString(b, v.name)
+		writeJSONString(b, v.Name)
 		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(int(s.cells[v.cell])))
+		b.WriteString(strconv.Itoa(int(s.k.Cells[v.Cell])))
 	}
 	b.WriteString(`},"history":[`)
-	for i, k := range s.hist.appendKeys(nil) {
+	for i, k := range s.k.Hist.AppendKeys(nil) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -171,11 +175,11 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int, prompt string) {
 		b.Write(buf[:])
 	}
 	b.WriteString(`],"effects":`)
-	if s.effects == nil {
+	if s.k.Effects == nil {
 		b.WriteString("null")
 	} else {
 		buf := []byte{'['}
-		for i, e := range s.effects.list {
+		for i, e := range s.k.Effects.List() {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
@@ -261,13 +265,13 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	if len(j.Variant) != len(g.params) {
 		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("variant has %d parameters, the game has %d", len(j.Variant), len(g.params))}
 	}
-	if len(j.Sites) != len(g.board.sites) {
-		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("want %d sites, got %d", len(g.board.sites), len(j.Sites))}
+	if len(j.Sites) != g.def.Board.NumSites() {
+		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("want %d sites, got %d", g.def.Board.NumSites(), len(j.Sites))}
 	}
 	pos := Position{ToMove: j.ToMove, Captured: j.Captured, Hand: j.Hand, Vars: j.Vars}
 	for i, site := range j.Sites {
-		if site.Name != g.board.sites[i].Name {
-			return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("site %d is %q, want %q", i+1, site.Name, g.board.sites[i].Name)}
+		if site.Name != g.def.Board.Site(i).Name {
+			return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("site %d is %q, want %q", i+1, site.Name, g.def.Board.Site(i).Name)}
 		}
 		pos.Counts = append(pos.Counts, site.Count)
 		pos.Owners = append(pos.Owners, site.Owner)
@@ -283,23 +287,23 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	if j.Over {
 		s, err = g.positionState(pos, true)
 		if err == nil {
-			s.key = s.computeKey()
-			s.hist.push(s.key)
-			s.over, s.winner, s.reason, s.notes = true, j.Winner, j.Reason, append([]string(nil), j.Notes...)
-			if len(j.Won) > len(g.board.sites) {
-				return nil, &PositionError{Source: "state JSON", Field: "result_sites", Msg: fmt.Sprintf("%d sites, the board has %d", len(j.Won), len(g.board.sites))}
+			s.k.Key = s.computeKey()
+			s.k.Hist.Push(s.k.Key)
+			s.k.Result.Over, s.k.Result.Winner, s.k.Result.Reason, s.k.Result.Notes = true, j.Winner, j.Reason, append([]string(nil), j.Notes...)
+			if len(j.Won) > g.def.Board.NumSites() {
+				return nil, &PositionError{Source: "state JSON", Field: "result_sites", Msg: fmt.Sprintf("%d sites, the board has %d", len(j.Won), g.def.Board.NumSites())}
 			}
 			for _, name := range j.Won {
-				i, ok := g.board.byName[name]
+				i, ok := g.def.Board.Index(name)
 				if !ok {
 					return nil, &PositionError{Source: "state JSON", Field: "result_sites", Msg: fmt.Sprintf("no site %q on the board", name)}
 				}
-				s.sites = append(s.sites, i)
+				s.k.Result.Sites = append(s.k.Result.Sites, i)
 			}
-			s.method = MethodRule
-			for m, name := range methodNames {
-				if name == j.Method && m > 0 {
-					s.method = Method(m)
+			s.k.Result.Method = MethodRule
+			for m := MethodRule; m <= MethodPosition; m++ {
+				if m.String() == j.Method {
+					s.k.Result.Method = m
 				}
 			}
 		}
@@ -309,19 +313,19 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.ply = j.Ply
+	s.k.Ply = j.Ply
 	if j.History != nil {
 		if err := s.readHistory(j.History); err != nil {
 			return nil, err
 		}
 	}
-	s.effects = nil
+	s.k.Effects = nil
 	if j.Effects != nil {
 		list, err := g.readEffects(*j.Effects)
 		if err != nil {
 			return nil, err
 		}
-		s.effects = &effectList{list: list}
+		s.k.Effects = kernel.NewEffectList(list)
 	}
 	if j.Score != nil {
 		score, err := s.Score()
@@ -346,16 +350,16 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 
 // readHistory replaces the state's history with the keys of a state JSON.
 func (s *State) readHistory(keys []string) error {
-	if len(keys) == 0 || len(keys) > s.ply+1 {
-		return &PositionError{Source: "state JSON", Msg: fmt.Sprintf("history has %d keys; it needs 1 to ply+1 = %d", len(keys), s.ply+1)}
+	if len(keys) == 0 || len(keys) > s.k.Ply+1 {
+		return &PositionError{Source: "state JSON", Msg: fmt.Sprintf("history has %d keys; it needs 1 to ply+1 = %d", len(keys), s.k.Ply+1)}
 	}
-	s.hist.reset()
+	s.k.Hist.Reset()
 	for i, k := range keys {
 		v, err := strconv.ParseUint(k, 16, 64)
 		if err != nil || len(k) != 16 {
 			return &PositionError{Source: "state JSON", Msg: fmt.Sprintf("history key %d is %q, not 16 hex digits", i+1, k)}
 		}
-		s.hist.push(v)
+		s.k.Hist.Push(v)
 	}
 	if last := keys[len(keys)-1]; last != fmt.Sprintf("%016x", s.Key()) {
 		return &PositionError{Source: "state JSON", Msg: fmt.Sprintf("the last history key %s is not the key of the position, %016x", last, s.Key())}

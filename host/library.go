@@ -1,7 +1,6 @@
 package host
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -15,13 +14,13 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/matombo/matombo/host/internal/globalcheck"
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/internal/memwalk"
 	"github.com/matombo/matombo/host/internal/watchdog"
+	"github.com/matombo/matombo/host/luavm"
+	"github.com/matombo/matombo/host/params"
 	"github.com/matombo/matombo/host/safefile"
 	lua "github.com/yuin/gopher-lua"
-	"github.com/yuin/gopher-lua/parse"
-	"gopkg.in/yaml.v3"
 )
 
 // Library finds game sources in layers: usually the shipped games first,
@@ -54,15 +53,31 @@ func NewLibrary() *Library {
 	return &Library{protos: map[[32]byte]*lua.FunctionProto{}}
 }
 
-// AddFS adds a folder of games from a file system; root is how its paths
-// are shown in messages (e.g. "games" for the embedded games).
+// AddFS adds a folder of games from a file system: the games at its root
+// or, when it has none there and root names a folder of fsys, the games
+// of that folder (an embed.FS of //go:embed games holds the folder games).
+// root is how its paths are shown in messages (e.g. "games" for the
+// embedded games). A file system without games in either place is an
+// error saying so, satisfying errors.Is(err, fs.ErrNotExist).
 func (l *Library) AddFS(fsys fs.FS, root string) error {
 	if _, err := fs.ReadDir(fsys, "."); err != nil {
 		return fmt.Errorf("games folder %s: %w", root, err)
 	}
+	ly := layer{fsys: fsys, root: root}
+	if len(ly.names()) == 0 && root != "." && fs.ValidPath(root) {
+		if sub, err := fs.Sub(fsys, root); err == nil {
+			if in := (layer{fsys: sub, root: root}); len(in.names()) > 0 {
+				ly = in
+			}
+		}
+	}
+	if len(ly.names()) == 0 {
+		return &folderError{dir: root, err: fs.ErrNotExist,
+			msg: "no games found at the root of the file system, nor in a folder " + root + " of it (a game is a folder NAME holding NAME.lua or variants.yaml, or a file NAME.lua)"}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.layers = append(l.layers, layer{fsys: fsys, root: root})
+	l.layers = append(l.layers, ly)
 	return nil
 }
 
@@ -107,6 +122,9 @@ type folderError struct {
 
 func (e *folderError) Error() string { return "games folder " + e.dir + ": " + e.msg }
 func (e *folderError) Unwrap() error { return e.err }
+
+// Code returns "config-error": a games folder is configuration.
+func (e *folderError) Code() string { return CodeConfig }
 
 func (ly layer) path(rel string) string {
 	if ly.os {
@@ -159,30 +177,17 @@ func (ly layer) names() []string {
 	for _, e := range entries {
 		n := e.Name()
 		switch {
-		case e.IsDir() && validGameName(n):
+		case e.IsDir() && luavm.ValidGameName(n):
 			if _, ok := ly.script(n); ok {
 				out = append(out, n)
 			} else if _, ok := ly.gameFile(n, "variants.yaml"); ok {
 				out = append(out, n)
 			}
-		case !e.IsDir() && strings.HasSuffix(n, ".lua") && validGameName(strings.TrimSuffix(n, ".lua")):
+		case !e.IsDir() && strings.HasSuffix(n, ".lua") && luavm.ValidGameName(strings.TrimSuffix(n, ".lua")):
 			out = append(out, strings.TrimSuffix(n, ".lua"))
 		}
 	}
 	return out
-}
-
-func validGameName(n string) bool {
-	if n == "" || len(n) > 64 {
-		return false
-	}
-	for i := 0; i < len(n); i++ {
-		c := n[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // Games returns the names of the games that have a script, sorted.
@@ -283,7 +288,7 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 	var scriptRel string
 	scriptIdx := 0
 	sources := sha256.New()
-	var vfiles []*variantsFile
+	var vfiles []*params.File
 	var rules string
 	for i := range layers {
 		ly := &layers[i]
@@ -297,7 +302,7 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 			}
 			fmt.Fprintf(sources, "variants %d\n", len(src))
 			sources.Write(src)
-			vf, err := parseVariants(ly.path(rel), src)
+			vf, err := params.Parse(ly.path(rel), src)
 			if err != nil {
 				return nil, err
 			}
@@ -308,7 +313,7 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 			if err != nil {
 				return nil, err
 			}
-			if err := checkPage(ly.path(rel), string(b)); err != nil {
+			if err := diag.CheckPage(ly.path(rel), string(b)); err != nil {
 				return nil, err
 			}
 			rules = string(b)
@@ -334,7 +339,7 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 		return nil, err
 	}
 	vfiles = append(baseVariants, vfiles...)
-	variants, data := mergeVariants(vfiles)
+	variants, data := params.Merge(vfiles)
 	g := &Game{
 		name:      name,
 		file:      file,
@@ -343,24 +348,26 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 		chosen:    cfg.variants,
 		overrides: cfg.overrides,
 		rules:     rules,
-		proto:     proto,
-		bases:     bases,
-		data:      data,
-		dataFiles: dataFiles(vfiles, data),
-		limits:    cfg.limits.withDefaults(),
-		log:       cfg.log,
-		extra:     cfg.extra,
 		sources:   sources.Sum(nil),
 	}
-	g.wd = watchdog.New(g.limits.Time, g.limits.Memory)
-	vm, err := newMachine(g, cancel)
+	g.prog = &luavm.Program{
+		Name: name, File: file, Proto: proto, Bases: bases,
+		Data: data, DataFiles: params.DataFiles(vfiles, data),
+		Variants: variants, Chosen: cfg.variants, Overrides: cfg.overrides,
+		Limits: cfg.limits, Log: cfg.log, Extra: cfg.extra,
+		Installed: g.install,
+	}
+	g.prog.Start()
+	vm, err := g.prog.Machine(cancel)
 	if err != nil {
+		g.Close() // no goroutine outlives a game that did not load
 		return nil, err
 	}
 	s := g.blank()
-	err = vm.setup(s)
+	err = vm.Setup(&s.k)
 	g.release(vm)
 	if err != nil {
+		g.Close()
 		return nil, err
 	}
 	g.opening = s
@@ -397,7 +404,7 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	if ok {
 		return p, nil
 	}
-	p, err := compileScript(file, src)
+	p, err := luavm.Compile(file, src)
 	if err != nil {
 		return nil, err
 	}
@@ -405,73 +412,4 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 	l.protos[key] = p
 	l.mu.Unlock()
 	return p, nil
-}
-
-// compileScript parses and compiles a rule script and checks that it uses
-// no global variables outside the sandbox. Errors carry the file and line.
-func compileScript(file string, src []byte) (*lua.FunctionProto, error) {
-	chunk, err := parse.Parse(bytes.NewReader(src), file)
-	if err != nil {
-		var pe *parse.Error
-		if errors.As(err, &pe) {
-			line := pe.Pos.Line
-			if line < 0 {
-				line = strings.Count(string(src), "\n") + 1
-			}
-			msg := strings.TrimPrefix(strings.TrimSpace(pe.Message), "syntax error")
-			msg = strings.TrimSpace(strings.TrimPrefix(msg, ":"))
-			if msg == "" {
-				msg = "unexpected text"
-			}
-			if pe.Token != "" {
-				msg += fmt.Sprintf(" near %q", pe.Token)
-			}
-			pos := Pos{File: file, Line: line, Col: pe.Pos.Column}
-			if pe.Token != "" && pos.Col > 0 && !strings.ContainsAny(pe.Token, "\n\r") {
-				pos.EndLine, pos.EndCol = line, pos.Col+len(pe.Token)-1
-			}
-			return nil, &ScriptError{Pos: pos, Func: "load", Msg: "syntax error: " + msg, Err: err}
-		}
-		return nil, &ScriptError{Pos: Pos{File: file}, Func: "load", Msg: "syntax error: " + strings.TrimSpace(err.Error()), Err: err}
-	}
-	if e := globalcheck.Check(chunk, allowedGlobals()); e != nil {
-		pos := Pos{File: file, Line: e.Line}
-		if e.LastLine > e.Line {
-			pos.EndLine = e.LastLine
-		}
-		return nil, &ScriptError{Pos: pos, Func: CallLoad, Msg: e.Msg, Err: e}
-	}
-	proto, err := lua.Compile(chunk, file)
-	if err != nil {
-		var ce *lua.CompileError
-		if errors.As(err, &ce) {
-			return nil, &ScriptError{Pos: Pos{File: file, Line: ce.Line}, Func: "load", Msg: "compile error: " + ce.Message, Err: err}
-		}
-		return nil, &ScriptError{Pos: Pos{File: file}, Func: "load", Msg: err.Error(), Err: err}
-	}
-	return proto, nil
-}
-
-// dataFiles maps every node of the merged data to the file it came from.
-func dataFiles(files []*variantsFile, merged *yaml.Node) map[*yaml.Node]string {
-	m := map[*yaml.Node]string{}
-	var walk func(n *yaml.Node, file string)
-	walk = func(n *yaml.Node, file string) {
-		if n == nil {
-			return
-		}
-		if _, ok := m[n]; !ok {
-			m[n] = file
-		}
-		for _, c := range n.Content {
-			walk(c, file)
-		}
-	}
-	for _, f := range files {
-		walk(f.data, f.file)
-	}
-	if len(files) > 0 {
-		walk(merged, files[len(files)-1].file)
-	}
-	return m
 }

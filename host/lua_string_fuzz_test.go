@@ -17,16 +17,13 @@ func FuzzStringFormat(f *testing.F) {
 	}
 	g := fuzzGame(f)
 	s := g.Start()
-	vm, err := g.machine()
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { g.release(vm) })
-	format := vm.L.GetField(vm.L.GetGlobal("string"), "format")
 	f.Fuzz(func(t *testing.T, fmtStr string) {
-		vm.bind(s)
-		defer vm.bind(nil)
-		err := vm.call(format, "fuzz", 1, lua.LString(fmtStr), lua.LNumber(65), lua.LString("x\"y"), lua.LNumber(2.5), lua.LNumber(-7))
+		vm, err := g.machine()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer g.release(vm)
+		out, err := vm.EvalWith(&s.k, asSetup, `return string.format(FMT, 65, 'x"y', 2.5, -7)`, map[string]lua.LValue{"FMT": lua.LString(fmtStr)})
 		if err != nil {
 			var se *ScriptError
 			var be *BudgetError
@@ -36,24 +33,16 @@ func FuzzStringFormat(f *testing.F) {
 			if !strings.Contains(fmtStr, "%!") && strings.Contains(err.Error(), "%!") {
 				t.Fatalf("Go's formatter shows through: %v", err)
 			}
-			// A failed call breaks the machine: take a fresh one.
-			g.release(vm)
-			if vm, err = g.machine(); err != nil {
-				t.Fatal(err)
-			}
-			format = vm.L.GetField(vm.L.GetGlobal("string"), "format")
 			return
 		}
-		out := vm.L.Get(-1)
-		vm.L.Pop(1)
-		str, ok := out.(lua.LString)
+		str, ok := out[0].(lua.LString)
 		if !ok {
-			t.Fatalf("string.format returned %s", out.Type())
+			t.Fatalf("string.format returned %s", out[0].Type())
 		}
 		if !strings.Contains(fmtStr, "%!") && strings.Contains(string(str), "%!") {
 			t.Fatalf("Go's formatter shows through: %q gives %q", fmtStr, str)
 		}
-		if len(str) > g.limits.StringBytes {
+		if len(str) > g.prog.Limits.StringBytes {
 			t.Fatalf("a result of %d bytes", len(str))
 		}
 	})

@@ -202,7 +202,7 @@ func TestRelayPlayIrreversible(t *testing.T) {
 	require.NoError(t, err)
 	onBoard := func(s *State) int {
 		n := 0
-		for i := range s.g.lay.sites {
+		for i := range s.g.def.Layout.Sites {
 			n += s.Count(i)
 		}
 		return n

@@ -236,7 +236,7 @@ func TestParseVariants(t *testing.T) {
 	require.Len(t, vs, 2)
 	assert.Equal(t, "big", vs[0].Name)
 	assert.Equal(t, "Big.", vs[0].Description)
-	assert.Equal(t, []Param{{"holes", 8}, {"fast", true}, {"board", "x"}}, vs[0].Params)
+	assert.Equal(t, []Param{{Name: "holes", Value: 8}, {Name: "fast", Value: true}, {Name: "board", Value: "x"}}, vs[0].Params)
 	assert.Equal(t, Pos{File: "v.yaml", Line: 3, Col: 3, EndLine: 3, EndCol: 5}, vs[0].Pos, "the range of the name big")
 	assert.Equal(t, "small", vs[1].Name)
 	assert.Empty(t, vs[1].Params)

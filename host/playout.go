@@ -20,8 +20,8 @@ func Playout(s *State, rng Rand, maxPlies int) (int, error) {
 // PlayRandom plays one uniformly random legal move on s; it returns false
 // when the game is over. (Playout plays random moves to the end.)
 func PlayRandom(s *State, rng Rand) (bool, error) {
-	if s.over || len(s.moves) == 0 {
+	if s.k.Result.Over || len(s.k.Moves) == 0 {
 		return false, nil
 	}
-	return true, s.Apply(s.moves[rng.IntN(len(s.moves))])
+	return true, s.Apply(s.k.Moves[rng.IntN(len(s.k.Moves))])
 }

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/matombo/matombo/host/diag"
+	"github.com/matombo/matombo/host/luavm"
 )
 
 // AppendPosition appends an exact, compact encoding of the position of s
@@ -18,7 +21,7 @@ import (
 // encoding is only meaningful with the same Game (compare Fingerprints).
 // It does not allocate when dst has room.
 func (s *State) AppendPosition(dst []byte) []byte {
-	for _, c := range s.cells[:s.g.lay.keyLen] {
+	for _, c := range s.k.Cells[:s.g.def.Layout.KeyLen] {
 		dst = binary.AppendVarint(dst, int64(c))
 	}
 	return dst
@@ -40,10 +43,13 @@ func (e *PositionError) Error() string {
 	if e.Field != "" {
 		msg = e.Field + ": " + msg
 	}
-	return escapeControls(e.Source + ": " + msg)
+	return diag.EscapeControls(e.Source + ": " + msg)
 }
 
 func (e *PositionError) Unwrap() error { return e.Err }
+
+// Code returns "bad-position" (see CodeBadPosition).
+func (e *PositionError) Code() string { return CodeBadPosition }
 
 // StateFromPosition returns a state at the position enc (made by
 // AppendPosition), with the position as the first of its history, as
@@ -64,69 +70,56 @@ func (g *Game) StateFromPosition(enc []byte) (*State, error) {
 
 // setPosition decodes enc into dst and settles it; dst is unchanged on
 // error.
-func (g *Game) setPosition(vm *machine, dst *State, enc []byte) error {
-	lay := g.lay
-	vm.scratch = vm.scratch[:0]
-	for i := 0; i < lay.keyLen; i++ {
+func (g *Game) setPosition(vm *luavm.Machine, dst *State, enc []byte) error {
+	lay := g.def.Layout
+	cells := vm.CellBuffer()
+	for i := 0; i < lay.KeyLen; i++ {
 		v, n := binary.Varint(enc)
 		if n <= 0 || v != int64(int32(v)) {
-			return &PositionError{Source: "encoding", Msg: fmt.Sprintf("value %d of %d does not decode", i+1, lay.keyLen)}
+			return &PositionError{Source: "encoding", Msg: fmt.Sprintf("value %d of %d does not decode", i+1, lay.KeyLen)}
 		}
 		enc = enc[n:]
-		vm.scratch = append(vm.scratch, int32(v))
+		cells = append(cells, int32(v))
 	}
+	vm.KeepCellBuffer(cells)
 	if len(enc) != 0 {
-		return &PositionError{Source: "encoding", Msg: fmt.Sprintf("%d bytes left over after %d values", len(enc), lay.keyLen)}
+		return &PositionError{Source: "encoding", Msg: fmt.Sprintf("%d bytes left over after %d values", len(enc), lay.KeyLen)}
 	}
-	if err := g.checkCells(vm.scratch); err != nil {
+	if err := g.checkCells(cells); err != nil {
 		return err
 	}
 	if dst.g != g {
 		return fmt.Errorf("host: a state of %s given to set a position of %s", dst.g.name, g.name)
 	}
-	vm.save(dst)
-	vm.savedHist.copyFrom(&dst.hist)
-	copy(dst.cells, vm.scratch)
-	for i := lay.keyLen; i < lay.size; i++ {
-		dst.cells[i] = 0
-	}
-	dst.ply, dst.over, dst.winner, dst.reason, dst.method, dst.notes, dst.sites = 0, false, 0, "", MethodNone, nil, nil
-	dst.effects = noEffects
-	if err := vm.start(dst); err != nil {
-		vm.restore(dst)
-		dst.hist.copyFrom(&vm.savedHist)
-		return err
-	}
-	vm.done()
-	return nil
+	return vm.SetCells(&dst.k, cells)
 }
 
 // checkCells checks the position cells of a state as positionState
 // checks a Position: counts, hands and captured totals in range, owners and
 // the player to move in range, and a conserving game's total.
 func (g *Game) checkCells(c []int32) error {
-	lay := g.lay
-	for i := 0; i < lay.sites; i++ {
+	lay := g.def.Layout
+	for i := 0; i < lay.Sites; i++ {
 		if c[i] < 0 || c[i] > maxCount {
-			return &PositionError{Source: "position", Field: g.board.sites[i].Name, Msg: fmt.Sprintf("count %d (0 to %d allowed)", c[i], maxCount)}
+			return &PositionError{Source: "position", Field: g.def.Board.Site(i).Name, Msg: fmt.Sprintf("count %d (0 to %d allowed)", c[i], maxCount)}
 		}
-		if o := c[lay.owners+i]; o < 0 || int(o) > g.players {
-			return &PositionError{Source: "position", Field: g.board.sites[i].Name, Msg: fmt.Sprintf("owner %d (0 to %d allowed)", o, g.players)}
+		if o := c[lay.Owners+i]; o < 0 || int(o) > g.players {
+			return &PositionError{Source: "position", Field: g.def.Board.Site(i).Name, Msg: fmt.Sprintf("owner %d (0 to %d allowed)", o, g.players)}
 		}
 	}
 	for p := 0; p < g.players; p++ {
-		if x := c[lay.captured+p]; x < 0 || x > maxCount {
+		if x := c[lay.Captured+p]; x < 0 || x > maxCount {
 			return &PositionError{Source: "position", Field: fmt.Sprintf("player %d", p+1), Msg: fmt.Sprintf("captured total %d (0 to %d allowed)", x, maxCount)}
 		}
-		if x := c[lay.hand+p]; x < 0 || x > maxCount {
+		if x := c[lay.Hand+p]; x < 0 || x > maxCount {
 			return &PositionError{Source: "position", Field: fmt.Sprintf("player %d", p+1), Msg: fmt.Sprintf("hand %d (0 to %d allowed)", x, maxCount)}
 		}
 	}
-	if t := c[lay.toMove]; t < 1 || int(t) > g.players {
+	if t := c[lay.ToMove]; t < 1 || int(t) > g.players {
 		return &PositionError{Source: "position", Field: "to_move", Msg: fmt.Sprintf("player %d (1 to %d allowed)", t, g.players)}
 	}
 	if g.conserve && g.opening != nil {
-		if want, got := g.opening.total(), lay.total(c); got != want {
+		if want, got := g.opening.total(), lay.Total(c); got != want {
 			return &PositionError{Source: "position", Msg: fmt.Sprintf("the game conserves its counters: the opening has %d on the board, captured and in hand, this position %d", want, got)}
 		}
 	}
@@ -146,6 +139,15 @@ func (e *ReplayError) Error() string {
 }
 
 func (e *ReplayError) Unwrap() error { return e.Err }
+
+// Code returns the code of the error that stopped the replay (usually
+// "illegal-token"; "canceled" when its context was done).
+func (e *ReplayError) Code() string {
+	if c := ErrorCode(e.Err); c != "" {
+		return c
+	}
+	return CodeIllegalToken
+}
 
 // Replay plays a record of tokens from the opening and returns the state
 // after it, with its full history, so repetition rules count exactly as in
@@ -169,22 +171,11 @@ func (g *Game) ReplayContext(ctx context.Context, tokens []string) (*State, erro
 	return s, nil
 }
 
-// Position is a game position in plain values, to set up a state that is
-// not reached from the opening, e.g. in a test scenario.
-type Position struct {
-	Counts   []int          // per site, in board order
-	Owners   []int          // per site, in board order
-	Captured []int          // per player
-	Hand     []int          // per player
-	ToMove   int            // the player whose decision is next
-	Vars     map[string]int // script variables; missing ones are 0
-}
-
 // Position returns the state's position.
 func (s *State) Position() Position {
 	g := s.g
 	p := Position{ToMove: s.ToMove(), Vars: map[string]int{}}
-	for i := 0; i < g.lay.sites; i++ {
+	for i := 0; i < g.def.Layout.Sites; i++ {
 		p.Counts = append(p.Counts, s.Count(i))
 		p.Owners = append(p.Owners, s.Owner(i))
 	}
@@ -192,8 +183,8 @@ func (s *State) Position() Position {
 		p.Captured = append(p.Captured, s.Captured(pl))
 		p.Hand = append(p.Hand, s.Hand(pl))
 	}
-	for _, v := range g.vars {
-		p.Vars[v.name] = int(s.cells[v.cell])
+	for _, v := range g.def.Vars {
+		p.Vars[v.Name] = int(s.k.Cells[v.Cell])
 	}
 	return p
 }
@@ -231,7 +222,7 @@ func (g *Game) NewState(pos Position, opts ...StateOption) (*State, error) {
 		return nil, err
 	}
 	defer g.release(vm)
-	if err := vm.start(s); err != nil {
+	if err := vm.Start(&s.k); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -242,23 +233,23 @@ func (g *Game) NewState(pos Position, opts ...StateOption) (*State, error) {
 // hold the opening's total.
 func (g *Game) positionState(pos Position, conserve bool) (*State, error) {
 	s := g.blank()
-	lay := g.lay
-	if len(pos.Counts) != lay.sites || len(pos.Owners) != lay.sites {
-		return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("want %d counts and owners, got %d and %d", lay.sites, len(pos.Counts), len(pos.Owners))}
+	lay := g.def.Layout
+	if len(pos.Counts) != lay.Sites || len(pos.Owners) != lay.Sites {
+		return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("want %d counts and owners, got %d and %d", lay.Sites, len(pos.Counts), len(pos.Owners))}
 	}
 	if len(pos.Captured) != g.players || len(pos.Hand) != g.players {
 		return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("want %d captured totals and hands, got %d and %d", g.players, len(pos.Captured), len(pos.Hand))}
 	}
-	for i := 0; i < lay.sites; i++ {
-		name := g.board.sites[i].Name
+	for i := 0; i < lay.Sites; i++ {
+		name := g.def.Board.Site(i).Name
 		if pos.Counts[i] < 0 || pos.Counts[i] > maxCount {
 			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("%s has count %d (0 to %d allowed)", name, pos.Counts[i], maxCount)}
 		}
 		if pos.Owners[i] < 0 || pos.Owners[i] > g.players {
 			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("%s has owner %d (0 to %d allowed)", name, pos.Owners[i], g.players)}
 		}
-		s.cells[i] = int32(pos.Counts[i])
-		s.cells[lay.owners+i] = int32(pos.Owners[i])
+		s.k.Cells[i] = int32(pos.Counts[i])
+		s.k.Cells[lay.Owners+i] = int32(pos.Owners[i])
 	}
 	for p := 0; p < g.players; p++ {
 		if pos.Captured[p] < 0 || pos.Captured[p] > maxCount {
@@ -267,28 +258,28 @@ func (g *Game) positionState(pos Position, conserve bool) (*State, error) {
 		if pos.Hand[p] < 0 || pos.Hand[p] > maxCount {
 			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("player %d's hand is %d (0 to %d allowed)", p+1, pos.Hand[p], maxCount)}
 		}
-		s.cells[lay.captured+p] = int32(pos.Captured[p])
-		s.cells[lay.hand+p] = int32(pos.Hand[p])
+		s.k.Cells[lay.Captured+p] = int32(pos.Captured[p])
+		s.k.Cells[lay.Hand+p] = int32(pos.Hand[p])
 	}
 	if pos.ToMove < 1 || pos.ToMove > g.players {
 		return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("to_move must be a player from 1 to %d, got %d", g.players, pos.ToMove)}
 	}
-	s.cells[lay.toMove] = int32(pos.ToMove)
+	s.k.Cells[lay.ToMove] = int32(pos.ToMove)
 	for name, v := range pos.Vars {
 		found := false
-		for _, vs := range g.vars {
-			if vs.name == name {
+		for _, vs := range g.def.Vars {
+			if vs.Name == name {
 				if v < math.MinInt32 || v > math.MaxInt32 {
 					return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("variable %s is %d (a 32-bit integer, %d to %d, allowed)", name, v, math.MinInt32, math.MaxInt32)}
 				}
-				s.cells[vs.cell] = int32(v)
+				s.k.Cells[vs.Cell] = int32(v)
 				found = true
 			}
 		}
 		if !found {
 			var known []string
-			for _, vs := range g.vars {
-				known = append(known, vs.name)
+			for _, vs := range g.def.Vars {
+				known = append(known, vs.Name)
 			}
 			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("the script declares no variable %q (it declares: %s)", name, strings.Join(known, ", "))}
 		}
@@ -302,17 +293,4 @@ func (g *Game) positionState(pos Position, conserve bool) (*State, error) {
 }
 
 // total is the number of counters on the board, captured and in hand.
-func (s *State) total() int { return s.g.lay.total(s.cells) }
-
-// total is the number of counters on the board, captured and in hand, of
-// state cells c.
-func (lay *layout) total(c []int32) int {
-	n := 0
-	for _, x := range c[:lay.sites] {
-		n += int(x)
-	}
-	for _, x := range c[lay.captured:lay.vars] { // captured totals and hands
-		n += int(x)
-	}
-	return n
-}
+func (s *State) total() int { return s.g.def.Layout.Total(s.k.Cells) }

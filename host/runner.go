@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/matombo/matombo/host/internal/watchdog"
+	"github.com/matombo/matombo/host/luavm"
 )
 
 // Runner plays moves for one goroutine. It keeps one script machine for as
@@ -15,7 +16,7 @@ import (
 // it when done. It works on any state of its game.
 type Runner struct {
 	g      *Game
-	vm     *machine
+	vm     *luavm.Machine
 	cancel *watchdog.Cancel
 	record bool
 }
@@ -32,7 +33,7 @@ type Runner struct {
 func (r *Runner) SetContext(ctx context.Context) {
 	r.cancel = watchdog.NewCancel(ctx)
 	if r.vm != nil {
-		r.vm.cancel = r.cancel
+		r.vm.SetCancel(r.cancel)
 	}
 }
 
@@ -49,8 +50,8 @@ func (r *Runner) Close() {
 }
 
 // machine returns the runner's machine, replacing one a failed call broke.
-func (r *Runner) machine() (*machine, error) {
-	if r.vm != nil && r.vm.broken {
+func (r *Runner) machine() (*luavm.Machine, error) {
+	if r.vm != nil && r.vm.Broken() {
 		r.g.release(r.vm)
 		r.vm = nil
 	}
@@ -91,9 +92,9 @@ func (r *Runner) Apply(s *State, m Move) error {
 		return err
 	}
 	if r.record {
-		vm.startRecording()
+		vm.StartRecording()
 	}
-	return vm.apply(s, m)
+	return vm.Apply(&s.k, m)
 }
 
 // Play plays the legal move whose token is tok, as State.Play does.
@@ -110,7 +111,7 @@ func (r *Runner) Play(s *State, tok string) error {
 // the number of moves played. On error s is left as it was before the
 // failing move.
 func (r *Runner) Playout(s *State, rng Rand, maxPlies int) (int, error) {
-	return r.playout(s, func(s *State) Move { return s.moves[rng.IntN(len(s.moves))] }, maxPlies, false)
+	return r.playout(s, func(s *State) Move { return s.k.Moves[rng.IntN(len(s.k.Moves))] }, maxPlies, false)
 }
 
 // PlayoutWith plays the moves choose picks on s until the game ends or
@@ -129,7 +130,7 @@ func (r *Runner) playout(s *State, choose func(*State) Move, maxPlies int, check
 		return 0, err
 	}
 	n := 0
-	for !s.over && (maxPlies <= 0 || n < maxPlies) {
+	for !s.k.Result.Over && (maxPlies <= 0 || n < maxPlies) {
 		m := choose(s)
 		if check && !s.isLegal(m) {
 			return n, s.illegal(m)
@@ -139,9 +140,9 @@ func (r *Runner) playout(s *State, choose func(*State) Move, maxPlies int, check
 			return n, err
 		}
 		if r.record {
-			vm.startRecording()
+			vm.StartRecording()
 		}
-		if err := vm.apply(s, m); err != nil {
+		if err := vm.Apply(&s.k, m); err != nil {
 			return n, err
 		}
 		n++
@@ -164,11 +165,7 @@ func (r *Runner) Evaluate(s *State, p int) (score float64, ok bool, err error) {
 	if err != nil {
 		return 0, false, err
 	}
-	if vm.fnEvaluate == nil {
-		return 0, false, nil
-	}
-	score, err = vm.evaluate(s, p)
-	return score, err == nil, err
+	return vm.Evaluate(&s.k, p)
 }
 
 // HasEvaluate reports whether the script scores positions itself (see
@@ -207,7 +204,7 @@ func (r *Runner) Score(s *State, dst []int) ([]int, error) {
 	if err != nil {
 		return dst, err
 	}
-	return vm.score(s, dst)
+	return vm.Score(&s.k, dst)
 }
 
 // HasScore reports whether the script gives the players' scores (see

@@ -4,9 +4,9 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/matombo/matombo/host/luavm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	lua "github.com/yuin/gopher-lua"
 )
 
 // The sandbox's globals and libraries, as a script sees them.
@@ -16,10 +16,9 @@ func TestSandboxGlobals(t *testing.T) {
 	vm, err := g.machine()
 	require.NoError(t, err)
 	defer g.release(vm)
-	var got []string
-	vm.L.Get(lua.GlobalsIndex).(*lua.LTable).ForEach(func(k, _ lua.LValue) { got = append(got, k.String()) })
+	got := vm.GlobalNames()
 	sort.Strings(got)
-	want := append([]string(nil), sandboxGlobals...)
+	want := luavm.SandboxGlobals()
 	sort.Strings(want)
 	assert.Equal(t, want, got, "the globals are exactly the sandbox's")
 	for _, name := range []string{"os", "io", "debug", "package", "require", "load", "loadstring", "dofile", "loadfile", "setfenv", "getfenv", "collectgarbage", "coroutine", "channel", "_G", "newproxy", "module", "gcinfo"} {

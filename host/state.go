@@ -3,7 +3,8 @@ package host
 import (
 	"context"
 	"fmt"
-	"math/bits"
+
+	"github.com/matombo/matombo/host/kernel"
 
 	"github.com/matombo/matombo/host/internal/watchdog"
 )
@@ -17,106 +18,70 @@ import (
 // cheaply and the copy is independent. A State must not be used by several
 // goroutines at once; the Game it belongs to may be.
 type State struct {
-	g      *Game
-	cells  []int32 // counts | owners | captured | hand | position vars | to move | other vars
-	ply    int
-	over   bool
-	winner int
-	reason string
-	method Method
-	notes  []string // never modified in place; shared by clones
-	sites  []int    // the sites that made the result; never modified in place
-	hist   history  // position keys, for repetition rules
-	key    uint64   // the position's key, kept by every change that completes
-	moves  []Move   // legal moves of the current decision
-
-	effects *effectList // what the ply that made the state did; nil when not recorded
-}
-
-// layout gives the offsets of a game's state cells.
-type layout struct {
-	sites, players int
-	owners         int // offset of owners
-	captured       int
-	hand           int
-	vars           int // offset of the position variables
-	toMove         int
-	memo           int // offset of the variables outside the position
-	keyLen         int // cells that make up the position key
-	size           int
-}
-
-func newLayout(sites, players, posVars, memoVars int) layout {
-	l := layout{sites: sites, players: players}
-	l.owners = sites
-	l.captured = 2 * sites
-	l.hand = l.captured + players
-	l.vars = l.hand + players
-	l.toMove = l.vars + posVars
-	l.keyLen = l.toMove + 1
-	l.memo = l.keyLen
-	l.size = l.memo + memoVars
-	return l
+	g *Game
+	k kernel.State // the cells, ply, result, history, key, legal moves and effects
 }
 
 // Game returns the game the state belongs to.
 func (s *State) Game() *Game { return s.g }
 
 // Ply is the number of decisions made since the opening.
-func (s *State) Ply() int { return s.ply }
+func (s *State) Ply() int { return s.k.Ply }
 
 // ToMove is the player whose decision is next. When the game is over it is
 // the player whose decision would have been next.
-func (s *State) ToMove() int { return int(s.cells[s.g.lay.toMove]) }
+func (s *State) ToMove() int { return int(s.k.Cells[s.g.def.Layout.ToMove]) }
 
 // Count is the number of counters on site i (0 <= i < NumSites). Like a
 // slice index, an index out of range panics, with a message naming it and
 // the valid range.
-func (s *State) Count(i int) int { return int(s.cells[s.siteIndex("Count", i)]) }
+func (s *State) Count(i int) int { return int(s.k.Cells[s.siteIndex("Count", i)]) }
 
 // Owner is the owner of site i, 0 for nobody (0 <= i < NumSites; an index
 // out of range panics).
-func (s *State) Owner(i int) int { return int(s.cells[s.g.lay.owners+s.siteIndex("Owner", i)]) }
+func (s *State) Owner(i int) int {
+	return int(s.k.Cells[s.g.def.Layout.Owners+s.siteIndex("Owner", i)])
+}
 
 // Captured is player p's captured total (players count from 1; a player
 // out of range panics).
 func (s *State) Captured(p int) int {
-	return int(s.cells[s.g.lay.captured+s.playerIndex("Captured", p)])
+	return int(s.k.Cells[s.g.def.Layout.Captured+s.playerIndex("Captured", p)])
 }
 
 // Hand is the number of counters or pieces in player p's hand (players
 // count from 1; a player out of range panics).
-func (s *State) Hand(p int) int { return int(s.cells[s.g.lay.hand+s.playerIndex("Hand", p)]) }
+func (s *State) Hand(p int) int { return int(s.k.Cells[s.g.def.Layout.Hand+s.playerIndex("Hand", p)]) }
 
 // siteIndex checks a site index of an accessor: an index out of range
 // would read another field of the state.
 func (s *State) siteIndex(fn string, i int) int {
-	if uint(i) >= uint(s.g.lay.sites) {
-		panic(fmt.Sprintf("host: State.%s: site index %d out of range [0, %d)", fn, i, s.g.lay.sites))
+	if uint(i) >= uint(s.g.def.Layout.Sites) {
+		panic(fmt.Sprintf("host: State.%s: site index %d out of range [0, %d)", fn, i, s.g.def.Layout.Sites))
 	}
 	return i
 }
 
 // playerIndex checks a player of an accessor and returns p-1.
 func (s *State) playerIndex(fn string, p int) int {
-	if p < 1 || p > s.g.lay.players {
-		panic(fmt.Sprintf("host: State.%s: player %d out of range [1, %d]", fn, p, s.g.lay.players))
+	if p < 1 || p > s.g.def.Layout.Players {
+		panic(fmt.Sprintf("host: State.%s: player %d out of range [1, %d]", fn, p, s.g.def.Layout.Players))
 	}
 	return p - 1
 }
 
 // Var returns the value of the script variable with the given name.
 func (s *State) Var(name string) (int, bool) {
-	for _, v := range s.g.vars {
-		if v.name == name {
-			return int(s.cells[v.cell]), true
+	for _, v := range s.g.def.Vars {
+		if v.Name == name {
+			return int(s.k.Cells[v.Cell]), true
 		}
 	}
 	return 0, false
 }
 
 // Over reports whether the game has ended.
-func (s *State) Over() bool { return s.over }
+func (s *State) Over() bool { return s.k.Result.Over }
 
 // Outcome describes how a game ended.
 type Outcome struct {
@@ -125,7 +90,7 @@ type Outcome struct {
 	Method  Method   // by which of the script's rule functions it ended
 	Reason  string   // how it ended, in the script's words, e.g. "third repetition"
 	Notes   []string // notes the rules attach to the result, e.g. "without glory"
-	Sites   []int    // the sites that made the result, when the script names them, e.g. the three on a line
+	Sites   []int    // the sites that made the result, when the script names them, e.g. the three on a line (Board.Names names them)
 	Players int      // the number of players, for Score
 }
 
@@ -146,34 +111,10 @@ func (o Outcome) Score(p int) float64 {
 	}
 }
 
-// Method says which of the script's rule functions ended a game. The
-// script's own words are in Outcome.Reason.
-type Method uint8
-
-// The ways a game can end.
-const (
-	MethodNone       Method = iota // the game goes on
-	MethodRule                     // the script ended it while playing a move (or in setup)
-	MethodNoMoves                  // the script's blocked function: a player had no legal move
-	MethodRepetition               // the script's repeated function: a position occurred too often
-	MethodPosition                 // the script's result function judged a set-up position finished
-)
-
-var methodNames = [...]string{"", "rule", "no moves", "repetition", "position"}
-
-// String names the method: "rule", "no moves", "repetition", "position",
-// or "" for MethodNone.
-func (m Method) String() string {
-	if int(m) < len(methodNames) {
-		return methodNames[m]
-	}
-	return fmt.Sprintf("method(%d)", m)
-}
-
 // Outcome returns the result so far.
 func (s *State) Outcome() Outcome {
-	return Outcome{Over: s.over, Winner: s.winner, Method: s.method, Reason: s.reason,
-		Notes: append([]string(nil), s.notes...), Sites: append([]int(nil), s.sites...), Players: s.g.players}
+	return Outcome{Over: s.k.Result.Over, Winner: s.k.Result.Winner, Method: s.k.Result.Method, Reason: s.k.Result.Reason,
+		Notes: append([]string(nil), s.k.Result.Notes...), Sites: append([]int(nil), s.k.Result.Sites...), Players: s.g.players}
 }
 
 // Moves returns the legal moves of the current decision, in the order the
@@ -184,16 +125,16 @@ func (s *State) Outcome() Outcome {
 // Concurrent reads of one State (Moves, AppendMoves, Key, Count, Clone,
 // CopyFrom as the source, ...) are safe, as long as nothing changes it;
 // parallel searches may copy from a shared root.
-func (s *State) Moves() []Move { return s.moves }
+func (s *State) Moves() []Move { return s.k.Moves }
 
 // AppendMoves appends the legal moves of the current decision to dst and
 // returns the extended slice, which the caller owns.
-func (s *State) AppendMoves(dst []Move) []Move { return append(dst, s.moves...) }
+func (s *State) AppendMoves(dst []Move) []Move { return append(dst, s.k.Moves...) }
 
 // Legal returns the legal tokens of the current decision.
 func (s *State) Legal() []string {
-	out := make([]string, len(s.moves))
-	for i, m := range s.moves {
+	out := make([]string, len(s.k.Moves))
+	for i, m := range s.k.Moves {
 		out[i] = s.g.Token(m)
 	}
 	return out
@@ -209,12 +150,12 @@ func (s *State) Clone() *State {
 // CopyFrom makes s a copy of src, reusing s's memory where it can. It does
 // not allocate when s was last a copy of a state of the same game.
 func (s *State) CopyFrom(src *State) {
-	cells, moves, hist := s.cells, s.moves, s.hist
+	cells, moves, hist := s.k.Cells, s.k.Moves, s.k.Hist
 	*s = *src
-	s.cells = append(cells[:0], src.cells...)
-	s.moves = append(moves[:0], src.moves...)
-	s.hist = hist
-	s.hist.copyFrom(&src.hist)
+	s.k.Cells = append(cells[:0], src.k.Cells...)
+	s.k.Moves = append(moves[:0], src.k.Moves...)
+	s.k.Hist = hist
+	s.k.Hist.CopyFrom(&src.k.Hist)
 }
 
 // Key is a 64-bit hash of the position: the counts and owners of the sites,
@@ -227,58 +168,16 @@ func (s *State) CopyFrom(src *State) {
 // cannot afford a collision compares AppendPosition encodings. A search
 // that caches results by key must also account for history: see
 // Repetitions and Game.Repetition.
-func (s *State) Key() uint64 { return s.key }
+func (s *State) Key() uint64 { return s.k.Key }
 
 // computeKey hashes the position as it is now, also while a script is
 // changing it.
-func (s *State) computeKey() uint64 { return hashCells(s.cells[:s.g.lay.keyLen]) }
+func (s *State) computeKey() uint64 { return kernel.HashCells(s.k.Cells[:s.g.def.Layout.KeyLen]) }
 
 // Repetitions is how many times the current position has occurred,
 // counting the current occurrence.
 func (s *State) Repetitions() int {
-	return s.hist.count(s.Key())
-}
-
-// hashCells hashes position cells with a fixed seed, so keys are the same
-// in every run and on every machine.
-func hashCells(c []int32) uint64 {
-	const (
-		k1 = 0x9E3779B97F4A7C15
-		k2 = 0xC2B2AE3D27D4EB4F
-		k3 = 0x165667B19E3779F9
-	)
-	h1, h2 := uint64(len(c))*k3, uint64(0x27D4EB2F165667C5)
-	// Four cells at a time (eight per turn of the loop), the slice
-	// shrinking as it goes: the compiler then proves every index in range
-	// (no bounds checks) and reads two cells with one load.
-	for len(c) >= 8 {
-		a := uint64(uint32(c[0])) | uint64(uint32(c[1]))<<32
-		b := uint64(uint32(c[2])) | uint64(uint32(c[3]))<<32
-		h1 = bits.RotateLeft64(h1^(a*k2), 31) * k1
-		h2 = bits.RotateLeft64(h2^(b*k1), 29) * k2
-		a = uint64(uint32(c[4])) | uint64(uint32(c[5]))<<32
-		b = uint64(uint32(c[6])) | uint64(uint32(c[7]))<<32
-		h1 = bits.RotateLeft64(h1^(a*k2), 31) * k1
-		h2 = bits.RotateLeft64(h2^(b*k1), 29) * k2
-		c = c[8:]
-	}
-	if len(c) >= 4 {
-		a := uint64(uint32(c[0])) | uint64(uint32(c[1]))<<32
-		b := uint64(uint32(c[2])) | uint64(uint32(c[3]))<<32
-		h1 = bits.RotateLeft64(h1^(a*k2), 31) * k1
-		h2 = bits.RotateLeft64(h2^(b*k1), 29) * k2
-		c = c[4:]
-	}
-	for _, x := range c {
-		h1 = bits.RotateLeft64(h1^(uint64(uint32(x))*k2), 31) * k1
-	}
-	h := h1 ^ bits.RotateLeft64(h2, 17)
-	h ^= h >> 33
-	h *= k2
-	h ^= h >> 29
-	h *= k3
-	h ^= h >> 32
-	return h
+	return s.k.Hist.Count(s.Key())
 }
 
 // Apply plays a legal move. An illegal move or a failing script returns an
@@ -300,13 +199,13 @@ func (s *State) apply(cancel *watchdog.Cancel, m Move) error {
 	if err != nil {
 		return err
 	}
-	err = vm.apply(s, m)
+	err = vm.Apply(&s.k, m)
 	s.g.release(vm)
 	return err
 }
 
 func (s *State) isLegal(m Move) bool {
-	for _, x := range s.moves {
+	for _, x := range s.k.Moves {
 		if x == m {
 			return true
 		}
@@ -320,29 +219,29 @@ func (s *State) illegal(m Move) error {
 	switch {
 	case m.IsZero():
 		tok, reason = "", "no move (the zero Move)"
-	case s.over:
+	case s.k.Result.Over:
 		reason = "the game is over"
-	case m.game != s.g.tag:
+	case m.Game() != s.g.def.Tag:
 		reason = "the move belongs to another game, or another variant or parameters of this one"
-	case int(m.Kind) < len(s.g.kinds):
+	case int(m.Kind) < len(s.g.def.Kinds):
 		sites := make([]int, m.N)
 		for i := range sites {
 			sites[i] = int(m.Sites[i])
 		}
 		reason = s.whyNot(int(m.Kind), sites)
 	}
-	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason}
+	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason, GameOver: s.k.Result.Over}
 }
 
 // ParseMove returns the legal move whose token is tok.
 func (s *State) ParseMove(tok string) (Move, error) {
 	var buf [64]byte
-	for _, m := range s.moves {
-		if int(m.Kind) < len(s.g.kinds) && string(s.g.kinds[m.Kind].appendToken(buf[:0], s.g.board, m)) == tok {
+	for _, m := range s.k.Moves {
+		if int(m.Kind) < len(s.g.def.Kinds) && string(s.g.def.Kinds[m.Kind].AppendToken(buf[:0], s.g.def.Board, m)) == tok {
 			return m, nil
 		}
 	}
-	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: s.illegalToken(tok)}
+	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: s.illegalToken(tok), GameOver: s.k.Result.Over}
 }
 
 // Play plays the legal move whose token is tok.
@@ -374,5 +273,5 @@ func (s *State) Score() ([]int, error) {
 		return nil, err
 	}
 	defer s.g.release(vm)
-	return vm.score(s, make([]int, 0, s.g.players))
+	return vm.Score(&s.k, make([]int, 0, s.g.players))
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/matombo/matombo/host/diag"
+	"github.com/matombo/matombo/host/kernel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -81,7 +83,7 @@ func TestJSONGameOver(t *testing.T) {
 	s := g.Start()
 	_, err := evalIn(g, s, asSetup, luaPrefix+`m.finish(2, "the end", "note \"one\"")`)
 	require.NoError(t, err)
-	s.moves = s.moves[:0]
+	s.k.Moves = s.k.Moves[:0]
 	text := stateJSONText(t, s)
 	assert.Contains(t, text, `"legal":[],"prompt":"","over":true,"winner":2,"notes":["note \"one\""],"reason":"the end"`)
 	assert.Contains(t, text, `"to_move":1`)
@@ -239,60 +241,6 @@ func TestHistoryOfCopies(t *testing.T) {
 	assert.Equal(t, 1, s.Repetitions())
 	assert.Equal(t, 3, c.Repetitions())
 	assert.Equal(t, 9, historyLen(c))
-}
-
-// The history type itself, against a plain slice, with copies taken and
-// played on at random, across many chunk boundaries. The keys share their
-// top bits (the tail's filter), their bits for the Bloom filters and their
-// low bits (the chunks' index) in pairs, so every shortcut is taken and
-// every collision met.
-func TestHistoryModel(t *testing.T) {
-	keys := []uint64{0, 128, 1 << 56, 1<<56 | 128 | 1, 0x9E3779B97F4A7C15}
-	rng := rand.New(rand.NewPCG(9, 9))
-	type pair struct {
-		h     history
-		model []uint64
-	}
-	hs := []*pair{{}}
-	for step := 0; step < 20000; step++ {
-		p := hs[rng.IntN(len(hs))]
-		switch op := rng.IntN(10); {
-		case op < 6:
-			k := keys[rng.IntN(len(keys))]
-			p.h.push(k)
-			p.model = append(p.model, k)
-		case op < 8 && len(p.model) > 0:
-			p.h.pop()
-			p.model = p.model[:len(p.model)-1]
-		case op == 8 && len(hs) < 8:
-			q := &pair{}
-			q.h.copyFrom(&p.h)
-			q.model = append([]uint64(nil), p.model...)
-			hs = append(hs, q)
-		case op == 9:
-			q := hs[rng.IntN(len(hs))]
-			p.h.copyFrom(&q.h)
-			p.model = append(p.model[:0:0], q.model...)
-		}
-		// Check the history just used and one other (all of them now and
-		// then): the others must not have changed.
-		check := []*pair{p, hs[rng.IntN(len(hs))]}
-		if step%500 == 0 {
-			check = hs
-		}
-		for i, q := range check {
-			require.Equal(t, len(q.model), q.h.len(), "history %d at step %d", i, step)
-			for _, k := range keys {
-				n := 0
-				for _, x := range q.model {
-					if x == k {
-						n++
-					}
-				}
-				require.Equal(t, n, q.h.count(k), "history %d, key %d at step %d", i, k, step)
-			}
-		}
-	}
 }
 
 // Repetitions during a real game: the probepts script ends the game on the
@@ -456,7 +404,16 @@ func TestIllegalMoves(t *testing.T) {
 		assert.Equal(t, []string{"a1", "a2", "a3", "a4"}, ie.Legal)
 		assert.True(t, strings.HasPrefix(ie.Reason, c.reason), "%q: %s", c.tok, ie.Reason)
 		assert.Equal(t, before, stateJSONText(t, s), "the state is unchanged")
-		assert.Equal(t, fmt.Sprintf("illegal token %q: %s; legal tokens: a1 a2 a3 a4", c.tok, ie.Reason), err.Error())
+		assert.Equal(t, CodeIllegalToken, ie.Code())
+		if len(c.tok) <= diag.MaxTokenText {
+			assert.Equal(t, fmt.Sprintf("illegal token %q: %s; legal tokens: a1 a2 a3 a4; %q is not a legal token here", c.tok, ie.Reason, c.tok), err.Error())
+		} else {
+			// A long token is quoted in part, saying how much is left out.
+			assert.Contains(t, err.Error(), `illegal token "aaaa`)
+			assert.Contains(t, err.Error(), "more bytes cut")
+			assert.Less(t, len(err.Error()), 3000)
+			assert.Contains(t, err.Error(), "the token is not a legal token here")
+		}
 	}
 	// A move that is not in the list, applied directly.
 	for _, m := range []Move{{Kind: 0, N: 1, Sites: [4]uint16{4}}, {Kind: 1, N: 1}, {Kind: 0, N: 0}, {Kind: 200, N: 1}} {
@@ -476,13 +433,15 @@ func TestIllegalMoves(t *testing.T) {
 	// After the end: no legal tokens.
 	_, err := evalIn(g, s, asSetup, luaPrefix+`m.finish(0)`)
 	require.NoError(t, err)
-	s.moves = s.moves[:0]
+	s.k.Moves = s.k.Moves[:0]
 	err = s.Play("a1")
 	var ie *IllegalMoveError
 	require.ErrorAs(t, err, &ie)
 	assert.Equal(t, "the game is over", ie.Reason)
 	assert.Empty(t, ie.Legal)
-	assert.Equal(t, `illegal token "a1": the game is over; there are no legal tokens`, err.Error())
+	assert.Equal(t, `illegal token "a1": the game is over; there are no legal tokens; "a1" is not a legal token here`, err.Error())
+	assert.Equal(t, CodeGameOver, ie.Code())
+	assert.Equal(t, CodeGameOver, ErrorCode(fmt.Errorf("wrapped: %w", err)))
 }
 
 // An illegal token of a known form says which part is wrong and what is
@@ -539,14 +498,14 @@ func TestTokensAndParseMove(t *testing.T) {
 	}
 	m, err := s.ParseMove("offer:a4,c1")
 	require.NoError(t, err)
-	assert.Equal(t, Move{Kind: 3, N: 2, Sites: [4]uint16{3, 8}, game: g.tag}, m)
+	assert.Equal(t, Move{Kind: 3, N: 2, Sites: [4]uint16{3, 8}}.WithGame(g.def.Tag), m)
 	assert.Equal(t, 3, m.Site(0))
 	assert.Equal(t, 8, m.Site(1))
 	assert.Equal(t, -1, m.Site(2))
 	assert.Equal(t, -1, m.Site(-1))
 	m, err = s.ParseMove("a4/a3/a2/a1")
 	require.NoError(t, err)
-	assert.Equal(t, Move{Kind: 6, N: 4, Sites: [4]uint16{0, 1, 2, 3}, game: g.tag}, m)
+	assert.Equal(t, Move{Kind: 6, N: 4, Sites: [4]uint16{0, 1, 2, 3}}.WithGame(g.def.Tag), m)
 	_, err = s.ParseMove("offer:c1,a4")
 	var ie *IllegalMoveError
 	require.ErrorAs(t, err, &ie)
@@ -591,13 +550,13 @@ func TestParseTemplate(t *testing.T) {
 		{"a\t{1}", 0, "a token contains no spaces"},
 		{"{sites}:{1}", 0, "{sites} cannot be mixed with numbered sites"},
 	} {
-		_, arity, err := parseTemplate(c.tmpl)
+		k, err := kernel.NewMoveKind("k", c.tmpl, "")
 		if c.err != "" {
 			assert.ErrorContains(t, err, c.err, "%q", c.tmpl)
 			continue
 		}
 		require.NoError(t, err, "%q", c.tmpl)
-		assert.Equal(t, c.arity, arity, "%q", c.tmpl)
+		assert.Equal(t, c.arity, k.Arity(), "%q", c.tmpl)
 	}
 }
 
@@ -679,6 +638,6 @@ func TestHashCellsKeepsItsValues(t *testing.T) {
 				c[i] = int32(rng.IntN(8))
 			}
 		}
-		require.Equal(t, hashCellsReference(c), hashCells(c), "%d cells", n)
+		require.Equal(t, hashCellsReference(c), kernel.HashCells(c), "%d cells", n)
 	}
 }

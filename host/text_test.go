@@ -3,6 +3,7 @@ package host
 import (
 	"testing"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -26,7 +27,7 @@ func TestTextProblem(t *testing.T) {
 		{"bad \xff byte", false, "the title has a byte that is not UTF-8 text (0xff at byte 5)"},
 		{"replacement \uFFFD is text", false, ""},
 	} {
-		got := textProblem("the title", c.text, c.multiline)
+		got := diag.TextProblem("the title", c.text, c.multiline)
 		if c.want == "" {
 			assert.Empty(t, got, "%q", c.text)
 		} else {
@@ -46,16 +47,16 @@ func TestEscapeControls(t *testing.T) {
 		"c1 \u009b":               `c1 \u009b`,
 		"accents é and \uFFFD ok": "accents é and \uFFFD ok",
 	} {
-		assert.Equal(t, want, escapeControls(in), "%q", in)
+		assert.Equal(t, want, diag.EscapeControls(in), "%q", in)
 	}
 }
 
 func TestCheckPage(t *testing.T) {
-	assert.NoError(t, checkPage("r.md", "# Rules\r\n\n\tindented\n"))
-	err := checkPage("r.md", "one\ntwo\nthree \x1b[1m\n")
+	assert.NoError(t, diag.CheckPage("r.md", "# Rules\r\n\n\tindented\n"))
+	err := diag.CheckPage("r.md", "one\ntwo\nthree \x1b[1m\n")
 	assert.EqualError(t, err, "r.md:3: the page contains the control character U+001B: only printable text, tabs and line ends are allowed")
-	err = checkPage("r.md", "bad \xfe")
+	err = diag.CheckPage("r.md", "bad \xfe")
 	assert.EqualError(t, err, "r.md:1: the page contains a byte that is not UTF-8 text (0xfe): only printable text, tabs and line ends are allowed")
-	err = checkPage("r.md", "lone\rreturn")
+	err = diag.CheckPage("r.md", "lone\rreturn")
 	assert.ErrorContains(t, err, "U+000D")
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/matombo/matombo/host/params"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
 )
@@ -267,7 +268,7 @@ func TestVariantsSchemaAgreesWithParser(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := parseVariants("v.yaml", []byte(tt.src))
+			_, err := params.Parse("v.yaml", []byte(tt.src))
 			require.Equal(t, tt.ok, err == nil, "parser: %v", err)
 			errs := validateSchema(s, s, schemaYAMLValue(t, []byte(tt.src)), "#")
 			require.Equal(t, tt.ok, len(errs) == 0, "schema: %v", errs)

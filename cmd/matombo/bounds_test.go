@@ -29,8 +29,9 @@ func flagSets(t *testing.T) map[string]*flag.FlagSet {
 // TestNumericFlagsAreBounded checks the class, not cases: every numeric
 // flag of every command is one of the bounded kinds (none of the flag
 // package's own Int, Uint64, Float64 or Duration, which accept any value
-// that fits), and a value far too large for it, even for 64 bits, is a
-// usage error (exit status 2) that names the limit.
+// that fits), and a value far too large for it, even for 64 bits (a count,
+// a duration, a size such as 16EiB), is a usage error (exit status 2) that
+// names the limit.
 func TestNumericFlagsAreBounded(t *testing.T) {
 	huge := []string{"99999999999999999999999999", "9223372036854775807", "1e400"}
 	for name, fs := range flagSets(t) {
@@ -41,6 +42,15 @@ func TestNumericFlagsAreBounded(t *testing.T) {
 				t.Errorf("matombo %s --%s is an unbounded %s: use cli.intFlag, uint64Flag or floatFlag", name, f.Name, typ)
 				return
 			case "main.intValue", "main.uint64Value", "main.floatValue", "main.countOrDirs":
+			case "main.sizeValue":
+				// Sizes past the limit, past 64 bits, in every unit.
+				for _, v := range []string{"16EiB", "1EiB", "1PiB", "99999999999999999999999", "99999999999999999999999GiB", "9223372036854775807B"} {
+					var out, errOut bytes.Buffer
+					code := run([]string{name, "--" + f.Name, v}, strings.NewReader(""), &out, &errOut)
+					assert.Equal(t, exitUsage, code, "matombo %s --%s %s: %s", name, f.Name, v, errOut.String())
+					assert.Contains(t, errOut.String(), "-"+f.Name+" "+v+": too large: the limit is", "matombo %s --%s %s names the limit", name, f.Name, v)
+				}
+				return
 			case "main.durationValue":
 				for _, v := range []string{"99999999999999999999h", "2562048h", "100000h"} {
 					var out, errOut bytes.Buffer

@@ -570,3 +570,78 @@ func (c *cli) floatFlag(name string, value, lo, hi float64, usage string) *float
 	c.fs.Var(floatValue{p: p, lo: lo, hi: hi}, name, usage)
 	return p
 }
+
+// sizeUnits are the units of a size, all counted in 1024s: each as a
+// shift of bits.
+var sizeUnits = map[string]uint{"": 0, "B": 0,
+	"K": 10, "KB": 10, "KIB": 10, "M": 20, "MB": 20, "MIB": 20, "G": 30, "GB": 30, "GIB": 30,
+	"T": 40, "TB": 40, "TIB": 40, "P": 50, "PB": 50, "PIB": 50, "E": 60, "EB": 60, "EIB": 60}
+
+// parseSize reads a size: a whole number with an optional unit (B, KiB,
+// MiB, GiB, TiB, PiB, EiB, or KB, MB, ..., K, M, ..., all counted in
+// 1024s), from 1 byte to hi. A size beyond hi, however large (16EiB does
+// not fit in 64 bits), is "too large", naming the limit.
+func parseSize(s string, hi int64) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, fmt.Errorf("want a size such as 512MiB or 8GiB, from 1 byte to %s", sizeText(hi))
+	}
+	sh, ok := sizeUnits[strings.ToUpper(strings.TrimSpace(t[i:]))]
+	if !ok {
+		return 0, fmt.Errorf("unknown unit %q (B, KiB, MiB, GiB, TiB, PiB, EiB)", t[i:])
+	}
+	n, err := strconv.ParseUint(t[:i], 10, 64)
+	switch {
+	case err != nil || n > uint64(hi)>>sh:
+		return 0, fmt.Errorf("too large: the limit is %s", sizeText(hi))
+	case n == 0:
+		return 0, fmt.Errorf("want a size from 1 byte to %s", sizeText(hi))
+	}
+	return int64(n << sh), nil
+}
+
+// sizeText writes a size in the largest unit that divides it: 1TiB.
+func sizeText(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	u := 0
+	for u+1 < len(units) && n >= 1024 && n%1024 == 0 {
+		n /= 1024
+		u++
+	}
+	return strconv.FormatInt(n, 10) + units[u]
+}
+
+// sizeValue is a size flag (512MiB, 8GiB) of at most hi bytes. It keeps
+// the text as given, which parseSize reads again where it is used; ""
+// (the flag's default only) means unset.
+type sizeValue struct {
+	p  *string
+	hi int64
+}
+
+func (v sizeValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return *v.p
+}
+
+// Set checks the size and keeps its text.
+func (v sizeValue) Set(s string) error {
+	if _, err := parseSize(s, v.hi); err != nil {
+		return err
+	}
+	*v.p = s
+	return nil
+}
+
+// sizeVar defines a size flag of at most hi bytes on fs, stored as text
+// in p.
+func sizeVar(fs *flag.FlagSet, p *string, name, value string, hi int64, usage string) {
+	*p = value
+	fs.Var(sizeValue{p: p, hi: hi}, name, usage)
+}

@@ -18,17 +18,18 @@ scenario file (docs/scenarios.md), which 'matombo conform' then replays.
 
 The only SOURCE is openspiel: an OpenSpiel playthrough file (from
 open_spiel/integration_tests/playthroughs) of mancala or kalah (to the game
-kalah) or oware (to oware). The scenario plays the game move for move and
+kalah), oware (to oware) or checkers (to draughts, with OpenSpiel's rule of
+a draw: the variant openspiel). The scenario plays the game move for move and
 checks, at every state the file prints in full, the board, the scores, the
 player to move, the legal tokens and the result.
 
 Example:
   matombo import openspiel mancala.txt -o conformance/kalah/openspiel-mancala.yaml`
 
-// runImport is `matombo import openspiel FILE [--game kalah|oware] [-o OUT]`.
+// runImport is `matombo import openspiel FILE [--game kalah|oware|draughts] [-o OUT]`.
 func runImport(e *env, args []string) int {
-	c := newCLI(e, "import", "openspiel FILE [--game kalah|oware] [-o OUT]", importAbout)
-	game := c.fs.String("game", "", "the game to convert to, `kalah|oware` (default: from the file's game)")
+	c := newCLI(e, "import", "openspiel FILE [--game kalah|oware|draughts] [-o OUT]", importAbout)
+	game := c.fs.String("game", "", "the game to convert to, `kalah|oware|draughts` (default: from the file's game)")
 	out := c.fs.String("o", "", "write the scenario file to `OUT` instead of the standard output")
 	pos, status, ok := c.parse(args)
 	if !ok {

@@ -41,7 +41,8 @@ Players (options after a colon, separated by commas, e.g. mcts:time=500ms):
 `
 
 // playHelp is what the help command of a session prints.
-const playHelp = `Type a legal token to play it (several separated by spaces are played in turn), or:
+const playHelp = `Type a legal token to play it (several separated by spaces are played in turn;
+the decisions of one turn may be written as one word, such as 22x15x8), or:
   help    show these commands
   legal   list the legal tokens
   undo    take back the last decision (against a computer: back to your own)
@@ -301,9 +302,18 @@ func (ss *session) handle(word string) (bool, error) {
 		fmt.Fprintf(w, "Quit after %s.\nRecord: %s\n", plural(len(ss.record), "decision"), recordText(ss.record))
 		return true, nil
 	default:
-		_, err := s.ParseMove(word)
-		fmt.Fprintf(w, "%s\n", oneLine(err.Error()))
-		ss.queue = nil // the rest of the line was typed for another position
+		// A turn of several decisions written as one word (22x15x8).
+		moves, err := s.ParseTurn(word)
+		if err != nil {
+			fmt.Fprintf(w, "%s\n", oneLine(err.Error()))
+			ss.queue = nil // the rest of the line was typed for another position
+			return false, nil
+		}
+		for _, m := range moves {
+			if err := ss.play(ss.g.Token(m)); err != nil {
+				return false, err
+			}
+		}
 	}
 	return false, nil
 }

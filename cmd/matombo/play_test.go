@@ -91,7 +91,7 @@ func TestPlaySeed(t *testing.T) {
 func TestPlayIllegalToken(t *testing.T) {
 	r := matombo(t, "a9 a1\nquit\n", "play", "--games", kalahGames, "kalah", "--p2", "human")
 	require.Equal(t, exitOK, r.code)
-	assert.Contains(t, r.stdout, "P1> a9 a1\nillegal token \"a9\": a9 is not a site of this board (its sites: a1 to a7, b1 to b7); legal tokens: a1 a2 a3 a4 a5 a6\nP1> quit\nQuit after 0 decisions.\n")
+	assert.Contains(t, r.stdout, "P1> a9 a1\nillegal token \"a9\": a9 is not a site of this board (its sites: a1 to a7, b1 to b7); legal tokens: a1 a2 a3 a4 a5 a6; \"a9\" is not a legal token here\nP1> quit\nQuit after 0 decisions.\n")
 }
 
 // A line of 2 MB is refused with a message naming it, and the session
@@ -128,4 +128,15 @@ func TestLineReader(t *testing.T) {
 		got = append(got, line)
 	}
 	assert.Equal(t, []string{"ab", "error: line 2 of the input is longer than 4 bytes", "cd", "", "end"}, got)
+}
+
+// A turn of several decisions typed as one word plays each of them: in
+// Tsoro Yemutwelve, the placing that makes a mill and its removal.
+func TestPlayTurnWord(t *testing.T) {
+	r := matombo(t, "a1 g7 a4 g4 a7xg4\nrecord\na7xg5\nquit\n", "play", "yemutwelve", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "Player 1 (South) plays a7.\n")
+	assert.Contains(t, r.stdout, "Player 1 (South) plays xg4.\n")
+	assert.Contains(t, r.stdout, "Record: a1 g7 a4 g4 a7 xg4\n")
+	assert.Contains(t, r.stdout, `illegal token "a7xg5"`)
 }

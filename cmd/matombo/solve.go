@@ -11,7 +11,6 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"time"
 
@@ -60,11 +59,11 @@ type solveFlags struct {
 func (sf *solveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&sf.engine, "engine", "auto", "the engine: auto, retrograde or search")
 	intVar(fs, &sf.maxPos, "max-positions", 0, 1, math.MaxUint32-1, fmt.Sprintf("bound the engine that runs: the retrograde engine stores at most `N` positions (default %d), the search engine searches at most N (default: no limit)", solve.DefaultMaxPositions))
-	fs.StringVar(&sf.maxMemory, "max-memory", "2GiB", "refuse or stop a solve that needs more memory than `SIZE` (e.g. 512MiB, 8GiB)")
+	sizeVar(fs, &sf.maxMemory, "max-memory", "2GiB", maxMemoryLimit, "refuse or stop a solve that needs more memory than `SIZE` (e.g. 512MiB, 8GiB)")
 	durationVar(fs, &sf.maxTime, "max-time", 0, 0, maxDuration, "stop a solve after `DURATION` (e.g. 10m; 0: no limit)")
 	intVar(fs, &sf.threads, "threads", runtime.NumCPU(), 1, runtime.NumCPU(), "solve with `N` goroutines (at most the machine's cores)")
 	intVar(fs, &sf.endgame, "endgame", -1, -1, solve.MaxEndgame, "search engine: endgame databases of positions with at most `K` counters in play (-1: chosen from the budget)")
-	fs.StringVar(&sf.table, "table-memory", "", "search engine: the transposition table's `SIZE` (default: a quarter of --max-memory, at most 256MiB)")
+	sizeVar(fs, &sf.table, "table-memory", "", maxMemoryLimit, "search engine: the transposition table's `SIZE` (default: a quarter of --max-memory, at most 256MiB)")
 }
 
 // maxMemoryLimit is the largest --max-memory and --table-memory.
@@ -106,29 +105,8 @@ func (sf *solveFlags) options() ([]solve.Option, time.Duration, error) {
 	return opts, sf.maxTime, nil
 }
 
-// parseBytes reads a size: a whole number with an optional unit (B, KiB,
-// MiB, GiB, TiB, or KB, MB, GB, TB, K, M, G, T, all counted in 1024s).
-func parseBytes(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	i := 0
-	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-		i++
-	}
-	n, err := strconv.ParseInt(t[:i], 10, 64)
-	if err != nil || i == 0 {
-		return 0, fmt.Errorf("%q: want a size such as 512MiB or 8GiB", s)
-	}
-	unit := strings.ToUpper(strings.TrimSpace(t[i:]))
-	shift := map[string]uint{"": 0, "B": 0, "K": 10, "KB": 10, "KIB": 10, "M": 20, "MB": 20, "MIB": 20, "G": 30, "GB": 30, "GIB": 30, "T": 40, "TB": 40, "TIB": 40}
-	sh, ok := shift[unit]
-	if !ok {
-		return 0, fmt.Errorf("%q: unknown unit %q (B, KiB, MiB, GiB, TiB)", s, t[i:])
-	}
-	if n < 1 || n > maxMemoryLimit>>sh {
-		return 0, fmt.Errorf("%q: want 1 byte to 1TiB", s)
-	}
-	return n << sh, nil
-}
+// parseBytes reads a size of at most maxMemoryLimit (see parseSize).
+func parseBytes(s string) (int64, error) { return parseSize(s, maxMemoryLimit) }
 
 // solveReport is what --json writes.
 type solveReport struct {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -27,7 +29,10 @@ With --print, what the script prints (Lua's print) goes to stderr, each
 line after the game's name, before the state it led to.
 
 An illegal token stops the trace after the states before it, with an error
-naming the token and the legal ones, and exit status 1.`
+naming the token and the legal ones, and exit status 1. With --json the
+last line is then {"error": {...}}: the error's stable code (illegal-token,
+game-over, script-error, budget-steps, ...: see docs/scenarios.md), its
+message and the token and its number.`
 
 // runTrace is `matombo trace GAME [TOKEN ...]`.
 func runTrace(e *env, args []string) int {
@@ -47,6 +52,9 @@ func runTrace(e *env, args []string) int {
 	}
 	g, err := gf.open(name)
 	if err != nil {
+		if *asJSON {
+			writeJSONError(e.stdout, err, "", 0)
+		}
 		return c.fail(err)
 	}
 	var tokens []string
@@ -76,6 +84,9 @@ func runTrace(e *env, args []string) int {
 	}
 	if playErr != nil {
 		fmt.Fprint(e.stderr, printedText[len(states)]) // and while the failing token ran
+		if *asJSON {
+			writeJSONError(e.stdout, playErr, tokens[len(states)-1], len(states))
+		}
 		return c.fail(fmt.Errorf("token %d: %w", len(states), playErr))
 	}
 	return exitOK
@@ -123,6 +134,55 @@ func writeJSONState(w io.Writer, s *host.State) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
+}
+
+// jsonError is the last line of trace --json when a token (or loading the
+// game) fails.
+type jsonError struct {
+	Error struct {
+		Code    string `json:"code"`            // the stable code (host.ErrorCode), "error" for an error without one
+		Message string `json:"message"`         // the message, as on standard error
+		Token   string `json:"token,omitempty"` // the failing token
+		Index   int    `json:"index,omitempty"` // its number, from 1
+		File    string `json:"file,omitempty"`  // where, for an error in a script or a variants file
+		Line    int    `json:"line,omitempty"`  // the line there
+	} `json:"error"`
+}
+
+// writeJSONError writes err as one line of JSON: its code, message and,
+// for a token, the token and its number (from 1).
+func writeJSONError(w io.Writer, err error, tok string, index int) {
+	var out jsonError
+	out.Error.Code = host.ErrorCode(err)
+	if out.Error.Code == "" {
+		out.Error.Code = "error"
+	}
+	out.Error.Message = oneLine(err.Error())
+	out.Error.Token, out.Error.Index = tok, index
+	if pos, ok := errorPos(err); ok {
+		out.Error.File, out.Error.Line = pos.File, pos.Line
+	}
+	b, _ := json.Marshal(out)
+	fmt.Fprintf(w, "%s\n", b)
+}
+
+// errorPos is the place a host error names, when it names one.
+func errorPos(err error) (host.Pos, bool) {
+	var se *host.ScriptError
+	var be *host.BudgetError
+	var ce *host.ConfigError
+	var cn *host.CanceledError
+	switch {
+	case errors.As(err, &se):
+		return se.Pos, se.Pos.File != ""
+	case errors.As(err, &be):
+		return be.Pos, be.Pos.File != ""
+	case errors.As(err, &ce):
+		return ce.Pos, ce.Pos.File != ""
+	case errors.As(err, &cn):
+		return cn.Pos, cn.Pos.File != ""
+	}
+	return host.Pos{}, false
 }
 
 // usesTotals tells whether a player has pieces in hand, and whether a

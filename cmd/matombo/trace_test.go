@@ -75,9 +75,17 @@ func TestTraceIllegalToken(t *testing.T) {
 		}
 		r := matombo(t, "", args...)
 		assert.Equal(t, exitFail, r.code)
-		assert.Equal(t, `matombo trace: token 2: illegal token "b1": b1 is not possible for a sow now (possible: a1 a2 a4 a5 a6); legal tokens: a1 a2 a4 a5 a6`+"\n", r.stderr)
+		assert.Equal(t, `matombo trace: token 2: illegal token "b1": b1 is not possible for a sow now (possible: a1 a2 a4 a5 a6); legal tokens: a1 a2 a4 a5 a6; "b1" is not a legal token here`+"\n", r.stderr)
 		if asJSON {
-			assert.Equal(t, 2, strings.Count(r.stdout, "\n"), r.stdout)
+			// The opening, the state after a3, then the error with its code.
+			lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+			require.Len(t, lines, 3, r.stdout)
+			var last jsonError
+			require.NoError(t, json.Unmarshal([]byte(lines[2]), &last))
+			assert.Equal(t, "illegal-token", last.Error.Code)
+			assert.Equal(t, "b1", last.Error.Token)
+			assert.Equal(t, 2, last.Error.Index)
+			assert.Contains(t, last.Error.Message, "not a legal token")
 		} else {
 			assert.Contains(t, r.stdout, "== ply 0: opening")
 			assert.Contains(t, r.stdout, "== ply 1: after a3")
@@ -87,8 +95,46 @@ func TestTraceIllegalToken(t *testing.T) {
 	// A token after the end of the game is refused as well.
 	r := matombo(t, "", "trace", "yematatu", "--variant", "square", "a3", "c3", "c1", "a1", "b2", "c2")
 	assert.Equal(t, exitFail, r.code)
-	assert.Equal(t, `matombo trace: token 6: illegal token "c2": the game is over; there are no legal tokens`+"\n", r.stderr)
+	assert.Equal(t, `matombo trace: token 6: illegal token "c2": the game is over; there are no legal tokens; "c2" is not a legal token here`+"\n", r.stderr)
 	assert.Contains(t, r.stdout, "Game over after 5 decisions: Player 1 (South) wins (three on a line: a3 b2 c1)")
+	r = matombo(t, "", "trace", "yematatu", "--json", "--variant", "square", "a3", "c3", "c1", "a1", "b2", "c2")
+	assert.Contains(t, r.stdout, `{"error":{"code":"game-over",`)
+}
+
+// trace --json ends with the error's code when the game does not load or a
+// script fails, naming the file and line.
+func TestTraceJSONErrorCodes(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"loops/loops.lua": `local m = matombo
+m.declare { name = "loops" }
+m.board { rows = { "a" }, columns = 2 }
+local K = m.move("k", "{1}")
+return {
+  setup = function() m.set_count("a1", 1) end,
+  legal = function(p) m.emit(K, "a1") end,
+  play = function() while true do end end,
+}
+`})
+	for _, c := range []struct {
+		args []string
+		code string
+		line int
+	}{
+		{[]string{"trace", "no-such-game", "--json"}, "config-error", 0},
+		{[]string{"trace", "kalah", "--param", "pits=99", "--json"}, "config-error", 0},
+		{[]string{"trace", "--games", dir, "loops", "a1", "--json"}, "budget-steps", 8},
+	} {
+		r := matombo(t, "", c.args...)
+		assert.NotEqual(t, exitOK, r.code)
+		lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+		var last jsonError
+		require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &last), r.stdout)
+		assert.Equal(t, c.code, last.Error.Code, "%v: %s", c.args, r.stdout)
+		assert.Contains(t, r.stderr, last.Error.Message)
+		if c.line > 0 {
+			assert.Contains(t, last.Error.File, "loops.lua")
+			assert.Equal(t, c.line, last.Error.Line)
+		}
+	}
 }
 
 // --print shows what the script prints, on stderr, between the states; and

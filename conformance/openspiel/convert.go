@@ -9,23 +9,27 @@ import (
 )
 
 // Games lists the Matombo games a playthrough converts to.
-var Games = []string{"kalah", "oware"}
+var Games = []string{"kalah", "oware", "draughts"}
 
 // GameFor returns the Matombo game that plays the rules of OpenSpiel's game
-// short name: "kalah" for mancala and kalah, "oware" for oware.
+// short name: "kalah" for mancala and kalah, "oware" for oware, "draughts"
+// for checkers.
 func GameFor(openspiel string) (string, bool) {
 	switch openspiel {
 	case "mancala", "kalah":
 		return "kalah", true
 	case "oware":
 		return "oware", true
+	case "checkers":
+		return "draughts", true
 	}
 	return "", false
 }
 
 // Options configure Convert.
 type Options struct {
-	// Game is the Matombo game to convert to, "kalah" or "oware"; empty:
+	// Game is the Matombo game to convert to, "kalah", "oware" or
+	// "draughts"; empty:
 	// the one GameFor names for the playthrough's game.
 	Game string
 	// Source is the playthrough's file name, written in the header comment
@@ -77,7 +81,7 @@ func Convert(pt *Playthrough, opt Options) ([]byte, error) {
 	game := opt.Game
 	if mapped, ok := GameFor(pt.Game); game == "" {
 		if !ok {
-			return nil, &ConvertError{Msg: fmt.Sprintf("OpenSpiel's game %q has no Matombo counterpart (convertible: mancala and kalah to kalah, oware to oware)", pt.Game)}
+			return nil, &ConvertError{Msg: fmt.Sprintf("OpenSpiel's game %q has no Matombo counterpart (convertible: mancala and kalah to kalah, oware to oware, checkers to draughts)", pt.Game)}
 		}
 		game = mapped
 	} else if ok && mapped != game {
@@ -90,6 +94,8 @@ func Convert(pt *Playthrough, opt Options) ([]byte, error) {
 		r, err = newKalah(pt.Params)
 	case "oware":
 		r, err = newOware(pt.Params)
+	case "draughts":
+		r, err = newCheckers(pt.Params)
 	default:
 		return nil, &ConvertError{Msg: fmt.Sprintf("unknown game %q (allowed: %s)", game, strings.Join(Games, ", "))}
 	}

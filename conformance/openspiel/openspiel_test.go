@@ -22,6 +22,7 @@ var playthroughs = []struct{ source, scenario string }{
 	{"kalah-6cbf7691.txt", "kalah/openspiel-kalah-6cbf7691.yaml"},
 	{"oware.txt", "oware/openspiel-oware.yaml"},
 	{"oware-0cb05f61.txt", "oware/openspiel-oware-0cb05f61.yaml"},
+	{"checkers.txt", "draughts/openspiel-checkers.yaml"},
 }
 
 var update = flag.Bool("update", false, "rewrite the shipped scenario files from the playthroughs")
@@ -176,6 +177,11 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// checkersOpening is the opening of OpenSpiel's checkers as a playthrough prints it.
+const checkersOpening = "game: checkers\n# State 0\nIsTerminal() = False\nCurrentPlayer() = 0\n" +
+	`ObservationString(0) = "8.+.+.+.+\n7+.+.+.+.\n6.+.+.+.+\n5........\n4........\n3o.o.o.o.\n2.o.o.o.o\n1o.o.o.o.\n abcdefgh\n"` + "\n" +
+	"LegalActions() = [322, 336, 338, 352, 354, 368, 370]\n"
+
 func TestConvertErrors(t *testing.T) {
 	oware := "game: oware\nGetParameters() = {num_houses_per_player=6,num_seeds_per_house=4}\n# State 0\nIsTerminal() = False\nCurrentPlayer() = 0\nObservationString(0) = \"0 | 0 0 | 4 4 4 4 4 4 4 4 4 4 4 4\"\nLegalActions() = [0, 1, 2, 3, 4, 5]\n"
 	for _, c := range []struct {
@@ -185,7 +191,7 @@ func TestConvertErrors(t *testing.T) {
 	}{
 		{"unknown game", "game: chess\n# State 0\n", Options{}, `OpenSpiel's game "chess" has no Matombo counterpart`},
 		{"wrong game", oware, Options{Game: "kalah"}, "the playthrough is of OpenSpiel's oware, which converts to oware, not kalah"},
-		{"unknown target", "game: chess\n# State 0\n", Options{Game: "chess"}, `unknown game "chess" (allowed: kalah, oware)`},
+		{"unknown target", "game: chess\n# State 0\n", Options{Game: "chess"}, `unknown game "chess" (allowed: kalah, oware, draughts)`},
 		{"too many houses", strings.Replace(oware, "num_houses_per_player=6", "num_houses_per_player=7", 1), Options{}, "Matombo's Oware plays 4 to 6 houses a row"},
 		{"too many seeds", strings.Replace(oware, "num_seeds_per_house=4", "num_seeds_per_house=9", 1), Options{}, "Matombo's Oware plays 3 to 6 seeds a house"},
 		{"unknown parameter", strings.Replace(oware, "num_seeds_per_house=4", "rows=3", 1), Options{}, "unknown parameter rows=3"},
@@ -199,6 +205,15 @@ func TestConvertErrors(t *testing.T) {
 		{"kalah seeds", "game: mancala\n# State 0\nIsTerminal() = False\nObservationTensor(0) = [0.5, 4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4]\n", Options{}, "board[0]: 0.5 is not a number of seeds"},
 		{"player of a state not over", "game: mancala\n# State 0\nIsTerminal() = False\nCurrentPlayer() = -4\nObservationTensor(0) = [0, 4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4]\n", Options{}, "CurrentPlayer() is -4 in a state that is not over"},
 		{"returns", "game: mancala\n# State 0\nIsTerminal() = True\nObservationTensor(0) = [0, 4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4]\nReturns() = [1]\n", Options{}, "Returns() has 1 values, want 2"},
+		{"checkers size", "game: checkers\nGetParameters() = {columns=10,egocentric=False,rows=10}\n# State 0\n", Options{}, "Matombo's English draughts is played on 8x8"},
+		{"checkers parameter", "game: checkers\nGetParameters() = {kings=3}\n# State 0\n", Options{}, "unknown parameter kings=3"},
+		{"checkers label", checkersOpening + "# Apply action \"c3b4\"\naction: 338\n# State 1\n", Options{}, `action "c3b4" (338): label "c3b4" does not match the action number`},
+		{"checkers action", checkersOpening + "# Apply action \"x\"\naction: 600\n# State 1\n", Options{}, "action 600 is not one of checkers' 512"},
+		{"checkers off the board", checkersOpening + "# Apply action \"a3\"\naction: 326\n# State 1\n", Options{}, "is not a dark square of the board"},
+		{"checkers piece", strings.Replace(checkersOpening, "3o.o.o.o.", "3o.o.x.o.", 1), Options{}, `e3 holds 'x', not a piece of checkers`},
+		{"checkers light square", strings.Replace(checkersOpening, "3o.o.o.o.", "3oo..o.o.", 1), Options{}, "b3, a light square, holds 'o'"},
+		{"checkers ranks", strings.Replace(checkersOpening, "\\n3o.o.o.o.", "", 1), Options{}, "want 8 ranks and the files"},
+		{"checkers rank", strings.Replace(checkersOpening, "3o.o.o.o.", "3o.o.o.o", 1), Options{}, "want the rank and 8 squares"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			pt, err := Parse(strings.NewReader(c.text))

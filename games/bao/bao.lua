@@ -68,25 +68,21 @@ local TRACK = {
   { m.track("south_cw", circuit(1, true), true), m.track("south_acw", circuit(1, false), true) },
   { m.track("north_cw", circuit(2, true), true), m.track("north_acw", circuit(2, false), true) },
 }
-local PLAYER_OF, DIR_OF = {}, {} -- track handle -> its player, CW or ACW
-for p = 1, 2 do
-  for d = 1, 2 do PLAYER_OF[TRACK[p][d]], DIR_OF[TRACK[p][d]] = p, d end
-end
 
 -- B5: the kichwa (end holes of a front row) and kimbi (the holes next to
 -- them). LEFT and RIGHT are as the owner sees them: Player 1's left
--- kichwa is b1, Player 2's is c8.
-local FRONT, FACING, KICHWA, NEAREST = {}, {}, { {}, {} }, {}
-for k = 1, N do
-  FRONT[B0 + k], FRONT[C0 + k] = 1, 2
-  FACING[B0 + k], FACING[C0 + k] = C0 + k, B0 + k
-end
-KICHWA[1][CW], KICHWA[1][ACW] = B0 + 1, B0 + N -- clockwise sowing starts at the left kichwa
-KICHWA[2][CW], KICHWA[2][ACW] = C0 + N, C0 + 1
-for _, s in ipairs({ B0 + 1, B0 + 2 }) do NEAREST[s] = CW end -- Player 1's left kichwa and kimbi
-for _, s in ipairs({ B0 + N - 1, B0 + N }) do NEAREST[s] = ACW end
-for _, s in ipairs({ C0 + N, C0 + N - 1 }) do NEAREST[s] = CW end -- Player 2's left: c8, c7
-for _, s in ipairs({ C0 + 1, C0 + 2 }) do NEAREST[s] = ACW end
+-- kichwa is b1, Player 2's is c8. KICHWA[p][d] is where a capture sown in
+-- direction d starts (clockwise: the left kichwa); NEAREST[d] the kichwa
+-- and kimbi whose captures are sown from their nearest kichwa, in
+-- direction d.
+local KICHWA = {
+  { B0 + 1, B0 + N }, -- Player 1: b1 clockwise, b8 anticlockwise
+  { C0 + N, C0 + 1 }, -- Player 2: c8 clockwise, c1 anticlockwise
+}
+local NEAREST = {
+  { B0 + 1, B0 + 2, C0 + N - 1, C0 + N },     -- clockwise: b1 b2 (Player 1's left), c7 c8 (Player 2's left)
+  { B0 + N - 1, B0 + N, C0 + 1, C0 + 2 },     -- anticlockwise: b7 b8, c1 c2 (the right ones)
+}
 
 local FRONT_ROW = { m.filter { row = 2, min = 1 }, m.filter { row = 3, min = 1 } }
 -- The front rows as a tag: the relay hook hears only the laps that end
@@ -105,8 +101,7 @@ local SOWN = { m.filter { track = TRACK[1][CW] }, m.filter { track = TRACK[2][CW
 -- b3-b2 (anticlockwise).
 local SOW = m.move("sow", "{1}-{2}")
 
-local count, take, sow, relay, nxt, first, sum, finish = m.count, m.take, m.sow, m.relay, m.next, m.first, m.sum, m.finish
-local emit, try = m.emit, m.try
+local first, finish = m.first, m.finish
 
 -- B2 "Two seeds in every hole, 64 in all; each player owns their two rows.
 -- Player 1 moves first."
@@ -123,98 +118,67 @@ local b7_front_row_empty = m.rule("b7_front_row_empty", function(p)
   return first(FRONT_ROW[p]) == nil
 end)
 
--- B5 Capture: "the seeds of the opponent's facing front hole are taken and
--- sown on the capturer's side, the first seed into a kichwa: after a
--- capture from a kichwa or kimbi, the nearest kichwa (from the left
--- kichwa clockwise, from the right one anticlockwise); otherwise the
--- kichwa the move's direction starts from (clockwise: the left kichwa)."
--- Returns what the relay hook returns: sow on along the track, after the
--- site before the kichwa, the seeds of the facing hole. When the capture
--- empties the opponent's front row (B7) the game ends at once: the
--- captured seeds are sown in and the move stops there (false).
-local b5_capture = m.rule("b5_capture", function(p, at, d)
-  d = NEAREST[at] or d
-  local track, facing = TRACK[p][d], FACING[at]
-  local before = m.prev(track, KICHWA[p][d])
-  if sum(FRONT_ROW[3 - p]) == count(facing) then
-    sow(track, before, take(facing))
-    return false
-  end
-  return track, before, facing
-end)
+-- The rules of a move are native rules (docs/lua-api.md, "Native rules"):
+-- declared as data, run by the host, each a rule point like any function.
 
 -- B4 End of a lap: "when the last seed falls into an empty hole the move
 -- ends. When it falls into an occupied hole of the player's front row and
 -- the opponent's facing hole holds seeds, those are captured (B5).
 -- Otherwise the player takes all the seeds of that hole and sows on in the
--- same direction (a relay)." This is the hook matombo.relay calls at the
--- end of every lap: returning nothing lets the relay end in an empty hole
--- or relay on from an occupied one, as matombo.relay does by itself. The
--- hook hears only the laps that end in the mover's own front row.
-local b4_lap_end = m.rule("b4_lap_end", function(last, track, laps)
-  local p = PLAYER_OF[track]
-  if count(last) > 1 and count(FACING[last]) > 0 then
-    return b5_capture(p, last, DIR_OF[track])
-  end
-end)
+-- same direction (a relay)."
+-- B5 Capture: "the seeds of the opponent's facing front hole are taken and
+-- sown on the capturer's side, the first seed into a kichwa: after a
+-- capture from a kichwa or kimbi, the nearest kichwa (from the left
+-- kichwa clockwise, from the right one anticlockwise); otherwise the
+-- kichwa the move's direction starts from (clockwise: the left kichwa)."
+-- When the capture empties the opponent's front row (B7) the game ends at
+-- once: the captured seeds are sown in and the move stops there.
+-- b5_capture(p, last, track, laps) is the rule of a lap's end: the relay
+-- of b3_move asks it at the laps that end in a front row.
+local b5_capture = m.rule("b5_capture", m.capture_sow_rule {
+  tracks = TRACK,
+  opposite = { 3, 2 },                 -- the facing front hole: row c faces b, b faces c
+  start = KICHWA,     -- each direction's kichwa
+  toward = NEAREST,   -- a kichwa or kimbi sows from its nearest kichwa
+  ends_when = m.empty_rule { filter = FRONT_ROW, player = "next" },
+})
 
 -- B3 A move: "the player takes all the seeds of one of their holes holding
 -- at least two and sows them one by one into the next holes of their own
 -- two rows, clockwise or anticlockwise as they choose, starting with the
 -- next hole; a sowing that goes all the way round sows into the emptied
--- hole too." The laps that follow are B4's. Returns how the sowing ended
--- ("laps" when it went over MAX_LAPS laps, B8).
-local b3_move = m.rule("b3_move", function(p, from, d)
-  local _, how = relay(TRACK[p][d], from, nil, MAX_LAPS, b4_lap_end, FRONT_TAG)
-  return how
-end)
+-- hole too." The laps that follow are B4's (b5_capture at the laps that
+-- end in a front row). b3_move(p, from) relays; a move (from, to) sows
+-- towards to.
+local b3_move = m.rule("b3_move", m.relay_rule {
+  tracks = TRACK, max_laps = MAX_LAPS, lap = b5_capture, lap_tag = FRONT_TAG,
+})
 
 -- B8 "A move that would go on for more than 1000 laps never ends, and is
--- not legal." Tried on a scratch copy of the state (matombo.try).
-local b8_ends = m.rule("b8_ends", function(p, from, d)
-  return try(b3_move, p, from, d) ~= "laps"
-end)
+-- not legal." Tried on a copy of the state.
+local b8_ends = m.rule("b8_ends", m.ends_rule { relay = b3_move })
 
 -- B6 with must_capture: whether the first lap of the move ends in a
--- capture (B4: in an occupied hole of the front row facing seeds). Tried
--- on a scratch copy: one lap of plain sowing.
-local function first_lap(p, from, d)
-  local last, was_empty = m.sow(TRACK[p][d], from, take(from))
-  return not was_empty and FRONT[last] == p and count(FACING[last]) > 0
-end
-local b6_captures_first = m.rule("b6_captures_first", function(p, from, d)
-  return try(first_lap, p, from, d)
-end)
+-- capture (B4: in an occupied hole of the front row facing seeds), tried
+-- on a copy of the counts.
+local b6_captures_first = m.rule("b6_captures_first", m.first_lap_rule {
+  tracks = TRACK, lap = b5_capture, lap_tag = FRONT_TAG,
+})
 
--- The holes of each player, in board order.
-local HOLES = { {}, {} }
-for s = 1, 4 * N do
-  local p = s <= B0 + N and 1 or 2
-  HOLES[p][#HOLES[p] + 1] = s
+-- B3, B6, B8: the legal moves of player p, a move for each of p's holes
+-- of two or more seeds and each direction, in board order, clockwise
+-- first; with must_capture, only the moves whose first lap captures when
+-- there are such moves; and only the moves that end.
+local b3_moves
+if P.must_capture then
+  b3_moves = m.rule("b3_moves", m.prefer_rule {
+    moves = m.sowings_rule { kind = SOW, from = BIG, tracks = TRACK },
+    when = b6_captures_first,
+    keep = b8_ends,
+  })
+else
+  b3_moves = m.rule("b3_moves", m.sowings_rule { kind = SOW, from = BIG, tracks = TRACK, ends = b8_ends })
 end
-
--- B3, B6, B8: the legal moves of player p.
-local b3_moves = m.rule("b3_moves", function(p)
-  local capturing = P.must_capture
-  if capturing then
-    capturing = false
-    for _, s in ipairs(HOLES[p]) do
-      if count(s) >= 2 and (b6_captures_first(p, s, CW) or b6_captures_first(p, s, ACW)) then
-        capturing = true
-        break
-      end
-    end
-  end
-  for _, s in ipairs(HOLES[p]) do
-    if count(s) >= 2 then
-      for d = CW, ACW do
-        if (not capturing or b6_captures_first(p, s, d)) and b8_ends(p, s, d) then
-          emit(SOW, s, nxt(TRACK[p][d], s))
-        end
-      end
-    end
-  end
-end)
 
 -- B7 "A player who cannot move (no hole holds two seeds, or every move
 -- would be endless) has lost."
@@ -230,22 +194,13 @@ end)
 
 -- The end of a move (B7): the opponent's empty front row first, then the
 -- mover's own.
-local function b7_result(p)
-  if b7_front_row_empty(3 - p) then
-    return finish(p, "front row empty")
-  end
-  if b7_front_row_empty(p) then
-    return finish(3 - p, "front row empty")
-  end
-end
+local b7_result = m.rule("b7_result", m.end_rule {
+  { when = m.empty_rule { filter = FRONT_ROW, player = "next" }, reason = "front row empty", result = m.winner_rule { winner = "mover" } },
+  { when = m.empty_rule { filter = FRONT_ROW }, reason = "front row empty", result = m.winner_rule { winner = "next" } },
+})
 
-local function play(p, kind, from, to)
-  local d = nxt(TRACK[p][CW], from) == to and CW or ACW
-  if b3_move(p, from, d) == "laps" then
-    error("B8: the move " .. m.name(from) .. "-" .. m.name(to) .. " went over " .. MAX_LAPS .. " laps; legal must not offer it")
-  end
-  b7_result(p)
-end
+-- A move: B3's relay in the direction the token names, then B7.
+local play = m.sowing_play { kind = SOW, sow = b3_move, after = b7_result }
 
 -- A position set up rather than played: an empty front row decides it.
 local function result(p)

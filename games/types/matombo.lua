@@ -106,7 +106,7 @@ function matombo.mark(tag, char) end
 ---@return matombo.Track
 function matombo.track(name, sites, loop) end
 
----Declares a move kind and its token template ({1}..{4}, {from}, {to}, {sites}).
+---Declares a move kind and its token template ({1}..{4}, {from}, {to}, {sites}; with # a site's number: {#1}, {#from}).
 ---@param name string
 ---@param template string
 ---@param options? matombo.MoveOptions
@@ -318,103 +318,168 @@ function matombo.capture_count(track, from, step, ...) end
 
 -- Native rules (docs/lua-api.md, "Native rules"): declared as tables while
 -- loading, run by the host; each returns the function it stands for.
-
----(p, from) -> last, was_empty: sows every counter of from along p's track.
----@param spec {track: matombo.Track|matombo.Track[]|string, skip_origin: boolean?}
----@return fun(p: integer, from: matombo.Site): integer, boolean
-function matombo.sow_rule(spec) end
----(p, last) -> boolean: p moves again when last is p's site.
----@param spec {sites: matombo.Site|matombo.Site[]}
----@return fun(p: integer, last: matombo.Site): boolean
-function matombo.extra_turn_rule(spec) end
----(p, last, was_empty) -> counters captured.
----@param spec {owner: "mover"|"opponent"|nil, was_empty: boolean?, counts: integer[]?, opposite: integer|integer[]|nil, behind: integer|integer[]|nil, row: integer|integer[]|nil, with_last: boolean?, runs: table[]?, unless: function?, into: matombo.Site|matombo.Site[]|nil}
+-- Rule parts (made from host/rules by go test ./host/rules -update; do not edit):
+---(p, last, was_empty) → counters captured: takes the last site's counters, or the opposite site's, when the conditions of its fields hold, and returns how many it took.
+---@param spec {owner: ("mover"|"opponent")?, was_empty: boolean?, counts: integer[]?, opposite: (integer)|(integer)[]?, behind: (integer)|(integer)[]?, row: (integer)|(integer)[]?, with_last: boolean?, runs: table[]?, unless: function?, when: function?, into: (matombo.Site)|(matombo.Site)[]?}
 ---@return fun(p: integer, last: matombo.Site, was_empty: boolean): integer
 function matombo.capture_rule(spec) end
----(last, opp) -> whether the capture would take every counter opp owns.
----@param spec table the table of a capture_rule
----@return fun(last: matombo.Site, opp: integer): boolean
-function matombo.takes_all_rule(spec) end
----(p, captured): the first condition that holds ends the game with result(reason).
----@param spec table a list of {empty=, none=, ply_above=, captured_above=, captured_each=, reason=} and result
----@return fun(p: integer, captured: integer)
+---(p, n): the first condition that holds ends the game with `result(reason)`. A condition is `{when = C, reason = TEXT}` with C a condition (a part of the table below, or a function `(p)` → boolean), or one of the short forms: `empty = F` (per player: some player's filter holds no counter), `none = F` (no site matches), `ply_above = N`, `captured_above = N` (some captured total), `captured_each = N` (every captured total).
+---@param spec table
+---@return fun(p: integer, n: integer?)
 function matombo.end_rule(spec) end
----(reason): the largest total of captured and owned counters wins.
+---(p, site) → boolean: when `last` is p's site (a store), p moves again.
+---@param spec {sites: (matombo.Site)|(matombo.Site)[]}
+---@return fun(p: integer, site: matombo.Site?): boolean
+function matombo.extra_turn_rule(spec) end
+---(reason): each player's total is their captured counters plus the counters on the sites they own (with `sweep` these first go into the captured totals, as `m.sweep`); the one largest total wins, otherwise a draw (`finish`).
 ---@param spec {sweep: boolean?}
 ---@return fun(reason: string)
 function matombo.result_rule(spec) end
----(p) -> moves emitted: a move of kind for each site p may sow from.
----@param spec {kind: matombo.Kind, from: matombo.Filter|matombo.Filter[]|nil, sites: matombo.Site[][]?, feeding: matombo.Track|matombo.Track[]|nil, ends: function?, none: matombo.Kind?}
+---(p, from) → last, was_empty: takes every counter of `from` and sows them one per site along p's track; with `skip_origin` never into `from` (as `sow_skip`), otherwise laps drop into it too (as `sow`).
+---@param spec {track: (matombo.Track|string)|(matombo.Track|string)[], skip_origin: boolean?}
+---@return fun(p: integer, from: matombo.Site): integer, boolean
+function matombo.sow_rule(spec) end
+---(p) → moves emitted: when the next player's `starving` filter holds no counter, `feeding(p)` (or nothing); otherwise `sowings(p)`.
+---@param spec {sowings: function, starving: (matombo.Filter)|(matombo.Filter)[]?, feeding: function?}
 ---@return fun(p: integer): integer
-function matombo.sowings_rule(spec) end
----A play function: sow, extra turn or capture, after_capture, after; other kinds to other.
----@param spec {kind: matombo.Kind, sow: function, extra_turn: function?, capture: function?, irreversible: boolean?, after_capture: function?, after: function?, other: function?}
+function matombo.sowing_legal(spec) end
+---play(p, kind, ...): a move of kind `kind`: `last, was_empty = sow(p, from)` (a move of two sites sows from the first towards the second, with a `relay_rule` of `tracks`); unless `extra_turn(p, last)` is true, `n = capture(p, last, was_empty)`; if `n > 0`, with `irreversible` every earlier position is forgotten (`m.irreversible`) and `after_capture(p, n)` runs; then `after(p, n)`. A move of another kind is `other(p, kind, sites...)`. Only `sow` is required.
+---@param spec {kind: matombo.Kind|string, sow: function, extra_turn: function?, capture: function?, irreversible: boolean?, after_capture: function?, after: function?, other: function?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.sowing_play(spec) end
----A legal function: feeding(p) when the next player's starving filter is empty, else sowings(p).
----@param spec {sowings: function, starving: matombo.Filter|matombo.Filter[]|nil, feeding: function?}
----@return fun(p: integer)
-function matombo.sowing_legal(spec) end
----(p) -> moves emitted: the moves of emit_each, or of emit_steps, emit_jumps and emit_pairs, or one move of each kind of moves.
----@param spec {kind: matombo.Kind?, each: matombo.Filter|matombo.Filter[]|nil, steps: matombo.Filter|matombo.Filter[]|nil, jumps: matombo.Filter|matombo.Filter[]|nil, pairs: {from: matombo.Filter|matombo.Filter[], to: matombo.Filter|matombo.Filter[]}?, moves: matombo.Kind[]?, when_none: matombo.Filter|matombo.Filter[]|nil}
+---(p) → moves emitted: emits a move of kind `kind` for each site p may sow from: the sites of the filter `from` that match, or those of p's list `sites` that hold counters, in that order. `feeding` keeps only the sowings that reach a site another player owns along the track; `ends` only those for which `ends(p, site)` is true (a `relay_ends_rule`); `none` emits one move of that kind (no sites) when there is no sowing (a pass).
+---@param spec {kind: matombo.Kind|string, from: (matombo.Filter)|(matombo.Filter)[]?, tracks: matombo.Track[]|matombo.Track[][]?, sites: (matombo.Site[])|(matombo.Site[])[]?, feeding: (matombo.Track|string)|(matombo.Track|string)[]?, ends: function?, none: matombo.Kind|string?}
 ---@return fun(p: integer): integer
-function matombo.emit_rule(spec) end
----(p, s) -> whether p owns length sites in a row (anywhere: on one line) through s (or through).
----@param spec {length: integer, anywhere: boolean?, through: matombo.Site?}
----@return fun(p: integer, s: matombo.Site?): boolean
-function matombo.line_rule(spec) end
----A legal function: drops(p) while p has pieces in hand, moves(p) once nobody has (stuck(p) when it emits nothing).
----@param spec {drops: function?, moves: function?, stuck: function?}
----@return fun(p: integer)
-function matombo.placement_legal(spec) end
----A play function: a drop places a piece from hand, a move moves one; then win(p, s) ends the game with reason; other kinds to other.
----@param spec {drop: matombo.Kind?, move: matombo.Kind?, win: function?, reason: string?, other: function?}
----@return fun(p: integer, kind: matombo.Kind, ...: integer)
-function matombo.placement_play(spec) end
----(p, from) -> last, how, laps: the relay of matombo.relay along p's track.
----@param spec {track: matombo.Track|matombo.Track[]|string, stop: matombo.Tag|string|nil, max_laps: integer?}
----@return fun(p: integer, from: matombo.Site): integer, string, integer
-function matombo.relay_rule(spec) end
----(p, from) -> whether that relay ends within the lap limit.
----@param spec {track: matombo.Track|matombo.Track[]|string, stop: matombo.Tag|string|nil, max_laps: integer?}
----@return fun(p: integer, from: matombo.Site): boolean
-function matombo.relay_ends_rule(spec) end
----(p, at) -> moves emitted: continue (when ends(p, at)), then stop.
----@param spec {continue: matombo.Kind, stop: matombo.Kind, ends: function?}
+function matombo.sowings_rule(spec) end
+---(last, owner) → boolean: with the table of a capture (`counts`, `runs`): whether that capture from `last` would take every counter on the sites `owner` owns (a capture of everything, which some games forbid).
+---@param spec {owner: ("mover"|"opponent")?, was_empty: boolean?, counts: integer[]?, opposite: (integer)|(integer)[]?, behind: (integer)|(integer)[]?, row: (integer)|(integer)[]?, with_last: boolean?, runs: table[]?, unless: function?, when: function?, into: (matombo.Site)|(matombo.Site)[]?}
+---@return fun(last: matombo.Site, owner: integer): boolean
+function matombo.takes_all_rule(spec) end
+---(reason): ends the game with a winner: the player who moved (`mover`), the next player (`next`), or a draw (`draw`).
+---@param spec {winner: ("mover"|"next"|"draw")}
+---@return fun(reason: string)
+function matombo.winner_rule(spec) end
+---(p, n): `(p, left)`: with `left > 0` and a site of the filter `from` to take from, p makes `left` more choices, one decision each: the pending decision becomes `-left` and p decides next. Otherwise it becomes 0: the move is over.
+---@param spec {pending: matombo.Var|string, from: (matombo.Filter)|(matombo.Filter)[]}
+---@return fun(p: integer, n: integer?)
+function matombo.bonus_rule(spec) end
+---(p, last, track, laps) → how the relay goes on: the end of a lap (a relay's `lap`): when the lap ended on a site that was occupied and the site facing it in the row `opposite` holds counters, those counters are captured and sown in along the player's track of the direction, starting with that direction's `start` site; the relay goes on from there. The direction is the sowing's, unless the site is one of a direction's `toward` sites. When `ends_when` holds after the capture, the captured counters are sown and the relay ends.
+---@param spec {tracks: matombo.Track[]|matombo.Track[][], opposite: (integer)|(integer)[], start: matombo.Site[][], toward: matombo.Site[][]?, ends_when: function?}
+---@return fun(p: integer, last: matombo.Site, track: matombo.Track, laps: integer): any
+function matombo.capture_sow_rule(spec) end
+---(p, kind, sites...) → boolean: whether a move's relay ends within the relay's lap limit, tried on a copy of the state (a relay whose laps capture and sow on cannot be bounded without playing it).
+---@param spec {relay: function}
+---@return fun(p: integer, kind: matombo.Kind, ...: integer): boolean
+function matombo.ends_rule(spec) end
+---(p, kind, sites...) → boolean: whether a move's first lap ends where `lap` acts (a lap that captures), tried on a copy of the counts: the first lap sows every counter of the site moved from, in the move's direction.
+---@param spec {tracks: matombo.Track[]|matombo.Track[][], lap: function, lap_tag: matombo.Tag|string?}
+---@return fun(p: integer, kind: matombo.Kind, ...: integer): boolean
+function matombo.first_lap_rule(spec) end
+---(p, at) → moves emitted: at a site where a sowing waits: a move of kind `continue` (when `ends(p, at)` holds, or without `ends`), then one of kind `stop`.
+---@param spec {continue: matombo.Kind|string, stop: matombo.Kind|string, ends: function?}
 ---@return fun(p: integer, at: matombo.Site): integer
 function matombo.relay_choices_rule(spec) end
----(p, left): left bonus captures from the filter from, or none (pending 0).
----@param spec {pending: integer|string, from: matombo.Filter|matombo.Filter[]}
----@return fun(p: integer, left: integer)
-function matombo.bonus_rule(spec) end
----A play function: sow or continue (relay, then capture and bonus, or a stop), stop, take; other kinds to other.
----@param spec {pending: integer|string, sow: matombo.Kind, continue: matombo.Kind?, stop: matombo.Kind?, take: matombo.Kind?, relay: function, capture: function?, bonus: function?, bonus_count: integer?, irreversible: boolean?, other: function?}
+---(p, site) → boolean: with the table of a relay: whether the relay from `from` ends (in an empty site or at the stop tag) within `max_laps` laps, without changing the state, as `matombo.relay_ends`.
+---@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, lap: function?, lap_tag: matombo.Tag|string?}
+---@return fun(p: integer, site: matombo.Site?): boolean
+function matombo.relay_ends_rule(spec) end
+---play(p, kind, ...): a move of kind `sow` relays with `relay(p, from)`; a relay that ends at a stop waits there (the pending decision becomes the site) for a move of kind `continue` (sow on from it) or `stop`; one that ends in an empty site is followed by `capture(p, last, true)`, and a capture by `bonus(p, bonus_count)`; a move of kind `take` captures the site chosen, then `bonus(p, left - 1)`. With `irreversible` a capture forgets every earlier position. Other kinds go to `other`.
+---@param spec {pending: matombo.Var|string, sow: matombo.Kind|string, continue: matombo.Kind|string?, stop: matombo.Kind|string?, take: matombo.Kind|string?, relay: function, capture: function?, bonus: function?, bonus_count: integer?, irreversible: boolean?, other: function?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.relay_play(spec) end
----A legal function by a pending decision in a variable: none's functions (0), site(p, s) (a site), count(p, k) (-k).
----@param spec {pending: integer|string, none: function[], site: function?, count: function?}
----@return fun(p: integer)
+---(p, from) → last, how, laps: sows every counter of `from` along p's track and relays, as `matombo.relay`: while the last counter falls into an occupied site without the `stop` tag, its counters are sown on; returns the last site and how the sowing ended (`"empty"`, `"stop"`, `"laps"`, or `"hook"` when `lap` ended it).
+---@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, lap: function?, lap_tag: matombo.Tag|string?}
+---@return fun(p: integer, from: matombo.Site): integer, string, integer
+function matombo.relay_rule(spec) end
+---(p) → moves emitted: the moves of the primitives of the same names, in this order: `emit` of each kind of `moves` (kinds without sites), `emit_each(kind, each)`, `emit_steps(kind, steps)`, `emit_jumps(kind, jumps)`, `emit_pairs(kind, pairs.from, pairs.to)`; nothing when a site of `when_none` matches. Filters are per player.
+---@param spec {kind: matombo.Kind|string?, each: (matombo.Filter)|(matombo.Filter)[]?, steps: (matombo.Filter)|(matombo.Filter)[]?, jumps: (matombo.Filter)|(matombo.Filter)[]?, pairs: {from: (matombo.Filter)|(matombo.Filter)[], to: (matombo.Filter)|(matombo.Filter)[]}?, moves: (matombo.Kind|string)[]?, when_none: (matombo.Filter)|(matombo.Filter)[]?}
+---@return fun(p: integer): integer
+function matombo.emit_rule(spec) end
+---(p, site) → boolean: whether p owns `length` consecutive sites of a line through `s`, `s` among them (as `in_a_row`); with `anywhere`, `length` sites of a line through `s` wherever they stand on it; with `through`, the lines through that site instead, which p must own. With `s` nil, any line of the board.
+---@param spec {length: integer, anywhere: boolean?, through: matombo.Site?}
+---@return fun(p: integer, site: matombo.Site?): boolean
+function matombo.line_rule(spec) end
+---(p) → moves emitted: while p has pieces in hand, `drops(p)`; once no player has, `moves(p)`, and `stuck(p)` when it emitted nothing; otherwise nothing (a position where p must wait for the others' drops).
+---@param spec {drops: function?, moves: function?, stuck: function?}
+---@return fun(p: integer): integer
+function matombo.placement_legal(spec) end
+---play(p, kind, ...): a move of kind `drop` puts a piece from p's hand on its site (as `m.place`), one of kind `move` takes a piece from its first site to its second (as `m.move_piece`); then, when `win(p, s)` holds for the site `s` the piece went to, p wins (`finish(p, reason)`; a `line_rule` names the line's sites in the result). A move of another kind is `other(p, kind, sites...)`.
+---@param spec {drop: matombo.Kind|string?, move: matombo.Kind|string?, win: function?, reason: string?, other: function?}
+---@return fun(p: integer, kind: matombo.Kind, ...: integer)
+function matombo.placement_play(spec) end
+---(p) → moves emitted: the legal moves by the pending decision the variable `pending` holds: 0 (nothing pending): each part of `none` in turn, `(p)`; a site `s` (from 1: a sowing waits there): `site(p, s)`; `-k` (k choices left): `count(p, k)`.
+---@param spec {pending: matombo.Var|string, none: function[], site: function?, count: function?}
+---@return fun(p: integer): integer
 function matombo.pending_legal(spec) end
----A play function: a move of kind K is spec[K](p, sites...); false for a move that changes nothing.
----@param spec table<matombo.Kind, function|false>
+---play(p, kind, ...): `{[K1] = f1, [K2] = false, ...}`: a move of kind K is `f(p, sites...)`; `false` for a kind whose move changes nothing (a pass).
+---@param spec table
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.play_by_kind(spec) end
----(p) -> moves emitted: offers of 1 to k sites of from.
----@param spec {kind: matombo.Kind, from: matombo.Filter|matombo.Filter[], keep: integer?, most: integer?, price: integer?}
+---(p) → moves emitted: the moves of `moves`; when some of them pass `when`, only those (a capture that must be taken when one is possible); then only those that pass `keep`.
+---@param spec {moves: function, when: function, keep: function?}
 ---@return fun(p: integer): integer
-function matombo.offers_rule(spec) end
----(p, s1, s2, ...): the sites offered go into the variables of holes.
----@param spec {holes: (integer|string)[]}
+function matombo.prefer_rule(spec) end
+---(p, sites...): `(p)`: each site of the pending offer becomes p's (as `m.set_owner`) and p pays `price` of their captured counters into it (as `m.pay`); then the offer is cleared and p decides next.
+---@param spec {holes: (matombo.Var|string)[], price: integer?}
+---@return fun(p: integer, ...: matombo.Site)
+function matombo.accept_rule(spec) end
+---(p, sites...): `(p)`: the pending offer is cleared, p's variable of `declined` (one per player) becomes 1, and p decides next.
+---@param spec {holes: (matombo.Var|string)[], declined: (matombo.Var|string)[]?}
+---@return fun(p: integer, ...: matombo.Site)
+function matombo.decline_rule(spec) end
+---(p, sites...): `(p, s1, s2, ...)`: the sites offered go into the variables `holes`, the rest become 0.
+---@param spec {holes: (matombo.Var|string)[]}
 ---@return fun(p: integer, ...: matombo.Site)
 function matombo.offer_rule(spec) end
----(p): p takes the offered sites, paying price captured counters for each.
----@param spec {holes: (integer|string)[], price: integer?}
----@return fun(p: integer)
-function matombo.accept_rule(spec) end
----(p): the offer is declined and cleared.
----@param spec {holes: (integer|string)[], declined: (integer|string)[]?}
----@return fun(p: integer)
-function matombo.decline_rule(spec) end
+---(p) → moves emitted: a move of kind `kind` (a kind taking a list of sites) for each set of 1 to k sites of the filter `from`, smaller sets first, each in board order (as `emit_subsets`), k the most sites p may offer: at most `most`, keeping `keep` sites of the filter, and no more than the next player can pay for at `price` counters each from their captured total.
+---@param spec {kind: matombo.Kind|string, from: (matombo.Filter)|(matombo.Filter)[], keep: integer?, most: integer?, price: integer?}
+---@return fun(p: integer): integer
+function matombo.offers_rule(spec) end
+---(p) → boolean: every condition of the list holds.
+---@param spec table
+---@return fun(p: integer): boolean
+function matombo.all_rule(spec) end
+---(p) → boolean: some condition of the list holds.
+---@param spec table
+---@return fun(p: integer): boolean
+function matombo.any_rule(spec) end
+---(p) → number: a player's captured total.
+---@param spec {player: ("mover"|"next"|"each"|"any")?}
+---@return fun(p: integer): integer
+function matombo.captured_rule(spec) end
+---(p) → boolean: compares an amount with a number (`value`) or another amount (`to`): `op` is one of `<`, `<=`, `==`, `~=`, `>=`, `>`; `player = "each"` or `"any"` asks it of every player (all must hold, or one).
+---@param spec {amount: function, op: ("<"|"<="|"=="|"~="|">="|">"), value: integer?, to: function?, player: ("mover"|"next"|"each"|"any")?}
+---@return fun(p: integer): boolean
+function matombo.compare_rule(spec) end
+---(p) → number: the sites of the filter that match (per player: the player's).
+---@param spec {filter: (matombo.Filter)|(matombo.Filter)[], player: ("mover"|"next"|"each"|"any")?}
+---@return fun(p: integer): integer
+function matombo.count_rule(spec) end
+---(p) → boolean: the player's filter holds no counter.
+---@param spec {filter: (matombo.Filter)|(matombo.Filter)[], player: ("mover"|"next"|"each"|"any")?}
+---@return fun(p: integer): boolean
+function matombo.empty_rule(spec) end
+---(p) → number: the counters or pieces in a player's hand.
+---@param spec {player: ("mover"|"next"|"each"|"any")?}
+---@return fun(p: integer): integer
+function matombo.hand_rule(spec) end
+---(p) → boolean: the player owns `length` consecutive sites of one of the board's lines.
+---@param spec {length: integer, player: ("mover"|"next"|"each"|"any")?}
+---@return fun(p: integer): boolean
+function matombo.line_cond_rule(spec) end
+---(p) → boolean: the condition does not hold.
+---@param spec {cond: function}
+---@return fun(p: integer): boolean
+function matombo.not_rule(spec) end
+---(p) → number: the number of decisions made since the opening.
+---@param spec {}
+---@return fun(p: integer): integer
+function matombo.ply_rule(spec) end
+---(p) → number: the counters on the sites of the filter (per player: the player's).
+---@param spec {filter: (matombo.Filter)|(matombo.Filter)[], player: ("mover"|"next"|"each"|"any")?}
+---@return fun(p: integer): integer
+function matombo.sum_rule(spec) end
+-- End of the rule parts.
 
 -- Filters and lines.
 

@@ -29,9 +29,11 @@ import (
 //	play TOKEN     -> ok          (every move of the game, in order)
 //	go MS          -> move TOKEN  (the peer's move after MS milliseconds)
 //
-// Settings, from the environment: MATOMBO_PEER_GAME (kalah), MATOMBO_PEER_MS
-// (100: the peer's time a move), MATOMBO_PEER_SPEC (ours; default
-// "mcts:time=<MS>ms"), MATOMBO_PEER_GAMES (40), MATOMBO_PEER_SEED (1).
+// Settings, from the environment: MATOMBO_PEER_GAME (kalah),
+// MATOMBO_PEER_VARIANT (none; draughts' openspiel for OpenSpiel's checkers),
+// MATOMBO_PEER_MS (100: the peer's time a move), MATOMBO_PEER_SPEC (ours;
+// default "mcts:time=<MS>ms"), MATOMBO_PEER_GAMES (40), MATOMBO_PEER_SEED
+// (1).
 // Seats alternate; the summary and a line per game are logged (go test -v).
 func TestPeerMatch(t *testing.T) {
 	path := os.Getenv("MATOMBO_PEER")
@@ -53,7 +55,11 @@ func TestPeerMatch(t *testing.T) {
 	seed, err := strconv.ParseUint(env("MATOMBO_PEER_SEED", "1"), 10, 64)
 	require.NoError(t, err)
 
-	g, err := games.Library().Load(name)
+	var opts []host.Option
+	if v := os.Getenv("MATOMBO_PEER_VARIANT"); v != "" {
+		opts = append(opts, host.WithVariant(v))
+	}
+	g, err := games.Library().Load(name, opts...)
 	require.NoError(t, err)
 	ours, err := Spec(g, spec)
 	require.NoError(t, err)
@@ -69,7 +75,10 @@ func TestPeerMatch(t *testing.T) {
 		require.NoError(t, err)
 		_, err = peer.ask(fmt.Sprintf("new %s %d", name, gameSeed%1_000_000_007), "ok")
 		require.NoError(t, err)
-		seats := []player.Player{timed{p: p, think: &rec.Think[0], moves: &rec.Moves[0]}, timed{p: peerPlayer{peer, ms}, think: &rec.Think[1], moves: &rec.Moves[1]}}
+		seats := []player.Player{
+			timed{p: p, think: &rec.Think[0], moves: &rec.Moves[0], search: &rec.Search[0]},
+			timed{p: peerPlayer{peer, ms}, think: &rec.Think[1], moves: &rec.Moves[1], search: &rec.Search[1]},
+		}
 		if rec.First == 1 {
 			seats[0], seats[1] = seats[1], seats[0]
 		}

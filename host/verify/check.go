@@ -2,6 +2,7 @@ package verify
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -175,6 +176,13 @@ func (c *gameCheck) loads() (*host.Game, Step) {
 	st := Step{Name: StepLoads}
 	g, err := c.load()
 	if err != nil {
+		var problems host.Diagnostics
+		if errors.As(err, &problems) {
+			for _, p := range problems {
+				st.Findings = append(st.Findings, Finding{Msg: oneLine(p.Error())})
+			}
+			return nil, st
+		}
 		st.Findings = append(st.Findings, Finding{Msg: oneLine(err.Error())})
 		return nil, st
 	}

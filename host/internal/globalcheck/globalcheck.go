@@ -25,9 +25,23 @@ func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg
 // scripts keep everything in locals. Doing this before the script runs
 // turns typos into errors with a line number at load time.
 func Check(chunk []ast.Stmt, allowed map[string]bool) *Error {
-	c := &globalChecker{allowed: allowed}
+	if errs := CheckAll(chunk, allowed); len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
+}
+
+// MaxErrors is the most problems CheckAll reports.
+const MaxErrors = 20
+
+// CheckAll is Check reporting every problem, in the order of the chunk (at
+// most MaxErrors; each message once, at its first line), so that a script
+// with several typos hears of all of them at once. A chunk nested too
+// deeply stops the check there.
+func CheckAll(chunk []ast.Stmt, allowed map[string]bool) []*Error {
+	c := &globalChecker{allowed: allowed, seen: map[string]bool{}}
 	c.block(chunk, newScope(nil))
-	return c.err
+	return c.errs
 }
 
 type scope struct {
@@ -48,7 +62,9 @@ func (s *scope) declared(name string) bool {
 
 type globalChecker struct {
 	allowed map[string]bool
-	err     *Error
+	errs    []*Error
+	seen    map[string]bool // the messages reported
+	stop    bool            // too deep, or too many problems: the walk ends
 	depth   int
 }
 
@@ -63,9 +79,19 @@ func (c *globalChecker) enter(line int) bool {
 	c.depth++
 	if c.depth > MaxNesting {
 		c.fail(line, "nested more than %d levels deep (break the expression or function up)", MaxNesting)
+		c.stop = true
 		return false
 	}
 	return true
+}
+
+// reported declares a global already reported in the outermost scope, so
+// its uses are not reported again as undeclared.
+func (c *globalChecker) reported(sc *scope, name string) {
+	for sc.parent != nil {
+		sc = sc.parent
+	}
+	sc.names[name] = true
 }
 
 func (c *globalChecker) fail(line int, format string, args ...any) {
@@ -74,14 +100,20 @@ func (c *globalChecker) fail(line int, format string, args ...any) {
 
 // failLines reports a problem in lines line to last.
 func (c *globalChecker) failLines(line, last int, format string, args ...any) {
-	if c.err == nil {
-		c.err = &Error{Line: line, LastLine: max(line, last), Msg: fmt.Sprintf(format, args...)}
+	msg := fmt.Sprintf(format, args...)
+	if c.stop || c.seen[msg] {
+		return
+	}
+	c.seen[msg] = true
+	c.errs = append(c.errs, &Error{Line: line, LastLine: max(line, last), Msg: msg})
+	if len(c.errs) == MaxErrors {
+		c.stop = true
 	}
 }
 
 func (c *globalChecker) block(stmts []ast.Stmt, sc *scope) {
 	for _, st := range stmts {
-		if c.err != nil {
+		if c.stop {
 			return
 		}
 		c.stmt(st, sc)
@@ -102,6 +134,7 @@ func (c *globalChecker) stmt(st ast.Stmt, sc *scope) {
 			if id, ok := e.(*ast.IdentExpr); ok {
 				if !sc.declared(id.Value) {
 					c.fail(id.Line(), "assignment to global %q: declare it local", id.Value)
+					c.reported(sc, id.Value)
 				}
 				continue
 			}
@@ -162,6 +195,7 @@ func (c *globalChecker) stmt(st ast.Stmt, sc *scope) {
 			if id, ok := s.Name.Func.(*ast.IdentExpr); ok {
 				if !sc.declared(id.Value) {
 					c.failLines(id.Line(), s.LastLine(), "function %s is global: write \"local function %s\"", id.Value, id.Value)
+					c.reported(sc, id.Value)
 					return
 				}
 			} else {
@@ -194,7 +228,7 @@ func (c *globalChecker) function(f *ast.FunctionExpr, sc *scope) {
 }
 
 func (c *globalChecker) expr(e ast.Expr, sc *scope) {
-	if c.err != nil || e == nil {
+	if c.stop || e == nil {
 		return
 	}
 	defer func() { c.depth-- }()

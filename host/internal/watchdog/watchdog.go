@@ -235,9 +235,12 @@ type Watchdog struct {
 	clock   atomic.Int64 // ticks since epoch, from the wall clock
 	epoch   time.Time
 	running atomic.Bool
+	stopped atomic.Bool   // Stop was called: end as soon as no call runs
+	wake    chan struct{} // wakes the goroutine to notice Stop
 
 	mu    sync.Mutex
 	wires map[*Tripwire]struct{}
+	done  chan struct{} // closed when the goroutine started last ends
 }
 
 // Tick is the watchdog's clock, in ticks: it moves while calls are made
@@ -304,6 +307,28 @@ func New(limit time.Duration, memory uint64) *Watchdog {
 		maxTicks: int64(limit / tick),
 		memLimit: memory,
 		wires:    map[*Tripwire]struct{}{},
+		wake:     make(chan struct{}, 1),
+	}
+}
+
+// Stop makes the watchdog's goroutine end as soon as no call is in
+// progress, rather than after a second of idleness, and when none is,
+// waits for it to end. Calls begun later still run under the watchdog
+// (its goroutine starts again, and ends again as soon as they do).
+func (w *Watchdog) Stop() {
+	w.stopped.Store(true)
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+	if w.anyActive() {
+		return
+	}
+	w.mu.Lock()
+	done := w.done
+	w.mu.Unlock()
+	if done != nil {
+		<-done
 	}
 }
 
@@ -334,7 +359,11 @@ func (w *Watchdog) Begin(t *Tripwire, c *Cancel) uint64 {
 		t.trip(t.seq, int32(Canceled))
 	}
 	if !w.running.Load() && w.running.CompareAndSwap(false, true) {
-		go w.loop()
+		done := make(chan struct{})
+		w.mu.Lock()
+		w.done = done
+		w.mu.Unlock()
+		go w.loop(done)
 	}
 	return t.seq
 }
@@ -344,7 +373,8 @@ func (w *Watchdog) End(t *Tripwire) { t.call.Store(0) }
 
 const idleTicks = 100
 
-func (w *Watchdog) loop() {
+func (w *Watchdog) loop(done chan struct{}) {
+	defer close(done)
 	ticker := time.NewTicker(w.tick)
 	defer ticker.Stop()
 	sample := []metrics.Sample{{Name: heapMetric}}
@@ -356,7 +386,11 @@ func (w *Watchdog) loop() {
 	restart := int64(time.Since(w.epoch) / w.tick)
 	w.clock.Store(restart)
 	idle := 0
-	for range ticker.C {
+	for {
+		select {
+		case <-ticker.C:
+		case <-w.wake:
+		}
 		now := int64(time.Since(w.epoch) / w.tick)
 		w.clock.Store(now)
 		if w.scan(now, restart, sample) {
@@ -364,7 +398,7 @@ func (w *Watchdog) loop() {
 			continue
 		}
 		idle++
-		if idle < idleTicks {
+		if idle < idleTicks && !w.stopped.Load() {
 			continue
 		}
 		// Stop, unless a call began while we were deciding to.

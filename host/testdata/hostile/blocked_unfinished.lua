@@ -1,5 +1,7 @@
 -- Attack: legal lists nothing and blocked does not end the game.
--- Must: Load fails with a ScriptError (in blocked) naming this file.
+-- Must: Load fails with a ScriptError (in blocked) naming the line of
+-- blocked, the function that returned without ending the game.
+-- Expect: load script-error msg="without ending the game"
 local m = matombo
 m.declare { name = "blocked_unfinished" }
 m.board { rows = { "a", "b" }, columns = 3 }
@@ -11,7 +13,7 @@ local function setup()
 end
 
 local function legal(p)
-  local nothing = true -- ATTACK
+  local nothing = true
 end
 
 local function play(p, kind, s)
@@ -20,4 +22,4 @@ local function play(p, kind, s)
 end
 
 return { setup = setup, legal = legal, play = play,
-  blocked = function(p) return nil end }
+  blocked = function(p) return nil end } -- ATTACK

@@ -3,6 +3,7 @@
 -- the jump list for duplicates made this quadratic (minutes for 100000
 -- lines, in one Go call the budget cannot stop).
 -- Must: the game loads, in milliseconds (near-linear in the lines).
+-- Expect: ok limits=default
 local m = matombo
 m.declare { name = "board_lines_hub" }
 local lines = {}

@@ -3,6 +3,7 @@
 -- Must: the ordinary error is reported as what it is (a ScriptError naming
 -- this file and the line of error()), not as the string-size budget error
 -- the script caught long before; the state is unchanged.
+-- Expect: play script-error msg="an ordinary error"
 local m = matombo
 m.declare { name = "budget_leak" }
 m.board { rows = { "a" }, columns = 2 }

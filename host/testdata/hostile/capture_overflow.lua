@@ -1,5 +1,6 @@
 -- Attack: captured totals past the int32 range, by capture.
 -- Must: a Lua error naming this line.
+-- Expect: play script-error msg="captured total would become"
 local m = matombo
 m.declare { name = "capture_overflow", players = 2, conserve = false }
 m.board { rows = { "a" }, columns = 8 }

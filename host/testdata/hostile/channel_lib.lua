@@ -1,6 +1,7 @@
 -- Attack: gopher-lua's channel library (channel.make), inside play.
 -- Must: refused when the game loads, before anything runs: a ScriptError
 -- (undeclared global) naming this file and the line.
+-- Expect: load script-error msg="undeclared global \"channel\""
 local m = matombo
 m.declare { name = "channel_lib" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: collectgarbage("collect"), to stall every goroutine of the host, inside play.
 -- Must: refused when the game loads, before anything runs: a ScriptError
 -- (undeclared global) naming this file and the line.
+-- Expect: load script-error msg="undeclared global \"collectgarbage\""
 local m = matombo
 m.declare { name = "collectgarbage" }
 m.board { rows = { "a", "b" }, columns = 3 }

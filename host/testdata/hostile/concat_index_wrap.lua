@@ -1,6 +1,7 @@
 -- Attack: table.concat from -2^62 to 1: the element count overflows an
 -- int and a Go loop would run for ages.
 -- Must: a Lua error naming this line.
+-- Expect: play script-error msg="out of range"
 local m = matombo
 m.declare { name = "concat_index_wrap" }
 m.board { rows = { "a", "b" }, columns = 3 }

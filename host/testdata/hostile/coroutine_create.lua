@@ -1,6 +1,7 @@
 -- Attack: coroutine.create, to get a thread that runs outside the budget, inside play.
 -- Must: refused when the game loads, before anything runs: a ScriptError
 -- (undeclared global) naming this file and the line.
+-- Expect: load script-error msg="undeclared global \"coroutine\""
 local m = matombo
 m.declare { name = "coroutine_create" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: a coroutine flood: a million coroutines that never yield back.
 -- Must: refused when the game loads (coroutine does not exist in the sandbox):
 -- a ScriptError naming this file and the line of the first use.
+-- Expect: load script-error msg="undeclared global \"coroutine\""
 local m = matombo
 m.declare { name = "coroutine_flood" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: a vararg function called with a table unpacked into tens of
 -- thousands of arguments, over and over (select("#", unpack(t))).
 -- Must: a data-stack BudgetError (or time) naming this file and line.
+-- Expect: play budget-data-stack|budget-steps
 local m = matombo
 m.declare { name = "data_stack_varargs" }
 m.board { rows = { "a" }, columns = 2 }

@@ -1,6 +1,7 @@
 -- Attack: debug.getregistry(), to reach the registry, inside play.
 -- Must: refused when the game loads, before anything runs: a ScriptError
 -- (undeclared global) naming this file and the line.
+-- Expect: load script-error msg="undeclared global \"debug\""
 local m = matombo
 m.declare { name = "debug_lib" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,5 +1,6 @@
 -- Attack: a declaration after the script has loaded (a tag in play).
 -- Must: a ScriptError naming this file and line; the state is unchanged.
+-- Expect: play script-error msg="can only be declared while the script loads"
 local m = matombo
 m.declare { name = "declare_late" }
 m.board { rows = { "a", "b" }, columns = 3 }

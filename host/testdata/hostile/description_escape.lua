@@ -1,5 +1,6 @@
 -- Attack: a carriage return and escape in the description.
 -- Must: a ScriptError at load naming this line.
+-- Expect: load script-error msg="the description contains the control character U+000D"
 local m = matombo
 m.declare { name = "description_escape", description = "fine\rOVERWRITTEN\27[1m" } -- ATTACK
 m.board { rows = { "a", "b" }, columns = 3 }

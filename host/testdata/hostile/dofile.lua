@@ -1,6 +1,7 @@
 -- Attack: dofile, to run a file of the host, inside play.
 -- Must: refused when the game loads, before anything runs: a ScriptError
 -- (undeclared global) naming this file and the line.
+-- Expect: load script-error msg="undeclared global \"dofile\""
 local m = matombo
 m.declare { name = "dofile" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -2,6 +2,7 @@
 -- site trying its sowing to the limit in Go.
 -- Must: a sowing BudgetError naming this line: the work bound is shared by
 -- all the sites of the call.
+-- Expect: load budget-steps
 local m = matombo
 m.declare { name = "emit_sowings_endless", players = 2, conserve = false }
 m.board { rows = { "a" }, columns = 8 }

@@ -2,6 +2,7 @@
 -- what scripts pass).
 -- Must: a ScriptError naming this line whose message shows the escape as
 -- \x1b, not the raw character.
+-- Expect: play script-error msg="bad\\x1b[2J move"
 local m = matombo
 m.declare { name = "error_escape" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,5 +1,6 @@
 -- Attack: error(nil), an error without a message.
 -- Must: a ScriptError naming this file and line; the state is unchanged.
+-- Expect: play script-error
 local m = matombo
 m.declare { name = "error_nil" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: an error object that is a table whose __tostring itself errors.
 -- Must: the error is still reported (a ScriptError naming this file and line),
 -- without calling __tostring; the state is unchanged.
+-- Expect: play script-error msg="error object of type table"
 local m = matombo
 m.declare { name = "error_table" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,5 +1,6 @@
 -- Attack: s:find over a megabyte, through the string metatable (method call).
 -- Must: a string-size BudgetError naming this file and line.
+-- Expect: play budget-string-size msg="string.find"
 local m = matombo
 m.declare { name = "find_mega" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: a finish note with a right-to-left override, which reorders
 -- what a terminal or web page shows.
 -- Must: a ScriptError in play naming this line.
+-- Expect: play script-error msg="finish: note 1 contains the control character U+202E"
 local m = matombo
 m.declare { name = "finish_note_bidi" }
 m.board { rows = { "a", "b" }, columns = 3 }

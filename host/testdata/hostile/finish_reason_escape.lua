@@ -1,6 +1,7 @@
 -- Attack: a finish reason with an escape sequence, printed when the game
 -- ends.
 -- Must: a ScriptError in play naming this line.
+-- Expect: play script-error msg="finish: the reason contains the control character U+001B"
 local m = matombo
 m.declare { name = "finish_reason_escape" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,5 +1,6 @@
 -- Attack: formats Go would print as "%!(NOVERB)" and friends: a lone %.
 -- Must: a Lua error naming this line, as Lua 5.1 gives.
+-- Expect: play script-error msg="lone %"
 local m = matombo
 m.declare { name = "format_go_verbs" }
 m.board { rows = { "a", "b" }, columns = 3 }

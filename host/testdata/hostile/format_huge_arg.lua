@@ -1,5 +1,6 @@
 -- Attack: string.format("%s%s", s, s) with s of 1 MiB (a 2 MiB result).
 -- Must: a string-size BudgetError naming this file and line.
+-- Expect: play budget-string-size
 local m = matombo
 m.declare { name = "format_huge_arg" }
 m.board { rows = { "a", "b" }, columns = 3 }

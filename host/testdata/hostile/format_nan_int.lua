@@ -1,5 +1,6 @@
 -- Attack: %d of NaN (Go prints -9223372036854775808).
 -- Must: a Lua error naming this line (no integer representation).
+-- Expect: play script-error msg="no integer representation"
 local m = matombo
 m.declare { name = "format_nan_int" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: string.format("%q") of zero bytes (each becomes four): a result
 -- four times the string limit (run with a 4 KiB limit).
 -- Must: a string-size BudgetError naming this line, before building it.
+-- Expect: play budget-string-size msg="string.format would build" limits=small-strings
 local m = matombo
 m.declare { name = "format_quote_bomb" }
 m.board { rows = { "a", "b" }, columns = 3 }

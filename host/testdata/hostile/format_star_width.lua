@@ -1,5 +1,6 @@
 -- Attack: a "*" width, which Go reads from the arguments ("%!(BADWIDTH)").
 -- Must: a Lua error naming this line (invalid option).
+-- Expect: play script-error msg="invalid option '%*'"
 local m = matombo
 m.declare { name = "format_star_width" }
 m.board { rows = { "a", "b" }, columns = 3 }

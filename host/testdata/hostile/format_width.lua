@@ -1,5 +1,6 @@
 -- Attack: string.format with a huge width (%999999999d).
 -- Must: a ScriptError naming this file and line, without building the string.
+-- Expect: play script-error msg="width or precision"
 local m = matombo
 m.declare { name = "format_width" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: getfenv(1), to reach the table of globals, inside play.
 -- Must: refused when the game loads, before anything runs: a ScriptError
 -- (undeclared global) naming this file and the line.
+-- Expect: load script-error msg="undeclared global \"getfenv\""
 local m = matombo
 m.declare { name = "getfenv" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,5 +1,6 @@
 -- Attack: a global function (function helper() end).
 -- Must: refused when the game loads: a ScriptError naming this file and line.
+-- Expect: load script-error msg="function helper is global"
 local m = matombo
 m.declare { name = "global_function" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: reading an undeclared global (a typo for a local), inside play.
 -- Must: refused when the game loads, before anything runs: a ScriptError
 -- (undeclared global) naming this file and the line.
+-- Expect: load script-error msg="undeclared global \"verbose\""
 local m = matombo
 m.declare { name = "global_read" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: creating a global (counter = 0) to keep state between calls.
 -- Must: refused when the game loads: a ScriptError (assignment to global)
 -- naming this file and the line.
+-- Expect: load script-error msg="assignment to global \"counter\""
 local m = matombo
 m.declare { name = "global_write" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,5 +1,6 @@
 -- Attack: string.gmatch over a megabyte.
 -- Must: a string-size BudgetError naming this file and line.
+-- Expect: play budget-string-size msg="string.gmatch"
 local m = matombo
 m.declare { name = "gmatch_mega" }
 m.board { rows = { "a", "b" }, columns = 3 }

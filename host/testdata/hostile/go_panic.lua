@@ -2,6 +2,7 @@
 -- withTestPrimitive).
 -- Must: a ScriptError naming this file and the line of the call; the state is
 -- unchanged and the process survives.
+-- Expect: play script-error msg="nil map" primitive=boom
 local m = matombo
 m.declare { name = "go_panic" }
 m.board { rows = { "a", "b" }, columns = 3 }

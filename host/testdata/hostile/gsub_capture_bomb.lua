@@ -2,6 +2,7 @@
 -- (each match expanded 500000 times: gigabytes of result).
 -- Must: a BudgetError naming this line (pattern: the expansion work is
 -- bounded too), before the result passes the limit.
+-- Expect: play budget-pattern msg="string.gsub would expand"
 local m = matombo
 m.declare { name = "gsub_capture_bomb" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: 500000 "%0" references to an empty match at each of 65537
 -- places: nothing is built, but 3e10 template steps would run in Go.
 -- Must: a pattern BudgetError naming this line, before the loop runs.
+-- Expect: play budget-pattern msg="string.gsub would expand"
 local m = matombo
 m.declare { name = "gsub_empty_capture_bomb" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -3,6 +3,7 @@
 -- Must: a string-size BudgetError (or time, as the function runs in Lua)
 -- naming this line once the result would
 -- pass the limit.
+-- Expect: play budget-string-size
 local m = matombo
 m.declare { name = "gsub_function_bomb" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -2,6 +2,7 @@
 -- cannot be interrupted by the time budget).
 -- Must: a string-size BudgetError naming this file and line before the matcher
 -- runs.
+-- Expect: play budget-string-size msg="string.gsub"
 local m = matombo
 m.declare { name = "gsub_mega" }
 m.board { rows = { "a", "b" }, columns = 3 }

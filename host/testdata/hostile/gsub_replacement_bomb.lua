@@ -1,6 +1,7 @@
 -- Attack: string.gsub with a 1 MiB replacement for each of 4001 matches
 -- (4 GiB of result built inside one Go call).
 -- Must: a string-size BudgetError naming this line, before the result passes the limit.
+-- Expect: play budget-string-size msg="string.gsub would build"
 local m = matombo
 m.declare { name = "gsub_replacement_bomb" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: a huge number of legal tokens (100001 emits in legal).
 -- Must: Load fails with a ScriptError (more than 100000 legal moves) naming
 -- this file and line.
+-- Expect: load script-error msg="more than 100000 legal moves" limits=default
 local m = matombo
 m.declare { name = "huge_legal" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: io.open, to read a file of the host, inside play.
 -- Must: refused when the game loads, before anything runs: a ScriptError
 -- (undeclared global) naming this file and the line.
+-- Expect: load script-error msg="undeclared global \"io\""
 local m = matombo
 m.declare { name = "io_open" }
 m.board { rows = { "a", "b" }, columns = 3 }

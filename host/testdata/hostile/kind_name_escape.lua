@@ -1,5 +1,6 @@
 -- Attack: a move kind name with a control character.
 -- Must: a ScriptError at load naming this line.
+-- Expect: load script-error msg="the move kind name contains the control character U+0008"
 local m = matombo
 m.declare { name = "kind_name_escape" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: legal changing the state (so that listing tokens plays them).
 -- Must: Load fails with a ScriptError (legal must not change the state)
 -- naming this file and line.
+-- Expect: load script-error msg="legal must not change the state"
 local m = matombo
 m.declare { name = "legal_mutates" }
 m.board { rows = { "a", "b" }, columns = 3 }

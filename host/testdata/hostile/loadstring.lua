@@ -1,6 +1,7 @@
 -- Attack: loadstring("return os")(), to compile code outside the static check, inside play.
 -- Must: refused when the game loads, before anything runs: a ScriptError
 -- (undeclared global) naming this file and the line.
+-- Expect: load script-error msg="undeclared global \"loadstring\""
 local m = matombo
 m.declare { name = "loadstring" }
 m.board { rows = { "a", "b" }, columns = 3 }

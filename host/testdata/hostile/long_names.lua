@@ -2,6 +2,7 @@
 -- variable (a megabyte each).
 -- Must: refused at load with the line of the first one: declared names
 -- have 1 to 64 characters.
+-- Expect: load script-error msg="name has 1 to 64 characters"
 local m = matombo
 local BIG = string.rep("n", 1048576)
 m.declare { name = "long_names" }

@@ -4,6 +4,7 @@
 -- one primitive call that no budget can interrupt.
 -- Must: refused at load (row labels are short: a ScriptError or
 -- ConfigError naming this file and line).
+-- Expect: load any msg="row label"
 local m = matombo
 m.declare { name = "long_site_names" }
 m.board { rows = { string.rep("a", 100000) }, columns = 64 } -- ATTACK

@@ -1,5 +1,6 @@
 -- Attack: an extremely long token template (over 64 characters).
 -- Must: refused at load: a ScriptError naming this file and line.
+-- Expect: load script-error msg="at most 64 characters"
 local m = matombo
 m.declare { name = "long_template" }
 m.board { rows = { "a", "b" }, columns = 3 }

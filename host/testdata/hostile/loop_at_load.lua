@@ -1,5 +1,6 @@
 -- Attack: an endless loop in the script's chunk, while the game loads.
 -- Must: Load fails with a time BudgetError naming this file and the loop's line.
+-- Expect: load budget-steps
 local m = matombo
 m.declare { name = "loop_at_load" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: an endless loop (while true do end) when a token is played.
 -- Must: a time BudgetError naming this file and the loop's line, within the
 -- time budget; the state is unchanged and the process survives.
+-- Expect: play budget-steps
 local m = matombo
 m.declare { name = "loop_forever" }
 m.board { rows = { "a", "b" }, columns = 3 }

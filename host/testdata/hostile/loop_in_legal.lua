@@ -1,6 +1,7 @@
 -- Attack: an endless loop in legal, so loading the game (which lists the
 -- opening's legal tokens) never returns.
 -- Must: Load fails with a time BudgetError naming this file and the loop's line.
+-- Expect: load budget-steps
 local m = matombo
 m.declare { name = "loop_in_legal" }
 m.board { rows = { "a", "b" }, columns = 3 }

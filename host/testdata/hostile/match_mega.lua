@@ -1,5 +1,6 @@
 -- Attack: string.match over a megabyte.
 -- Must: a string-size BudgetError naming this file and line.
+-- Expect: play budget-string-size msg="string.match"
 local m = matombo
 m.declare { name = "match_mega" }
 m.board { rows = { "a", "b" }, columns = 3 }

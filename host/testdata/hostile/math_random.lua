@@ -1,6 +1,7 @@
 -- Attack: math.random, a source of nondeterminism.
 -- Must: math.random does not exist: a ScriptError (call of a nil field) naming
 -- this file and line when the game loads (setup).
+-- Expect: load script-error
 local m = matombo
 m.declare { name = "math_random" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: recursion through __call: a callable table that calls itself.
 -- Must: a call-stack BudgetError naming this file and the line of the
 -- metamethod.
+-- Expect: play budget-call-stack
 local m = matombo
 m.declare { name = "meta_call" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: recursion through __concat: a .. b inside __concat.
 -- Must: a call-stack BudgetError naming this file and the line of the
 -- metamethod; the state is unchanged.
+-- Expect: play budget-call-stack
 local m = matombo
 m.declare { name = "meta_concat" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: recursion through __eq: comparing two tables in their own __eq.
 -- Must: a call-stack BudgetError naming this file and the line of the
 -- metamethod; the state is unchanged.
+-- Expect: play budget-call-stack
 local m = matombo
 m.declare { name = "meta_eq" }
 m.board { rows = { "a", "b" }, columns = 3 }

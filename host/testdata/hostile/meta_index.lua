@@ -2,6 +2,7 @@
 -- its own table.
 -- Must: a call-stack BudgetError naming this file and the line of the
 -- metamethod; the state is unchanged.
+-- Expect: play budget-call-stack
 local m = matombo
 m.declare { name = "meta_index" }
 m.board { rows = { "a", "b" }, columns = 3 }

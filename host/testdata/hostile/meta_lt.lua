@@ -1,6 +1,7 @@
 -- Attack: recursion through __lt and __le: a < b inside __lt.
 -- Must: a call-stack BudgetError naming this file and the line of the
 -- metamethod; the state is unchanged.
+-- Expect: play budget-call-stack
 local m = matombo
 m.declare { name = "meta_lt" }
 m.board { rows = { "a", "b" }, columns = 3 }

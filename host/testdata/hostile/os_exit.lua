@@ -1,6 +1,7 @@
 -- Attack: os.exit(1), to take the host process down, inside play.
 -- Must: refused when the game loads, before anything runs: a ScriptError
 -- (undeclared global) naming this file and the line.
+-- Expect: load script-error msg="undeclared global \"os\""
 local m = matombo
 m.declare { name = "os_exit" }
 m.board { rows = { "a", "b" }, columns = 3 }

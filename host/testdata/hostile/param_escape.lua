@@ -1,5 +1,6 @@
 -- Attack: a parameter whose string default holds an escape sequence.
 -- Must: a ScriptError at load naming this line.
+-- Expect: load script-error msg="parameter label: default contains the control character U+001B"
 local m = matombo
 m.declare { name = "param_escape", params = { { name = "label", default = "x\27[2J" } } } -- ATTACK
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -6,6 +6,7 @@
 -- take hours.
 -- Must: an error within the time budget (a BudgetError, or the pattern
 -- refused); the process survives.
+-- Expect: play budget-pattern
 local m = matombo
 m.declare { name = "pattern_backtrack" }
 m.board { rows = { "a", "b" }, columns = 3 }

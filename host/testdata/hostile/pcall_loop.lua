@@ -2,6 +2,7 @@
 -- carries on (while true do pcall(function() while true do end end) end).
 -- Must: still a time BudgetError: once a call is over its budget every
 -- instruction fails, also outside the pcall.
+-- Expect: play budget-steps
 local m = matombo
 m.declare { name = "pcall_loop" }
 m.board { rows = { "a", "b" }, columns = 3 }

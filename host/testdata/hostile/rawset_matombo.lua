@@ -1,5 +1,6 @@
 -- Attack: rawset on matombo, to replace a primitive with a fake.
 -- Must: a ScriptError naming this file and line at load.
+-- Expect: load script-error msg="read-only"
 local m = matombo
 m.declare { name = "rawset_matombo" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: rawset(string, "rep", nil), to break the string library.
 -- Must: a ScriptError (the table belongs to the sandbox) naming this file and
 -- line at load.
+-- Expect: load script-error msg="read-only"
 local m = matombo
 m.declare { name = "rawset_string" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,5 +1,6 @@
 -- Attack: rawset on the table library, to replace table.insert.
 -- Must: a ScriptError naming this file and line at load.
+-- Expect: load script-error msg="read-only"
 local m = matombo
 m.declare { name = "rawset_table" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: unbounded non-tail recursion (return f() + 1) in play.
 -- Must: a call-stack BudgetError naming this file and the recursive line; the
 -- state is unchanged.
+-- Expect: play budget-call-stack
 local m = matombo
 m.declare { name = "recursion" }
 m.board { rows = { "a", "b" }, columns = 3 }

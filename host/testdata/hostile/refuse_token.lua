@@ -1,6 +1,7 @@
 -- Attack: a script that lists tokens it then refuses in play.
 -- Must: Apply returns a ScriptError (in play) naming this file and line; the
 -- state and its legal list are unchanged.
+-- Expect: play script-error msg="I refuse a1 (in play)"
 local m = matombo
 m.declare { name = "refuse_token" }
 m.board { rows = { "a", "b" }, columns = 3 }

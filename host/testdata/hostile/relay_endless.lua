@@ -2,6 +2,7 @@
 -- loop runs in Go, where the time budget cannot stop it.
 -- Must: a sowing BudgetError naming this line within the sowing work bound
 -- (2^25 steps), whatever the lap limit.
+-- Expect: play budget-steps
 local m = matombo
 m.declare { name = "relay_endless", players = 2, conserve = false }
 m.board { rows = { "a" }, columns = 8 }

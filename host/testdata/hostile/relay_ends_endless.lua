@@ -1,5 +1,6 @@
 -- Attack: relay_ends on a sowing that never ends, lap limit 2^31.
 -- Must: a sowing BudgetError naming this line within the work bound.
+-- Expect: play budget-steps
 local m = matombo
 m.declare { name = "relay_ends_endless", players = 2, conserve = false }
 m.board { rows = { "a" }, columns = 8 }

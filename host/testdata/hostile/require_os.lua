@@ -1,6 +1,7 @@
 -- Attack: require "os", to load a library from disk, inside play.
 -- Must: refused when the game loads, before anything runs: a ScriptError
 -- (undeclared global) naming this file and the line.
+-- Expect: load script-error msg="undeclared global \"require\""
 local m = matombo
 m.declare { name = "require_os" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: setfenv(1, {}), to change the environment of a function, inside play.
 -- Must: refused when the game loads, before anything runs: a ScriptError
 -- (undeclared global) naming this file and the line.
+-- Expect: load script-error msg="undeclared global \"setfenv\""
 local m = matombo
 m.declare { name = "setfenv" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,5 +1,6 @@
 -- Attack: setmetatable on matombo, to intercept the primitives.
 -- Must: a ScriptError (protected metatable) naming this file and line at load.
+-- Expect: load script-error msg="protected metatable"
 local m = matombo
 m.declare { name = "setmetatable_matombo" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,5 +1,6 @@
 -- Attack: setmetatable on the string library table.
 -- Must: a ScriptError (protected metatable) naming this file and line at load.
+-- Expect: load script-error msg="protected metatable"
 local m = matombo
 m.declare { name = "setmetatable_string" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,5 +1,6 @@
 -- Attack: a script that errors in setup.
 -- Must: Load fails with a ScriptError (in setup) naming this file and line.
+-- Expect: load script-error msg="setup fails on purpose (in setup)"
 local m = matombo
 m.declare { name = "setup_error" }
 m.board { rows = { "a", "b" }, columns = 3 }

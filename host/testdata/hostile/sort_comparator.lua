@@ -2,6 +2,7 @@
 -- spent inside a Go library function calling back into Lua.
 -- Must: a time BudgetError naming this file and the comparator's line; the
 -- state is unchanged.
+-- Expect: play budget-steps
 local m = matombo
 m.declare { name = "sort_comparator" }
 m.board { rows = { "a" }, columns = 2 }

@@ -1,6 +1,7 @@
 -- Attack: sowing counts past the int32 range (they used to wrap to
 -- negative counts silently).
 -- Must: a Lua error naming this line: the count would pass the limit.
+-- Expect: play script-error msg="would pass 1073741823"
 local m = matombo
 m.declare { name = "sow_overflow", players = 2, conserve = false }
 m.board { rows = { "a" }, columns = 8 }

@@ -1,5 +1,6 @@
 -- Attack: sowing 2^31 counters at once.
 -- Must: a Lua error naming this line (cannot sow that many).
+-- Expect: play script-error msg="cannot sow 2147483648 counters"
 local m = matombo
 m.declare { name = "sow_too_many", players = 2, conserve = false }
 m.board { rows = { "a" }, columns = 8 }

@@ -2,6 +2,7 @@
 -- gopher-lua could place in a huge array part.
 -- Must: no error (the key goes to the hash part: the host lowers
 -- lua.MaxArrayIndex) and no big allocation.
+-- Expect: ok heap=64MiB
 local m = matombo
 m.declare { name = "sparse_key" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -3,6 +3,7 @@
 -- in one instruction.
 -- Must: no error and no big allocation: the host lowers lua.MaxArrayIndex to
 -- 65536, so the key goes to the hash part.
+-- Expect: ok heap=64MiB
 local m = matombo
 m.declare { name = "sparse_key_array" }
 m.board { rows = { "a", "b" }, columns = 3 }

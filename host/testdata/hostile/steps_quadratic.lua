@@ -6,6 +6,7 @@
 -- (measured: 3.3 s with a 200 ms budget).
 -- Must: an error (or the list) within the time budget; the process
 -- survives.
+-- Expect: ok limits=default
 local m = matombo
 m.declare { name = "steps_quadratic" }
 local N = 450

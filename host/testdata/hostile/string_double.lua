@@ -3,6 +3,7 @@
 -- reaches hundreds of MiB within a few instructions.
 -- Must: a memory (or time) BudgetError naming this file and the line of the
 -- loop; the state is unchanged.
+-- Expect: play budget-memory|budget-steps
 local m = matombo
 m.declare { name = "string_double" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: string.dump, to get bytecode of a function.
 -- Must: string.dump does not exist: a ScriptError naming this file and line
 -- when the game loads (chunk).
+-- Expect: load script-error
 local m = matombo
 m.declare { name = "string_dump" }
 m.board { rows = { "a", "b" }, columns = 3 }

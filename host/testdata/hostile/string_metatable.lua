@@ -2,6 +2,7 @@
 -- every script (and every state) uses.
 -- Must: the string metatable is hidden (getmetatable returns a string), so the
 -- assignment fails: a ScriptError naming this file and line at load.
+-- Expect: load script-error
 local m = matombo
 m.declare { name = "string_metatable" }
 m.board { rows = { "a", "b" }, columns = 3 }

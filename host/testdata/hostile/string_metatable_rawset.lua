@@ -1,5 +1,6 @@
 -- Attack: rawset on the string metatable, to replace the string methods.
 -- Must: a ScriptError naming this file and line at load.
+-- Expect: load script-error
 local m = matombo
 m.declare { name = "string_metatable_rawset" }
 m.board { rows = { "a", "b" }, columns = 3 }

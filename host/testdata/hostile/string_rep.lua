@@ -1,6 +1,7 @@
 -- Attack: ("x"):rep(2^31), a 2 GiB string in one library call.
 -- Must: a string-size BudgetError naming this file and line before anything is
 -- allocated; the state is unchanged.
+-- Expect: play budget-string-size msg="string.rep"
 local m = matombo
 m.declare { name = "string_rep" }
 m.board { rows = { "a", "b" }, columns = 3 }

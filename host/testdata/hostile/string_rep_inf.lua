@@ -1,5 +1,6 @@
 -- Attack: string.rep with an infinite count.
 -- Must: a string-size BudgetError naming this file and line.
+-- Expect: play budget-string-size
 local m = matombo
 m.declare { name = "string_rep_inf" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -5,6 +5,7 @@
 -- Must: a step BudgetError naming this file and the line of the loop,
 -- within the step budget (the bytes built are charged); the state is
 -- unchanged.
+-- Expect: play budget-steps
 local m = matombo
 m.declare { name = "string_rep_loop" }
 m.board { rows = { "a", "b" }, columns = 3 }

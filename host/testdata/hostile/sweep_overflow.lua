@@ -1,6 +1,7 @@
 -- Attack: sweeping four sites of 1073741823 counters into one captured
 -- total (4e9: past the int32 range).
 -- Must: a Lua error naming this line: the total would pass the limit.
+-- Expect: play script-error msg="captured total would become"
 local m = matombo
 m.declare { name = "sweep_overflow", players = 2, conserve = false }
 m.board { rows = { "a" }, columns = 8 }

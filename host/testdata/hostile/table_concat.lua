@@ -1,5 +1,6 @@
 -- Attack: table.concat over the range 1..1e6 (a million elements).
 -- Must: a table-size BudgetError naming this file and line.
+-- Expect: play budget-table-size
 local m = matombo
 m.declare { name = "table_concat" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,5 +1,6 @@
 -- Attack: table.concat of 1000 strings of 64 KiB each (a 64 MiB result).
 -- Must: a string-size BudgetError naming this file and line.
+-- Expect: play budget-string-size
 local m = matombo
 m.declare { name = "table_concat_long" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: endless table growth: a loop adding ever more tables to a table.
 -- Must: a memory or time BudgetError naming this file and a line of the loop;
 -- the state is unchanged.
+-- Expect: play budget-memory|budget-steps
 local m = matombo
 m.declare { name = "table_growth" }
 m.board { rows = { "a", "b" }, columns = 3 }

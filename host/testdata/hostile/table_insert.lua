@@ -1,6 +1,7 @@
 -- Attack: table.insert(t, 1e7, true): inserting far beyond the end of an
 -- empty table, which an unguarded gopher-lua turns into a 10-million-slot array.
 -- Must: a ScriptError (position out of bounds) naming this file and line.
+-- Expect: play script-error msg="out of bounds"
 local m = matombo
 m.declare { name = "table_insert" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: unbounded tail recursion (return f(n + 1)), which needs no stack,
 -- so it is an endless loop.
 -- Must: a time BudgetError naming this file and the recursive line.
+-- Expect: play budget-steps
 local m = matombo
 m.declare { name = "tail_recursion" }
 m.board { rows = { "a", "b" }, columns = 3 }

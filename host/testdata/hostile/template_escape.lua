@@ -1,6 +1,7 @@
 -- Attack: a move template with an escape sequence: every token printed
 -- would carry it.
 -- Must: a ScriptError at load naming this line.
+-- Expect: load script-error msg="the token template contains the control character U+001B"
 local m = matombo
 m.declare { name = "template_escape" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: an escape sequence in the title clears the screen of whoever
 -- lists the games.
 -- Must: a ScriptError at load naming this line (a control character).
+-- Expect: load script-error msg="the title contains the control character U+001B"
 local m = matombo
 m.declare { name = "title_escape", title = "Nice\27[2J\27]0;pwned\7" } -- ATTACK
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: _G.os, to reach the globals table, inside play.
 -- Must: refused when the game loads, before anything runs: a ScriptError
 -- (undeclared global) naming this file and the line.
+-- Expect: load script-error msg="undeclared global \"_G\""
 local m = matombo
 m.declare { name = "underscore_g" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -2,6 +2,7 @@
 -- Must: a data-stack BudgetError naming this file and line (or a time
 -- BudgetError: the stack grows 256 slots at a time, so filling it takes
 -- about 0.4 s, longer than the 200 ms the test allows).
+-- Expect: play budget-data-stack|budget-steps
 local m = matombo
 m.declare { name = "unpack_flood" }
 m.board { rows = { "a", "b" }, columns = 3 }

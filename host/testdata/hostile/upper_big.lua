@@ -1,6 +1,7 @@
 -- Attack: string.upper of a string above the string limit (a copy of it;
 -- run with a 4 KiB limit).
 -- Must: a string-size BudgetError naming this line.
+-- Expect: play budget-string-size msg="string.upper would build" limits=small-strings
 local m = matombo
 m.declare { name = "upper_big" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,5 +1,6 @@
 -- Attack: writing a field of matombo (matombo.count = ...).
 -- Must: a ScriptError (read-only) naming this file and line at load.
+-- Expect: load script-error msg="matombo is read-only"
 local m = matombo
 m.declare { name = "write_matombo" }
 m.board { rows = { "a", "b" }, columns = 3 }

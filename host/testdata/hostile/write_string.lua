@@ -1,5 +1,6 @@
 -- Attack: writing a field of the string library (string.rep = ...).
 -- Must: a ScriptError (read-only) naming this file and line at load.
+-- Expect: load script-error msg="string is read-only"
 local m = matombo
 m.declare { name = "write_string" }
 m.board { rows = { "a", "b" }, columns = 3 }

@@ -1,6 +1,7 @@
 -- Attack: a primitive called with wrong types (a table for a site).
 -- Must: a ScriptError naming this file and line and what was expected; the
 -- state is unchanged.
+-- Expect: play script-error msg="site expected, got table"
 local m = matombo
 m.declare { name = "wrong_types" }
 m.board { rows = { "a", "b" }, columns = 3 }

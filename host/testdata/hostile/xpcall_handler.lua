@@ -4,6 +4,7 @@
 -- handler's error: xpcall returns false, and the script's next error is
 -- reported, a ScriptError or a call-stack
 -- BudgetError); the state is unchanged.
+-- Expect: play script-error
 local m = matombo
 m.declare { name = "xpcall_handler" }
 m.board { rows = { "a" }, columns = 2 }

@@ -1,0 +1,256 @@
+package kernel
+
+import "math"
+
+// Filter selects sites by fixed properties (tag, row, track), decided when
+// it is made, and by properties of the state (owner, count, an empty next
+// site, a run along a line), decided when it is used. A filter is made
+// once, while a game loads, and shared by every state.
+type Filter struct {
+	cand      []int32 // sites passing the fixed tests, in board order
+	owner     int     // -1 for any owner
+	rel       Relation
+	min, max  int32  // count bounds; max < 0 for none
+	nextEmpty *Track // the next site on this track must be empty
+	run       lineRun
+	tests     int // which state tests apply: testsNone, testsCount or testsAll
+}
+
+// Relation is how a filter's owner relates to the player to move.
+type Relation uint8
+
+// The relations of a filter's owner.
+const (
+	OwnerFixed    Relation = iota // the owner given (or any)
+	OwnerMover                    // the player to move
+	OwnerOpponent                 // anyone but the player to move (not nobody)
+)
+
+// FilterSpec describes a filter.
+type FilterSpec struct {
+	Owner     int      // the owner required (0 for nobody), -1 for any; with OwnerFixed
+	Rel       Relation // the owner relative to the player to move
+	Min       int      // the least count
+	Max       int      // the largest count, -1 for none
+	Tag       uint64   // tags a site must have (a mask), 0 for none
+	NotTag    uint64   // tags a site must not have
+	Row       int      // the row a site must be in, -1 for any
+	Track     *Track   // the track a site must be on, nil for any
+	NextEmpty *Track   // the next site along this track must be empty
+	InRow     int      // the site's owner holds InRow consecutive sites of a line through it (0: no test)
+	NotInRow  int      // ... does not hold NotInRow such sites (0: no test)
+}
+
+// lineRun is the filter test of InRow and NotInRow: whether the site's
+// owner owns k or more consecutive sites of a line through the site, the
+// site among them. An empty site (owner 0) is in no run.
+type lineRun struct {
+	k     int // 0: no test
+	in    bool
+	board *Board
+}
+
+func (r *lineRun) through(owners []int32, i int32) bool {
+	p := owners[i]
+	if p == 0 {
+		return false
+	}
+	return r.board.RunThrough(owners, i, p, r.k)
+}
+
+// What a filter tests of the state, so that the hot loops can skip the
+// tests that cannot fail.
+const (
+	testsNone  = iota // every candidate matches
+	testsCount        // only the count bounds
+	testsAll          // owners or the next site too
+)
+
+// NewFilter makes the filter spec describes on board b.
+func NewFilter(b *Board, spec FilterSpec) *Filter {
+	f := &Filter{owner: spec.Owner, rel: spec.Rel, min: int32(spec.Min), max: int32(spec.Max), nextEmpty: spec.NextEmpty}
+	if spec.Rel != OwnerFixed {
+		f.owner = -1
+	}
+	switch {
+	case spec.InRow > 0:
+		f.run = lineRun{k: spec.InRow, in: true, board: b}
+	case spec.NotInRow > 0:
+		f.run = lineRun{k: spec.NotInRow, board: b}
+	}
+	for i, s := range b.sites {
+		m := b.tagMask[i]
+		if spec.Tag != 0 && m&spec.Tag == 0 || m&spec.NotTag != 0 || spec.Row >= 0 && s.Row != spec.Row || spec.Track != nil && spec.Track.pos[i] < 0 {
+			continue
+		}
+		if f.nextEmpty != nil && f.nextEmpty.next[i] < 0 {
+			continue
+		}
+		f.cand = append(f.cand, int32(i))
+	}
+	switch {
+	case f.rel != OwnerFixed || f.owner >= 0 || f.nextEmpty != nil || f.run.k > 0:
+		f.tests = testsAll
+	case f.min > 0 || f.max >= 0:
+		f.tests = testsCount
+	default:
+		f.tests = testsNone
+	}
+	return f
+}
+
+// Cand returns the sites passing the fixed tests, in board order (shared,
+// read only): the sites the state tests are asked about.
+func (f *Filter) Cand() []int32 { return f.cand }
+
+// Cost is the steps a call that visits the filter's sites is charged:
+// about four sites a step.
+func (f *Filter) Cost() int { return len(f.cand)/4 + 1 }
+
+// Matches reports whether site i passes the filter's state tests, with
+// mover to move; c is the state's cells.
+func (f *Filter) Matches(c []int32, l *Layout, mover int, i int32) bool {
+	n := c[i]
+	if n < f.min || f.max >= 0 && n > f.max {
+		return false
+	}
+	return f.tests != testsAll || f.MatchesOwner(c, l, mover, i)
+}
+
+// Sum adds the counts of the matching sites.
+func (f *Filter) Sum(c []int32, l *Layout, mover int) int {
+	n := 0
+	switch {
+	case f.tests == testsNone || f.tests == testsCount && f.min <= 1 && f.max < 0:
+		for _, i := range f.cand { // sites below the minimum hold 0 or nothing
+			n += int(c[i])
+		}
+	default:
+		t, owners := f.Tester(mover), l.OwnersOf(c)
+		for _, i := range f.cand {
+			if t.OK(c, owners, i) && (!t.Rare || f.MatchesOwner(c, l, mover, i)) {
+				n += int(c[i])
+			}
+		}
+	}
+	return n
+}
+
+// Count is the number of matching sites.
+func (f *Filter) Count(c []int32, l *Layout, mover int) int {
+	n := 0
+	t, owners := f.Tester(mover), l.OwnersOf(c)
+	for _, i := range f.cand {
+		if t.OK(c, owners, i) && (!t.Rare || f.MatchesOwner(c, l, mover, i)) {
+			n++
+		}
+	}
+	return n
+}
+
+// First returns the first matching site in board order, -1 for none.
+func (f *Filter) First(c []int32, l *Layout, mover int) int {
+	t, owners := f.Tester(mover), l.OwnersOf(c)
+	for _, i := range f.cand {
+		if t.OK(c, owners, i) && (!t.Rare || f.MatchesOwner(c, l, mover, i)) {
+			return int(i)
+		}
+	}
+	return -1
+}
+
+// AppendSites appends the matching sites, in board order, to dst.
+func (f *Filter) AppendSites(dst []int32, c []int32, l *Layout, mover int) []int32 {
+	t, owners := f.Tester(mover), l.OwnersOf(c)
+	for _, i := range f.cand {
+		if t.OK(c, owners, i) && (!t.Rare || f.MatchesOwner(c, l, mover, i)) {
+			dst = append(dst, i)
+		}
+	}
+	return dst
+}
+
+// Tester is a filter's state tests made ready for one mover, for the hot
+// loops of parts and primitives. The count bounds and an owner are
+// tested by OK, small enough for the compiler to inline (and the struct
+// small enough to live in registers); the rarer tests (an empty next site,
+// an opponent's sites, runs along lines) are the filter's MatchesOwner,
+// asked only when Rare is set:
+//
+//	t.OK(c, l.OwnersOf(c), i) && (!t.Rare || f.MatchesOwner(c, l, mover, i))
+//
+// is f.Matches(c, l, mover, i).
+type Tester struct {
+	lo, hi int32 // count bounds
+	owner  int32 // the owner required, -1 for any
+	Rare   bool  // MatchesOwner must be asked too
+}
+
+// Tester returns f's tests with mover to move.
+func (f *Filter) Tester(mover int) Tester {
+	t := Tester{lo: f.min, hi: f.max, owner: int32(f.owner)}
+	if t.hi < 0 {
+		t.hi = math.MaxInt32
+	}
+	switch f.rel {
+	case OwnerMover:
+		t.owner = int32(mover)
+	case OwnerOpponent:
+		t.Rare = true
+	}
+	t.Rare = t.Rare || f.nextEmpty != nil || f.run.k > 0
+	return t
+}
+
+// AnySite is a Tester that every site with counters passes.
+func AnySite() Tester { return Tester{lo: 1, hi: math.MaxInt32, owner: -1} }
+
+// OK reports whether site i passes the count bounds and the owner test;
+// owners are the owners' cells of c.
+func (t *Tester) OK(c, owners []int32, i int32) bool {
+	n := c[i]
+	return n >= t.lo && n <= t.hi && (t.owner < 0 || owners[i] == t.owner)
+}
+
+// Hits returns the set of the sites of block (at most 64) that pass OK:
+// bit k for block[k]. It is not inlined, so that its loop keeps the
+// tests in registers.
+//
+//go:noinline
+func (t *Tester) Hits(c, owners []int32, block []int32) uint64 {
+	lo, hi, owner := t.lo, t.hi, t.owner
+	c = c[:len(owners)] // the counts: one bounds check serves both
+	var set uint64
+	for k, i := range block {
+		if n := c[i]; n >= lo && n <= hi && (owner < 0 || owners[i] == owner) {
+			set |= 1 << (uint(k) & 63)
+		}
+	}
+	return set
+}
+
+// MatchesOwner is the owner, next-site and line part of Matches.
+func (f *Filter) MatchesOwner(c []int32, l *Layout, mover int, i int32) bool {
+	o := int(c[l.Owners+int(i)])
+	switch f.rel {
+	case OwnerMover:
+		if o != mover {
+			return false
+		}
+	case OwnerOpponent:
+		if o == 0 || o == mover {
+			return false
+		}
+	default:
+		if f.owner >= 0 && o != f.owner {
+			return false
+		}
+	}
+	if f.nextEmpty != nil && c[f.nextEmpty.next[i]] != 0 {
+		return false
+	}
+	if f.run.k > 0 && f.run.through(c[l.Owners:l.Owners+l.Sites], i) != f.run.in {
+		return false
+	}
+	return true
+}

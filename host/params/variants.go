@@ -1,0 +1,271 @@
+package params
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/matombo/matombo/host/diag"
+	"gopkg.in/yaml.v3"
+)
+
+// File is a parsed variants.yaml: named parameter sets and free data
+// for the script.
+// File is a variants file as read.
+type File struct {
+	file     string
+	variants []Variant
+	data     *yaml.Node // a mapping node, or nil
+}
+
+// Variants returns the file's variants, in file order.
+func (f *File) Variants() []Variant { return f.variants }
+
+// Parse reads a variants file: its variants and its data.
+func Parse(file string, src []byte) (*File, error) {
+	vf := &File{file: file}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return vf, nil
+		}
+		return nil, YAMLError(file, err)
+	}
+	if len(doc.Content) == 0 {
+		return vf, nil
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		return vf, nil // a file holding only "---" or a comment
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, &diag.ConfigError{Pos: NodePos(file, root), Msg: "a variants file is a mapping with the keys variants and data"}
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		switch k.Value {
+		case "variants":
+			if err := vf.parseVariantList(v); err != nil {
+				return nil, err
+			}
+		case "data":
+			if v.Kind != yaml.MappingNode {
+				return nil, &diag.ConfigError{Pos: NodePos(file, v), Msg: "data must be a mapping"}
+			}
+			vf.data = v
+		default:
+			return nil, &diag.ConfigError{Pos: NodePos(file, k), Msg: fmt.Sprintf("unknown key %q", k.Value), Allowed: []string{"variants", "data"}}
+		}
+	}
+	return vf, nil
+}
+
+func (vf *File) parseVariantList(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return &diag.ConfigError{Pos: NodePos(vf.file, n), Msg: "variants must be a mapping from variant names to their settings"}
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.Value == "" {
+			return &diag.ConfigError{Pos: NodePos(vf.file, k), Msg: "a variant name must be a non-empty string"}
+		}
+		if msg := diag.TextProblem("a variant name", k.Value, false); msg != "" {
+			return &diag.ConfigError{Pos: NodePos(vf.file, k), Msg: msg}
+		}
+		if seen[k.Value] {
+			return &diag.ConfigError{Pos: NodePos(vf.file, k), Msg: fmt.Sprintf("variant %s is declared twice", k.Value)}
+		}
+		seen[k.Value] = true
+		variant := Variant{Name: k.Value, Pos: NodePos(vf.file, k), paramPos: map[string]diag.Pos{}}
+		if v.Kind != yaml.MappingNode {
+			return &diag.ConfigError{Pos: NodePos(vf.file, v), Msg: fmt.Sprintf("variant %s must be a mapping with description and params", k.Value)}
+		}
+		for j := 0; j+1 < len(v.Content); j += 2 {
+			fk, fv := v.Content[j], v.Content[j+1]
+			switch fk.Value {
+			case "description":
+				if fv.Kind != yaml.ScalarNode {
+					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: "description must be text"}
+				}
+				if msg := diag.TextProblem("the description of variant "+k.Value, fv.Value, true); msg != "" {
+					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: msg}
+				}
+				variant.Description = fv.Value
+			case "params":
+				if fv.Kind != yaml.MappingNode {
+					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: fmt.Sprintf("params of variant %s must be a mapping from parameter names to values", k.Value)}
+				}
+				for p := 0; p+1 < len(fv.Content); p += 2 {
+					pk, pv := fv.Content[p], fv.Content[p+1]
+					if _, dup := variant.paramPos[pk.Value]; dup {
+						return &diag.ConfigError{Pos: NodePos(vf.file, pk), Param: pk.Value, Msg: fmt.Sprintf("variant %s sets parameter %s twice", k.Value, pk.Value)}
+					}
+					if msg := diag.TextProblem("a parameter name", pk.Value, false); msg != "" {
+						return &diag.ConfigError{Pos: NodePos(vf.file, pk), Msg: msg}
+					}
+					if msg := diag.TextProblem("the value of parameter "+pk.Value, pv.Value, false); pv.Kind == yaml.ScalarNode && msg != "" {
+						return &diag.ConfigError{Pos: NodePos(vf.file, pv), Msg: msg}
+					}
+					val, err := ScalarValue(pv)
+					if err != nil {
+						return &diag.ConfigError{Pos: NodePos(vf.file, pv), Param: pk.Value, Msg: fmt.Sprintf("variant %s: parameter %s: %v", k.Value, pk.Value, err), Err: err}
+					}
+					variant.Params = append(variant.Params, Value{Name: pk.Value, Value: val})
+					variant.paramPos[pk.Value] = NodePos(vf.file, pv)
+				}
+			default:
+				return &diag.ConfigError{Pos: NodePos(vf.file, fk), Msg: fmt.Sprintf("unknown key %q in variant %s", fk.Value, k.Value), Allowed: []string{"description", "params"}}
+			}
+		}
+		vf.variants = append(vf.variants, variant)
+	}
+	return nil
+}
+
+// ScalarValue converts a YAML scalar to int, bool or string by its tag.
+func ScalarValue(n *yaml.Node) (any, error) {
+	if n.Kind != yaml.ScalarNode {
+		return nil, fmt.Errorf("want a single value, got a %s", kindName(n.Kind))
+	}
+	switch n.ShortTag() {
+	case "!!int":
+		v, err := strconv.ParseInt(n.Value, 0, 32)
+		if err != nil {
+			return nil, fmt.Errorf("integer %s is out of range", n.Value)
+		}
+		return int(v), nil
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	case "!!str":
+		return n.Value, nil
+	case "!!float":
+		return nil, fmt.Errorf("want an integer, boolean or string, got the number %s", n.Value)
+	case "!!null":
+		return nil, fmt.Errorf("missing value")
+	}
+	return nil, fmt.Errorf("unsupported value %q", n.Value)
+}
+
+func kindName(k yaml.Kind) string {
+	switch k {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.AliasNode:
+		return "alias"
+	default:
+		return "value"
+	}
+}
+
+// NodePos is where a YAML node is: for a plain scalar on one line, the
+// range of its text.
+func NodePos(file string, n *yaml.Node) diag.Pos {
+	p := diag.Pos{File: file, Line: n.Line, Col: n.Column}
+	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.Line > 0 && n.Column > 0 && n.Value != "" && !strings.ContainsAny(n.Value, "\n\r") {
+		p.EndLine, p.EndCol = n.Line, n.Column+len(n.Value)-1
+	}
+	return p
+}
+
+// YAMLError turns a yaml.v3 error ("yaml: line 3: ...") into a diag.ConfigError.
+func YAMLError(file string, err error) error {
+	msg := err.Error()
+	pos := diag.Pos{File: file}
+	var rest string
+	if n, _ := fmt.Sscanf(msg, "yaml: line %d:", &pos.Line); n == 1 {
+		if i := bytes.IndexByte([]byte(msg), ':'); i >= 0 {
+			rest = msg[i+1:]
+			if j := bytes.IndexByte([]byte(rest), ':'); j >= 0 {
+				rest = rest[j+1:]
+			}
+		}
+		msg = "YAML syntax:" + rest
+	} else {
+		msg = "YAML: " + msg
+	}
+	return &diag.ConfigError{Pos: pos, Msg: msg, Err: err}
+}
+
+// Merge layers variants files: a later file's variant replaces an
+// earlier one of the same name, and data mappings merge key by key.
+func Merge(files []*File) ([]Variant, *yaml.Node) {
+	var out []Variant
+	index := map[string]int{}
+	var data *yaml.Node
+	for _, f := range files {
+		for _, v := range f.variants {
+			if i, ok := index[v.Name]; ok {
+				out[i] = v
+				continue
+			}
+			index[v.Name] = len(out)
+			out = append(out, v)
+		}
+		if f.data != nil {
+			data = mergeNodes(data, f.data)
+		}
+	}
+	return out, data
+}
+
+// mergeNodes merges mapping b over mapping a without changing either.
+func mergeNodes(a, b *yaml.Node) *yaml.Node {
+	if a == nil || a.Kind != yaml.MappingNode || b.Kind != yaml.MappingNode {
+		return b
+	}
+	out := &yaml.Node{Kind: yaml.MappingNode, Tag: a.Tag, Line: a.Line, Column: a.Column}
+	out.Content = append(out.Content, a.Content...)
+	// An index of the keys, not a search of the list: a file of many keys
+	// must not make loading quadratic.
+	at := make(map[string]int, len(out.Content)/2)
+	for j := 0; j+1 < len(out.Content); j += 2 {
+		if _, dup := at[out.Content[j].Value]; !dup {
+			at[out.Content[j].Value] = j
+		}
+	}
+	for i := 0; i+1 < len(b.Content); i += 2 {
+		k, v := b.Content[i], b.Content[i+1]
+		if j, ok := at[k.Value]; ok {
+			out.Content[j+1] = mergeNodes(out.Content[j+1], v)
+			continue
+		}
+		at[k.Value] = len(out.Content)
+		out.Content = append(out.Content, k, v)
+	}
+	return out
+}
+
+// DataFiles maps every node of the merged data to the file it came from.
+func DataFiles(files []*File, merged *yaml.Node) map[*yaml.Node]string {
+	m := map[*yaml.Node]string{}
+	var walk func(n *yaml.Node, file string)
+	walk = func(n *yaml.Node, file string) {
+		if n == nil {
+			return
+		}
+		if _, ok := m[n]; !ok {
+			m[n] = file
+		}
+		for _, c := range n.Content {
+			walk(c, file)
+		}
+	}
+	for _, f := range files {
+		walk(f.data, f.file)
+	}
+	if len(files) > 0 {
+		walk(merged, files[len(files)-1].file)
+	}
+	return m
+}

@@ -1,0 +1,251 @@
+package rules
+
+import (
+	"slices"
+
+	"github.com/matombo/matombo/host/kernel"
+)
+
+// The captures of sowing games: of the last site (and runs from it), or
+// of the site facing it.
+
+var captureFields = []Field{
+	{Name: "owner", Type: FieldWord, Words: []string{"mover", "opponent"}, Doc: "who must own the last site (any owner when absent)"},
+	{Name: "was_empty", Type: FieldBool, Doc: "the last counter must have fallen into an empty site"},
+	{Name: "counts", Type: FieldCounts, Doc: "the counts that capture, e.g. `{2, 3}`: the last site must hold one of them, and so must each site of a run"},
+	{Name: "opposite", Type: FieldRow, PerPlayer: true, Doc: "take the site of the last site's column in this row, which must hold counters"},
+	{Name: "behind", Type: FieldRow, PerPlayer: true, Doc: "with `opposite`: the site of that column in this row is taken too, after the opposite one, whatever it holds"},
+	{Name: "row", Type: FieldRow, PerPlayer: true, Doc: "the last site must be in this row"},
+	{Name: "with_last", Type: FieldBool, Doc: "with `opposite`: the last site's counters go too"},
+	{Name: "runs", Type: FieldTables, Max: 4, Doc: "after the last site, walk each `{track = T, step = k}` from it (T per player: the track of the player who owns the last site) and take each site holding one of `counts`, stopping at the first that does not (as `capture_run`)",
+		Fields: []Field{
+			{Name: "track", Type: FieldTrack, PerPlayer: true, Required: true, Doc: "the track walked"},
+			{Name: "step", Type: FieldInt, Min: -1000, Max: 1000, Doc: "places a step, negative to walk back"},
+		}},
+	{Name: "unless", Type: FieldPart, Slot: SlotUnless, Doc: "when `unless(last, owner)` is true nothing is captured (a `takes_all_rule`)"},
+	{Name: "when", Type: FieldPart, Slot: SlotCond, Doc: "the capture happens only when `when(p)` holds"},
+	{Name: "into", Type: FieldSite, PerPlayer: true, Doc: "a site per player (a store) to put the captured counters in; the captured total when absent"},
+}
+
+func init() {
+	Register(Spec{Name: "capture_rule", Group: "Sowing", Slot: SlotCapture, Mutates: true,
+		Doc:    "takes the last site's counters, or the opposite site's, when the conditions of its fields hold, and returns how many it took",
+		Fields: captureFields, New: func(a *Args) (any, error) { return newCapture(a) }})
+	Register(Spec{Name: "takes_all_rule", Group: "Sowing", Slot: SlotUnless,
+		Doc:    "with the table of a capture (`counts`, `runs`): whether that capture from `last` would take every counter on the sites `owner` owns (a capture of everything, which some games forbid)",
+		Fields: captureFields,
+		New: func(a *Args) (any, error) {
+			r, err := newCapture(a)
+			if err != nil {
+				return nil, err
+			}
+			if r.opposite != nil || r.row != nil {
+				return nil, a.Errorf("counts the last site and its runs; opposite and row are not supported")
+			}
+			return &takesAll{r}, nil
+		}})
+}
+
+// The owner a capture requires.
+const (
+	anyOwner = iota
+	moverOwns
+	opponentOwns
+)
+
+type capture struct {
+	owner    int
+	wasEmpty bool
+	counts   []int32
+	opposite []int // per player: the row whose site of the last site's column is taken; nil for none
+	behind   []int // per player: with opposite, the row behind it
+	row      []int // per player: the row the last site must be in; nil for any
+	withLast bool
+	runs     []captureRun
+	unless   SiteTester
+	when     Condition
+	into     []int // per player: the store; nil for the captured total
+}
+
+// captureRun walks a track from the last site, step places at a time.
+type captureRun struct {
+	tracks []*kernel.Track // per player: the track of the player who owns the last site
+	step   int
+}
+
+func newCapture(a *Args) (*capture, error) {
+	r := &capture{wasEmpty: a.Bool("was_empty"), withLast: a.Bool("with_last"), counts: a.Counts("counts"),
+		opposite: a.Rows("opposite"), behind: a.Rows("behind"), row: a.Rows("row"), unless: tester(a.Part("unless")),
+		into: a.Sites("into")}
+	r.when, _ = a.Part("when").(Condition)
+	switch a.Word("owner") {
+	case "mover":
+		r.owner = moverOwns
+	case "opponent":
+		r.owner = opponentOwns
+	}
+	if r.behind != nil && r.opposite == nil {
+		return nil, a.Errorf("behind needs opposite (the site behind the opposite one)")
+	}
+	for i, run := range a.Tables("runs") {
+		cr := captureRun{tracks: run.Tracks("track"), step: run.Int("step")}
+		if cr.step == 0 {
+			return nil, a.Errorf("runs[%d] needs a step other than 0", i+1)
+		}
+		r.runs = append(r.runs, cr)
+	}
+	if r.runs != nil && r.counts == nil {
+		return nil, a.Errorf("runs need counts (the counts each site of a run must hold)")
+	}
+	if r.opposite == nil && r.counts == nil {
+		return nil, a.Errorf("give opposite (take the opposite site) or counts (take the last site when it holds one of them)")
+	}
+	return r, nil
+}
+
+// runTrack returns the track of run k for a last site owned by o, and
+// checks that the last site is on it.
+func (r *capture) runTrack(c *kernel.Ctx, k, o, p, last int) (*kernel.Track, error) {
+	if o < 1 {
+		o = p
+	}
+	t := r.runs[k].tracks[o-1]
+	if !t.On(last) {
+		return nil, kernel.Failf("%s is not on track %s", c.SiteName(last), t.Name)
+	}
+	return t, nil
+}
+
+func (r *capture) Capture(c *kernel.Ctx, p, last int, wasEmpty bool) (int, error) {
+	b, l, cells := c.Def.Board, &c.Def.Layout, c.S.Cells
+	if last < 0 || last >= l.Sites {
+		return 0, kernel.Failf("no last site to capture from")
+	}
+	o := int(cells[l.Owners+last])
+	switch r.owner {
+	case moverOwns:
+		if o != p {
+			return 0, nil
+		}
+	case opponentOwns:
+		if o == 0 || o == p {
+			return 0, nil
+		}
+	}
+	if r.wasEmpty && !wasEmpty {
+		return 0, nil
+	}
+	if r.row != nil && b.Site(last).Row != r.row[p-1] {
+		return 0, nil
+	}
+	if r.counts != nil && !slices.Contains(r.counts, cells[last]) {
+		return 0, nil
+	}
+	opp := -1
+	if r.opposite != nil {
+		opp = b.At(r.opposite[p-1], b.Site(last).Col)
+		if opp < 0 || cells[opp] == 0 {
+			return 0, nil
+		}
+	}
+	if r.when != nil {
+		ok, err := r.when.Holds(c, p)
+		if err != nil || !ok {
+			return 0, err
+		}
+	}
+	if r.unless != nil {
+		no, err := r.unless.TestSite(c, o, last)
+		if err != nil || no {
+			return 0, err
+		}
+	}
+	// Into a store the counters are taken and dropped there; into the
+	// captured total each site is a capture (the effects of take, add and
+	// capture).
+	kind, player := kernel.EffectCapture, p
+	if r.into != nil {
+		kind, player = kernel.EffectTake, 0
+	}
+	take := func(site int) int {
+		n := int(cells[site])
+		cells[site] = 0
+		if c.Rec != nil && n > 0 {
+			c.Rec.Add(kernel.Effect{Kind: kind, Site: site, To: -1, Player: player, Count: n})
+		}
+		c.Emptied(site)
+		return n
+	}
+	total := 0
+	if opp >= 0 {
+		total = take(opp)
+		if r.behind != nil {
+			if x := b.At(r.behind[p-1], b.Site(last).Col); x >= 0 {
+				total += take(x)
+			}
+		}
+		if r.withLast {
+			total += take(last)
+		}
+	} else {
+		total = take(last)
+		for k, run := range r.runs {
+			t, err := r.runTrack(c, k, o, p, last)
+			if err != nil {
+				return 0, err
+			}
+			if err := c.Charge(len(t.Sites)/8 + 1); err != nil {
+				return 0, err
+			}
+			site := last
+			for range len(t.Sites) {
+				site = t.Step(site, run.step)
+				if site < 0 || !slices.Contains(r.counts, cells[site]) {
+					break
+				}
+				total += take(site)
+			}
+		}
+	}
+	dst := l.Captured + p - 1
+	if r.into != nil {
+		dst = r.into[p-1]
+	}
+	if int(cells[dst])+total > kernel.MaxCount {
+		return 0, kernel.Failf("a capture of %d counters would make a count pass %d", total, kernel.MaxCount)
+	}
+	cells[dst] += int32(total)
+	if r.into != nil && total > 0 {
+		c.Rec.Site(kernel.EffectDrop, dst, total)
+	}
+	return total, nil
+}
+
+// takesAll is takes_all_rule: a capture's table, asked whether the
+// capture would take everything.
+type takesAll struct{ *capture }
+
+// TestSite reports whether the capture from last (owned by opp) would
+// take every counter on opp's sites.
+func (r *takesAll) TestSite(c *kernel.Ctx, opp, last int) (bool, error) {
+	cells, l := c.S.Cells, &c.Def.Layout
+	would := int(cells[last])
+	for k := range r.runs {
+		t, err := r.runTrack(c, k, opp, opp, last)
+		if err != nil {
+			return false, err
+		}
+		if err := c.Charge(len(t.Sites)/8 + 1); err != nil {
+			return false, err
+		}
+		n, _ := kernel.RunOf(cells[:l.Sites], t, last, r.runs[k].step, r.counts)
+		would += n
+	}
+	total := 0
+	for i := 0; i < l.Sites; i++ {
+		if int(cells[l.Owners+i]) == opp {
+			total += int(cells[i])
+		}
+	}
+	return would == total, nil
+}

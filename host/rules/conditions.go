@@ -1,0 +1,271 @@
+package rules
+
+import (
+	"github.com/matombo/matombo/host/kernel"
+)
+
+// Conditions and amounts: open predicates of a position built from
+// counts, filters and lines, for end_rule, capture_rule's when and any
+// slot of their types. A condition or amount is asked for a player p (the
+// mover, where a turn asks); player words name players relative to p.
+
+func init() {
+	who := Field{Name: "player", Type: FieldWord, Words: []string{"mover", "next", "each", "any"}, Doc: "whose: `mover` (p, the default), `next` (the player after p); in a condition also `each` (holds for every player) or `any` (for some player)"}
+	Register(Spec{Name: "sum_rule", Group: "Conditions and amounts", Slot: SlotAmount,
+		Doc:    "the counters on the sites of the filter (per player: the player's)",
+		Fields: []Field{{Name: "filter", Type: FieldFilter, PerPlayer: true, Required: true, Doc: "the sites"}, who},
+		New: func(a *Args) (any, error) {
+			return &sum{filters: a.Filters("filter"), who: word(a, "player", "mover")}, checkAmountWho(a)
+		}})
+	Register(Spec{Name: "count_rule", Group: "Conditions and amounts", Slot: SlotAmount,
+		Doc:    "the sites of the filter that match (per player: the player's)",
+		Fields: []Field{{Name: "filter", Type: FieldFilter, PerPlayer: true, Required: true, Doc: "the sites"}, who},
+		New: func(a *Args) (any, error) {
+			return &sum{filters: a.Filters("filter"), who: word(a, "player", "mover"), sites: true}, checkAmountWho(a)
+		}})
+	Register(Spec{Name: "captured_rule", Group: "Conditions and amounts", Slot: SlotAmount,
+		Doc:    "a player's captured total",
+		Fields: []Field{who},
+		New: func(a *Args) (any, error) {
+			return &captured{who: word(a, "player", "mover")}, checkAmountWho(a)
+		}})
+	Register(Spec{Name: "hand_rule", Group: "Conditions and amounts", Slot: SlotAmount,
+		Doc:    "the counters or pieces in a player's hand",
+		Fields: []Field{who},
+		New: func(a *Args) (any, error) {
+			return &captured{who: word(a, "player", "mover"), hand: true}, checkAmountWho(a)
+		}})
+	Register(Spec{Name: "ply_rule", Group: "Conditions and amounts", Slot: SlotAmount,
+		Doc:    "the number of decisions made since the opening",
+		Fields: nil,
+		New:    func(a *Args) (any, error) { return plyCount{}, nil }})
+	Register(Spec{Name: "compare_rule", Group: "Conditions and amounts", Slot: SlotCond,
+		Doc: "compares an amount with a number (`value`) or another amount (`to`): `op` is one of `<`, `<=`, `==`, `~=`, `>=`, `>`; `player = \"each\"` or `\"any\"` asks it of every player (all must hold, or one)",
+		Fields: []Field{
+			{Name: "amount", Type: FieldPart, Slot: SlotAmount, Required: true, Doc: "the amount compared"},
+			{Name: "op", Type: FieldWord, Words: []string{"<", "<=", "==", "~=", ">=", ">"}, Required: true, Doc: "the comparison"},
+			{Name: "value", Type: FieldInt, Min: -kernel.MaxCount, Max: kernel.MaxCount, Doc: "the number compared with"},
+			{Name: "to", Type: FieldPart, Slot: SlotAmount, Doc: "or the amount compared with"},
+			who,
+		},
+		New: func(a *Args) (any, error) {
+			if a.Has("value") == a.Has("to") {
+				return nil, a.Errorf("give value (a number) or to (an amount), not both")
+			}
+			var to Amount
+			if a.Has("to") {
+				to = a.Part("to").(Amount)
+			}
+			return quantified(a, &compare{amount: a.Part("amount").(Amount), op: a.Word("op"), value: a.Int("value"), to: to}), nil
+		}})
+	Register(Spec{Name: "empty_rule", Group: "Conditions and amounts", Slot: SlotCond,
+		Doc:    "the player's filter holds no counter",
+		Fields: []Field{{Name: "filter", Type: FieldFilter, PerPlayer: true, Required: true, Doc: "the sites"}, who},
+		New: func(a *Args) (any, error) {
+			return quantified(a, &noCounters{filters: a.Filters("filter")}), nil
+		}})
+	Register(Spec{Name: "line_cond_rule", Group: "Conditions and amounts", Slot: SlotCond,
+		Doc: "the player owns `length` consecutive sites of one of the board's lines",
+		Fields: []Field{
+			{Name: "length", Type: FieldInt, Min: 1, Max: kernel.MaxSites, Required: true, Doc: "the sites in a row"},
+			who,
+		},
+		New: func(a *Args) (any, error) { return quantified(a, &hasLine{length: a.Int("length")}), nil }})
+	Register(Spec{Name: "all_rule", Group: "Conditions and amounts", Slot: SlotCond,
+		Doc:    "every condition of the list holds",
+		Fields: []Field{{Name: List, Type: FieldParts, Slot: SlotCond, Required: true, Min: 1, Doc: "the conditions"}},
+		New:    func(a *Args) (any, error) { return &logic{conds: conds(a.Parts(List)), all: true}, nil }})
+	Register(Spec{Name: "any_rule", Group: "Conditions and amounts", Slot: SlotCond,
+		Doc:    "some condition of the list holds",
+		Fields: []Field{{Name: List, Type: FieldParts, Slot: SlotCond, Required: true, Min: 1, Doc: "the conditions"}},
+		New:    func(a *Args) (any, error) { return &logic{conds: conds(a.Parts(List))}, nil }})
+	Register(Spec{Name: "not_rule", Group: "Conditions and amounts", Slot: SlotCond,
+		Doc:    "the condition does not hold",
+		Fields: []Field{{Name: "cond", Type: FieldPart, Slot: SlotCond, Required: true, Doc: "the condition"}},
+		New:    func(a *Args) (any, error) { return &not{cond: a.Part("cond").(Condition)}, nil }})
+}
+
+func word(a *Args, name, def string) string {
+	if w := a.Word(name); w != "" {
+		return w
+	}
+	return def
+}
+
+func checkAmountWho(a *Args) error {
+	if w := a.Word("player"); w == "each" || w == "any" {
+		return a.Errorf("an amount is one player's: player is mover or next")
+	}
+	return nil
+}
+
+func conds(parts []any) []Condition {
+	out := make([]Condition, len(parts))
+	for i, x := range parts {
+		out[i] = x.(Condition)
+	}
+	return out
+}
+
+// quantified asks a condition of the player its player field names.
+func quantified(a *Args, c Condition) Condition {
+	switch a.Word("player") {
+	case "each":
+		return &eachPlayer{cond: c, all: true}
+	case "any":
+		return &eachPlayer{cond: c}
+	case "next":
+		return &nextPlayer{cond: c}
+	}
+	return c
+}
+
+// whose is the player a word names, relative to p.
+func whose(c *kernel.Ctx, who string, p int) int {
+	if who == "next" {
+		return c.Def.NextPlayer(p)
+	}
+	return p
+}
+
+// ---- amounts ----
+
+type sum struct {
+	filters []*kernel.Filter
+	who     string
+	sites   bool // count the sites rather than their counters
+}
+
+func (r *sum) Value(c *kernel.Ctx, p int) (int, error) {
+	q := whose(c, r.who, p)
+	f := r.filters[q-1]
+	if err := c.Charge(f.Cost()); err != nil {
+		return 0, err
+	}
+	if r.sites {
+		return f.Count(c.S.Cells, &c.Def.Layout, q), nil
+	}
+	return f.Sum(c.S.Cells, &c.Def.Layout, q), nil
+}
+
+type captured struct {
+	who  string
+	hand bool
+}
+
+func (r *captured) Value(c *kernel.Ctx, p int) (int, error) {
+	q := whose(c, r.who, p)
+	if r.hand {
+		return c.Hand(q), nil
+	}
+	return c.Captured(q), nil
+}
+
+type plyCount struct{}
+
+func (plyCount) Value(c *kernel.Ctx, _ int) (int, error) { return c.S.Ply, nil }
+
+// ---- conditions ----
+
+type compare struct {
+	amount Amount
+	op     string
+	value  int
+	to     Amount // nil: value
+}
+
+func (r *compare) Holds(c *kernel.Ctx, p int) (bool, error) {
+	x, err := r.amount.Value(c, p)
+	if err != nil {
+		return false, err
+	}
+	y := r.value
+	if r.to != nil {
+		if y, err = r.to.Value(c, p); err != nil {
+			return false, err
+		}
+	}
+	switch r.op {
+	case "<":
+		return x < y, nil
+	case "<=":
+		return x <= y, nil
+	case "==":
+		return x == y, nil
+	case "~=":
+		return x != y, nil
+	case ">=":
+		return x >= y, nil
+	}
+	return x > y, nil
+}
+
+// noCounters: the player's filter holds no counter.
+type noCounters struct{ filters []*kernel.Filter }
+
+func (r *noCounters) Holds(c *kernel.Ctx, p int) (bool, error) {
+	return r.filters[p-1].Sum(c.S.Cells, &c.Def.Layout, c.Mover) == 0, nil
+}
+
+// noSite: no site matches the filter.
+type noSite struct{ filter *kernel.Filter }
+
+func (r *noSite) Holds(c *kernel.Ctx, _ int) (bool, error) {
+	return r.filter.First(c.S.Cells, &c.Def.Layout, c.Mover) < 0, nil
+}
+
+type hasLine struct{ length int }
+
+func (r *hasLine) Holds(c *kernel.Ctx, p int) (bool, error) {
+	line, _, _, err := c.InARow(p, -1, r.length, false)
+	return line != nil, err
+}
+
+type eachPlayer struct {
+	cond Condition
+	all  bool // every player; otherwise some player
+}
+
+func (r *eachPlayer) Holds(c *kernel.Ctx, _ int) (bool, error) {
+	for q := 1; q <= c.Def.Players; q++ {
+		ok, err := r.cond.Holds(c, q)
+		if err != nil {
+			return false, err
+		}
+		if ok != r.all {
+			return ok, nil
+		}
+	}
+	return r.all, nil
+}
+
+type nextPlayer struct{ cond Condition }
+
+func (r *nextPlayer) Holds(c *kernel.Ctx, p int) (bool, error) {
+	return r.cond.Holds(c, c.Def.NextPlayer(p))
+}
+
+type logic struct {
+	conds []Condition
+	all   bool
+}
+
+func (r *logic) Holds(c *kernel.Ctx, p int) (bool, error) {
+	for _, x := range r.conds {
+		ok, err := x.Holds(c, p)
+		if err != nil {
+			return false, err
+		}
+		if ok != r.all {
+			return ok, nil
+		}
+	}
+	return r.all, nil
+}
+
+type not struct{ cond Condition }
+
+func (r *not) Holds(c *kernel.Ctx, p int) (bool, error) {
+	ok, err := r.cond.Holds(c, p)
+	return !ok, err
+}

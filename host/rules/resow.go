@@ -1,0 +1,101 @@
+package rules
+
+import (
+	"github.com/matombo/matombo/host/kernel"
+)
+
+// A capture in the middle of a relay: a lap that ends on an occupied site
+// facing counters of the opponent takes them and sows them in from a
+// start site (an end hole), and the relay goes on from there.
+
+func init() {
+	Register(Spec{Name: "capture_sow_rule", Group: "Relays and decisions", Slot: SlotLap, Mutates: true,
+		Doc: "the end of a lap (a relay's `lap`): when the lap ended on a site that was occupied and the site facing it in the row `opposite` holds counters, those counters are captured and sown in along the player's track of the direction, starting with that direction's `start` site; the relay goes on from there. The direction is the sowing's, unless the site is one of a direction's `toward` sites. When `ends_when` holds after the capture, the captured counters are sown and the relay ends",
+		Fields: []Field{
+			{Name: "tracks", Type: FieldTracks, PerPlayer: true, Required: true, Doc: "the tracks of the directions, as the relay's"},
+			{Name: "opposite", Type: FieldRow, PerPlayer: true, Required: true, Doc: "the row of the facing site"},
+			{Name: "start", Type: FieldSiteLists, Required: true, Doc: "per player, the site of each direction where captured counters are sown in first"},
+			{Name: "toward", Type: FieldSiteLists, Doc: "per direction, the sites whose capture is sown in that direction whatever the sowing's"},
+			{Name: "ends_when", Type: FieldPart, Slot: SlotCond, Doc: "after the capture: the captured counters are sown and the relay ends"},
+		},
+		New: newCaptureSow})
+}
+
+type captureSow struct {
+	dirs     [][]*kernel.Track
+	opposite []int
+	start    [][]int // per player, per direction
+	toward   []int   // per site: the direction its capture forces, -1 for none
+	endsWhen Condition
+}
+
+func newCaptureSow(a *Args) (any, error) {
+	r := &captureSow{dirs: a.TrackLists("tracks"), opposite: a.Rows("opposite"), start: a.SiteLists("start")}
+	r.endsWhen, _ = a.Part("ends_when").(Condition)
+	if len(r.start) != a.Def.Players {
+		return nil, a.Errorf("start must list one list of sites per player (%d)", a.Def.Players)
+	}
+	for p, starts := range r.start {
+		if len(starts) != len(r.dirs[p]) {
+			return nil, a.Errorf("start[%d] must name a site for each of player %d's %d directions", p+1, p+1, len(r.dirs[p]))
+		}
+		for d, s := range starts {
+			if !r.dirs[p][d].On(s) {
+				return nil, a.Errorf("start[%d][%d]: %s is not on track %s", p+1, d+1, a.Def.Board.SiteName(s), r.dirs[p][d].Name)
+			}
+		}
+	}
+	r.toward = make([]int, a.Def.Board.NumSites())
+	for i := range r.toward {
+		r.toward[i] = -1
+	}
+	for d, sites := range a.SiteLists("toward") {
+		for _, s := range sites {
+			r.toward[s] = d
+		}
+	}
+	return r, nil
+}
+
+func (r *captureSow) Lap(c *kernel.Ctx, p, last int, t *kernel.Track, _ int) (kernel.LapEnd, error) {
+	b := c.Def.Board
+	if c.Count(last) <= 1 { // the lap ended in an empty site
+		return kernel.LapEnd{}, nil
+	}
+	facing := b.At(r.opposite[p-1], b.Site(last).Col)
+	if facing < 0 || c.Count(facing) == 0 {
+		return kernel.LapEnd{}, nil
+	}
+	dirs := r.dirs[p-1]
+	d := r.toward[last]
+	if d < 0 || d >= len(dirs) {
+		d = 0
+		for k, x := range dirs {
+			if x == t {
+				d = k
+			}
+		}
+	}
+	tr := dirs[d]
+	after := tr.Step(r.start[p-1][d], -1)
+	if r.endsWhen != nil {
+		ends := false
+		err := c.Try(func() error {
+			c.Take(facing)
+			var err error
+			ends, err = r.endsWhen.Holds(c, p)
+			return err
+		})
+		if err != nil {
+			return kernel.LapEnd{}, err
+		}
+		if ends {
+			n := c.Take(facing)
+			if _, _, err := c.Sow(tr, after, n); err != nil {
+				return kernel.LapEnd{}, err
+			}
+			return kernel.LapEnd{Act: kernel.LapEndHere}, nil
+		}
+	}
+	return kernel.LapEnd{Act: kernel.LapResow, Track: tr, After: after, From: facing}, nil
+}

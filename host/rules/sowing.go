@@ -1,0 +1,418 @@
+package rules
+
+import (
+	"math/bits"
+
+	"github.com/matombo/matombo/host/kernel"
+)
+
+// The parts of sowing games: a sowing, an extra turn, captures, the legal
+// sowings, and the turns that compose them.
+
+func init() {
+	Register(Spec{Name: "sow_rule", Group: "Sowing", Slot: SlotSow, Mutates: true,
+		Doc: "takes every counter of `from` and sows them one per site along p's track; with `skip_origin` never into `from` (as `sow_skip`), otherwise laps drop into it too (as `sow`)",
+		Fields: []Field{
+			{Name: "track", Type: FieldTrack, PerPlayer: true, Required: true, Doc: "the track sown along"},
+			{Name: "skip_origin", Type: FieldBool, Doc: "never drop into the site sown from"},
+		},
+		New: newSow})
+	Register(Spec{Name: "extra_turn_rule", Group: "Sowing", Slot: SlotSiteTest, Mutates: true,
+		Doc: "when `last` is p's site (a store), p moves again",
+		Fields: []Field{
+			{Name: "sites", Type: FieldSite, PerPlayer: true, Required: true, Doc: "each player's site"},
+		},
+		New: func(a *Args) (any, error) { return &extraTurn{sites: a.Sites("sites")}, nil }})
+	Register(Spec{Name: "sowings_rule", Group: "Sowing", Slot: SlotEmit,
+		Doc: "emits a move of kind `kind` for each site p may sow from: the sites of the filter `from` that match, or those of p's list `sites` that hold counters, in that order. `feeding` keeps only the sowings that reach a site another player owns along the track; `ends` only those for which `ends(p, site)` is true (a `relay_ends_rule`); `none` emits one move of that kind (no sites) when there is no sowing (a pass)",
+		Fields: []Field{
+			{Name: "kind", Type: FieldKind, Required: true, Arity: AnyArity, Doc: "the kind of the sowings: of one site, or of two with `tracks` (the site sown from and the first site sown)"},
+			{Name: "from", Type: FieldFilter, PerPlayer: true, Doc: "the sites p may sow from"},
+			{Name: "tracks", Type: FieldTracks, PerPlayer: true, Doc: "the tracks of the directions p may sow in: a move for each direction from each site, naming the first site sown"},
+			{Name: "sites", Type: FieldSites, PerPlayer: true, Doc: "or: one list of sites per player"},
+			{Name: "feeding", Type: FieldTrack, PerPlayer: true, Doc: "only sowings that reach another player's site along this track"},
+			{Name: "ends", Type: FieldPart, Slot: SlotSiteTest, Or: SlotMoveTest, Doc: "only sowings for which `ends(p, site)` holds (or, a move test such as an `ends_rule`, `ends(p, kind, sites...)`)"},
+			{Name: "none", Type: FieldKind, Arity: 0, Doc: "a move of this kind when there is no sowing"},
+		},
+		New: newSowings})
+	Register(Spec{Name: "sowing_play", Group: "Sowing", Slot: SlotPlay, Mutates: true,
+		Doc: "a move of kind `kind`: `last, was_empty = sow(p, from)` (a move of two sites sows from the first towards the second, with a `relay_rule` of `tracks`); unless `extra_turn(p, last)` is true, `n = capture(p, last, was_empty)`; if `n > 0`, with `irreversible` every earlier position is forgotten (`m.irreversible`) and `after_capture(p, n)` runs; then `after(p, n)`. A move of another kind is `other(p, kind, sites...)`. Only `sow` is required",
+		Fields: []Field{
+			{Name: "kind", Type: FieldKind, Required: true, Arity: AnyArity, Doc: "the kind of the sowings (the site sown from, and the first site sown when the player chooses a direction)"},
+			{Name: "sow", Type: FieldPart, Slot: SlotSow, Required: true, Doc: "the sowing"},
+			{Name: "extra_turn", Type: FieldPart, Slot: SlotSiteTest, Doc: "whether the mover moves again"},
+			{Name: "capture", Type: FieldPart, Slot: SlotCapture, Doc: "the capture"},
+			{Name: "irreversible", Type: FieldBool, Doc: "a capture forgets every earlier position"},
+			{Name: "after_capture", Type: FieldPart, Slot: SlotAfter, Doc: "after a capture"},
+			{Name: "after", Type: FieldPart, Slot: SlotAfter, Doc: "after every sowing (the end)"},
+			{Name: "other", Type: FieldPart, Slot: SlotPlay, Doc: "plays moves of other kinds"},
+		},
+		New: func(a *Args) (any, error) {
+			r := &sowingPlay{kind: a.Kind("kind"), sow: a.Part("sow").(Sower), extra: tester(a.Part("extra_turn")),
+				capture: capturer(a.Part("capture")), afterCapture: follower(a.Part("after_capture")),
+				after: follower(a.Part("after")), other: player(a.Part("other")), irreversible: a.Bool("irreversible")}
+			r.directed, _ = r.sow.(DirectedSower)
+			k := &a.Def.Kinds[r.kind]
+			switch {
+			case k.Arity() == 2 && r.directed == nil:
+				return nil, a.Errorf("kind %s names 2 sites; sow must sow in a direction (a relay_rule with tracks)", k.Name)
+			case k.Arity() != 1 && k.Arity() != 2:
+				return nil, a.Errorf("kind %s must take 1 site (the site sown from), or 2 with a direction", k.Name)
+			}
+			return r, nil
+		}})
+	Register(Spec{Name: "sowing_legal", Group: "Sowing", Slot: SlotEmit,
+		Doc: "when the next player's `starving` filter holds no counter, `feeding(p)` (or nothing); otherwise `sowings(p)`",
+		Fields: []Field{
+			{Name: "sowings", Type: FieldPart, Slot: SlotEmit, Required: true, Doc: "the moves of a player who need not feed"},
+			{Name: "starving", Type: FieldFilter, PerPlayer: true, Doc: "the sites that must not all be empty"},
+			{Name: "feeding", Type: FieldPart, Slot: SlotEmit, Doc: "the moves when the next player starves"},
+		},
+		New: func(a *Args) (any, error) {
+			r := &sowingLegal{sowings: a.Part("sowings").(Emitter), starving: a.Filters("starving"), feeding: emitter(a.Part("feeding"))}
+			if r.starving == nil && r.feeding != nil {
+				return nil, a.Errorf("feeding needs starving (whose sites must be fed)")
+			}
+			return r, nil
+		}})
+}
+
+// The optional parts of a slot, nil when absent.
+func tester(x any) SiteTester {
+	t, _ := x.(SiteTester)
+	return t
+}
+
+func capturer(x any) Capturer {
+	t, _ := x.(Capturer)
+	return t
+}
+
+func follower(x any) Follower {
+	t, _ := x.(Follower)
+	return t
+}
+
+func player(x any) Player {
+	t, _ := x.(Player)
+	return t
+}
+
+func emitter(x any) Emitter {
+	t, _ := x.(Emitter)
+	return t
+}
+
+func resulter(x any) Resulter {
+	t, _ := x.(Resulter)
+	return t
+}
+
+// ---- sow_rule ----
+
+type sow struct {
+	tracks []*kernel.Track // per player
+	skip   bool
+}
+
+func newSow(a *Args) (any, error) {
+	r := &sow{tracks: a.Tracks("track"), skip: a.Bool("skip_origin")}
+	for _, t := range r.tracks {
+		if r.skip && t.Loop && len(t.Sites) < 2 {
+			return nil, a.Errorf("track %s has no site to sow into but the origin", t.Name)
+		}
+	}
+	return r, nil
+}
+
+func (r *sow) Sow(c *kernel.Ctx, p, from int) (int, bool, error) {
+	return c.SowAll(r.tracks[p-1], from, r.skip)
+}
+
+// ---- extra_turn_rule ----
+
+type extraTurn struct{ sites []int }
+
+func (r *extraTurn) TestSite(c *kernel.Ctx, p, last int) (bool, error) {
+	if last != r.sites[p-1] {
+		return false, nil
+	}
+	c.SetToMove(p)
+	return true, nil
+}
+
+// ---- sowings_rule ----
+
+type sowings struct {
+	kind     int
+	dirs     [][]*kernel.Track // per player, with moves of two sites; nil for one
+	from     []*kernel.Filter
+	sites    [][]int32
+	feeding  []*kernel.Track
+	ends     SiteTester
+	endsMove MoveTester // ends, when it tests the move
+	none     int
+}
+
+func newSowings(a *Args) (any, error) {
+	r := &sowings{kind: a.Kind("kind"), none: a.Kind("none"), feeding: a.Tracks("feeding"), dirs: a.TrackLists("tracks")}
+	switch x := a.Part("ends").(type) {
+	case Hook: // a script function, called as a site test
+		r.ends = x
+	case MoveTester:
+		r.endsMove = x
+	case SiteTester:
+		r.ends = x
+	}
+	want := 1
+	if r.dirs != nil {
+		want = 2
+	}
+	if k := &a.Def.Kinds[r.kind]; k.Arity() != want {
+		return nil, a.Errorf("kind %s must take %s", k.Name, ArityText(want))
+	}
+	switch {
+	case a.Has("from") && !a.Has("sites"):
+		r.from = a.Filters("from")
+	case a.Has("sites") && !a.Has("from"):
+		for _, l := range a.SiteLists("sites") {
+			var list []int32
+			for _, i := range l {
+				list = append(list, int32(i))
+			}
+			r.sites = append(r.sites, list)
+		}
+	default:
+		return nil, a.Errorf("give either from (filters) or sites (lists of sites)")
+	}
+	return r, nil
+}
+
+func (r *sowings) Emit(c *kernel.Ctx, p int) (int, error) {
+	s, l := c.S, &c.Def.Layout
+	cells := s.Cells
+	var cand []int32
+	var f *kernel.Filter
+	if r.from != nil {
+		f = r.from[p-1]
+		cand = f.Cand()
+	} else {
+		cand = r.sites[p-1]
+	}
+	if err := c.Charge(len(cand)/4 + 1); err != nil {
+		return 0, err
+	}
+	if len(s.Moves)+len(cand)+1 > kernel.MaxLegal {
+		return 0, kernel.Failf("more than %d legal moves in one decision", kernel.MaxLegal)
+	}
+	if r.dirs != nil {
+		return r.emitDirected(c, p, cand, f)
+	}
+	// A test that shares work across the sites (a relay's bound) is
+	// prepared once for them all.
+	batch, batched := r.ends.(SiteBatcher)
+	var b *kernel.Batch
+	if batched {
+		b = c.BeginBatch()
+		defer c.EndBatch()
+		batch.BeginSites(c, b, p)
+	}
+	moves := s.Moves
+	before := len(moves)
+	m := kernel.Move{Kind: uint8(r.kind), N: 1}.WithGame(c.Def.Tag)
+	t, owners := kernel.AnySite(), l.OwnersOf(cells) // any site with counters
+	if f != nil {
+		t = f.Tester(c.Mover)
+	}
+	// The candidates go by blocks of 64: a tight loop finds those passing
+	// the filter's quick tests, then each is looked at. A script's test
+	// may see the state between candidates, so with one each is tested
+	// in its turn.
+	_, script := r.ends.(Hook)
+	for len(cand) > 0 {
+		block := cand[:min(len(cand), 64)]
+		cand = cand[len(block):]
+		hits := ^uint64(0) >> (64 - len(block))
+		if !script {
+			hits = t.Hits(cells, owners, block)
+		}
+		for ; hits != 0; hits &= hits - 1 {
+			i := block[bits.TrailingZeros64(hits)]
+			if script && !t.OK(cells, owners, i) || t.Rare && !f.MatchesOwner(cells, l, c.Mover, i) {
+				continue
+			}
+			if r.feeding != nil && !c.Feeds(r.feeding[p-1], p, int(i)) {
+				continue
+			}
+			if r.ends != nil {
+				var ok bool
+				var err error
+				if batched {
+					ok, err = batch.TestInBatch(c, b, p, int(i))
+				} else {
+					s.Moves = moves // a script's test sees the list so far
+					ok, err = r.ends.TestSite(c, p, int(i))
+					moves = s.Moves
+				}
+				if err != nil {
+					return 0, err
+				}
+				if !ok {
+					continue
+				}
+			}
+			m.Sites[0] = uint16(i)
+			moves = append(moves, m)
+		}
+	}
+	if len(moves) == before && r.none >= 0 {
+		moves = append(moves, kernel.Move{Kind: uint8(r.none)}.WithGame(c.Def.Tag))
+	}
+	s.Moves = moves
+	return len(moves) - before, nil
+}
+
+// emitDirected emits a move (from, first site sown) for each site p may
+// sow from and each direction.
+func (r *sowings) emitDirected(c *kernel.Ctx, p int, cand []int32, f *kernel.Filter) (int, error) {
+	s, l := c.S, &c.Def.Layout
+	cells, owners := s.Cells, l.OwnersOf(s.Cells)
+	t := kernel.AnySite()
+	if f != nil {
+		t = f.Tester(c.Mover)
+	}
+	before := len(s.Moves)
+	m := kernel.Move{Kind: uint8(r.kind), N: 2}
+	for _, i := range cand {
+		if !t.OK(cells, owners, i) || t.Rare && !f.MatchesOwner(cells, l, c.Mover, i) {
+			continue
+		}
+		if r.feeding != nil && !c.Feeds(r.feeding[p-1], p, int(i)) {
+			continue
+		}
+		for _, dir := range r.dirs[p-1] {
+			next := dir.Next(int(i))
+			if next < 0 {
+				continue
+			}
+			m.Sites[0], m.Sites[1] = uint16(i), uint16(next)
+			ok := true
+			var err error
+			switch {
+			case r.endsMove != nil:
+				ok, err = r.endsMove.TestMove(c, p, m)
+			case r.ends != nil:
+				ok, err = r.ends.TestSite(c, p, int(i))
+			}
+			if err != nil {
+				return 0, err
+			}
+			if ok {
+				if err := c.Push(m); err != nil {
+					return 0, err
+				}
+			}
+		}
+	}
+	if len(s.Moves) == before && r.none >= 0 {
+		if err := c.Push(kernel.Move{Kind: uint8(r.none)}); err != nil {
+			return 0, err
+		}
+	}
+	return len(s.Moves) - before, nil
+}
+
+// SiteBatcher is a SiteTester that tests many sites of one player more
+// cheaply together than one by one, sharing its work (a bound, a budget)
+// across them: BeginSites prepares a batch (from c.BeginBatch),
+// TestInBatch tests one site of it.
+type SiteBatcher interface {
+	SiteTester
+	BeginSites(c *kernel.Ctx, b *kernel.Batch, p int)
+	TestInBatch(c *kernel.Ctx, b *kernel.Batch, p, site int) (bool, error)
+}
+
+// ---- sowing_play ----
+
+type sowingPlay struct {
+	kind                int
+	sow                 Sower
+	directed            DirectedSower // sow, when it sows in a direction
+	extra               SiteTester
+	capture             Capturer
+	afterCapture, after Follower
+	other               Player
+	irreversible        bool
+}
+
+func (r *sowingPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
+	if int(m.Kind) != r.kind {
+		return playOther(c, r.other, p, m)
+	}
+	var last int
+	var empty bool
+	var err error
+	if m.N == 2 {
+		last, empty, err = r.directed.SowToward(c, p, int(m.Sites[0]), int(m.Sites[1]))
+	} else {
+		last, empty, err = r.sow.Sow(c, p, int(m.Sites[0]))
+	}
+	if err != nil {
+		return err
+	}
+	n := 0
+	again := false
+	if r.extra != nil {
+		if again, err = r.extra.TestSite(c, p, last); err != nil {
+			return err
+		}
+	}
+	if !again && r.capture != nil {
+		if n, err = r.capture.Capture(c, p, last, empty); err != nil {
+			return err
+		}
+	}
+	if n > 0 && r.irreversible {
+		c.Irreversible = true
+	}
+	if n > 0 && r.afterCapture != nil {
+		if err := r.afterCapture.After(c, p, n); err != nil {
+			return err
+		}
+	}
+	if r.after != nil {
+		return r.after.After(c, p, n)
+	}
+	return nil
+}
+
+// playOther plays a move of a kind a turn does not know with other.
+func playOther(c *kernel.Ctx, other Player, p int, m kernel.Move) error {
+	if other == nil {
+		return kernel.Failf("a move of kind %s, but no other function to play it", c.Def.Kinds[m.Kind].Name)
+	}
+	return other.Play(c, p, m)
+}
+
+// ---- sowing_legal ----
+
+type sowingLegal struct {
+	sowings, feeding Emitter
+	starving         []*kernel.Filter
+}
+
+func (r *sowingLegal) Emit(c *kernel.Ctx, p int) (int, error) {
+	if r.starving != nil {
+		f := r.starving[c.Def.NextPlayer(p)-1]
+		if err := c.Charge(len(f.Cand())/4 + 1); err != nil {
+			return 0, err
+		}
+		if f.Sum(c.S.Cells, &c.Def.Layout, c.Mover) == 0 {
+			if r.feeding != nil {
+				return r.feeding.Emit(c, p)
+			}
+			return 0, nil
+		}
+	}
+	return r.sowings.Emit(c, p)
+}
