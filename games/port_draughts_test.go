@@ -9,10 +9,12 @@ import (
 // draughtsPort plays English draughts (docs/rules/draughts.md E1-E12) on
 // squares numbered 1-32 as the rules page numbers them: Player 1's men
 // start on 1-12, square n is in row (n-1)/4 from Player 1's side. It
-// lists moves in the script's order (by square, directions up-right,
-// up-left, down-right, down-left), writes the script's tokens (11-15,
-// 22x15, x8), and counts repetitions with a map of position hashes since
-// the last man's move or capture.
+// lists moves in the script's order, the board's order of its sites (row
+// by row from Player 1's side, each row from the left as the board draws
+// it: 4 3 2 1, 8 7 6 5, ...), each piece's moves by the square moved to
+// in that order (directions down-left, down-right, up-left, up-right),
+// writes the script's tokens (11-15, 22x15, x8), and counts repetitions
+// with a map of position hashes since the last man's move or capture.
 type draughtsPort struct {
 	quietLimit int  // decisions without progress that draw; 0 for none
 	menReset   bool // a man's move is progress
@@ -111,14 +113,27 @@ func (d *draughtsPort) irreversible() {
 	d.reps.add()
 }
 
+// The directions of a king and of each player's men, in the board's
+// order of the squares they lead to.
+var (
+	kingDirs = []int{3, 2, 1, 0}
+	manDirs  = [3][]int{nil, {1, 0}, {3, 2}}
+)
+
+// boardOrder is the squares in the board's order of its sites.
+var boardOrder = func() (out [32]int) {
+	for i := range out {
+		k, j := i/4, i%4
+		out[i] = 4*k + 4 - j
+	}
+	return out
+}()
+
 func (d *draughtsPort) dirs(n int) []int {
 	if d.king[n] {
-		return []int{0, 1, 2, 3}
+		return kingDirs
 	}
-	if d.owner[n] == 1 {
-		return []int{0, 1}
-	}
-	return []int{2, 3}
+	return manDirs[d.owner[n]]
 }
 
 func (d *draughtsPort) jumps(n int, on bool) int {
@@ -145,13 +160,13 @@ func (d *draughtsPort) list() {
 		d.jumps(d.jumper, true)
 		return
 	}
-	for n := 1; n <= 32; n++ {
+	for _, n := range boardOrder {
 		if d.owner[n] == p {
 			d.jumps(n, false)
 		}
 	}
 	if len(d.legal) == 0 {
-		for n := 1; n <= 32; n++ {
+		for _, n := range boardOrder {
 			if d.owner[n] != p {
 				continue
 			}

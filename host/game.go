@@ -151,7 +151,7 @@ func (g *Game) Token(m Move) string {
 // Start returns a new state at the opening position.
 func (g *Game) Start() *State { return g.opening.Clone() }
 
-func (g *Game) nextPlayer(p int) int { return p%g.players + 1 }
+func (g *Game) nextPlayer(p int) int { return g.def.NextPlayer(p) }
 
 // blank returns a state with every cell zero and Player 1 to move.
 func (g *Game) blank() *State {

@@ -166,6 +166,15 @@ func TestPlacementRuleErrors(t *testing.T) {
 		{`m.emit_rule { kind = MOVE, steps = 3 }`, placeNativePlay, "emit_rule: steps must be a filter"},
 		{placeNativeLegal, `(function() m.line_rule { } end)()`, "line_rule: length is required"},
 		{placeNativeLegal, `(function() m.line_rule { length = 3, through = "z9" } end)()`, "line_rule: through must be a site"},
+		{placeNativeLegal, `(function() m.line_rule { length = 3, except = { { "a1", "b2" } } } end)()`, "line_rule: except: line 1 (a1 b2) is not a line of the board"},
+		{placeNativeLegal, `(function() m.line_rule { length = 3, except = { { { "a1", "a2", "a3" } } } } end)()`, "line_rule: except lists 1 lists of lines; give one, or one per player (2)"},
+		{placeNativeLegal, `(function() m.line_rule { length = 3, only = { { "a1", "z9" } } } end)()`, "line_rule: only"},
+		{placeNativeLegal, `(function() m.line_rule { length = 3, only = 7 } end)()`, "line_rule: only must be a list of lists of sites, or one such list per player, got"},
+		{placeNativeLegal, `m.placement_play { drop = DROP, arrival = { 3 } }`, "placement_play: arrival[1] must be a function"},
+		{placeNativeLegal, `m.placement_play { drop = DROP, arrival = { three } }`, "arrival[1] must fit the arrive slot (p, s) → whether it acted; line_rule does not"},
+		{`m.if_rule { emit = drops }`, placeNativePlay, "if_rule: when is required"},
+		{`m.first_of_rule { }`, placeNativePlay, "first_of_rule: give at least one item"},
+		{placeNativeLegal, `m.remove_play { clear = { 99 } }`, "remove_play: clear must be a variable"},
 	} {
 		_, err := loadSource(t, "place", placeSource(c.legal, c.play))
 		require.Error(t, err, c.want)

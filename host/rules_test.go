@@ -91,6 +91,33 @@ func TestLegalReceivesVariables(t *testing.T) {
 	require.NoError(t, err, "legal sees steps = 7 as its second argument")
 }
 
+// TestRepetitionDeclaration: m.repetition sets declare's repetition after
+// declare, so a parameter can decide whether repetition ends a game.
+func TestRepetitionDeclaration(t *testing.T) {
+	src := strings.Replace(shuttleSource("", `repeated = function(p) m.finish(0, "repeated") end,`),
+		"max_plies = 100  }", "max_plies = 100 }\nm.repetition(2)", 1)
+	g, err := loadSource(t, "shuttle", src)
+	require.NoError(t, err)
+	s := g.Start()
+	for _, tok := range []string{"a1-a2", "b1-b2", "a2-a1", "b2-b1"} {
+		require.False(t, s.Over())
+		require.NoError(t, s.Play(tok))
+	}
+	assert.Equal(t, "repeated", s.Outcome().Reason, "the second occurrence of the opening ends the game")
+
+	for body, msg := range map[string]string{
+		"m.repetition(0)":   "the occurrence must be a whole number from 1 to 1073741823",
+		`m.repetition("x")`: "integer expected",
+		"m.repetition(3)":   "declare repetition = N and return a repeated function together, or neither",
+	} {
+		_, err := loadSource(t, "rp", miniSource("rp", body))
+		assert.ErrorContains(t, err, msg, body)
+	}
+	g = loadTest(t, "probe")
+	_, err = evalIn(g, g.Start(), asSetup, luaPrefix+`m.repetition(3)`)
+	assert.ErrorContains(t, err, "the repetition rule can only be declared while the script loads")
+}
+
 func TestMaxPliesDeclaration(t *testing.T) {
 	g, err := loadSource(t, "mp", miniSource("mp", `m.max_plies(77)`))
 	require.NoError(t, err)

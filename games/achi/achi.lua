@@ -66,9 +66,6 @@ local PASS = m.move("pass", "pass")
 local EMPTY = m.filter { owner = "nobody", max = 0 }
 local MINE = m.filter { owner = "mover", min = 1 }
 
-local hand, place, move_piece, in_a_row, finish = m.hand, m.place, m.move_piece, m.in_a_row, m.finish
-local emit, emit_each, emit_steps = m.emit, m.emit_each, m.emit_steps
-
 -- A2 "Each player has four pieces (pieces = 3: three), in hand at the
 -- start; Player 1 moves first."
 local a2_setup = m.rule("a2_setup", function()
@@ -76,76 +73,55 @@ local a2_setup = m.rule("a2_setup", function()
   m.set_hand(2, PIECES)
 end)
 
+-- The rules of a turn are native rules (docs/lua-api.md, "Native rules"):
+-- declared as data, run by the host, each a rule point like any function.
+
 -- A3 "While a player has a piece in hand, a turn drops one on any empty
 -- point."
-local a3_drops = m.rule("a3_drops", function(p)
-  emit_each(DROP, EMPTY)
-end)
+local a3_drops = m.rule("a3_drops", m.emit_rule { kind = DROP, each = EMPTY })
 
 -- A4 "When both hands are empty, a turn slides one of the player's pieces
 -- along a line to the next point, which must be empty. No jumps." Returns
 -- the moves emitted.
-local a4_steps = m.rule("a4_steps", function(p)
-  return emit_steps(MOVE, MINE)
-end)
+local a4_steps = m.rule("a4_steps", m.emit_rule { kind = MOVE, steps = MINE })
 
 -- A5 "Three pieces of a player on one line win at once, in either phase."
-local a5_three_on_a_line = m.rule("a5_three_on_a_line", function(p, s)
-  return in_a_row(p, s, 3)
-end)
+local a5_three_on_a_line = m.rule("a5_three_on_a_line", m.line_rule { length = 3 })
 
 -- A6 "A player none of whose pieces can slide passes: the token is pass
--- (blocked = loses: that player loses instead)." Called when p4 emitted
--- nothing.
-local a6_blocked = m.rule("a6_blocked", function(p)
-  if P.blocked == "pass" then
-    emit(PASS)
-  end
-end)
+-- (blocked = loses: that player loses instead)." The pass, emitted when
+-- A4 emitted nothing; with blocked = loses, blocked below decides.
+local a6_blocked = m.rule("a6_blocked", m.emit_rule { moves = { PASS } })
 
 -- A7 "The third occurrence of a position (pieces, hands, player to move)
 -- is a draw."
 local a7_repetition = m.rule("a7_repetition", function()
-  finish(0, "third repetition")
+  m.finish(0, "third repetition")
 end)
 
-local function legal(p)
-  if hand(p) > 0 then
-    return a3_drops(p)
-  end
-  if hand(3 - p) == 0 and a4_steps(p) == 0 then
-    a6_blocked(p)
-  end
-end
+-- legal: A3 while the player to move has a piece in hand, A4 once both
+-- hands are empty, and A6 when A4 has no slide.
+local legal = m.placement_legal { drops = a3_drops, moves = a4_steps, stuck = P.blocked == "pass" and a6_blocked or nil }
 
-local function play(p, kind, a, b)
-  if kind == PASS then
-    return
-  elseif kind == DROP then
-    place(p, a)
-  else
-    move_piece(a, b)
-    a = b
-  end
-  if a5_three_on_a_line(p, a) then
-    return finish(p, "three on a line")
-  end
-end
+-- play: A3 a drop or A4 a slide, then A5 on the point the piece went to;
+-- a pass changes nothing.
+local play = m.placement_play {
+  drop = DROP, move = MOVE, win = a5_three_on_a_line, reason = "three on a line",
+  other = m.play_by_kind { [PASS] = false },
+}
 
 -- With blocked = loses (or in a set-up position where nothing can be
 -- dropped or moved), a player without a legal token loses.
 local function blocked(p)
-  finish(3 - p, "no legal move")
+  m.finish(3 - p, "no legal move")
 end
 
-local function result(p)
-  for i = 1, 2 do -- the last mover first, with no table built
-    local q = i == 1 and 3 - p or p
-    if in_a_row(q, nil, 3) then
-      return finish(q, "three on a line")
-    end
-  end
-end
+-- A position set up rather than played: three on a line decide it, the
+-- last mover's first.
+local result = m.end_rule {
+  { when = a5_three_on_a_line, player = "next", reason = "three on a line", result = m.winner_rule { winner = "next" } },
+  { when = a5_three_on_a_line, reason = "three on a line", result = m.winner_rule { winner = "mover" } },
+}
 
 -- evaluate: advice for computer players, not a rule: open twos (two pieces
 -- and an empty point on a line), the mover's counting double.

@@ -5,9 +5,10 @@
 --   E2  twelve men each; Player 1 (Black) on 1-12 moves first -> e2_setup
 --   E3  a man steps diagonally forward                        -> e3_steps
 --   E4  a king steps diagonally forward or back               -> e3_steps
---   E5  a capture jumps an adjacent opponent                  -> e5_jumps
---   E6  a capture is compulsory, any capture may be chosen    -> legal
---   E7  a capture goes on with the same piece while it can    -> e7_jumps_again
+--   E5  a capture jumps an adjacent opponent                  -> e5_jumps, e5_capture
+--   E6  a capture is compulsory, any capture may be chosen    -> e6_capture_first
+--   E7  a capture goes on with the same piece while it can    -> e7_jumps_again,
+--                                                                e7_next_jumps
 --   E8  a man on the far row is crowned, ending the move      -> e8_crown
 --   E9  a player who cannot move loses                        -> e9_blocked
 --   E10 the third repetition of a position is a draw          -> e10_repetition
@@ -16,11 +17,13 @@
 --   E12 OpenSpiel's rules (variant openspiel)                 -> variants.yaml
 --   E13 a position set up in PDN's FEN (fen)                  -> e13_fen
 --
--- The mechanics are kept apart so that each can be replaced by a native
--- rule: the squares and their diagonal neighbours (tables made once),
--- the moves a piece may make (steps, jumps), forced capture (legal), the
--- jump chain (a decision per jump, the jumping piece in the variable
--- `jumper`), promotion, and the draw counters.
+-- The board and the opening are Lua, run once; every rule of a decision
+-- is a native part of the host (docs/lua-api.md, "Native rules"), so no
+-- ply enters the Lua VM: the steps and jumps along the diagonals in the
+-- way each piece moves, forced capture (first_of_rule), the jump chain (a
+-- decision per jump, the jumping piece's site in the variable `jumper`),
+-- crowning, and the draw counters. Only the end of a game (E9, E10) and
+-- the prompts and evaluation call Lua.
 local m = matombo
 
 local P = m.declare {
@@ -61,9 +64,9 @@ local function ply_cap()
   return progress + (progress + 1) * QUIET_LIMIT
 end
 m.max_plies(ply_cap())
+if THREEFOLD then m.repetition(3) end -- E10
 
-local count, owner, emit, get, set = m.count, m.owner, m.emit, m.get, m.set
-local move_piece, capture, set_to_move, finish = m.move_piece, m.capture, m.set_to_move, m.finish
+local count, owner, capture, set_to_move = m.count, m.owner, m.capture, m.set_to_move
 
 -- ---- E1: the board ----
 
@@ -103,37 +106,12 @@ local e1_board = m.rule("e1_board", function()
 end)
 e1_board()
 
--- Squares by number, numbers by site, and each square's diagonal
--- neighbours in the four directions: 1 up-right, 2 up-left (Player 1's
--- forward), 3 down-right, 4 down-left (Player 2's forward), nil off the
--- board. JUMP_TO[d][s] is the square two steps away.
+-- Squares by number, and numbers by site.
 local SITE, NUMBER = {}, {}
 for n = 1, 32 do
   SITE[n] = m.site(SQUARE[n])
   NUMBER[SITE[n]] = n
 end
-local NEXT, JUMP_TO, BETWEEN = { {}, {}, {}, {} }, { {}, {}, {}, {} }, {}
-do
-  local by = {}
-  for n = 1, 32 do by[RANK[n] * 8 + FILE[n]] = SITE[n] end
-  local DF, DR = { 1, -1, 1, -1 }, { 1, 1, -1, -1 }
-  local function at(f, r)
-    if f < 0 or f > 7 or r < 0 or r > 7 then return nil end
-    return by[r * 8 + f]
-  end
-  for n = 1, 32 do
-    local s = SITE[n]
-    BETWEEN[s] = {}
-    for d = 1, 4 do
-      NEXT[d][s] = at(FILE[n] + DF[d], RANK[n] + DR[d])
-      JUMP_TO[d][s] = at(FILE[n] + 2 * DF[d], RANK[n] + 2 * DR[d])
-      if JUMP_TO[d][s] then BETWEEN[s][JUMP_TO[d][s]] = NEXT[d][s] end
-    end
-  end
-end
--- The directions a piece moves in: a man forward only (E3, E5), a king
--- both ways (E4). FORWARD[p] for p's men, ALL for kings.
-local FORWARD, ALL = { { 1, 2 }, { 3, 4 } }, { 1, 2, 3, 4 }
 -- The far row, where p's men are crowned (E8): h for Player 1, a for 2.
 local CROWN_ROW = { 8, 1 }
 
@@ -141,8 +119,8 @@ local STEP = m.move("move", "{#from}-{#to}", { prompt = "Move a man one square d
 local JUMP = m.move("jump", "{#from}x{#to}", { prompt = "Capture: jump over an opponent's piece next to yours to the empty square beyond (22x15); a capture is compulsory" })
 local JUMP_ON = m.move("jump_on", "x{#1}", { prompt = "The capturing piece jumps again: x and the square it lands on (x8)" })
 
--- jumper: the number of the square of the piece in the middle of a
--- capture, which must jump again (E7); 0 between turns. quiet: decisions in a row without a
+-- jumper: the site (from 1) of the piece in the middle of a capture,
+-- which must jump again (E7); 0 between turns. quiet: decisions in a row without a
 -- capture (or a man's move, with men_reset) for E11; a counter, not part
 -- of the position.
 local JUMPER = m.var("jumper")
@@ -264,103 +242,56 @@ end)
 
 -- ---- E3-E5, E7: the moves of a piece ----
 
--- E3 "A man moves one square diagonally forward, to an empty square." E4
--- "A king moves one square diagonally, forward or back." Emits the steps
--- of p's piece on s; returns how many.
-local function directions(p, s)
-  if count(s) == 2 then return ALL end
-  return FORWARD[p]
-end
+-- The pieces, from the mover's side: a man is one piece, a king two (E8).
+local MINE = m.filter { owner = "mover", min = 1 }
+local THEIRS = m.filter { owner = "opponent", min = 1 }
+local KINGS = m.filter { owner = "mover", min = 2 }
+local MEN = m.filter { owner = "mover", min = 1, max = 1 }
+-- The diagonals run from row a to row h: a man of Player 1 moves ahead
+-- along them, one of Player 2 back; a king both ways.
+local FORWARD = { "ahead", "back" }
 
-local e3_steps = m.rule("e3_steps", function(p, s)
-  local n, dirs = 0, directions(p, s)
-  for i = 1, #dirs do
-    local to = NEXT[dirs[i]][s]
-    if to and count(to) == 0 then
-      emit(STEP, s, to)
-      n = n + 1
-    end
-  end
-  return n
-end)
+-- E3 "A man moves one square diagonally forward, to an empty square." E4
+-- "A king moves one square diagonally, forward or back."
+local e3_steps = m.rule("e3_steps", m.steps_rule { kind = STEP, from = MINE, toward = FORWARD, both = KINGS })
 
 -- E5 "A piece captures by jumping over an opponent's piece on a square
 -- next to it, diagonally, to the empty square beyond, in the directions
 -- it moves: a man forward only, a king both ways. The piece jumped over
--- is removed." Emits, with kind, the jumps of p's piece on s (from s,
--- or, for JUMP_ON, to the square only); returns how many.
-local e5_jumps = m.rule("e5_jumps", function(p, s, kind)
-  local n, q, dirs = 0, 3 - p, directions(p, s)
-  for i = 1, #dirs do
-    local d = dirs[i]
-    local to = JUMP_TO[d][s]
-    if to and count(to) == 0 and owner(NEXT[d][s]) == q then
-      if kind == JUMP_ON then emit(JUMP_ON, to) else emit(JUMP, s, to) end
-      n = n + 1
-    end
-  end
-  return n
-end)
-
--- Whether p's piece on s can capture (E5), without emitting.
-local function can_jump(p, s)
-  local q, dirs = 3 - p, directions(p, s)
-  for i = 1, #dirs do
-    local d = dirs[i]
-    local to = JUMP_TO[d][s]
-    if to and count(to) == 0 and owner(NEXT[d][s]) == q then return true end
-  end
-  return false
-end
+-- is removed." The jumps of every piece (the removal is the play's).
+local e5_jumps = m.rule("e5_jumps", m.jumps_rule {
+  kind = JUMP, from = MINE, over = THEIRS, toward = FORWARD, both = KINGS,
+})
 
 -- E7 "After a capture, if the same piece can capture again from the
 -- square it landed on, it must: the move goes on, jump after jump, until
--- it can capture no more." Whether the piece on s goes on.
-local e7_jumps_again = m.rule("e7_jumps_again", function(p, s)
-  return can_jump(p, s)
-end)
+-- it can capture no more." Whether the piece on a square goes on; and,
+-- while it waits, its next jumps, written x and the square landed on.
+local e7_jumps_again = m.rule("e7_jumps_again", m.jumps_rule {
+  kind = JUMP, from = MINE, over = THEIRS, toward = FORWARD, both = KINGS,
+})
+local e7_next_jumps = m.rule("e7_next_jumps", m.jumps_rule {
+  kind = JUMP, again = JUMP_ON, from = MINE, over = THEIRS, toward = FORWARD, both = KINGS,
+})
 
 -- ---- E8: crowning ----
 
 -- E8 "A man that reaches the far row (Player 1's row h, squares 29-32;
 -- Player 2's row a, 1-4) is crowned: it becomes a king, a second piece
 -- put on it. Crowning ends the move, even after a capture from which the
--- new king could capture again." Returns whether the man on s was crowned.
-local e8_crown = m.rule("e8_crown", function(p, s)
-  if count(s) ~= 1 or RANK[NUMBER[s]] + 1 ~= CROWN_ROW[p] then return false end
-  m.set_hand(p, m.hand(p) - 1)
-  m.add(s, 1)
-  return true
-end)
+-- new king could capture again." The crown comes from the player's hand.
+local e8_crown = m.rule("e8_crown", m.promote_rule { row = CROWN_ROW, piece = MEN, add = 1, from_hand = true })
 
 -- ---- E6: forced capture; the legal moves ----
 
 -- E6 "A player who can capture must capture, with any piece that can; of
 -- several captures the player chooses any, not necessarily the one that
--- takes the most." The moves of p: the captures when there are any,
--- otherwise the steps; in the middle of a capture, the jumper's next
--- jumps (E7). Moves are listed by square number.
-local mine = {} -- scratch: p's squares, within one call
-local function legal(p, jumper)
-  if jumper > 0 then
-    return e5_jumps(p, SITE[jumper], JUMP_ON)
-  end
-  local k, jumps = 0, 0
-  for n = 1, 32 do
-    local s = SITE[n]
-    if owner(s) == p then
-      k = k + 1
-      mine[k] = s
-      jumps = jumps + e5_jumps(p, s, JUMP)
-    end
-  end
-  if jumps > 0 then return jumps end
-  local steps = 0
-  for i = 1, k do
-    steps = steps + e3_steps(p, mine[i])
-  end
-  return steps
-end
+-- takes the most." The captures when there are any, otherwise the steps.
+local e6_capture_first = m.rule("e6_capture_first", m.first_of_rule { e5_jumps, e3_steps })
+
+-- The moves of p: in the middle of a capture (jumper set), the jumper's
+-- next jumps (E7); otherwise E6's.
+local legal = m.pending_legal { pending = JUMPER, none = { e6_capture_first }, site = e7_next_jumps }
 
 -- ---- E9-E11: the end ----
 
@@ -369,77 +300,48 @@ end
 local OWN = { m.filter { owner = 1, min = 1 }, m.filter { owner = 2, min = 1 } }
 local e9_blocked = m.rule("e9_blocked", function(p)
   if m.first(OWN[p]) == nil then
-    return finish(3 - p, "no pieces left")
+    return m.finish(3 - p, "no pieces left")
   end
-  finish(3 - p, "no legal move")
+  m.finish(3 - p, "no legal move")
 end)
 
 -- E10 "When the same position (the pieces and the player to move) occurs
--- for the third time, the game is a draw." With threefold only.
+-- for the third time, the game is a draw." With threefold only: the host
+-- counts the positions (declared above) and asks this at the third.
 local e10_repetition = m.rule("e10_repetition", function()
-  if THREEFOLD and m.repetitions() >= 3 then
-    finish(0, "third repetition")
-    return true
-  end
-  return false
+  m.finish(0, "third repetition")
 end)
 
 -- E11 "When both players have made forty moves each in a row without a
 -- capture and without moving a man, the game is a draw." quiet_moves sets
 -- the forty (0: no such rule), and with men_reset false only captures
--- count (OpenSpiel's rule, E12). progress: this decision captured, or
--- moved a man that counts. Returns whether the game ended.
-local e11_quiet = m.rule("e11_quiet", function(progress)
-  if progress then
-    set(QUIET, 0)
-    return false
-  end
-  local q = get(QUIET) + 1
-  set(QUIET, q)
-  if QUIET_LIMIT > 0 and q >= QUIET_LIMIT then
-    finish(0, string.format("%d moves each without progress", P.quiet_moves))
-    return true
-  end
-  return false
-end)
+-- count (OpenSpiel's rule, E12): the decisions of both players are
+-- counted in the variable quiet, and a capture (or with men_reset a man's
+-- move) sets it back to 0.
+local e11_quiet = m.rule("e11_quiet", m.quiet_rule {
+  result = m.winner_rule { winner = "draw" },
+  count = QUIET, limit = math.max(QUIET_LIMIT, 1),
+  reason = string.format("%d moves each without progress", P.quiet_moves),
+})
 
 -- ---- a decision ----
 
--- A step (E3, E4) or a jump (E5, E7), with crowning (E8) and the draw
--- rules (E10, E11). A man's move and a capture can never be undone, so
--- no earlier position can come back (m.irreversible).
-local function play(p, kind, a, b)
-  local from, to = a, b
-  if kind == JUMP_ON then
-    from, to = SITE[get(JUMPER)], a
-  end
-  local man = count(from) == 1
-  if kind == STEP then
-    move_piece(from, to)
-    local crowned = man and e8_crown(p, to)
-    if man then m.irreversible() end
-    if not e11_quiet(man and MEN_RESET) then
-      e10_repetition()
-    end
-    return
-  end
-  capture(BETWEEN[from][to], p)
-  move_piece(from, to)
-  m.irreversible()
-  local crowned = man and e8_crown(p, to)
-  if not crowned and e7_jumps_again(p, to) then
-    set(JUMPER, NUMBER[to])
-    set_to_move(p)
-  else
-    set(JUMPER, 0)
-  end
-  e11_quiet(true)
-end
+-- A step (E3, E4) or a jump (E5, E7): the piece jumped over is captured,
+-- a man on the far row crowned (E8), and while the capturing piece can
+-- jump again it waits, its square in jumper (E7); then the draw counter
+-- (E11). A capture, and a man's move, can never be undone, so no earlier
+-- position can come back (a man's move counts as progress with men_reset).
+local e5_capture = m.rule("e5_capture", m.hop_play {
+  pending = JUMPER, again = e7_jumps_again, arrival = { e8_crown }, arrival_ends = true,
+  progress = MEN_RESET and MEN or nil,
+  after = QUIET_LIMIT > 0 and { e11_quiet } or nil,
+})
+local play = m.play_by_kind { [STEP] = e5_capture, [JUMP] = e5_capture, [JUMP_ON] = e5_capture }
 
 -- What the decision asks, in the middle of a capture.
 local function prompt(p, jumper)
   if jumper > 0 then
-    return string.format("Your piece on %d must capture again: x and the square it lands on (or type the whole capture as one, such as 22x15x8)", jumper)
+    return string.format("Your piece on %d must capture again: x and the square it lands on (or type the whole capture as one, such as 22x15x8)", NUMBER[jumper])
   end
   return nil
 end
@@ -477,5 +379,5 @@ end
 
 return {
   setup = e2_setup, legal = legal, play = play, blocked = e9_blocked,
-  prompt = prompt, evaluate = evaluate,
+  repeated = THREEFOLD and e10_repetition or nil, prompt = prompt, evaluate = evaluate,
 }

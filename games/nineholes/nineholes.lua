@@ -51,9 +51,6 @@ local MOVE = m.move("move", "{from}-{to}")
 local EMPTY = m.filter { owner = "nobody", max = 0 }
 local MINE = m.filter { owner = "mover", min = 1 }
 
-local hand, place, move_piece, in_a_row, finish = m.hand, m.place, m.move_piece, m.in_a_row, m.finish
-local emit_each, emit_steps, emit_pairs = m.emit_each, m.emit_steps, m.emit_pairs
-
 -- N2 "Each player has three pieces, in hand at the start; Player 1 moves
 -- first."
 local n2_setup = m.rule("n2_setup", function()
@@ -61,69 +58,49 @@ local n2_setup = m.rule("n2_setup", function()
   m.set_hand(2, PIECES)
 end)
 
+-- The rules of a turn are native rules (docs/lua-api.md, "Native rules"):
+-- declared as data, run by the host, each a rule point like any function.
+
 -- N3 "While a player has a piece in hand, a turn drops one in any empty
 -- hole."
-local n3_drops = m.rule("n3_drops", function(p)
-  emit_each(DROP, EMPTY)
-end)
+local n3_drops = m.rule("n3_drops", m.emit_rule { kind = DROP, each = EMPTY })
 
 -- N4 "When both hands are empty, a turn moves one of the player's pieces
 -- to the next hole of its row or column, which must be empty (moves =
 -- anywhere: to any empty hole)."
-local n4_moves = m.rule("n4_moves", function(p)
-  if P.moves == "anywhere" then
-    return emit_pairs(MOVE, MINE, EMPTY)
-  end
-  emit_steps(MOVE, MINE)
-end)
+local n4_moves = m.rule("n4_moves", P.moves == "anywhere" and m.emit_rule { kind = MOVE, pairs = { from = MINE, to = EMPTY } }
+  or m.emit_rule { kind = MOVE, steps = MINE })
 
 -- N5 "Three pieces of a player in one row or column win at once, in
--- either phase; a diagonal does not count."
-local n5_three_in_a_row = m.rule("n5_three_in_a_row", function(p, s)
-  return in_a_row(p, s, 3)
-end)
+-- either phase; a diagonal does not count." (The board has no diagonal
+-- lines.)
+local n5_three_in_a_row = m.rule("n5_three_in_a_row", m.line_rule { length = 3 })
 
 -- N6 "A player who must move and cannot loses" (the project's choice: the
 -- sources are silent).
 local n6_blocked = m.rule("n6_blocked", function(p)
-  finish(3 - p, "no legal move")
+  m.finish(3 - p, "no legal move")
 end)
 
 -- N7 "The third occurrence of a position (pieces, hands, player to move)
 -- is a draw."
 local n7_repetition = m.rule("n7_repetition", function()
-  finish(0, "third repetition")
+  m.finish(0, "third repetition")
 end)
 
-local function legal(p)
-  if hand(p) > 0 then
-    return n3_drops(p)
-  end
-  if hand(3 - p) == 0 then
-    return n4_moves(p)
-  end
-end
+-- legal: N3 while the player to move has a piece in hand, N4 once both
+-- hands are empty.
+local legal = m.placement_legal { drops = n3_drops, moves = n4_moves }
 
-local function play(p, kind, a, b)
-  if kind == DROP then
-    place(p, a)
-  else
-    move_piece(a, b)
-    a = b
-  end
-  if n5_three_in_a_row(p, a) then
-    return finish(p, "three in a row")
-  end
-end
+-- play: N3 a drop or N4 a move, then N5 on the hole the piece went to.
+local play = m.placement_play { drop = DROP, move = MOVE, win = n5_three_in_a_row, reason = "three in a row" }
 
-local function result(p)
-  for i = 1, 2 do -- the last mover first, with no table built
-    local q = i == 1 and 3 - p or p
-    if in_a_row(q, nil, 3) then
-      return finish(q, "three in a row")
-    end
-  end
-end
+-- A position set up rather than played: three in a row decide it, the
+-- last mover's first.
+local result = m.end_rule {
+  { when = n5_three_in_a_row, player = "next", reason = "three in a row", result = m.winner_rule { winner = "next" } },
+  { when = n5_three_in_a_row, reason = "three in a row", result = m.winner_rule { winner = "mover" } },
+}
 
 -- evaluate: advice for computer players, not a rule: open twos, the
 -- mover's counting double.

@@ -70,7 +70,7 @@ m.max_plies(2 * 2 * 84 * 20)
 
 local MOVE = m.move("move", "{from}-{to}")
 local MINE = m.filter { owner = "mover", min = 1 }
-local move_piece, owner, in_a_row, finish, emit_steps = m.move_piece, m.owner, m.in_a_row, m.finish, m.emit_steps
+local owner = m.owner
 
 -- S2 "Each player's three pieces start on three neighbouring corners,
 -- facing the opponent's: the corner between the two groups on either side
@@ -84,47 +84,41 @@ local s2_setup = m.rule("s2_setup", function()
   end
 end)
 
+-- The rules of a turn are native rules (docs/lua-api.md, "Native rules"):
+-- declared as data, run by the host, each a rule point like any function.
+
 -- S3 "A turn moves one of the player's pieces one step along a line, to
 -- the next point, which must be empty: round the octagon, or along a
 -- diameter into or out of the centre. No jumps."
-local s3_steps = m.rule("s3_steps", function(p)
-  emit_steps(MOVE, MINE)
-end)
+local s3_steps = m.rule("s3_steps", m.emit_rule { kind = MOVE, steps = MINE })
 
 -- S4 "Three pieces of a player in a row through the centre win at once."
--- A row of three through the centre holds the centre, so the mover wins
--- when they hold the centre and a line of three through it.
-local s4_three_through_the_centre = m.rule("s4_three_through_the_centre", function(p)
-  return owner(CENTRE) == p and in_a_row(p, CENTRE, PIECES)
-end)
+-- A row of three through the centre holds the centre: the mover wins when
+-- they hold the centre and a line of three through it, wherever their
+-- piece went.
+local s4_three_through_the_centre = m.rule("s4_three_through_the_centre", m.line_rule { length = PIECES, through = CENTRE })
 
 -- S5 "The third occurrence of a position (the pieces and the player to
 -- move) is a draw."
 local s5_repetition = m.rule("s5_repetition", function()
-  finish(0, "third repetition")
+  m.finish(0, "third repetition")
 end)
 
 -- S6 "A player who must move and cannot loses" (the project's choice: the
 -- sources are silent).
 local s6_blocked = m.rule("s6_blocked", function(p)
-  finish(3 - p, "no legal move")
+  m.finish(3 - p, "no legal move")
 end)
 
-local function play(p, kind, a, b)
-  move_piece(a, b)
-  if s4_three_through_the_centre(p) then
-    return finish(p, "three through the centre")
-  end
-end
+-- play: S3 a step, then S4.
+local play = m.placement_play { move = MOVE, win = s4_three_through_the_centre, reason = "three through the centre" }
 
-local function result(p)
-  for i = 1, 2 do -- the last mover first, with no table built
-    local q = i == 1 and 3 - p or p
-    if s4_three_through_the_centre(q) then
-      return finish(q, "three through the centre")
-    end
-  end
-end
+-- A position set up rather than played: three through the centre decide
+-- it, the last mover's first.
+local result = m.end_rule {
+  { when = s4_three_through_the_centre, player = "next", reason = "three through the centre", result = m.winner_rule { winner = "next" } },
+  { when = s4_three_through_the_centre, reason = "three through the centre", result = m.winner_rule { winner = "mover" } },
+}
 
 -- evaluate: advice for computer players, not a rule: the centre is on
 -- every winning line; a player holding it with another piece on a line

@@ -50,10 +50,11 @@ a  @-----@-----@]],
 }
 
 local HOME = { { "a1", "a2", "a3" }, { "c1", "c2", "c3" } } -- F2: the home rows
+local DIAGONALS = { { "a1", "b2", "c3" }, { "a3", "b2", "c1" } }
 local MOVE = m.move("move", "{from}-{to}")
 local MINE = m.filter { owner = "mover", min = 1 }
 
-local move_piece, owner, finish, emit_steps = m.move_piece, m.owner, m.finish, m.emit_steps
+local owner = m.owner
 
 -- F2 "Each player's three pieces start on their home row: Player 1 on a1
 -- a2 a3, Player 2 on c1 c2 c3. Player 1 moves first."
@@ -66,93 +67,75 @@ local f2_setup = m.rule("f2_setup", function()
   end
 end)
 
+-- The rules of a turn are native rules (docs/lua-api.md, "Native rules"):
+-- declared as data, run by the host, each a rule point like any function.
+
 -- F3 "A turn moves one of the player's pieces one step along a line to
 -- the next point, which must be empty. No jumps, no captures."
-local f3_steps = m.rule("f3_steps", function(p)
-  emit_steps(MOVE, MINE)
-end)
-
--- The lines of three through each point, each with the players for whom
--- it wins (F4), made once.
-local HOME_ROW = {}
-for p = 1, 2 do
-  HOME_ROW[m.site(HOME[p][1])] = p -- a line starting with a home row's first point is that row
-end
-local function wins_for(line, p)
-  local home = #line == 3 and m.row(line[1]) == m.row(line[3]) and HOME_ROW[line[1]]
-  if P.wins == "diagonals" then
-    return m.row(line[1]) ~= m.row(line[3]) and m.col(line[1]) ~= m.col(line[3])
-  elseif P.wins == "not_home_rows" then
-    return not home
-  end
-  return home ~= p
-end
-local WINNING = { {}, {} } -- WINNING[p][s]: the lines through s that win for p
-for s = 1, m.size() do
-  for p = 1, 2 do
-    WINNING[p][s] = {}
-    for _, line in ipairs(m.lines(s)) do
-      if wins_for(line, p) then
-        table.insert(WINNING[p][s], line)
-      end
-    end
-  end
-end
+local f3_steps = m.rule("f3_steps", m.emit_rule { kind = MOVE, steps = MINE })
 
 -- F4 "Three pieces of a player on one line win at once, except on the
 -- player's own home row (wins = not_home_rows: on neither home row;
 -- wins = diagonals: only on a diagonal)." Only the mover's piece moved, so
 -- a winning line passes through the point it moved to.
-local f4_winning_line = m.rule("f4_winning_line", function(p, s)
-  for _, line in ipairs(WINNING[p][s]) do
-    if owner(line[1]) == p and owner(line[2]) == p and owner(line[3]) == p then
-      return true
-    end
-  end
-  return false
-end)
+local WINNING = {
+  not_own_home = { except = { { HOME[1] }, { HOME[2] } } }, -- each player's own row
+  not_home_rows = { except = HOME },                        -- both rows, for both players
+  diagonals = { only = DIAGONALS },
+}
+local f4_winning_line = m.rule("f4_winning_line", m.line_rule {
+  length = 3, except = WINNING[P.wins].except, only = WINNING[P.wins].only,
+})
 
 -- F5 "A player who must move and cannot loses (blocked = draw: the game
 -- is drawn)."
 local f5_blocked = m.rule("f5_blocked", function(p)
   if P.blocked == "draw" then
-    return finish(0, "stalemate")
+    return m.finish(0, "stalemate")
   end
-  finish(3 - p, "no legal move")
+  m.finish(3 - p, "no legal move")
 end)
 
 -- F6 "The third occurrence of a position (the pieces and the player to
 -- move) is a draw."
 local f6_repetition = m.rule("f6_repetition", function()
-  finish(0, "third repetition")
+  m.finish(0, "third repetition")
 end)
 
-local function play(p, kind, a, b)
-  move_piece(a, b)
-  if f4_winning_line(p, b) then
-    return finish(p, "three on a line")
-  end
-end
+-- play: F3 a step, then F4 on the point the piece went to.
+local play = m.placement_play { move = MOVE, win = f4_winning_line, reason = "three on a line" }
 
-local function result(p)
-  for i = 1, 2 do -- the last mover first, with no table built
-    local q = i == 1 and 3 - p or p
-    for s = 1, m.size() do
-      if owner(s) == q and f4_winning_line(q, s) then
-        return finish(q, "three on a line")
-      end
-    end
-  end
-end
+-- A position set up rather than played: a winning line decides it, the
+-- last mover's first.
+local result = m.end_rule {
+  { when = f4_winning_line, player = "next", reason = "three on a line", result = m.winner_rule { winner = "next" } },
+  { when = f4_winning_line, reason = "three on a line", result = m.winner_rule { winner = "mover" } },
+}
 
 -- evaluate: advice for computer players, not a rule: lines that would win
--- for a player where they have two pieces and the third point is empty,
--- the mover's counting double.
+-- for a player (F4, read from WINNING) where they have two pieces and the
+-- third point is empty, the mover's counting double.
+local function line_key(line) -- a line's points as text, in either order
+  local names = {}
+  for i, s in ipairs(line) do names[i] = type(s) == "string" and s or m.name(s) end
+  table.sort(names)
+  return table.concat(names, " ")
+end
 local LINES = m.lines()
+local WINS = { {}, {} } -- WINS[p][i]: line i of the board wins for p
+for p = 1, 2 do
+  local listed, rule = {}, WINNING[P.wins]
+  local lines = rule.only or rule.except
+  if type(lines[1][1]) == "table" then lines = lines[p] end -- one list per player
+  for _, line in ipairs(lines) do listed[line_key(line)] = true end
+  for i, line in ipairs(LINES) do
+    WINS[p][i] = (rule.only ~= nil) == (listed[line_key(line)] == true)
+  end
+end
 local function threats(p)
   local n = 0
-  for _, line in ipairs(LINES) do
-    if wins_for(line, p) then
+  for i, line in ipairs(LINES) do
+    if WINS[p][i] then
       local mine, empty = 0, 0
       for _, s in ipairs(line) do
         local o = owner(s)

@@ -59,9 +59,6 @@ local MOVE = m.move("move", "{from}-{to}")
 local EMPTY = m.filter { owner = "nobody", max = 0 }
 local MINE = m.filter { owner = "mover", min = 1 }
 
-local hand, place, move_piece, in_a_row, finish = m.hand, m.place, m.move_piece, m.in_a_row, m.finish
-local emit, emit_each, emit_steps, emit_pairs = m.emit, m.emit_each, m.emit_steps, m.emit_pairs
-
 -- P2 "Each player has three pieces, in hand at the start; Player 1 moves
 -- first."
 local p2_setup = m.rule("p2_setup", function()
@@ -69,83 +66,58 @@ local p2_setup = m.rule("p2_setup", function()
   m.set_hand(2, PIECES)
 end)
 
+-- The rules of a turn are native rules (docs/lua-api.md, "Native rules"):
+-- declared as data, run by the host, each a rule point like any function.
+
 -- P3 "While a player has a piece in hand, a turn drops one on an empty
 -- point. first_drop: anywhere (default); not_centre: Player 1's first
 -- piece may not go on the centre b2; centre: it must."
-local p3_drops = m.rule("p3_drops", function(p)
-  if p == 1 and hand(1) == PIECES and P.first_drop ~= "anywhere" then
-    if P.first_drop == "centre" then
-      return emit(DROP, CENTRE)
-    end
-    for s = 1, m.size() do
-      if s ~= CENTRE then
-        emit(DROP, s)
-      end
-    end
-    return
+local function p3_first_drops()
+  local centre = m.tag("centre", { CENTRE })
+  local first = m.all_rule { m.player_rule { number = 1 }, m.compare_rule { amount = m.hand_rule {}, op = "==", value = PIECES } }
+  local where = m.filter { owner = "nobody", max = 0, tag = centre }
+  if P.first_drop == "not_centre" then
+    where = m.filter { owner = "nobody", max = 0, not_tag = centre }
   end
-  emit_each(DROP, EMPTY)
-end)
+  return m.if_rule { when = first, emit = m.emit_rule { kind = DROP, each = where }, otherwise = m.emit_rule { kind = DROP, each = EMPTY } }
+end
+local p3_drops = m.rule("p3_drops", P.first_drop == "anywhere" and m.emit_rule { kind = DROP, each = EMPTY } or p3_first_drops())
 
 -- P4 "When both hands are empty, a turn moves one of the player's pieces
 -- one step along a line to the next point, which must be empty; there are
 -- no jumps. moves = anywhere: to any empty point."
-local p4_moves = m.rule("p4_moves", function(p)
-  if P.moves == "anywhere" then
-    return emit_pairs(MOVE, MINE, EMPTY)
-  end
-  emit_steps(MOVE, MINE)
-end)
+local p4_moves = m.rule("p4_moves", P.moves == "anywhere" and m.emit_rule { kind = MOVE, pairs = { from = MINE, to = EMPTY } }
+  or m.emit_rule { kind = MOVE, steps = MINE })
 
 -- P5 "Three pieces of a player on one line win at once, in either phase."
 -- Only the mover's piece moved, so a winning line passes through it.
-local p5_three_on_a_line = m.rule("p5_three_on_a_line", function(p, s)
-  return in_a_row(p, s, 3)
-end)
+local p5_three_on_a_line = m.rule("p5_three_on_a_line", m.line_rule { length = 3 })
 
 -- P6 "A player who must move and cannot (every piece hemmed in) is
 -- stalemated: the game is a draw."
 local p6_blocked = m.rule("p6_blocked", function(p)
-  finish(0, "stalemate")
+  m.finish(0, "stalemate")
 end)
 
 -- P7 "The third occurrence of a position (pieces, hands, player to move)
 -- is a draw." The host counts positions (repetition = 3 above).
 local p7_repetition = m.rule("p7_repetition", function()
-  finish(0, "third repetition")
+  m.finish(0, "third repetition")
 end)
 
-local function legal(p)
-  if hand(p) > 0 then
-    return p3_drops(p)
-  end
-  if hand(3 - p) == 0 then
-    return p4_moves(p)
-  end
-end
+-- legal: P3 while the player to move has a piece in hand, P4 once both
+-- hands are empty.
+local legal = m.placement_legal { drops = p3_drops, moves = p4_moves }
 
-local function play(p, kind, a, b)
-  if kind == DROP then
-    place(p, a)
-  else
-    move_piece(a, b)
-    a = b
-  end
-  if p5_three_on_a_line(p, a) then
-    return finish(p, "three on a line")
-  end
-end
+-- play: P3 a drop or P4 a move, then P5 on the point the piece went to.
+local play = m.placement_play { drop = DROP, move = MOVE, win = p5_three_on_a_line, reason = "three on a line" }
 
 -- A position set up rather than played: three on a line decide it, the
 -- last mover's first.
-local function result(p)
-  for i = 1, 2 do -- the last mover first, with no table built
-    local q = i == 1 and 3 - p or p
-    if in_a_row(q, nil, 3) then
-      return finish(q, "three on a line")
-    end
-  end
-end
+local result = m.end_rule {
+  { when = p5_three_on_a_line, player = "next", reason = "three on a line", result = m.winner_rule { winner = "next" } },
+  { when = p5_three_on_a_line, reason = "three on a line", result = m.winner_rule { winner = "mover" } },
+}
 
 -- evaluate: advice for computer players, not a rule. Lines where a player
 -- has two pieces and the third point is empty, the mover's counting

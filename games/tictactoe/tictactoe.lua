@@ -39,8 +39,6 @@ m.board {
 local MARK = m.move("mark", "{1}") -- X3 token: the cell, e.g. b2
 local EMPTY = m.filter { owner = "nobody", max = 0 }
 
-local place, in_a_row, finish, first = m.place, m.in_a_row, m.finish, m.first
-
 -- X2 "Player 1 plays X and moves first; Player 2 plays O. Player 1 has
 -- five marks, Player 2 four: nine cells."
 local x2_setup = m.rule("x2_setup", function()
@@ -48,47 +46,35 @@ local x2_setup = m.rule("x2_setup", function()
   m.set_hand(2, 4)
 end)
 
+-- The rules of a turn are native rules (docs/lua-api.md, "Native rules"):
+-- declared as data, run by the host, each a rule point like any function.
+
 -- X3 "A turn puts one of the player's marks in an empty cell."
-local x3_marks = m.rule("x3_marks", function(p)
-  m.emit_each(MARK, EMPTY)
-end)
+local x3_marks = m.rule("x3_marks", m.emit_rule { kind = MARK, each = EMPTY })
 
 -- X4 "Three marks of one player on a line win at once." Only the mark just
 -- made is new, so a winning line passes through it.
-local x4_three_in_a_row = m.rule("x4_three_in_a_row", function(p, s)
-  return in_a_row(p, s, 3)
-end)
+local x4_three_in_a_row = m.rule("x4_three_in_a_row", m.line_rule { length = 3 })
 
 -- X5 "When the grid is full and nobody has three in a row, the game is a
 -- draw."
-local x5_full_board = m.rule("x5_full_board", function()
-  return first(EMPTY) == nil
-end)
+local x5_full_board = m.rule("x5_full_board", m.none_rule { filter = EMPTY })
 
-local function play(p, kind, s)
-  place(p, s)
-  if x4_three_in_a_row(p, s) then
-    return finish(p, "three in a row")
-  end
-  if x5_full_board() then
-    return finish(0, "full board")
-  end
-end
+-- play: X3 a mark from the player's hand in the cell, then X4 on that
+-- cell, then (no line made) X5.
+local play = m.placement_play {
+  drop = MARK, win = x4_three_in_a_row, reason = "three in a row",
+  after = m.end_rule { result = m.winner_rule { winner = "draw" }, { when = x5_full_board, reason = "full board" } },
+}
 
 -- For a position set up rather than played (a scenario, a solver): a row
 -- already on the board decides the game; the mover's opponent made the
 -- last mark, so their row is looked at first.
-local function result(p)
-  for i = 1, 2 do -- the last mover first, with no table built
-    local q = i == 1 and 3 - p or p
-    if in_a_row(q, nil, 3) then
-      return finish(q, "three in a row")
-    end
-  end
-  if x5_full_board() then
-    return finish(0, "full board")
-  end
-end
+local result = m.end_rule {
+  { when = x4_three_in_a_row, player = "next", reason = "three in a row", result = m.winner_rule { winner = "next" } },
+  { when = x4_three_in_a_row, reason = "three in a row", result = m.winner_rule { winner = "mover" } },
+  { when = x5_full_board, reason = "full board", result = m.winner_rule { winner = "draw" } },
+}
 
 -- evaluate: advice for computer players, not a rule. Lines still open to
 -- a player (none of the opponent's marks on them), weighted by the marks

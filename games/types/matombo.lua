@@ -126,6 +126,10 @@ function matombo.filter(spec) end
 ---@param n integer
 function matombo.max_plies(n) end
 
+---Sets declare's repetition after declare, when it depends on the parameters.
+---@param n integer
+function matombo.repetition(n) end
+
 ---Raises an error about a table of matombo.data, naming its variants file and line.
 ---@param t table
 ---@param message string
@@ -323,7 +327,7 @@ function matombo.capture_count(track, from, step, ...) end
 ---@param spec {owner: ("mover"|"opponent")?, was_empty: boolean?, counts: integer[]?, opposite: (integer)|(integer)[]?, behind: (integer)|(integer)[]?, row: (integer)|(integer)[]?, with_last: boolean?, runs: table[]?, unless: function?, when: function?, into: (matombo.Site)|(matombo.Site)[]?}
 ---@return fun(p: integer, last: matombo.Site, was_empty: boolean): integer
 function matombo.capture_rule(spec) end
----(p, n): the first condition that holds ends the game with `result(reason)`. A condition is `{when = C, reason = TEXT}` with C a condition (a part of the table below, or a function `(p)` → boolean), or one of the short forms: `empty = F` (per player: some player's filter holds no counter), `none = F` (no site matches), `ply_above = N`, `captured_above = N` (some captured total), `captured_each = N` (every captured total).
+---(p, n): the first condition that holds ends the game with `result(reason)`. A condition is `{when = C, reason = TEXT}` with C a condition (a part of the table below, or a function `(p)` → boolean), or one of the short forms: `empty = F` (per player: some player's filter holds no counter), `none = F` (no site matches), `ply_above = N`, `captured_above = N` (some captured total), `captured_each = N` (every captured total); `player = "next"` asks the condition of the player after p.
 ---@param spec table
 ---@return fun(p: integer, n: integer?)
 function matombo.end_rule(spec) end
@@ -391,22 +395,62 @@ function matombo.relay_play(spec) end
 ---@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, lap: function?, lap_tag: matombo.Tag|string?}
 ---@return fun(p: integer, from: matombo.Site): integer, string, integer
 function matombo.relay_rule(spec) end
+---(p, s) → whether it acted: after p's piece arrived on `s`: when `when(p, s)` holds and a site of `need` matches (without `need`, always), the variable `set` becomes `value` and p decides again (as `m.set_to_move(p)`): a mill that makes its player remove a piece. Returns whether it did.
+---@param spec {when: function, need: (matombo.Filter)|(matombo.Filter)[]?, set: matombo.Var|string, value: integer?}
+---@return function
+function matombo.again_rule(spec) end
 ---(p) → moves emitted: the moves of the primitives of the same names, in this order: `emit` of each kind of `moves` (kinds without sites), `emit_each(kind, each)`, `emit_steps(kind, steps)`, `emit_jumps(kind, jumps)`, `emit_pairs(kind, pairs.from, pairs.to)`; nothing when a site of `when_none` matches. Filters are per player.
 ---@param spec {kind: matombo.Kind|string?, each: (matombo.Filter)|(matombo.Filter)[]?, steps: (matombo.Filter)|(matombo.Filter)[]?, jumps: (matombo.Filter)|(matombo.Filter)[]?, pairs: {from: (matombo.Filter)|(matombo.Filter)[], to: (matombo.Filter)|(matombo.Filter)[]}?, moves: (matombo.Kind|string)[]?, when_none: (matombo.Filter)|(matombo.Filter)[]?}
 ---@return fun(p: integer): integer
 function matombo.emit_rule(spec) end
----(p, site) → boolean: whether p owns `length` consecutive sites of a line through `s`, `s` among them (as `in_a_row`); with `anywhere`, `length` sites of a line through `s` wherever they stand on it; with `through`, the lines through that site instead, which p must own. With `s` nil, any line of the board.
----@param spec {length: integer, anywhere: boolean?, through: matombo.Site?}
+---(p, sites...): `(p, from, to)`, or `(p, to)` for the piece that waits in the middle of a capture (the pending decision holds its site): the pieces of other players on the sites between `from` and `to` along a line go to p's captured total (as `m.capture`), then the piece moves to `to` (as `m.move_piece`) and each part of `arrival` follows, `(p, to)` (a crowning). After a capture, unless an arrival acted and `arrival_ends` is set, when `again(p, to)` holds the move waits at `to` (the pending decision becomes its site, and p decides next); otherwise the pending decision becomes 0. A capture, and a move of a piece of `progress`, forget every earlier position (as `m.irreversible`). Then `after(p, n)` for each part of `after`, until the game ends: n is the counters captured, or 1 for a move of a piece of `progress` that captured none.
+---@param spec {pending: matombo.Var|string, again: function?, arrival: function[]?, arrival_ends: boolean?, progress: (matombo.Filter)|(matombo.Filter)[]?, after: function[]?}
+---@return fun(p: integer, ...: matombo.Site)
+function matombo.hop_play(spec) end
+---(p) → moves emitted: a move (from, to) of kind `kind` for each piece of `from` that can jump along one of the board's lines, in the way the piece moves (`toward`, or both ways for a piece of `both`), over a neighbour of `over` to the empty site just beyond, piece by piece in board order. As a site test, `(p, s)`: whether the piece on `s` can jump (a capture that goes on); as the choices of a pending decision, `(p, at)`: the jumps of the piece on `at`, as moves of kind `again` naming the site landed on.
+---@param spec {kind: matombo.Kind|string, over: (matombo.Filter)|(matombo.Filter)[], again: matombo.Kind|string?, from: (matombo.Filter)|(matombo.Filter)[], toward: ("ahead"|"back"|"both")|("ahead"|"back"|"both")[]?, both: (matombo.Filter)|(matombo.Filter)[]?}
+---@return fun(p: integer): integer
+function matombo.jumps_rule(spec) end
+---(p, site) → boolean: whether p owns `length` consecutive sites of a line through `s`, `s` among them (as `in_a_row`); with `anywhere`, `length` sites of a line through `s` wherever they stand on it; with `through`, the lines through that site instead, which p must own. With `s` nil, any line of the board: so it is a condition too, `(p)`. `only` and `except` (per player: one list of lines for every player, or one list for each) say which of the board's lines count: a line is given by its sites, in either order.
+---@param spec {length: integer, anywhere: boolean?, through: matombo.Site?, only: matombo.Site[][]?, except: matombo.Site[][]?}
 ---@return fun(p: integer, site: matombo.Site?): boolean
 function matombo.line_rule(spec) end
+---play(p, kind, ...): plays a move with `play`; a move `(from, to)` by p that broke a line (`line(p, from)` held before it) and made one (`line(p, to)` holds after it) bars its way back: the variables `from` and `to` of p become `to` and `from` (sites from 1), and 0 after any other move of two sites. As a move test (`except_rule`'s `except`), `(p, kind, a, b)` holds for the barred move back when p's piece is on `a`, `b` is empty and the move would make a line again (tried on a copy).
+---@param spec {play: function, line: function, from: matombo.Var|string, to: matombo.Var|string}
+---@return fun(p: integer, kind: matombo.Kind, ...: integer)
+function matombo.no_return_rule(spec) end
 ---(p) → moves emitted: while p has pieces in hand, `drops(p)`; once no player has, `moves(p)`, and `stuck(p)` when it emitted nothing; otherwise nothing (a position where p must wait for the others' drops).
 ---@param spec {drops: function?, moves: function?, stuck: function?}
 ---@return fun(p: integer): integer
 function matombo.placement_legal(spec) end
----play(p, kind, ...): a move of kind `drop` puts a piece from p's hand on its site (as `m.place`), one of kind `move` takes a piece from its first site to its second (as `m.move_piece`); then, when `win(p, s)` holds for the site `s` the piece went to, p wins (`finish(p, reason)`; a `line_rule` names the line's sites in the result). A move of another kind is `other(p, kind, sites...)`.
----@param spec {drop: matombo.Kind|string?, move: matombo.Kind|string?, win: function?, reason: string?, other: function?}
+---play(p, kind, ...): a move of kind `drop` puts a piece from p's hand on its site (as `m.place`), one of kind `move` takes a piece from its first site to its second (as `m.move_piece`); then, when `win(p, s)` holds for the site `s` the piece went to, p wins (`finish(p, reason)`; a `line_rule` names the line's sites in the result). Otherwise each part of `arrival` follows in order, `(p, s)` (a mill's removal: `again_rule`), and when none of them gave p another decision, `after(p, 0)` (a full board's draw, a count). A move of another kind is `other(p, kind, sites...)`.
+---@param spec {drop: matombo.Kind|string?, move: matombo.Kind|string?, win: function?, reason: string?, arrival: function[]?, after: function?, other: function?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.placement_play(spec) end
+---(p, s) → whether it acted: after p's piece arrived on `s`: when `s` is in p's row `row` and the piece matches `piece`, `add` counters are put on it (from p's hand with `from_hand`, as `m.set_hand` and `m.add`): a man crowned a king. Returns whether it did.
+---@param spec {row: (integer)|(integer)[], piece: (matombo.Filter)|(matombo.Filter)[]?, add: integer?, from_hand: boolean?}
+---@return function
+function matombo.promote_rule(spec) end
+---(p, sites...): `(p, s)`: the counters on `s` go to p's captured total (as `m.capture(s, p)`), the variables of `clear` become 0, then `after(p, n)` for each part of `after` in order, n the counters taken, until the game ends.
+---@param spec {clear: (matombo.Var|string)[]?, after: function[]?}
+---@return fun(p: integer, ...: matombo.Site)
+function matombo.remove_play(spec) end
+---(p) → moves emitted: a move (from, to) of kind `kind` for each piece of `from` and each empty neighbour along the board's lines in the way the piece moves (`toward`, or both ways for a piece of `both`), piece by piece in board order, each piece's moves by the site moved to. As a site test, `(p, s)`: whether the piece on `s` can step.
+---@param spec {kind: matombo.Kind|string, from: (matombo.Filter)|(matombo.Filter)[], toward: ("ahead"|"back"|"both")|("ahead"|"back"|"both")[]?, both: (matombo.Filter)|(matombo.Filter)[]?}
+---@return fun(p: integer): integer
+function matombo.steps_rule(spec) end
+---(p) → moves emitted: the moves of `moves(p)` but those for which `except(p, kind, sites...)` holds, in their order.
+---@param spec {moves: function, except: function}
+---@return fun(p: integer): integer
+function matombo.except_rule(spec) end
+---(p) → moves emitted: `{f1, f2, ...}`: the moves of `f1(p)`; when it emits none, those of `f2(p)`, and so on: a piece outside a mill is removed first, any piece only when all are in mills.
+---@param spec table
+---@return fun(p: integer): integer
+function matombo.first_of_rule(spec) end
+---(p) → moves emitted: the moves of `emit(p)` when `when(p)` holds, otherwise those of `otherwise(p)` (none without it): a first drop that must go to the centre, removals while a mill's removal is pending.
+---@param spec {when: function, emit: function, otherwise: function?}
+---@return fun(p: integer): integer
+function matombo.if_rule(spec) end
 ---(p) → moves emitted: the legal moves by the pending decision the variable `pending` holds: 0 (nothing pending): each part of `none` in turn, `(p)`; a site `s` (from 1: a sowing waits there): `site(p, s)`; `-k` (k choices left): `count(p, k)`.
 ---@param spec {pending: matombo.Var|string, none: function[], site: function?, count: function?}
 ---@return fun(p: integer): integer
@@ -419,6 +463,10 @@ function matombo.play_by_kind(spec) end
 ---@param spec {moves: function, when: function, keep: function?}
 ---@return fun(p: integer): integer
 function matombo.prefer_rule(spec) end
+---(p, n): `(p, n)`, after a decision that captured n: when n > 0 or `when(p)` does not hold, the variable `count` becomes 0; otherwise it grows by one, and when it reaches `limit` the game ends with `result(reason)`.
+---@param spec {count: matombo.Var|string, when: function?, limit: integer, reason: string, result: function}
+---@return fun(p: integer, n: integer?)
+function matombo.quiet_rule(spec) end
 ---(p, sites...): `(p)`: each site of the pending offer becomes p's (as `m.set_owner`) and p pays `price` of their captured counters into it (as `m.pay`); then the offer is cleared and p decides next.
 ---@param spec {holes: (matombo.Var|string)[], price: integer?}
 ---@return fun(p: integer, ...: matombo.Site)
@@ -467,10 +515,18 @@ function matombo.hand_rule(spec) end
 ---@param spec {length: integer, player: ("mover"|"next"|"each"|"any")?}
 ---@return fun(p: integer): boolean
 function matombo.line_cond_rule(spec) end
+---(p) → boolean: no site of the filter matches (a full board: no empty point), with the mover's filter when it depends on the mover.
+---@param spec {filter: matombo.Filter}
+---@return fun(p: integer): boolean
+function matombo.none_rule(spec) end
 ---(p) → boolean: the condition does not hold.
 ---@param spec {cond: function}
 ---@return fun(p: integer): boolean
 function matombo.not_rule(spec) end
+---(p) → boolean: p is the player `number` (Player 1's first drop, say).
+---@param spec {number: integer}
+---@return fun(p: integer): boolean
+function matombo.player_rule(spec) end
 ---(p) → number: the number of decisions made since the opening.
 ---@param spec {}
 ---@return fun(p: integer): integer
@@ -479,6 +535,10 @@ function matombo.ply_rule(spec) end
 ---@param spec {filter: (matombo.Filter)|(matombo.Filter)[], player: ("mover"|"next"|"each"|"any")?}
 ---@return fun(p: integer): integer
 function matombo.sum_rule(spec) end
+---(p) → number: the value of a script variable (`m.get(var)`).
+---@param spec {var: matombo.Var|string}
+---@return fun(p: integer): integer
+function matombo.var_rule(spec) end
 -- End of the rule parts.
 
 -- Filters and lines.

@@ -89,11 +89,8 @@ local EMPTY = m.filter { owner = "nobody", max = 0 }
 local MINE = m.filter { owner = "mover", min = 1 }
 local THEIRS = m.filter { owner = "opponent", min = 1 }
 local THEIRS_FREE = m.filter { owner = "opponent", min = 1, not_in_row = 3 }
-local OWN = { m.filter { owner = 1, min = 1 }, m.filter { owner = 2, min = 1 } }
 
-local hand, place, move_piece, capture, in_a_row, captured = m.hand, m.place, m.move_piece, m.capture, m.in_a_row, m.captured
-local get, set, set_to_move, finish, first, count_sites = m.get, m.set, m.set_to_move, m.finish, m.first, m.count_sites
-local emit, emit_each, emit_steps, emit_pairs, try = m.emit, m.emit_each, m.emit_steps, m.emit_pairs, m.try
+local captured = m.captured
 
 -- The pieces a player still has, on the board and in hand: those the
 -- opponent has not removed (removed pieces are the remover's captured
@@ -109,174 +106,127 @@ local m2_setup = m.rule("m2_setup", function()
   m.set_hand(2, PIECES)
 end)
 
+-- The rules of a turn are native rules (docs/lua-api.md, "Native rules"):
+-- declared as data, run by the host, each a rule point like any function.
+-- A player's pieces left are PIECES less what the opponent removed (the
+-- opponent's captured total): "p has three left" is "the next player has
+-- removed PIECES - 3".
+
 -- M3 "While a player has pieces in hand, a turn places one on any empty
 -- point."
-local m3_places = m.rule("m3_places", function(p)
-  emit_each(PLACE, EMPTY)
-end)
-
--- M4 "When a player has placed all their pieces, a turn moves one of them
--- one step along a line to the next point, which must be empty." M10 with
--- flying: "a player with exactly three pieces left may move one of them
--- to any empty point."
-local ADJ = {}
-for s = 1, m.size() do ADJ[s] = m.adjacent(s) end
-local m4_moves = m.rule("m4_moves", function(p, back_from, back_to)
-  if FLYING and captured(3 - p) == PIECES - 3 then
-    return emit_pairs(MOVE, MINE, EMPTY)
-  end
-  if back_from == 0 then
-    return emit_steps(MOVE, MINE)
-  end
-  -- M12: the step back is barred if it would make a mill again (tried on
-  -- a scratch copy); the steps are listed one by one.
-  local barred = m.owner(back_from) == p and m.count(back_to) == 0 and try(function()
-    move_piece(back_from, back_to)
-    return in_a_row(p, back_to, 3)
-  end)
-  for s = 1, m.size() do
-    if m.owner(s) == p then
-      for _, t in ipairs(ADJ[s]) do
-        if m.count(t) == 0 and not (barred and s == back_from and t == back_to) then
-          emit(MOVE, s, t)
-        end
-      end
-    end
-  end
-end)
+local m3_places = m.rule("m3_places", m.emit_rule { kind = PLACE, each = EMPTY })
 
 -- M5 "A player whose piece, just placed or moved to s, fills a line of
 -- three with their own pieces has made a mill (two lines at once count as
 -- one mill)."
-local m5_mill = m.rule("m5_mill", function(p, s)
-  return in_a_row(p, s, 3)
-end)
+local m5_mill = m.rule("m5_mill", m.line_rule { length = 3 })
+
+-- M6 "After making a mill the same player removes one of the opponent's
+-- pieces": the mover decides again, a removal (REMOVING), "unless the
+-- opponent has no piece on the board". m6_mill(p, s): whether it did.
+local m6_mill = m.rule("m6_mill", m.again_rule { when = m5_mill, need = THEIRS, set = REMOVING })
+
+-- M12 Morabaraba (2): "when both players have three pieces left and ten
+-- moves each (twenty decisions) pass without a removal, the game is a
+-- draw." m12_three_cows(p, n) after a move that removed n (0: a move that
+-- made no mill).
+local m12_three_cows = m.rule("m12_three_cows", m.quiet_rule {
+  result = m.winner_rule { winner = "draw" },
+  count = QUIET, limit = 20, reason = "ten moves each at three pieces",
+  when = m.compare_rule { amount = m.captured_rule { player = "next" }, op = "==", value = PIECES - 3, player = "each" },
+})
+
+-- M4 a move: the piece goes from one point to the other, then M5 and M6's
+-- mill, and (Morabaraba) a move that made no mill counts for M12 (2).
+local m4_move = m.placement_play { move = MOVE, arrival = { m6_mill }, after = MORABARABA and m12_three_cows or nil }
+
+-- M12 Morabaraba (1): "a player who breaks a mill by moving a piece and so
+-- makes a new mill may not move that piece straight back on their next
+-- move, if that would make a mill again." It plays the move (m4_move),
+-- keeps the way back in BACK[p] and, in m4_moves, bars it.
+local m12_no_return = m.rule("m12_no_return", m.no_return_rule {
+  play = m4_move, line = m5_mill,
+  from = { BACK[1][1], BACK[2][1] }, to = { BACK[1][2], BACK[2][2] },
+})
+
+-- M4 "When a player has placed all their pieces, a turn moves one of them
+-- one step along a line to the next point, which must be empty." M10 with
+-- flying: "a player with exactly three pieces left may move one of them
+-- to any empty point." M12: not the step back m12_no_return bars.
+local steps = m.emit_rule { kind = MOVE, steps = MINE }
+if MORABARABA then
+  steps = m.except_rule { moves = steps, except = m12_no_return }
+end
+local m4_moves = m.rule("m4_moves", FLYING and m.if_rule {
+  when = m.compare_rule { amount = m.captured_rule { player = "next" }, op = "==", value = PIECES - 3 },
+  emit = m.emit_rule { kind = MOVE, pairs = { from = MINE, to = EMPTY } },
+  otherwise = steps,
+} or steps)
 
 -- M6 "After making a mill the player removes one of the opponent's pieces
 -- from the board, a piece that is not in a mill of the opponent's; only
 -- when all of them are in mills may one of those be removed. A player
 -- whose opponent has no piece on the board removes none. The token is x
 -- and the point." Removed pieces count as the remover's captured total.
-local m6_removals = m.rule("m6_removals", function(p)
-  if emit_each(REMOVE, THEIRS_FREE) == 0 then
-    emit_each(REMOVE, THEIRS)
-  end
-end)
+local m6_removals = m.rule("m6_removals", m.first_of_rule {
+  m.emit_rule { kind = REMOVE, each = THEIRS_FREE },
+  m.emit_rule { kind = REMOVE, each = THEIRS },
+})
 
 -- M7 "A player left with two pieces (on the board and in hand together)
--- has lost."
-local m7_two_left = m.rule("m7_two_left", function(q)
-  return pieces_left(q) <= 2
-end)
+-- has lost." m7_two_left(q): q has two pieces left.
+local m7_two_left = m.rule("m7_two_left", m.compare_rule {
+  amount = m.captured_rule { player = "next" }, op = ">=", value = PIECES - 2,
+})
+
+-- M6 the removal itself, then M7 for the player who lost the piece, then
+-- (Morabaraba) the count of M12 (2) starts again.
+local m6_remove = m.rule("m6_remove", m.remove_play {
+  clear = { REMOVING },
+  after = {
+    m.end_rule { result = m.winner_rule { winner = "mover" }, { when = m7_two_left, player = "next", reason = "two pieces left" } },
+    MORABARABA and m12_three_cows or nil,
+  },
+})
 
 -- M8 "A player who must move and cannot has lost; but when the placing
 -- has filled the board (24 pieces, no mill made), nobody can move and the
 -- game is a draw."
 local m8_blocked = m.rule("m8_blocked", function(p)
-  if first(EMPTY) == nil then
-    return finish(0, "full board")
+  if m.first(EMPTY) == nil then
+    return m.finish(0, "full board")
   end
-  finish(3 - p, "no legal move")
+  m.finish(3 - p, "no legal move")
 end)
 
 -- M9 "The third occurrence of a position (pieces, hands, the player to
 -- move and what they must do) is a draw."
 local m9_repetition = m.rule("m9_repetition", function()
-  finish(0, "third repetition")
+  m.finish(0, "third repetition")
 end)
 
--- M12 Morabaraba (1): "a player who breaks a mill by moving a piece and so
--- makes a new mill may not move that piece straight back on their next
--- move, if that would make a mill again." Records the move back; m4_moves
--- bars it if it would make a mill.
-local m12_no_return = m.rule("m12_no_return", function(p, from, to, broke, made)
-  if broke and made then
-    set(BACK[p][1], to)
-    set(BACK[p][2], from)
-  end
-end)
+-- legal: M6 while a removal is pending (REMOVING), M3 while the player
+-- has pieces in hand, then M4.
+local legal = m.if_rule {
+  when = m.compare_rule { amount = m.var_rule { var = REMOVING }, op = ">", value = 0 },
+  emit = m6_removals,
+  otherwise = m.placement_legal { drops = m3_places, moves = m4_moves },
+}
 
--- M12 Morabaraba (2): "when both players have three pieces left and ten
--- moves each pass without a removal, the game is a draw." Returns whether
--- it ends the game now.
-local m12_three_cows = m.rule("m12_three_cows", function(removed)
-  if removed or pieces_left(1) ~= 3 or pieces_left(2) ~= 3 then
-    set(QUIET, 0)
-    return false
-  end
-  local q = get(QUIET) + 1
-  set(QUIET, q)
-  if q >= 20 then
-    finish(0, "ten moves each at three pieces")
-    return true
-  end
-  return false
-end)
-
-local function legal(p, removing, bf1, bt1, bf2, bt2)
-  if removing > 0 then
-    return m6_removals(p)
-  end
-  if hand(p) > 0 then
-    return m3_places(p)
-  end
-  if p == 1 then
-    return m4_moves(p, bf1, bt1)
-  end
-  return m4_moves(p, bf2, bt2)
-end
-
--- After a piece arrives on s: a mill makes the mover remove a piece (the
--- same player decides again), unless the opponent has none on the board.
-local function after_arrival(p, s)
-  if m5_mill(p, s) and first(THEIRS) then
-    set(REMOVING, 1)
-    set_to_move(p)
-    return true
-  end
-  return false
-end
-
-local function play(p, kind, a, b)
-  if kind == REMOVE then
-    capture(a, p)
-    set(REMOVING, 0)
-    if m7_two_left(3 - p) then
-      return finish(p, "two pieces left")
-    end
-    if MORABARABA then
-      m12_three_cows(true)
-    end
-    return
-  end
-  if kind == PLACE then
-    place(p, a)
-    after_arrival(p, a)
-    return
-  end
-  local broke = MORABARABA and m5_mill(p, a)
-  move_piece(a, b)
-  local made = after_arrival(p, b)
-  if MORABARABA then
-    set(BACK[p][1], 0)
-    set(BACK[p][2], 0)
-    m12_no_return(p, a, b, broke, made)
-    if not made then
-      m12_three_cows(false)
-    end
-  end
-end
+-- play: M3 a placing and M4 a move, each followed by M5 and M6's mill
+-- (then the mover removes); M6 a removal.
+local play = m.play_by_kind {
+  [PLACE] = m.placement_play { drop = PLACE, arrival = { m6_mill } },
+  [MOVE] = MORABARABA and m12_no_return or m4_move,
+  [REMOVE] = m6_remove,
+}
 
 -- A position set up rather than played: a player already down to two
--- pieces has lost.
-local function result(p)
-  for i = 1, 2 do -- the player to move first, with no table built
-    local q = i == 1 and p or 3 - p
-    if m7_two_left(q) then
-      return finish(3 - q, "two pieces left")
-    end
-  end
-end
+-- pieces has lost, the player to move first.
+local result = m.end_rule {
+  { when = m7_two_left, reason = "two pieces left", result = m.winner_rule { winner = "next" } },
+  { when = m7_two_left, player = "next", reason = "two pieces left", result = m.winner_rule { winner = "mover" } },
+}
 
 -- The scores: the pieces each player has removed.
 local function score()
@@ -285,6 +235,8 @@ end
 
 -- evaluate: advice for computer players, not a rule. Pieces left weigh
 -- most (two left loses), then mobility: the steps each player could make.
+local ADJ = {}
+for s = 1, m.size() do ADJ[s] = m.adjacent(s) end
 local function mobility(p)
   local n = 0
   for s = 1, m.size() do

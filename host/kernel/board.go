@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,10 +75,18 @@ type Board struct {
 
 	tracks []Track
 
-	lines   [][]int32
-	linesAt [][]int32 // per site: the lines through it
-	adj     [][]int32 // per site: neighbours along lines
-	jumps   [][]Jump  // per site: jumps along lines
+	lines        [][]int32
+	linesAt      [][]int32 // per site: the lines through it
+	lineCost     []int32   // per site: the steps reading the lines through it costs
+	allLinesCost int       // the steps reading every line costs
+	adj          [][]int32 // per site: neighbours along lines
+	jumps        [][]Jump  // per site: jumps along lines
+	ahead, back  [][]int32 // per site: neighbours along lines in the order each line lists its sites, and against it
+	jumpsAhead   [][]Jump  // per site: jumps along lines in their order
+	jumpsBack    [][]Jump  // per site: jumps along lines against their order
+	adjSet       []uint64  // per site of a board of at most 64 sites: its neighbours as a set (bit i for site i); nil on larger boards
+	lineLen      int       // the length of every line, 0 when they differ
+	flatAt       [][]int32 // per site, when lineLen > 0: the sites of the lines through it, one line after the other
 
 	// Once a move kind writes sites by number (sitenumbers.go): the
 	// sites by the number of their names, and each site's number.
@@ -370,10 +379,14 @@ func (b *Board) addLines(lines [][]string) error {
 	b.linesAt = make([][]int32, n)
 	b.adj = make([][]int32, n)
 	b.jumps = make([][]Jump, n)
+	b.ahead, b.back = make([][]int32, n), make([][]int32, n)
+	b.jumpsAhead, b.jumpsBack = make([][]Jump, n), make([][]Jump, n)
 	// Sets, not searches of the lists: many lines through one site must
 	// not make loading quadratic (the loop runs in Go, outside the budget).
 	adjSeen := map[[2]int32]bool{}
 	jumpSeen := map[[3]int32]bool{}
+	headSeen := map[[3]int32]bool{}
+	jumpHeadSeen := map[[4]int32]bool{}
 	for li, names := range lines {
 		if len(names) < 2 {
 			return &LineError{li, fmt.Sprintf("line %d has %d sites; a line needs at least 2", li+1, len(names))}
@@ -400,6 +413,14 @@ func (b *Board) addLines(lines [][]string) error {
 						adjSeen[e] = true
 						b.adj[s] = append(b.adj[s], line[k+d])
 					}
+					if e := [3]int32{s, line[k+d], int32(d)}; !headSeen[e] {
+						headSeen[e] = true
+						if d > 0 {
+							b.ahead[s] = append(b.ahead[s], line[k+d])
+						} else {
+							b.back[s] = append(b.back[s], line[k+d])
+						}
+					}
 				}
 				if k+2*d >= 0 && k+2*d < len(line) {
 					j := Jump{Over: line[k+d], To: line[k+2*d]}
@@ -407,13 +428,63 @@ func (b *Board) addLines(lines [][]string) error {
 						jumpSeen[e] = true
 						b.jumps[s] = append(b.jumps[s], j)
 					}
+					if e := [4]int32{s, j.Over, j.To, int32(d)}; !jumpHeadSeen[e] {
+						jumpHeadSeen[e] = true
+						if d > 0 {
+							b.jumpsAhead[s] = append(b.jumpsAhead[s], j)
+						} else {
+							b.jumpsBack[s] = append(b.jumpsBack[s], j)
+						}
+					}
 				}
+			}
+		}
+	}
+	b.lineLen = 0
+	for li, l := range b.lines {
+		switch {
+		case li == 0:
+			b.lineLen = len(l)
+		case len(l) != b.lineLen:
+			b.lineLen = -1
+		}
+	}
+	if b.lineLen > 0 {
+		b.flatAt = make([][]int32, n)
+		for i, ls := range b.linesAt {
+			for _, l := range ls {
+				b.flatAt[i] = append(b.flatAt[i], b.lines[l]...)
+			}
+		}
+	} else {
+		b.lineLen = 0
+	}
+	b.lineCost = make([]int32, n)
+	for i, ls := range b.linesAt {
+		cost := 0
+		for _, l := range ls {
+			cost += 1 + len(b.lines[l])/ItemsPerStep
+		}
+		b.lineCost[i] = int32(min(cost, 1<<30))
+	}
+	for _, l := range b.lines {
+		b.allLinesCost += 1 + len(l)/ItemsPerStep
+	}
+	if n <= 64 {
+		b.adjSet = make([]uint64, n)
+		for i, ns := range b.adj {
+			for _, x := range ns {
+				b.adjSet[i] |= 1 << uint(x)
 			}
 		}
 	}
 	for i := range b.adj {
 		sort.Slice(b.adj[i], func(x, y int) bool { return b.adj[i][x] < b.adj[i][y] })
 		sort.Slice(b.jumps[i], func(x, y int) bool { return b.jumps[i][x].To < b.jumps[i][y].To })
+		slices.Sort(b.ahead[i])
+		slices.Sort(b.back[i])
+		sort.Slice(b.jumpsAhead[i], func(x, y int) bool { return b.jumpsAhead[i][x].To < b.jumpsAhead[i][y].To })
+		sort.Slice(b.jumpsBack[i], func(x, y int) bool { return b.jumpsBack[i][x].To < b.jumpsBack[i][y].To })
 	}
 	return nil
 }
@@ -703,6 +774,29 @@ func (b *Board) NumLines() int { return len(b.lines) }
 
 // Line returns line k's sites in order (shared, read only).
 func (b *Board) Line(k int) []int32 { return b.lines[k] }
+
+// LineOf returns the index of the line whose sites are sites, in its
+// order or the reverse, -1 when the board has no such line.
+func (b *Board) LineOf(sites []int) int {
+	if len(sites) == 0 || sites[0] < 0 || sites[0] >= len(b.sites) {
+		return -1
+	}
+	for _, li := range b.linesAt[sites[0]] {
+		l := b.lines[li]
+		if len(l) != len(sites) {
+			continue
+		}
+		fwd, back := true, true
+		for k, x := range sites {
+			fwd = fwd && int(l[k]) == x
+			back = back && int(l[len(l)-1-k]) == x
+		}
+		if fwd || back {
+			return int(li)
+		}
+	}
+	return -1
+}
 
 // LinesAt returns the indices of the lines through site i (shared, read
 // only).

@@ -1,6 +1,9 @@
 package kernel
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Ctx is what a rule part or a primitive works with: the game's
 // definition, the state being played or listed, the meter that charges
@@ -13,6 +16,10 @@ type Ctx struct {
 	Def   *Def
 	S     *State
 	Meter Meter
+	// Steps is the counter Charge spends: the Meter's own (a Tripwire
+	// shares its counter), or, as Reset leaves it, one of the Ctx's own
+	// for a Meter that does not share one.
+	Steps *Steps
 	Rec   *Recorder // the effects of the ply being played; nil when not recorded
 	Mover int       // the player whose decision is made or listed
 	Hooks Hooks     // the script's functions that parts call; nil for none
@@ -32,6 +39,7 @@ type Ctx struct {
 	Args [MaxHookArgs]Value
 	Out  [MaxHookOut]Value
 
+	own     Steps // the counter of a Meter that shares none
 	scratch []int32
 	batches []Batch
 	batchN  int
@@ -45,6 +53,12 @@ type Ctx struct {
 // steps charged to meter.
 func (c *Ctx) Reset(s *State, meter Meter, mover int) {
 	c.S, c.Meter, c.Mover = s, meter, mover
+	c.own = Steps{Limit: math.MaxInt64}
+	if m, ok := meter.(interface{ Counter() *Steps }); ok {
+		c.Steps = m.Counter()
+	} else {
+		c.Steps = &c.own
+	}
 	c.Ending, c.ToMoveSet, c.Irreversible = MethodRule, false, false
 	c.seenLen = -1
 }
@@ -53,9 +67,12 @@ func (c *Ctx) Reset(s *State, meter Meter, mover int) {
 // list of an earlier call is forgotten (see Listed).
 func (c *Ctx) NewCall() { c.seenLen = -1 }
 
-// Charge spends n steps: ErrSteps when the budget ran out.
+// Charge spends n steps: ErrSteps when the budget ran out. It is small
+// enough to be inlined where the counter is shared.
 func (c *Ctx) Charge(n int) error {
-	if !c.Meter.Charge(n) {
+	s := c.Steps
+	if s.Spent += int64(n); s.Spent > s.Limit {
+		s.Over = true
 		return ErrSteps
 	}
 	return nil
@@ -283,6 +300,15 @@ func (c *Ctx) Push(m Move) error {
 
 // errTooMany is the error of a decision with too many legal moves.
 func errTooMany() error { return Failf("more than %d legal moves in one decision", MaxLegal) }
+
+// Keep cuts the decision's legal list to its first n moves (a rule that
+// drops some of the moves it listed keeps the others in front).
+func (c *Ctx) Keep(n int) {
+	c.S.Moves = c.S.Moves[:n]
+	if c.seenLen > n {
+		c.seenLen = -1
+	}
+}
 
 // PushNew adds a legal move unless the decision lists it already (on some
 // boards the same from-to pair is both a step and a jump); it charges a

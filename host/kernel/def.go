@@ -20,8 +20,14 @@ type Var struct {
 	Cell     int  // its cell in a state
 }
 
-// NextPlayer is the player after p.
-func (d *Def) NextPlayer(p int) int { return p%d.Players + 1 }
+// NextPlayer is the player after p (a player from 1 to Players), without
+// a division: every ply asks it.
+func (d *Def) NextPlayer(p int) int {
+	if p >= d.Players {
+		return 1
+	}
+	return p + 1
+}
 
 // Pieces reports whether the board is a board of pieces, where an empty
 // site has no owner (see Ctx.Emptied).

@@ -1,6 +1,10 @@
 package kernel
 
-import "math"
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
 
 // Filter selects sites by fixed properties (tag, row, track), decided when
 // it is made, and by properties of the state (owner, count, an empty next
@@ -14,6 +18,11 @@ type Filter struct {
 	nextEmpty *Track // the next site on this track must be empty
 	run       lineRun
 	tests     int // which state tests apply: testsNone, testsCount or testsAll
+
+	steps, jumps int  // the most steps and jumps from the candidates (see EmitSteps)
+	jumpsTwice   bool // some candidate can jump to one site over two neighbours
+	jumpSteps    bool // some candidate can jump to one of its neighbours
+	all          bool // the candidates are every site of the board, in order
 }
 
 // Relation is how a filter's owner relates to the player to move.
@@ -68,7 +77,7 @@ const (
 
 // NewFilter makes the filter spec describes on board b.
 func NewFilter(b *Board, spec FilterSpec) *Filter {
-	f := &Filter{owner: spec.Owner, rel: spec.Rel, min: int32(spec.Min), max: int32(spec.Max), nextEmpty: spec.NextEmpty}
+	f := &Filter{owner: spec.Owner, rel: spec.Rel, min: clamp32(spec.Min), max: clamp32(spec.Max), nextEmpty: spec.NextEmpty}
 	if spec.Rel != OwnerFixed {
 		f.owner = -1
 	}
@@ -87,7 +96,14 @@ func NewFilter(b *Board, spec FilterSpec) *Filter {
 			continue
 		}
 		f.cand = append(f.cand, int32(i))
+		f.steps += len(b.adj[i])
+		f.jumps += len(b.jumps[i])
+		for k, j := range b.jumps[i] {
+			f.jumpsTwice = f.jumpsTwice || k > 0 && b.jumps[i][k-1].To == j.To // sorted by landing site
+			f.jumpSteps = f.jumpSteps || slices.Contains(b.adj[i], j.To)
+		}
 	}
+	f.all = len(f.cand) == len(b.sites)
 	switch {
 	case f.rel != OwnerFixed || f.owner >= 0 || f.nextEmpty != nil || f.run.k > 0:
 		f.tests = testsAll
@@ -97,6 +113,11 @@ func NewFilter(b *Board, spec FilterSpec) *Filter {
 		f.tests = testsNone
 	}
 	return f
+}
+
+// clamp32 is n as an int32, a bound beyond the range its nearest end.
+func clamp32(n int) int32 {
+	return int32(min(max(n, math.MinInt32), math.MaxInt32))
 }
 
 // Cand returns the sites passing the fixed tests, in board order (shared,
@@ -120,15 +141,27 @@ func (f *Filter) Matches(c []int32, l *Layout, mover int, i int32) bool {
 // Sum adds the counts of the matching sites.
 func (f *Filter) Sum(c []int32, l *Layout, mover int) int {
 	n := 0
-	switch {
-	case f.tests == testsNone || f.tests == testsCount && f.min <= 1 && f.max < 0:
+	if f.tests == testsNone || f.tests == testsCount && f.min <= 1 && f.max < 0 {
 		for _, i := range f.cand { // sites below the minimum hold 0 or nothing
 			n += int(c[i])
 		}
-	default:
-		t, owners := f.Tester(mover), l.OwnersOf(c)
+		return n
+	}
+	t, owners := f.Tester(mover), l.OwnersOf(c)
+	switch {
+	case t.Rare:
 		for _, i := range f.cand {
-			if t.OK(c, owners, i) && (!t.Rare || f.MatchesOwner(c, l, mover, i)) {
+			if t.OK(c, owners, i) && f.MatchesOwner(c, l, mover, i) {
+				n += int(c[i])
+			}
+		}
+	case len(f.cand) <= MaskSites:
+		for set := t.mask(c, owners, f.cand, f.all); set != 0; set &= set - 1 {
+			n += int(c[f.cand[bits.TrailingZeros64(set)]])
+		}
+	default:
+		for _, i := range f.cand {
+			if t.OK(c, owners, i) {
 				n += int(c[i])
 			}
 		}
@@ -138,6 +171,9 @@ func (f *Filter) Sum(c []int32, l *Layout, mover int) int {
 
 // Count is the number of matching sites.
 func (f *Filter) Count(c []int32, l *Layout, mover int) int {
+	if set, ok := f.Mask(c, l, mover); ok {
+		return bits.OnesCount64(set)
+	}
 	n := 0
 	t, owners := f.Tester(mover), l.OwnersOf(c)
 	for _, i := range f.cand {
@@ -151,6 +187,14 @@ func (f *Filter) Count(c []int32, l *Layout, mover int) int {
 // First returns the first matching site in board order, -1 for none.
 func (f *Filter) First(c []int32, l *Layout, mover int) int {
 	t, owners := f.Tester(mover), l.OwnersOf(c)
+	if !t.Rare {
+		for _, i := range f.cand {
+			if t.OK(c, owners, i) {
+				return int(i)
+			}
+		}
+		return -1
+	}
 	for _, i := range f.cand {
 		if t.OK(c, owners, i) && (!t.Rare || f.MatchesOwner(c, l, mover, i)) {
 			return int(i)
@@ -161,6 +205,12 @@ func (f *Filter) First(c []int32, l *Layout, mover int) int {
 
 // AppendSites appends the matching sites, in board order, to dst.
 func (f *Filter) AppendSites(dst []int32, c []int32, l *Layout, mover int) []int32 {
+	if set, ok := f.Mask(c, l, mover); ok {
+		for ; set != 0; set &= set - 1 {
+			dst = append(dst, f.cand[bits.TrailingZeros64(set)])
+		}
+		return dst
+	}
 	t, owners := f.Tester(mover), l.OwnersOf(c)
 	for _, i := range f.cand {
 		if t.OK(c, owners, i) && (!t.Rare || f.MatchesOwner(c, l, mover, i)) {
@@ -168,6 +218,87 @@ func (f *Filter) AppendSites(dst []int32, c []int32, l *Layout, mover int) []int
 		}
 	}
 	return dst
+}
+
+// MaskSites is the most candidates a filter may have for Mask.
+const MaskSites = 64
+
+// Mask returns the set of f's candidates that match, with mover to move:
+// bit k for Cand()[k]. ok is false, and the set empty, for a filter of
+// more than MaskSites candidates or with the rarer tests (an opponent's
+// sites, an empty next site, runs along lines): ask Matches of those.
+func (f *Filter) Mask(c []int32, l *Layout, mover int) (set uint64, ok bool) {
+	t := f.Tester(mover)
+	if t.Rare || len(f.cand) > MaskSites {
+		return 0, false
+	}
+	return t.mask(c, l.OwnersOf(c), f.cand, f.all), true
+}
+
+// mask is Mask of the candidates cand (all: the sites 0 to len(cand)-1,
+// read without bounds checks). A count x passes lo <= x <= hi when
+// uint32(x-lo) <= uint32(hi-lo), one comparison.
+func (t *Tester) mask(cells, owners, cand []int32, all bool) uint64 {
+	if t.hi < t.lo {
+		return 0
+	}
+	lo, span, owner := uint32(t.lo), uint32(t.hi)-uint32(t.lo), t.owner
+	var set uint64
+	switch {
+	case all && owner < 0:
+		for i, x := range cells[:len(cand)] {
+			if uint32(x)-lo <= span {
+				set |= 1 << (uint(i) & 63)
+			}
+		}
+	case all:
+		cs := cells[:len(cand)]
+		os := owners[:len(cs)]
+		for i, x := range cs {
+			if os[i] == owner && uint32(x)-lo <= span {
+				set |= 1 << (uint(i) & 63)
+			}
+		}
+	default:
+		for k, i := range cand {
+			if uint32(cells[i])-lo <= span && (owner < 0 || owners[i] == owner) {
+				set |= 1 << (uint(k) & 63)
+			}
+		}
+	}
+	return set
+}
+
+// maskEmpty returns, for the first n sites (n at most 64), the set of
+// those that pass the tests and the set of those that hold nothing (count
+// 0), in one pass.
+func (t *Tester) maskEmpty(cells, owners []int32, n int) (set, empty uint64) {
+	if t.hi < t.lo {
+		return 0, emptySet(cells[:n])
+	}
+	lo, span, owner := uint32(t.lo), uint32(t.hi)-uint32(t.lo), t.owner
+	cs := cells[:n]
+	os := owners[:len(cs)]
+	if owner < 0 {
+		for i, x := range cs {
+			if x == 0 {
+				empty |= 1 << (uint(i) & 63)
+			}
+			if uint32(x)-lo <= span {
+				set |= 1 << (uint(i) & 63)
+			}
+		}
+		return set, empty
+	}
+	for i, x := range cs {
+		if x == 0 {
+			empty |= 1 << (uint(i) & 63)
+		}
+		if os[i] == owner && uint32(x)-lo <= span {
+			set |= 1 << (uint(i) & 63)
+		}
+	}
+	return set, empty
 }
 
 // Tester is a filter's state tests made ready for one mover, for the hot

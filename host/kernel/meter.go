@@ -16,6 +16,15 @@ type Meter interface {
 	Stopped() bool
 }
 
+// Steps counts the steps of a call against its limit. A Meter shares its
+// counter with the Ctx (Ctx.Steps) by a method Counter() *Steps, so that
+// charging a step costs no call through the Meter interface; the steps a
+// Ctx charges are counted there, not by the Meter's Charge.
+type Steps struct {
+	Spent, Limit int64
+	Over         bool // the call spent more than its limit
+}
+
 // Unmetered is a Meter without a budget.
 type Unmetered struct{}
 

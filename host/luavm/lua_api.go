@@ -20,7 +20,7 @@ func (vm *Machine) installAPI() error {
 		// Declarations, while the script loads.
 		"declare": vm.apiDeclare, "board": vm.apiBoard, "tag": vm.apiTag, "mark": vm.apiMark,
 		"track": vm.apiTrack, "move": vm.apiMove, "var": vm.apiVar, "filter": vm.apiFilterOrProblem,
-		"max_plies": vm.apiMaxPlies, "data_error": vm.apiDataError,
+		"max_plies": vm.apiMaxPlies, "repetition": vm.apiRepetition, "data_error": vm.apiDataError,
 		"extends": vm.apiExtends, "rule": vm.apiRule, "param": vm.apiParam,
 		// The board.
 		"site": vm.apiSite, "name": vm.apiName, "row": vm.apiRow, "col": vm.apiCol, "size": vm.apiSize,

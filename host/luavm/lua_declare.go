@@ -333,6 +333,22 @@ func (vm *Machine) apiMaxPlies(L *lua.LState) int {
 	return 0
 }
 
+// apiRepetition: repetition(n) declares, after declare, the occurrence of
+// a position that ends the game (the script's repeated function is asked
+// then), when whether repetition ends a game depends on the parameters.
+func (vm *Machine) apiRepetition(L *lua.LState) int {
+	vm.mustLoad(L, "the repetition rule")
+	if !vm.dcl.declared {
+		L.RaiseError("call matombo.declare before matombo.repetition")
+	}
+	n := vm.argInt(L, 1)
+	if n < 1 || n > kernel.MaxCount {
+		L.ArgError(1, fmt.Sprintf("the occurrence must be a whole number from 1 to %d", kernel.MaxCount))
+	}
+	vm.dcl.Repetition = n
+	return 0
+}
+
 func (vm *Machine) fieldInt(L *lua.LState, t *lua.LTable, name string) int {
 	v := t.RawGetString(name)
 	f, ok := v.(lua.LNumber)

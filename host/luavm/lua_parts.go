@@ -127,6 +127,10 @@ func (vm *Machine) decodeTable(L *lua.LState, t *lua.LTable, what string, fields
 			a.Set(f.Name, vm.decodeTrackLists(L, v, what, f))
 			continue
 		}
+		if f.PerPlayer && f.Type == rules.FieldSiteLists {
+			a.Set(f.Name, vm.decodeSiteListsPer(L, v, what, f))
+			continue
+		}
 		if f.PerPlayer && f.Type != rules.FieldSites {
 			a.Set(f.Name, vm.decodePerPlayer(L, v, what, f))
 			continue
@@ -181,6 +185,35 @@ func (vm *Machine) decodeTrackLists(L *lua.LState, v lua.LValue, what string, f 
 	return out
 }
 
+// decodeSiteListsPer reads a list of lists of sites for every player, or
+// one such list per player: a list whose items are lists of lists (or
+// empty lists, for a player with none).
+func (vm *Machine) decodeSiteListsPer(L *lua.LState, v lua.LValue, what string, f *rules.Field) [][][]int {
+	n := vm.dcl.Players
+	one := &rules.Field{Name: f.Name, Type: rules.FieldSiteLists}
+	lt, ok := v.(*lua.LTable)
+	if !ok {
+		L.RaiseError("%s: %s must be a list of lists of sites, or one such list per player, got %s", what, f.Name, describeLua(v))
+	}
+	out := make([][][]int, n)
+	if first, ok := lt.RawGetInt(1).(*lua.LTable); ok {
+		if inner := first.RawGetInt(1); first.Len() == 0 || inner.Type() == lua.LTTable {
+			if lt.Len() != n {
+				L.RaiseError("%s: %s lists %d lists of lines; give one, or one per player (%d)", what, f.Name, lt.Len(), n)
+			}
+			for p := range out {
+				out[p] = vm.decodeValue(L, lt.RawGetInt(p+1), fmt.Sprintf("%s: %s[%d]", what, f.Name, p+1), one).([][]int)
+			}
+			return out
+		}
+	}
+	all := vm.decodeValue(L, v, what, one).([][]int)
+	for p := range out {
+		out[p] = all
+	}
+	return out
+}
+
 // decodePerPlayer reads a field given for every player or one per
 // player, as a slice of one value per player.
 func (vm *Machine) decodePerPlayer(L *lua.LState, v lua.LValue, what string, f *rules.Field) any {
@@ -207,6 +240,12 @@ func (vm *Machine) decodePerPlayer(L *lua.LState, v lua.LValue, what string, f *
 		out := make([]*kernel.Filter, n)
 		for p := range out {
 			out[p] = vm.decodeValue(L, one(p), what, f).(*kernel.Filter)
+		}
+		return out
+	case rules.FieldWord:
+		out := make([]string, n)
+		for p := range out {
+			out[p] = vm.decodeValue(L, one(p), what, f).(string)
 		}
 		return out
 	case rules.FieldSite, rules.FieldRow, rules.FieldInt, rules.FieldVar, rules.FieldKind:
@@ -534,6 +573,10 @@ func (vm *Machine) Call(c *kernel.Ctx, id, nargs, nret int) error {
 	if id < 0 || id >= len(vm.hooks) {
 		return kernel.Failf("no script function %d", id)
 	}
+	if vm.native && !vm.watched { // a native turn runs a script function: watch it from now on
+		vm.g.wd.Watch(vm.trip, vm.cancel)
+		vm.watched = true
+	}
 	L := vm.L
 	L.Push(vm.hooks[id])
 	for _, a := range c.Args[:nargs] {
@@ -667,6 +710,22 @@ func (vm *Machine) callPart(L *lua.LState, ref *partRef) int {
 		ok, err = x.(rules.SiteTester).TestSite(c, vm.player(L, 2), vm.site(L, 1))
 		pushBool(L, ok)
 		nret = 1
+	case rules.SlotMoveTest:
+		p := vm.player(L, 1)
+		m := kernel.Move{Kind: uint8(vm.kind(L, 2))}
+		for j := 3; j <= L.GetTop() && int(m.N) < kernel.MaxMoveSites && L.Get(j) != lua.LNil; j++ {
+			m.Sites[m.N] = uint16(vm.site(L, j))
+			m.N++
+		}
+		var ok bool
+		ok, err = x.(rules.MoveTester).TestMove(c, p, m)
+		pushBool(L, ok)
+		nret = 1
+	case rules.SlotArrive:
+		var ok bool
+		ok, err = x.(rules.Arriver).Arrive(c, vm.player(L, 1), vm.site(L, 2))
+		pushBool(L, ok)
+		nret = 1
 	case rules.SlotAfter:
 		err = x.(rules.Follower).After(c, vm.player(L, 1), vm.optInt(L, 2, 0))
 	case rules.SlotResult:
@@ -730,14 +789,25 @@ func (vm *Machine) raisePart(L *lua.LState, name string, err error) {
 // ---- running turns ----
 
 // runTurn runs the native play (move m of player p) or legal (for
-// player p) on vm.st as one call of the script.
+// player p) on vm.st as one call of the script. The call runs Go alone
+// until a part calls a script function (see Call): it begins with a
+// fresh step budget but without the watchdog, which only a script needs
+// (the parts are bounded by their steps), and the watchdog watches it
+// from the first script function it calls.
 func (vm *Machine) runTurn(name diag.Call, p int, m kernel.Move) error {
 	if err := vm.gameFailed(); err != nil {
 		return err
 	}
-	seq := vm.begin()
+	if vm.cancel.Done() {
+		vm.broken = true
+		return diag.Canceled(vm.cancel.Context(), diag.Pos{File: vm.g.File}, name)
+	}
+	vm.budgetHit = nil
+	vm.ctx.NewCall()
+	seq := vm.trip.Restart()
 	outer := vm.phase
 	vm.phase = name
+	vm.native = true
 	c := &vm.ctx
 	c.Ending = kernel.MethodRule
 	var err error
@@ -748,7 +818,11 @@ func (vm *Machine) runTurn(name diag.Call, p int, m kernel.Move) error {
 		_, err = vm.natLegal.Emit(c, p)
 	}
 	vm.phase = outer
-	vm.g.wd.End(vm.trip)
+	vm.native = false
+	if vm.watched {
+		vm.g.wd.End(vm.trip)
+		vm.watched = false
+	}
 	if err == nil {
 		return nil
 	}

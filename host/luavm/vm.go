@@ -73,6 +73,8 @@ type Machine struct {
 	natPlay  rules.Player                // play, when it is a part
 	natLegal rules.Emitter               // legal, when it is a part
 	luaDepth int                         // parts called from Lua running
+	native   bool                        // a native turn is running (runTurn)
+	watched  bool                        // the watchdog watches that turn: it called a script function
 }
 
 // saved holds what apply needs to undo a failed play.
@@ -161,6 +163,7 @@ func newMachine(g *Program, cancel *watchdog.Cancel) (*Machine, error) {
 	vm.def = g.Def
 	vm.ctx.Def = g.Def
 	vm.ctx.Meter = vm.trip
+	vm.ctx.Steps = vm.trip.Counter() // charged directly, with no call through Meter
 	vm.ctx.Hooks = vm
 	vm.strs.names = make([]lua.LValue, vm.def.Board.NumSites())
 	for i := range vm.strs.names {
@@ -592,7 +595,13 @@ func (vm *Machine) apply(s *kernel.State, m kernel.Move) error {
 	vm.save(s)
 	vm.beginMove()
 	vm.bind(s)
-	defer vm.bind(nil)
+	err := vm.applyBound(s, m)
+	vm.bind(nil) // not deferred: a deferred call costs a tenth of a native ply
+	return err
+}
+
+// applyBound is apply on the state bound.
+func (vm *Machine) applyBound(s *kernel.State, m kernel.Move) error {
 	s.Effects = nil
 	p := vm.toMove(s)
 	s.Ply++

@@ -39,6 +39,14 @@ func init() {
 		Doc:    "the number of decisions made since the opening",
 		Fields: nil,
 		New:    func(a *Args) (any, error) { return plyCount{}, nil }})
+	Register(Spec{Name: "var_rule", Group: "Conditions and amounts", Slot: SlotAmount,
+		Doc:    "the value of a script variable (`m.get(var)`)",
+		Fields: []Field{{Name: "var", Type: FieldVar, Required: true, Doc: "the variable"}},
+		New:    func(a *Args) (any, error) { return varValue{v: a.Var("var")}, nil }})
+	Register(Spec{Name: "player_rule", Group: "Conditions and amounts", Slot: SlotCond,
+		Doc:    "p is the player `number` (Player 1's first drop, say)",
+		Fields: []Field{{Name: "number", Type: FieldInt, Min: 1, Max: 8, Required: true, Doc: "the player, from 1"}},
+		New:    func(a *Args) (any, error) { return isPlayer{number: a.Int("number")}, nil }})
 	Register(Spec{Name: "compare_rule", Group: "Conditions and amounts", Slot: SlotCond,
 		Doc: "compares an amount with a number (`value`) or another amount (`to`): `op` is one of `<`, `<=`, `==`, `~=`, `>=`, `>`; `player = \"each\"` or `\"any\"` asks it of every player (all must hold, or one)",
 		Fields: []Field{
@@ -64,6 +72,10 @@ func init() {
 		New: func(a *Args) (any, error) {
 			return quantified(a, &noCounters{filters: a.Filters("filter")}), nil
 		}})
+	Register(Spec{Name: "none_rule", Group: "Conditions and amounts", Slot: SlotCond,
+		Doc:    "no site of the filter matches (a full board: no empty point), with the mover's filter when it depends on the mover",
+		Fields: []Field{{Name: "filter", Type: FieldFilter, Required: true, Doc: "the sites"}},
+		New:    func(a *Args) (any, error) { return &noSite{filter: a.Filter("filter")}, nil }})
 	Register(Spec{Name: "line_cond_rule", Group: "Conditions and amounts", Slot: SlotCond,
 		Doc: "the player owns `length` consecutive sites of one of the board's lines",
 		Fields: []Field{
@@ -161,6 +173,14 @@ func (r *captured) Value(c *kernel.Ctx, p int) (int, error) {
 	return c.Captured(q), nil
 }
 
+type varValue struct{ v int }
+
+func (r varValue) Value(c *kernel.Ctx, _ int) (int, error) { return c.Var(r.v), nil }
+
+type isPlayer struct{ number int }
+
+func (r isPlayer) Holds(_ *kernel.Ctx, p int) (bool, error) { return p == r.number, nil }
+
 type plyCount struct{}
 
 func (plyCount) Value(c *kernel.Ctx, _ int) (int, error) { return c.S.Ply, nil }
@@ -211,6 +231,9 @@ func (r *noCounters) Holds(c *kernel.Ctx, p int) (bool, error) {
 type noSite struct{ filter *kernel.Filter }
 
 func (r *noSite) Holds(c *kernel.Ctx, _ int) (bool, error) {
+	if err := c.Charge(r.filter.Cost()); err != nil {
+		return false, err
+	}
 	return r.filter.First(c.S.Cells, &c.Def.Layout, c.Mover) < 0, nil
 }
 

@@ -6,7 +6,7 @@ import "github.com/matombo/matombo/host/kernel"
 
 func init() {
 	Register(Spec{Name: "end_rule", Group: "Sowing", Slot: SlotAfter, Ends: true,
-		Doc: "the first condition that holds ends the game with `result(reason)`. A condition is `{when = C, reason = TEXT}` with C a condition (a part of the table below, or a function `(p)` → boolean), or one of the short forms: `empty = F` (per player: some player's filter holds no counter), `none = F` (no site matches), `ply_above = N`, `captured_above = N` (some captured total), `captured_each = N` (every captured total)",
+		Doc: "the first condition that holds ends the game with `result(reason)`. A condition is `{when = C, reason = TEXT}` with C a condition (a part of the table below, or a function `(p)` → boolean), or one of the short forms: `empty = F` (per player: some player's filter holds no counter), `none = F` (no site matches), `ply_above = N`, `captured_above = N` (some captured total), `captured_each = N` (every captured total); `player = \"next\"` asks the condition of the player after p",
 		Fields: []Field{
 			{Name: List, Type: FieldTables, Required: true, Min: 1, Doc: "the conditions, in order", Fields: []Field{
 				{Name: "reason", Type: FieldText, Required: true, Doc: "how the game ends, in the rules' words"},
@@ -17,6 +17,7 @@ func init() {
 				{Name: "ply_above", Type: FieldInt, Min: 0, Max: kernel.MaxCount, Doc: "the ply count passed this"},
 				{Name: "captured_above", Type: FieldInt, Min: 0, Max: kernel.MaxCount, Doc: "some captured total passed this"},
 				{Name: "captured_each", Type: FieldInt, Min: 0, Max: kernel.MaxCount, Doc: "every captured total is this"},
+				{Name: "player", Type: FieldWord, Words: []string{"mover", "next"}, Doc: "whom the condition is asked of: `mover` (p, the default) or `next` (the player after p)"},
 			}},
 			{Name: "result", Type: FieldPart, Slot: SlotResult, Doc: "ends the game: `result(reason)`, for the conditions without a result of their own"},
 		},
@@ -75,6 +76,9 @@ func newEnd(a *Args) (any, error) {
 		}
 		if set != 1 {
 			return nil, a.Errorf("condition %d needs exactly one of when, empty, none, ply_above, captured_above, captured_each", i+1)
+		}
+		if t.Word("player") == "next" {
+			c = &nextPlayer{cond: c}
 		}
 		res := r.result
 		if t.Has("result") {

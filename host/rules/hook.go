@@ -131,6 +131,15 @@ func (h Hook) TestSite(c *kernel.Ctx, p, site int) (bool, error) {
 	return c.Out[0].Truthy(), nil
 }
 
+// Arrive calls the function (p, at): whether it acted.
+func (h Hook) Arrive(c *kernel.Ctx, p, at int) (bool, error) {
+	c.Args[0], c.Args[1] = kernel.IntValue(p), kernel.SiteValue(at)
+	if err := h.call(c, 2, 1); err != nil {
+		return false, err
+	}
+	return c.Out[0].Truthy(), nil
+}
+
 // After calls the function (p, n).
 func (h Hook) After(c *kernel.Ctx, p, n int) error {
 	c.Args[0], c.Args[1] = kernel.IntValue(p), kernel.IntValue(n)

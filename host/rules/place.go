@@ -25,36 +25,33 @@ func init() {
 		},
 		New: newEmit})
 	Register(Spec{Name: "line_rule", Group: "Placing and moving", Slot: SlotSiteTest,
-		Doc: "whether p owns `length` consecutive sites of a line through `s`, `s` among them (as `in_a_row`); with `anywhere`, `length` sites of a line through `s` wherever they stand on it; with `through`, the lines through that site instead, which p must own. With `s` nil, any line of the board",
+		Doc: "whether p owns `length` consecutive sites of a line through `s`, `s` among them (as `in_a_row`); with `anywhere`, `length` sites of a line through `s` wherever they stand on it; with `through`, the lines through that site instead, which p must own. With `s` nil, any line of the board: so it is a condition too, `(p)`. `only` and `except` (per player: one list of lines for every player, or one list for each) say which of the board's lines count: a line is given by its sites, in either order",
 		Fields: []Field{
 			{Name: "length", Type: FieldInt, Min: 1, Max: kernel.MaxSites, Default: 3, Required: true, Doc: "the number of sites in a line that win"},
 			{Name: "anywhere", Type: FieldBool, Doc: "p's sites of the line need not be consecutive"},
 			{Name: "through", Type: FieldSite, Doc: "the lines through this site instead"},
+			{Name: "only", Type: FieldSiteLists, PerPlayer: true, Doc: "only these lines of the board count"},
+			{Name: "except", Type: FieldSiteLists, PerPlayer: true, Doc: "these lines of the board do not count (a player's own home row)"},
 		},
-		New: func(a *Args) (any, error) {
-			r := &line{length: a.Int("length"), anywhere: a.Bool("anywhere"), through: a.Site("through")}
-			b := a.Def.Board
-			for li := range b.NumLines() {
-				l := b.Line(li)
-				sites := make([]int, len(l))
-				for i, x := range l {
-					sites[i] = int(x)
-				}
-				r.whole = append(r.whole, sites)
-			}
-			return r, nil
-		}})
+		New: newLine})
 	Register(Spec{Name: "placement_play", Group: "Placing and moving", Slot: SlotPlay, Mutates: true,
-		Doc: "a move of kind `drop` puts a piece from p's hand on its site (as `m.place`), one of kind `move` takes a piece from its first site to its second (as `m.move_piece`); then, when `win(p, s)` holds for the site `s` the piece went to, p wins (`finish(p, reason)`; a `line_rule` names the line's sites in the result). A move of another kind is `other(p, kind, sites...)`",
+		Doc: "a move of kind `drop` puts a piece from p's hand on its site (as `m.place`), one of kind `move` takes a piece from its first site to its second (as `m.move_piece`); then, when `win(p, s)` holds for the site `s` the piece went to, p wins (`finish(p, reason)`; a `line_rule` names the line's sites in the result). Otherwise each part of `arrival` follows in order, `(p, s)` (a mill's removal: `again_rule`), and when none of them gave p another decision, `after(p, 0)` (a full board's draw, a count). A move of another kind is `other(p, kind, sites...)`",
 		Fields: []Field{
 			{Name: "drop", Type: FieldKind, Arity: 1, Doc: "the kind of a drop (the point)"},
 			{Name: "move", Type: FieldKind, Arity: 2, Doc: "the kind of a move (from, to)"},
 			{Name: "win", Type: FieldPart, Slot: SlotSiteTest, Doc: "whether the piece's site wins"},
 			{Name: "reason", Type: FieldText, Doc: "how a win ends the game (required with win)"},
+			{Name: "arrival", Type: FieldParts, Slot: SlotArrive, Max: 8, Doc: "what follows the piece's arrival when it did not win"},
+			{Name: "after", Type: FieldPart, Slot: SlotAfter, Doc: "what follows a move after which p does not decide again: `(p, 0)`"},
 			{Name: "other", Type: FieldPart, Slot: SlotPlay, Doc: "plays moves of other kinds"},
 		},
 		New: func(a *Args) (any, error) {
-			r := &placementPlay{drop: a.Kind("drop"), move: a.Kind("move"), win: tester(a.Part("win")), other: player(a.Part("other")), reason: a.Word("reason")}
+			r := &placementPlay{drop: a.Kind("drop"), move: a.Kind("move"), win: tester(a.Part("win")), other: player(a.Part("other")),
+				after: follower(a.Part("after")), reason: a.Word("reason")}
+			r.namer, _ = r.win.(SiteNamer)
+			for _, x := range a.Parts("arrival") {
+				r.arrival = append(r.arrival, x.(Arriver))
+			}
 			if r.drop < 0 && r.move < 0 {
 				return nil, a.Errorf("give drop or move (a move kind), or both")
 			}
@@ -143,12 +140,16 @@ func (r *emitParts) Emit(c *kernel.Ctx, p int) (int, error) {
 			return 0, err
 		}
 	}
-	if r.steps != nil {
+	switch {
+	case r.steps != nil && r.jumps != nil:
+		if _, err := c.EmitStepsJumps(r.kind, r.steps[p-1], r.jumps[p-1]); err != nil {
+			return 0, err
+		}
+	case r.steps != nil:
 		if _, err := c.EmitSteps(r.kind, r.steps[p-1]); err != nil {
 			return 0, err
 		}
-	}
-	if r.jumps != nil {
+	case r.jumps != nil:
 		if _, err := c.EmitJumps(r.kind, r.jumps[p-1]); err != nil {
 			return 0, err
 		}
@@ -201,9 +202,68 @@ func itoa(n int) string {
 type line struct {
 	length   int
 	anywhere bool
-	through  int     // -1: the site given
-	whole    [][]int // per line of the board, its sites: the result's sites when p holds all of it
+	through  int      // -1: the site given
+	skip     [][]bool // per player, per line of the board: the line does not count; nil when all count
+	whole    [][]int  // per line of the board, its sites: the result's sites when p holds all of it
 }
+
+func newLine(a *Args) (any, error) {
+	r := &line{length: a.Int("length"), anywhere: a.Bool("anywhere"), through: a.Site("through")}
+	b := a.Def.Board
+	for li := range b.NumLines() {
+		l := b.Line(li)
+		sites := make([]int, len(l))
+		for i, x := range l {
+			sites[i] = int(x)
+		}
+		r.whole = append(r.whole, sites)
+	}
+	only, except := a.SiteListsPer("only"), a.SiteListsPer("except")
+	if only == nil && except == nil {
+		return r, nil
+	}
+	if only != nil && except != nil {
+		return nil, a.Errorf("give only or except (the lines that count, or those that do not), not both")
+	}
+	given, name := only, "only"
+	if except != nil {
+		given, name = except, "except"
+	}
+	r.skip = make([][]bool, len(given))
+	for p, lines := range given {
+		skip := make([]bool, b.NumLines())
+		if only != nil {
+			for li := range skip {
+				skip[li] = true
+			}
+		}
+		for k, sites := range lines {
+			li := b.LineOf(sites)
+			if li < 0 {
+				return nil, a.Errorf("%s: line %d (%s) is not a line of the board", name, k+1, siteNames(b, sites))
+			}
+			skip[li] = except != nil
+		}
+		r.skip[p] = skip
+	}
+	return r, nil
+}
+
+// siteNames names sites for a message, e.g. "a1 a2 a3".
+func siteNames(b *kernel.Board, sites []int) string {
+	out := ""
+	for i, x := range sites {
+		if i > 0 {
+			out += " "
+		}
+		out += b.SiteName(x)
+	}
+	return out
+}
+
+// Holds is TestSite with s nil: a condition (p owns a line of the board,
+// or one through the site `through`).
+func (r *line) Holds(c *kernel.Ctx, p int) (bool, error) { return r.TestSite(c, p, -1) }
 
 func (r *line) TestSite(c *kernel.Ctx, p, site int) (bool, error) {
 	li, err := r.find(c, p, site)
@@ -232,24 +292,12 @@ func (r *line) find(c *kernel.Ctx, p, site int) (int, error) {
 			return -1, nil
 		}
 	}
-	l, _, _, err := c.InARow(p, site, r.length, r.anywhere)
-	if l == nil || err != nil {
-		return -1, err
+	var skip []bool
+	if r.skip != nil {
+		skip = r.skip[p-1]
 	}
-	b := c.Def.Board
-	if site < 0 {
-		for li := range b.NumLines() {
-			if &b.Line(li)[0] == &l[0] {
-				return li, nil
-			}
-		}
-	}
-	for _, li := range b.LinesAt(site) {
-		if &b.Line(int(li))[0] == &l[0] {
-			return int(li), nil
-		}
-	}
-	return -1, nil
+	li, _, _, err := c.LineRun(p, site, r.length, r.anywhere, skip)
+	return li, err
 }
 
 // sites names the sites of a winning line that made the win: p's run of
@@ -288,6 +336,9 @@ func (r *line) sites(c *kernel.Ctx, li, p, site int) []int {
 type placementPlay struct {
 	drop, move int // -1: none
 	win        SiteTester
+	namer      SiteNamer // win, when it names the sites that made it hold
+	arrival    []Arriver
+	after      Follower
 	other      Player
 	reason     string
 }
@@ -308,21 +359,35 @@ func (r *placementPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 	default:
 		return playOther(c, r.other, p, m)
 	}
-	if r.win == nil {
-		return nil
+	if r.win != nil {
+		var won bool
+		var sites []int
+		var err error
+		if r.namer != nil {
+			won, sites, err = r.namer.TestSiteNamed(c, p, at)
+		} else {
+			won, err = r.win.TestSite(c, p, at)
+		}
+		if err != nil {
+			return err
+		}
+		if won {
+			c.Finish(p, r.reason, nil, sites)
+			return nil
+		}
 	}
-	var won bool
-	var sites []int
-	var err error
-	if x, ok := r.win.(SiteNamer); ok { // a test that names the sites that made it hold
-		won, sites, err = x.TestSiteNamed(c, p, at)
-	} else {
-		won, err = r.win.TestSite(c, p, at)
+	for _, t := range r.arrival {
+		if c.S.Result.Over {
+			return nil
+		}
+		if _, err := t.Arrive(c, p, at); err != nil {
+			return err
+		}
 	}
-	if won && err == nil {
-		c.Finish(p, r.reason, nil, sites)
+	if r.after != nil && !c.S.Result.Over && !c.ToMoveSet {
+		return r.after.After(c, p, 0)
 	}
-	return err
+	return nil
 }
 
 type placementLegal struct {

@@ -177,7 +177,10 @@ func luaType(f Field) string {
 		for _, w := range f.Words {
 			ws = append(ws, fmt.Sprintf("%q", w))
 		}
-		return "(" + strings.Join(ws, "|") + ")"
+		t = strings.Join(ws, "|")
+		if !f.PerPlayer {
+			return "(" + t + ")"
+		}
 	case FieldText:
 		t = "string"
 	case FieldSite:

@@ -170,9 +170,11 @@ func NewArgs(def *kernel.Def, spec *Spec) *Args {
 }
 
 // Set sets a field's decoded value: int (FieldInt, FieldSite, FieldVar,
-// FieldKind, FieldRow), bool, string (FieldWord, FieldText), uint64
+// FieldKind, FieldRow), bool, string (FieldWord, FieldText; []string a
+// FieldWord per player), uint64
 // (FieldTag), []int (lists of sites, variables, kinds), []int32
-// (FieldCounts), *kernel.Track, *kernel.Filter, any (a part), []any,
+// (FieldCounts), [][]int (FieldSiteLists; per player [][][]int),
+// *kernel.Track, *kernel.Filter, any (a part), []any,
 // *Args (FieldTable), []*Args, map[int]any (FieldKindMap, nil for false);
 // a per-player field holds a slice of one per player.
 func (a *Args) Set(name string, v any) { a.vals[name] = v }
@@ -209,6 +211,9 @@ func (a *Args) Int(name string) int {
 // Bool returns a boolean field (false when absent).
 func (a *Args) Bool(name string) bool { v, _ := get[bool](a, name); return v }
 
+// Words returns a per-player word field, nil when absent.
+func (a *Args) Words(name string) []string { v, _ := get[[]string](a, name); return v }
+
 // Word returns a word or text field ("" when absent).
 func (a *Args) Word(name string) string { v, _ := get[string](a, name); return v }
 
@@ -237,6 +242,11 @@ func (a *Args) SiteLists(name string) [][]int { v, _ := get[[][]int](a, name); r
 
 // SiteListsOf returns a field holding a list of lists of sites.
 func (a *Args) SiteListsOf(name string) [][]int { return a.SiteLists(name) }
+
+// SiteListsPer returns a per-player field of lists of lists of sites (a
+// FieldSiteLists given per player): one list of lists per player, nil
+// when absent.
+func (a *Args) SiteListsPer(name string) [][][]int { v, _ := get[[][][]int](a, name); return v }
 
 // Counts returns a list of counts.
 func (a *Args) Counts(name string) []int32 { v, _ := get[[]int32](a, name); return v }

@@ -26,10 +26,11 @@ const (
 	SlotAmount        // Amount: (p) -> a whole number
 	SlotLap           // LapRule: (p, last, track, laps) -> how the relay goes on
 	SlotMoveTest      // MoveTester: (p, kind, sites...) -> boolean
+	SlotArrive        // Arriver: (p, s) -> whether it acted, after a piece arrived on s
 	numSlots
 )
 
-var slotNames = [...]string{"", "emit", "play", "kind play", "sow", "relay", "capture", "site test", "unless", "after", "result", "choices", "count", "condition", "amount", "lap", "move test"}
+var slotNames = [...]string{"", "emit", "play", "kind play", "sow", "relay", "capture", "site test", "unless", "after", "result", "choices", "count", "condition", "amount", "lap", "move test", "arrive"}
 
 // String names the slot.
 func (s Slot) String() string {
@@ -74,6 +75,8 @@ func (s Slot) Call() string {
 		return "(p, last, track, laps) → how the relay goes on"
 	case SlotMoveTest:
 		return "(p, kind, sites...) → boolean"
+	case SlotArrive:
+		return "(p, s) → whether it acted"
 	}
 	return ""
 }
@@ -135,6 +138,11 @@ type (
 	// LapRule says how a relay goes on after a lap that ended on last.
 	LapRule interface {
 		Lap(c *kernel.Ctx, p, last int, t *kernel.Track, laps int) (kernel.LapEnd, error)
+	}
+	// Arriver is a consequence of player p's piece arriving on site at
+	// (dropped or moved there): it reports whether it acted.
+	Arriver interface {
+		Arrive(c *kernel.Ctx, p, at int) (bool, error)
 	}
 )
 
@@ -214,6 +222,9 @@ func Fits(x any, s Slot) bool {
 		return ok
 	case SlotMoveTest:
 		_, ok := x.(MoveTester)
+		return ok
+	case SlotArrive:
+		_, ok := x.(Arriver)
 		return ok
 	}
 	return false

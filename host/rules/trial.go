@@ -72,7 +72,7 @@ func (r *prefer) Emit(c *kernel.Ctx, p int) (int, error) {
 	if n > before {
 		// Swaps kept the preferred in order but not the rest: only the
 		// preferred stay.
-		c.S.Moves = list[:n]
+		c.Keep(n)
 	}
 	if r.keep != nil {
 		list = c.S.Moves
@@ -87,7 +87,7 @@ func (r *prefer) Emit(c *kernel.Ctx, p int) (int, error) {
 				k++
 			}
 		}
-		c.S.Moves = list[:k]
+		c.Keep(k)
 	}
 	return len(c.S.Moves) - before, nil
 }

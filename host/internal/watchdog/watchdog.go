@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/matombo/matombo/host/kernel"
 )
 
 // Tripwire is the context a machine's Lua state runs under. gopher-lua
@@ -22,9 +24,10 @@ type Tripwire struct {
 	seq uint64 // number of the latest call; owned by the machine's goroutine
 
 	// Owned by the machine's goroutine.
-	steps    int64 // steps spent by the current call
-	maxSteps int64
-	overStep bool          // the current call ran out of steps
+	// Steps counts the steps of the current call: Done counts one for
+	// every VM instruction, Charge and the rules kernel (which shares the
+	// counter, see kernel.Ctx) the steps of work done in Go.
+	Steps    kernel.Steps
 	measure  func() uint64 // bytes the machine's script holds now
 	memLimit uint64
 
@@ -104,9 +107,18 @@ const (
 // NewTripwire returns a tripwire for calls of at most steps steps whose
 // script may hold at most memory bytes, as measure reports them.
 func NewTripwire(steps int64, memory uint64, measure func() uint64) *Tripwire {
-	t := &Tripwire{closed: make(chan struct{}), maxSteps: steps, memLimit: memory, measure: measure}
+	t := &Tripwire{closed: make(chan struct{}), Steps: kernel.Steps{Limit: steps}, memLimit: memory, measure: measure}
 	close(t.closed)
 	return t
+}
+
+// Restart begins a new call on t without the watchdog: its number and
+// a fresh step budget, for a call that runs Go alone (see Watchdog.Watch).
+// It touches nothing the watchdog reads.
+func (t *Tripwire) Restart() uint64 {
+	t.seq++
+	t.Steps.Spent, t.Steps.Over = 0, false
+	return t.seq
 }
 
 // Seq is the number of the latest call begun on t.
@@ -121,9 +133,9 @@ func (t *Tripwire) Value(any) any               { return nil }
 
 // Done is called by gopher-lua before every instruction.
 func (t *Tripwire) Done() <-chan struct{} {
-	t.steps++
-	if t.steps > t.maxSteps {
-		t.overStep = true
+	t.Steps.Spent++
+	if t.Steps.Spent > t.Steps.Limit {
+		t.Steps.Over = true
 		return t.closed
 	}
 	if c := t.call.Load(); c&(callStopped|callMeasure) != 0 {
@@ -150,19 +162,23 @@ func (t *Tripwire) check(c uint64) <-chan struct{} {
 	return nil
 }
 
+// Counter is the counter of the steps of the current call, which a rules
+// kernel's Ctx charges directly.
+func (t *Tripwire) Counter() *kernel.Steps { return &t.Steps }
+
 // Charge spends n steps of the current call; it reports false when the
 // call has run out of steps.
 func (t *Tripwire) Charge(n int) bool {
-	t.steps += int64(n)
-	if t.steps > t.maxSteps {
-		t.overStep = true
+	t.Steps.Spent += int64(n)
+	if t.Steps.Spent > t.Steps.Limit {
+		t.Steps.Over = true
 		return false
 	}
 	return true
 }
 
 func (t *Tripwire) Err() error {
-	if t.overStep {
+	if t.Steps.Over {
 		return errStepBudget
 	}
 	if t.call.Load()&callStopped == 0 {
@@ -199,7 +215,7 @@ func (t *Tripwire) ask(seq uint64) {
 
 // FiredFor reports which budget stopped call seq, or None.
 func (t *Tripwire) FiredFor(seq uint64) Trip {
-	if t.overStep {
+	if t.Steps.Over {
 		return Steps
 	}
 	if t.fired.Load() == seq {
@@ -351,7 +367,22 @@ func (w *Watchdog) Remove(t *Tripwire) {
 // the call.
 func (w *Watchdog) Begin(t *Tripwire, c *Cancel) uint64 {
 	t.seq++
-	t.steps, t.overStep = 0, false
+	t.Steps.Spent, t.Steps.Over = 0, false
+	w.arm(t, c)
+	return t.seq
+}
+
+// End marks the end of the call on t.
+func (w *Watchdog) End(t *Tripwire) { t.call.Store(0) }
+
+// Watch starts watching the call on t that Restart began, as Begin
+// would have, keeping the steps it spent so far: a call that runs Go
+// alone, bounded by its steps, is watched only once it runs a script.
+func (w *Watchdog) Watch(t *Tripwire, c *Cancel) { w.arm(t, c) }
+
+// arm watches the current call on t from now on, starting the watchdog's
+// goroutine when it is not running.
+func (w *Watchdog) arm(t *Tripwire, c *Cancel) {
 	t.start.Store(w.clock.Load())
 	t.cancel.Store(c)
 	t.call.Store(t.seq << callShift)
@@ -365,11 +396,7 @@ func (w *Watchdog) Begin(t *Tripwire, c *Cancel) uint64 {
 		w.mu.Unlock()
 		go w.loop(done)
 	}
-	return t.seq
 }
-
-// End marks the end of the call on t.
-func (w *Watchdog) End(t *Tripwire) { t.call.Store(0) }
 
 const idleTicks = 100
 

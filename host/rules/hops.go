@@ -1,0 +1,76 @@
+package rules
+
+import "github.com/matombo/matombo/host/kernel"
+
+// steps_rule: pieces stepping one site along the board's lines in the
+// way each may go, a man only forward and a king both ways. What it
+// shares with jumps_rule (jumps.go) is here too.
+
+var headingWords = []string{"ahead", "back", "both"}
+
+func headingFields() []Field {
+	return []Field{
+		{Name: "from", Type: FieldFilter, PerPlayer: true, Required: true, Doc: "the pieces that move"},
+		{Name: "toward", Type: FieldWord, PerPlayer: true, Words: headingWords, Doc: "the way along the board's lines they move: `ahead` (in the order each line lists its sites), `back` (against it) or `both` (the default); per player, e.g. `{\"ahead\", \"back\"}` for men that move forward"},
+		{Name: "both", Type: FieldFilter, PerPlayer: true, Doc: "the pieces of `from` that move both ways whatever `toward` says (the kings)"},
+	}
+}
+
+func init() {
+	Register(Spec{Name: "steps_rule", Group: "Placing and moving", Slot: SlotEmit,
+		Doc: "a move (from, to) of kind `kind` for each piece of `from` and each empty neighbour along the board's lines in the way the piece moves (`toward`, or both ways for a piece of `both`), piece by piece in board order, each piece's moves by the site moved to. As a site test, `(p, s)`: whether the piece on `s` can step",
+		Fields: append([]Field{
+			{Name: "kind", Type: FieldKind, Arity: 2, Required: true, Doc: "the kind of the moves (from, to)"},
+		}, headingFields()...),
+		New: func(a *Args) (any, error) {
+			h, err := newHops(a, false)
+			if err != nil {
+				return nil, err
+			}
+			return &steps{hops: h}, nil
+		}})
+}
+
+// hops is what steps_rule and jumps_rule share: the kind and each
+// player's pieces and ways.
+type hops struct {
+	kind int
+	per  []kernel.Hops // per player
+}
+
+func newHops(a *Args, jumping bool) (hops, error) {
+	from, both, over, toward := a.Filters("from"), a.Filters("both"), a.Filters("over"), a.Words("toward")
+	r := hops{kind: a.Kind("kind"), per: make([]kernel.Hops, len(from))}
+	for p := range r.per {
+		h := &r.per[p]
+		h.From = from[p]
+		if both != nil {
+			h.Both = both[p]
+		}
+		if jumping {
+			h.Over = over[p]
+		}
+		if toward != nil {
+			switch toward[p] {
+			case "ahead":
+				h.Heading = kernel.Ahead
+			case "back":
+				h.Heading = kernel.Back
+			}
+		}
+	}
+	return r, nil
+}
+
+type steps struct{ hops }
+
+func (r *steps) Emit(c *kernel.Ctx, p int) (int, error) {
+	return c.EmitHops(r.kind, &r.per[p-1], -1, false)
+}
+
+func (r *steps) TestSite(c *kernel.Ctx, p, site int) (bool, error) {
+	if site < 0 {
+		return false, nil
+	}
+	return c.CanHop(&r.per[p-1], site)
+}

@@ -1,0 +1,37 @@
+package rules
+
+import "github.com/matombo/matombo/host/kernel"
+
+// if_rule: legal moves that depend on the position, such as a first move
+// that must (or may not) go to some sites.
+
+func init() {
+	Register(Spec{Name: "if_rule", Group: "Turns", Slot: SlotEmit,
+		Doc: "the moves of `emit(p)` when `when(p)` holds, otherwise those of `otherwise(p)` (none without it): a first drop that must go to the centre, removals while a mill's removal is pending",
+		Fields: []Field{
+			{Name: "when", Type: FieldPart, Slot: SlotCond, Required: true, Doc: "the condition"},
+			{Name: "emit", Type: FieldPart, Slot: SlotEmit, Required: true, Doc: "the moves when it holds"},
+			{Name: "otherwise", Type: FieldPart, Slot: SlotEmit, Doc: "the moves when it does not"},
+		},
+		New: func(a *Args) (any, error) {
+			return &ifEmit{when: a.Part("when").(Condition), emit: a.Part("emit").(Emitter), otherwise: emitter(a.Part("otherwise"))}, nil
+		}})
+}
+
+type ifEmit struct {
+	when            Condition
+	emit, otherwise Emitter
+}
+
+func (r *ifEmit) Emit(c *kernel.Ctx, p int) (int, error) {
+	ok, err := r.when.Holds(c, p)
+	switch {
+	case err != nil:
+		return 0, err
+	case ok:
+		return r.emit.Emit(c, p)
+	case r.otherwise != nil:
+		return r.otherwise.Emit(c, p)
+	}
+	return 0, nil
+}
