@@ -58,7 +58,7 @@ type solveFlags struct {
 
 func (sf *solveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&sf.engine, "engine", "auto", "the engine: auto, retrograde or search")
-	intVar(fs, &sf.maxPos, "max-positions", solve.DefaultMaxPositions, 1, math.MaxUint32-1, "the retrograde engine stores at most `N` positions")
+	intVar(fs, &sf.maxPos, "max-positions", 0, 1, math.MaxUint32-1, fmt.Sprintf("bound the engine that runs: the retrograde engine stores at most `N` positions (default %d), the search engine searches at most N (default: no limit)", solve.DefaultMaxPositions))
 	sizeVar(fs, &sf.maxMemory, "max-memory", "2GiB", maxMemoryLimit, "refuse or stop a solve that needs more memory than `SIZE` (e.g. 512MiB, 8GiB)")
 	durationVar(fs, &sf.maxTime, "max-time", 0, 0, maxDuration, "stop a solve after `DURATION` (e.g. 10m; 0: no limit)")
 	intVar(fs, &sf.threads, "threads", runtime.NumCPU(), 1, runtime.NumCPU(), "solve with `N` goroutines (at most the machine's cores)")
@@ -75,7 +75,7 @@ func (sf *solveFlags) options() ([]solve.Option, time.Duration, error) {
 	if err != nil {
 		return nil, 0, usageErr{"--engine: " + err.Error()}
 	}
-	if sf.maxPos < 1 || sf.maxPos > math.MaxUint32-1 {
+	if sf.maxPos < 0 || sf.maxPos > math.MaxUint32-1 {
 		return nil, 0, usageErr{fmt.Sprintf("--max-positions %d: want 1 to %d", sf.maxPos, uint32(math.MaxUint32-1))}
 	}
 	mem, err := parseBytes(sf.maxMemory)
@@ -91,8 +91,10 @@ func (sf *solveFlags) options() ([]solve.Option, time.Duration, error) {
 	if sf.endgame < -1 || sf.endgame > solve.MaxEndgame {
 		return nil, 0, usageErr{fmt.Sprintf("--endgame %d: want -1 to %d", sf.endgame, solve.MaxEndgame)}
 	}
-	opts := []solve.Option{solve.WithEngine(eng), solve.WithMaxPositions(sf.maxPos), solve.WithMaxBytes(mem),
-		solve.WithThreads(sf.threads), solve.WithEndgame(sf.endgame)}
+	opts := []solve.Option{solve.WithEngine(eng), solve.WithMaxBytes(mem), solve.WithThreads(sf.threads), solve.WithEndgame(sf.endgame)}
+	if sf.maxPos > 0 {
+		opts = append(opts, solve.WithMaxPositions(sf.maxPos))
+	}
 	if sf.table != "" {
 		tb, err := parseBytes(sf.table)
 		if err != nil {
@@ -119,6 +121,8 @@ type solveReport struct {
 	Counts      *solve.Counts  `json:"counts,omitempty"`
 	Moves       []hintMove     `json:"moves,omitempty"`
 	Fingerprint string         `json:"fingerprint"`
+	// Search is what the search engine did (when it ran in this command).
+	Search *solve.SearchStats `json:"search,omitempty"`
 }
 
 // refusalReport is what --json writes when a solve is refused or stopped.
@@ -198,6 +202,9 @@ func makeSolveReport(g *host.Game, sol *solve.Solution) (solveReport, error) {
 	}
 	if open.Plies >= 0 {
 		rep.Plies = &open.Plies
+	}
+	if st := sol.SearchStats(); st.Nodes > 0 {
+		rep.Search = &st
 	}
 	if sol.Engine() == solve.Retrograde {
 		counts := sol.Counts()
@@ -283,7 +290,7 @@ func solution(w io.Writer, g *host.Game, sf *solveFlags, fresh bool) (*solve.Sol
 	}
 	est, err := solve.Estimate(g, opts...)
 	if err != nil {
-		return nil, err
+		return nil, cliSolveError(err, sf)
 	}
 	describeEstimate(w, g, est, sf)
 	ctx := context.Background()
@@ -297,14 +304,16 @@ func solution(w io.Writer, g *host.Game, sf *solveFlags, fresh bool) (*solve.Sol
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	start := time.Now()
 	bar := newSolveBar(w, est)
-	opts = append(opts, solve.WithProgress(bar.update))
+	opts = append(opts, solve.WithProgress(bar.update), solve.WithLog(func(msg string) {
+		fmt.Fprintf(w, "matombo: %s\n", oneLine(msg))
+	}))
 	sol, err := solve.Solve(ctx, g, opts...)
 	bar.finish()
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("stopped after --max-time %v: %w", maxTime, err)
 		}
-		return nil, err
+		return nil, cliSolveError(err, sf)
 	}
 	fmt.Fprintf(w, "solved in %.2f s\n", time.Since(start).Seconds())
 	if path, err := solve.SaveCached(sol, g); err != nil {
@@ -373,3 +382,50 @@ func defaultSolveFlags() *solveFlags {
 	sf.register(flag.NewFlagSet("solve", flag.ContinueOnError))
 	return &sf
 }
+
+// cliSolveError words the solver's errors, which name its Go options, with
+// the command's flags.
+func cliSolveError(err error, sf *solveFlags) error {
+	var tl *solve.TooLargeError
+	var ce *solve.CycleError
+	switch {
+	case errors.As(err, &tl):
+		return &flagError{err: err, msg: tooLargeMessage(tl, sf)}
+	case errors.As(err, &ce):
+		return &flagError{err: err, msg: fmt.Sprintf("%s: a position repeats on a line of play, which the search engine does not handle: use --engine retrograde", ce.Game)}
+	}
+	return err
+}
+
+// tooLargeMessage says what limit a solve reached, and which flag to
+// change.
+func tooLargeMessage(e *solve.TooLargeError, sf *solveFlags) string {
+	if e.Why != "" {
+		return e.Error()
+	}
+	switch e.Limit {
+	case solve.LimitSearched:
+		return fmt.Sprintf("%s: the search engine searched %d positions, more than the %d allowed (--max-positions), without finishing: raise --max-positions, or give it --max-time instead",
+			e.Game, e.Positions, e.MaxPositions)
+	case solve.LimitPositions:
+		return fmt.Sprintf("%s has more than %d positions reachable from the opening; storing them needs more than %s (about %d bytes a position): raise --max-positions to try anyway, or use --engine search",
+			e.Game, e.MaxPositions, solve.FormatBytes(e.EstimateBytes), e.BytesPerPos)
+	}
+	if e.Positions > 0 {
+		return fmt.Sprintf("%s has more positions than fit in %s (--max-memory): stopped after storing %d of them (about %d bytes a position); raise --max-memory, or use --engine search",
+			e.Game, solve.FormatBytes(e.MaxBytes), e.Positions, e.BytesPerPos)
+	}
+	return fmt.Sprintf("solving %s with the %s engine needs about %s, more than the budget of %s (--max-memory)",
+		e.Game, e.Engine, solve.FormatBytes(e.EstimateBytes), solve.FormatBytes(e.MaxBytes))
+}
+
+// flagError is a solver error worded for the command line; it unwraps to
+// the solver's.
+type flagError struct {
+	err error
+	msg string
+}
+
+func (e *flagError) Error() string { return e.msg }
+
+func (e *flagError) Unwrap() error { return e.err }

@@ -69,6 +69,18 @@ func TestSolveRefusesLargeGames(t *testing.T) {
 	assert.Contains(t, r.stderr, "--max-positions 0: want a whole number from 1 to")
 }
 
+// TestSolveSearchMaxPositions: --max-positions bounds the search engine
+// too, and the message names the flag (the library's names its option).
+func TestSolveSearchMaxPositions(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "solve", "kalah", "--param", "pits=4", "--param", "seeds=4", "--engine", "search",
+		"--endgame", "0", "--threads", "1", "--max-positions", "5000")
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "more than the 5000 allowed (--max-positions)")
+	assert.Contains(t, r.stderr, "raise --max-positions")
+	assert.NotContains(t, r.stderr, "solve.With")
+}
+
 // TestSolveRefusalAsJSON: with --json a refused solve writes its refusal
 // on stdout as JSON, before anything is explored when the estimate is over
 // the budget.

@@ -22,6 +22,18 @@ type banks struct {
 	total  int   // counters in the game
 	sites  int
 	layout encodingLayout
+
+	owners []int // the owner of each site in the opening
+
+	// own[p-1][i] reports whether play site i belongs to player p in the
+	// opening (the share a database's values are stored around).
+	own [2][]bool
+	// mirror, when the board has one, maps play site i to the play site
+	// that plays Player 2's part where i plays Player 1's, and back: a
+	// position with Player 2 to move is worth, for the mover, what its
+	// mirror image with Player 1 to move is worth. Databases hold one side
+	// to move and derive the other; building them checks the mirror.
+	mirror []int
 }
 
 // encodingLayout splits a position's encoding (State.AppendPosition: the
@@ -31,6 +43,7 @@ type banks struct {
 type encodingLayout struct {
 	fixedMid []byte // owners, as in the opening
 	fixedEnd []byte // hands and variables, as in the opening
+	vars     int    // position variables
 }
 
 // StoreTag is the tag of the sites that bank counters for good.
@@ -50,6 +63,7 @@ func findBanks(g *host.Game) (*banks, error) {
 	bk := &banks{sites: b.NumSites()}
 	for i := 0; i < b.NumSites(); i++ {
 		bk.total += s.Count(i)
+		bk.owners = append(bk.owners, s.Owner(i))
 		if b.HasTag(i, StoreTag) {
 			o := s.Owner(i)
 			if o < 1 || o > 2 {
@@ -58,6 +72,8 @@ func findBanks(g *host.Game) (*banks, error) {
 			bk.store, bk.owner = append(bk.store, i), append(bk.owner, o)
 		} else {
 			bk.play = append(bk.play, i)
+			bk.own[0] = append(bk.own[0], s.Owner(i) == 1)
+			bk.own[1] = append(bk.own[1], s.Owner(i) == 2)
 		}
 	}
 	for p := 1; p <= 2; p++ {
@@ -95,7 +111,104 @@ func findBanks(g *host.Game) (*banks, error) {
 	}
 	bk.layout.fixedMid = append([]byte(nil), enc[ends[ns-1]:ends[2*ns-1]]...)
 	bk.layout.fixedEnd = append([]byte(nil), enc[ends[2*ns+1]:ends[len(ends)-2]]...)
+	bk.layout.vars = len(vals) - (2*ns + 2 + 2 + 1)
+	bk.mirror = findMirror(g, bk)
 	return bk, nil
+}
+
+// findMirror looks for a symmetry of the board that swaps the players: a
+// permutation of the sites, its own inverse, that maps each player's sites
+// to the other's, stores to stores, and the opening to itself, taken from
+// the tracks (one track's sites onto another's of the same length, place
+// by place, or a loop onto itself half way round). It returns the map of
+// the sites in play, or nil. Whether the rules respect it is checked while
+// a database is built. A game with position variables gets none (what a
+// variable means for each player is the script's).
+func findMirror(g *host.Game, bk *banks) []int {
+	if bk.layout.vars != 0 {
+		return nil
+	}
+	b := g.Board()
+	s := g.Start()
+	if s.Captured(1) != s.Captured(2) {
+		return nil
+	}
+	n := b.NumSites()
+	try := func(sigma []int) []int {
+		// Complete it as an involution, then check it.
+		for i, j := range sigma {
+			if j >= 0 && sigma[j] < 0 {
+				sigma[j] = i
+			}
+		}
+		for i, j := range sigma {
+			if j < 0 || sigma[j] != i {
+				return nil
+			}
+			oi, oj := s.Owner(i), s.Owner(j)
+			if (oi == 0) != (oj == 0) || (oi != 0 && oi == oj) || s.Count(i) != s.Count(j) || b.HasTag(i, StoreTag) != b.HasTag(j, StoreTag) {
+				return nil
+			}
+		}
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = -1
+		}
+		for i, site := range bk.play {
+			idx[site] = i
+		}
+		out := make([]int, len(bk.play))
+		for i, site := range bk.play {
+			if idx[sigma[site]] < 0 {
+				return nil
+			}
+			out[i] = idx[sigma[site]]
+		}
+		return out
+	}
+	tracks := b.Tracks()
+	fresh := func() []int {
+		sigma := make([]int, n)
+		for i := range sigma {
+			sigma[i] = -1
+		}
+		return sigma
+	}
+	place := func(sigma []int, from, to int) bool {
+		if sigma[from] >= 0 && sigma[from] != to {
+			return false
+		}
+		sigma[from] = to
+		return true
+	}
+	for ti, t := range tracks {
+		for ui, u := range tracks {
+			if ti == ui || len(t.Sites) != len(u.Sites) {
+				continue
+			}
+			sigma, ok := fresh(), true
+			for k := range t.Sites {
+				ok = ok && place(sigma, t.Sites[k], u.Sites[k])
+			}
+			if ok {
+				if m := try(sigma); m != nil {
+					return m
+				}
+			}
+		}
+		if t.Loop && len(t.Sites)%2 == 0 {
+			sigma, ok, h := fresh(), true, len(t.Sites)/2
+			for k := range t.Sites {
+				ok = ok && place(sigma, t.Sites[k], t.Sites[(k+h)%len(t.Sites)])
+			}
+			if ok {
+				if m := try(sigma); m != nil {
+					return m
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // bankDiff is Player 1's banked counters minus Player 2's.
@@ -120,6 +233,18 @@ func (bk *banks) inPlay(s *host.State) int {
 	return n
 }
 
+// readCounts sets counts to the counters on the sites in play and returns
+// their sum.
+func (bk *banks) readCounts(s *host.State, counts []int) int {
+	j := 0
+	for i, site := range bk.play {
+		c := s.Count(site)
+		counts[i] = c
+		j += c
+	}
+	return j
+}
+
 // encode appends the encoding of the position with the given counts on
 // the sites in play, the other counters banked by player banker, and
 // player toMove to move; the rest as in the opening.
@@ -128,22 +253,28 @@ func (bk *banks) encode(dst []byte, counts []int, banker, toMove int) []byte {
 	for _, c := range counts {
 		rest -= c
 	}
-	site := make([]int, bk.sites) // small: sites of a board
+	var site [256]int // a board has few sites
+	sites := site[:0]
+	if bk.sites <= len(site) {
+		sites = site[:bk.sites]
+	} else {
+		sites = make([]int, bk.sites)
+	}
 	for i, p := range bk.play {
-		site[p] = counts[i]
+		sites[p] = counts[i]
 	}
 	captured := [2]int{}
 	placed := false
 	for i, s := range bk.store {
 		if bk.owner[i] == banker {
-			site[s], placed = rest, true
+			sites[s], placed = rest, true
 			break
 		}
 	}
 	if !placed {
 		captured[banker-1] = rest
 	}
-	for _, c := range site {
+	for _, c := range sites {
 		dst = binary.AppendVarint(dst, int64(c))
 	}
 	dst = append(dst, bk.layout.fixedMid...)
@@ -153,10 +284,29 @@ func (bk *banks) encode(dst []byte, counts []int, banker, toMove int) []byte {
 	return binary.AppendVarint(dst, int64(toMove))
 }
 
+// fixedFast is fixedAsOpening, without encoding the position when the
+// game has no position variables.
+func (bk *banks) fixedFast(s *host.State, buf *[]byte) bool {
+	if bk.layout.vars != 0 {
+		return bk.fixedAsOpening(s, buf)
+	}
+	if s.Hand(1) != 0 || s.Hand(2) != 0 {
+		return false
+	}
+	for i, o := range bk.owners {
+		if s.Owner(i) != o {
+			return false
+		}
+	}
+	return true
+}
+
 // fixedAsOpening reports whether s keeps the opening's owners, hands and
 // variables, as the positions of a database do.
-func (bk *banks) fixedAsOpening(s *host.State, buf []byte) bool {
-	enc := s.AppendPosition(buf[:0])
+// buf is a buffer for the encoding, kept for the next call.
+func (bk *banks) fixedAsOpening(s *host.State, buf *[]byte) bool {
+	enc := s.AppendPosition((*buf)[:0])
+	*buf = enc
 	i := 0
 	for n := 0; n < bk.sites; n++ { // skip the counts
 		_, k := binary.Varint(enc[i:])

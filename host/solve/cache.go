@@ -12,23 +12,22 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/safefile"
 )
 
-// CachePath is the file that caches g's solution: under the user's cache
-// directory (see os.UserCacheDir), in matombo/solve, named by the game and
-// its fingerprint (Game.Fingerprint).
-func CachePath(g *host.Game) (string, error) {
-	dir, err := cacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, g.Name()+"-"+g.Fingerprint()+".solution"), nil
+// CachePath is the file that caches g's solution: in the cache folder
+// (WithCacheDir; by default matombo/solve under the user's cache
+// directory, see os.UserCacheDir), named by the game and its fingerprint
+// (Game.Fingerprint). Of opts only WithCacheDir matters.
+func CachePath(g *host.Game, opts ...Option) (string, error) {
+	return NewCache(newConfig(opts).cacheDir).Path(g)
 }
 
-func cacheDir() (string, error) {
+// defaultCacheDir is matombo/solve under the user's cache directory.
+func defaultCacheDir() (string, error) {
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		return "", fmt.Errorf("solution cache: %w", err)
@@ -50,14 +49,73 @@ func (e *CacheError) Error() string { return fmt.Sprintf("cached solution %s: %s
 
 func (e *CacheError) Unwrap() error { return e.Err }
 
-// LoadCached reads g's cached solution and checks it: its checksum, that
-// it is of g (its fingerprint), and that its values agree with one move of
-// lookahead (every position of a small solution, a sample of a large one,
-// and the opening's moves). When there is none the error satisfies
-// errors.Is(err, fs.ErrNotExist); a file that fails a check gives a
+// LoadCached reads g's cached solution and checks it (see Cache.Load). Of
+// opts only WithCacheDir matters.
+func LoadCached(g *host.Game, opts ...Option) (*Solution, error) {
+	return NewCache(newConfig(opts).cacheDir).Load(context.Background(), g)
+}
+
+// CheckAllBelow is the number of positions below which a cached solution
+// is checked whole when it is loaded; above, a sample of CheckSample
+// positions is.
+const CheckAllBelow = 200_000
+
+// CheckSample is the number of positions of a large cached solution
+// checked when it is loaded.
+const CheckSample = 2000
+
+// SaveCached writes the solution to g's cache file, atomically (a reader
+// sees the old file or the whole new one), and returns its path. Of opts
+// only WithCacheDir matters.
+func SaveCached(sol *Solution, g *host.Game, opts ...Option) (string, error) {
+	return NewCache(newConfig(opts).cacheDir).Save(sol, g)
+}
+
+// Cache is a folder of cached solutions (endgame databases are kept
+// beside them: give Solve WithCacheDir with the same folder). It
+// remembers the files it wrote, so that loading one of them again skips
+// the check of its values against the rules (its checksum still proves it
+// is the file written). It is safe for concurrent use.
+type Cache struct {
+	dir     string
+	mu      sync.Mutex
+	written map[string][sha256.Size]byte // path: the checksum of the file written there
+}
+
+// NewCache returns the cache of solutions in dir ("": matombo/solve under
+// the user's cache directory).
+func NewCache(dir string) *Cache { return &Cache{dir: dir, written: map[string][sha256.Size]byte{}} }
+
+// Dir is the cache's folder.
+func (c *Cache) Dir() (string, error) {
+	if c.dir != "" {
+		return c.dir, nil
+	}
+	return defaultCacheDir()
+}
+
+// Path is the file of g's solution in the cache.
+func (c *Cache) Path(g *host.Game) (string, error) {
+	dir, err := c.Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, g.Name()+"-"+g.Fingerprint()+".solution"), nil
+}
+
+// Load reads g's cached solution and checks it: its checksum, that it is
+// of g (its fingerprint), and, unless this Cache wrote the file, that its
+// values agree with one move of lookahead (every position of a solution
+// of at most CheckAllBelow positions, else CheckSample drawn at random,
+// and the opening's moves). Reading costs about a second a million
+// positions, the check as much again for a small solution (a sample of a
+// large one costs a fraction of a second); a full Solution.Check of
+// 6 million positions takes about 20 seconds. When there is no file the
+// error satisfies errors.Is(err, fs.ErrNotExist); stopped by ctx, it
+// wraps a *host.CanceledError; a file that fails a check gives a
 // *CacheError that says why.
-func LoadCached(g *host.Game) (*Solution, error) {
-	path, err := CachePath(g)
+func (c *Cache) Load(ctx context.Context, g *host.Game) (*Solution, error) {
+	path, err := c.Path(g)
 	if err != nil {
 		return nil, err
 	}
@@ -70,28 +128,44 @@ func LoadCached(g *host.Game) (*Solution, error) {
 		return nil, &CacheError{Path: path, Reason: err.Error(), Err: err}
 	}
 	defer f.Close()
-	sol, err := read(f, g, f.Size)
+	sol, sum, err := read(f, g, f.Size)
 	if err != nil {
 		return nil, &CacheError{Path: path, Reason: err.Error(), Err: err}
 	}
-	if err := sol.CheckSample(context.Background(), g, CheckAllBelow, 2000); err != nil {
+	c.mu.Lock()
+	wrote, ok := c.written[path]
+	c.mu.Unlock()
+	if ok && wrote == sum {
+		return sol, nil
+	}
+	if err := sol.CheckSample(ctx, g, CheckAllBelow, CheckSample); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("loading the solution of %s: %w", g.Name(), canceled(ctx))
+		}
 		return nil, &CacheError{Path: path, Reason: "its values do not agree with the rules (" + oneLine(err.Error()) + ")", Err: err}
 	}
 	return sol, nil
 }
 
-// CheckAllBelow is the number of positions below which LoadCached checks
-// every position of a cached solution; above, it checks a sample.
-const CheckAllBelow = 200_000
-
-// SaveCached writes the solution to g's cache file, atomically (a reader
+// Save writes the solution to g's file in the cache, atomically (a reader
 // sees the old file or the whole new one), and returns its path.
-func SaveCached(sol *Solution, g *host.Game) (string, error) {
-	path, err := CachePath(g)
+func (c *Cache) Save(sol *Solution, g *host.Game) (string, error) {
+	path, err := c.Path(g)
 	if err != nil {
 		return "", err
 	}
-	return path, writeAtomic(path, sol.WriteTo)
+	var sum [sha256.Size]byte
+	err = writeAtomic(path, func(w io.Writer) (int64, error) {
+		n, s, err := sol.writeTo(w)
+		sum = s
+		return n, err
+	})
+	if err == nil {
+		c.mu.Lock()
+		c.written[path] = sum
+		c.mu.Unlock()
+	}
+	return path, err
 }
 
 // writeAtomic writes a file through a temporary file in the same folder,
@@ -134,6 +208,12 @@ const magic = "matombo solution 3\n"
 
 // WriteTo writes the solution in its binary form.
 func (sol *Solution) WriteTo(w io.Writer) (int64, error) {
+	n, _, err := sol.writeTo(w)
+	return n, err
+}
+
+// writeTo writes the solution and returns its checksum.
+func (sol *Solution) writeTo(w io.Writer) (int64, [sha256.Size]byte, error) {
 	cw := &countWriter{w: bufio.NewWriterSize(w, 1<<16), h: sha256.New()}
 	var b []byte
 	b = append(b, magic...)
@@ -194,16 +274,18 @@ func (c *countWriter) write(b []byte) {
 	c.err = err
 }
 
-func (c *countWriter) finish() (int64, error) {
+func (c *countWriter) finish() (int64, [sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	copy(sum[:], c.h.Sum(nil))
 	if c.err == nil {
-		n, err := c.w.Write(c.h.Sum(nil))
+		n, err := c.w.Write(sum[:])
 		c.n += int64(n)
 		c.err = err
 	}
 	if c.err == nil {
 		c.err = c.w.Flush()
 	}
-	return c.n, c.err
+	return c.n, sum, c.err
 }
 
 func appendString(b []byte, s string) []byte {
@@ -229,10 +311,22 @@ func appendEntry(b []byte, e Entry) []byte {
 // Read reads a solution written by WriteTo and checks that it belongs to g
 // and that its checksum is right. It does not check its values against the
 // rules: Check does.
-func Read(r io.Reader, g *host.Game) (*Solution, error) { return read(r, g, -1) }
+func Read(r io.Reader, g *host.Game) (*Solution, error) {
+	sol, _, err := read(r, g, -1)
+	return sol, err
+}
 
-// read reads a solution from r, of size bytes when size >= 0.
-func read(r io.Reader, g *host.Game, size int64) (*Solution, error) {
+// read reads a solution from r, of size bytes when size >= 0, and returns
+// its checksum.
+func read(r io.Reader, g *host.Game, size int64) (*Solution, [sha256.Size]byte, error) {
+	sol, err := readSolution(r, g, size)
+	if err != nil {
+		return nil, [sha256.Size]byte{}, err
+	}
+	return sol, sol.sum, nil
+}
+
+func readSolution(r io.Reader, g *host.Game, size int64) (*Solution, error) {
 	h := sha256.New()
 	sr := &streamReader{r: bufio.NewReaderSize(r, 1<<16), h: h}
 	head := sr.bytes(len(magic))
@@ -314,6 +408,7 @@ func read(r io.Reader, g *host.Game, size int64) (*Solution, error) {
 	if string(stored) != string(sum) {
 		return nil, errors.New("its checksum does not match its contents: the file was damaged or changed")
 	}
+	copy(sol.sum[:], sum)
 	if _, err := sr.r.ReadByte(); err != io.EOF {
 		return nil, errors.New("damaged solution file: bytes after the checksum")
 	}

@@ -4,37 +4,67 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
+	"math/rand/v2"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/matombo/matombo/host"
-	"github.com/matombo/matombo/host/safefile"
 )
 
 // An endgame database holds the value of every position with at most k
-// counters in play, for either player to move, whatever the banks hold:
-// the margin the counters in play will still bring to Player 1, under
-// perfect play (a number from -k to k). It is computed once by
-// retrograde analysis, layer by layer (a move never brings counters back
-// into play, so a position's moves lead to its own layer or to smaller
-// ones), and stored in the cache folder.
+// counters in play, whatever the banks hold: the margin the counters in
+// play will still bring to the player to move, under perfect play (a
+// number from -k to k).
+//
+// Positions are indexed by the combinatorial rank of their counts on the
+// sites in play, layer by layer (0 counters in play, then 1, ...). When
+// the board has a mirror that swaps the players (see banks.mirror), only
+// positions with Player 1 to move are stored: one with Player 2 to move is
+// looked up as its mirror image. Values take 4 bits a position: when every
+// counter in play ends with one player or the other, the margin to come
+// and the counters in play have the same parity, and the database stores
+// x, the counters the mover will win, else the margin plus the counters; a
+// layer of more than 15 values stores a window of 14 exact values around
+// the counters on the mover's side, the codes 0 and 15 saying "this or
+// less" and "this or more" (bounds the search uses as bounds).
+//
+// A database is computed once by retrograde analysis, from the smaller
+// counts upward (a move never brings counters back into play, so a
+// position's moves lead to its own layer or to smaller ones); within a
+// layer, in parallel, each position's value is computed from its moves',
+// depth first for the moves that stay in the layer. It is saved in the
+// cache folder under a digest of how the game's moves act on such
+// positions, so that boards that differ only in their opening (the same
+// pits with 3, 4 or 5 counters each) share it.
 type endgameDB struct {
-	k      int
-	n      int       // sites in play
-	offset []int64   // index of the first position of each layer
-	binom  [][]int64 // binom[a][b] = C(a, b)
-	vals   []int8
+	k, n   int
+	sym    bool    // one side to move (Player 1), the other by the mirror
+	half   bool    // values in halves: the margin and the counters have the same parity
+	offset []int64 // index of the first position of each layer
+	// tab[p][r] = C(r+p, p), the ways to put at most r counters on p sites
+	// (r counters on p+1 sites).
+	tab    [][]int64
+	own    []bool // the play sites of Player 1 in the opening (the window's centre)
+	mirror []int
+	nib    []byte // 4 bits a position
+	digest string
 }
 
-// endgamePositions is the number of positions of a database: both players
-// to move, every way to put at most k counters on n sites.
-func endgamePositions(n, k int) int64 { return 2 * binomial(int64(k+n), int64(n)) }
+// endgamePositions is the number of positions of a database of k counters
+// on n sites in play: one or both players to move, every way to put at
+// most k counters on the sites.
+func endgamePositions(n, k int, sym bool) int64 {
+	p := binomial(int64(k+n), int64(n))
+	if !sym {
+		p *= 2
+	}
+	return p
+}
 
 func binomial(a, b int64) int64 {
 	if b < 0 || b > a {
@@ -47,35 +77,53 @@ func binomial(a, b int64) int64 {
 	return r
 }
 
-func newEndgameDB(n, k int) *endgameDB {
-	db := &endgameDB{k: k, n: n}
-	db.binom = make([][]int64, k+n+1)
-	for a := range db.binom {
-		db.binom[a] = make([]int64, n+1)
-		for b := 0; b <= n; b++ {
-			db.binom[a][b] = binomial(int64(a), int64(b))
+func newEndgameDB(n, k int, sym bool) *endgameDB {
+	db := &endgameDB{k: k, n: n, sym: sym}
+	db.tab = make([][]int64, n+1)
+	for p := range db.tab {
+		db.tab[p] = make([]int64, k+2)
+		for r := range db.tab[p] {
+			db.tab[p][r] = binomial(int64(r+p), int64(p))
 		}
 	}
 	db.offset = make([]int64, k+2)
 	for j := 0; j <= k; j++ {
-		db.offset[j+1] = db.offset[j] + 2*db.layerSize(j)
+		db.offset[j+1] = db.offset[j] + db.layerLen(j)
 	}
 	return db
 }
 
 // layerSize is the number of ways to put j counters on n sites.
-func (db *endgameDB) layerSize(j int) int64 { return db.binom[j+db.n-1][db.n-1] }
+func (db *endgameDB) layerSize(j int) int64 { return db.tab[db.n-1][j] }
 
-// rank is the index of counts (summing to j) within layer j.
+// layerLen is the number of positions of layer j.
+func (db *endgameDB) layerLen(j int) int64 {
+	if db.sym {
+		return db.layerSize(j)
+	}
+	return 2 * db.layerSize(j)
+}
+
+// positions is the number of positions of the database.
+func (db *endgameDB) positions() int64 { return db.offset[db.k+1] }
+
+// bytes is the memory of the database's values.
+func (db *endgameDB) bytes() int64 { return (db.positions() + 1) / 2 }
+
+// rank is the index of counts (summing to j) within layer j, in the
+// lexicographic order of the counts: for each site, the ways to fill the
+// sites after it when it holds fewer, C(rem+p, p) - C(rem-c+p, p) by the
+// hockey-stick identity.
 func (db *endgameDB) rank(counts []int, j int) int64 {
 	r := int64(0)
 	rem := j
-	for i := 0; i < db.n-1; i++ {
-		parts := db.n - 1 - i // sites after i
-		for v := 0; v < counts[i]; v++ {
-			r += db.binom[rem-v+parts-1][parts-1]
+	last := db.n - 1
+	for i, c := range counts[:last] {
+		if c > 0 {
+			t := db.tab[last-i]
+			r += t[rem] - t[rem-c]
+			rem -= c
 		}
-		rem -= counts[i]
 	}
 	return r
 }
@@ -83,11 +131,12 @@ func (db *endgameDB) rank(counts []int, j int) int64 {
 // unrank sets counts to the r-th way of putting j counters on the sites.
 func (db *endgameDB) unrank(counts []int, r int64, j int) {
 	rem := j
-	for i := 0; i < db.n-1; i++ {
-		parts := db.n - 1 - i
+	last := db.n - 1
+	for i := 0; i < last; i++ {
+		t := db.tab[last-i-1]
 		v := 0
 		for {
-			c := db.binom[rem-v+parts-1][parts-1]
+			c := t[rem-v] // ways with exactly v here: C(rem-v + p-1, p-1)
 			if r < c {
 				break
 			}
@@ -97,95 +146,252 @@ func (db *endgameDB) unrank(counts []int, r int64, j int) {
 		counts[i] = v
 		rem -= v
 	}
-	counts[db.n-1] = rem
+	counts[last] = rem
 }
 
-// index is the position of counts (j counters) with player p to move.
-func (db *endgameDB) index(counts []int, j, p int) int64 {
-	return db.offset[j] + 2*db.rank(counts, j) + int64(p-1)
+// index returns the index of the position with counts (j counters) and
+// mover to move, and whether it is stored as its mirror image (its value
+// for the mover is then the stored one; the counts are mirrored into
+// scratch).
+func (db *endgameDB) index(counts []int, j, mover int, scratch []int) (int64, []int) {
+	if !db.sym {
+		return db.offset[j] + 2*db.rank(counts, j) + int64(mover-1), counts
+	}
+	if mover == 2 {
+		for i, m := range db.mirror {
+			scratch[i] = counts[m]
+		}
+		counts = scratch
+	}
+	return db.offset[j] + db.rank(counts, j), counts
 }
 
-// bytes is the memory of the database's values.
-func (db *endgameDB) bytes() int64 { return db.offset[db.k+1] }
+// moverShare is the counters on the mover's sites of a stored position
+// (Player 1's in a database of one side to move).
+func (db *endgameDB) moverShare(counts []int, mover int) int {
+	o := 0
+	for i, c := range counts {
+		if db.own[i] == (mover == 1) {
+			o += c
+		}
+	}
+	return o
+}
+
+// window returns the range of the stored quantity x in layer j (0 to R)
+// and the first value of the 4-bit window for a position whose mover has
+// o counters on their sites.
+func (db *endgameDB) window(j, o int) (R, w0 int) {
+	R = j
+	if !db.half {
+		R, o = 2*j, 2*o
+	}
+	if R <= 15 {
+		return R, 0
+	}
+	return R, min(max(o-7, 0), R-15)
+}
+
+// encodeValue is the 4-bit code of a margin v for the mover.
+func (db *endgameDB) encodeValue(v, j, o int) byte {
+	x := v + j
+	if db.half {
+		x /= 2
+	}
+	_, w0 := db.window(j, o)
+	return byte(min(max(x-w0, 0), 15))
+}
+
+// decodeValue returns the bounds on the mover's margin that code says.
+func (db *endgameDB) decodeValue(code byte, j, o int) (lo, hi int) {
+	R, w0 := db.window(j, o)
+	xlo, xhi := w0+int(code), w0+int(code)
+	if code == 0 {
+		xlo = 0
+	}
+	if code == 15 {
+		xhi = R
+	}
+	if db.half {
+		return 2*xlo - j, 2*xhi - j
+	}
+	return xlo - j, xhi - j
+}
+
+func (db *endgameDB) code(i int64) byte { return db.nib[i>>1] >> (4 * (i & 1)) & 15 }
+
+// probe returns bounds on what the counters in play will bring Player 1
+// in the position with counts on the sites in play (j of them) and mover
+// to move.
+func (db *endgameDB) probe(counts []int, j, mover int, scratch []int) (lo, hi int) {
+	i, stored := db.index(counts, j, mover, scratch)
+	storedMover := mover
+	if db.sym {
+		storedMover = 1 // a mirror image has Player 1 to move
+	}
+	lo, hi = db.decodeValue(db.code(i), j, db.moverShare(stored, storedMover))
+	if mover == 2 {
+		lo, hi = -hi, -lo
+	}
+	return lo, hi
+}
 
 // errNoDB is wrapped by the errors that say why a game gets no database.
 var errNoDB = errors.New("no endgame database")
 
-// buildEndgame computes the database of g with at most k counters in
-// play, reporting progress.
-func buildEndgame(ctx context.Context, g *host.Game, bk *banks, k, threads int, progress func(Progress)) (*endgameDB, error) {
-	db := newEndgameDB(len(bk.play), k)
-	if k > 127 {
-		return nil, fmt.Errorf("%w: at most 127 counters in play", errNoDB)
+// errMirror says that the rules do not respect the board's mirror.
+var errMirror = errors.New("the rules do not treat the players alike by the board's mirror")
+
+// unknownValue marks a value not computed yet while a database is built.
+const unknownValue = -128
+
+// byteArray is an array of int8 shared by goroutines, read and written
+// atomically a byte at a time.
+type byteArray []atomic.Uint32
+
+func newByteArray(n int64, fill int8) byteArray {
+	a := make(byteArray, (n+3)/4)
+	w := uint32(uint8(fill)) * 0x01010101
+	for i := range a {
+		a[i].Store(w)
 	}
-	db.vals = make([]int8, db.bytes())
+	return a
+}
+
+func (a byteArray) get(i int64) int8 { return int8(a[i>>2].Load() >> (8 * (i & 3))) }
+
+func (a byteArray) set(i int64, v int8) {
+	w, sh := &a[i>>2], 8*(i&3)
+	for {
+		old := w.Load()
+		nw := old&^(0xff<<sh) | uint32(uint8(v))<<sh
+		if w.CompareAndSwap(old, nw) {
+			return
+		}
+	}
+}
+
+// orNibble sets the 4 bits of position i in a packed array shared by
+// goroutines (its bits are zero before).
+func orNibble(words []atomic.Uint32, i int64, code byte) {
+	words[i>>3].Or(uint32(code) << (4 * (i & 7)))
+}
+
+// dbBuild is the shared state of a database being built.
+type dbBuild struct {
+	ctx    context.Context
+	g      *host.Game
+	bk     *banks
+	db     *endgameDB
+	exact  byteArray       // the mover's margin to come, exactly
+	nib    []atomic.Uint32 // the 4-bit codes, eight a word
+	noHalf atomic.Bool     // a value breaks the parity
+	done   atomic.Int64
+}
+
+// buildEndgame computes the database of g with at most k counters in
+// play, on threads goroutines, reporting progress. It stores one side to
+// move when the board has a mirror the rules respect, both otherwise.
+func buildEndgame(ctx context.Context, g *host.Game, bk *banks, k, threads int, progress func(Progress)) (*endgameDB, error) {
+	if k > MaxEndgame {
+		return nil, fmt.Errorf("%w: at most %d counters in play", errNoDB, MaxEndgame)
+	}
+	sym := bk.mirror != nil
+	for {
+		db, err := buildEndgameWith(ctx, g, bk, k, threads, progress, sym)
+		if errors.Is(err, errMirror) && sym {
+			sym = false // built again, both sides to move
+			continue
+		}
+		return db, err
+	}
+}
+
+func buildEndgameWith(ctx context.Context, g *host.Game, bk *banks, k, threads int, progress func(Progress), sym bool) (*endgameDB, error) {
+	db := newEndgameDB(len(bk.play), k, sym)
+	db.own = bk.own[0]
+	if sym {
+		db.mirror = bk.mirror
+	}
+	b := &dbBuild{ctx: ctx, g: g, bk: bk, db: db, exact: newByteArray(db.positions(), unknownValue),
+		nib: make([]atomic.Uint32, (db.positions()+7)/8)}
 	start := time.Now()
 	var mu sync.Mutex // serializes progress
+	report := func() {
+		if progress == nil || !mu.TryLock() {
+			return
+		}
+		defer mu.Unlock()
+		n := b.done.Load()
+		progress(Progress{Phase: "endgame database", Positions: int(n), Done: float64(n) / float64(db.positions()), Bytes: b.bytes(), Elapsed: time.Since(start)})
+	}
+	// The parity is known once every value is: values are first coded in
+	// halves, and coded again if a value breaks the parity.
+	db.half = true
 	for j := 0; j <= k; j++ {
-		if err := db.buildLayer(ctx, g, bk, j, threads, func(done int64) {
-			if progress == nil {
-				return
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			all := db.bytes()
-			progress(Progress{Phase: "endgame database", Positions: int(db.offset[j] + done), Done: float64(db.offset[j]+done) / float64(all), Bytes: db.bytes(), Elapsed: time.Since(start)})
-		}); err != nil {
+		if err := b.layer(j, threads, report); err != nil {
 			return nil, err
 		}
+	}
+	if b.noHalf.Load() {
+		db.half = false
+		for i := range b.nib {
+			b.nib[i].Store(0)
+		}
+		counts := make([]int, db.n)
+		for j := 0; j <= k; j++ {
+			for i := db.offset[j]; i < db.offset[j+1]; i++ {
+				r, mover := i-db.offset[j], 1
+				if !sym {
+					r, mover = r/2, int(r%2)+1
+				}
+				db.unrank(counts, r, j)
+				orNibble(b.nib, i, db.encodeValue(int(b.exact.get(i)), j, db.moverShare(counts, mover)))
+			}
+		}
+	}
+	db.nib = make([]byte, db.bytes())
+	for i := range db.nib {
+		db.nib[i] = byte(b.nib[i/4].Load() >> (8 * (i % 4)))
 	}
 	return db, nil
 }
 
-// layerResult is what expanding one position of a layer found: the best
-// margin among the moves that leave the layer (or end the game), and the
-// positions of the same layer its moves reach.
-type layerNode struct {
-	best    int16 // Player 1's margin by the best way out, relative to the banks; noExit if none
-	kidFrom int32 // its kids are kids[kidFrom:kidTo]
-	kidTo   int32
-}
+// bytes is the memory a build holds.
+func (b *dbBuild) bytes() int64 { return int64(len(b.exact))*4 + int64(len(b.nib))*4 }
 
-const noExit = int16(-32768)
-
-// buildLayer values layer j: the moves of each position are played (in
-// parallel), then the positions are valued in an order where the moves
-// within the layer come first.
-func (db *endgameDB) buildLayer(ctx context.Context, g *host.Game, bk *banks, j, threads int, report func(int64)) error {
-	size := 2 * db.layerSize(j)
-	nodes := make([]layerNode, size)
-	type chunk struct {
-		from, to int64
-		kids     []int32
-	}
-	const chunkSize = 4096
-	nChunks := (size + chunkSize - 1) / chunkSize
-	chunks := make([]chunk, nChunks)
-	var next, done atomic.Int64
+// layer values layer j on threads goroutines.
+func (b *dbBuild) layer(j, threads int, report func()) error {
+	db := b.db
+	from, to := db.offset[j], db.offset[j+1]
+	const chunk = 1024
+	var next atomic.Int64
+	next.Store(from)
 	var firstErr error
 	var errOnce sync.Once
 	var wg sync.WaitGroup
-	for w := 0; w < threads; w++ {
+	for range threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			x := newLayerWorker(g, bk, db, j)
-			defer x.close()
+			w := newDBWorker(b, j)
+			defer w.close()
 			for {
-				c := next.Add(1) - 1
-				if c >= nChunks || ctx.Err() != nil {
+				c := next.Add(chunk) - chunk
+				if c >= to || b.ctx.Err() != nil {
 					return
 				}
-				ch := &chunks[c]
-				ch.from, ch.to = c*chunkSize, min((c+1)*chunkSize, size)
-				for i := ch.from; i < ch.to; i++ {
-					if err := x.expand(i, &nodes[i], &ch.kids); err != nil {
+				for i := c; i < min(c+chunk, to); i++ {
+					if b.exact.get(i) != unknownValue {
+						continue
+					}
+					if _, err := w.value(i, 0); err != nil {
 						errOnce.Do(func() { firstErr = err })
-						next.Store(nChunks)
+						next.Store(to)
 						return
 					}
 				}
-				report(done.Add(ch.to - ch.from))
+				report()
 			}
 		}()
 	}
@@ -193,190 +399,196 @@ func (db *endgameDB) buildLayer(ctx context.Context, g *host.Game, bk *banks, j,
 	if firstErr != nil {
 		return firstErr
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	// Flatten the kids: node i's kids are in its chunk, from kidFrom.
-	var kids []int32
-	for c := range chunks {
-		base := int32(len(kids))
-		kids = append(kids, chunks[c].kids...)
-		for i := chunks[c].from; i < chunks[c].to; i++ {
-			nodes[i].kidFrom += base
-			nodes[i].kidTo += base
-		}
-		chunks[c].kids = nil
-	}
-	// Value in depth-first post-order; a move back onto the walk is a cycle.
-	const (
-		unseen = iota
-		onWalk
-		valued
-	)
-	state := make([]uint8, size)
-	base := db.offset[j]
-	type fr struct {
-		i    int64
-		next int32
-	}
-	var walk []fr
-	value := func(i int64) {
-		nd := &nodes[i]
-		p1 := i%2 == 0
-		best := int(nd.best)
-		have := nd.best != noExit
-		for _, kid := range kids[nd.kidFrom:nd.kidTo] {
-			v := int(db.vals[base+int64(kid)])
-			if !have || (p1 && v > best) || (!p1 && v < best) {
-				best, have = v, true
-			}
-		}
-		db.vals[base+i] = int8(best)
-	}
-	for r := int64(0); r < size; r++ {
-		if state[r] != unseen {
-			continue
-		}
-		walk = append(walk[:0], fr{i: r, next: nodes[r].kidFrom})
-		state[r] = onWalk
-		for len(walk) > 0 {
-			f := &walk[len(walk)-1]
-			if f.next < nodes[f.i].kidTo {
-				kid := int64(kids[f.next])
-				f.next++
-				switch state[kid] {
-				case onWalk:
-					return fmt.Errorf("%w: positions with %d counters in play can repeat", errNoDB, j)
-				case unseen:
-					state[kid] = onWalk
-					walk = append(walk, fr{i: kid, next: nodes[kid].kidFrom})
-				}
-				continue
-			}
-			value(f.i)
-			state[f.i] = valued
-			walk = walk[:len(walk)-1]
-		}
-	}
-	return nil
+	return b.ctx.Err()
 }
 
-// layerWorker plays the moves of a layer's positions for one goroutine.
-type layerWorker struct {
-	g         *host.Game
-	bk        *banks
-	db        *endgameDB
-	j         int
-	r         *host.Runner
-	sc        *scorer
+// dbWorker values positions for one goroutine.
+type dbWorker struct {
+	b       *dbBuild
+	j       int
+	r       *host.Runner
+	sc      *scorer
+	frames  []*dbFrame
+	stack   []int64
+	enc     []byte
+	buf     []byte
+	scratch []int
+	checks  int
+}
+
+// dbFrame is what valuing one position holds while its moves are valued.
+type dbFrame struct {
 	cur, kid  *host.State
 	counts    []int
 	kidCounts []int
-	enc, buf  []byte
+	alt       []int
 	moves     []host.Move
 }
 
-func newLayerWorker(g *host.Game, bk *banks, db *endgameDB, j int) *layerWorker {
-	return &layerWorker{g: g, bk: bk, db: db, j: j, r: g.NewRunner(), sc: newScorer(g), cur: g.Start(), kid: g.Start(),
-		counts: make([]int, db.n), kidCounts: make([]int, db.n)}
+func newDBWorker(b *dbBuild, j int) *dbWorker {
+	w := &dbWorker{b: b, j: j, r: b.g.NewRunner(), sc: newScorer(b.g), scratch: make([]int, b.db.n)}
+	w.r.SetContext(b.ctx)
+	return w
 }
 
-func (x *layerWorker) close() { x.r.Close() }
+func (w *dbWorker) close() { w.r.Close() }
 
-// expand plays the moves of position i of the layer (banks with Player 1)
-// and records its way out and its kids in the layer. Every 61st position
-// is played again with the banks with Player 2, to check that what the
-// counters in play bring does not depend on the banks.
-func (x *layerWorker) expand(i int64, nd *layerNode, kids *[]int32) error {
-	x.db.unrank(x.counts, i/2, x.j)
-	toMove := int(i%2) + 1
-	nd.kidFrom = int32(len(*kids))
-	best, err := x.exits(x.counts, 1, toMove, kids)
-	if err != nil {
-		return err
+func (w *dbWorker) frame(depth int) *dbFrame {
+	for len(w.frames) <= depth {
+		n := w.b.db.n
+		w.frames = append(w.frames, &dbFrame{cur: w.b.g.Start(), kid: w.b.g.Start(), counts: make([]int, n), kidCounts: make([]int, n), alt: make([]int, n)})
 	}
-	nd.best = best
-	nd.kidTo = int32(len(*kids))
-	if i%61 == 0 {
-		var other []int32
-		b2, err := x.exits(x.counts, 2, toMove, &other)
-		if err != nil {
-			return err
-		}
-		if b2 != best || len(other) != int(nd.kidTo-nd.kidFrom) {
-			return fmt.Errorf("%w: the value of a position depends on what the banks hold", errNoDB)
-		}
-	}
-	return nil
+	return w.frames[depth]
 }
 
-// exits sets up the position and returns Player 1's best margin (relative
-// to the banks) among its moves that leave the layer, noExit when there is
-// none; the moves within the layer are appended to kids (their rank in
-// the layer).
-func (x *layerWorker) exits(counts []int, banker, toMove int, kids *[]int32) (int16, error) {
-	bk, db := x.bk, x.db
-	x.enc = bk.encode(x.enc[:0], counts, banker, toMove)
-	if err := x.r.SetPosition(x.cur, x.enc); err != nil {
-		return 0, fmt.Errorf("%w: %v", errNoDB, err)
+// value returns the mover's margin to come of position i of the layer,
+// computing it (and the values of the positions of the layer its moves
+// reach) when it is not known yet.
+func (w *dbWorker) value(i int64, depth int) (int, error) {
+	b, db := w.b, w.b.db
+	if v := b.exact.get(i); v != unknownValue {
+		return int(v), nil
 	}
-	bank := bk.bankDiff(x.cur)
-	if x.cur.Over() {
-		m, err := x.finalMargin(x.cur)
-		return int16(m - bank), err
+	for _, s := range w.stack {
+		if s == i {
+			return 0, fmt.Errorf("%w: positions with %d counters in play can repeat", errNoDB, w.j)
+		}
 	}
-	p1 := x.cur.ToMove() == 1
-	best, have := 0, false
-	x.moves = append(x.moves[:0], x.cur.Moves()...)
-	for _, m := range x.moves {
-		x.kid.CopyFrom(x.cur)
-		if err := x.r.Apply(x.kid, m); err != nil {
+	if depth > 0 && depth%64 == 0 {
+		if err := b.ctx.Err(); err != nil {
 			return 0, err
 		}
-		var v int
-		if x.kid.Over() {
-			fm, err := x.finalMargin(x.kid)
+	}
+	w.stack = append(w.stack, i)
+	f := w.frame(depth)
+	r, mover := i-db.offset[w.j], 1
+	if !db.sym {
+		r, mover = r/2, int(r%2)+1
+	}
+	db.unrank(f.counts, r, w.j)
+	v, err := w.evaluate(f, f.counts, 1, mover, depth)
+	w.stack = w.stack[:len(w.stack)-1]
+	if err != nil {
+		return 0, err
+	}
+	if (v+w.j)%2 != 0 {
+		b.noHalf.Store(true)
+	}
+	b.exact.set(i, int8(v))
+	// Every 61st position is valued again with the banks on the other side
+	// (the value must not depend on them) and, with a mirror, as its mirror
+	// image with Player 2 to move (the value must be the same).
+	if w.checks++; w.checks%61 == 0 {
+		v2, err := w.evaluate(f, f.counts, 2, mover, depth)
+		if err != nil {
+			return 0, err
+		}
+		if v2 != v {
+			return 0, fmt.Errorf("%w: the value of a position depends on what the banks hold", errNoDB)
+		}
+		if db.sym {
+			for k, m := range db.mirror {
+				f.alt[k] = f.counts[m]
+			}
+			v3, err := w.evaluate(f, f.alt, 1, 2, depth)
+			if err != nil {
+				return 0, err
+			}
+			if v3 != v {
+				return 0, errMirror
+			}
+		}
+	}
+	orNibble(b.nib, i, db.encodeValue(v, w.j, db.moverShare(f.counts, mover)))
+	b.done.Add(1)
+	return v, nil
+}
+
+// evaluate sets up the position with counts on the sites in play, the
+// other counters banked by banker and mover to move, and returns the
+// mover's margin to come, from its moves' values.
+func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) (int, error) {
+	b, bk, db := w.b, w.b.bk, w.b.db
+	w.enc = bk.encode(w.enc[:0], counts, banker, mover)
+	if err := w.r.SetPosition(f.cur, w.enc); err != nil {
+		if ctxErr := b.ctx.Err(); ctxErr != nil {
+			return 0, ctxErr
+		}
+		return 0, fmt.Errorf("%w: %v", errNoDB, err)
+	}
+	bank := bk.bankDiff(f.cur)
+	sign := 1
+	if f.cur.ToMove() != 1 {
+		sign = -1
+	}
+	if f.cur.ToMove() != mover {
+		return 0, fmt.Errorf("%w: a position set up with player %d to move has player %d to move", errNoDB, mover, f.cur.ToMove())
+	}
+	if f.cur.Over() {
+		m, err := w.finalMargin(f.cur)
+		return sign * (m - bank), err
+	}
+	best, have := 0, false
+	f.moves = append(f.moves[:0], f.cur.Moves()...)
+	for _, m := range f.moves {
+		f.kid.CopyFrom(f.cur)
+		if err := w.r.Apply(f.kid, m); err != nil {
+			return 0, err
+		}
+		var v int // for Player 1
+		if f.kid.Over() {
+			fm, err := w.finalMargin(f.kid)
 			if err != nil {
 				return 0, err
 			}
 			v = fm - bank
 		} else {
-			if !bk.fixedAsOpening(x.kid, x.buf) {
+			if !bk.fixedAsOpening(f.kid, &w.buf) {
 				return 0, fmt.Errorf("%w: a move changes owners, hands or variables", errNoDB)
 			}
-			j := 0
-			for i, site := range bk.play {
-				x.kidCounts[i] = x.kid.Count(site)
-				j += x.kidCounts[i]
-			}
+			j := bk.readCounts(f.kid, f.kidCounts)
+			kidBank := bk.bankDiff(f.kid)
 			switch {
-			case j > x.j:
+			case j > w.j:
 				return 0, fmt.Errorf("%w: a move brings counters back into play", errNoDB)
-			case j == x.j:
-				if bk.bankDiff(x.kid) != bank {
-					return 0, fmt.Errorf("%w: a move changes the banks without changing the counters in play", errNoDB)
-				}
-				r := db.rank(x.kidCounts, j)*2 + int64(x.kid.ToMove()-1)
-				*kids = append(*kids, int32(r))
-				continue
-			default:
-				v = bk.bankDiff(x.kid) - bank + int(db.vals[db.index(x.kidCounts, j, x.kid.ToMove())])
+			case j == w.j && kidBank != bank:
+				return 0, fmt.Errorf("%w: a move changes the banks without changing the counters in play", errNoDB)
 			}
+			kidMover := f.kid.ToMove()
+			i, _ := db.index(f.kidCounts, j, kidMover, w.scratch)
+			var kv int
+			if j < w.j {
+				x := b.exact.get(i)
+				if x == unknownValue {
+					return 0, fmt.Errorf("%w: a smaller layer is not complete", errNoDB)
+				}
+				kv = int(x)
+			} else {
+				var err error
+				if kv, err = w.value(i, depth+1); err != nil {
+					return 0, err
+				}
+			}
+			if kidMover != 1 {
+				kv = -kv
+			}
+			v = kidBank - bank + kv
 		}
-		if !have || (p1 && v > best) || (!p1 && v < best) {
+		v *= sign // for the mover
+		if !have || v > best {
 			best, have = v, true
 		}
 	}
 	if !have {
-		return noExit, nil
+		return 0, fmt.Errorf("%w: a position that is not over has no move", errNoDB)
 	}
-	return int16(best), nil
+	return best, nil
 }
 
 // finalMargin is Player 1's margin at the end of a finished game, checked
 // to agree with its result.
-func (x *layerWorker) finalMargin(s *host.State) (int, error) {
-	v, err := x.sc.final(x.r, s)
+func (w *dbWorker) finalMargin(s *host.State) (int, error) {
+	v, err := w.sc.final(w.r, s)
 	if err != nil {
 		return 0, err
 	}
@@ -384,7 +596,7 @@ func (x *layerWorker) finalMargin(s *host.State) (int, error) {
 	if sign(m) != v.outcome() {
 		return 0, fmt.Errorf("%w: a game ends with a margin of %d and a result that does not follow from it", errNoDB, m)
 	}
-	if abs(m) > x.bk.total {
+	if abs(m) > w.b.bk.total {
 		return 0, fmt.Errorf("%w: a margin of %d exceeds the counters of the game", errNoDB, m)
 	}
 	return m, nil
@@ -407,132 +619,77 @@ func abs(n int) int {
 	return n
 }
 
-// lookup returns Player 1's margin to come at s, when s is in the
-// database.
-func (db *endgameDB) lookup(bk *banks, s *host.State, counts []int, buf []byte) (int, bool) {
-	j := 0
-	for i, site := range bk.play {
-		counts[i] = s.Count(site)
-		j += counts[i]
-	}
-	if j > db.k || !bk.fixedAsOpening(s, buf) {
-		return 0, false
-	}
-	return int(db.vals[db.index(counts, j, s.ToMove())]), true
-}
-
-// endgameMagic starts every endgame database file.
-const endgameMagic = "matombo endgame 1\n"
-
-// endgamePath is the file of g's database with at most k counters in play.
-func endgamePath(g *host.Game, k int) (string, error) {
-	dir, err := cacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, fmt.Sprintf("%s-%s.endgame-%d", g.Name(), g.Fingerprint(), k)), nil
-}
-
-// writeEndgame writes the database: magic, game, fingerprint, k, sites in
-// play, the values, and a SHA-256 checksum of all before it.
-func writeEndgame(path string, g *host.Game, db *endgameDB) error {
-	return writeAtomic(path, func(w io.Writer) (int64, error) {
-		h := sha256.New()
-		var b []byte
-		b = append(b, endgameMagic...)
-		b = appendString(b, g.Name())
-		b = appendString(b, g.Fingerprint())
-		b = binary.AppendUvarint(b, uint64(db.k))
-		b = binary.AppendUvarint(b, uint64(db.n))
-		h.Write(b)
-		vals := unsafeBytes(db.vals)
-		h.Write(vals)
-		n1, err := w.Write(b)
-		if err != nil {
-			return int64(n1), err
-		}
-		n2, err := w.Write(vals)
-		if err != nil {
-			return int64(n1 + n2), err
-		}
-		n3, err := w.Write(h.Sum(nil))
-		return int64(n1 + n2 + n3), err
-	})
-}
-
-// readEndgame reads g's database with at most k counters in play (n
-// sites in play) from its file, checking its checksum and that it is g's.
-func readEndgame(path string, g *host.Game, n, k int) (*endgameDB, error) {
-	f, err := safefile.Open(path, MaxFileBytes)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readEndgameFrom(f, f.Size, g, n, k)
-}
-
-// readEndgameFrom reads a database of size bytes from r.
-func readEndgameFrom(r io.Reader, size int64, g *host.Game, n, k int) (*endgameDB, error) {
-	if n < 1 || k < 0 || k > MaxEndgame {
-		return nil, errors.New("no such database")
-	}
-	db := newEndgameDB(n, k)
+// endgameDigest identifies how g's moves act on the positions of a
+// database: it plays every move of positions drawn at random with up to
+// min(k, 12) counters in play, either player to move, and hashes what each
+// does (the token, the counters it leaves on each site in play, the player
+// to move next, the change of the banks, the margin to come when it ends
+// the game), with the sites in play and the mirror. Games whose digests
+// agree share their databases (a database read from a file is checked
+// against the rules besides).
+func endgameDigest(g *host.Game, bk *banks, k int) (string, error) {
 	h := sha256.New()
-	sr := &streamReader{r: newBufReader(r), h: h}
-	if string(sr.bytes(len(endgameMagic))) != endgameMagic {
-		return nil, errors.New("not an endgame database of this version")
+	var b []byte
+	b = append(b, "matombo endgame digest 1\n"...)
+	b = binary.AppendUvarint(b, uint64(len(bk.play)))
+	b = binary.AppendUvarint(b, uint64(len(bk.mirror)))
+	for _, m := range bk.mirror {
+		b = binary.AppendUvarint(b, uint64(m))
 	}
-	if name, fp := sr.str(), sr.str(); name != g.Name() || fp != g.Fingerprint() {
-		return nil, fmt.Errorf("the file holds a database of %s (%s), not of this %s", name, fp, g.Name())
+	for _, o := range bk.own[0] {
+		b = appendBool(b, o)
 	}
-	if kk, nn := sr.uvarint(1<<16), sr.uvarint(1<<16); int(kk) != k || int(nn) != n || sr.err != nil {
-		return nil, errors.New("the file's database has another size")
-	}
-	header := int64(len(endgameMagic)) + int64(len(appendString(appendString(nil, g.Name()), g.Fingerprint()))) +
-		int64(len(binary.AppendUvarint(binary.AppendUvarint(nil, uint64(k)), uint64(n))))
-	if size != header+db.bytes()+sha256.Size {
-		return nil, errors.New("the file has the wrong size")
-	}
-	db.vals = make([]int8, db.bytes())
-	vals := unsafeBytes(db.vals)
-	if _, err := io.ReadFull(sr.r, vals); err != nil {
-		return nil, fmt.Errorf("truncated endgame database: %w", err)
-	}
-	h.Write(vals)
-	sum := h.Sum(nil)
-	sr.h = nil
-	if string(sr.bytes(sha256.Size)) != string(sum) {
-		return nil, errors.New("its checksum does not match its contents: the file was damaged or changed")
-	}
-	for _, v := range db.vals {
-		if int(v) > k || int(v) < -k {
-			return nil, errors.New("a value is out of range")
+	b = append(b, bk.layout.fixedMid...)
+	b = append(b, bk.layout.fixedEnd...)
+	r := g.NewRunner()
+	defer r.Close()
+	sc := newScorer(g)
+	rng := rand.New(rand.NewPCG(uint64(len(bk.play)), 1))
+	cur, kid := g.Start(), g.Start()
+	counts := make([]int, len(bk.play))
+	var enc []byte
+	for j := 1; j <= min(k, 12, bk.total); j++ {
+		for sample := range 16 {
+			clear(counts)
+			for range j {
+				counts[rng.IntN(len(counts))]++
+			}
+			mover := sample%2 + 1
+			enc = bk.encode(enc[:0], counts, 1, mover)
+			if err := r.SetPosition(cur, enc); err != nil {
+				return "", fmt.Errorf("%w: %v", errNoDB, err)
+			}
+			bank := bk.bankDiff(cur)
+			b = binary.AppendUvarint(b, uint64(cur.ToMove()))
+			b = appendBool(b, cur.Over())
+			for _, m := range cur.Moves() {
+				kid.CopyFrom(cur)
+				if err := r.Apply(kid, m); err != nil {
+					return "", err
+				}
+				b = appendString(b, g.Token(m))
+				b = binary.AppendUvarint(b, uint64(kid.ToMove()))
+				b = binary.AppendVarint(b, int64(bk.bankDiff(kid)-bank))
+				if kid.Over() {
+					v, err := sc.final(r, kid)
+					if err != nil {
+						return "", err
+					}
+					b = binary.AppendVarint(b, int64(v.outcome()))
+					b = binary.AppendVarint(b, int64(v.margin()-bank))
+				}
+				for _, site := range bk.play {
+					b = binary.AppendUvarint(b, uint64(kid.Count(site)))
+				}
+			}
+			h.Write(b)
+			b = b[:0]
 		}
 	}
-	return db, nil
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil)[:8]), nil
 }
 
-// loadOrBuildEndgame returns g's database with at most k counters in
-// play: from its file when it is there and sound, else built and written.
-func loadOrBuildEndgame(ctx context.Context, g *host.Game, bk *banks, k, threads int, progress func(Progress), log func(string)) (*endgameDB, error) {
-	path, err := endgamePath(g, k)
-	if err == nil {
-		db, rerr := readEndgame(path, g, len(bk.play), k)
-		if rerr == nil {
-			return db, nil
-		}
-		if !errors.Is(rerr, os.ErrNotExist) && log != nil {
-			log(fmt.Sprintf("endgame database %s: %v; built again", path, rerr))
-		}
-	}
-	db, err := buildEndgame(ctx, g, bk, k, threads, progress)
-	if err != nil {
-		return nil, err
-	}
-	if path != "" {
-		if werr := writeEndgame(path, g, db); werr != nil && log != nil {
-			log("endgame database not cached: " + werr.Error())
-		}
-	}
-	return db, nil
-}
+// buildThreads is the number of goroutines that build a database: the
+// solve's, at most the machine's.
+func buildThreads(n int) int { return max(1, min(n, runtime.NumCPU())) }

@@ -3,8 +3,10 @@ package solve_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log"
+	"os"
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
@@ -139,4 +141,46 @@ func ExampleSolve_search() {
 	// a3: loss, margin -6
 	// perfect play: a1
 	// read back: true
+}
+
+// A Cache keeps solutions in a folder of the caller's; Solve keeps its
+// endgame databases there when given WithCacheDir with the same folder.
+// A solve too large for its bounds says which one it reached.
+func ExampleNewCache() {
+	dir, err := os.MkdirTemp("", "solutions")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	g, err := games.Library().Load("kalah", host.WithParam("pits", 2), host.WithParam("seeds", 3), host.WithVariant("empty-capture"))
+	if err != nil {
+		panic(err)
+	}
+	var logged []string // what the solve did without (a damaged database built again)
+	sol, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Search), solve.WithEndgame(6),
+		solve.WithCacheDir(dir), solve.WithLog(func(msg string) { logged = append(logged, msg) }))
+	if err != nil {
+		panic(err)
+	}
+	st := sol.SearchStats()
+	fmt.Printf("Player 1: %+d, with a database of %d counters\n", sol.Opening().Margin, st.EndgameCounters)
+	c := solve.NewCache(dir)
+	if _, err := c.Save(sol, g); err != nil {
+		panic(err)
+	}
+	back, err := c.Load(context.Background(), g)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("read back:", back.Opening().Margin, len(logged), "logged")
+
+	_, err = solve.Solve(context.Background(), g, solve.WithEngine(solve.Retrograde), solve.WithMaxPositions(10), solve.WithCacheDir(dir))
+	var tl *solve.TooLargeError
+	if errors.As(err, &tl) {
+		fmt.Println(tl.Limit == solve.LimitPositions, err)
+	}
+	// Output:
+	// Player 1: -2, with a database of 6 counters
+	// read back: -2 0 logged
+	// true kalah has more than 10 positions reachable from the opening; storing them needs more than 330 B (about 33 bytes a position): allow more (solve.WithMaxPositions) to try anyway, or solve it with the search engine (solve.Search)
 }

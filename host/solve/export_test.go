@@ -18,27 +18,37 @@ func SwapWinsAndLosses(sol *Solution) {
 	}
 }
 
-// ReadEndgame reads an endgame database of g (for the fuzz test).
-func ReadEndgame(data []byte, g *host.Game, n, k int) error {
-	_, err := readEndgameFrom(bytes.NewReader(data), int64(len(data)), g, n, k)
+// ReadEndgame reads an endgame database file of g with the given digest
+// and k (for the fuzz test).
+func ReadEndgame(data []byte, g *host.Game, digest string, k int) error {
+	bk, err := findBanks(g)
+	if err != nil {
+		return err
+	}
+	_, err = readEndgameFrom(bytes.NewReader(data), int64(len(data)), bk, digest, k)
 	return err
 }
 
-// EndgameBytes builds g's database of k counters and returns its file.
-func EndgameBytes(g *host.Game, k int) ([]byte, int, error) {
+// EndgameBytes builds g's database of k counters and returns its file and
+// its digest.
+func EndgameBytes(g *host.Game, k int) ([]byte, string, error) {
 	bk, err := findBanks(g)
 	if err != nil {
-		return nil, 0, err
+		return nil, "", err
 	}
 	db, err := buildEndgame(context.Background(), g, bk, k, 1, nil)
 	if err != nil {
-		return nil, 0, err
+		return nil, "", err
+	}
+	db.digest, err = endgameDigest(g, bk, k)
+	if err != nil {
+		return nil, "", err
 	}
 	path := filepath.Join(os.TempDir(), fmt.Sprintf("endgame-%d-%d", os.Getpid(), k))
 	defer os.Remove(path)
-	if err := writeEndgame(path, g, db); err != nil {
-		return nil, 0, err
+	if err := writeEndgame(path, db); err != nil {
+		return nil, "", err
 	}
 	b, err := os.ReadFile(path)
-	return b, len(bk.play), err
+	return b, db.digest, err
 }

@@ -226,7 +226,8 @@ func TestRetrogradeStopsAtItsBytes(t *testing.T) {
 	require.ErrorAs(t, err, &tl)
 	assert.Positive(t, tl.Positions)
 	assert.Less(t, tl.Positions, 5390)
-	assert.Contains(t, err.Error(), "--max-memory")
+	assert.Contains(t, err.Error(), "solve.WithMaxBytes")
+	assert.NotContains(t, err.Error(), "--", "the library names its Go options, not the command's flags")
 }
 
 // BenchmarkSearchKalah solves Kalah(4,3) with empty captures by search,
@@ -241,17 +242,92 @@ func BenchmarkSearchKalah(b *testing.B) {
 	}
 }
 
+// BenchmarkEndgameBuild builds the endgame database of at most 10
+// counters in play on the 12 pits of Kalah(6,n), Player 1 to move (the
+// other by the mirror): C(22,12) = 646,646 positions, on one goroutine, and
+// writes its file; it reports positions a second.
+func BenchmarkEndgameBuild(b *testing.B) {
+	g := loadKalah(b, 6, 3, true)
+	for b.Loop() {
+		if _, _, err := solve.EndgameBytes(g, 10); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(646_646*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
+}
+
 // FuzzReadEndgame reads endgame database files: whatever a file holds,
 // reading it returns a database or an error, never a panic.
 func FuzzReadEndgame(f *testing.F) {
 	g := loadKalah(f, 2, 2, true)
-	data, n, err := solve.EndgameBytes(g, 4)
+	data, digest, err := solve.EndgameBytes(g, 4)
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(data)
 	f.Add(data[:len(data)/2])
 	f.Fuzz(func(t *testing.T, b []byte) {
-		_ = solve.ReadEndgame(b, g, n, 4)
+		_ = solve.ReadEndgame(b, g, digest, 4)
 	})
+}
+
+// TestKalahMarginsDefaultRules solves Kalah(m,n) with the default capture
+// rule (K4 without K9) by search, with no database, a small one and the
+// one chosen from the budget, and checks the margins against the plain
+// recursion.
+func TestKalahMarginsDefaultRules(t *testing.T) {
+	boards := []struct{ m, n int }{{1, 3}, {2, 2}, {2, 4}, {2, 6}, {3, 2}, {3, 3}}
+	for _, c := range boards {
+		want := kalahRefValue(c.m, c.n, false)
+		for _, k := range []int{0, 3, -1} {
+			t.Run(fmt.Sprintf("Kalah(%d,%d)/endgame=%d", c.m, c.n, k), func(t *testing.T) {
+				g := loadKalah(t, c.m, c.n, false)
+				sol, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Search),
+					solve.WithEndgame(k), solve.WithCacheDir(t.TempDir()))
+				require.NoError(t, err)
+				assert.Equal(t, want, sol.Opening().Margin)
+				require.NoError(t, sol.Check(context.Background(), g))
+			})
+		}
+	}
+}
+
+// TestSearchStopsAtMaxPositions: WithMaxPositions bounds the search
+// engine too, and its error names the option, not a flag.
+func TestSearchStopsAtMaxPositions(t *testing.T) {
+	g := loadKalah(t, 4, 4, true)
+	_, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Search), solve.WithEndgame(0),
+		solve.WithThreads(1), solve.WithMaxPositions(5000), solve.WithCacheDir(t.TempDir()))
+	var tl *solve.TooLargeError
+	require.ErrorAs(t, err, &tl)
+	assert.Equal(t, solve.LimitSearched, tl.Limit)
+	assert.Equal(t, 5000, tl.MaxPositions)
+	assert.Greater(t, tl.Positions, 5000)
+	assert.Contains(t, err.Error(), "solve.WithMaxPositions")
+	assert.NotContains(t, err.Error(), "--")
+}
+
+// TestEndgameDatabaseShared: boards that differ only in their opening
+// share one database file, kept in the folder WithCacheDir names (and
+// nothing is written to the user's cache). (Kalah(2,2) would not share
+// it: its digest samples endings whose outcome the 8 counters in all
+// change.)
+func TestEndgameDatabaseShared(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", home)
+	t.Setenv("HOME", home)
+	dir := t.TempDir()
+	for _, n := range []int{3, 4, 5} {
+		g := loadKalah(t, 2, n, true)
+		sol, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Search), solve.WithEndgame(5), solve.WithCacheDir(dir))
+		require.NoError(t, err)
+		assert.Equal(t, kalahRefValue(2, n, true), sol.Opening().Margin, "Kalah(2,%d)", n)
+		assert.Equal(t, 5, sol.SearchStats().EndgameCounters)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.endgame-*"))
+	require.NoError(t, err)
+	assert.Len(t, files, 1, "one database for the three boards")
+	held, err := os.ReadDir(home)
+	require.NoError(t, err)
+	assert.Empty(t, held, "the user's cache is not touched")
 }

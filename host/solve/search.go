@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/bits"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -21,8 +19,14 @@ import (
 // SMP: each searches the same position with its own move order), and, in
 // games whose counters are banked for good (see banks), futility bounds
 // (the counters still in play bound what the margin can still change) and
-// endgame databases. A position that repeats on the line searched stops it
-// with a *CycleError: such games are for the retrograde engine.
+// endgame databases. Before it searches any move of a position, it plays
+// them all and looks at what is known of each (its end, the database, the
+// futility bounds, the table): a move known to cut ends the search there
+// (enhanced transposition cutoffs), a move known not to matter is not
+// searched, and the others are searched in order (the table's best move,
+// then the moves that keep the turn, then those that bank most). A
+// position that repeats on the line searched stops it with a *CycleError:
+// such games are for the retrograde engine.
 
 // MaxEndgame is the most counters an endgame database may hold in play.
 const MaxEndgame = 64
@@ -38,7 +42,7 @@ func WithTableBytes(n int64) Option { return func(c *config) { c.tableBytes = n 
 type CycleError struct{ Game string }
 
 func (e *CycleError) Error() string {
-	return fmt.Sprintf("%s: a position repeats on a line of play, which the search engine does not handle: use --engine retrograde", e.Game)
+	return fmt.Sprintf("%s: a position repeats on a line of play, which the search engine does not handle: solve it with the retrograde engine (solve.Retrograde)", e.Game)
 }
 
 // searched is what the search engine found.
@@ -46,9 +50,11 @@ type searched struct {
 	opening Entry
 	moves   []MoveValue // the opening's, in the script's order
 	nodes   int64
+	stats   SearchStats
 
 	mu  sync.Mutex // guards the searcher made on demand
 	eng *engine
+	cfg *config // the options of the solve, for the searcher made on demand
 }
 
 // searchable says why g cannot be solved by search, or nil.
@@ -64,7 +70,8 @@ func searchable(g *host.Game) error {
 
 // searchPlan is what a search will hold in memory.
 type searchPlan struct {
-	entries   int   // transposition table entries (a power of two)
+	entries   int   // transposition table entries
+	ttBytes   int64 // their memory
 	k         int   // endgame database: at most k counters in play; 0: none
 	dbBytes   int64 // its values
 	buildPeak int64 // the most its building holds besides the values
@@ -76,11 +83,11 @@ type searchPlan struct {
 const searchBase = 24 << 20
 
 func (p searchPlan) bytes() int64 {
-	return searchBase + int64(p.entries)*ttEntryBytes + p.dbBytes + p.buildPeak
+	return searchBase + p.ttBytes + p.dbBytes + p.buildPeak
 }
 
 // autoEndgamePositions caps the database that Auto builds.
-const autoEndgamePositions = 1_000_000
+const autoEndgamePositions = 2_000_000
 
 // planSearch sizes the table and the databases for cfg's budget.
 func planSearch(g *host.Game, cfg *config) searchPlan {
@@ -89,27 +96,31 @@ func planSearch(g *host.Game, cfg *config) searchPlan {
 	if tb <= 0 {
 		tb = min(cfg.maxBytes/4, 256<<20)
 	}
-	p.entries = 1 << max(10, bits.Len64(uint64(max(tb/ttEntryBytes, 1)))-1)
+	p.entries = ttBuckets(int(max(tb/ttEntryBytes, 1))) * ttWays
+	p.ttBytes = int64(p.entries/ttWays) * ttBucketSize
 	bk, err := findBanks(g)
 	if err != nil {
 		p.why = err.Error()
 		return p
 	}
 	n := len(bk.play)
+	sym := bk.mirror != nil
 	k := cfg.endgame
 	if k < 0 {
 		k = 0
-		for k+1 < bk.total && endgamePositions(n, k+1) <= autoEndgamePositions {
+		for k+1 < bk.total && endgamePositions(n, k+1, sym) <= autoEndgamePositions {
 			k++
 		}
 	}
 	k = min(k, bk.total, MaxEndgame)
 	if k > 0 {
-		db := newEndgameDB(n, k)
+		db := newEndgameDB(n, k, sym)
 		p.k, p.dbBytes = k, db.bytes()
-		// Building holds, for its largest layer, a node (12 bytes), a state
-		// byte and about 4 moves within the layer (4 bytes each) a position.
-		p.buildPeak = 2 * db.layerSize(k) * (12 + 1 + 16)
+		// Building holds every value exactly (a byte a position) besides
+		// the 4-bit codes; without the mirror it holds both sides to move.
+		p.buildPeak = endgamePositions(n, k, false)
+		p.dbBytes = endgamePositions(n, k, false) / 2
+		p.dbBytes = max(p.dbBytes, db.bytes())
 	}
 	return p
 }
@@ -121,7 +132,7 @@ func solveSearch(ctx context.Context, g *host.Game, cfg *config) (*Solution, err
 		return nil, err
 	}
 	sol := &Solution{game: g.Name(), fingerprint: g.Fingerprint(), engine: Search, hasScore: true, g: g}
-	sr := &searched{eng: eng}
+	sr := &searched{eng: eng, cfg: cfg}
 	sol.search = sr
 	start := g.Start()
 	v, err := eng.solve(ctx, start, 0)
@@ -149,6 +160,7 @@ func solveSearch(ctx context.Context, g *host.Game, cfg *config) (*Solution, err
 		}
 	}
 	sr.nodes = eng.nodes.Load()
+	sr.stats = eng.statistics()
 	return sol, nil
 }
 
@@ -198,8 +210,11 @@ func (sr *searched) lookup(ctx context.Context, sol *Solution, s *host.State) (E
 	sr.mu.Lock()
 	defer sr.mu.Unlock()
 	if sr.eng == nil {
-		cfg := newConfig([]Option{WithTableBytes(64 << 20), WithThreads(1)})
-		eng, err := newEngine(ctx, s.Game(), cfg)
+		opts := []Option{WithTableBytes(64 << 20), WithThreads(1)}
+		if sr.cfg != nil && sr.cfg.cacheDir != "" {
+			opts = append(opts, WithCacheDir(sr.cfg.cacheDir))
+		}
+		eng, err := newEngine(ctx, s.Game(), newConfig(opts))
 		if err != nil {
 			return Entry{}, err
 		}
@@ -223,6 +238,9 @@ type engine struct {
 	start    time.Time
 	progress sync.Mutex
 	lastShow time.Time
+
+	statsMu sync.Mutex
+	stats   SearchStats
 }
 
 // newEngine makes the table and loads or builds the databases.
@@ -235,10 +253,12 @@ func newEngine(ctx context.Context, g *host.Game, cfg *config) (*engine, error) 
 	if bk, err := findBanks(g); err == nil {
 		e.bk = bk
 		if plan.k > 0 {
-			db, err := loadOrBuildEndgame(ctx, g, bk, plan.k, cfg.threads, cfg.progress, nil)
+			db, err := loadOrBuildEndgame(ctx, g, bk, plan.k, cfg, cfg.log)
 			switch {
 			case err == nil:
 				e.db = db
+				e.stats.EndgameCounters = db.k
+				e.stats.EndgamePositions = db.positions()
 			case errors.Is(err, errNoDB):
 				e.bk = nil // the banks' properties do not hold: no futility bounds either
 			default:
@@ -251,10 +271,11 @@ func newEngine(ctx context.Context, g *host.Game, cfg *config) (*engine, error) 
 }
 
 // infDepth marks exact values in the table.
-const infDepth = 255
+const infDepth = 127
 
-// deepening is the last heuristic depth searched before the exact search.
-const deepening = 12
+// deepening is the last heuristic depth searched before the exact search,
+// deepStep the step between the depths searched.
+const deepening, deepStep = 12, 2
 
 // solve returns the exact value of s for Player 1, searching from guess.
 func (e *engine) solve(ctx context.Context, s *host.State, guess score) (score, error) {
@@ -282,35 +303,58 @@ func (e *engine) solve(ctx context.Context, s *host.State, guess score) (score, 
 	return r.v, r.err
 }
 
+// knowledge is what is known of a position without searching it: bounds
+// on its score for Player 1, the table's best move, and what ordering its
+// move needs.
+type knowledge struct {
+	key    uint64
+	lo, hi score
+	depth  int  // the depth to which the bounds hold (infDepth: for good)
+	rel    bool // the table keys it by its counters in play, with bounds on what they bring
+	move   int  // the table's best move; -1: none
+	bank   int  // the banks' difference
+	moved  int  // counters the move that reached the position took from sites in play
+}
+
 // searcher is one goroutine's search.
 type searcher struct {
-	e      *engine
-	id     int
-	r      *host.Runner
-	sc     *scorer
-	ctx    context.Context
-	states [][]*host.State // per ply: the position, then its children
-	moves  [][]host.Move
-	order  [][]int
-	keys   [][]int
-	path   []uint64      // the keys of the line searched
-	line   []*host.State // its positions
-	counts []int
-	buf    []byte
-	nodes  int64
-	root   *host.State
+	e       *engine
+	id      int
+	r       *host.Runner
+	sc      *scorer
+	ctx     context.Context
+	states  [][]*host.State // per ply: the children of the position there
+	moves   [][]host.Move
+	know    [][]knowledge
+	order   [][]int
+	keys    [][]int
+	probe   [][]bool
+	path    []uint64      // the keys of the line searched
+	line    []*host.State // its positions
+	counts  []int
+	pcounts [][]int // per ply: the counts of the position there
+	alt     []int
+	buf     []byte
+	nodes   int64 // positions searched since the last tick
+	root    *host.State
+	rootK   knowledge
+	stats   SearchStats
+	sink    uint64 // what touching the table read (so that the reads stay)
 }
 
 func newSearcher(e *engine, id int) *searcher {
 	x := &searcher{e: e, id: id, r: e.g.NewRunner(), sc: newScorer(e.g)}
 	if e.bk != nil {
 		x.counts = make([]int, len(e.bk.play))
+		x.alt = make([]int, len(e.bk.play))
 	}
 	return x
 }
 
 func (x *searcher) close() {
+	x.stats.Nodes += x.nodes
 	x.e.nodes.Add(x.nodes)
+	x.e.addStats(&x.stats)
 	x.r.Close()
 }
 
@@ -318,9 +362,10 @@ func (x *searcher) close() {
 // one, each by MTD(f) from the previous value.
 func (x *searcher) iterate(ctx context.Context, s *host.State, guess score) (score, error) {
 	x.ctx = ctx
+	x.r.SetContext(ctx)
 	x.root = s.Clone()
 	g := guess
-	for d := 2 + x.id%2; d <= deepening; d += 2 {
+	for d := deepStep + x.id%2; d <= deepening; d += deepStep {
 		v, err := x.mtdf(g, d)
 		if err != nil {
 			return 0, err
@@ -338,7 +383,11 @@ func (x *searcher) mtdf(g score, depth int) (score, error) {
 		if g == lo {
 			beta = g + 1
 		}
-		v, err := x.ab(0, x.root, beta-1, beta, depth)
+		if err := x.look(x.root, depth, &x.rootK); err != nil {
+			return 0, err
+		}
+		x.stats.Passes++
+		v, _, err := x.search(0, x.root, &x.rootK, beta-1, beta, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -358,103 +407,194 @@ const (
 )
 
 // slot makes room for the children of a position at ply.
-func (x *searcher) slot(ply int) {
+func (x *searcher) slot(ply, n int) {
 	for len(x.states) <= ply {
 		x.states = append(x.states, nil)
 		x.moves = append(x.moves, nil)
+		x.know = append(x.know, nil)
 		x.order = append(x.order, nil)
 		x.keys = append(x.keys, nil)
+		x.probe = append(x.probe, nil)
 	}
-}
-
-// child returns the i-th child state of the position at ply: 0 for the
-// table's move, 1+i for move i.
-func (x *searcher) child(ply, i int) *host.State {
-	for len(x.states[ply]) <= i {
+	for len(x.states[ply]) < n {
 		x.states[ply] = append(x.states[ply], x.e.g.Start())
+		x.know[ply] = append(x.know[ply], knowledge{})
 	}
-	return x.states[ply][i]
+	for len(x.pcounts) <= ply {
+		x.pcounts = append(x.pcounts, make([]int, len(x.counts)))
+	}
 }
 
-// ab is alpha-beta with fail-soft bounds on Player 1's score of s, at
-// ply: a value <= alpha is an upper bound, >= beta a lower bound.
-func (x *searcher) ab(ply int, s *host.State, alpha, beta score, depth int) (score, error) {
+// look sets k to what is known of s without searching it: exact values of
+// a finished game and of the database's positions, the futility bounds of
+// the banks, the table's bounds for a search of the given depth.
+//
+// In a game whose database was built, the value of a position is the
+// banks' difference plus what the counters in play bring, whatever the
+// banks hold (building it checked so): positions that keep the opening's
+// owners, hands and variables are then keyed in the table by their
+// counters in play and the player to move, with bounds on what is to
+// come, so that positions reached with other banks share what is known.
+func (x *searcher) look(s *host.State, depth int, k *knowledge) error {
+	probe, err := x.lookHere(s, k)
+	if err == nil && probe {
+		x.lookTable(depth, k)
+	}
+	return err
+}
+
+// lookHere is look without the table; it reports whether the table may
+// say more.
+func (x *searcher) lookHere(s *host.State, k *knowledge) (bool, error) {
 	e := x.e
+	k.key, k.move, k.depth, k.rel = s.Key(), -1, infDepth, false
+	k.lo, k.hi = minScore, maxScore
+	if e.bk != nil {
+		k.bank = e.bk.bankDiff(s)
+		j := e.bk.readCounts(s, x.counts)
+		fixed := e.db != nil && e.bk.fixedFast(s, &x.buf)
+		if fixed && j <= e.db.k {
+			dlo, dhi := e.db.probe(x.counts, j, s.ToMove(), x.alt)
+			k.lo, k.hi = makeScore(sign(k.bank+dlo), k.bank+dlo), makeScore(sign(k.bank+dhi), k.bank+dhi)
+			x.stats.EndgameHits++
+			if k.lo == k.hi {
+				return false, nil
+			}
+		}
+		if s.Over() {
+			return false, x.final(s, k)
+		}
+		k.lo = max(k.lo, makeScore(sign(k.bank-j), k.bank-j))
+		k.hi = min(k.hi, makeScore(sign(k.bank+j), k.bank+j))
+		if fixed {
+			k.key, k.rel = countsKey(x.counts, s.ToMove()), true
+		}
+	} else {
+		if s.Over() {
+			return false, x.final(s, k)
+		}
+		k.bank = 0
+	}
+	return true, nil
+}
+
+// lookTable narrows k's bounds by the table's for a search of the given
+// depth.
+func (x *searcher) lookTable(depth int, k *knowledge) {
+	e := x.e
+	x.stats.Probes++
+	if ent, ok := e.tt.probe(k.key); ok {
+		x.stats.TableHits++
+		k.move = ent.move
+		if ent.depth >= depth {
+			elo, ehi := ent.lo, ent.hi
+			if k.rel {
+				elo, ehi = fromRelative(elo, k.bank), fromRelative(ehi, k.bank)
+			}
+			lo, hi := max(k.lo, elo), min(k.hi, ehi)
+			if lo <= hi { // a heuristic bound beyond an exact one is dropped
+				k.lo, k.hi, k.depth = lo, hi, ent.depth
+			}
+		}
+	}
+}
+
+// countsKey is the table's key of a position of a game with a database,
+// by its counters in play and the player to move (see look).
+func countsKey(counts []int, mover int) uint64 {
+	h := (0x9e3779b97f4a7c15 ^ uint64(mover)) * 0xbf58476d1ce4e5b9
+	h ^= h >> 29
+	for _, c := range counts {
+		h = (h ^ uint64(c)) * 0xbf58476d1ce4e5b9
+		h ^= h >> 29
+	}
+	return mix64(h)
+}
+
+// toRelative is a bound on a position's score as a bound on what its
+// counters in play bring (an unbounded end stays unbounded).
+func toRelative(v score, bank int) score {
+	if v <= minScore || v >= maxScore {
+		return v
+	}
+	return makeScore(0, v.margin()-bank)
+}
+
+// fromRelative is the bound on the score of a position with the given
+// banks' difference from a bound on what its counters in play bring.
+func fromRelative(r score, bank int) score {
+	if r <= minScore || r >= maxScore {
+		return r
+	}
+	m := r.margin() + bank
+	return makeScore(sign(m), m)
+}
+
+// final sets k to the score of the finished game s.
+func (x *searcher) final(s *host.State, k *knowledge) error {
+	x.stats.Ends++
+	v, err := x.sc.final(x.r, s)
+	if err == nil && abs(v.margin()) > packLimit {
+		err = &UnsupportedError{Game: x.e.g.Name(), Reason: fmt.Sprintf("a game ends with a margin of %d; the search engine tells margins up to %d apart", v.margin(), packLimit)}
+	}
+	k.lo, k.hi = v, v
+	return err
+}
+
+// search returns s's score for Player 1 with fail-soft bounds, at ply: a
+// value <= alpha is an upper bound, >= beta a lower bound; and the depth
+// to which it holds (infDepth when no heuristic leaf was reached). k is
+// what look found.
+func (x *searcher) search(ply int, s *host.State, k *knowledge, alpha, beta score, depth int) (score, int, error) {
+	switch {
+	case k.lo >= beta || k.lo == k.hi:
+		return k.lo, k.depth, nil
+	case k.hi <= alpha:
+		return k.hi, k.depth, nil
+	case depth == 0:
+		return min(max(makeScore(sign(k.bank), k.bank), k.lo), k.hi), 0, nil
+	}
 	x.nodes++
 	if x.nodes&4095 == 0 {
 		if err := x.tick(); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
-	if s.Over() {
-		v, err := x.sc.final(x.r, s)
-		if err == nil && abs(v.margin()) > packLimit {
-			err = &UnsupportedError{Game: e.g.Name(), Reason: fmt.Sprintf("a game ends with a margin of %d; the search engine tells margins up to %d apart", v.margin(), packLimit)}
-		}
-		return v, err
-	}
-	bank := 0
-	if e.bk != nil {
-		bank = e.bk.bankDiff(s)
-		if e.db != nil {
-			if g, ok := e.db.lookup(e.bk, s, x.counts, x.buf); ok {
-				m := bank + g
-				return makeScore(sign(m), m), nil
-			}
-		}
-		rest := e.bk.inPlay(s)
-		if hi := makeScore(sign(bank+rest), bank+rest); hi <= alpha {
-			return hi, nil
-		}
-		if lo := makeScore(sign(bank-rest), bank-rest); lo >= beta {
-			return lo, nil
-		}
-	}
-	key := s.Key()
-	ent, found := e.tt.probe(key)
-	ttMove := -1
-	if found {
-		ttMove = int(ent.move)
-		if int(ent.depth) >= depth {
-			if ent.lo >= beta {
-				return ent.lo, nil
-			}
-			if ent.hi <= alpha {
-				return ent.hi, nil
-			}
-			if ent.lo == ent.hi {
-				return ent.lo, nil
-			}
-		}
-	}
-	if depth == 0 {
-		return x.static(s, bank)
-	}
-	for _, k := range x.path {
-		if k == key {
+	for _, p := range x.path {
+		if p == k.key {
 			if err := x.checkCycle(s); err != nil {
-				return 0, err
+				return 0, 0, err
 			}
 		}
 	}
-	x.path = append(x.path, key)
+	x.path = append(x.path, k.key)
 	x.line = append(x.line, s)
-	v, err := x.expand(ply, s, key, ttMove, alpha, beta, depth)
+	v, rd, err := x.expand(ply, s, k, alpha, beta, depth)
 	x.path = x.path[:len(x.path)-1]
 	x.line = x.line[:len(x.line)-1]
-	return v, err
+	if err != nil {
+		return 0, 0, err
+	}
+	return min(max(v, k.lo), k.hi), rd, nil
 }
 
-// expand searches the moves of s: the table's move first; then, unless it
-// cut, the others, after an enhanced transposition cutoff, the most
-// promising first.
-func (x *searcher) expand(ply int, s *host.State, key uint64, ttMove int, alpha, beta score, depth int) (score, error) {
+// expand searches the moves of s: it plays them all and looks at each
+// (ending the search when one is known to cut), then searches those that
+// may matter, the most promising first.
+func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta score, depth int) (score, int, error) {
 	e := x.e
-	x.slot(ply)
-	x.moves[ply] = append(x.moves[ply][:0], s.Moves()...)
-	moves := x.moves[ply]
-	if len(moves) > 255 {
-		return 0, &UnsupportedError{Game: e.g.Name(), Reason: "a position has more than 255 moves"}
+	start := x.stats.Nodes + x.nodes
+	moves := s.Moves()
+	if len(moves) > 254 {
+		return 0, 0, &UnsupportedError{Game: e.g.Name(), Reason: "a position has more than 254 moves"}
+	}
+	x.slot(ply, len(moves))
+	x.moves[ply] = append(x.moves[ply][:0], moves...)
+	moves = x.moves[ply]
+	kids, know := x.states[ply], x.know[ply]
+	parent := x.pcounts[ply]
+	if e.bk != nil {
+		e.bk.readCounts(s, parent)
 	}
 	mover1 := s.ToMove() == 1
 	best := minScore
@@ -462,76 +602,115 @@ func (x *searcher) expand(ply int, s *host.State, key uint64, ttMove int, alpha,
 		best = maxScore
 	}
 	bestMove := -1
+	rd := infDepth // the depth the result holds to: the least of its moves'
 	a, b := alpha, beta
 	nextDepth := depth - 1
 	if depth == infDepth {
 		nextDepth = infDepth
 	}
-	// visit searches child c (move i) and reports whether it cuts.
-	visit := func(x *searcher, i int, c *host.State) (bool, error) {
-		v, err := x.ab(ply+1, c, a, b, nextDepth)
-		if err != nil {
-			return false, err
-		}
-		if (mover1 && v > best) || (!mover1 && v < best) || bestMove < 0 {
-			best, bestMove = v, i
-		}
-		if mover1 {
-			a = max(a, v)
+	store := func(v score) (score, int, error) {
+		if k.rel {
+			e.tt.store(k.key, toRelative(alpha, k.bank), toRelative(beta, k.bank), toRelative(v, k.bank), bestMove, rd, x.stats.Nodes+x.nodes-start)
 		} else {
-			b = min(b, v)
+			e.tt.store(k.key, alpha, beta, v, bestMove, rd, x.stats.Nodes+x.nodes-start)
 		}
-		return a >= b, nil
+		return v, rd, nil
 	}
-	if ttMove >= 0 && ttMove < len(moves) {
-		c := x.child(ply, 0)
+	deeper := func(d int) int { return min(d+1, infDepth) }
+	// Play every move and look at what is known of each without the
+	// table, stopping at a move whose exact value cuts; then probe the
+	// table for the others, all the buckets first (their memory is read
+	// at once, not one miss after the other).
+	probe := x.probe[ply][:0]
+	for i, m := range moves {
+		c := kids[i]
 		c.CopyFrom(s)
-		if err := x.r.Apply(c, moves[ttMove]); err != nil {
-			return 0, err
+		if err := x.r.Apply(c, m); err != nil {
+			return 0, 0, err
 		}
-		cut, err := visit(x, ttMove, c)
+		x.stats.Children++
+		kk := &know[i]
+		need, err := x.lookHere(c, kk)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
-		if cut {
-			e.tt.store(key, alpha, beta, best, bestMove, depth)
-			return best, nil
+		if e.bk != nil { // lookHere left c's counts in x.counts
+			kk.moved = 0
+			for j, n := range parent {
+				kk.moved += max(n-x.counts[j], 0)
+			}
+		}
+		if (mover1 && kk.lo >= b) || (!mover1 && kk.hi <= a) {
+			x.stats.KnownCuts++
+			best, bestMove, rd = kk.lo, i, deeper(kk.depth)
+			if !mover1 {
+				best = kk.hi
+			}
+			return store(best)
+		}
+		probe = append(probe, need)
+	}
+	x.probe[ply] = probe
+	for i := range moves {
+		if probe[i] {
+			x.sink += e.tt.touch(know[i].key)
 		}
 	}
 	order, keys := x.order[ply][:0], x.keys[ply][:0]
-	for i, m := range moves {
-		if i == ttMove {
-			continue
+	for i := range moves {
+		c := kids[i]
+		kk := &know[i]
+		if probe[i] {
+			x.lookTable(nextDepth, kk)
 		}
-		c := x.child(ply, i+1)
-		c.CopyFrom(s)
-		if err := x.r.Apply(c, m); err != nil {
-			return 0, err
+		lo, hi := kk.lo, kk.hi
+		if mover1 {
+			if lo >= b { // known to cut: an enhanced transposition cutoff
+				x.stats.KnownCuts++
+				best, bestMove, rd = lo, i, deeper(kk.depth)
+				return store(lo)
+			}
+			if hi <= a || lo == hi { // nothing to search
+				if hi > best || bestMove < 0 {
+					best, bestMove = hi, i
+				}
+				a = max(a, lo)
+				rd = min(rd, deeper(kk.depth))
+				x.stats.KnownMoves++
+				continue
+			}
+		} else {
+			if hi <= a {
+				x.stats.KnownCuts++
+				best, bestMove, rd = hi, i, deeper(kk.depth)
+				return store(hi)
+			}
+			if lo >= b || lo == hi {
+				if lo < best || bestMove < 0 {
+					best, bestMove = lo, i
+				}
+				b = min(b, hi)
+				rd = min(rd, deeper(kk.depth))
+				x.stats.KnownMoves++
+				continue
+			}
 		}
-		// Enhanced transposition cutoff: a move whose position the table
-		// or a database already values beyond the window ends the search
-		// here, before any is searched.
-		if lo, hi, ok := x.known(c, nextDepth); ok {
-			if mover1 && lo >= b {
-				e.tt.store(key, alpha, beta, lo, i, depth)
-				return lo, nil
-			}
-			if !mover1 && hi <= a {
-				e.tt.store(key, alpha, beta, hi, i, depth)
-				return hi, nil
-			}
-		}
-		k := 0
-		if e.bk != nil && !c.Over() {
-			k = e.bk.bankDiff(c) * 4
-			if !mover1 {
-				k = -k
-			}
+		// Order: the table's move; then the moves that keep the turn,
+		// those that take the fewest counters first (they leave the others'
+		// chances as they were); then by what the move banks for the mover.
+		key := 0
+		if i == k.move {
+			key += 1 << 24
 		}
 		if c.ToMove() == s.ToMove() {
-			k += 2
+			key += 1<<20 - kk.moved
 		}
-		order, keys = append(order, i), append(keys, k)
+		gain := kk.bank - k.bank
+		if !mover1 {
+			gain = -gain
+		}
+		key += 4 * gain
+		order, keys = append(order, i), append(keys, key)
 	}
 	x.order[ply], x.keys[ply] = order, keys
 	sortByKeys(order, keys)
@@ -541,37 +720,40 @@ func (x *searcher) expand(ply int, s *host.State, key uint64, ttMove int, alpha,
 		slices.Reverse(order[r:])
 		slices.Reverse(order)
 	}
-	for _, i := range order {
-		cut, err := visit(x, i, x.states[ply][i+1])
-		if err != nil {
-			return 0, err
+	for n, i := range order {
+		kk := &know[i]
+		var v score
+		var vd int
+		switch {
+		case mover1 && kk.hi <= a: // the window moved past it
+			v, vd = kk.hi, kk.depth
+		case !mover1 && kk.lo >= b:
+			v, vd = kk.lo, kk.depth
+		default:
+			var err error
+			if v, vd, err = x.search(ply+1, kids[i], kk, a, b, nextDepth); err != nil {
+				return 0, 0, err
+			}
 		}
-		if cut {
-			break
+		if (mover1 && v > best) || (!mover1 && v < best) || bestMove < 0 {
+			best, bestMove = v, i
 		}
-	}
-	e.tt.store(key, alpha, beta, best, bestMove, depth)
-	return best, nil
-}
-
-// known returns bounds on c's value that a database or the table give
-// without searching; ok is false when nothing is known.
-func (x *searcher) known(c *host.State, depth int) (lo, hi score, ok bool) {
-	e := x.e
-	if c.Over() {
-		return 0, 0, false // searching it costs no more
-	}
-	if e.db != nil {
-		if g, ok := e.db.lookup(e.bk, c, x.counts, x.buf); ok {
-			m := e.bk.bankDiff(c) + g
-			v := makeScore(sign(m), m)
-			return v, v, true
+		if mover1 {
+			a = max(a, v)
+		} else {
+			b = min(b, v)
 		}
+		if a >= b {
+			x.stats.Cuts++
+			if n == 0 {
+				x.stats.FirstCuts++
+			}
+			rd = deeper(vd) // the cut holds as far as the move that cut
+			return store(best)
+		}
+		rd = min(rd, deeper(vd))
 	}
-	if ent, ok := e.tt.probe(c.Key()); ok && int(ent.depth) >= depth {
-		return ent.lo, ent.hi, true
-	}
-	return 0, 0, false
+	return store(best)
 }
 
 // sortByKeys orders moves by decreasing key (an insertion sort: there
@@ -583,22 +765,6 @@ func sortByKeys(order, keys []int) {
 			order[j], order[j-1] = order[j-1], order[j]
 		}
 	}
-}
-
-// static is the heuristic value of s: the banks' difference, or the
-// script's score so far.
-func (x *searcher) static(s *host.State, bank int) (score, error) {
-	m := bank
-	if x.e.bk == nil {
-		sc, err := x.r.Score(s, x.sc.buf[:0])
-		if err != nil {
-			return 0, err
-		}
-		if len(sc) >= 2 {
-			m = sc[0] - sc[1]
-		}
-	}
-	return makeScore(sign(m), m), nil
 }
 
 // checkCycle reports a repeated position (keys are hashes: the positions
@@ -613,14 +779,19 @@ func (x *searcher) checkCycle(s *host.State) error {
 	return nil
 }
 
-// tick stops a cancelled search and reports progress.
+// tick stops a cancelled search, and one past its budget of positions,
+// and reports progress.
 func (x *searcher) tick() error {
 	if err := x.ctx.Err(); err != nil {
 		return err
 	}
 	e := x.e
+	x.stats.Nodes += x.nodes
 	n := e.nodes.Add(x.nodes)
 	x.nodes = 0
+	if limit := e.cfg.maxSearched; limit > 0 && n > limit {
+		return &TooLargeError{Game: e.g.Name(), Engine: Search, MaxPositions: int(limit), Positions: int(n), Limit: LimitSearched}
+	}
 	if e.cfg.progress != nil && e.progress.TryLock() {
 		if time.Since(e.lastShow) > 200*time.Millisecond {
 			e.lastShow = time.Now()
@@ -633,11 +804,9 @@ func (x *searcher) tick() error {
 
 // bytes is the memory the engine holds.
 func (e *engine) bytes() int64 {
-	b := int64(len(e.tt.w)) * 8
+	b := e.tt.bytes()
 	if e.db != nil {
 		b += e.db.bytes()
 	}
-	var ms runtime.MemStats
-	_ = ms
 	return b
 }

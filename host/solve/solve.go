@@ -23,6 +23,8 @@ package solve
 
 import (
 	"context"
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -103,6 +105,8 @@ type Solution struct {
 
 	// The search engine's.
 	search *searched
+
+	sum [sha256.Size]byte // the checksum of the file it was read from
 }
 
 // DefaultMaxPositions is how many positions the table engine stores at
@@ -156,13 +160,23 @@ type Option func(*config)
 
 type config struct {
 	maxPositions int
+	maxSearched  int64 // positions the search engine may search; 0: no limit
 	maxBytes     int64
 	engine       Engine
 	threads      int
-	endgame      int // counters of the largest endgame database; -1: none
+	endgame      int // counters of the largest endgame database; -1: chosen from the budget
 	tableBytes   int64
-	endgameDir   string
+	cacheDir     string
 	progress     func(Progress)
+	log          func(string)
+}
+
+// dir is the folder of cached solutions and databases.
+func (c *config) dir() (string, error) {
+	if c.cacheDir != "" {
+		return c.cacheDir, nil
+	}
+	return defaultCacheDir()
 }
 
 // Progress is what a solve reports now and then.
@@ -176,9 +190,23 @@ type Progress struct {
 	Done      float64       // share of the phase done, when known (databases); -1 otherwise
 }
 
-// WithMaxPositions sets how many positions the table engine stores before
-// it gives up with a *TooLargeError.
-func WithMaxPositions(n int) Option { return func(c *config) { c.maxPositions = n } }
+// WithMaxPositions bounds the work of the engine that runs: the table
+// engine stores at most n positions (DefaultMaxPositions unless set), the
+// search engine searches at most n (no limit unless set); past it, Solve
+// stops with a *TooLargeError.
+func WithMaxPositions(n int) Option {
+	return func(c *config) { c.maxPositions, c.maxSearched = n, int64(max(n, 1)) }
+}
+
+// WithCacheDir sets the folder where solutions and endgame databases are
+// cached (by default matombo/solve under the user's cache directory, see
+// os.UserCacheDir): Solve reads and writes its databases there, and
+// CachePath, LoadCached and SaveCached use it.
+func WithCacheDir(dir string) Option { return func(c *config) { c.cacheDir = dir } }
+
+// WithLog has Solve report what it could not do but did without (a cached
+// database that was damaged and built again, one it could not write).
+func WithLog(f func(string)) Option { return func(c *config) { c.log = f } }
 
 // WithMaxBytes sets how much memory a solve may take: a solve whose
 // estimate is larger is refused before it starts, and one that grows past
@@ -196,31 +224,55 @@ func WithThreads(n int) Option { return func(c *config) { c.threads = n } }
 // goroutine at a time.
 func WithProgress(f func(Progress)) Option { return func(c *config) { c.progress = f } }
 
-// TooLargeError is returned when a game needs more than allowed.
+// TooLargeError is returned when a game needs more than allowed. Its
+// message names the options of this package (WithMaxPositions,
+// WithMaxBytes); a program with flags of its own words it from the
+// fields (Limit says which was reached).
 type TooLargeError struct {
 	Game          string
 	Engine        Engine
+	Limit         Limit // the limit reached
 	MaxPositions  int   // the cap on positions, when it was the one reached
 	MaxBytes      int64 // the memory budget
 	BytesPerPos   int   // the estimate per position (table engine)
 	EstimateBytes int64 // what the solve needs, at least
-	Positions     int   // positions stored when it stopped; 0 when refused before starting
+	Positions     int   // positions stored (table engine) or searched (search engine) when it stopped; 0 when refused before starting
 	Why           string
 }
+
+// Limit is what stopped a solve that was too large.
+type Limit int
+
+// The limits of a solve.
+const (
+	// LimitMemory: the solve needs more memory than WithMaxBytes allows
+	// (refused before it starts when Positions is 0).
+	LimitMemory Limit = iota
+	// LimitPositions: the table engine found more positions than
+	// WithMaxPositions allows.
+	LimitPositions
+	// LimitSearched: the search engine searched more positions than
+	// WithMaxPositions allows.
+	LimitSearched
+)
 
 func (e *TooLargeError) Error() string {
 	if e.Why != "" {
 		return fmt.Sprintf("%s: %s", e.Game, e.Why)
 	}
-	if e.Positions > 0 && e.MaxPositions > 0 && e.Positions >= e.MaxPositions {
-		return fmt.Sprintf("%s has more than %d positions reachable from the opening; storing them needs more than %s (about %d bytes a position): raise --max-positions to try anyway, or use --engine search",
+	switch e.Limit {
+	case LimitSearched:
+		return fmt.Sprintf("%s: the search engine searched %d positions, more than the %d allowed (solve.WithMaxPositions), without finishing",
+			e.Game, e.Positions, e.MaxPositions)
+	case LimitPositions:
+		return fmt.Sprintf("%s has more than %d positions reachable from the opening; storing them needs more than %s (about %d bytes a position): allow more (solve.WithMaxPositions) to try anyway, or solve it with the search engine (solve.Search)",
 			e.Game, e.MaxPositions, FormatBytes(e.EstimateBytes), e.BytesPerPos)
 	}
 	if e.Positions > 0 {
-		return fmt.Sprintf("%s has more positions than fit in %s (--max-memory): stopped after storing %d of them (about %d bytes a position); raise --max-memory, or use --engine search",
+		return fmt.Sprintf("%s has more positions than fit in %s (solve.WithMaxBytes): stopped after storing %d of them (about %d bytes a position); allow more memory, or solve it with the search engine (solve.Search)",
 			e.Game, FormatBytes(e.MaxBytes), e.Positions, e.BytesPerPos)
 	}
-	return fmt.Sprintf("solving %s with the %s engine needs about %s, more than the budget of %s (--max-memory)",
+	return fmt.Sprintf("solving %s with the %s engine needs about %s, more than the budget of %s (solve.WithMaxBytes)",
 		e.Game, e.Engine, FormatBytes(e.EstimateBytes), FormatBytes(e.MaxBytes))
 }
 
@@ -265,8 +317,33 @@ func newConfig(opts []Option) *config {
 	return cfg
 }
 
-// Solve solves g with the chosen engine (see Engine).
+// Solve solves g with the chosen engine (see Engine). Stopped by ctx, it
+// returns an error wrapping a *host.CanceledError (errors.Is with
+// context.Canceled or context.DeadlineExceeded holds).
 func Solve(ctx context.Context, g *host.Game, opts ...Option) (*Solution, error) {
+	sol, err := solve(ctx, g, opts)
+	if err != nil && ctx.Err() != nil {
+		var ce *host.CanceledError
+		if !errors.As(err, &ce) {
+			err = fmt.Errorf("solving %s: %w", g.Name(), canceled(ctx))
+		}
+	}
+	return sol, err
+}
+
+// canceled is the error of a solve stopped because ctx is done.
+func canceled(ctx context.Context) *host.CanceledError {
+	e := &host.CanceledError{Err: ctx.Err()}
+	if e.Err == nil {
+		e.Err = context.Canceled
+	}
+	if c := context.Cause(ctx); c != nil && c != e.Err {
+		e.Cause = c
+	}
+	return e
+}
+
+func solve(ctx context.Context, g *host.Game, opts []Option) (*Solution, error) {
 	cfg := newConfig(opts)
 	if g.Players() != 2 {
 		return nil, &UnsupportedError{Game: g.Name(), Reason: fmt.Sprintf("it has %d players; the solver treats two", g.Players())}
@@ -361,7 +438,11 @@ func (sol *Solution) insert(key []byte, cfg *config) (int32, bool, error) {
 		return id, false, nil
 	}
 	if n := t.Len(); n >= cfg.maxPositions || (n%256 == 0 && sol.bytes() > cfg.maxBytes) {
-		return 0, false, &TooLargeError{Game: sol.game, Engine: Retrograde, MaxPositions: cfg.maxPositions, MaxBytes: cfg.maxBytes,
+		limit := LimitMemory
+		if n >= cfg.maxPositions {
+			limit = LimitPositions
+		}
+		return 0, false, &TooLargeError{Game: sol.game, Engine: Retrograde, Limit: limit, MaxPositions: cfg.maxPositions, MaxBytes: cfg.maxBytes,
 			BytesPerPos: BytesPerPosition(sol.g), EstimateBytes: int64(BytesPerPosition(sol.g)) * int64(n), Positions: n}
 	}
 	id, _ := t.insert(key)

@@ -131,7 +131,9 @@ func TestSolveRefusesLargeGames(t *testing.T) {
 	assert.Equal(t, 100, tl.MaxPositions)
 	assert.Positive(t, tl.EstimateBytes)
 	assert.Contains(t, err.Error(), "more than 100 positions")
-	assert.Contains(t, err.Error(), "--max-positions")
+	assert.Equal(t, solve.LimitPositions, tl.Limit)
+	assert.Contains(t, err.Error(), "solve.WithMaxPositions")
+	assert.NotContains(t, err.Error(), "--", "the library names its Go options, not the command's flags")
 }
 
 func TestSolveStopsWhenCancelled(t *testing.T) {
@@ -180,6 +182,45 @@ func TestCache(t *testing.T) {
 	back, err := solve.LoadCached(g)
 	require.NoError(t, err)
 	assert.Equal(t, summary(sol), summary(back))
+}
+
+// TestCacheFolder: a Cache keeps its files in its folder; it trusts the
+// files it wrote itself (their checksum proves them), while another Cache
+// checks them against the rules.
+func TestCacheFolder(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", home)
+	t.Setenv("HOME", home)
+	dir := t.TempDir()
+	g := load(t, "twice", host.WithParam("pile", 5))
+	sol, err := solve.Solve(context.Background(), g)
+	require.NoError(t, err)
+	c := solve.NewCache(dir)
+	got, err := c.Dir()
+	require.NoError(t, err)
+	assert.Equal(t, dir, got)
+	path, err := c.Save(sol, g)
+	require.NoError(t, err)
+	assert.Equal(t, dir, filepath.Dir(path))
+	same, err := solve.CachePath(g, solve.WithCacheDir(dir))
+	require.NoError(t, err)
+	assert.Equal(t, path, same)
+	back, err := solve.LoadCached(g, solve.WithCacheDir(dir))
+	require.NoError(t, err)
+	assert.Equal(t, summary(sol), summary(back))
+
+	solve.SwapWinsAndLosses(sol)
+	_, err = c.Save(sol, g)
+	require.NoError(t, err)
+	_, err = c.Load(context.Background(), g)
+	require.NoError(t, err, "the Cache that wrote it does not check it again")
+	_, err = solve.NewCache(dir).Load(context.Background(), g)
+	var ce *solve.CacheError
+	require.ErrorAs(t, err, &ce, "another Cache checks it")
+
+	held, err := os.ReadDir(home)
+	require.NoError(t, err)
+	assert.Empty(t, held, "the user's cache is not touched")
 }
 
 func TestCachePathPerRules(t *testing.T) {
