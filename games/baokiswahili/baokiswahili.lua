@@ -134,6 +134,10 @@ KICHWA[1][CW], KICHWA[1][ACW] = B0 + 1, B0 + N
 KICHWA[2][CW], KICHWA[2][ACW] = C0 + N, C0 + 1
 for _, s in ipairs({ B0 + 1, B0 + 2, C0 + N, C0 + N - 1 }) do NEAREST[s] = CW end
 for _, s in ipairs({ B0 + N, B0 + N - 1, C0 + 1, C0 + 2 }) do NEAREST[s] = ACW end
+local TOWARD = { {}, {} } -- the kichwa and kimbi by the direction NEAREST gives them
+for s, d in pairs(NEAREST) do TOWARD[d][#TOWARD[d] + 1] = s end
+table.sort(TOWARD[1])
+table.sort(TOWARD[2])
 for p = 1, 2 do -- Z13: the direction from each kichwa towards the centre
   for d = 1, 2 do
     local k = KICHWA[p][d]
@@ -155,6 +159,8 @@ end
 local FRONT_ROW = { m.filter { row = 2, min = 1 }, m.filter { row = 3, min = 1 } }
 local FRONT_BIG = { m.filter { row = 2, min = 2 }, m.filter { row = 3, min = 2 } }
 local SIDE = { m.filter { track = TRACK[1][CW] }, m.filter { track = TRACK[2][CW] } }
+-- Z11: the holes a capture move may start from, 2 to 15 seeds.
+local CAPTURING = { m.filter { track = TRACK[1][CW], min = 2, max = 15 }, m.filter { track = TRACK[2][CW], min = 2, max = 15 } }
 -- The relay hooks hear only the laps that end in a front row, where
 -- captures, the house, takasia and an emptied front row happen.
 local FRONT_SITES = {}
@@ -349,22 +355,16 @@ end)
 
 -- Z11, Z5 "Captures are compulsory: a player who can make a capture move
 -- must." Emits p's mtaji capture moves (holes in board order, clockwise
--- first) and returns how many.
-local z11_mtaji_captures = m.rule("z11_mtaji_captures", function(p)
-  local k = 0
-  for _, s in ipairs(HOLES[p]) do
-    local n = count(s)
-    if n >= 2 and n < 16 then
-      for d = CW, ACW do
-        if z11_first_lap(p, s, d, n) then
-          emit(SOW, s, nxt(TRACK[p][d], s))
-          k = k + 1
-        end
-      end
-    end
-  end
-  return k
-end)
+-- first) and returns how many: the sowings of 2 to 15 seeds (the
+-- sixteen-seed rule) whose first lap ends in an occupied front hole facing
+-- seeds (Z5), as native rules tried on a copy of the counts.
+local z11_mtaji_captures = m.rule("z11_mtaji_captures", m.sowings_rule {
+  kind = SOW, from = CAPTURING, tracks = TRACK,
+  ends = m.first_lap_rule {
+    tracks = TRACK, lap_tag = FRONT_TAG,
+    lap = m.capture_sow_rule { tracks = TRACK, opposite = { 3, 2 }, start = KICHWA, toward = TOWARD },
+  },
+})
 
 -- Whether p has a mtaji capture move.
 local function can_capture(p)
@@ -425,18 +425,21 @@ local z16_ends = m.rule("z16_ends", function(p, from, d, namua, tax)
 end)
 
 -- Emits the takasa sowings of p from the holes of `holes` that `ok`
--- allows (Z12, Z8), both ways, as Z13 and Z16 allow.
+-- allows (Z12, Z8), both ways, as Z13 and Z16 allow; returns how many.
 local function emit_takasa(p, holes, ok, namua, blocked)
+  local k = 0
   for _, s in ipairs(holes) do
     if s ~= blocked and ok(p, s) then
       local tax = namua and s == HOUSE[p] and z9_functional(p)
       for d = CW, ACW do
         if z13_direction_allowed(p, s, d) and z16_ends(p, s, d, namua, tax) then
           emit(SOW, s, nxt(TRACK[p][d], s))
+          k = k + 1
         end
       end
     end
   end
+  return k
 end
 
 -- Z12 "In the mtaji stage, when no capture move is possible, the mover
@@ -444,9 +447,9 @@ end
 -- too), either way; only when the front row has no such hole, a hole of
 -- the back row holding two or more." Not the hole takasia blocks (Z14).
 local function two_or_more(_, s) return count(s) >= 2 end
-local z12_mtaji_takasa = m.rule("z12_mtaji_takasa", function(p, blocked)
+local z12_mtaji_takasa = m.rule("z12_mtaji_takasa", function(p)
   local holes = first(FRONT_BIG[p]) and FRONT_HOLES[p] or BACK_HOLES[p]
-  emit_takasa(p, holes, two_or_more, false, blocked)
+  return emit_takasa(p, holes, two_or_more, false, get(TAKASIA))
 end)
 
 -- Z7 "In the namua stage, when a hole of the mover's front row holding
@@ -454,24 +457,12 @@ end)
 -- the hand goes into such a hole and the facing seeds are captured and
 -- sown in ... from a kichwa or kimbi the kichwa is the nearest (b2xb1),
 -- from a central hole either (b4xb1 or b4xb8)." Emits them (holes in board
--- order, the clockwise kichwa first) and returns how many.
-local z7_namua_captures = m.rule("z7_namua_captures", function(p)
-  local k = 0
-  for _, s in ipairs(FRONT_HOLES[p]) do
-    if count(s) > 0 and count(FACING[s]) > 0 then
-      local d = NEAREST[s]
-      if d then
-        emit(CAPTURE, s, KICHWA[p][d])
-        k = k + 1
-      else
-        emit(CAPTURE, s, KICHWA[p][CW])
-        emit(CAPTURE, s, KICHWA[p][ACW])
-        k = k + 2
-      end
-    end
-  end
-  return k
-end)
+-- order, the clockwise kichwa first) and returns how many: native rules,
+-- a move naming its direction by its kichwa.
+local z7_namua_captures = m.rule("z7_namua_captures", m.sowings_rule {
+  kind = CAPTURE, from = FRONT_ROW, tracks = TRACK, start = KICHWA, toward = TOWARD,
+  ends = m.facing_rule { opposite = { 3, 2 } },
+})
 
 -- Z8 "In the namua stage, when no capture is possible, the mover puts a
 -- seed from the hand into an occupied hole of their front row, takes all
@@ -488,6 +479,12 @@ local z8_namua_takasa = m.rule("z8_namua_takasa", function(p, s)
   end
   return n >= 2 or first(FRONT_BIG[p]) == nil
 end)
+
+-- Z8: emits p's namua takasa moves, from the front holes z8_namua_takasa
+-- allows, both ways, as Z13 and Z16 allow.
+local function namua_takasas(p)
+  return emit_takasa(p, FRONT_HOLES[p], z8_namua_takasa, true, 0)
+end
 
 -- Z7: a namua capture at `at`, the captured seeds sown in from `kichwa`.
 local z7_namua_capture = m.rule("z7_namua_capture", function(p, at, kichwa)
@@ -567,22 +564,19 @@ local function z15_result(p)
   end
 end
 
--- The legal moves of player p: safari or stop (Z10), the namua moves (Z7,
--- Z8) or the mtaji moves (Z11, Z12).
-local function legal(p, _, _, pending, takasia)
-  if pending > 0 then
-    emit(SAFARI)
-    emit(STOP)
-    return
-  end
-  if hand(p) > 0 then
-    if z7_namua_captures(p) == 0 then
-      emit_takasa(p, FRONT_HOLES[p], z8_namua_takasa, true, 0)
-    end
-  elseif z11_mtaji_captures(p) == 0 then
-    z12_mtaji_takasa(p, takasia)
-  end
-end
+-- The legal moves of player p, native rules: safari or stop while a
+-- capture move waits in the house (Z10); in the namua stage the captures
+-- (Z7), else the takasa moves (Z8); in the mtaji stage the capture moves
+-- (Z11), else the takasa moves (Z12).
+local legal = m.if_rule {
+  when = m.compare_rule { amount = m.var_rule { var = PENDING }, op = ">", value = 0 },
+  emit = m.emit_rule { moves = { SAFARI, STOP } },
+  otherwise = m.if_rule {
+    when = m.compare_rule { amount = m.hand_rule {}, op = ">", value = 0 },
+    emit = m.first_of_rule { z7_namua_captures, namua_takasas },
+    otherwise = m.first_of_rule { z11_mtaji_captures, z12_mtaji_takasa },
+  },
+}
 
 -- One decision of p. The move's stage is the stage it starts in (a move
 -- that puts the last seed of the hand in is a namua move).

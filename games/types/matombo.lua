@@ -354,8 +354,8 @@ function matombo.sowing_legal(spec) end
 ---@param spec {kind: matombo.Kind|string, sow: function, extra_turn: function?, capture: function?, irreversible: boolean?, after_capture: function?, after: function?, other: function?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.sowing_play(spec) end
----(p) → moves emitted: emits a move of kind `kind` for each site p may sow from: the sites of the filter `from` that match, or those of p's list `sites` that hold counters, in that order. `feeding` keeps only the sowings that reach a site another player owns along the track; `ends` only those for which `ends(p, site)` is true (a `relay_ends_rule`); `none` emits one move of that kind (no sites) when there is no sowing (a pass).
----@param spec {kind: matombo.Kind|string, from: (matombo.Filter)|(matombo.Filter)[]?, tracks: matombo.Track[]|matombo.Track[][]?, sites: (matombo.Site[])|(matombo.Site[])[]?, feeding: (matombo.Track|string)|(matombo.Track|string)[]?, ends: function?, none: matombo.Kind|string?}
+---(p) → moves emitted: emits a move of kind `kind` for each site p may sow from: the sites of the filter `from` that match, or those of p's list `sites` that hold counters, in that order. `feeding` keeps only the sowings that reach a site another player owns along the track; `ends` only those for which `ends(p, site)` is true (a `relay_ends_rule`); `none` emits one move of that kind (no sites) when there is no sowing (a pass). With `tracks` a move names its direction by the first site sown, or with `start` by the direction's start site, and a site of `toward` moves only in its direction.
+---@param spec {kind: matombo.Kind|string, from: (matombo.Filter)|(matombo.Filter)[]?, tracks: matombo.Track[]|matombo.Track[][]?, sites: (matombo.Site[])|(matombo.Site[])[]?, feeding: (matombo.Track|string)|(matombo.Track|string)[]?, ends: function?, none: matombo.Kind|string?, start: matombo.Site[][]?, toward: matombo.Site[][]?}
 ---@return fun(p: integer): integer
 function matombo.sowings_rule(spec) end
 ---(last, owner) → boolean: with the table of a capture (`counts`, `runs`): whether that capture from `last` would take every counter on the sites `owner` owns (a capture of everything, which some games forbid).
@@ -378,6 +378,10 @@ function matombo.capture_sow_rule(spec) end
 ---@param spec {relay: function}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer): boolean
 function matombo.ends_rule(spec) end
+---(p, site) → boolean: whether the site facing `site` (its column in p's row `opposite`) holds at least `min` counters: a site whose sowing or counter put in would capture, where captures take the facing site.
+---@param spec {opposite: (integer)|(integer)[], min: integer?}
+---@return fun(p: integer, site: matombo.Site?): boolean
+function matombo.facing_rule(spec) end
 ---(p, kind, sites...) → boolean: whether a move's first lap ends where `lap` acts (a lap that captures), tried on a copy of the counts: the first lap sows every counter of the site moved from, in the move's direction.
 ---@param spec {tracks: matombo.Track[]|matombo.Track[][], lap: function, lap_tag: matombo.Tag|string?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer): boolean

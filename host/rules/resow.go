@@ -19,6 +19,28 @@ func init() {
 			{Name: "ends_when", Type: FieldPart, Slot: SlotCond, Doc: "after the capture: the captured counters are sown and the relay ends"},
 		},
 		New: newCaptureSow})
+	Register(Spec{Name: "facing_rule", Group: "Relays and decisions", Slot: SlotSiteTest,
+		Doc: "whether the site facing `site` (its column in p's row `opposite`) holds at least `min` counters: a site whose sowing or counter put in would capture, where captures take the facing site",
+		Fields: []Field{
+			{Name: "opposite", Type: FieldRow, PerPlayer: true, Required: true, Doc: "the row of the facing site"},
+			{Name: "min", Type: FieldInt, Min: 1, Max: kernel.MaxCount, Default: 1, Doc: "the counters the facing site must hold"},
+		},
+		New: func(a *Args) (any, error) {
+			return &facing{opposite: a.Rows("opposite"), min: int32(a.Int("min"))}, nil
+		}})
+}
+
+// ---- facing_rule ----
+
+type facing struct {
+	opposite []int // per player
+	min      int32
+}
+
+func (r *facing) TestSite(c *kernel.Ctx, p, site int) (bool, error) {
+	b := c.Def.Board
+	f := b.At(r.opposite[p-1], b.Site(site).Col)
+	return f >= 0 && c.S.Cells[f] >= r.min, nil
 }
 
 type captureSow struct {

@@ -24,7 +24,7 @@ func init() {
 		},
 		New: func(a *Args) (any, error) { return &extraTurn{sites: a.Sites("sites")}, nil }})
 	Register(Spec{Name: "sowings_rule", Group: "Sowing", Slot: SlotEmit,
-		Doc: "emits a move of kind `kind` for each site p may sow from: the sites of the filter `from` that match, or those of p's list `sites` that hold counters, in that order. `feeding` keeps only the sowings that reach a site another player owns along the track; `ends` only those for which `ends(p, site)` is true (a `relay_ends_rule`); `none` emits one move of that kind (no sites) when there is no sowing (a pass)",
+		Doc: "emits a move of kind `kind` for each site p may sow from: the sites of the filter `from` that match, or those of p's list `sites` that hold counters, in that order. `feeding` keeps only the sowings that reach a site another player owns along the track; `ends` only those for which `ends(p, site)` is true (a `relay_ends_rule`); `none` emits one move of that kind (no sites) when there is no sowing (a pass). With `tracks` a move names its direction by the first site sown, or with `start` by the direction's start site, and a site of `toward` moves only in its direction",
 		Fields: []Field{
 			{Name: "kind", Type: FieldKind, Required: true, Arity: AnyArity, Doc: "the kind of the sowings: of one site, or of two with `tracks` (the site sown from and the first site sown)"},
 			{Name: "from", Type: FieldFilter, PerPlayer: true, Doc: "the sites p may sow from"},
@@ -33,6 +33,8 @@ func init() {
 			{Name: "feeding", Type: FieldTrack, PerPlayer: true, Doc: "only sowings that reach another player's site along this track"},
 			{Name: "ends", Type: FieldPart, Slot: SlotSiteTest, Or: SlotMoveTest, Doc: "only sowings for which `ends(p, site)` holds (or, a move test such as an `ends_rule`, `ends(p, kind, sites...)`)"},
 			{Name: "none", Type: FieldKind, Arity: 0, Doc: "a move of this kind when there is no sowing"},
+			{Name: "start", Type: FieldSiteLists, Doc: "with `tracks`: per player, a site for each direction (a `capture_sow_rule`'s `start`, an end hole where a capture is sown in); a move names its direction by that site instead of the first site sown (`b4xb1`)"},
+			{Name: "toward", Type: FieldSiteLists, Doc: "with `tracks`: per direction, the sites that are sown (or sown in from) only in that direction, as a `capture_sow_rule`'s `toward`"},
 		},
 		New: newSowings})
 	Register(Spec{Name: "sowing_play", Group: "Sowing", Slot: SlotPlay, Mutates: true,
@@ -146,6 +148,8 @@ func (r *extraTurn) TestSite(c *kernel.Ctx, p, last int) (bool, error) {
 type sowings struct {
 	kind     int
 	dirs     [][]*kernel.Track // per player, with moves of two sites; nil for one
+	start    [][]int           // per player, per direction: the site a move names; nil: the first site sown
+	toward   []int             // per site: the only direction it moves in, -1 for any; nil for none
 	from     []*kernel.Filter
 	sites    [][]int32
 	feeding  []*kernel.Track
@@ -168,6 +172,9 @@ func newSowings(a *Args) (any, error) {
 	if r.dirs != nil {
 		want = 2
 	}
+	if err := r.directionSites(a); err != nil {
+		return nil, err
+	}
 	if k := &a.Def.Kinds[r.kind]; k.Arity() != want {
 		return nil, a.Errorf("kind %s must take %s", k.Name, ArityText(want))
 	}
@@ -186,6 +193,42 @@ func newSowings(a *Args) (any, error) {
 		return nil, a.Errorf("give either from (filters) or sites (lists of sites)")
 	}
 	return r, nil
+}
+
+// directionSites reads start and toward, which name and restrict the
+// directions of tracks.
+func (r *sowings) directionSites(a *Args) error {
+	if (a.Has("start") || a.Has("toward")) && r.dirs == nil {
+		return a.Errorf("start and toward need tracks (the directions they name)")
+	}
+	if a.Has("start") {
+		r.start = a.SiteLists("start")
+		if len(r.start) != a.Def.Players {
+			return a.Errorf("start must list one list of sites per player (%d)", a.Def.Players)
+		}
+		for p, starts := range r.start {
+			if len(starts) != len(r.dirs[p]) {
+				return a.Errorf("start[%d] must name a site for each of player %d's %d directions", p+1, p+1, len(r.dirs[p]))
+			}
+			for d, s := range starts {
+				if !r.dirs[p][d].On(s) {
+					return a.Errorf("start[%d][%d]: %s is not on track %s", p+1, d+1, a.Def.Board.SiteName(s), r.dirs[p][d].Name)
+				}
+			}
+		}
+	}
+	if a.Has("toward") {
+		r.toward = make([]int, a.Def.Board.NumSites())
+		for i := range r.toward {
+			r.toward[i] = -1
+		}
+		for d, sites := range a.SiteLists("toward") {
+			for _, s := range sites {
+				r.toward[s] = d
+			}
+		}
+	}
+	return nil
 }
 
 func (r *sowings) Emit(c *kernel.Ctx, p int) (int, error) {
@@ -290,10 +333,16 @@ func (r *sowings) emitDirected(c *kernel.Ctx, p int, cand []int32, f *kernel.Fil
 		if r.feeding != nil && !c.Feeds(r.feeding[p-1], p, int(i)) {
 			continue
 		}
-		for _, dir := range r.dirs[p-1] {
+		for d, dir := range r.dirs[p-1] {
+			if r.toward != nil && r.toward[i] >= 0 && r.toward[i] != d {
+				continue
+			}
 			next := dir.Next(int(i))
 			if next < 0 {
 				continue
+			}
+			if r.start != nil {
+				next = r.start[p-1][d]
 			}
 			m.Sites[0], m.Sites[1] = uint16(i), uint16(next)
 			ok := true
