@@ -439,6 +439,10 @@ function matombo.remove_play(spec) end
 ---@param spec {kind: matombo.Kind|string, from: (matombo.Filter)|(matombo.Filter)[], toward: ("ahead"|"back"|"both")|("ahead"|"back"|"both")[]?, both: (matombo.Filter)|(matombo.Filter)[]?, fly: (matombo.Filter)|(matombo.Filter)[]?}
 ---@return fun(p: integer): integer
 function matombo.steps_rule(spec) end
+---(p, n): `(p, n)`, after a decision: when `when(p)` holds, each part of `after` follows, `(p, n)`, until the game ends; otherwise nothing: a count of the moves of an ending kept (by a script function) only once few pieces are left, instead of after every decision.
+---@param spec {when: function, after: function[]}
+---@return fun(p: integer, n: integer?)
+function matombo.after_if_rule(spec) end
 ---(p) → moves emitted: the moves of `moves(p)` but those for which `except(p, kind, sites...)` holds, in their order.
 ---@param spec {moves: function, except: function}
 ---@return fun(p: integer): integer

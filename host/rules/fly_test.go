@@ -298,3 +298,32 @@ func TestHopPlayTakenFull(t *testing.T) {
 	err = r.Play(f.c, 1, kernel.Move{Kind: kindMove, N: 2, Sites: [kernel.MaxMoveSites]uint16{uint16(f.site(t, "a1")), uint16(f.site(t, "a5"))}})
 	assert.ErrorContains(t, err, "was jumped already in this move")
 }
+
+// holds is a condition with a fixed answer.
+type holds bool
+
+func (h holds) Holds(*kernel.Ctx, int) (bool, error) { return bool(h), nil }
+
+// TestAfterIfRule: the parts of after follow only when the condition
+// holds, with what the decision was told.
+func TestAfterIfRule(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		when bool
+		want []int
+	}{
+		{"the parts follow when it holds", true, []int{3}},
+		{"nothing follows when it does not", false, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newLinesFixture(t)
+			h := &heard{}
+			r := f.make(t, "after_if_rule", func(a *Args) {
+				a.Set("when", holds(c.when))
+				a.Set("after", []any{h})
+			}).(Follower)
+			require.NoError(t, r.After(f.c, 1, 3))
+			assert.Equal(t, c.want, h.ns)
+		})
+	}
+}
