@@ -30,7 +30,8 @@
 -- site in the variable `jumper`, the sites of the pieces it has jumped in
 -- `taken1`.., on the board until the move ends), crowning, and the count
 -- of kings' moves. The end of a game (D10, the third repetition), FMJD's
--- endings (D12, with endgames) and the prompts and evaluation call Lua.
+-- endings (D12, with endgames, once four pieces or fewer are left) and the
+-- prompts and evaluation call Lua.
 local m = matombo
 
 local P = m.declare {
@@ -381,7 +382,11 @@ end)
 -- counters (D11, D12). A capture, and a man's move, can never be undone.
 local after = {}
 if KING_LIMIT > 0 then after[#after + 1] = d11_kings_alone end
-if P.endgames then after[#after + 1] = d12_endgame end
+-- D12's endings have four pieces at most, and pieces never come back: a
+-- board of more is no ending and none came before it, so the count is kept
+-- only once four or fewer are left.
+local FEW_PIECES = m.compare_rule { amount = m.count_rule { filter = m.filter { min = 1 } }, op = "<=", value = 4 }
+if P.endgames then after[#after + 1] = m.after_if_rule { when = FEW_PIECES, after = { d12_endgame } } end
 local d7_capture = m.rule("d7_capture", m.hop_play {
   pending = JUMPER, taken = TAKEN, again = d5_jumps, arrival = { d9_crown },
   arrival_last = P.crowning == "end", arrival_ends = P.crowning == "stop",
