@@ -239,6 +239,9 @@ func (c *Ctx) afterJump(h *Hops, t *hopTesters, owners []int32, m mover, from in
 // moved to (the next jump of a piece that waits). A move the decision
 // lists already is not listed again.
 func (c *Ctx) EmitHops(k int, h *Hops, at int, landing bool, ms []int32) (int, error) {
+	if h.Fly == nil && !h.Most {
+		return c.emitNear(k, h, at, landing, ms)
+	}
 	f := h.From
 	if err := c.Charge(f.Cost()); err != nil {
 		return 0, err
@@ -343,12 +346,96 @@ func (c *Ctx) EmitHops(k int, h *Hops, at int, landing bool, ms []int32) (int, e
 	return len(c.S.Moves) - start, c.chargeMoves(start)
 }
 
+// emitNear is EmitHops for pieces that move one site (no Fly, no Most),
+// in one pass.
+func (c *Ctx) emitNear(k int, h *Hops, at int, landing bool, ms []int32) (int, error) {
+	f := h.From
+	if err := c.Charge(f.Cost()); err != nil {
+		return 0, err
+	}
+	cells, l, b := c.S.Cells, &c.Def.Layout, c.Def.Board
+	owners := l.OwnersOf(cells)
+	t := f.Tester(c.Mover)
+	var both, over Tester
+	if h.Both != nil {
+		both = h.Both.Tester(c.Mover)
+	}
+	if h.Over != nil {
+		over = h.Over.Tester(c.Mover)
+	}
+	m := Move{Kind: uint8(k), N: 2, game: c.Def.Tag}
+	if landing {
+		m.N = 1
+	}
+	check := c.listedKind(m.Kind)
+	start := len(c.S.Moves)
+	cand := f.cand
+	var one [1]int32
+	if at >= 0 {
+		one[0] = int32(at)
+		cand = one[:]
+	}
+	push := func(from, to int32) error {
+		if landing {
+			m.Sites[0] = uint16(to)
+		} else {
+			m.Sites[0], m.Sites[1] = uint16(from), uint16(to)
+		}
+		if check {
+			_, err := c.PushNew(m)
+			return err
+		}
+		return c.Push(m)
+	}
+	looked := 0
+	for _, i := range cand {
+		if !t.OK(cells, owners, i) || t.Rare && !f.MatchesOwner(cells, l, c.Mover, i) {
+			continue
+		}
+		head := h.Heading
+		if h.Both != nil && both.OK(cells, owners, i) && (!both.Rare || h.Both.MatchesOwner(cells, l, c.Mover, i)) {
+			head = BothWays
+		}
+		if h.Over == nil {
+			ns := b.Toward(int(i), head)
+			looked += len(ns)
+			for _, to := range ns {
+				if cells[to] == 0 {
+					if err := push(i, to); err != nil {
+						return len(c.S.Moves) - start, err
+					}
+				}
+			}
+			continue
+		}
+		last := int32(-1) // jumps are by landing site: one over two neighbours to one site is listed once
+		js := b.JumpsToward(int(i), head)
+		looked += len(js)
+		for _, j := range js {
+			if j.To == last || cells[j.To] != 0 || !over.OK(cells, owners, j.Over) || over.Rare && !h.Over.MatchesOwner(cells, l, c.Mover, j.Over) || len(ms) > 0 && marked(ms, j.Over) {
+				continue
+			}
+			last = j.To
+			if err := push(i, j.To); err != nil {
+				return len(c.S.Moves) - start, err
+			}
+		}
+	}
+	if err := c.Charge(looked / ItemsPerStep); err != nil {
+		return len(c.S.Moves) - start, err
+	}
+	return len(c.S.Moves) - start, c.chargeMoves(start)
+}
+
 // CanHop reports whether the piece on site at has a hop of those h
 // describes, with c.Mover to move, no jump going over a site of ms.
 func (c *Ctx) CanHop(h *Hops, at int, ms []int32) (bool, error) {
 	b := c.Def.Board
 	if err := c.Charge((len(b.adj[at])+len(b.jumps[at]))/ItemsPerStep + 1); err != nil {
 		return false, err
+	}
+	if h.Fly == nil {
+		return c.canHopNear(h, at, ms), nil
 	}
 	owners := c.Def.Layout.OwnersOf(c.S.Cells)
 	t := h.testers(c.Mover)
@@ -425,3 +512,34 @@ func (c *Ctx) CaptureBetween(p, from, to int) (int, error) {
 
 // LineCost is the steps reading the lines through site s costs.
 func (c *Ctx) LineCost(s int) int { return int(c.Def.Board.lineCost[s]) }
+
+// canHopNear is CanHop for pieces that move one site, charged already.
+func (c *Ctx) canHopNear(h *Hops, at int, ms []int32) bool {
+	cells, l, b := c.S.Cells, &c.Def.Layout, c.Def.Board
+	owners := l.OwnersOf(cells)
+	i := int32(at)
+	if t := h.From.Tester(c.Mover); !t.OK(cells, owners, i) || t.Rare && !h.From.MatchesOwner(cells, l, c.Mover, i) {
+		return false
+	}
+	head := h.Heading
+	if h.Both != nil {
+		if both := h.Both.Tester(c.Mover); both.OK(cells, owners, i) && (!both.Rare || h.Both.MatchesOwner(cells, l, c.Mover, i)) {
+			head = BothWays
+		}
+	}
+	if h.Over == nil {
+		for _, to := range b.Toward(at, head) {
+			if cells[to] == 0 {
+				return true
+			}
+		}
+		return false
+	}
+	over := h.Over.Tester(c.Mover)
+	for _, j := range b.JumpsToward(at, head) {
+		if cells[j.To] == 0 && over.OK(cells, owners, j.Over) && (!over.Rare || h.Over.MatchesOwner(cells, l, c.Mover, j.Over)) && (len(ms) == 0 || !marked(ms, j.Over)) {
+			return true
+		}
+	}
+	return false
+}
