@@ -59,6 +59,25 @@ type Hops struct {
 	// pieces of any chain the pieces can make (each piece jumped counts
 	// one, and a piece once jumped is marked: it is not jumped again).
 	Most bool
+	// PromoteRow, for Most's search: a piece that does not fly landing
+	// on this row (from 1, the row index plus one; 0 for none) in the
+	// middle of a chain goes on
+	// as a piece of Fly moving both ways (a man crowned at once), or with
+	// PromoteEnds its chain ends there.
+	PromoteRow  int
+	PromoteEnds bool
+}
+
+// promoted is how the piece moving as m goes on after landing on site
+// to in the middle of a chain, and whether its chain ends there.
+func (c *Ctx) promoted(h *Hops, m mover, to int32) (mover, bool) {
+	if m.fly || h.PromoteRow == 0 || c.Def.Board.sites[to].Row != h.PromoteRow-1 {
+		return m, false
+	}
+	if h.PromoteEnds {
+		return m, true
+	}
+	return mover{head: BothWays, fly: true}, false
 }
 
 // ray is a line read from one of its sites onward, one way.
@@ -198,9 +217,13 @@ func (c *Ctx) chain(h *Hops, t *hopTesters, owners []int32, m mover, at int32, m
 	}
 	best := 0
 	for _, j := range js {
-		n, err := c.chain(h, t, owners, m, j.To, append(ms, j.Over))
-		if err != nil {
-			return 0, err
+		next, ends := c.promoted(h, m, j.To)
+		n := 0
+		if !ends {
+			var err error
+			if n, err = c.chain(h, t, owners, next, j.To, append(ms, j.Over)); err != nil {
+				return 0, err
+			}
 		}
 		best = max(best, n+1)
 	}
@@ -223,8 +246,8 @@ func (c *Ctx) afterJump(h *Hops, t *hopTesters, owners []int32, m mover, from in
 		js, looked = c.hopsFrom(buf[:0], h, t, owners, m, j.To, append(ms, j.Over))
 		err = c.Charge(1 + looked/ItemsPerStep)
 		n = min(len(js), 1)
-	} else {
-		n, err = c.chain(h, t, owners, m, j.To, append(ms, j.Over))
+	} else if next, ends := c.promoted(h, m, j.To); !ends {
+		n, err = c.chain(h, t, owners, next, j.To, append(ms, j.Over))
 	}
 	cells[from] = saved
 	return n, err

@@ -327,3 +327,39 @@ func TestAfterIfRule(t *testing.T) {
 		})
 	}
 }
+
+// TestMostPromotes: with promote_row the search of the longest chain
+// crowns a man where it lands on its row, and it captures on as a flying
+// piece, or with promote_ends its chain ends there.
+func TestMostPromotes(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		row  bool
+		ends bool
+		want []string
+	}{
+		// The man on c1 reaches row e over d1: crowned, it flies over e3
+		// and on, two pieces; the man on a5 takes one, b5.
+		{"a man goes on as it started without promote_row", false, false, []string{"a5-c5", "c1-e1"}},
+		{"crowned on its row, it captures on as a king", true, false, []string{"c1-e1"}},
+		{"or its chain ends there with promote_ends", true, true, []string{"a5-c5", "c1-e1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newLinesFixture(t)
+			f.put(t, position{one: []string{"c1", "a5"}, two: []string{"d1", "e3", "b5"}})
+			r := f.make(t, "jumps_rule", func(a *Args) {
+				a.Set("kind", kindMove)
+				a.Set("over", f.filter(theirs()))
+				a.Set("most", true)
+				if c.row {
+					a.Set("promote_row", []int{4, 0})
+					a.Set("promote_ends", c.ends)
+				}
+				f.flyFields(a)
+			}).(*jumps)
+			_, err := r.Emit(f.c, 1)
+			require.NoError(t, err)
+			assert.Equal(t, c.want, f.tokens(0))
+		})
+	}
+}

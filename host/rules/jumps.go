@@ -15,15 +15,21 @@ func init() {
 			{Name: "over", Type: FieldFilter, PerPlayer: true, Required: true, Doc: "the sites a piece may jump over (the opponent's pieces)"},
 			{Name: "again", Type: FieldKind, Arity: 1, Doc: "the kind of the next jumps of a piece that waits in the middle of a capture, naming the site landed on (`kind` otherwise)"},
 			{Name: "go_on", Type: FieldBool, Doc: "of the sites beyond the piece it jumps, a piece of `fly` lands only on those from which it can jump again, when there are any"},
-			{Name: "most", Type: FieldBool, Doc: "only the jumps that begin a chain of jumps taking the most pieces of any chain the player's pieces can make (each piece jumped counts one; the pieces jumped are marked as `taken` does, and the piece is not promoted along the way)"},
+			{Name: "most", Type: FieldBool, Doc: "only the jumps that begin a chain of jumps taking the most pieces of any chain the player's pieces can make (each piece jumped counts one; the pieces jumped are marked as `taken` does)"},
+			{Name: "promote_row", Type: FieldRow, PerPlayer: true, Doc: "with `most`: a piece not of `fly` that lands on its player's row in the middle of a chain goes on from there as a piece of `fly` moving both ways (a man crowned at once captures on as a king), or with `promote_ends` its chain ends there; without it a piece goes on as it started"},
+			{Name: "promote_ends", Type: FieldBool, Doc: "with `promote_row`: a chain ends where the piece is promoted (a man crowned ends its move)"},
 		}, append(headingFields(), markFields()...)...),
 		New: func(a *Args) (any, error) {
 			h, err := newHops(a, true)
 			if err != nil {
 				return nil, err
 			}
+			rows := a.Rows("promote_row")
 			for p := range h.per {
 				h.per[p].GoOn, h.per[p].Most = a.Bool("go_on"), a.Bool("most")
+				if rows != nil {
+					h.per[p].PromoteRow, h.per[p].PromoteEnds = rows[p]+1, a.Bool("promote_ends")
+				}
 			}
 			r := &jumps{hops: h, again: a.Kind("again"), taken: a.Ints("taken")}
 			return r, nil
