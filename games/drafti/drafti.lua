@@ -65,11 +65,6 @@ local MEN_EACH = (N / 2 - 1) * HALF -- twelve or twenty men each
 local MOST = P.capture == "most"
 local KING_LIMIT = 2 * P.king_moves
 local MAX_TAKEN = MEN_EACH -- the most pieces one move can take
-if MOST and P.crowning ~= "end" then
-  -- D8's search of the capture that takes the most counts a man as a man
-  -- to the end of its capture, as FMJD's rule crowns it only there.
-  error(string.format("capture = most plays with crowning = end (a man crowned only where its capture ends, D8, D9), not crowning = %s", P.crowning), 0)
-end
 
 local count, owner, get = m.count, m.owner, m.get
 local capture, set_to_move, finish = m.capture, m.set_to_move, m.finish
@@ -283,10 +278,15 @@ local d5_jumps = m.rule("d5_jumps", m.jumps_rule {
 -- can; kings and men count alike." The legal first jumps of a capture;
 -- and, while the capturing piece waits, its next jumps, written x and the
 -- square landed on.
+-- D8's search of the capture that takes the most crowns a man where D9
+-- does in the middle of a capture (continue: it captures on as a king;
+-- stop: its capture ends there).
+local CROWN_ON_THE_WAY = MOST and P.crowning ~= "end"
 local function sequences(again)
   return m.jumps_rule {
     kind = JUMP, again = again, from = MINE, over = THEIRS, toward = MEN_CAPTURE, both = KINGS, fly = KINGS,
     taken = TAKEN, go_on = not MOST, most = MOST,
+    promote_row = CROWN_ON_THE_WAY and CROWN_ROW or nil, promote_ends = CROWN_ON_THE_WAY and P.crowning == "stop",
   }
 end
 local d7_sequences = m.rule("d7_sequences", sequences(nil))
