@@ -1,6 +1,7 @@
 package games_test
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/matombo/matombo/host"
@@ -9,8 +10,8 @@ import (
 // draftiPort plays draughts with flying kings (docs/rules/drafti.md
 // D1-D13) on squares numbered as the rules page numbers them, from the far
 // left as Player 1 sees the board. It lists moves in the script's order
-// (by square; directions up-left, up-right, down-left, down-right; a
-// king's landings nearest first), writes the script's tokens, and counts
+// (the board's order of its sites, row a first and each row from the
+// left, by the square moved from, then by the square moved to), writes the script's tokens, and counts
 // repetitions with a map of position hashes since the last man's move or
 // capture.
 type draftiPort struct {
@@ -20,8 +21,10 @@ type draftiPort struct {
 	kingLimit             int    // decisions of kings alone that draw; 0 for none
 	endgames              bool
 
-	rank [51]int
-	ray  [4][51][]int // directions up-right, up-left, down-right, down-left
+	rank   [51]int
+	ray    [4][51][]int // directions up-right, up-left, down-right, down-left
+	site   [51]int      // each square's place in the board's order
+	bySite []int        // the squares in the board's order
 
 	owner  [51]int8
 	king   [51]bool
@@ -71,7 +74,10 @@ func newDraftiPort(g *host.Game) port {
 		}
 		d.rank[sq], file[sq] = r, f
 		at[[2]int{f, r}] = sq
+		d.site[sq] = r*d.n + f
+		d.bySite = append(d.bySite, sq)
 	}
+	slices.SortFunc(d.bySite, func(a, b int) int { return d.site[a] - d.site[b] })
 	df, dr := [4]int{1, -1, 1, -1}, [4]int{1, 1, -1, -1}
 	for sq := 1; sq <= d.squares; sq++ {
 		for dir := range 4 {
@@ -239,6 +245,7 @@ func (d *draftiPort) list() {
 			best = d.mostFrom(p, d.jumper, d.king[d.jumper])
 		}
 		d.sequences(p, d.jumper, d.king[d.jumper], true, best)
+		d.byLanding(0)
 		return
 	}
 	best, any := 0, false
@@ -253,17 +260,20 @@ func (d *draftiPort) list() {
 		}
 	}
 	if best > 0 || any {
-		for sq := 1; sq <= d.squares; sq++ {
+		for _, sq := range d.bySite {
 			if int(d.owner[sq]) == p {
+				start := len(d.legal)
 				d.sequences(p, sq, d.king[sq], false, best)
+				d.byLanding(start)
 			}
 		}
 		return
 	}
-	for sq := 1; sq <= d.squares; sq++ {
+	for _, sq := range d.bySite {
 		if int(d.owner[sq]) != p {
 			continue
 		}
+		start := len(d.legal)
 		for _, dir := range draftiOrder {
 			ray := d.ray[dir][sq]
 			if !d.king[sq] {
@@ -279,10 +289,17 @@ func (d *draftiPort) list() {
 				d.legal = append(d.legal, draftiMove{from: sq, to: t})
 			}
 		}
+		d.byLanding(start)
 	}
 	if len(d.legal) == 0 {
 		d.done, d.win = true, 3-p
 	}
+}
+
+// byLanding orders the moves listed from start on, one piece's, by the
+// square moved to in the board's order.
+func (d *draftiPort) byLanding(start int) {
+	slices.SortStableFunc(d.legal[start:], func(a, b draftiMove) int { return d.site[a.to] - d.site[b.to] })
 }
 
 func (d *draftiPort) moves() int  { return len(d.legal) }

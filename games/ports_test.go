@@ -79,6 +79,8 @@ var portCombos = []struct {
 	{"tapatan/centre-first+move-anywhere", "tapatan", []host.Option{host.WithVariant("centre-first"), host.WithVariant("move-anywhere")}},
 	{"achi/three-pieces+blocked-loses", "achi", []host.Option{host.WithVariant("three-pieces"), host.WithVariant("blocked-loses")}},
 	{"tantfant/blocked-draw", "tantfant", []host.Option{host.WithParam("blocked", "draw")}},
+	{"drafti/most+continue", "drafti", []host.Option{host.WithParam("capture", "most"), host.WithParam("crowning", "continue")}},
+	{"drafti/most+stop", "drafti", []host.Option{host.WithParam("capture", "most"), host.WithParam("crowning", "stop"), host.WithParam("men_back", false)}},
 	{"tantfant/diagonals+blocked-draw", "tantfant", []host.Option{host.WithVariant("diagonals"), host.WithParam("blocked", "draw")}},
 	{"tantfant/no-home-rows+blocked-draw", "tantfant", []host.Option{host.WithVariant("no-home-rows"), host.WithParam("blocked", "draw")}},
 	{"yemutwelve/morabaraba-stepping", "yemutwelve", []host.Option{host.WithVariant("morabaraba"), host.WithParam("flying", false)}},

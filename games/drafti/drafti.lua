@@ -8,22 +8,30 @@
 --   D4  a king flies along a diagonal                         -> d3_steps
 --   D5  men capture forward and back (men_back)               -> d5_jumps
 --   D6  a king captures at a distance                         -> d5_jumps
---   D7  captures are compulsory and go on; pieces are taken   -> d7_sequences,
---       off at the end; a king stops where it can go on           d7_take_off
---   D8  the choice of capture: free or the most (capture)     -> d7_sequences
+--   D7  captures are compulsory and go on; pieces are taken   -> d7_capture_first,
+--       off at the end; a king stops where it can go on           d7_sequences,
+--                                                                 d7_next_jumps,
+--                                                                 d7_capture
+--   D8  the choice of capture: free or the most (capture)     -> d7_sequences,
+--                                                                 d7_next_jumps
 --   D9  crowning on the far row; during a capture (crowning)  -> d9_crown
 --   D10 a player who cannot move loses                        -> d10_blocked
---   D11 repetition, and moves of kings alone, draw            -> d11_draws
+--   D11 repetition, and moves of kings alone, draw            -> d11_kings_alone,
+--                                                                 d11_repetition
 --   D12 FMJD's counts of moves in a few endings (endgames)    -> d12_endgame
 --   D13 the variants                                          -> variants.yaml
 --   D14 a position set up in FEN (fen)                        -> d14_fen
 --
--- A capture is a decision per jump, as in English draughts: the capturing
--- piece's square is the variable `jumper`, the squares of the pieces it
--- has jumped are `taken1`.. (they stay on the board until the move ends,
--- D7). The legal jumps come from a search of the capture sequences on a
--- copy of the board in Lua tables (d7_sequences), the part a native rule
--- would replace.
+-- The board and the opening are Lua, run once; every rule of a decision
+-- is a native part of the host (docs/lua-api.md, "Native rules"), so no
+-- ply enters the Lua VM: the steps and jumps along the diagonals, flying
+-- for the kings, forced capture, the search of the capture that takes the
+-- most (D8), the jump chain (a decision per jump, the jumping piece's
+-- site in the variable `jumper`, the sites of the pieces it has jumped in
+-- `taken1`.., on the board until the move ends), crowning, and the count
+-- of kings' moves. The end of a game (D10, the third repetition), FMJD's
+-- endings (D12, with endgames, once four pieces or fewer are left) and the
+-- prompts and evaluation call Lua.
 local m = matombo
 
 local P = m.declare {
@@ -53,14 +61,13 @@ local P = m.declare {
 local N = P.size
 local HALF = N / 2
 local SQUARES = N * HALF
-local MEN = (N / 2 - 1) * HALF -- twelve or twenty men each
-local MEN_BACK, MOST = P.men_back, P.capture == "most"
-local CROWN_END, CROWN_CONTINUE, CROWN_STOP = P.crowning == "end", P.crowning == "continue", P.crowning == "stop"
+local MEN_EACH = (N / 2 - 1) * HALF -- twelve or twenty men each
+local MOST = P.capture == "most"
 local KING_LIMIT = 2 * P.king_moves
-local MAX_TAKEN = MEN -- the most pieces one move can take
+local MAX_TAKEN = MEN_EACH -- the most pieces one move can take
 
-local count, owner, emit, get, set = m.count, m.owner, m.emit, m.get, m.set
-local move_piece, capture, set_to_move, finish = m.move_piece, m.capture, m.set_to_move, m.finish
+local count, owner, get = m.count, m.owner, m.get
+local capture, set_to_move, finish = m.capture, m.set_to_move, m.finish
 
 -- ---- D1: the board ----
 
@@ -101,53 +108,30 @@ local d1_board = m.rule("d1_board", function()
 end)
 d1_board()
 
--- Squares by number and numbers by site; RAY[d][n], the squares from n
--- outwards in direction d: 1 up-right, 2 up-left (Player 1's forward), 3
--- down-right, 4 down-left (Player 2's forward).
+-- Squares by number, and numbers by site.
 local SITE, NUMBER = {}, {}
 for n = 1, SQUARES do
   SITE[n] = m.site(SQUARE[n])
   NUMBER[SITE[n]] = n
 end
-local RAY = { {}, {}, {}, {} }
-do
-  local by = {}
-  for n = 1, SQUARES do by[RANK[n] * N + FILE[n]] = n end
-  local DF, DR = { 1, -1, 1, -1 }, { 1, 1, -1, -1 }
-  for n = 1, SQUARES do
-    for d = 1, 4 do
-      local ray, f, r = {}, FILE[n] + DF[d], RANK[n] + DR[d]
-      while f >= 0 and f < N and r >= 0 and r < N do
-        ray[#ray + 1] = by[r * N + f]
-        f, r = f + DF[d], r + DR[d]
-      end
-      RAY[d][n] = ray
-    end
-  end
-end
--- Directions in the order moves are listed, so that from a square the
--- smaller numbers come first: up-left before up-right, down-left before
--- down-right. FORWARD[p] for p's men.
-local ORDER = { 2, 1, 4, 3 }
-local FORWARD = { { 2, 1 }, { 4, 3 } }
 local function far_row(p, n) -- the row where p's men are crowned
   if p == 1 then return RANK[n] == N - 1 end
   return RANK[n] == 0
 end
+local CROWN_ROW = { N, 1 }
 
 local STEP = m.move("move", "{#from}-{#to}", { doc = "Move {#from} to {#to}", prompt = "Move a man one square diagonally forward, or a king any distance along a diagonal (32-28)" })
 local JUMP = m.move("jump", "{#from}x{#to}", { doc = "Capture from {#from} to {#to}", prompt = "Capture: jump over an opponent's piece to an empty square beyond (19x28); a capture is compulsory" })
 local JUMP_ON = m.move("jump_on", "x{#1}", { doc = "Jump on to {#1}", prompt = "The capturing piece jumps again: x and the square it lands on (x10)" })
 
--- jumper: the square number of the piece in the middle of a capture (0
--- between moves); taken1..: the squares of the pieces it has jumped, still
--- on the board (D7); crowned: 1 when a man was crowned during this capture
--- (crowning = continue). quiet, ending, signature: the draw counters of
--- D11 and D12, not part of the position.
+-- jumper: the site (from 1) of the piece in the middle of a capture,
+-- which must jump again (D7); 0 between moves. taken1..: the sites of the
+-- pieces it has jumped, still on the board (D7), 0 for none. quiet,
+-- ending, signature: the draw counters of D11 and D12, not part of the
+-- position.
 local JUMPER = m.var("jumper")
 local TAKEN = {}
 for i = 1, MAX_TAKEN do TAKEN[i] = m.var("taken" .. i) end
-local NTAKEN = m.var("ntaken")
 local QUIET = m.var("quiet", { position = false })
 local ENDING = m.var("ending", { position = false })
 local SIGNATURE = m.var("signature", { position = false })
@@ -208,8 +192,8 @@ local d14_fen = m.rule("d14_fen", function(fen)
     end
   end
   for p = 1, 2 do
-    if on[p] > MEN then
-      bad(string.format("%s has %d pieces; each player has at most %d", p == 1 and "White" or "Black", on[p], MEN))
+    if on[p] > MEN_EACH then
+      bad(string.format("%s has %d pieces; each player has at most %d", p == 1 and "White" or "Black", on[p], MEN_EACH))
     end
   end
   return turn == "W" and 1 or 2, pieces
@@ -238,9 +222,9 @@ local d2_setup = m.rule("d2_setup", function()
           if piece[2] == 2 then kings = kings + 1 else men = men + 1 end
         end
       end
-      m.set_hand(p, MEN - kings)
-      if men + kings < MEN then
-        m.set_count(SITE[1], MEN - men - kings)
+      m.set_hand(p, MEN_EACH - kings)
+      if men + kings < MEN_EACH then
+        m.set_count(SITE[1], MEN_EACH - men - kings)
         capture(SITE[1], 3 - p)
       end
     end
@@ -251,9 +235,9 @@ local d2_setup = m.rule("d2_setup", function()
     set_to_move(FEN_TURN)
     return
   end
-  m.set_hand(1, MEN)
-  m.set_hand(2, MEN)
-  for n = 1, MEN do
+  m.set_hand(1, MEN_EACH)
+  m.set_hand(2, MEN_EACH)
+  for n = 1, MEN_EACH do
     place(n, 2, 1)
     place(SQUARES + 1 - n, 1, 1)
   end
@@ -261,208 +245,65 @@ end)
 
 -- ---- D3-D9: the moves ----
 
--- A copy of the board in Lua tables, read once per call: OWNER[n], KING[n]
--- by square number, and TAKEN_AT[n] for the pieces jumped in this move.
-local OWNER, KING, TAKEN_AT = {}, {}, {}
-local function read_board()
-  for n = 1, SQUARES do
-    local s = SITE[n]
-    local o = owner(s)
-    OWNER[n] = o
-    KING[n] = o ~= 0 and count(s) == 2
-    TAKEN_AT[n] = false
-  end
-end
+-- The pieces, from the mover's side: a man is one piece, a king two (D2).
+local MINE = m.filter { owner = "mover", min = 1 }
+local THEIRS = m.filter { owner = "opponent", min = 1 }
+local KINGS = m.filter { owner = "mover", min = 2 }
+local MEN = m.filter { owner = "mover", min = 1, max = 1 }
+-- The diagonals run from row a up: a man of Player 1 moves ahead along
+-- them, one of Player 2 back; a king both ways.
+local FORWARD = { "ahead", "back" }
+local MEN_CAPTURE = P.men_back and "both" or FORWARD
 
 -- D3 "A man moves one square diagonally forward to an empty square." D4
--- "A king moves any number of squares along a diagonal, over empty
--- squares only." Emits the steps of p's piece on square n.
-local d3_steps = m.rule("d3_steps", function(p, n)
-  local k = 0
-  if KING[n] then
-    for o = 1, 4 do
-      local ray = RAY[ORDER[o]][n]
-      for i = 1, #ray do
-        local t = ray[i]
-        if OWNER[t] ~= 0 then break end
-        emit(STEP, SITE[n], SITE[t])
-        k = k + 1
-      end
-    end
-    return k
-  end
-  local fwd = FORWARD[p]
-  for o = 1, 2 do
-    local t = RAY[fwd[o]][n][1]
-    if t and OWNER[t] == 0 then
-      emit(STEP, SITE[n], SITE[t])
-      k = k + 1
-    end
-  end
-  return k
-end)
+-- "A king moves any number of squares along a diagonal, forward or back,
+-- over empty squares only."
+local d3_steps = m.rule("d3_steps", m.steps_rule { kind = STEP, from = MINE, toward = FORWARD, both = KINGS, fly = KINGS })
 
 -- D5 "A man captures by jumping over an opponent's piece on the square
 -- next to it, diagonally, to the empty square beyond: forward and
--- backward (with men_back false, forward only)." D6 "A king captures at a
--- distance: along a diagonal, over empty squares, it jumps an opponent's
--- piece and lands on any empty square beyond it, before the next piece."
--- A piece already jumped in this move cannot be jumped again and blocks
--- the way (D7). Calls found(over, land) for each jump of p's piece on n,
--- a king if king.
-local d5_jumps = m.rule("d5_jumps", function(p, n, king, found)
-  local q = 3 - p
-  if king then
-    for o = 1, 4 do
-      local ray = RAY[ORDER[o]][n]
-      local i = 1
-      while ray[i] and OWNER[ray[i]] == 0 do i = i + 1 end
-      local over = ray[i]
-      if over and OWNER[over] == q and not TAKEN_AT[over] then
-        local j = i + 1
-        while ray[j] and OWNER[ray[j]] == 0 do
-          found(over, ray[j])
-          j = j + 1
-        end
-      end
-    end
-    return
-  end
-  for o = 1, 4 do
-    local d = ORDER[o]
-    if MEN_BACK or d == FORWARD[p][1] or d == FORWARD[p][2] then
-      local ray = RAY[d][n]
-      local over, land = ray[1], ray[2]
-      if land and OWNER[land] == 0 and OWNER[over] == q and not TAKEN_AT[over] then
-        found(over, land)
-      end
-    end
-  end
-end)
+-- backward (with men_back = false, forward only)." D6 "A king captures at
+-- a distance: along a diagonal, over empty squares, it jumps an
+-- opponent's piece and lands on any empty square beyond it, before the
+-- next piece." D7 "A piece cannot be jumped twice, and one already jumped
+-- blocks the way." Whether the piece on a square can jump (again).
+local d5_jumps = m.rule("d5_jumps", m.jumps_rule {
+  kind = JUMP, from = MINE, over = THEIRS, toward = MEN_CAPTURE, both = KINGS, fly = KINGS, taken = TAKEN,
+})
 
--- any_jump records whether d5_jumps found a jump, through note_jump: one
--- function made at load, not a closure made at every question.
-local any_jump = false
-local function note_jump() any_jump = true end
-
--- Whether p's piece on n (a king or not) has a jump.
-local function can_jump(p, n, king)
-  any_jump = false
-  d5_jumps(p, n, king, note_jump)
-  return any_jump
+-- D7 "A king that can land on several squares after a jump must land on
+-- one from which it can capture again, if there is one." D8 "Of several
+-- captures the player chooses any (capture = free). With capture = most
+-- the capture must take as many pieces as any capture of the position
+-- can; kings and men count alike." The legal first jumps of a capture;
+-- and, while the capturing piece waits, its next jumps, written x and the
+-- square landed on.
+-- D8's search of the capture that takes the most crowns a man where D9
+-- does in the middle of a capture (continue: it captures on as a king;
+-- stop: its capture ends there).
+local CROWN_ON_THE_WAY = MOST and P.crowning ~= "end"
+local function sequences(again)
+  return m.jumps_rule {
+    kind = JUMP, again = again, from = MINE, over = THEIRS, toward = MEN_CAPTURE, both = KINGS, fly = KINGS,
+    taken = TAKEN, go_on = not MOST, most = MOST,
+    promote_row = CROWN_ON_THE_WAY and CROWN_ROW or nil, promote_ends = CROWN_ON_THE_WAY and P.crowning == "stop",
+  }
 end
+local d7_sequences = m.rule("d7_sequences", sequences(nil))
+local d7_next_jumps = m.rule("d7_next_jumps", sequences(JUMP_ON))
 
--- D9's crowning during a capture: whether a man of p landing on n is a
--- king for the rest of the capture (continue), and whether the capture
--- stops there (stop).
-local function crowned_on(p, n, king)
-  return king or (CROWN_CONTINUE and far_row(p, n))
-end
-local function stops_on(p, n, king)
-  return not king and CROWN_STOP and far_row(p, n)
-end
+-- D7 "A player who can capture must." The captures when there are any,
+-- otherwise the steps.
+local d7_capture_first = m.rule("d7_capture_first", m.first_of_rule { d7_sequences, d3_steps })
 
--- The most pieces p's piece on n (a king if king) can still take, on the
--- board copy, jumps made so far marked in TAKEN_AT (D8's count; the search
--- moves the piece and marks and unmarks the pieces it jumps).
-local function most_from(p, n, king)
-  if stops_on(p, n, king) then return 0 end
-  local best = 0
-  d5_jumps(p, n, king, function(over, land)
-    OWNER[land], OWNER[n] = p, 0
-    TAKEN_AT[over] = true
-    local v = 1 + most_from(p, land, crowned_on(p, land, king))
-    TAKEN_AT[over] = false
-    OWNER[n], OWNER[land] = p, 0
-    if v > best then best = v end
-  end)
-  return best
-end
+-- The moves of p: in the middle of a capture (jumper set), the jumper's
+-- next jumps (D7); otherwise D7's.
+local legal = m.pending_legal { pending = JUMPER, none = { d7_capture_first }, site = d7_next_jumps }
 
--- Whether p's piece, landing on land after jumping over, can capture
--- again from there.
-local function goes_on(p, from, over, land, king)
-  if stops_on(p, land, king) then return false end
-  OWNER[land], OWNER[from] = p, 0
-  TAKEN_AT[over] = true
-  local more = can_jump(p, land, crowned_on(p, land, king))
-  TAKEN_AT[over] = false
-  OWNER[from], OWNER[land] = p, 0
-  return more
-end
-
--- D7 "A player who can capture must, and a capture goes on jump after
--- jump while the capturing piece can capture; a king that can land on
--- several squares must land on one from which it can capture again, if
--- there is one." D8 "With capture = most, the capture must take as many
--- pieces as any capture of the position can; kings and men count alike."
--- Emits, with kind (JUMP from the squares, JUMP_ON for the jumper), the
--- legal jumps of p's piece on n; with best > 0 (D8) only those starting a
--- sequence of best pieces. Returns how many.
--- Scratch for d7_sequences' free choice, filled within one call (it does
--- not recurse): the jumps found, by number, and the pieces jumped from
--- which some landing goes on.
-local LANDS, OVERS, ON, CAN_GO_ON, nlands = {}, {}, {}, {}, 0
-local function collect(over, land)
-  nlands = nlands + 1
-  LANDS[nlands], OVERS[nlands] = land, over
-end
-
-local d7_sequences = m.rule("d7_sequences", function(p, n, king, kind, best)
-  local k = 0
-  if MOST then
-    local function add(land)
-      if kind == JUMP_ON then emit(JUMP_ON, SITE[land]) else emit(JUMP, SITE[n], SITE[land]) end
-      k = k + 1
-    end
-    d5_jumps(p, n, king, function(over, land)
-      OWNER[land], OWNER[n] = p, 0
-      TAKEN_AT[over] = true
-      local v = 1 + most_from(p, land, crowned_on(p, land, king))
-      TAKEN_AT[over] = false
-      OWNER[n], OWNER[land] = p, 0
-      if v == best then add(land) end
-    end)
-    return k
-  end
-  -- Free choice: every jump, but a king lands where it can go on if it
-  -- can from one of the squares beyond the piece it jumps.
-  nlands = 0
-  d5_jumps(p, n, king, collect)
-  for i = 1, nlands do CAN_GO_ON[OVERS[i]] = false end
-  for i = 1, nlands do
-    ON[i] = goes_on(p, n, OVERS[i], LANDS[i], king)
-    if ON[i] then CAN_GO_ON[OVERS[i]] = true end
-  end
-  for i = 1, nlands do
-    local land = LANDS[i]
-    if ON[i] or not CAN_GO_ON[OVERS[i]] then
-      if kind == JUMP_ON then emit(JUMP_ON, SITE[land]) else emit(JUMP, SITE[n], SITE[land]) end
-      k = k + 1
-    end
-  end
-  return k
-end)
-
--- The pieces jumped so far in this move, from the variables, marked on
--- the board copy.
-local function mark_taken(ntaken)
-  for i = 1, ntaken do TAKEN_AT[get(TAKEN[i])] = true end
-end
-
--- D9 "A man that ends its move on the far row is crowned king. A man that
--- reaches the far row during a capture and can capture on goes on as a
--- man and is crowned only if the move ends there (crowning = end); with
--- crowning = continue it is crowned at once and captures on as a king
--- (Russian draughts); with crowning = stop it is crowned and the move ends
--- (Tanzanian draughts)." Crowns p's man on n; returns whether it did.
-local d9_crown = m.rule("d9_crown", function(p, n)
-  local s = SITE[n]
-  if count(s) ~= 1 or not far_row(p, n) then return false end
-  m.set_hand(p, m.hand(p) - 1)
-  m.add(s, 1)
-  return true
-end)
+-- D9 "A man that ends its move on the far row is crowned king." The crown
+-- comes from the player's hand. When, during a capture, is the play's
+-- (crowning).
+local d9_crown = m.rule("d9_crown", m.promote_rule { row = CROWN_ROW, piece = MEN, add = 1, from_hand = true })
 
 -- ---- D10-D12: the end ----
 
@@ -476,25 +317,30 @@ local d10_blocked = m.rule("d10_blocked", function(p)
   finish(3 - p, "no legal move")
 end)
 
--- D12 "With endgames (FMJD's rule of International draughts): three
--- pieces, one of them at least a king, against a lone king draw after 16
--- moves each; two pieces or one, one a king, against a lone king after 5
--- moves each. The count starts again when the pieces change." Returns the
--- decisions allowed in the position's ending, 0 when it is none of these;
--- the signature tells one ending from another.
-local function material()
-  local k1, m1, k2, m2 = 0, 0, 0, 0
-  for n = 1, SQUARES do
-    local o = OWNER[n]
-    if o == 1 then
-      if KING[n] then k1 = k1 + 1 else m1 = m1 + 1 end
-    elseif o == 2 then
-      if KING[n] then k2 = k2 + 1 else m2 = m2 + 1 end
-    end
-  end
-  return k1, m1, k2, m2
-end
-local d12_endgame = m.rule("d12_endgame", function(k1, m1, k2, m2)
+-- D11 "The third occurrence of the same position (the pieces and the
+-- player to move) is a draw." The host counts the positions and asks this
+-- at the third.
+m.repetition(3)
+local d11_repetition = m.rule("d11_repetition", function()
+  finish(0, "third repetition")
+end)
+
+-- D11 "So is a game in which both players have moved only kings, without
+-- a capture, for king_moves moves each." The moves of both players are
+-- counted in the variable quiet; a capture or a man's move sets it back
+-- to 0.
+local d11_kings_alone = m.rule("d11_kings_alone", m.quiet_rule {
+  result = m.winner_rule { winner = "draw" },
+  count = QUIET, limit = math.max(KING_LIMIT, 1),
+  reason = string.format("%d moves each of kings alone", P.king_moves),
+})
+
+-- D12 "With endgames = true (International draughts): three pieces, one
+-- of them at least a king, against a lone king draw after 16 moves each;
+-- two pieces or one, one a king, against a lone king after 5 moves each.
+-- The count starts again when the pieces change." Returns the decisions
+-- allowed in the position's ending, 0 when it is none of these.
+local d12_limit = m.rule("d12_limit", function(k1, m1, k2, m2)
   local function limit(ka, ma, kb, mb)
     if kb ~= 1 or mb ~= 0 or ka < 1 then return 0 end
     if ka + ma == 3 then return 32 end
@@ -503,174 +349,55 @@ local d12_endgame = m.rule("d12_endgame", function(k1, m1, k2, m2)
   end
   return math.max(limit(k1, m1, k2, m2), limit(k2, m2, k1, m1))
 end)
-
--- D11 "The third occurrence of the same position (the pieces and the
--- player to move) is a draw; so is a game in which both players have
--- moved only kings, without a capture, for king_moves moves each (25,
--- FMJD; 15, Russian draughts)." After a whole move: kings_only tells that
--- the move was a king's and captured nothing. Returns whether the game
--- ended.
-local d11_draws = m.rule("d11_draws", function(kings_only)
-  if kings_only then
-    local q = get(QUIET) + 1
-    set(QUIET, q)
-    if KING_LIMIT > 0 and q >= KING_LIMIT then
-      finish(0, string.format("%d moves each of kings alone", P.king_moves))
-      return true
-    end
-  else
-    set(QUIET, 0)
+local KINGS_OF = { m.filter { owner = 1, min = 2 }, m.filter { owner = 2, min = 2 } }
+local MEN_OF = { m.filter { owner = 1, min = 1, max = 1 }, m.filter { owner = 2, min = 1, max = 1 } }
+-- After each whole move: counts the moves of the ending, the signature
+-- telling one ending from another, and ends the game at its limit.
+local d12_endgame = m.rule("d12_endgame", function()
+  local k1, m1 = m.count_sites(KINGS_OF[1]), m.count_sites(MEN_OF[1])
+  local k2, m2 = m.count_sites(KINGS_OF[2]), m.count_sites(MEN_OF[2])
+  local limit = d12_limit(k1, m1, k2, m2)
+  local sig = ((k1 * 32 + m1) * 32 + k2) * 32 + m2
+  if limit == 0 or sig ~= get(SIGNATURE) then
+    m.set(SIGNATURE, limit == 0 and 0 or sig)
+    m.set(ENDING, 0)
   end
-  if P.endgames then
-    read_board()
-    local k1, m1, k2, m2 = material()
-    local limit = d12_endgame(k1, m1, k2, m2)
-    local sig = ((k1 * 32 + m1) * 32 + k2) * 32 + m2
-    if limit == 0 or sig ~= get(SIGNATURE) then
-      set(SIGNATURE, limit == 0 and 0 or sig)
-      set(ENDING, 0)
-    end
-    if limit > 0 then
-      local e = get(ENDING) + 1
-      set(ENDING, e)
-      if e >= limit then
-        finish(0, string.format("%d moves each in this ending", limit / 2))
-        return true
-      end
+  if limit > 0 then
+    local e = get(ENDING) + 1
+    m.set(ENDING, e)
+    if e >= limit then
+      finish(0, string.format("%d moves each in this ending", limit / 2))
     end
   end
-  if m.repetitions() >= 3 then
-    finish(0, "third repetition")
-    return true
-  end
-  return false
 end)
-
--- ---- the legal moves ----
-
-local mine = {} -- scratch: p's squares, within one call
-local function legal(p, jumper, ...)
-  read_board()
-  if jumper > 0 then
-    local ntaken = select(MAX_TAKEN + 1, ...)
-    mark_taken(ntaken)
-    local king = KING[jumper] -- a man crowned during the capture is a king now (continue)
-    local best = 0
-    if MOST then best = most_from(p, jumper, king) end
-    return d7_sequences(p, jumper, king, JUMP_ON, best)
-  end
-  local k, best, any = 0, 0, false
-  for n = 1, SQUARES do
-    if OWNER[n] == p then
-      k = k + 1
-      mine[k] = n
-    end
-  end
-  -- D7: is there a capture? D8: how many pieces does the best take?
-  for i = 1, k do
-    local n = mine[i]
-    if MOST then
-      local v = most_from(p, n, KING[n])
-      if v > best then best = v end
-    else
-      any = can_jump(p, n, KING[n])
-      if any then break end
-    end
-  end
-  if best > 0 or any then
-    local jumps = 0
-    for i = 1, k do
-      jumps = jumps + d7_sequences(p, mine[i], KING[mine[i]], JUMP, best)
-    end
-    return jumps
-  end
-  local steps = 0
-  for i = 1, k do steps = steps + d3_steps(p, mine[i]) end
-  return steps
-end
 
 -- ---- a decision ----
 
--- The end of a capture (D7): the pieces jumped come off the board, the man
--- that ends on the far row is crowned (D9), and the turn passes.
-local d7_take_off = m.rule("d7_take_off", function(p, ntaken)
-  for i = 1, ntaken do
-    capture(SITE[get(TAKEN[i])], p)
-    set(TAKEN[i], 0)
-  end
-  set(NTAKEN, 0)
-  set(JUMPER, 0)
-end)
-
-local function play(p, kind, a, b)
-  if kind == STEP then
-    local from, to = NUMBER[a], NUMBER[b]
-    local man = count(a) == 1
-    move_piece(a, b)
-    if man then
-      d9_crown(p, to)
-      m.irreversible()
-    end
-    d11_draws(not man)
-    return
-  end
-  -- A jump: the first of a capture (JUMP, a to b) or the next (JUMP_ON).
-  local from, to
-  if kind == JUMP then
-    from, to = NUMBER[a], NUMBER[b]
-  else
-    from, to = get(JUMPER), NUMBER[a]
-  end
-  read_board()
-  local ntaken = get(NTAKEN)
-  mark_taken(ntaken)
-  local king = KING[from]
-  -- The piece jumped: the one opponent's piece between from and to.
-  local over
-  for d = 1, 4 do
-    local ray = RAY[d][from]
-    for i = 1, #ray do
-      if ray[i] == to then
-        for j = 1, i - 1 do
-          if OWNER[ray[j]] ~= 0 then over = ray[j] end
-        end
-      end
-    end
-  end
-  move_piece(SITE[from], SITE[to])
-  OWNER[to], OWNER[from], KING[to], KING[from] = p, 0, king, false
-  ntaken = ntaken + 1
-  set(TAKEN[ntaken], over)
-  set(NTAKEN, ntaken)
-  TAKEN_AT[over] = true
-  -- D9 during the capture: crowned at once (continue), or crowned and
-  -- the move over (stop).
-  if not king and far_row(p, to) and (CROWN_CONTINUE or CROWN_STOP) then
-    d9_crown(p, to)
-    king = true
-    KING[to] = true
-    if CROWN_STOP then
-      d7_take_off(p, ntaken)
-      m.irreversible()
-      d11_draws(false)
-      return
-    end
-  end
-  if can_jump(p, to, king) then
-    set(JUMPER, to)
-    set_to_move(p)
-    return
-  end
-  d7_take_off(p, ntaken)
-  if not king then d9_crown(p, to) end
-  m.irreversible()
-  d11_draws(false)
-end
+-- A step (D3, D4) or a jump (D5-D7): the piece jumped stays on the board,
+-- its site kept in taken1.., and while the capturing piece can jump again
+-- it waits, its site in jumper (D7); when the move ends the pieces jumped
+-- come off together. A man on the far row is crowned (D9): only where its
+-- move ends (crowning = end), at once, capturing on as a king (continue),
+-- or at once, the move over (stop). Then, once for the move, the draw
+-- counters (D11, D12). A capture, and a man's move, can never be undone.
+local after = {}
+if KING_LIMIT > 0 then after[#after + 1] = d11_kings_alone end
+-- D12's endings have four pieces at most, and pieces never come back: a
+-- board of more is no ending and none came before it, so the count is kept
+-- only once four or fewer are left.
+local FEW_PIECES = m.compare_rule { amount = m.count_rule { filter = m.filter { min = 1 } }, op = "<=", value = 4 }
+if P.endgames then after[#after + 1] = m.after_if_rule { when = FEW_PIECES, after = { d12_endgame } } end
+local d7_capture = m.rule("d7_capture", m.hop_play {
+  pending = JUMPER, taken = TAKEN, again = d5_jumps, arrival = { d9_crown },
+  arrival_last = P.crowning == "end", arrival_ends = P.crowning == "stop",
+  progress = MEN, after = #after > 0 and after or nil,
+})
+local play = m.play_by_kind { [STEP] = d7_capture, [JUMP] = d7_capture, [JUMP_ON] = d7_capture }
 
 -- What the decision asks, in the middle of a capture.
 local function prompt(p, jumper)
   if jumper > 0 then
-    return string.format("Your piece on %d must capture again: x and the square it lands on (or type the whole capture as one word, such as 27x18x9)", jumper)
+    return string.format("Your piece on %d must capture again: x and the square it lands on (or type the whole capture as one word, such as 27x18x9)", NUMBER[jumper])
   end
   return nil
 end
@@ -696,9 +423,9 @@ local function evaluate(p)
       if o == p then score = score + v else score = score - v end
     end
   end
-  local ntaken = get(NTAKEN)
-  for i = 1, ntaken do
-    local s = SITE[get(TAKEN[i])]
+  for i = 1, MAX_TAKEN do
+    local s = get(TAKEN[i])
+    if s == 0 then break end
     local v = count(s) == 2 and 300 or 100
     if owner(s) == p then score = score - v else score = score + v end
   end
@@ -713,12 +440,12 @@ end
 -- k decisions. Without king_moves, a cap, not a bound.
 local function ply_cap()
   if KING_LIMIT == 0 then return 20000 end
-  local progress = 2 * MEN * (N - 1) + 2 * MEN
-  return 2 * MEN + progress + (progress + 1) * KING_LIMIT
+  local progress = 2 * MEN_EACH * (N - 1) + 2 * MEN_EACH
+  return 2 * MEN_EACH + progress + (progress + 1) * KING_LIMIT
 end
 m.max_plies(ply_cap())
 
 return {
   setup = d2_setup, legal = legal, play = play, blocked = d10_blocked,
-  prompt = prompt, evaluate = evaluate,
+  repeated = d11_repetition, prompt = prompt, evaluate = evaluate,
 }

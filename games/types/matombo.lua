@@ -411,11 +411,11 @@ function matombo.again_rule(spec) end
 ---@return fun(p: integer): integer
 function matombo.emit_rule(spec) end
 ---(p, sites...): `(p, from, to)`, or `(p, to)` for the piece that waits in the middle of a capture (the pending decision holds its site): the pieces of other players on the sites between `from` and `to` along a line go to p's captured total (as `m.capture`), then the piece moves to `to` (as `m.move_piece`) and each part of `arrival` follows, `(p, to)` (a crowning). After a capture, unless an arrival acted and `arrival_ends` is set, when `again(p, to)` holds the move waits at `to` (the pending decision becomes its site, and p decides next); otherwise the pending decision becomes 0. A capture, and a move of a piece of `progress`, forget every earlier position (as `m.irreversible`). Then `after(p, n)` for each part of `after`, until the game ends: n is the counters captured, or 1 for a move of a piece of `progress` that captured none.
----@param spec {pending: matombo.Var|string, again: function?, arrival: function[]?, arrival_ends: boolean?, progress: (matombo.Filter)|(matombo.Filter)[]?, after: function[]?}
+---@param spec {pending: matombo.Var|string, again: function?, arrival: function[]?, arrival_ends: boolean?, progress: (matombo.Filter)|(matombo.Filter)[]?, after: function[]?, taken: (matombo.Var|string)[]?, arrival_last: boolean?}
 ---@return fun(p: integer, ...: matombo.Site)
 function matombo.hop_play(spec) end
----(p) → moves emitted: a move (from, to) of kind `kind` for each piece of `from` that can jump along one of the board's lines, in the way the piece moves (`toward`, or both ways for a piece of `both`), over a neighbour of `over` to the empty site just beyond, piece by piece in board order. As a site test, `(p, s)`: whether the piece on `s` can jump (a capture that goes on); as the choices of a pending decision, `(p, at)`: the jumps of the piece on `at`, as moves of kind `again` naming the site landed on.
----@param spec {kind: matombo.Kind|string, over: (matombo.Filter)|(matombo.Filter)[], again: matombo.Kind|string?, from: (matombo.Filter)|(matombo.Filter)[], toward: ("ahead"|"back"|"both")|("ahead"|"back"|"both")[]?, both: (matombo.Filter)|(matombo.Filter)[]?}
+---(p) → moves emitted: a move (from, to) of kind `kind` for each piece of `from` that can jump along one of the board's lines, in the way the piece moves (`toward`, or both ways for a piece of `both`), over a neighbour of `over` to the empty site just beyond (a piece of `fly`: over empty sites and one of `over` to any empty site beyond it, before the next occupied one), never over a site of `taken`, piece by piece in board order, each piece's jumps by the site landed on. As a site test, `(p, s)`: whether the piece on `s` can jump (a capture that goes on); as the choices of a pending decision, `(p, at)`: the jumps of the piece on `at`, as moves of kind `again` naming the site landed on.
+---@param spec {kind: matombo.Kind|string, over: (matombo.Filter)|(matombo.Filter)[], again: matombo.Kind|string?, go_on: boolean?, most: boolean?, promote_row: (integer)|(integer)[]?, promote_ends: boolean?, from: (matombo.Filter)|(matombo.Filter)[], toward: ("ahead"|"back"|"both")|("ahead"|"back"|"both")[]?, both: (matombo.Filter)|(matombo.Filter)[]?, fly: (matombo.Filter)|(matombo.Filter)[]?, taken: (matombo.Var|string)[]?}
 ---@return fun(p: integer): integer
 function matombo.jumps_rule(spec) end
 ---(p, site) → boolean: whether p owns `length` consecutive sites of a line through `s`, `s` among them (as `in_a_row`); with `anywhere`, `length` sites of a line through `s` wherever they stand on it; with `through`, the lines through that site instead, which p must own. With `s` nil, any line of the board: so it is a condition too, `(p)`. `only` and `except` (per player: one list of lines for every player, or one list for each) say which of the board's lines count: a line is given by its sites, in either order.
@@ -442,10 +442,14 @@ function matombo.promote_rule(spec) end
 ---@param spec {clear: (matombo.Var|string)[]?, after: function[]?}
 ---@return fun(p: integer, ...: matombo.Site)
 function matombo.remove_play(spec) end
----(p) → moves emitted: a move (from, to) of kind `kind` for each piece of `from` and each empty neighbour along the board's lines in the way the piece moves (`toward`, or both ways for a piece of `both`), piece by piece in board order, each piece's moves by the site moved to. As a site test, `(p, s)`: whether the piece on `s` can step.
----@param spec {kind: matombo.Kind|string, from: (matombo.Filter)|(matombo.Filter)[], toward: ("ahead"|"back"|"both")|("ahead"|"back"|"both")[]?, both: (matombo.Filter)|(matombo.Filter)[]?}
+---(p) → moves emitted: a move (from, to) of kind `kind` for each piece of `from` and each empty neighbour (any empty site up to the first occupied one, for a piece of `fly`) along the board's lines in the way the piece moves (`toward`, or both ways for a piece of `both`), piece by piece in board order, each piece's moves by the site moved to. As a site test, `(p, s)`: whether the piece on `s` can step.
+---@param spec {kind: matombo.Kind|string, from: (matombo.Filter)|(matombo.Filter)[], toward: ("ahead"|"back"|"both")|("ahead"|"back"|"both")[]?, both: (matombo.Filter)|(matombo.Filter)[]?, fly: (matombo.Filter)|(matombo.Filter)[]?}
 ---@return fun(p: integer): integer
 function matombo.steps_rule(spec) end
+---(p, n): `(p, n)`, after a decision: when `when(p)` holds, each part of `after` follows, `(p, n)`, until the game ends; otherwise nothing: a count of the moves of an ending kept (by a script function) only once few pieces are left, instead of after every decision.
+---@param spec {when: function, after: function[]}
+---@return fun(p: integer, n: integer?)
+function matombo.after_if_rule(spec) end
 ---(p) → moves emitted: the moves of `moves(p)` but those for which `except(p, kind, sites...)` holds, in their order.
 ---@param spec {moves: function, except: function}
 ---@return fun(p: integer): integer

@@ -85,6 +85,8 @@ type Board struct {
 	ahead, back  [][]int32 // per site: neighbours along lines in the order each line lists its sites, and against it
 	jumpsAhead   [][]Jump  // per site: jumps along lines in their order
 	jumpsBack    [][]Jump  // per site: jumps along lines against their order
+	raysAhead    [][]ray   // per site: the lines through it, read onward in their order
+	raysBack     [][]ray   // per site: the lines through it, read onward against their order
 	adjSet       []uint64  // per site of a board of at most 64 sites: its neighbours as a set (bit i for site i); nil on larger boards
 	lineLen      int       // the length of every line, 0 when they differ
 	flatAt       [][]int32 // per site, when lineLen > 0: the sites of the lines through it, one line after the other
@@ -387,6 +389,7 @@ func (b *Board) addLines(lines [][]string) error {
 	adjSeen := map[[2]int32]bool{}
 	jumpSeen := map[[3]int32]bool{}
 	headSeen := map[[3]int32]bool{}
+	b.raysAhead, b.raysBack = make([][]ray, n), make([][]ray, n)
 	jumpHeadSeen := map[[4]int32]bool{}
 	for li, names := range lines {
 		if len(names) < 2 {
@@ -416,10 +419,13 @@ func (b *Board) addLines(lines [][]string) error {
 					}
 					if e := [3]int32{s, line[k+d], int32(d)}; !headSeen[e] {
 						headSeen[e] = true
+						r := ray{line: int32(li), at: int32(k), d: int8(d)}
 						if d > 0 {
 							b.ahead[s] = append(b.ahead[s], line[k+d])
+							b.raysAhead[s] = append(b.raysAhead[s], r)
 						} else {
 							b.back[s] = append(b.back[s], line[k+d])
+							b.raysBack[s] = append(b.raysBack[s], r)
 						}
 					}
 				}

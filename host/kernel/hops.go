@@ -47,25 +47,331 @@ type Hops struct {
 	Heading Heading // the way they move
 	Both    *Filter // the pieces that move both ways whatever Heading (kings); nil for none
 	Over    *Filter // jumps: the sites a piece may jump over; nil for steps
+	// Fly is the pieces that move any distance along a line (flying
+	// kings): a step to any empty site up to the first occupied one, a
+	// jump over empty sites and one site of Over to any empty site
+	// beyond it, before the next occupied one; nil for none.
+	Fly *Filter
+	// GoOn: of the sites beyond the piece it jumps, a flying piece lands
+	// only on those from which it can jump again, when there are any.
+	GoOn bool
+	// Most: only the jumps that begin a chain of jumps taking the most
+	// pieces of any chain the pieces can make (each piece jumped counts
+	// one, and a piece once jumped is marked: it is not jumped again).
+	Most bool
+	// PromoteRow, for Most's search: a piece that does not fly landing
+	// on this row (from 1, the row index plus one; 0 for none) in the
+	// middle of a chain goes on
+	// as a piece of Fly moving both ways (a man crowned at once), or with
+	// PromoteEnds its chain ends there.
+	PromoteRow  int
+	PromoteEnds bool
 }
 
-// heading is the way the piece on site i moves.
-func (h *Hops) heading(c *Ctx, owners []int32, both *Tester, i int32) Heading {
-	if h.Both != nil && both.OK(c.S.Cells, owners, i) && (!both.Rare || h.Both.MatchesOwner(c.S.Cells, &c.Def.Layout, c.Mover, i)) {
-		return BothWays
+// promoted is how the piece moving as m goes on after landing on site
+// to in the middle of a chain, and whether its chain ends there.
+func (c *Ctx) promoted(h *Hops, m mover, to int32) (mover, bool) {
+	if m.fly || h.PromoteRow == 0 || c.Def.Board.sites[to].Row != h.PromoteRow-1 {
+		return m, false
 	}
-	return h.Heading
+	if h.PromoteEnds {
+		return m, true
+	}
+	return mover{head: BothWays, fly: true}, false
+}
+
+// ray is a line read from one of its sites onward, one way.
+type ray struct {
+	line, at int32
+	d        int8
+}
+
+// mover is how the piece on a site moves.
+type mover struct {
+	head Heading
+	fly  bool
+}
+
+// hopTesters are a Hops' filters' tests, with the mover to move.
+type hopTesters struct {
+	from, both, over, fly Tester
+}
+
+func (h *Hops) testers(mover int) hopTesters {
+	var t hopTesters
+	t.from = h.From.Tester(mover)
+	if h.Both != nil {
+		t.both = h.Both.Tester(mover)
+	}
+	if h.Over != nil {
+		t.over = h.Over.Tester(mover)
+	}
+	if h.Fly != nil {
+		t.fly = h.Fly.Tester(mover)
+	}
+	return t
+}
+
+// passes reports whether site i passes f, whose tests are t.
+func (c *Ctx) passes(f *Filter, t *Tester, owners []int32, i int32) bool {
+	return t.OK(c.S.Cells, owners, i) && (!t.Rare || f.MatchesOwner(c.S.Cells, &c.Def.Layout, c.Mover, i))
+}
+
+// moverAt is how the piece on site i moves.
+func (c *Ctx) moverAt(h *Hops, t *hopTesters, owners []int32, i int32) mover {
+	m := mover{head: h.Heading}
+	if h.Both != nil && c.passes(h.Both, &t.both, owners, i) {
+		m.head = BothWays
+	}
+	m.fly = h.Fly != nil && c.passes(h.Fly, &t.fly, owners, i)
+	return m
+}
+
+// marked reports whether site s is among the marked sites.
+func marked(ms []int32, s int32) bool {
+	for _, x := range ms {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// hopsFrom appends to dst the hops of a piece moving as m from site i,
+// ordered by the site landed on: the steps (Over -1) without h.Over, the
+// jumps with it, never over a marked site. It returns them and the
+// neighbours, jumps or sites of lines it looked at.
+func (c *Ctx) hopsFrom(dst []Jump, h *Hops, t *hopTesters, owners []int32, m mover, i int32, ms []int32) ([]Jump, int) {
+	cells, b := c.S.Cells, c.Def.Board
+	start, looked := len(dst), 0
+	if !m.fly {
+		if h.Over == nil {
+			ns := b.Toward(int(i), m.head)
+			for _, to := range ns {
+				if cells[to] == 0 {
+					dst = append(dst, Jump{Over: -1, To: to})
+				}
+			}
+			return dst, len(ns)
+		}
+		last := int32(-1) // jumps are by landing site: one over two neighbours to one site is listed once
+		js := b.JumpsToward(int(i), m.head)
+		for _, j := range js {
+			if j.To == last || cells[j.To] != 0 || !c.passes(h.Over, &t.over, owners, j.Over) || marked(ms, j.Over) {
+				continue
+			}
+			last = j.To
+			dst = append(dst, j)
+		}
+		return dst, len(js)
+	}
+	for w := 0; w < 2; w++ {
+		rs := b.raysAhead[i]
+		if w == 1 {
+			rs = b.raysBack[i]
+		}
+		if m.head == Ahead && w == 1 || m.head == Back && w == 0 {
+			continue
+		}
+		for _, r := range rs {
+			line, d := b.lines[r.line], int(r.d)
+			k := int(r.at) + d
+			for ; k >= 0 && k < len(line) && cells[line[k]] == 0; k += d {
+				looked++
+				if h.Over == nil {
+					dst = append(dst, Jump{Over: -1, To: line[k]})
+				}
+			}
+			if h.Over == nil || k < 0 || k >= len(line) {
+				continue
+			}
+			over := line[k]
+			looked++
+			if !c.passes(h.Over, &t.over, owners, over) || marked(ms, over) {
+				continue
+			}
+			for k += d; k >= 0 && k < len(line) && cells[line[k]] == 0; k += d {
+				looked++
+				dst = append(dst, Jump{Over: over, To: line[k]})
+			}
+		}
+	}
+	// By the site landed on, as the tables of neighbours and jumps are.
+	hs := dst[start:]
+	for x := 1; x < len(hs); x++ {
+		for y := x; y > 0 && hs[y].To < hs[y-1].To; y-- {
+			hs[y], hs[y-1] = hs[y-1], hs[y]
+		}
+	}
+	return dst, looked
+}
+
+// chain returns the most pieces the piece moving as m, on site at, can
+// jump one after another, the marked sites not jumped; the caller has
+// emptied the site the piece started from.
+func (c *Ctx) chain(h *Hops, t *hopTesters, owners []int32, m mover, at int32, ms []int32) (int, error) {
+	var buf [16]Jump
+	js, looked := c.hopsFrom(buf[:0], h, t, owners, m, at, ms)
+	if err := c.Charge(1 + looked/ItemsPerStep); err != nil {
+		return 0, err
+	}
+	best := 0
+	for _, j := range js {
+		next, ends := c.promoted(h, m, j.To)
+		n := 0
+		if !ends {
+			var err error
+			if n, err = c.chain(h, t, owners, next, j.To, append(ms, j.Over)); err != nil {
+				return 0, err
+			}
+		}
+		best = max(best, n+1)
+	}
+	return best, nil
+}
+
+// afterJump returns the most pieces (any: at most one) the piece moving
+// as m from site from can jump after the jump j, the marked sites and
+// j.Over not jumped.
+func (c *Ctx) afterJump(h *Hops, t *hopTesters, owners []int32, m mover, from int32, j Jump, ms []int32, any bool) (int, error) {
+	cells := c.S.Cells
+	saved := cells[from]
+	cells[from] = 0
+	var n int
+	var err error
+	if any {
+		var buf [16]Jump
+		var js []Jump
+		var looked int
+		js, looked = c.hopsFrom(buf[:0], h, t, owners, m, j.To, append(ms, j.Over))
+		err = c.Charge(1 + looked/ItemsPerStep)
+		n = min(len(js), 1)
+	} else if next, ends := c.promoted(h, m, j.To); !ends {
+		n, err = c.chain(h, t, owners, next, j.To, append(ms, j.Over))
+	}
+	cells[from] = saved
+	return n, err
 }
 
 // EmitHops adds a move of kind k for each hop of the pieces h describes,
-// charging the filter's sites, the neighbours or jumps it looks at and
-// the moves it lists,
-// with c.Mover to move: from every site of h.From, or with at >= 0 from
-// site at only, which must pass h.From. A move names the site moved from
-// and the site moved to, or with landing only the site moved to (the next
-// jump of a piece that waits). A move the decision lists already is not
-// listed again.
-func (c *Ctx) EmitHops(k int, h *Hops, at int, landing bool) (int, error) {
+// charging the filter's sites, the neighbours, jumps or sites of lines it
+// looks at and the moves it lists, with c.Mover to move: from every site
+// of h.From, or with at >= 0 from site at only, which must pass h.From.
+// The sites of ms are marked: no jump goes over them. A move names the
+// site moved from and the site moved to, or with landing only the site
+// moved to (the next jump of a piece that waits). A move the decision
+// lists already is not listed again.
+func (c *Ctx) EmitHops(k int, h *Hops, at int, landing bool, ms []int32) (int, error) {
+	if h.Fly == nil && !h.Most {
+		return c.emitNear(k, h, at, landing, ms)
+	}
+	f := h.From
+	if err := c.Charge(f.Cost()); err != nil {
+		return 0, err
+	}
+	owners := c.Def.Layout.OwnersOf(c.S.Cells)
+	t := h.testers(c.Mover)
+	mv := Move{Kind: uint8(k), N: 2, game: c.Def.Tag}
+	if landing {
+		mv.N = 1
+	}
+	check := c.listedKind(mv.Kind)
+	start := len(c.S.Moves)
+	cand := f.cand
+	var one [1]int32
+	if at >= 0 {
+		one[0] = int32(at)
+		cand = one[:]
+	}
+	jumping := h.Over != nil
+	best := 0
+	if jumping && h.Most {
+		for _, i := range cand {
+			if !c.passes(f, &t.from, owners, i) {
+				continue
+			}
+			m := c.moverAt(h, &t, owners, i)
+			saved := c.S.Cells[i]
+			c.S.Cells[i] = 0
+			n, err := c.chain(h, &t, owners, m, i, ms)
+			c.S.Cells[i] = saved
+			if err != nil {
+				return 0, err
+			}
+			best = max(best, n)
+		}
+		if best == 0 {
+			return 0, nil
+		}
+	}
+	var buf [32]Jump
+	var goOn, onBuf [32]bool
+	looked := 0
+	for _, i := range cand {
+		if !c.passes(f, &t.from, owners, i) {
+			continue
+		}
+		m := c.moverAt(h, &t, owners, i)
+		js, n := c.hopsFrom(buf[:0], h, &t, owners, m, i, ms)
+		looked += n
+		keep := goOn[:0]
+		switch {
+		case jumping && h.Most:
+			for _, j := range js {
+				n, err := c.afterJump(h, &t, owners, m, i, j, ms, false)
+				if err != nil {
+					return len(c.S.Moves) - start, err
+				}
+				keep = append(keep, n+1 == best)
+			}
+		case jumping && h.GoOn && m.fly && len(js) > 1:
+			on := onBuf[:0]
+			for _, j := range js {
+				n, err := c.afterJump(h, &t, owners, m, i, j, ms, true)
+				if err != nil {
+					return len(c.S.Moves) - start, err
+				}
+				on = append(on, n > 0)
+			}
+			// Where it can go on; beyond a piece from which no landing
+			// goes on, every landing.
+			for x, j := range js {
+				any := false
+				for y, o := range js {
+					any = any || o.Over == j.Over && on[y]
+				}
+				keep = append(keep, on[x] || !any)
+			}
+		}
+		for x, j := range js {
+			if len(keep) > 0 && !keep[x] {
+				continue
+			}
+			if landing {
+				mv.Sites[0] = uint16(j.To)
+			} else {
+				mv.Sites[0], mv.Sites[1] = uint16(i), uint16(j.To)
+			}
+			var err error
+			if check {
+				_, err = c.PushNew(mv)
+			} else {
+				err = c.Push(mv)
+			}
+			if err != nil {
+				return len(c.S.Moves) - start, err
+			}
+		}
+	}
+	if err := c.Charge(looked / ItemsPerStep); err != nil {
+		return len(c.S.Moves) - start, err
+	}
+	return len(c.S.Moves) - start, c.chargeMoves(start)
+}
+
+// emitNear is EmitHops for pieces that move one site (no Fly, no Most),
+// in one pass.
+func (c *Ctx) emitNear(k int, h *Hops, at int, landing bool, ms []int32) (int, error) {
 	f := h.From
 	if err := c.Charge(f.Cost()); err != nil {
 		return 0, err
@@ -109,7 +415,10 @@ func (c *Ctx) EmitHops(k int, h *Hops, at int, landing bool) (int, error) {
 		if !t.OK(cells, owners, i) || t.Rare && !f.MatchesOwner(cells, l, c.Mover, i) {
 			continue
 		}
-		head := h.heading(c, owners, &both, i)
+		head := h.Heading
+		if h.Both != nil && both.OK(cells, owners, i) && (!both.Rare || h.Both.MatchesOwner(cells, l, c.Mover, i)) {
+			head = BothWays
+		}
 		if h.Over == nil {
 			ns := b.Toward(int(i), head)
 			looked += len(ns)
@@ -126,7 +435,7 @@ func (c *Ctx) EmitHops(k int, h *Hops, at int, landing bool) (int, error) {
 		js := b.JumpsToward(int(i), head)
 		looked += len(js)
 		for _, j := range js {
-			if j.To == last || cells[j.To] != 0 || !over.OK(cells, owners, j.Over) || over.Rare && !h.Over.MatchesOwner(cells, l, c.Mover, j.Over) {
+			if j.To == last || cells[j.To] != 0 || !over.OK(cells, owners, j.Over) || over.Rare && !h.Over.MatchesOwner(cells, l, c.Mover, j.Over) || len(ms) > 0 && marked(ms, j.Over) {
 				continue
 			}
 			last = j.To
@@ -142,37 +451,27 @@ func (c *Ctx) EmitHops(k int, h *Hops, at int, landing bool) (int, error) {
 }
 
 // CanHop reports whether the piece on site at has a hop of those h
-// describes, with c.Mover to move.
-func (c *Ctx) CanHop(h *Hops, at int) (bool, error) {
-	cells, l, b := c.S.Cells, &c.Def.Layout, c.Def.Board
+// describes, with c.Mover to move, no jump going over a site of ms.
+func (c *Ctx) CanHop(h *Hops, at int, ms []int32) (bool, error) {
+	b := c.Def.Board
 	if err := c.Charge((len(b.adj[at])+len(b.jumps[at]))/ItemsPerStep + 1); err != nil {
 		return false, err
 	}
-	owners := l.OwnersOf(cells)
+	if h.Fly == nil {
+		return c.canHopNear(h, at, ms), nil
+	}
+	owners := c.Def.Layout.OwnersOf(c.S.Cells)
+	t := h.testers(c.Mover)
 	i := int32(at)
-	if t := h.From.Tester(c.Mover); !t.OK(cells, owners, i) || t.Rare && !h.From.MatchesOwner(cells, l, c.Mover, i) {
+	if !c.passes(h.From, &t.from, owners, i) {
 		return false, nil
 	}
-	var both Tester
-	if h.Both != nil {
-		both = h.Both.Tester(c.Mover)
+	var buf [32]Jump
+	js, looked := c.hopsFrom(buf[:0], h, &t, owners, c.moverAt(h, &t, owners, i), i, ms)
+	if err := c.Charge(looked / ItemsPerStep); err != nil {
+		return false, err
 	}
-	head := h.heading(c, owners, &both, i)
-	if h.Over == nil {
-		for _, to := range b.Toward(at, head) {
-			if cells[to] == 0 {
-				return true, nil
-			}
-		}
-		return false, nil
-	}
-	over := h.Over.Tester(c.Mover)
-	for _, j := range b.JumpsToward(at, head) {
-		if cells[j.To] == 0 && over.OK(cells, owners, j.Over) && (!over.Rare || h.Over.MatchesOwner(cells, l, c.Mover, j.Over)) {
-			return true, nil
-		}
-	}
-	return false, nil
+	return len(js) > 0, nil
 }
 
 // Between returns the sites strictly between sites a and b along a line
@@ -232,4 +531,38 @@ func (c *Ctx) CaptureBetween(p, from, to int) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// LineCost is the steps reading the lines through site s costs.
+func (c *Ctx) LineCost(s int) int { return int(c.Def.Board.lineCost[s]) }
+
+// canHopNear is CanHop for pieces that move one site, charged already.
+func (c *Ctx) canHopNear(h *Hops, at int, ms []int32) bool {
+	cells, l, b := c.S.Cells, &c.Def.Layout, c.Def.Board
+	owners := l.OwnersOf(cells)
+	i := int32(at)
+	if t := h.From.Tester(c.Mover); !t.OK(cells, owners, i) || t.Rare && !h.From.MatchesOwner(cells, l, c.Mover, i) {
+		return false
+	}
+	head := h.Heading
+	if h.Both != nil {
+		if both := h.Both.Tester(c.Mover); both.OK(cells, owners, i) && (!both.Rare || h.Both.MatchesOwner(cells, l, c.Mover, i)) {
+			head = BothWays
+		}
+	}
+	if h.Over == nil {
+		for _, to := range b.Toward(at, head) {
+			if cells[to] == 0 {
+				return true
+			}
+		}
+		return false
+	}
+	over := h.Over.Tester(c.Mover)
+	for _, j := range b.JumpsToward(at, head) {
+		if cells[j.To] == 0 && over.OK(cells, owners, j.Over) && (!over.Rare || h.Over.MatchesOwner(cells, l, c.Mover, j.Over)) && (len(ms) == 0 || !marked(ms, j.Over)) {
+			return true
+		}
+	}
+	return false
 }

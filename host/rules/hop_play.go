@@ -16,9 +16,12 @@ func init() {
 			{Name: "arrival_ends", Type: FieldBool, Doc: "an arrival that acted ends the move, even when the piece could jump again (a man crowned in the middle of a capture stops there)"},
 			{Name: "progress", Type: FieldFilter, PerPlayer: true, Doc: "the pieces whose every move is progress, tested where the piece stood (a man, which never moves back)"},
 			{Name: "after", Type: FieldParts, Slot: SlotAfter, Max: 8, Doc: "what follows each decision, `(p, n)`: a `quiet_rule`, the end of the game"},
+			{Name: "taken", Type: FieldVars, Max: 64, Doc: "the variables that hold the sites (from 1) of the pieces jumped so far in the move: with them a piece jumped stays on the board, its site in the first variable that holds 0, until the move ends; then the pieces jumped go to p's captured total together, in the order jumped, the variables become 0, and only then do the parts of `after` follow, once for the whole move, n the counters captured in it"},
+			{Name: "arrival_last", Type: FieldBool, Doc: "the parts of `arrival` follow only where the move ends, after the pieces jumped come off (a man crowned only where its capture ends)"},
 		},
 		New: func(a *Args) (any, error) {
-			r := &hopPlay{pending: a.Var("pending"), again: tester(a.Part("again")), arrivalEnds: a.Bool("arrival_ends"), progress: a.Filters("progress")}
+			r := &hopPlay{pending: a.Var("pending"), again: tester(a.Part("again")), arrivalEnds: a.Bool("arrival_ends"), progress: a.Filters("progress"),
+				taken: a.Ints("taken"), arrivalLast: a.Bool("arrival_last")}
 			for _, x := range a.Parts("arrival") {
 				r.arrival = append(r.arrival, x.(Arriver))
 			}
@@ -36,6 +39,8 @@ type hopPlay struct {
 	arrivalEnds bool
 	progress    []*kernel.Filter // per player; nil for none
 	after       []Follower
+	taken       []int // the variables of the pieces jumped so far; nil: captured at once
+	arrivalLast bool
 }
 
 func (r *hopPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
@@ -57,37 +62,51 @@ func (r *hopPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 		f := r.progress[p-1]
 		progress = f.Matches(c.S.Cells, &c.Def.Layout, p, int32(from))
 	}
-	n, err := c.CaptureBetween(p, from, to)
-	if err != nil {
+	var n int
+	var err error
+	jumped := false
+	if r.taken != nil {
+		if jumped, err = r.mark(c, p, from, to); err != nil {
+			return err
+		}
+	} else if n, err = c.CaptureBetween(p, from, to); err != nil {
 		return err
 	}
 	if err := c.MovePiece(from, to); err != nil {
 		return err
 	}
-	if n > 0 || progress {
+	if n > 0 || jumped || progress {
 		c.Irreversible = true
 	}
 	acted := false
-	for _, t := range r.arrival {
-		if c.S.Result.Over {
-			return nil
-		}
-		ok, err := t.Arrive(c, p, to)
-		if err != nil {
+	if !r.arrivalLast {
+		if acted, err = r.arrive(c, p, to); err != nil {
 			return err
 		}
-		acted = acted || ok
 	}
 	goesOn := false
-	if n > 0 && r.again != nil && !(acted && r.arrivalEnds) && !c.S.Result.Over {
+	if (n > 0 || jumped) && r.again != nil && !(acted && r.arrivalEnds) && !c.S.Result.Over {
 		if goesOn, err = r.again.TestSite(c, p, to); err != nil {
 			return err
 		}
 	}
 	if goesOn {
 		c.WaitAt(r.pending, to, p)
+		if r.taken != nil {
+			return nil // the move goes on: what follows it waits for its end
+		}
 	} else {
 		c.Done(r.pending)
+		if r.taken != nil {
+			if n, err = r.takeOff(c, p); err != nil {
+				return err
+			}
+		}
+		if r.arrivalLast && !c.S.Result.Over {
+			if _, err := r.arrive(c, p, to); err != nil {
+				return err
+			}
+		}
 	}
 	if n == 0 && progress {
 		n = 1
@@ -101,4 +120,75 @@ func (r *hopPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 		}
 	}
 	return nil
+}
+
+// arrive runs the parts of arrival on p's piece arrived at to, until the
+// game ends; it reports whether one acted.
+func (r *hopPlay) arrive(c *kernel.Ctx, p, to int) (bool, error) {
+	acted := false
+	for _, t := range r.arrival {
+		if c.S.Result.Over {
+			break
+		}
+		ok, err := t.Arrive(c, p, to)
+		if err != nil {
+			return acted, err
+		}
+		acted = acted || ok
+	}
+	return acted, nil
+}
+
+// mark keeps the site of the piece of another player between from and to
+// in the first free variable of taken; it reports whether there was one.
+func (r *hopPlay) mark(c *kernel.Ctx, p, from, to int) (bool, error) {
+	if err := c.Charge(c.LineCost(from)); err != nil {
+		return false, err
+	}
+	var buf [16]int32
+	jumped := false
+	for _, s := range c.Def.Board.Between(buf[:0], from, to) {
+		if o := c.Owner(int(s)); o == 0 || o == p {
+			continue
+		}
+		free := -1
+		for _, v := range r.taken {
+			x := c.Var(v)
+			if x == int(s)+1 {
+				return false, kernel.Failf("hop_play: the piece on %s was jumped already in this move", c.SiteName(int(s)))
+			}
+			if x == 0 && free < 0 {
+				free = v
+			}
+		}
+		if free < 0 {
+			return false, kernel.Failf("hop_play: the move has jumped %d pieces, as many as the variables of taken hold", len(r.taken))
+		}
+		c.SetVar(free, int(s)+1)
+		jumped = true
+	}
+	return jumped, nil
+}
+
+// takeOff moves the pieces jumped in the move into p's captured total, in
+// the order jumped, and clears the variables of taken; it returns the
+// counters captured.
+func (r *hopPlay) takeOff(c *kernel.Ctx, p int) (int, error) {
+	n := 0
+	for _, v := range r.taken {
+		x := c.Var(v)
+		if x == 0 {
+			continue
+		}
+		c.SetVar(v, 0)
+		if c.Owner(x-1) == 0 {
+			continue
+		}
+		k, err := c.Capture(x-1, p, -1)
+		if err != nil {
+			return n, err
+		}
+		n += k
+	}
+	return n, nil
 }

@@ -2,8 +2,9 @@ package rules
 
 import "github.com/matombo/matombo/host/kernel"
 
-// steps_rule: pieces stepping one site along the board's lines in the
-// way each may go, a man only forward and a king both ways. What it
+// steps_rule: pieces stepping along the board's lines in the way each
+// may go, a man only forward and a king both ways, one site or (flying)
+// any distance. What it
 // shares with jumps_rule (jumps.go) is here too.
 
 var headingWords = []string{"ahead", "back", "both"}
@@ -13,12 +14,30 @@ func headingFields() []Field {
 		{Name: "from", Type: FieldFilter, PerPlayer: true, Required: true, Doc: "the pieces that move"},
 		{Name: "toward", Type: FieldWord, PerPlayer: true, Words: headingWords, Doc: "the way along the board's lines they move: `ahead` (in the order each line lists its sites), `back` (against it) or `both` (the default); per player, e.g. `{\"ahead\", \"back\"}` for men that move forward"},
 		{Name: "both", Type: FieldFilter, PerPlayer: true, Doc: "the pieces of `from` that move both ways whatever `toward` says (the kings)"},
+		{Name: "fly", Type: FieldFilter, PerPlayer: true, Doc: "the pieces of `from` that move any distance along a line over empty sites (flying kings); one site without it"},
 	}
+}
+
+// markFields are the fields of the pieces a capture has jumped so far.
+func markFields() []Field {
+	return []Field{
+		{Name: "taken", Type: FieldVars, Max: 64, Doc: "the variables holding the sites (from 1, 0 for none) of the pieces jumped so far in this move, which stay on the board until it ends (a `hop_play` with `taken` fills them): they are not jumped again, and they block the way"},
+	}
+}
+
+// marks returns the sites the variables vs hold (from 1), appended to dst.
+func marks(c *kernel.Ctx, vs []int, dst []int32) []int32 {
+	for _, v := range vs {
+		if x := c.Var(v); x > 0 {
+			dst = append(dst, int32(x-1))
+		}
+	}
+	return dst
 }
 
 func init() {
 	Register(Spec{Name: "steps_rule", Group: "Placing and moving", Slot: SlotEmit,
-		Doc: "a move (from, to) of kind `kind` for each piece of `from` and each empty neighbour along the board's lines in the way the piece moves (`toward`, or both ways for a piece of `both`), piece by piece in board order, each piece's moves by the site moved to. As a site test, `(p, s)`: whether the piece on `s` can step",
+		Doc: "a move (from, to) of kind `kind` for each piece of `from` and each empty neighbour (any empty site up to the first occupied one, for a piece of `fly`) along the board's lines in the way the piece moves (`toward`, or both ways for a piece of `both`), piece by piece in board order, each piece's moves by the site moved to. As a site test, `(p, s)`: whether the piece on `s` can step",
 		Fields: append([]Field{
 			{Name: "kind", Type: FieldKind, Arity: 2, Required: true, Doc: "the kind of the moves (from, to)"},
 		}, headingFields()...),
@@ -39,13 +58,16 @@ type hops struct {
 }
 
 func newHops(a *Args, jumping bool) (hops, error) {
-	from, both, over, toward := a.Filters("from"), a.Filters("both"), a.Filters("over"), a.Words("toward")
+	from, both, over, fly, toward := a.Filters("from"), a.Filters("both"), a.Filters("over"), a.Filters("fly"), a.Words("toward")
 	r := hops{kind: a.Kind("kind"), per: make([]kernel.Hops, len(from))}
 	for p := range r.per {
 		h := &r.per[p]
 		h.From = from[p]
 		if both != nil {
 			h.Both = both[p]
+		}
+		if fly != nil {
+			h.Fly = fly[p]
 		}
 		if jumping {
 			h.Over = over[p]
@@ -65,12 +87,12 @@ func newHops(a *Args, jumping bool) (hops, error) {
 type steps struct{ hops }
 
 func (r *steps) Emit(c *kernel.Ctx, p int) (int, error) {
-	return c.EmitHops(r.kind, &r.per[p-1], -1, false)
+	return c.EmitHops(r.kind, &r.per[p-1], -1, false, nil)
 }
 
 func (r *steps) TestSite(c *kernel.Ctx, p, site int) (bool, error) {
 	if site < 0 {
 		return false, nil
 	}
-	return c.CanHop(&r.per[p-1], site)
+	return c.CanHop(&r.per[p-1], site, nil)
 }

@@ -3,7 +3,9 @@ package rules
 import "github.com/matombo/matombo/host/kernel"
 
 // if_rule: legal moves that depend on the position, such as a first move
-// that must (or may not) go to some sites.
+// that must (or may not) go to some sites; after_if_rule: what follows a
+// decision only in some positions, such as the count of an ending kept
+// only once few pieces are left.
 
 func init() {
 	Register(Spec{Name: "if_rule", Group: "Turns", Slot: SlotEmit,
@@ -16,6 +18,40 @@ func init() {
 		New: func(a *Args) (any, error) {
 			return &ifEmit{when: a.Part("when").(Condition), emit: a.Part("emit").(Emitter), otherwise: emitter(a.Part("otherwise"))}, nil
 		}})
+	Register(Spec{Name: "after_if_rule", Group: "Turns", Slot: SlotAfter, Ends: true,
+		Doc: "`(p, n)`, after a decision: when `when(p)` holds, each part of `after` follows, `(p, n)`, until the game ends; otherwise nothing: a count of the moves of an ending kept (by a script function) only once few pieces are left, instead of after every decision",
+		Fields: []Field{
+			{Name: "when", Type: FieldPart, Slot: SlotCond, Required: true, Doc: "the condition"},
+			{Name: "after", Type: FieldParts, Slot: SlotAfter, Required: true, Min: 1, Max: 8, Doc: "what follows when it holds"},
+		},
+		New: func(a *Args) (any, error) {
+			r := &ifAfter{when: a.Part("when").(Condition)}
+			for _, x := range a.Parts("after") {
+				r.after = append(r.after, x.(Follower))
+			}
+			return r, nil
+		}})
+}
+
+type ifAfter struct {
+	when  Condition
+	after []Follower
+}
+
+func (r *ifAfter) After(c *kernel.Ctx, p, n int) error {
+	ok, err := r.when.Holds(c, p)
+	if err != nil || !ok {
+		return err
+	}
+	for _, f := range r.after {
+		if c.S.Result.Over {
+			break
+		}
+		if err := f.After(c, p, n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type ifEmit struct {
