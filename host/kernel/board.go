@@ -903,7 +903,10 @@ func (b *Board) Fingerprint() string {
 	for _, s := range b.sites {
 		fmt.Fprintf(&sb, "%s,", s.Name)
 	}
-	fmt.Fprintf(&sb, "|%v|%v|%v|%v|", b.tags, b.tagMask, b.lines, b.checkered)
+	fmt.Fprintf(&sb, "|%v|%v|%v|", b.tags, b.tagMask, b.lines)
+	if b.checkered {
+		sb.WriteString("checkered|") // only then: other boards keep their fingerprints
+	}
 	for _, t := range b.tracks {
 		fmt.Fprintf(&sb, "%s%v%v;", t.Name, t.Sites, t.Loop)
 	}
