@@ -372,33 +372,17 @@ func NewBoard(spec BoardSpec) (*Board, error) {
 
 // checkCheckered verifies that the sites of a checkered board are squares
 // of one colour: a row index and a column that add up to the same parity
-// for every site drawn in the rows.
+// for every site. (Only boards of rows and columns place sites at the
+// ends, and on such a board two sites of a row are side by side.)
 func (b *Board) checkCheckered() error {
-	first := -1
-	for _, s := range b.sites {
-		if s.End != "" {
-			continue
-		}
-		if first < 0 {
-			first = s.Row + s.Col
-			continue
-		}
-		if (s.Row+s.Col-first)%2 != 0 {
+	first := b.sites[0]
+	for _, s := range b.sites[1:] {
+		if (s.Row+s.Col-first.Row-first.Col)%2 != 0 {
 			return fmt.Errorf("a checkered board's points are squares of one colour: %s (row %s, position %d) is on the other colour from %s",
-				s.Name, b.rows[s.Row], s.Col, b.firstDrawn())
+				s.Name, b.rows[s.Row], s.Col, first.Name)
 		}
 	}
 	return nil
-}
-
-// firstDrawn names the first site drawn in the rows.
-func (b *Board) firstDrawn() string {
-	for _, s := range b.sites {
-		if s.End == "" {
-			return s.Name
-		}
-	}
-	return ""
 }
 
 // Longest row label and site name a board may use.
