@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -13,8 +14,9 @@ import (
 // king on the board and a capture of two jumps to make: the board is a
 // grid of squares (the sites the dark ones, no lines), the king a stack
 // with a crown, the hands the scripts keep to themselves are not shown,
-// only the piece that must capture is ringed, and after the first jump the
-// piece that goes on is marked and its landing square is the one target.
+// only the piece that must capture is ringed, after the first jump the
+// piece that goes on is marked and its landing square is the one target,
+// and with animations on a piece moves as a piece.
 // Any JavaScript error fails it.
 func TestBrowserCheckeredBoard(t *testing.T) {
 	t.Parallel() // a browser of its own; the waits are for the page, not the processor
@@ -65,8 +67,13 @@ func TestBrowserCheckeredBoard(t *testing.T) {
 			require.Equal(t, tt.jump, tb.eval(`[...document.querySelectorAll("#board .site.goes-on")].map((e) => e.dataset.site).join(" ")`),
 				"the piece that goes on is marked")
 			tb.screenshot(tt.shot)
+			// The last jump and the computer's reply, animated: a piece
+			// moves as the piece it is, not as a numbered counter.
+			tb.eval(`(() => { localStorage.setItem("matombo:setting:speed", JSON.stringify("slow")); return "" })()`)
 			tb.clickSite(tt.next)
-			tb.waitPly(2)
+			tb.waitFor(`document.querySelector("#board .token.pieces circle.owner` + fmt.Sprint(tt.seat+1) + `, #board .token.pieces circle.owner` + fmt.Sprint(2-tt.seat) + `") !== null`)
+			require.Equal(t, "", tb.eval(`[...document.querySelectorAll("#board .token.pieces text")].map((e) => e.textContent).join(" ")`), "a man in flight has no number")
+			tb.waitFor(`Number(document.getElementById("status").dataset.ply) >= 3 && document.getElementById("status").dataset.myturn === "true" && document.getElementById("board").dataset.animating === undefined`)
 			require.Zero(t, count("#board .site.goes-on"), "the turn is over")
 		})
 	}

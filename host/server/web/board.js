@@ -134,6 +134,12 @@ export class Board {
     }
   }
 
+  // drawPieces draws the pieces st (count and owner) of a board of pieces
+  // into g, centred on 0,0, as they stand on a point: a piece in flight.
+  drawPieces(g, st) {
+    piece(g, { x: 0, y: 0 }, this.r, st);
+  }
+
   // layer returns the layer of flying counters, above everything.
   layer() {
     if (!this.fx) this.fx = el("g", { class: "fx" }, this.svg);
