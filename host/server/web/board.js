@@ -385,8 +385,13 @@ export function drawBoard(container, board, state, opts) {
     // on request.
     if ((L.holes && !board.grid) || (!L.holes && opts.names)) {
       const outward = L.flip ? site.row > (L.minRow + L.maxRow) / 2 : site.row <= (L.minRow + L.maxRow) / 2;
-      const q = L.holes ? L.at(L.x0(site.col), L.y0(site.row) + (outward ? r + 22 : -(r + 12))) : { x: p.x + r + 6, y: p.y + r + 10 };
-      const n = el("text", { class: "label name", x: q.x, y: q.y, "text-anchor": L.holes ? "middle" : "start" }, g);
+      // On a checkered board the name goes in its square's top left corner.
+      const q = L.holes
+        ? L.at(L.x0(site.col), L.y0(site.row) + (outward ? r + 22 : -(r + 12)))
+        : L.checkered
+          ? { x: p.x - L.xu / 2 + 3, y: p.y - L.yu / 2 + 12 }
+          : { x: p.x + r + 6, y: p.y + r + 10 };
+      const n = el("text", { class: "label name" + (L.checkered ? " onsquare" : ""), x: q.x, y: q.y, "text-anchor": L.holes ? "middle" : "start" }, g);
       n.textContent = site.name;
     }
     outline(g, L, site.name, p, r, 4, "ring");
