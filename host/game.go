@@ -40,6 +40,7 @@ type Game struct {
 	hasEvaluate bool
 	hasPrompt   bool
 	scoreLabel  string // "" when the script has no score function
+	handLabel   string // "" when the hands are not shown to players
 	rules       string // the rules page, when the game folder has one
 	rulePoints  []string
 	replaced    []string
@@ -59,6 +60,9 @@ func (g *Game) install(d *luavm.Decl, def *kernel.Def) {
 	g.hasPrompt = d.HasPrompt
 	if d.HasScore {
 		g.scoreLabel = cmp.Or(d.ScoreLabel, "score")
+	}
+	if !d.HandHidden {
+		g.handLabel = cmp.Or(d.HandLabel, "in hand")
 	}
 	h := sha256.New()
 	h.Write(g.sources)

@@ -214,3 +214,10 @@ func (g *Game) HasScore() bool { return g.scoreLabel != "" }
 // ScoreLabel is what the script calls its score (declare's score_label,
 // e.g. "seeds"; "score" when it names none), or "" when it has no score.
 func (g *Game) ScoreLabel() string { return g.scoreLabel }
+
+// HandLabel is what the players are told a hand holds, written before its
+// number (declare's hand_label, e.g. "to place"; "in hand" when it names
+// none), or "" when the script keeps its hands to itself (hand_label =
+// false: counters the rules keep in hand, such as a supply of crowns,
+// that mean nothing to a player).
+func (g *Game) HandLabel() string { return g.handLabel }

@@ -155,7 +155,7 @@ func (ss *session) show() {
 	s := ss.state()
 	fmt.Fprintln(ss.e.stdout)
 	fmt.Fprint(ss.e.stdout, diagram(s, ss.e.color))
-	writeTotals(ss.e.stdout, s, false, false)
+	writeTotals(ss.e.stdout, s, false, false, true)
 	if !s.Over() {
 		ss.writeTurn(s)
 	}

@@ -74,6 +74,30 @@ func TestPlayUndo(t *testing.T) {
 	assert.Contains(t, r.stdout, "Record: (no decisions yet)\n")
 }
 
+// The hands are shown to players only where the script shows them: Tsoro
+// Yematatu's pieces to place are, draughts' supply of crowns
+// (hand_label = false) is not, though trace, for script authors, shows
+// both.
+func TestPlayHands(t *testing.T) {
+	tests := []struct {
+		game  string
+		hands bool
+	}{
+		{"yematatu", true},
+		{"draughts", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.game, func(t *testing.T) {
+			r := matombo(t, "quit\n", "play", tt.game, "--p2", "human")
+			require.Equal(t, exitOK, r.code, r.stderr)
+			assert.Equal(t, tt.hands, strings.Contains(r.stdout, "In hand:"), r.stdout)
+			r = matombo(t, "", "trace", tt.game)
+			require.Equal(t, exitOK, r.code, r.stderr)
+			assert.Contains(t, r.stdout, "In hand:")
+		})
+	}
+}
+
 // Random players are deterministic for a seed.
 func TestPlaySeed(t *testing.T) {
 	args := []string{"play", "tsoro", "--variant", "4x6", "--p1", "random", "--p2", "random", "--seed", "42"}

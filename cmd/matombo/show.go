@@ -53,13 +53,18 @@ func anyNonZero(players int, get func(int) int) bool {
 // only when it means something: the script's score, labelled as the
 // script names it, for a game that has one (see writeScore); for a game
 // without one, the captured totals when captures is true or some player
-// has captured; the hands when hands is true or some player holds one.
-func writeTotals(w io.Writer, s *host.State, captures, hands bool) {
+// has captured; the hands when hands is true or some player holds one,
+// unless forPlayers is set and the script does not show its hands to
+// players (declare's hand_label = false).
+func writeTotals(w io.Writer, s *host.State, captures, hands, forPlayers bool) {
 	n := s.Game().Players()
 	if s.Game().HasScore() {
 		writeScore(w, s, "")
 	} else if captures || anyNonZero(n, s.Captured) {
 		fmt.Fprintf(w, "Captured: %s\n", perPlayer(n, s.Captured))
+	}
+	if forPlayers && s.Game().HandLabel() == "" {
+		return
 	}
 	if hands || anyNonZero(n, s.Hand) {
 		fmt.Fprintf(w, "In hand:  %s\n", perPlayer(n, s.Hand))

@@ -207,7 +207,7 @@ func writeTraceState(w io.Writer, s *host.State, tok string, mover int, captures
 		fmt.Fprintf(w, "\n== ply %d: after %s by %s\n", s.Ply(), tok, playerName(mover))
 	}
 	fmt.Fprint(w, diagram(s, color))
-	writeTotals(w, s, captures, hands)
+	writeTotals(w, s, captures, hands, false)
 	writeTurn(w, s)
 }
 

@@ -56,6 +56,7 @@ local P = m.declare {
       doc = "a position to start from, in PDN's FEN: the player to move (W or B), then each side's squares, K before a king (D14); empty for the opening" },
   },
   conserve = true, -- men and kings on the board, crowns in hand, pieces captured
+  hand_label = false, -- the crowns in hand are the rules' supply, not a player's to use
 }
 
 local N = P.size
@@ -104,7 +105,7 @@ local d1_board = m.rule("d1_board", function()
       end
     end
   end
-  m.board { points = points, lines = lines, style = "pieces" }
+  m.board { points = points, lines = lines, style = "checkered" }
 end)
 d1_board()
 

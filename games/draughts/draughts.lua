@@ -45,6 +45,7 @@ local P = m.declare {
       doc = "a position to start from, in PDN's FEN: the player to move (B or W), then each side's squares, K before a king, e.g. B:BK1,K2:W32 (E13); empty for the opening" },
   },
   conserve = true, -- men and kings on the board, crowns in hand, pieces captured
+  hand_label = false, -- the crowns in hand are the rules' supply, not a player's to use
 }
 
 local QUIET_LIMIT = 2 * P.quiet_moves -- decisions of both players together
@@ -102,7 +103,7 @@ local e1_board = m.rule("e1_board", function()
       end
     end
   end
-  m.board { points = points, lines = lines, style = "pieces" }
+  m.board { points = points, lines = lines, style = "checkered" }
 end)
 e1_board()
 

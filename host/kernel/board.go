@@ -68,6 +68,9 @@ type Board struct {
 	style   DiagramStyle
 	picture string
 	grid    bool // declared as rows x columns
+	// checkered: the points are the dark squares of a checkerboard, drawn
+	// as squares with light squares between them (BoardSpec.Checkered).
+	checkered bool
 
 	tags    []string
 	tagDocs []string // per tag: what it means to the players, "" for nothing said (tagdoc.go)
@@ -144,6 +147,11 @@ func (b *Board) Style() DiagramStyle { return b.style }
 // Grid reports whether the board was declared as rows and columns (every
 // row full), rather than as points with drawing positions.
 func (b *Board) Grid() bool { return b.grid }
+
+// Checkered reports whether the board is drawn as a checkerboard: each
+// site a dark square at its row and drawing position, the light squares
+// between them, and no lines (BoardSpec.Checkered).
+func (b *Board) Checkered() bool { return b.checkered }
 
 // Tags returns the names of the tags of site i.
 func (b *Board) Tags(i int) []string {
@@ -230,6 +238,11 @@ type BoardSpec struct {
 	Ends    map[string]string // sites drawn at the west or east end
 	Style   DiagramStyle
 	Picture string
+	// Checkered draws the board as a checkerboard: every site is a dark
+	// square at its row and drawing position, so no two sites are side by
+	// side in a row or a column (the row and the position of each add up
+	// to the same parity). Only a board of pieces is checkered.
+	Checkered bool
 }
 
 // MaxSites is the most sites a board may have.
@@ -237,7 +250,10 @@ const MaxSites = 4096
 
 // NewBoard builds the board a spec declares, checking it.
 func NewBoard(spec BoardSpec) (*Board, error) {
-	b := &Board{byName: map[string]int{}, style: spec.Style, picture: spec.Picture}
+	b := &Board{byName: map[string]int{}, style: spec.Style, picture: spec.Picture, checkered: spec.Checkered}
+	if spec.Checkered && spec.Style != Pieces {
+		return nil, fmt.Errorf("a checkered board is a board of pieces")
+	}
 	switch {
 	case len(spec.Rows) > 0 && spec.Points != nil:
 		return nil, fmt.Errorf("a board has either rows and columns or points, not both")
@@ -348,7 +364,27 @@ func NewBoard(spec BoardSpec) (*Board, error) {
 			return nil, err
 		}
 	}
+	if b.checkered {
+		if err := b.checkCheckered(); err != nil {
+			return nil, err
+		}
+	}
 	return b, nil
+}
+
+// checkCheckered verifies that the sites of a checkered board are squares
+// of one colour: a row index and a column that add up to the same parity
+// for every site. (Only boards of rows and columns place sites at the
+// ends, and on such a board two sites of a row are side by side.)
+func (b *Board) checkCheckered() error {
+	first := b.sites[0]
+	for _, s := range b.sites[1:] {
+		if (s.Row+s.Col-first.Row-first.Col)%2 != 0 {
+			return fmt.Errorf("a checkered board's points are squares of one colour: %s (row %s, position %d) is on the other colour from %s",
+				s.Name, b.rows[s.Row], s.Col, first.Name)
+		}
+	}
+	return nil
 }
 
 // Longest row label and site name a board may use.
@@ -858,6 +894,9 @@ func (b *Board) Fingerprint() string {
 		fmt.Fprintf(&sb, "%s,", s.Name)
 	}
 	fmt.Fprintf(&sb, "|%v|%v|%v|", b.tags, b.tagMask, b.lines)
+	if b.checkered {
+		sb.WriteString("checkered|") // only then: other boards keep their fingerprints
+	}
 	for _, t := range b.tracks {
 		fmt.Fprintf(&sb, "%s%v%v;", t.Name, t.Sites, t.Loop)
 	}

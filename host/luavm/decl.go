@@ -24,6 +24,8 @@ type Decl struct {
 	HasScore    bool
 	HasPrompt   bool
 	ScoreLabel  string   // declare's score_label; "" for the default
+	HandLabel   string   // declare's hand_label; "" for the default
+	HandHidden  bool     // declare's hand_label = false: the hand is not shown to players
 	RulePoints  []string // matombo.rule names, in order
 	Replaced    []string // rule points an extending script replaced
 

@@ -24,7 +24,7 @@ func (vm *Machine) apiDeclare(L *lua.LState) int {
 		L.RaiseError("matombo.declare is called twice")
 	}
 	t := L.CheckTable(1)
-	checkFields(L, t, "matombo.declare", "name", "title", "description", "players", "params", "conserve", "max_plies", "repetition", "score_label")
+	checkFields(L, t, "matombo.declare", "name", "title", "description", "players", "params", "conserve", "max_plies", "repetition", "score_label", "hand_label")
 	name, ok := t.RawGetString("name").(lua.LString)
 	if !ok || name == "" {
 		L.RaiseError("matombo.declare needs a name")
@@ -49,6 +49,22 @@ func (vm *Machine) apiDeclare(L *lua.LState) int {
 		}
 		d.ScoreLabel = string(s)
 		checkText(L, "the score label", d.ScoreLabel, false)
+	}
+	switch v := t.RawGetString("hand_label").(type) {
+	case *lua.LNilType:
+	case lua.LBool:
+		if v {
+			L.RaiseError("hand_label must be a name of 1 to 32 characters for what a player holds in hand (e.g. \"to place\"), or false for a hand not shown, got %s", describeLua(v))
+		}
+		d.HandHidden = true
+	case lua.LString:
+		if v == "" || len(v) > 32 {
+			L.RaiseError("hand_label must be a name of 1 to 32 characters for what a player holds in hand (e.g. \"to place\"), or false for a hand not shown, got %s", describeLua(v))
+		}
+		d.HandLabel = string(v)
+		checkText(L, "the hand label", d.HandLabel, false)
+	default:
+		L.RaiseError("hand_label must be a name of 1 to 32 characters for what a player holds in hand (e.g. \"to place\"), or false for a hand not shown, got %s", describeLua(v))
 	}
 	d.Players = 2
 	if v := t.RawGetString("players"); v != lua.LNil {
@@ -244,8 +260,10 @@ func (vm *Machine) apiBoard(L *lua.LState) int {
 	case lua.LNil, lua.LString("counts"):
 	case lua.LString("pieces"):
 		spec.Style = kernel.Pieces
+	case lua.LString("checkered"):
+		spec.Style, spec.Checkered = kernel.Pieces, true
 	default:
-		vm.dataError(L, t, fmt.Sprintf("style must be \"counts\" or \"pieces\", got %s", describeLua(v)))
+		vm.dataError(L, t, fmt.Sprintf("style must be \"counts\", \"pieces\" or \"checkered\", got %s", describeLua(v)))
 	}
 	if v, ok := t.RawGetString("picture").(lua.LString); ok {
 		spec.Picture = strings.Trim(string(v), "\n")

@@ -836,3 +836,30 @@ func TestStaleCacheAcrossServers(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, "%s", body)
 	assert.Equal(t, []string{"b2", "a1"}, a.get(g.ID).Record)
 }
+
+// TestBoardViewDrawing checks what the page is told about drawing a game:
+// its style, whether the board is checkered, and what the hands are
+// called ("" for hands the script does not show).
+func TestBoardViewDrawing(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, newMemStore())
+	tests := []struct {
+		game, style string
+		checkered   bool
+		hand        string
+	}{
+		{"tsoro", "counts", false, "in hand"},
+		{"yematatu", "pieces", false, "in hand"},
+		{"draughts", "pieces", true, ""},
+		{"drafti", "pieces", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.game, func(t *testing.T) {
+			g := ts.create(`{"game": "` + tt.game + `", "seats": ["human", "human"]}`)
+			require.NotNil(t, g.Board)
+			assert.Equal(t, tt.style, g.Board.Style)
+			assert.Equal(t, tt.checkered, g.Board.Checkered)
+			assert.Equal(t, tt.hand, g.Board.HandLabel)
+		})
+	}
+}

@@ -17,18 +17,25 @@ import (
 // and column (grid boards) or drawing position (point boards), the tags of
 // each site, the lines, and the move kinds with their token templates.
 type boardView struct {
-	Style   string     `json:"style"` // "counts" (holes with counters) or "pieces" (points with pieces)
-	Grid    bool       `json:"grid"`  // every site is named by its row label and column, like a1
-	Cells   bool       `json:"cells"` // a grid of pieces, declared as rows and columns: drawn as square cells
-	Rows    []string   `json:"rows"`  // row labels, south to north
-	Sites   []siteView `json:"sites"`
-	Lines   [][]string `json:"lines"`
-	Players int        `json:"players"`
-	Kinds   []kindView `json:"kinds"`
-	Tags    []tagView  `json:"tags"` // the tags the sites carry, with what each means
+	Style string `json:"style"` // "counts" (holes with counters) or "pieces" (points with pieces)
+	Grid  bool   `json:"grid"`  // every site is named by its row label and column, like a1
+	Cells bool   `json:"cells"` // a grid of pieces, declared as rows and columns: drawn as square cells
+	// Checkered: the sites are the dark squares of a checkerboard (style
+	// "checkered"), drawn with the light squares between them and no lines.
+	Checkered bool       `json:"checkered"`
+	Rows      []string   `json:"rows"` // row labels, south to north
+	Sites     []siteView `json:"sites"`
+	Lines     [][]string `json:"lines"`
+	Players   int        `json:"players"`
+	Kinds     []kindView `json:"kinds"`
+	Tags      []tagView  `json:"tags"` // the tags the sites carry, with what each means
 	// ScoreLabel names the players' scores (the state's score) as the
 	// script does, e.g. "seeds"; "" for a game without scores.
 	ScoreLabel string `json:"score_label"`
+	// HandLabel is written before the number of pieces a player holds in
+	// hand ("in hand", or the script's words); "" when the hands are not
+	// shown.
+	HandLabel string `json:"hand_label"`
 }
 
 type siteView struct {
@@ -56,7 +63,8 @@ type tagView struct {
 // newBoardView describes g's board.
 func newBoardView(g *host.Game) *boardView {
 	b := g.Board()
-	v := &boardView{Style: b.Style().String(), Rows: b.Rows(), Players: g.Players(), Lines: [][]string{}, ScoreLabel: g.ScoreLabel(), Tags: []tagView{}}
+	v := &boardView{Style: b.Style().String(), Rows: b.Rows(), Players: g.Players(), Lines: [][]string{}, ScoreLabel: g.ScoreLabel(), HandLabel: g.HandLabel(), Tags: []tagView{}}
+	v.Checkered = b.Checkered()
 	for i := range b.NumSites() {
 		site := b.Site(i)
 		tags := b.Tags(i)

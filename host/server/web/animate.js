@@ -44,15 +44,20 @@ function el(name, attrs, parent) {
   return e;
 }
 
-// A token is a group of counters in flight: a disc with their number.
+// A token is a group of counters in flight: a disc with their number, or
+// when draw is given what draw(g) draws at 0,0 (pieces moved on a board
+// of pieces, drawn as they stand on a point).
 class Token {
   // lift raises the token above the point it is at, so that the hole
   // under it stays readable (a hand holding counters over a hole).
-  constructor(layer, at, count, cls, lift) {
+  constructor(layer, at, count, cls, lift, draw) {
     this.g = el("g", { class: "token " + (cls || "") }, layer);
     this.lift = lift || 0;
-    el("circle", { r: 13, cx: 0, cy: 0 }, this.g);
-    this.t = el("text", { x: 0, y: 5, "text-anchor": "middle" }, this.g);
+    if (draw) draw(this.g);
+    else {
+      el("circle", { r: 13, cx: 0, cy: 0 }, this.g);
+      this.t = el("text", { x: 0, y: 5, "text-anchor": "middle" }, this.g);
+    }
     this.place(at);
     this.set(count);
   }
@@ -62,7 +67,7 @@ class Token {
   }
   set(count) {
     this.count = count;
-    this.t.textContent = String(count);
+    if (this.t) this.t.textContent = String(count);
   }
   remove() {
     this.g.remove();
@@ -241,7 +246,9 @@ export class Animation {
       case "move": {
         if (!at(e.from) || !at(e.to)) return;
         const from = cur(e.from);
-        const t = new Token(layer, at(e.from), from.count, "p" + from.owner);
+        const moved = { count: from.count, owner: from.owner };
+        const draw = v.L.holes || !from.count || !from.owner ? undefined : (g) => v.drawPieces(g, moved);
+        const t = new Token(layer, at(e.from), from.count, "p" + from.owner + (draw ? " pieces" : ""), 0, draw);
         this.cur[e.to] = { count: from.count, owner: from.owner };
         this.cur[e.from] = { count: 0, owner: 0 };
         this.show(e.from);

@@ -22,15 +22,19 @@ function layout(board, flip, rotate) {
   const minRow = Math.min(...rows), maxRow = Math.max(...rows);
   const minCol = Math.min(...cols), maxCol = Math.max(...cols);
   const holes = board.style === "counts";
+  // A checkered board: every site a dark square of a grid, the light
+  // squares between them.
+  const checkered = !holes && Boolean(board.checkered);
   // Room for the names of holes off a grid: between the rows when a board
   // has inner rows, else outside.
-  const yu = holes ? (board.grid || maxRow - minRow < 2 ? 64 : 84) : 100;
+  const yu = holes ? (board.grid || maxRow - minRow < 2 ? 64 : 84) : checkered ? 64 : 100;
   // A long board of holes turned upright on a narrow screen has its holes
   // closer together down the screen (and smaller), so that it stays
   // about a screen long.
   const compact = rotate && holes;
   let xu = compact ? 46 : 64;
-  if (!holes) {
+  if (checkered) xu = yu;
+  else if (!holes) {
     const rowSpan = Math.max(1, maxRow - minRow), colSpan = Math.max(1, maxCol - minCol);
     xu = yu * Math.min(1, Math.max(0.5, (rowSpan * 1.5) / colSpan));
   }
@@ -40,7 +44,7 @@ function layout(board, flip, rotate) {
   // A grid of pieces (rows and columns declared) is drawn as cells, with
   // its row and column labels outside them.
   const cells = !holes && board.cells;
-  const margin = holes ? 66 : cells ? 84 : 50;
+  const margin = holes ? 66 : cells ? 84 : checkered ? 44 : 50;
   const w = 2 * margin + (maxCol - minCol) * xu + left + right;
   const h = 2 * margin + (maxRow - minRow) * yu + (holes ? (board.grid ? 18 : 8) : 0);
   // Row 0 is at the bottom, or at the top when the board is turned round
@@ -63,7 +67,7 @@ function layout(board, flip, rotate) {
     }
   }
   return {
-    pos, ends, at, x0, y0, holes, cells, xu, yu, margin, minCol, maxCol, minRow, maxRow, rotate, flip, compact,
+    pos, ends, at, x0, y0, holes, cells, checkered, xu, yu, margin, minCol, maxCol, minRow, maxRow, rotate, flip, compact,
     uprightWidth: w, uprightHeight: h,
     width: rotate ? h : w,
     height: rotate ? w : h,
@@ -90,7 +94,7 @@ export class Board {
     this.L = L;
     this.board = board;
     this.opts = opts;
-    this.r = L.compact ? 21 : L.holes ? 27 : 22;
+    this.r = L.compact ? 21 : L.holes ? 27 : L.checkered ? 24 : 22;
     this.groups = {}; // site name -> <g>
     this.bodies = {}; // site name -> <g> of what changes with the state
     this.fx = null; // the layer of flying counters
@@ -128,6 +132,12 @@ export class Board {
       if (marks && marks.has(name)) g.setAttribute("data-changed", marks.get(name));
       else g.removeAttribute("data-changed");
     }
+  }
+
+  // drawPieces draws the pieces st (count and owner) of a board of pieces
+  // into g, centred on 0,0, as they stand on a point: a piece in flight.
+  drawPieces(g, st) {
+    piece(g, { x: 0, y: 0 }, this.r, st);
   }
 
   // layer returns the layer of flying counters, above everything.
@@ -183,14 +193,37 @@ function drawBody(g, view, site, st) {
     t.textContent = String(st.count);
   } else {
     if (L.cells) el("rect", { class: "cell", x: p.x - L.xu / 2, y: p.y - L.yu / 2, width: L.xu, height: L.yu }, g);
+    else if (L.checkered) el("rect", { class: "square dark", x: p.x - L.xu / 2, y: p.y - L.yu / 2, width: L.xu, height: L.yu }, g);
     else el("circle", { class: "point", cx: p.x, cy: p.y, r: 9 }, g);
-    if (st.count > 0 && st.owner > 0) {
-      el("circle", { class: "piece" + Math.min(st.owner, 2) + " owner" + st.owner, cx: p.x, cy: p.y, r }, g);
-      if (st.count > 1) {
-        const t = el("text", { class: "count", x: p.x, y: p.y + 5, "text-anchor": "middle" }, g);
-        t.textContent = String(st.count);
-      }
-    }
+    if (st.count > 0 && st.owner > 0) piece(g, p, r, st);
+  }
+}
+
+// piece draws the pieces on a point: a disc in the owner's colour, or for
+// a stack of several (a piece crowned by putting a second on it) a disc on
+// a disc, the top one marked with a crown when there are two and with
+// their number when there are more.
+function piece(g, p, r, st) {
+  const cls = "piece" + Math.min(st.owner, 2) + " owner" + st.owner;
+  if (st.count === 1) {
+    el("circle", { class: cls, cx: p.x, cy: p.y, r }, g);
+    return;
+  }
+  const lift = r * 0.2, rr = r * 0.94;
+  const stack = el("g", { class: "stack", "data-count": st.count }, g);
+  el("circle", { class: cls, cx: p.x, cy: p.y + lift, r: rr }, stack);
+  el("circle", { class: cls, cx: p.x, cy: p.y - lift, r: rr }, stack);
+  const y = p.y - lift;
+  if (st.count === 2) {
+    const w = rr * 0.62, h = rr * 0.42;
+    const d =
+      `M${f1(p.x - w)} ${f1(y + h / 2)} l${f1(-w * 0.12)} ${f1(-h)} l${f1(w * 0.56)} ${f1(h * 0.55)} ` +
+      `l${f1(w * 0.56)} ${f1(-h * 0.9)} l${f1(w * 0.56)} ${f1(h * 0.9)} l${f1(w * 0.56)} ${f1(-h * 0.55)} ` +
+      `l${f1(-w * 0.12)} ${f1(h)} z`;
+    el("path", { class: "crown", d }, stack);
+  } else {
+    const t = el("text", { class: "count", x: p.x, y: y + 5, "text-anchor": "middle" }, stack);
+    t.textContent = String(st.count);
   }
 }
 
@@ -258,7 +291,8 @@ export function readsBetterUpright(board, width) {
 
 // drawBoard draws the board of a game in state into container and returns
 // the Board, with the tags the board uses in tags.
-// opts: targets, selected, last (Sets of site names), opening (site name ->
+// opts: targets, selected, last, goesOn (Sets of site names: the sites
+// to click, chosen, of the last move, the piece a turn goes on with), opening (site name ->
 // opening owner), flip (turn the board round: row 0 at the top), rotate
 // (a quarter turn: row 0 on the left), names (write every point's name),
 // marks (site name -> data-changed), won (the sites that made the result),
@@ -299,6 +333,21 @@ export function drawBoard(container, board, state, opts) {
       const p = L.at(L.x0(c), L.uprightHeight - L.margin + L.yu / 2 + 22);
       el("text", { class: "label", x: p.x, y: p.y + 5, "text-anchor": "middle" }, svg).textContent = String(c);
     }
+  } else if (L.checkered) {
+    // The dark squares are drawn with their sites (so that the whole square
+    // takes a click); the light squares fill the rest of the grid. The
+    // lines, the diagonals of the squares, are not drawn.
+    const fw = L.uprightWidth - 2 * (L.margin - L.xu / 2 - 10), fh = L.uprightHeight - 2 * (L.margin - L.yu / 2 - 10);
+    const c = L.at(L.margin - L.xu / 2 - 10, L.margin - L.yu / 2 - 10);
+    el("rect", { class: "frame checkered", x: c.x, y: c.y, width: L.rotate ? fh : fw, height: L.rotate ? fw : fh, rx: 6 }, svg);
+    const taken = new Set(board.sites.filter((s) => !s.end).map((s) => `${s.row},${s.col}`));
+    for (let row = L.minRow; row <= L.maxRow; row++) {
+      for (let col = L.minCol; col <= L.maxCol; col++) {
+        if (taken.has(`${row},${col}`)) continue;
+        const q = L.at(L.x0(col), L.y0(row));
+        el("rect", { class: "square light", x: q.x - L.xu / 2, y: q.y - L.yu / 2, width: L.xu, height: L.yu }, svg);
+      }
+    }
   } else {
     for (const line of board.lines) {
       for (let i = 0; i + 1 < line.length; i++) {
@@ -317,6 +366,7 @@ export function drawBoard(container, board, state, opts) {
     if (opts.targets.has(site.name)) classes.push("target");
     if (opts.selected.has(site.name)) classes.push("selected");
     if (opts.last.has(site.name)) classes.push("last");
+    if (opts.goesOn && opts.goesOn.has(site.name)) classes.push("goes-on");
     if (opts.won && opts.won.has(site.name)) classes.push("won");
     const g = el("g", { class: classes.join(" "), "data-site": site.name }, svg);
     if (opts.marks && opts.marks.has(site.name)) g.setAttribute("data-changed", opts.marks.get(site.name));
@@ -335,8 +385,13 @@ export function drawBoard(container, board, state, opts) {
     // on request.
     if ((L.holes && !board.grid) || (!L.holes && opts.names)) {
       const outward = L.flip ? site.row > (L.minRow + L.maxRow) / 2 : site.row <= (L.minRow + L.maxRow) / 2;
-      const q = L.holes ? L.at(L.x0(site.col), L.y0(site.row) + (outward ? r + 22 : -(r + 12))) : { x: p.x + r + 6, y: p.y + r + 10 };
-      const n = el("text", { class: "label name", x: q.x, y: q.y, "text-anchor": L.holes ? "middle" : "start" }, g);
+      // On a checkered board the name goes in its square's top left corner.
+      const q = L.holes
+        ? L.at(L.x0(site.col), L.y0(site.row) + (outward ? r + 22 : -(r + 12)))
+        : L.checkered
+          ? { x: p.x - L.xu / 2 + 3, y: p.y - L.yu / 2 + 12 }
+          : { x: p.x + r + 6, y: p.y + r + 10 };
+      const n = el("text", { class: "label name" + (L.checkered ? " onsquare" : ""), x: q.x, y: q.y, "text-anchor": L.holes ? "middle" : "start" }, g);
       n.textContent = site.name;
     }
     outline(g, L, site.name, p, r, 4, "ring");

@@ -376,6 +376,7 @@ function render() {
   const view = drawBoard($("board"), board, v.state, {
     targets, selected,
     last: new Set(v.last ? v.last.sites : []),
+    goesOn: goesOn(v.state),
     opening: ui.opening,
     flip: ui.flip,
     rotate: upright(),
@@ -391,6 +392,18 @@ function render() {
   renderAround();
   renderShare();
   renderTokens(myTurn() ? v.moves : []);
+}
+
+// goesOn is the piece a turn goes on with (a chain of jumps, one decision
+// each): the site the last move of the ply before state moved a piece to,
+// when that piece is the player's whose decision is next. Empty at the
+// end, at the opening, and when the turn passed.
+function goesOn(state) {
+  const fx = Array.isArray(state.effects) ? state.effects.filter((e) => e.kind === "move") : [];
+  if (state.over || !fx.length) return new Set();
+  const to = fx[fx.length - 1].to;
+  const site = state.sites.find((s) => s.name === to);
+  return site && site.count > 0 && site.owner === state.to_move ? new Set([to]) : new Set();
 }
 
 // renderLegend says what the tags' marks mean, in the script's words.
@@ -416,7 +429,7 @@ function renderScores(v, board) {
     }
     const bits = [];
     if (score && board.score_label) bits.push(`${board.score_label} ${score[p - 1]}`);
-    if (v.state.hand[p - 1]) bits.push(`in hand ${v.state.hand[p - 1]}`);
+    if (board.hand_label && v.state.hand[p - 1]) bits.push(`${board.hand_label} ${v.state.hand[p - 1]}`);
     if (bits.length) {
       d.append(" — ");
       const b = make("span", { class: "score" }, bits.join(", "));
