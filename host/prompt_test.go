@@ -46,7 +46,7 @@ func TestPrompt(t *testing.T) {
 		{name: "a number", sowOpts: `nil`, prompt: `prompt = function() return 3 end`,
 			err: "prompt(1) must return a text or nil, got number 3"},
 		{name: "too long", sowOpts: `nil`, prompt: `prompt = function() return string.rep("x", 301) end`,
-			err: "a prompt has at most 300 characters, got 301"},
+			err: "the prompt has at most 300 characters, got 301"},
 		{name: "control characters", sowOpts: `nil`, prompt: `prompt = function() return "a\027[31m" end`,
 			err: "the prompt"},
 		{name: "changes the state", sowOpts: `nil`, prompt: `prompt = function() m.set_count("a1", 0) return "x" end`,

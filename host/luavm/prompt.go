@@ -30,21 +30,30 @@ func (vm *Machine) Prompt(s *kernel.State) (text string, ok bool, err error) {
 	}
 	v := L.Get(-1)
 	L.Pop(1)
+	out, terr := vm.textResult(v, "the prompt", vm.fnPrompt, diag.CallPrompt, fmt.Sprintf("prompt(%d)", p))
+	return out, terr == nil && v != lua.LNil, terr
+}
+
+// textResult checks a text a script function returned for the player to
+// read: nil (no text) or a string of at most MaxPrompt bytes of printable
+// characters. what names the text in a message ("the prompt"), call the
+// function as the message shows it.
+func (vm *Machine) textResult(v lua.LValue, what string, fn lua.LValue, name diag.Call, call string) (string, error) {
 	switch x := v.(type) {
 	case *lua.LNilType:
-		return "", false, nil
+		return "", nil
 	case lua.LString:
-		msg := diag.TextProblem("the prompt", string(x), false)
+		msg := diag.TextProblem(what, string(x), false)
 		if msg == "" && len(x) > MaxPrompt {
-			msg = fmt.Sprintf("a prompt has at most %d characters, got %d", MaxPrompt, len(x))
+			msg = fmt.Sprintf("%s has at most %d characters, got %d", what, MaxPrompt, len(x))
 		}
 		if msg != "" {
 			vm.broken = true
-			return "", false, &diag.ScriptError{Pos: vm.funcPos(vm.fnPrompt), Func: diag.CallPrompt, Msg: msg}
+			return "", &diag.ScriptError{Pos: vm.funcPos(fn), Func: name, Msg: msg}
 		}
-		return string(x), true, nil
+		return string(x), nil
 	}
 	vm.broken = true
-	return "", false, &diag.ScriptError{Pos: vm.funcPos(vm.fnPrompt), Func: diag.CallPrompt,
-		Msg: fmt.Sprintf("prompt(%d) must return a text or nil, got %s", p, describeLua(v))}
+	return "", &diag.ScriptError{Pos: vm.funcPos(fn), Func: name,
+		Msg: fmt.Sprintf("%s must return a text or nil, got %s", call, describeLua(v))}
 }

@@ -1,8 +1,6 @@
 package luavm
 
 import (
-	"fmt"
-
 	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/kernel"
 	lua "github.com/yuin/gopher-lua"
@@ -136,23 +134,8 @@ func (vm *Machine) Why(s *kernel.State, tok string) (text string, ok bool, err e
 	}
 	v := L.Get(-1)
 	L.Pop(1)
-	switch x := v.(type) {
-	case *lua.LNilType:
-		return "", false, nil
-	case lua.LString:
-		msg := diag.TextProblem("a why text", string(x), false)
-		if msg == "" && len(x) > MaxPrompt {
-			msg = fmt.Sprintf("a why text has at most %d characters, got %d", MaxPrompt, len(x))
-		}
-		if msg != "" {
-			vm.broken = true
-			return "", false, &diag.ScriptError{Pos: vm.funcPos(fn), Func: diag.CallWhy, Msg: msg}
-		}
-		return string(x), x != "", nil
-	}
-	vm.broken = true
-	return "", false, &diag.ScriptError{Pos: vm.funcPos(fn), Func: diag.CallWhy,
-		Msg: fmt.Sprintf("why must return a text or nil, got %s", describeLua(v))}
+	out, terr := vm.textResult(v, "the why text", fn, diag.CallWhy, "why")
+	return out, out != "", terr
 }
 
 // kindOf finds the move kind a token is written in and the sites it names.
