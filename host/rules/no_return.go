@@ -4,7 +4,7 @@ import "github.com/matombo/matombo/host/kernel"
 
 // no_return_rule: a piece that broke a line and made one may not go
 // straight back on its player's next move if that would make a line again
-// (Morabaraba's rule against a mill remade at once).
+// (a rule against a line remade at once by moving back and forth).
 
 func init() {
 	Register(Spec{Name: "no_return_rule", Group: "Placing and moving", Slot: SlotPlay, Mutates: true,

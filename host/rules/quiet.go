@@ -3,8 +3,8 @@ package rules
 import "github.com/matombo/matombo/host/kernel"
 
 // quiet_rule: a game drawn after so many decisions in a row that capture
-// nothing, while a condition holds (a fifty-move rule; morris's "ten moves
-// each at three pieces").
+// nothing, while a condition holds (a fifty-move rule, or a limit on the
+// moves made while both players are down to a few pieces).
 
 func init() {
 	Register(Spec{Name: "quiet_rule", Group: "Turns", Slot: SlotAfter, Ends: true,

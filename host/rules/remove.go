@@ -3,7 +3,7 @@ package rules
 import "github.com/matombo/matombo/host/kernel"
 
 // remove_play: a decision that takes a piece off the board, into the
-// remover's captured total, as a morris mill's removal.
+// remover's captured total, as after a line of three is made.
 
 func init() {
 	Register(Spec{Name: "remove_play", Group: "Placing and moving", Slot: SlotKindPlay, Mutates: true,
