@@ -111,15 +111,7 @@ func (r *hopPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 	if n == 0 && progress {
 		n = 1
 	}
-	for _, f := range r.after {
-		if c.S.Result.Over {
-			break
-		}
-		if err := f.After(c, p, n); err != nil {
-			return err
-		}
-	}
-	return nil
+	return followAll(c, r.after, p, n)
 }
 
 // arrive runs the parts of arrival on p's piece arrived at to, until the

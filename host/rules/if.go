@@ -43,15 +43,7 @@ func (r *ifAfter) After(c *kernel.Ctx, p, n int) error {
 	if err != nil || !ok {
 		return err
 	}
-	for _, f := range r.after {
-		if c.S.Result.Over {
-			break
-		}
-		if err := f.After(c, p, n); err != nil {
-			return err
-		}
-	}
-	return nil
+	return followAll(c, r.after, p, n)
 }
 
 type ifEmit struct {

@@ -37,13 +37,5 @@ func (r *remove) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 	for _, v := range r.clear {
 		c.SetVar(v, 0)
 	}
-	for _, f := range r.after {
-		if c.S.Result.Over {
-			break
-		}
-		if err := f.After(c, p, n); err != nil {
-			return err
-		}
-	}
-	return nil
+	return followAll(c, r.after, p, n)
 }

@@ -229,3 +229,17 @@ func Fits(x any, s Slot) bool {
 	}
 	return false
 }
+
+// followAll runs each of the parts fs after a stage, in order, with p and
+// n, until one of them ends the game.
+func followAll(c *kernel.Ctx, fs []Follower, p, n int) error {
+	for _, f := range fs {
+		if c.S.Result.Over {
+			break
+		}
+		if err := f.After(c, p, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
