@@ -82,7 +82,8 @@ func (l *Library) AddFS(fsys fs.FS, root string) error {
 }
 
 // AddDir adds a folder of the operating system: a folder of games or a
-// single game folder.
+// single game folder. A folder without a game is an error saying so,
+// satisfying errors.Is(err, fs.ErrNotExist).
 func (l *Library) AddDir(dir string) error {
 	info, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -105,6 +106,10 @@ func (l *Library) AddDir(dir string) error {
 	}
 	if _, err := fs.Stat(fsys, base+".lua"); err == nil {
 		ly.game = base
+	}
+	if len(ly.names()) == 0 {
+		return &folderError{dir: dir, err: fs.ErrNotExist,
+			msg: "no games in it (a game is a folder NAME holding NAME.lua or variants.yaml, or a file NAME.lua)"}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

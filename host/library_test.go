@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"io/fs"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -39,6 +40,10 @@ func TestLibraryGames(t *testing.T) {
 
 	assert.ErrorContains(t, NewLibrary().AddDir(filepath.Join("testdata", "nope")), "games folder")
 	assert.ErrorContains(t, NewLibrary().AddDir(filepath.Join("testdata", "games", "kalah", "kalah.lua")), "not a folder")
+	empty := t.TempDir()
+	err = NewLibrary().AddDir(empty)
+	assert.ErrorIs(t, err, fs.ErrNotExist, "a folder without games is refused")
+	assert.ErrorContains(t, err, "no games in it")
 }
 
 func TestLibraryAddFS(t *testing.T) {

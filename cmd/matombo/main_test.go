@@ -138,7 +138,7 @@ func TestErrors(t *testing.T) {
 		{"games folder is a file", []string{"list", "--games", filepath.Join(notDir, "file.txt")}, exitFail, []string{"file.txt: not a folder"}},
 		{"missing script folder", []string{"check", filepath.Join(notDir, "nope")}, exitFail, []string{"nope: no such script or folder"}},
 		{"check of a file that is no script", []string{"check", filepath.Join(notDir, "file.txt")}, exitUsage, []string{"neither a rule script"}},
-		{"check of an empty folder", []string{"check", t.TempDir()}, exitFail, []string{"holds no game scripts"}},
+		{"check of an empty folder", []string{"check", t.TempDir()}, exitFail, []string{"no games in it"}},
 		{"check takes a number of games", []string{"check", kalahGames, "--games", "somewhere"}, exitUsage, []string{"want a number of games"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
