@@ -142,7 +142,7 @@ func (ss *session) intro(p1, p2 string, seed uint64) {
 	fmt.Fprintln(w)
 	if !ss.computer(1) || !ss.computer(2) {
 		fmt.Fprintln(w, "Type a token to play it; help, legal, undo, record, resign, draw or quit.")
-		fmt.Fprint(w, wrapText("Moves are typed "+moveForms(ss.g)+".", ""))
+		fmt.Fprint(w, wrapText("Moves are typed "+moveForms(ss.g, ss.states[0])+".", ""))
 		if marks := markWords(ss.g); marks != "" {
 			fmt.Fprint(w, wrapText("On the board: "+marks+".", ""))
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/matombo/matombo/host"
@@ -97,43 +98,101 @@ func listWords(names []string) string {
 
 // moveForms says how the game's moves are typed, with what each kind does
 // in the script's words where it says it: "d8 (sow from d8), continue
-// (continue sowing)". The sites of the examples are the board's first.
-func moveForms(g *host.Game) string {
+// (continue sowing)". Each example is a move the game can make, found by
+// playing from the opening (exampleMoves); a kind not met there is shown
+// with the board's first sites.
+func moveForms(g *host.Game, opening *host.State) string {
 	b := g.Board()
-	example := func(k int) string {
-		if k < b.NumSites() {
-			return b.Site(k).Name
+	seen := exampleMoves(opening)
+	var forms []string
+	for k, kind := range g.MoveKinds() {
+		name := func(i int) string { // the i-th site of the example
+			if m, ok := seen[k]; ok && m.Site(i) >= 0 {
+				return b.Site(m.Site(i)).Name
+			}
+			if i < b.NumSites() {
+				return b.Site(i).Name
+			}
+			return b.Site(0).Name
 		}
-		return b.Site(0).Name
-	}
-	// number is the number of the k-th site written by number ({#1}).
-	number := func(k int) string {
-		for i := range b.NumSites() {
-			if n := b.SiteNumber(i); n != "" && n != b.Site(i).Name {
-				if k == 0 {
+		number := func(i int) string { // the i-th site written by number ({#1})
+			if m, ok := seen[k]; ok && m.Site(i) >= 0 {
+				if n := b.SiteNumber(m.Site(i)); n != "" {
 					return n
 				}
-				k--
+				return name(i)
 			}
+			for j := range b.NumSites() {
+				if n := b.SiteNumber(j); n != "" && n != b.Site(j).Name {
+					if i == 0 {
+						return n
+					}
+					i--
+				}
+			}
+			return name(i)
 		}
-		return example(k)
-	}
-	fill := func(t string) string {
-		r := strings.NewReplacer("{1}", example(0), "{from}", example(0), "{2}", example(1), "{to}", example(1),
-			"{3}", example(2), "{4}", example(3), "{sites}", example(0)+","+example(1),
-			"{#1}", number(0), "{#from}", number(0), "{#2}", number(1), "{#to}", number(1))
-		return r.Replace(t)
-	}
-	var forms []string
-	for _, k := range g.MoveKinds() {
-		f := fill(k.Template)
-		if k.Doc != "" {
-			doc := fill(strings.ReplaceAll(k.Doc, "{sites}", "{1}, {2}"))
+		fill := strings.NewReplacer("{1}", name(0), "{from}", name(0), "{2}", name(1), "{to}", name(1),
+			"{3}", name(2), "{4}", name(3), "{sites}", name(0)+","+name(1),
+			"{#1}", number(0), "{#from}", number(0), "{#2}", number(1), "{#to}", number(1)).Replace
+		f := fill(kind.Template)
+		if m, ok := seen[k]; ok {
+			f = g.Token(m)
+		}
+		if kind.Doc != "" {
+			sites := "{1}, {2}"
+			if m, ok := seen[k]; ok {
+				var names []string
+				for i := range int(m.N) {
+					names = append(names, name(i))
+				}
+				sites = strings.Join(names, ", ")
+			}
+			doc := fill(strings.ReplaceAll(kind.Doc, "{sites}", sites))
 			f += " (" + strings.ToLower(doc[:1]) + doc[1:] + ")"
 		}
 		forms = append(forms, f)
 	}
 	return strings.Join(forms, ", ")
+}
+
+// exampleMoves returns a move of each kind met when the game is played
+// from s: first by the first legal move each turn, then by moves drawn at
+// random with a fixed seed, for at most exampleDecisions decisions in all;
+// of each kind, the first move listed.
+func exampleMoves(s *host.State) map[int]host.Move {
+	const exampleDecisions = 1000
+	seen := map[int]host.Move{}
+	if s == nil {
+		return seen
+	}
+	kinds := len(s.Game().MoveKinds())
+	rng := rand.New(rand.NewPCG(1, 2))
+	c := s.Clone()
+	first := true // this game is played by the first legal moves
+	for range exampleDecisions {
+		if len(seen) == kinds {
+			break
+		}
+		moves := c.Moves()
+		for _, m := range moves {
+			if _, ok := seen[int(m.Kind)]; !ok {
+				seen[int(m.Kind)] = m
+			}
+		}
+		m := host.NoMove
+		if len(moves) > 0 {
+			m = moves[0]
+			if !first {
+				m = moves[rng.IntN(len(moves))]
+			}
+		}
+		if c.Over() || m.IsZero() || c.Apply(m) != nil {
+			c.CopyFrom(s) // another game, at random
+			first = false
+		}
+	}
+	return seen
 }
 
 // markWords says what the diagram's marks mean, in the script's words: a
