@@ -107,8 +107,8 @@ local function lua_play(p, kind, a, b)
   local over
   for _, j in ipairs(JAHEAD[from]) do if j[2] == to then over = j[1] end end
   for _, j in ipairs(JBACK[from]) do if j[2] == to then over = j[1] end end
-  if over then m.capture(over, p) end
   m.move_piece(from, to)
+  if over then m.capture(over, p) end
   if over or man then m.irreversible() end
   local crowned = false
   if man and m.row(to) == (p == 1 and N or 1) then

@@ -62,6 +62,9 @@ func (r *hopPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 		f := r.progress[p-1]
 		progress = f.Matches(c.S.Cells, &c.Def.Layout, p, int32(from))
 	}
+	// The jumped pieces are marked before the piece moves (a mark can
+	// refuse the move), and taken after it, so the effects read in the
+	// order a player sees the move made.
 	var n int
 	var err error
 	jumped := false
@@ -69,11 +72,14 @@ func (r *hopPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 		if jumped, err = r.mark(c, p, from, to); err != nil {
 			return err
 		}
-	} else if n, err = c.CaptureBetween(p, from, to); err != nil {
-		return err
 	}
 	if err := c.MovePiece(from, to); err != nil {
 		return err
+	}
+	if r.taken == nil {
+		if n, err = c.CaptureBetween(p, from, to); err != nil {
+			return err
+		}
 	}
 	if n > 0 || jumped || progress {
 		c.Irreversible = true
