@@ -386,6 +386,14 @@ function matombo.facing_rule(spec) end
 ---@param spec {tracks: matombo.Track[]|matombo.Track[][], lap: function, lap_tag: matombo.Tag|string?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer): boolean
 function matombo.first_lap_rule(spec) end
+---(p, last, track, laps) → how the relay goes on: the end of a lap (a relay's `lap`) where houses are kept (a `house_rule`): a lap that ends in an empty site ends the relay; otherwise `lap` is heard first (a capture) and what it says goes, a house it has the relay take up or capture being lost. Else, with `stops`, a lap ending in p's house while it plays its part (`house(p)`) ends the relay there, and with `pending` that variable becomes the lap's direction (its place in p's `tracks`, from 1), a decision waiting in the house; a lap ending on the site the variable `stop_at` holds (from 1) ends it too. Otherwise the relay goes on from the site, a house taken up so being lost.
+---@param spec {house: function, lap: function?, stops: boolean?, pending: matombo.Var|string?, tracks: matombo.Track[]|matombo.Track[][]?, stop_at: matombo.Var|string?}
+---@return fun(p: integer, last: matombo.Site, track: matombo.Track, laps: integer): any
+function matombo.house_lap_rule(spec) end
+---(p) → boolean: whether p's house plays its part: p still owns it (p's variable of `owns` is 1) and it holds at least `min` counters. The owner loses a house the first time it is emptied: a `house_lap_rule` sets the variable to 0 when a lap takes the house up or a capture takes it, a script when a move starts from it.
+---@param spec {sites: (matombo.Site)|(matombo.Site)[], owns: matombo.Var|string, min: integer?}
+---@return fun(p: integer): boolean
+function matombo.house_rule(spec) end
 ---(p, at) → moves emitted: at a site where a sowing waits: a move of kind `continue` (when `ends(p, at)` holds, or without `ends`), then one of kind `stop`.
 ---@param spec {continue: matombo.Kind|string, stop: matombo.Kind|string, ends: function?}
 ---@return fun(p: integer, at: matombo.Site): integer
