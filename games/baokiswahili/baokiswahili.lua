@@ -262,19 +262,22 @@ for _, namua in ipairs({ true, false }) do
   z9_lap.house_takasa[namua] = m.rule("z9_house_takasa_lap_" .. STAGE[namua], m.house_lap_rule { house = z9_functional, stops = plays })
 end
 
--- Z3: the relays after a move's first laps, native rules: z3_relay[kind]
--- [namua][d] sows on from a hole in direction d, each lap ending in a
--- front row heard by z9_lap (the first laps were sown already: a move
--- never ends within 1000 laps, Z16, when these do within 999).
-local z3_relay = { capture = {}, takasa = {} }
+-- Z3: the relays, native rules. z3_move[kind][namua][d] is a whole move
+-- that sows all the seeds of a hole in direction d and relays, each lap
+-- ending in a front row heard by z9_lap (Z16: within 1000 laps);
+-- z3_relay[kind][namua][d] the laps after a move's first, which z3_sow_on
+-- sowed (within 999 more).
+local z3_move, z3_relay = { capture = {}, takasa = {} }, { capture = {}, takasa = {} }
 for _, kind in ipairs({ "capture", "takasa" }) do
-  local laps = z3_relay[kind]
   for _, namua in ipairs({ true, false }) do
-    laps[namua] = {}
+    z3_move[kind][namua], z3_relay[kind][namua] = {}, {}
     for d = CW, ACW do
-      laps[namua][d] = m.rule("z3_relay_" .. kind .. "_" .. STAGE[namua] .. (d == CW and "_cw" or "_acw"), m.relay_rule {
-        track = { TRACK[1][d], TRACK[2][d] }, max_laps = MAX_LAPS - 1, lap = z9_lap[kind][namua], lap_tag = FRONT_TAG,
-      })
+      local name = kind .. "_" .. STAGE[namua] .. (d == CW and "_cw" or "_acw")
+      local function relay(laps)
+        return m.relay_rule { track = { TRACK[1][d], TRACK[2][d] }, max_laps = laps, lap = z9_lap[kind][namua], lap_tag = FRONT_TAG }
+      end
+      z3_move[kind][namua][d] = m.rule("z3_move_" .. name, relay(MAX_LAPS))
+      z3_relay[kind][namua][d] = m.rule("z3_relay_" .. name, relay(MAX_LAPS - 1))
     end
   end
 end
@@ -318,11 +321,14 @@ local function sow_from(kind, namua, p, from, d, n)
   local from_house = from == HOUSE[p] and z9_functional(p)
   if n then
     add(from, -n)
-  else
-    z9_house_lost(p, from)
-    n = take(from)
+    return z3_sow_on(kind, namua, p, d, from, n, from_house)
   end
-  return z3_sow_on(kind, namua, p, d, from, n, from_house)
+  z9_house_lost(p, from)
+  if from_house and kind == "takasa" then -- takasia does not stop its first lap
+    return z3_sow_on(kind, namua, p, d, from, take(from), true)
+  end
+  local _, how = z3_move[kind][namua][d](p, from)
+  return how
 end
 
 -- Z11 "In the mtaji stage a capture move sows a hole of either row
