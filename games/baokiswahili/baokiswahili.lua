@@ -476,15 +476,20 @@ local function namua_takasas(p)
   return emit_takasa(p, FRONT_HOLES[p], z8_namua_takasa, true, 0)
 end
 
--- Z7: a namua capture at `at`, the captured seeds sown in from `kichwa`.
-local z7_namua_capture = m.rule("z7_namua_capture", function(p, at, kichwa)
-  set_hand(p, hand(p) - 1)
-  add(at, 1)
-  local d = KICHWA[p][CW] == kichwa and CW or ACW
-  local track, after, facing = z9_lap.capture[true](p, at, TRACK[p][d], 0)
-  if not track then return "hook" end
-  return z3_sow_on("capture", true, p, DIR_OF[track], after, take(facing), false)
-end)
+-- Z7: a namua capture at `at`, the captured seeds sown in from the
+-- kichwa the move names, a native rule: the seed from the hand goes in,
+-- the capture is z9_lap's (Z5, Z6; the facing house is lost, Z9), the laps
+-- after it z9_lap's too, a stop in the house leaves the mover to choose
+-- (Z10); a namua move puts a seed from the hand in, and hands only
+-- shrink, so no earlier position can come back (Z17 counts from here).
+-- Then Z15: the opponent's front row emptied ends the game.
+local z7_namua_capture = m.rule("z7_namua_capture", m.drop_relay_play {
+  relay = m.relay_rule { tracks = TRACK, max_laps = MAX_LAPS, lap = z9_lap.capture[true], lap_tag = FRONT_TAG },
+  start = KICHWA, pending = PENDING, irreversible = true,
+  after = { m.end_rule {
+    { when = m.empty_rule { filter = FRONT_ROW, player = "next" }, reason = "front row empty", result = m.winner_rule { winner = "mover" } },
+  } },
+})
 
 -- Z8: a namua takasa from s in direction d.
 local z8_namua_takasa_move = m.rule("z8_namua_takasa_move", function(p, s, d)
@@ -568,37 +573,12 @@ local legal = m.if_rule {
   },
 }
 
--- One decision of p. The move's stage is the stage it starts in (a move
--- that puts the last seed of the hand in is a namua move).
-local function play(p, kind, s1, s2)
-  if kind == STOP then
-    set(PENDING, 0)
-    return
-  end
-  local how
-  local namua = hand(p) > 0
-  local takasa = false
-  if kind == SAFARI then
-    local d = get(PENDING)
-    set(PENDING, 0)
-    how = z10_safari(p, d)
-  elseif kind == CAPTURE then
-    how = z7_namua_capture(p, s1, s2)
-  else
-    local d = nxt(TRACK[p][CW], s1) == s2 and CW or ACW
-    if namua then
-      takasa = true
-      how = z8_namua_takasa_move(p, s1, d)
-    elseif z11_first_lap(p, s1, d) then
-      how = sow_from("capture", false, p, s1, d)
-    else
-      takasa = true
-      how = sow_from("takasa", false, p, s1, d)
-    end
-  end
+-- The end of a move of p (how it ended: "empty", "hook" or "laps"; in the
+-- namua stage or not; a takasa or not).
+local function end_of_move(p, how, namua, takasa)
   if how == "hook" then z15_captured_out(p) end
   set(TAKASIA, 0)
-  if namua and kind ~= SAFARI then
+  if namua then
     -- a namua move puts a seed from the hand in: hands only shrink, so no
     -- earlier position can come back (Z17 counts from here)
     m.irreversible()
@@ -615,6 +595,36 @@ local function play(p, kind, s1, s2)
   -- ends the game at once (z15_captured_out); the mover's own never is (Z13).
   if takasa and not namua then set(TAKASIA, z14_takasia(p)) end
 end
+
+-- Z10: stop in the house, the move is over.
+local function play_stop()
+  set(PENDING, 0)
+end
+
+-- Z10: safari, the capture move going on.
+local function play_safari(p)
+  local d = get(PENDING)
+  set(PENDING, 0)
+  end_of_move(p, z10_safari(p, d), false, false)
+end
+
+-- A sowing of p from s1 towards s2. The move's stage is the stage it
+-- starts in (a move that puts the last seed of the hand in is a namua
+-- move): a namua takasa (Z8), a mtaji capture move (Z11) or takasa (Z12).
+local function play_sow(p, s1, s2)
+  local namua = hand(p) > 0
+  local d = nxt(TRACK[p][CW], s1) == s2 and CW or ACW
+  if namua then
+    end_of_move(p, z8_namua_takasa_move(p, s1, d), true, true)
+  elseif z11_first_lap(p, s1, d) then
+    end_of_move(p, sow_from("capture", false, p, s1, d), false, false)
+  else
+    end_of_move(p, sow_from("takasa", false, p, s1, d), false, true)
+  end
+end
+
+-- One decision of p, by its kind.
+local play = m.play_by_kind { [STOP] = play_stop, [SAFARI] = play_safari, [CAPTURE] = z7_namua_capture, [SOW] = play_sow }
 
 -- A position set up rather than played: an empty front row decides it.
 local function result(p)
