@@ -13,7 +13,7 @@
 --   Z6  which kichwa the captured seeds go in from            -> z6_capture_lap
 --   Z7  namua: a capture by putting a seed in                 -> z7_namua_captures, z7_namua_capture
 --   Z8  namua: takasa, a move that cannot capture             -> z8_namua_takasa, z8_namua_takasa_move
---   Z9  the house: functional, lost, its namua role           -> z9_functional, z9_house_lost, z9_lap
+--   Z9  the house: functional, lost, its namua role           -> z9_functional, z9_house_lost, z9_*_lap_*
 --   Z10 safari: stop in the house or sow it on                -> z10_safari
 --   Z11 mtaji: captures from the first lap, the 16-seed rule  -> z11_first_lap, z11_mtaji_captures
 --   Z12 mtaji: takasa from the front row if possible          -> z12_mtaji_takasa
@@ -209,8 +209,10 @@ local z15_front_row_empty = m.rule("z15_front_row_empty", function(p)
 end)
 
 -- Z9 "A house is functional while its owner owns it and it holds at least
--- six seeds" (house_min, Z18): a native rule, as the laps below ask it.
-local z9_functional = m.rule("z9_functional", m.house_rule { sites = HOUSE, owns = OWNS, min = HOUSE_MIN })
+-- six seeds" (house_min, Z18): a native rule, which the laps below ask
+-- themselves (replacing z9_functional changes the Lua rules only).
+local HOUSES = m.house_rule { sites = HOUSE, owns = OWNS, min = HOUSE_MIN }
+local z9_functional = m.rule("z9_functional", HOUSES)
 
 -- Z9 "A player owns their house until it is emptied: its seeds captured,
 -- or taken up to sow (as the start of a move, a relay or a safari)."
@@ -256,10 +258,10 @@ local STAGE = { [true] = "namua", [false] = "mtaji" }
 for _, namua in ipairs({ true, false }) do
   local plays = namua or HOUSE_IN_MTAJI
   z9_lap.capture[namua] = m.rule("z9_capture_lap_" .. STAGE[namua], m.house_lap_rule {
-    house = z9_functional, lap = z6_capture_lap, stops = plays, pending = plays and PENDING or nil, tracks = TRACK,
+    house = HOUSES, lap = z6_capture_lap, stops = plays, pending = plays and PENDING or nil, tracks = TRACK,
   })
-  z9_lap.takasa[namua] = m.rule("z9_takasa_lap_" .. STAGE[namua], m.house_lap_rule { house = z9_functional, stops = plays, stop_at = TAKASIA })
-  z9_lap.house_takasa[namua] = m.rule("z9_house_takasa_lap_" .. STAGE[namua], m.house_lap_rule { house = z9_functional, stops = plays })
+  z9_lap.takasa[namua] = m.rule("z9_takasa_lap_" .. STAGE[namua], m.house_lap_rule { house = HOUSES, stops = plays, stop_at = TAKASIA })
+  z9_lap.house_takasa[namua] = m.rule("z9_house_takasa_lap_" .. STAGE[namua], m.house_lap_rule { house = HOUSES, stops = plays })
 end
 
 -- Z3: the relays, native rules. z3_move[kind][namua][d] is a whole move
@@ -272,12 +274,10 @@ for _, kind in ipairs({ "capture", "takasa" }) do
   for _, namua in ipairs({ true, false }) do
     z3_move[kind][namua], z3_relay[kind][namua] = {}, {}
     for d = CW, ACW do
-      local name = kind .. "_" .. STAGE[namua] .. (d == CW and "_cw" or "_acw")
       local function relay(laps)
         return m.relay_rule { track = { TRACK[1][d], TRACK[2][d] }, max_laps = laps, lap = z9_lap[kind][namua], lap_tag = FRONT_TAG }
       end
-      z3_move[kind][namua][d] = m.rule("z3_move_" .. name, relay(MAX_LAPS))
-      z3_relay[kind][namua][d] = m.rule("z3_relay_" .. name, relay(MAX_LAPS - 1))
+      z3_move[kind][namua][d], z3_relay[kind][namua][d] = relay(MAX_LAPS), relay(MAX_LAPS - 1)
     end
   end
 end
