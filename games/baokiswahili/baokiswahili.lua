@@ -423,7 +423,7 @@ local function emit_takasa(p, holes, ok, namua, blocked)
       local tax = namua and s == HOUSE[p] and z9_functional(p)
       for d = CW, ACW do
         if z13_direction_allowed(p, s, d) and z16_ends(p, s, d, namua, tax) then
-          emit(SOW, s, nxt(TRACK[p][d], s))
+          emit(SOW, s, AHEAD[p][d][s][1])
           k = k + 1
         end
       end
@@ -576,7 +576,6 @@ local legal = m.if_rule {
 -- The end of a move of p (how it ended: "empty", "hook" or "laps"; in the
 -- namua stage or not; a takasa or not).
 local function end_of_move(p, how, namua, takasa)
-  if how == "hook" then z15_captured_out(p) end
   set(TAKASIA, 0)
   if namua then
     -- a namua move puts a seed from the hand in: hands only shrink, so no
@@ -586,10 +585,13 @@ local function end_of_move(p, how, namua, takasa)
   if how == "laps" then
     error("Z16: the move went over " .. MAX_LAPS .. " laps; legal must not offer it")
   end
-  if m.over() then return end
-  if how == "hook" and get(PENDING) > 0 then
-    m.set_to_move(p) -- Z10: the mover chooses safari or stop
-    return
+  if how == "hook" then -- a stop: the game over (Z15), or a choice (Z10)
+    z15_captured_out(p)
+    if m.over() then return end
+    if get(PENDING) > 0 then
+      m.set_to_move(p) -- Z10: the mover chooses safari or stop
+      return
+    end
   end
   -- Z15: the opponent's front row is emptied only by a capture, which
   -- ends the game at once (z15_captured_out); the mover's own never is (Z13).
@@ -613,7 +615,7 @@ end
 -- move): a namua takasa (Z8), a mtaji capture move (Z11) or takasa (Z12).
 local function play_sow(p, s1, s2)
   local namua = hand(p) > 0
-  local d = nxt(TRACK[p][CW], s1) == s2 and CW or ACW
+  local d = AHEAD[p][CW][s1][1] == s2 and CW or ACW
   if namua then
     end_of_move(p, z8_namua_takasa_move(p, s1, d), true, true)
   elseif z11_first_lap(p, s1, d) then
