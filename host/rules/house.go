@@ -50,8 +50,11 @@ type house struct {
 }
 
 // Holds reports whether p's house plays its part.
-func (r *house) Holds(c *kernel.Ctx, p int) (bool, error) {
-	return c.Var(r.owns[p-1]) == 1 && c.S.Cells[r.sites[p-1]] >= r.min, nil
+func (r *house) Holds(c *kernel.Ctx, p int) (bool, error) { return r.plays(c, p), nil }
+
+// plays reports whether p owns their house and it holds at least min.
+func (r *house) plays(c *kernel.Ctx, p int) bool {
+	return c.Var(r.owns[p-1]) == 1 && c.S.Cells[r.sites[p-1]] >= r.min
 }
 
 // lose marks the house on site s, if s is one, as lost to its owner.
@@ -123,13 +126,11 @@ func (r *houseLap) Lap(c *kernel.Ctx, p, last int, t *kernel.Track, laps int) (k
 			return end, nil
 		}
 	}
-	if r.stops && last == r.house.sites[p-1] {
-		if ok, _ := r.house.Holds(c, p); ok {
-			if r.pending >= 0 {
-				c.SetVar(r.pending, r.direction(p, t))
-			}
-			return kernel.LapEnd{Act: kernel.LapEndHere}, nil
+	if r.stops && last == r.house.sites[p-1] && r.house.plays(c, p) {
+		if r.pending >= 0 {
+			c.SetVar(r.pending, r.direction(p, t))
 		}
+		return kernel.LapEnd{Act: kernel.LapEndHere}, nil
 	}
 	if r.stopAt >= 0 && c.Var(r.stopAt) == last+1 {
 		return kernel.LapEnd{Act: kernel.LapEndHere}, nil
