@@ -30,6 +30,9 @@ var agreeParams = map[string][]map[string]any{
 	"tantfant": {{"blocked": "draw"}, {"wins": "diagonals", "blocked": "draw"}},
 	"tapatan":  {{"first_drop": "centre", "moves": "anywhere"}},
 	"achi":     {{"pieces": 3, "blocked": "loses"}},
+	// The house in the mtaji stage with takasia, and a house of five
+	// without it: the house's stops next to the hole takasia blocks.
+	"baokiswahili": {{"house_in_mtaji": true, "house_min": 5}, {"house_in_mtaji": true, "takasia": false, "kichwa_inward": true}},
 }
 
 // TestNativeRulesAgreeWithLua plays random games of the shipped games
@@ -47,7 +50,7 @@ func TestNativeRulesAgreeWithLua(t *testing.T) {
 		games = 3
 	}
 	for _, name := range []string{"tsoro", "gore", "yematatu", "bao",
-		"tictactoe", "tapatan", "achi", "nineholes", "shisima", "tantfant", "yemutwelve"} {
+		"tictactoe", "tapatan", "achi", "nineholes", "shisima", "tantfant", "yemutwelve", "baokiswahili"} {
 		script, err := os.ReadFile(filepath.Join("testdata", "lua-rules", name+".lua"))
 		require.NoError(t, err)
 		files := fstest.MapFS{name + "/" + name + ".lua": {Data: script}}

@@ -5,21 +5,21 @@
 --   Z1  the board: 4 rows of 8, front and back rows, kichwa,  -> the board below
 --       kimbi and the house (nyumba)
 --   Z2  the opening: 6 + 2 + 2 seeds on the board, 22 in hand -> z2_setup
---   Z3  sowing round the player's own two rows, either way;   -> z3_sow_on
+--   Z3  sowing round the player's own two rows, either way;   -> z3_sow_on, z3_relay
 --       a lap ending in an occupied hole relays
 --   Z4  the two stages: namua while seeds are in hand, then   -> (hand(p) > 0)
 --       mtaji
---   Z5  a capture, and captures are compulsory                -> z5_captures
---   Z6  which kichwa the captured seeds go in from            -> z6_capture
+--   Z5  a capture, and captures are compulsory                -> z6_capture_lap, z11_mtaji_captures
+--   Z6  which kichwa the captured seeds go in from            -> z6_capture_lap
 --   Z7  namua: a capture by putting a seed in                 -> z7_namua_captures, z7_namua_capture
 --   Z8  namua: takasa, a move that cannot capture             -> z8_namua_takasa, z8_namua_takasa_move
---   Z9  the house: functional, lost, its namua role           -> z9_functional, z9_house_lost, z9_house_plays
+--   Z9  the house: functional, lost, its namua role           -> z9_functional, z9_house_lost, z9_*_lap_*
 --   Z10 safari: stop in the house or sow it on                -> z10_safari
 --   Z11 mtaji: captures from the first lap, the 16-seed rule  -> z11_first_lap, z11_mtaji_captures
 --   Z12 mtaji: takasa from the front row if possible          -> z12_mtaji_takasa
 --   Z13 a lone kichwa sows towards the centre                 -> z13_direction_allowed
 --   Z14 takasia: a hole the opponent may not sow              -> z14_takasia
---   Z15 the end: an empty front row, or no move               -> z15_front_row_empty, z6_capture, z15_blocked
+--   Z15 the end: an empty front row, or no move               -> z15_front_row_empty, z15_captured_out, z15_blocked
 --   Z16 a move that would never end is not legal              -> z16_ends
 --   Z17 the third repetition of a position is a draw          -> z17_repetition
 --   Z18 the variants (parameters takasia, house_in_mtaji,     -> P.* below
@@ -168,6 +168,10 @@ for s, _ in pairs(FRONT) do FRONT_SITES[#FRONT_SITES + 1] = s end
 table.sort(FRONT_SITES)
 local FRONT_TAG = m.tag("front", FRONT_SITES, { doc = "a front row: captures are made from it, and a player whose front row is empty loses" })
 
+local OWNS = { m.var("house1"), m.var("house2") }
+local PENDING = m.var("pending")
+local TAKASIA = m.var("takasia")
+
 -- Z3, Z7, Z10: the moves. A sowing is the hole and the first hole sown
 -- (b3-b4 clockwise, b3-b2 anticlockwise); a namua capture is the hole the
 -- seed goes into and the kichwa the captured seeds go in from (b4xb1).
@@ -178,11 +182,7 @@ local CAPTURE = m.move("capture", "{1}x{2}",
 local SAFARI = m.move("safari", "safari", { prompt = "Empty your house and sow its seeds on (safari): the house is lost", doc = "Go on safari" })
 local STOP = m.move("stop", "stop", { prompt = "Stop the move in your house and keep it", doc = "Stop in your house" })
 
-local OWNS = { m.var("house1"), m.var("house2") }
-local PENDING = m.var("pending")
-local TAKASIA = m.var("takasia")
-
-local count, take, sow, relay, nxt, sum, finish = m.count, m.take, m.sow, m.relay, m.next, m.sum, m.finish
+local count, take, sow, nxt, sum, finish = m.count, m.take, m.sow, m.next, m.sum, m.finish
 local emit, try, get, set, hand, set_hand, add = m.emit, m.try, m.get, m.set, m.hand, m.set_hand, m.add
 local relay_ends, first = m.relay_ends, m.first
 
@@ -209,121 +209,108 @@ local z15_front_row_empty = m.rule("z15_front_row_empty", function(p)
 end)
 
 -- Z9 "A house is functional while its owner owns it and it holds at least
--- six seeds" (house_min, Z18).
-local z9_functional = m.rule("z9_functional", function(p)
-  return get(OWNS[p]) == 1 and count(HOUSE[p]) >= HOUSE_MIN
-end)
+-- six seeds" (house_min, Z18): a native rule, which the laps below ask
+-- themselves (replacing z9_functional changes the Lua rules only).
+local HOUSES = m.house_rule { sites = HOUSE, owns = OWNS, min = HOUSE_MIN }
+local z9_functional = m.rule("z9_functional", HOUSES)
 
 -- Z9 "A player owns their house until it is emptied: its seeds captured,
 -- or taken up to sow (as the start of a move, a relay or a safari)."
--- Called with every hole a capture or a sowing empties.
+-- Called with the hole a move starts from; the laps (z9_lap) lose the
+-- houses their relays take up or their captures take.
 local z9_house_lost = m.rule("z9_house_lost", function(p, s)
   if s == HOUSE[p] then set(OWNS[p], 0) end
-end)
-
--- Z9 "The house's special moves belong to the namua stage: the tax and
--- the stop of a takasa (Z8), the stop or safari of a capture move (Z10).
--- In the mtaji stage it is an ordinary hole" (house_in_mtaji, Z18: in
--- both). Whether a lap ending in `last` ends in p's house playing its
--- part.
-local z9_house_plays = m.rule("z9_house_plays", function(p, last, namua)
-  return last == HOUSE[p] and (namua or HOUSE_IN_MTAJI) and z9_functional(p)
 end)
 
 -- Z5 "A lap that ends in an occupied hole of the mover's front row, while
 -- the facing hole of the opponent's front row holds seeds, captures" (in a
 -- capture move).
-local z5_captures = m.rule("z5_captures", function(p, last)
-  return FRONT[last] == p and count(last) > 1 and count(FACING[last]) > 0
-end)
-
 -- Z6 "The captured seeds go in from a kichwa, towards the centre: from the
 -- left kichwa they are sown clockwise, from the right one anticlockwise.
 -- After a capture from a kichwa or kimbi: the nearest kichwa. Otherwise
--- the kichwa the move's direction comes from" (d; in a namua move's first
--- capture, the player's choice). Z15 "a capture that takes the last seeds
--- of the opponent's front row ends the game once the captured seeds are
--- sown in." Returns what a relay hook returns: sow on along the track,
--- after the hole before the kichwa, the seeds of the facing hole; or
--- false when the game is over.
-local z6_capture = m.rule("z6_capture", function(p, at, d)
-  d = NEAREST[at] or d
-  local track, facing, q = TRACK[p][d], FACING[at], 3 - p
-  z9_house_lost(q, facing)
-  local before = m.prev(track, KICHWA[p][d])
-  if sum(FRONT_ROW[q]) == count(facing) then
-    sow(track, before, take(facing))
-    finish(p, "front row empty")
-    return false
+-- the kichwa the move's direction comes from" (in a namua move's first
+-- capture, the player's choice: the direction of the track it is given).
+-- Z15 "a capture that takes the last seeds of the opponent's front row
+-- ends the game once the captured seeds are sown in": the lap sows them
+-- and ends the move (z15_captured_out ends the game).
+local z6_capture_lap = m.rule("z6_capture_lap", m.capture_sow_rule {
+  tracks = TRACK, opposite = { 3, 2 }, start = KICHWA, toward = TOWARD,
+  ends_when = m.empty_rule { filter = FRONT_ROW, player = "next" },
+})
+
+-- Z9 "The house's special moves belong to the namua stage: the tax and
+-- the stop of a takasa (Z8), the stop or safari of a capture move (Z10).
+-- In the mtaji stage it is an ordinary hole" (house_in_mtaji, Z18: in
+-- both).
+-- Z3 "When the last seed of a lap falls into an empty hole, the move
+-- ends; into an occupied hole, the player takes all its seeds and sows on
+-- from it in the same direction (a relay), unless the lap captures (Z5),
+-- stops in the house (Z8, Z10) or in a hole takasia blocks (Z14)."
+-- z9_lap[kind][namua] is the end of a lap of a capture move (a capture,
+-- Z5; or in the functional house, where safari or stop is next, Z10: the
+-- variable pending becomes the direction) or of a takasa (nothing is
+-- captured; it stops in the functional house, Z8, and in the hole takasia
+-- blocks, Z14), in the namua stage or not. A house a relay takes up or a
+-- capture takes is lost (Z9). z9_lap.house_takasa is the first lap of a
+-- takasa from the functional house, which takasia does not stop.
+local z9_lap = { capture = {}, takasa = {}, house_takasa = {} }
+local STAGE = { [true] = "namua", [false] = "mtaji" }
+for _, namua in ipairs({ true, false }) do
+  local plays = namua or HOUSE_IN_MTAJI
+  z9_lap.capture[namua] = m.rule("z9_capture_lap_" .. STAGE[namua], m.house_lap_rule {
+    house = HOUSES, lap = z6_capture_lap, stops = plays, pending = plays and PENDING or nil, tracks = TRACK,
+  })
+  z9_lap.takasa[namua] = m.rule("z9_takasa_lap_" .. STAGE[namua], m.house_lap_rule { house = HOUSES, stops = plays, stop_at = TAKASIA })
+  z9_lap.house_takasa[namua] = m.rule("z9_house_takasa_lap_" .. STAGE[namua], m.house_lap_rule { house = HOUSES, stops = plays })
+end
+
+-- Z3: the relays, native rules. z3_move[kind][namua][d] is a whole move
+-- that sows all the seeds of a hole in direction d and relays, each lap
+-- ending in a front row heard by z9_lap (Z16: within 1000 laps);
+-- z3_relay[kind][namua][d] the laps after a move's first, which z3_sow_on
+-- sowed (within 999 more).
+local z3_move, z3_relay = { capture = {}, takasa = {} }, { capture = {}, takasa = {} }
+for _, kind in ipairs({ "capture", "takasa" }) do
+  for _, namua in ipairs({ true, false }) do
+    z3_move[kind][namua], z3_relay[kind][namua] = {}, {}
+    for d = CW, ACW do
+      local function relay(laps)
+        return m.relay_rule { track = { TRACK[1][d], TRACK[2][d] }, max_laps = laps, lap = z9_lap[kind][namua], lap_tag = FRONT_TAG }
+      end
+      z3_move[kind][namua][d], z3_relay[kind][namua][d] = relay(MAX_LAPS), relay(MAX_LAPS - 1)
+    end
   end
-  return track, before, facing
+end
+
+-- Z15 "a capture that takes the last seeds of the opponent's front row
+-- ends the game": after a move that ended in a lap's stop.
+local z15_captured_out = m.rule("z15_captured_out", function(p)
+  if first(FRONT_ROW[3 - p]) == nil then finish(p, "front row empty") end
 end)
 
--- The end of a lap of a capture move (Z3, Z5, Z9, Z10), as a relay hook
--- answers: nil to end in an empty hole or relay on, false to stop (the
--- pause of Z10, or the end of the game), or a capture's next lap.
-local function capture_lap_end(p, last, d, namua)
-  if count(last) == 1 then return nil end
-  if z5_captures(p, last) then return z6_capture(p, last, d) end
-  if z9_house_plays(p, last, namua) then -- Z10: safari or stop is next
-    set(PENDING, d)
-    return false
-  end
-  z9_house_lost(p, last)
-end
-
--- The end of a lap of a takasa (Z3, Z8, Z9, Z14): nothing is captured; a
--- lap ending in the house stops (Z8), and one ending in the hole takasia
--- blocks, unless it is the first lap of a sowing from the functional
--- house (`from_house`).
-local function takasa_lap_end(p, last, namua, from_house)
-  if count(last) == 1 then return nil end
-  if z9_house_plays(p, last, namua) then return false end
-  if last == get(TAKASIA) and not from_house then return false end
-  z9_house_lost(p, last)
-end
-
--- The relay hooks, one per kind of move and stage: matombo.relay calls
--- them at the end of the laps that end in a front row.
-local HOOK = {
-  capture = {
-    [true] = function(last, track) return capture_lap_end(PLAYER_OF[track], last, DIR_OF[track], true) end,
-    [false] = function(last, track) return capture_lap_end(PLAYER_OF[track], last, DIR_OF[track], false) end,
-  },
-  takasa = {
-    [true] = function(last, track) return takasa_lap_end(PLAYER_OF[track], last, true, false) end,
-    [false] = function(last, track) return takasa_lap_end(PLAYER_OF[track], last, false, false) end,
-  },
-}
-
--- Z3 "To sow is to drop seeds one by one into the next holes, starting
--- with the hole after the one they came from ... When the last seed of a
--- lap falls into an empty hole, the move ends; into an occupied hole, the
--- player takes all its seeds and sows on from it in the same direction (a
--- relay), unless the lap captures (Z5), stops in the house (Z8, Z10) or in
--- a hole takasia blocks (Z14)." Sows the n seeds already taken along
--- track after `after`, decides the end of the lap by the rules of `kind`
--- ("capture" or "takasa") and of the stage, and lets matombo.relay play
--- the laps that follow, in Go. Returns how the move ended: "empty",
--- "hook" (a stop, a pause or the end of the game) or "laps" (Z16).
-local z3_sow_on = m.rule("z3_sow_on", function(kind, namua, track, after, n, from_house)
+-- Z3: sows the n seeds already taken from `after` in p's direction d, the
+-- first lap of a move (`from_house`: from the functional house), decides
+-- the end of each lap by z9_lap and lets z3_relay play the laps that
+-- follow. Returns how the move ended: "empty", "hook" (a stop, a pause or
+-- the end of the game) or "laps" (Z16).
+local z3_sow_on = m.rule("z3_sow_on", function(kind, namua, p, d, after, n, from_house)
+  local track = TRACK[p][d]
+  local lap = z9_lap[kind][namua]
+  if from_house and kind == "takasa" then lap = z9_lap.house_takasa[namua] end
   local laps = 0
   while true do
     laps = laps + 1
     local last = sow(track, after, n)
-    local t, a, f
-    if kind == "capture" then
-      t, a, f = capture_lap_end(PLAYER_OF[track], last, DIR_OF[track], namua)
-    else
-      t, a, f = takasa_lap_end(PLAYER_OF[track], last, namua, from_house and laps == 1)
-    end
+    local t, a, f = nil, nil, nil
+    if FRONT[last] then t, a, f = lap(p, last, track, laps) end
     if t == false then return "hook" end
     if t == nil then
       if count(last) == 1 then return "empty" end
-      local _, how = relay(track, last, nil, MAX_LAPS - laps, HOOK[kind][namua], FRONT_TAG)
+      local _, how = z3_relay[kind][namua][DIR_OF[track]](p, last)
       return how
     end
     if laps >= MAX_LAPS then return "laps" end
+    lap = z9_lap[kind][namua]
     track, after, n = t, a, take(f)
   end
 end)
@@ -334,11 +321,14 @@ local function sow_from(kind, namua, p, from, d, n)
   local from_house = from == HOUSE[p] and z9_functional(p)
   if n then
     add(from, -n)
-  else
-    z9_house_lost(p, from)
-    n = take(from)
+    return z3_sow_on(kind, namua, p, d, from, n, from_house)
   end
-  return z3_sow_on(kind, namua, TRACK[p][d], from, n, from_house)
+  z9_house_lost(p, from)
+  if from_house and kind == "takasa" then -- takasia does not stop its first lap
+    return z3_sow_on(kind, namua, p, d, from, take(from), true)
+  end
+  local _, how = z3_move[kind][namua][d](p, from)
+  return how
 end
 
 -- Z11 "In the mtaji stage a capture move sows a hole of either row
@@ -433,7 +423,7 @@ local function emit_takasa(p, holes, ok, namua, blocked)
       local tax = namua and s == HOUSE[p] and z9_functional(p)
       for d = CW, ACW do
         if z13_direction_allowed(p, s, d) and z16_ends(p, s, d, namua, tax) then
-          emit(SOW, s, nxt(TRACK[p][d], s))
+          emit(SOW, s, AHEAD[p][d][s][1])
           k = k + 1
         end
       end
@@ -486,14 +476,20 @@ local function namua_takasas(p)
   return emit_takasa(p, FRONT_HOLES[p], z8_namua_takasa, true, 0)
 end
 
--- Z7: a namua capture at `at`, the captured seeds sown in from `kichwa`.
-local z7_namua_capture = m.rule("z7_namua_capture", function(p, at, kichwa)
-  set_hand(p, hand(p) - 1)
-  add(at, 1)
-  local track, before, facing = z6_capture(p, at, KICHWA[p][CW] == kichwa and CW or ACW)
-  if not track then return "hook" end
-  return z3_sow_on("capture", true, track, before, take(facing), false)
-end)
+-- Z7: a namua capture at `at`, the captured seeds sown in from the
+-- kichwa the move names, a native rule: the seed from the hand goes in,
+-- the capture is z9_lap's (Z5, Z6; the facing house is lost, Z9), the laps
+-- after it z9_lap's too, a stop in the house leaves the mover to choose
+-- (Z10); a namua move puts a seed from the hand in, and hands only
+-- shrink, so no earlier position can come back (Z17 counts from here).
+-- Then Z15: the opponent's front row emptied ends the game.
+local z7_namua_capture = m.rule("z7_namua_capture", m.drop_relay_play {
+  relay = m.relay_rule { tracks = TRACK, max_laps = MAX_LAPS, lap = z9_lap.capture[true], lap_tag = FRONT_TAG },
+  start = KICHWA, pending = PENDING, irreversible = true,
+  after = { m.end_rule {
+    { when = m.empty_rule { filter = FRONT_ROW, player = "next" }, reason = "front row empty", result = m.winner_rule { winner = "mover" } },
+  } },
+})
 
 -- Z8: a namua takasa from s in direction d.
 local z8_namua_takasa_move = m.rule("z8_namua_takasa_move", function(p, s, d)
@@ -504,9 +500,8 @@ end)
 -- direction, the move going on as the capture move it is; the house is
 -- lost."
 local z10_safari = m.rule("z10_safari", function(p, d)
-  local h = HOUSE[p]
   set(OWNS[p], 0)
-  local _, how = relay(TRACK[p][d], h, nil, MAX_LAPS, HOOK.capture[true], FRONT_TAG)
+  local _, how = z3_relay.capture[true][d](p, HOUSE[p])
   return how
 end)
 
@@ -578,36 +573,11 @@ local legal = m.if_rule {
   },
 }
 
--- One decision of p. The move's stage is the stage it starts in (a move
--- that puts the last seed of the hand in is a namua move).
-local function play(p, kind, s1, s2)
-  if kind == STOP then
-    set(PENDING, 0)
-    return
-  end
-  local how
-  local namua = hand(p) > 0
-  local takasa = false
-  if kind == SAFARI then
-    local d = get(PENDING)
-    set(PENDING, 0)
-    how = z10_safari(p, d)
-  elseif kind == CAPTURE then
-    how = z7_namua_capture(p, s1, s2)
-  else
-    local d = nxt(TRACK[p][CW], s1) == s2 and CW or ACW
-    if namua then
-      takasa = true
-      how = z8_namua_takasa_move(p, s1, d)
-    elseif z11_first_lap(p, s1, d) then
-      how = sow_from("capture", false, p, s1, d)
-    else
-      takasa = true
-      how = sow_from("takasa", false, p, s1, d)
-    end
-  end
+-- The end of a move of p (how it ended: "empty", "hook" or "laps"; in the
+-- namua stage or not; a takasa or not).
+local function end_of_move(p, how, namua, takasa)
   set(TAKASIA, 0)
-  if namua and kind ~= SAFARI then
+  if namua then
     -- a namua move puts a seed from the hand in: hands only shrink, so no
     -- earlier position can come back (Z17 counts from here)
     m.irreversible()
@@ -615,15 +585,48 @@ local function play(p, kind, s1, s2)
   if how == "laps" then
     error("Z16: the move went over " .. MAX_LAPS .. " laps; legal must not offer it")
   end
-  if m.over() then return end
-  if how == "hook" and get(PENDING) > 0 then
-    m.set_to_move(p) -- Z10: the mover chooses safari or stop
-    return
+  if how == "hook" then -- a stop: the game over (Z15), or a choice (Z10)
+    z15_captured_out(p)
+    if m.over() then return end
+    if get(PENDING) > 0 then
+      m.set_to_move(p) -- Z10: the mover chooses safari or stop
+      return
+    end
   end
   -- Z15: the opponent's front row is emptied only by a capture, which
-  -- ends the game at once (z6_capture); the mover's own never is (Z13).
+  -- ends the game at once (z15_captured_out); the mover's own never is (Z13).
   if takasa and not namua then set(TAKASIA, z14_takasia(p)) end
 end
+
+-- Z10: stop in the house, the move is over.
+local function play_stop()
+  set(PENDING, 0)
+end
+
+-- Z10: safari, the capture move going on.
+local function play_safari(p)
+  local d = get(PENDING)
+  set(PENDING, 0)
+  end_of_move(p, z10_safari(p, d), false, false)
+end
+
+-- A sowing of p from s1 towards s2. The move's stage is the stage it
+-- starts in (a move that puts the last seed of the hand in is a namua
+-- move): a namua takasa (Z8), a mtaji capture move (Z11) or takasa (Z12).
+local function play_sow(p, s1, s2)
+  local namua = hand(p) > 0
+  local d = AHEAD[p][CW][s1][1] == s2 and CW or ACW
+  if namua then
+    end_of_move(p, z8_namua_takasa_move(p, s1, d), true, true)
+  elseif z11_first_lap(p, s1, d) then
+    end_of_move(p, sow_from("capture", false, p, s1, d), false, false)
+  else
+    end_of_move(p, sow_from("takasa", false, p, s1, d), false, true)
+  end
+end
+
+-- One decision of p, by its kind.
+local play = m.play_by_kind { [STOP] = play_stop, [SAFARI] = play_safari, [CAPTURE] = z7_namua_capture, [SOW] = play_sow }
 
 -- A position set up rather than played: an empty front row decides it.
 local function result(p)

@@ -374,6 +374,10 @@ function matombo.bonus_rule(spec) end
 ---@param spec {tracks: matombo.Track[]|matombo.Track[][], opposite: (integer)|(integer)[], start: matombo.Site[][], toward: matombo.Site[][]?, ends_when: function?}
 ---@return fun(p: integer, last: matombo.Site, track: matombo.Track, laps: integer): any
 function matombo.capture_sow_rule(spec) end
+---(p, sites...): `(p, s, d)`: one counter from p's hand goes into `s`, then the `lap` of `relay` (a `relay_rule` with `tracks` and `lap`) is asked about `s` as about the end of a lap of p's in the direction the move names with `d` (its `start` site, or else the first site sown), and the relay goes on as the lap says: a capture sown in and relayed, the sowing of `s` on, or nothing. With `pending`, when that variable is not 0 after the relay (a decision waits), p moves next; with `irreversible` the move forgets every earlier position. Then `after(p, 0)` for each part of `after`, in order, until the game ends.
+---@param spec {relay: function, start: matombo.Site[][]?, pending: matombo.Var|string?, irreversible: boolean?, after: function[]?}
+---@return fun(p: integer, ...: matombo.Site)
+function matombo.drop_relay_play(spec) end
 ---(p, kind, sites...) → boolean: whether a move's relay ends within the relay's lap limit, tried on a copy of the state (a relay whose laps capture and sow on cannot be bounded without playing it).
 ---@param spec {relay: function}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer): boolean
@@ -386,6 +390,14 @@ function matombo.facing_rule(spec) end
 ---@param spec {tracks: matombo.Track[]|matombo.Track[][], lap: function, lap_tag: matombo.Tag|string?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer): boolean
 function matombo.first_lap_rule(spec) end
+---(p, last, track, laps) → how the relay goes on: the end of a lap (a relay's `lap`) where houses are kept (a `house_rule`): a lap that ends in an empty site ends the relay; otherwise `lap` is heard first (a capture) and what it says goes, a house it has the relay take up or capture being lost. Else, with `stops`, a lap ending in p's house while it plays its part (`house(p)`) ends the relay there, and with `pending` that variable becomes the lap's direction (its place in p's `tracks`, from 1), a decision waiting in the house; a lap ending on the site the variable `stop_at` holds (from 1) ends it too. Otherwise the relay goes on from the site, a house taken up so being lost.
+---@param spec {house: function, lap: function?, stops: boolean?, pending: matombo.Var|string?, tracks: matombo.Track[]|matombo.Track[][]?, stop_at: matombo.Var|string?}
+---@return fun(p: integer, last: matombo.Site, track: matombo.Track, laps: integer): any
+function matombo.house_lap_rule(spec) end
+---(p) → boolean: whether p's house plays its part: p still owns it (p's variable of `owns` is 1) and it holds at least `min` counters. The owner loses a house the first time it is emptied: a `house_lap_rule` sets the variable to 0 when a lap takes the house up or a capture takes it, a script when a move starts from it.
+---@param spec {sites: (matombo.Site)|(matombo.Site)[], owns: matombo.Var|string, min: integer?}
+---@return fun(p: integer): boolean
+function matombo.house_rule(spec) end
 ---(p, at) → moves emitted: at a site where a sowing waits: a move of kind `continue` (when `ends(p, at)` holds, or without `ends`), then one of kind `stop`.
 ---@param spec {continue: matombo.Kind|string, stop: matombo.Kind|string, ends: function?}
 ---@return fun(p: integer, at: matombo.Site): integer

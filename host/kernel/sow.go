@@ -420,11 +420,17 @@ func (c *Ctx) RelayWith(fn string, t *Track, from int, stop uint64, maxLaps int,
 	if err := c.relayStart(t, from); err != nil {
 		return -1, 0, 0, err
 	}
+	return c.relayLaps(fn, t, from, from, stop, maxLaps, only, hook)
+}
+
+// relayLaps is the loop of RelayWith: the first lap picks up the counters
+// of pickup and sows them along t after the site after.
+func (c *Ctx) relayLaps(fn string, t *Track, pickup, after int, stop uint64, maxLaps int, only uint64, hook LapHook) (last int, how How, laps int, err error) {
 	tags := c.Def.Board.tagMask
 	sites := c.Def.Layout.Sites
 	work := SowWork(sites)
-	pickup, after := from, from
-	last = from
+	from := pickup
+	last = after
 	for {
 		if laps >= maxLaps {
 			return last, RelayLaps, laps, nil

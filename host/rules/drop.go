@@ -1,0 +1,112 @@
+package rules
+
+import (
+	"github.com/matombo/matombo/host/kernel"
+)
+
+// A move that puts a counter from the hand into a site and plays that
+// site as the end of a lap: in a stage of a sowing game where every move
+// starts with a counter from the hand, the counter put in captures (or
+// stops, or relays) as a relay's last counter would.
+
+func init() {
+	Register(Spec{Name: "drop_relay_play", Group: "Relays and decisions", Slot: SlotKindPlay, Mutates: true,
+		Doc: "`(p, s, d)`: one counter from p's hand goes into `s`, then the `lap` of `relay` (a `relay_rule` with `tracks` and `lap`) is asked about `s` as about the end of a lap of p's in the direction the move names with `d` (its `start` site, or else the first site sown), and the relay goes on as the lap says: a capture sown in and relayed, the sowing of `s` on, or nothing. With `pending`, when that variable is not 0 after the relay (a decision waits), p moves next; with `irreversible` the move forgets every earlier position. Then `after(p, 0)` for each part of `after`, in order, until the game ends",
+		Fields: []Field{
+			{Name: "relay", Type: FieldPart, Slot: SlotRelay, Required: true, Doc: "the relay (a `relay_rule` with `tracks` and `lap`): its lap rule, lap tag and lap limit"},
+			{Name: "start", Type: FieldSiteLists, Doc: "per player, a site for each direction of the relay's `tracks`: the site a move names for its direction (a `sowings_rule`'s `start`); without it a move names the first site sown"},
+			{Name: "pending", Type: FieldVar, Doc: "the variable of a decision that waits: when it is not 0 after the relay, p moves next"},
+			{Name: "irreversible", Type: FieldBool, Doc: "the move forgets every earlier position (the hand only shrinks)"},
+			{Name: "after", Type: FieldParts, Slot: SlotAfter, Max: 8, Doc: "what follows the move: the end of the game"},
+		},
+		New: newDropRelay})
+}
+
+type dropRelay struct {
+	relay        *relay
+	start        [][]int // per player, per direction; nil: the first site sown
+	pending      int     // -1: none
+	irreversible bool
+	after        []Follower
+}
+
+func newDropRelay(a *Args) (any, error) {
+	rl, ok := a.Part("relay").(*relay)
+	if !ok || rl.lap == nil {
+		return nil, a.Errorf("relay must be a relay_rule with a lap (the rule asked about the site the counter goes into)")
+	}
+	r := &dropRelay{relay: rl, start: a.SiteLists("start"), pending: a.Var("pending"), irreversible: a.Bool("irreversible")}
+	for _, x := range a.Parts("after") {
+		r.after = append(r.after, x.(Follower))
+	}
+	if r.start != nil {
+		if len(r.start) != a.Def.Players {
+			return nil, a.Errorf("start must list one list of sites per player (%d)", a.Def.Players)
+		}
+		for p, starts := range r.start {
+			if len(starts) != len(rl.dirs[p]) {
+				return nil, a.Errorf("start[%d] must name a site for each of player %d's %d directions", p+1, p+1, len(rl.dirs[p]))
+			}
+		}
+	}
+	return r, nil
+}
+
+// direction is the track of p's direction that move site named names.
+func (r *dropRelay) direction(c *kernel.Ctx, p, at, named int) (*kernel.Track, error) {
+	for d, t := range r.relay.dirs[p-1] {
+		if r.start != nil && r.start[p-1][d] == named || r.start == nil && t.On(at) && t.Next(at) == named {
+			if !t.On(at) {
+				return nil, kernel.Failf("drop_relay_play: %s is not on track %s", c.SiteName(at), t.Name)
+			}
+			return t, nil
+		}
+	}
+	return nil, kernel.Failf("drop_relay_play: %s names no direction of player %d from %s", c.SiteName(named), p, c.SiteName(at))
+}
+
+func (r *dropRelay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
+	if m.N != 2 {
+		return kernel.Failf("drop_relay_play: a move names the site the counter goes into and its direction, 2 sites, not %d", m.N)
+	}
+	at := int(m.Sites[0])
+	t, err := r.direction(c, p, at, int(m.Sites[1]))
+	if err != nil {
+		return err
+	}
+	h := int(c.S.Cells[c.Def.Layout.Hand+p-1])
+	if h < 1 {
+		return kernel.Failf("drop_relay_play: player %d has no counter in hand to put into %s", p, c.SiteName(at))
+	}
+	if err := c.SetHand(p, h-1); err != nil {
+		return err
+	}
+	if _, err := c.Add(at, 1); err != nil {
+		return err
+	}
+	if r.irreversible {
+		c.Irreversible = true
+	}
+	rl := r.relay
+	end, err := rl.lap.Lap(c, p, at, t, 0)
+	if err != nil {
+		return err
+	}
+	how := kernel.RelayEmpty
+	switch {
+	case end.Act == kernel.LapResow:
+		_, how, _, err = c.RelayOn("drop_relay_play", end, rl.stop, rl.maxLaps, rl.lapTag, &rl.hook)
+	case end.Act == kernel.LapRelay || end.Act == kernel.LapDefault && c.Count(at) > 1 && c.Def.Board.TagMask(at)&rl.stop == 0:
+		_, how, _, err = rl.relayOn(c, t, at)
+	}
+	if err != nil {
+		return err
+	}
+	if how == kernel.RelayLaps {
+		return kernel.Failf("drop_relay_play: the move from %s went over %d laps; legal must not offer it", c.SiteName(at), rl.maxLaps)
+	}
+	if r.pending >= 0 && c.Var(r.pending) != 0 {
+		c.SetToMove(p)
+	}
+	return followAll(c, r.after, p, 0)
+}
