@@ -78,7 +78,7 @@ func openSQLite(ctx context.Context, path string, cfg store.Config) (store.Store
 	}
 	memory := path == ":memory:"
 	if !memory {
-		if err := checkSQLiteOwner(ctx, path); err != nil {
+		if err := checkSQLiteOwner(ctx, path, cfg.BusyTimeout); err != nil {
 			return nil, err
 		}
 	}
@@ -157,9 +157,16 @@ func (s *sqliteStore) closeDBs() {
 // itself, and SQLite refuses that at once (SQLITE_BUSY) rather than
 // waiting, whatever busy_timeout says.
 func (s *sqliteStore) migrateWaiting(ctx context.Context) error {
-	deadline := time.Now().Add(s.cfg.BusyTimeout)
+	return retryBusy(ctx, s.cfg.BusyTimeout, func() error { return s.migrate(ctx) })
+}
+
+// retryBusy runs f until it returns something other than SQLite's busy
+// error, with pauses growing to 200ms, for up to timeout or until ctx
+// ends; it returns f's last error.
+func retryBusy(ctx context.Context, timeout time.Duration, f func() error) error {
+	deadline := time.Now().Add(timeout)
 	for pause := 5 * time.Millisecond; ; pause = min(2*pause, 200*time.Millisecond) {
-		err := s.migrate(ctx)
+		err := f()
 		if err == nil || !busy(err) || !time.Now().Add(pause).Before(deadline) {
 			return err
 		}
