@@ -3,6 +3,7 @@ package solve
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/matombo/matombo/host"
 )
@@ -224,6 +225,30 @@ func (bk *banks) bankDiff(s *host.State) int {
 	return d
 }
 
+// bankDiffOf is bankDiff from all, the counts of every site of s (State.AppendCounts).
+func (bk *banks) bankDiffOf(s *host.State, all []int) int {
+	d := s.Captured(1) - s.Captured(2)
+	for i, site := range bk.store {
+		if bk.owner[i] == 1 {
+			d += all[site]
+		} else {
+			d -= all[site]
+		}
+	}
+	return d
+}
+
+// countsOf is readCounts from all, the counts of every site.
+func (bk *banks) countsOf(all, counts []int) int {
+	j := 0
+	for i, site := range bk.play {
+		c := all[site]
+		counts[i] = c
+		j += c
+	}
+	return j
+}
+
 // inPlay is the number of counters on the sites in play.
 func (bk *banks) inPlay(s *host.State) int {
 	n := 0
@@ -286,19 +311,16 @@ func (bk *banks) encode(dst []byte, counts []int, banker, toMove int) []byte {
 
 // fixedFast is fixedAsOpening, without encoding the position when the
 // game has no position variables.
-func (bk *banks) fixedFast(s *host.State, buf *[]byte) bool {
+// owners is a buffer for the owners of the sites, kept for the next call.
+func (bk *banks) fixedFast(s *host.State, buf *[]byte, owners *[]int) bool {
 	if bk.layout.vars != 0 {
 		return bk.fixedAsOpening(s, buf)
 	}
 	if s.Hand(1) != 0 || s.Hand(2) != 0 {
 		return false
 	}
-	for i, o := range bk.owners {
-		if s.Owner(i) != o {
-			return false
-		}
-	}
-	return true
+	*owners = s.AppendOwners((*owners)[:0])
+	return slices.Equal(*owners, bk.owners)
 }
 
 // fixedAsOpening reports whether s keeps the opening's owners, hands and
