@@ -42,9 +42,10 @@ type banks struct {
 // position variables and the player to move) into the part a database
 // varies and the part it keeps from the opening.
 type encodingLayout struct {
-	fixedMid []byte // owners, as in the opening
-	fixedEnd []byte // hands and variables, as in the opening
-	vars     int    // position variables
+	fixedMid     []byte // owners, as in the opening
+	fixedEnd     []byte // hands and variables, as in the opening
+	fixedEndVals []int  // their values
+	vars         int    // position variables
 }
 
 // StoreTag is the tag of the sites that bank counters for good.
@@ -112,6 +113,9 @@ func findBanks(g *host.Game) (*banks, error) {
 	}
 	bk.layout.fixedMid = append([]byte(nil), enc[ends[ns-1]:ends[2*ns-1]]...)
 	bk.layout.fixedEnd = append([]byte(nil), enc[ends[2*ns+1]:ends[len(ends)-2]]...)
+	for _, v := range vals[2*ns+2 : len(vals)-1] {
+		bk.layout.fixedEndVals = append(bk.layout.fixedEndVals, int(v))
+	}
 	bk.layout.vars = len(vals) - (2*ns + 2 + 2 + 1)
 	bk.mirror = findMirror(g, bk)
 	return bk, nil
@@ -307,6 +311,37 @@ func (bk *banks) encode(dst []byte, counts []int, banker, toMove int) []byte {
 	dst = binary.AppendVarint(dst, int64(captured[1]))
 	dst = append(dst, bk.layout.fixedEnd...)
 	return binary.AppendVarint(dst, int64(toMove))
+}
+
+// values appends the values (State.AppendPositionValues) of the
+// position encode encodes.
+func (bk *banks) values(dst []int, counts []int, banker, toMove int) []int {
+	rest := bk.total
+	for _, c := range counts {
+		rest -= c
+	}
+	start := len(dst)
+	dst = slices.Grow(dst, 2*bk.sites+len(bk.layout.fixedEndVals)+3)
+	dst = dst[:start+bk.sites]
+	clear(dst[start:])
+	for i, p := range bk.play {
+		dst[start+p] = counts[i]
+	}
+	captured := [2]int{}
+	placed := false
+	for i, s := range bk.store {
+		if bk.owner[i] == banker {
+			dst[start+s], placed = rest, true
+			break
+		}
+	}
+	if !placed {
+		captured[banker-1] = rest
+	}
+	dst = append(dst, bk.owners...)
+	dst = append(dst, captured[0], captured[1])
+	dst = append(dst, bk.layout.fixedEndVals...)
+	return append(dst, toMove)
 }
 
 // fixedFast is fixedAsOpening, without encoding the position when the
