@@ -15,6 +15,36 @@ import (
 	"github.com/matombo/matombo/host"
 )
 
+// TestAppendPositionValues: the values are the counts, the owners, the
+// captured totals, the hands, the position variables and the player to
+// move, as the accessors read them, on random games of several shipped
+// games; they are appended after what dst holds.
+func TestAppendPositionValues(t *testing.T) {
+	for _, name := range []string{"kalah", "oware", "gore", "bao", "draughts"} {
+		t.Run(name, func(t *testing.T) {
+			g, err := games.Library().Load(name)
+			require.NoError(t, err)
+			rng := rand.New(rand.NewPCG(1, 2))
+			s := g.Start()
+			n := g.Board().NumSites()
+			vals := []int{-7}
+			for ply := 0; ply < 60 && !s.Over(); ply++ {
+				vals = s.AppendPositionValues(vals[:1])
+				require.Equal(t, -7, vals[0])
+				v := vals[1:]
+				require.GreaterOrEqual(t, len(v), 2*n+5)
+				for i := range n {
+					require.Equal(t, s.Count(i), v[i], "ply %d site %d", ply, i)
+					require.Equal(t, s.Owner(i), v[n+i], "ply %d site %d", ply, i)
+				}
+				require.Equal(t, []int{s.Captured(1), s.Captured(2), s.Hand(1), s.Hand(2)}, v[2*n:2*n+4], "ply %d", ply)
+				require.Equal(t, s.ToMove(), v[len(v)-1], "ply %d", ply)
+				require.NoError(t, s.Apply(s.Moves()[rng.IntN(len(s.Moves()))]))
+			}
+		})
+	}
+}
+
 // TestSetPositionValues: a state set up from a position's values is the
 // state StateFromPosition makes from its encoding (the same position,
 // legal moves and result), on random games of several shipped games.

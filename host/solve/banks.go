@@ -229,28 +229,37 @@ func (bk *banks) bankDiff(s *host.State) int {
 	return d
 }
 
-// bankDiffOf is bankDiff from all, the counts of every site of s (State.AppendCounts).
-func (bk *banks) bankDiffOf(s *host.State, all []int) int {
-	d := s.Captured(1) - s.Captured(2)
+// bankDiffOf is bankDiff from vals, the values of the position
+// (State.AppendPositionValues): its counts first, then its owners, then
+// the captured totals.
+func (bk *banks) bankDiffOf(vals []int) int {
+	d := vals[2*bk.sites] - vals[2*bk.sites+1]
 	for i, site := range bk.store {
 		if bk.owner[i] == 1 {
-			d += all[site]
+			d += vals[site]
 		} else {
-			d -= all[site]
+			d -= vals[site]
 		}
 	}
 	return d
 }
 
-// countsOf is readCounts from all, the counts of every site.
-func (bk *banks) countsOf(all, counts []int) int {
+// countsOf is readCounts from vals, the values of the position.
+func (bk *banks) countsOf(vals, counts []int) int {
 	j := 0
 	for i, site := range bk.play {
-		c := all[site]
+		c := vals[site]
 		counts[i] = c
 		j += c
 	}
 	return j
+}
+
+// fixedOf is fixedAsOpening from vals, the values of the position: the
+// owners, and the hands and variables after the captured totals.
+func (bk *banks) fixedOf(vals []int) bool {
+	n := bk.sites
+	return slices.Equal(vals[n:2*n], bk.owners) && slices.Equal(vals[2*n+2:len(vals)-1], bk.layout.fixedEndVals)
 }
 
 // inPlay is the number of counters on the sites in play.
@@ -342,20 +351,6 @@ func (bk *banks) values(dst []int, counts []int, banker, toMove int) []int {
 	dst = append(dst, captured[0], captured[1])
 	dst = append(dst, bk.layout.fixedEndVals...)
 	return append(dst, toMove)
-}
-
-// fixedFast is fixedAsOpening, without encoding the position when the
-// game has no position variables.
-// owners is a buffer for the owners of the sites, kept for the next call.
-func (bk *banks) fixedFast(s *host.State, buf *[]byte, owners *[]int) bool {
-	if bk.layout.vars != 0 {
-		return bk.fixedAsOpening(s, buf)
-	}
-	if s.Hand(1) != 0 || s.Hand(2) != 0 {
-		return false
-	}
-	*owners = s.AppendOwners((*owners)[:0])
-	return slices.Equal(*owners, bk.owners)
 }
 
 // fixedAsOpening reports whether s keeps the opening's owners, hands and

@@ -411,9 +411,7 @@ type dbWorker struct {
 	frames  []*dbFrame
 	stack   []int64
 	vals    []int
-	buf     []byte
-	all     []int // the counts of every site of the position read last
-	owners  []int // the owners of its sites
+	kidVals []int // the values of the position read last (State.AppendPositionValues)
 	scratch []int
 	checks  int
 }
@@ -545,12 +543,12 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 			}
 			v = fm - bank
 		} else {
-			if !bk.fixedFast(f.kid, &w.buf, &w.owners) {
+			w.kidVals = f.kid.AppendPositionValues(w.kidVals[:0])
+			if !bk.fixedOf(w.kidVals) {
 				return 0, fmt.Errorf("%w: a move changes owners, hands or variables", errNoDB)
 			}
-			w.all = f.kid.AppendCounts(w.all[:0])
-			j := bk.countsOf(w.all, f.kidCounts)
-			kidBank := bk.bankDiffOf(f.kid, w.all)
+			j := bk.countsOf(w.kidVals, f.kidCounts)
+			kidBank := bk.bankDiffOf(w.kidVals)
 			switch {
 			case j > w.j:
 				return 0, fmt.Errorf("%w: a move brings counters back into play", errNoDB)

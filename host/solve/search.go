@@ -334,9 +334,7 @@ type searcher struct {
 	counts  []int
 	pcounts [][]int // per ply: the counts of the position there
 	alt     []int
-	buf     []byte
-	all     []int // the counts of every site of the position read last
-	owners  []int // the owners of its sites
+	vals    []int // the values of the position read last (State.AppendPositionValues)
 	nodes   int64 // positions searched since the last tick
 	root    *host.State
 	rootK   knowledge
@@ -452,10 +450,10 @@ func (x *searcher) lookHere(s *host.State, k *knowledge) (bool, error) {
 	k.key, k.move, k.depth, k.rel = s.Key(), -1, infDepth, false
 	k.lo, k.hi = minScore, maxScore
 	if e.bk != nil {
-		x.all = s.AppendCounts(x.all[:0])
-		k.bank = e.bk.bankDiffOf(s, x.all)
-		j := e.bk.countsOf(x.all, x.counts)
-		fixed := e.db != nil && e.bk.fixedFast(s, &x.buf, &x.owners)
+		x.vals = s.AppendPositionValues(x.vals[:0])
+		k.bank = e.bk.bankDiffOf(x.vals)
+		j := e.bk.countsOf(x.vals, x.counts)
+		fixed := e.db != nil && e.bk.fixedOf(x.vals)
 		if fixed && j <= e.db.k {
 			dlo, dhi := e.db.probe(x.counts, j, s.ToMove(), x.alt)
 			k.lo, k.hi = makeScore(sign(k.bank+dlo), k.bank+dlo), makeScore(sign(k.bank+dhi), k.bank+dhi)
@@ -604,8 +602,8 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 	kids, know := x.states[ply], x.know[ply]
 	parent := x.pcounts[ply]
 	if e.bk != nil {
-		x.all = s.AppendCounts(x.all[:0])
-		e.bk.countsOf(x.all, parent)
+		x.vals = s.AppendPositionValues(x.vals[:0])
+		e.bk.countsOf(x.vals, parent)
 	}
 	mover1 := s.ToMove() == 1
 	best := minScore
