@@ -127,3 +127,21 @@ func ExampleRunner_SetPositionValues() {
 	// Output:
 	// 2 [b1 b2 b3]
 }
+
+// Read a whole position at once: the counts of the sites, their owners,
+// the captured totals, the hands and the player to move.
+func ExampleState_AppendPositionValues() {
+	g, err := games.Library().Load("kalah", host.WithParam("pits", 2), host.WithParam("seeds", 3))
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := g.Start()
+	if err := s.Play("a1"); err != nil {
+		log.Fatal(err)
+	}
+	n := g.Board().NumSites()
+	vals := s.AppendPositionValues(nil)
+	fmt.Println("counts", vals[:n], "owners", vals[n:2*n], "to move", vals[len(vals)-1])
+	// Output:
+	// counts [0 4 1 3 4 0] owners [1 1 1 2 2 2] to move 2
+}
