@@ -121,25 +121,13 @@ local k3_extra_turn = m.rule("k3_extra_turn", m.extra_turn_rule { sites = STORE 
 --
 -- K9 (`empty_capture`): "the last seed and the facing pit's seeds go to
 -- your store even when the facing pit is empty."
-local function k9_empty_capture(p, last, was_empty)
-  if not was_empty or m.owner(last) ~= p then
-    return 0
-  end
-  local n = m.take(m.opposite(last, 3 - p)) + m.take(last)
-  m.add(STORE[p], n)
-  return n
-end
-local k4_capture
-if P.empty_capture then
-  k4_capture = m.rule("k4_capture", k9_empty_capture)
-else
-  k4_capture = m.rule("k4_capture", m.capture_rule {
-    owner = "mover", was_empty = true, -- the last seed in an empty pit of your own
-    opposite = { 2, 1 },               -- the pit facing it, in the opponent's row,
-    with_last = true,                  -- and the last seed
-    into = STORE,                      -- go into your store
-  })
-end
+local k4_capture = m.rule("k4_capture", m.capture_rule {
+  owner = "mover", was_empty = true,    -- the last seed in an empty pit of your own
+  opposite = { 2, 1 },                  -- the pit facing it, in the opponent's row,
+  empty_opposite = P.empty_capture,     -- (K9: even when that pit is empty)
+  with_last = true,                     -- and the last seed
+  into = STORE,                         -- go into your store
+})
 
 -- K6 Result: "each player's total is the seeds in their pits plus their
 -- store; the larger total wins, equal totals are a draw." (The pits and the

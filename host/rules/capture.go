@@ -14,6 +14,7 @@ var captureFields = []Field{
 	{Name: "was_empty", Type: FieldBool, Doc: "the last counter must have fallen into an empty site"},
 	{Name: "counts", Type: FieldCounts, Doc: "the counts that capture, e.g. `{2, 3}`: the last site must hold one of them, and so must each site of a run"},
 	{Name: "opposite", Type: FieldRow, PerPlayer: true, Doc: "take the site of the last site's column in this row, which must hold counters"},
+	{Name: "empty_opposite", Type: FieldBool, Doc: "with `opposite`: the capture happens even when the opposite site is empty (`with_last`'s counters then go alone)"},
 	{Name: "behind", Type: FieldRow, PerPlayer: true, Doc: "with `opposite`: the site of that column in this row is taken too, after the opposite one, whatever it holds"},
 	{Name: "row", Type: FieldRow, PerPlayer: true, Doc: "the last site must be in this row"},
 	{Name: "with_last", Type: FieldBool, Doc: "with `opposite`: the last site's counters go too"},
@@ -61,6 +62,7 @@ type capture struct {
 	behind   []int // per player: with opposite, the row behind it
 	row      []int // per player: the row the last site must be in; nil for any
 	withLast bool
+	emptyOpp bool // the opposite site may be empty
 	runs     []captureRun
 	unless   SiteTester
 	when     Condition
@@ -74,7 +76,7 @@ type captureRun struct {
 }
 
 func newCapture(a *Args) (*capture, error) {
-	r := &capture{wasEmpty: a.Bool("was_empty"), withLast: a.Bool("with_last"), counts: a.Counts("counts"),
+	r := &capture{wasEmpty: a.Bool("was_empty"), withLast: a.Bool("with_last"), emptyOpp: a.Bool("empty_opposite"), counts: a.Counts("counts"),
 		opposite: a.Rows("opposite"), behind: a.Rows("behind"), row: a.Rows("row"), unless: tester(a.Part("unless")),
 		into: a.Sites("into")}
 	r.when, _ = a.Part("when").(Condition)
@@ -83,6 +85,9 @@ func newCapture(a *Args) (*capture, error) {
 		r.owner = moverOwns
 	case "opponent":
 		r.owner = opponentOwns
+	}
+	if r.emptyOpp && r.opposite == nil {
+		return nil, a.Errorf("empty_opposite needs opposite (the site that may be empty)")
 	}
 	if r.behind != nil && r.opposite == nil {
 		return nil, a.Errorf("behind needs opposite (the site behind the opposite one)")
@@ -144,7 +149,7 @@ func (r *capture) Capture(c *kernel.Ctx, p, last int, wasEmpty bool) (int, error
 	opp := -1
 	if r.opposite != nil {
 		opp = b.At(r.opposite[p-1], b.Site(last).Col)
-		if opp < 0 || cells[opp] == 0 {
+		if opp < 0 || (cells[opp] == 0 && !r.emptyOpp) {
 			return 0, nil
 		}
 	}

@@ -3,6 +3,7 @@ package solve
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/matombo/matombo/host"
 )
@@ -41,9 +42,10 @@ type banks struct {
 // position variables and the player to move) into the part a database
 // varies and the part it keeps from the opening.
 type encodingLayout struct {
-	fixedMid []byte // owners, as in the opening
-	fixedEnd []byte // hands and variables, as in the opening
-	vars     int    // position variables
+	fixedMid     []byte // owners, as in the opening
+	fixedEnd     []byte // hands and variables, as in the opening
+	fixedEndVals []int  // their values
+	vars         int    // position variables
 }
 
 // StoreTag is the tag of the sites that bank counters for good.
@@ -111,6 +113,9 @@ func findBanks(g *host.Game) (*banks, error) {
 	}
 	bk.layout.fixedMid = append([]byte(nil), enc[ends[ns-1]:ends[2*ns-1]]...)
 	bk.layout.fixedEnd = append([]byte(nil), enc[ends[2*ns+1]:ends[len(ends)-2]]...)
+	for _, v := range vals[2*ns+2 : len(vals)-1] {
+		bk.layout.fixedEndVals = append(bk.layout.fixedEndVals, int(v))
+	}
 	bk.layout.vars = len(vals) - (2*ns + 2 + 2 + 1)
 	bk.mirror = findMirror(g, bk)
 	return bk, nil
@@ -224,6 +229,39 @@ func (bk *banks) bankDiff(s *host.State) int {
 	return d
 }
 
+// bankDiffOf is bankDiff from vals, the values of the position
+// (State.AppendPositionValues): its counts first, then its owners, then
+// the captured totals.
+func (bk *banks) bankDiffOf(vals []int) int {
+	d := vals[2*bk.sites] - vals[2*bk.sites+1]
+	for i, site := range bk.store {
+		if bk.owner[i] == 1 {
+			d += vals[site]
+		} else {
+			d -= vals[site]
+		}
+	}
+	return d
+}
+
+// countsOf is readCounts from vals, the values of the position.
+func (bk *banks) countsOf(vals, counts []int) int {
+	j := 0
+	for i, site := range bk.play {
+		c := vals[site]
+		counts[i] = c
+		j += c
+	}
+	return j
+}
+
+// fixedOf is fixedAsOpening from vals, the values of the position: the
+// owners, and the hands and variables after the captured totals.
+func (bk *banks) fixedOf(vals []int) bool {
+	n := bk.sites
+	return slices.Equal(vals[n:2*n], bk.owners) && slices.Equal(vals[2*n+2:len(vals)-1], bk.layout.fixedEndVals)
+}
+
 // inPlay is the number of counters on the sites in play.
 func (bk *banks) inPlay(s *host.State) int {
 	n := 0
@@ -284,21 +322,35 @@ func (bk *banks) encode(dst []byte, counts []int, banker, toMove int) []byte {
 	return binary.AppendVarint(dst, int64(toMove))
 }
 
-// fixedFast is fixedAsOpening, without encoding the position when the
-// game has no position variables.
-func (bk *banks) fixedFast(s *host.State, buf *[]byte) bool {
-	if bk.layout.vars != 0 {
-		return bk.fixedAsOpening(s, buf)
+// values appends the values (State.AppendPositionValues) of the
+// position encode encodes.
+func (bk *banks) values(dst []int, counts []int, banker, toMove int) []int {
+	rest := bk.total
+	for _, c := range counts {
+		rest -= c
 	}
-	if s.Hand(1) != 0 || s.Hand(2) != 0 {
-		return false
+	start := len(dst)
+	dst = slices.Grow(dst, 2*bk.sites+len(bk.layout.fixedEndVals)+3)
+	dst = dst[:start+bk.sites]
+	clear(dst[start:])
+	for i, p := range bk.play {
+		dst[start+p] = counts[i]
 	}
-	for i, o := range bk.owners {
-		if s.Owner(i) != o {
-			return false
+	captured := [2]int{}
+	placed := false
+	for i, s := range bk.store {
+		if bk.owner[i] == banker {
+			dst[start+s], placed = rest, true
+			break
 		}
 	}
-	return true
+	if !placed {
+		captured[banker-1] = rest
+	}
+	dst = append(dst, bk.owners...)
+	dst = append(dst, captured[0], captured[1])
+	dst = append(dst, bk.layout.fixedEndVals...)
+	return append(dst, toMove)
 }
 
 // fixedAsOpening reports whether s keeps the opening's owners, hands and

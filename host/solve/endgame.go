@@ -410,8 +410,8 @@ type dbWorker struct {
 	sc      *scorer
 	frames  []*dbFrame
 	stack   []int64
-	enc     []byte
-	buf     []byte
+	vals    []int
+	kidVals []int // the values of the position read last (State.AppendPositionValues)
 	scratch []int
 	checks  int
 }
@@ -509,8 +509,8 @@ func (w *dbWorker) value(i int64, depth int) (int, error) {
 // mover's margin to come, from its moves' values.
 func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) (int, error) {
 	b, bk, db := w.b, w.b.bk, w.b.db
-	w.enc = bk.encode(w.enc[:0], counts, banker, mover)
-	if err := w.r.SetPosition(f.cur, w.enc); err != nil {
+	w.vals = bk.values(w.vals[:0], counts, banker, mover)
+	if err := w.r.SetPositionValues(f.cur, w.vals); err != nil {
 		if ctxErr := b.ctx.Err(); ctxErr != nil {
 			return 0, ctxErr
 		}
@@ -543,11 +543,12 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 			}
 			v = fm - bank
 		} else {
-			if !bk.fixedAsOpening(f.kid, &w.buf) {
+			w.kidVals = f.kid.AppendPositionValues(w.kidVals[:0])
+			if !bk.fixedOf(w.kidVals) {
 				return 0, fmt.Errorf("%w: a move changes owners, hands or variables", errNoDB)
 			}
-			j := bk.readCounts(f.kid, f.kidCounts)
-			kidBank := bk.bankDiff(f.kid)
+			j := bk.countsOf(w.kidVals, f.kidCounts)
+			kidBank := bk.bankDiffOf(w.kidVals)
 			switch {
 			case j > w.j:
 				return 0, fmt.Errorf("%w: a move brings counters back into play", errNoDB)

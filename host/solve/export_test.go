@@ -52,3 +52,14 @@ func EndgameBytes(g *host.Game, k int) ([]byte, string, error) {
 	b, err := os.ReadFile(path)
 	return b, db.digest, err
 }
+
+// BankedPosition returns the values and the encoding the banks of g make
+// of the position with counts on the sites in play, the rest banked by
+// banker, toMove to move (for tests).
+func BankedPosition(g *host.Game, counts []int, banker, toMove int) ([]int, []byte, error) {
+	bk, err := findBanks(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bk.values(nil, counts, banker, toMove), bk.encode(nil, counts, banker, toMove), nil
+}

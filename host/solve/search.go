@@ -334,7 +334,7 @@ type searcher struct {
 	counts  []int
 	pcounts [][]int // per ply: the counts of the position there
 	alt     []int
-	buf     []byte
+	vals    []int // the values of the position read last (State.AppendPositionValues)
 	nodes   int64 // positions searched since the last tick
 	root    *host.State
 	rootK   knowledge
@@ -450,9 +450,10 @@ func (x *searcher) lookHere(s *host.State, k *knowledge) (bool, error) {
 	k.key, k.move, k.depth, k.rel = s.Key(), -1, infDepth, false
 	k.lo, k.hi = minScore, maxScore
 	if e.bk != nil {
-		k.bank = e.bk.bankDiff(s)
-		j := e.bk.readCounts(s, x.counts)
-		fixed := e.db != nil && e.bk.fixedFast(s, &x.buf)
+		x.vals = s.AppendPositionValues(x.vals[:0])
+		k.bank = e.bk.bankDiffOf(x.vals)
+		j := e.bk.countsOf(x.vals, x.counts)
+		fixed := e.db != nil && e.bk.fixedOf(x.vals)
 		if fixed && j <= e.db.k {
 			dlo, dhi := e.db.probe(x.counts, j, s.ToMove(), x.alt)
 			k.lo, k.hi = makeScore(sign(k.bank+dlo), k.bank+dlo), makeScore(sign(k.bank+dhi), k.bank+dhi)
@@ -504,8 +505,15 @@ func (x *searcher) lookTable(depth int, k *knowledge) {
 func countsKey(counts []int, mover int) uint64 {
 	h := (0x9e3779b97f4a7c15 ^ uint64(mover)) * 0xbf58476d1ce4e5b9
 	h ^= h >> 29
-	for _, c := range counts {
-		h = (h ^ uint64(c)) * 0xbf58476d1ce4e5b9
+	// Two counts a step (a count is below 2^32): each step is a bijection
+	// of h for a given pair, as with one count a step, at half the cost.
+	i := 0
+	for ; i+1 < len(counts); i += 2 {
+		h = (h ^ (uint64(uint32(counts[i])) | uint64(counts[i+1])<<32)) * 0xbf58476d1ce4e5b9
+		h ^= h >> 29
+	}
+	if i < len(counts) {
+		h = (h ^ uint64(uint32(counts[i]))) * 0xbf58476d1ce4e5b9
 		h ^= h >> 29
 	}
 	return mix64(h)
@@ -594,7 +602,8 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 	kids, know := x.states[ply], x.know[ply]
 	parent := x.pcounts[ply]
 	if e.bk != nil {
-		e.bk.readCounts(s, parent)
+		x.vals = s.AppendPositionValues(x.vals[:0])
+		e.bk.countsOf(x.vals, parent)
 	}
 	mover1 := s.ToMove() == 1
 	best := minScore

@@ -1,0 +1,47 @@
+package host
+
+import (
+	"fmt"
+	"math"
+)
+
+// AppendPositionValues appends the values AppendPosition encodes, as
+// numbers: the counts and owners of the sites, the captured totals, the
+// hands, the position variables and the player to move, in that order.
+// It does not allocate when dst has room.
+func (s *State) AppendPositionValues(dst []int) []int {
+	for _, c := range s.k.Cells[:s.g.def.Layout.KeyLen] {
+		dst = append(dst, int(c))
+	}
+	return dst
+}
+
+// SetPositionValues is SetPosition from the values of a position
+// (AppendPositionValues) instead of their encoding, for a loop that sets
+// up many positions it makes itself: dst becomes the state of that
+// position, checked as SetPosition checks it. On error dst is unchanged.
+func (r *Runner) SetPositionValues(dst *State, vals []int) error {
+	if err := r.check(dst); err != nil {
+		return err
+	}
+	vm, err := r.machine()
+	if err != nil {
+		return err
+	}
+	lay := r.g.def.Layout
+	if len(vals) != lay.KeyLen {
+		return &PositionError{Source: "position", Msg: fmt.Sprintf("%d values, want %d", len(vals), lay.KeyLen)}
+	}
+	cells := vm.CellBuffer()
+	for i, v := range vals {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return &PositionError{Source: "position", Msg: fmt.Sprintf("value %d of %d is out of range", i+1, lay.KeyLen)}
+		}
+		cells = append(cells, int32(v))
+	}
+	vm.KeepCellBuffer(cells)
+	if err := r.g.checkCells(cells); err != nil {
+		return err
+	}
+	return vm.SetCells(&dst.k, cells)
+}
