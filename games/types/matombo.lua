@@ -355,7 +355,7 @@ function matombo.sowing_legal(spec) end
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.sowing_play(spec) end
 ---(p) → moves emitted: emits a move of kind `kind` for each site p may sow from: the sites of the filter `from` that match, or those of p's list `sites` that hold counters, in that order. `feeding` keeps only the sowings that reach a site another player owns along the track; `ends` only those for which `ends(p, site)` is true (a `relay_ends_rule`); `none` emits one move of that kind (no sites) when there is no sowing (a pass). With `tracks` a move names its direction by the first site sown, or with `start` by the direction's start site, and a site of `toward` moves only in its direction.
----@param spec {kind: matombo.Kind|string, from: (matombo.Filter)|(matombo.Filter)[]?, tracks: matombo.Track[]|matombo.Track[][]?, sites: (matombo.Site[])|(matombo.Site[])[]?, feeding: (matombo.Track|string)|(matombo.Track|string)[]?, ends: function?, none: matombo.Kind|string?, start: matombo.Site[][]?, toward: matombo.Site[][]?}
+---@param spec {kind: matombo.Kind|string, from: (matombo.Filter)|(matombo.Filter)[]?, tracks: matombo.Track[]|matombo.Track[][]?, sites: (matombo.Site[])|(matombo.Site[])[]?, feeding: (matombo.Track|string)|(matombo.Track|string)[]?, ends: function?, none: matombo.Kind|string?, start: matombo.Site[][]?, toward: matombo.Site[][]?, toward_alone: (matombo.Filter)|(matombo.Filter)[]?, else_from: (matombo.Filter)|(matombo.Filter)[]?, skip: matombo.Var|string?}
 ---@return fun(p: integer): integer
 function matombo.sowings_rule(spec) end
 ---(last, owner) → boolean: with the table of a capture (`counts`, `runs`): whether that capture from `last` would take every counter on the sites `owner` owns (a capture of everything, which some games forbid).
@@ -366,6 +366,10 @@ function matombo.takes_all_rule(spec) end
 ---@param spec {winner: ("mover"|"next"|"draw")}
 ---@return fun(reason: string)
 function matombo.winner_rule(spec) end
+---(p, kind, sites...) → boolean: whether some move test of the list holds for the move, asked in order until one does: a cheap test first (a `relay_ends_rule`), a costly one (a script's, an `ends_rule`) only for the moves it leaves.
+---@param spec table
+---@return fun(p: integer, kind: matombo.Kind, ...: integer): boolean
+function matombo.any_move_rule(spec) end
 ---(p, n): `(p, left)`: with `left > 0` and a site of the filter `from` to take from, p makes `left` more choices, one decision each: the pending decision becomes `-left` and p decides next. Otherwise it becomes 0: the move is over.
 ---@param spec {pending: matombo.Var|string, from: (matombo.Filter)|(matombo.Filter)[]}
 ---@return fun(p: integer, n: integer?)
@@ -402,7 +406,7 @@ function matombo.house_rule(spec) end
 ---@param spec {continue: matombo.Kind|string, stop: matombo.Kind|string, ends: function?}
 ---@return fun(p: integer, at: matombo.Site): integer
 function matombo.relay_choices_rule(spec) end
----(p, site) → boolean: with the table of a relay: whether the relay from `from` ends (in an empty site or at the stop tag) within `max_laps` laps, without changing the state, as `matombo.relay_ends`.
+---(p, site) → boolean: with the table of a relay: whether the relay from `from` ends (in an empty site or at the stop tag) within `max_laps` laps, without changing the state, as `matombo.relay_ends`. As a move test (`ends(p, kind, from, first)`, a `sowings_rule`'s `ends` with `tracks`) the relay goes in the direction the move names by the first site it sows.
 ---@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, lap: function?, lap_tag: matombo.Tag|string?}
 ---@return fun(p: integer, site: matombo.Site?): boolean
 function matombo.relay_ends_rule(spec) end

@@ -32,7 +32,7 @@ func init() {
 			return &r, err
 		}})
 	Register(Spec{Name: "relay_ends_rule", Group: "Relays and decisions", Slot: SlotSiteTest,
-		Doc:    "with the table of a relay: whether the relay from `from` ends (in an empty site or at the stop tag) within `max_laps` laps, without changing the state, as `matombo.relay_ends`",
+		Doc:    "with the table of a relay: whether the relay from `from` ends (in an empty site or at the stop tag) within `max_laps` laps, without changing the state, as `matombo.relay_ends`. As a move test (`ends(p, kind, from, first)`, a `sowings_rule`'s `ends` with `tracks`) the relay goes in the direction the move names by the first site it sows",
 		Fields: relayFields,
 		New: func(a *Args) (any, error) {
 			r, err := newRelay(a)
@@ -209,6 +209,22 @@ func (r *relayEnds) BeginSites(c *kernel.Ctx, b *kernel.Batch, p int) {
 
 func (r *relayEnds) TestInBatch(c *kernel.Ctx, b *kernel.Batch, p, from int) (bool, error) {
 	return c.RelayEnds("relay_ends", r.tracks[p-1], from, r.stop, r.maxLaps, b.Settled, &b.Work)
+}
+
+// TestMove reports whether the relay of a move ends: from its first site,
+// along the direction the move names by the first site it sows (with
+// `tracks`; otherwise p's track).
+func (r *relayEnds) TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error) {
+	from, t := int(m.Sites[0]), r.tracks[p-1]
+	if m.N >= 2 {
+		var err error
+		if t, err = toward(c, r.dirs[p-1], from, int(m.Sites[1])); err != nil {
+			return false, err
+		}
+	}
+	bounded := r.lap == nil && c.RelayBounded(t, r.stop, r.maxLaps)
+	work := kernel.SowWork(c.Def.Layout.Sites)
+	return c.RelayEnds("relay_ends", t, from, r.stop, r.maxLaps, bounded, &work)
 }
 
 // ---- relay_choices_rule ----

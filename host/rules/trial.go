@@ -31,6 +31,16 @@ func init() {
 			r.directed, _ = r.relay.(DirectedRelayer)
 			return r, nil
 		}})
+	Register(Spec{Name: "any_move_rule", Group: "Relays and decisions", Slot: SlotMoveTest,
+		Doc:    "whether some move test of the list holds for the move, asked in order until one does: a cheap test first (a `relay_ends_rule`), a costly one (a script's, an `ends_rule`) only for the moves it leaves",
+		Fields: []Field{{Name: List, Type: FieldParts, Slot: SlotMoveTest, Required: true, Min: 1, Doc: "the move tests"}},
+		New: func(a *Args) (any, error) {
+			r := &anyMove{}
+			for _, x := range a.Parts(List) {
+				r.tests = append(r.tests, x.(MoveTester))
+			}
+			return r, nil
+		}})
 	Register(Spec{Name: "first_lap_rule", Group: "Relays and decisions", Slot: SlotMoveTest,
 		Doc: "whether a move's first lap ends where `lap` acts (a lap that captures), tried on a copy of the counts: the first lap sows every counter of the site moved from, in the move's direction",
 		Fields: []Field{
@@ -113,6 +123,19 @@ func (r *ends) TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error) {
 		return err
 	})
 	return how != kernel.RelayLaps, err
+}
+
+// ---- any_move_rule ----
+
+type anyMove struct{ tests []MoveTester }
+
+func (r *anyMove) TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error) {
+	for _, t := range r.tests {
+		if ok, err := t.TestMove(c, p, m); ok || err != nil {
+			return ok, err
+		}
+	}
+	return false, nil
 }
 
 // ---- first_lap_rule ----
