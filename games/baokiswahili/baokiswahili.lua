@@ -138,26 +138,25 @@ local TOWARD = { {}, {} } -- the kichwa and kimbi by the direction NEAREST gives
 for s, d in pairs(NEAREST) do TOWARD[d][#TOWARD[d] + 1] = s end
 table.sort(TOWARD[1])
 table.sort(TOWARD[2])
+local INWARD_BY_DIR = { {}, {} } -- the kichwa by their direction towards the centre
 for p = 1, 2 do -- Z13: the direction from each kichwa towards the centre
   for d = 1, 2 do
     local k = KICHWA[p][d]
     INWARD[k] = FRONT[m.next(TRACK[p][CW], k)] == p and CW or ACW
+    table.insert(INWARD_BY_DIR[INWARD[k]], k)
   end
 end
 
--- Each player's holes in board order, and their front and back rows.
-local HOLES, FRONT_HOLES, BACK_HOLES = { {}, {} }, { {}, {} }, { {}, {} }
+-- Each player's holes in board order, and their front rows.
+local HOLES, FRONT_HOLES = { {}, {} }, { {}, {} }
 for s = 1, 4 * N do
   local p = s <= B0 + N and 1 or 2
   HOLES[p][#HOLES[p] + 1] = s
-  if FRONT[s] then
-    FRONT_HOLES[p][#FRONT_HOLES[p] + 1] = s
-  else
-    BACK_HOLES[p][#BACK_HOLES[p] + 1] = s
-  end
+  if FRONT[s] then FRONT_HOLES[p][#FRONT_HOLES[p] + 1] = s end
 end
 local FRONT_ROW = { m.filter { row = 2, min = 1 }, m.filter { row = 3, min = 1 } }
 local FRONT_BIG = { m.filter { row = 2, min = 2 }, m.filter { row = 3, min = 2 } }
+local BACK_BIG = { m.filter { row = 1, min = 2 }, m.filter { row = 4, min = 2 } }
 local SIDE = { m.filter { track = TRACK[1][CW] }, m.filter { track = TRACK[2][CW] } }
 -- Z11: the holes a capture move may start from, 2 to 15 seeds.
 local CAPTURING = { m.filter { track = TRACK[1][CW], min = 2, max = 15 }, m.filter { track = TRACK[2][CW], min = 2, max = 15 } }
@@ -432,15 +431,32 @@ local function emit_takasa(p, holes, ok, namua, blocked)
   return k
 end
 
+-- Z16 in the mtaji stage, a move test (p, kind, from, first hole sown):
+-- the plain relay of the hole's seeds ends (a native relay_ends_rule in
+-- the move's direction), or the takasa, which may stop early (in the
+-- house with house_in_mtaji, in the hole takasia blocks), ends when
+-- played out on a scratch copy (matombo.try).
+local function z16_stops_early(p, _, from, first_sown)
+  if not HOUSE_IN_MTAJI and get(TAKASIA) == 0 then return false end
+  local d = AHEAD[p][CW][from][1] == first_sown and CW or ACW
+  return try(takasa_move, p, from, d, false, false) ~= "laps"
+end
+local z16_mtaji_ends = m.rule("z16_mtaji_ends", m.any_move_rule {
+  m.relay_ends_rule { tracks = TRACK, max_laps = MAX_LAPS }, z16_stops_early,
+})
+
 -- Z12 "In the mtaji stage, when no capture move is possible, the mover
 -- sows a hole of their front row holding two seeds or more (the house
 -- too), either way; only when the front row has no such hole, a hole of
--- the back row holding two or more." Not the hole takasia blocks (Z14).
-local function two_or_more(_, s) return count(s) >= 2 end
-local z12_mtaji_takasa = m.rule("z12_mtaji_takasa", function(p)
-  local holes = first(FRONT_BIG[p]) and FRONT_HOLES[p] or BACK_HOLES[p]
-  return emit_takasa(p, holes, two_or_more, false, get(TAKASIA))
-end)
+-- the back row holding two or more." Not the hole takasia blocks (Z14);
+-- a kichwa sows only towards the centre when it is the only occupied
+-- hole of the front row, or always with kichwa_inward (Z13); only moves
+-- that end (Z16). Native rules: a sowings_rule.
+local z12_mtaji_takasa = m.rule("z12_mtaji_takasa", m.sowings_rule {
+  kind = SOW, from = FRONT_BIG, else_from = BACK_BIG, tracks = TRACK, skip = TAKASIA,
+  toward = INWARD_BY_DIR, toward_alone = not KICHWA_INWARD and FRONT_ROW or nil,
+  ends = z16_mtaji_ends,
+})
 
 -- Z7 "In the namua stage, when a hole of the mover's front row holding
 -- seeds faces a hole holding seeds, the mover must capture: a seed from
