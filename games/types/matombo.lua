@@ -406,8 +406,8 @@ function matombo.house_rule(spec) end
 ---@param spec {continue: matombo.Kind|string, stop: matombo.Kind|string, ends: function?}
 ---@return fun(p: integer, at: matombo.Site): integer
 function matombo.relay_choices_rule(spec) end
----(p, site) → boolean: with the table of a relay: whether the relay from `from` ends (in an empty site or at the stop tag) within `max_laps` laps, without changing the state, as `matombo.relay_ends`. As a move test (`ends(p, kind, from, first)`, a `sowings_rule`'s `ends` with `tracks`) the relay goes in the direction the move names by the first site it sows.
----@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, lap: function?, lap_tag: matombo.Tag|string?}
+---(p, site) → boolean: with the table of a relay: whether the relay from `from` ends (in an empty site or at the stop tag) within `max_laps` laps, without changing the state, as `matombo.relay_ends`; with `drop`, that many counters put into `from` first. As a move test (`ends(p, kind, from, first)`, a `sowings_rule`'s `ends` with `tracks`) the relay goes in the direction the move names by the first site it sows.
+---@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, lap: function?, lap_tag: matombo.Tag|string?, drop: integer?}
 ---@return fun(p: integer, site: matombo.Site?): boolean
 function matombo.relay_ends_rule(spec) end
 ---play(p, kind, ...): a move of kind `sow` relays with `relay(p, from)`; a relay that ends at a stop waits there (the pending decision becomes the site) for a move of kind `continue` (sow on from it) or `stop`; one that ends in an empty site is followed by `capture(p, last, true)`, and a capture by `bonus(p, bonus_count)`; a move of kind `take` captures the site chosen, then `bonus(p, left - 1)`. With `irreversible` a capture forgets every earlier position. Other kinds go to `other`.

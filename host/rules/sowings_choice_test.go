@@ -150,6 +150,38 @@ func TestRelayEndsMove(t *testing.T) {
 	require.Error(t, err, "no direction sows from b2 into c1")
 }
 
+// TestRelayEndsDrop: with drop the relay is tried with that many more
+// counters in the site it starts from, as a move test and as a site
+// test, and the counts are left as they were.
+func TestRelayEndsDrop(t *testing.T) {
+	f := newRingFixture(t)
+	// b2's one seed and the one dropped: clockwise to b3, b4 (empty:
+	// ends); without the drop the one seed ends in b3, holding one
+	// (a second lap, over a limit of one).
+	f.counts(t, map[string]int32{"b2": 1, "b3": 1})
+	for _, c := range []struct {
+		drop int
+		want bool
+	}{{0, false}, {1, true}} {
+		x, err := f.make(t, "relay_ends_rule", func(a *Args) {
+			a.Set("tracks", f.dirs)
+			a.Set("max_laps", 1)
+			a.Set("drop", c.drop)
+		})
+		require.NoError(t, err)
+		before := append([]int32(nil), f.s.Cells...)
+		m := kernel.Move{Kind: kindRingSow, N: 2}
+		m.Sites[0], m.Sites[1] = uint16(f.site(t, "b2")), uint16(f.site(t, "b3"))
+		ok, err := x.(MoveTester).TestMove(f.c, 1, m)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, ok, "move, drop %d", c.drop)
+		ok, err = x.(SiteTester).TestSite(f.c, 1, f.site(t, "b2"))
+		require.NoError(t, err)
+		assert.Equal(t, c.want, ok, "site, drop %d", c.drop)
+		assert.Equal(t, before, f.s.Cells, "the counts are unchanged")
+	}
+}
+
 // moveTestFunc is a move test of a Go function, for any_move_rule.
 type moveTestFunc func(m kernel.Move) (bool, error)
 
