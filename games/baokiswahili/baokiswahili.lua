@@ -17,10 +17,10 @@
 --   Z10 safari: stop in the house or sow it on                -> z10_safari
 --   Z11 mtaji: captures from the first lap, the 16-seed rule  -> z11_first_lap, z11_mtaji_captures
 --   Z12 mtaji: takasa from the front row if possible          -> z12_mtaji_takasa
---   Z13 a lone kichwa sows towards the centre                 -> z13_direction_allowed
+--   Z13 a lone kichwa sows towards the centre                 -> z13_inward
 --   Z14 takasia: a hole the opponent may not sow              -> z14_takasia
 --   Z15 the end: an empty front row, or no move               -> z15_front_row_empty, z15_captured_out, z15_blocked
---   Z16 a move that would never end is not legal              -> z16_ends
+--   Z16 a move that would never end is not legal              -> z16_ends, z16_namua_ends, z16_mtaji_ends
 --   Z17 the third repetition of a position is a draw          -> z17_repetition
 --   Z18 the variants (parameters takasia, house_in_mtaji,     -> P.* below
 --       kichwa_inward, house_min)
@@ -183,7 +183,7 @@ local STOP = m.move("stop", "stop", { prompt = "Stop the move in your house and 
 
 local count, take, sow, nxt, sum, finish = m.count, m.take, m.sow, m.next, m.sum, m.finish
 local emit, try, get, set, hand, set_hand, add = m.emit, m.try, m.get, m.set, m.hand, m.set_hand, m.add
-local relay_ends, first = m.relay_ends, m.first
+local first = m.first
 
 -- Z2 "Each player has six seeds in their house and two in each of the
 -- two holes to its right, ten on the board, and 22 in hand: 64 seeds in
@@ -366,13 +366,11 @@ end
 
 -- Z13 "When the only occupied hole of the mover's front row is a kichwa, a
 -- takasa from it sows towards the centre of the front row, never into the
--- back row" (with kichwa_inward, Z18, every takasa from a kichwa does).
--- Whether a takasa from s may go in direction d.
-local z13_direction_allowed = m.rule("z13_direction_allowed", function(p, s, d)
-  local inward = INWARD[s]
-  if not inward or inward == d then return true end
-  return not KICHWA_INWARD and count(s) ~= sum(FRONT_ROW[p])
-end)
+-- back row" (with kichwa_inward, Z18, every takasa from a kichwa does):
+-- the fields of the takasa listings (sowings_rule) that keep a kichwa to
+-- its direction towards the centre while it is the only occupied hole of
+-- the front row (always, with kichwa_inward).
+local z13_inward = { toward = INWARD_BY_DIR, toward_alone = not KICHWA_INWARD and FRONT_ROW or nil }
 
 -- A whole takasa move of p from `from` in direction d, in the namua stage
 -- a seed put in first; the house in namua sows only two seeds (Z8).
@@ -384,79 +382,55 @@ local function takasa_move(p, from, d, namua, tax)
   return sow_from("takasa", namua, p, from, d, tax and 2 or nil)
 end
 
--- The plain relay of a namua takasa's seeds, the seed put in first: for
--- z16_ends, on a scratch copy.
-local function seeded_relay_ends(p, from, d)
-  add(from, 1)
-  return relay_ends(TRACK[p][d], from, nil, MAX_LAPS)
-end
-
 -- Z16 "A move that would go on for more than 1,000 laps never ends, and is
 -- not legal ... Capture moves always end." A takasa is a relay without
 -- captures, which may stop early (in the house, in a hole takasia blocks):
--- lap for lap it follows the plain relay of its seeds, which the host
--- tries in Go (matombo.relay_ends). When that ends, the move does; when it
--- does not and nothing can stop it (the mtaji stage, no takasia), the move
--- does not either; otherwise, and for the house's two seeds (Z8), the move
--- is played out on a scratch copy of the state (matombo.try).
+-- lap for lap it follows the plain relay of its seeds, which the listings
+-- try in Go first (z16_namua_ends, z16_mtaji_ends: a relay_ends_rule in
+-- the move's direction, in the namua stage with the seed from the hand
+-- put in). When that ends, the move does; when it does not, the move is
+-- played out on a scratch copy of the state (matombo.try): z16_ends, also
+-- for the house's two seeds (Z8), whose plain relay says nothing.
 local z16_ends = m.rule("z16_ends", function(p, from, d, namua, tax)
-  if not tax then
-    local plain
-    if namua then
-      plain = try(seeded_relay_ends, p, from, d)
-    else
-      plain = relay_ends(TRACK[p][d], from, nil, MAX_LAPS)
-    end
-    if plain then return true end
-    if not namua and not HOUSE_IN_MTAJI and get(TAKASIA) == 0 then return false end
-  end
   return try(takasa_move, p, from, d, namua, tax) ~= "laps"
 end)
 
--- Emits the takasa sowings of p from the holes of `holes` that `ok`
--- allows (Z12, Z8), both ways, as Z13 and Z16 allow; returns how many.
-local function emit_takasa(p, holes, ok, namua, blocked)
-  local k = 0
-  for _, s in ipairs(holes) do
-    if s ~= blocked and ok(p, s) then
-      local tax = namua and s == HOUSE[p] and z9_functional(p)
-      for d = CW, ACW do
-        if z13_direction_allowed(p, s, d) and z16_ends(p, s, d, namua, tax) then
-          emit(SOW, s, AHEAD[p][d][s][1])
-          k = k + 1
-        end
-      end
-    end
-  end
-  return k
+-- The direction of the move of p from `from` that sows `first_sown` first.
+local function direction(p, from, first_sown)
+  return AHEAD[p][CW][from][1] == first_sown and CW or ACW
 end
 
--- Z16 in the mtaji stage, a move test (p, kind, from, first hole sown):
--- the plain relay of the hole's seeds ends (a native relay_ends_rule in
--- the move's direction), or the takasa, which may stop early (in the
--- house with house_in_mtaji, in the hole takasia blocks), ends when
--- played out on a scratch copy (matombo.try).
-local function z16_stops_early(p, _, from, first_sown)
-  if not HOUSE_IN_MTAJI and get(TAKASIA) == 0 then return false end
-  local d = AHEAD[p][CW][from][1] == first_sown and CW or ACW
-  return try(takasa_move, p, from, d, false, false) ~= "laps"
+-- Z16 for the listings, move tests (p, kind, from, first hole sown): the
+-- plain relay, then the move played out. In the mtaji stage only the
+-- house (house_in_mtaji) or takasia can stop a relay early.
+local function z16_namua_played(p, _, from, first_sown)
+  return z16_ends(p, from, direction(p, from, first_sown), true, false)
 end
-local z16_mtaji_ends = m.rule("z16_mtaji_ends", m.any_move_rule {
-  m.relay_ends_rule { tracks = TRACK, max_laps = MAX_LAPS }, z16_stops_early,
+local function z16_mtaji_played(p, _, from, first_sown)
+  if not HOUSE_IN_MTAJI and get(TAKASIA) == 0 then return false end
+  return z16_ends(p, from, direction(p, from, first_sown), false, false)
+end
+local z16_namua_ends = m.rule("z16_namua_ends", m.any_move_rule {
+  m.relay_ends_rule { tracks = TRACK, max_laps = MAX_LAPS, drop = 1 }, z16_namua_played,
 })
+local z16_mtaji_ends = m.rule("z16_mtaji_ends", m.any_move_rule {
+  m.relay_ends_rule { tracks = TRACK, max_laps = MAX_LAPS }, z16_mtaji_played,
+})
+
+-- A takasa listing (native rules): the sowings of `t` both ways, as Z13
+-- and the Z16 test `ends` allow.
+local function takasas(t, ends)
+  t.kind, t.tracks, t.ends = SOW, TRACK, ends
+  t.toward, t.toward_alone = z13_inward.toward, z13_inward.toward_alone
+  return m.sowings_rule(t)
+end
 
 -- Z12 "In the mtaji stage, when no capture move is possible, the mover
 -- sows a hole of their front row holding two seeds or more (the house
 -- too), either way; only when the front row has no such hole, a hole of
--- the back row holding two or more." Not the hole takasia blocks (Z14);
--- a kichwa sows only towards the centre when it is the only occupied
--- hole of the front row, or always with kichwa_inward (Z13); only moves
--- that end (Z16). Native rules: a sowings_rule.
-local z12_mtaji_takasa = m.rule("z12_mtaji_takasa", m.sowings_rule {
-  kind = SOW, from = FRONT_BIG, else_from = BACK_BIG, tracks = TRACK, skip = TAKASIA,
-  toward = INWARD_BY_DIR, toward_alone = not KICHWA_INWARD and FRONT_ROW or nil,
-  ends = z16_mtaji_ends,
-})
+-- the back row holding two or more." Not the hole takasia blocks (Z14).
+local z12_mtaji_takasa = m.rule("z12_mtaji_takasa",
+  takasas({ from = FRONT_BIG, else_from = BACK_BIG, skip = TAKASIA }, z16_mtaji_ends))
 
 -- Z7 "In the namua stage, when a hole of the mover's front row holding
 -- seeds faces a hole holding seeds, the mover must capture: a seed from
@@ -476,21 +450,35 @@ local z7_namua_captures = m.rule("z7_namua_captures", m.sowings_rule {
 -- unless it is the only occupied hole of the front row: then the mover
 -- takes just two seeds from the house; without a functional house, not
 -- into a hole of one seed, unless every occupied hole of the front row
--- holds one." Whether p may start a namua takasa from s.
-local z8_namua_takasa = m.rule("z8_namua_takasa", function(p, s)
-  local n = count(s)
-  if n == 0 then return false end
-  if z9_functional(p) then
-    return s ~= HOUSE[p] or n == sum(FRONT_ROW[p])
-  end
-  return n >= 2 or first(FRONT_BIG[p]) == nil
-end)
-
--- Z8: emits p's namua takasa moves, from the front holes z8_namua_takasa
--- allows, both ways, as Z13 and Z16 allow.
-local function namua_takasas(p)
-  return emit_takasa(p, FRONT_HOLES[p], z8_namua_takasa, true, 0)
+-- holds one." Emits p's namua takasa moves (holes in board order,
+-- clockwise first) and returns how many.
+local function z8_house_alone(p)
+  return z9_functional(p) and count(HOUSE[p]) == sum(FRONT_ROW[p])
 end
+local function z8_house_tax(p) -- the house is no kichwa: both ways (Z13)
+  local h, k = HOUSE[p], 0
+  for d = CW, ACW do
+    if z16_ends(p, h, d, true, true) then
+      emit(SOW, h, AHEAD[p][d][h][1])
+      k = k + 1
+    end
+  end
+  return k
+end
+local BESIDE_HOUSE = { {}, {} } -- the front holes but the house
+for p = 1, 2 do
+  for _, s in ipairs(FRONT_HOLES[p]) do
+    if s ~= HOUSE[p] then BESIDE_HOUSE[p][#BESIDE_HOUSE[p] + 1] = s end
+  end
+end
+local z8_namua_takasa = m.rule("z8_namua_takasa", m.if_rule {
+  when = z8_house_alone, emit = z8_house_tax,
+  otherwise = m.if_rule {
+    when = HOUSES,
+    emit = takasas({ sites = BESIDE_HOUSE }, z16_namua_ends),
+    otherwise = takasas({ from = FRONT_BIG, else_from = FRONT_ROW }, z16_namua_ends),
+  },
+})
 
 -- Z7: a namua capture at `at`, the captured seeds sown in from the
 -- kichwa the move names, a native rule: the seed from the hand goes in,
@@ -584,7 +572,7 @@ local legal = m.if_rule {
   emit = m.emit_rule { moves = { SAFARI, STOP } },
   otherwise = m.if_rule {
     when = m.compare_rule { amount = m.hand_rule {}, op = ">", value = 0 },
-    emit = m.first_of_rule { z7_namua_captures, namua_takasas },
+    emit = m.first_of_rule { z7_namua_captures, z8_namua_takasa },
     otherwise = m.first_of_rule { z11_mtaji_captures, z12_mtaji_takasa },
   },
 }
