@@ -538,6 +538,10 @@ function matombo.empty_rule(spec) end
 ---@param spec {player: ("mover"|"next"|"each"|"any")?}
 ---@return fun(p: integer): integer
 function matombo.hand_rule(spec) end
+---(p) → boolean: whether `moves` lists some move for the player (p, or with `player = "next"` the player after p, as if it were their decision), the moves listed taken off again: a threat the next player could carry out (a capture they have).
+---@param spec {moves: function, player: ("mover"|"next")?}
+---@return fun(p: integer): boolean
+function matombo.has_moves_rule(spec) end
 ---(p) → boolean: the player owns `length` consecutive sites of one of the board's lines.
 ---@param spec {length: integer, player: ("mover"|"next"|"each"|"any")?}
 ---@return fun(p: integer): boolean
