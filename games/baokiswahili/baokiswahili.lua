@@ -355,14 +355,9 @@ local z11_mtaji_captures = m.rule("z11_mtaji_captures", m.sowings_rule {
   },
 })
 
--- Whether p has a mtaji capture move.
-local function can_capture(p)
-  for _, s in ipairs(HOLES[p]) do
-    local n = count(s)
-    if n >= 2 and n < 16 and (z11_first_lap(p, s, CW, n) or z11_first_lap(p, s, ACW, n)) then return true end
-  end
-  return false
-end
+-- Whether the player after p has a mtaji capture move (Z14), a native
+-- rule asking z11_mtaji_captures.
+local OPPONENT_CAN_CAPTURE = m.has_moves_rule { moves = z11_mtaji_captures, player = "next" }
 
 -- Z13 "When the only occupied hole of the mover's front row is a kichwa, a
 -- takasa from it sows towards the centre of the front row, never into the
@@ -519,7 +514,7 @@ end)
 -- takasa_lap_end.)
 local z14_takasia = m.rule("z14_takasia", function(p)
   local q = 3 - p
-  if not TAKASIA_ON or hand(q) > 0 or can_capture(q) then return 0 end
+  if not TAKASIA_ON or hand(q) > 0 or OPPONENT_CAN_CAPTURE(p) then return 0 end
   local threatened = nil
   for _, s in ipairs(HOLES[p]) do
     local n = count(s)
