@@ -554,6 +554,10 @@ function matombo.none_rule(spec) end
 ---@param spec {cond: function}
 ---@return fun(p: integer): boolean
 function matombo.not_rule(spec) end
+---(p) → number: the site (from 1) that every move `moves` lists for p aims at, when they all aim at one and the same; 0 when they aim at more than one, or there is no move. A move aims at the site of the row `opposite` facing the end of its first lap: all the counters of the site it starts from sown one per site along its direction (the threat of a player whose captures all take one site).
+---@param spec {moves: function, tracks: matombo.Track[]|matombo.Track[][], opposite: (integer)|(integer)[]}
+---@return fun(p: integer): integer
+function matombo.one_target_rule(spec) end
 ---(p) → boolean: p is the player `number` (Player 1's first drop, say).
 ---@param spec {number: integer}
 ---@return fun(p: integer): boolean
