@@ -358,6 +358,10 @@ local z11_mtaji_captures = m.rule("z11_mtaji_captures", m.sowings_rule {
 -- Whether the player after p has a mtaji capture move (Z14), a native
 -- rule asking z11_mtaji_captures.
 local OPPONENT_CAN_CAPTURE = m.has_moves_rule { moves = z11_mtaji_captures, player = "next" }
+-- The hole of the opponent's front row that p's mtaji capture moves would
+-- all take (the one facing the end of every first lap), or 0 (Z14), a
+-- native rule asking z11_mtaji_captures.
+local ONE_TARGET = m.one_target_rule { moves = z11_mtaji_captures, tracks = TRACK, opposite = { 3, 2 } }
 
 -- Z13 "When the only occupied hole of the mover's front row is a kichwa, a
 -- takasa from it sows towards the centre of the front row, never into the
@@ -515,20 +519,8 @@ end)
 local z14_takasia = m.rule("z14_takasia", function(p)
   local q = 3 - p
   if not TAKASIA_ON or hand(q) > 0 or OPPONENT_CAN_CAPTURE(p) then return 0 end
-  local threatened = nil
-  for _, s in ipairs(HOLES[p]) do
-    local n = count(s)
-    if n >= 2 and n < 16 then
-      for d = CW, ACW do
-        if z11_first_lap(p, s, d, n) then
-          local f = FACING[AHEAD[p][d][s][n]]
-          if threatened and threatened ~= f then return 0 end
-          threatened = f
-        end
-      end
-    end
-  end
-  if not threatened or z9_functional(q) and threatened == HOUSE[q] then return 0 end
+  local threatened = ONE_TARGET(p)
+  if threatened == 0 or z9_functional(q) and threatened == HOUSE[q] then return 0 end
   local n = count(threatened)
   if n == sum(FRONT_ROW[q]) or n >= 2 and m.count_sites(FRONT_BIG[q]) == 1 then return 0 end
   return threatened
