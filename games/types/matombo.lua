@@ -378,8 +378,8 @@ function matombo.bonus_rule(spec) end
 ---@param spec {tracks: matombo.Track[]|matombo.Track[][], opposite: (integer)|(integer)[], start: matombo.Site[][], toward: matombo.Site[][]?, ends_when: function?}
 ---@return fun(p: integer, last: matombo.Site, track: matombo.Track, laps: integer): any
 function matombo.capture_sow_rule(spec) end
----(p, sites...): `(p, s, d)`: one counter from p's hand goes into `s`, then the `lap` of `relay` (a `relay_rule` with `tracks` and `lap`) is asked about `s` as about the end of a lap of p's in the direction the move names with `d` (its `start` site, or else the first site sown), and the relay goes on as the lap says: a capture sown in and relayed, the sowing of `s` on, or nothing. With `pending`, when that variable is not 0 after the relay (a decision waits), p moves next; with `irreversible` the move forgets every earlier position. Then `after(p, 0)` for each part of `after`, in order, until the game ends.
----@param spec {relay: function, start: matombo.Site[][]?, pending: matombo.Var|string?, irreversible: boolean?, after: function[]?}
+---(p, sites...): `(p, s, d)`: one counter from p's hand goes into `s`, then the `lap` of `relay` (a `relay_rule` with `tracks` and `lap`) is asked about `s` as about the end of a lap of p's in the direction the move names with `d` (its `start` site, or else the first site sown), and the relay goes on as the lap says: a capture sown in and relayed, the sowing of `s` on, or nothing; with `sow_on`, `s` is sown on without asking. With `pending`, when that variable is not 0 after the relay (a decision waits), p moves next; with `irreversible` the move forgets every earlier position. Then `after(p, 0)` for each part of `after`, in order, until the game ends.
+---@param spec {relay: function, start: matombo.Site[][]?, pending: matombo.Var|string?, irreversible: boolean?, after: function[]?, sow_on: boolean?, house: function?}
 ---@return fun(p: integer, ...: matombo.Site)
 function matombo.drop_relay_play(spec) end
 ---(p, kind, sites...) → boolean: whether a move's relay ends within the relay's lap limit, tried on a copy of the state (a relay whose laps capture and sow on cannot be bounded without playing it).
@@ -474,6 +474,10 @@ function matombo.except_rule(spec) end
 ---@param spec table
 ---@return fun(p: integer): integer
 function matombo.first_of_rule(spec) end
+---(p, sites...): `(p, sites...)`: a move played by `play` when `when(p)` holds, otherwise by `otherwise` (a stage of the game whose moves of one kind play another way).
+---@param spec {when: function, play: function, otherwise: function}
+---@return fun(p: integer, ...: matombo.Site)
+function matombo.if_play(spec) end
 ---(p) → moves emitted: the moves of `emit(p)` when `when(p)` holds, otherwise those of `otherwise(p)` (none without it): a first drop that must go to the centre, removals while a mill's removal is pending.
 ---@param spec {when: function, emit: function, otherwise: function?}
 ---@return fun(p: integer): integer
