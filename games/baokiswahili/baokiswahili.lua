@@ -12,7 +12,8 @@
 --   Z5  a capture, and captures are compulsory                -> z6_capture_lap, z11_mtaji_captures
 --   Z6  which kichwa the captured seeds go in from            -> z6_capture_lap
 --   Z7  namua: a capture by putting a seed in                 -> z7_namua_captures, z7_namua_capture
---   Z8  namua: takasa, a move that cannot capture             -> z8_namua_takasa, z8_namua_takasa_move
+--   Z8  namua: takasa, a move that cannot capture             -> z8_namua_takasa, z8_namua_takasa_sow,
+--                                                                z8_namua_takasa_move
 --   Z9  the house: functional, lost, its namua role           -> z9_functional, z9_house_lost, z9_*_lap_*
 --   Z10 safari: stop in the house or sow it on                -> z10_safari
 --   Z11 mtaji: captures from the first lap, the 16-seed rule  -> z11_first_lap, z11_mtaji_captures
@@ -79,7 +80,8 @@ local HAND = 22
 m.board { rows = { "a", "b", "c", "d" }, columns = N }
 local A0, B0, C0, D0 = 0, N, 2 * N, 3 * N
 local HOUSE = { B0 + 5, C0 + 4 }
-m.mark(m.tag("house", HOUSE, { doc = "a house (nyumba): while it holds enough seeds, a lap ending there stops or goes on safari (Z9)" }), "#")
+local HOUSE_TAG = m.tag("house", HOUSE, { doc = "a house (nyumba): while it holds enough seeds, a lap ending there stops or goes on safari (Z9)" })
+m.mark(HOUSE_TAG, "#")
 
 -- Z3: each player's two rows, clockwise and anticlockwise as seen from
 -- above. Player 1 clockwise: b1 -> b8 -> a8 -> a1 -> b1 (along the front
@@ -156,6 +158,7 @@ for s = 1, 4 * N do
 end
 local FRONT_ROW = { m.filter { row = 2, min = 1 }, m.filter { row = 3, min = 1 } }
 local FRONT_BIG = { m.filter { row = 2, min = 2 }, m.filter { row = 3, min = 2 } }
+local IN_HOUSE = { m.filter { row = 2, tag = HOUSE_TAG }, m.filter { row = 3, tag = HOUSE_TAG } }
 local BACK_BIG = { m.filter { row = 1, min = 2 }, m.filter { row = 4, min = 2 } }
 local SIDE = { m.filter { track = TRACK[1][CW] }, m.filter { track = TRACK[2][CW] } }
 -- Z11: the holes a capture move may start from, 2 to 15 seeds.
@@ -451,9 +454,9 @@ local z7_namua_captures = m.rule("z7_namua_captures", m.sowings_rule {
 -- into a hole of one seed, unless every occupied hole of the front row
 -- holds one." Emits p's namua takasa moves (holes in board order,
 -- clockwise first) and returns how many.
-local function z8_house_alone(p)
-  return z9_functional(p) and count(HOUSE[p]) == sum(FRONT_ROW[p])
-end
+local z8_house_alone = m.all_rule {
+  HOUSES, m.compare_rule { amount = m.sum_rule { filter = IN_HOUSE }, op = "==", to = m.sum_rule { filter = FRONT_ROW } },
+}
 local function z8_house_tax(p) -- the house is no kichwa: both ways (Z13)
   local h, k = HOUSE[p], 0
   for d = CW, ACW do
@@ -479,6 +482,15 @@ local z8_namua_takasa = m.rule("z8_namua_takasa", m.if_rule {
   },
 })
 
+-- Z8: a namua takasa from a hole but the functional house (which pays
+-- the tax), a native rule: the seed from the hand goes in, the hole is
+-- taken up (a house so is lost, Z9) and sown, the laps z9_lap's (a stop
+-- in the functional house); hands only shrink (Z17 counts from here).
+local z8_namua_takasa_sow = m.rule("z8_namua_takasa_sow", m.drop_relay_play {
+  relay = m.relay_rule { tracks = TRACK, max_laps = MAX_LAPS, lap = z9_lap.takasa[true], lap_tag = FRONT_TAG },
+  sow_on = true, house = HOUSES, irreversible = true,
+})
+
 -- Z7: a namua capture at `at`, the captured seeds sown in from the
 -- kichwa the move names, a native rule: the seed from the hand goes in,
 -- the capture is z9_lap's (Z5, Z6; the facing house is lost, Z9), the laps
@@ -494,7 +506,9 @@ local z7_namua_capture = m.rule("z7_namua_capture", m.drop_relay_play {
   } },
 })
 
--- Z8: a namua takasa from s in direction d.
+-- Z8: a namua takasa from s in direction d, the house's tax of two seeds
+-- when s is the functional house (play asks z8_namua_takasa_sow for the
+-- others).
 local z8_namua_takasa_move = m.rule("z8_namua_takasa_move", function(p, s, d)
   return takasa_move(p, s, d, true, s == HOUSE[p] and z9_functional(p))
 end)
@@ -603,7 +617,8 @@ end
 
 -- A sowing of p from s1 towards s2. The move's stage is the stage it
 -- starts in (a move that puts the last seed of the hand in is a namua
--- move): a namua takasa (Z8), a mtaji capture move (Z11) or takasa (Z12).
+-- move): a namua takasa from the functional house, the tax (Z8), a mtaji
+-- capture move (Z11) or takasa (Z12).
 local function play_sow(p, s1, s2)
   local namua = hand(p) > 0
   local d = AHEAD[p][CW][s1][1] == s2 and CW or ACW
@@ -616,8 +631,13 @@ local function play_sow(p, s1, s2)
   end
 end
 
--- One decision of p, by its kind.
-local play = m.play_by_kind { [STOP] = play_stop, [SAFARI] = play_safari, [CAPTURE] = z7_namua_capture, [SOW] = play_sow }
+-- One decision of p, by its kind: a sowing in the namua stage but for
+-- the house's tax is z8_namua_takasa_sow (Z8), the others play_sow.
+local NAMUA = m.compare_rule { amount = m.hand_rule {}, op = ">", value = 0 }
+local play = m.play_by_kind {
+  [STOP] = play_stop, [SAFARI] = play_safari, [CAPTURE] = z7_namua_capture,
+  [SOW] = m.if_play { when = m.all_rule { NAMUA, m.not_rule { cond = z8_house_alone } }, play = z8_namua_takasa_sow, otherwise = play_sow },
+}
 
 -- A position set up rather than played: an empty front row decides it.
 local function result(p)
