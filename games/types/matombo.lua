@@ -379,7 +379,7 @@ function matombo.bonus_rule(spec) end
 ---@return fun(p: integer, last: matombo.Site, track: matombo.Track, laps: integer): any
 function matombo.capture_sow_rule(spec) end
 ---(p, sites...): `(p, s, d)`: one counter from p's hand goes into `s`, then the `lap` of `relay` (a `relay_rule` with `tracks` and `lap`) is asked about `s` as about the end of a lap of p's in the direction the move names with `d` (its `start` site, or else the first site sown), and the relay goes on as the lap says: a capture sown in and relayed, the sowing of `s` on, or nothing; with `sow_on`, `s` is sown on without asking. With `pending`, when that variable is not 0 after the relay (a decision waits), p moves next; with `irreversible` the move forgets every earlier position. Then `after(p, 0)` for each part of `after`, in order, until the game ends.
----@param spec {relay: function, start: matombo.Site[][]?, pending: matombo.Var|string?, irreversible: boolean?, after: function[]?, sow_on: boolean?, house: function?}
+---@param spec {relay: function, start: matombo.Site[][]?, pending: matombo.Var|string?, irreversible: boolean?, after: function[]?, drop: integer?, clear: (matombo.Var|string)[]?, sow_on: boolean?, house: function?}
 ---@return fun(p: integer, ...: matombo.Site)
 function matombo.drop_relay_play(spec) end
 ---(p, kind, sites...) → boolean: whether a move's relay ends within the relay's lap limit, tried on a copy of the state (a relay whose laps capture and sow on cannot be bounded without playing it).
@@ -391,7 +391,7 @@ function matombo.ends_rule(spec) end
 ---@return fun(p: integer, site: matombo.Site?): boolean
 function matombo.facing_rule(spec) end
 ---(p, kind, sites...) → boolean: whether a move's first lap ends where `lap` acts (a lap that captures), tried on a copy of the counts: the first lap sows every counter of the site moved from, in the move's direction.
----@param spec {tracks: matombo.Track[]|matombo.Track[][], lap: function, lap_tag: matombo.Tag|string?}
+---@param spec {tracks: matombo.Track[]|matombo.Track[][], lap: function, lap_tag: matombo.Tag|string?, max: integer?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer): boolean
 function matombo.first_lap_rule(spec) end
 ---(p, last, track, laps) → how the relay goes on: the end of a lap (a relay's `lap`) where houses are kept (a `house_rule`): a lap that ends in an empty site ends the relay; otherwise `lap` is heard first (a capture) and what it says goes, a house it has the relay take up or capture being lost. Else, with `stops`, a lap ending in p's house while it plays its part (`house(p)`) ends the relay there, and with `pending` that variable becomes the lap's direction (its place in p's `tracks`, from 1), a decision waiting in the house; a lap ending on the site the variable `stop_at` holds (from 1) ends it too. Otherwise the relay goes on from the site, a house taken up so being lost.
@@ -474,8 +474,8 @@ function matombo.except_rule(spec) end
 ---@param spec table
 ---@return fun(p: integer): integer
 function matombo.first_of_rule(spec) end
----(p, sites...): `(p, sites...)`: a move played by `play` when `when(p)` holds, otherwise by `otherwise` (a stage of the game whose moves of one kind play another way).
----@param spec {when: function, play: function, otherwise: function}
+---(p, sites...): `(p, sites...)`: a move played by `play` when `when(p)` holds (or the move test `test(p, kind, sites...)`), otherwise by `otherwise` (a stage of the game whose moves of one kind play another way; a move that captures).
+---@param spec {when: function?, test: function?, play: function, otherwise: function}
 ---@return fun(p: integer, ...: matombo.Site)
 function matombo.if_play(spec) end
 ---(p) → moves emitted: the moves of `emit(p)` when `when(p)` holds, otherwise those of `otherwise(p)` (none without it): a first drop that must go to the centre, removals while a mill's removal is pending.

@@ -18,19 +18,28 @@ func init() {
 			{Name: "pending", Type: FieldVar, Doc: "the variable of a decision that waits: when it is not 0 after the relay, p moves next"},
 			{Name: "irreversible", Type: FieldBool, Doc: "the move forgets every earlier position (the hand only shrinks)"},
 			{Name: "after", Type: FieldParts, Slot: SlotAfter, Max: 8, Doc: "what follows the move: the end of the game"},
+			{Name: "drop", Type: FieldInt, Min: 0, Max: 1, Default: 1, Doc: "the counters from the hand put into `s`: 1, or 0 (with `sow_on`: a sowing of `s` as it is, a relay move)"},
+			{Name: "clear", Type: FieldVars, Max: 64, Doc: "the variables that become 0 after the relay"},
 			{Name: "sow_on", Type: FieldBool, Doc: "`s` is always taken up and sown on, its lap not asked (a move that sows the site it drops into)"},
 			{Name: "house", Type: FieldPart, Slot: SlotCond, Doc: "with `sow_on`: the houses (a `house_rule`); a house taken up so is lost"},
 		},
 		New: newDropRelay})
 	Register(Spec{Name: "if_play", Group: "Turns", Slot: SlotKindPlay, Mutates: true, Ends: true,
-		Doc: "`(p, sites...)`: a move played by `play` when `when(p)` holds, otherwise by `otherwise` (a stage of the game whose moves of one kind play another way)",
+		Doc: "`(p, sites...)`: a move played by `play` when `when(p)` holds (or the move test `test(p, kind, sites...)`), otherwise by `otherwise` (a stage of the game whose moves of one kind play another way; a move that captures)",
 		Fields: []Field{
-			{Name: "when", Type: FieldPart, Slot: SlotCond, Required: true, Doc: "the condition"},
+			{Name: "when", Type: FieldPart, Slot: SlotCond, Doc: "the condition"},
+			{Name: "test", Type: FieldPart, Slot: SlotMoveTest, Doc: "or: the move test"},
 			{Name: "play", Type: FieldPart, Slot: SlotKindPlay, Required: true, Doc: "plays the move when it holds"},
 			{Name: "otherwise", Type: FieldPart, Slot: SlotKindPlay, Required: true, Doc: "plays it when it does not"},
 		},
 		New: func(a *Args) (any, error) {
-			return &ifPlay{when: a.Part("when").(Condition), play: a.Part("play").(Player), otherwise: a.Part("otherwise").(Player)}, nil
+			if a.Has("when") == a.Has("test") {
+				return nil, a.Errorf("give when (a condition) or test (a move test), not both")
+			}
+			r := &ifPlay{play: a.Part("play").(Player), otherwise: a.Part("otherwise").(Player)}
+			r.when, _ = a.Part("when").(Condition)
+			r.test, _ = a.Part("test").(MoveTester)
+			return r, nil
 		}})
 }
 
@@ -42,6 +51,8 @@ type dropRelay struct {
 	after        []Follower
 	sowOn        bool
 	house        *house // with sowOn; nil: none
+	drop         int    // counters from the hand: 1 or 0
+	clear        []int  // variables set to 0 after the relay
 }
 
 func newDropRelay(a *Args) (any, error) {
@@ -49,7 +60,11 @@ func newDropRelay(a *Args) (any, error) {
 	if !ok || rl.lap == nil {
 		return nil, a.Errorf("relay must be a relay_rule with a lap (the rule asked about the site the counter goes into)")
 	}
-	r := &dropRelay{relay: rl, start: a.SiteLists("start"), pending: a.Var("pending"), irreversible: a.Bool("irreversible"), sowOn: a.Bool("sow_on")}
+	r := &dropRelay{relay: rl, start: a.SiteLists("start"), pending: a.Var("pending"), irreversible: a.Bool("irreversible"), sowOn: a.Bool("sow_on"),
+		drop: a.Int("drop"), clear: a.Ints("clear")}
+	if r.drop == 0 && !r.sowOn {
+		return nil, a.Errorf("drop = 0 needs sow_on (the site sown as it is)")
+	}
 	if a.Has("house") {
 		h, ok := a.Part("house").(*house)
 		if !ok {
@@ -98,15 +113,17 @@ func (r *dropRelay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 	if err != nil {
 		return err
 	}
-	h := int(c.S.Cells[c.Def.Layout.Hand+p-1])
-	if h < 1 {
-		return kernel.Failf("drop_relay_play: player %d has no counter in hand to put into %s", p, c.SiteName(at))
-	}
-	if err := c.SetHand(p, h-1); err != nil {
-		return err
-	}
-	if _, err := c.Add(at, 1); err != nil {
-		return err
+	if r.drop > 0 {
+		h := int(c.S.Cells[c.Def.Layout.Hand+p-1])
+		if h < 1 {
+			return kernel.Failf("drop_relay_play: player %d has no counter in hand to put into %s", p, c.SiteName(at))
+		}
+		if err := c.SetHand(p, h-1); err != nil {
+			return err
+		}
+		if _, err := c.Add(at, 1); err != nil {
+			return err
+		}
 	}
 	if r.irreversible {
 		c.Irreversible = true
@@ -134,6 +151,9 @@ func (r *dropRelay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 	if how == kernel.RelayLaps {
 		return kernel.Failf("drop_relay_play: the move from %s went over %d laps; legal must not offer it", c.SiteName(at), rl.maxLaps)
 	}
+	for _, v := range r.clear {
+		c.SetVar(v, 0)
+	}
 	if r.pending >= 0 && c.Var(r.pending) != 0 {
 		c.SetToMove(p)
 	}
@@ -144,11 +164,18 @@ func (r *dropRelay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 
 type ifPlay struct {
 	when            Condition
+	test            MoveTester // or
 	play, otherwise Player
 }
 
 func (r *ifPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
-	ok, err := r.when.Holds(c, p)
+	var ok bool
+	var err error
+	if r.test != nil {
+		ok, err = r.test.TestMove(c, p, m)
+	} else {
+		ok, err = r.when.Holds(c, p)
+	}
 	if err != nil {
 		return err
 	}

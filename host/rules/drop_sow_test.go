@@ -124,3 +124,110 @@ func TestIfPlay(t *testing.T) {
 		}
 	}
 }
+
+// TestDropRelayNoDrop: with drop = 0 the move sows its site as it is (no
+// counter from the hand), and clear sets its variables to 0.
+func TestDropRelayNoDrop(t *testing.T) {
+	f := newHouseFixture(t)
+	f.counts(t, map[string]int32{"b3": 2})
+	f.s.Cells[f.def.Layout.Hand] = 0
+	f.c.SetVar(varHouseStopAt, 5)
+	h := f.houses(t, 6)
+	lap, err := f.make(t, "house_lap_rule", func(a *Args) { a.Set("house", h) })
+	require.NoError(t, err)
+	relay, err := f.make(t, "relay_rule", func(a *Args) {
+		a.Set("tracks", f.dirs)
+		a.Set("lap", lap)
+	})
+	require.NoError(t, err)
+	x, err := f.make(t, "drop_relay_play", func(a *Args) {
+		a.Set("relay", relay)
+		a.Set("drop", 0)
+		a.Set("sow_on", true)
+		a.Set("house", h)
+		a.Set("clear", []int{varHouseStopAt})
+	})
+	require.NoError(t, err)
+	m := kernel.Move{N: 2}
+	m.Sites[0], m.Sites[1] = uint16(f.site(t, "b3")), uint16(f.site(t, "b2"))
+	require.NoError(t, x.(Player).Play(f.c, 1, m))
+	want := map[string]int32{"b2": 1, "b1": 1}
+	for i := 0; i < 16; i++ {
+		assert.Equal(t, want[f.b.SiteName(i)], f.s.Cells[i], f.b.SiteName(i))
+	}
+	assert.Equal(t, int32(0), f.s.Cells[f.def.Layout.Hand], "the hand")
+	assert.Equal(t, 0, f.c.Var(varHouseOwns1), "house1: taken up, lost")
+	assert.Equal(t, 0, f.c.Var(varHouseStopAt), "cleared")
+
+	_, err = f.make(t, "drop_relay_play", func(a *Args) {
+		a.Set("relay", relay)
+		a.Set("drop", 0)
+	})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "drop = 0 needs sow_on")
+}
+
+// TestIfPlayTest: if_play with a move test asks it of the move; when and
+// test go one at a time.
+func TestIfPlayTest(t *testing.T) {
+	f := newRingFixture(t)
+	yes, no := &playRecord{}, &playRecord{}
+	test := moveTestFunc(func(m kernel.Move) (bool, error) { return m.Sites[0] == 1, nil })
+	x, err := f.make(t, "if_play", func(a *Args) {
+		a.Set("test", test)
+		a.Set("play", yes)
+		a.Set("otherwise", no)
+	})
+	require.NoError(t, err)
+	one, two := kernel.Move{N: 1}, kernel.Move{N: 1}
+	one.Sites[0], two.Sites[0] = 1, 2
+	require.NoError(t, x.(Player).Play(f.c, 1, one))
+	require.NoError(t, x.(Player).Play(f.c, 1, two))
+	assert.Equal(t, []kernel.Move{one}, yes.played)
+	assert.Equal(t, []kernel.Move{two}, no.played)
+	for _, both := range []bool{true, false} {
+		_, err = f.make(t, "if_play", func(a *Args) {
+			if both {
+				a.Set("test", test)
+				a.Set("when", condFunc(func() bool { return true }))
+			}
+			a.Set("play", yes)
+			a.Set("otherwise", no)
+		})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "give when (a condition) or test (a move test), not both")
+	}
+}
+
+// TestFirstLapMax: first_lap_rule with max never acts for a first lap of
+// more counters.
+func TestFirstLapMax(t *testing.T) {
+	f := newRingFixture(t)
+	// b1's counters clockwise: two end in b3, which holds one, facing
+	// c3's one: a capture; with max 1 the lap is never asked.
+	f.counts(t, map[string]int32{"b1": 2, "b3": 1, "c3": 1})
+	lap, err := f.make(t, "capture_sow_rule", func(a *Args) {
+		a.Set("tracks", f.dirs)
+		a.Set("opposite", facingRows)
+		a.Set("start", [][]int{f.sites(t, "b1", "b4"), f.sites(t, "c4", "c1")})
+	})
+	require.NoError(t, err)
+	m := kernel.Move{N: 2}
+	m.Sites[0], m.Sites[1] = uint16(f.site(t, "b1")), uint16(f.site(t, "b2"))
+	for _, c := range []struct {
+		max  int
+		want bool
+	}{{0, true}, {2, true}, {1, false}} {
+		x, err := f.make(t, "first_lap_rule", func(a *Args) {
+			a.Set("tracks", f.dirs)
+			a.Set("lap", lap)
+			if c.max > 0 {
+				a.Set("max", c.max)
+			}
+		})
+		require.NoError(t, err)
+		ok, err := x.(MoveTester).TestMove(f.c, 1, m)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, ok, "max %d", c.max)
+	}
+}

@@ -47,9 +47,10 @@ func init() {
 			{Name: "tracks", Type: FieldTracks, PerPlayer: true, Required: true, Doc: "the tracks of the directions"},
 			{Name: "lap", Type: FieldPart, Slot: SlotLap, Required: true, Doc: "the rule of a lap's end"},
 			{Name: "lap_tag", Type: FieldTag, Doc: "only laps ending on a site with this tag are asked"},
+			{Name: "max", Type: FieldInt, Min: 1, Max: kernel.MaxCount, Doc: "the most counters a first lap may sow for `lap` to be asked: a longer first lap never acts"},
 		},
 		New: func(a *Args) (any, error) {
-			return &firstLap{dirs: a.TrackLists("tracks"), lap: a.Part("lap").(LapRule), tag: a.Tag("lap_tag")}, nil
+			return &firstLap{dirs: a.TrackLists("tracks"), lap: a.Part("lap").(LapRule), tag: a.Tag("lap_tag"), max: int32(a.Int("max"))}, nil
 		}})
 }
 
@@ -144,10 +145,14 @@ type firstLap struct {
 	dirs [][]*kernel.Track
 	lap  LapRule
 	tag  uint64
+	max  int32 // 0: no limit
 }
 
 func (r *firstLap) TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error) {
 	from := int(m.Sites[0])
+	if r.max > 0 && c.S.Cells[from] > r.max {
+		return false, nil
+	}
 	t := r.dirs[p-1][0]
 	if m.N >= 2 {
 		var err error
