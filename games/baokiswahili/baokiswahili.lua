@@ -350,12 +350,12 @@ end)
 -- first) and returns how many: the sowings of 2 to 15 seeds (the
 -- sixteen-seed rule) whose first lap ends in an occupied front hole facing
 -- seeds (Z5), as native rules tried on a copy of the counts.
+local Z11_CAPTURES_FIRST = m.first_lap_rule { -- a move test: the first lap of 15 seeds or fewer captures
+  tracks = TRACK, lap_tag = FRONT_TAG, max = 15,
+  lap = m.capture_sow_rule { tracks = TRACK, opposite = { 3, 2 }, start = KICHWA, toward = TOWARD },
+}
 local z11_mtaji_captures = m.rule("z11_mtaji_captures", m.sowings_rule {
-  kind = SOW, from = CAPTURING, tracks = TRACK,
-  ends = m.first_lap_rule {
-    tracks = TRACK, lap_tag = FRONT_TAG,
-    lap = m.capture_sow_rule { tracks = TRACK, opposite = { 3, 2 }, start = KICHWA, toward = TOWARD },
-  },
+  kind = SOW, from = CAPTURING, tracks = TRACK, ends = Z11_CAPTURES_FIRST,
 })
 
 -- Whether the player after p has a mtaji capture move (Z14), a native
@@ -489,6 +489,19 @@ local z8_namua_takasa = m.rule("z8_namua_takasa", m.if_rule {
 local z8_namua_takasa_sow = m.rule("z8_namua_takasa_sow", m.drop_relay_play {
   relay = m.relay_rule { tracks = TRACK, max_laps = MAX_LAPS, lap = z9_lap.takasa[true], lap_tag = FRONT_TAG },
   sow_on = true, house = HOUSES, irreversible = true,
+})
+
+-- Z11: a mtaji capture move from s, a native rule: the hole taken up (a
+-- house so is lost, Z9) and sown, the laps z9_lap's (captures, Z5, Z6; a
+-- stop in the house with house_in_mtaji leaves the mover to choose, Z10);
+-- no hole stays takasia'd (Z14). Then Z15: the opponent's front row
+-- emptied ends the game.
+local z11_capture_move = m.rule("z11_capture_move", m.drop_relay_play {
+  relay = m.relay_rule { tracks = TRACK, max_laps = MAX_LAPS, lap = z9_lap.capture[false], lap_tag = FRONT_TAG },
+  drop = 0, sow_on = true, house = HOUSES, pending = PENDING, clear = { TAKASIA },
+  after = { m.end_rule {
+    { when = m.empty_rule { filter = FRONT_ROW, player = "next" }, reason = "front row empty", result = m.winner_rule { winner = "mover" } },
+  } },
 })
 
 -- Z7: a namua capture at `at`, the captured seeds sown in from the
@@ -632,11 +645,16 @@ local function play_sow(p, s1, s2)
 end
 
 -- One decision of p, by its kind: a sowing in the namua stage but for
--- the house's tax is z8_namua_takasa_sow (Z8), the others play_sow.
+-- the house's tax is z8_namua_takasa_sow (Z8), a mtaji capture move
+-- z11_capture_move (Z11), the others play_sow.
 local NAMUA = m.compare_rule { amount = m.hand_rule {}, op = ">", value = 0 }
 local play = m.play_by_kind {
   [STOP] = play_stop, [SAFARI] = play_safari, [CAPTURE] = z7_namua_capture,
-  [SOW] = m.if_play { when = m.all_rule { NAMUA, m.not_rule { cond = z8_house_alone } }, play = z8_namua_takasa_sow, otherwise = play_sow },
+  [SOW] = m.if_play {
+    when = NAMUA,
+    play = m.if_play { when = m.not_rule { cond = z8_house_alone }, play = z8_namua_takasa_sow, otherwise = play_sow },
+    otherwise = m.if_play { test = Z11_CAPTURES_FIRST, play = z11_capture_move, otherwise = play_sow },
+  },
 }
 
 -- A position set up rather than played: an empty front row decides it.
