@@ -644,16 +644,35 @@ local function play_sow(p, s1, s2)
   end
 end
 
+-- Z12: a mtaji takasa from s, a native rule: the hole taken up (a house
+-- so is lost, Z9) and sown, the laps z9_lap's (a stop in the hole takasia
+-- blocks, Z14, or in the functional house with house_in_mtaji), then the
+-- hole takasia'd for the opponent's next move (z14_takasia). Not for a
+-- takasa from the functional house while a hole is takasia'd: takasia
+-- does not stop its first lap (play_sow plays it).
+local function z14_after_takasa(p)
+  set(TAKASIA, z14_takasia(p))
+end
+local z12_takasa_move = m.rule("z12_takasa_move", m.drop_relay_play {
+  relay = m.relay_rule { tracks = TRACK, max_laps = MAX_LAPS, lap = z9_lap.takasa[false], lap_tag = FRONT_TAG },
+  drop = 0, sow_on = true, house = HOUSES, clear = { TAKASIA }, after = { z14_after_takasa },
+})
+local FIRST_LAP_TAKASIA_STOPS = m.all_rule { m.compare_rule { amount = m.var_rule { var = TAKASIA }, op = ">", value = 0 }, HOUSES }
+
 -- One decision of p, by its kind: a sowing in the namua stage but for
 -- the house's tax is z8_namua_takasa_sow (Z8), a mtaji capture move
--- z11_capture_move (Z11), the others play_sow.
+-- z11_capture_move (Z11), a mtaji takasa z12_takasa_move (Z12), the
+-- others play_sow.
 local NAMUA = m.compare_rule { amount = m.hand_rule {}, op = ">", value = 0 }
 local play = m.play_by_kind {
   [STOP] = play_stop, [SAFARI] = play_safari, [CAPTURE] = z7_namua_capture,
   [SOW] = m.if_play {
     when = NAMUA,
     play = m.if_play { when = m.not_rule { cond = z8_house_alone }, play = z8_namua_takasa_sow, otherwise = play_sow },
-    otherwise = m.if_play { test = Z11_CAPTURES_FIRST, play = z11_capture_move, otherwise = play_sow },
+    otherwise = m.if_play {
+      test = Z11_CAPTURES_FIRST, play = z11_capture_move,
+      otherwise = m.if_play { when = FIRST_LAP_TAKASIA_STOPS, play = play_sow, otherwise = z12_takasa_move },
+    },
   },
 }
 
