@@ -16,8 +16,8 @@
 --                                                                z8_namua_takasa_move
 --   Z9  the house: functional, lost, its namua role           -> z9_functional, z9_house_lost, z9_*_lap_*
 --   Z10 safari: stop in the house or sow it on                -> z10_safari
---   Z11 mtaji: captures from the first lap, the 16-seed rule  -> z11_first_lap, z11_mtaji_captures
---   Z12 mtaji: takasa from the front row if possible          -> z12_mtaji_takasa
+--   Z11 mtaji: captures from the first lap, the 16-seed rule  -> z11_first_lap, z11_mtaji_captures, z11_capture_move
+--   Z12 mtaji: takasa from the front row if possible          -> z12_mtaji_takasa, z12_takasa_move
 --   Z13 a lone kichwa sows towards the centre                 -> z13_inward
 --   Z14 takasia: a hole the opponent may not sow              -> z14_takasia
 --   Z15 the end: an empty front row, or no move               -> z15_front_row_empty, z15_captured_out, z15_blocked
