@@ -12,15 +12,16 @@
 --   Z5  a capture, and captures are compulsory                -> z6_capture_lap, z11_mtaji_captures
 --   Z6  which kichwa the captured seeds go in from            -> z6_capture_lap
 --   Z7  namua: a capture by putting a seed in                 -> z7_namua_captures, z7_namua_capture
---   Z8  namua: takasa, a move that cannot capture             -> z8_namua_takasa, z8_namua_takasa_move
+--   Z8  namua: takasa, a move that cannot capture             -> z8_namua_takasa, z8_namua_takasa_sow,
+--                                                                z8_namua_takasa_move
 --   Z9  the house: functional, lost, its namua role           -> z9_functional, z9_house_lost, z9_*_lap_*
 --   Z10 safari: stop in the house or sow it on                -> z10_safari
---   Z11 mtaji: captures from the first lap, the 16-seed rule  -> z11_first_lap, z11_mtaji_captures
---   Z12 mtaji: takasa from the front row if possible          -> z12_mtaji_takasa
---   Z13 a lone kichwa sows towards the centre                 -> z13_direction_allowed
+--   Z11 mtaji: captures from the first lap, the 16-seed rule  -> z11_first_lap, z11_mtaji_captures, z11_capture_move
+--   Z12 mtaji: takasa from the front row if possible          -> z12_mtaji_takasa, z12_takasa_move
+--   Z13 a lone kichwa sows towards the centre                 -> z13_inward
 --   Z14 takasia: a hole the opponent may not sow              -> z14_takasia
 --   Z15 the end: an empty front row, or no move               -> z15_front_row_empty, z15_captured_out, z15_blocked
---   Z16 a move that would never end is not legal              -> z16_ends
+--   Z16 a move that would never end is not legal              -> z16_ends, z16_namua_ends, z16_mtaji_ends
 --   Z17 the third repetition of a position is a draw          -> z17_repetition
 --   Z18 the variants (parameters takasia, house_in_mtaji,     -> P.* below
 --       kichwa_inward, house_min)
@@ -79,7 +80,8 @@ local HAND = 22
 m.board { rows = { "a", "b", "c", "d" }, columns = N }
 local A0, B0, C0, D0 = 0, N, 2 * N, 3 * N
 local HOUSE = { B0 + 5, C0 + 4 }
-m.mark(m.tag("house", HOUSE, { doc = "a house (nyumba): while it holds enough seeds, a lap ending there stops or goes on safari (Z9)" }), "#")
+local HOUSE_TAG = m.tag("house", HOUSE, { doc = "a house (nyumba): while it holds enough seeds, a lap ending there stops or goes on safari (Z9)" })
+m.mark(HOUSE_TAG, "#")
 
 -- Z3: each player's two rows, clockwise and anticlockwise as seen from
 -- above. Player 1 clockwise: b1 -> b8 -> a8 -> a1 -> b1 (along the front
@@ -138,26 +140,26 @@ local TOWARD = { {}, {} } -- the kichwa and kimbi by the direction NEAREST gives
 for s, d in pairs(NEAREST) do TOWARD[d][#TOWARD[d] + 1] = s end
 table.sort(TOWARD[1])
 table.sort(TOWARD[2])
+local INWARD_BY_DIR = { {}, {} } -- the kichwa by their direction towards the centre
 for p = 1, 2 do -- Z13: the direction from each kichwa towards the centre
   for d = 1, 2 do
     local k = KICHWA[p][d]
     INWARD[k] = FRONT[m.next(TRACK[p][CW], k)] == p and CW or ACW
+    table.insert(INWARD_BY_DIR[INWARD[k]], k)
   end
 end
 
--- Each player's holes in board order, and their front and back rows.
-local HOLES, FRONT_HOLES, BACK_HOLES = { {}, {} }, { {}, {} }, { {}, {} }
+-- Each player's holes in board order, and their front rows.
+local HOLES, FRONT_HOLES = { {}, {} }, { {}, {} }
 for s = 1, 4 * N do
   local p = s <= B0 + N and 1 or 2
   HOLES[p][#HOLES[p] + 1] = s
-  if FRONT[s] then
-    FRONT_HOLES[p][#FRONT_HOLES[p] + 1] = s
-  else
-    BACK_HOLES[p][#BACK_HOLES[p] + 1] = s
-  end
+  if FRONT[s] then FRONT_HOLES[p][#FRONT_HOLES[p] + 1] = s end
 end
 local FRONT_ROW = { m.filter { row = 2, min = 1 }, m.filter { row = 3, min = 1 } }
 local FRONT_BIG = { m.filter { row = 2, min = 2 }, m.filter { row = 3, min = 2 } }
+local IN_HOUSE = { m.filter { row = 2, tag = HOUSE_TAG }, m.filter { row = 3, tag = HOUSE_TAG } }
+local BACK_BIG = { m.filter { row = 1, min = 2 }, m.filter { row = 4, min = 2 } }
 local SIDE = { m.filter { track = TRACK[1][CW] }, m.filter { track = TRACK[2][CW] } }
 -- Z11: the holes a capture move may start from, 2 to 15 seeds.
 local CAPTURING = { m.filter { track = TRACK[1][CW], min = 2, max = 15 }, m.filter { track = TRACK[2][CW], min = 2, max = 15 } }
@@ -184,7 +186,7 @@ local STOP = m.move("stop", "stop", { prompt = "Stop the move in your house and 
 
 local count, take, sow, nxt, sum, finish = m.count, m.take, m.sow, m.next, m.sum, m.finish
 local emit, try, get, set, hand, set_hand, add = m.emit, m.try, m.get, m.set, m.hand, m.set_hand, m.add
-local relay_ends, first = m.relay_ends, m.first
+local first = m.first
 
 -- Z2 "Each player has six seeds in their house and two in each of the
 -- two holes to its right, ten on the board, and 22 in hand: 64 seeds in
@@ -348,32 +350,29 @@ end)
 -- first) and returns how many: the sowings of 2 to 15 seeds (the
 -- sixteen-seed rule) whose first lap ends in an occupied front hole facing
 -- seeds (Z5), as native rules tried on a copy of the counts.
+local Z11_CAPTURES_FIRST = m.first_lap_rule { -- a move test: the first lap of 15 seeds or fewer captures
+  tracks = TRACK, lap_tag = FRONT_TAG, max = 15,
+  lap = m.capture_sow_rule { tracks = TRACK, opposite = { 3, 2 }, start = KICHWA, toward = TOWARD },
+}
 local z11_mtaji_captures = m.rule("z11_mtaji_captures", m.sowings_rule {
-  kind = SOW, from = CAPTURING, tracks = TRACK,
-  ends = m.first_lap_rule {
-    tracks = TRACK, lap_tag = FRONT_TAG,
-    lap = m.capture_sow_rule { tracks = TRACK, opposite = { 3, 2 }, start = KICHWA, toward = TOWARD },
-  },
+  kind = SOW, from = CAPTURING, tracks = TRACK, ends = Z11_CAPTURES_FIRST,
 })
 
--- Whether p has a mtaji capture move.
-local function can_capture(p)
-  for _, s in ipairs(HOLES[p]) do
-    local n = count(s)
-    if n >= 2 and n < 16 and (z11_first_lap(p, s, CW, n) or z11_first_lap(p, s, ACW, n)) then return true end
-  end
-  return false
-end
+-- Whether the player after p has a mtaji capture move (Z14), a native
+-- rule asking z11_mtaji_captures.
+local OPPONENT_CAN_CAPTURE = m.has_moves_rule { moves = z11_mtaji_captures, player = "next" }
+-- The hole of the opponent's front row that p's mtaji capture moves would
+-- all take (the one facing the end of every first lap), or 0 (Z14), a
+-- native rule asking z11_mtaji_captures.
+local ONE_TARGET = m.one_target_rule { moves = z11_mtaji_captures, tracks = TRACK, opposite = { 3, 2 } }
 
 -- Z13 "When the only occupied hole of the mover's front row is a kichwa, a
 -- takasa from it sows towards the centre of the front row, never into the
--- back row" (with kichwa_inward, Z18, every takasa from a kichwa does).
--- Whether a takasa from s may go in direction d.
-local z13_direction_allowed = m.rule("z13_direction_allowed", function(p, s, d)
-  local inward = INWARD[s]
-  if not inward or inward == d then return true end
-  return not KICHWA_INWARD and count(s) ~= sum(FRONT_ROW[p])
-end)
+-- back row" (with kichwa_inward, Z18, every takasa from a kichwa does):
+-- the fields of the takasa listings (sowings_rule) that keep a kichwa to
+-- its direction towards the centre while it is the only occupied hole of
+-- the front row (always, with kichwa_inward).
+local z13_inward = { toward = INWARD_BY_DIR, toward_alone = not KICHWA_INWARD and FRONT_ROW or nil }
 
 -- A whole takasa move of p from `from` in direction d, in the namua stage
 -- a seed put in first; the house in namua sows only two seeds (Z8).
@@ -385,62 +384,55 @@ local function takasa_move(p, from, d, namua, tax)
   return sow_from("takasa", namua, p, from, d, tax and 2 or nil)
 end
 
--- The plain relay of a namua takasa's seeds, the seed put in first: for
--- z16_ends, on a scratch copy.
-local function seeded_relay_ends(p, from, d)
-  add(from, 1)
-  return relay_ends(TRACK[p][d], from, nil, MAX_LAPS)
-end
-
 -- Z16 "A move that would go on for more than 1,000 laps never ends, and is
 -- not legal ... Capture moves always end." A takasa is a relay without
 -- captures, which may stop early (in the house, in a hole takasia blocks):
--- lap for lap it follows the plain relay of its seeds, which the host
--- tries in Go (matombo.relay_ends). When that ends, the move does; when it
--- does not and nothing can stop it (the mtaji stage, no takasia), the move
--- does not either; otherwise, and for the house's two seeds (Z8), the move
--- is played out on a scratch copy of the state (matombo.try).
+-- lap for lap it follows the plain relay of its seeds, which the listings
+-- try in Go first (z16_namua_ends, z16_mtaji_ends: a relay_ends_rule in
+-- the move's direction, in the namua stage with the seed from the hand
+-- put in). When that ends, the move does; when it does not, the move is
+-- played out on a scratch copy of the state (matombo.try): z16_ends, also
+-- for the house's two seeds (Z8), whose plain relay says nothing.
 local z16_ends = m.rule("z16_ends", function(p, from, d, namua, tax)
-  if not tax then
-    local plain
-    if namua then
-      plain = try(seeded_relay_ends, p, from, d)
-    else
-      plain = relay_ends(TRACK[p][d], from, nil, MAX_LAPS)
-    end
-    if plain then return true end
-    if not namua and not HOUSE_IN_MTAJI and get(TAKASIA) == 0 then return false end
-  end
   return try(takasa_move, p, from, d, namua, tax) ~= "laps"
 end)
 
--- Emits the takasa sowings of p from the holes of `holes` that `ok`
--- allows (Z12, Z8), both ways, as Z13 and Z16 allow; returns how many.
-local function emit_takasa(p, holes, ok, namua, blocked)
-  local k = 0
-  for _, s in ipairs(holes) do
-    if s ~= blocked and ok(p, s) then
-      local tax = namua and s == HOUSE[p] and z9_functional(p)
-      for d = CW, ACW do
-        if z13_direction_allowed(p, s, d) and z16_ends(p, s, d, namua, tax) then
-          emit(SOW, s, AHEAD[p][d][s][1])
-          k = k + 1
-        end
-      end
-    end
-  end
-  return k
+-- The direction of the move of p from `from` that sows `first_sown` first.
+local function direction(p, from, first_sown)
+  return AHEAD[p][CW][from][1] == first_sown and CW or ACW
+end
+
+-- Z16 for the listings, move tests (p, kind, from, first hole sown): the
+-- plain relay, then the move played out. In the mtaji stage only the
+-- house (house_in_mtaji) or takasia can stop a relay early.
+local function z16_namua_played(p, _, from, first_sown)
+  return z16_ends(p, from, direction(p, from, first_sown), true, false)
+end
+local function z16_mtaji_played(p, _, from, first_sown)
+  if not HOUSE_IN_MTAJI and get(TAKASIA) == 0 then return false end
+  return z16_ends(p, from, direction(p, from, first_sown), false, false)
+end
+local z16_namua_ends = m.rule("z16_namua_ends", m.any_move_rule {
+  m.relay_ends_rule { tracks = TRACK, max_laps = MAX_LAPS, drop = 1 }, z16_namua_played,
+})
+local z16_mtaji_ends = m.rule("z16_mtaji_ends", m.any_move_rule {
+  m.relay_ends_rule { tracks = TRACK, max_laps = MAX_LAPS }, z16_mtaji_played,
+})
+
+-- A takasa listing (native rules): the sowings of `t` both ways, as Z13
+-- and the Z16 test `ends` allow.
+local function takasas(t, ends)
+  t.kind, t.tracks, t.ends = SOW, TRACK, ends
+  t.toward, t.toward_alone = z13_inward.toward, z13_inward.toward_alone
+  return m.sowings_rule(t)
 end
 
 -- Z12 "In the mtaji stage, when no capture move is possible, the mover
 -- sows a hole of their front row holding two seeds or more (the house
 -- too), either way; only when the front row has no such hole, a hole of
 -- the back row holding two or more." Not the hole takasia blocks (Z14).
-local function two_or_more(_, s) return count(s) >= 2 end
-local z12_mtaji_takasa = m.rule("z12_mtaji_takasa", function(p)
-  local holes = first(FRONT_BIG[p]) and FRONT_HOLES[p] or BACK_HOLES[p]
-  return emit_takasa(p, holes, two_or_more, false, get(TAKASIA))
-end)
+local z12_mtaji_takasa = m.rule("z12_mtaji_takasa",
+  takasas({ from = FRONT_BIG, else_from = BACK_BIG, skip = TAKASIA }, z16_mtaji_ends))
 
 -- Z7 "In the namua stage, when a hole of the mover's front row holding
 -- seeds faces a hole holding seeds, the mover must capture: a seed from
@@ -460,21 +452,57 @@ local z7_namua_captures = m.rule("z7_namua_captures", m.sowings_rule {
 -- unless it is the only occupied hole of the front row: then the mover
 -- takes just two seeds from the house; without a functional house, not
 -- into a hole of one seed, unless every occupied hole of the front row
--- holds one." Whether p may start a namua takasa from s.
-local z8_namua_takasa = m.rule("z8_namua_takasa", function(p, s)
-  local n = count(s)
-  if n == 0 then return false end
-  if z9_functional(p) then
-    return s ~= HOUSE[p] or n == sum(FRONT_ROW[p])
+-- holds one." Emits p's namua takasa moves (holes in board order,
+-- clockwise first) and returns how many.
+local z8_house_alone = m.all_rule {
+  HOUSES, m.compare_rule { amount = m.sum_rule { filter = IN_HOUSE }, op = "==", to = m.sum_rule { filter = FRONT_ROW } },
+}
+local function z8_house_tax(p) -- the house is no kichwa: both ways (Z13)
+  local h, k = HOUSE[p], 0
+  for d = CW, ACW do
+    if z16_ends(p, h, d, true, true) then
+      emit(SOW, h, AHEAD[p][d][h][1])
+      k = k + 1
+    end
   end
-  return n >= 2 or first(FRONT_BIG[p]) == nil
-end)
-
--- Z8: emits p's namua takasa moves, from the front holes z8_namua_takasa
--- allows, both ways, as Z13 and Z16 allow.
-local function namua_takasas(p)
-  return emit_takasa(p, FRONT_HOLES[p], z8_namua_takasa, true, 0)
+  return k
 end
+local BESIDE_HOUSE = { {}, {} } -- the front holes but the house
+for p = 1, 2 do
+  for _, s in ipairs(FRONT_HOLES[p]) do
+    if s ~= HOUSE[p] then BESIDE_HOUSE[p][#BESIDE_HOUSE[p] + 1] = s end
+  end
+end
+local z8_namua_takasa = m.rule("z8_namua_takasa", m.if_rule {
+  when = z8_house_alone, emit = z8_house_tax,
+  otherwise = m.if_rule {
+    when = HOUSES,
+    emit = takasas({ sites = BESIDE_HOUSE }, z16_namua_ends),
+    otherwise = takasas({ from = FRONT_BIG, else_from = FRONT_ROW }, z16_namua_ends),
+  },
+})
+
+-- Z8: a namua takasa from a hole but the functional house (which pays
+-- the tax), a native rule: the seed from the hand goes in, the hole is
+-- taken up (a house so is lost, Z9) and sown, the laps z9_lap's (a stop
+-- in the functional house); hands only shrink (Z17 counts from here).
+local z8_namua_takasa_sow = m.rule("z8_namua_takasa_sow", m.drop_relay_play {
+  relay = m.relay_rule { tracks = TRACK, max_laps = MAX_LAPS, lap = z9_lap.takasa[true], lap_tag = FRONT_TAG },
+  sow_on = true, house = HOUSES, irreversible = true,
+})
+
+-- Z11: a mtaji capture move from s, a native rule: the hole taken up (a
+-- house so is lost, Z9) and sown, the laps z9_lap's (captures, Z5, Z6; a
+-- stop in the house with house_in_mtaji leaves the mover to choose, Z10);
+-- no hole stays takasia'd (Z14). Then Z15: the opponent's front row
+-- emptied ends the game.
+local z11_capture_move = m.rule("z11_capture_move", m.drop_relay_play {
+  relay = m.relay_rule { tracks = TRACK, max_laps = MAX_LAPS, lap = z9_lap.capture[false], lap_tag = FRONT_TAG },
+  drop = 0, sow_on = true, house = HOUSES, pending = PENDING, clear = { TAKASIA },
+  after = { m.end_rule {
+    { when = m.empty_rule { filter = FRONT_ROW, player = "next" }, reason = "front row empty", result = m.winner_rule { winner = "mover" } },
+  } },
+})
 
 -- Z7: a namua capture at `at`, the captured seeds sown in from the
 -- kichwa the move names, a native rule: the seed from the hand goes in,
@@ -491,7 +519,9 @@ local z7_namua_capture = m.rule("z7_namua_capture", m.drop_relay_play {
   } },
 })
 
--- Z8: a namua takasa from s in direction d.
+-- Z8: a namua takasa from s in direction d, the house's tax of two seeds
+-- when s is the functional house (play asks z8_namua_takasa_sow for the
+-- others).
 local z8_namua_takasa_move = m.rule("z8_namua_takasa_move", function(p, s, d)
   return takasa_move(p, s, d, true, s == HOUSE[p] and z9_functional(p))
 end)
@@ -515,21 +545,9 @@ end)
 -- takasa_lap_end.)
 local z14_takasia = m.rule("z14_takasia", function(p)
   local q = 3 - p
-  if not TAKASIA_ON or hand(q) > 0 or can_capture(q) then return 0 end
-  local threatened = nil
-  for _, s in ipairs(HOLES[p]) do
-    local n = count(s)
-    if n >= 2 and n < 16 then
-      for d = CW, ACW do
-        if z11_first_lap(p, s, d, n) then
-          local f = FACING[AHEAD[p][d][s][n]]
-          if threatened and threatened ~= f then return 0 end
-          threatened = f
-        end
-      end
-    end
-  end
-  if not threatened or z9_functional(q) and threatened == HOUSE[q] then return 0 end
+  if not TAKASIA_ON or hand(q) > 0 or OPPONENT_CAN_CAPTURE(p) then return 0 end
+  local threatened = ONE_TARGET(p)
+  if threatened == 0 or z9_functional(q) and threatened == HOUSE[q] then return 0 end
   local n = count(threatened)
   if n == sum(FRONT_ROW[q]) or n >= 2 and m.count_sites(FRONT_BIG[q]) == 1 then return 0 end
   return threatened
@@ -568,7 +586,7 @@ local legal = m.if_rule {
   emit = m.emit_rule { moves = { SAFARI, STOP } },
   otherwise = m.if_rule {
     when = m.compare_rule { amount = m.hand_rule {}, op = ">", value = 0 },
-    emit = m.first_of_rule { z7_namua_captures, namua_takasas },
+    emit = m.first_of_rule { z7_namua_captures, z8_namua_takasa },
     otherwise = m.first_of_rule { z11_mtaji_captures, z12_mtaji_takasa },
   },
 }
@@ -612,7 +630,8 @@ end
 
 -- A sowing of p from s1 towards s2. The move's stage is the stage it
 -- starts in (a move that puts the last seed of the hand in is a namua
--- move): a namua takasa (Z8), a mtaji capture move (Z11) or takasa (Z12).
+-- move): a namua takasa from the functional house, the tax (Z8), a mtaji
+-- capture move (Z11) or takasa (Z12).
 local function play_sow(p, s1, s2)
   local namua = hand(p) > 0
   local d = AHEAD[p][CW][s1][1] == s2 and CW or ACW
@@ -625,8 +644,37 @@ local function play_sow(p, s1, s2)
   end
 end
 
--- One decision of p, by its kind.
-local play = m.play_by_kind { [STOP] = play_stop, [SAFARI] = play_safari, [CAPTURE] = z7_namua_capture, [SOW] = play_sow }
+-- Z12: a mtaji takasa from s, a native rule: the hole taken up (a house
+-- so is lost, Z9) and sown, the laps z9_lap's (a stop in the hole takasia
+-- blocks, Z14, or in the functional house with house_in_mtaji), then the
+-- hole takasia'd for the opponent's next move (z14_takasia). Not for a
+-- takasa from the functional house while a hole is takasia'd: takasia
+-- does not stop its first lap (play_sow plays it).
+local function z14_after_takasa(p)
+  set(TAKASIA, z14_takasia(p))
+end
+local z12_takasa_move = m.rule("z12_takasa_move", m.drop_relay_play {
+  relay = m.relay_rule { tracks = TRACK, max_laps = MAX_LAPS, lap = z9_lap.takasa[false], lap_tag = FRONT_TAG },
+  drop = 0, sow_on = true, house = HOUSES, clear = { TAKASIA }, after = { z14_after_takasa },
+})
+local FIRST_LAP_TAKASIA_STOPS = m.all_rule { m.compare_rule { amount = m.var_rule { var = TAKASIA }, op = ">", value = 0 }, HOUSES }
+
+-- One decision of p, by its kind: a sowing in the namua stage but for
+-- the house's tax is z8_namua_takasa_sow (Z8), a mtaji capture move
+-- z11_capture_move (Z11), a mtaji takasa z12_takasa_move (Z12), the
+-- others play_sow.
+local NAMUA = m.compare_rule { amount = m.hand_rule {}, op = ">", value = 0 }
+local play = m.play_by_kind {
+  [STOP] = play_stop, [SAFARI] = play_safari, [CAPTURE] = z7_namua_capture,
+  [SOW] = m.if_play {
+    when = NAMUA,
+    play = m.if_play { when = m.not_rule { cond = z8_house_alone }, play = z8_namua_takasa_sow, otherwise = play_sow },
+    otherwise = m.if_play {
+      test = Z11_CAPTURES_FIRST, play = z11_capture_move,
+      otherwise = m.if_play { when = FIRST_LAP_TAKASIA_STOPS, play = play_sow, otherwise = z12_takasa_move },
+    },
+  },
+}
 
 -- A position set up rather than played: an empty front row decides it.
 local function result(p)

@@ -355,7 +355,7 @@ function matombo.sowing_legal(spec) end
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.sowing_play(spec) end
 ---(p) → moves emitted: emits a move of kind `kind` for each site p may sow from: the sites of the filter `from` that match, or those of p's list `sites` that hold counters, in that order. `feeding` keeps only the sowings that reach a site another player owns along the track; `ends` only those for which `ends(p, site)` is true (a `relay_ends_rule`); `none` emits one move of that kind (no sites) when there is no sowing (a pass). With `tracks` a move names its direction by the first site sown, or with `start` by the direction's start site, and a site of `toward` moves only in its direction.
----@param spec {kind: matombo.Kind|string, from: (matombo.Filter)|(matombo.Filter)[]?, tracks: matombo.Track[]|matombo.Track[][]?, sites: (matombo.Site[])|(matombo.Site[])[]?, feeding: (matombo.Track|string)|(matombo.Track|string)[]?, ends: function?, none: matombo.Kind|string?, start: matombo.Site[][]?, toward: matombo.Site[][]?}
+---@param spec {kind: matombo.Kind|string, from: (matombo.Filter)|(matombo.Filter)[]?, tracks: matombo.Track[]|matombo.Track[][]?, sites: (matombo.Site[])|(matombo.Site[])[]?, feeding: (matombo.Track|string)|(matombo.Track|string)[]?, ends: function?, none: matombo.Kind|string?, start: matombo.Site[][]?, toward: matombo.Site[][]?, toward_alone: (matombo.Filter)|(matombo.Filter)[]?, else_from: (matombo.Filter)|(matombo.Filter)[]?, skip: matombo.Var|string?}
 ---@return fun(p: integer): integer
 function matombo.sowings_rule(spec) end
 ---(last, owner) → boolean: with the table of a capture (`counts`, `runs`): whether that capture from `last` would take every counter on the sites `owner` owns (a capture of everything, which some games forbid).
@@ -366,6 +366,10 @@ function matombo.takes_all_rule(spec) end
 ---@param spec {winner: ("mover"|"next"|"draw")}
 ---@return fun(reason: string)
 function matombo.winner_rule(spec) end
+---(p, kind, sites...) → boolean: whether some move test of the list holds for the move, asked in order until one does: a cheap test first (a `relay_ends_rule`), a costly one (a script's, an `ends_rule`) only for the moves it leaves.
+---@param spec table
+---@return fun(p: integer, kind: matombo.Kind, ...: integer): boolean
+function matombo.any_move_rule(spec) end
 ---(p, n): `(p, left)`: with `left > 0` and a site of the filter `from` to take from, p makes `left` more choices, one decision each: the pending decision becomes `-left` and p decides next. Otherwise it becomes 0: the move is over.
 ---@param spec {pending: matombo.Var|string, from: (matombo.Filter)|(matombo.Filter)[]}
 ---@return fun(p: integer, n: integer?)
@@ -374,8 +378,8 @@ function matombo.bonus_rule(spec) end
 ---@param spec {tracks: matombo.Track[]|matombo.Track[][], opposite: (integer)|(integer)[], start: matombo.Site[][], toward: matombo.Site[][]?, ends_when: function?}
 ---@return fun(p: integer, last: matombo.Site, track: matombo.Track, laps: integer): any
 function matombo.capture_sow_rule(spec) end
----(p, sites...): `(p, s, d)`: one counter from p's hand goes into `s`, then the `lap` of `relay` (a `relay_rule` with `tracks` and `lap`) is asked about `s` as about the end of a lap of p's in the direction the move names with `d` (its `start` site, or else the first site sown), and the relay goes on as the lap says: a capture sown in and relayed, the sowing of `s` on, or nothing. With `pending`, when that variable is not 0 after the relay (a decision waits), p moves next; with `irreversible` the move forgets every earlier position. Then `after(p, 0)` for each part of `after`, in order, until the game ends.
----@param spec {relay: function, start: matombo.Site[][]?, pending: matombo.Var|string?, irreversible: boolean?, after: function[]?}
+---(p, sites...): `(p, s, d)`: one counter from p's hand goes into `s`, then the `lap` of `relay` (a `relay_rule` with `tracks` and `lap`) is asked about `s` as about the end of a lap of p's in the direction the move names with `d` (its `start` site, or else the first site sown), and the relay goes on as the lap says: a capture sown in and relayed, the sowing of `s` on, or nothing; with `sow_on`, `s` is sown on without asking. With `pending`, when that variable is not 0 after the relay (a decision waits), p moves next; with `irreversible` the move forgets every earlier position. Then `after(p, 0)` for each part of `after`, in order, until the game ends.
+---@param spec {relay: function, start: matombo.Site[][]?, pending: matombo.Var|string?, irreversible: boolean?, after: function[]?, drop: integer?, clear: (matombo.Var|string)[]?, sow_on: boolean?, house: function?}
 ---@return fun(p: integer, ...: matombo.Site)
 function matombo.drop_relay_play(spec) end
 ---(p, kind, sites...) → boolean: whether a move's relay ends within the relay's lap limit, tried on a copy of the state (a relay whose laps capture and sow on cannot be bounded without playing it).
@@ -387,7 +391,7 @@ function matombo.ends_rule(spec) end
 ---@return fun(p: integer, site: matombo.Site?): boolean
 function matombo.facing_rule(spec) end
 ---(p, kind, sites...) → boolean: whether a move's first lap ends where `lap` acts (a lap that captures), tried on a copy of the counts: the first lap sows every counter of the site moved from, in the move's direction.
----@param spec {tracks: matombo.Track[]|matombo.Track[][], lap: function, lap_tag: matombo.Tag|string?}
+---@param spec {tracks: matombo.Track[]|matombo.Track[][], lap: function, lap_tag: matombo.Tag|string?, max: integer?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer): boolean
 function matombo.first_lap_rule(spec) end
 ---(p, last, track, laps) → how the relay goes on: the end of a lap (a relay's `lap`) where houses are kept (a `house_rule`): a lap that ends in an empty site ends the relay; otherwise `lap` is heard first (a capture) and what it says goes, a house it has the relay take up or capture being lost. Else, with `stops`, a lap ending in p's house while it plays its part (`house(p)`) ends the relay there, and with `pending` that variable becomes the lap's direction (its place in p's `tracks`, from 1), a decision waiting in the house; a lap ending on the site the variable `stop_at` holds (from 1) ends it too. Otherwise the relay goes on from the site, a house taken up so being lost.
@@ -402,8 +406,8 @@ function matombo.house_rule(spec) end
 ---@param spec {continue: matombo.Kind|string, stop: matombo.Kind|string, ends: function?}
 ---@return fun(p: integer, at: matombo.Site): integer
 function matombo.relay_choices_rule(spec) end
----(p, site) → boolean: with the table of a relay: whether the relay from `from` ends (in an empty site or at the stop tag) within `max_laps` laps, without changing the state, as `matombo.relay_ends`.
----@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, lap: function?, lap_tag: matombo.Tag|string?}
+---(p, site) → boolean: with the table of a relay: whether the relay from `from` ends (in an empty site or at the stop tag) within `max_laps` laps, without changing the state, as `matombo.relay_ends`; with `drop`, that many counters put into `from` first. As a move test (`ends(p, kind, from, first)`, a `sowings_rule`'s `ends` with `tracks`) the relay goes in the direction the move names by the first site it sows.
+---@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, lap: function?, lap_tag: matombo.Tag|string?, drop: integer?}
 ---@return fun(p: integer, site: matombo.Site?): boolean
 function matombo.relay_ends_rule(spec) end
 ---play(p, kind, ...): a move of kind `sow` relays with `relay(p, from)`; a relay that ends at a stop waits there (the pending decision becomes the site) for a move of kind `continue` (sow on from it) or `stop`; one that ends in an empty site is followed by `capture(p, last, true)`, and a capture by `bonus(p, bonus_count)`; a move of kind `take` captures the site chosen, then `bonus(p, left - 1)`. With `irreversible` a capture forgets every earlier position. Other kinds go to `other`.
@@ -470,6 +474,10 @@ function matombo.except_rule(spec) end
 ---@param spec table
 ---@return fun(p: integer): integer
 function matombo.first_of_rule(spec) end
+---(p, sites...): `(p, sites...)`: a move played by `play` when `when(p)` holds (or the move test `test(p, kind, sites...)`), otherwise by `otherwise` (a stage of the game whose moves of one kind play another way; a move that captures).
+---@param spec {when: function?, test: function?, play: function, otherwise: function}
+---@return fun(p: integer, ...: matombo.Site)
+function matombo.if_play(spec) end
 ---(p) → moves emitted: the moves of `emit(p)` when `when(p)` holds, otherwise those of `otherwise(p)` (none without it): a first drop that must go to the centre, removals while a mill's removal is pending.
 ---@param spec {when: function, emit: function, otherwise: function?}
 ---@return fun(p: integer): integer
@@ -534,6 +542,10 @@ function matombo.empty_rule(spec) end
 ---@param spec {player: ("mover"|"next"|"each"|"any")?}
 ---@return fun(p: integer): integer
 function matombo.hand_rule(spec) end
+---(p) → boolean: whether `moves` lists some move for the player (p, or with `player = "next"` the player after p, as if it were their decision), the moves listed taken off again: a threat the next player could carry out (a capture they have).
+---@param spec {moves: function, player: ("mover"|"next")?}
+---@return fun(p: integer): boolean
+function matombo.has_moves_rule(spec) end
 ---(p) → boolean: the player owns `length` consecutive sites of one of the board's lines.
 ---@param spec {length: integer, player: ("mover"|"next"|"each"|"any")?}
 ---@return fun(p: integer): boolean
@@ -546,6 +558,10 @@ function matombo.none_rule(spec) end
 ---@param spec {cond: function}
 ---@return fun(p: integer): boolean
 function matombo.not_rule(spec) end
+---(p) → number: the site (from 1) that every move `moves` lists for p aims at, when they all aim at one and the same; 0 when they aim at more than one, or there is no move. A move aims at the site of the row `opposite` facing the end of its first lap: all the counters of the site it starts from sown one per site along its direction (the threat of a player whose captures all take one site).
+---@param spec {moves: function, tracks: matombo.Track[]|matombo.Track[][], opposite: (integer)|(integer)[]}
+---@return fun(p: integer): integer
+function matombo.one_target_rule(spec) end
 ---(p) → boolean: p is the player `number` (Player 1's first drop, say).
 ---@param spec {number: integer}
 ---@return fun(p: integer): boolean

@@ -32,11 +32,12 @@ func init() {
 			return &r, err
 		}})
 	Register(Spec{Name: "relay_ends_rule", Group: "Relays and decisions", Slot: SlotSiteTest,
-		Doc:    "with the table of a relay: whether the relay from `from` ends (in an empty site or at the stop tag) within `max_laps` laps, without changing the state, as `matombo.relay_ends`",
-		Fields: relayFields,
+		Doc: "with the table of a relay: whether the relay from `from` ends (in an empty site or at the stop tag) within `max_laps` laps, without changing the state, as `matombo.relay_ends`; with `drop`, that many counters put into `from` first. As a move test (`ends(p, kind, from, first)`, a `sowings_rule`'s `ends` with `tracks`) the relay goes in the direction the move names by the first site it sows",
+		Fields: append(relayFields[:len(relayFields):len(relayFields)],
+			Field{Name: "drop", Type: FieldInt, Min: 0, Max: kernel.MaxCount, Doc: "counters put into `from` before its relay is tried (a counter from the hand that starts the move)"}),
 		New: func(a *Args) (any, error) {
 			r, err := newRelay(a)
-			return &relayEnds{r}, err
+			return &relayEnds{relay: r, drop: int32(a.Int("drop"))}, err
 		}})
 	Register(Spec{Name: "relay_choices_rule", Group: "Relays and decisions", Slot: SlotChoices,
 		Doc: "at a site where a sowing waits: a move of kind `continue` (when `ends(p, at)` holds, or without `ends`), then one of kind `stop`",
@@ -191,7 +192,10 @@ func toward(c *kernel.Ctx, ts []*kernel.Track, from, first int) (*kernel.Track, 
 	return nil, kernel.Failf("no direction sows from %s into %s", c.SiteName(from), c.SiteName(first))
 }
 
-type relayEnds struct{ relay }
+type relayEnds struct {
+	relay
+	drop int32 // counters put into the site first
+}
 
 func (r *relayEnds) TestSite(c *kernel.Ctx, p, from int) (bool, error) {
 	b := c.BeginBatch()
@@ -203,12 +207,44 @@ func (r *relayEnds) TestSite(c *kernel.Ctx, p, from int) (bool, error) {
 // BeginSites settles every relay of p at once when the bound of
 // RelayBounded holds, and shares one sowing's work among the rest.
 func (r *relayEnds) BeginSites(c *kernel.Ctx, b *kernel.Batch, p int) {
-	b.Settled = r.lap == nil && c.RelayBounded(r.tracks[p-1], r.stop, r.maxLaps)
+	b.Settled = r.lap == nil && r.drop == 0 && c.RelayBounded(r.tracks[p-1], r.stop, r.maxLaps)
 	b.Work = kernel.SowWork(c.Def.Layout.Sites)
 }
 
 func (r *relayEnds) TestInBatch(c *kernel.Ctx, b *kernel.Batch, p, from int) (bool, error) {
-	return c.RelayEnds("relay_ends", r.tracks[p-1], from, r.stop, r.maxLaps, b.Settled, &b.Work)
+	return r.ends(c, r.tracks[p-1], from, b.Settled, &b.Work)
+}
+
+// ends tries the relay from `from` along t, the counters of drop put in
+// first and taken out again.
+func (r *relayEnds) ends(c *kernel.Ctx, t *kernel.Track, from int, bounded bool, work *int) (bool, error) {
+	if r.drop == 0 || from < 0 || from >= c.Def.Layout.Sites {
+		return c.RelayEnds("relay_ends", t, from, r.stop, r.maxLaps, bounded, work)
+	}
+	cells := c.S.Cells
+	if cells[from] > kernel.MaxCount-r.drop {
+		return false, kernel.Failf("relay_ends: %s would hold more than %d counters", c.SiteName(from), kernel.MaxCount)
+	}
+	cells[from] += r.drop
+	ok, err := c.RelayEnds("relay_ends", t, from, r.stop, r.maxLaps, bounded, work)
+	cells[from] -= r.drop
+	return ok, err
+}
+
+// TestMove reports whether the relay of a move ends: from its first site,
+// along the direction the move names by the first site it sows (with
+// `tracks`; otherwise p's track).
+func (r *relayEnds) TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error) {
+	from, t := int(m.Sites[0]), r.tracks[p-1]
+	if m.N >= 2 {
+		var err error
+		if t, err = toward(c, r.dirs[p-1], from, int(m.Sites[1])); err != nil {
+			return false, err
+		}
+	}
+	bounded := r.lap == nil && r.drop == 0 && c.RelayBounded(t, r.stop, r.maxLaps)
+	work := kernel.SowWork(c.Def.Layout.Sites)
+	return r.ends(c, t, from, bounded, &work)
 }
 
 // ---- relay_choices_rule ----

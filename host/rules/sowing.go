@@ -35,6 +35,9 @@ func init() {
 			{Name: "none", Type: FieldKind, Arity: 0, Doc: "a move of this kind when there is no sowing"},
 			{Name: "start", Type: FieldSiteLists, Doc: "with `tracks`: per player, a site for each direction (a `capture_sow_rule`'s `start`, an end hole where a capture is sown in); a move names its direction by that site instead of the first site sown (`b4xb1`)"},
 			{Name: "toward", Type: FieldSiteLists, Doc: "with `tracks`: per direction, the sites that are sown (or sown in from) only in that direction, as a `capture_sow_rule`'s `toward`"},
+			{Name: "toward_alone", Type: FieldFilter, PerPlayer: true, Doc: "with `toward`: a site keeps to its direction only while it is the one site of this filter that holds counters (a lone end hole sows towards the centre)"},
+			{Name: "else_from", Type: FieldFilter, PerPlayer: true, Doc: "with `from`: the sites p may sow from when no site matches `from` (the back row, when the front row has no site to sow)"},
+			{Name: "skip", Type: FieldVar, Doc: "the variable holding a site (from 1; 0 for none) that no move starts from (a site blocked for this move)"},
 		},
 		New: newSowings})
 	Register(Spec{Name: "sowing_play", Group: "Sowing", Slot: SlotPlay, Mutates: true,
@@ -150,7 +153,10 @@ type sowings struct {
 	dirs     [][]*kernel.Track // per player, with moves of two sites; nil for one
 	start    [][]int           // per player, per direction: the site a move names; nil: the first site sown
 	toward   []int             // per site: the only direction it moves in, -1 for any; nil for none
+	alone    []*kernel.Filter  // per player, with toward: toward applies when its site is the filter's one occupied site
 	from     []*kernel.Filter
+	elseFrom []*kernel.Filter // per player: from, when from matches no site
+	skip     int              // the variable of a site no move starts from; -1: none
 	sites    [][]int32
 	feeding  []*kernel.Track
 	ends     SiteTester
@@ -159,14 +165,27 @@ type sowings struct {
 }
 
 func newSowings(a *Args) (any, error) {
-	r := &sowings{kind: a.Kind("kind"), none: a.Kind("none"), feeding: a.Tracks("feeding"), dirs: a.TrackLists("tracks")}
+	r := &sowings{kind: a.Kind("kind"), none: a.Kind("none"), feeding: a.Tracks("feeding"), dirs: a.TrackLists("tracks"),
+		skip: a.Var("skip"), elseFrom: a.Filters("else_from"), alone: a.Filters("toward_alone")}
 	switch x := a.Part("ends").(type) {
 	case Hook: // a script function, called as a site test
 		r.ends = x
 	case MoveTester:
-		r.endsMove = x
+		// A part that tests both a site and a move is asked of the
+		// move when the moves have directions.
+		if st, ok := x.(SiteTester); ok && r.dirs == nil {
+			r.ends = st
+		} else {
+			r.endsMove = x
+		}
 	case SiteTester:
 		r.ends = x
+	}
+	switch {
+	case r.alone != nil && !a.Has("toward"):
+		return nil, a.Errorf("toward_alone needs toward (the directions it keeps sites to)")
+	case r.elseFrom != nil && !a.Has("from"):
+		return nil, a.Errorf("else_from needs from (the sites it stands in for)")
 	}
 	want := 1
 	if r.dirs != nil {
@@ -238,6 +257,9 @@ func (r *sowings) Emit(c *kernel.Ctx, p int) (int, error) {
 	var f *kernel.Filter
 	if r.from != nil {
 		f = r.from[p-1]
+		if r.elseFrom != nil && f.First(cells, &c.Def.Layout, c.Mover) < 0 {
+			f = r.elseFrom[p-1]
+		}
 		cand = f.Cand()
 	} else {
 		cand = r.sites[p-1]
@@ -272,6 +294,7 @@ func (r *sowings) Emit(c *kernel.Ctx, p int) (int, error) {
 	// may see the state between candidates, so with one each is tested
 	// in its turn.
 	_, script := r.ends.(Hook)
+	skip := r.skipped(c)
 	for len(cand) > 0 {
 		block := cand[:min(len(cand), 64)]
 		cand = cand[len(block):]
@@ -281,7 +304,7 @@ func (r *sowings) Emit(c *kernel.Ctx, p int) (int, error) {
 		}
 		for ; hits != 0; hits &= hits - 1 {
 			i := block[bits.TrailingZeros64(hits)]
-			if script && !t.OK(cells, owners, i) || t.Rare && !f.MatchesOwner(cells, l, c.Mover, i) {
+			if script && !t.OK(cells, owners, i) || t.Rare && !f.MatchesOwner(cells, l, c.Mover, i) || int(i) == skip {
 				continue
 			}
 			if r.feeding != nil && !c.Feeds(r.feeding[p-1], p, int(i)) {
@@ -326,15 +349,17 @@ func (r *sowings) emitDirected(c *kernel.Ctx, p int, cand []int32, f *kernel.Fil
 	}
 	before := len(s.Moves)
 	m := kernel.Move{Kind: uint8(r.kind), N: 2}
+	skip := r.skipped(c)
 	for _, i := range cand {
-		if !t.OK(cells, owners, i) || t.Rare && !f.MatchesOwner(cells, l, c.Mover, i) {
+		if !t.OK(cells, owners, i) || t.Rare && !f.MatchesOwner(cells, l, c.Mover, i) || int(i) == skip {
 			continue
 		}
+		keep := r.toward != nil && r.toward[i] >= 0 && (r.alone == nil || r.onlyOccupied(c, p, i))
 		if r.feeding != nil && !c.Feeds(r.feeding[p-1], p, int(i)) {
 			continue
 		}
 		for d, dir := range r.dirs[p-1] {
-			if r.toward != nil && r.toward[i] >= 0 && r.toward[i] != d {
+			if keep && r.toward[i] != d {
 				continue
 			}
 			next := dir.Next(int(i))
@@ -369,6 +394,21 @@ func (r *sowings) emitDirected(c *kernel.Ctx, p int, cand []int32, f *kernel.Fil
 		}
 	}
 	return len(s.Moves) - before, nil
+}
+
+// skipped returns the site the variable skip blocks, -1 for none.
+func (r *sowings) skipped(c *kernel.Ctx) int {
+	if r.skip < 0 {
+		return -1
+	}
+	return c.Var(r.skip) - 1
+}
+
+// onlyOccupied reports whether site i holds every counter of p's filter
+// toward_alone (and some): it is the one site of the filter with counters.
+func (r *sowings) onlyOccupied(c *kernel.Ctx, p int, i int32) bool {
+	n := c.S.Cells[i]
+	return n > 0 && int(n) == r.alone[p-1].Sum(c.S.Cells, &c.Def.Layout, c.Mover)
 }
 
 // SiteBatcher is a SiteTester that tests many sites of one player more

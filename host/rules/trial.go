@@ -31,15 +31,26 @@ func init() {
 			r.directed, _ = r.relay.(DirectedRelayer)
 			return r, nil
 		}})
+	Register(Spec{Name: "any_move_rule", Group: "Relays and decisions", Slot: SlotMoveTest,
+		Doc:    "whether some move test of the list holds for the move, asked in order until one does: a cheap test first (a `relay_ends_rule`), a costly one (a script's, an `ends_rule`) only for the moves it leaves",
+		Fields: []Field{{Name: List, Type: FieldParts, Slot: SlotMoveTest, Required: true, Min: 1, Doc: "the move tests"}},
+		New: func(a *Args) (any, error) {
+			r := &anyMove{}
+			for _, x := range a.Parts(List) {
+				r.tests = append(r.tests, x.(MoveTester))
+			}
+			return r, nil
+		}})
 	Register(Spec{Name: "first_lap_rule", Group: "Relays and decisions", Slot: SlotMoveTest,
 		Doc: "whether a move's first lap ends where `lap` acts (a lap that captures), tried on a copy of the counts: the first lap sows every counter of the site moved from, in the move's direction",
 		Fields: []Field{
 			{Name: "tracks", Type: FieldTracks, PerPlayer: true, Required: true, Doc: "the tracks of the directions"},
 			{Name: "lap", Type: FieldPart, Slot: SlotLap, Required: true, Doc: "the rule of a lap's end"},
 			{Name: "lap_tag", Type: FieldTag, Doc: "only laps ending on a site with this tag are asked"},
+			{Name: "max", Type: FieldInt, Min: 1, Max: kernel.MaxCount, Doc: "the most counters a first lap may sow for `lap` to be asked: a longer first lap never acts"},
 		},
 		New: func(a *Args) (any, error) {
-			return &firstLap{dirs: a.TrackLists("tracks"), lap: a.Part("lap").(LapRule), tag: a.Tag("lap_tag")}, nil
+			return &firstLap{dirs: a.TrackLists("tracks"), lap: a.Part("lap").(LapRule), tag: a.Tag("lap_tag"), max: int32(a.Int("max"))}, nil
 		}})
 }
 
@@ -115,16 +126,33 @@ func (r *ends) TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error) {
 	return how != kernel.RelayLaps, err
 }
 
+// ---- any_move_rule ----
+
+type anyMove struct{ tests []MoveTester }
+
+func (r *anyMove) TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error) {
+	for _, t := range r.tests {
+		if ok, err := t.TestMove(c, p, m); ok || err != nil {
+			return ok, err
+		}
+	}
+	return false, nil
+}
+
 // ---- first_lap_rule ----
 
 type firstLap struct {
 	dirs [][]*kernel.Track
 	lap  LapRule
 	tag  uint64
+	max  int32 // 0: no limit
 }
 
 func (r *firstLap) TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error) {
 	from := int(m.Sites[0])
+	if r.max > 0 && c.S.Cells[from] > r.max {
+		return false, nil
+	}
 	t := r.dirs[p-1][0]
 	if m.N >= 2 {
 		var err error
