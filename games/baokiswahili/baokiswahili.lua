@@ -170,6 +170,7 @@ for s, _ in pairs(FRONT) do FRONT_SITES[#FRONT_SITES + 1] = s end
 table.sort(FRONT_SITES)
 local FRONT_TAG = m.tag("front", FRONT_SITES, { doc = "a front row: captures are made from it, and a player whose front row is empty loses" })
 
+local SOW_KIND, CAPTURE_KIND = "sow", "capture" -- the kinds move_why explains
 local OWNS = { m.var("house1"), m.var("house2") }
 local PENDING = m.var("pending")
 local TAKASIA = m.var("takasia")
@@ -177,10 +178,13 @@ local TAKASIA = m.var("takasia")
 -- Z3, Z7, Z10: the moves. A sowing is the hole and the first hole sown
 -- (b3-b4 clockwise, b3-b2 anticlockwise); a namua capture is the hole the
 -- seed goes into and the kichwa the captured seeds go in from (b4xb1).
-local SOW = m.move("sow", "{1}-{2}", { doc = "Sow from {1} towards {2}" })
+local move_why -- why a sowing or a namua capture is refused (below, after the rules it reads)
+local SOW = m.move("sow", "{1}-{2}", { doc = "Sow from {1} towards {2}",
+  why = function(...) return move_why(SOW_KIND, ...) end })
 local CAPTURE = m.move("capture", "{1}x{2}",
   { prompt = "Put a seed from your hand into a hole facing your opponent's seeds, capture them and sow them in from a kichwa",
-    doc = "Put a seed in {1}, capture and sow in from {2}" })
+    doc = "Put a seed in {1}, capture and sow in from {2}",
+    why = function(...) return move_why(CAPTURE_KIND, ...) end })
 local SAFARI = m.move("safari", "safari", { prompt = "Empty your house and sow its seeds on (safari): the house is lost", doc = "Go on safari" })
 local STOP = m.move("stop", "stop", { prompt = "Stop the move in your house and keep it", doc = "Stop in your house" })
 
@@ -749,6 +753,103 @@ local function evaluate(p)
   local front = m.count_sites(FRONT_ROW[p]) - m.count_sites(FRONT_ROW[q])
   local v = 0.75 * (mine - theirs + cap) / (mine + theirs) + 0.02 * front
   return math.max(-0.95, math.min(0.95, v))
+end
+
+-- ---- Why a move is refused (not a rule: words for the players) ----
+
+-- Whether p has a mtaji capture move (Z11).
+local MOVER_CAN_CAPTURE = m.has_moves_rule { moves = z11_mtaji_captures }
+
+-- A hole of p's front row holding seeds and facing seeds, or nil (Z7).
+local function namua_capture_hole(p)
+  for _, s in ipairs(FRONT_HOLES[p]) do
+    if count(s) > 0 and count(FACING[s]) > 0 then return s end
+  end
+end
+
+-- Whether a hole of p's front row holds two seeds or more, the takasia'd
+-- hole apart (Z8, Z12).
+local function front_big(p, takasia)
+  for _, s in ipairs(FRONT_HOLES[p]) do
+    if count(s) >= 2 and s ~= takasia then return true end
+  end
+  return false
+end
+
+-- Why p's namua capture (Z7) from s, sown in from kichwa k, is refused.
+local function namua_capture_why(p, s, k)
+  if not FRONT[s] or count(s) == 0 or count(FACING[s]) == 0 then
+    return m.name(s) .. " does not capture: a namua capture puts the seed into a hole of your front row that holds seeds and faces seeds (Z7)"
+  end
+  if k ~= KICHWA[p][CW] and k ~= KICHWA[p][ACW] then
+    return "captured seeds are sown in from a kichwa, " .. m.name(KICHWA[p][CW]) .. " or " .. m.name(KICHWA[p][ACW]) .. " (Z6)"
+  end
+  if NEAREST[s] and k ~= KICHWA[p][NEAREST[s]] then
+    return "a capture from a kichwa or kimbi is sown in from the nearest kichwa, " .. m.name(KICHWA[p][NEAREST[s]]) .. " (Z6)"
+  end
+end
+
+-- Why p's namua takasa from s is refused (Z8), when no capture is.
+local function namua_takasa_why(p, s)
+  if count(s) == 0 then
+    return m.name(s) .. " is empty: the seed from your hand goes into a hole of your front row that holds seeds (Z8)"
+  end
+  local functional = z9_functional(p)
+  if s == HOUSE[p] and functional and count(s) < sum(FRONT_ROW[p]) then
+    return "your house " .. m.name(s) .. " is functional: the seed goes into it only when it is the only occupied hole of your front row (Z8)"
+  end
+  if count(s) == 1 and not functional and front_big(p, 0) then
+    return m.name(s) .. " holds one seed: without a functional house, the seed goes into a hole of two seeds or more while there is one (Z8)"
+  end
+end
+
+-- Why p's mtaji sowing from s is refused (Z11, Z12, Z14).
+local function mtaji_why(p, s, takasia)
+  if s == takasia then
+    return m.name(s) .. " is takasia'd: it may not be sown this move (Z14)"
+  end
+  if count(s) < 2 then
+    return (count(s) == 0 and m.name(s) .. " is empty" or m.name(s) .. " holds one seed") .. ": a move sows a hole of two seeds or more (Z12)"
+  end
+  if MOVER_CAN_CAPTURE(p) then
+    return "a capture move is possible, and a takasa is played only when none is (Z11, Z12)"
+  end
+  if not FRONT[s] and front_big(p, takasia) then
+    return "a takasa sows a hole of your front row while one holds two seeds or more (Z12)"
+  end
+end
+
+-- Why the token of kind `kind` naming sites is refused, in the rules'
+-- words; nil leaves the reason to the host, which lists what is possible.
+-- Its checks only read the position; each names the point it follows.
+move_why = function(kind, p, sites, _, _, pending, takasia)
+  local s, t = sites[1], sites[2]
+  if pending > 0 then
+    return "your move waits in your house " .. m.name(HOUSE[p]) .. ": stop there or go on safari (Z10)"
+  end
+  if (s <= B0 + N and 1 or 2) ~= p then
+    return m.name(s) .. " is not one of your holes (Z1)"
+  end
+  local namua = hand(p) > 0
+  if kind == CAPTURE_KIND then
+    if not namua then
+      return "your hand is empty: a capture with a seed from the hand belongs to the namua stage; sow a hole instead (Z4, Z11)"
+    end
+    return namua_capture_why(p, s, t)
+  end
+  if t ~= nxt(TRACK[p][CW], s) and t ~= nxt(TRACK[p][ACW], s) then
+    return m.name(t) .. " is not next to " .. m.name(s) .. " on your rows: a sowing names its hole and the first hole it sows (Z3)"
+  end
+  if not namua then return mtaji_why(p, s, takasia) end
+  if not FRONT[s] then
+    return "while you have seeds in hand, every move puts one into a hole of your front row (Z4)"
+  end
+  local c = namua_capture_hole(p)
+  if c then
+    return "a capture is possible (" .. m.name(c) .. " faces seeds), and capturing comes first: write it as the hole and the kichwa, such as " ..
+      m.name(c) .. "x" .. m.name(KICHWA[p][NEAREST[c] or CW]) .. " (Z7)"
+  end
+  return namua_takasa_why(p, s)
 end
 
 return {
