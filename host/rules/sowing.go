@@ -327,8 +327,11 @@ func (r *sowings) Emit(c *kernel.Ctx, p int) (int, error) {
 					continue
 				}
 			}
-			m.Sites[0] = uint16(i)
+			// The move is copied whole, then its site set in the list:
+			// setting it in m first would make each copy wait on that
+			// narrow store (a stall on every move listed).
 			moves = append(moves, m)
+			moves[len(moves)-1].Sites[0] = uint16(i)
 		}
 	}
 	if len(moves) == before && r.none >= 0 {
@@ -496,7 +499,7 @@ func (r *sowingLegal) Emit(c *kernel.Ctx, p int) (int, error) {
 		if err := c.Charge(len(f.Cand())/4 + 1); err != nil {
 			return 0, err
 		}
-		if f.Sum(c.S.Cells, &c.Def.Layout, c.Mover) == 0 {
+		if f.Empty(c.S.Cells, &c.Def.Layout, c.Mover) {
 			if r.feeding != nil {
 				return r.feeding.Emit(c, p)
 			}
