@@ -613,6 +613,7 @@ func (vm *Machine) applyFrom(dst, src *kernel.State, m kernel.Move) error {
 	dst.Ply, dst.Result, dst.Key = src.Ply, src.Result, src.Key
 	dst.Hist.CopyFrom(&src.Hist)
 	dst.Moves = dst.Moves[:0]
+	vm.saved.moves = vm.spare // done keeps the spare buffer as it is
 	vm.noUndo = true
 	vm.beginMove()
 	vm.bind(dst)
@@ -720,9 +721,6 @@ func (vm *Machine) restore(s *kernel.State) {
 
 // done ends a successful move: the old legal list becomes the spare buffer.
 func (vm *Machine) done() {
-	if vm.noUndo {
-		return
-	}
 	vm.spare, vm.saved.moves = vm.saved.moves, nil
 }
 
