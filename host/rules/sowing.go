@@ -327,11 +327,8 @@ func (r *sowings) Emit(c *kernel.Ctx, p int) (int, error) {
 					continue
 				}
 			}
-			// The move is copied whole, then its site set in the list:
-			// setting it in m first would make each copy wait on that
-			// narrow store (a stall on every move listed).
+			m.Sites[0] = uint16(i)
 			moves = append(moves, m)
-			moves[len(moves)-1].Sites[0] = uint16(i)
 		}
 	}
 	if len(moves) == before && r.none >= 0 {
