@@ -11,7 +11,8 @@ import (
 // the host would write it (docs/embedding.md, "Searching and solving"):
 //
 //   - one Runner for the goroutine, so moves take no machine from the pool;
-//   - states copied with CopyFrom into buffers kept per depth (no
+//   - each move played from the position into a state kept per depth
+//     with Runner.ApplyTo, a copy and the move in one step (no
 //     allocation per node);
 //   - the table keyed by the exact position encoding, plus the number of
 //     times the position occurred when the game has a repetition rule (the
@@ -55,8 +56,7 @@ func Example_negamax() {
 		best := -1 << 30
 		for _, m := range s.AppendMoves(nil) {
 			c := children[depth]
-			c.CopyFrom(s)
-			if err := r.Apply(c, m); err != nil {
+			if err := r.ApplyTo(c, s, m); err != nil { // c becomes s with m played
 				log.Fatal(err)
 			}
 			v := negamax(c, depth-1)

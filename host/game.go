@@ -47,6 +47,7 @@ type Game struct {
 
 	prog    *luavm.Program // the compiled script and its machines
 	opening *State
+	total   int // the opening's counters on the board, captured and in hand
 }
 
 // install adopts the first machine's declarations and fixes the game's

@@ -375,7 +375,7 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 		g.Close()
 		return nil, err
 	}
-	g.opening = s
+	g.opening, g.total = s, s.total()
 	return g, nil
 }
 

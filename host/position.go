@@ -119,7 +119,7 @@ func (g *Game) checkCells(c []int32) error {
 		return &PositionError{Source: "position", Field: "to_move", Msg: fmt.Sprintf("player %d (1 to %d allowed)", t, g.players)}
 	}
 	if g.conserve && g.opening != nil {
-		if want, got := g.opening.total(), lay.Total(c); got != want {
+		if want, got := g.total, lay.Total(c); got != want {
 			return &PositionError{Source: "position", Msg: fmt.Sprintf("the game conserves its counters: the opening has %d on the board, captured and in hand, this position %d", want, got)}
 		}
 	}
@@ -285,7 +285,7 @@ func (g *Game) positionState(pos Position, conserve bool) (*State, error) {
 		}
 	}
 	if conserve && g.conserve && g.opening != nil {
-		if want, got := g.opening.total(), s.total(); got != want {
+		if want, got := g.total, s.total(); got != want {
 			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("the game conserves its counters: the opening has %d on the board, captured and in hand, this position %d", want, got)}
 		}
 	}

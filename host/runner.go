@@ -97,6 +97,38 @@ func (r *Runner) Apply(s *State, m Move) error {
 	return vm.Apply(&s.k, m)
 }
 
+// ApplyTo makes dst the state src becomes after the legal move m, leaving
+// src unchanged: the same as dst.CopyFrom(src) followed by Apply(dst, m),
+// in one step that neither copies src's legal moves nor keeps a copy of
+// the state to undo a failed move (src is that copy). A search that plays
+// each move of a position on a state of its own saves both copies. On
+// error dst is a copy of src. dst may be a zero State; when it is src,
+// or when Record is on, ApplyTo copies and applies as said.
+func (r *Runner) ApplyTo(dst, src *State, m Move) error {
+	if dst == src {
+		return r.Apply(src, m)
+	}
+	if r.record {
+		dst.CopyFrom(src)
+		return r.Apply(dst, m)
+	}
+	if err := r.check(src); err != nil {
+		dst.CopyFrom(src)
+		return err
+	}
+	if !src.isLegal(m) {
+		dst.CopyFrom(src)
+		return src.illegal(m)
+	}
+	vm, err := r.machine()
+	if err != nil {
+		dst.CopyFrom(src)
+		return err
+	}
+	dst.g = src.g
+	return vm.ApplyFrom(&dst.k, &src.k, m)
+}
+
 // Play plays the legal move whose token is tok, as State.Play does.
 func (r *Runner) Play(s *State, tok string) error {
 	m, err := s.ParseMove(tok)

@@ -215,6 +215,7 @@ func TestFastPathsAgree(t *testing.T) {
 					sum += int(c.S.Cells[i])
 				}
 				require.Equal(t, sum, f.Sum(c.S.Cells, l, c.Mover), where)
+				require.Equal(t, sum == 0, f.Empty(c.S.Cells, l, c.Mover), where)
 
 				prefill(rng, c)
 				before := slices.Clone(c.S.Moves)

@@ -169,6 +169,20 @@ func (f *Filter) Sum(c []int32, l *Layout, mover int) int {
 	return n
 }
 
+// Empty reports whether the matching sites hold no counter (Sum is 0),
+// stopping at the first that holds one.
+func (f *Filter) Empty(c []int32, l *Layout, mover int) bool {
+	if f.tests == testsNone || f.tests == testsCount && f.min <= 1 && f.max < 0 {
+		for _, i := range f.cand { // sites below the minimum hold 0 or nothing
+			if c[i] != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return f.Sum(c, l, mover) == 0
+}
+
 // Count is the number of matching sites.
 func (f *Filter) Count(c []int32, l *Layout, mover int) int {
 	if set, ok := f.Mask(c, l, mover); ok {

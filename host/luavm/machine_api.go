@@ -20,6 +20,15 @@ func (vm *Machine) Start(s *kernel.State) error { return vm.start(s) }
 // effects are recorded when StartRecording was called before.
 func (vm *Machine) Apply(s *kernel.State, m kernel.Move) error { return vm.apply(s, m) }
 
+// ApplyFrom makes dst the state src becomes after legal move m (legal in
+// src), leaving src unchanged: a copy and Apply in one step that keeps no
+// copy to undo a failed move and copies no legal list. On error dst is a
+// copy of src. dst and src must be different states; the move's effects
+// are not recorded (use Apply for that).
+func (vm *Machine) ApplyFrom(dst, src *kernel.State, m kernel.Move) error {
+	return vm.applyFrom(dst, src, m)
+}
+
 // Evaluate runs the script's evaluate function on s for player p; ok is
 // false when the script has none.
 func (vm *Machine) Evaluate(s *kernel.State, p int) (score float64, ok bool, err error) {

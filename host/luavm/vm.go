@@ -61,6 +61,7 @@ type Machine struct {
 	lap    luaLap          // the hook of the matombo.relay running (see apiRelay)
 
 	saved     saved          // copy of a state taken before play, restored on error
+	noUndo    bool           // the move being played keeps no copy (applyFrom)
 	savedHist kernel.History // history of a state whose position is being set
 	irrev     irreversible   // see lua_irreversible.go
 	strs      strCache
@@ -602,6 +603,29 @@ func (vm *Machine) apply(s *kernel.State, m kernel.Move) error {
 	return err
 }
 
+// applyFrom makes dst the state src becomes after legal move m, src
+// unchanged, keeping nothing to undo the move (src is that copy): on
+// error dst is made a copy of src again. The legal list of src is not
+// copied; dst's own buffer takes the new one. Recording needs the copy
+// (see finishRecording), so a caller recording uses apply.
+func (vm *Machine) applyFrom(dst, src *kernel.State, m kernel.Move) error {
+	dst.Cells = append(dst.Cells[:0], src.Cells...)
+	dst.Ply, dst.Result, dst.Key = src.Ply, src.Result, src.Key
+	dst.Hist.CopyFrom(&src.Hist)
+	dst.Moves = dst.Moves[:0]
+	vm.saved.moves = vm.spare // done keeps the spare buffer as it is
+	vm.noUndo = true
+	vm.beginMove()
+	vm.bind(dst)
+	err := vm.applyBound(dst, m)
+	vm.bind(nil)
+	vm.noUndo = false
+	if err != nil {
+		dst.CopyFrom(src)
+	}
+	return err
+}
+
 // applyBound is apply on the state bound.
 func (vm *Machine) applyBound(s *kernel.State, m kernel.Move) error {
 	s.Effects = nil
@@ -685,6 +709,9 @@ func (vm *Machine) save(s *kernel.State) {
 }
 
 func (vm *Machine) restore(s *kernel.State) {
+	if vm.noUndo {
+		return // applyFrom copies the state again
+	}
 	v := &vm.saved
 	s.Cells = append(s.Cells[:0], v.cells...)
 	vm.spare, s.Moves = s.Moves, v.moves

@@ -224,7 +224,7 @@ func (r *compare) Holds(c *kernel.Ctx, p int) (bool, error) {
 type noCounters struct{ filters []*kernel.Filter }
 
 func (r *noCounters) Holds(c *kernel.Ctx, p int) (bool, error) {
-	return r.filters[p-1].Sum(c.S.Cells, &c.Def.Layout, c.Mover) == 0, nil
+	return r.filters[p-1].Empty(c.S.Cells, &c.Def.Layout, c.Mover), nil
 }
 
 // noSite: no site matches the filter.

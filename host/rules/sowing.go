@@ -496,7 +496,7 @@ func (r *sowingLegal) Emit(c *kernel.Ctx, p int) (int, error) {
 		if err := c.Charge(len(f.Cand())/4 + 1); err != nil {
 			return 0, err
 		}
-		if f.Sum(c.S.Cells, &c.Def.Layout, c.Mover) == 0 {
+		if f.Empty(c.S.Cells, &c.Def.Layout, c.Mover) {
 			if r.feeding != nil {
 				return r.feeding.Emit(c, p)
 			}

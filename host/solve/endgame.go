@@ -531,8 +531,7 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 	best, have := 0, false
 	f.moves = append(f.moves[:0], f.cur.Moves()...)
 	for _, m := range f.moves {
-		f.kid.CopyFrom(f.cur)
-		if err := w.r.Apply(f.kid, m); err != nil {
+		if err := w.r.ApplyTo(f.kid, f.cur, m); err != nil {
 			return 0, err
 		}
 		var v int // for Player 1
@@ -664,8 +663,7 @@ func endgameDigest(g *host.Game, bk *banks, k int) (string, error) {
 			b = binary.AppendUvarint(b, uint64(cur.ToMove()))
 			b = appendBool(b, cur.Over())
 			for _, m := range cur.Moves() {
-				kid.CopyFrom(cur)
-				if err := r.Apply(kid, m); err != nil {
+				if err := r.ApplyTo(kid, cur, m); err != nil {
 					return "", err
 				}
 				b = appendString(b, g.Token(m))

@@ -191,8 +191,7 @@ func checkEndgame(ctx context.Context, g *host.Game, bk *banks, db *endgameDB, s
 		} else {
 			first := true
 			for _, m := range cur.Moves() {
-				kid.CopyFrom(cur)
-				if err := r.Apply(kid, m); err != nil {
+				if err := r.ApplyTo(kid, cur, m); err != nil {
 					return err
 				}
 				var lo, hi int

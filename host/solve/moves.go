@@ -210,8 +210,7 @@ func (sol *Solution) CheckSample(ctx context.Context, g *host.Game, all, k int) 
 			}
 			var kids []kid
 			for _, m := range s.Moves() {
-				c.CopyFrom(s)
-				if err := r.Apply(c, m); err != nil {
+				if err := r.ApplyTo(c, s, m); err != nil {
 					return fmt.Errorf("check %s: move %s: %w", sol.game, g.Token(m), err)
 				}
 				class := byte(0)

@@ -210,8 +210,7 @@ func (w *walker) push(id int32) error {
 	}
 	x.moves = append(x.moves[:0], x.cur.Moves()...)
 	for _, m := range x.moves {
-		x.child.CopyFrom(x.cur)
-		if err := x.r.Apply(x.child, m); err != nil {
+		if err := x.r.ApplyTo(x.child, x.cur, m); err != nil {
 			return fmt.Errorf("solve %s: move %s: %w", sol.game, sol.tokenOf(m), err)
 		}
 		class := byte(0)

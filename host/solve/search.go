@@ -633,8 +633,7 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 	probe := x.probe[ply][:0]
 	for i, m := range moves {
 		c := kids[i]
-		c.CopyFrom(s)
-		if err := x.r.Apply(c, m); err != nil {
+		if err := x.r.ApplyTo(c, s, m); err != nil {
 			return 0, 0, err
 		}
 		x.stats.Children++
