@@ -52,30 +52,13 @@ type captureSow struct {
 }
 
 func newCaptureSow(a *Args) (any, error) {
-	r := &captureSow{dirs: a.TrackLists("tracks"), opposite: a.Rows("opposite"), start: a.SiteLists("start")}
+	r := &captureSow{dirs: a.TrackLists("tracks"), opposite: a.Rows("opposite")}
 	r.endsWhen, _ = a.Part("ends_when").(Condition)
-	if len(r.start) != a.Def.Players {
-		return nil, a.Errorf("start must list one list of sites per player (%d)", a.Def.Players)
+	var err error
+	if r.start, err = directionStarts(a, r.dirs); err != nil {
+		return nil, err
 	}
-	for p, starts := range r.start {
-		if len(starts) != len(r.dirs[p]) {
-			return nil, a.Errorf("start[%d] must name a site for each of player %d's %d directions", p+1, p+1, len(r.dirs[p]))
-		}
-		for d, s := range starts {
-			if !r.dirs[p][d].On(s) {
-				return nil, a.Errorf("start[%d][%d]: %s is not on track %s", p+1, d+1, a.Def.Board.SiteName(s), r.dirs[p][d].Name)
-			}
-		}
-	}
-	r.toward = make([]int, a.Def.Board.NumSites())
-	for i := range r.toward {
-		r.toward[i] = -1
-	}
-	for d, sites := range a.SiteLists("toward") {
-		for _, s := range sites {
-			r.toward[s] = d
-		}
-	}
+	r.toward = towardTable(a)
 	return r, nil
 }
 

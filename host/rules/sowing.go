@@ -221,31 +221,13 @@ func (r *sowings) directionSites(a *Args) error {
 		return a.Errorf("start and toward need tracks (the directions they name)")
 	}
 	if a.Has("start") {
-		r.start = a.SiteLists("start")
-		if len(r.start) != a.Def.Players {
-			return a.Errorf("start must list one list of sites per player (%d)", a.Def.Players)
-		}
-		for p, starts := range r.start {
-			if len(starts) != len(r.dirs[p]) {
-				return a.Errorf("start[%d] must name a site for each of player %d's %d directions", p+1, p+1, len(r.dirs[p]))
-			}
-			for d, s := range starts {
-				if !r.dirs[p][d].On(s) {
-					return a.Errorf("start[%d][%d]: %s is not on track %s", p+1, d+1, a.Def.Board.SiteName(s), r.dirs[p][d].Name)
-				}
-			}
+		var err error
+		if r.start, err = directionStarts(a, r.dirs); err != nil {
+			return err
 		}
 	}
 	if a.Has("toward") {
-		r.toward = make([]int, a.Def.Board.NumSites())
-		for i := range r.toward {
-			r.toward[i] = -1
-		}
-		for d, sites := range a.SiteLists("toward") {
-			for _, s := range sites {
-				r.toward[s] = d
-			}
-		}
+		r.toward = towardTable(a)
 	}
 	return nil
 }
@@ -504,4 +486,39 @@ func (r *sowingLegal) Emit(c *kernel.Ctx, p int) (int, error) {
 		}
 	}
 	return r.sowings.Emit(c, p)
+}
+
+// directionStarts reads start: per player, the site each of the player's
+// directions (dirs) starts from, each on its direction's track.
+func directionStarts(a *Args, dirs [][]*kernel.Track) ([][]int, error) {
+	start := a.SiteLists("start")
+	if len(start) != a.Def.Players {
+		return nil, a.Errorf("start must list one list of sites per player (%d)", a.Def.Players)
+	}
+	for p, starts := range start {
+		if len(starts) != len(dirs[p]) {
+			return nil, a.Errorf("start[%d] must name a site for each of player %d's %d directions", p+1, p+1, len(dirs[p]))
+		}
+		for d, s := range starts {
+			if !dirs[p][d].On(s) {
+				return nil, a.Errorf("start[%d][%d]: %s is not on track %s", p+1, d+1, a.Def.Board.SiteName(s), dirs[p][d].Name)
+			}
+		}
+	}
+	return start, nil
+}
+
+// towardTable reads toward, per direction the sites held to it, as a
+// table by site of that direction, -1 for a site free to go either way.
+func towardTable(a *Args) []int {
+	toward := make([]int, a.Def.Board.NumSites())
+	for i := range toward {
+		toward[i] = -1
+	}
+	for d, sites := range a.SiteLists("toward") {
+		for _, s := range sites {
+			toward[s] = d
+		}
+	}
+	return toward
 }
