@@ -41,6 +41,7 @@ var benchGames = []struct {
 	{"draughts", "draughts", nil},
 	{"draughts", "draughts-openspiel", []host.Option{host.WithVariant("openspiel")}},
 	{"baokiswahili", "baokiswahili", nil},
+	{"bawo", "bawo", nil},
 	{"drafti", "drafti", nil},
 	{"drafti", "drafti-international", []host.Option{host.WithVariant("international")}},
 }

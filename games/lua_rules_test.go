@@ -33,7 +33,16 @@ var agreeParams = map[string][]map[string]any{
 	// The house in the mtaji stage with takasia, and a house of five
 	// without it: the house's stops next to the hole takasia blocks.
 	"baokiswahili": {{"house_in_mtaji": true, "house_min": 5}, {"house_in_mtaji": true, "takasia": false, "kichwa_inward": true}},
+	// Bawo's kuu of ten with the house in the mtaji stage, and without
+	// takasia.
+	"bawo": {{"kuu": 10, "house_in_mtaji": true}, {"kuu": 10, "takasia": false}},
 }
+
+// referenceBase names the game a shipped game extends: its reference is
+// its own script extending the base's Lua version, so that the native
+// rules run with the base's rule points as it replaces them (Bawo's kuu
+// and lone kichwa) are checked against Lua too.
+var referenceBase = map[string]string{"bawo": "baokiswahili"}
 
 // TestNativeRulesAgreeWithLua plays random games of the shipped games
 // whose plies run as native rules next to their scripts as they were
@@ -50,14 +59,26 @@ func TestNativeRulesAgreeWithLua(t *testing.T) {
 		games = 3
 	}
 	for _, name := range []string{"tsoro", "gore", "yematatu", "bao",
-		"tictactoe", "tapatan", "achi", "nineholes", "shisima", "tantfant", "yemutwelve", "baokiswahili"} {
-		script, err := os.ReadFile(filepath.Join("testdata", "lua-rules", name+".lua"))
-		require.NoError(t, err)
-		files := fstest.MapFS{name + "/" + name + ".lua": {Data: script}}
-		if variants, err := os.ReadFile(filepath.Join(name, "variants.yaml")); err == nil {
-			files[name+"/variants.yaml"] = &fstest.MapFile{Data: variants}
-		} else {
-			require.ErrorIs(t, err, fs.ErrNotExist)
+		"tictactoe", "tapatan", "achi", "nineholes", "shisima", "tantfant", "yemutwelve", "baokiswahili", "bawo"} {
+		files := fstest.MapFS{}
+		for _, g := range []string{name, referenceBase[name]} {
+			if g == "" {
+				continue
+			}
+			// A game that extends another is its shipped script over the
+			// base's Lua version.
+			path := filepath.Join("testdata", "lua-rules", g+".lua")
+			if g == name && referenceBase[name] != "" {
+				path = filepath.Join(name, name+".lua")
+			}
+			script, err := os.ReadFile(path)
+			require.NoError(t, err)
+			files[g+"/"+g+".lua"] = &fstest.MapFile{Data: script}
+			if variants, err := os.ReadFile(filepath.Join(g, "variants.yaml")); err == nil {
+				files[g+"/variants.yaml"] = &fstest.MapFile{Data: variants}
+			} else {
+				require.ErrorIs(t, err, fs.ErrNotExist)
+			}
 		}
 		ref := host.NewLibrary()
 		require.NoError(t, ref.AddFS(files, "reference"))

@@ -22,10 +22,14 @@ type baoksPort struct {
 	endless int // takasa moves Z16 has refused, for TestBaoksPortCoverage
 }
 
-// baoksRules are the parameters (Z18).
+// baoksRules are the parameters (Z18), and Bawo's (docs/rules/bawo.md):
+// the seeds of the opening house (W2) and a lone kichwa that may be sown
+// into the back row, and so loses (W4).
 type baoksRules struct {
 	takasia, houseInMtaji, kichwaInward bool
 	houseMin                            int
+	house                               int  // seeds in the house at the start (W2)
+	loneOut                             bool // a lone kichwa may be sown into the back row (W4)
 }
 
 // baoksState is what a move changes.
@@ -136,21 +140,23 @@ func init() {
 
 func newBaoksPort(g *host.Game) port {
 	flag := func(name string) bool { v, _ := g.Param(name); return v.(bool) }
-	return &baoksPort{
-		names: siteNames(g),
-		rules: baoksRules{flag("takasia"), flag("house_in_mtaji"), flag("kichwa_inward"), intParam(g, "house_min")},
-		reps:  newRepetitions(),
+	r := baoksRules{flag("takasia"), flag("house_in_mtaji"), flag("kichwa_inward"), intParam(g, "house_min"), 6, false}
+	if _, bawo := g.Param("kuu"); bawo { // Bawo: W2, W3, W4
+		r.house = intParam(g, "kuu")
+		r.houseMin = r.house
+		r.loneOut = !r.kichwaInward
 	}
+	return &baoksPort{names: siteNames(g), rules: r, reps: newRepetitions()}
 }
 
 func (t *baoksPort) reset() {
 	t.b = baoksState{}
 	for p := range 2 {
 		h := baoksHouse[p]
-		t.b.counts[h] = 6
+		t.b.counts[h] = t.rules.house
 		t.b.counts[baoksNext[p][0][h]] = 2
 		t.b.counts[baoksNext[p][0][baoksNext[p][0][h]]] = 2
-		t.b.hand[p] = 22
+		t.b.hand[p] = 28 - t.rules.house
 		t.b.owns[p] = true
 	}
 	t.toMove = 1
@@ -275,7 +281,7 @@ func (t *baoksPort) directionAllowed(p, s, d int) bool {
 	if in < 0 || in == d {
 		return true
 	}
-	return !t.rules.kichwaInward && t.b.counts[s] != t.b.frontSum(p)
+	return !t.rules.kichwaInward && (t.rules.loneOut || t.b.counts[s] != t.b.frontSum(p))
 }
 
 // ends is Z16: the takasa played out on a scratch copy.
@@ -327,6 +333,17 @@ func (t *baoksPort) play(i int) {
 			d = 0
 		}
 		switch {
+		case r.loneOut && baoksInward[m.s1] >= 0 && baoksInward[m.s1] != d && b.counts[m.s1] == b.frontSum(p):
+			// Bawo W4: the lone kichwa into the back row; its lap is sown
+			// and the mover has lost.
+			if namua {
+				b.hand[p]--
+				b.counts[m.s1]++
+			}
+			n := b.counts[m.s1]
+			b.counts[m.s1] = 0
+			b.sow(p, d, m.s1, n)
+			b.done, b.win = true, 2-p
 		case namua: // Z8
 			takasa = true
 			how = b.takasa(r, p, m.s1, d, true, m.s1 == baoksHouse[p] && b.functional(r, p))

@@ -62,6 +62,7 @@ var portGames = []struct {
 	{"morabaraba", "yemutwelve", []host.Option{host.WithVariant("morabaraba")}, newMorrisPort},
 	{"draughts", "draughts", nil, newDraughtsPort},
 	{"baokiswahili", "baokiswahili", nil, newBaoksPort},
+	{"bawo", "bawo", nil, newBaoksPort},
 	{"draughts-openspiel", "draughts", []host.Option{host.WithVariant("openspiel")}, newDraughtsPort},
 	{"drafti", "drafti", nil, newDraftiPort},
 	{"drafti-international", "drafti", []host.Option{host.WithVariant("international")}, newDraftiPort},

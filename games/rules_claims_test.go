@@ -450,6 +450,7 @@ func rulesClaims(t *testing.T) []claim {
 		}),
 	)
 	add(baokiswahiliClaims(t)...)
+	add(bawoClaims(t)...)
 	return out
 }
 

@@ -51,6 +51,7 @@ var figureSections = map[string][]string{
 	"gore":         {"Worked example: a capture chain", "Worked example: a trade"},
 	"tsoro":        {"Worked example 1: a move with relays", "Worked example 2: capture and bonus captures"},
 	"baokiswahili": {"Example", "Perfect play and measures"},
+	"bawo":         {"Example", "Measures"},
 }
 
 // claim is text of a rules page and how it is checked.

@@ -48,7 +48,7 @@ func TestErrorMessages(t *testing.T) {
 			want: []string{`illegal token "b2"`, "legal tokens: a1 b1 b3 c1 c2 c3"}},
 		{name: "unknown game names the known ones",
 			args: []string{"trace", "tsorro"}, code: 2,
-			want: []string{`unknown game "tsorro"`, "allowed: achi, bao, baokiswahili, drafti, draughts, gore, kalah, nineholes, oware, shisima, tantfant, tapatan, tictactoe, tsoro, yematatu, yemutwelve"}},
+			want: []string{`unknown game "tsorro"`, "allowed: achi, bao, baokiswahili, bawo, drafti, draughts, gore, kalah, nineholes, oware, shisima, tantfant, tapatan, tictactoe, tsoro, yematatu, yemutwelve"}},
 		{name: "unknown variant names the known ones",
 			args: []string{"trace", "gore", "--variant", "fast"}, code: 2,
 			want: []string{`unknown variant "fast"`, "allowed: standard, no-trading"}},

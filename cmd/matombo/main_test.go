@@ -117,7 +117,7 @@ func TestErrors(t *testing.T) {
 		{"extra argument", []string{"play", "tsoro", "a1"}, exitUsage, []string{`unexpected argument "a1"`}},
 		{"list takes no argument", []string{"list", "tsoro"}, exitUsage, []string{`unexpected argument "tsoro"`}},
 		{"help for unknown command", []string{"help", "frob"}, exitUsage, []string{`unknown command "frob"`}},
-		{"unknown game", []string{"play", "nope"}, exitUsage, []string{`matombo play: unknown game "nope"`, "achi, bao, baokiswahili, drafti, draughts, gore, kalah, nineholes, oware, shisima, tantfant, tapatan, tictactoe, tsoro, yematatu, yemutwelve"}},
+		{"unknown game", []string{"play", "nope"}, exitUsage, []string{`matombo play: unknown game "nope"`, "achi, bao, baokiswahili, bawo, drafti, draughts, gore, kalah, nineholes, oware, shisima, tantfant, tapatan, tictactoe, tsoro, yematatu, yemutwelve"}},
 		{"unknown game in folder", []string{"trace", "--games", kalahGames, "kalha"}, exitUsage, []string{`unknown game "kalha"`, "kalah"}},
 		{"unknown variant", []string{"trace", "tsoro", "--variant", "4x9"}, exitUsage, []string{`unknown variant "4x9"`, "4x8"}},
 		{"unknown parameter", []string{"trace", "tsoro", "--param", "hole=9"}, exitUsage, []string{"--param hole=9: unknown parameter hole", "allowed: holes, bonus, heads"}},

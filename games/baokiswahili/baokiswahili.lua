@@ -68,7 +68,7 @@ local P = m.declare {
   max_plies = 5000,
 }
 
-local TAKASIA_ON, HOUSE_IN_MTAJI, KICHWA_INWARD, HOUSE_MIN = P.takasia, P.house_in_mtaji, P.kichwa_inward, P.house_min
+local TAKASIA_ON, HOUSE_IN_MTAJI, KICHWA_INWARD = P.takasia, P.house_in_mtaji, P.kichwa_inward
 local MAX_LAPS = 1000 -- Z16: a move of more laps than this counts as endless
 local N = 8
 local HAND = 22
@@ -215,8 +215,17 @@ local z15_front_row_empty = m.rule("z15_front_row_empty", function(p)
 end)
 
 -- Z9 "A house is functional while its owner owns it and it holds at least
--- six seeds" (house_min, Z18): a native rule, which the laps below ask
--- themselves (replacing z9_functional changes the Lua rules only).
+-- six seeds" (house_min, Z18). z9_house_min is that number, asked once
+-- while the script loads (a game that extends this one may replace it);
+-- HOUSES is the native rule, which the laps below ask themselves
+-- (replacing z9_functional changes the Lua rules only).
+local z9_house_min = m.rule("z9_house_min", function()
+  return P.house_min
+end)
+local HOUSE_MIN = z9_house_min()
+if type(HOUSE_MIN) ~= "number" or HOUSE_MIN ~= math.floor(HOUSE_MIN) or HOUSE_MIN < 1 or HOUSE_MIN > 64 then
+  error("z9_house_min must give a whole number of seeds from 1 to 64, got " .. tostring(HOUSE_MIN))
+end
 local HOUSES = m.house_rule { sites = HOUSE, owns = OWNS, min = HOUSE_MIN }
 local z9_functional = m.rule("z9_functional", HOUSES)
 
@@ -372,11 +381,25 @@ local ONE_TARGET = m.one_target_rule { moves = z11_mtaji_captures, tracks = TRAC
 
 -- Z13 "When the only occupied hole of the mover's front row is a kichwa, a
 -- takasa from it sows towards the centre of the front row, never into the
--- back row" (with kichwa_inward, Z18, every takasa from a kichwa does):
--- the fields of the takasa listings (sowings_rule) that keep a kichwa to
+-- back row" (with kichwa_inward, Z18, every takasa from a kichwa does).
+-- z13_lone_kichwa, asked once while the script loads, says which: "inward"
+-- (this game); or "either", a game that extends this one and lets a lone
+-- kichwa be sown into the back row too, where it empties the front row and
+-- loses at once (Z15, z15_lone_kichwa_out).
+local z13_lone_kichwa = m.rule("z13_lone_kichwa", function()
+  return "inward"
+end)
+local LONE_KICHWA = z13_lone_kichwa()
+if LONE_KICHWA ~= "inward" and LONE_KICHWA ~= "either" then
+  error("z13_lone_kichwa must give \"inward\" or \"either\", got " .. tostring(LONE_KICHWA))
+end
+local LONE_KICHWA_OUT = LONE_KICHWA == "either" and not KICHWA_INWARD
+-- The fields of the takasa listings (sowings_rule) that keep a kichwa to
 -- its direction towards the centre while it is the only occupied hole of
--- the front row (always, with kichwa_inward).
+-- the front row (always, with kichwa_inward; never, when a lone kichwa may
+-- be sown either way).
 local z13_inward = { toward = INWARD_BY_DIR, toward_alone = not KICHWA_INWARD and FRONT_ROW or nil }
+if LONE_KICHWA_OUT then z13_inward = {} end
 
 -- A whole takasa move of p from `from` in direction d, in the namua stage
 -- a seed put in first; the house in namua sows only two seeds (Z8).
@@ -668,16 +691,42 @@ local FIRST_LAP_TAKASIA_STOPS = m.all_rule { m.compare_rule { amount = m.var_rul
 -- z11_capture_move (Z11), a mtaji takasa z12_takasa_move (Z12), the
 -- others play_sow.
 local NAMUA = m.compare_rule { amount = m.hand_rule {}, op = ">", value = 0 }
-local play = m.play_by_kind {
-  [STOP] = play_stop, [SAFARI] = play_safari, [CAPTURE] = z7_namua_capture,
-  [SOW] = m.if_play {
-    when = NAMUA,
-    play = m.if_play { when = m.not_rule { cond = z8_house_alone }, play = z8_namua_takasa_sow, otherwise = play_sow },
-    otherwise = m.if_play {
-      test = Z11_CAPTURES_FIRST, play = z11_capture_move,
-      otherwise = m.if_play { when = FIRST_LAP_TAKASIA_STOPS, play = play_sow, otherwise = z12_takasa_move },
-    },
+local play_sowing = m.if_play {
+  when = NAMUA,
+  play = m.if_play { when = m.not_rule { cond = z8_house_alone }, play = z8_namua_takasa_sow, otherwise = play_sow },
+  otherwise = m.if_play {
+    test = Z11_CAPTURES_FIRST, play = z11_capture_move,
+    otherwise = m.if_play { when = FIRST_LAP_TAKASIA_STOPS, play = play_sow, otherwise = z12_takasa_move },
   },
+}
+
+-- Z13, Z15: where a lone kichwa may be sown into the back row
+-- (z13_lone_kichwa "either"), that sowing empties the mover's front row:
+-- the mover has lost, at once. As for a capture that empties a front row
+-- (Z15), the lap that empties it is sown (in the namua stage, the seed
+-- from the hand put in first) and the laps that would follow are not
+-- played. Asked only while one hole of the mover's front row holds seeds;
+-- any other sowing is play_kept's.
+local play_kept = play_sowing
+local z15_lone_kichwa_out = m.rule("z15_lone_kichwa_out", function(p, s1, s2)
+  if not (FRONT[s1] == p and INWARD[s1] and FRONT[s2] ~= p) then
+    return play_kept(p, s1, s2)
+  end
+  if hand(p) > 0 then
+    set_hand(p, hand(p) - 1)
+    add(s1, 1)
+  end
+  set(TAKASIA, 0)
+  sow(TRACK[p][direction(p, s1, s2)], s1, take(s1))
+  finish(3 - p, "front row empty")
+end)
+if LONE_KICHWA_OUT then
+  local FRONT_ALONE = m.compare_rule { amount = m.count_rule { filter = FRONT_ROW }, op = "==", value = 1 }
+  play_sowing = m.if_play { when = FRONT_ALONE, play = z15_lone_kichwa_out, otherwise = play_sowing }
+end
+
+local play = m.play_by_kind {
+  [STOP] = play_stop, [SAFARI] = play_safari, [CAPTURE] = z7_namua_capture, [SOW] = play_sowing,
 }
 
 -- A position set up rather than played: an empty front row decides it.

@@ -67,7 +67,11 @@ local P = m.declare {
   max_plies = 5000,
 }
 
-local TAKASIA_ON, HOUSE_IN_MTAJI, KICHWA_INWARD, HOUSE_MIN = P.takasia, P.house_in_mtaji, P.kichwa_inward, P.house_min
+local TAKASIA_ON, HOUSE_IN_MTAJI, KICHWA_INWARD = P.takasia, P.house_in_mtaji, P.kichwa_inward
+-- Z9's functional count and Z13's lone kichwa, rule points asked while
+-- loading, which Bawo replaces (docs/rules/bawo.md W3, W4).
+local HOUSE_MIN = m.rule("z9_house_min", function() return P.house_min end)()
+local LONE_KICHWA_OUT = m.rule("z13_lone_kichwa", function() return "inward" end)() == "either" and not KICHWA_INWARD
 local MAX_LAPS = 1000 -- Z16: a move of more laps than this counts as endless
 local N = 8
 local HAND = 22
@@ -382,7 +386,7 @@ end
 local z13_direction_allowed = m.rule("z13_direction_allowed", function(p, s, d)
   local inward = INWARD[s]
   if not inward or inward == d then return true end
-  return not KICHWA_INWARD and count(s) ~= sum(FRONT_ROW[p])
+  return not KICHWA_INWARD and (LONE_KICHWA_OUT or count(s) ~= sum(FRONT_ROW[p]))
 end)
 
 -- A whole takasa move of p from `from` in direction d, in the namua stage
@@ -596,6 +600,18 @@ local function play(p, kind, s1, s2)
     how = z7_namua_capture(p, s1, s2)
   else
     local d = nxt(TRACK[p][CW], s1) == s2 and CW or ACW
+    if LONE_KICHWA_OUT and INWARD[s1] and d ~= INWARD[s1] and count(s1) == sum(FRONT_ROW[p]) then
+      -- Bawo W4: a lone kichwa sown into the back row empties the front
+      -- row; its lap is sown and the mover has lost (Z15).
+      if namua then
+        set_hand(p, hand(p) - 1)
+        add(s1, 1)
+      end
+      set(TAKASIA, 0)
+      sow(TRACK[p][d], s1, take(s1))
+      finish(3 - p, "front row empty")
+      return
+    end
     if namua then
       takasa = true
       how = z8_namua_takasa_move(p, s1, d)
