@@ -1,0 +1,149 @@
+// Package shard splits the exact solve of a game into independent jobs
+// whose results merge into the value of the opening and of each of its
+// moves, exactly as one solve (package solve's search engine) finds them.
+//
+// A Plan plays every line of Depth plies from the opening through the
+// host's public API: the positions it reaches that are not over are the
+// jobs (a position reached by several lines is one job), and those over
+// are valued by the script's result. Each job is solved on its own with a
+// full window (solve.SolvePosition), so its value is exact, not a bound;
+// Merge then takes, in every position of the plan, the best of its moves
+// for the player the rules say is to move there (a player who moves
+// again after a move, as in sowing games with extra turns, is maximized
+// for again, not negated). Jobs share nothing but the game: any batch
+// scheduler can run them on any machines, in any order.
+package shard
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/matombo/matombo/host"
+)
+
+// MaxDepth is the deepest plan.
+const MaxDepth = 12
+
+// MaxPositions bounds the positions a plan plays (its tree's nodes).
+const MaxPositions = 1 << 20
+
+// Plan is a solve split into jobs: the positions Depth plies from the
+// opening (or where the game ends sooner).
+type Plan struct {
+	Game        string // the game's name
+	Fingerprint string // its script, variants and parameters (host.Game.Fingerprint)
+	Depth       int
+	Jobs        []Job
+
+	g    *host.Game
+	root *node
+}
+
+// Job is one position to solve: the one the tokens reach from the opening.
+type Job struct {
+	Index  int      `json:"job"`     // from 0
+	Tokens []string `json:"tokens"`  // the line that reaches it from the opening (the first in the script's order of moves)
+	ToMove int      `json:"to_move"` // the player to move there
+	Lines  int      `json:"lines"`   // the plan's lines that reach it
+}
+
+// node is a position of the plan.
+type node struct {
+	state    *host.State
+	token    string // of the move from its parent's position
+	children []*node
+	job      int // its job when it is a leaf not over; -1 otherwise
+}
+
+// DepthError is returned for a depth out of range or one whose plan is
+// too large.
+type DepthError struct {
+	Game      string
+	Depth     int
+	Positions int // the positions the plan reached before it stopped (too large)
+}
+
+func (e *DepthError) Error() string {
+	if e.Positions > 0 {
+		return fmt.Sprintf("%s: a plan of depth %d plays more than %d positions (shard.MaxPositions): choose a smaller depth", e.Game, e.Depth, MaxPositions)
+	}
+	return fmt.Sprintf("%s: depth %d: want 1 to %d (shard.MaxDepth)", e.Game, e.Depth, MaxDepth)
+}
+
+// NewPlan plays every line of depth plies from g's opening and returns the
+// jobs, in the order the script lists the moves. ctx stops it.
+func NewPlan(ctx context.Context, g *host.Game, depth int) (*Plan, error) {
+	if depth < 1 || depth > MaxDepth {
+		return nil, &DepthError{Game: g.Name(), Depth: depth}
+	}
+	p := &Plan{Game: g.Name(), Fingerprint: g.Fingerprint(), Depth: depth, g: g}
+	jobs := map[string]int{} // position encoding -> job
+	count := 0
+	var grow func(n *node, line []string, left int) error
+	grow = func(n *node, line []string, left int) error {
+		count++
+		if count > MaxPositions {
+			return &DepthError{Game: g.Name(), Depth: depth, Positions: count}
+		}
+		if count%1024 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if n.state.Over() {
+			return nil
+		}
+		if left == 0 {
+			key := string(n.state.AppendPosition(nil))
+			k, ok := jobs[key]
+			if !ok {
+				k = len(p.Jobs)
+				jobs[key] = k
+				p.Jobs = append(p.Jobs, Job{Index: k, Tokens: slices.Clone(line), ToMove: n.state.ToMove()})
+			}
+			p.Jobs[k].Lines++
+			n.job = k
+			return nil
+		}
+		for _, m := range n.state.Moves() {
+			c := n.state.Clone()
+			if err := c.Apply(m); err != nil {
+				return fmt.Errorf("%s: playing %s after %v: %w", g.Name(), g.Token(m), line, err)
+			}
+			tok := g.Token(m)
+			child := &node{state: c, token: tok, job: -1}
+			n.children = append(n.children, child)
+			if err := grow(child, append(line, tok), left-1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	p.root = &node{state: g.Start(), job: -1}
+	if err := grow(p.root, nil, depth); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Position returns the state of job k, replayed from the opening.
+func (p *Plan) Position(k int) (*host.State, error) {
+	if k < 0 || k >= len(p.Jobs) {
+		return nil, &JobError{Game: p.Game, Job: k, Jobs: len(p.Jobs), Depth: p.Depth}
+	}
+	return p.g.Replay(p.Jobs[k].Tokens)
+}
+
+// JobError is returned for a job number out of the plan's range.
+type JobError struct {
+	Game  string
+	Job   int
+	Jobs  int
+	Depth int
+}
+
+func (e *JobError) Error() string {
+	if e.Jobs == 0 {
+		return fmt.Sprintf("%s: job %d: the plan of depth %d has no jobs (the game ends sooner)", e.Game, e.Job, e.Depth)
+	}
+	return fmt.Sprintf("%s: job %d: the plan of depth %d has jobs 0 to %d", e.Game, e.Job, e.Depth, e.Jobs-1)
+}
