@@ -24,7 +24,8 @@ const MaxResultBytes = 1 << 20
 type Result struct {
 	Format      string         `json:"format"`
 	Game        string         `json:"game"`
-	Params      map[string]any `json:"params,omitempty"`
+	Variants    []string       `json:"variants,omitempty"` // chosen when the game was loaded
+	Params      map[string]any `json:"params,omitempty"`   // the game's, after the variants
 	Fingerprint string         `json:"fingerprint"`
 	Depth       int            `json:"depth"` // the plan's
 	Jobs        int            `json:"jobs"`  // the plan's number of jobs
@@ -66,6 +67,7 @@ func (p *Plan) Solve(ctx context.Context, k int, opts ...solve.Option) (Result, 
 		Format: Format, Game: p.Game, Params: map[string]any{}, Fingerprint: p.Fingerprint, Depth: p.Depth, Jobs: len(p.Jobs),
 		Job: p.Jobs[k], Value: v.String(), Margin: m, Positions: pr.Stats.Nodes, Seconds: time.Since(start).Seconds(),
 	}
+	r.Variants = p.g.ChosenVariants()
 	for _, pv := range p.g.Params() {
 		r.Params[pv.Name] = pv.Value
 	}
@@ -226,11 +228,10 @@ func (p *Plan) Merge(ctx context.Context, results []Result, names []string) (*Me
 	if err != nil {
 		return nil, err
 	}
-	mover := root.state.ToMove()
+	mover := root.mover
 	out.Opening = v.entry(mover)
-	out.Opening.Terminal = root.state.Over()
-	if out.Opening.Terminal {
-		out.Opening.Plies = 0
+	if root.over != nil {
+		out.Opening.Terminal, out.Opening.Plies = true, 0
 	}
 	for i, c := range root.children {
 		cv, err := val(c)
@@ -239,10 +240,10 @@ func (p *Plan) Merge(ctx context.Context, results []Result, names []string) (*Me
 		}
 		e := cv.entry(mover)
 		plies := -1
-		if c.state.Over() {
+		if c.over != nil {
 			plies = 1
 		}
-		out.Moves = append(out.Moves, solve.MoveValue{Move: root.state.Moves()[i], Token: c.token, Value: e.Value, Margin: e.Margin, Plies: plies})
+		out.Moves = append(out.Moves, solve.MoveValue{Move: p.start.Moves()[i], Token: c.token, Value: e.Value, Margin: e.Margin, Plies: plies})
 	}
 	return out, nil
 }
@@ -300,15 +301,15 @@ func (p *Plan) value(ctx context.Context, n *node, vals []score) (score, error) 
 	if n.job >= 0 {
 		return vals[n.job], nil
 	}
-	if n.state.Over() {
-		pr, err := solve.SolvePosition(ctx, n.state)
+	if n.over != nil {
+		pr, err := solve.SolvePosition(ctx, n.over)
 		if err != nil {
 			return score{}, err
 		}
 		v, m := forPlayer1(pr.Entry)
 		return score{v, m}, nil
 	}
-	mover := n.state.ToMove()
+	mover := n.mover
 	var best score
 	for i, c := range n.children {
 		v, err := p.value(ctx, c, vals)

@@ -26,7 +26,7 @@ import (
 const MaxDepth = 12
 
 // MaxPositions bounds the positions a plan plays (its tree's nodes).
-const MaxPositions = 1 << 20
+const MaxPositions = 1 << 18
 
 // Plan is a solve split into jobs: the positions Depth plies from the
 // opening (or where the game ends sooner).
@@ -36,8 +36,9 @@ type Plan struct {
 	Depth       int
 	Jobs        []Job
 
-	g    *host.Game
-	root *node
+	g     *host.Game
+	start *host.State // the opening
+	root  *node
 }
 
 // Job is one position to solve: the one the tokens reach from the opening.
@@ -48,12 +49,14 @@ type Job struct {
 	Lines  int      `json:"lines"`   // the plan's lines that reach it
 }
 
-// node is a position of the plan.
+// node is a position of the plan. Only positions where the game is over
+// keep their state (to be scored); the others keep who is to move.
 type node struct {
-	state    *host.State
 	token    string // of the move from its parent's position
+	mover    int
 	children []*node
-	job      int // its job when it is a leaf not over; -1 otherwise
+	job      int         // its job when it is a leaf not over; -1 otherwise
+	over     *host.State // the position, when the game is over in it
 }
 
 // DepthError is returned for a depth out of range or one whose plan is
@@ -80,48 +83,53 @@ func NewPlan(ctx context.Context, g *host.Game, depth int) (*Plan, error) {
 	p := &Plan{Game: g.Name(), Fingerprint: g.Fingerprint(), Depth: depth, g: g}
 	jobs := map[string]int{} // position encoding -> job
 	count := 0
-	var grow func(n *node, line []string, left int) error
-	grow = func(n *node, line []string, left int) error {
+	var grow func(s *host.State, line []string, left int) (*node, error)
+	grow = func(s *host.State, line []string, left int) (*node, error) {
 		count++
 		if count > MaxPositions {
-			return &DepthError{Game: g.Name(), Depth: depth, Positions: count}
+			return nil, &DepthError{Game: g.Name(), Depth: depth, Positions: count}
 		}
 		if count%1024 == 0 && ctx.Err() != nil {
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
-		if n.state.Over() {
-			return nil
+		n := &node{mover: s.ToMove(), job: -1}
+		if s.Over() {
+			n.over = s
+			return n, nil
 		}
 		if left == 0 {
-			key := string(n.state.AppendPosition(nil))
+			key := string(s.AppendPosition(nil))
 			k, ok := jobs[key]
 			if !ok {
 				k = len(p.Jobs)
 				jobs[key] = k
-				p.Jobs = append(p.Jobs, Job{Index: k, Tokens: slices.Clone(line), ToMove: n.state.ToMove()})
+				p.Jobs = append(p.Jobs, Job{Index: k, Tokens: slices.Clone(line), ToMove: s.ToMove()})
 			}
 			p.Jobs[k].Lines++
 			n.job = k
-			return nil
+			return n, nil
 		}
-		for _, m := range n.state.Moves() {
-			c := n.state.Clone()
+		for _, m := range s.Moves() {
+			c := s.Clone()
 			if err := c.Apply(m); err != nil {
-				return fmt.Errorf("%s: playing %s after %v: %w", g.Name(), g.Token(m), line, err)
+				return nil, fmt.Errorf("%s: playing %s after %v: %w", g.Name(), g.Token(m), line, err)
 			}
 			tok := g.Token(m)
-			child := &node{state: c, token: tok, job: -1}
-			n.children = append(n.children, child)
-			if err := grow(child, append(line, tok), left-1); err != nil {
-				return err
+			child, err := grow(c, append(line, tok), left-1)
+			if err != nil {
+				return nil, err
 			}
+			child.token = tok
+			n.children = append(n.children, child)
 		}
-		return nil
+		return n, nil
 	}
-	p.root = &node{state: g.Start(), job: -1}
-	if err := grow(p.root, nil, depth); err != nil {
+	p.start = g.Start()
+	root, err := grow(p.start.Clone(), nil, depth)
+	if err != nil {
 		return nil, err
 	}
+	p.root = root
 	return p, nil
 }
 

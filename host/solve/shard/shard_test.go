@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +19,8 @@ import (
 	"github.com/matombo/matombo/host/solve"
 	"github.com/matombo/matombo/host/solve/shard"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func loadKalah(t testing.TB, pits, seeds int, empty bool) *host.Game {
 	t.Helper()
@@ -137,7 +140,7 @@ func TestPlanJobs(t *testing.T) {
 		}
 	}
 	golden := filepath.Join("testdata", "kalah-3x3-plans.golden")
-	if os.Getenv("UPDATE_GOLDEN") != "" {
+	if *update {
 		require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
 	}
 	want, err := os.ReadFile(golden)
