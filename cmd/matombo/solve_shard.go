@@ -172,7 +172,12 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	bar := newSolveBar(e.stderr, est)
-	opts = append(opts, solve.WithProgress(bar.update), solve.WithLog(func(msg string) {
+	var last solve.Progress // what a job stopped had done
+	progress := func(pr solve.Progress) {
+		last = pr
+		bar.update(pr)
+	}
+	opts = append(opts, solve.WithProgress(progress), solve.WithLog(func(msg string) {
 		fmt.Fprintf(e.stderr, "matombo: %s\n", oneLine(msg))
 	}))
 	cpu0 := cpuTime()
@@ -180,7 +185,7 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 	bar.finish()
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return c.fail(fmt.Errorf("job %d stopped after --max-time %v: %w", f.job, maxTime, err))
+			return c.fail(fmt.Errorf("job %d stopped after --max-time %v, %d positions searched (%.2f s of CPU): %w", f.job, maxTime, last.Nodes, (cpuTime() - cpu0).Seconds(), err))
 		}
 		return c.fail(cliSolveError(err, sf))
 	}

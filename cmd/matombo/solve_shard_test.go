@@ -159,3 +159,16 @@ func TestSolveShardMergeErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSolveShardJobStopped: a job stopped by --max-time says how far it
+// got, and writes no result.
+func TestSolveShardJobStopped(t *testing.T) {
+	isolateCache(t)
+	out := filepath.Join(t.TempDir(), "job.json")
+	r := matombo(t, "", "solve", "kalah", "--param", "pits=6", "--param", "seeds=4", "--endgame", "0", "--threads", "1", "--table-memory", "1MiB",
+		"--shard-depth", "1", "--job", "0", "--max-time", "200ms", "--out", out)
+	assert.Equal(t, exitFail, r.code, r.stderr)
+	assert.Regexp(t, `matombo solve: job 0 stopped after --max-time 200ms, \d+ positions searched \([0-9.]+ s of CPU\)`, r.stderr)
+	assert.NoFileExists(t, out)
+	assert.Empty(t, r.stdout)
+}
