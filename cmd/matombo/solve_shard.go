@@ -39,7 +39,7 @@ type shardFlags struct {
 func (f *shardFlags) register(c *cli) {
 	intVar(c.fs, &f.depth, "shard-depth", 0, 1, shard.MaxDepth, "split the solve into the positions `D` plies from the opening (with --plan, --job or --merge)")
 	c.fs.BoolVar(&f.plan, "plan", false, "list the jobs of --shard-depth and stop")
-	intVar(c.fs, &f.job, "job", -1, 0, shard.MaxPositions, "solve job `K` of --shard-depth (from 0) and write its result as JSON")
+	intVar(c.fs, &f.job, "job", 0, 0, shard.MaxPositions, "solve job `K` of --shard-depth (from 0) and write its result as JSON")
 	c.fs.StringVar(&f.out, "out", "", "with --job: write the result to `FILE` (default: standard output)")
 	c.fs.BoolVar(&f.merge, "merge", false, "merge the result files of every job of --shard-depth given as arguments")
 }
@@ -101,7 +101,7 @@ func runSolveShard(c *cli, e *env, g *host.Game, sf *solveFlags, f *shardFlags, 
 	case f.merge:
 		return mergeResults(c, e.stdout, g, plan, files, asJSON)
 	}
-	return solveJob(c, e, g, plan, sf, f)
+	return solveJob(c, e, g, plan, sf, f, asJSON)
 }
 
 // planReport is what --plan --json writes.
@@ -122,6 +122,10 @@ func writePlan(c *cli, w io.Writer, g *host.Game, p *shard.Plan, asJSON bool) in
 		if err := json.NewEncoder(w).Encode(rep); err != nil {
 			return c.fail(err)
 		}
+		return exitOK
+	}
+	if len(p.Jobs) == 0 {
+		fmt.Fprintf(w, "%s: no jobs at depth %d: the game ends sooner on every line\n", gameLabel(g), p.Depth)
 		return exitOK
 	}
 	lines := 0
@@ -145,7 +149,9 @@ func writePlan(c *cli, w io.Writer, g *host.Game, p *shard.Plan, asJSON bool) in
 }
 
 // solveJob solves one job and writes its result.
-func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *shardFlags) int {
+// With --out, it says what it found on standard output (the result's JSON
+// with --json).
+func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *shardFlags, asJSON bool) int {
 	if f.job >= len(p.Jobs) {
 		if len(p.Jobs) == 0 {
 			return c.usageError("--job %d: --shard-depth %d has no jobs (the game is over sooner)", f.job, f.depth)
@@ -155,6 +161,12 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 	opts, maxTime, err := sf.options()
 	if err != nil {
 		return c.fail(err)
+	}
+	if f.out != "" {
+		// Before hours of search, not after.
+		if st, err := os.Stat(filepath.Dir(f.out)); err != nil || !st.IsDir() {
+			return c.fail(fmt.Errorf("--out %s: no folder %s to write the result in", f.out, filepath.Dir(f.out)))
+		}
 	}
 	opts = append(opts, solve.WithEngine(solve.Search))
 	est, err := solve.Estimate(g, opts...)
@@ -193,14 +205,16 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 		r.CPUSeconds = (cpu - cpu0).Seconds()
 	}
 	r.Threads = sf.threads
-	if f.out == "" {
+	if f.out != "" {
+		if err := writeResultFile(f.out, r); err != nil {
+			return c.fail(err)
+		}
+	}
+	if f.out == "" || asJSON {
 		if err := shard.WriteResult(e.stdout, r); err != nil {
 			return c.fail(err)
 		}
 		return exitOK
-	}
-	if err := writeResultFile(f.out, r); err != nil {
-		return c.fail(err)
 	}
 	fmt.Fprintf(e.stdout, "job %d of %d (%s): %s for Player 1 (%s), %d positions searched in %.2f s; written to %s\n",
 		j.Index, len(p.Jobs), strings.Join(j.Tokens, " "), r.Value, signed(&r.Margin), r.Positions, r.Seconds, f.out)

@@ -172,3 +172,26 @@ func TestSolveShardJobStopped(t *testing.T) {
 	assert.NoFileExists(t, out)
 	assert.Empty(t, r.stdout)
 }
+
+// TestSolveShardJobOutJSON: with --out and --json the result goes to the
+// file and, as JSON, to standard output; a folder that does not exist is
+// an error naming --out.
+func TestSolveShardJobOutJSON(t *testing.T) {
+	isolateCache(t)
+	out := filepath.Join(t.TempDir(), "job.json")
+	r := matombo(t, "", solveArgs("--shard-depth", "1", "--job", "1", "--out", out, "--json")...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	var fromFile, fromStdout map[string]any
+	require.NoError(t, json.Unmarshal(data, &fromFile))
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &fromStdout))
+	assert.Equal(t, fromFile, fromStdout)
+	assert.Equal(t, []any{"a2"}, fromFile["tokens"])
+
+	bad := filepath.Join(t.TempDir(), "no", "such", "job.json")
+	r = matombo(t, "", solveArgs("--shard-depth", "1", "--job", "1", "--out", bad)...)
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "--out "+bad+": ")
+	assert.Empty(t, r.stdout)
+}
