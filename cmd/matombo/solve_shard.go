@@ -273,7 +273,7 @@ func mergeResults(c *cli, w io.Writer, g *host.Game, p *shard.Plan, files []stri
 		}
 		results[i] = r
 	}
-	m, err := p.Merge(context.Background(), results, files)
+	m, err := p.Merge(results, files)
 	if err != nil {
 		var me *shard.MissingError
 		if errors.As(err, &me) {

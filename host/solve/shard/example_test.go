@@ -42,7 +42,7 @@ func Example() {
 		results = append(results, r)
 		names = append(names, fmt.Sprintf("job-%d.json", k))
 	}
-	m, err := plan.Merge(ctx, results, names)
+	m, err := plan.Merge(results, names)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -187,9 +187,8 @@ func (e *MissingError) Error() string {
 // another plan, of a job the plan does not have, one that disagrees with
 // the plan about its job, and two results of one job are refused with a
 // *MergeError naming the result; jobs without a result are a
-// *MissingError. Positions of the plan that are over are valued by the
-// script's result (ctx stops that).
-func (p *Plan) Merge(ctx context.Context, results []Result, names []string) (*Merged, error) {
+// *MissingError.
+func (p *Plan) Merge(results []Result, names []string) (*Merged, error) {
 	if len(names) != len(results) {
 		return nil, fmt.Errorf("%d results but %d names", len(results), len(names))
 	}
@@ -222,25 +221,16 @@ func (p *Plan) Merge(ctx context.Context, results []Result, names []string) (*Me
 	if len(missing) > 0 {
 		return nil, &MissingError{Game: p.Game, Missing: missing, Jobs: len(p.Jobs)}
 	}
-	val := func(n *node) (score, error) { return p.value(ctx, n, vals) }
 	root := p.root
-	v, err := val(root)
-	if err != nil {
-		return nil, err
-	}
 	mover := root.mover
-	out.Opening = v.entry(mover)
-	if root.over != nil {
+	out.Opening = value(root, vals).entry(mover)
+	if root.over {
 		out.Opening.Terminal, out.Opening.Plies = true, 0
 	}
 	for i, c := range root.children {
-		cv, err := val(c)
-		if err != nil {
-			return nil, err
-		}
-		e := cv.entry(mover)
+		e := value(c, vals).entry(mover)
 		plies := -1
-		if c.over != nil {
+		if c.over {
 			plies = 1
 		}
 		out.Moves = append(out.Moves, solve.MoveValue{Move: p.start.Moves()[i], Token: c.token, Value: e.Value, Margin: e.Margin, Plies: plies})
@@ -295,30 +285,20 @@ func (s score) entry(p int) solve.Entry {
 	return e
 }
 
-// value is n's score: its job's, the script's result when it is over,
-// else the best of its children's for the player to move.
-func (p *Plan) value(ctx context.Context, n *node, vals []score) (score, error) {
-	if n.job >= 0 {
-		return vals[n.job], nil
+// value is n's score: its job's, the script's result when the game is
+// over, else the best of its children's for the player to move.
+func value(n *node, vals []score) score {
+	switch {
+	case n.job >= 0:
+		return vals[n.job]
+	case n.over:
+		return n.final
 	}
-	if n.over != nil {
-		pr, err := solve.SolvePosition(ctx, n.over)
-		if err != nil {
-			return score{}, err
-		}
-		v, m := forPlayer1(pr.Entry)
-		return score{v, m}, nil
-	}
-	mover := n.mover
 	var best score
 	for i, c := range n.children {
-		v, err := p.value(ctx, c, vals)
-		if err != nil {
-			return score{}, err
-		}
-		if i == 0 || v.better(best, mover) {
+		if v := value(c, vals); i == 0 || v.better(best, n.mover) {
 			best = v
 		}
 	}
-	return best, nil
+	return best
 }

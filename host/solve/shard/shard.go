@@ -20,6 +20,7 @@ import (
 	"slices"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/solve"
 )
 
 // MaxDepth is the deepest plan.
@@ -49,14 +50,15 @@ type Job struct {
 	Lines  int      `json:"lines"`   // the plan's lines that reach it
 }
 
-// node is a position of the plan. Only positions where the game is over
-// keep their state (to be scored); the others keep who is to move.
+// node is a position of the plan: who is to move, and its job, its moves
+// or, when the game is over in it, the script's result.
 type node struct {
 	token    string // of the move from its parent's position
 	mover    int
 	children []*node
-	job      int         // its job when it is a leaf not over; -1 otherwise
-	over     *host.State // the position, when the game is over in it
+	job      int   // its job when it is a leaf not over; -1 otherwise
+	over     bool  // the game is over in it
+	final    score // then, the result for Player 1
 }
 
 // DepthError is returned for a depth out of range or one whose plan is
@@ -75,7 +77,8 @@ func (e *DepthError) Error() string {
 }
 
 // NewPlan plays every line of depth plies from g's opening and returns the
-// jobs, in the order the script lists the moves. ctx stops it.
+// jobs, in the order the script lists the moves; the lines on which the
+// game ends sooner are scored by the script. ctx stops it.
 func NewPlan(ctx context.Context, g *host.Game, depth int) (*Plan, error) {
 	if depth < 1 || depth > MaxDepth {
 		return nil, &DepthError{Game: g.Name(), Depth: depth}
@@ -94,7 +97,12 @@ func NewPlan(ctx context.Context, g *host.Game, depth int) (*Plan, error) {
 		}
 		n := &node{mover: s.ToMove(), job: -1}
 		if s.Over() {
-			n.over = s
+			pr, err := solve.SolvePosition(ctx, s)
+			if err != nil {
+				return nil, err
+			}
+			v, m := forPlayer1(pr.Entry)
+			n.over, n.final = true, score{v, m}
 			return n, nil
 		}
 		if left == 0 {
