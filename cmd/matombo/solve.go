@@ -137,16 +137,27 @@ type refusalReport struct {
 
 // runSolve is `matombo solve GAME`.
 func runSolve(e *env, args []string) int {
-	c := newCLI(e, "solve", "GAME [--variant NAME] [--param key=value] [--engine E] [--max-memory SIZE] [--max-time D] [--max-positions N] [--threads N] [--endgame K] [--fresh] [--json]", solveAbout)
+	c := newCLI(e, "solve", "GAME [--variant NAME] [--param key=value] [--engine E] [--max-memory SIZE] [--max-time D] [--max-positions N] [--threads N] [--endgame K] [--fresh] [--json]\n"+
+		"       matombo solve GAME [game and budget flags] --shard-depth D (--plan | --job K [--out FILE] | --merge FILES...) [--json]", solveAbout+"\n"+solveShardAbout)
 	var gf gameFlags
 	gf.register(c.fs, true)
 	var sf solveFlags
 	sf.register(c.fs)
+	var shf shardFlags
+	shf.register(c)
 	fresh := c.fs.Bool("fresh", false, "solve again even when a cached solution exists")
 	asJSON := c.fs.Bool("json", false, "write the result as one JSON object (a refusal too)")
-	name, _, status, ok := c.parseGame(args, false)
+	name, files, status, ok := c.parseGame(args, true)
 	if !ok {
 		return status
+	}
+	sharded := shf.used(c)
+	if sharded {
+		if err := shf.check(c, files); err != nil {
+			return c.fail(err)
+		}
+	} else if len(files) > 0 {
+		return c.usageError("unexpected argument %q after the game %s", files[0], name)
 	}
 	if _, _, err := sf.options(); err != nil {
 		return c.fail(err)
@@ -154,6 +165,9 @@ func runSolve(e *env, args []string) int {
 	g, err := gf.open(name)
 	if err != nil {
 		return c.fail(err)
+	}
+	if sharded {
+		return runSolveShard(c, e, g, &sf, &shf, files, *asJSON)
 	}
 	sol, err := solution(e.stderr, g, &sf, *fresh)
 	if err != nil {

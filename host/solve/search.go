@@ -290,8 +290,8 @@ func (e *engine) solve(ctx context.Context, s *host.State, guess score) (score, 
 	for t := 0; t < threads; t++ {
 		go func() {
 			x := newSearcher(e, t)
-			defer x.close()
 			v, err := x.iterate(ctx, s, guess)
+			x.close() // its counts are in before solve returns
 			results <- result{v, err}
 		}()
 	}
