@@ -23,8 +23,10 @@ import (
 // them all and looks at what is known of each (its end, the database, the
 // futility bounds, the table): a move known to cut ends the search there
 // (enhanced transposition cutoffs), a move known not to matter is not
-// searched, and the others are searched in order (the table's best move,
-// then the moves that keep the turn, then those that bank most). A
+// searched, and the others are searched in order (the moves that keep the
+// turn, then those that bank most, and among those that bank the same,
+// those that cut most often elsewhere in the search, the history
+// heuristic, then the table's best move). A
 // position that repeats on the line searched stops it with a *CycleError:
 // such games are for the retrograde engine.
 
@@ -327,7 +329,7 @@ type searcher struct {
 	moves   [][]host.Move
 	know    [][]knowledge
 	order   [][]int
-	keys    [][]int
+	keys    [][]int64
 	probe   [][]bool
 	path    []uint64      // the keys of the line searched
 	line    []*host.State // its positions
@@ -340,6 +342,21 @@ type searcher struct {
 	rootK   knowledge
 	stats   SearchStats
 	sink    uint64 // what touching the table read (so that the reads stay)
+
+	// history counts, for each player, the cuts each move made in this
+	// search (by historyIndex): among moves that bank the same, those
+	// that cut most often elsewhere are searched first (the history
+	// heuristic, Schaeffer 1989).
+	history [2][historySize]int64
+}
+
+// historySize is the number of history counters a player (a power of 2).
+const historySize = 1024
+
+// historyIndex is the history counter of m: its kind and first site
+// (moves that share them share a counter, which costs only order).
+func historyIndex(m host.Move) int {
+	return (int(m.Kind)*31 + m.Site(0) + 1) & (historySize - 1)
 }
 
 func newSearcher(e *engine, id int) *searcher {
@@ -703,21 +720,25 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 				continue
 			}
 		}
-		// Order: the table's move; then the moves that keep the turn,
-		// those that take the fewest counters first (they leave the others'
-		// chances as they were); then by what the move banks for the mover.
-		key := 0
-		if i == k.move {
-			key += 1 << 24
-		}
-		if c.ToMove() == s.ToMove() {
-			key += 1<<20 - kk.moved
-		}
+		// Order: the moves that keep the turn, those that take the
+		// fewest counters first (they leave the others' chances as they
+		// were); then by what the move banks for the mover; among moves
+		// that bank the same, by the cuts they made so far in this search
+		// (history), then the table's move (first, ahead of the history,
+		// it made the search larger: docs/analysis.md).
 		gain := kk.bank - k.bank
 		if !mover1 {
 			gain = -gain
 		}
-		key += 4 * gain
+		var key int64
+		if c.ToMove() == s.ToMove() {
+			key = 1<<62 + int64(1<<20-kk.moved+4*gain)<<32
+		} else {
+			key = int64(gain)<<32 + min(x.history[s.ToMove()-1][historyIndex(moves[i])], 1<<30-1)<<1
+			if i == k.move {
+				key++
+			}
+		}
 		order, keys = append(order, i), append(keys, key)
 	}
 	x.order[ply], x.keys[ply] = order, keys
@@ -752,6 +773,7 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 			b = min(b, v)
 		}
 		if a >= b {
+			x.history[s.ToMove()-1][historyIndex(moves[i])]++
 			x.stats.Cuts++
 			if n == 0 {
 				x.stats.FirstCuts++
@@ -766,7 +788,7 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 
 // sortByKeys orders moves by decreasing key (an insertion sort: there
 // are few), keeping the script's order among equals.
-func sortByKeys(order, keys []int) {
+func sortByKeys(order []int, keys []int64) {
 	for i := 1; i < len(order); i++ {
 		for j := i; j > 0 && keys[j] > keys[j-1]; j-- {
 			keys[j], keys[j-1] = keys[j-1], keys[j]
