@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/safefile"
 	"github.com/matombo/matombo/host/solve"
 	"github.com/matombo/matombo/host/solve/shard"
 )
@@ -312,12 +314,13 @@ func mergeResults(c *cli, w io.Writer, g *host.Game, p *shard.Plan, files []stri
 
 // readResultFile reads one job's result, naming the file in errors.
 func readResultFile(name string) (shard.Result, error) {
-	f, err := os.Open(name)
+	// Through safefile: a FIFO or a device named as a result is refused,
+	// not waited on, and a file over the limit is not read whole.
+	data, err := safefile.ReadFile(name, shard.MaxResultBytes)
 	if err != nil {
 		return shard.Result{}, fmt.Errorf("merge: %w", err)
 	}
-	defer f.Close()
-	r, err := shard.ReadResult(f)
+	r, err := shard.ReadResult(bytes.NewReader(data))
 	if err != nil {
 		return shard.Result{}, fmt.Errorf("merge: %s: %w", name, err)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/matombo/matombo/host/solve/shard"
 )
 
 // kalahArgs are a small board's game flags; the database is kept small so
@@ -134,6 +136,8 @@ func TestSolveShardMergeErrors(t *testing.T) {
 	deeper := runJobs(t, t.TempDir(), 2, kalahArgs)
 	junk := filepath.Join(dir, "junk.json")
 	require.NoError(t, os.WriteFile(junk, []byte("{\"format\": \"matombo analyze shard 1\"}\n"), 0o644))
+	huge := filepath.Join(dir, "huge.json")
+	require.NoError(t, os.WriteFile(huge, make([]byte, shard.MaxResultBytes+1), 0o644))
 	edited := filepath.Join(dir, "edited.json")
 	data, err := os.ReadFile(files[1])
 	require.NoError(t, err)
@@ -150,6 +154,8 @@ func TestSolveShardMergeErrors(t *testing.T) {
 		{"not a result", append(files[:3:3], junk), fmt.Sprintf("merge: %s: format \"matombo analyze shard 1\"", junk)},
 		{"inconsistent", []string{files[0], edited, files[2]}, fmt.Sprintf("merge: %s: job 1 is a2 (player 2 to move) in the plan, not a3", edited)},
 		{"no such file", append(files[:3:3], filepath.Join(dir, "nope.json")), "nope.json: no such file"},
+		{"a folder", append(files[:3:3], dir), fmt.Sprintf("merge: %s: ", dir)},
+		{"too large", append(files[:3:3], huge), fmt.Sprintf("merge: %s: file is larger than", huge)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := matombo(t, "", append(solveArgs("--shard-depth", "1", "--merge"), tc.files...)...)
