@@ -307,15 +307,9 @@ func solution(w io.Writer, g *host.Game, sf *solveFlags, fresh bool) (*solve.Sol
 		return nil, cliSolveError(err, sf)
 	}
 	describeEstimate(w, g, est, sf)
-	ctx := context.Background()
-	if maxTime > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, maxTime)
-		defer cancel()
-	}
-	// The solver's memory is a few large arrays: a garbage collector that
-	// lets the heap grow to twice them would pass the estimate.
-	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	ctx, cancel := solveContext(maxTime)
+	defer cancel()
+	defer debug.SetGCPercent(debug.SetGCPercent(solveGCPercent))
 	start := time.Now()
 	bar := newSolveBar(w, est)
 	opts = append(opts, solve.WithProgress(bar.update), solve.WithLog(func(msg string) {
@@ -443,3 +437,17 @@ type flagError struct {
 func (e *flagError) Error() string { return e.msg }
 
 func (e *flagError) Unwrap() error { return e.err }
+
+// solveGCPercent is the garbage collector's target while a solve runs: the
+// solver's memory is a few large arrays, and a collector that let the heap
+// grow to twice them would pass the estimate.
+const solveGCPercent = 10
+
+// solveContext is the context of a solve, stopped after maxTime (--max-time)
+// unless it is 0; cancel releases it.
+func solveContext(maxTime time.Duration) (ctx context.Context, cancel context.CancelFunc) {
+	if maxTime > 0 {
+		return context.WithTimeout(context.Background(), maxTime)
+	}
+	return context.WithCancel(context.Background())
+}

@@ -178,13 +178,9 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 	j := p.Jobs[f.job]
 	fmt.Fprintf(e.stderr, "job %d of %d (%s): ", j.Index, len(p.Jobs), strings.Join(j.Tokens, " "))
 	describeEstimate(e.stderr, g, est, sf)
-	ctx := context.Background()
-	if maxTime > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, maxTime)
-		defer cancel()
-	}
-	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	ctx, cancel := solveContext(maxTime)
+	defer cancel()
+	defer debug.SetGCPercent(debug.SetGCPercent(solveGCPercent))
 	bar := newSolveBar(e.stderr, est)
 	var last solve.Progress // what a job stopped had done
 	progress := func(pr solve.Progress) {
