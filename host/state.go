@@ -80,7 +80,8 @@ func (s *State) Var(name string) (int, bool) {
 	return 0, false
 }
 
-// Over reports whether the game has ended.
+// Over reports whether the game has ended. A game Runner.ApplyToUnlisted
+// left unlisted goes on unless listing its moves ends it (Runner.List).
 func (s *State) Over() bool { return s.k.Result.Over }
 
 // Outcome describes how a game ended.
