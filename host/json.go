@@ -119,7 +119,7 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int, prompt string) {
 		writeInts(b, len(score), func(p int) int { return score[p-1] })
 	}
 	b.WriteString(`,"legal":[`)
-	for i, m := range s.k.Moves {
+	for i, m := range s.moves() {
 		if i > 0 {
 			b.WriteByte(',')
 		}

@@ -31,7 +31,7 @@ func (s *State) Prompt() (string, error) {
 // kindPrompts joins the prompts of the kinds of the legal moves.
 func (s *State) kindPrompts() string {
 	var used [256]bool
-	for _, m := range s.k.Moves {
+	for _, m := range s.moves() {
 		used[m.Kind] = true
 	}
 	var parts []string
