@@ -25,8 +25,13 @@ import (
 // last; and effects, what the ply that made the state did (null when it
 // was not recorded). The history is what repetition rules count, so a
 // state read back with StateFromJSON continues exactly as this one would.
-// It fails only when the script's score or prompt function fails.
+// It fails only when the script's score or prompt function fails, or
+// when listing the legal moves of an unlisted state (see
+// Runner.ApplyToUnlisted), which it lists first, fails.
 func (s *State) MarshalJSON() ([]byte, error) {
+	if err := s.list(nil); err != nil {
+		return nil, err
+	}
 	score, err := s.Score()
 	if err != nil {
 		return nil, err

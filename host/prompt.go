@@ -11,6 +11,9 @@ import (
 // moves (MoveKind.Prompt), in the order the script declared them, joined
 // by "; ". It is "" when the game is over or nothing is said.
 func (s *State) Prompt() (string, error) {
+	if err := s.list(nil); err != nil { // an unlisted state's moves decide it
+		return "", err
+	}
 	if s.k.Result.Over {
 		return "", nil
 	}

@@ -231,3 +231,42 @@ func TestUnlistedEnds(t *testing.T) {
 	assert.Equal(t, MethodRepetition, dst.Outcome().Method)
 	assert.Equal(t, stateJSONText(t, want), stateJSONText(t, dst))
 }
+
+// TestUnlistedListsOnDemand: the methods of a State that can fail list an
+// unlisted state's moves first (MarshalJSON, Prompt, ParseMove, Play), so
+// they answer as for the state ApplyTo makes; the blocked function's end
+// is then known.
+func TestUnlistedListsOnDemand(t *testing.T) {
+	stuck := strings.NewReplacer(`legal = function(p) m.emit(SOW, "a1") end`, `legal = function(p) if m.count("a1") > 0 then m.emit(SOW, "a1") end end`,
+		`play = function(p, kind, s) m.finish(0, "done") end`, `play = function(p, kind, s) m.set_count("a1", 0) m.set_count("b2", 3) end, blocked = function(p) m.set_count("b2", 0) m.finish(3 - p, "stuck") end`)
+	g, err := loadSource(t, "stuck", stuck.Replace(miniSource("stuck", "")))
+	require.NoError(t, err)
+	r := g.NewRunner()
+	defer r.Close()
+	s := g.Start()
+	want := &State{}
+	require.NoError(t, r.ApplyTo(want, s, s.Moves()[0]))
+	for _, c := range []struct {
+		name string
+		call func(*State) error
+	}{
+		{"MarshalJSON", func(u *State) error { _, err := u.MarshalJSON(); return err }},
+		{"Prompt", func(u *State) error { _, err := u.Prompt(); return err }},
+		{"ParseMove", func(u *State) error { _, err := u.ParseMove("a1"); return err }},
+		{"Play", func(u *State) error { return u.Play("a1") }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			u := &State{}
+			require.NoError(t, r.ApplyToUnlisted(u, s, 0))
+			require.False(t, u.Listed())
+			var ill *IllegalMoveError
+			if err := c.call(u); err != nil {
+				require.ErrorAs(t, err, &ill, "only the move is refused: the game is over")
+				assert.True(t, ill.GameOver)
+			}
+			assert.True(t, u.Listed())
+			assert.Equal(t, want.Outcome(), u.Outcome())
+			assert.Equal(t, stateJSONText(t, want), stateJSONText(t, u))
+		})
+	}
+}

@@ -147,9 +147,9 @@ func (r *Runner) ApplyTo(dst, src *State, m Move) error {
 // unless listing its moves ends it (the script's blocked function, when
 // there are none). A move that reaches a position for the repetition
 // rule's time, and every move when Record is on, is listed at once.
-// Moves, AppendMoves, Legal and ParseMove panic on an unlisted state;
-// Apply, ApplyTo, the playouts and State.Apply list it first. On error
-// dst is a copy of src.
+// Moves, AppendMoves and Legal panic on an unlisted state; Apply,
+// ApplyTo, the playouts, State.Apply, ParseMove, Play, Prompt and
+// MarshalJSON list it first. On error dst is a copy of src.
 func (r *Runner) ApplyToUnlisted(dst, src *State, i int) error {
 	if err := r.check(src); err != nil {
 		dst.CopyFrom(src)

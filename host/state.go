@@ -265,8 +265,12 @@ func (s *State) illegal(m Move) error {
 	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason, GameOver: s.k.Result.Over}
 }
 
-// ParseMove returns the legal move whose token is tok.
+// ParseMove returns the legal move whose token is tok (listing the legal
+// moves of an unlisted state first, see Runner.ApplyToUnlisted).
 func (s *State) ParseMove(tok string) (Move, error) {
+	if err := s.list(nil); err != nil {
+		return Move{}, err
+	}
 	var buf [64]byte
 	for _, m := range s.moves() {
 		if int(m.Kind) < len(s.g.def.Kinds) && string(s.g.def.Kinds[m.Kind].AppendToken(buf[:0], s.g.def.Board, m)) == tok {
