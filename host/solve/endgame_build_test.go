@@ -26,7 +26,7 @@ func TestEndgameBuildMatchesReference(t *testing.T) {
 		for _, threads := range []int{1, 3} {
 			for _, sym := range []bool{true, false} {
 				t.Run(fmt.Sprintf("Kalah(%d)/empty=%v/k=%d/threads=%d/sym=%v", c.m, c.empty, c.k, threads, sym), func(t *testing.T) {
-					g := loadKalah(t, c.m, 4, c.empty)
+					g := loadKalah(t, c.m, 6, c.empty)
 					n, err := solve.EndgameMatchesReference(g, c.k, threads, sym)
 					require.NoError(t, err)
 					assert.Positive(t, n)
