@@ -213,3 +213,17 @@ func referenceEndgame(g *host.Game, bk *banks, k int, sym bool) (*endgameDB, err
 	}
 	return db, nil
 }
+
+// BuildEndgame builds g's database of k counters on threads goroutines
+// and returns its positions (for benchmarks).
+func BuildEndgame(g *host.Game, k, threads int) (int64, error) {
+	bk, err := findBanks(g)
+	if err != nil {
+		return 0, err
+	}
+	db, err := buildEndgame(context.Background(), g, bk, k, threads, nil)
+	if err != nil {
+		return 0, err
+	}
+	return db.positions(), nil
+}
