@@ -114,3 +114,105 @@ func jsonOf(t *testing.T, s *host.State) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// TestApplyToUnlisted: Runner.ApplyToUnlisted makes the position, key,
+// ply and history ApplyTo makes, and its result when the game is over;
+// once Runner.List lists its moves, the state is the one ApplyTo makes
+// (the same JSON, legal moves and result), on random games of every
+// shipped game. A move played from an unlisted state lists it first.
+func TestApplyToUnlisted(t *testing.T) {
+	lib := games.Library()
+	for _, name := range lib.Games() {
+		t.Run(name, func(t *testing.T) {
+			g, err := lib.Load(name)
+			require.NoError(t, err)
+			r := g.NewRunner()
+			defer r.Close()
+			rng := rand.New(rand.NewPCG(7, 8))
+			s := g.Start()
+			want, dst := &host.State{}, &host.State{}
+			for ply := 0; ply < 120 && !s.Over(); ply++ {
+				before := jsonOf(t, s)
+				for i, m := range s.Moves() {
+					require.NoError(t, r.ApplyTo(want, s, m))
+					require.NoError(t, r.ApplyToUnlisted(dst, s, i), "ply %d move %s", ply, g.Token(m))
+					require.Equal(t, want.Key(), dst.Key())
+					require.Equal(t, want.AppendPosition(nil), dst.AppendPosition(nil))
+					require.Equal(t, want.Ply(), dst.Ply())
+					require.Equal(t, want.Repetitions(), dst.Repetitions())
+					if dst.Listed() {
+						require.True(t, dst.Over(), "ply %d move %s: a game that goes on is unlisted", ply, g.Token(m))
+					} else {
+						require.False(t, dst.Over())
+						require.Panics(t, func() { dst.Moves() })
+					}
+					require.NoError(t, r.List(dst))
+					require.True(t, dst.Listed())
+					require.Equal(t, jsonOf(t, want), jsonOf(t, dst), "ply %d move %s", ply, g.Token(m))
+					require.Equal(t, want.Legal(), dst.Legal())
+					require.Equal(t, want.Outcome(), dst.Outcome())
+					require.Same(t, g, dst.Game())
+				}
+				require.Equal(t, before, jsonOf(t, s), "ply %d: the state played from is unchanged", ply)
+				i := rng.IntN(len(s.Moves()))
+				require.NoError(t, r.ApplyTo(want, s, s.Moves()[i]))
+				next := &host.State{}
+				require.NoError(t, r.ApplyToUnlisted(next, s, i))
+				if !want.Over() && ply%2 == 0 { // played on from unlisted
+					m2 := want.Moves()[rng.IntN(len(want.Moves()))]
+					require.NoError(t, r.ApplyTo(dst, next, m2))
+					require.NoError(t, r.Apply(want, m2))
+					require.Equal(t, jsonOf(t, want), jsonOf(t, dst))
+					require.True(t, next.Listed(), "ApplyTo lists the state it plays from")
+				}
+				s = want.Clone()
+			}
+		})
+	}
+}
+
+// TestApplyToUnlistedFails: a move index out of range or a state of
+// another game leaves dst a copy of the state played from; with Record on
+// or onto itself, the move is played and listed as ApplyTo plays it.
+func TestApplyToUnlistedFails(t *testing.T) {
+	g, err := games.Library().Load("kalah")
+	require.NoError(t, err)
+	other, err := games.Library().Load("oware")
+	require.NoError(t, err)
+	r := g.NewRunner()
+	defer r.Close()
+	s := g.Start()
+	for _, c := range []struct {
+		name string
+		src  *host.State
+		i    int
+		want string
+	}{
+		{"an index past the list", s, len(s.Moves()), "no legal move 6"},
+		{"a negative index", s, -1, "no legal move -1"},
+		{"a state of another game", other.Start(), 0, "runner of"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := jsonOf(t, c.src)
+			dst := &host.State{}
+			err := r.ApplyToUnlisted(dst, c.src, c.i)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+			assert.Equal(t, before, jsonOf(t, c.src))
+			assert.Equal(t, before, jsonOf(t, dst))
+		})
+	}
+	want := &host.State{}
+	require.NoError(t, r.ApplyTo(want, s, s.Moves()[2]))
+	self := s.Clone()
+	require.NoError(t, r.ApplyToUnlisted(self, self, 2))
+	assert.True(t, self.Listed())
+	assert.Equal(t, jsonOf(t, want), jsonOf(t, self))
+	r.Record(true)
+	defer r.Record(false)
+	dst := &host.State{}
+	require.NoError(t, r.ApplyToUnlisted(dst, s, 2))
+	assert.True(t, dst.Listed())
+	_, recorded := dst.Effects()
+	assert.True(t, recorded)
+}

@@ -30,6 +30,9 @@ func (s *State) Effects() (effects []Effect, recorded bool) {
 // in the state it makes (see Effects). It costs a little more than Apply;
 // playouts and searches use Apply, which records nothing.
 func (s *State) ApplyRecorded(m Move) error {
+	if err := s.list(nil); err != nil {
+		return err
+	}
 	if !s.isLegal(m) {
 		return s.illegal(m)
 	}

@@ -98,7 +98,7 @@ func (s *State) whyNot(k int, sites []int) string {
 	g := s.g
 	kind := &g.def.Kinds[k]
 	var same []Move
-	for _, m := range s.k.Moves {
+	for _, m := range s.moves() {
 		if int(m.Kind) == k {
 			same = append(same, m)
 		}
@@ -213,7 +213,7 @@ func withArticle(name string) string {
 // legalKinds names the kinds of the legal moves, in declaration order.
 func (s *State) legalKinds() string {
 	var used [256]bool
-	for _, m := range s.k.Moves {
+	for _, m := range s.moves() {
 		used[m.Kind] = true
 	}
 	var names []string

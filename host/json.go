@@ -25,8 +25,13 @@ import (
 // last; and effects, what the ply that made the state did (null when it
 // was not recorded). The history is what repetition rules count, so a
 // state read back with StateFromJSON continues exactly as this one would.
-// It fails only when the script's score or prompt function fails.
+// It fails only when the script's score or prompt function fails, or
+// when listing the legal moves of an unlisted state (see
+// Runner.ApplyToUnlisted), which it lists first, fails.
 func (s *State) MarshalJSON() ([]byte, error) {
+	if err := s.list(nil); err != nil {
+		return nil, err
+	}
 	score, err := s.Score()
 	if err != nil {
 		return nil, err
@@ -119,7 +124,7 @@ func (s *State) writeJSON(b *bytes.Buffer, score []int, prompt string) {
 		writeInts(b, len(score), func(p int) int { return score[p-1] })
 	}
 	b.WriteString(`,"legal":[`)
-	for i, m := range s.k.Moves {
+	for i, m := range s.moves() {
 		if i > 0 {
 			b.WriteByte(',')
 		}

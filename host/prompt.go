@@ -11,6 +11,9 @@ import (
 // moves (MoveKind.Prompt), in the order the script declared them, joined
 // by "; ". It is "" when the game is over or nothing is said.
 func (s *State) Prompt() (string, error) {
+	if err := s.list(nil); err != nil { // an unlisted state's moves decide it
+		return "", err
+	}
 	if s.k.Result.Over {
 		return "", nil
 	}
@@ -31,7 +34,7 @@ func (s *State) Prompt() (string, error) {
 // kindPrompts joins the prompts of the kinds of the legal moves.
 func (s *State) kindPrompts() string {
 	var used [256]bool
-	for _, m := range s.k.Moves {
+	for _, m := range s.moves() {
 		used[m.Kind] = true
 	}
 	var parts []string

@@ -2,6 +2,7 @@ package host
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -184,4 +185,88 @@ func TestReplacedLibraryFunctions(t *testing.T) {
 		{name: "max of a string", code: `return math.max(1, "x")`, err: "bad argument #2 to max"},
 		{name: "the rest of math", code: `return math.sqrt(16), math.fmod(7, 3), math.huge > 0, math.pi > 3, math.random, math.randomseed`, want: []any{4, 1, true, true, nil, nil}},
 	})
+}
+
+// TestUnlistedEnds: a game that ends when its moves are listed (blocked)
+// ends when Runner.List lists them, as ApplyTo ends it; a move that
+// reaches a position for the repetition rule's time is listed at once.
+func TestUnlistedEnds(t *testing.T) {
+	stuck := strings.NewReplacer(`legal = function(p) m.emit(SOW, "a1") end`, `legal = function(p) if m.count("a1") > 0 then m.emit(SOW, "a1") end end`,
+		`play = function(p, kind, s) m.finish(0, "done") end`, `play = function(p, kind, s) m.set_count("a1", 0) m.set_count("b2", 3) end, blocked = function(p) m.set_count("b2", 0) m.finish(3 - p, "stuck") end`)
+	g, err := loadSource(t, "stuck", stuck.Replace(miniSource("stuck", "")))
+	require.NoError(t, err)
+	r := g.NewRunner()
+	defer r.Close()
+	s := g.Start()
+	want, dst := &State{}, &State{}
+	require.NoError(t, r.ApplyTo(want, s, s.Moves()[0]))
+	require.Equal(t, MethodNoMoves, want.Outcome().Method)
+	require.NoError(t, r.ApplyToUnlisted(dst, s, 0))
+	assert.False(t, dst.Listed())
+	assert.False(t, dst.Over(), "the end is not known before the moves are listed")
+	assert.Equal(t, 3, dst.Count(3))
+	require.NoError(t, r.List(dst))
+	assert.True(t, dst.Listed())
+	assert.Equal(t, want.Outcome(), dst.Outcome())
+	assert.Equal(t, want.Key(), dst.Key(), "the key of the board the end left")
+	assert.Equal(t, stateJSONText(t, want), stateJSONText(t, dst))
+	require.NoError(t, r.List(dst), "listing a listed state does nothing")
+	assert.Equal(t, stateJSONText(t, want), stateJSONText(t, dst))
+
+	g, err = loadSource(t, "shuttle", shuttleSource(", repetition = 2", `repeated = function(p) m.finish(3 - p, "repeated by " .. p) end,`))
+	require.NoError(t, err)
+	r2 := g.NewRunner()
+	defer r2.Close()
+	s = g.Start()
+	for _, tok := range []string{"a1-a2", "b1-b2", "a2-a1"} {
+		require.NoError(t, s.Play(tok))
+	}
+	m, err := s.ParseMove("b2-b1")
+	require.NoError(t, err)
+	i := slices.Index(s.Moves(), m)
+	want, dst = &State{}, &State{}
+	require.NoError(t, r2.ApplyTo(want, s, m))
+	require.NoError(t, r2.ApplyToUnlisted(dst, s, i))
+	assert.True(t, dst.Listed())
+	assert.Equal(t, MethodRepetition, dst.Outcome().Method)
+	assert.Equal(t, stateJSONText(t, want), stateJSONText(t, dst))
+}
+
+// TestUnlistedListsOnDemand: the methods of a State that can fail list an
+// unlisted state's moves first (MarshalJSON, Prompt, ParseMove, Play), so
+// they answer as for the state ApplyTo makes; the blocked function's end
+// is then known.
+func TestUnlistedListsOnDemand(t *testing.T) {
+	stuck := strings.NewReplacer(`legal = function(p) m.emit(SOW, "a1") end`, `legal = function(p) if m.count("a1") > 0 then m.emit(SOW, "a1") end end`,
+		`play = function(p, kind, s) m.finish(0, "done") end`, `play = function(p, kind, s) m.set_count("a1", 0) m.set_count("b2", 3) end, blocked = function(p) m.set_count("b2", 0) m.finish(3 - p, "stuck") end`)
+	g, err := loadSource(t, "stuck", stuck.Replace(miniSource("stuck", "")))
+	require.NoError(t, err)
+	r := g.NewRunner()
+	defer r.Close()
+	s := g.Start()
+	want := &State{}
+	require.NoError(t, r.ApplyTo(want, s, s.Moves()[0]))
+	for _, c := range []struct {
+		name string
+		call func(*State) error
+	}{
+		{"MarshalJSON", func(u *State) error { _, err := u.MarshalJSON(); return err }},
+		{"Prompt", func(u *State) error { _, err := u.Prompt(); return err }},
+		{"ParseMove", func(u *State) error { _, err := u.ParseMove("a1"); return err }},
+		{"Play", func(u *State) error { return u.Play("a1") }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			u := &State{}
+			require.NoError(t, r.ApplyToUnlisted(u, s, 0))
+			require.False(t, u.Listed())
+			var ill *IllegalMoveError
+			if err := c.call(u); err != nil {
+				require.ErrorAs(t, err, &ill, "only the move is refused: the game is over")
+				assert.True(t, ill.GameOver)
+			}
+			assert.True(t, u.Listed())
+			assert.Equal(t, want.Outcome(), u.Outcome())
+			assert.Equal(t, stateJSONText(t, want), stateJSONText(t, u))
+		})
+	}
 }

@@ -84,12 +84,17 @@ func (r *Runner) Apply(s *State, m Move) error {
 	if err := r.check(s); err != nil {
 		return err
 	}
+	vm, err := r.listed(s)
+	if err != nil {
+		return err
+	}
 	if !s.isLegal(m) {
 		return s.illegal(m)
 	}
-	vm, err := r.machine()
-	if err != nil {
-		return err
+	if vm == nil {
+		if vm, err = r.machine(); err != nil {
+			return err
+		}
 	}
 	if r.record {
 		vm.StartRecording()
@@ -116,6 +121,10 @@ func (r *Runner) ApplyTo(dst, src *State, m Move) error {
 		dst.CopyFrom(src)
 		return err
 	}
+	if _, err := r.listed(src); err != nil {
+		dst.CopyFrom(src)
+		return err
+	}
 	if !src.isLegal(m) {
 		dst.CopyFrom(src)
 		return src.illegal(m)
@@ -127,6 +136,69 @@ func (r *Runner) ApplyTo(dst, src *State, m Move) error {
 	}
 	dst.g = src.g
 	return vm.ApplyFrom(&dst.k, &src.k, m)
+}
+
+// ApplyToUnlisted is ApplyTo of src's i-th legal move (src.Moves()[i],
+// legal without looking for it in the list) without listing the legal
+// moves of dst's next decision, for a search that looks at many positions
+// and goes on from few: dst is then unlisted (Listed is false) until List
+// lists them. Its position, key, ply and history are those ApplyTo makes,
+// and so is its result when the game is over; an unlisted game goes on
+// unless listing its moves ends it (the script's blocked function, when
+// there are none). A move that reaches a position for the repetition
+// rule's time, and every move when Record is on, is listed at once.
+// Moves, AppendMoves and Legal panic on an unlisted state; Apply,
+// ApplyTo, the playouts, State.Apply, ParseMove, Play, Prompt and
+// MarshalJSON list it first. On error dst is a copy of src.
+func (r *Runner) ApplyToUnlisted(dst, src *State, i int) error {
+	if err := r.check(src); err != nil {
+		dst.CopyFrom(src)
+		return err
+	}
+	if _, err := r.listed(src); err != nil {
+		dst.CopyFrom(src)
+		return err
+	}
+	if uint(i) >= uint(len(src.k.Moves)) {
+		dst.CopyFrom(src)
+		return &IllegalMoveError{Legal: src.Legal(), Reason: fmt.Sprintf("no legal move %d: the position lists %d", i, len(src.k.Moves)), GameOver: src.k.Result.Over}
+	}
+	m := src.k.Moves[i]
+	if dst == src || r.record {
+		return r.ApplyTo(dst, src, m)
+	}
+	vm, err := r.machine()
+	if err != nil {
+		dst.CopyFrom(src)
+		return err
+	}
+	dst.g = src.g
+	return vm.ApplyFromUnlisted(&dst.k, &src.k, m)
+}
+
+// List lists the legal moves of s when ApplyToUnlisted left them unlisted,
+// as ApplyTo would have: when there are none, the script's blocked
+// function ends the game. It does nothing to a listed state. On error s
+// is as it was.
+func (r *Runner) List(s *State) error {
+	_, err := r.listed(s)
+	return err
+}
+
+// listed lists the moves of s when they are not, returning the machine
+// it took (nil when s was listed).
+func (r *Runner) listed(s *State) (*luavm.Machine, error) {
+	if !s.k.Unlisted {
+		return nil, nil
+	}
+	if err := r.check(s); err != nil {
+		return nil, err
+	}
+	vm, err := r.machine()
+	if err != nil {
+		return nil, err
+	}
+	return vm, vm.List(&s.k)
 }
 
 // Play plays the legal move whose token is tok, as State.Play does.
@@ -159,6 +231,9 @@ func (r *Runner) PlayoutWith(s *State, choose func(*State) Move, maxPlies int) (
 // (Playout's) needs no legality check.
 func (r *Runner) playout(s *State, choose func(*State) Move, maxPlies int, check bool) (int, error) {
 	if err := r.check(s); err != nil {
+		return 0, err
+	}
+	if _, err := r.listed(s); err != nil {
 		return 0, err
 	}
 	n := 0

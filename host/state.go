@@ -80,7 +80,8 @@ func (s *State) Var(name string) (int, bool) {
 	return 0, false
 }
 
-// Over reports whether the game has ended.
+// Over reports whether the game has ended. A game Runner.ApplyToUnlisted
+// left unlisted goes on unless listing its moves ends it (Runner.List).
 func (s *State) Over() bool { return s.k.Result.Over }
 
 // Outcome describes how a game ended.
@@ -125,15 +126,28 @@ func (s *State) Outcome() Outcome {
 // Concurrent reads of one State (Moves, AppendMoves, Key, Count, Clone,
 // CopyFrom as the source, ...) are safe, as long as nothing changes it;
 // parallel searches may copy from a shared root.
-func (s *State) Moves() []Move { return s.k.Moves }
+func (s *State) Moves() []Move { return s.moves() }
+
+// Listed reports whether the legal moves of the current decision are
+// listed: they are, except after Runner.ApplyToUnlisted (see there) until
+// Runner.List.
+func (s *State) Listed() bool { return !s.k.Unlisted }
+
+// moves returns the legal list, which an unlisted state does not have.
+func (s *State) moves() []Move {
+	if s.k.Unlisted {
+		panic("host: the legal moves of a state played by Runner.ApplyToUnlisted are read before Runner.List listed them")
+	}
+	return s.k.Moves
+}
 
 // AppendMoves appends the legal moves of the current decision to dst and
 // returns the extended slice, which the caller owns.
-func (s *State) AppendMoves(dst []Move) []Move { return append(dst, s.k.Moves...) }
+func (s *State) AppendMoves(dst []Move) []Move { return append(dst, s.moves()...) }
 
 // Legal returns the legal tokens of the current decision.
 func (s *State) Legal() []string {
-	out := make([]string, len(s.k.Moves))
+	out := make([]string, len(s.moves()))
 	for i, m := range s.k.Moves {
 		out[i] = s.g.Token(m)
 	}
@@ -192,6 +206,9 @@ func (s *State) ApplyContext(ctx context.Context, m Move) error {
 }
 
 func (s *State) apply(cancel *watchdog.Cancel, m Move) error {
+	if err := s.list(cancel); err != nil {
+		return err
+	}
 	if !s.isLegal(m) {
 		return s.illegal(m)
 	}
@@ -200,6 +217,21 @@ func (s *State) apply(cancel *watchdog.Cancel, m Move) error {
 		return err
 	}
 	err = vm.Apply(&s.k, m)
+	s.g.release(vm)
+	return err
+}
+
+// list lists the legal moves of an unlisted state (see
+// Runner.ApplyToUnlisted) with a machine of the game's.
+func (s *State) list(cancel *watchdog.Cancel) error {
+	if !s.k.Unlisted {
+		return nil
+	}
+	vm, err := s.g.machineWith(cancel)
+	if err != nil {
+		return err
+	}
+	err = vm.List(&s.k)
 	s.g.release(vm)
 	return err
 }
@@ -233,10 +265,14 @@ func (s *State) illegal(m Move) error {
 	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason, GameOver: s.k.Result.Over}
 }
 
-// ParseMove returns the legal move whose token is tok.
+// ParseMove returns the legal move whose token is tok (listing the legal
+// moves of an unlisted state first, see Runner.ApplyToUnlisted).
 func (s *State) ParseMove(tok string) (Move, error) {
+	if err := s.list(nil); err != nil {
+		return Move{}, err
+	}
 	var buf [64]byte
-	for _, m := range s.k.Moves {
+	for _, m := range s.moves() {
 		if int(m.Kind) < len(s.g.def.Kinds) && string(s.g.def.Kinds[m.Kind].AppendToken(buf[:0], s.g.def.Board, m)) == tok {
 			return m, nil
 		}

@@ -107,7 +107,7 @@ func (t *turnReader) read(s *State, at int, moves []Move) error {
 		}
 	}
 	var buf [64]byte
-	for _, m := range s.k.Moves {
+	for _, m := range s.moves() {
 		if len(t.found) > 1 {
 			return nil
 		}

@@ -108,6 +108,10 @@ type State struct {
 	Key     uint64
 	Moves   []Move
 	Effects *EffectList // nil when not recorded
+	// Unlisted is set when a move was played without listing the next
+	// decision's legal moves (Moves is empty until they are): the game
+	// goes on unless listing them ends it (the script's blocked function).
+	Unlisted bool
 }
 
 // EndBy ends s with a result the players decided rather than the rules
@@ -115,7 +119,7 @@ type State struct {
 // has no legal moves.
 func (s *State) EndBy(m Method, winner int, reason string) {
 	s.Result = Result{Over: true, Winner: winner, Reason: reason, Method: m}
-	s.Moves = s.Moves[:0]
+	s.Moves, s.Unlisted = s.Moves[:0], false
 }
 
 // CopyFrom makes s a copy of src, reusing s's memory where it can.

@@ -29,6 +29,23 @@ func (vm *Machine) ApplyFrom(dst, src *kernel.State, m kernel.Move) error {
 	return vm.applyFrom(dst, src, m)
 }
 
+// ApplyFromUnlisted is ApplyFrom without listing the legal moves of dst's
+// next decision: dst.Unlisted is set, unless the game ended, and List
+// lists them. Listing them may still end the game (the script's blocked
+// function, when there are none); a move that reaches a position for the
+// repetition rule's time is listed at once.
+func (vm *Machine) ApplyFromUnlisted(dst, src *kernel.State, m kernel.Move) error {
+	vm.unlisted = true
+	err := vm.applyFrom(dst, src, m)
+	vm.unlisted = false
+	return err
+}
+
+// List lists the legal moves of s when ApplyFromUnlisted left them
+// unlisted (s.Unlisted), as ApplyFrom would have, ending the game when the
+// script's blocked function does; on error s is as it was.
+func (vm *Machine) List(s *kernel.State) error { return vm.list(s) }
+
 // Evaluate runs the script's evaluate function on s for player p; ok is
 // false when the script has none.
 func (vm *Machine) Evaluate(s *kernel.State, p int) (score float64, ok bool, err error) {

@@ -62,6 +62,7 @@ type Machine struct {
 
 	saved     saved          // copy of a state taken before play, restored on error
 	noUndo    bool           // the move being played keeps no copy (applyFrom)
+	unlisted  bool           // the move being played leaves the next legal list to list (ApplyFromUnlisted)
 	savedHist kernel.History // history of a state whose position is being set
 	irrev     irreversible   // see lua_irreversible.go
 	strs      strCache
@@ -552,7 +553,7 @@ func (vm *Machine) score(s *kernel.State, dst []int) ([]int, error) {
 // settle lists the legal moves of the decision that is next, and asks the
 // script what happens when there are none.
 func (vm *Machine) settle(s *kernel.State) error {
-	s.Moves = s.Moves[:0]
+	s.Moves, s.Unlisted = s.Moves[:0], false
 	if s.Result.Over {
 		return nil
 	}
@@ -626,6 +627,30 @@ func (vm *Machine) applyFrom(dst, src *kernel.State, m kernel.Move) error {
 	return err
 }
 
+// list lists the legal moves of s, a state a move played by applyFrom
+// with unlisted set left without them, as applyBound would have: the
+// script's blocked function ends the game when there are none. On error s
+// is as it was.
+func (vm *Machine) list(s *kernel.State) error {
+	if !s.Unlisted {
+		return nil
+	}
+	vm.save(s)
+	vm.bind(s)
+	err := vm.settle(s)
+	vm.bind(nil)
+	if err != nil {
+		vm.restore(s)
+		s.Unlisted = true
+		return err
+	}
+	if s.Result.Over {
+		s.Key = s.ComputeKey(&vm.def.Layout) // the end of a game may change the board (sweeps)
+	}
+	vm.done()
+	return nil
+}
+
 // applyBound is apply on the state bound.
 func (vm *Machine) applyBound(s *kernel.State, m kernel.Move) error {
 	s.Effects = nil
@@ -659,6 +684,13 @@ func (vm *Machine) applyBound(s *kernel.State, m kernel.Move) error {
 	}
 	vm.forgetBefore(s)
 	s.Hist.Push(key)
+	if vm.unlisted && !s.Result.Over && vm.ctx.Rec == nil && (vm.fnRepeated == nil || s.Hist.Count(key) < vm.g.Decl.Repetition) {
+		// Listing the moves is left to list: nothing but the blocked
+		// function (an empty list) can end the game there.
+		s.Moves, s.Unlisted, s.Key = s.Moves[:0], true, key
+		vm.done()
+		return nil
+	}
 	err = vm.settle(s)
 	if err == nil && !s.Result.Over && vm.fnRepeated != nil && s.Hist.Count(key) >= vm.g.Decl.Repetition {
 		err = vm.repeated(s, p)

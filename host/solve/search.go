@@ -316,32 +316,32 @@ type knowledge struct {
 	move   int  // the table's best move; -1: none
 	bank   int  // the banks' difference
 	moved  int  // counters the move that reached the position took from sites in play
+
+	counts []int // its counters on the sites in play, in a game with banks (set by lookHere)
 }
 
 // searcher is one goroutine's search.
 type searcher struct {
-	e       *engine
-	id      int
-	r       *host.Runner
-	sc      *scorer
-	ctx     context.Context
-	states  [][]*host.State // per ply: the children of the position there
-	moves   [][]host.Move
-	know    [][]knowledge
-	order   [][]int
-	keys    [][]int64
-	probe   [][]bool
-	path    []uint64      // the keys of the line searched
-	line    []*host.State // its positions
-	counts  []int
-	pcounts [][]int // per ply: the counts of the position there
-	alt     []int
-	vals    []int // the values of the position read last (State.AppendPositionValues)
-	nodes   int64 // positions searched since the last tick
-	root    *host.State
-	rootK   knowledge
-	stats   SearchStats
-	sink    uint64 // what touching the table read (so that the reads stay)
+	e      *engine
+	id     int
+	r      *host.Runner
+	sc     *scorer
+	ctx    context.Context
+	states [][]*host.State // per ply: the children of the position there
+	moves  [][]host.Move
+	know   [][]knowledge
+	order  [][]int
+	keys   [][]int64
+	probe  [][]bool
+	path   []uint64      // the keys of the line searched
+	line   []*host.State // its positions
+	alt    []int
+	vals   []int // the values of the position read last (State.AppendPositionValues)
+	nodes  int64 // positions searched since the last tick
+	root   *host.State
+	rootK  knowledge
+	stats  SearchStats
+	sink   uint64 // what touching the table read (so that the reads stay)
 
 	// history counts, for each player, the cuts each move made in this
 	// search (by historyIndex): among moves that bank the same, those
@@ -362,7 +362,6 @@ func historyIndex(m host.Move) int {
 func newSearcher(e *engine, id int) *searcher {
 	x := &searcher{e: e, id: id, r: e.g.NewRunner(), sc: newScorer(e.g)}
 	if e.bk != nil {
-		x.counts = make([]int, len(e.bk.play))
 		x.alt = make([]int, len(e.bk.play))
 	}
 	return x
@@ -437,9 +436,6 @@ func (x *searcher) slot(ply, n int) {
 		x.states[ply] = append(x.states[ply], x.e.g.Start())
 		x.know[ply] = append(x.know[ply], knowledge{})
 	}
-	for len(x.pcounts) <= ply {
-		x.pcounts = append(x.pcounts, make([]int, len(x.counts)))
-	}
 }
 
 // look sets k to what is known of s without searching it: exact values of
@@ -467,12 +463,15 @@ func (x *searcher) lookHere(s *host.State, k *knowledge) (bool, error) {
 	k.key, k.move, k.depth, k.rel = s.Key(), -1, infDepth, false
 	k.lo, k.hi = minScore, maxScore
 	if e.bk != nil {
+		if len(k.counts) != len(e.bk.play) {
+			k.counts = make([]int, len(e.bk.play))
+		}
 		x.vals = s.AppendPositionValues(x.vals[:0])
 		k.bank = e.bk.bankDiffOf(x.vals)
-		j := e.bk.countsOf(x.vals, x.counts)
+		j := e.bk.countsOf(x.vals, k.counts)
 		fixed := e.db != nil && e.bk.fixedOf(x.vals)
 		if fixed && j <= e.db.k {
-			dlo, dhi := e.db.probe(x.counts, j, s.ToMove(), x.alt)
+			dlo, dhi := e.db.probe(k.counts, j, s.ToMove(), x.alt)
 			k.lo, k.hi = makeScore(sign(k.bank+dlo), k.bank+dlo), makeScore(sign(k.bank+dhi), k.bank+dhi)
 			x.stats.EndgameHits++
 			if k.lo == k.hi {
@@ -485,7 +484,7 @@ func (x *searcher) lookHere(s *host.State, k *knowledge) (bool, error) {
 		k.lo = max(k.lo, makeScore(sign(k.bank-j), k.bank-j))
 		k.hi = min(k.hi, makeScore(sign(k.bank+j), k.bank+j))
 		if fixed {
-			k.key, k.rel = countsKey(x.counts, s.ToMove()), true
+			k.key, k.rel = countsKey(k.counts, s.ToMove()), true
 		}
 	} else {
 		if s.Over() {
@@ -579,6 +578,17 @@ func (x *searcher) search(ply int, s *host.State, k *knowledge, alpha, beta scor
 	case depth == 0:
 		return min(max(makeScore(sign(k.bank), k.bank), k.lo), k.hi), 0, nil
 	}
+	if !s.Listed() { // expand played it without listing its moves
+		if err := x.r.List(s); err != nil {
+			return 0, 0, err
+		}
+		if s.Over() { // the script's blocked function ended it: its value is known
+			if _, err := x.lookHere(s, k); err != nil {
+				return 0, 0, err
+			}
+			return k.lo, k.depth, nil
+		}
+	}
 	x.nodes++
 	if x.nodes&4095 == 0 {
 		if err := x.tick(); err != nil {
@@ -617,11 +627,7 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 	x.moves[ply] = append(x.moves[ply][:0], moves...)
 	moves = x.moves[ply]
 	kids, know := x.states[ply], x.know[ply]
-	parent := x.pcounts[ply]
-	if e.bk != nil {
-		x.vals = s.AppendPositionValues(x.vals[:0])
-		e.bk.countsOf(x.vals, parent)
-	}
+	parent := k.counts // look counted them
 	mover1 := s.ToMove() == 1
 	best := minScore
 	if !mover1 {
@@ -648,9 +654,9 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 	// table for the others, all the buckets first (their memory is read
 	// at once, not one miss after the other).
 	probe := x.probe[ply][:0]
-	for i, m := range moves {
+	for i := range moves {
 		c := kids[i]
-		if err := x.r.ApplyTo(c, s, m); err != nil {
+		if err := x.r.ApplyToUnlisted(c, s, i); err != nil { // listed if searched
 			return 0, 0, err
 		}
 		x.stats.Children++
@@ -659,10 +665,10 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 		if err != nil {
 			return 0, 0, err
 		}
-		if e.bk != nil { // lookHere left c's counts in x.counts
+		if e.bk != nil {
 			kk.moved = 0
 			for j, n := range parent {
-				kk.moved += max(n-x.counts[j], 0)
+				kk.moved += max(n-kk.counts[j], 0)
 			}
 		}
 		if (mover1 && kk.lo >= b) || (!mover1 && kk.hi <= a) {
