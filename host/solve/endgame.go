@@ -497,7 +497,6 @@ type dbFrame struct {
 	cur, kid *host.State
 	counts   []int
 	alt      []int
-	moves    []host.Move
 	kids     []dbKid
 }
 
@@ -605,16 +604,18 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 	// The moves are played first and their positions' indexes computed;
 	// then the values of the positions of smaller layers are read, one
 	// after the other, so that their memory is fetched at once.
-	f.moves = append(f.moves[:0], f.cur.Moves()...)
-	if len(f.moves) == 0 {
+	moves := len(f.cur.Moves())
+	if moves == 0 {
 		return 0, fmt.Errorf("%w: a position that is not over has no move", errNoDB)
 	}
-	for len(f.kids) < len(f.moves) {
+	for len(f.kids) < moves {
 		f.kids = append(f.kids, dbKid{counts: make([]int, db.n)})
 	}
-	kids := f.kids[:len(f.moves)]
-	for n, m := range f.moves {
-		if err := w.r.ApplyTo(f.kid, f.cur, m); err != nil {
+	kids := f.kids[:moves]
+	for n := range moves {
+		// The kid's own moves are not listed: a position of a smaller
+		// layer is only read, one of this layer is set up again.
+		if err := w.r.ApplyToUnlisted(f.kid, f.cur, n); err != nil {
 			return 0, err
 		}
 		kid := &kids[n]
