@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -251,6 +252,7 @@ type byteArray []atomic.Uint32
 
 func newByteArray(n int64, fill int8) byteArray {
 	a := make(byteArray, (n+3)/4)
+	adviseHugeSlice(a)
 	w := uint32(uint8(fill)) * 0x01010101
 	for i := range a {
 		a[i].Store(w)
@@ -287,6 +289,10 @@ type dbBuild struct {
 	nib    []atomic.Uint32 // the 4-bit codes, eight a word
 	noHalf atomic.Bool     // a value breaks the parity
 	done   atomic.Int64
+	// sites[p-1][i] is the site of the position's cells whose count is
+	// the stored position's i-th: the sites in play, in the mirror's order
+	// for Player 2 to move in a database of one side to move.
+	sites [2][]int
 }
 
 // buildEndgame computes the database of g with at most k counters in
@@ -315,6 +321,15 @@ func buildEndgameWith(ctx context.Context, g *host.Game, bk *banks, k, threads i
 	}
 	b := &dbBuild{ctx: ctx, g: g, bk: bk, db: db, exact: newByteArray(db.positions(), unknownValue),
 		nib: make([]atomic.Uint32, (db.positions()+7)/8)}
+	adviseHugeSlice(b.nib)
+	b.sites[0] = bk.play
+	b.sites[1] = bk.play
+	if sym {
+		b.sites[1] = make([]int, len(bk.play))
+		for i, m := range db.mirror {
+			b.sites[1][i] = bk.play[m]
+		}
+	}
 	start := time.Now()
 	var mu sync.Mutex // serializes progress
 	report := func() {
@@ -351,6 +366,7 @@ func buildEndgameWith(ctx context.Context, g *host.Game, bk *banks, k, threads i
 		}
 	}
 	db.nib = make([]byte, db.bytes())
+	adviseHugeSlice(db.nib)
 	for i := range db.nib {
 		db.nib[i] = byte(b.nib[i/4].Load() >> (8 * (i % 4)))
 	}
@@ -360,11 +376,32 @@ func buildEndgameWith(ctx context.Context, g *host.Game, bk *banks, k, threads i
 // bytes is the memory a build holds.
 func (b *dbBuild) bytes() int64 { return int64(len(b.exact))*4 + int64(len(b.nib))*4 }
 
-// layer values layer j on threads goroutines.
+// nextCounts makes counts (summing to j) the next way of putting them on
+// the sites in the order of rank: the last site before the last one
+// holding counters takes one more, and the rest of those go to the last
+// site.
+func nextCounts(counts []int) {
+	t := len(counts) - 1
+	for t > 0 && counts[t] == 0 {
+		t--
+	}
+	if t == 0 {
+		return // the last way: every counter on the first site
+	}
+	v := counts[t]
+	counts[t] = 0
+	counts[t-1]++
+	counts[len(counts)-1] = v - 1
+}
+
+// dbChunk is the number of positions a goroutine takes at once.
+const dbChunk = 1024
+
+// layer values layer j on threads goroutines, each taking the next
+// chunk of positions in the order of their index.
 func (b *dbBuild) layer(j, threads int, report func()) error {
 	db := b.db
 	from, to := db.offset[j], db.offset[j+1]
-	const chunk = 1024
 	var next atomic.Int64
 	next.Store(from)
 	var firstErr error
@@ -376,22 +413,9 @@ func (b *dbBuild) layer(j, threads int, report func()) error {
 			defer wg.Done()
 			w := newDBWorker(b, j)
 			defer w.close()
-			for {
-				c := next.Add(chunk) - chunk
-				if c >= to || b.ctx.Err() != nil {
-					return
-				}
-				for i := c; i < min(c+chunk, to); i++ {
-					if b.exact.get(i) != unknownValue {
-						continue
-					}
-					if _, err := w.value(i, 0); err != nil {
-						errOnce.Do(func() { firstErr = err })
-						next.Store(to)
-						return
-					}
-				}
-				report()
+			if err := w.run(&next, from, to, report); err != nil {
+				errOnce.Do(func() { firstErr = err })
+				next.Store(to)
 			}
 		}()
 	}
@@ -400,6 +424,45 @@ func (b *dbBuild) layer(j, threads int, report func()) error {
 		return firstErr
 	}
 	return b.ctx.Err()
+}
+
+// run values the positions of the chunks it takes from next until the
+// layer [from, to) is done. The counts of a chunk's first position are
+// unranked, the others follow in order.
+func (w *dbWorker) run(next *atomic.Int64, from, to int64, report func()) error {
+	b, db := w.b, w.b.db
+	counts := make([]int, db.n)
+	for {
+		c := next.Add(dbChunk) - dbChunk
+		if c >= to {
+			return nil
+		}
+		if err := b.ctx.Err(); err != nil {
+			return err
+		}
+		end := min(c+dbChunk, to)
+		r, mover := c-from, 1
+		if !db.sym {
+			r, mover = r/2, int(r%2)+1
+		}
+		db.unrank(counts, r, w.j)
+		for i := c; i < end; i++ {
+			if b.exact.get(i) == unknownValue {
+				if _, err := w.value(i, counts, mover, 0); err != nil {
+					return err
+				}
+			}
+			if !db.sym && mover == 1 {
+				mover = 2
+				continue
+			}
+			mover = 1
+			nextCounts(counts)
+		}
+		b.done.Add(w.valued)
+		w.valued = 0
+		report()
+	}
 }
 
 // dbWorker values positions for one goroutine.
@@ -412,21 +475,33 @@ type dbWorker struct {
 	stack   []int64
 	vals    []int
 	kidVals []int // the values of the position read last (State.AppendPositionValues)
-	scratch []int
 	checks  int
+	valued  int64 // positions valued since the last report
+	finals  []finalEntry
 }
+
+// finalEntry remembers the final margin of a finished game a move made:
+// the values of its position and Player 1's margin.
+type finalEntry struct {
+	key    uint64
+	vals   []int
+	margin int
+}
+
+// finalCacheSize is the number of finished games a worker remembers, a
+// power of 2.
+const finalCacheSize = 1 << 12
 
 // dbFrame is what valuing one position holds while its moves are valued.
 type dbFrame struct {
-	cur, kid  *host.State
-	counts    []int
-	kidCounts []int
-	alt       []int
-	moves     []host.Move
+	cur, kid *host.State
+	counts   []int
+	alt      []int
+	kids     []dbKid
 }
 
 func newDBWorker(b *dbBuild, j int) *dbWorker {
-	w := &dbWorker{b: b, j: j, r: b.g.NewRunner(), sc: newScorer(b.g), scratch: make([]int, b.db.n)}
+	w := &dbWorker{b: b, j: j, r: b.g.NewRunner(), sc: newScorer(b.g), finals: make([]finalEntry, finalCacheSize)}
 	w.r.SetContext(b.ctx)
 	return w
 }
@@ -436,15 +511,17 @@ func (w *dbWorker) close() { w.r.Close() }
 func (w *dbWorker) frame(depth int) *dbFrame {
 	for len(w.frames) <= depth {
 		n := w.b.db.n
-		w.frames = append(w.frames, &dbFrame{cur: w.b.g.Start(), kid: w.b.g.Start(), counts: make([]int, n), kidCounts: make([]int, n), alt: make([]int, n)})
+		w.frames = append(w.frames, &dbFrame{cur: w.b.g.Start(), kid: w.b.g.Start(), counts: make([]int, n), alt: make([]int, n)})
 	}
 	return w.frames[depth]
 }
 
 // value returns the mover's margin to come of position i of the layer,
-// computing it (and the values of the positions of the layer its moves
-// reach) when it is not known yet.
-func (w *dbWorker) value(i int64, depth int) (int, error) {
+// whose counts and mover are given (the stored position's: Player 1 to
+// move in a database of one side to move), computing it (and the values
+// of the positions of the layer its moves reach) when it is not known
+// yet.
+func (w *dbWorker) value(i int64, counts []int, mover, depth int) (int, error) {
 	b, db := w.b, w.b.db
 	if v := b.exact.get(i); v != unknownValue {
 		return int(v), nil
@@ -461,11 +538,7 @@ func (w *dbWorker) value(i int64, depth int) (int, error) {
 	}
 	w.stack = append(w.stack, i)
 	f := w.frame(depth)
-	r, mover := i-db.offset[w.j], 1
-	if !db.sym {
-		r, mover = r/2, int(r%2)+1
-	}
-	db.unrank(f.counts, r, w.j)
+	copy(f.counts, counts)
 	v, err := w.evaluate(f, f.counts, 1, mover, depth)
 	w.stack = w.stack[:len(w.stack)-1]
 	if err != nil {
@@ -500,7 +573,7 @@ func (w *dbWorker) value(i int64, depth int) (int, error) {
 		}
 	}
 	orNibble(b.nib, i, db.encodeValue(v, w.j, db.moverShare(f.counts, mover)))
-	b.done.Add(1)
+	w.valued++
 	return v, nil
 }
 
@@ -528,61 +601,121 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 		m, err := w.finalMargin(f.cur)
 		return sign * (m - bank), err
 	}
-	best, have := 0, false
-	f.moves = append(f.moves[:0], f.cur.Moves()...)
-	for _, m := range f.moves {
-		if err := w.r.ApplyTo(f.kid, f.cur, m); err != nil {
+	// The moves are played first and their positions' indexes computed;
+	// then the values of the positions of smaller layers are read, one
+	// after the other, so that their memory is fetched at once.
+	moves := len(f.cur.Moves())
+	if moves == 0 {
+		return 0, fmt.Errorf("%w: a position that is not over has no move", errNoDB)
+	}
+	for len(f.kids) < moves {
+		f.kids = append(f.kids, dbKid{counts: make([]int, db.n)})
+	}
+	kids := f.kids[:moves]
+	for n := range moves {
+		// The kid's own moves are not listed: a position of a smaller
+		// layer is only read, one of this layer is set up again.
+		if err := w.r.ApplyToUnlisted(f.kid, f.cur, n); err != nil {
 			return 0, err
 		}
-		var v int // for Player 1
+		kid := &kids[n]
 		if f.kid.Over() {
-			fm, err := w.finalMargin(f.kid)
+			fm, err := w.kidFinalMargin(f.kid)
 			if err != nil {
 				return 0, err
 			}
-			v = fm - bank
+			kid.index, kid.v = -1, fm-bank
+			continue
+		}
+		w.kidVals = f.kid.AppendPositionValues(w.kidVals[:0])
+		if !bk.fixedOf(w.kidVals) {
+			return 0, fmt.Errorf("%w: a move changes owners, hands or variables", errNoDB)
+		}
+		kid.mover = f.kid.ToMove()
+		kid.v = bk.bankDiffOf(w.kidVals) - bank
+		// The stored position of the kid: its counts, in the mirror's
+		// order when it is stored as its mirror image.
+		sites := b.sites[kid.mover-1]
+		j := 0
+		for k, site := range sites {
+			c := w.kidVals[site]
+			kid.counts[k] = c
+			j += c
+		}
+		switch {
+		case j > w.j:
+			return 0, fmt.Errorf("%w: a move brings counters back into play", errNoDB)
+		case j == w.j && kid.v != 0:
+			return 0, fmt.Errorf("%w: a move changes the banks without changing the counters in play", errNoDB)
+		}
+		kid.same = j == w.j
+		if db.sym {
+			kid.index = db.offset[j] + db.rank(kid.counts, j)
 		} else {
-			w.kidVals = f.kid.AppendPositionValues(w.kidVals[:0])
-			if !bk.fixedOf(w.kidVals) {
-				return 0, fmt.Errorf("%w: a move changes owners, hands or variables", errNoDB)
-			}
-			j := bk.countsOf(w.kidVals, f.kidCounts)
-			kidBank := bk.bankDiffOf(w.kidVals)
-			switch {
-			case j > w.j:
-				return 0, fmt.Errorf("%w: a move brings counters back into play", errNoDB)
-			case j == w.j && kidBank != bank:
-				return 0, fmt.Errorf("%w: a move changes the banks without changing the counters in play", errNoDB)
-			}
-			kidMover := f.kid.ToMove()
-			i, _ := db.index(f.kidCounts, j, kidMover, w.scratch)
+			kid.index = db.offset[j] + 2*db.rank(kid.counts, j) + int64(kid.mover-1)
+		}
+	}
+	best := 0
+	for n := range kids {
+		kid := &kids[n]
+		v := kid.v // for Player 1
+		if kid.index >= 0 {
 			var kv int
-			if j < w.j {
-				x := b.exact.get(i)
+			if !kid.same {
+				x := b.exact.get(kid.index)
 				if x == unknownValue {
 					return 0, fmt.Errorf("%w: a smaller layer is not complete", errNoDB)
 				}
 				kv = int(x)
 			} else {
+				storedMover := kid.mover
+				if db.sym {
+					storedMover = 1
+				}
 				var err error
-				if kv, err = w.value(i, depth+1); err != nil {
+				if kv, err = w.value(kid.index, kid.counts, storedMover, depth+1); err != nil {
 					return 0, err
 				}
 			}
-			if kidMover != 1 {
+			if kid.mover != 1 {
 				kv = -kv
 			}
-			v = kidBank - bank + kv
+			v += kv
 		}
 		v *= sign // for the mover
-		if !have || v > best {
-			best, have = v, true
+		if n == 0 || v > best {
+			best = v
 		}
 	}
-	if !have {
-		return 0, fmt.Errorf("%w: a position that is not over has no move", errNoDB)
-	}
 	return best, nil
+}
+
+// dbKid is what valuing a position keeps of the position after one of its
+// moves.
+type dbKid struct {
+	index  int64 // its index in the database, -1 when the game is over
+	same   bool  // in the layer being valued
+	mover  int   // the player to move
+	v      int   // the banks' change for Player 1, or the game's end's margin to come
+	counts []int // the counts of its stored position
+}
+
+// kidFinalMargin is finalMargin of a finished game a move made from a
+// position set up from its values, remembered by the values of its
+// position: every such game has the same ply and no history but its
+// parent's, so its score depends on its values only.
+func (w *dbWorker) kidFinalMargin(s *host.State) (int, error) {
+	w.kidVals = s.AppendPositionValues(w.kidVals[:0])
+	e := &w.finals[s.Key()&(finalCacheSize-1)]
+	if e.vals != nil && e.key == s.Key() && slices.Equal(e.vals, w.kidVals) {
+		return e.margin, nil
+	}
+	m, err := w.finalMargin(s)
+	if err != nil {
+		return 0, err
+	}
+	e.key, e.vals, e.margin = s.Key(), append(e.vals[:0], w.kidVals...), m
+	return m, nil
 }
 
 // finalMargin is Player 1's margin at the end of a finished game, checked

@@ -122,6 +122,7 @@ func readEndgameFrom(r io.Reader, size int64, bk *banks, digest string, k int) (
 		return nil, errors.New("the file has the wrong size")
 	}
 	db.nib = make([]byte, db.bytes())
+	adviseHugeSlice(db.nib)
 	if _, err := io.ReadFull(sr.r, db.nib); err != nil {
 		return nil, fmt.Errorf("truncated endgame database: %w", err)
 	}

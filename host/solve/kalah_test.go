@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -254,6 +256,29 @@ func BenchmarkEndgameBuild(b *testing.B) {
 		}
 	}
 	b.ReportMetric(646_646*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
+}
+
+// BenchmarkEndgameBuildLarge builds the endgame database of at most k
+// counters in play on the 12 pits of Kalah(6,n), k from the environment
+// variable MATOMBO_BENCH_ENDGAME (12 when unset), on every core, without
+// writing its file; it reports positions a second of wall time.
+func BenchmarkEndgameBuildLarge(b *testing.B) {
+	k := 12
+	if v := os.Getenv("MATOMBO_BENCH_ENDGAME"); v != "" {
+		var err error
+		if k, err = strconv.Atoi(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	g := loadKalah(b, 6, 6, true)
+	var n int64
+	for b.Loop() {
+		var err error
+		if n, err = solve.BuildEndgame(g, k, runtime.NumCPU()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
 }
 
 // FuzzReadEndgame reads endgame database files: whatever a file holds,
