@@ -41,7 +41,7 @@ const (
 func newTTable(entries int) *ttable {
 	n := ttBuckets(entries)
 	t := &ttable{b: make([]ttBucket, n)}
-	adviseHuge(t.b)
+	adviseHugeSlice(t.b)
 	for i := 0; i < n; i += 4096 / ttBucketSize { // one word a page
 		t.b[i].check[ttWays].Store(0)
 	}
