@@ -191,10 +191,7 @@ func TestReplacedLibraryFunctions(t *testing.T) {
 // ends when Runner.List lists them, as ApplyTo ends it; a move that
 // reaches a position for the repetition rule's time is listed at once.
 func TestUnlistedEnds(t *testing.T) {
-	stuck := strings.NewReplacer(`legal = function(p) m.emit(SOW, "a1") end`, `legal = function(p) if m.count("a1") > 0 then m.emit(SOW, "a1") end end`,
-		`play = function(p, kind, s) m.finish(0, "done") end`, `play = function(p, kind, s) m.set_count("a1", 0) m.set_count("b2", 3) end, blocked = function(p) m.set_count("b2", 0) m.finish(3 - p, "stuck") end`)
-	g, err := loadSource(t, "stuck", stuck.Replace(miniSource("stuck", "")))
-	require.NoError(t, err)
+	g := loadStuck(t)
 	r := g.NewRunner()
 	defer r.Close()
 	s := g.Start()
@@ -213,7 +210,7 @@ func TestUnlistedEnds(t *testing.T) {
 	require.NoError(t, r.List(dst), "listing a listed state does nothing")
 	assert.Equal(t, stateJSONText(t, want), stateJSONText(t, dst))
 
-	g, err = loadSource(t, "shuttle", shuttleSource(", repetition = 2", `repeated = function(p) m.finish(3 - p, "repeated by " .. p) end,`))
+	g, err := loadSource(t, "shuttle", shuttleSource(", repetition = 2", `repeated = function(p) m.finish(3 - p, "repeated by " .. p) end,`))
 	require.NoError(t, err)
 	r2 := g.NewRunner()
 	defer r2.Close()
@@ -237,10 +234,7 @@ func TestUnlistedEnds(t *testing.T) {
 // they answer as for the state ApplyTo makes; the blocked function's end
 // is then known.
 func TestUnlistedListsOnDemand(t *testing.T) {
-	stuck := strings.NewReplacer(`legal = function(p) m.emit(SOW, "a1") end`, `legal = function(p) if m.count("a1") > 0 then m.emit(SOW, "a1") end end`,
-		`play = function(p, kind, s) m.finish(0, "done") end`, `play = function(p, kind, s) m.set_count("a1", 0) m.set_count("b2", 3) end, blocked = function(p) m.set_count("b2", 0) m.finish(3 - p, "stuck") end`)
-	g, err := loadSource(t, "stuck", stuck.Replace(miniSource("stuck", "")))
-	require.NoError(t, err)
+	g := loadStuck(t)
 	r := g.NewRunner()
 	defer r.Close()
 	s := g.Start()
@@ -269,4 +263,16 @@ func TestUnlistedListsOnDemand(t *testing.T) {
 			assert.Equal(t, stateJSONText(t, want), stateJSONText(t, u))
 		})
 	}
+}
+
+// loadStuck loads a game whose one move empties a1 and fills b2, after
+// which the next player has no move and the script's blocked function
+// empties b2 and ends the game.
+func loadStuck(t *testing.T) *Game {
+	t.Helper()
+	stuck := strings.NewReplacer(`legal = function(p) m.emit(SOW, "a1") end`, `legal = function(p) if m.count("a1") > 0 then m.emit(SOW, "a1") end end`,
+		`play = function(p, kind, s) m.finish(0, "done") end`, `play = function(p, kind, s) m.set_count("a1", 0) m.set_count("b2", 3) end, blocked = function(p) m.set_count("b2", 0) m.finish(3 - p, "stuck") end`)
+	g, err := loadSource(t, "stuck", stuck.Replace(miniSource("stuck", "")))
+	require.NoError(t, err)
+	return g
 }

@@ -117,12 +117,7 @@ func (r *Runner) ApplyTo(dst, src *State, m Move) error {
 		dst.CopyFrom(src)
 		return r.Apply(dst, m)
 	}
-	if err := r.check(src); err != nil {
-		dst.CopyFrom(src)
-		return err
-	}
-	if _, err := r.listed(src); err != nil {
-		dst.CopyFrom(src)
+	if err := r.ready(dst, src); err != nil {
 		return err
 	}
 	if !src.isLegal(m) {
@@ -151,12 +146,7 @@ func (r *Runner) ApplyTo(dst, src *State, m Move) error {
 // ApplyTo, the playouts, State.Apply, ParseMove, Play, Prompt and
 // MarshalJSON list it first. On error dst is a copy of src.
 func (r *Runner) ApplyToUnlisted(dst, src *State, i int) error {
-	if err := r.check(src); err != nil {
-		dst.CopyFrom(src)
-		return err
-	}
-	if _, err := r.listed(src); err != nil {
-		dst.CopyFrom(src)
+	if err := r.ready(dst, src); err != nil {
 		return err
 	}
 	if uint(i) >= uint(len(src.k.Moves)) {
@@ -182,6 +172,20 @@ func (r *Runner) ApplyToUnlisted(dst, src *State, i int) error {
 // is as it was.
 func (r *Runner) List(s *State) error {
 	_, err := r.listed(s)
+	return err
+}
+
+// ready checks that src is a state of r's game and lists its moves when
+// they are not, the first steps of ApplyTo and ApplyToUnlisted; on error
+// dst is a copy of src.
+func (r *Runner) ready(dst, src *State) error {
+	err := r.check(src)
+	if err == nil {
+		_, err = r.listed(src)
+	}
+	if err != nil {
+		dst.CopyFrom(src)
+	}
 	return err
 }
 
