@@ -99,3 +99,38 @@ func positionKey(dst []byte, g *host.Game, s *host.State) []byte {
 	}
 	return dst
 }
+
+// A search that looks at every child of a position but goes on from few
+// plays them with Runner.ApplyToUnlisted: the position, key and result
+// are there at once, the next player's legal moves only once Runner.List
+// lists them (here for the child whose store holds the most).
+func ExampleRunner_ApplyToUnlisted() {
+	g, err := library().Load("kalah")
+	if err != nil {
+		log.Fatal(err)
+	}
+	r := g.NewRunner()
+	defer r.Close()
+	store, _ := g.Board().Index("a7")
+	s := g.Start()
+	kids := make([]*host.State, len(s.Moves()))
+	best := 0
+	for i := range s.Moves() {
+		kids[i] = &host.State{}
+		if err := r.ApplyToUnlisted(kids[i], s, i); err != nil {
+			log.Fatal(err)
+		}
+		if kids[i].Count(store) > kids[best].Count(store) {
+			best = i
+		}
+	}
+	c := kids[best]
+	fmt.Println(g.Token(s.Moves()[best]), c.Listed(), c.Count(store), c.ToMove())
+	if err := r.List(c); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c.Listed(), c.Legal())
+	// Output:
+	// a3 false 1 1
+	// true [a1 a2 a4 a5 a6]
+}
