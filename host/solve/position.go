@@ -8,9 +8,11 @@ import (
 	"github.com/matombo/matombo/host"
 )
 
-// PositionResult is the exact value of one position found by SolvePosition.
+// PositionResult is the value of one position found by SolvePosition:
+// exact, or with WithAbove and WithBelow a bound.
 type PositionResult struct {
 	Entry             // the position's value for the player to move (Plies is -1 unless it is over)
+	Bound Bound       // Exact, or how Entry bounds the value for the player to move
 	Stats SearchStats // what the search did (zero for a finished position)
 }
 
@@ -20,7 +22,8 @@ type PositionResult struct {
 // budgets; WithEngine is ignored). It is what a piece of a solve split
 // over machines runs: each machine values some positions and their values
 // are combined by minimax. A finished position is valued by the script's
-// result without searching.
+// result without searching. With WithAbove or WithBelow, the result may be
+// a bound (PositionResult.Bound): the alpha-beta window of such a split.
 func SolvePosition(ctx context.Context, s *host.State, opts ...Option) (PositionResult, error) {
 	g := s.Game()
 	opts = append(opts[:len(opts):len(opts)], WithEngine(Search))
@@ -29,6 +32,9 @@ func SolvePosition(ctx context.Context, s *host.State, opts ...Option) (Position
 		return PositionResult{}, err
 	}
 	sol := &Solution{game: g.Name(), fingerprint: g.Fingerprint(), engine: Search, hasScore: true, g: g}
+	if lo, hi := cfg.window.limits(); lo >= hi {
+		return PositionResult{}, fmt.Errorf("WithAbove(%v) and WithBelow(%v): no value lies between them", cfg.window.lo.threshold(), cfg.window.hi.threshold())
+	}
 	if s.Over() {
 		v, err := newScorer(g).final(nil, s)
 		if err != nil {
@@ -47,11 +53,22 @@ func SolvePosition(ctx context.Context, s *host.State, opts ...Option) (Position
 	if err != nil {
 		return PositionResult{}, positionError(ctx, g, err)
 	}
-	v, err := eng.solve(ctx, s, 0)
+	b, err := eng.solveWithin(ctx, s, 0, cfg.window)
 	if err != nil {
 		return PositionResult{}, positionError(ctx, g, err)
 	}
-	return PositionResult{Entry: sol.makeEntry(v, -1, s.ToMove(), false), Stats: eng.statistics()}, nil
+	v, bound := b.lo, Exact
+	if wlo, _ := cfg.window.limits(); !b.exact() {
+		if b.hi <= wlo {
+			v, bound = b.hi, AtMost
+		} else {
+			bound = AtLeast
+		}
+	}
+	if s.ToMove() != 1 {
+		bound = bound.Flip()
+	}
+	return PositionResult{Entry: sol.makeEntry(v, -1, s.ToMove(), false), Bound: bound, Stats: eng.statistics()}, nil
 }
 
 // positionError wraps a search stopped by ctx as Solve does.

@@ -281,18 +281,25 @@ const deepening, deepStep = 12, 2
 
 // solve returns the exact value of s for Player 1, searching from guess.
 func (e *engine) solve(ctx context.Context, s *host.State, guess score) (score, error) {
+	b, err := e.solveWithin(ctx, s, guess, window{})
+	return b.lo, err
+}
+
+// solveWithin returns the value of s for Player 1, searching from guess:
+// exact, or a bound at or beyond a side of w.
+func (e *engine) solveWithin(ctx context.Context, s *host.State, guess score, w window) (bounded, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	threads := e.cfg.threads
 	type result struct {
-		v   score
+		v   bounded
 		err error
 	}
 	results := make(chan result, threads)
 	for t := 0; t < threads; t++ {
 		go func() {
 			x := newSearcher(e, t)
-			v, err := x.iterate(ctx, s, guess)
+			v, err := x.iterate(ctx, s, guess, w)
 			x.close() // its counts are in before solve returns
 			results <- result{v, err}
 		}()
@@ -375,37 +382,42 @@ func (x *searcher) close() {
 }
 
 // iterate deepens: heuristic searches of growing depth, then the exact
-// one, each by MTD(f) from the previous value.
-func (x *searcher) iterate(ctx context.Context, s *host.State, guess score) (score, error) {
+// one within w, each by MTD(f) from the previous value.
+func (x *searcher) iterate(ctx context.Context, s *host.State, guess score, w window) (bounded, error) {
 	x.ctx = ctx
 	x.r.SetContext(ctx)
 	x.root = s.Clone()
 	g := guess
 	for d := deepStep + x.id%2; d <= deepening; d += deepStep {
-		v, err := x.mtdf(g, d)
+		v, err := x.mtdf(g, d, window{})
 		if err != nil {
-			return 0, err
+			return bounded{}, err
 		}
-		g = v
+		g = v.lo
 	}
-	return x.mtdf(g, infDepth)
+	return x.mtdf(g, infDepth, w)
 }
 
-// mtdf narrows the value with null-window searches.
-func (x *searcher) mtdf(g score, depth int) (score, error) {
+// mtdf narrows the value with null-window searches from the guess g,
+// until its bounds meet or one is at or beyond a side of w: the first
+// search within w tests that side, so a position worth no more than w's
+// lower side costs one search.
+func (x *searcher) mtdf(g score, depth int, w window) (bounded, error) {
 	lo, hi := minScore, maxScore
-	for lo < hi {
+	wlo, whi := w.limits()
+	g = min(max(g, wlo+1), whi-1)
+	for lo < hi && hi > wlo && lo < whi {
 		beta := g
 		if g == lo {
 			beta = g + 1
 		}
 		if err := x.look(x.root, depth, &x.rootK); err != nil {
-			return 0, err
+			return bounded{}, err
 		}
 		x.stats.Passes++
 		v, _, err := x.search(0, x.root, &x.rootK, beta-1, beta, depth)
 		if err != nil {
-			return 0, err
+			return bounded{}, err
 		}
 		if v < beta {
 			hi = v
@@ -414,7 +426,7 @@ func (x *searcher) mtdf(g score, depth int) (score, error) {
 		}
 		g = v
 	}
-	return g, nil
+	return bounded{lo, hi}, nil
 }
 
 const (

@@ -169,6 +169,7 @@ type config struct {
 	cacheDir     string
 	progress     func(Progress)
 	log          func(string)
+	window       window // WithAbove, WithBelow: SolvePosition's only
 }
 
 // dir is the folder of cached solutions and databases.
@@ -345,6 +346,9 @@ func canceled(ctx context.Context) *host.CanceledError {
 
 func solve(ctx context.Context, g *host.Game, opts []Option) (*Solution, error) {
 	cfg := newConfig(opts)
+	if cfg.window.set() {
+		return nil, errors.New("WithAbove and WithBelow bound the search of one position: give them to SolvePosition, not Solve")
+	}
 	if g.Players() != 2 {
 		return nil, &UnsupportedError{Game: g.Name(), Reason: fmt.Sprintf("it has %d players; the solver treats two", g.Players())}
 	}
