@@ -30,8 +30,13 @@ type Result struct {
 	Depth       int            `json:"depth"` // the plan's
 	Jobs        int            `json:"jobs"`  // the plan's number of jobs
 	Job
-	Value     string  `json:"value"`     // for Player 1: win, draw or loss
-	Margin    int     `json:"margin"`    // for Player 1: their score minus the other's at the end
+	Value  string `json:"value"`  // for Player 1: win, draw or loss
+	Margin int    `json:"margin"` // for Player 1: their score minus the other's at the end
+	// Bound is empty when Value and Margin are the job's exact value;
+	// "at most" or "at least" (for Player 1) when the job was solved with
+	// a threshold (solve.WithAbove, solve.WithBelow) its position did
+	// not pass.
+	Bound     string  `json:"bound,omitempty"`
 	Positions int64   `json:"positions"` // searched
 	Seconds   float64 `json:"seconds"`   // of wall time
 	// CPUSeconds is the CPU time of the process that solved the job, when
@@ -51,7 +56,10 @@ func forPlayer1(e solve.Entry) (solve.Value, int) {
 
 // Solve solves job k of the plan with the search engine and the options
 // given (its table, databases, threads and budgets, as solve.Solve takes
-// them): an exact value, found with a full window.
+// them): an exact value, found with a full window, or with solve.WithAbove
+// or solve.WithBelow, a bound when the job's position does not pass the
+// threshold (Result.Bound). A job that cannot beat what another job's
+// position is known to be worth needs no more for the merge.
 func (p *Plan) Solve(ctx context.Context, k int, opts ...solve.Option) (Result, error) {
 	s, err := p.Position(k)
 	if err != nil {
@@ -66,6 +74,12 @@ func (p *Plan) Solve(ctx context.Context, k int, opts ...solve.Option) (Result, 
 	r := Result{
 		Format: Format, Game: p.Game, Params: map[string]any{}, Fingerprint: p.Fingerprint, Depth: p.Depth, Jobs: len(p.Jobs),
 		Job: p.Jobs[k], Value: v.String(), Margin: m, Positions: pr.Stats.Nodes, Seconds: time.Since(start).Seconds(),
+	}
+	if b := pr.Bound; b != solve.Exact {
+		if pr.ToMove != 1 {
+			b = b.Flip()
+		}
+		r.Bound = b.String()
 	}
 	r.Variants = p.g.ChosenVariants()
 	for _, pv := range p.g.Params() {
@@ -123,6 +137,9 @@ func ReadResult(rd io.Reader) (Result, error) {
 	if _, ok := parseValue(r.Value); !ok {
 		return Result{}, fmt.Errorf("value %q: want win, draw or loss", r.Value)
 	}
+	if _, ok := parseBound(r.Bound); !ok {
+		return Result{}, fmt.Errorf("bound %q: want %q, %q or none", r.Bound, solve.AtMost.String(), solve.AtLeast.String())
+	}
 	if r.Positions < 0 || r.Seconds < 0 || r.CPUSeconds < 0 {
 		return Result{}, errors.New("a negative count of positions or seconds")
 	}
@@ -139,14 +156,28 @@ func parseValue(s string) (solve.Value, bool) {
 	return 0, false
 }
 
+// parseBound reads a result's bound: none, "at most" or "at least".
+func parseBound(s string) (solve.Bound, bool) {
+	for _, b := range []solve.Bound{solve.AtMost, solve.AtLeast} {
+		if b.String() == s {
+			return b, true
+		}
+	}
+	return solve.Exact, s == ""
+}
+
 // Merged is the value of the opening and of each of its moves, found from
 // the jobs' results.
 type Merged struct {
-	Opening    solve.Entry       // for the player to move at the opening; Plies is -1 (0 when the game is over)
-	Moves      []solve.MoveValue // the opening's moves in the script's order, valued for that player
-	Positions  int64             // searched by all the jobs
-	Seconds    float64           // wall time of all the jobs, added up
-	CPUSeconds float64           // CPU time of the jobs that measured it, added up
+	Opening solve.Entry       // for the player to move at the opening; Plies is -1 (0 when the game is over)
+	Moves   []solve.MoveValue // the opening's moves in the script's order, valued for that player
+	// Bounds says, move by move, whether Moves holds its exact value or a
+	// bound for the opening's player (results with bounds do not settle
+	// every move, only the best).
+	Bounds     []solve.Bound
+	Positions  int64   // searched by all the jobs
+	Seconds    float64 // wall time of all the jobs, added up
+	CPUSeconds float64 // CPU time of the jobs that measured it, added up
 }
 
 // MergeError says what is wrong with one result given to Merge.
@@ -167,10 +198,15 @@ type MissingError struct {
 }
 
 func (e *MissingError) Error() string {
+	return fmt.Sprintf("%s: no result for job %s (of jobs 0 to %d)", e.Game, listJobs(e.Missing), e.Jobs-1)
+}
+
+// listJobs writes job numbers, the first ten of them.
+func listJobs(jobs []int) string {
 	list := ""
-	for i, k := range e.Missing {
+	for i, k := range jobs {
 		if i == 10 {
-			list += fmt.Sprintf(" and %d more", len(e.Missing)-10)
+			list += fmt.Sprintf(" and %d more", len(jobs)-10)
 			break
 		}
 		if i > 0 {
@@ -178,7 +214,7 @@ func (e *MissingError) Error() string {
 		}
 		list += fmt.Sprint(k)
 	}
-	return fmt.Sprintf("%s: no result for job %s (of jobs 0 to %d)", e.Game, list, e.Jobs-1)
+	return list
 }
 
 // Merge combines one result of every job of the plan into the opening's
@@ -192,7 +228,7 @@ func (p *Plan) Merge(results []Result, names []string) (*Merged, error) {
 	if len(names) != len(results) {
 		return nil, fmt.Errorf("%d results but %d names", len(results), len(names))
 	}
-	vals := make([]score, len(p.Jobs))
+	vals := make([]span, len(p.Jobs))
 	from := make([]int, len(p.Jobs))
 	for i := range from {
 		from[i] = -1
@@ -207,7 +243,8 @@ func (p *Plan) Merge(results []Result, names []string) (*Merged, error) {
 		}
 		from[r.Index] = i
 		v, _ := parseValue(r.Value)
-		vals[r.Index] = score{v, r.Margin}
+		b, _ := parseBound(r.Bound)
+		vals[r.Index] = resultSpan(score{v, r.Margin}, b)
 		out.Positions += r.Positions
 		out.Seconds += r.Seconds
 		out.CPUSeconds += r.CPUSeconds
@@ -223,19 +260,63 @@ func (p *Plan) Merge(results []Result, names []string) (*Merged, error) {
 	}
 	root := p.root
 	mover := root.mover
-	out.Opening = value(root, vals).entry(mover)
+	open := value(root, vals)
+	if !open.exact() {
+		oe := &OpenError{Game: p.Game, Lo: open.lo.threshold(), Hi: open.hi.threshold(), NoLo: open.noLo, NoHi: open.noHi}
+		for k, v := range vals {
+			if !v.exact() {
+				oe.Bounded = append(oe.Bounded, k)
+			}
+		}
+		return nil, oe
+	}
+	out.Opening = open.lo.entry(mover)
 	if root.over {
 		out.Opening.Terminal, out.Opening.Plies = true, 0
 	}
 	for i, c := range root.children {
-		e := value(c, vals).entry(mover)
+		sp := value(c, vals)
+		v, b := sp.lo, solve.Exact
+		switch {
+		case sp.exact():
+		case !sp.noHi:
+			v, b = sp.hi, solve.AtMost
+		default:
+			b = solve.AtLeast
+		}
+		if mover != 1 {
+			b = b.Flip()
+		}
+		e := v.entry(mover)
 		plies := -1
 		if c.over {
 			plies = 1
 		}
 		out.Moves = append(out.Moves, solve.MoveValue{Move: p.start.Moves()[i], Token: c.token, Value: e.Value, Margin: e.Margin, Plies: plies})
+		out.Bounds = append(out.Bounds, b)
 	}
 	return out, nil
+}
+
+// OpenError is returned by Merge when results with bounds leave the
+// opening's value open: each of them is below what the merge would need.
+type OpenError struct {
+	Game       string
+	Lo, Hi     solve.Threshold // the opening's value for Player 1 lies between them
+	NoLo, NoHi bool            // no bound on that side
+	Bounded    []int           // the jobs whose results are bounds
+}
+
+func (e *OpenError) Error() string {
+	lo, hi := "anything", "anything"
+	if !e.NoLo {
+		lo = e.Lo.String()
+	}
+	if !e.NoHi {
+		hi = e.Hi.String()
+	}
+	return fmt.Sprintf("%s: the results leave the opening's value open, between %s and %s for Player 1: the bounds of jobs %s do not settle it (solve them again with a threshold nearer the other jobs' values, or without one)",
+		e.Game, lo, hi, listJobs(e.Bounded))
 }
 
 // check says how r disagrees with the plan, or nil.
@@ -285,20 +366,75 @@ func (s score) entry(p int) solve.Entry {
 	return e
 }
 
-// value is n's score: its job's, the script's result when the game is
-// over, else the best of its children's for the player to move.
-func value(n *node, vals []score) score {
+// threshold is s as a solve.Threshold.
+func (s score) threshold() solve.Threshold { return solve.Threshold{Value: s.value, Margin: s.margin} }
+
+// span is what is known of a score for Player 1: it lies between lo and
+// hi, or has no bound on a side marked no.
+type span struct {
+	lo, hi     score
+	noLo, noHi bool
+}
+
+// resultSpan is a result's score and bound as a span.
+func resultSpan(s score, b solve.Bound) span {
+	switch b {
+	case solve.AtMost:
+		return span{hi: s, noLo: true}
+	case solve.AtLeast:
+		return span{lo: s, noHi: true}
+	}
+	return span{lo: s, hi: s}
+}
+
+// exact reports whether the span is one score.
+func (s span) exact() bool { return !s.noLo && !s.noHi && s.lo == s.hi }
+
+// value is what is known of n's score: its job's, the script's result
+// when the game is over, else the best of its children's for the player
+// to move, side by side (the best of the lower sides, the best of the
+// upper sides).
+func value(n *node, vals []span) span {
 	switch {
 	case n.job >= 0:
 		return vals[n.job]
 	case n.over:
-		return n.final
+		return span{lo: n.final, hi: n.final}
 	}
-	var best score
+	var best span
 	for i, c := range n.children {
-		if v := value(c, vals); i == 0 || v.better(best, n.mover) {
+		v := value(c, vals)
+		if i == 0 {
 			best = v
+			continue
 		}
+		best.lo, best.noLo = bestSide(best.lo, best.noLo, v.lo, v.noLo, n.mover, false)
+		best.hi, best.noHi = bestSide(best.hi, best.noHi, v.hi, v.noHi, n.mover, true)
 	}
 	return best
+}
+
+// bestSide is the better for player p of two sides of spans, a missing
+// side (none) being the worst lower side for Player 1 and the best upper
+// one.
+func bestSide(a score, aNone bool, b score, bNone bool, p int, upper bool) (score, bool) {
+	// A missing side is beyond every score: below them on a lower side,
+	// above them on an upper side.
+	if aNone || bNone {
+		aWins := bNone // b is the missing one
+		if upper {
+			aWins = aNone
+		}
+		if p != 1 { // Player 2 takes the lower
+			aWins = !aWins
+		}
+		if aWins {
+			return a, aNone
+		}
+		return b, bNone
+	}
+	if a.better(b, p) {
+		return a, false
+	}
+	return b, false
 }

@@ -237,6 +237,17 @@ func TestResultRoundTrip(t *testing.T) {
 	back.Params, r.Params = nil, nil
 	assert.Equal(t, r, back)
 
+	// A bound, from a job solved above what it is worth.
+	r, err = p.Solve(ctx, 0, solve.WithCacheDir(t.TempDir()), solve.WithThreads(1), solve.WithAbove(solve.Threshold{Value: solve.Win, Margin: 10}))
+	require.NoError(t, err)
+	require.Equal(t, "at most", r.Bound)
+	buf.Reset()
+	require.NoError(t, shard.WriteResult(&buf, r))
+	back, err = shard.ReadResult(bytes.NewReader(buf.Bytes()))
+	require.NoError(t, err)
+	back.Params, r.Params = nil, nil
+	assert.Equal(t, r, back)
+
 	for _, bad := range []struct{ in, want string }{
 		{"", "not a job's result"},
 		{`{"format":"matombo analyze shard 1"}`, "format \"matombo analyze shard 1\""},
@@ -244,6 +255,7 @@ func TestResultRoundTrip(t *testing.T) {
 		{`{"format":"matombo solve job 1","value":"win","surprise":1}`, "unknown field"},
 		{`{"format":"matombo solve job 1","value":"win"} {}`, "more after"},
 		{`{"format":"matombo solve job 1","value":"win","positions":-1}`, "negative"},
+		{`{"format":"matombo solve job 1","value":"win","bound":"at best"}`, `bound "at best": want "at most", "at least" or none`},
 		{strings.Repeat(" ", shard.MaxResultBytes+1), "more than"},
 	} {
 		_, err := shard.ReadResult(strings.NewReader(bad.in))
