@@ -27,6 +27,9 @@ type hintMove struct {
 	Value  string `json:"value"`
 	Margin *int   `json:"margin,omitempty"`
 	Plies  *int   `json:"plies,omitempty"`
+	// Bound is "at most" or "at least" when Value and Margin bound the
+	// move's worth instead of being it (a merge of jobs with thresholds).
+	Bound string `json:"bound,omitempty"`
 }
 
 // makeHintMove is a move as hint and solve show it.
@@ -45,15 +48,30 @@ func makeHintMove(sol *solve.Solution, mv solve.MoveValue) hintMove {
 
 // writeHintTable writes moves as a table, one a line.
 func writeHintTable(w io.Writer, moves []hintMove, indent string) {
-	width := len("token")
-	for _, hm := range moves {
-		width = max(width, len(hm.Token))
+	width, vw, mw := len("token"), len("value"), len("margin")
+	value := func(hm hintMove) string {
+		if hm.Bound != "" {
+			return hm.Bound + " " + hm.Value
+		}
+		return hm.Value
+	}
+	margin := func(hm hintMove) string {
+		if hm.Bound != "" {
+			return hm.Bound + " " + signedInt(*hm.Margin)
+		}
+		return signedInt(*hm.Margin)
 	}
 	withMargin := len(moves) > 0 && moves[0].Margin != nil
+	for _, hm := range moves {
+		width, vw = max(width, len(hm.Token)), max(vw, len(value(hm)))
+		if withMargin {
+			mw = max(mw, len(margin(hm)))
+		}
+	}
 	if withMargin {
-		fmt.Fprintf(w, "%s%-*s  %-5s  %-6s  %s\n", indent, width, "token", "value", "margin", "plies to the end")
+		fmt.Fprintf(w, "%s%-*s  %-*s  %-*s  %s\n", indent, width, "token", vw, "value", mw, "margin", "plies to the end")
 	} else {
-		fmt.Fprintf(w, "%s%-*s  %-5s  %s\n", indent, width, "token", "value", "plies to the end")
+		fmt.Fprintf(w, "%s%-*s  %-*s  %s\n", indent, width, "token", vw, "value", "plies to the end")
 	}
 	for _, hm := range moves {
 		plies := "-"
@@ -61,9 +79,9 @@ func writeHintTable(w io.Writer, moves []hintMove, indent string) {
 			plies = fmt.Sprint(*hm.Plies)
 		}
 		if withMargin {
-			fmt.Fprintf(w, "%s%-*s  %-5s  %-6s  %s\n", indent, width, hm.Token, hm.Value, signedInt(*hm.Margin), plies)
+			fmt.Fprintf(w, "%s%-*s  %-*s  %-*s  %s\n", indent, width, hm.Token, vw, value(hm), mw, margin(hm), plies)
 		} else {
-			fmt.Fprintf(w, "%s%-*s  %-5s  %s\n", indent, width, hm.Token, hm.Value, plies)
+			fmt.Fprintf(w, "%s%-*s  %-*s  %s\n", indent, width, hm.Token, vw, value(hm), plies)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/matombo/matombo/host"
@@ -27,15 +28,20 @@ standard output); --merge FILES... reads one result of every job and
 prints the opening's value and each opening move's margin exactly as one
 solve would. The jobs share nothing but the game: run them on any
 machines with any batch scheduler, then merge the files with the same
-game, variants, parameters and --shard-depth.`
+game, variants, parameters and --shard-depth. Once one job's value is
+known, --above V (or --below V) has another job settle only whether it
+beats V for Player 1: a job that does not writes a bound, found with one
+null-window search, and the merge still gives the opening's exact value
+(the moves that lose to the best one get bounds).`
 
 // shardFlags are solve's flags for a sharded solve.
 type shardFlags struct {
-	depth int
-	plan  bool
-	job   int
-	out   string
-	merge bool
+	depth        int
+	plan         bool
+	job          int
+	out          string
+	merge        bool
+	above, below string // thresholds of --job, as given
 }
 
 func (f *shardFlags) register(c *cli) {
@@ -44,11 +50,13 @@ func (f *shardFlags) register(c *cli) {
 	intVar(c.fs, &f.job, "job", 0, 0, shard.MaxPositions, "solve job `K` of --shard-depth (from 0) and write its result as JSON")
 	c.fs.StringVar(&f.out, "out", "", "with --job: write the result to `FILE` (default: standard output)")
 	c.fs.BoolVar(&f.merge, "merge", false, "merge the result files of every job of --shard-depth given as arguments")
+	c.fs.StringVar(&f.above, "above", "", "with --job: settle only whether the job is worth more than `V` to Player 1 (+12, win+12, draw, loss-3); if not, its result is a bound")
+	c.fs.StringVar(&f.below, "below", "", "with --job: settle only whether the job is worth less than `V` to Player 1; if not, its result is a bound")
 }
 
 // used reports whether any of the flags was given.
 func (f *shardFlags) used(c *cli) bool {
-	for _, name := range []string{"shard-depth", "plan", "job", "out", "merge"} {
+	for _, name := range []string{"shard-depth", "plan", "job", "out", "merge", "above", "below"} {
 		if c.given(name) {
 			return true
 		}
@@ -74,6 +82,8 @@ func (f *shardFlags) check(c *cli, files []string) error {
 		return usageErr{fmt.Sprintf("--plan, --job and --merge need --shard-depth D (1 to %d), the same for every job and the merge", shard.MaxDepth)}
 	case f.out != "" && !c.given("job"):
 		return usageErr{"--out: only with --job"}
+	case (c.given("above") || c.given("below")) && !c.given("job"):
+		return usageErr{"--above and --below: only with --job (a job's threshold)"}
 	case f.merge && len(files) == 0:
 		return usageErr{"--merge: name the result files of the jobs, e.g. matombo solve kalah --shard-depth 2 --merge job-*.json"}
 	case !f.merge && len(files) > 0:
@@ -170,6 +180,24 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 			return c.fail(fmt.Errorf("--out %s: no folder %s to write the result in", f.out, filepath.Dir(f.out)))
 		}
 	}
+	var sides [2]*solve.Threshold // --above, --below
+	for i, side := range []struct {
+		name, text string
+		option     func(solve.Threshold) solve.Option
+	}{{"above", f.above, solve.WithAbove}, {"below", f.below, solve.WithBelow}} {
+		if !c.given(side.name) {
+			continue
+		}
+		t, err := parseThreshold(side.text)
+		if err != nil {
+			return c.usageError("--%s %q: %v", side.name, side.text, err)
+		}
+		sides[i] = &t
+		opts = append(opts, side.option(t))
+	}
+	if lo, hi := sides[0], sides[1]; lo != nil && hi != nil && !thresholdLess(*lo, *hi) {
+		return c.usageError("--above %s and --below %s: no value lies between them", f.above, f.below)
+	}
 	opts = append(opts, solve.WithEngine(solve.Search))
 	est, err := solve.Estimate(g, opts...)
 	if err != nil {
@@ -214,9 +242,73 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 		}
 		return exitOK
 	}
-	fmt.Fprintf(e.stdout, "job %d of %d (%s): %s for Player 1 (%s), %d positions searched in %.2f s; written to %s\n",
-		j.Index, len(p.Jobs), strings.Join(j.Tokens, " "), r.Value, signed(&r.Margin), r.Positions, r.Seconds, f.out)
+	found := fmt.Sprintf("%s for Player 1 (%s)", r.Value, signed(&r.Margin))
+	switch r.Bound {
+	case solve.AtMost.String():
+		found = fmt.Sprintf("at most %s for Player 1, not above %s (a bound, as --above asks)", signedInt(r.Margin), f.above)
+	case solve.AtLeast.String():
+		found = fmt.Sprintf("at least %s for Player 1, not below %s (a bound, as --below asks)", signedInt(r.Margin), f.below)
+	}
+	fmt.Fprintf(e.stdout, "job %d of %d (%s): %s, %d positions searched in %.2f s; written to %s\n",
+		j.Index, len(p.Jobs), strings.Join(j.Tokens, " "), found, r.Positions, r.Seconds, f.out)
 	return exitOK
+}
+
+// thresholdLess orders thresholds as the solver orders values for Player
+// 1: the result first, then the margin.
+func thresholdLess(a, b solve.Threshold) bool {
+	return a.Value < b.Value || a.Value == b.Value && a.Margin < b.Margin
+}
+
+// maxThresholdMargin bounds a threshold's margin (the solver's own
+// limit).
+const maxThresholdMargin = solve.MaxMargin
+
+// parseThreshold reads a job's threshold for Player 1: a result (win,
+// draw or loss), a signed margin, or both (win+12); a margin alone is a
+// win when positive, a draw at 0 and a loss when negative, as in games
+// where the larger score wins.
+func parseThreshold(text string) (solve.Threshold, error) {
+	const want = "want a margin for Player 1 (+12, 0, -3), a result (win, draw, loss) or both (win+12)"
+	word, num := text, ""
+	if i := strings.IndexAny(text, "+-0123456789"); i >= 0 {
+		word, num = text[:i], text[i:]
+	}
+	var t solve.Threshold
+	valueSet := false
+	switch word {
+	case "":
+	case "win", "draw", "loss":
+		for _, v := range []solve.Value{solve.Win, solve.Draw, solve.Loss} {
+			if v.String() == word {
+				t.Value, valueSet = v, true
+			}
+		}
+	default:
+		return t, errors.New(want)
+	}
+	if num == "" {
+		if !valueSet {
+			return t, errors.New(want)
+		}
+		return t, nil
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+			return t, fmt.Errorf("a margin beyond ±%d, the most the solver tells apart", maxThresholdMargin)
+		}
+		return t, errors.New(want)
+	}
+	if n > maxThresholdMargin || n < -maxThresholdMargin {
+		return t, fmt.Errorf("a margin beyond ±%d, the most the solver tells apart", maxThresholdMargin)
+	}
+	t.Margin = n
+	if !valueSet {
+		t.Value = solve.Value(min(max(n, -1), 1))
+	}
+	return t, nil
 }
 
 // writeResultFile writes a result through a temporary file renamed into
@@ -286,10 +378,13 @@ func mergeResults(c *cli, w io.Writer, g *host.Game, p *shard.Plan, files []stri
 		margin = -margin
 	}
 	rep.Margin = &margin
-	for _, mv := range m.Moves {
+	for i, mv := range m.Moves {
 		hm := hintMove{Token: mv.Token, Value: mv.Value.String()}
 		mg := mv.Margin
 		hm.Margin = &mg
+		if b := m.Bounds[i]; b != solve.Exact {
+			hm.Bound = b.String()
+		}
 		if mv.Plies >= 0 {
 			pl := mv.Plies
 			hm.Plies = &pl

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/matombo/matombo/host/solve"
 	"github.com/matombo/matombo/host/solve/shard"
 )
 
@@ -116,6 +117,10 @@ func TestSolveShardUsage(t *testing.T) {
 		{solveArgs("extra.json"), `unexpected argument "extra.json" after the game kalah`},
 		{solveArgs("--shard-depth", "1", "--job", "0", "--engine", "retrograde"), "the jobs are solved with the search engine"},
 		{solveArgs("--shard-depth", "1", "--job", "0", "--fresh"), "--fresh: a job is always solved afresh"},
+		{solveArgs("--shard-depth", "1", "--plan", "--above", "+2"), "--above and --below: only with --job"},
+		{solveArgs("--shard-depth", "1", "--job", "0", "--above", "wins"), `--above "wins": want a margin for Player 1 (+12, 0, -3), a result (win, draw, loss) or both (win+12)`},
+		{solveArgs("--shard-depth", "1", "--job", "0", "--below", "+99999999999999999999"), `--below "+99999999999999999999": a margin beyond ±8388607`},
+		{solveArgs("--shard-depth", "1", "--job", "0", "--above", "+2", "--below", "+2"), "--above +2 and --below +2: no value lies between them"},
 		{[]string{"solve", "kalah", "--param", "pits=6", "--shard-depth", "12", "--plan"}, "--shard-depth 12: Kalah [kalah: pits=6 seeds=4 empty_capture=false] has more than 262144 positions within 12 plies of the opening, the most a plan plays: choose a smaller depth"},
 	} {
 		t.Run(strings.Join(tc.args[1:], " "), func(t *testing.T) {
@@ -200,4 +205,124 @@ func TestSolveShardJobOutJSON(t *testing.T) {
 	assert.Equal(t, exitFail, r.code)
 	assert.Contains(t, r.stderr, "--out "+bad+": ")
 	assert.Empty(t, r.stdout)
+}
+
+// TestSolveShardAbove: the best opening move's job solved exactly and the
+// others only --above its margin merge into the opening's exact value,
+// with bounds for the other moves; every job above it leaves the opening
+// open, an error that names the bounded jobs.
+func TestSolveShardAbove(t *testing.T) {
+	isolateCache(t)
+	dir := t.TempDir()
+	files := runJobs(t, dir, 1, kalahArgs)
+	best, margins := 0, make([]int, len(files))
+	for k, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		r, err := shard.ReadResult(strings.NewReader(string(data)))
+		require.NoError(t, err)
+		margins[k] = r.Margin
+		if r.Margin > margins[best] {
+			best = k
+		}
+	}
+	above := fmt.Sprintf("%+d", margins[best])
+	job := func(k int, out string) {
+		r := matombo(t, "", solveArgs("--shard-depth", "1", "--job", fmt.Sprint(k), "--above", above, "--out", out)...)
+		require.Equal(t, exitOK, r.code, r.stderr)
+		if !strings.Contains(r.stdout, "(a bound, as --above asks)") {
+			assert.Contains(t, r.stdout, "for Player 1 (margin ")
+		}
+	}
+	bounded := append([]string(nil), files...)
+	for k := range files {
+		if k != best {
+			bounded[k] = filepath.Join(dir, fmt.Sprintf("above-%d.json", k))
+			job(k, bounded[k])
+		}
+	}
+	m := matombo(t, "", append(solveArgs("--shard-depth", "1", "--json", "--merge"), bounded...)...)
+	require.Equal(t, exitOK, m.code, m.stderr)
+	var got mergedReport
+	require.NoError(t, json.Unmarshal([]byte(m.stdout), &got))
+	assert.Equal(t, margins[best], *got.Margin)
+	bounds := 0
+	for k, mv := range got.Moves {
+		switch mv.Bound {
+		case "":
+			assert.Equal(t, margins[k], *mv.Margin, mv.Token)
+		case "at most":
+			bounds++
+			assert.LessOrEqual(t, margins[k], *mv.Margin, mv.Token)
+			assert.LessOrEqual(t, *mv.Margin, margins[best], mv.Token)
+		default:
+			t.Errorf("%s: bound %q", mv.Token, mv.Bound)
+		}
+	}
+	assert.NotZero(t, bounds)
+	text := matombo(t, "", append(solveArgs("--shard-depth", "1", "--merge"), bounded...)...)
+	require.Equal(t, exitOK, text.code, text.stderr)
+	assert.Contains(t, text.stdout, "at most ")
+
+	bounded[best] = filepath.Join(dir, "above-best.json")
+	job(best, bounded[best])
+	open := matombo(t, "", append(solveArgs("--shard-depth", "1", "--merge"), bounded...)...)
+	assert.Equal(t, exitFail, open.code)
+	assert.Contains(t, open.stderr, "the results leave the opening's value open")
+	assert.Empty(t, open.stdout)
+}
+
+func TestParseThreshold(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want solve.Threshold
+		err  string
+	}{
+		{"+12", solve.Threshold{Value: solve.Win, Margin: 12}, ""},
+		{"12", solve.Threshold{Value: solve.Win, Margin: 12}, ""},
+		{"0", solve.Threshold{Value: solve.Draw}, ""},
+		{"-3", solve.Threshold{Value: solve.Loss, Margin: -3}, ""},
+		{"win", solve.Threshold{Value: solve.Win}, ""},
+		{"draw", solve.Threshold{Value: solve.Draw}, ""},
+		{"loss-2", solve.Threshold{Value: solve.Loss, Margin: -2}, ""},
+		{"win+0", solve.Threshold{Value: solve.Win}, ""},
+		{"", solve.Threshold{}, "want a margin"},
+		{"+", solve.Threshold{}, "want a margin"},
+		{"win+", solve.Threshold{}, "want a margin"},
+		{"Win", solve.Threshold{}, "want a margin"},
+		{"12win", solve.Threshold{}, "want a margin"},
+		{"+8388608", solve.Threshold{}, "beyond ±8388607"},
+		{"loss-99999999999999999999", solve.Threshold{}, "beyond ±8388607"},
+	} {
+		got, err := parseThreshold(tc.in)
+		if tc.err != "" {
+			require.Error(t, err, tc.in)
+			assert.Contains(t, err.Error(), tc.err, tc.in)
+			continue
+		}
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.want, got, tc.in)
+	}
+}
+
+// FuzzParseThreshold: no text crashes the parser, and what it accepts
+// is a threshold the solver tells apart, read back the same when written
+// as a result and a margin.
+func FuzzParseThreshold(f *testing.F) {
+	for _, s := range []string{"+12", "0", "-3", "win", "draw+1", "loss-99999999999", "w", "+-1", "win+12x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		th, err := parseThreshold(s)
+		if err != nil {
+			return
+		}
+		if th.Margin > solve.MaxMargin || th.Margin < -solve.MaxMargin {
+			t.Fatalf("%q: margin %d beyond the solver's", s, th.Margin)
+		}
+		back, err := parseThreshold(fmt.Sprintf("%s%+d", th.Value, th.Margin))
+		if err != nil || back != th {
+			t.Fatalf("%q: %v written back as %v (%v)", s, th, back, err)
+		}
+	})
 }
