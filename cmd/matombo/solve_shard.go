@@ -195,7 +195,7 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 		sides[i] = &t
 		opts = append(opts, side.option(t))
 	}
-	if lo, hi := sides[0], sides[1]; lo != nil && hi != nil && !thresholdLess(*lo, *hi) {
+	if lo, hi := sides[0], sides[1]; lo != nil && hi != nil && !lo.Less(*hi) {
 		return c.usageError("--above %s and --below %s: no value lies between them", f.above, f.below)
 	}
 	opts = append(opts, solve.WithEngine(solve.Search))
@@ -252,12 +252,6 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 	fmt.Fprintf(e.stdout, "job %d of %d (%s): %s, %d positions searched in %.2f s; written to %s\n",
 		j.Index, len(p.Jobs), strings.Join(j.Tokens, " "), found, r.Positions, r.Seconds, f.out)
 	return exitOK
-}
-
-// thresholdLess orders thresholds as the solver orders values for Player
-// 1: the result first, then the margin.
-func thresholdLess(a, b solve.Threshold) bool {
-	return a.Value < b.Value || a.Value == b.Value && a.Margin < b.Margin
 }
 
 // maxThresholdMargin bounds a threshold's margin (the solver's own

@@ -13,6 +13,10 @@ type Threshold struct {
 // String writes t as "win +12", "draw 0" or "loss -3".
 func (t Threshold) String() string { return fmt.Sprintf("%s %+d", t.Value, t.Margin) }
 
+// Less reports whether t is worth less than u to Player 1: the result
+// first, then the margin.
+func (t Threshold) Less(u Threshold) bool { return t.score() < u.score() }
+
 // threshold is s as a Threshold.
 func (s score) threshold() Threshold { return Threshold{Value: Value(s.outcome()), Margin: s.margin()} }
 

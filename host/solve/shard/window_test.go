@@ -24,11 +24,6 @@ func threshold(r shard.Result) solve.Threshold {
 	return t
 }
 
-// p1Less orders thresholds as the solver orders values for Player 1.
-func p1Less(a, b solve.Threshold) bool {
-	return a.Value < b.Value || a.Value == b.Value && a.Margin < b.Margin
-}
-
 // TestMergeWithBounds solves the jobs of depth-2 plans as alpha-beta
 // would split them: in each position one ply from the opening, the job
 // best for its player to move exactly, its siblings only against that
@@ -74,7 +69,7 @@ func TestMergeWithBounds(t *testing.T) {
 				best := jobs[0]
 				for _, k := range jobs[1:] {
 					a, b := threshold(exact[k]), threshold(exact[best])
-					if mover == 1 && p1Less(b, a) || mover == 2 && p1Less(a, b) {
+					if mover == 1 && b.Less(a) || mover == 2 && a.Less(b) {
 						best = k
 					}
 				}
@@ -92,9 +87,9 @@ func TestMergeWithBounds(t *testing.T) {
 						bounds++
 						got, truth := threshold(r), threshold(exact[k])
 						if r.Bound == solve.AtMost.String() {
-							assert.False(t, p1Less(got, truth), "job %d: at most %v, worth %v", k, got, truth)
+							assert.False(t, got.Less(truth), "job %d: at most %v, worth %v", k, got, truth)
 						} else {
-							assert.False(t, p1Less(truth, got), "job %d: at least %v, worth %v", k, got, truth)
+							assert.False(t, truth.Less(got), "job %d: at least %v, worth %v", k, got, truth)
 						}
 					} else {
 						assert.Equal(t, exact[k].Value, r.Value, "job %d", k)
@@ -124,7 +119,7 @@ func TestMergeWithBounds(t *testing.T) {
 			_, exact1 := solveAll(t, p1, opts)
 			best := 0
 			for k := range exact1 {
-				if p1Less(threshold(exact1[best]), threshold(exact1[k])) {
+				if threshold(exact1[best]).Less(threshold(exact1[k])) {
 					best = k
 				}
 			}
