@@ -501,7 +501,11 @@ func (vm *Machine) start(s *kernel.State) error {
 		}
 	}
 	err := vm.settle(s)
-	s.Key = s.ComputeKey(&vm.def.Layout)
+	if err != nil || s.Result.Over {
+		// Listing the moves changes the board only when the blocked
+		// function ends the game (sweeps); otherwise the key holds.
+		s.Key = s.ComputeKey(&vm.def.Layout)
+	}
 	return err
 }
 
