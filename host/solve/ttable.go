@@ -126,9 +126,11 @@ func (t *ttable) evictions(n int64) {
 		var ds [ttWays]uint64
 		var cs [ttWays]uint32
 		for w := range ttWays {
-			ds[w], cs[w] = src.data[w].Load(), src.check[w].Load()
-			src.data[w].Store(0)
-			src.check[w].Store(0)
+			if ds[w] = src.data[w].Load(); ds[w] != 0 { // an atomic store costs: empty slots are left
+				cs[w] = src.check[w].Load()
+				src.data[w].Store(0)
+				src.check[w].Store(0)
+			}
 		}
 		var next [2]int // each destination's next way
 		for w, d := range ds {
