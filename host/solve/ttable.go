@@ -60,6 +60,7 @@ const (
 	// ttMinStart is the fewest buckets in use at the start.
 	ttMinStart = 1 << 14
 	ttUseShift = 56
+	ttUsedMask = 1<<48 - 1
 	ttKeyBits  = 11
 )
 
@@ -96,7 +97,7 @@ func (t *ttable) entries() int { return len(t.b) * ttWays }
 // inUse returns the buckets in use and the doublings done.
 func (t *ttable) inUse() (int, int) {
 	u := t.use.Load()
-	return int(u & (1<<48 - 1)), int(u >> ttUseShift)
+	return int(u & ttUsedMask), int(u >> ttUseShift)
 }
 
 // evictions adds n stores that replaced another key's entry and doubles
@@ -183,9 +184,9 @@ func fold(d uint64) uint32 { return uint32(d) ^ uint32(d>>32) }
 // and how many of their low bits are not compared (the doublings done).
 func (t *ttable) place(key uint64) (*ttBucket, uint32, uint64, int) {
 	m := mix64(key)
-	used, g := t.inUse()
-	p := uint64(uint32(m)) * uint64(used) // m's low half scaled to the buckets in use
-	return &t.b[p>>32], uint32(m >> 32), uint64(uint32(p) >> (32 - ttKeyBits)), g
+	u := t.use.Load()
+	p := uint64(uint32(m)) * (u & ttUsedMask) // m's low half scaled to the buckets in use
+	return &t.b[p>>32], uint32(m >> 32), uint64(uint32(p) >> (32 - ttKeyBits)), int(u >> ttUseShift)
 }
 
 // sameKey says whether the data d holds the key bits kb, but for the low
@@ -197,8 +198,8 @@ func sameKey(d, kb uint64, g int) bool { return (d>>ttKeyShift^kb)>>g == 0 }
 // their misses. It returns the word it read (the caller keeps it, so that
 // the read is not optimized away).
 func (t *ttable) touch(key uint64) uint64 {
-	b, _, _, _ := t.place(key)
-	return b.data[0].Load()
+	p := uint64(uint32(mix64(key))) * (t.use.Load() & ttUsedMask) // as place
+	return t.b[p>>32].data[0].Load()
 }
 
 func (t *ttable) probe(key uint64) (ttEntry, bool) {
@@ -272,10 +273,9 @@ func (t *ttable) storeBounds(key uint64, lo, hi score, move, depth int, work int
 	}
 	d := uint64(pack(lo)) | uint64(pack(hi))<<16 | uint64(move)<<ttMoveShift | uint64(depth)<<ttDepthShift |
 		uint64(min(bits.Len64(uint64(work)), 63))<<ttWorkShift | kb<<ttKeyShift
-	evicts := !same && b.data[victim].Load() != 0
 	b.data[victim].Store(d)
 	b.check[victim].Store(c ^ fold(d))
-	return evicts
+	return !same && victimRank != 0 // rank 0: an empty slot
 }
 
 // ttRank orders entries for replacement: empty slots first, then by the
