@@ -1,7 +1,11 @@
 package solve
 
 import (
+	"fmt"
 	"maps"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -81,5 +85,50 @@ func TestTTableSmallStartsFull(t *testing.T) {
 		if used2, _ := tt.inUse(); used2 != used {
 			t.Errorf("%d entries: grew from %d to %d buckets", entries, used, used2)
 		}
+	}
+}
+
+// TestTTableDoublesWhileInUse doubles a table while goroutines store and
+// probe it (run with -race): an entry may be lost, never found with
+// another key's bounds.
+func TestTTableDoublesWhileInUse(t *testing.T) {
+	tt := newTTable(ttMinStart << ttDoublings * ttWays)
+	key := func(i int) uint64 { return uint64(i)*0x9e3779b97f4a7c15 + 777 }
+	bound := func(i int) score { return makeScore(0, i%4000-2000) }
+	const keys = ttMinStart * ttWays / 4
+	var wg sync.WaitGroup
+	var stored atomic.Int64
+	errs := make(chan string, 2)
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 2 {
+				for i := w; i < keys; i += 2 {
+					tt.storeBounds(key(i), bound(i), bound(i), i%7, 3, int64(round))
+					stored.Add(1)
+					if e, ok := tt.probe(key(i ^ 1)); ok && (e.lo != bound(i^1) || e.move != (i^1)%7) {
+						select { // the first two are kept; it goes on (the doubling waits for its stores)
+						case errs <- fmt.Sprintf("key %d found with %+v", i^1, e):
+						default:
+						}
+					}
+				}
+			}
+		}()
+	}
+	for d := range ttDoublings { // while the goroutines work
+		for stored.Load() < int64(d+1)*keys/2 {
+			runtime.Gosched()
+		}
+		tt.evictions(int64(tt.entries()))
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if _, g := tt.inUse(); g != ttDoublings {
+		t.Errorf("%d doublings, want %d", g, ttDoublings)
 	}
 }
