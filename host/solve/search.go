@@ -349,6 +349,9 @@ type searcher struct {
 	rootK  knowledge
 	stats  SearchStats
 	sink   uint64 // what touching the table read (so that the reads stay)
+	// evicted counts the stores that replaced another key's entry since
+	// the last tick.
+	evicted int64
 
 	// history counts, for each player, the cuts each move made in this
 	// search (by historyIndex): among moves that bank the same, those
@@ -653,10 +656,14 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 		nextDepth = infDepth
 	}
 	store := func(v score) (score, int, error) {
+		var evicts bool
 		if k.rel {
-			e.tt.store(k.key, toRelative(alpha, k.bank), toRelative(beta, k.bank), toRelative(v, k.bank), bestMove, rd, x.stats.Nodes+x.nodes-start)
+			evicts = e.tt.store(k.key, toRelative(alpha, k.bank), toRelative(beta, k.bank), toRelative(v, k.bank), bestMove, rd, x.stats.Nodes+x.nodes-start)
 		} else {
-			e.tt.store(k.key, alpha, beta, v, bestMove, rd, x.stats.Nodes+x.nodes-start)
+			evicts = e.tt.store(k.key, alpha, beta, v, bestMove, rd, x.stats.Nodes+x.nodes-start)
+		}
+		if evicts {
+			x.evicted++
 		}
 		return v, rd, nil
 	}
@@ -837,6 +844,8 @@ func (x *searcher) tick() error {
 	x.stats.Nodes += x.nodes
 	n := e.nodes.Add(x.nodes)
 	x.nodes = 0
+	e.tt.evictions(x.evicted)
+	x.evicted = 0
 	if limit := e.cfg.maxSearched; limit > 0 && n > limit {
 		return &TooLargeError{Game: e.g.Name(), Engine: Search, MaxPositions: int(limit), Positions: int(n), Limit: LimitSearched}
 	}

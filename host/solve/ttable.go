@@ -2,22 +2,42 @@ package solve
 
 import (
 	"math/bits"
+	"sync"
 	"sync/atomic"
 )
 
-// ttable is a transposition table of fixed size shared by goroutines
+// ttable is a transposition table of bounded size shared by goroutines
 // without locks. An entry takes 12 bytes, five to a 64-byte bucket (one
 // cache line, so a probe costs one memory access): a 64-bit word of data
 // (bounds on Player 1's score, the best move, the depth searched and the
 // work the search took, and 11 bits of the key) and a 32-bit check, more
 // of the key's bits xor a fold of the data. A reader that sees one
 // writer's data and another's check, or another key's entry, rejects it
-// unless 43 random bits match (Hyatt and Mann's lockless hashing). The
-// bucket's index (from the low 32 bits of a mix of the key) and the two
-// parts verify the key's 64 bits up to a chance of about 2^-43 divided by
-// the buckets a probe.
+// unless 40 to 43 bits of the key match (Hyatt and Mann's lockless
+// hashing): the check's 32, and the 11 of the data less one a doubling
+// (below). The bucket's index is the low 32 bits of a mix of the key
+// scaled to the buckets in use; the data's 11 bits are the next ones of
+// that product, which the index does not decide.
+//
+// The table starts with an eighth of its buckets in use (the rest of its
+// memory untouched, so neither written nor cached) and doubles them, at
+// most three times, when the stores that replace another position's
+// entry since the last doubling reach a thirty-second of the entries in use:
+// a search that needs a small table pays for a small one (its memory
+// written, its misses in the caches), one that needs it all gets it.
+// Doubling moves each entry to the bucket its key now has, which its
+// 11 bits say (index i goes to 2i or 2i+1); the bit they lose is not
+// compared from then on. An entry that another goroutine writes while the
+// table doubles may be lost or land in the wrong bucket, where the check
+// rejects it: the table may forget, never mislead.
 type ttable struct {
-	b []ttBucket
+	b []ttBucket // all the buckets the table may use
+	// use is the buckets in use (the low 48 bits) and the doublings done
+	// (the bits from 56 up): one word, so that a reader sees a pair that
+	// was in use.
+	use     atomic.Uint64
+	evicted atomic.Int64 // stores that replaced another key's entry since the last doubling (added a tick at a time)
+	growing sync.Mutex   // held while doubling
 }
 
 // ttBucket is one cache line: five entries and 4 bytes of padding.
@@ -32,17 +52,31 @@ const (
 	// 64-byte cache line, with 4 bytes of padding).
 	ttEntryBytes = 12
 	ttBucketSize = 64
+	// ttDoublings is the most times the buckets in use double.
+	ttDoublings = 3
+	// ttGrowAt: the buckets double when the stores that replaced another
+	// key's entry reach 1/ttGrowAt of the entries in use.
+	ttGrowAt = 32
+	// ttMinStart is the fewest buckets in use at the start.
+	ttMinStart = 1 << 14
+	ttUseShift = 56
+	ttUsedMask = 1<<48 - 1
+	ttKeyBits  = 11
 )
 
 // newTTable returns a table of about the given number of entries (a
-// whole number of buckets). Its memory is written once, so that the table
-// holds what it will hold from the start (the estimate of a solve counts
-// all of it).
+// whole number of buckets). The memory of the buckets in use is written
+// at once, and that of the others when they come in use.
 func newTTable(entries int) *ttable {
 	n := ttBuckets(entries)
 	t := &ttable{b: make([]ttBucket, n)}
 	adviseHugeSlice(t.b)
-	for i := 0; i < n; i += 4096 / ttBucketSize { // one word a page
+	start := n
+	if n>>ttDoublings >= ttMinStart {
+		start = n >> ttDoublings
+	}
+	t.use.Store(uint64(start))
+	for i := 0; i < start; i += 4096 / ttBucketSize { // one word a page
 		t.b[i].check[ttWays].Store(0)
 	}
 	return t
@@ -59,6 +93,63 @@ func (t *ttable) bytes() int64 { return int64(len(t.b)) * ttBucketSize }
 
 // entries is the number of entries the table holds.
 func (t *ttable) entries() int { return len(t.b) * ttWays }
+
+// inUse returns the buckets in use and the doublings done.
+func (t *ttable) inUse() (int, int) {
+	u := t.use.Load()
+	return int(u & ttUsedMask), int(u >> ttUseShift)
+}
+
+// evictions adds n stores that replaced another key's entry and doubles
+// the buckets in use when they are enough (see ttable).
+func (t *ttable) evictions(n int64) {
+	if n == 0 {
+		return
+	}
+	used, _ := t.inUse()
+	if t.evicted.Add(n) < int64(used)*ttWays/ttGrowAt || 2*used > len(t.b) {
+		return
+	}
+	if !t.growing.TryLock() {
+		return // another goroutine doubles it
+	}
+	defer t.growing.Unlock()
+	used, g := t.inUse()
+	if t.evicted.Load() < int64(used)*ttWays/ttGrowAt || 2*used > len(t.b) || g >= ttDoublings {
+		return
+	}
+	// From the last bucket down: bucket i's entries go to 2i and 2i+1,
+	// which hold nothing by then (buckets past the ones in use were never
+	// written; those in use past i were emptied at their turn).
+	const keyMask = (1<<ttKeyBits - 1) << ttKeyShift
+	for i := used - 1; i >= 0; i-- {
+		src := &t.b[i]
+		var ds [ttWays]uint64
+		var cs [ttWays]uint32
+		for w := range ttWays {
+			if ds[w] = src.data[w].Load(); ds[w] != 0 { // an atomic store costs: empty slots are left
+				cs[w] = src.check[w].Load()
+				src.data[w].Store(0)
+				src.check[w].Store(0)
+			}
+		}
+		var next [2]int // each destination's next way
+		for w, d := range ds {
+			if d == 0 {
+				continue
+			}
+			kb := d >> ttKeyShift
+			half := int(kb >> (ttKeyBits - 1))
+			nd := d&^keyMask | (kb<<1)&(1<<ttKeyBits-1)<<ttKeyShift
+			dst := &t.b[2*i+half]
+			dst.data[next[half]].Store(nd)
+			dst.check[next[half]].Store(cs[w] ^ fold(d) ^ fold(nd))
+			next[half]++
+		}
+	}
+	t.evicted.Store(0)
+	t.use.Store(uint64(2*used) | uint64(g+1)<<ttUseShift)
+}
 
 // ttEntry is what the table knows of a position.
 type ttEntry struct {
@@ -89,28 +180,33 @@ func mix64(k uint64) uint64 {
 
 func fold(d uint64) uint32 { return uint32(d) ^ uint32(d>>32) }
 
-// place returns the bucket of a key, its 32-bit check and its 11 data
-// bits.
-func (t *ttable) place(key uint64) (*ttBucket, uint32, uint64) {
+// place returns the bucket of a key, its 32-bit check, its 11 data bits
+// and how many of their low bits are not compared (the doublings done).
+func (t *ttable) place(key uint64) (*ttBucket, uint32, uint64, int) {
 	m := mix64(key)
-	i := uint64(uint32(m)) * uint64(len(t.b)) >> 32 // m's low half scaled to the buckets
-	return &t.b[i], uint32(m >> 32), (m >> 21) & 0x7ff
+	u := t.use.Load()
+	p := uint64(uint32(m)) * (u & ttUsedMask) // m's low half scaled to the buckets in use
+	return &t.b[p>>32], uint32(m >> 32), uint64(uint32(p) >> (32 - ttKeyBits)), int(u >> ttUseShift)
 }
+
+// sameKey says whether the data d holds the key bits kb, but for the low
+// g.
+func sameKey(d, kb uint64, g int) bool { return (d>>ttKeyShift^kb)>>g == 0 }
 
 // touch reads the bucket of key, so that a probe of it soon after finds
 // it in the cache: touching the buckets of several keys first overlaps
 // their misses. It returns the word it read (the caller keeps it, so that
 // the read is not optimized away).
 func (t *ttable) touch(key uint64) uint64 {
-	b, _, _ := t.place(key)
-	return b.data[0].Load()
+	p := uint64(uint32(mix64(key))) * (t.use.Load() & ttUsedMask) // as place
+	return t.b[p>>32].data[0].Load()
 }
 
 func (t *ttable) probe(key uint64) (ttEntry, bool) {
-	b, c, kb := t.place(key)
+	b, c, kb, g := t.place(key)
 	for w := range ttWays {
 		d := b.data[w].Load()
-		if d>>ttKeyShift == kb && b.check[w].Load()^fold(d) == c {
+		if sameKey(d, kb, g) && b.check[w].Load()^fold(d) == c {
 			return unpackEntry(d), true
 		}
 	}
@@ -130,8 +226,8 @@ func unpackEntry(d uint64) ttEntry {
 // beta, exact otherwise; move is the best move (-1: none), work the number
 // of positions the search visited. Bounds known for the same depth are
 // kept. The entry replaces the same key's, else the bucket's entry of
-// least depth and work.
-func (t *ttable) store(key uint64, alpha, beta, v score, move, depth int, work int64) {
+// least depth and work. It reports whether it replaced another key's.
+func (t *ttable) store(key uint64, alpha, beta, v score, move, depth int, work int64) bool {
 	lo, hi := minScore, maxScore
 	switch {
 	case v <= alpha:
@@ -141,16 +237,17 @@ func (t *ttable) store(key uint64, alpha, beta, v score, move, depth int, work i
 	default:
 		lo, hi = v, v
 	}
-	t.storeBounds(key, lo, hi, move, depth, work)
+	return t.storeBounds(key, lo, hi, move, depth, work)
 }
 
-// storeBounds records bounds on key's score.
-func (t *ttable) storeBounds(key uint64, lo, hi score, move, depth int, work int64) {
-	b, c, kb := t.place(key)
-	victim, victimRank := 0, uint64(1<<63)
+// storeBounds records bounds on key's score; it reports whether they
+// replaced another key's entry.
+func (t *ttable) storeBounds(key uint64, lo, hi score, move, depth int, work int64) bool {
+	b, c, kb, g := t.place(key)
+	victim, victimRank, same := 0, uint64(1<<63), false
 	for w := range ttWays {
 		d := b.data[w].Load()
-		if d>>ttKeyShift == kb && b.check[w].Load()^fold(d) == c {
+		if sameKey(d, kb, g) && b.check[w].Load()^fold(d) == c {
 			old := unpackEntry(d)
 			if old.depth == depth {
 				nlo, nhi := max(lo, old.lo), min(hi, old.hi)
@@ -162,9 +259,9 @@ func (t *ttable) storeBounds(key uint64, lo, hi score, move, depth int, work int
 				}
 				work = max(work, 1<<((d>>ttWorkShift)&0x3f)-1)
 			} else if old.depth > depth {
-				return // a deeper search's bounds are worth more
+				return false // a deeper search's bounds are worth more
 			}
-			victim = w
+			victim, same = w, true
 			break
 		}
 		if r := ttRank(d); r < victimRank {
@@ -178,6 +275,7 @@ func (t *ttable) storeBounds(key uint64, lo, hi score, move, depth int, work int
 		uint64(min(bits.Len64(uint64(work)), 63))<<ttWorkShift | kb<<ttKeyShift
 	b.data[victim].Store(d)
 	b.check[victim].Store(c ^ fold(d))
+	return !same && victimRank != 0 // rank 0: an empty slot
 }
 
 // ttRank orders entries for replacement: empty slots first, then by the
