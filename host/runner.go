@@ -84,17 +84,15 @@ func (r *Runner) Apply(s *State, m Move) error {
 	if err := r.check(s); err != nil {
 		return err
 	}
-	vm, err := r.listed(s)
-	if err != nil {
+	if err := r.List(s); err != nil {
 		return err
 	}
 	if !s.isLegal(m) {
 		return s.illegal(m)
 	}
-	if vm == nil {
-		if vm, err = r.machine(); err != nil {
-			return err
-		}
+	vm, err := r.machine()
+	if err != nil {
+		return err
 	}
 	if r.record {
 		vm.StartRecording()
@@ -171,8 +169,17 @@ func (r *Runner) ApplyToUnlisted(dst, src *State, i int) error {
 // function ends the game. It does nothing to a listed state. On error s
 // is as it was.
 func (r *Runner) List(s *State) error {
-	_, err := r.listed(s)
-	return err
+	if !s.k.Unlisted {
+		return nil
+	}
+	if err := r.check(s); err != nil {
+		return err
+	}
+	vm, err := r.machine()
+	if err != nil {
+		return err
+	}
+	return vm.List(&s.k)
 }
 
 // ready checks that src is a state of r's game and lists its moves when
@@ -181,28 +188,12 @@ func (r *Runner) List(s *State) error {
 func (r *Runner) ready(dst, src *State) error {
 	err := r.check(src)
 	if err == nil {
-		_, err = r.listed(src)
+		err = r.List(src)
 	}
 	if err != nil {
 		dst.CopyFrom(src)
 	}
 	return err
-}
-
-// listed lists the moves of s when they are not, returning the machine
-// it took (nil when s was listed).
-func (r *Runner) listed(s *State) (*luavm.Machine, error) {
-	if !s.k.Unlisted {
-		return nil, nil
-	}
-	if err := r.check(s); err != nil {
-		return nil, err
-	}
-	vm, err := r.machine()
-	if err != nil {
-		return nil, err
-	}
-	return vm, vm.List(&s.k)
 }
 
 // Play plays the legal move whose token is tok, as State.Play does.
@@ -237,7 +228,7 @@ func (r *Runner) playout(s *State, choose func(*State) Move, maxPlies int, check
 	if err := r.check(s); err != nil {
 		return 0, err
 	}
-	if _, err := r.listed(s); err != nil {
+	if err := r.List(s); err != nil {
 		return 0, err
 	}
 	n := 0
