@@ -32,7 +32,8 @@ func SolvePosition(ctx context.Context, s *host.State, opts ...Option) (Position
 		return PositionResult{}, err
 	}
 	sol := &Solution{game: g.Name(), fingerprint: g.Fingerprint(), engine: Search, hasScore: true, g: g}
-	if lo, hi := cfg.window.limits(); lo >= hi {
+	wlo, whi := cfg.window.limits()
+	if wlo >= whi {
 		return PositionResult{}, fmt.Errorf("WithAbove(%v) and WithBelow(%v): no value lies between them", cfg.window.lo.threshold(), cfg.window.hi.threshold())
 	}
 	if s.Over() {
@@ -58,7 +59,7 @@ func SolvePosition(ctx context.Context, s *host.State, opts ...Option) (Position
 		return PositionResult{}, positionError(ctx, g, err)
 	}
 	v, bound := b.lo, Exact
-	if wlo, _ := cfg.window.limits(); !b.exact() {
+	if !b.exact() {
 		if b.hi <= wlo {
 			v, bound = b.hi, AtMost
 		} else {
