@@ -259,7 +259,7 @@ func newEngine(ctx context.Context, g *host.Game, cfg *config) (*engine, error) 
 		return nil, err
 	}
 	plan := planSearch(g, cfg)
-	e := &engine{g: g, cfg: cfg, tt: newTTable(plan.entries)}
+	e := &engine{g: g, cfg: cfg, tt: newTTable(plan.entries, cfg.threads > 1)}
 	if bk, err := findBanks(g); err == nil {
 		e.bk = bk
 		if plan.k > 0 {
