@@ -731,7 +731,7 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 		}
 		return 0, fmt.Errorf("%w: %v", errNoDB, err)
 	}
-	bank := bk.bankDiff(f.cur)
+	bank := bk.bankDiffIn(f.cur.PositionView())
 	sign := 1
 	if f.cur.ToMove() != 1 {
 		sign = -1
