@@ -550,23 +550,28 @@ type finalCache struct {
 	vals   []int32
 }
 
-// finalCacheSize is the number of finished games a worker remembers, a
-// power of 2.
+// finalCacheSize is the most finished games a worker remembers, a power
+// of 2 (4.8 MB with Kalah's 33 values a position).
 const finalCacheSize = 1 << 15
 
-func newFinalCache(width int) *finalCache {
-	return &finalCache{width: width, keys: make([]uint64, finalCacheSize), full: make([]bool, finalCacheSize),
-		margin: make([]int32, finalCacheSize), vals: make([]int32, finalCacheSize*width)}
+// newFinalCache returns a cache of size entries (a power of 2) of
+// positions of width values.
+func newFinalCache(width, size int) *finalCache {
+	return &finalCache{width: width, keys: make([]uint64, size), full: make([]bool, size),
+		margin: make([]int32, size), vals: make([]int32, size*width)}
 }
+
+// slot is the entry of the position of s.
+func (c *finalCache) slot(s *host.State) int { return int(s.Key() & uint64(len(c.keys)-1)) }
 
 // get returns the margin remembered for the position of s.
 func (c *finalCache) get(s *host.State) (int, bool) {
-	i := s.Key() & (finalCacheSize - 1)
+	i := c.slot(s)
 	if !c.full[i] || c.keys[i] != s.Key() {
 		return 0, false
 	}
 	v := s.PositionView()
-	vals := c.vals[int(i)*c.width : int(i+1)*c.width]
+	vals := c.vals[i*c.width : (i+1)*c.width]
 	if v.Len() != len(vals) {
 		return 0, false
 	}
@@ -584,8 +589,8 @@ func (c *finalCache) put(s *host.State, m int) {
 	if v.Len() != c.width {
 		return
 	}
-	i := s.Key() & (finalCacheSize - 1)
-	vals := c.vals[int(i)*c.width : int(i+1)*c.width]
+	i := c.slot(s)
+	vals := c.vals[i*c.width : (i+1)*c.width]
 	for k := range vals {
 		vals[k] = int32(v.Value(k))
 	}
@@ -623,7 +628,12 @@ func (b *dbBuild) takeFinals() *finalCache {
 		b.finals = b.finals[:n-1]
 		return f
 	}
-	return newFinalCache(b.g.Start().PositionView().Len())
+	// No more entries than the database has positions, at least 64.
+	size := 64
+	for size < finalCacheSize && int64(size) < b.db.positions() {
+		size *= 2
+	}
+	return newFinalCache(b.g.Start().PositionView().Len(), size)
 }
 
 // keepFinals keeps a worker's cache of final margins for a worker of the
