@@ -262,6 +262,27 @@ func (bk *banks) fixedOf(vals []int) bool {
 	return slices.Equal(vals[n:2*n], bk.owners) && slices.Equal(vals[2*n+2:len(vals)-1], bk.layout.fixedEndVals)
 }
 
+// bankDiffIn is bankDiff read from the view of a position's values.
+func (bk *banks) bankDiffIn(v host.PositionView) int {
+	d := v.Value(2*bk.sites) - v.Value(2*bk.sites+1)
+	for i, site := range bk.store {
+		if bk.owner[i] == 1 {
+			d += v.Value(site)
+		} else {
+			d -= v.Value(site)
+		}
+	}
+	return d
+}
+
+// fixedIn reports whether the position of the view keeps the owners,
+// hands and variables of open, the view of a position that does (the
+// opening): fixedOf without copying the values.
+func (bk *banks) fixedIn(v, open host.PositionView) bool {
+	n := bk.sites
+	return v.Len() == open.Len() && v.Same(open, n, 2*n) && v.Same(open, 2*n+2, v.Len()-1)
+}
+
 // inPlay is the number of counters on the sites in play.
 func (bk *banks) inPlay(s *host.State) int {
 	n := 0
@@ -351,6 +372,32 @@ func (bk *banks) values(dst []int, counts []int, banker, toMove int) []int {
 	dst = append(dst, captured[0], captured[1])
 	dst = append(dst, bk.layout.fixedEndVals...)
 	return append(dst, toMove)
+}
+
+// setValues makes vals, values made by values, those of the position
+// with the given counts, banker and toMove: it writes only the counts of
+// the sites in play, the banks and the player to move.
+func (bk *banks) setValues(vals []int, counts []int, banker, toMove int) {
+	rest := bk.total
+	for i, p := range bk.play {
+		c := counts[i]
+		vals[p] = c
+		rest -= c
+	}
+	placed := false
+	for i, s := range bk.store {
+		if bk.owner[i] == banker && !placed {
+			vals[s], placed = rest, true
+		} else {
+			vals[s] = 0
+		}
+	}
+	n := 2 * bk.sites
+	vals[n], vals[n+1] = 0, 0
+	if !placed {
+		vals[n+banker-1] = rest
+	}
+	vals[len(vals)-1] = toMove
 }
 
 // fixedAsOpening reports whether s keeps the opening's owners, hands and

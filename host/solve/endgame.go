@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -49,7 +48,11 @@ type endgameDB struct {
 	offset []int64 // index of the first position of each layer
 	// tab[p][r] = C(r+p, p), the ways to put at most r counters on p sites
 	// (r counters on p+1 sites).
-	tab    [][]int64
+	tab [][]int64
+	// sfx[(i-1)*(k+1)+s] = C(s+last-i, last-i+1), for the sites i after
+	// the first (last = n-1) and s counters on site i and those after it:
+	// what rank takes away for them.
+	sfx    []int64
 	own    []bool // the play sites of Player 1 in the opening (the window's centre)
 	mirror []int
 	nib    []byte // 4 bits a position
@@ -87,6 +90,13 @@ func newEndgameDB(n, k int, sym bool) *endgameDB {
 			db.tab[p][r] = binomial(int64(r+p), int64(p))
 		}
 	}
+	last := n - 1
+	db.sfx = make([]int64, max(last, 1)*(k+1))
+	for i := 1; i <= last; i++ {
+		for s := 0; s <= k; s++ {
+			db.sfx[(i-1)*(k+1)+s] = binomial(int64(s+last-i), int64(last-i+1))
+		}
+	}
 	db.offset = make([]int64, k+2)
 	for j := 0; j <= k; j++ {
 		db.offset[j+1] = db.offset[j] + db.layerLen(j)
@@ -112,21 +122,52 @@ func (db *endgameDB) positions() int64 { return db.offset[db.k+1] }
 func (db *endgameDB) bytes() int64 { return (db.positions() + 1) / 2 }
 
 // rank is the index of counts (summing to j) within layer j, in the
-// lexicographic order of the counts: for each site, the ways to fill the
-// sites after it when it holds fewer, C(rem+p, p) - C(rem-c+p, p) by the
-// hockey-stick identity.
+// lexicographic order of the counts: for each site i, the ways to fill the
+// sites after it when it holds fewer, C(s_i+p, p) - C(s_{i+1}+p, p) by the
+// hockey-stick identity, where s_i is the sum of the counts from site i on
+// and p the sites after i. Summed over the sites by Pascal's rule, that is
+// the layer's size less one less C(s_i+last-i, last-i+1) for each site
+// after the first: one table read a site, from the last site back, with
+// no branch.
 func (db *endgameDB) rank(counts []int, j int) int64 {
-	r := int64(0)
-	rem := j
 	last := db.n - 1
-	for i, c := range counts[:last] {
-		if c > 0 {
-			t := db.tab[last-i]
-			r += t[rem] - t[rem-c]
-			rem -= c
-		}
+	stride := db.k + 1
+	r := db.tab[last][j] - 1
+	s := 0
+	for i, base := last, (last-1)*stride; i > 0; i, base = i-1, base-stride {
+		s += counts[i]
+		r -= db.sfx[base+s]
 	}
 	return r
+}
+
+// readRank reads the counts of sites from the view of a position's
+// values into counts, and returns their sum j and their rank in layer j
+// (rank, computed as the counts are read, from the last site back); ok is
+// false, and the rest undefined, when a count is negative or the counts
+// sum to more than most.
+func (db *endgameDB) readRank(v host.PositionView, sites, counts []int, most int) (j int, r int64, ok bool) {
+	last := len(sites) - 1
+	counts = counts[:len(sites)]
+	stride := db.k + 1
+	most = min(most, db.k)
+	s := 0
+	for i, base := last, (last-1)*stride; i > 0; i, base = i-1, base-stride {
+		c := v.Value(sites[i])
+		counts[i] = c
+		s += c
+		if c < 0 || s > most {
+			return 0, 0, false
+		}
+		r -= db.sfx[base+s]
+	}
+	c := v.Value(sites[0])
+	counts[0] = c
+	j = s + c
+	if c < 0 || j > most {
+		return 0, 0, false
+	}
+	return j, r + db.tab[last][j] - 1, true
 }
 
 // unrank sets counts to the r-th way of putting j counters on the sites.
@@ -177,6 +218,19 @@ func (db *endgameDB) moverShare(counts []int, mover int) int {
 		}
 	}
 	return o
+}
+
+// share is moverShare when the window of layer j depends on it (more than
+// 15 values), else 0, which gives the same window.
+func (db *endgameDB) share(counts []int, j, mover int) int {
+	R := j
+	if !db.half {
+		R = 2 * j
+	}
+	if R <= 15 {
+		return 0
+	}
+	return db.moverShare(counts, mover)
 }
 
 // window returns the range of the stored quantity x in layer j (0 to R)
@@ -230,7 +284,7 @@ func (db *endgameDB) probe(counts []int, j, mover int, scratch []int) (lo, hi in
 	if db.sym {
 		storedMover = 1 // a mirror image has Player 1 to move
 	}
-	lo, hi = db.decodeValue(db.code(i), j, db.moverShare(stored, storedMover))
+	lo, hi = db.decodeValue(db.code(i), j, db.share(stored, j, storedMover))
 	if mover == 2 {
 		lo, hi = -hi, -lo
 	}
@@ -288,7 +342,11 @@ type dbBuild struct {
 	exact  byteArray       // the mover's margin to come, exactly
 	nib    []atomic.Uint32 // the 4-bit codes, eight a word
 	noHalf atomic.Bool     // a value breaks the parity
-	done   atomic.Int64
+	// finals holds the caches of final margins (dbWorker.finals) the
+	// workers of the last layer left, for those of the next.
+	finals   []*finalCache
+	finalsMu sync.Mutex
+	done     atomic.Int64
 	// sites[p-1][i] is the site of the position's cells whose count is
 	// the stored position's i-th: the sites in play, in the mirror's order
 	// for Player 2 to move in a database of one side to move.
@@ -361,7 +419,7 @@ func buildEndgameWith(ctx context.Context, g *host.Game, bk *banks, k, threads i
 					r, mover = r/2, int(r%2)+1
 				}
 				db.unrank(counts, r, j)
-				orNibble(b.nib, i, db.encodeValue(int(b.exact.get(i)), j, db.moverShare(counts, mover)))
+				orNibble(b.nib, i, db.encodeValue(int(b.exact.get(i)), j, db.share(counts, j, mover)))
 			}
 		}
 	}
@@ -467,30 +525,77 @@ func (w *dbWorker) run(next *atomic.Int64, from, to int64, report func()) error 
 
 // dbWorker values positions for one goroutine.
 type dbWorker struct {
-	b       *dbBuild
-	j       int
-	r       *host.Runner
-	sc      *scorer
-	frames  []*dbFrame
-	stack   []int64
-	vals    []int
-	kidVals []int // the values of the position read last (State.AppendPositionValues)
-	checks  int
-	valued  int64 // positions valued since the last report
-	finals  []finalEntry
-}
-
-// finalEntry remembers the final margin of a finished game a move made:
-// the values of its position and Player 1's margin.
-type finalEntry struct {
-	key    uint64
+	b      *dbBuild
+	j      int
+	r      *host.Runner
+	sc     *scorer
+	open   *host.State // the opening, whose owners, hands and variables every position keeps
+	frames []*dbFrame
+	stack  []int64
 	vals   []int
-	margin int
+	checks int
+	valued int64 // positions valued since the last report
+	finals *finalCache
 }
 
-// finalCacheSize is the number of finished games a worker remembers, a
-// power of 2.
-const finalCacheSize = 1 << 12
+// finalCache remembers the final margins of finished games a move made,
+// by the values of their positions: entry i (of a power of 2, chosen by
+// the position's key) holds a key, the width values of its position from
+// vals[i*width] on, and Player 1's margin.
+type finalCache struct {
+	width  int
+	keys   []uint64
+	full   []bool
+	margin []int32
+	vals   []int32
+}
+
+// finalCacheSize is the most finished games a worker remembers, a power
+// of 2 (4.8 MB with Kalah's 33 values a position).
+const finalCacheSize = 1 << 15
+
+// newFinalCache returns a cache of size entries (a power of 2) of
+// positions of width values.
+func newFinalCache(width, size int) *finalCache {
+	return &finalCache{width: width, keys: make([]uint64, size), full: make([]bool, size),
+		margin: make([]int32, size), vals: make([]int32, size*width)}
+}
+
+// slot is the entry of the position of s.
+func (c *finalCache) slot(s *host.State) int { return int(s.Key() & uint64(len(c.keys)-1)) }
+
+// get returns the margin remembered for the position of s.
+func (c *finalCache) get(s *host.State) (int, bool) {
+	i := c.slot(s)
+	if !c.full[i] || c.keys[i] != s.Key() {
+		return 0, false
+	}
+	v := s.PositionView()
+	vals := c.vals[i*c.width : (i+1)*c.width]
+	if v.Len() != len(vals) {
+		return 0, false
+	}
+	for k, x := range vals {
+		if v.Value(k) != int(x) {
+			return 0, false
+		}
+	}
+	return int(c.margin[i]), true
+}
+
+// put remembers margin m for the position of s.
+func (c *finalCache) put(s *host.State, m int) {
+	v := s.PositionView()
+	if v.Len() != c.width {
+		return
+	}
+	i := c.slot(s)
+	vals := c.vals[i*c.width : (i+1)*c.width]
+	for k := range vals {
+		vals[k] = int32(v.Value(k))
+	}
+	c.keys[i], c.full[i], c.margin[i] = s.Key(), true, int32(m)
+}
 
 // dbFrame is what valuing one position holds while its moves are valued.
 type dbFrame struct {
@@ -501,12 +606,43 @@ type dbFrame struct {
 }
 
 func newDBWorker(b *dbBuild, j int) *dbWorker {
-	w := &dbWorker{b: b, j: j, r: b.g.NewRunner(), sc: newScorer(b.g), finals: make([]finalEntry, finalCacheSize)}
+	w := &dbWorker{b: b, j: j, r: b.g.NewRunner(), sc: newScorer(b.g), open: b.g.Start(), finals: b.takeFinals()}
 	w.r.SetContext(b.ctx)
 	return w
 }
 
-func (w *dbWorker) close() { w.r.Close() }
+func (w *dbWorker) close() {
+	w.r.Close()
+	w.b.keepFinals(w.finals)
+}
+
+// takeFinals returns a cache of final margins for a worker: one a worker
+// of an earlier layer kept, or a new one. The games a layer's moves end
+// are often those of the layers before it (the same banks and counts,
+// reached with one counter more in play and one less banked).
+func (b *dbBuild) takeFinals() *finalCache {
+	b.finalsMu.Lock()
+	defer b.finalsMu.Unlock()
+	if n := len(b.finals); n > 0 {
+		f := b.finals[n-1]
+		b.finals = b.finals[:n-1]
+		return f
+	}
+	// No more entries than the database has positions, at least 64.
+	size := 64
+	for size < finalCacheSize && int64(size) < b.db.positions() {
+		size *= 2
+	}
+	return newFinalCache(b.g.Start().PositionView().Len(), size)
+}
+
+// keepFinals keeps a worker's cache of final margins for a worker of the
+// next layer.
+func (b *dbBuild) keepFinals(f *finalCache) {
+	b.finalsMu.Lock()
+	defer b.finalsMu.Unlock()
+	b.finals = append(b.finals, f)
+}
 
 func (w *dbWorker) frame(depth int) *dbFrame {
 	for len(w.frames) <= depth {
@@ -548,10 +684,10 @@ func (w *dbWorker) value(i int64, counts []int, mover, depth int) (int, error) {
 		b.noHalf.Store(true)
 	}
 	b.exact.set(i, int8(v))
-	// Every 61st position is valued again with the banks on the other side
-	// (the value must not depend on them) and, with a mirror, as its mirror
-	// image with Player 2 to move (the value must be the same).
-	if w.checks++; w.checks%61 == 0 {
+	// Some positions are valued again with the banks on the other side
+	// (the value must not depend on them) and, with a mirror, as their
+	// mirror image with Player 2 to move (the value must be the same).
+	if w.checks++; checkDue(w.checks) {
 		v2, err := w.evaluate(f, f.counts, 2, mover, depth)
 		if err != nil {
 			return 0, err
@@ -572,9 +708,21 @@ func (w *dbWorker) value(i int64, counts []int, mover, depth int) (int, error) {
 			}
 		}
 	}
-	orNibble(b.nib, i, db.encodeValue(v, w.j, db.moverShare(f.counts, mover)))
+	orNibble(b.nib, i, db.encodeValue(v, w.j, db.share(f.counts, w.j, mover)))
 	w.valued++
 	return v, nil
+}
+
+// checkDue reports whether the c-th position a worker values in a layer
+// (from 1) is valued again as a check: every 61st of the first 256*61,
+// every 1021st after. Each worker checks every layer, the small ones as
+// densely as always, and a large layer (millions of positions) thousands
+// of times, where one check in 61 cost 3% of the build.
+func checkDue(c int) bool {
+	if c <= 256*61 {
+		return c%61 == 0
+	}
+	return c%1021 == 0
 }
 
 // evaluate sets up the position with counts on the sites in play, the
@@ -582,14 +730,18 @@ func (w *dbWorker) value(i int64, counts []int, mover, depth int) (int, error) {
 // mover's margin to come, from its moves' values.
 func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) (int, error) {
 	b, bk, db := w.b, w.b.bk, w.b.db
-	w.vals = bk.values(w.vals[:0], counts, banker, mover)
+	if w.vals == nil {
+		w.vals = bk.values(nil, counts, banker, mover)
+	} else {
+		bk.setValues(w.vals, counts, banker, mover)
+	}
 	if err := w.r.SetPositionValues(f.cur, w.vals); err != nil {
 		if ctxErr := b.ctx.Err(); ctxErr != nil {
 			return 0, ctxErr
 		}
 		return 0, fmt.Errorf("%w: %v", errNoDB, err)
 	}
-	bank := bk.bankDiff(f.cur)
+	bank := bk.bankDiffIn(f.cur.PositionView())
 	sign := 1
 	if f.cur.ToMove() != 1 {
 		sign = -1
@@ -627,32 +779,26 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 			kid.index, kid.v = -1, fm-bank
 			continue
 		}
-		w.kidVals = f.kid.AppendPositionValues(w.kidVals[:0])
-		if !bk.fixedOf(w.kidVals) {
+		pv := f.kid.PositionView()
+		if !bk.fixedIn(pv, w.open.PositionView()) {
 			return 0, fmt.Errorf("%w: a move changes owners, hands or variables", errNoDB)
 		}
 		kid.mover = f.kid.ToMove()
-		kid.v = bk.bankDiffOf(w.kidVals) - bank
+		kid.v = bk.bankDiffIn(pv) - bank
 		// The stored position of the kid: its counts, in the mirror's
 		// order when it is stored as its mirror image.
-		sites := b.sites[kid.mover-1]
-		j := 0
-		for k, site := range sites {
-			c := w.kidVals[site]
-			kid.counts[k] = c
-			j += c
-		}
+		j, r, ok := db.readRank(pv, b.sites[kid.mover-1], kid.counts, w.j)
 		switch {
-		case j > w.j:
-			return 0, fmt.Errorf("%w: a move brings counters back into play", errNoDB)
+		case !ok:
+			return 0, fmt.Errorf("%w: a move brings counters back into play, or leaves a negative count", errNoDB)
 		case j == w.j && kid.v != 0:
 			return 0, fmt.Errorf("%w: a move changes the banks without changing the counters in play", errNoDB)
 		}
 		kid.same = j == w.j
 		if db.sym {
-			kid.index = db.offset[j] + db.rank(kid.counts, j)
+			kid.index = db.offset[j] + r
 		} else {
-			kid.index = db.offset[j] + 2*db.rank(kid.counts, j) + int64(kid.mover-1)
+			kid.index = db.offset[j] + 2*r + int64(kid.mover-1)
 		}
 	}
 	best := 0
@@ -705,16 +851,14 @@ type dbKid struct {
 // position: every such game has the same ply and no history but its
 // parent's, so its score depends on its values only.
 func (w *dbWorker) kidFinalMargin(s *host.State) (int, error) {
-	w.kidVals = s.AppendPositionValues(w.kidVals[:0])
-	e := &w.finals[s.Key()&(finalCacheSize-1)]
-	if e.vals != nil && e.key == s.Key() && slices.Equal(e.vals, w.kidVals) {
-		return e.margin, nil
+	if m, ok := w.finals.get(s); ok {
+		return m, nil
 	}
 	m, err := w.finalMargin(s)
 	if err != nil {
 		return 0, err
 	}
-	e.key, e.vals, e.margin = s.Key(), append(e.vals[:0], w.kidVals...), m
+	w.finals.put(s, m)
 	return m, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/matombo/matombo/host"
 )
@@ -56,13 +57,26 @@ func EndgameBytes(g *host.Game, k int) ([]byte, string, error) {
 
 // BankedPosition returns the values and the encoding the banks of g make
 // of the position with counts on the sites in play, the rest banked by
-// banker, toMove to move (for tests).
+// banker, toMove to move (for tests). It checks that setValues makes the
+// same values from those of other positions (every counter banked, by
+// either player, either player to move).
 func BankedPosition(g *host.Game, counts []int, banker, toMove int) ([]int, []byte, error) {
 	bk, err := findBanks(g)
 	if err != nil {
 		return nil, nil, err
 	}
-	return bk.values(nil, counts, banker, toMove), bk.encode(nil, counts, banker, toMove), nil
+	vals := bk.values(nil, counts, banker, toMove)
+	other := make([]int, len(counts))
+	for b := 1; b <= 2; b++ {
+		for m := 1; m <= 2; m++ {
+			re := bk.values(nil, other, b, m)
+			bk.setValues(re, counts, banker, toMove)
+			if !slices.Equal(re, vals) {
+				return nil, nil, fmt.Errorf("setValues from banker %d, %d to move: %v, values: %v", b, m, re, vals)
+			}
+		}
+	}
+	return vals, bk.encode(nil, counts, banker, toMove), nil
 }
 
 // EndgameMatchesReference builds g's database of k counters with threads

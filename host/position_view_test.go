@@ -1,0 +1,58 @@
+package host_test
+
+import (
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/matombo/matombo/games"
+	"github.com/matombo/matombo/host"
+)
+
+// TestPositionView: the view reads the values AppendPositionValues
+// appends, in place, on random games of several shipped games; an index
+// out of range panics.
+func TestPositionView(t *testing.T) {
+	for _, name := range []string{"kalah", "oware", "gore", "bao", "draughts"} {
+		t.Run(name, func(t *testing.T) {
+			g, err := games.Library().Load(name)
+			require.NoError(t, err)
+			rng := rand.New(rand.NewPCG(5, 6))
+			s := g.Start()
+			var vals []int
+			for ply := 0; ply < 60 && !s.Over(); ply++ {
+				vals = s.AppendPositionValues(vals[:0])
+				v := s.PositionView()
+				require.Equal(t, len(vals), v.Len(), "ply %d", ply)
+				for i, want := range vals {
+					require.Equal(t, want, v.Value(i), "ply %d value %d", ply, i)
+				}
+				assert.Panics(t, func() { v.Value(v.Len()) })
+				assert.Panics(t, func() { v.Value(-1) })
+				require.NoError(t, s.Apply(s.Moves()[rng.IntN(len(s.Moves()))]))
+			}
+		})
+	}
+}
+
+// Read a few values of a position without copying them: the count of a
+// site, its owner and the player to move.
+func ExampleState_PositionView() {
+	g, err := games.Library().Load("kalah", host.WithParam("pits", 2), host.WithParam("seeds", 3))
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := g.Start()
+	if err := s.Play("a1"); err != nil {
+		log.Fatal(err)
+	}
+	n := g.Board().NumSites()
+	v := s.PositionView()
+	fmt.Println("count", v.Value(1), "owner", v.Value(n+1), "to move", v.Value(v.Len()-1))
+	// Output:
+	// count 4 owner 1 to move 2
+}
