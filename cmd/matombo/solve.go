@@ -31,10 +31,11 @@ Two engines, chosen with --engine (auto by default):
               memory. A position from which either side can keep the game
               going for ever is a draw (margin 0), what a third-repetition
               rule gives under perfect play.
-  search      proves the opening's value by alpha-beta search (MTD(f)) with
-              a transposition table of bounded size and endgame databases;
+  search      values each of the opening's moves by alpha-beta search
+              (MTD(f)) with a transposition table of bounded size and
+              endgame databases, the opening's value being its best move's;
               games whose value is a score and that have no cycles, of any
-              size. It also values each of the opening's moves.
+              size.
 auto takes search for games with a score whose positions may not fit in
 --max-memory, retrograde otherwise. The game's ply cap is not applied.
 

@@ -137,21 +137,28 @@ func solveSearch(ctx context.Context, g *host.Game, cfg *config) (*Solution, err
 	sr := &searched{eng: eng, cfg: cfg}
 	sol.search = sr
 	start := g.Start()
-	v, err := eng.solve(ctx, start, 0)
-	if err != nil {
-		return nil, err
-	}
-	sr.opening = sol.makeEntry(v, -1, start.ToMove(), start.Over())
-	if !start.Over() {
-		// Each move of the opening, searched from the opening's value.
-		for _, m := range start.Moves() {
+	if start.Over() {
+		v, err := eng.solve(ctx, start, 0)
+		if err != nil {
+			return nil, err
+		}
+		sr.opening = sol.makeEntry(v, -1, start.ToMove(), true)
+	} else {
+		// Each move of the opening is valued exactly, and the opening's
+		// value is its best move's: searching the opening first as well
+		// made every board's search larger (docs/analysis.md).
+		var best score
+		for i, m := range start.Moves() {
 			c := start.Clone()
 			if err := c.Apply(m); err != nil {
 				return nil, err
 			}
-			cv, err := eng.solve(ctx, c, v)
+			cv, err := eng.solve(ctx, c, 0)
 			if err != nil {
 				return nil, err
+			}
+			if i == 0 || (start.ToMove() == 1 && cv > best) || (start.ToMove() != 1 && cv < best) {
+				best = cv
 			}
 			e := sol.makeEntry(cv, -1, start.ToMove(), c.Over())
 			plies := -1
@@ -160,6 +167,7 @@ func solveSearch(ctx context.Context, g *host.Game, cfg *config) (*Solution, err
 			}
 			sr.moves = append(sr.moves, MoveValue{Move: m, Token: g.Token(m), Value: e.Value, Margin: e.Margin, Plies: plies})
 		}
+		sr.opening = sol.makeEntry(best, -1, start.ToMove(), false)
 	}
 	sr.nodes = eng.nodes.Load()
 	sr.stats = eng.statistics()
@@ -251,7 +259,7 @@ func newEngine(ctx context.Context, g *host.Game, cfg *config) (*engine, error) 
 		return nil, err
 	}
 	plan := planSearch(g, cfg)
-	e := &engine{g: g, cfg: cfg, tt: newTTable(plan.entries)}
+	e := &engine{g: g, cfg: cfg, tt: newTTable(plan.entries, cfg.threads > 1)}
 	if bk, err := findBanks(g); err == nil {
 		e.bk = bk
 		if plan.k > 0 {

@@ -38,12 +38,17 @@ type ttable struct {
 	use     atomic.Uint64
 	evicted atomic.Int64 // stores that replaced another key's entry since the last doubling (added a tick at a time)
 	growing sync.Mutex   // held while doubling
+	// shared says goroutines search at once: the entries are then written
+	// with atomic stores, which wait for the entry's memory; one
+	// goroutine alone writes them as any memory (an atomic load costs
+	// nothing more than another, so entries are always read atomically).
+	shared bool
 }
 
 // ttBucket is one cache line: five entries and 4 bytes of padding.
 type ttBucket struct {
-	data  [ttWays]atomic.Uint64
-	check [ttWays + 1]atomic.Uint32
+	data  [ttWays]uint64
+	check [ttWays + 1]uint32
 }
 
 const (
@@ -65,11 +70,12 @@ const (
 )
 
 // newTTable returns a table of about the given number of entries (a
-// whole number of buckets). The memory of the buckets in use is written
-// at once, and that of the others when they come in use.
-func newTTable(entries int) *ttable {
+// whole number of buckets), for goroutines that search at once when
+// shared. The memory of the buckets in use is written at once, and that
+// of the others when they come in use.
+func newTTable(entries int, shared bool) *ttable {
 	n := ttBuckets(entries)
-	t := &ttable{b: make([]ttBucket, n)}
+	t := &ttable{b: make([]ttBucket, n), shared: shared}
 	adviseHugeSlice(t.b)
 	start := n
 	if n>>ttDoublings >= ttMinStart {
@@ -77,7 +83,7 @@ func newTTable(entries int) *ttable {
 	}
 	t.use.Store(uint64(start))
 	for i := 0; i < start; i += 4096 / ttBucketSize { // one word a page
-		t.b[i].check[ttWays].Store(0)
+		t.put32(&t.b[i].check[ttWays], 0)
 	}
 	return t
 }
@@ -127,10 +133,10 @@ func (t *ttable) evictions(n int64) {
 		var ds [ttWays]uint64
 		var cs [ttWays]uint32
 		for w := range ttWays {
-			if ds[w] = src.data[w].Load(); ds[w] != 0 { // an atomic store costs: empty slots are left
-				cs[w] = src.check[w].Load()
-				src.data[w].Store(0)
-				src.check[w].Store(0)
+			if ds[w] = atomic.LoadUint64(&src.data[w]); ds[w] != 0 { // a store costs: empty slots are left
+				cs[w] = atomic.LoadUint32(&src.check[w])
+				t.put64(&src.data[w], 0)
+				t.put32(&src.check[w], 0)
 			}
 		}
 		var next [2]int // each destination's next way
@@ -142,13 +148,31 @@ func (t *ttable) evictions(n int64) {
 			half := int(kb >> (ttKeyBits - 1))
 			nd := d&^keyMask | (kb<<1)&(1<<ttKeyBits-1)<<ttKeyShift
 			dst := &t.b[2*i+half]
-			dst.data[next[half]].Store(nd)
-			dst.check[next[half]].Store(cs[w] ^ fold(d) ^ fold(nd))
+			t.put64(&dst.data[next[half]], nd)
+			t.put32(&dst.check[next[half]], cs[w]^fold(d)^fold(nd))
 			next[half]++
 		}
 	}
 	t.evicted.Store(0)
 	t.use.Store(uint64(2*used) | uint64(g+1)<<ttUseShift)
+}
+
+// put64 writes an entry's data word: atomically when the table is shared.
+func (t *ttable) put64(p *uint64, v uint64) {
+	if t.shared {
+		atomic.StoreUint64(p, v)
+	} else {
+		*p = v
+	}
+}
+
+// put32 writes an entry's check (put64).
+func (t *ttable) put32(p *uint32, v uint32) {
+	if t.shared {
+		atomic.StoreUint32(p, v)
+	} else {
+		*p = v
+	}
 }
 
 // ttEntry is what the table knows of a position.
@@ -199,14 +223,14 @@ func sameKey(d, kb uint64, g int) bool { return (d>>ttKeyShift^kb)>>g == 0 }
 // the read is not optimized away).
 func (t *ttable) touch(key uint64) uint64 {
 	p := uint64(uint32(mix64(key))) * (t.use.Load() & ttUsedMask) // as place
-	return t.b[p>>32].data[0].Load()
+	return atomic.LoadUint64(&t.b[p>>32].data[0])
 }
 
 func (t *ttable) probe(key uint64) (ttEntry, bool) {
 	b, c, kb, g := t.place(key)
 	for w := range ttWays {
-		d := b.data[w].Load()
-		if sameKey(d, kb, g) && b.check[w].Load()^fold(d) == c {
+		d := atomic.LoadUint64(&b.data[w])
+		if sameKey(d, kb, g) && atomic.LoadUint32(&b.check[w])^fold(d) == c {
 			return unpackEntry(d), true
 		}
 	}
@@ -246,8 +270,8 @@ func (t *ttable) storeBounds(key uint64, lo, hi score, move, depth int, work int
 	b, c, kb, g := t.place(key)
 	victim, victimRank, same := 0, uint64(1<<63), false
 	for w := range ttWays {
-		d := b.data[w].Load()
-		if sameKey(d, kb, g) && b.check[w].Load()^fold(d) == c {
+		d := atomic.LoadUint64(&b.data[w])
+		if sameKey(d, kb, g) && atomic.LoadUint32(&b.check[w])^fold(d) == c {
 			old := unpackEntry(d)
 			if old.depth == depth {
 				nlo, nhi := max(lo, old.lo), min(hi, old.hi)
@@ -273,8 +297,8 @@ func (t *ttable) storeBounds(key uint64, lo, hi score, move, depth int, work int
 	}
 	d := uint64(pack(lo)) | uint64(pack(hi))<<16 | uint64(move)<<ttMoveShift | uint64(depth)<<ttDepthShift |
 		uint64(min(bits.Len64(uint64(work)), 63))<<ttWorkShift | kb<<ttKeyShift
-	b.data[victim].Store(d)
-	b.check[victim].Store(c ^ fold(d))
+	t.put64(&b.data[victim], d)
+	t.put32(&b.check[victim], c^fold(d))
 	return !same && victimRank != 0 // rank 0: an empty slot
 }
 

@@ -14,16 +14,19 @@ import (
 // found after it with its own bounds, and no key is found with another's.
 func TestTTableDoubling(t *testing.T) {
 	tests := []struct {
-		name string
-		keys int // stored before the first doubling
+		name   string
+		keys   int  // stored before the first doubling
+		shared bool // written with atomic stores
 	}{
-		{"sparse", 1000},
-		{"half full", ttMinStart * ttWays / 2},
-		{"overfull", ttMinStart * ttWays * 2},
+		{"sparse", 1000, false},
+		{"half full", ttMinStart * ttWays / 2, false},
+		{"overfull", ttMinStart * ttWays * 2, false},
+		{"sparse, shared", 1000, true},
+		{"overfull, shared", ttMinStart * ttWays * 2, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tt := newTTable(ttMinStart << ttDoublings * ttWays)
+			tt := newTTable(ttMinStart<<ttDoublings*ttWays, tc.shared)
 			if used, g := tt.inUse(); used != ttMinStart || g != 0 {
 				t.Fatalf("in use at the start: %d buckets, %d doublings; want %d, 0", used, g, ttMinStart)
 			}
@@ -76,7 +79,7 @@ func TestTTableDoubling(t *testing.T) {
 // every bucket in use from the start.
 func TestTTableSmallStartsFull(t *testing.T) {
 	for _, entries := range []int{0, 5000, ttMinStart * ttWays} {
-		tt := newTTable(entries)
+		tt := newTTable(entries, false)
 		used, g := tt.inUse()
 		if used != len(tt.b) || g != 0 {
 			t.Errorf("%d entries: %d of %d buckets in use, %d doublings", entries, used, len(tt.b), g)
@@ -92,7 +95,7 @@ func TestTTableSmallStartsFull(t *testing.T) {
 // probe it (run with -race): an entry may be lost, never found with
 // another key's bounds.
 func TestTTableDoublesWhileInUse(t *testing.T) {
-	tt := newTTable(ttMinStart << ttDoublings * ttWays)
+	tt := newTTable(ttMinStart<<ttDoublings*ttWays, true)
 	key := func(i int) uint64 { return uint64(i)*0x9e3779b97f4a7c15 + 777 }
 	bound := func(i int) score { return makeScore(0, i%4000-2000) }
 	const keys = ttMinStart * ttWays / 4
