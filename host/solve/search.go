@@ -351,8 +351,8 @@ type searcher struct {
 	path   []uint64      // the keys of the line searched
 	line   []*host.State // its positions
 	alt    []int
-	vals   []int // the values of the position read last (State.AppendPositionValues)
-	nodes  int64 // positions searched since the last tick
+	open   *host.State // the opening, whose owners, hands and variables a database's positions keep
+	nodes  int64       // positions searched since the last tick
 	root   *host.State
 	rootK  knowledge
 	stats  SearchStats
@@ -381,6 +381,7 @@ func newSearcher(e *engine, id int) *searcher {
 	x := &searcher{e: e, id: id, r: e.g.NewRunner(), sc: newScorer(e.g)}
 	if e.bk != nil {
 		x.alt = make([]int, len(e.bk.play))
+		x.open = e.g.Start()
 	}
 	return x
 }
@@ -489,10 +490,15 @@ func (x *searcher) lookHere(s *host.State, k *knowledge) (bool, error) {
 		if len(k.counts) != len(e.bk.play) {
 			k.counts = make([]int, len(e.bk.play))
 		}
-		x.vals = s.AppendPositionValues(x.vals[:0])
-		k.bank = e.bk.bankDiffOf(x.vals)
-		j := e.bk.countsOf(x.vals, k.counts)
-		fixed := e.db != nil && e.bk.fixedOf(x.vals)
+		v := s.PositionView() // read in place: most of the values are not needed
+		k.bank = e.bk.bankDiffIn(v)
+		j := 0
+		for i, site := range e.bk.play {
+			c := v.Value(site)
+			k.counts[i] = c
+			j += c
+		}
+		fixed := e.db != nil && e.bk.fixedIn(v, x.open.PositionView())
 		if fixed && j <= e.db.k {
 			dlo, dhi := e.db.probe(k.counts, j, s.ToMove(), x.alt)
 			k.lo, k.hi = makeScore(sign(k.bank+dlo), k.bank+dlo), makeScore(sign(k.bank+dhi), k.bank+dhi)
