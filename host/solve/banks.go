@@ -229,39 +229,6 @@ func (bk *banks) bankDiff(s *host.State) int {
 	return d
 }
 
-// bankDiffOf is bankDiff from vals, the values of the position
-// (State.AppendPositionValues): its counts first, then its owners, then
-// the captured totals.
-func (bk *banks) bankDiffOf(vals []int) int {
-	d := vals[2*bk.sites] - vals[2*bk.sites+1]
-	for i, site := range bk.store {
-		if bk.owner[i] == 1 {
-			d += vals[site]
-		} else {
-			d -= vals[site]
-		}
-	}
-	return d
-}
-
-// countsOf is readCounts from vals, the values of the position.
-func (bk *banks) countsOf(vals, counts []int) int {
-	j := 0
-	for i, site := range bk.play {
-		c := vals[site]
-		counts[i] = c
-		j += c
-	}
-	return j
-}
-
-// fixedOf is fixedAsOpening from vals, the values of the position: the
-// owners, and the hands and variables after the captured totals.
-func (bk *banks) fixedOf(vals []int) bool {
-	n := bk.sites
-	return slices.Equal(vals[n:2*n], bk.owners) && slices.Equal(vals[2*n+2:len(vals)-1], bk.layout.fixedEndVals)
-}
-
 // bankDiffIn is bankDiff read from the view of a position's values.
 func (bk *banks) bankDiffIn(v host.PositionView) int {
 	d := v.Value(2*bk.sites) - v.Value(2*bk.sites+1)
@@ -277,19 +244,11 @@ func (bk *banks) bankDiffIn(v host.PositionView) int {
 
 // fixedIn reports whether the position of the view keeps the owners,
 // hands and variables of open, the view of a position that does (the
-// opening): fixedOf without copying the values.
+// opening): the values after the captured totals, all but the player to
+// move.
 func (bk *banks) fixedIn(v, open host.PositionView) bool {
 	n := bk.sites
 	return v.Len() == open.Len() && v.Same(open, n, 2*n) && v.Same(open, 2*n+2, v.Len()-1)
-}
-
-// inPlay is the number of counters on the sites in play.
-func (bk *banks) inPlay(s *host.State) int {
-	n := 0
-	for _, site := range bk.play {
-		n += s.Count(site)
-	}
-	return n
 }
 
 // readCounts sets counts to the counters on the sites in play and returns
