@@ -56,3 +56,36 @@ func ExampleState_PositionView() {
 	// Output:
 	// count 4 owner 1 to move 2
 }
+
+// TestPositionViewSame compares ranges of two positions' values: equal
+// ranges, a range that differs by one value, empty ranges, and ranges out
+// of either view, which panic.
+func TestPositionViewSame(t *testing.T) {
+	g, err := games.Library().Load("kalah", host.WithParam("pits", 3), host.WithParam("seeds", 2))
+	require.NoError(t, err)
+	open, moved := g.Start(), g.Start()
+	require.NoError(t, moved.Play("a1")) // takes the counters of a1, sows a2, a3
+	n := g.Board().NumSites()
+	a, b := open.PositionView(), moved.PositionView()
+	tests := []struct {
+		name     string
+		from, to int
+		same     bool
+	}{
+		{"every value", 0, a.Len(), false},
+		{"the counts", 0, n, false},
+		{"the sown site alone", 1, 2, false},
+		{"the opponent's sites", 4, n, true},
+		{"the owners", n, 2 * n, true},
+		{"nothing", 3, 3, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.same, a.Same(b, tc.from, tc.to))
+			assert.Equal(t, tc.same, b.Same(a, tc.from, tc.to))
+		})
+	}
+	assert.True(t, a.Same(a, 0, a.Len()))
+	assert.Panics(t, func() { a.Same(b, 0, a.Len()+1) })
+	assert.Panics(t, func() { a.Same(b, 2, 1) })
+}
