@@ -218,7 +218,7 @@ func makeSolveReport(g *host.Game, sol *solve.Solution) (solveReport, error) {
 	if open.Plies >= 0 {
 		rep.Plies = &open.Plies
 	}
-	if st := sol.SearchStats(); st.Nodes > 0 {
+	if st := sol.SearchStats(); st.Nodes > 0 || st.EndgameHits > 0 || st.Ends > 0 { // the search ran (it may have needed no position)
 		rep.Search = &st
 	}
 	if sol.Engine() == solve.Retrograde {
@@ -239,9 +239,12 @@ func makeSolveReport(g *host.Game, sol *solve.Solution) (solveReport, error) {
 // writeSolveReport writes the result for people.
 func writeSolveReport(w io.Writer, g *host.Game, rep solveReport) {
 	fmt.Fprintf(w, "%s: solved (%s engine)\n", gameLabel(g), rep.Engine)
-	if rep.Counts != nil {
+	switch {
+	case rep.Counts != nil:
 		fmt.Fprintf(w, "  positions: %d reachable from the opening (%d of them over)\n", rep.Positions, rep.Terminal)
-	} else {
+	case rep.Positions == 0 && rep.Search != nil && rep.Search.EndgameCounters > 0:
+		fmt.Fprintf(w, "  positions: none searched; every opening move's value is known without search (the endgame database holds up to %d counters in play)\n", rep.Search.EndgameCounters)
+	default:
 		fmt.Fprintf(w, "  positions: %d searched\n", rep.Positions)
 	}
 	by := ""

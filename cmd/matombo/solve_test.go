@@ -151,3 +151,25 @@ func TestHint(t *testing.T) {
 }
 
 func ptr(n int) *int { return &n }
+
+// TestSolveSearchNothingToSearch: when the endgame database values every
+// opening move (Kalah(3,3): 18 counters, a database of 17), the search
+// engine searches no position, and the report says why rather than "0
+// searched"; --json carries the search's statistics.
+func TestSolveSearchNothingToSearch(t *testing.T) {
+	isolateCache(t)
+	args := []string{"solve", "kalah", "--param", "pits=3", "--param", "seeds=3", "--engine", "search", "--fresh"}
+	r := matombo(t, "", args...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "positions: none searched; every opening move's value is known without search (the endgame database holds up to 17 counters in play)")
+	assert.Contains(t, r.stdout, "opening: Player 1 wins by 2")
+
+	r = matombo(t, "", append(args, "--json")...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var rep solveReport
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+	assert.Equal(t, 0, rep.Positions)
+	require.NotNil(t, rep.Search, "the search ran: its statistics are reported")
+	assert.Equal(t, 17, rep.Search.EndgameCounters)
+	assert.Positive(t, rep.Search.EndgameHits)
+}
