@@ -551,7 +551,7 @@ type finalCache struct {
 }
 
 // finalCacheSize is the most finished games a worker remembers, a power
-// of 2 (4.8 MB with Kalah's 33 values a position).
+// of 2 (4.8 MB for a game of 33 values a position).
 const finalCacheSize = 1 << 15
 
 // newFinalCache returns a cache of size entries (a power of 2) of
