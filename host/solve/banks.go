@@ -25,6 +25,9 @@ type banks struct {
 	layout encodingLayout
 
 	owners []int // the owner of each site in the opening
+	// open reads the opening's values in place (its state is kept for
+	// it): a database's positions keep its owners, hands and variables.
+	open host.PositionView
 
 	// own[p-1][i] reports whether play site i belongs to player p in the
 	// opening (the share a database's values are stored around).
@@ -62,7 +65,7 @@ func findBanks(g *host.Game) (*banks, error) {
 	}
 	b := g.Board()
 	s := g.Start()
-	bk := &banks{sites: b.NumSites()}
+	bk := &banks{sites: b.NumSites(), open: s.PositionView()}
 	for i := 0; i < b.NumSites(); i++ {
 		bk.total += s.Count(i)
 		bk.owners = append(bk.owners, s.Owner(i))
@@ -216,21 +219,9 @@ func findMirror(g *host.Game, bk *banks) []int {
 	return nil
 }
 
-// bankDiff is Player 1's banked counters minus Player 2's.
-func (bk *banks) bankDiff(s *host.State) int {
-	d := s.Captured(1) - s.Captured(2)
-	for i, site := range bk.store {
-		if bk.owner[i] == 1 {
-			d += s.Count(site)
-		} else {
-			d -= s.Count(site)
-		}
-	}
-	return d
-}
-
-// bankDiffIn is bankDiff read from the view of a position's values.
-func (bk *banks) bankDiffIn(v host.PositionView) int {
+// bankDiff is Player 1's banked counters minus Player 2's, read from the
+// view of a position's values.
+func (bk *banks) bankDiff(v host.PositionView) int {
 	d := v.Value(2*bk.sites) - v.Value(2*bk.sites+1)
 	for i, site := range bk.store {
 		if bk.owner[i] == 1 {
@@ -242,21 +233,20 @@ func (bk *banks) bankDiffIn(v host.PositionView) int {
 	return d
 }
 
-// fixedIn reports whether the position of the view keeps the owners,
-// hands and variables of open, the view of a position that does (the
-// opening): the values after the captured totals, all but the player to
-// move.
-func (bk *banks) fixedIn(v, open host.PositionView) bool {
-	n := bk.sites
+// fixedIn reports whether the position of the view keeps the opening's
+// owners, hands and variables: its values after the captured totals, all
+// but the player to move.
+func (bk *banks) fixedIn(v host.PositionView) bool {
+	n, open := bk.sites, bk.open
 	return v.Len() == open.Len() && v.Same(open, n, 2*n) && v.Same(open, 2*n+2, v.Len()-1)
 }
 
-// readCounts sets counts to the counters on the sites in play and returns
-// their sum.
-func (bk *banks) readCounts(s *host.State, counts []int) int {
+// readCounts sets counts to the counters on the sites in play of the
+// view of a position's values and returns their sum.
+func (bk *banks) readCounts(v host.PositionView, counts []int) int {
 	j := 0
 	for i, site := range bk.play {
-		c := s.Count(site)
+		c := v.Value(site)
 		counts[i] = c
 		j += c
 	}
@@ -357,32 +347,4 @@ func (bk *banks) setValues(vals []int, counts []int, banker, toMove int) {
 		vals[n+banker-1] = rest
 	}
 	vals[len(vals)-1] = toMove
-}
-
-// fixedAsOpening reports whether s keeps the opening's owners, hands and
-// variables, as the positions of a database do.
-// buf is a buffer for the encoding, kept for the next call.
-func (bk *banks) fixedAsOpening(s *host.State, buf *[]byte) bool {
-	enc := s.AppendPosition((*buf)[:0])
-	*buf = enc
-	i := 0
-	for n := 0; n < bk.sites; n++ { // skip the counts
-		_, k := binary.Varint(enc[i:])
-		if k <= 0 {
-			return false
-		}
-		i += k
-	}
-	if len(enc) < i+len(bk.layout.fixedMid) || string(enc[i:i+len(bk.layout.fixedMid)]) != string(bk.layout.fixedMid) {
-		return false
-	}
-	i += len(bk.layout.fixedMid)
-	for n := 0; n < 2; n++ { // skip the captured totals
-		_, k := binary.Varint(enc[i:])
-		if k <= 0 {
-			return false
-		}
-		i += k
-	}
-	return len(enc) >= i+len(bk.layout.fixedEnd) && string(enc[i:i+len(bk.layout.fixedEnd)]) == string(bk.layout.fixedEnd)
 }

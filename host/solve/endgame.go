@@ -529,7 +529,6 @@ type dbWorker struct {
 	j      int
 	r      *host.Runner
 	sc     *scorer
-	open   *host.State // the opening, whose owners, hands and variables every position keeps
 	frames []*dbFrame
 	stack  []int64
 	vals   []int
@@ -606,7 +605,7 @@ type dbFrame struct {
 }
 
 func newDBWorker(b *dbBuild, j int) *dbWorker {
-	w := &dbWorker{b: b, j: j, r: b.g.NewRunner(), sc: newScorer(b.g), open: b.g.Start(), finals: b.takeFinals()}
+	w := &dbWorker{b: b, j: j, r: b.g.NewRunner(), sc: newScorer(b.g), finals: b.takeFinals()}
 	w.r.SetContext(b.ctx)
 	return w
 }
@@ -633,7 +632,7 @@ func (b *dbBuild) takeFinals() *finalCache {
 	for size < finalCacheSize && int64(size) < b.db.positions() {
 		size *= 2
 	}
-	return newFinalCache(b.g.Start().PositionView().Len(), size)
+	return newFinalCache(b.bk.open.Len(), size)
 }
 
 // keepFinals keeps a worker's cache of final margins for a worker of the
@@ -741,7 +740,7 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 		}
 		return 0, fmt.Errorf("%w: %v", errNoDB, err)
 	}
-	bank := bk.bankDiffIn(f.cur.PositionView())
+	bank := bk.bankDiff(f.cur.PositionView())
 	sign := 1
 	if f.cur.ToMove() != 1 {
 		sign = -1
@@ -780,11 +779,11 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 			continue
 		}
 		pv := f.kid.PositionView()
-		if !bk.fixedIn(pv, w.open.PositionView()) {
+		if !bk.fixedIn(pv) {
 			return 0, fmt.Errorf("%w: a move changes owners, hands or variables", errNoDB)
 		}
 		kid.mover = f.kid.ToMove()
-		kid.v = bk.bankDiffIn(pv) - bank
+		kid.v = bk.bankDiff(pv) - bank
 		// The stored position of the kid: its counts, in the mirror's
 		// order when it is stored as its mirror image.
 		j, r, ok := db.readRank(pv, b.sites[kid.mover-1], kid.counts, w.j)
@@ -936,7 +935,7 @@ func endgameDigest(g *host.Game, bk *banks, k int) (string, error) {
 			if err := r.SetPosition(cur, enc); err != nil {
 				return "", fmt.Errorf("%w: %v", errNoDB, err)
 			}
-			bank := bk.bankDiff(cur)
+			bank := bk.bankDiff(cur.PositionView())
 			b = binary.AppendUvarint(b, uint64(cur.ToMove()))
 			b = appendBool(b, cur.Over())
 			for _, m := range cur.Moves() {
@@ -945,7 +944,7 @@ func endgameDigest(g *host.Game, bk *banks, k int) (string, error) {
 				}
 				b = appendString(b, g.Token(m))
 				b = binary.AppendUvarint(b, uint64(kid.ToMove()))
-				b = binary.AppendVarint(b, int64(bk.bankDiff(kid)-bank))
+				b = binary.AppendVarint(b, int64(bk.bankDiff(kid.PositionView())-bank))
 				if kid.Over() {
 					v, err := sc.final(r, kid)
 					if err != nil {

@@ -152,7 +152,7 @@ func checkEndgame(ctx context.Context, g *host.Game, bk *banks, db *endgameDB, s
 	sc := newScorer(g)
 	cur, kid := g.Start(), g.Start()
 	counts, kidCounts, scratch := make([]int, db.n), make([]int, db.n), make([]int, db.n)
-	var enc, buf []byte
+	var enc []byte
 	rng := rand.New(rand.NewPCG(uint64(db.positions()), 7))
 	all := db.positions() <= int64(samples)
 	n := int64(samples)
@@ -181,7 +181,7 @@ func checkEndgame(ctx context.Context, g *host.Game, bk *banks, db *endgameDB, s
 			}
 			return err
 		}
-		bank := bk.bankDiff(cur)
+		bank := bk.bankDiff(cur.PositionView())
 		var dlo, dhi int
 		if cur.Over() {
 			v, err := sc.final(r, cur)
@@ -203,12 +203,12 @@ func checkEndgame(ctx context.Context, g *host.Game, bk *banks, db *endgameDB, s
 					}
 					lo, hi = v.margin()-bank, v.margin()-bank
 				} else {
-					kj := bk.readCounts(kid, kidCounts)
-					if kj > j || !bk.fixedAsOpening(kid, &buf) {
+					kj := bk.readCounts(kid.PositionView(), kidCounts)
+					if kj > j || !bk.fixedIn(kid.PositionView()) {
 						return fmt.Errorf("a move leaves the database's positions")
 					}
 					lo, hi = db.probe(kidCounts, kj, kid.ToMove(), scratch)
-					d := bk.bankDiff(kid) - bank
+					d := bk.bankDiff(kid.PositionView()) - bank
 					lo, hi = lo+d, hi+d
 				}
 				switch {

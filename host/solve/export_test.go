@@ -151,7 +151,7 @@ func referenceEndgame(g *host.Game, bk *banks, k int, sym bool) (*endgameDB, err
 		if err := r.SetPositionValues(cur, bk.values(nil, counts, 1, mover)); err != nil {
 			return 0, err
 		}
-		bank := bk.bankDiff(cur)
+		bank := bk.bankDiff(cur.PositionView())
 		final := func(s *host.State) (int, error) {
 			v, err := sc.final(r, s)
 			return v.margin(), err
@@ -182,7 +182,7 @@ func referenceEndgame(g *host.Game, bk *banks, k int, sym bool) (*endgameDB, err
 					v = fm - bank
 				} else {
 					kc := make([]int, db.n)
-					kj := bk.readCounts(kid, kc)
+					kj := bk.readCounts(kid.PositionView(), kc)
 					ki, _ := db.index(kc, kj, kid.ToMove(), make([]int, db.n))
 					kv, err := value(ki, depth+1)
 					if err != nil {
@@ -191,7 +191,7 @@ func referenceEndgame(g *host.Game, bk *banks, k int, sym bool) (*endgameDB, err
 					if kid.ToMove() != 1 {
 						kv = -kv
 					}
-					v = bk.bankDiff(kid) - bank + kv
+					v = bk.bankDiff(kid.PositionView()) - bank + kv
 				}
 				if mover != 1 {
 					v = -v

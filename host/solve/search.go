@@ -351,8 +351,7 @@ type searcher struct {
 	path   []uint64      // the keys of the line searched
 	line   []*host.State // its positions
 	alt    []int
-	open   *host.State // the opening, whose owners, hands and variables a database's positions keep
-	nodes  int64       // positions searched since the last tick
+	nodes  int64 // positions searched since the last tick
 	root   *host.State
 	rootK  knowledge
 	stats  SearchStats
@@ -381,7 +380,6 @@ func newSearcher(e *engine, id int) *searcher {
 	x := &searcher{e: e, id: id, r: e.g.NewRunner(), sc: newScorer(e.g)}
 	if e.bk != nil {
 		x.alt = make([]int, len(e.bk.play))
-		x.open = e.g.Start()
 	}
 	return x
 }
@@ -491,14 +489,9 @@ func (x *searcher) lookHere(s *host.State, k *knowledge) (bool, error) {
 			k.counts = make([]int, len(e.bk.play))
 		}
 		v := s.PositionView() // read in place: most of the values are not needed
-		k.bank = e.bk.bankDiffIn(v)
-		j := 0
-		for i, site := range e.bk.play {
-			c := v.Value(site)
-			k.counts[i] = c
-			j += c
-		}
-		fixed := e.db != nil && e.bk.fixedIn(v, x.open.PositionView())
+		k.bank = e.bk.bankDiff(v)
+		j := e.bk.readCounts(v, k.counts)
+		fixed := e.db != nil && e.bk.fixedIn(v)
 		if fixed && j <= e.db.k {
 			dlo, dhi := e.db.probe(k.counts, j, s.ToMove(), x.alt)
 			k.lo, k.hi = makeScore(sign(k.bank+dlo), k.bank+dlo), makeScore(sign(k.bank+dhi), k.bank+dhi)
