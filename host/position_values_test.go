@@ -20,25 +20,36 @@ import (
 // move, as the accessors read them, on random games of several shipped
 // games; they are appended after what dst holds.
 func TestAppendPositionValues(t *testing.T) {
+	onRandomPlies(t, 60, 1, 2, func(t *testing.T, g *host.Game) func(int, *host.State) {
+		n := g.Board().NumSites()
+		return func(ply int, s *host.State) {
+			vals := s.AppendPositionValues([]int{-7})
+			require.Equal(t, -7, vals[0])
+			v := vals[1:]
+			require.GreaterOrEqual(t, len(v), 2*n+5)
+			for i := range n {
+				require.Equal(t, s.Count(i), v[i], "ply %d site %d", ply, i)
+				require.Equal(t, s.Owner(i), v[n+i], "ply %d site %d", ply, i)
+			}
+			require.Equal(t, []int{s.Captured(1), s.Captured(2), s.Hand(1), s.Hand(2)}, v[2*n:2*n+4], "ply %d", ply)
+			require.Equal(t, s.ToMove(), v[len(v)-1], "ply %d", ply)
+		}
+	})
+}
+
+// onRandomPlies plays a random game (the moves drawn with the seeds, at
+// most plies positions) of several shipped games, one subtest a game, and
+// checks each position with the check newCheck makes for the game.
+func onRandomPlies(t *testing.T, plies int, seed1, seed2 uint64, newCheck func(t *testing.T, g *host.Game) func(ply int, s *host.State)) {
 	for _, name := range []string{"kalah", "oware", "gore", "bao", "draughts"} {
 		t.Run(name, func(t *testing.T) {
 			g, err := games.Library().Load(name)
 			require.NoError(t, err)
-			rng := rand.New(rand.NewPCG(1, 2))
+			check := newCheck(t, g)
+			rng := rand.New(rand.NewPCG(seed1, seed2))
 			s := g.Start()
-			n := g.Board().NumSites()
-			vals := []int{-7}
-			for ply := 0; ply < 60 && !s.Over(); ply++ {
-				vals = s.AppendPositionValues(vals[:1])
-				require.Equal(t, -7, vals[0])
-				v := vals[1:]
-				require.GreaterOrEqual(t, len(v), 2*n+5)
-				for i := range n {
-					require.Equal(t, s.Count(i), v[i], "ply %d site %d", ply, i)
-					require.Equal(t, s.Owner(i), v[n+i], "ply %d site %d", ply, i)
-				}
-				require.Equal(t, []int{s.Captured(1), s.Captured(2), s.Hand(1), s.Hand(2)}, v[2*n:2*n+4], "ply %d", ply)
-				require.Equal(t, s.ToMove(), v[len(v)-1], "ply %d", ply)
+			for ply := 0; ply < plies && !s.Over(); ply++ {
+				check(ply, s)
 				require.NoError(t, s.Apply(s.Moves()[rng.IntN(len(s.Moves()))]))
 			}
 		})
@@ -49,28 +60,22 @@ func TestAppendPositionValues(t *testing.T) {
 // state StateFromPosition makes from its encoding (the same position,
 // legal moves and result), on random games of several shipped games.
 func TestSetPositionValues(t *testing.T) {
-	for _, name := range []string{"kalah", "oware", "gore", "bao", "draughts"} {
-		t.Run(name, func(t *testing.T) {
-			g, err := games.Library().Load(name)
+	onRandomPlies(t, 80, 3, 4, func(t *testing.T, g *host.Game) func(int, *host.State) {
+		r := g.NewRunner()
+		t.Cleanup(r.Close)
+		dst := g.Start()
+		var vals []int
+		return func(ply int, s *host.State) {
+			vals = s.AppendPositionValues(vals[:0])
+			require.NoError(t, r.SetPositionValues(dst, vals))
+			want, err := g.StateFromPosition(s.AppendPosition(nil))
 			require.NoError(t, err)
-			r := g.NewRunner()
-			defer r.Close()
-			rng := rand.New(rand.NewPCG(3, 4))
-			s, dst := g.Start(), g.Start()
-			var vals []int
-			for ply := 0; ply < 80 && !s.Over(); ply++ {
-				vals = s.AppendPositionValues(vals[:0])
-				require.NoError(t, r.SetPositionValues(dst, vals))
-				want, err := g.StateFromPosition(s.AppendPosition(nil))
-				require.NoError(t, err)
-				assert.Equal(t, want.AppendPosition(nil), dst.AppendPosition(nil), "ply %d", ply)
-				assert.Equal(t, want.Key(), dst.Key(), "ply %d", ply)
-				assert.Equal(t, want.Legal(), dst.Legal(), "ply %d", ply)
-				assert.Equal(t, want.Outcome(), dst.Outcome(), "ply %d", ply)
-				require.NoError(t, s.Apply(s.Moves()[rng.IntN(len(s.Moves()))]))
-			}
-		})
-	}
+			assert.Equal(t, want.AppendPosition(nil), dst.AppendPosition(nil), "ply %d", ply)
+			assert.Equal(t, want.Key(), dst.Key(), "ply %d", ply)
+			assert.Equal(t, want.Legal(), dst.Legal(), "ply %d", ply)
+			assert.Equal(t, want.Outcome(), dst.Outcome(), "ply %d", ply)
+		}
+	})
 }
 
 // TestSetPositionValuesRefused: values that are no position of the game

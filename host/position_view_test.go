@@ -3,7 +3,6 @@ package host_test
 import (
 	"fmt"
 	"log"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,26 +16,19 @@ import (
 // appends, in place, on random games of several shipped games; an index
 // out of range panics.
 func TestPositionView(t *testing.T) {
-	for _, name := range []string{"kalah", "oware", "gore", "bao", "draughts"} {
-		t.Run(name, func(t *testing.T) {
-			g, err := games.Library().Load(name)
-			require.NoError(t, err)
-			rng := rand.New(rand.NewPCG(5, 6))
-			s := g.Start()
-			var vals []int
-			for ply := 0; ply < 60 && !s.Over(); ply++ {
-				vals = s.AppendPositionValues(vals[:0])
-				v := s.PositionView()
-				require.Equal(t, len(vals), v.Len(), "ply %d", ply)
-				for i, want := range vals {
-					require.Equal(t, want, v.Value(i), "ply %d value %d", ply, i)
-				}
-				assert.Panics(t, func() { v.Value(v.Len()) })
-				assert.Panics(t, func() { v.Value(-1) })
-				require.NoError(t, s.Apply(s.Moves()[rng.IntN(len(s.Moves()))]))
+	onRandomPlies(t, 60, 5, 6, func(t *testing.T, _ *host.Game) func(int, *host.State) {
+		var vals []int
+		return func(ply int, s *host.State) {
+			vals = s.AppendPositionValues(vals[:0])
+			v := s.PositionView()
+			require.Equal(t, len(vals), v.Len(), "ply %d", ply)
+			for i, want := range vals {
+				require.Equal(t, want, v.Value(i), "ply %d value %d", ply, i)
 			}
-		})
-	}
+			assert.Panics(t, func() { v.Value(v.Len()) })
+			assert.Panics(t, func() { v.Value(-1) })
+		}
+	})
 }
 
 // Read a few values of a position without copying them: the count of a
