@@ -54,7 +54,7 @@ func SolvePosition(ctx context.Context, s *host.State, opts ...Option) (Position
 	if err != nil {
 		return PositionResult{}, positionError(ctx, g, err)
 	}
-	b, err := eng.solveWithin(ctx, s, 0, cfg.window)
+	b, err := eng.solveWithin(ctx, s, cfg.window)
 	if err != nil {
 		return PositionResult{}, positionError(ctx, g, err)
 	}

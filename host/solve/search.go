@@ -138,7 +138,7 @@ func solveSearch(ctx context.Context, g *host.Game, cfg *config) (*Solution, err
 	sol.search = sr
 	start := g.Start()
 	if start.Over() {
-		v, err := eng.solve(ctx, start, 0)
+		v, err := eng.solve(ctx, start)
 		if err != nil {
 			return nil, err
 		}
@@ -153,7 +153,7 @@ func solveSearch(ctx context.Context, g *host.Game, cfg *config) (*Solution, err
 			if err := c.Apply(m); err != nil {
 				return nil, err
 			}
-			cv, err := eng.solve(ctx, c, 0)
+			cv, err := eng.solve(ctx, c)
 			if err != nil {
 				return nil, err
 			}
@@ -230,7 +230,7 @@ func (sr *searched) lookup(ctx context.Context, sol *Solution, s *host.State) (E
 		}
 		sr.eng = eng
 	}
-	v, err := sr.eng.solve(ctx, s, 0)
+	v, err := sr.eng.solve(ctx, s)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -287,15 +287,15 @@ const infDepth = 127
 // deepStep the step between the depths searched.
 const deepening, deepStep = 12, 2
 
-// solve returns the exact value of s for Player 1, searching from guess.
-func (e *engine) solve(ctx context.Context, s *host.State, guess score) (score, error) {
-	b, err := e.solveWithin(ctx, s, guess, window{})
+// solve returns the exact value of s for Player 1.
+func (e *engine) solve(ctx context.Context, s *host.State) (score, error) {
+	b, err := e.solveWithin(ctx, s, window{})
 	return b.lo, err
 }
 
-// solveWithin returns the value of s for Player 1, searching from guess:
-// exact, or a bound at or beyond a side of w.
-func (e *engine) solveWithin(ctx context.Context, s *host.State, guess score, w window) (bounded, error) {
+// solveWithin returns the value of s for Player 1: exact, or a bound at
+// or beyond a side of w.
+func (e *engine) solveWithin(ctx context.Context, s *host.State, w window) (bounded, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	threads := e.cfg.threads
@@ -307,7 +307,7 @@ func (e *engine) solveWithin(ctx context.Context, s *host.State, guess score, w 
 	for t := 0; t < threads; t++ {
 		go func() {
 			x := newSearcher(e, t)
-			v, err := x.iterate(ctx, s, guess, w)
+			v, err := x.iterate(ctx, s, w)
 			x.close() // its counts are in before solve returns
 			results <- result{v, err}
 		}()
@@ -391,13 +391,13 @@ func (x *searcher) close() {
 	x.r.Close()
 }
 
-// iterate deepens: heuristic searches of growing depth, then the exact
-// one within w, each by MTD(f) from the previous value.
-func (x *searcher) iterate(ctx context.Context, s *host.State, guess score, w window) (bounded, error) {
+// iterate deepens: heuristic searches of growing depth (the first from
+// 0), then the exact one within w, each by MTD(f) from the previous value.
+func (x *searcher) iterate(ctx context.Context, s *host.State, w window) (bounded, error) {
 	x.ctx = ctx
 	x.r.SetContext(ctx)
 	x.root = s.Clone()
-	g := guess
+	var g score
 	for d := deepStep + x.id%2; d <= deepening; d += deepStep {
 		v, err := x.mtdf(g, d, window{})
 		if err != nil {
