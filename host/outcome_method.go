@@ -16,7 +16,7 @@ func (s *State) Resign(p int) error {
 	case s.g.players != 2:
 		return fmt.Errorf("resigning ends a game of two players; this one has %d", s.g.players)
 	}
-	s.k.EndBy(MethodResignation, 3-p, fmt.Sprintf("player %d resigned", p))
+	s.k.EndBy(&s.g.def.Layout, MethodResignation, 3-p, fmt.Sprintf("player %d resigned", p))
 	return nil
 }
 
@@ -26,6 +26,6 @@ func (s *State) AgreeDraw() error {
 	if s.k.Result.Over {
 		return ErrGameOver
 	}
-	s.k.EndBy(MethodAgreement, 0, "drawn by agreement")
+	s.k.EndBy(&s.g.def.Layout, MethodAgreement, 0, "drawn by agreement")
 	return nil
 }

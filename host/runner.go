@@ -139,7 +139,10 @@ func (r *Runner) ApplyTo(dst, src *State, m Move) error {
 // and so is its result when the game is over; an unlisted game goes on
 // unless listing its moves ends it (the script's blocked function, when
 // there are none). A move that reaches a position for the repetition
-// rule's time, and every move when Record is on, is listed at once.
+// rule's time, and every move when Record is on, is listed at once. In a
+// game without a repetition function the move does not compute dst's key
+// either: Key computes it when read, without changing dst (concurrent
+// reads stay safe), and List or a move played from dst stores it.
 // Moves, AppendMoves and Legal panic on an unlisted state; Apply,
 // ApplyTo, the playouts, State.Apply, ParseMove, Play, Prompt and
 // MarshalJSON list it first. On error dst is a copy of src.

@@ -182,7 +182,7 @@ func (s *State) CopyFrom(src *State) {
 // cannot afford a collision compares AppendPosition encodings. A search
 // that caches results by key must also account for history: see
 // Repetitions and Game.Repetition.
-func (s *State) Key() uint64 { return s.k.Key }
+func (s *State) Key() uint64 { return s.k.CurrentKey(&s.g.def.Layout) }
 
 // computeKey hashes the position as it is now, also while a script is
 // changing it.
@@ -191,7 +191,11 @@ func (s *State) computeKey() uint64 { return kernel.HashCells(s.k.Cells[:s.g.def
 // Repetitions is how many times the current position has occurred,
 // counting the current occurrence.
 func (s *State) Repetitions() int {
-	return s.k.Hist.Count(s.Key())
+	n := s.k.Hist.Count(s.Key())
+	if s.k.KeyStale {
+		n++ // played unlisted: its key joins the history when its moves are listed
+	}
+	return n
 }
 
 // Apply plays a legal move. An illegal move or a failing script returns an

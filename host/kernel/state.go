@@ -112,12 +112,19 @@ type State struct {
 	// decision's legal moves (Moves is empty until they are): the game
 	// goes on unless listing them ends it (the script's blocked function).
 	Unlisted bool
+	// KeyStale is set when such a move also left the position's key to be
+	// computed (a game without a repetition function, the ply not
+	// recorded): Key is then not the position's and Hist lacks its key
+	// until SettleKey, which listing the moves calls first. Only an
+	// unlisted state is stale; CurrentKey reads the key either way.
+	KeyStale bool
 }
 
 // EndBy ends s with a result the players decided rather than the rules
 // (MethodResignation, MethodAgreement): its ply and position stay and it
 // has no legal moves.
-func (s *State) EndBy(m Method, winner int, reason string) {
+func (s *State) EndBy(l *Layout, m Method, winner int, reason string) {
+	s.SettleKey(l)
 	s.Result = Result{Over: true, Winner: winner, Reason: reason, Method: m}
 	s.Moves, s.Unlisted = s.Moves[:0], false
 }
@@ -130,6 +137,26 @@ func (s *State) CopyFrom(src *State) {
 	s.Moves = append(moves[:0], src.Moves...)
 	s.Hist = hist
 	s.Hist.CopyFrom(&src.Hist)
+}
+
+// SettleKey computes the key a move played unlisted left to compute
+// (KeyStale) and appends it to the history; it does nothing to a state
+// whose key is set.
+func (s *State) SettleKey(l *Layout) {
+	if s.KeyStale {
+		s.Key = s.ComputeKey(l)
+		s.Hist.Push(s.Key)
+		s.KeyStale = false
+	}
+}
+
+// CurrentKey is the position's key, also when it is left to compute
+// (KeyStale), without changing s: concurrent readers may call it.
+func (s *State) CurrentKey(l *Layout) uint64 {
+	if s.KeyStale {
+		return s.ComputeKey(l)
+	}
+	return s.Key
 }
 
 // ComputeKey hashes the position as it is now.

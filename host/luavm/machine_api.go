@@ -67,6 +67,7 @@ func (vm *Machine) SetCells(dst *kernel.State, cells []int32) error {
 	lay := &vm.def.Layout
 	vm.save(dst)
 	vm.savedHist.CopyFrom(&dst.Hist)
+	stale := dst.KeyStale
 	copy(dst.Cells, cells)
 	for i := lay.KeyLen; i < lay.Size; i++ {
 		dst.Cells[i] = 0
@@ -76,6 +77,7 @@ func (vm *Machine) SetCells(dst *kernel.State, cells []int32) error {
 	if err := vm.start(dst); err != nil {
 		vm.restore(dst)
 		dst.Hist.CopyFrom(&vm.savedHist)
+		dst.KeyStale = stale
 		return err
 	}
 	vm.done()

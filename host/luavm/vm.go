@@ -475,6 +475,7 @@ func (vm *Machine) setup(s *kernel.State) error {
 		return err
 	}
 	s.Hist.Reset()
+	s.KeyStale = false
 	s.Hist.Push(s.ComputeKey(&vm.def.Layout))
 	err := vm.settle(s)
 	s.Key = s.ComputeKey(&vm.def.Layout)
@@ -488,7 +489,7 @@ func (vm *Machine) start(s *kernel.State) error {
 	vm.bind(s)
 	defer vm.bind(nil)
 	s.Hist.Reset()
-	s.Key = s.ComputeKey(&vm.def.Layout)
+	s.Key, s.KeyStale = s.ComputeKey(&vm.def.Layout), false
 	s.Hist.Push(s.Key)
 	if vm.fnResult != nil {
 		vm.ctx.Mover = vm.toMove(s)
@@ -615,7 +616,7 @@ func (vm *Machine) apply(s *kernel.State, m kernel.Move) error {
 // (see finishRecording), so a caller recording uses apply.
 func (vm *Machine) applyFrom(dst, src *kernel.State, m kernel.Move) error {
 	dst.Cells = append(dst.Cells[:0], src.Cells...)
-	dst.Ply, dst.Result, dst.Key = src.Ply, src.Result, src.Key
+	dst.Ply, dst.Result, dst.Key, dst.KeyStale = src.Ply, src.Result, src.Key, false // src is listed, so its key is set
 	dst.Hist.CopyFrom(&src.Hist)
 	dst.Moves = dst.Moves[:0]
 	vm.saved.moves = vm.spare // done keeps the spare buffer as it is
@@ -639,6 +640,9 @@ func (vm *Machine) list(s *kernel.State) error {
 	if !s.Unlisted {
 		return nil
 	}
+	// The key first: the script may count repetitions while it lists.
+	// It stays set on error, the position's key all the same.
+	s.SettleKey(&vm.def.Layout)
 	vm.save(s)
 	vm.bind(s)
 	err := vm.settle(s)
@@ -682,15 +686,30 @@ func (vm *Machine) applyBound(s *kernel.State, m kernel.Move) error {
 		vm.restore(s)
 		return err
 	}
+	vm.forgetBefore(s)
+	if vm.unlisted && !s.Result.Over && vm.ctx.Rec == nil && vm.fnRepeated == nil {
+		// Listing the moves and computing the key are left to list (a
+		// search reads many positions and goes on from few): nothing
+		// but the blocked function (an empty list) can end the game
+		// there, and no repetition function needs the key now.
+		if vm.keyValid {
+			s.Hist.Push(vm.key)
+			s.Key = vm.key
+		} else {
+			s.KeyStale = true
+		}
+		s.Moves, s.Unlisted = s.Moves[:0], true
+		vm.done()
+		return nil
+	}
 	key := vm.key
 	if !vm.keyValid {
 		key = s.ComputeKey(&vm.def.Layout)
 	}
-	vm.forgetBefore(s)
 	s.Hist.Push(key)
-	if vm.unlisted && !s.Result.Over && vm.ctx.Rec == nil && (vm.fnRepeated == nil || s.Hist.Count(key) < vm.g.Decl.Repetition) {
-		// Listing the moves is left to list: nothing but the blocked
-		// function (an empty list) can end the game there.
+	if vm.unlisted && !s.Result.Over && vm.ctx.Rec == nil && s.Hist.Count(key) < vm.g.Decl.Repetition {
+		// Listing the moves is left to list: the position has not
+		// occurred often enough for the repetition function.
 		s.Moves, s.Unlisted, s.Key = s.Moves[:0], true, key
 		vm.done()
 		return nil

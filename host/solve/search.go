@@ -482,7 +482,7 @@ func (x *searcher) look(s *host.State, depth int, k *knowledge) error {
 // say more.
 func (x *searcher) lookHere(s *host.State, k *knowledge) (bool, error) {
 	e := x.e
-	k.key, k.move, k.depth, k.rel = s.Key(), -1, infDepth, false
+	k.move, k.depth, k.rel = -1, infDepth, false
 	k.lo, k.hi = minScore, maxScore
 	if e.bk != nil {
 		if len(k.counts) != len(e.bk.play) {
@@ -507,6 +507,7 @@ func (x *searcher) lookHere(s *host.State, k *knowledge) (bool, error) {
 		k.hi = min(k.hi, makeScore(sign(k.bank+j), k.bank+j))
 		if fixed {
 			k.key, k.rel = countsKey(k.counts, s.ToMove()), true
+			return true, nil
 		}
 	} else {
 		if s.Over() {
@@ -514,6 +515,9 @@ func (x *searcher) lookHere(s *host.State, k *knowledge) (bool, error) {
 		}
 		k.bank = 0
 	}
+	// Not keyed by its counters in play: by the position's own key (a
+	// position played unlisted computes it only now).
+	k.key = s.Key()
 	return true, nil
 }
 
