@@ -3,6 +3,7 @@ package host
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // AppendPositionValues appends the values AppendPosition encodes, as
@@ -32,12 +33,13 @@ func (r *Runner) SetPositionValues(dst *State, vals []int) error {
 	if len(vals) != lay.KeyLen {
 		return &PositionError{Source: "position", Msg: fmt.Sprintf("%d values, want %d", len(vals), lay.KeyLen)}
 	}
-	cells := vm.CellBuffer()
+	cells := slices.Grow(vm.CellBuffer(), len(vals))[:len(vals)]
 	for i, v := range vals {
-		if v < math.MinInt32 || v > math.MaxInt32 {
-			return &PositionError{Source: "position", Msg: fmt.Sprintf("value %d of %d is out of range", i+1, lay.KeyLen)}
+		c := int32(v)
+		if int(c) != v {
+			return &PositionError{Source: "position", Msg: fmt.Sprintf("value %d of %d is out of range (%d to %d allowed)", i+1, lay.KeyLen, math.MinInt32, math.MaxInt32)}
 		}
-		cells = append(cells, int32(v))
+		cells[i] = c
 	}
 	vm.KeepCellBuffer(cells)
 	if err := r.g.checkCells(cells); err != nil {

@@ -96,6 +96,12 @@ type Result struct {
 	Sites  []int    // the sites that made the result; never modified in place
 }
 
+// IsZero reports whether r is the zero Result, the result of a game that
+// goes on: a copier skips the copy (and its write barriers) then.
+func (r *Result) IsZero() bool {
+	return !r.Over && r.Winner == 0 && r.Reason == "" && r.Method == 0 && r.Notes == nil && r.Sites == nil
+}
+
 // State is a position of a game with how it was reached: its cells (see
 // Layout), the ply count, the result, the keys of the positions seen (for
 // repetition rules), the position's key, the legal moves of the decision

@@ -72,7 +72,10 @@ func (vm *Machine) SetCells(dst *kernel.State, cells []int32) error {
 	for i := lay.KeyLen; i < lay.Size; i++ {
 		dst.Cells[i] = 0
 	}
-	dst.Ply, dst.Result = 0, kernel.Result{}
+	dst.Ply = 0
+	if !dst.Result.IsZero() {
+		dst.Result = kernel.Result{}
+	}
 	dst.Effects = kernel.NoEffects
 	if err := vm.start(dst); err != nil {
 		vm.restore(dst)

@@ -616,7 +616,10 @@ func (vm *Machine) apply(s *kernel.State, m kernel.Move) error {
 // (see finishRecording), so a caller recording uses apply.
 func (vm *Machine) applyFrom(dst, src *kernel.State, m kernel.Move) error {
 	dst.Cells = append(dst.Cells[:0], src.Cells...)
-	dst.Ply, dst.Result, dst.Key, dst.KeyStale = src.Ply, src.Result, src.Key, false // src is listed, so its key is set
+	dst.Ply, dst.Key, dst.KeyStale = src.Ply, src.Key, false // src is listed, so its key is set
+	if !src.Result.IsZero() || !dst.Result.IsZero() {
+		dst.Result = src.Result
+	}
 	dst.Hist.CopyFrom(&src.Hist)
 	dst.Moves = dst.Moves[:0]
 	vm.saved.moves = vm.spare // done keeps the spare buffer as it is
