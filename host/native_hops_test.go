@@ -208,6 +208,7 @@ func TestHopRuleErrors(t *testing.T) {
 		{hopNativeLegal, `m.hop_play { again = again }`, "hop_play: pending is required"},
 		{hopNativeLegal, `m.hop_play { pending = JUMPER, arrival = { steps } }`, "arrival[1] must fit the arrive slot"},
 		{hopNativeLegal, `(function() m.promote_rule { piece = MEN } end)()`, "promote_rule: row is required"},
+		{hopNativeLegal, `m.hop_play { pending = JUMPER, arrival = { m.promote_rule { piece = MEN } } }`, "promote_rule: row is required"}, // a broken part in the arrive slot
 		{hopNativeLegal, `(function() m.promote_rule { row = 9 } end)()`, "promote_rule: row must be a row (1..6) or one per player, got number 9"},
 	} {
 		_, err := loadSource(t, "hops", hopSource(c.legal, c.play))

@@ -401,9 +401,7 @@ end
 
 -- The scores (G8): each player's captured total; at the end it includes
 -- the counters of the holes they owned.
-local function score()
-  return captured(1), captured(2)
-end
+local score = m.score_rule { amount = m.captured_rule {} }
 
 -- What a pending offer asks its answerer (G7; not a rule: words for the
 -- players). Other decisions use the prompts of their kinds.

@@ -166,9 +166,7 @@ local play = m.sowing_play {
 -- The scores (O8): the seeds each player has captured (and, at the end,
 -- collected by O7).
 local captured, sum = m.captured, m.sum
-local function score()
-  return captured(1), captured(2)
-end
+local score = m.score_rule { amount = m.captured_rule {} }
 
 -- evaluate: advice for computer players, not a rule. The scores decide
 -- (O7, O8) and the seeds left in a row go to its owner at the end (O7), so

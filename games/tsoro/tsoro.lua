@@ -273,9 +273,7 @@ end
 
 -- The scores: the counters each player has captured (T8, T9). The game is
 -- won by leaving the opponent without a move (T11), not by the score.
-local function score()
-  return m.captured(1), m.captured(2)
-end
+local score = m.score_rule { amount = m.captured_rule {} }
 
 -- What the pending decision asks (not a rule: words for the players). A
 -- lap ending on an occupied head (T7c) and the bonus captures (T9) say

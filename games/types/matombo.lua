@@ -570,6 +570,10 @@ function matombo.player_rule(spec) end
 ---@param spec {}
 ---@return fun(p: integer): integer
 function matombo.ply_rule(spec) end
+---(over) → one number per player: the rules table's `score`: each player's score is the amount `amount` asked for that player; once the game is over, the amount `over` (when given). For example the counters each player captured, `m.score_rule { amount = m.captured_rule {} }`.
+---@param spec {amount: function, over: function?}
+---@return fun(over: boolean): integer...
+function matombo.score_rule(spec) end
 ---(p) → number: the counters on the sites of the filter (per player: the player's).
 ---@param spec {filter: (matombo.Filter)|(matombo.Filter)[], player: ("mover"|"next"|"each"|"any")?}
 ---@return fun(p: integer): integer

@@ -229,9 +229,7 @@ local result = m.end_rule {
 }
 
 -- The scores: the pieces each player has removed.
-local function score()
-  return m.captured(1), m.captured(2)
-end
+local score = m.score_rule { amount = m.captured_rule {} }
 
 -- evaluate: advice for computer players, not a rule. Pieces left weigh
 -- most (two left loses), then mobility: the steps each player could make.

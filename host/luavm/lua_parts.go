@@ -740,6 +740,14 @@ func (vm *Machine) callPart(L *lua.LState, ref *partRef) int {
 		n, err = x.(rules.Amount).Value(c, vm.player(L, 1))
 		L.Push(luaInt(n))
 		nret = 1
+	case rules.SlotScore:
+		var out []int
+		if out, err = x.(rules.Scorer).Score(c, L.ToBool(1), nil); err == nil {
+			for _, v := range out {
+				L.Push(luaInt(v))
+			}
+			nret = len(out)
+		}
 	case rules.SlotLap:
 		var end kernel.LapEnd
 		end, err = x.(rules.LapRule).Lap(c, vm.player(L, 1), vm.site(L, 2), vm.track(L, 3), vm.argInt(L, 4))
@@ -811,10 +819,13 @@ func (vm *Machine) runTurn(name diag.Call, p int, m kernel.Move) error {
 	c := &vm.ctx
 	c.Ending = kernel.MethodRule
 	var err error
-	if name == "play" {
+	switch name {
+	case diag.CallPlay:
 		err = vm.natPlay.Play(c, p, m)
 		vm.keyValid = false // parts change the state without mutable
-	} else {
+	case diag.CallScore:
+		vm.scores, err = vm.natScore.Score(c, vm.scoreOver, vm.scores)
+	default:
 		_, err = vm.natLegal.Emit(c, p)
 	}
 	vm.phase = outer
@@ -846,8 +857,11 @@ func (vm *Machine) runTurn(name diag.Call, p int, m kernel.Move) error {
 // turnPos is where the script made the turn that failed: its legal or
 // its play.
 func (vm *Machine) turnPos(name diag.Call) diag.Pos {
-	if name == diag.CallPlay {
+	switch name {
+	case diag.CallPlay:
 		return vm.funcPos(vm.fnPlay)
+	case diag.CallScore:
+		return vm.funcPos(vm.fnScore)
 	}
 	return vm.funcPos(vm.fnLegal)
 }

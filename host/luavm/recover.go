@@ -95,6 +95,8 @@ func (b brokenPart) Relay(*kernel.Ctx, int, int) (int, kernel.How, int, error) {
 func (b brokenPart) Lap(*kernel.Ctx, int, int, *kernel.Track, int) (kernel.LapEnd, error) {
 	return kernel.LapEnd{}, b.err()
 }
+func (b brokenPart) Arrive(*kernel.Ctx, int, int) (bool, error)          { return false, b.err() }
+func (b brokenPart) Score(_ *kernel.Ctx, _ bool, d []int) ([]int, error) { return d, b.err() }
 
 // pushBrokenPart pushes the placeholder of a part of spec that failed.
 func (vm *Machine) pushBrokenPart(L *lua.LState, spec *rules.Spec) {

@@ -71,14 +71,17 @@ type Machine struct {
 	trySaves   []trySaved     // what each running try restores
 	trampoline *lua.LFunction // calls a function under protect (lua_pcall.go)
 
-	parts    map[*lua.LFunction]*partRef // the rule parts the script declared (lua_parts.go)
-	partSeq  []*partRef                  // the parts in the order the script declared them
-	hooks    []lua.LValue                // the script functions parts call, by number
-	natPlay  rules.Player                // play, when it is a part
-	natLegal rules.Emitter               // legal, when it is a part
-	luaDepth int                         // parts called from Lua running
-	native   bool                        // a native turn is running (runTurn)
-	watched  bool                        // the watchdog watches that turn: it called a script function
+	parts     map[*lua.LFunction]*partRef // the rule parts the script declared (lua_parts.go)
+	partSeq   []*partRef                  // the parts in the order the script declared them
+	hooks     []lua.LValue                // the script functions parts call, by number
+	natPlay   rules.Player                // play, when it is a part
+	natLegal  rules.Emitter               // legal, when it is a part
+	natScore  rules.Scorer                // score, when it is a part
+	scoreOver bool                        // the native score's question: the final scores?
+	scores    []int                       // the native score's answer
+	luaDepth  int                         // parts called from Lua running
+	native    bool                        // a native turn is running (runTurn)
+	watched   bool                        // the watchdog watches that turn: it called a script function
 }
 
 // saved holds what apply needs to undo a failed play.
@@ -283,6 +286,12 @@ func (vm *Machine) takeRules(v lua.LValue) error {
 		return err
 	}
 	vm.dcl.HasScore = vm.fnScore != nil
+	if f, ok := vm.fnScore.(*lua.LFunction); ok && vm.parts[f] != nil {
+		ref := vm.parts[f]
+		if vm.natScore, ok = ref.part.(rules.Scorer); !ok {
+			return &diag.ScriptError{Pos: ref.pos, Func: "load", Msg: fmt.Sprintf("the returned rules table's score is %s, a part of the %s slot; score takes a function (over) or a part of the score slot, such as matombo.score_rule", ref.spec.Name, ref.spec.Slot)}
+		}
+	}
 	if vm.fnPrompt, err = get("prompt", false); err != nil {
 		return err
 	}
@@ -534,6 +543,12 @@ func (vm *Machine) score(s *kernel.State, dst []int) ([]int, error) {
 	vm.bind(s)
 	defer vm.bind(nil)
 	vm.ctx.Mover = vm.toMove(s)
+	if vm.natScore != nil {
+		vm.scoreOver, vm.scores = s.Result.Over, dst
+		err := vm.runTurn(diag.CallScore, vm.ctx.Mover, kernel.Move{})
+		dst, vm.scores = vm.scores, nil
+		return dst, err
+	}
 	n := vm.g.Def.Players
 	if err := vm.call(vm.fnScore, diag.CallScore, n, lua.LBool(s.Result.Over)); err != nil {
 		return dst, err

@@ -258,6 +258,8 @@ func luaFunc(s Slot) string {
 		return "fun(p: integer, last: matombo.Site, track: matombo.Track, laps: integer): any"
 	case SlotMoveTest:
 		return "fun(p: integer, kind: matombo.Kind, ...: integer): boolean"
+	case SlotScore:
+		return "fun(over: boolean): integer..."
 	}
 	return "function"
 }

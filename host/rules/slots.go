@@ -27,10 +27,11 @@ const (
 	SlotLap           // LapRule: (p, last, track, laps) -> how the relay goes on
 	SlotMoveTest      // MoveTester: (p, kind, sites...) -> boolean
 	SlotArrive        // Arriver: (p, s) -> whether it acted, after a piece arrived on s
+	SlotScore         // Scorer: (over) -> one whole number per player, the rules table's score
 	numSlots
 )
 
-var slotNames = [...]string{"", "emit", "play", "kind play", "sow", "relay", "capture", "site test", "unless", "after", "result", "choices", "count", "condition", "amount", "lap", "move test", "arrive"}
+var slotNames = [...]string{"", "emit", "play", "kind play", "sow", "relay", "capture", "site test", "unless", "after", "result", "choices", "count", "condition", "amount", "lap", "move test", "arrive", "score"}
 
 // String names the slot.
 func (s Slot) String() string {
@@ -77,6 +78,8 @@ func (s Slot) Call() string {
 		return "(p, kind, sites...) → boolean"
 	case SlotArrive:
 		return "(p, s) → whether it acted"
+	case SlotScore:
+		return "(over) → one number per player"
 	}
 	return ""
 }
@@ -129,6 +132,11 @@ type (
 	// Amount is a whole number of the position, for player p.
 	Amount interface {
 		Value(c *kernel.Ctx, p int) (int, error)
+	}
+	// Scorer appends the players' scores (player 1 first) to dst: the
+	// final ones when over is true.
+	Scorer interface {
+		Score(c *kernel.Ctx, over bool, dst []int) ([]int, error)
 	}
 	// MoveTester tests a move of player p (a move of the decision being
 	// listed, as yet unplayed).
@@ -225,6 +233,9 @@ func Fits(x any, s Slot) bool {
 		return ok
 	case SlotArrive:
 		_, ok := x.(Arriver)
+		return ok
+	case SlotScore:
+		_, ok := x.(Scorer)
 		return ok
 	}
 	return false
