@@ -191,11 +191,7 @@ func (s *State) computeKey() uint64 { return kernel.HashCells(s.k.Cells[:s.g.def
 // Repetitions is how many times the current position has occurred,
 // counting the current occurrence.
 func (s *State) Repetitions() int {
-	n := s.k.Hist.Count(s.Key())
-	if s.k.KeyStale {
-		n++ // played unlisted: its key joins the history when its moves are listed
-	}
-	return n
+	return s.k.Occurrences(s.Key())
 }
 
 // Apply plays a legal move. An illegal move or a failing script returns an

@@ -165,6 +165,17 @@ func (s *State) CurrentKey(l *Layout) uint64 {
 	return s.Key
 }
 
+// Occurrences is how many times the current position, whose key is k,
+// has occurred: its count in the history, and once more when its key is
+// left to compute (KeyStale), so not in the history yet.
+func (s *State) Occurrences(k uint64) int {
+	n := s.Hist.Count(k)
+	if s.KeyStale {
+		n++
+	}
+	return n
+}
+
 // ComputeKey hashes the position as it is now.
 func (s *State) ComputeKey(l *Layout) uint64 { return HashCells(s.Cells[:l.KeyLen]) }
 

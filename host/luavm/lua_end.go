@@ -134,10 +134,7 @@ func (vm *Machine) apiRepetitions(L *lua.LState) int {
 	vm.chargeKey(L)
 	vm.charge(L, s.Hist.Len()/64) // the keys compared (a filter skips most)
 	k := s.ComputeKey(&vm.def.Layout)
-	n := s.Hist.Count(k)
-	if s.KeyStale {
-		n++ // a position played unlisted is not in its history yet (evaluate, score)
-	}
+	n := s.Occurrences(k) // a state played unlisted counts it once more; one being played is never so
 	if vm.playing && vm.ctx.Irreversible {
 		n = 0 // the older positions are forgotten (lua_irreversible.go)
 	}

@@ -796,8 +796,8 @@ func (vm *Machine) raisePart(L *lua.LState, name string, err error) {
 
 // ---- running turns ----
 
-// runTurn runs the native play (move m of player p) or legal (for
-// player p) on vm.st as one call of the script. The call runs Go alone
+// runTurn runs the native play (move m of player p), legal (for player
+// p) or score (into vm.scores) on vm.st as one call of the script. The call runs Go alone
 // until a part calls a script function (see Call): it begins with a
 // fresh step budget but without the watchdog, which only a script needs
 // (the parts are bounded by their steps), and the watchdog watches it
@@ -824,7 +824,7 @@ func (vm *Machine) runTurn(name diag.Call, p int, m kernel.Move) error {
 		err = vm.natPlay.Play(c, p, m)
 		vm.keyValid = false // parts change the state without mutable
 	case diag.CallScore:
-		vm.scores, err = vm.natScore.Score(c, vm.scoreOver, vm.scores)
+		vm.scores, err = vm.natScore.Score(c, c.S.Result.Over, vm.scores)
 	default:
 		_, err = vm.natLegal.Emit(c, p)
 	}
@@ -854,8 +854,8 @@ func (vm *Machine) runTurn(name diag.Call, p int, m kernel.Move) error {
 	return vm.convertError(err, name, seq)
 }
 
-// turnPos is where the script made the turn that failed: its legal or
-// its play.
+// turnPos is where the script made the turn that failed: its legal, its
+// play or its score.
 func (vm *Machine) turnPos(name diag.Call) diag.Pos {
 	switch name {
 	case diag.CallPlay:

@@ -71,17 +71,16 @@ type Machine struct {
 	trySaves   []trySaved     // what each running try restores
 	trampoline *lua.LFunction // calls a function under protect (lua_pcall.go)
 
-	parts     map[*lua.LFunction]*partRef // the rule parts the script declared (lua_parts.go)
-	partSeq   []*partRef                  // the parts in the order the script declared them
-	hooks     []lua.LValue                // the script functions parts call, by number
-	natPlay   rules.Player                // play, when it is a part
-	natLegal  rules.Emitter               // legal, when it is a part
-	natScore  rules.Scorer                // score, when it is a part
-	scoreOver bool                        // the native score's question: the final scores?
-	scores    []int                       // the native score's answer
-	luaDepth  int                         // parts called from Lua running
-	native    bool                        // a native turn is running (runTurn)
-	watched   bool                        // the watchdog watches that turn: it called a script function
+	parts    map[*lua.LFunction]*partRef // the rule parts the script declared (lua_parts.go)
+	partSeq  []*partRef                  // the parts in the order the script declared them
+	hooks    []lua.LValue                // the script functions parts call, by number
+	natPlay  rules.Player                // play, when it is a part
+	natLegal rules.Emitter               // legal, when it is a part
+	natScore rules.Scorer                // score, when it is a part
+	scores   []int                       // the native score's answer
+	luaDepth int                         // parts called from Lua running
+	native   bool                        // a native turn is running (runTurn)
+	watched  bool                        // the watchdog watches that turn: it called a script function
 }
 
 // saved holds what apply needs to undo a failed play.
@@ -544,7 +543,7 @@ func (vm *Machine) score(s *kernel.State, dst []int) ([]int, error) {
 	defer vm.bind(nil)
 	vm.ctx.Mover = vm.toMove(s)
 	if vm.natScore != nil {
-		vm.scoreOver, vm.scores = s.Result.Over, dst
+		vm.scores = dst
 		err := vm.runTurn(diag.CallScore, vm.ctx.Mover, kernel.Move{})
 		dst, vm.scores = vm.scores, nil
 		return dst, err
