@@ -301,36 +301,23 @@ var errMirror = errors.New("the rules do not treat the players alike by the boar
 const unknownValue = -128
 
 // byteArray is an array of int8 shared by goroutines, read and written
-// atomically a byte at a time.
+// atomically a byte at a time. A byte holds its value with the sign bit
+// flipped, so that unknownValue is 0 and a value is written with one
+// atomic OR, the same value by two goroutines alike.
 type byteArray []atomic.Uint32
 
-func newByteArray(n int64, fill int8) byteArray {
+// newByteArray returns an array of n values, each unknownValue.
+func newByteArray(n int64) byteArray {
 	a := make(byteArray, (n+3)/4)
 	adviseHugeSlice(a)
-	w := uint32(uint8(fill)) * 0x01010101
-	for i := range a {
-		a[i].Store(w)
-	}
 	return a
 }
 
-func (a byteArray) get(i int64) int8 { return int8(a[i>>2].Load() >> (8 * (i & 3))) }
+func (a byteArray) get(i int64) int8 { return int8(uint8(a[i>>2].Load()>>(8*(i&3))) ^ 0x80) }
 
+// set sets value i, which must be unknownValue before (or v already).
 func (a byteArray) set(i int64, v int8) {
-	w, sh := &a[i>>2], 8*(i&3)
-	for {
-		old := w.Load()
-		nw := old&^(0xff<<sh) | uint32(uint8(v))<<sh
-		if w.CompareAndSwap(old, nw) {
-			return
-		}
-	}
-}
-
-// orNibble sets the 4 bits of position i in a packed array shared by
-// goroutines (its bits are zero before).
-func orNibble(words []atomic.Uint32, i int64, code byte) {
-	words[i>>3].Or(uint32(code) << (4 * (i & 7)))
+	a[i>>2].Or(uint32(uint8(v)^0x80) << (8 * (i & 3)))
 }
 
 // dbBuild is the shared state of a database being built.
@@ -339,9 +326,8 @@ type dbBuild struct {
 	g      *host.Game
 	bk     *banks
 	db     *endgameDB
-	exact  byteArray       // the mover's margin to come, exactly
-	nib    []atomic.Uint32 // the 4-bit codes, eight a word
-	noHalf atomic.Bool     // a value breaks the parity
+	exact  byteArray   // the mover's margin to come, exactly
+	noHalf atomic.Bool // a value breaks the parity
 	// finals holds the caches of final margins (dbWorker.finals) the
 	// workers of the last layer left, for those of the next.
 	finals   []*finalCache
@@ -362,7 +348,7 @@ func buildEndgame(ctx context.Context, g *host.Game, bk *banks, k, threads int, 
 	}
 	sym := bk.mirror != nil
 	for {
-		db, err := buildEndgameWith(ctx, g, bk, k, threads, progress, sym)
+		db, err := buildEndgameWith(ctx, g, bk, k, threads, progress, sym, false)
 		if errors.Is(err, errMirror) && sym {
 			sym = false // built again, both sides to move
 			continue
@@ -371,15 +357,16 @@ func buildEndgame(ctx context.Context, g *host.Game, bk *banks, k, threads int, 
 	}
 }
 
-func buildEndgameWith(ctx context.Context, g *host.Game, bk *banks, k, threads int, progress func(Progress), sym bool) (*endgameDB, error) {
+// buildEndgameWith is buildEndgame storing one side to move or both (sym),
+// coding whole margins even where halves would do when whole is set (for
+// tests: no shipped game breaks the parity).
+func buildEndgameWith(ctx context.Context, g *host.Game, bk *banks, k, threads int, progress func(Progress), sym, whole bool) (*endgameDB, error) {
 	db := newEndgameDB(len(bk.play), k, sym)
 	db.own = bk.own[0]
 	if sym {
 		db.mirror = bk.mirror
 	}
-	b := &dbBuild{ctx: ctx, g: g, bk: bk, db: db, exact: newByteArray(db.positions(), unknownValue),
-		nib: make([]atomic.Uint32, (db.positions()+7)/8)}
-	adviseHugeSlice(b.nib)
+	b := &dbBuild{ctx: ctx, g: g, bk: bk, db: db, exact: newByteArray(db.positions())}
 	b.sites[0] = bk.play
 	b.sites[1] = bk.play
 	if sym {
@@ -398,41 +385,81 @@ func buildEndgameWith(ctx context.Context, g *host.Game, bk *banks, k, threads i
 		n := b.done.Load()
 		progress(Progress{Phase: "endgame database", Positions: int(n), Done: float64(n) / float64(db.positions()), Bytes: b.bytes(), Elapsed: time.Since(start)})
 	}
-	// The parity is known once every value is: values are first coded in
-	// halves, and coded again if a value breaks the parity.
-	db.half = true
 	for j := 0; j <= k; j++ {
 		if err := b.layer(j, threads, report); err != nil {
 			return nil, err
 		}
 	}
-	if b.noHalf.Load() {
-		db.half = false
-		for i := range b.nib {
-			b.nib[i].Store(0)
-		}
-		counts := make([]int, db.n)
-		for j := 0; j <= k; j++ {
-			for i := db.offset[j]; i < db.offset[j+1]; i++ {
-				r, mover := i-db.offset[j], 1
-				if !sym {
-					r, mover = r/2, int(r%2)+1
-				}
-				db.unrank(counts, r, j)
-				orNibble(b.nib, i, db.encodeValue(int(b.exact.get(i)), j, db.share(counts, j, mover)))
-			}
-		}
-	}
-	db.nib = make([]byte, db.bytes())
-	adviseHugeSlice(db.nib)
-	for i := range db.nib {
-		db.nib[i] = byte(b.nib[i/4].Load() >> (8 * (i % 4)))
+	// The values are coded once every value is known, and with it the
+	// parity: in halves when every margin has the parity of its counters.
+	db.half = !b.noHalf.Load() && !whole
+	if err := b.encode(threads); err != nil {
+		return nil, err
 	}
 	return db, nil
 }
 
+// encode writes the 4-bit code of every position's exact value into the
+// database, on threads goroutines each taking the next chunk of positions:
+// one pass in the order of the index, each byte written by one goroutine,
+// where a locked OR a position while its layer was valued cost more.
+func (b *dbBuild) encode(threads int) error {
+	db := b.db
+	db.nib = make([]byte, db.bytes())
+	adviseHugeSlice(db.nib)
+	// About 64 chunks a goroutine, of an even number of positions so that
+	// no two goroutines write the same byte.
+	chunk := max(64, db.positions()/int64(64*threads)) &^ 1
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts := make([]int, db.n)
+			for {
+				c := next.Add(chunk) - chunk
+				if c >= db.positions() || b.ctx.Err() != nil {
+					return
+				}
+				b.encodeRange(counts, c, min(c+chunk, db.positions()))
+			}
+		}()
+	}
+	wg.Wait()
+	return b.ctx.Err()
+}
+
+// encodeRange codes positions [from, to), from even.
+func (b *dbBuild) encodeRange(counts []int, from, to int64) {
+	db := b.db
+	j := 0
+	for db.offset[j+1] <= from {
+		j++
+	}
+	r, mover := from-db.offset[j], 1
+	if !db.sym {
+		r, mover = r/2, int(r%2)+1
+	}
+	db.unrank(counts, r, j)
+	for i := from; i < to; i++ {
+		if i == db.offset[j+1] { // the next layer's first position
+			j++
+			db.unrank(counts, 0, j)
+			mover = 1
+		}
+		db.nib[i>>1] |= db.encodeValue(int(b.exact.get(i)), j, db.share(counts, j, mover)) << (4 * (i & 1))
+		if !db.sym && mover == 1 {
+			mover = 2
+			continue
+		}
+		mover = 1
+		nextCounts(counts)
+	}
+}
+
 // bytes is the memory a build holds.
-func (b *dbBuild) bytes() int64 { return int64(len(b.exact))*4 + int64(len(b.nib))*4 }
+func (b *dbBuild) bytes() int64 { return int64(len(b.exact)) * 4 }
 
 // nextCounts makes counts (summing to j) the next way of putting them on
 // the sites in the order of rank: the last site before the last one
@@ -707,7 +734,6 @@ func (w *dbWorker) value(i int64, counts []int, mover, depth int) (int, error) {
 			}
 		}
 	}
-	orNibble(b.nib, i, db.encodeValue(v, w.j, db.share(f.counts, w.j, mover)))
 	w.valued++
 	return v, nil
 }

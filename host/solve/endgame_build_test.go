@@ -14,7 +14,7 @@ import (
 // one goroutine and on several, one side to move or both, holds the
 // values a plain recursion gives every position (set up from its values,
 // its moves played one by one), on small Kalah boards under both capture
-// rules.
+// rules, its values coded in halves (as Kalah's always are) and whole.
 func TestEndgameBuildMatchesReference(t *testing.T) {
 	cases := []struct {
 		m, k  int
@@ -25,12 +25,14 @@ func TestEndgameBuildMatchesReference(t *testing.T) {
 	for _, c := range cases {
 		for _, threads := range []int{1, 3} {
 			for _, sym := range []bool{true, false} {
-				t.Run(fmt.Sprintf("Kalah(%d)/empty=%v/k=%d/threads=%d/sym=%v", c.m, c.empty, c.k, threads, sym), func(t *testing.T) {
-					g := loadKalah(t, c.m, 6, c.empty)
-					n, err := solve.EndgameMatchesReference(g, c.k, threads, sym)
-					require.NoError(t, err)
-					assert.Positive(t, n)
-				})
+				for _, whole := range []bool{false, true} {
+					t.Run(fmt.Sprintf("Kalah(%d)/empty=%v/k=%d/threads=%d/sym=%v/whole=%v", c.m, c.empty, c.k, threads, sym, whole), func(t *testing.T) {
+						g := loadKalah(t, c.m, 6, c.empty)
+						n, err := solve.EndgameMatchesReference(g, c.k, threads, sym, whole)
+						require.NoError(t, err)
+						assert.Positive(t, n)
+					})
+				}
 			}
 		}
 	}

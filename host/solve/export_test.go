@@ -83,19 +83,20 @@ func BankedPosition(g *host.Game, counts []int, banker, toMove int) ([]int, []by
 // goroutines (one side to move and the other by the mirror when sym and
 // the board has one, else both) and checks every value against a plain
 // recursion that sets up each position from its values and plays its
-// moves one by one: the same 4-bit codes, the same parity coding. It
-// returns the number of positions compared.
-func EndgameMatchesReference(g *host.Game, k, threads int, sym bool) (int64, error) {
+// moves one by one: the same 4-bit codes, the same parity coding (whole
+// margins, when whole is set, where halves would do). It returns the
+// number of positions compared.
+func EndgameMatchesReference(g *host.Game, k, threads int, sym, whole bool) (int64, error) {
 	bk, err := findBanks(g)
 	if err != nil {
 		return 0, err
 	}
 	sym = sym && bk.mirror != nil
-	db, err := buildEndgameWith(context.Background(), g, bk, k, threads, nil, sym)
+	db, err := buildEndgameWith(context.Background(), g, bk, k, threads, nil, sym, whole)
 	if err != nil {
 		return 0, err
 	}
-	ref, err := referenceEndgame(g, bk, k, sym)
+	ref, err := referenceEndgame(g, bk, k, sym, whole)
 	if err != nil {
 		return 0, err
 	}
@@ -112,7 +113,7 @@ func EndgameMatchesReference(g *host.Game, k, threads int, sym bool) (int64, err
 
 // referenceEndgame values the positions of a database by plain recursion
 // with a memo, one at a time, each set up from its values.
-func referenceEndgame(g *host.Game, bk *banks, k int, sym bool) (*endgameDB, error) {
+func referenceEndgame(g *host.Game, bk *banks, k int, sym, whole bool) (*endgameDB, error) {
 	db := newEndgameDB(len(bk.play), k, sym)
 	db.own = bk.own[0]
 	if sym {
@@ -204,7 +205,7 @@ func referenceEndgame(g *host.Game, bk *banks, k int, sym bool) (*endgameDB, err
 		exact[i] = best
 		return best, nil
 	}
-	db.half = true
+	db.half = !whole
 	for i := range exact {
 		v, err := value(int64(i), 0)
 		if err != nil {
