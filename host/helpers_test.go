@@ -57,6 +57,15 @@ func miniSource(name, body string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(miniGame, "NAME", name), "BODY", body)
 }
 
+// wholeNumber is how fromLua gives a whole number: an int, or a float64
+// when it does not fit one (on a 32-bit machine).
+func wholeNumber(n int64) any {
+	if n == int64(int(n)) {
+		return int(n)
+	}
+	return float64(n)
+}
+
 // fromLua converts a Lua value to a plain Go value for comparisons:
 // integers to int, other numbers to float64, strings, booleans, nil,
 // tables with only an array part to []any and other tables to
@@ -65,7 +74,7 @@ func fromLua(v lua.LValue) any {
 	switch x := v.(type) {
 	case lua.LNumber:
 		if f := float64(x); f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-			return int(f)
+			return wholeNumber(int64(f))
 		}
 		return float64(x)
 	case lua.LString:

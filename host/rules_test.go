@@ -175,7 +175,7 @@ func TestReplacedLibraryFunctions(t *testing.T) {
 		{name: "ipairs of a long table", code: `local t = {} for i = 1, 5000 do t[i] = -i end local s = 0 for i, v in ipairs(t) do s = s + i + v end return s`, want: []any{0}},
 		{name: "ipairs ignores the hash part", code: `local t = { 1, 2, x = 3 } local n = 0 for _ in ipairs(t) do n = n + 1 end return n`, want: []any{2}},
 		{name: "ipairs of a non-table", code: `for _ in ipairs(nil) do end`, err: "bad argument #1 to ipairs"},
-		{name: "floor", code: `return math.floor(2.5), math.floor(-2.5), math.floor(3), math.floor(-0.5), math.floor(2^40 + 0.5), math.floor("7.9")`, want: []any{2, -3, 3, -1, 1 << 40, 7}},
+		{name: "floor", code: `return math.floor(2.5), math.floor(-2.5), math.floor(3), math.floor(-0.5), math.floor(2^40 + 0.5), math.floor("7.9")`, want: []any{2, -3, 3, -1, wholeNumber(1 << 40), 7}},
 		{name: "ceil", code: `return math.ceil(2.1), math.ceil(-2.1), math.ceil(5000.5)`, want: []any{3, -2, 5001}},
 		{name: "abs", code: `return math.abs(-3), math.abs(3.5), math.abs(-5000)`, want: []any{3, 3.5, 5000}},
 		{name: "min and max", code: `return math.min(4, -1, 7), math.max(1, 5, 3), math.max(2.5), math.min(-2000, 5)`, want: []any{-1, 5, 2.5, -2000}},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -174,7 +175,7 @@ func TestMergeRefusesEditedCounts(t *testing.T) {
 	var sf map[string]any
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &sf))
 	res := sf["results"].([]any)[0].(map[string]any)
-	res["wins"] = []any{9223372036854775807, 9223372036854775807}
+	res["wins"] = []any{int64(math.MaxInt64), int64(math.MaxInt64)}
 	res["draws"], res["capped"] = 6, 0
 	b, err := json.Marshal(sf)
 	require.NoError(t, err)

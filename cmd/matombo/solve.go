@@ -59,13 +59,18 @@ type solveFlags struct {
 
 func (sf *solveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&sf.engine, "engine", "auto", "the engine: auto, retrograde or search")
-	intVar(fs, &sf.maxPos, "max-positions", 0, 1, math.MaxUint32-1, fmt.Sprintf("bound the engine that runs: the retrograde engine stores at most `N` positions (default %d), the search engine searches at most N (default: no limit)", solve.DefaultMaxPositions))
+	intVar(fs, &sf.maxPos, "max-positions", 0, 1, maxPositionsLimit, fmt.Sprintf("bound the engine that runs: the retrograde engine stores at most `N` positions (default %d), the search engine searches at most N (default: no limit)", solve.DefaultMaxPositions))
 	sizeVar(fs, &sf.maxMemory, "max-memory", "2GiB", maxMemoryLimit, "refuse or stop a solve that needs more memory than `SIZE` (e.g. 512MiB, 8GiB)")
 	durationVar(fs, &sf.maxTime, "max-time", 0, 0, maxDuration, "stop a solve after `DURATION` (e.g. 10m; 0: no limit)")
 	intVar(fs, &sf.threads, "threads", runtime.NumCPU(), 1, runtime.NumCPU(), "solve with `N` goroutines (at most the machine's cores)")
 	intVar(fs, &sf.endgame, "endgame", -1, -1, solve.MaxEndgame, "search engine: endgame databases of positions with at most `K` counters in play (-1: chosen from the budget)")
 	sizeVar(fs, &sf.table, "table-memory", "", maxMemoryLimit, "search engine: the transposition table's `SIZE` (default: a quarter of --max-memory, at most 256MiB)")
 }
+
+// maxPositionsLimit is the largest --max-positions: 2^32-2 (the
+// positions a retrograde solve numbers), or the largest int on a 32-bit
+// machine.
+const maxPositionsLimit = int(min(math.MaxUint32-1, math.MaxInt))
 
 // maxMemoryLimit is the largest --max-memory and --table-memory.
 const maxMemoryLimit = 1 << 40
@@ -76,8 +81,8 @@ func (sf *solveFlags) options() ([]solve.Option, time.Duration, error) {
 	if err != nil {
 		return nil, 0, usageErr{"--engine: " + err.Error()}
 	}
-	if sf.maxPos < 0 || sf.maxPos > math.MaxUint32-1 {
-		return nil, 0, usageErr{fmt.Sprintf("--max-positions %d: want 1 to %d", sf.maxPos, uint32(math.MaxUint32-1))}
+	if sf.maxPos < 0 || sf.maxPos > maxPositionsLimit {
+		return nil, 0, usageErr{fmt.Sprintf("--max-positions %d: want 1 to %d", sf.maxPos, maxPositionsLimit)}
 	}
 	mem, err := parseBytes(sf.maxMemory)
 	if err != nil {

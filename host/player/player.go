@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -181,7 +182,7 @@ func (st *settings) set(o Setting) error {
 		}
 		st.time = d
 	case "iterations":
-		return positive(o, &st.iterations, 1<<40)
+		return positive(o, &st.iterations, maxIterations)
 	case "depth":
 		return positive(o, &st.depth, maxDepth)
 	case "threads":
@@ -245,6 +246,10 @@ func (st *settings) set(o Setting) error {
 }
 
 // positive parses a whole number from 1 to limit.
+// maxIterations is the most iterations a player setting takes: 2^40, or
+// the largest int on a 32-bit machine.
+const maxIterations = int(min(1<<40, math.MaxInt))
+
 func positive(o Setting, dst *int, limit int) error {
 	n, err := strconv.Atoi(o.Value)
 	if err != nil || n < 1 || n > limit {

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"math"
 	"math/bits"
 	"sync"
 	"sync/atomic"
@@ -89,9 +90,9 @@ func newTTable(entries int, shared bool) *ttable {
 }
 
 // ttBuckets is the number of buckets for a number of entries: at least
-// 2^10, at most 2^32-1.
+// 2^10, at most 2^32-1 (and the largest int on a 32-bit machine).
 func ttBuckets(entries int) int {
-	return min(max(entries/ttWays, 1<<10), 1<<32-1)
+	return int(min(max(int64(entries/ttWays), 1<<10), 1<<32-1, math.MaxInt))
 }
 
 // bytes is the table's memory.
