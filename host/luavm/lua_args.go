@@ -64,6 +64,9 @@ func (vm *Machine) argInt(L *lua.LState, n int) int {
 	if !ok || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > 1<<31 {
 		L.ArgError(n, "integer expected, got "+describeLua(v))
 	}
+	if float64(f) > math.MaxInt { // 2^31 on a 32-bit machine
+		L.ArgError(n, "value out of range")
+	}
 	return int(f)
 }
 

@@ -35,6 +35,9 @@ func (vm *Machine) apiFilter(L *lua.LState) int {
 		if !ok || float64(n) != math.Trunc(float64(n)) {
 			L.RaiseError("filter: %s must be a whole number, got %s", name, describeLua(v))
 		}
+		if math.Abs(float64(n)) > kernel.MaxCount { // past any count, site or tag, and past an int
+			L.RaiseError("filter: %s %v is out of range (at most %d)", name, n, kernel.MaxCount)
+		}
 		return int(n), true
 	}
 	switch v := t.RawGetString("owner").(type) {

@@ -615,7 +615,7 @@ func hookValue(v lua.LValue) kernel.Value {
 	case *lua.LNilType:
 		return kernel.Value{}
 	case lua.LNumber:
-		if f := float64(x); f == math.Trunc(f) && math.Abs(f) <= 1<<53 {
+		if f := float64(x); f == math.Trunc(f) && math.Abs(f) <= 1<<53 && f >= math.MinInt && f <= math.MaxInt {
 			return kernel.IntValue(int(f))
 		}
 	case lua.LBool:
