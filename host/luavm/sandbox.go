@@ -117,7 +117,7 @@ func (vm *Machine) newSandbox(lim Limits) *lua.LState {
 		}
 		vm.charge(L, 1+int(count)/luastr.ItemsPerStep)
 		for k := 0; k < int(count); k++ {
-			if x := i + float64(k); math.Abs(x) <= 1<<53 {
+			if x := i + float64(k); math.Abs(x) <= 1<<53 && x >= math.MinInt && x <= math.MaxInt {
 				L.Push(t.RawGetInt(int(x)))
 			} else {
 				L.Push(t.RawGet(lua.LNumber(x)))
