@@ -402,7 +402,9 @@ func buildEndgameWith(ctx context.Context, g *host.Game, bk *banks, k, threads i
 // encode writes the 4-bit code of every position's exact value into the
 // database, on threads goroutines each taking the next chunk of positions:
 // one pass in the order of the index, each byte written by one goroutine,
-// where a locked OR a position while its layer was valued cost more.
+// once the parity is known (rather than a locked OR a position while its
+// layer is valued, into a second array, coded again when the parity
+// breaks).
 func (b *dbBuild) encode(threads int) error {
 	db := b.db
 	db.nib = make([]byte, db.bytes())
