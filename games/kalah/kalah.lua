@@ -160,13 +160,10 @@ end
 local play = m.sowing_play { kind = SOW, sow = k2_sow, extra_turn = k3_extra_turn, capture = k4_capture, after = k5_end }
 
 -- The scores: the seeds in each player's store while the game goes on, and
--- K6's totals (pits and store) once it is over.
-local function score(over)
-  if over then
-    return sum(PITS_OF[1]) + count(STORE[1]), sum(PITS_OF[2]) + count(STORE[2])
-  end
-  return count(STORE[1]), count(STORE[2])
-end
+-- K6's totals (the seeds of their row, pits and store) once it is over.
+local STORE_OF = { m.filter { row = 1, tag = STORE_TAG }, m.filter { row = 2, tag = STORE_TAG } }
+local ROW_OF = { m.filter { row = 1 }, m.filter { row = 2 } }
+local score = m.score_rule { amount = m.sum_rule { filter = STORE_OF }, over = m.sum_rule { filter = ROW_OF } }
 
 -- evaluate: advice for computer players, not a rule. Seeds in a store
 -- stay there, and at the end each player adds the seeds of their own pits
