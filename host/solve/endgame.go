@@ -170,6 +170,20 @@ func (db *endgameDB) readRank(v host.PositionView, sites, counts []int, most int
 	return j, r + db.tab[last][j] - 1, true
 }
 
+// locate sets counts to those of position i and returns its layer and
+// the player to move in it.
+func (db *endgameDB) locate(i int64, counts []int) (j, mover int) {
+	for db.offset[j+1] <= i {
+		j++
+	}
+	r, mover := i-db.offset[j], 1
+	if !db.sym {
+		r, mover = r/2, int(r%2)+1
+	}
+	db.unrank(counts, r, j)
+	return j, mover
+}
+
 // unrank sets counts to the r-th way of putting j counters on the sites.
 func (db *endgameDB) unrank(counts []int, r int64, j int) {
 	rem := j
@@ -435,15 +449,7 @@ func (b *dbBuild) encode(threads int) error {
 // encodeRange codes positions [from, to), from even.
 func (b *dbBuild) encodeRange(counts []int, from, to int64) {
 	db := b.db
-	j := 0
-	for db.offset[j+1] <= from {
-		j++
-	}
-	r, mover := from-db.offset[j], 1
-	if !db.sym {
-		r, mover = r/2, int(r%2)+1
-	}
-	db.unrank(counts, r, j)
+	j, mover := db.locate(from, counts)
 	for i := from; i < to; i++ {
 		if i == db.offset[j+1] { // the next layer's first position
 			j++

@@ -164,15 +164,7 @@ func checkEndgame(ctx context.Context, g *host.Game, bk *banks, db *endgameDB, s
 		if !all {
 			i = rng.Int64N(db.positions())
 		}
-		j := 0
-		for db.offset[j+1] <= i {
-			j++
-		}
-		rk, mover := i-db.offset[j], 1
-		if !db.sym {
-			rk, mover = rk/2, int(rk%2)+1
-		}
-		db.unrank(counts, rk, j)
+		j, mover := db.locate(i, counts)
 		slo, shi := db.probe(counts, j, mover, scratch) // for Player 1
 		enc = bk.encode(enc[:0], counts, 1, mover)
 		if err := r.SetPosition(cur, enc); err != nil {
