@@ -427,22 +427,19 @@ func (b *dbBuild) encode(threads int) error {
 	// no two goroutines write the same byte.
 	chunk := max(64, db.positions()/int64(64*threads)) &^ 1
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			counts := make([]int, db.n)
-			for {
-				c := next.Add(chunk) - chunk
-				if c >= db.positions() || b.ctx.Err() != nil {
-					return
-				}
-				b.encodeRange(counts, c, min(c+chunk, db.positions()))
+	err := onGoroutines(threads, func() error {
+		counts := make([]int, db.n)
+		for {
+			c := next.Add(chunk) - chunk
+			if c >= db.positions() || b.ctx.Err() != nil {
+				return nil
 			}
-		}()
+			b.encodeRange(counts, c, min(c+chunk, db.positions()))
+		}
+	})
+	if err != nil {
+		return err
 	}
-	wg.Wait()
 	return b.ctx.Err()
 }
 
@@ -497,26 +494,38 @@ func (b *dbBuild) layer(j, threads int, report func()) error {
 	from, to := db.offset[j], db.offset[j+1]
 	var next atomic.Int64
 	next.Store(from)
+	err := onGoroutines(threads, func() error {
+		w := newDBWorker(b, j)
+		defer w.close()
+		err := w.run(&next, from, to, report)
+		if err != nil {
+			next.Store(to) // the others stop at their next chunk
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return b.ctx.Err()
+}
+
+// onGoroutines runs work on n goroutines and returns the first error one
+// of them returned, once all are done.
+func onGoroutines(n int, work func() error) error {
 	var firstErr error
 	var errOnce sync.Once
 	var wg sync.WaitGroup
-	for range threads {
+	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := newDBWorker(b, j)
-			defer w.close()
-			if err := w.run(&next, from, to, report); err != nil {
+			if err := work(); err != nil {
 				errOnce.Do(func() { firstErr = err })
-				next.Store(to)
 			}
 		}()
 	}
 	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return b.ctx.Err()
+	return firstErr
 }
 
 // run values the positions of the chunks it takes from next until the
