@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/player"
 	"github.com/matombo/matombo/host/safefile"
 )
@@ -335,15 +336,10 @@ func (ss *session) handle(word string) (bool, error) {
 		if err != nil {
 			var ill *host.IllegalMoveError
 			if errors.As(err, &ill) {
-				// Which rule the token breaks, in the script's words,
-				// before what part of it is wrong and what is possible.
-				if full := s.WhyNot(word); strings.HasSuffix(full, "; "+ill.Reason) {
-					said := *ill
-					said.Reason = full
-					err = &said
-				}
+				fmt.Fprintf(w, "%s\n", oneLine(refusal(s, word, ill)))
+			} else {
+				fmt.Fprintf(w, "%s\n", oneLine(err.Error()))
 			}
-			fmt.Fprintf(w, "%s\n", oneLine(err.Error()))
 			ss.queue = nil // the rest of the line was typed for another position
 			return false, nil
 		}
@@ -354,6 +350,32 @@ func (ss *session) handle(word string) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// refusal is the line a person reads for a token the game refuses, in the
+// words of the server's refusal: the token, the rule it breaks in the
+// script's words where the script says it, what part of it is wrong and
+// what is possible there, and the legal tokens unless that reason has just
+// listed them. (The error's own text, which scripts and scenarios match,
+// says the same for a program.)
+func refusal(s *host.State, tok string, ill *host.IllegalMoveError) string {
+	why := s.WhyNot(tok)
+	if why == "" {
+		why = ill.Reason
+	}
+	msg := fmt.Sprintf("%q is not a legal move here", ill.Token)
+	if why != "" {
+		msg += ": " + why
+	}
+	legal := strings.Join(ill.Legal, " ")
+	switch {
+	case ill.GameOver:
+	case len(ill.Legal) == 0:
+		msg += "; there are no legal tokens"
+	case !strings.Contains(why, "(possible: "+legal+")"):
+		msg += "; legal tokens: " + diag.ClipText(legal, diag.MaxLegalText)
+	}
+	return msg
 }
 
 // resign ends the game: the person to move resigns, and the other player

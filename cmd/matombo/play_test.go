@@ -118,7 +118,7 @@ func TestPlaySeed(t *testing.T) {
 func TestPlayIllegalToken(t *testing.T) {
 	r := matombo(t, "a9 a1\nquit\n", "play", "--games", kalahGames, "kalah", "--p2", "human")
 	require.Equal(t, exitOK, r.code)
-	assert.Contains(t, r.stdout, "P1> a9 a1\nillegal token \"a9\": a9 is not a site of this board (its sites: a1 to a7, b1 to b7); legal tokens: a1 a2 a3 a4 a5 a6; \"a9\" is not a legal token here\nP1> quit\nQuit after 0 decisions.\n")
+	assert.Contains(t, r.stdout, "P1> a9 a1\n\"a9\" is not a legal move here: a9 is not a site of this board (its sites: a1 to a7, b1 to b7); legal tokens: a1 a2 a3 a4 a5 a6\nP1> quit\nQuit after 0 decisions.\n")
 }
 
 // A line of 2 MB is refused with a message naming it, and the session
@@ -215,7 +215,7 @@ func TestPlayTurnWord(t *testing.T) {
 	assert.Contains(t, r.stdout, "Player 1 (South) plays a7.\n")
 	assert.Contains(t, r.stdout, "Player 1 (South) plays xg4: removed the piece on g4.\n")
 	assert.Contains(t, r.stdout, "Record: a1 g7 a4 g4 a7 xg4\n")
-	assert.Contains(t, r.stdout, `illegal token "a7xg5"`)
+	assert.Contains(t, r.stdout, `"a7xg5" is not a legal move here`)
 }
 
 // A refused token names the rule it breaks, from the script's why: in
@@ -224,5 +224,5 @@ func TestPlayTurnWord(t *testing.T) {
 func TestPlayWhyDraughts(t *testing.T) {
 	r := matombo(t, "11-15 22-18 14-17\nquit\n", "play", "draughts", "--p2", "human")
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Contains(t, r.stdout, `illegal token "14-17": 14 holds no piece of yours; `)
+	assert.Contains(t, r.stdout, `"14-17" is not a legal move here: 14 holds no piece of yours; `)
 }
