@@ -19,7 +19,8 @@ const checkAbout = `
 Validates a rule script as its author needs: SCRIPT is a NAME.lua (its
 folder is added as a folder of games and the game NAME checked; a
 variants.yaml and rules.md beside it count when the folder is the game's
-own folder, NAME/NAME.lua), DIR a game folder or a folder of games (each
+own folder, NAME/NAME.lua; elsewhere nothing reads them, and check notes
+it), DIR a game folder or a folder of games (each
 game in it is checked). Only those files are used, and the shipped games a
 script extends (matombo.extends), wherever the script is.
 
@@ -85,6 +86,10 @@ func runCheck(e *env, args []string) int {
 	if file != "" {
 		dir = filepath.Dir(file)
 	}
+	if note := strayFiles(dir, names); note != "" {
+		fmt.Fprintln(e.stdout, note)
+		fmt.Fprintln(e.stdout)
+	}
 	bad := 0
 	for i, name := range names {
 		if i > 0 {
@@ -135,6 +140,39 @@ func checkTargets(path string) (lib *host.Library, names []string, file string, 
 		return nil, nil, "", err
 	}
 	return lib, lib.Games(), "", nil // AddDir refuses a folder without a game
+}
+
+// strayFiles is a note naming the variants.yaml and rules.md of dir when
+// dir is not a game's own folder (NAME/NAME.lua), where nothing reads
+// them: the game in such a folder has no variants and no rules page, and
+// its author should know why. "" when there are none.
+func strayFiles(dir string, names []string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	if _, err := os.Stat(filepath.Join(abs, filepath.Base(abs)+".lua")); err == nil {
+		return "" // the game's own folder: both files count
+	}
+	var stray []string
+	for _, f := range []string{"variants.yaml", "rules.md"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			stray = append(stray, filepath.Join(dir, f))
+		}
+	}
+	if len(stray) == 0 {
+		return ""
+	}
+	own := "NAME/NAME.lua"
+	if len(names) == 1 {
+		own = names[0] + "/" + names[0] + ".lua"
+	}
+	verb := "is"
+	if len(stray) > 1 {
+		verb = "are"
+	}
+	return fmt.Sprintf("note: %s %s not read: a game's variants.yaml and rules.md count only in its own folder, named after its script (%s)",
+		strings.Join(stray, " and "), verb, own)
 }
 
 // run checks the game, writing each step as it is done, and returns

@@ -71,6 +71,30 @@ func TestCheckProblems(t *testing.T) {
 	assert.Contains(t, r.stdout, "check: 1 of 1 game with problems\n")
 }
 
+// A variants.yaml or rules.md in a folder that is not the game's own is
+// read by nothing: check says so, for the folder and for its script, and
+// says nothing in the game's own folder.
+func TestCheckStrayFiles(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"k/stray.lua":       kalahScript(t, "stray"),
+		"k/variants.yaml":   "variants:\n  big:\n    params: {seeds: 9}\n",
+		"k/rules.md":        "# Stray\n",
+		"own/own.lua":       kalahScript(t, "own"),
+		"own/variants.yaml": "variants:\n  five:\n    params: {seeds: 5}\n",
+	})
+	note := "note: " + filepath.Join(dir, "k", "variants.yaml") + " and " + filepath.Join(dir, "k", "rules.md") +
+		" are not read: a game's variants.yaml and rules.md count only in its own folder, named after its script (stray/stray.lua)\n\nchecking stray\n"
+	for _, target := range []string{filepath.Join(dir, "k"), filepath.Join(dir, "k", "stray.lua")} {
+		r := matombo(t, "", "check", target, "-n", "2")
+		assert.Equal(t, exitOK, r.code, r.stdout)
+		assert.True(t, strings.HasPrefix(r.stdout, note), r.stdout)
+	}
+	r := matombo(t, "", "check", filepath.Join(dir, "own"), "-n", "2")
+	assert.Equal(t, exitOK, r.code, r.stdout)
+	assert.NotContains(t, r.stdout, "note:")
+	assert.Contains(t, r.stdout, "variants: 1 load (five)")
+}
+
 // A script that fails is reported once per cause, with a command that
 // runs into the same failure again.
 func TestCheckReproduces(t *testing.T) {
