@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -132,6 +133,42 @@ return m.extends("base", {
 			require.Equal(t, tt.want, err.Error())
 		})
 	}
+}
+
+// An extending game's own variants.yaml drops a variant of its base
+// (NAME: null); a drop of a name no file before it declares is an error
+// at the drop's line.
+func TestExtendsDropsVariant(t *testing.T) {
+	shipped := fstest.MapFS{
+		"base/base.lua":      {Data: []byte(baseGame)},
+		"base/variants.yaml": {Data: []byte(baseVariants + "  three:\n    params: {n: 1}\n")},
+	}
+	names := func(g *Game) []string {
+		var out []string
+		for _, v := range g.Variants() {
+			out = append(out, v.Name)
+		}
+		return out
+	}
+	ext := `return matombo.extends("base")`
+	lib := extLibrary(t, shipped, fstest.MapFS{"x/x.lua": {Data: []byte(ext)}, "x/variants.yaml": {Data: []byte("variants:\n  two: null\n")}})
+	g, err := lib.Load("x")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"three"}, names(g))
+	_, err = lib.Load("x", WithVariant("two"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `unknown variant "two" (allowed: three)`)
+	base, err := lib.Load("base")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"two", "three"}, names(base), "the base keeps its variants")
+
+	lib = extLibrary(t, shipped, fstest.MapFS{"x/x.lua": {Data: []byte(ext)}, "x/variants.yaml": {Data: []byte("# a typo\nvariants:\n  tow: null\n")}})
+	_, err = lib.Load("x")
+	require.Error(t, err)
+	assert.Equal(t, "two/x/variants.yaml:3:3: tow: null drops a variant of the files before this one, and none declares tow (allowed: two, three)", err.Error())
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, 3, ce.Pos.Line)
 }
 
 func TestRuleErrors(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/matombo/matombo/host/luavm"
+	"github.com/matombo/matombo/host/params"
 )
 
 func fuzzGame(f *testing.F) *Game {
@@ -28,6 +29,7 @@ func FuzzParseVariantsOf(f *testing.F) {
 	f.Add([]byte("variants: [\n"))
 	f.Add([]byte("variants:\n  x:\n    params: {a: 1.5, b: null, c: [1]}\n"))
 	f.Add([]byte(""))
+	f.Add([]byte("variants:\n  five: null\n  six: ~\n  big: {params: {k: 1}}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		vs, err := variantsOf("f.yaml", src)
 		if err != nil {
@@ -36,6 +38,23 @@ func FuzzParseVariantsOf(f *testing.F) {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
 			return
+		}
+		// Layered over a base file (as a game's own file over its base
+		// game's), and twice: a drop of a variant no file before it
+		// declares is a ConfigError, never a panic.
+		base, err := params.Parse("base.yaml", []byte("variants:\n  five: {params: {k: 5}}\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, err := params.Parse("f.yaml", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := params.Merge([]*params.File{base, own, own}); err != nil {
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Pos.Line == 0 {
+				t.Fatalf("merge: %T without a line: %v", err, err)
+			}
 		}
 		for _, v := range vs {
 			if v.Name == "" {

@@ -344,7 +344,10 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 		return nil, err
 	}
 	vfiles = append(baseVariants, vfiles...)
-	variants, data := params.Merge(vfiles)
+	variants, data, err := params.Merge(vfiles)
+	if err != nil {
+		return nil, err
+	}
 	g := &Game{
 		name:      name,
 		file:      file,

@@ -257,6 +257,8 @@ func TestVariantsSchemaAgreesWithParser(t *testing.T) {
 		{"unknown top key", "variant:\n  big: {}\n", false},
 		{"variants as a list", "variants:\n  - big\n", false},
 		{"a variant that is a value", "variants:\n  big: 21\n", false},
+		{"a variant dropped", "variants:\n  big: null\n  small: ~\n  other:\n", true},
+		{"a variant that is text", "variants:\n  big: none\n", false},
 		{"unknown key in a variant", "variants:\n  big:\n    parms: {holes: 21}\n", false},
 		{"params as a list", "variants:\n  big:\n    params: [holes]\n", false},
 		{"a list as a value", "variants:\n  big:\n    params: {holes: [21]}\n", false},

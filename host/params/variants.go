@@ -18,8 +18,20 @@ import (
 type File struct {
 	file     string
 	variants []Variant
+	drops    []Drop     // variants of earlier files this one takes away
 	data     *yaml.Node // a mapping node, or nil
 }
+
+// Drop is a variant a variants file takes away from the files before it
+// (NAME: null): a game that extends another, or a folder of games,
+// leaving out a variant that means nothing for it.
+type Drop struct {
+	Name string
+	Pos  diag.Pos // where the file drops it
+}
+
+// Drops returns the variants the file takes away, in file order.
+func (f *File) Drops() []Drop { return f.drops }
 
 // Variants returns the file's variants, in file order.
 func (f *File) Variants() []Variant { return f.variants }
@@ -81,9 +93,13 @@ func (vf *File) parseVariantList(n *yaml.Node) error {
 			return &diag.ConfigError{Pos: NodePos(vf.file, k), Msg: fmt.Sprintf("variant %s is declared twice", k.Value)}
 		}
 		seen[k.Value] = true
+		if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
+			vf.drops = append(vf.drops, Drop{Name: k.Value, Pos: NodePos(vf.file, k)})
+			continue
+		}
 		variant := Variant{Name: k.Value, Pos: NodePos(vf.file, k), paramPos: map[string]diag.Pos{}}
 		if v.Kind != yaml.MappingNode {
-			return &diag.ConfigError{Pos: NodePos(vf.file, v), Msg: fmt.Sprintf("variant %s must be a mapping with description and params", k.Value)}
+			return &diag.ConfigError{Pos: NodePos(vf.file, v), Msg: fmt.Sprintf("variant %s must be a mapping with description and params (or null, to drop a variant of the files before it)", k.Value)}
 		}
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			fk, fv := v.Content[j], v.Content[j+1]
@@ -198,12 +214,30 @@ func YAMLError(file string, err error) error {
 }
 
 // Merge layers variants files: a later file's variant replaces an
-// earlier one of the same name, and data mappings merge key by key.
-func Merge(files []*File) ([]Variant, *yaml.Node) {
+// earlier one of the same name, a later file's drop (NAME: null) takes it
+// away, and data mappings merge key by key. Dropping a variant no earlier
+// file declares is an error at the drop's line: a misspelt name would
+// otherwise drop nothing silently.
+func Merge(files []*File) ([]Variant, *yaml.Node, error) {
 	var out []Variant
+	var gone []bool // out[i] was dropped
 	index := map[string]int{}
 	var data *yaml.Node
 	for _, f := range files {
+		for _, d := range f.drops {
+			i, ok := index[d.Name]
+			if !ok {
+				var names []string
+				for j, v := range out {
+					if !gone[j] {
+						names = append(names, v.Name)
+					}
+				}
+				return nil, nil, &diag.ConfigError{Pos: d.Pos, Msg: fmt.Sprintf("%s: null drops a variant of the files before this one, and none declares %s", d.Name, d.Name), Allowed: names}
+			}
+			gone[i] = true
+			delete(index, d.Name)
+		}
 		for _, v := range f.variants {
 			if i, ok := index[v.Name]; ok {
 				out[i] = v
@@ -211,12 +245,19 @@ func Merge(files []*File) ([]Variant, *yaml.Node) {
 			}
 			index[v.Name] = len(out)
 			out = append(out, v)
+			gone = append(gone, false)
 		}
 		if f.data != nil {
 			data = mergeNodes(data, f.data)
 		}
 	}
-	return out, data
+	kept := out[:0]
+	for i, v := range out {
+		if !gone[i] {
+			kept = append(kept, v)
+		}
+	}
+	return kept, data, nil
 }
 
 // mergeNodes merges mapping b over mapping a without changing either.

@@ -51,8 +51,57 @@ func TestHostileLoadMergeManyKeys(t *testing.T) {
 	nw, err := Parse("b/variants.yaml", []byte(src("new")))
 	require.NoError(t, err)
 	start = time.Now()
-	_, data := Merge([]*File{old, nw})
+	_, data, err := Merge([]*File{old, nw})
+	require.NoError(t, err)
 	elapsed = time.Since(start)
 	require.Len(t, data.Content, 2*keys)
 	assert.Less(t, elapsed, time.Minute)
+}
+
+// A later file drops an earlier file's variant with NAME: null; dropping
+// a variant no earlier file declares is an error at the drop's line.
+func TestMergeDrops(t *testing.T) {
+	base := "variants:\n  standard: {params: {k: 1}}\n  five: {params: {k: 5}}\n  six: {params: {k: 6}}\n"
+	cases := []struct {
+		name  string
+		files []string
+		want  []string // the merged variants' names, in order
+		err   string
+	}{
+		{"nothing dropped", []string{base}, []string{"standard", "five", "six"}, ""},
+		{"null drops", []string{base, "variants:\n  five: null\n"}, []string{"standard", "six"}, ""},
+		{"tilde and an empty value drop too", []string{base, "variants:\n  five: ~\n  six:\n"}, []string{"standard"}, ""},
+		{"dropped and declared again later", []string{base, "variants:\n  five: null\n", "variants:\n  five: {params: {k: 55}}\n"}, []string{"standard", "six", "five"}, ""},
+		{"a drop beside a new variant", []string{base, "variants:\n  seven: {params: {k: 7}}\n  standard: null\n"}, []string{"five", "six", "seven"}, ""},
+		{"a misspelt name", []string{base, "variants:\n  fiev: null\n"}, nil, "b1/variants.yaml:2:3: fiev: null drops a variant of the files before this one, and none declares fiev (allowed: standard, five, six)"},
+		{"dropped twice", []string{base, "variants:\n  five: null\n", "variants:\n  five: null\n"}, nil, "b2/variants.yaml:2:3: five: null drops a variant"},
+		{"a drop in the first file", []string{"variants:\n  five: null\n"}, nil, "b0/variants.yaml:2:3: five: null drops a variant of the files before this one, and none declares five"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var files []*File
+			for i, src := range c.files {
+				f, err := Parse(fmt.Sprintf("b%d/variants.yaml", i), []byte(src))
+				require.NoError(t, err)
+				files = append(files, f)
+			}
+			vs, _, err := Merge(files)
+			if c.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), c.err)
+				return
+			}
+			require.NoError(t, err)
+			var names []string
+			for _, v := range vs {
+				names = append(names, v.Name)
+			}
+			assert.Equal(t, c.want, names)
+		})
+	}
+	f, err := Parse("v.yaml", []byte("variants:\n  five: null\n"))
+	require.NoError(t, err)
+	assert.Empty(t, f.Variants(), "a drop is no variant of the file")
+	assert.Equal(t, []Drop{{Name: "five", Pos: f.Drops()[0].Pos}}, f.Drops())
+	assert.Equal(t, 2, f.Drops()[0].Pos.Line)
 }
