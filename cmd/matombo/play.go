@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -363,7 +364,7 @@ func refusal(s *host.State, tok string, ill *host.IllegalMoveError) string {
 	if why == "" {
 		why = ill.Reason
 	}
-	msg := fmt.Sprintf("%q is not a legal move here", ill.Token)
+	msg := diag.ClipText(strconv.Quote(ill.Token), diag.MaxTokenText) + " is not a legal move here"
 	if why != "" {
 		msg += ": " + why
 	}

@@ -119,6 +119,12 @@ func TestPlayIllegalToken(t *testing.T) {
 	r := matombo(t, "a9 a1\nquit\n", "play", "--games", kalahGames, "kalah", "--p2", "human")
 	require.Equal(t, exitOK, r.code)
 	assert.Contains(t, r.stdout, "P1> a9 a1\n\"a9\" is not a legal move here: a9 is not a site of this board (its sites: a1 to a7, b1 to b7); legal tokens: a1 a2 a3 a4 a5 a6\nP1> quit\nQuit after 0 decisions.\n")
+
+	// A long token is quoted in part, as the error's own text quotes it.
+	r = matombo(t, strings.Repeat("x", 5000)+"\nquit\n", "play", "--games", kalahGames, "kalah", "--p2", "human")
+	require.Equal(t, exitOK, r.code)
+	assert.Contains(t, r.stdout, "... (3978 more bytes cut) is not a legal move here: it fits none of the ways")
+	assert.NotContains(t, r.stdout, strings.Repeat("x", 1100)+`"`)
 }
 
 // A line of 2 MB is refused with a message naming it, and the session
