@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/store"
 )
 
@@ -578,7 +579,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var ill *host.IllegalMoveError
 		if errors.As(err, &ill) || req.Token == "" {
-			msg := fmt.Sprintf("%q is not a legal move here", req.Token)
+			msg := diag.ClipText(strconv.Quote(req.Token), diag.MaxTokenText) + " is not a legal move here"
 			// The rule it breaks, in the script's words, then which part
 			// of the token is wrong and what is possible.
 			if why := e.state.WhyNot(req.Token); why != "" {

@@ -332,6 +332,13 @@ func TestIllegalMoveSaysWhy(t *testing.T) {
 	status, b = ts.move(g.ID, "offer:a1", 0, s1)
 	require.Equal(t, http.StatusUnprocessableEntity, status)
 	assert.Contains(t, string(b), "an offer of 1 hole needs 6 captured counters of your opponent's (6 a hole), who has 0 (G6)")
+
+	// A long token is quoted in part: the server does not send a client's
+	// kilobytes back.
+	status, b = ts.move(g.ID, strings.Repeat("z", 10000), 0, s1)
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	assert.Contains(t, string(b), `more bytes cut) is not a legal move here`)
+	assert.Less(t, len(b), 4000, "%.200s", b)
 }
 
 // A timed game's next clock starts after the time the pages take to show
