@@ -360,9 +360,9 @@ func (ss *session) handle(word string) (bool, error) {
 // listed them. (The error's own text, which scripts and scenarios match,
 // says the same for a program.)
 func refusal(s *host.State, tok string, ill *host.IllegalMoveError) string {
-	why := s.WhyNot(tok)
-	if why == "" {
-		why = ill.Reason
+	why := ill.Reason
+	if full := s.WhyNot(tok); strings.HasSuffix(full, "; "+ill.Reason) {
+		why = full // the script's words, when they explain this refusal
 	}
 	msg := diag.ClipText(strconv.Quote(ill.Token), diag.MaxTokenText) + " is not a legal move here"
 	if why != "" {
