@@ -513,6 +513,12 @@ func (s *Server) rebuildError(w http.ResponseWriter, r *http.Request, id string,
 		writeError(w, http.StatusServiceUnavailable, apiError{Error: "stopped: " + err.Error(), Code: codeUnavailable})
 		return
 	}
+	var changed *changedError
+	if errors.As(err, &changed) {
+		s.log.Warn("a stored game the server's games can no longer open", "id", id, "err", err)
+		writeError(w, http.StatusConflict, apiError{Error: changed.Error(), Code: codeGameChanged})
+		return
+	}
 	s.log.Error("rebuilding a game", "id", id, "err", err)
 	writeError(w, http.StatusInternalServerError, apiError{Error: err.Error(), Code: errorCode(err, codeInternal)})
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"container/list"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -144,6 +145,22 @@ func (c *stateCache) len() int {
 	return c.order.Len()
 }
 
+// changedError is a stored game that the server's games can no longer
+// open: the game, a variant or a parameter value it was made with is gone
+// from the library, or its record is no longer legal by the rules (the
+// operator changed the games the server plays). Not a failure of the
+// server: it answers 409, code game-changed.
+type changedError struct {
+	game string
+	err  error
+}
+
+func (e *changedError) Error() string {
+	return fmt.Sprintf("this game of %s can no longer be opened here: the server's games have changed since it was made (%v)", e.game, e.err)
+}
+
+func (e *changedError) Unwrap() error { return e.err }
+
 // loadGame loads the game a stored game is played with.
 func loadGame(lib *host.Library, name string, variants []string, params map[string]any) (*host.Game, error) {
 	opts := []host.Option{host.WithVariant(variants...)}
@@ -221,6 +238,12 @@ func (s *Server) sync(ctx context.Context, e *entry, sg *store.Game) error {
 	if e.game == nil {
 		g, err := loadGame(s.lib, sg.Game, sg.Variants, sg.Params)
 		if err != nil {
+			var ce *host.ConfigError
+			if errors.As(err, &ce) && ce.Pos.File == "" {
+				// The game, a variant or a parameter value it was made
+				// with is no longer in the library (not a broken file).
+				return &changedError{game: sg.Game, err: err}
+			}
 			return fmt.Errorf("loading game %s of stored game %s: %w", sg.Game, sg.ID, err)
 		}
 		e.game, e.seats, e.state, e.record, e.movers, e.last = g, sg.Seats, g.Start(), nil, nil, nil
@@ -254,6 +277,10 @@ func (s *Server) sync(ctx context.Context, e *entry, sg *store.Game) error {
 		// The checkpoints taken on the way are of sg's record, which e
 		// does not show: keep those of e's own.
 		e.trimMarks(len(e.record))
+		var ill *host.IllegalMoveError
+		if errors.As(err, &ill) {
+			return &changedError{game: sg.Game, err: err} // the rules changed under the record
+		}
 		return fmt.Errorf("stored game %s: %w", sg.ID, err)
 	}
 	e.state, e.last, e.movers, e.stored = next, last, movers, sg

@@ -24,6 +24,7 @@ const (
 	codeStalePly      = "stale-ply"              // 409: the game is at another ply than the request's
 	codeGameOver      = host.CodeGameOver        // 409: the game has ended
 	codeGameNotOver   = "game-not-over"          // 409: a rematch of a game that goes on
+	codeGameChanged   = "game-changed"           // 409: a stored game the server's games can no longer open (its game, variant or parameter is gone, or its record no longer plays)
 	codeNotYourSeat   = "not-your-seat"          // 403: no seat's secret, or not the seat the request needs
 	codeComputerSeat  = "computer-seat"          // 403: a move for a computer's seat
 	codeSeatWaiting   = "seat-waiting"           // 403: a move for a person's seat nobody has claimed yet

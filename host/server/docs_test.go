@@ -133,3 +133,28 @@ func TestDocsExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorCodesDocumented: every code of codes.go is a row of the table
+// of codes in docs/serve.md, with the status it is answered with.
+func TestErrorCodesDocumented(t *testing.T) {
+	src, err := os.ReadFile("codes.go")
+	require.NoError(t, err)
+	page, err := os.ReadFile("../../docs/serve.md")
+	require.NoError(t, err)
+	host := map[string]string{"host.CodeConfig": codeBadConfig, "host.CodeScript": codeScriptError,
+		"host.CodeIllegalToken": codeIllegalToken, "host.CodeGameOver": codeGameOver}
+	decl := regexp.MustCompile(`(?m)^\s+code\w+\s+=\s+("[a-z-]+"|host\.\w+)\s+// (\d{3})`)
+	found := decl.FindAllStringSubmatch(string(src), -1)
+	require.Len(t, found, strings.Count(string(src), "\n\tcode"), "every code declared matches the pattern")
+	for _, m := range found {
+		code := strings.Trim(m[1], `"`)
+		if v, ok := host[m[1]]; ok {
+			code = v
+		}
+		row := regexp.MustCompile("(?m)^\\| `" + regexp.QuoteMeta(code) + "` \\| ([0-9, ]+) \\|")
+		got := row.FindStringSubmatch(string(page))
+		if assert.NotNil(t, got, "code %s has no row in docs/serve.md", code) {
+			assert.Contains(t, got[1], m[2], "code %s", code)
+		}
+	}
+}

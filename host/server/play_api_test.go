@@ -521,3 +521,45 @@ func TestWaitingSeatHasNobodyToAsk(t *testing.T) {
 	assert.Equal(t, []string{"b2"}, got.Record)
 	assert.Equal(t, &store.Request{Kind: "takeback", Seat: 1, To: 0}, got.Request)
 }
+
+// A stored game outlives the games the server plays: another server on the
+// same store whose library changed the game's variant says so (the rules
+// changed; the record still plays), and where the variant is gone or the
+// record no longer plays, answers 409 game-changed saying why, not 500.
+func TestStoredGameOfChangedGames(t *testing.T) {
+	st := newMemStore()
+	ts := newTestServer(t, st)
+	g := ts.create(`{"game": "tsoro", "variants": ["4x8"], "hold": [1, 2]}`)
+	s1, s2 := ts.both(g)
+	ts.play(g.ID, []string{s1, s2}, "a1", "d1", "a8")
+	assert.NotContains(t, ts.ask("GET", "/api/games/"+g.ID, "").body, "rules_changed")
+
+	changed := func(variants string) *testServer { return changedServer(t, st, "tsoro", variants) }
+	// 4x8 now plays one bonus capture: the record still plays.
+	a := changed("variants:\n  4x8: {params: {holes: 8, bonus: 1}}\n").ask("GET", "/api/games/"+g.ID, "")
+	require.Equal(t, http.StatusOK, a.status, a.body)
+	assert.Contains(t, a.body, `"rules_changed":true`)
+
+	for _, tc := range []struct{ name, variants, why string }{
+		{"the variant dropped", "variants:\n  4x8: null\n", `unknown variant \"4x8\"`},
+		{"a smaller board", "variants:\n  4x8: {params: {holes: 6}}\n", `replaying move 2 \"d1\" of the stored record: illegal token`},
+	} {
+		a := changed(tc.variants).ask("GET", "/api/games/"+g.ID, "")
+		assert.Equal(t, http.StatusConflict, a.status, tc.name)
+		assert.Equal(t, codeGameChanged, a.code, tc.name)
+		assert.Contains(t, a.body, "this game of tsoro can no longer be opened here: the server's games have changed since it was made", tc.name)
+		assert.Contains(t, a.body, tc.why, tc.name)
+	}
+}
+
+// changedServer is a test server on st whose library is the shipped games
+// with game's variants file replaced by variants.
+func changedServer(t *testing.T, st store.Store, game, variants string) *testServer {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, game), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, game, "variants.yaml"), []byte(variants), 0o644))
+	l := lib()
+	require.NoError(t, l.AddDir(dir))
+	return newTestServerOf(t, l, st)
+}

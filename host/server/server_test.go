@@ -38,12 +38,18 @@ var testLimits = Limits{GamesPerMinute: 1 << 20, RequestsPerSecond: 1 << 20, Cli
 
 func newTestServer(t *testing.T, st store.Store, opts ...Option) *testServer {
 	t.Helper()
+	return newTestServerOf(t, lib(), st, opts...)
+}
+
+// newTestServerOf is newTestServer playing the games of l.
+func newTestServerOf(t *testing.T, l *host.Library, st store.Store, opts ...Option) *testServer {
+	t.Helper()
 	// The solutions the server makes go to a directory of the test's, and
 	// it solves small games only (a form shown prepares perfect play for
 	// the game in it, in the background: tests need not spend more).
 	opts = append([]Option{WithRules(docs.Rules), WithPollInterval(50 * time.Millisecond), WithLimits(testLimits), WithDefaultGame("tsoro"),
 		WithSolutionCache(t.TempDir()), WithPerfect(PerfectBudget{Positions: 20_000, Time: time.Minute, Memory: 64 << 20, SolvesPerMinute: 6})}, opts...)
-	s, err := New(lib(), st, opts...)
+	s, err := New(l, st, opts...)
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	return &testServer{t: t, srv: s, http: newHTTPTest(t, s), store: st}
