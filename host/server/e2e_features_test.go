@@ -189,3 +189,23 @@ func TestBrowserLossOnTime(t *testing.T) {
 	require.NotNil(t, got.Result)
 	assert.Equal(t, "time", got.Result.Method)
 }
+
+// TestBrowserRulesChanged: a game whose rules changed since it began (the
+// server's games were updated) says so under the status line; a game
+// whose rules are as they were does not.
+func TestBrowserRulesChanged(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	st := newMemStore()
+	ts := newTestServer(t, st)
+	g := ts.create(`{"game": "tsoro", "variants": ["4x8"], "hold": [1, 2]}`)
+	s1, s2 := ts.both(g)
+	ts.play(g.ID, []string{s1, s2}, "a1", "d1")
+	changed := changedServer(t, st, "tsoro", "variants:\n  4x8: {params: {holes: 8, bonus: 1}}\n")
+	b := newBrowser(t, changed.http.URL)
+	tb := openSeat(b, changed.http.URL, g.Seats[0].URL)
+	tb.waitFor(`!document.getElementById("ruleschanged").hidden`)
+	assert.Contains(t, tb.eval(`document.getElementById("ruleschanged").textContent`), "The rules of this game have changed since it began")
+	tb.screenshot("rules-changed")
+	same := openSeat(b, ts.http.URL, g.Seats[0].URL)
+	assert.Equal(t, "true", same.eval(`String(document.getElementById("ruleschanged").hidden)`))
+}

@@ -349,6 +349,7 @@ function statusLine() {
       }
     }
   }
+  $("ruleschanged").hidden = !live.rules_changed;
   s.dataset.ply = String(live.ply);
   s.dataset.shown = String(v.ply);
   s.dataset.over = String(Boolean(result(live)));
