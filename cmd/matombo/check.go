@@ -20,9 +20,9 @@ Validates a rule script as its author needs: SCRIPT is a NAME.lua (its
 folder is added as a folder of games and the game NAME checked; a
 variants.yaml and rules.md beside it count when the folder is the game's
 own folder, NAME/NAME.lua; elsewhere nothing reads them, and check notes
-it), DIR a game folder or a folder of games (each
-game in it is checked). Only those files are used, and the shipped games a
-script extends (matombo.extends), wherever the script is.
+it), DIR a game folder or a folder of games (each game in it is
+checked). Only those files are used, and the shipped games a script
+extends (matombo.extends), wherever the script is.
 
 For each game, in steps reported as ok or FAIL with the problems (with
 file:line where there is one):
