@@ -146,7 +146,12 @@ func (s *Server) playComputer(sg *store.Game) (again bool) {
 	g := e.game
 	e.mu.Unlock()
 	if err != nil {
-		s.log.Error("rebuilding a game for the computer", "id", sg.ID, "err", err)
+		var changed *changedError
+		if errors.As(err, &changed) {
+			s.log.Warn("a stored game the server's games can no longer open", "id", sg.ID, "err", err)
+		} else {
+			s.log.Error("rebuilding a game for the computer", "id", sg.ID, "err", err)
+		}
 		return false // the lease runs out; the game stays due for a server that can rebuild it
 	}
 	p := st.ToMove()
