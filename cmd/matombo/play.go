@@ -8,7 +8,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -364,10 +363,7 @@ func refusal(s *host.State, tok string, ill *host.IllegalMoveError) string {
 	if full := s.WhyNot(tok); strings.HasSuffix(full, "; "+ill.Reason) {
 		why = full // the script's words, when they explain this refusal
 	}
-	msg := diag.ClipText(strconv.Quote(ill.Token), diag.MaxTokenText) + " is not a legal move here"
-	if why != "" {
-		msg += ": " + why
-	}
+	msg := diag.NotLegalHere(ill.Token, why)
 	legal := strings.Join(ill.Legal, " ")
 	switch {
 	case ill.GameOver:

@@ -345,6 +345,18 @@ func (e *IllegalMoveError) Error() string {
 	return msg
 }
 
+// NotLegalHere is the sentence a person reads for a refused token: the
+// token quoted (its first MaxTokenText bytes), then why, when there is a
+// reason. The terminal and the browser board say it alike; the error's own
+// text (IllegalMoveError.Error) stays for programs and scenarios.
+func NotLegalHere(token, why string) string {
+	msg := ClipText(strconv.Quote(token), MaxTokenText) + " is not a legal move here"
+	if why != "" {
+		msg += ": " + why
+	}
+	return msg
+}
+
 // Bounds of the text an error quotes from its input, so that a message
 // stays readable (and a megabyte of input is not sent back in full).
 const (

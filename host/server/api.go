@@ -585,14 +585,13 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var ill *host.IllegalMoveError
 		if errors.As(err, &ill) || req.Token == "" {
-			msg := diag.ClipText(strconv.Quote(req.Token), diag.MaxTokenText) + " is not a legal move here"
 			// The rule it breaks, in the script's words, then which part
 			// of the token is wrong and what is possible.
-			if why := e.state.WhyNot(req.Token); why != "" {
-				msg += ": " + why
-			} else if ill != nil && ill.Reason != "" {
-				msg += ": " + ill.Reason
+			why := e.state.WhyNot(req.Token)
+			if why == "" && ill != nil {
+				why = ill.Reason
 			}
+			msg := diag.NotLegalHere(req.Token, why)
 			writeError(w, http.StatusUnprocessableEntity, apiError{Error: msg, Code: errorCode(err, codeIllegalToken), Legal: e.state.Legal()})
 			return
 		}
