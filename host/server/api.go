@@ -82,7 +82,13 @@ func encodeJSON(v any) []byte {
 	return b.Bytes()
 }
 
-func writeError(w http.ResponseWriter, status int, e apiError) { writeJSON(w, status, e) }
+// writeError answers an error. Its message keeps its first
+// diag.MaxMessageText bytes: a message may quote what the client sent (a
+// seat spec, a token, an id), and a client's kilobytes are not sent back.
+func writeError(w http.ResponseWriter, status int, e apiError) {
+	e.Error = diag.ClipText(e.Error, diag.MaxMessageText)
+	writeJSON(w, status, e)
+}
 
 // storeError answers a store error.
 func (s *Server) storeError(w http.ResponseWriter, err error, id string) {

@@ -339,6 +339,14 @@ func TestIllegalMoveSaysWhy(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, status)
 	assert.Contains(t, string(b), `more bytes cut) is not a legal move here`)
 	assert.Less(t, len(b), 4000, "%.200s", b)
+
+	// So is any text of the request a refusal quotes: a seat spec of
+	// 15 KB is named by its first 4 KiB.
+	a := ts.ask("POST", "/api/games", `{"game": "yematatu", "seats": ["human", "mcts:`+strings.Repeat("x", 15000)+`"]}`)
+	assert.Equal(t, http.StatusUnprocessableEntity, a.status)
+	assert.Equal(t, codeBadSeats, a.code)
+	assert.Contains(t, a.body, "more bytes cut")
+	assert.Less(t, len(a.body), 6000, "%.200s", a.body)
 }
 
 // A timed game's next clock starts after the time the pages take to show
