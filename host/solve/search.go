@@ -146,7 +146,7 @@ func solveSearch(ctx context.Context, g *host.Game, cfg *config) (*Solution, err
 	} else {
 		// Each move of the opening is valued exactly, and the opening's
 		// value is its best move's: searching the opening first as well
-		// made every board's search larger (docs/analysis.md).
+		// made every board's search larger (docs/solver-journal.md).
 		var best score
 		for i, m := range start.Moves() {
 			c := start.Clone()
@@ -761,7 +761,7 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 		// were); then by what the move banks for the mover; among moves
 		// that bank the same, by the cuts they made so far in this search
 		// (history), then the table's move (first, ahead of the history,
-		// it made the search larger: docs/analysis.md).
+		// it made the search larger: docs/solver-journal.md).
 		gain := kk.bank - k.bank
 		if !mover1 {
 			gain = -gain
