@@ -28,7 +28,7 @@ chosen and shown); a spec's own seed=N wins over --seed.
 
 Type a legal token to play it (several, separated by spaces, are played in
 turn), or one of:
-  help    show these commands
+  help    show these commands (? too)
   legal   list the legal tokens
   undo    take back the last decision (against a computer player: back
           to your own last decision)
@@ -36,7 +36,7 @@ turn), or one of:
   resign  resign the game: the other player wins
   draw    offer a draw: the other player accepts or declines it (a
           computer player plays on)
-  quit    end the session
+  quit    end the session (q and exit too)
 The session also ends at the end of the input. At the end of the game the
 result and the record are shown.
 
@@ -47,13 +47,13 @@ Players (options after a colon, separated by commas, e.g. mcts:time=500ms):
 // playHelp is what the help command of a session prints.
 const playHelp = `Type a legal token to play it (several separated by spaces are played in turn;
 the decisions of one turn may be written as one word, such as 22x15x8), or:
-  help    show these commands
+  help    show these commands (? too)
   legal   list the legal tokens
   undo    take back the last decision (against a computer: back to your own)
   record  show the game record so far
   resign  resign the game
   draw    offer a draw to the other player
-  quit    end the session`
+  quit    end the session (q and exit too)`
 
 // streamSeed is the second word of the PCG seed of every random player; it
 // is the one package verify uses, so the random game selfplay plays for a
@@ -327,7 +327,7 @@ func (ss *session) handle(word string) (bool, error) {
 		return ss.resign(), nil
 	case "draw":
 		return ss.offerDraw()
-	case "quit", "exit":
+	case "quit", "q", "exit":
 		fmt.Fprintf(w, "Quit after %s.\nRecord: %s\n", plural(len(ss.record), "decision"), recordText(ss.record))
 		return true, nil
 	default:

@@ -74,6 +74,19 @@ func TestPlayUndo(t *testing.T) {
 	assert.Contains(t, r.stdout, "Record: (no decisions yet)\n")
 }
 
+// TestPlayQuitWords checks that each word for quit ends the session
+// with the record, and that a legal token is played before any command.
+func TestPlayQuitWords(t *testing.T) {
+	for _, word := range []string{"quit", "q", "exit"} {
+		t.Run(word, func(t *testing.T) {
+			r := matombo(t, "b2\n"+word+"\nc1\n", "play", "yematatu", "--p2", "human")
+			require.Equal(t, exitOK, r.code, r.stderr)
+			assert.Contains(t, r.stdout, "P2> "+word+"\nQuit after 1 decision.\nRecord: b2\n")
+			assert.NotContains(t, r.stdout, "plays c1")
+		})
+	}
+}
+
 // The hands are shown to players only where the script shows them: Tsoro
 // Yematatu's pieces to place are, draughts' supply of crowns
 // (hand_label = false) is not, though trace, for script authors, shows
