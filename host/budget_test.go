@@ -264,3 +264,43 @@ func errorsAsBudget(err error) *BudgetError {
 	}
 	return nil
 }
+
+// What a table's hash part holds is charged as gopher-lua allocates it
+// (see memwalk): a script's first field of an empty table makes room for
+// 32 keys (2.7 KiB), and a key set and then cleared stays in the table's
+// key list, with its string, for as long as the table lives. Each case
+// keeps more in an upvalue at every call; the game must fail with a
+// memory BudgetError before it holds a few budgets. Before, the first
+// case held 60 MiB under a 4 MiB budget and the others grew without
+// bound, unseen (a table whose keys were all cleared counted nothing).
+func TestMemoryOfHashPartsIsCharged(t *testing.T) {
+	const limit = 4 << 20
+	for _, c := range []struct {
+		name    string
+		play    string
+		perCall int // bytes a call adds, as measured (see memwalk's TestHashPartsCount)
+	}{
+		{"a field of each new table", `for i = 1, 2000 do local x = {} x.f = i kept[#kept + 1] = x end`, 2000 * 2741},
+		{"string keys set and cleared", `for i = 1, 1000 do local k = string.rep("k", 1024) .. n n = n + 1 kept[k] = true kept[k] = nil end`, 1000 * (1040 + 100)},
+		{"number keys set and cleared", `for i = 1, 20000 do kept[n + 0.5] = true kept[n + 0.5] = nil n = n + 1 end`, 20000 * 85},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := replaceOnce(miniSource("hash", `local kept, n = {}, 0`), `play = function(p, kind, s) m.finish(0, "done") end`,
+				"play = function(p, kind, s) "+c.play+" end")
+			g, err := loadSource(t, "hash", src, WithLimits(Limits{Memory: limit}))
+			require.NoError(t, err)
+			s := g.Start()
+			var first error
+			calls := 0
+			for ; calls < 200 && first == nil; calls++ {
+				first = s.Play("a1")
+			}
+			var be *BudgetError
+			require.ErrorAs(t, first, &be, "the game holds %d MiB after %d calls", calls*c.perCall>>20, calls)
+			assert.Equal(t, BudgetMemory, be.Budget)
+			assert.Contains(t, first.Error(), "hash.lua")
+			t.Logf("failed at call %d (%d KiB kept): %v", calls, (calls-1)*c.perCall>>10, first)
+			assert.LessOrEqual(t, (calls-1)*c.perCall, 4*limit, "kept within a few budgets")
+		})
+	}
+}

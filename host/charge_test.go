@@ -32,7 +32,9 @@ func TestLibraryWorkIsChargedToSteps(t *testing.T) {
 		{"print", `local s = string.rep("x", 1000000)`, `print(s)`, 1000000 / 64},
 		{"string.format", `local s = string.rep("x", 400000)`, `local f = string.format("%s%s", s, s)`, 800000 / 64},
 		{"string.upper", `local s = string.rep("x", 1000000)`, `local u = s:upper()`, 1000000 / 64},
-		{"string.find with backtracking", `local s = string.rep("a", 2000)`, `local i = string.find(s, "a*b")`, 4000000 / 16},
+		{"string.find with backtracking", `local s = string.rep("a", 1000)`, `local i = string.find(s, "a*b")`, 3000000 / 16},
+		{"string.find with optional items", `local s = string.rep("a", 200)`, `local i = string.find(s, "a?a?a?a?a?a?a?a?a?b")`, 200 * 512 * 19 / 16},
+		{"string.find with a long pattern", `local s = string.rep("a", 3000)`, `local i = string.find(s, string.rep("a", 1000) .. "b")`, 3000 * 1000 / 16},
 		{"string.match", `local s = string.rep("a", 20000)`, `local x = string.match(s, "b")`, 20000 / 64},
 		{"string.gmatch", `local s = string.rep("a", 20000)`, `local it = string.gmatch(s, "b")`, 20000 / 64},
 		{"string.gsub", `local s = string.rep("a", 20000)`, `local r = string.gsub(s, "a", "bb")`, 40000 / 64},
@@ -46,6 +48,11 @@ func TestLibraryWorkIsChargedToSteps(t *testing.T) {
 		{"table.sort", `local t = {} for i = 1, 20000 do t[i] = i end`, `table.sort(t)`, 20000 * 15 / 4},
 		{"table.maxn", `local t = {} for i = 1, 20000 do t[i] = i end`, `local n = table.maxn(t)`, 20000 / 4},
 		{"tonumber", `local s = string.rep("1", 1000000)`, `local n = tonumber(s)`, 1000000 / 64},
+		// The operator is no library function, but builds strings in Go
+		// all the same (concat.go).
+		{"the .. operator", `local s = string.rep("x", 1000000)`, `local c = s .. "y"`, 1000000 / 64},
+		{"a chain of .. with numbers", `local s = string.rep("x", 500000)`, `local c = s .. 1 .. s .. 2.5`, 1000000 / 64},
+		{".. in a __concat result", `local s = string.rep("x", 1000000) local o = setmetatable({}, { __concat = function(a, b) return s end })`, `local c = "a" .. o .. "b"`, 1000000 / 64},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			turns := 0
@@ -84,4 +91,51 @@ func TestBigStringsInALoopStopByTheirSteps(t *testing.T) {
 	// strings, and print charges as much again.
 	assert.LessOrEqual(t, turns, DefaultSteps*64/1000000/2)
 	t.Logf("%d strings of a MiB before: %v", turns, err)
+}
+
+// The ".." operator is run by the sandbox's function (see
+// luavm/concat.go), which must behave as gopher-lua's operator: the
+// operands evaluated left to right, joined right to left, a run of
+// strings and numbers at once, __concat asked for any other pair, and
+// an error naming the script's line for a value that cannot be joined.
+func TestConcatOperator(t *testing.T) {
+	for _, c := range []struct {
+		name, prelude, expr string
+		want                string // the result, or the error's text
+		fails               bool
+	}{
+		{"strings", ``, `"a" .. "b"`, "ab", false},
+		{"numbers", ``, `1 .. 2 .. 0.5 .. -3`, "120.5-3", false},
+		{"a long chain", ``, `"a" .. "b" .. "c" .. "d" .. "e" .. 1 .. "f"`, "abcde1f", false},
+		{"parenthesized", ``, `("a" .. "b") .. ("c" .. "d")`, "abcd", false},
+		{"in a condition", ``, `("a" .. "b" == "ab") and "yes" or "no"`, "yes", false},
+		{"in arguments", ``, `string.format("%s|%s", "a" .. "b", "c" .. 1)`, "ab|c1", false},
+		{"returned", `local function f(x) return x .. "!" end`, `f("hi") .. f(1)`, "hi!1!", false},
+		{"a method call", `local o = { n = "x" } function o:f(y) return self.n .. y end`, `o:f("y") .. o:f(1)`, "xyx1", false},
+		{"evaluated left to right", `local log = "" local function v(x) log = log .. x return x end`, `v("a") .. v("b") .. v("c") .. "|" .. log`, "abc|abc", false},
+		{"__concat right to left", `local log = {} local mt = { __concat = function(a, b) local x = type(a) == "table" and a.n or a local y = type(b) == "table" and b.n or b log[#log + 1] = x .. "+" .. y return x .. y end } local function o(n) return setmetatable({ n = n }, mt) end`, `(function() local r = "a" .. o("B") .. "c" .. o("D") return r .. "|" .. table.concat(log, ",") end)()`, "aBcD|c+D,B+cD", false},
+		{"__concat of the right operand", `local o = setmetatable({}, { __concat = function(a, b) return "meta" end })`, `"x" .. o`, "meta", false},
+		{"the string metatable", ``, `("x"):rep(2) .. ("y"):upper()`, "xxY", false},
+		{"nil", ``, `"a" .. nil`, "cannot perform concat operation between string and nil", true},
+		{"a table", ``, `{} .. "a"`, "cannot perform concat operation between table and string", true},
+		{"a boolean in a chain", ``, `"a" .. "b" .. true .. "c"`, "cannot perform concat operation between boolean and string", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := replaceOnce(miniSource("cat", ""), `play = function(p, kind, s) m.finish(0, "done") end`,
+				"play = function(p, kind, s)\n"+c.prelude+"\nlocal got = "+c.expr+"\nm.set_count(\"b1\", #got) error(\"got: \" .. got)\nend")
+			g, err := loadSource(t, "cat", src)
+			require.NoError(t, err)
+			err = g.Start().Play("a1")
+			require.Error(t, err)
+			var se *ScriptError
+			require.ErrorAs(t, err, &se)
+			assert.True(t, strings.HasSuffix(se.Pos.File, "cat.lua"), "%v", err)
+			if c.fails {
+				assert.Contains(t, err.Error(), c.want)
+				assert.Equal(t, 11+strings.Count(c.prelude, "\n"), se.Pos.Line, "the line of the expression: %v", err)
+				return
+			}
+			assert.Contains(t, err.Error(), "got: "+c.want+" ", "%v", err)
+		})
+	}
 }

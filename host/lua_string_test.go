@@ -165,3 +165,37 @@ func TestUnpackAndByteBounds(t *testing.T) {
 		}
 	}
 }
+
+// The pattern matcher runs in Go, where the time budget cannot stop it: a
+// match whose worst case is too costly is refused before it runs, and
+// every match is charged its worst case. The worst case counts the
+// pattern's length, its optional items (each doubles the ways to match)
+// and its %b and back-reference items (each scans the subject), not only
+// its repetition items: each pattern here took minutes (the first
+// forever) or ran to the time guard in a loop, refused or charged nothing.
+func TestPatternWorstCases(t *testing.T) {
+	g := loadTest(t, "probe")
+	s := g.Start()
+	for _, c := range []struct{ name, code string }{
+		{"optional items", `return string.find(string.rep("a", 40), string.rep("a?", 40) .. "b")`},
+		{"optional items anchored", `return string.match(string.rep("a", 60), "^" .. string.rep("a?", 30) .. "b")`},
+		{"a balance over every start", `return string.find(string.rep("(", 65536), "%b()")`},
+		{"a back-reference", `return string.find(string.rep("a", 65536), "(" .. string.rep("a", 500) .. ")%1b")`},
+		{"a long pattern", `return string.find(string.rep("a", 65536), string.rep("a", 1023) .. "b")`},
+		{"long character sets", `return string.match(string.rep("a", 65536), string.rep("[%a%d%s%p%c%l%u%w%x]", 40) .. "b")`},
+		{"gmatch", `return string.gmatch(string.rep("(", 65536), "%b()")`},
+		{"gsub", `return string.gsub(string.rep("a", 50), string.rep("a?", 30) .. "b", "")`},
+		{"repetition items", `return string.find(string.rep("a", 3000), "a*a*b")`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := evalLua(g, s, c.code)
+			var be *BudgetError
+			require.ErrorAs(t, err, &be)
+			assert.Equal(t, Budget("pattern"), be.Budget, "%v", err)
+		})
+	}
+	// Ordinary patterns over ordinary strings pass.
+	got, err := evalLua(g, s, `return {string.match("K12-4", "^(K?)(%d+)%-?(%d*)$")}, {string.find("a(b(c)d)e", "%b()")}, (string.gsub("x y  z", "%s+", "")), string.match("abab", "(ab)%1")`)
+	require.NoError(t, err)
+	assert.Equal(t, []any{[]any{"K", "12", "4"}, []any{2, 8}, "xyz", "ab"}, fromLuaAll(got))
+}

@@ -256,7 +256,7 @@ func TestFastPathsAgree(t *testing.T) {
 				for li := range skip {
 					skip[li] = rng.IntN(4) == 0
 				}
-				for _, k := range []int{2, 3, 4} {
+				for _, k := range []int{-1, 0, 1, 2, 3, 4} { // k < 1 too: no caller may reach a fast path with it
 					for _, sk := range [][]bool{nil, skip} {
 						for site := -1; site < b.NumSites(); site++ {
 							for _, anywhere := range []bool{false, true} {

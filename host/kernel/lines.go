@@ -30,7 +30,9 @@ func (c *Ctx) LineRun(p, site, k int, anywhere bool, skip []bool) (li, end, run 
 			return -1, 0, 0, err
 		}
 		p32 := int32(p)
-		if L := b.lineLen; L == k && skip == nil { // whole lines, all of one length: the commonest case
+		// lineLen is 0 when the lines' lengths differ (and there is no
+		// flatAt then), so k must be positive to take this path.
+		if L := b.lineLen; L > 0 && L == k && skip == nil { // whole lines, all of one length: the commonest case
 			flat := b.flatAt[site]
 			if L == 3 {
 				for j, n := 0, 0; j+2 < len(flat); j, n = j+3, n+1 {

@@ -50,6 +50,7 @@ func Compile(file string, src []byte) (*lua.FunctionProto, error) {
 		}
 		return nil, d.Err()
 	}
+	rewriteConcat(chunk)
 	proto, err := lua.Compile(chunk, file)
 	if err != nil {
 		var ce *lua.CompileError

@@ -10,8 +10,8 @@ import (
 // field means its default.
 //
 // The primary budget is Steps: a count of Lua instructions, with the host's
-// primitives and the library functions charging steps for the work they do
-// in Go (bytes built, values pushed, table elements walked). It does not
+// primitives, the library functions and the .. operator charging steps for
+// the work they do in Go (bytes built, values pushed, table elements walked). It does not
 // depend on the machine or its load, so the same script, state and move
 // pass or fail identically everywhere. Time is only a guard against a hang
 // the step count cannot see. Memory is charged to the game whose scripts

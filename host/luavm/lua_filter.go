@@ -199,6 +199,10 @@ func (vm *Machine) inARow(L *lua.LState) (line []int32, end, run int) {
 	p := vm.player(L, 1)
 	site := vm.optSite(L, 2)
 	k := vm.argInt(L, 3)
+	if k < 1 {
+		// As the native rules' length: a run has at least one site.
+		L.ArgError(3, fmt.Sprintf("a run of at least 1 site expected, got %d", k))
+	}
 	line, end, run, err := vm.ctx.InARow(p, site, k, false)
 	vm.check(L, err)
 	return line, end, run

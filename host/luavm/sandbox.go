@@ -126,6 +126,8 @@ func (vm *Machine) newSandbox(lim Limits) *lua.LState {
 		return int(count)
 	}))
 	globals.RawSetString("print", L.NewFunction(vm.print))
+	// The scripts' ".." operator, charged by the bytes it builds (concat.go).
+	globals.RawSetString(concatGlobal, L.NewFunction(vm.concat))
 	// Errors raised and caught are charged by their cost (lua_pcall.go).
 	vm.trampoline = vm.newTrampoline(L)
 	globals.RawSetString("pcall", L.NewFunction(vm.pcall))

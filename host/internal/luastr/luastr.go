@@ -192,7 +192,7 @@ func wrapString(L *lua.LState, str *lua.LTable, lim Limits, b Budget) {
 		if !plain {
 			if work = patternWork(len(s), p); work > maxPatternWork {
 				b.Exceeded(L, "pattern", fmt.Sprintf("%.0e steps", float64(maxPatternWork)),
-					fmt.Sprintf("string.%s with %d repetition items over %d bytes could take %.1e steps (the matcher backtracks in Go, where the time budget cannot stop it)", name, quantifiers(p), len(s), work))
+					fmt.Sprintf("string.%s with %s over %d bytes could take %.1e steps (the matcher backtracks in Go, where the time budget cannot stop it)", name, shapeOf(p), len(s), work))
 			}
 		}
 		// The matcher's worst case is charged: what it really does
@@ -829,33 +829,64 @@ func (s strLib) concat(L *lua.LState) int {
 }
 
 // maxPatternWork bounds the worst-case steps of one pattern match. Lua
-// patterns backtrack: with q repetition items (*, + or -) a match over n
-// bytes can take about n^(q+1) steps, run by gopher-lua in Go where the
-// time budget cannot interrupt them (about 50 ns a step).
+// patterns backtrack, and gopher-lua's matcher runs in Go where the time
+// budget cannot interrupt it (about 50 ns a step): see patternWork.
 const maxPatternWork = 4e6
 
-// patternWork is the worst-case number of steps of matching pattern p over
-// n bytes.
-func patternWork(n int, p string) float64 {
-	q := quantifiers(p)
-	if q == 0 {
-		return float64(n)
-	}
-	e := q + 1
-	if strings.HasPrefix(p, "^") {
-		e = q
-	}
-	return math.Pow(float64(max(n, 1)), float64(e))
+// patternShape is what makes matching a pattern costly: its repetition
+// items (*, + and -, each of which may take 0 to n bytes), its optional
+// items (?, each tried with and without its byte) and its items that
+// scan the subject (%b balances, %1 to %9 back-references), besides its
+// length.
+type patternShape struct {
+	loops, optionals, scans int
 }
 
-// quantifiers counts the repetition items * + - of a Lua pattern, outside
-// character classes and escapes.
-func quantifiers(p string) int {
-	q := 0
+func (sh patternShape) String() string {
+	return fmt.Sprintf("%d repetition items, %d optional items and %d %%b or back-reference items", sh.loops, sh.optionals, sh.scans)
+}
+
+// patternWork is the worst-case number of steps of matching pattern p
+// over n bytes, as gopher-lua's matcher (package pm) runs it: from each
+// start (every byte, or the first only for a pattern anchored with ^) it
+// may follow each way the repetition items can split the subject ((n+1)
+// per item) and each choice of the optional items (2 per item), and each
+// way costs up to the pattern's length in steps (an item's character set
+// is tested class by class) plus a scan of the subject for each %b or
+// back-reference. A pattern of a thousand characters, "%b()" over a
+// string of open parentheses, or forty "a?" before a "b" are costly
+// without any repetition item: the last takes 2^40 steps per start.
+func patternWork(n int, p string) float64 {
+	sh := shapeOf(p)
+	starts := float64(n + 1)
+	if strings.HasPrefix(p, "^") {
+		starts = 1
+	}
+	ways := math.Pow(float64(n+1), float64(sh.loops)) * math.Pow(2, float64(sh.optionals))
+	return starts * ways * (float64(len(p)) + float64(sh.scans)*float64(n))
+}
+
+// shapeOf reads a Lua pattern's items as gopher-lua's parser (package pm)
+// does: a quantifier after a single-character item (a character, a class,
+// a set or .) repeats it, elsewhere it is a plain character.
+func shapeOf(p string) patternShape {
+	var sh patternShape
+	single := false // the previous item is a single-character item
 	for i := 0; i < len(p); i++ {
-		switch p[i] {
+		switch c := p[i]; c {
 		case '%':
 			i++
+			switch {
+			case i < len(p) && p[i] >= '1' && p[i] <= '9':
+				sh.scans++
+				single = false
+			case i < len(p) && p[i] == 'b':
+				sh.scans++
+				i += 2 // the two delimiters
+				single = false
+			default:
+				single = true
+			}
 		case '[':
 			i++
 			if i < len(p) && p[i] == '^' {
@@ -870,13 +901,27 @@ func quantifiers(p string) int {
 				}
 				i++
 			}
-		case '*', '+', '-':
-			if i > 0 {
-				q++
+			single = true
+		case '*', '+', '-', '?':
+			if !single {
+				single = true // a plain character
+				continue
 			}
+			if c == '?' {
+				sh.optionals++
+			} else {
+				sh.loops++
+			}
+			single = false
+		case '(', ')':
+			single = false
+		case '^':
+			single = i > 0
+		default:
+			single = true
 		}
 	}
-	return q
+	return sh
 }
 
 // Describe names a value for an error message: its type, and its value

@@ -23,11 +23,24 @@ import (
 )
 
 // Estimated sizes of gopher-lua's values, in bytes.
+//
+// A table's hash part is two Go maps and a key list: the first key makes
+// them (the map of string keys with room for 32, 2.7 KiB in all when a
+// script sets a field of an empty table, 0.7 KiB for a table constructor
+// with one field, which sizes it), and each key costs its map slots and
+// list entry (115 to 185 bytes with the maps' growth). gopher-lua never
+// removes a key from its key list (nor the maps' room), so a key set and
+// then cleared still costs about 100 bytes and keeps its string alive:
+// what counts is every key the table ever had. Measured with Go 1.26 and
+// gopher-lua v1.1.2; the estimate is within about 2.5 times of the real
+// size of any table (TestHashPartsCount).
 const (
-	sizeTable     = 96 // the LTable struct and its headers
-	sizeSlot      = 16 // one LValue in the array part
-	sizeEntry     = 56 // one entry of the hash part (map slot, key list, index)
-	sizeString    = 16 // the string header
+	sizeTable     = 96  // the LTable struct and its headers
+	sizeSlot      = 16  // one LValue in the array part
+	sizeHash      = 512 // a hash part: the key list, its index, the map of other keys
+	sizeStrHash   = 896 // the map of string keys, besides
+	sizeEntry     = 128 // one key the hash part ever had (map slot, key list, index)
+	sizeString    = 16  // the string header
 	sizeFunction  = 80
 	sizeUpvalue   = 48
 	sizeUserData  = 64
@@ -39,9 +52,9 @@ const (
 // Check reports it and the host refuses to load games, rather than
 // measuring nothing or guessing.
 type luaInternals struct {
-	reg, regArray                 int // field indexes
-	tabArray, tabDict, tabStrdict []int
-	err                           error
+	reg, regArray                          int // field indexes
+	tabArray, tabDict, tabStrdict, tabKeys []int
+	err                                    error
 }
 
 var internals = func() luaInternals {
@@ -65,9 +78,9 @@ var internals = func() luaInternals {
 		name  string
 		kind  reflect.Kind
 		index *[]int
-	}{{"array", reflect.Slice, &in.tabArray}, {"dict", reflect.Map, &in.tabDict}, {"strdict", reflect.Map, &in.tabStrdict}} {
+	}{{"array", reflect.Slice, &in.tabArray}, {"dict", reflect.Map, &in.tabDict}, {"strdict", reflect.Map, &in.tabStrdict}, {"keys", reflect.Slice, &in.tabKeys}} {
 		f, ok := tt.FieldByName(c.name)
-		if !ok || f.Type.Kind() != c.kind {
+		if !ok || f.Type.Kind() != c.kind || c.kind == reflect.Slice && f.Type != reflect.TypeOf([]lua.LValue(nil)) {
 			in.err = errors.New("LTable." + c.name + " (a " + c.kind.String() + ") is missing")
 			return in
 		}
@@ -170,10 +183,25 @@ func (w *memWalk) table(t *lua.LTable) {
 	w.total += sizeTable
 	v := reflect.ValueOf(t)
 	w.total += sizeSlot * uint64(field(v, internals.tabArray).Cap())
-	w.total += sizeEntry * uint64(field(v, internals.tabDict).Len()+field(v, internals.tabStrdict).Len())
+	dict, strdict := field(v, internals.tabDict), field(v, internals.tabStrdict)
+	keys := field(v, internals.tabKeys).Interface().([]lua.LValue)
+	if !dict.IsNil() || !strdict.IsNil() || keys != nil {
+		w.total += sizeHash
+		if !strdict.IsNil() {
+			w.total += sizeStrHash
+		}
+		w.total += sizeEntry * uint64(max(len(keys), dict.Len()+strdict.Len()))
+	}
 	w.add(t.Metatable)
-	t.ForEach(func(k, val lua.LValue) {
+	// The key list holds every key the hash part ever had, cleared ones
+	// too (see sizeEntry); the array part's keys are numbers.
+	for _, k := range keys {
 		w.add(k)
+	}
+	t.ForEach(func(k, val lua.LValue) {
+		if keys == nil {
+			w.add(k)
+		}
 		w.add(val)
 	})
 }
