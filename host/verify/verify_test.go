@@ -102,3 +102,84 @@ func TestCheck(t *testing.T) {
 		assert.True(t, st.Skipped, st.Name)
 	}
 }
+
+func TestChecked(t *testing.T) {
+	for _, tt := range []struct {
+		ply  int
+		want bool
+	}{
+		{0, true}, {1, true}, {255, true}, {256, true}, {257, false}, {511, false},
+		{512, true}, {513, false}, {1024, true}, {3000, false}, {65536, true}, {100000, false},
+	} {
+		assert.Equal(t, tt.want, Checked(tt.ply), "ply %d", tt.ply)
+	}
+}
+
+// loadSource loads the game name from one script.
+func loadSource(t *testing.T, name, src string) (*host.Library, *host.Game) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name+".lua"), []byte(src), 0o644))
+	lib := host.NewLibrary()
+	require.NoError(t, lib.AddDir(filepath.Dir(dir)))
+	g, err := lib.Load(name)
+	require.NoError(t, err)
+	return lib, g
+}
+
+// endless is a game that never ends. With DRIFT its play function moves
+// a1's counter to b3 at every 1000th call of the script's machine, which a
+// replay on fresh machines reaches at another ply than the first play
+// (whose thorough checks play on copies too).
+const endless = `local m = matombo
+m.declare { name = "endless" }
+m.board { rows = { "a", "b" }, columns = 3 }
+local K = m.move("k", "{1}")
+local calls = 0
+return {
+  setup = function() m.set_count("a1", 1) m.set_count("a2", 1) end,
+  legal = function(p) m.emit(K, "a1") m.emit(K, "a2") end,
+  play = function(p, kind, s)
+    calls = calls + 1
+    if DRIFT and calls % 1000 == 0 then -- a1's counter moves to b3: the counters are kept
+      m.set_count("b3", m.count("b3") + m.count("a1"))
+      m.set_count("a1", 0)
+    end
+  end,
+}
+`
+
+// A game that never ends is checked thoroughly and replayed at the plies
+// Checked names, not at every one: its JSON holds its history, so every
+// check of every state cost the square of its length (20,000 plies took
+// minutes).
+func TestEndlessGameCheckedInLinearTime(t *testing.T) {
+	lib, g := loadSource(t, "endless", strings.Replace(endless, "DRIFT and ", "false and ", 1))
+	st, probs := Run(g, Options{Games: 1, MaxPlies: 20000, Thorough: true, Replay: true,
+		Reload: func() (*host.Game, error) { return lib.Load("endless") }})
+	require.Len(t, probs, 1, "%v", probs)
+	assert.Contains(t, probs[0].Msg, "the game did not end within 20000 plies")
+	assert.Equal(t, 1, st.Unfinished)
+	assert.Equal(t, 20000, st.Plies)
+	assert.Equal(t, 257+6, st.Checked, "plies 0 to 256, then 512, 1024, ... 16384")
+}
+
+// The replay still finds a state that differs from the first play's, at
+// the first ply it compares after the difference.
+func TestReplayFindsLateDifference(t *testing.T) {
+	lib, g := loadSource(t, "endless", strings.Replace(endless, "DRIFT and ", "true and ", 1))
+	_, probs := Run(g, Options{Games: 1, MaxPlies: 3000, Thorough: true, Replay: true,
+		Reload: func() (*host.Game, error) { return lib.Load("endless") }})
+	var replay *Problem
+	for i := range probs {
+		if strings.HasPrefix(probs[i].Msg, "replay:") {
+			replay = &probs[i]
+		}
+	}
+	require.NotNil(t, replay, "%v", probs)
+	var after int
+	_, err := fmt.Sscanf(replay.Msg, "replay: the state after token %d", &after)
+	require.NoError(t, err, replay.Msg)
+	assert.True(t, Checked(after) || after == 3000, "a difference is found at a compared ply, not %d", after)
+}
