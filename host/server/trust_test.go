@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -823,5 +824,66 @@ func TestReplayStopsWithItsContext(t *testing.T) {
 		require.NoError(t, err)
 		a, _ := json.Marshal(st)
 		require.JSONEq(t, string(stateAfter(t, "gore", nil, other[:ply])), string(a), "ply %d", ply)
+	}
+}
+
+// countingStore is a store in memory that counts its reads of a game.
+type countingStore struct {
+	*store.Memory
+	gets atomic.Int64
+}
+
+func (c *countingStore) Get(ctx context.Context, id string) (*store.Game, error) {
+	c.gets.Add(1)
+	return c.Memory.Get(ctx, id)
+}
+
+// Many event streams on one game share the work of a change: one read of
+// the store and one event per ply, not one per stream (each stream
+// reading and encoding the game for itself made a move on a game with a
+// thousand watchers cost seconds, and the mover and every other game
+// waited behind it). Every stream still gets every state.
+func TestEventStreamsShareWork(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		streams int
+		moves   []string
+	}{
+		{"one move", 16, []string{"b2"}},
+		{"three moves", 24, []string{"b2", "c1", "a1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := &countingStore{Memory: newMemStore()}
+			ts := newTestServer(t, st)
+			g := ts.create(`{"game": "yematatu", "hold": [1, 2]}`)
+			seats := ts.seatsOf(g)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			streams := make([]*sseReader, tc.streams)
+			for i := range streams {
+				streams[i] = ts.events(ctx, g.ID)
+				id, _ := streams[i].next()
+				require.Equal(t, "0", id)
+			}
+			before := st.gets.Load()
+			for ply, tok := range tc.moves {
+				status, b := ts.move(g.ID, tok, ply, seats[ply%2])
+				require.Equal(t, http.StatusOK, status, "%s", b)
+				var first []byte
+				for i, ev := range streams {
+					id, got := ev.next()
+					require.Equal(t, strconv.Itoa(ply+1), id, "stream %d", i)
+					require.Equal(t, tc.moves[:ply+1], got.Record, "stream %d", i)
+					if first == nil {
+						first = got.State
+					}
+					assert.JSONEq(t, string(first), string(got.State))
+				}
+			}
+			// A read for each change notified (the creation's may come
+			// late), however many streams: far fewer than one a stream.
+			reads := st.gets.Load() - before
+			assert.Less(t, reads, int64(tc.streams/2), "store reads for %d moves watched by %d streams", len(tc.moves), tc.streams)
+		})
 	}
 }
