@@ -9,7 +9,7 @@ import "github.com/matombo/matombo/host"
 // host.ErrorCodes lists them); the server's own refusals have these, the
 // host's where they mean the same.
 const (
-	codeBadRequest    = "bad-request"            // 400: malformed JSON, an unknown field, a missing ply, a bad query
+	codeBadRequest    = "bad-request"            // 400: malformed JSON, an unknown field, a key given twice, a body not UTF-8, a missing ply, a bad query
 	codeBodyTooLarge  = "body-too-large"         // 413: a body over the server's limit
 	codeMediaType     = "unsupported-media-type" // 415: a change not sent as JSON
 	codeCrossSite     = "cross-site"             // 403: a request from a page of another site

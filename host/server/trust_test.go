@@ -887,3 +887,55 @@ func TestEventStreamsShareWork(t *testing.T) {
 		})
 	}
 }
+
+// A body that reads more than one way is refused with 400, on every
+// endpoint that reads one: a key given twice (encoding/json keeps the
+// last, another reader may keep the first), a field not named exactly as
+// the API writes it (encoding/json takes "GAME" for "game"), bytes that
+// are not UTF-8 (encoding/json reads U+FFFD), or nesting past any need.
+// The same bodies written plainly are taken.
+func TestAmbiguousJSONRefused(t *testing.T) {
+	ts := newTestServer(t, newMemStore())
+	g := ts.create(`{"game": "yematatu", "seats": ["human", "human"]}`)
+	s1 := secret(t, g.Seats[0].URL)
+	deep := strings.Repeat("[", 40) + strings.Repeat("]", 40)
+	game := "/api/games/" + g.ID
+	for _, tc := range []struct {
+		name, path, body, why string
+	}{
+		{"create: a key twice", "/api/games", `{"game": "tsoro", "game": "yematatu"}`, `"game" is given twice`},
+		{"create: a key twice in another case", "/api/games", `{"game": "tsoro", "Game": "yematatu"}`, `unknown field "Game"`},
+		{"create: a key in capitals", "/api/games", `{"GAME": "yematatu"}`, `unknown field "GAME"`},
+		{"create: a parameter twice", "/api/games", `{"game": "tsoro", "params": {"bonus": 1, "bonus": 3}}`, `"bonus" is given twice`},
+		{"create: a clock field twice", "/api/games", `{"game": "tsoro", "clock": {"initial": 60, "initial": 1}}`, `"initial" is given twice`},
+		{"create: a clock field in capitals", "/api/games", `{"game": "tsoro", "clock": {"Initial": 60}}`, `unknown field "Initial"`},
+		{"create: a key twice deep in a parameter", "/api/games", `{"game": "tsoro", "params": {"bonus": {"a": 1, "a": 2}}}`, `"a" is given twice`},
+		{"create: not UTF-8", "/api/games", "{\"game\": \"yematatu\xff\"}", "not UTF-8"},
+		{"create: nested too deep", "/api/games", `{"game": "tsoro", "params": {"bonus": ` + deep + `}}`, "deeper than"},
+		{"move: a token twice", game + "/moves", `{"token": "zz", "token": "b2", "ply": 0, "seat": "` + s1 + `"}`, `"token" is given twice`},
+		{"move: a seat in capitals", game + "/moves", `{"token": "b2", "ply": 0, "SEAT": "` + s1 + `"}`, `unknown field "SEAT"`},
+		{"move: a ply twice", game + "/moves", `{"token": "b2", "ply": 5, "ply": 0, "seat": "` + s1 + `"}`, `"ply" is given twice`},
+		{"takeback: an answer twice", game + "/takeback", `{"seat": "` + s1 + `", "ply": 0, "accept": false, "accept": true}`, `"accept" is given twice`},
+		{"draw: a seat twice", game + "/draw", `{"seat": "x", "seat": "` + s1 + `", "ply": 0}`, `"seat" is given twice`},
+		{"claim: an invitation twice", game + "/claim", `{"invite": "x", "invite": "y"}`, `"invite" is given twice`},
+		{"rematch: a seat in another case", game + "/rematch", `{"Seat": "` + s1 + `"}`, `unknown field "Seat"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, b := ts.do("POST", tc.path, tc.body)
+			assert.Equal(t, http.StatusBadRequest, status, "%s", b)
+			var e apiError
+			require.NoError(t, json.Unmarshal(b, &e), "%s", b)
+			assert.Equal(t, codeBadRequest, e.Code)
+			assert.Contains(t, e.Error, tc.why)
+		})
+	}
+	assert.Empty(t, ts.get(g.ID).Record, "no refused body moved")
+	for _, body := range []string{
+		`{"game": "tsoro", "params": {"bonus": 3}, "clock": {"initial": 60, "increment": 1}, "hold": [1]}`,
+		`{"game": "yematatu", "params": {"board": "square"}, "variants": [], "seats": ["human", "random"]}`,
+	} {
+		ts.create(body)
+	}
+	status, b := ts.move(g.ID, "b2", 0, s1)
+	assert.Equal(t, http.StatusOK, status, "%s", b)
+}
