@@ -939,3 +939,66 @@ func TestAmbiguousJSONRefused(t *testing.T) {
 	status, b := ts.move(g.ID, "b2", 0, s1)
 	assert.Equal(t, http.StatusOK, status, "%s", b)
 }
+
+// Every error answer is JSON with a code, the ones net/http writes by
+// itself in plain text too (the mux's 404 and 405 outside the API, the
+// file server's 404, a range past a file's end), with their status and
+// headers kept; the answers that are no errors are untouched.
+func TestEveryErrorIsJSON(t *testing.T) {
+	ts := newTestServer(t, newMemStore())
+	for _, tc := range []struct {
+		method, path, rng string
+		status            int
+		code, allow       string
+	}{
+		{"GET", "/nosuch", "", http.StatusNotFound, codeNotFound, ""},
+		{"POST", "/nosuch", "", http.StatusNotFound, codeNotFound, ""},
+		{"GET", "/g/", "", http.StatusNotFound, codeNotFound, ""},
+		{"GET", "/g/abc/def", "", http.StatusNotFound, codeNotFound, ""},
+		{"GET", "/static/nosuch.js", "", http.StatusNotFound, codeNotFound, ""},
+		{"HEAD", "/static/nosuch.js", "", http.StatusNotFound, "", ""},
+		{"POST", "/", "", http.StatusMethodNotAllowed, codeBadMethod, "GET, HEAD"},
+		{"DELETE", "/g/abc", "", http.StatusMethodNotAllowed, codeBadMethod, "GET, HEAD"},
+		{"PUT", "/static/app.js", "", http.StatusMethodNotAllowed, codeBadMethod, "GET, HEAD"},
+		{"OPTIONS", "/", "", http.StatusMethodNotAllowed, codeBadMethod, "GET, HEAD"},
+		{"GET", "/static/app.js", "bytes=99999999-", http.StatusRequestedRangeNotSatisfiable, codeBadRequest, ""},
+		{"GET", "/api/nosuch", "", http.StatusNotFound, codeNotFound, ""},
+	} {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			req, err := http.NewRequest(tc.method, ts.http.URL+tc.path, nil)
+			require.NoError(t, err)
+			if tc.method != "GET" && tc.method != "HEAD" {
+				req.Header.Set("Content-Type", "application/json")
+			}
+			if tc.rng != "" {
+				req.Header.Set("Range", tc.rng)
+			}
+			res, err := ts.http.Client().Do(req)
+			require.NoError(t, err)
+			defer res.Body.Close()
+			b, err := io.ReadAll(res.Body)
+			require.NoError(t, err)
+			assert.Equal(t, tc.status, res.StatusCode, "%s", b)
+			assert.Equal(t, "application/json; charset=utf-8", res.Header.Get("Content-Type"))
+			assert.Equal(t, tc.allow, res.Header.Get("Allow"))
+			if tc.method == "HEAD" {
+				assert.Empty(t, b)
+				return
+			}
+			var e apiError
+			require.NoError(t, json.Unmarshal(b, &e), "%s", b)
+			assert.Equal(t, tc.code, e.Code)
+			assert.NotEmpty(t, e.Error)
+		})
+	}
+	// Answers that are no errors are as they were.
+	for _, path := range []string{"/", "/static/app.js"} {
+		res, err := ts.http.Client().Get(ts.http.URL + path)
+		require.NoError(t, err)
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		assert.Equal(t, http.StatusOK, res.StatusCode)
+		assert.NotContains(t, res.Header.Get("Content-Type"), "json")
+		assert.NotEmpty(t, b)
+	}
+}
