@@ -11,6 +11,8 @@ import "github.com/matombo/matombo/host"
 const (
 	codeBadRequest    = "bad-request"            // 400: malformed JSON, an unknown field, a key given twice, a body not UTF-8, a missing ply, a bad query
 	codeBodyTooLarge  = "body-too-large"         // 413: a body over the server's limit
+	codeBigHeaders    = "headers-too-large"      // 431: request headers over the server's limit
+	codeBadProtocol   = "unsupported-protocol"   // 501, 505: a transfer coding or an HTTP version the server does not speak
 	codeMediaType     = "unsupported-media-type" // 415: a change not sent as JSON
 	codeCrossSite     = "cross-site"             // 403: a request from a page of another site
 	codeUnknownHost   = "unknown-host"           // 421: a Host the server does not answer for

@@ -283,8 +283,8 @@ func jsonErrors(next http.Handler) http.Handler {
 	})
 }
 
-// errorWriter turns an error answer written in plain text (http.Error)
-// into JSON.
+// errorWriter turns an error answer written in plain text (http.Error),
+// or with no body at all (the mux's answer to "GET *"), into JSON.
 type errorWriter struct {
 	http.ResponseWriter
 	r       *http.Request
@@ -293,7 +293,7 @@ type errorWriter struct {
 
 func (ew *errorWriter) WriteHeader(status int) {
 	h := ew.Header()
-	if status < 400 || ew.dropped || !strings.HasPrefix(h.Get("Content-Type"), "text/plain") {
+	if ct := h.Get("Content-Type"); status < 400 || ew.dropped || ct != "" && !strings.HasPrefix(ct, "text/plain") {
 		ew.ResponseWriter.WriteHeader(status)
 		return
 	}
