@@ -639,7 +639,11 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, apiError{Error: `the body needs "ply": the ply of the position the move is made in`, Code: codeBadRequest})
 		return
 	}
-	e := s.cache.get(id)
+	e, err := s.entryOf(r.Context(), id)
+	if err != nil {
+		s.storeError(w, err, id)
+		return
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	// A cached game at the client's ply needs no read of the store: if

@@ -1002,3 +1002,44 @@ func TestEveryErrorIsJSON(t *testing.T) {
 		assert.NotEmpty(t, b)
 	}
 }
+
+// Requests for games that do not exist leave the cache of rebuilt games
+// alone: an entry made for each made-up id pushed a real game out, to be
+// rebuilt from its whole record at its next request, so a client sending
+// moves to made-up ids made every long game's requests cost a rebuild.
+func TestMadeUpIDsLeaveTheCache(t *testing.T) {
+	ts := newTestServer(t, newMemStore(), WithCacheSize(2))
+	g := ts.create(`{"game": "yematatu", "hold": [1, 2]}`)
+	s1 := ts.seatsOf(g)[0]
+	status, b := ts.move(g.ID, "b2", 0, s1)
+	require.Equal(t, http.StatusOK, status, "%s", b)
+	cached, ok := ts.srv.cache.lookup(g.ID)
+	require.True(t, ok)
+	for i := range 5 {
+		id := fmt.Sprintf("%016x", i)
+		for _, tc := range []struct{ path, body string }{
+			{"/moves", `{"token": "a1", "ply": 0, "seat": "x"}`},
+			{"/takeback", `{"seat": "x", "ply": 0}`},
+			{"/draw", `{"seat": "x", "ply": 0}`},
+			{"/resign", `{"seat": "x", "ply": 0}`},
+			{"/abort", `{"seat": "x", "ply": 0}`},
+			{"/claim", `{"invite": "x"}`},
+			{"/rematch", `{"seat": "x"}`},
+			{"", ""},
+			{"/events", ""},
+		} {
+			method := "POST"
+			if tc.body == "" {
+				method = "GET"
+			}
+			status, b := ts.do(method, "/api/games/"+id+tc.path, tc.body)
+			assert.Equal(t, http.StatusNotFound, status, "%s %s: %s", method, tc.path, b)
+			assert.Contains(t, string(b), `"code":"not-found"`)
+		}
+	}
+	assert.Equal(t, 1, ts.srv.cache.len(), "no entry for a made-up id")
+	e, ok := ts.srv.cache.lookup(g.ID)
+	assert.True(t, ok && e == cached, "the real game stays cached")
+	status, b = ts.move(g.ID, "c1", 1, ts.seatsOf(g)[1])
+	assert.Equal(t, http.StatusOK, status, "%s", b)
+}
