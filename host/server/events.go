@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/matombo/matombo/host/store"
@@ -29,7 +30,8 @@ func newHub() *hub { return &hub{feeds: map[string]*feed{}} }
 // on one game made every move a thousand reads and encodings, and the
 // mover and every other game waited behind them).
 type feed struct {
-	subs map[chan struct{}]struct{} // guarded by the hub's mu
+	subs     map[chan struct{}]struct{} // guarded by the hub's mu
+	watchers atomic.Int32               // len(subs), read without the hub's mu
 
 	mu      sync.Mutex
 	gen     uint64        // changes notified so far
@@ -53,10 +55,12 @@ func (h *hub) subscribe(id string) (*feed, <-chan struct{}, func()) {
 		h.feeds[id] = f
 	}
 	f.subs[c] = struct{}{}
+	f.watchers.Store(int32(len(f.subs)))
 	h.mu.Unlock()
 	return f, c, func() {
 		h.mu.Lock()
 		delete(f.subs, c)
+		f.watchers.Store(int32(len(f.subs)))
 		if len(f.subs) == 0 && h.feeds[id] == f {
 			delete(h.feeds, id)
 		}
@@ -134,13 +138,15 @@ func (f *feed) game(ctx context.Context, read func(context.Context) (*store.Game
 	}
 }
 
-// event returns the event of sg at ply, built by build: shared with the
-// feed's other streams when sg is the feed's game as last read.
+// event returns the event of sg at ply, built by build: kept for the
+// feed's other streams when there are others and sg is the feed's game as
+// last read (a game watched once keeps no event after it is sent).
 func (f *feed) event(sg *store.Game, ply int, build func() ([]byte, error)) ([]byte, error) {
 	f.build.Lock()
 	defer f.build.Unlock()
 	f.mu.Lock()
-	shared := f.sg == sg && ply >= len(sg.Record)-maxCatchUp // a recent ply, which every stream sends
+	shared := f.sg == sg && ply >= len(sg.Record)-maxCatchUp && // a recent ply, which every stream sends
+		f.watchers.Load() > 1
 	b, ok := f.events[ply]
 	f.mu.Unlock()
 	if shared && ok {
