@@ -104,16 +104,23 @@ func (f *feed) changed() {
 // game returns the stored game as read by read after the latest change
 // notified: the one read already when a read began after it, else a new
 // read, which the feed's other streams share (one reads, the others wait
-// for it).
-func (f *feed) game(ctx context.Context, read func(context.Context) (*store.Game, error)) (*store.Game, error) {
+// for it). With fresh, it reads the game itself (a stream that begins:
+// a game unchanged for a while has run its clock since it was last read,
+// may be due to lose on time, and its events show the time left when
+// they were built), and the feed's later readers share that read.
+func (f *feed) game(ctx context.Context, read func(context.Context) (*store.Game, error), fresh bool) (*store.Game, error) {
 	for {
 		f.mu.Lock()
-		if f.sg != nil && f.readGen == f.gen {
+		gen := f.gen
+		var done chan struct{}
+		switch {
+		case fresh:
+		case f.sg != nil && f.readGen == f.gen:
 			sg := f.sg
 			f.mu.Unlock()
 			return sg, nil
-		}
-		if wait := f.reading; wait != nil {
+		case f.reading != nil:
+			wait := f.reading
 			f.mu.Unlock()
 			select {
 			case <-wait:
@@ -121,15 +128,17 @@ func (f *feed) game(ctx context.Context, read func(context.Context) (*store.Game
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
+		default:
+			done = make(chan struct{})
+			f.reading = done
 		}
-		done := make(chan struct{})
-		f.reading = done
-		gen := f.gen
 		f.mu.Unlock()
 		sg, err := read(ctx)
 		f.mu.Lock()
-		f.reading = nil
-		close(done)
+		if done != nil {
+			f.reading = nil
+			close(done)
+		}
 		if err == nil && (f.sg == nil || gen >= f.readGen) {
 			f.sg, f.readGen, f.events = sg, gen, nil
 		}
@@ -200,7 +209,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	f, changed, stop := s.hub.subscribe(id)
 	defer stop()
 	read := func(ctx context.Context) (*store.Game, error) { return s.getGame(ctx, id) }
-	sg, err := f.game(r.Context(), read)
+	sg, err := f.game(r.Context(), read, true)
 	if err != nil {
 		s.storeError(w, err, id)
 		return
@@ -279,7 +288,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			continue
 		case <-changed:
 		}
-		if sg, err = f.game(r.Context(), read); err != nil {
+		if sg, err = f.game(r.Context(), read, false); err != nil {
 			return
 		}
 	}

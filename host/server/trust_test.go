@@ -1043,3 +1043,49 @@ func TestMadeUpIDsLeaveTheCache(t *testing.T) {
 	status, b = ts.move(g.ID, "c1", 1, ts.seatsOf(g)[1])
 	assert.Equal(t, http.StatusOK, status, "%s", b)
 }
+
+// agedStore is a store in memory whose games, once aged, read as if their
+// running clock had run an hour longer, without any change notified.
+type agedStore struct {
+	*store.Memory
+	aged atomic.Bool
+}
+
+func (a *agedStore) Get(ctx context.Context, id string) (*store.Game, error) {
+	sg, err := a.Memory.Get(ctx, id)
+	if err != nil || !a.aged.Load() || sg.Clock == nil || sg.Clock.Running == 0 {
+		return sg, err
+	}
+	c := *sg
+	c.Clock = sg.Clock.Clone()
+	c.Clock.Since = c.Clock.Since.Add(-time.Hour)
+	return &c, nil
+}
+
+// A stream that begins reads the game itself, not what the game's other
+// streams read when it last changed: a game unchanged since may have run
+// out of time meanwhile, and the new stream's first state says so.
+func TestEventStreamBeginsWithAFreshRead(t *testing.T) {
+	st := &agedStore{Memory: newMemStore()}
+	ts := newTestServer(t, st)
+	g := ts.create(`{"game": "yematatu", "hold": [1, 2], "clock": {"initial": 600}}`)
+	s1 := ts.seatsOf(g)[0]
+	status, b := ts.move(g.ID, "b2", 0, s1)
+	require.Equal(t, http.StatusOK, status, "%s", b)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	watching := []*sseReader{ts.events(ctx, g.ID), ts.events(ctx, g.ID)}
+	for _, ev := range watching {
+		_, got := ev.next()
+		require.Nil(t, got.Result)
+	}
+	st.aged.Store(true) // player 2's ten minutes ran out an hour ago; nothing changed in the store
+	_, got := ts.events(ctx, g.ID).next()
+	require.NotNil(t, got.Result, "the new stream's first state is the game lost on time")
+	assert.Equal(t, "time", got.Result.Method)
+	for _, ev := range watching {
+		_, got := ev.next()
+		require.NotNil(t, got.Result, "the others get the loss on time as a change")
+		assert.Equal(t, "time", got.Result.Method)
+	}
+}
