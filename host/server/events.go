@@ -151,30 +151,38 @@ func (f *feed) game(ctx context.Context, read func(context.Context) (*store.Game
 // feed's other streams when there are others and sg is the feed's game as
 // last read (a game watched once keeps no event after it is sent).
 func (f *feed) event(sg *store.Game, ply int, build func() ([]byte, error)) ([]byte, error) {
+	shared := func() bool { // a recent ply of the game as last read, which every stream sends
+		return f.sg == sg && ply >= len(sg.Record)-maxCatchUp && f.watchers.Load() > 1
+	}
+	f.mu.Lock()
+	ok := shared()
+	f.mu.Unlock()
+	if !ok {
+		return build()
+	}
 	f.build.Lock()
 	defer f.build.Unlock()
 	f.mu.Lock()
-	shared := f.sg == sg && ply >= len(sg.Record)-maxCatchUp && // a recent ply, which every stream sends
-		f.watchers.Load() > 1
-	b, ok := f.events[ply]
+	var b []byte
+	if ok = shared(); ok { // the events are still sg's
+		b, ok = f.events[ply]
+	}
 	f.mu.Unlock()
-	if shared && ok {
+	if ok {
 		return b, nil
 	}
 	b, err := build()
 	if err != nil {
 		return nil, err
 	}
-	if shared {
-		f.mu.Lock()
-		if f.sg == sg {
-			if f.events == nil {
-				f.events = map[int][]byte{}
-			}
-			f.events[ply] = b
+	f.mu.Lock()
+	if shared() {
+		if f.events == nil {
+			f.events = map[int][]byte{}
 		}
-		f.mu.Unlock()
+		f.events[ply] = b
 	}
+	f.mu.Unlock()
 	return b, nil
 }
 
