@@ -318,11 +318,12 @@ func (ew *errorWriter) Write(b []byte) (int, error) {
 	return ew.ResponseWriter.Write(b)
 }
 
-// Flush and Unwrap keep the event streams' flushes and deadlines.
-func (ew *errorWriter) Flush() {
-	if f, ok := ew.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
+// Flush, FlushError and Unwrap keep the event streams' flushes, with
+// their errors, and deadlines.
+func (ew *errorWriter) Flush() { ew.FlushError() }
+
+func (ew *errorWriter) FlushError() error {
+	return http.NewResponseController(ew.ResponseWriter).Flush()
 }
 
 func (ew *errorWriter) Unwrap() http.ResponseWriter { return ew.ResponseWriter }
