@@ -88,7 +88,11 @@ func (s *Server) seatChange(w http.ResponseWriter, r *http.Request, what string,
 		writeError(w, http.StatusBadRequest, apiError{Error: fmt.Sprintf(`the body needs "ply": the ply of the position the %s is asked in`, what), Code: codeBadRequest})
 		return
 	}
-	e := s.cache.get(id)
+	e, err := s.entryOf(r.Context(), id)
+	if err != nil {
+		s.storeError(w, err, id)
+		return
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	sg := s.readSynced(w, r, e, id, s.getGame)
@@ -247,7 +251,11 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 	if !s.decodeBody(w, r, &req) {
 		return
 	}
-	e := s.cache.get(id)
+	e, err := s.entryOf(r.Context(), id)
+	if err != nil {
+		s.storeError(w, err, id)
+		return
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for try := 0; ; try++ {

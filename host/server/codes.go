@@ -9,12 +9,15 @@ import "github.com/matombo/matombo/host"
 // host.ErrorCodes lists them); the server's own refusals have these, the
 // host's where they mean the same.
 const (
-	codeBadRequest    = "bad-request"            // 400: malformed JSON, an unknown field, a missing ply, a bad query
+	codeBadRequest    = "bad-request"            // 400: malformed JSON, an unknown field, a key given twice, a body not UTF-8, a missing ply, a bad query
 	codeBodyTooLarge  = "body-too-large"         // 413: a body over the server's limit
+	codeBigHeaders    = "headers-too-large"      // 431: request headers over the server's limit
+	codeBadProtocol   = "unsupported-protocol"   // 501, 505: a transfer coding or an HTTP version the server does not speak
 	codeMediaType     = "unsupported-media-type" // 415: a change not sent as JSON
 	codeCrossSite     = "cross-site"             // 403: a request from a page of another site
 	codeUnknownHost   = "unknown-host"           // 421: a Host the server does not answer for
-	codeNotFound      = "not-found"              // 404: no such game, rules page or endpoint
+	codeNotFound      = "not-found"              // 404: no such game, rules page, endpoint, page or file
+	codeBadMethod     = "method-not-allowed"     // 405: a method a page or file is not served with
 	codeUnknownGame   = "unknown-game"           // 422: no game of that name in the library
 	codeBadConfig     = host.CodeConfig          // 422: an unknown variant or parameter, a bad value
 	codeScriptError   = host.CodeScript          // 422 or 500: the game's script fails

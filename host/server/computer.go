@@ -231,7 +231,7 @@ func (s *Server) playComputer(sg *store.Game) (again bool) {
 // changes meanwhile (a move from elsewhere, a takeback, the game's end).
 // The returned function stops watching.
 func (s *Server) cancelOnChange(ctx context.Context, cancel context.CancelFunc, id string, ply int) func() {
-	changed, unsubscribe := s.hub.subscribe(id)
+	_, changed, unsubscribe := s.hub.subscribe(id)
 	done := make(chan struct{})
 	go func() {
 		for {

@@ -1,10 +1,13 @@
 package server
 
 import (
+	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"strings"
 	"syscall"
 	"testing"
@@ -54,4 +57,79 @@ func TestOversizeHeadersAnswered(t *testing.T) {
 	_, isWriterTo := wrapped.(io.WriterTo)
 	_, isSyscall := wrapped.(syscall.Conn)
 	assert.True(t, isCloseWriter && isReaderFrom && isWriterTo && isSyscall)
+}
+
+// A request net/http cannot read is answered by net/http itself, on the
+// connection, before any handler: the answer is JSON with a code as every
+// other error, with net/http's status, and read whole by the client.
+func TestUnreadableRequestsAnsweredJSON(t *testing.T) {
+	s, err := New(lib(), newMemStore(), WithLimits(Limits{Conns: 64, ClientConns: 32}))
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	hs := HTTPServer("", s.Handler())
+	go hs.Serve(s.LimitListener(ln))
+	t.Cleanup(func() { hs.Close() })
+	for _, tc := range []struct {
+		name, request string
+		status        int
+		code          string
+	}{
+		{"a malformed header", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n", 400, codeBadRequest},
+		{"no request line", "GARBAGE\r\n\r\n", 400, codeBadRequest},
+		{"no Host", "GET /api/health HTTP/1.1\r\n\r\n", 400, codeBadRequest},
+		{"two Hosts", "GET /api/health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, codeBadRequest},
+		{"two lengths", "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", 400, codeBadRequest},
+		{"a NUL in the path", "GET /\x00 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400, codeBadRequest},
+		{"headers too large", "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + strings.Repeat("x", 64<<10) + "\r\n\r\n", 431, codeBigHeaders},
+		{"an unknown transfer coding", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: gzip\r\n\r\n", 501, codeBadProtocol},
+		{"another HTTP version", "GET / HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n", 505, codeBadProtocol},
+		{"an asterisk", "GET * HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400, codeBadRequest},
+		{"a bad request after a good one", "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGARBAGE\r\n\r\n", 400, codeBadRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := net.Dial("tcp", ln.Addr().String())
+			require.NoError(t, err)
+			defer c.Close()
+			require.NoError(t, c.SetDeadline(time.Now().Add(30*time.Second)))
+			_, err = io.WriteString(c, tc.request)
+			require.NoError(t, err)
+			br := bufio.NewReader(c)
+			res, err := http.ReadResponse(br, nil)
+			require.NoError(t, err)
+			if strings.HasSuffix(tc.name, "after a good one") {
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				require.Equal(t, http.StatusOK, res.StatusCode)
+				res, err = http.ReadResponse(br, nil)
+				require.NoError(t, err)
+			}
+			defer res.Body.Close()
+			b, err := io.ReadAll(res.Body)
+			require.NoError(t, err, "the answer is read to its end")
+			assert.Equal(t, tc.status, res.StatusCode, "%s", b)
+			assert.Equal(t, "application/json; charset=utf-8", res.Header.Get("Content-Type"))
+			var e apiError
+			require.NoError(t, json.Unmarshal(b, &e), "%s", b)
+			assert.Equal(t, tc.code, e.Code)
+			assert.NotEmpty(t, e.Error)
+		})
+	}
+}
+
+// The rewriting of net/http's own answers touches nothing else.
+func TestJSONConnErrorLeavesOthers(t *testing.T) {
+	for _, b := range []string{
+		"HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nok",
+		"HTTP/1.1 404 Not Found\r\nContent-Security-Policy: x\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n",
+		"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n\r\n{}",
+		"HTTP/1.1 4",
+		"HTTP/1.1 4x0 Bad\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n",
+		"data: HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n",
+		"",
+	} {
+		_, ok := jsonConnError([]byte(b))
+		assert.False(t, ok, "%q", b)
+	}
 }

@@ -1,38 +1,68 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/matombo/matombo/host/store"
 )
 
-// hub tells the event streams of a game that it has changed.
+// hub tells the event streams of a game that it has changed, and holds
+// what the streams of one game share (a feed).
 type hub struct {
-	mu   sync.Mutex
-	subs map[string]map[chan struct{}]struct{}
+	mu    sync.Mutex
+	feeds map[string]*feed
 }
 
-func newHub() *hub { return &hub{subs: map[string]map[chan struct{}]struct{}{}} }
+func newHub() *hub { return &hub{feeds: map[string]*feed{}} }
 
-// subscribe returns a channel that receives a signal (coalesced) whenever
-// game id changes, and a function ending the subscription.
-func (h *hub) subscribe(id string) (<-chan struct{}, func()) {
+// feed is what the subscribers of one game share: the game as last read
+// from the store and the events built from it, so that a change costs one
+// read of the store and one event per ply however many streams watch the
+// game (each stream reading and building for itself, a thousand streams
+// on one game made every move a thousand reads and encodings, and the
+// mover and every other game waited behind them).
+type feed struct {
+	subs     map[chan struct{}]struct{} // guarded by the hub's mu
+	watchers atomic.Int32               // len(subs), read without the hub's mu
+
+	mu      sync.Mutex
+	gen     uint64        // changes notified so far
+	readGen uint64        // gen when the read of sg began
+	sg      *store.Game   // the game as last read, nil before the first read
+	reading chan struct{} // closed when the read under way ends; nil when none is
+	events  map[int][]byte
+
+	build sync.Mutex // one stream builds an event of sg while the others wait for it
+}
+
+// subscribe returns the feed of game id, a channel that receives a signal
+// (coalesced) whenever the game changes, and a function ending the
+// subscription.
+func (h *hub) subscribe(id string) (*feed, <-chan struct{}, func()) {
 	c := make(chan struct{}, 1)
 	h.mu.Lock()
-	if h.subs[id] == nil {
-		h.subs[id] = map[chan struct{}]struct{}{}
+	f := h.feeds[id]
+	if f == nil {
+		f = &feed{subs: map[chan struct{}]struct{}{}}
+		h.feeds[id] = f
 	}
-	h.subs[id][c] = struct{}{}
+	f.subs[c] = struct{}{}
+	f.watchers.Store(int32(len(f.subs)))
 	h.mu.Unlock()
-	return c, func() {
+	return f, c, func() {
 		h.mu.Lock()
-		delete(h.subs[id], c)
-		if len(h.subs[id]) == 0 {
-			delete(h.subs, id)
+		delete(f.subs, c)
+		f.watchers.Store(int32(len(f.subs)))
+		if len(f.subs) == 0 && h.feeds[id] == f {
+			delete(h.feeds, id)
 		}
 		h.mu.Unlock()
 	}
@@ -42,11 +72,8 @@ func (h *hub) subscribe(id string) (<-chan struct{}, func()) {
 func (h *hub) notify(id string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for c := range h.subs[id] {
-		select {
-		case c <- struct{}{}:
-		default:
-		}
+	if f := h.feeds[id]; f != nil {
+		f.changed()
 	}
 }
 
@@ -54,14 +81,109 @@ func (h *hub) notify(id string) {
 func (h *hub) notifyAll() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for _, subs := range h.subs {
-		for c := range subs {
-			select {
-			case c <- struct{}{}:
-			default:
-			}
+	for _, f := range h.feeds {
+		f.changed()
+	}
+}
+
+// changed counts a change of the feed's game, so that the next read of
+// it goes to the store, and signals its subscribers. The caller holds the
+// hub's mu.
+func (f *feed) changed() {
+	f.mu.Lock()
+	f.gen++
+	f.mu.Unlock()
+	for c := range f.subs {
+		select {
+		case c <- struct{}{}:
+		default:
 		}
 	}
+}
+
+// game returns the stored game as read by read after the latest change
+// notified: the one read already when a read began after it, else a new
+// read, which the feed's other streams share (one reads, the others wait
+// for it). With fresh, it reads the game itself (a stream that begins:
+// a game unchanged for a while has run its clock since it was last read,
+// may be due to lose on time, and its events show the time left when
+// they were built), and the feed's later readers share that read.
+func (f *feed) game(ctx context.Context, read func(context.Context) (*store.Game, error), fresh bool) (*store.Game, error) {
+	for {
+		f.mu.Lock()
+		gen := f.gen
+		var done chan struct{}
+		switch {
+		case fresh:
+		case f.sg != nil && f.readGen == f.gen:
+			sg := f.sg
+			f.mu.Unlock()
+			return sg, nil
+		case f.reading != nil:
+			wait := f.reading
+			f.mu.Unlock()
+			select {
+			case <-wait:
+				continue // read, or failed: look again
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		default:
+			done = make(chan struct{})
+			f.reading = done
+		}
+		f.mu.Unlock()
+		sg, err := read(ctx)
+		f.mu.Lock()
+		if done != nil {
+			f.reading = nil
+			close(done)
+		}
+		if err == nil && (f.sg == nil || gen >= f.readGen) {
+			f.sg, f.readGen, f.events = sg, gen, nil
+		}
+		f.mu.Unlock()
+		return sg, err
+	}
+}
+
+// event returns the event of sg at ply, built by build: kept for the
+// feed's other streams when there are others and sg is the feed's game as
+// last read (a game watched once keeps no event after it is sent).
+func (f *feed) event(sg *store.Game, ply int, build func() ([]byte, error)) ([]byte, error) {
+	shared := func() bool { // a recent ply of the game as last read, which every stream sends
+		return f.sg == sg && ply >= len(sg.Record)-maxCatchUp && f.watchers.Load() > 1
+	}
+	f.mu.Lock()
+	ok := shared()
+	f.mu.Unlock()
+	if !ok {
+		return build()
+	}
+	f.build.Lock()
+	defer f.build.Unlock()
+	f.mu.Lock()
+	var b []byte
+	if ok = shared(); ok { // the events are still sg's
+		b, ok = f.events[ply]
+	}
+	f.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := build()
+	if err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	if shared() {
+		if f.events == nil {
+			f.events = map[int][]byte{}
+		}
+		f.events[ply] = b
+	}
+	f.mu.Unlock()
+	return b, nil
 }
 
 // keepAlive is how often an idle event stream gets a comment, so that
@@ -92,9 +214,10 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	changed, stop := s.hub.subscribe(id)
+	f, changed, stop := s.hub.subscribe(id)
 	defer stop()
-	sg, err := s.getGame(r.Context(), id)
+	read := func(ctx context.Context) (*store.Game, error) { return s.getGame(ctx, id) }
+	sg, err := f.game(r.Context(), read, true)
 	if err != nil {
 		s.storeError(w, err, id)
 		return
@@ -120,15 +243,24 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	send := func(ply int) bool {
-		v, err := s.gameAt(r.Context(), sg, ply, false)
+		ev, err := f.event(sg, ply, func() ([]byte, error) {
+			v, err := s.gameAt(r.Context(), sg, ply, false)
+			if err != nil {
+				return nil, err
+			}
+			b, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			return fmt.Appendf(nil, "id: %d\nevent: state\ndata: %s\n\n", ply, b), nil
+		})
 		if err != nil {
 			if r.Context().Err() == nil && s.ctx.Err() == nil {
 				s.log.Error("event stream", "id", id, "err", err)
 			}
 			return false
 		}
-		b, _ := json.Marshal(v)
-		_, err = fmt.Fprintf(w, "id: %d\nevent: state\ndata: %s\n\n", ply, b)
+		_, err = w.Write(ev)
 		return err == nil
 	}
 	for resuming := true; ; resuming = false {
@@ -164,7 +296,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			continue
 		case <-changed:
 		}
-		if sg, err = s.getGame(r.Context(), id); err != nil {
+		if sg, err = f.game(r.Context(), read, false); err != nil {
 			return
 		}
 	}

@@ -60,7 +60,9 @@ func FuzzCreate(f *testing.F) {
 		`{"game": "yematatu", "params": {"board": "square"}}`, `{"game": "gore", "params": {"trading": "maybe"}}`,
 		`{"game": 1}`, `{"params": {"holes": 1e300}}`, `{"game": "tsoro", "seats": [null, ""]}`, `[]`, `"`,
 		`{"game": "gore", "clock": {"initial": 300, "increment": 5}}`, `{"game": "gore", "clock": {"initial": 1e309}}`,
-		`{"game": "gore", "clock": {"initial": -0, "increment": "NaN"}}`, `{"game": "gore", "clock": null}`} {
+		`{"game": "gore", "clock": {"initial": -0, "increment": "NaN"}}`, `{"game": "gore", "clock": null}`,
+		`{"game": "tsoro", "game": "gore"}`, `{"GAME": "gore"}`, `{"game": "gore", "params": {"trading": true, "trading": false}}`,
+		"{\"game\": \"gore\xff\"}", `{"game": "gore", "params": {"x": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}`} {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
@@ -75,7 +77,8 @@ func FuzzCreate(f *testing.F) {
 func FuzzMove(f *testing.F) {
 	s := fuzzServer(f)
 	for _, b := range []string{`{"token": "a1", "ply": 0, "seat": "00"}`, `{"token": "offer:a1,a2", "ply": 0}`,
-		`{"token": "a1", "ply": -1}`, `{"token": "a1", "ply": 1e20}`, `{"ply": null}`, `{"token": "\u0000"}`} {
+		`{"token": "a1", "ply": -1}`, `{"token": "a1", "ply": 1e20}`, `{"ply": null}`, `{"token": "\u0000"}`,
+		`{"token": "a1", "token": "a2", "ply": 0}`, `{"Token": "a1", "ply": 0}`, "{\"token\": \"a\xc0\", \"ply\": 0}"} {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, body string) {

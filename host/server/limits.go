@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -359,6 +360,56 @@ func counted(conn net.Conn, release func()) net.Conn {
 	return &countedConn{Conn: conn, release: release}
 }
 
+// plainErrorHeaders are the headers net/http writes, straight to the
+// connection, after the status line of its answer to a request it could
+// not read (a malformed request line or header, headers over the limit,
+// an unknown transfer coding, another HTTP version), before a plain text
+// body: no handler sees such a request.
+const plainErrorHeaders = "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n"
+
+// jsonConnError returns net/http's plain text answer b to a request it
+// could not read as JSON with a code, as every other error is answered;
+// ok is false for anything else written on a connection. Answers made by
+// handlers never match: every one has the security headers, which sort
+// before Content-Type.
+func jsonConnError(b []byte) (answer []byte, ok bool) {
+	rest, ok := bytes.CutPrefix(b, []byte("HTTP/1.1 "))
+	if !ok || len(rest) < 3 || rest[0] < '4' || rest[0] > '5' {
+		return nil, false
+	}
+	end := bytes.Index(rest, []byte("\r\n"))
+	if end < 3 || !bytes.HasPrefix(rest[end:], []byte(plainErrorHeaders)) {
+		return nil, false
+	}
+	line, text := rest[:end], rest[end+len(plainErrorHeaders):]
+	status, err := strconv.Atoi(string(line[:3]))
+	if err != nil {
+		return nil, false
+	}
+	code := codeBadRequest
+	switch {
+	case status == http.StatusRequestHeaderFieldsTooLarge:
+		code = codeBigHeaders
+	case status >= 500:
+		code = codeBadProtocol
+	}
+	body := encodeJSON(apiError{Error: "a request this server cannot read: " + string(text), Code: code})
+	return fmt.Appendf(nil, "HTTP/1.1 %s\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s",
+		line, len(body), body), true
+}
+
+// writeConn writes b on w, net/http's plain text answer to a request it
+// could not read as JSON (jsonConnError).
+func writeConn(w io.Writer, b []byte) (int, error) {
+	if answer, ok := jsonConnError(b); ok {
+		if _, err := w.Write(answer); err != nil {
+			return 0, err
+		}
+		return len(b), nil
+	}
+	return w.Write(b)
+}
+
 // closeWriter is a connection that can be half-closed.
 type closeWriter interface{ CloseWrite() error }
 
@@ -367,6 +418,8 @@ type countedTCPConn struct {
 	*net.TCPConn
 	release func()
 }
+
+func (c *countedTCPConn) Write(b []byte) (int, error) { return writeConn(c.TCPConn, b) }
 
 func (c *countedTCPConn) Close() error {
 	c.release()
@@ -379,6 +432,8 @@ type countedUnixConn struct {
 	*net.UnixConn
 	release func()
 }
+
+func (c *countedUnixConn) Write(b []byte) (int, error) { return writeConn(c.UnixConn, b) }
 
 func (c *countedUnixConn) Close() error {
 	c.release()
@@ -395,6 +450,8 @@ type countedHalfConn struct {
 
 func (c *countedHalfConn) CloseWrite() error { return c.cw.CloseWrite() }
 
+func (c *countedHalfConn) Write(b []byte) (int, error) { return writeConn(c.Conn, b) }
+
 func (c *countedHalfConn) Close() error {
 	c.release()
 	return c.Conn.Close()
@@ -405,6 +462,8 @@ type countedConn struct {
 	net.Conn
 	release func()
 }
+
+func (c *countedConn) Write(b []byte) (int, error) { return writeConn(c.Conn, b) }
 
 func (c *countedConn) Close() error {
 	c.release()

@@ -272,7 +272,61 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 
 // Handler returns the HTTP handler of the API, the events and the page,
 // under the base path (WithBasePath) when there is one.
-func (s *Server) Handler() http.Handler { return s.secure(s.mount(s.guard(s.mux))) }
+func (s *Server) Handler() http.Handler { return s.secure(s.mount(s.guard(jsonErrors(s.mux)))) }
+
+// jsonErrors answers the errors net/http writes itself in plain text (the
+// mux's 404 and 405, the file server's 404, a bad range's 416) as every
+// other error: JSON with a code, keeping their status and headers (Allow).
+func jsonErrors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(&errorWriter{ResponseWriter: w, r: r}, r)
+	})
+}
+
+// errorWriter turns an error answer written in plain text (http.Error),
+// or with no body at all (the mux's answer to "GET *"), into JSON.
+type errorWriter struct {
+	http.ResponseWriter
+	r       *http.Request
+	dropped bool // the plain text body is dropped: the JSON one is written
+}
+
+func (ew *errorWriter) WriteHeader(status int) {
+	h := ew.Header()
+	if ct := h.Get("Content-Type"); status < 400 || ew.dropped || ct != "" && !strings.HasPrefix(ct, "text/plain") {
+		ew.ResponseWriter.WriteHeader(status)
+		return
+	}
+	ew.dropped = true
+	msg, code := fmt.Sprintf("%s %s: %s", ew.r.Method, ew.r.URL.Path, strings.ToLower(http.StatusText(status))), codeBadRequest
+	switch {
+	case status == http.StatusNotFound:
+		msg, code = fmt.Sprintf("nothing at %s", ew.r.URL.Path), codeNotFound
+	case status == http.StatusMethodNotAllowed:
+		msg, code = fmt.Sprintf("%s is not allowed on %s (allowed: %s)", ew.r.Method, ew.r.URL.Path, h.Get("Allow")), codeBadMethod
+	case status >= 500:
+		code = codeInternal
+	}
+	h.Del("Content-Length")
+	writeError(ew.ResponseWriter, status, apiError{Error: msg, Code: code})
+}
+
+func (ew *errorWriter) Write(b []byte) (int, error) {
+	if ew.dropped {
+		return len(b), nil
+	}
+	return ew.ResponseWriter.Write(b)
+}
+
+// Flush, FlushError and Unwrap keep the event streams' flushes, with
+// their errors, and deadlines.
+func (ew *errorWriter) Flush() { ew.FlushError() }
+
+func (ew *errorWriter) FlushError() error {
+	return http.NewResponseController(ew.ResponseWriter).Flush()
+}
+
+func (ew *errorWriter) Unwrap() http.ResponseWriter { return ew.ResponseWriter }
 
 // mount serves next under the base path: it strips the prefix from the
 // request's path, answers 404 outside it and redirects the prefix alone to

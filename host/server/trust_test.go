@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -823,5 +824,268 @@ func TestReplayStopsWithItsContext(t *testing.T) {
 		require.NoError(t, err)
 		a, _ := json.Marshal(st)
 		require.JSONEq(t, string(stateAfter(t, "gore", nil, other[:ply])), string(a), "ply %d", ply)
+	}
+}
+
+// countingStore is a store in memory that counts its reads of a game.
+type countingStore struct {
+	*store.Memory
+	gets atomic.Int64
+}
+
+func (c *countingStore) Get(ctx context.Context, id string) (*store.Game, error) {
+	c.gets.Add(1)
+	return c.Memory.Get(ctx, id)
+}
+
+// Many event streams on one game share the work of a change: one read of
+// the store and one event per ply, not one per stream (each stream
+// reading and encoding the game for itself made a move on a game with a
+// thousand watchers cost seconds, and the mover and every other game
+// waited behind it). Every stream still gets every state.
+func TestEventStreamsShareWork(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		streams int
+		moves   []string
+	}{
+		{"one move", 16, []string{"b2"}},
+		{"three moves", 24, []string{"b2", "c1", "a1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := &countingStore{Memory: newMemStore()}
+			ts := newTestServer(t, st)
+			g := ts.create(`{"game": "yematatu", "hold": [1, 2]}`)
+			seats := ts.seatsOf(g)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			streams := make([]*sseReader, tc.streams)
+			for i := range streams {
+				streams[i] = ts.events(ctx, g.ID)
+				id, _ := streams[i].next()
+				require.Equal(t, "0", id)
+			}
+			before := st.gets.Load()
+			for ply, tok := range tc.moves {
+				status, b := ts.move(g.ID, tok, ply, seats[ply%2])
+				require.Equal(t, http.StatusOK, status, "%s", b)
+				var first []byte
+				for i, ev := range streams {
+					id, got := ev.next()
+					require.Equal(t, strconv.Itoa(ply+1), id, "stream %d", i)
+					require.Equal(t, tc.moves[:ply+1], got.Record, "stream %d", i)
+					if first == nil {
+						first = got.State
+					}
+					assert.JSONEq(t, string(first), string(got.State))
+				}
+			}
+			// A read for each change notified (the creation's may come
+			// late), however many streams: far fewer than one a stream.
+			reads := st.gets.Load() - before
+			assert.Less(t, reads, int64(tc.streams/2), "store reads for %d moves watched by %d streams", len(tc.moves), tc.streams)
+		})
+	}
+}
+
+// A body that reads more than one way is refused with 400, on every
+// endpoint that reads one: a key given twice (encoding/json keeps the
+// last, another reader may keep the first), a field not named exactly as
+// the API writes it (encoding/json takes "GAME" for "game"), bytes that
+// are not UTF-8 (encoding/json reads U+FFFD), or nesting past any need.
+// The same bodies written plainly are taken.
+func TestAmbiguousJSONRefused(t *testing.T) {
+	ts := newTestServer(t, newMemStore())
+	g := ts.create(`{"game": "yematatu", "seats": ["human", "human"]}`)
+	s1 := secret(t, g.Seats[0].URL)
+	deep := strings.Repeat("[", 40) + strings.Repeat("]", 40)
+	game := "/api/games/" + g.ID
+	for _, tc := range []struct {
+		name, path, body, why string
+	}{
+		{"create: a key twice", "/api/games", `{"game": "tsoro", "game": "yematatu"}`, `"game" is given twice`},
+		{"create: a key twice in another case", "/api/games", `{"game": "tsoro", "Game": "yematatu"}`, `unknown field "Game"`},
+		{"create: a key in capitals", "/api/games", `{"GAME": "yematatu"}`, `unknown field "GAME"`},
+		{"create: a parameter twice", "/api/games", `{"game": "tsoro", "params": {"bonus": 1, "bonus": 3}}`, `"bonus" is given twice`},
+		{"create: a clock field twice", "/api/games", `{"game": "tsoro", "clock": {"initial": 60, "initial": 1}}`, `"initial" is given twice`},
+		{"create: a clock field in capitals", "/api/games", `{"game": "tsoro", "clock": {"Initial": 60}}`, `unknown field "Initial"`},
+		{"create: a key twice deep in a parameter", "/api/games", `{"game": "tsoro", "params": {"bonus": {"a": 1, "a": 2}}}`, `"a" is given twice`},
+		{"create: not UTF-8", "/api/games", "{\"game\": \"yematatu\xff\"}", "not UTF-8"},
+		{"create: nested too deep", "/api/games", `{"game": "tsoro", "params": {"bonus": ` + deep + `}}`, "deeper than"},
+		{"move: a token twice", game + "/moves", `{"token": "zz", "token": "b2", "ply": 0, "seat": "` + s1 + `"}`, `"token" is given twice`},
+		{"move: a seat in capitals", game + "/moves", `{"token": "b2", "ply": 0, "SEAT": "` + s1 + `"}`, `unknown field "SEAT"`},
+		{"move: a ply twice", game + "/moves", `{"token": "b2", "ply": 5, "ply": 0, "seat": "` + s1 + `"}`, `"ply" is given twice`},
+		{"takeback: an answer twice", game + "/takeback", `{"seat": "` + s1 + `", "ply": 0, "accept": false, "accept": true}`, `"accept" is given twice`},
+		{"draw: a seat twice", game + "/draw", `{"seat": "x", "seat": "` + s1 + `", "ply": 0}`, `"seat" is given twice`},
+		{"claim: an invitation twice", game + "/claim", `{"invite": "x", "invite": "y"}`, `"invite" is given twice`},
+		{"rematch: a seat in another case", game + "/rematch", `{"Seat": "` + s1 + `"}`, `unknown field "Seat"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, b := ts.do("POST", tc.path, tc.body)
+			assert.Equal(t, http.StatusBadRequest, status, "%s", b)
+			var e apiError
+			require.NoError(t, json.Unmarshal(b, &e), "%s", b)
+			assert.Equal(t, codeBadRequest, e.Code)
+			assert.Contains(t, e.Error, tc.why)
+		})
+	}
+	assert.Empty(t, ts.get(g.ID).Record, "no refused body moved")
+	for _, body := range []string{
+		`{"game": "tsoro", "params": {"bonus": 3}, "clock": {"initial": 60, "increment": 1}, "hold": [1]}`,
+		`{"game": "yematatu", "params": {"board": "square"}, "variants": [], "seats": ["human", "random"]}`,
+	} {
+		ts.create(body)
+	}
+	status, b := ts.move(g.ID, "b2", 0, s1)
+	assert.Equal(t, http.StatusOK, status, "%s", b)
+}
+
+// Every error answer is JSON with a code, the ones net/http writes by
+// itself in plain text too (the mux's 404 and 405 outside the API, the
+// file server's 404, a range past a file's end), with their status and
+// headers kept; the answers that are no errors are untouched.
+func TestEveryErrorIsJSON(t *testing.T) {
+	ts := newTestServer(t, newMemStore())
+	for _, tc := range []struct {
+		method, path, rng string
+		status            int
+		code, allow       string
+	}{
+		{"GET", "/nosuch", "", http.StatusNotFound, codeNotFound, ""},
+		{"POST", "/nosuch", "", http.StatusNotFound, codeNotFound, ""},
+		{"GET", "/g/", "", http.StatusNotFound, codeNotFound, ""},
+		{"GET", "/g/abc/def", "", http.StatusNotFound, codeNotFound, ""},
+		{"GET", "/static/nosuch.js", "", http.StatusNotFound, codeNotFound, ""},
+		{"HEAD", "/static/nosuch.js", "", http.StatusNotFound, "", ""},
+		{"POST", "/", "", http.StatusMethodNotAllowed, codeBadMethod, "GET, HEAD"},
+		{"DELETE", "/g/abc", "", http.StatusMethodNotAllowed, codeBadMethod, "GET, HEAD"},
+		{"PUT", "/static/app.js", "", http.StatusMethodNotAllowed, codeBadMethod, "GET, HEAD"},
+		{"OPTIONS", "/", "", http.StatusMethodNotAllowed, codeBadMethod, "GET, HEAD"},
+		{"GET", "/static/app.js", "bytes=99999999-", http.StatusRequestedRangeNotSatisfiable, codeBadRequest, ""},
+		{"GET", "/api/nosuch", "", http.StatusNotFound, codeNotFound, ""},
+	} {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			req, err := http.NewRequest(tc.method, ts.http.URL+tc.path, nil)
+			require.NoError(t, err)
+			if tc.method != "GET" && tc.method != "HEAD" {
+				req.Header.Set("Content-Type", "application/json")
+			}
+			if tc.rng != "" {
+				req.Header.Set("Range", tc.rng)
+			}
+			res, err := ts.http.Client().Do(req)
+			require.NoError(t, err)
+			defer res.Body.Close()
+			b, err := io.ReadAll(res.Body)
+			require.NoError(t, err)
+			assert.Equal(t, tc.status, res.StatusCode, "%s", b)
+			assert.Equal(t, "application/json; charset=utf-8", res.Header.Get("Content-Type"))
+			assert.Equal(t, tc.allow, res.Header.Get("Allow"))
+			if tc.method == "HEAD" {
+				assert.Empty(t, b)
+				return
+			}
+			var e apiError
+			require.NoError(t, json.Unmarshal(b, &e), "%s", b)
+			assert.Equal(t, tc.code, e.Code)
+			assert.NotEmpty(t, e.Error)
+		})
+	}
+	// Answers that are no errors are as they were.
+	for _, path := range []string{"/", "/static/app.js"} {
+		res, err := ts.http.Client().Get(ts.http.URL + path)
+		require.NoError(t, err)
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		assert.Equal(t, http.StatusOK, res.StatusCode)
+		assert.NotContains(t, res.Header.Get("Content-Type"), "json")
+		assert.NotEmpty(t, b)
+	}
+}
+
+// Requests for games that do not exist leave the cache of rebuilt games
+// alone: an entry made for each made-up id pushed a real game out, to be
+// rebuilt from its whole record at its next request, so a client sending
+// moves to made-up ids made every long game's requests cost a rebuild.
+func TestMadeUpIDsLeaveTheCache(t *testing.T) {
+	ts := newTestServer(t, newMemStore(), WithCacheSize(2))
+	g := ts.create(`{"game": "yematatu", "hold": [1, 2]}`)
+	s1 := ts.seatsOf(g)[0]
+	status, b := ts.move(g.ID, "b2", 0, s1)
+	require.Equal(t, http.StatusOK, status, "%s", b)
+	cached, ok := ts.srv.cache.lookup(g.ID)
+	require.True(t, ok)
+	for i := range 5 {
+		id := fmt.Sprintf("%016x", i)
+		for _, tc := range []struct{ path, body string }{
+			{"/moves", `{"token": "a1", "ply": 0, "seat": "x"}`},
+			{"/takeback", `{"seat": "x", "ply": 0}`},
+			{"/draw", `{"seat": "x", "ply": 0}`},
+			{"/resign", `{"seat": "x", "ply": 0}`},
+			{"/abort", `{"seat": "x", "ply": 0}`},
+			{"/claim", `{"invite": "x"}`},
+			{"/rematch", `{"seat": "x"}`},
+			{"", ""},
+			{"/events", ""},
+		} {
+			method := "POST"
+			if tc.body == "" {
+				method = "GET"
+			}
+			status, b := ts.do(method, "/api/games/"+id+tc.path, tc.body)
+			assert.Equal(t, http.StatusNotFound, status, "%s %s: %s", method, tc.path, b)
+			assert.Contains(t, string(b), `"code":"not-found"`)
+		}
+	}
+	assert.Equal(t, 1, ts.srv.cache.len(), "no entry for a made-up id")
+	e, ok := ts.srv.cache.lookup(g.ID)
+	assert.True(t, ok && e == cached, "the real game stays cached")
+	status, b = ts.move(g.ID, "c1", 1, ts.seatsOf(g)[1])
+	assert.Equal(t, http.StatusOK, status, "%s", b)
+}
+
+// agedStore is a store in memory whose games, once aged, read as if their
+// running clock had run an hour longer, without any change notified.
+type agedStore struct {
+	*store.Memory
+	aged atomic.Bool
+}
+
+func (a *agedStore) Get(ctx context.Context, id string) (*store.Game, error) {
+	sg, err := a.Memory.Get(ctx, id)
+	if err != nil || !a.aged.Load() || sg.Clock == nil || sg.Clock.Running == 0 {
+		return sg, err
+	}
+	c := *sg
+	c.Clock = sg.Clock.Clone()
+	c.Clock.Since = c.Clock.Since.Add(-time.Hour)
+	return &c, nil
+}
+
+// A stream that begins reads the game itself, not what the game's other
+// streams read when it last changed: a game unchanged since may have run
+// out of time meanwhile, and the new stream's first state says so.
+func TestEventStreamBeginsWithAFreshRead(t *testing.T) {
+	st := &agedStore{Memory: newMemStore()}
+	ts := newTestServer(t, st)
+	g := ts.create(`{"game": "yematatu", "hold": [1, 2], "clock": {"initial": 600}}`)
+	s1 := ts.seatsOf(g)[0]
+	status, b := ts.move(g.ID, "b2", 0, s1)
+	require.Equal(t, http.StatusOK, status, "%s", b)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	watching := []*sseReader{ts.events(ctx, g.ID), ts.events(ctx, g.ID)}
+	for _, ev := range watching {
+		_, got := ev.next()
+		require.Nil(t, got.Result)
+	}
+	st.aged.Store(true) // player 2's ten minutes ran out an hour ago; nothing changed in the store
+	_, got := ts.events(ctx, g.ID).next()
+	require.NotNil(t, got.Result, "the new stream's first state is the game lost on time")
+	assert.Equal(t, "time", got.Result.Method)
+	for _, ev := range watching {
+		_, got := ev.next()
+		require.NotNil(t, got.Result, "the others get the loss on time as a change")
+		assert.Equal(t, "time", got.Result.Method)
 	}
 }
