@@ -72,6 +72,7 @@ func runServe(e *env, args []string) int {
 	thinking := c.intFlag("client-thinking", lim.ClientThinking, 0, maxQuota, "games of one client waiting for the computer at once, `N` (0: no limit)")
 	clientConns := c.intFlag("client-conns", lim.ClientConns, 0, maxQuota, "connections one client may hold, `N` (0: no limit)")
 	streams := c.intFlag("max-streams", lim.Streams, 0, maxQuota, "event streams the server holds open, at most `N` (default: from the open-file limit; 0: no limit)")
+	games := c.intFlag("max-games", lim.Games, 0, maxStoredGames, "games the store may hold, at most `N`; new games over it are refused (0: no limit)")
 	conns := c.intFlag("max-conns", lim.Conns, 0, maxQuota, "connections the server holds, at most `N` (default: from the open-file limit; 0: no limit)")
 	basePath := c.fs.String("base-path", "", "serve everything under the path `PREFIX`, e.g. /games (behind a proxy that forwards that path)")
 	cacheDir := c.fs.String("solutions", "", "read and write the solutions of perfect play in the folder `DIR` (default: the cache of matombo solve)")
@@ -90,7 +91,7 @@ func runServe(e *env, args []string) int {
 		}
 	}
 	lim.GamesPerMinute, lim.RequestsPerSecond, lim.ClientStreams, lim.ClientThinking = *gamesPerMinute, *requests, *clientStreams, *thinking
-	lim.ClientConns, lim.Streams, lim.Conns = *clientConns, *streams, *conns
+	lim.ClientConns, lim.Streams, lim.Conns, lim.Games = *clientConns, *streams, *conns, *games
 	for _, p := range proxies {
 		prefix, err := netip.ParsePrefix(p)
 		if err != nil {
@@ -134,6 +135,9 @@ func runServe(e *env, args []string) int {
 
 // maxQuota bounds the quota and cap flags of serve.
 const maxQuota = 1_000_000
+
+// maxStoredGames bounds --max-games.
+const maxStoredGames = 1_000_000_000
 
 // serve runs the server until ctx ends, then shuts it down.
 func serve(ctx context.Context, e *env, cfg serveConfig) error {

@@ -247,6 +247,24 @@ func (s *Server) handleRules(w http.ResponseWriter, r *http.Request) {
 	writeJSONBytes(w, http.StatusOK, page.answer(name))
 }
 
+// storeHasRoom returns a *refusal when the store holds Limits.Games games
+// or more, the error of the store when it cannot count them.
+func (s *Server) storeHasRoom(ctx context.Context) error {
+	most := s.clients.limits.Games
+	if most <= 0 {
+		return nil
+	}
+	n, err := s.store.Count(ctx)
+	if err != nil {
+		return err
+	}
+	if n >= most {
+		return &refusal{http.StatusServiceUnavailable, codeOverCapacity,
+			fmt.Sprintf("the server holds %d games, its most: it makes no new game until it holds fewer", n), 0}
+	}
+	return nil
+}
+
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	if err := s.store.Ping(r.Context()); err != nil {
 		s.storeError(w, err, "")
@@ -393,7 +411,8 @@ func heldSeats(hold []int, specs []string) ([]bool, error) {
 
 // createGame stores the new game sg of g for client and returns its view,
 // with the board and without seat links. A client over its quota of new
-// games, or of games waiting for the computer, gets a *refusal.
+// games, or of games waiting for the computer, or a store holding the
+// server's most games, gets a *refusal.
 func (s *Server) createGame(ctx context.Context, client string, g *host.Game, sg *store.Game) (*gameView, error) {
 	st := g.Start()
 	sg.Result, sg.ComputerDue = outcome(st, sg.Seats)
@@ -401,6 +420,9 @@ func (s *Server) createGame(ctx context.Context, client string, g *host.Game, sg
 		if no := s.thinkingQuota(client); no != nil {
 			return nil, no
 		}
+	}
+	if err := s.storeHasRoom(ctx); err != nil {
+		return nil, err
 	}
 	if no := s.clients.createGame(client); no != nil {
 		return nil, no

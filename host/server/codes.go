@@ -40,7 +40,7 @@ const (
 	codeAbortTooLate  = "abort-too-late"         // 409: an abort after every player has moved
 	codeTwoPlayers    = "two-players-only"       // 422: a resignation in a game of more than two
 	codeOverQuota     = "over-quota"             // 429: a client's quota (games, requests, streams, thinking)
-	codeOverCapacity  = "over-capacity"          // 503: the server's cap (event streams, connections)
+	codeOverCapacity  = "over-capacity"          // 503: the server's cap (event streams, connections, games stored)
 	codePerfectWait   = "perfect-preparing"      // 503: perfect play is being prepared; try again
 	codePerfectNo     = "perfect-not-offered"    // 422: perfect play cannot be offered for the game
 	codeUnavailable   = "unavailable"            // 503: the store does not answer, or the request was stopped

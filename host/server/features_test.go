@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -399,4 +400,56 @@ func TestTemplateSites(t *testing.T) {
 	} {
 		assert.Equal(t, tc.want, templateSites(tc.template), tc.template)
 	}
+}
+
+// A store holding Limits.Games games takes no new game, by creation or
+// rematch: 503 over-capacity, naming the count, and no client's quota of
+// new games is spent on it.
+func TestStoredGamesCapped(t *testing.T) {
+	st := newMemStore()
+	ts := newTestServer(t, st, WithLimits(Limits{Games: 2, GamesPerMinute: 3, RequestsPerSecond: 1000}))
+	g := ts.create(`{"game": "yematatu", "variants": ["square"], "seats": ["human", "human"]}`)
+	s1, s2 := ts.both(g)
+	ts.create(`{"game": "yematatu"}`)
+	for range 3 {
+		a := ts.ask("POST", "/api/games", `{"game": "yematatu"}`)
+		assert.Equal(t, http.StatusServiceUnavailable, a.status, a.body)
+		assert.Equal(t, codeOverCapacity, a.code)
+		assert.Contains(t, a.body, "the server holds 2 games, its most: it makes no new game until it holds fewer")
+	}
+	end := ts.play(g.ID, []string{s1, s2}, winYematatuSquare...)
+	require.True(t, end.state(t).Over)
+	status, _, b := ts.post("/api/games/"+g.ID+"/rematch", map[string]any{"seat": s1})
+	assert.Equal(t, http.StatusServiceUnavailable, status, b)
+	assert.Contains(t, b, `"code":"over-capacity"`)
+	n, err := st.Count(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+
+	// Refusals spend none of a client's quota of new games: once the
+	// store has room again, the client makes its three a minute.
+	seeming := &seemingFull{Store: newMemStore()}
+	seeming.extra.Store(10)
+	ts = newTestServer(t, seeming, WithLimits(Limits{Games: 10, GamesPerMinute: 3, RequestsPerSecond: 1000}))
+	for range 5 {
+		a := ts.ask("POST", "/api/games", `{"game": "yematatu"}`)
+		assert.Equal(t, http.StatusServiceUnavailable, a.status, a.body)
+	}
+	seeming.extra.Store(0)
+	for range 3 {
+		ts.create(`{"game": "yematatu"}`)
+	}
+	a := ts.ask("POST", "/api/games", `{"game": "yematatu"}`)
+	assert.Equal(t, http.StatusTooManyRequests, a.status, a.body)
+}
+
+// seemingFull is a store that counts extra games besides those it holds.
+type seemingFull struct {
+	store.Store
+	extra atomic.Int64
+}
+
+func (s *seemingFull) Count(ctx context.Context) (int, error) {
+	n, err := s.Store.Count(ctx)
+	return n + int(s.extra.Load()), err
 }

@@ -39,6 +39,11 @@ type Limits struct {
 	// Streams caps the event streams of the whole server (keep it below
 	// the open-file limit); over it, 503 with Retry-After.
 	Streams int
+	// Games caps the games stored, of every client (on a database several
+	// servers share, the games of all of them): a new game over it gets
+	// 503, and none is made until the store holds fewer (0: no cap). Two
+	// games made at the same moment may both pass at the last place.
+	Games int
 	// Conns caps the connections the server holds (LimitListener), and
 	// ClientConns those of one client; a connection over either is
 	// answered 503 and closed at once. Trusted proxies count only
@@ -52,8 +57,9 @@ type Limits struct {
 // DefaultLimits are the limits of a server for strangers on a machine
 // whose open-file limit is nofile (0 when unknown): 20 games a minute,
 // 50 requests a second, 16 event streams and 4 games thinking per
-// client; connections up to the open-file limit less 64 kept for the
-// database and files, three quarters of them event streams.
+// client; 100,000 games stored; connections up to the open-file limit
+// less 64 kept for the database and files, three quarters of them event
+// streams.
 func DefaultLimits(nofile int) Limits {
 	if nofile <= 0 {
 		nofile = 1024
@@ -64,11 +70,17 @@ func DefaultLimits(nofile int) Limits {
 		RequestsPerSecond: 50,
 		ClientStreams:     16,
 		ClientThinking:    4,
+		Games:             DefaultGames,
 		Streams:           conns * 3 / 4,
 		Conns:             conns,
 		ClientConns:       64,
 	}
 }
+
+// DefaultGames is the default cap of the games stored: without one, clients
+// from many addresses (each under its quota of new games) would fill the
+// memory of a server on ":memory:", or its disk, without end.
+const DefaultGames = 100_000
 
 // clientKey is the client of a request, for quotas and fair scheduling.
 func (s *Server) clientKey(r *http.Request) string {
