@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/matombo/matombo/host"
@@ -18,7 +20,7 @@ func (s *Server) worker() {
 			return
 		}
 		if id, client, ok := s.sched.next(); ok {
-			s.play(id, client)
+			s.playRecovering(id, client)
 			continue
 		}
 		select {
@@ -27,6 +29,18 @@ func (s *Server) worker() {
 		case <-s.sched.wake:
 		}
 	}
+}
+
+// playRecovering is play, with a panic (a defect in the host or a
+// player) logged with its stack instead of ending the server: the game's
+// lease runs out and it stays due.
+func (s *Server) playRecovering(id, client string) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("a computer move panicked", "id", id, "panic", v, "stack", string(debug.Stack()))
+		}
+	}()
+	s.play(id, client)
 }
 
 // maxClaims bounds the claims of one round of discovery.
@@ -292,8 +306,17 @@ func (s *Server) choose(ctx context.Context, st *host.State, spec string) (host.
 	view := st.Clone()
 	go func() {
 		defer close(finished)
-		m, err := p.Choose(ctx, view)
-		c <- answer{m, err}
+		var a answer
+		defer func() {
+			// A player that panics fails this move (the game goes on
+			// with a random one), not the server and its other games.
+			if v := recover(); v != nil {
+				s.log.Error("a computer player panicked", "player", spec, "panic", v, "stack", string(debug.Stack()))
+				a = answer{err: fmt.Errorf("the computer player %s failed (panic: %v)", spec, v)}
+			}
+			c <- a
+		}()
+		a.m, a.err = p.Choose(ctx, view)
 	}()
 	select {
 	case a := <-c:

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -171,7 +172,7 @@ func (ss *solutions) start(g *host.Game) *solutionEntry {
 	ss.wg.Add(1)
 	go func() {
 		defer ss.wg.Done()
-		p, mem, err := ss.prepare(g)
+		p, mem, err := ss.prepareRecovering(g)
 		ss.mu.Lock()
 		defer ss.mu.Unlock()
 		ss.busy = false
@@ -203,6 +204,19 @@ func (ss *solutions) start(g *host.Game) *solutionEntry {
 // prepare loads g's cached solution or solves g, within the budget, and
 // checks the solution against the rules; it returns the player and the
 // memory the solution takes.
+// prepareRecovering is prepare, with a panic (a defect in the host or the
+// solver) logged with its stack and made the reason the game has no
+// perfect play, instead of ending the server.
+func (ss *solutions) prepareRecovering(g *host.Game) (p Player, mem int64, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			ss.log.Error("preparing perfect play panicked", "game", gameName(g), "panic", v, "stack", string(debug.Stack()))
+			p, mem, err = nil, 0, fmt.Errorf("preparing its solution failed (panic: %v)", v)
+		}
+	}()
+	return ss.prepare(g)
+}
+
 func (ss *solutions) prepare(g *host.Game) (Player, int64, error) {
 	ctx, cancel := context.WithTimeout(ss.ctx, ss.budget.Time)
 	defer cancel()

@@ -2,10 +2,12 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -793,8 +795,16 @@ func (failingPlayer) Choose(ctx context.Context, s *host.State) (host.Move, erro
 	return host.Move{}, fmt.Errorf("no idea")
 }
 
-// TestComputerFallback checks that a player that hangs or fails is
-// replaced by a random legal move, so the game goes on.
+type panickingPlayer struct{}
+
+func (panickingPlayer) Choose(ctx context.Context, s *host.State) (host.Move, error) {
+	var moves []host.Move
+	return moves[len(s.Moves())], nil // a defect: index out of range
+}
+
+// TestComputerFallback checks that a player that hangs, fails or panics
+// is replaced by a random legal move, so the game goes on (and the
+// server: a panic is logged, not fatal).
 func TestComputerFallback(t *testing.T) {
 	players := func(g *host.Game, spec string) (Player, error) {
 		switch spec {
@@ -802,27 +812,35 @@ func TestComputerFallback(t *testing.T) {
 			return stuckPlayer{}, nil
 		case "failing":
 			return failingPlayer{}, nil
+		case "panicking":
+			return panickingPlayer{}, nil
 		}
-		return nil, fmt.Errorf("unknown player %q (allowed: stuck, failing)", spec)
+		return nil, fmt.Errorf("unknown player %q (allowed: stuck, failing, panicking)", spec)
 	}
-	ts := newTestServer(t, newMemStore(), WithPlayers(players), WithThinkTime(20*time.Millisecond), WithComputerSeats("stuck", "failing"))
+	var log syncBuffer
+	ts := newTestServer(t, newMemStore(), WithPlayers(players), WithThinkTime(20*time.Millisecond), WithComputerSeats("stuck", "failing", "panicking"),
+		WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
 	status, b := ts.do("GET", "/api/catalog", "")
 	require.Equal(t, http.StatusOK, status)
-	assert.Contains(t, string(b), `"computers":["stuck","failing"]`)
+	assert.Contains(t, string(b), `"computers":["stuck","failing","panicking"]`)
 	status, b = ts.do("POST", "/api/games", `{"game": "gore", "seats": ["random", "human"]}`)
 	assert.Equal(t, http.StatusUnprocessableEntity, status, "%s", b)
-	assert.Contains(t, string(b), `"allowed":["stuck","failing"]`)
+	assert.Contains(t, string(b), `"allowed":["stuck","failing","panicking"]`)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	g := ts.create(`{"game": "yematatu", "seats": ["stuck", "failing"]}`)
-	ev := ts.events(ctx, g.ID)
-	for {
-		_, cur := ev.next()
-		if len(cur.Record) >= 4 {
-			break
+	for _, seats := range []string{`["stuck", "failing"]`, `["panicking", "failing"]`} {
+		g := ts.create(`{"game": "yematatu", "seats": ` + seats + `}`)
+		ev := ts.events(ctx, g.ID)
+		for {
+			_, cur := ev.next()
+			if len(cur.Record) >= 4 {
+				break
+			}
 		}
 	}
+	assert.Contains(t, log.String(), "a computer player panicked")
+	assert.Contains(t, log.String(), "index out of range")
 }
 
 // TestStaleCacheAcrossServers moves through one server while another holds
@@ -868,4 +886,22 @@ func TestBoardViewDrawing(t *testing.T) {
 			assert.Equal(t, tt.hand, g.Board.HandLabel)
 		})
 	}
+}
+
+// syncBuffer is a buffer a logger's goroutines write while a test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
