@@ -119,6 +119,10 @@ func TestMalformedFiles(t *testing.T) {
 		{"yaml syntax", "game: kalah\nscenarios: [\n", "case.yaml:2: YAML syntax"},
 		{"board with wrong number of holes", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect:\n      board: |\n        b 4 4 4 4 4 4 0\n        a 4 4 4 4 4 4\n", "case.yaml:8: start"},
 		{"unknown game", "game: chess\nscenarios:\n  - name: x\n    rule: K\n    play: [e4]\n", "unknown game \"chess\""},
+		// yaml.v3 reports these without a line; the parser finds it.
+		{"a NUL byte", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: [a\x001]\n", "case.yaml:5:13: YAML: the character U+0000, which a YAML file may not hold"},
+		{"an escape character", "game: kalah\nscenarios:\n  - name: \x1b[2Jx\n    rule: K\n", "case.yaml:3:11: YAML: the character U+001B"},
+		{"invalid UTF-8", "game: kalah\nscenarios:\n  - name: caf\xe9\n    rule: K\n", "case.yaml:3:14: YAML: the byte 0xE9, which is not UTF-8"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
