@@ -15,6 +15,7 @@ import (
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/player"
 )
 
@@ -127,7 +128,7 @@ func unquotePrefix(s string) (string, string, error) {
 
 // usageError reports a wrong command line and returns exitUsage.
 func (c *cli) usageError(format string, args ...any) int {
-	fmt.Fprintf(c.e.stderr, "matombo %s: %s (run 'matombo %s --help' for usage)\n", c.name, fmt.Sprintf(format, args...), c.name)
+	fmt.Fprintf(c.e.stderr, "matombo %s: %s (run 'matombo %s --help' for usage)\n", c.name, oneLine(fmt.Sprintf(format, args...)), c.name)
 	return exitUsage
 }
 
@@ -139,10 +140,26 @@ func (c *cli) fail(err error) int {
 	return exitStatus(err)
 }
 
-// oneLine keeps an error message on one line.
+// oneLine keeps an error message on one line, and bounded: a word longer
+// than maxWordText (a token, a number or a name quoted from the input: a
+// 100,000-digit number in a shard file, a 500 KB token in a job file)
+// keeps its first maxWordText bytes, and the whole line its first
+// maxLineText. Every error the command line prints passes here, so no
+// input is echoed back in full, however it reached the message.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	fields := strings.Fields(s)
+	for i, f := range fields {
+		fields[i] = diag.ClipText(f, maxWordText)
+	}
+	return diag.ClipText(strings.Join(fields, " "), maxLineText)
 }
+
+// Bounds of a message of the command line (see oneLine). A word may hold
+// what the host already clipped to diag.MaxMessageText, with its "...".
+const (
+	maxWordText = diag.MaxMessageText + 8
+	maxLineText = 4 * diag.MaxMessageText
+)
 
 // exitStatus is the exit status for an error: exitUsage for a problem in
 // the command line (a bad player spec included), exitFail for everything
