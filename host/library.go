@@ -108,8 +108,11 @@ func (l *Library) AddDir(dir string) error {
 		ly.game = base
 	}
 	if len(ly.names()) == 0 {
-		return &folderError{dir: dir, err: fs.ErrNotExist,
-			msg: "no games in it (a game is a folder NAME holding NAME.lua or variants.yaml, or a file NAME.lua)"}
+		msg := "no games in it (a game is a folder NAME holding NAME.lua or variants.yaml, or a file NAME.lua)"
+		if bad := ly.misnamed(); len(bad) > 0 {
+			msg += fmt.Sprintf("; not read for their names: %s (a game's name is 1 to 64 lower-case letters, digits, - and _)", diag.ClipText(strings.Join(bad, ", "), diag.MaxLegalText))
+		}
+		return &folderError{dir: dir, err: fs.ErrNotExist, msg: msg}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -190,6 +193,29 @@ func (ly layer) names() []string {
 			}
 		case !e.IsDir() && strings.HasSuffix(n, ".lua") && luavm.ValidGameName(strings.TrimSuffix(n, ".lua")):
 			out = append(out, strings.TrimSuffix(n, ".lua"))
+		}
+	}
+	return out
+}
+
+// misnamed lists the scripts of the layer that would be games but for
+// their names (My Game.lua, Kalah/Kalah.lua), so that a folder of only
+// such is not just "no games".
+func (ly layer) misnamed() []string {
+	entries, err := fs.ReadDir(ly.fsys, ".")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		switch {
+		case e.IsDir() && !luavm.ValidGameName(n):
+			if info, err := fs.Stat(ly.fsys, path.Join(n, n+".lua")); err == nil && !info.IsDir() {
+				out = append(out, path.Join(n, n+".lua"))
+			}
+		case !e.IsDir() && strings.HasSuffix(n, ".lua") && !luavm.ValidGameName(strings.TrimSuffix(n, ".lua")):
+			out = append(out, n)
 		}
 	}
 	return out
