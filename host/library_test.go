@@ -222,3 +222,20 @@ func TestBoardAccessors(t *testing.T) {
 	assert.Equal(t, []string{"a1", "b1", "b2", "b3", "c1", "c2", "c3"}, names, "board order: row a first, then by drawing position")
 	assert.Equal(t, Site{Name: "c3", Row: 2, Col: 5}, p.Site(6))
 }
+
+// A folder whose only game folder cannot be read says so, rather than
+// only "no games in it".
+func TestLibraryUnreadableGameFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads every folder")
+	}
+	dir := t.TempDir()
+	game := filepath.Join(dir, "mini")
+	require.NoError(t, os.Mkdir(game, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(game, "mini.lua"), []byte("return {}"), 0o644))
+	require.NoError(t, os.Chmod(game, 0))
+	t.Cleanup(func() { os.Chmod(game, 0o755) })
+	err := NewLibrary().AddDir(dir)
+	assert.ErrorContains(t, err, "no games in it")
+	assert.ErrorContains(t, err, "; cannot be read: mini/ (permission denied)")
+}
