@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -158,13 +159,13 @@ func (vf *File) parseVariantList(n *yaml.Node) error {
 // ScalarValue converts a YAML scalar to int, bool or string by its tag.
 func ScalarValue(n *yaml.Node) (any, error) {
 	if n.Kind != yaml.ScalarNode {
-		return nil, fmt.Errorf("want a single value, got a %s", kindName(n.Kind))
+		return nil, fmt.Errorf("want a single value, got %s", kindName(n.Kind))
 	}
 	switch n.ShortTag() {
 	case "!!int":
 		v, err := strconv.ParseInt(n.Value, 0, 32)
 		if err != nil {
-			return nil, fmt.Errorf("integer %s is out of range", n.Value)
+			return nil, fmt.Errorf("integer %s is out of range: the limit is %d to %d", diag.ClipText(n.Value, 100), math.MinInt32, math.MaxInt32)
 		}
 		return int(v), nil
 	case "!!bool":
@@ -176,23 +177,34 @@ func ScalarValue(n *yaml.Node) (any, error) {
 	case "!!str":
 		return n.Value, nil
 	case "!!float":
-		return nil, fmt.Errorf("want an integer, boolean or string, got the number %s", n.Value)
+		if wholeNumber(n.Value) {
+			// yaml.v3 reads a whole number past 64 bits as a float.
+			return nil, fmt.Errorf("integer %s is out of range: the limit is %d to %d", diag.ClipText(n.Value, 100), math.MinInt32, math.MaxInt32)
+		}
+		return nil, fmt.Errorf("want an integer, boolean or string, got the number %s", diag.ClipText(n.Value, 100))
 	case "!!null":
 		return nil, fmt.Errorf("missing value")
 	}
 	return nil, fmt.Errorf("unsupported value %q", n.Value)
 }
 
+// wholeNumber reports whether s is written as a whole number: a sign
+// and digits.
+func wholeNumber(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
 func kindName(k yaml.Kind) string {
 	switch k {
 	case yaml.MappingNode:
-		return "mapping"
+		return "a mapping"
 	case yaml.SequenceNode:
-		return "list"
+		return "a list"
 	case yaml.AliasNode:
-		return "alias"
+		return "an alias (*name): write the value itself"
 	default:
-		return "value"
+		return "a value"
 	}
 }
 
