@@ -448,11 +448,12 @@ func (sol *Solution) insert(key []byte, cfg *config) (int32, bool, error) {
 	}
 	if n := t.Len(); n >= cfg.maxPositions || (n%256 == 0 && sol.bytes() > cfg.maxBytes) {
 		limit := LimitMemory
+		need := max(int64(BytesPerPosition(sol.g))*int64(n), sol.bytes()) // what is in use: more than the budget
 		if n >= cfg.maxPositions {
-			limit = LimitPositions
+			limit, need = LimitPositions, int64(BytesPerPosition(sol.g))*int64(n)
 		}
 		return 0, false, &TooLargeError{Game: sol.game, Engine: Retrograde, Limit: limit, MaxPositions: cfg.maxPositions, MaxBytes: cfg.maxBytes,
-			BytesPerPos: BytesPerPosition(sol.g), EstimateBytes: max(int64(BytesPerPosition(sol.g))*int64(n), sol.bytes()), Positions: n}
+			BytesPerPos: BytesPerPosition(sol.g), EstimateBytes: need, Positions: n}
 	}
 	id, _ := t.insert(key)
 	sol.val.append(0)
