@@ -280,6 +280,9 @@ func (gf *gameFlags) library() (*host.Library, error) {
 func libraryWith(dirs []string) (*host.Library, error) {
 	lib := games.Library()
 	for _, d := range dirs {
+		if d == "" {
+			return nil, usageErr{`--games "": name a folder of games`}
+		}
 		if _, err := os.Stat(d); errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("games folder %s: no such folder", d)
 		}
@@ -341,7 +344,7 @@ func (f countOrDirs) String() string {
 
 // Set takes a number of games or a folder.
 func (f countOrDirs) Set(v string) error {
-	if looksNumeric(v) {
+	if looksNumeric(strings.TrimSpace(v)) {
 		limit := f.max
 		if limit == 0 {
 			limit = maxGames
@@ -356,7 +359,34 @@ func (f countOrDirs) Set(v string) error {
 	if f.dirs == nil {
 		return fmt.Errorf("want a number of games, got %q", v)
 	}
+	if _, err := os.Stat(v); err != nil && numberLike(v) {
+		// Not a folder, but a number written otherwise (1e6, 0x10, 1_000,
+		// " 5", 1.5, NaN): a count, refused as one, not "no such folder".
+		limit := f.max
+		if limit == 0 {
+			limit = maxGames
+		}
+		return fmt.Errorf("want a whole number of games from 1 to %d, or a folder", limit)
+	}
 	return f.dirs.Set(v)
+}
+
+// numberLike reports whether v is a number in some notation the flags do
+// not take for a count of games: with spaces, a fraction, an exponent, a
+// base prefix, underscores, NaN or Inf.
+func numberLike(v string) bool {
+	t := strings.TrimSpace(v)
+	if t == "" {
+		return false
+	}
+	if looksNumeric(t) {
+		return true
+	}
+	if _, err := strconv.ParseFloat(t, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		return true
+	}
+	_, err := strconv.ParseInt(t, 0, 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
 }
 
 // paramText writes a game's parameter values as key=value pairs.
