@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -119,6 +120,10 @@ func TestMalformedFiles(t *testing.T) {
 		{"yaml syntax", "game: kalah\nscenarios: [\n", "case.yaml:2: YAML syntax"},
 		{"board with wrong number of holes", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect:\n      board: |\n        b 4 4 4 4 4 4 0\n        a 4 4 4 4 4 4\n", "case.yaml:8: start"},
 		{"unknown game", "game: chess\nscenarios:\n  - name: x\n    rule: K\n    play: [e4]\n", "unknown game \"chess\""},
+		// yaml.v3 reports these without a line; the parser finds it.
+		{"a NUL byte", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: [a\x001]\n", "case.yaml:5:13: YAML: the character U+0000, which a YAML file may not hold"},
+		{"an escape character", "game: kalah\nscenarios:\n  - name: \x1b[2Jx\n    rule: K\n", "case.yaml:3:11: YAML: the character U+001B"},
+		{"invalid UTF-8", "game: kalah\nscenarios:\n  - name: caf\xe9\n    rule: K\n", "case.yaml:3:14: YAML: the byte 0xE9, which is not UTF-8"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -183,4 +188,23 @@ scenarios:
 	rep.WriteText(&out, true)
 	assert.Equal(t, "PASS  case.yaml:6: the store is not a pit to sow from [K1]\n1 passed, 0 failed, 0 errored\n",
 		strings.ReplaceAll(out.String(), path, "case.yaml"))
+}
+
+// TestReportIsBounded: the text report quotes what a scenario gave (a
+// token, a list of counts) in at most diag.MaxMessageText bytes a line, so
+// a 300 KB token or 100,000 counts are not written back in full.
+func TestReportIsBounded(t *testing.T) {
+	for _, c := range []struct{ name, src string }{
+		{"a huge token", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: [" + strings.Repeat("x", 300000) + "]\n"},
+		{"a huge list", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect:\n      captured: [" + strings.TrimSuffix(strings.Repeat("0, ", 100000), ", ") + "]\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep, out := runText(t, kalahLibrary(t), c.src)
+			assert.False(t, rep.OK())
+			for _, line := range strings.Split(out, "\n") {
+				assert.LessOrEqual(t, len(line), diag.MaxMessageText+100, "line %.80q...", line)
+			}
+			assert.Contains(t, out, "more bytes cut")
+		})
+	}
 }

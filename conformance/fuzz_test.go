@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -12,12 +13,18 @@ func FuzzParseScenario(f *testing.F) {
 	f.Add([]byte("game: kalah\nscenarios:\n  - name: x\n    rule: K\n    steps:\n      - play: [a1]\n        expect: {legal: [], over: true, notes: [x], vars: {a: 1}, sites: {a1: 3}}\n"))
 	f.Add([]byte("game: [\n"))
 	f.Add([]byte("---\n---\n"))
+	f.Add([]byte("game: kalah\nscenarios:\n  - name: x\x00y\n"))
+	f.Add([]byte("game: kalah\nscenarios:\n  - name: caf\xe9\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		_, err := Parse("f.yaml", src)
 		if err != nil {
 			var fe *FileError
 			if !errors.As(err, &fe) {
 				t.Fatalf("error of type %T: %v", err, err)
+			}
+			// Text YAML refuses is placed, not reported line-less.
+			if fe.Pos.Line == 0 && (strings.Contains(fe.Msg, "control characters") || strings.Contains(fe.Msg, "UTF-8")) {
+				t.Fatalf("a refused character without its line: %v", err)
 			}
 		}
 	})

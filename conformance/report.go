@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 )
 
 // WriteText writes the report for people: every failure and error with its
@@ -75,8 +77,14 @@ func (res Result) headline() string {
 	return sb.String()
 }
 
-// explain describes a failure or error in a few lines.
+// explain describes a failure or error in a few lines, each quoting at
+// most diag.MaxMessageText of what the scenario or the game gave (a
+// scenario's 500 KB token or a list of 100,000 counts is not written back
+// in full).
 func (res Result) explain() []string {
+	res.Error = diag.ClipText(res.Error, diag.MaxMessageText)
+	res.Want = diag.ClipText(res.Want, diag.MaxMessageText)
+	res.Got = diag.ClipText(res.Got, diag.MaxMessageText)
 	var out []string
 	where := ""
 	if res.Step > 0 {
@@ -85,7 +93,7 @@ func (res Result) explain() []string {
 			where += " (" + res.StepName + ")"
 		}
 		if res.Token != "" {
-			where += fmt.Sprintf(", token %q", res.Token)
+			where += ", token " + diag.ClipText(strconv.Quote(res.Token), diag.MaxTokenText)
 		}
 		where += ": "
 	}

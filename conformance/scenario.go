@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/safefile"
 	"gopkg.in/yaml.v3"
 )
@@ -201,7 +202,7 @@ func Parse(path string, src []byte) (f *File, err error) {
 		if errors.Is(err, io.EOF) {
 			return nil, &FileError{Pos: host.Pos{File: path}, Msg: "the file is empty; it needs game and scenarios"}
 		}
-		return nil, p.yamlError(err)
+		return nil, p.yamlError(src, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
@@ -220,13 +221,16 @@ func (p *parser) fail(n *yaml.Node, format string, args ...any) {
 	panic(&FileError{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 }
 
-func (p *parser) yamlError(err error) error {
+func (p *parser) yamlError(src []byte, err error) error {
 	msg := err.Error()
 	pos := host.Pos{File: p.file}
 	if _, e := fmt.Sscanf(msg, "yaml: line %d:", &pos.Line); e == nil {
 		if i := strings.Index(msg[6:], ":"); i >= 0 {
 			msg = "YAML syntax:" + msg[6+i+1:]
 		}
+	} else if line, col, what, ok := diag.BadYAMLText(src); ok {
+		// yaml.v3 gives no line for invalid UTF-8 or a control character.
+		pos.Line, pos.Col, msg = line, col, "YAML: "+what
 	}
 	return &FileError{Pos: pos, Msg: msg}
 }

@@ -58,7 +58,7 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 	var vfiles []*params.File
 	seen := map[string]bool{file: true}
 	for depth := 0; ; depth++ {
-		base, ok, err := luavm.ExtendsTarget(file, src)
+		base, line, ok, err := luavm.ExtendsCall(file, src)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -66,7 +66,7 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 			return chain, vfiles, nil
 		}
 		if depth == luavm.MaxExtendsDepth {
-			return nil, nil, &ConfigError{Pos: Pos{File: file}, Msg: fmt.Sprintf("games extend games more than %d deep", luavm.MaxExtendsDepth)}
+			return nil, nil, &ConfigError{Pos: Pos{File: file, Line: line}, Msg: fmt.Sprintf("games extend games more than %d deep", luavm.MaxExtendsDepth)}
 		}
 		limit := len(layers)
 		if base == name {
@@ -83,12 +83,12 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 			if base == name {
 				msg = fmt.Sprintf("the script extends %q, its own name, but no folder before it has a game %q", base, base)
 			}
-			return nil, nil, &ConfigError{Pos: Pos{File: file}, Msg: msg, Allowed: l.Games()}
+			return nil, nil, &ConfigError{Pos: Pos{File: file, Line: line}, Msg: msg, Allowed: l.Games()}
 		}
 		ly := &layers[bi]
 		bfile := ly.path(rel)
 		if seen[bfile] {
-			return nil, nil, &ConfigError{Pos: Pos{File: file}, Msg: fmt.Sprintf("the script extends %q, which extends it again (%s)", base, bfile)}
+			return nil, nil, &ConfigError{Pos: Pos{File: file, Line: line}, Msg: fmt.Sprintf("the script extends %q, which extends it again (%s)", base, bfile)}
 		}
 		seen[bfile] = true
 		bsrc, err := readLimited(ly, rel)

@@ -15,17 +15,25 @@ func FuzzExtendsTarget(f *testing.F) {
 	f.Add(`matombo.extends(x)`)
 	f.Add(`a.extends("b") c.extends("d")`)
 	f.Add(`-- extends`)
+	f.Add(`return matombo.extends("../tsoro")`)
+	f.Add("\n\nreturn matombo.extends(\"\")")
 	f.Fuzz(func(t *testing.T, src string) {
-		name, ok, err := luavm.ExtendsTarget("f.lua", []byte(src))
+		name, line, ok, err := luavm.ExtendsCall("f.lua", []byte(src))
 		if err != nil {
 			var se *ScriptError
 			if !errors.As(err, &se) {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
+			if se.Pos.Line == 0 {
+				t.Fatalf("an error without its line: %v", err)
+			}
 			return
 		}
 		if ok && !luavm.ValidGameName(name) {
 			t.Fatalf("extends %q, not a game name", name)
+		}
+		if ok && line == 0 {
+			t.Fatalf("extends %q at no line", name)
 		}
 	})
 }

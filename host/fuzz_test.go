@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/matombo/matombo/host/luavm"
@@ -30,12 +31,20 @@ func FuzzParseVariantsOf(f *testing.F) {
 	f.Add([]byte("variants:\n  x:\n    params: {a: 1.5, b: null, c: [1]}\n"))
 	f.Add([]byte(""))
 	f.Add([]byte("variants:\n  five: null\n  six: ~\n  big: {params: {k: 1}}\n"))
+	f.Add([]byte("variants:\n  a: {params: {k: 1}}\nvariants:\n  b: {params: {k: 2}}\n"))
+	f.Add([]byte("data: {a: 1}\n---\ndata: {a: 2}\n"))
+	f.Add([]byte("variants:\n  a\x00b: {params: {k: 1}}\n"))
+	f.Add([]byte("variants:\n  a:\n    description: caf\xe9\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		vs, err := variantsOf("f.yaml", src)
 		if err != nil {
 			var ce *ConfigError
 			if !errors.As(err, &ce) {
 				t.Fatalf("error of type %T: %v", err, err)
+			}
+			// Text YAML refuses is placed, not reported line-less.
+			if ce.Pos.Line == 0 && (strings.Contains(ce.Msg, "control characters") || strings.Contains(ce.Msg, "UTF-8")) {
+				t.Fatalf("a refused character without its line: %v", err)
 			}
 			return
 		}

@@ -108,8 +108,15 @@ func (l *Library) AddDir(dir string) error {
 		ly.game = base
 	}
 	if len(ly.names()) == 0 {
-		return &folderError{dir: dir, err: fs.ErrNotExist,
-			msg: "no games in it (a game is a folder NAME holding NAME.lua or variants.yaml, or a file NAME.lua)"}
+		msg := "no games in it (a game is a folder NAME holding NAME.lua or variants.yaml, or a file NAME.lua)"
+		bad, unreadable := ly.misnamed()
+		if len(bad) > 0 {
+			msg += fmt.Sprintf("; not read for their names: %s (a game's name is 1 to 64 lower-case letters, digits, - and _)", diag.ClipText(strings.Join(bad, ", "), diag.MaxLegalText))
+		}
+		if len(unreadable) > 0 {
+			msg += fmt.Sprintf("; cannot be read: %s", diag.ClipText(strings.Join(unreadable, ", "), diag.MaxLegalText))
+		}
+		return &folderError{dir: dir, err: fs.ErrNotExist, msg: msg}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -193,6 +200,37 @@ func (ly layer) names() []string {
 		}
 	}
 	return out
+}
+
+// misnamed lists the scripts of the layer that would be games but for
+// their names (My Game.lua, Kalah/Kalah.lua) and the game folders that
+// cannot be read (kalah/ (permission denied)), so that a folder of only
+// such is not just "no games".
+func (ly layer) misnamed() (out, unreadable []string) {
+	entries, err := fs.ReadDir(ly.fsys, ".")
+	if err != nil {
+		return nil, nil
+	}
+	for _, e := range entries {
+		n := e.Name()
+		switch {
+		case e.IsDir() && luavm.ValidGameName(n):
+			if _, err := fs.ReadDir(ly.fsys, n); err != nil {
+				var pe *fs.PathError
+				if errors.As(err, &pe) {
+					err = pe.Err
+				}
+				unreadable = append(unreadable, n+"/ ("+err.Error()+")")
+			}
+		case e.IsDir():
+			if info, err := fs.Stat(ly.fsys, path.Join(n, n+".lua")); err == nil && !info.IsDir() {
+				out = append(out, path.Join(n, n+".lua"))
+			}
+		case !e.IsDir() && strings.HasSuffix(n, ".lua") && !luavm.ValidGameName(strings.TrimSuffix(n, ".lua")):
+			out = append(out, n)
+		}
+	}
+	return out, unreadable
 }
 
 // Games returns the names of the games that have a script, sorted.

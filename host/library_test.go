@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,6 +45,16 @@ func TestLibraryGames(t *testing.T) {
 	err = NewLibrary().AddDir(empty)
 	assert.ErrorIs(t, err, fs.ErrNotExist, "a folder without games is refused")
 	assert.ErrorContains(t, err, "no games in it")
+	// A folder whose scripts all have names no game may have says which
+	// were not read, and why.
+	misnamed := t.TempDir()
+	for _, f := range []string{"Kalah.lua", "my game.lua", filepath.Join("Oware", "Oware.lua"), "notes.txt"} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(misnamed, f)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(misnamed, f), []byte("return {}"), 0o644))
+	}
+	err = NewLibrary().AddDir(misnamed)
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	assert.ErrorContains(t, err, "; not read for their names: Kalah.lua, Oware/Oware.lua, my game.lua (a game's name is 1 to 64 lower-case letters, digits, - and _)")
 }
 
 func TestLibraryAddFS(t *testing.T) {
@@ -210,4 +221,21 @@ func TestBoardAccessors(t *testing.T) {
 	}
 	assert.Equal(t, []string{"a1", "b1", "b2", "b3", "c1", "c2", "c3"}, names, "board order: row a first, then by drawing position")
 	assert.Equal(t, Site{Name: "c3", Row: 2, Col: 5}, p.Site(6))
+}
+
+// A folder whose only game folder cannot be read says so, rather than
+// only "no games in it".
+func TestLibraryUnreadableGameFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads every folder")
+	}
+	dir := t.TempDir()
+	game := filepath.Join(dir, "mini")
+	require.NoError(t, os.Mkdir(game, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(game, "mini.lua"), []byte("return {}"), 0o644))
+	require.NoError(t, os.Chmod(game, 0))
+	t.Cleanup(func() { os.Chmod(game, 0o755) })
+	err := NewLibrary().AddDir(dir)
+	assert.ErrorContains(t, err, "no games in it")
+	assert.ErrorContains(t, err, "; cannot be read: mini/ (permission denied)")
 }

@@ -194,7 +194,7 @@ func parseShard(s string) (int, int, error) {
 	}
 	n, err := parseBounded(b, 1, maxGames)
 	if err != nil {
-		return 0, 0, fmt.Errorf("--shard %s: the number of shards N is %v", s, err)
+		return 0, 0, fmt.Errorf("--shard %s: the number of shards N: %v", s, err)
 	}
 	i, err := parseBounded(a, 0, n-1)
 	if err != nil {

@@ -84,7 +84,10 @@ func TestHugeFlagValues(t *testing.T) {
 		want string
 	}{
 		{[]string{"analyze", "yematatu", "--games", "9223372036854775807", "--shard", "1/5000000000000000000"}, "--games 9223372036854775807: too large: the limit is 1000000000"},
-		{[]string{"analyze", "yematatu", "--shard", "1/5000000000000000000"}, "--shard 1/5000000000000000000: the number of shards N is too large: the limit is 1000000000"},
+		{[]string{"analyze", "yematatu", "--shard", "1/5000000000000000000"}, "--shard 1/5000000000000000000: the number of shards N: too large: the limit is 1000000000"},
+		{[]string{"analyze", "yematatu", "--shard", "0/0"}, "--shard 0/0: the number of shards N: want a whole number from 1 to 1000000000"},
+		{[]string{"move", "yematatu", "--player", "mcts:time=99999999999h"}, "time=99999999999h: too large: the limit is 24h0m0s"},
+		{[]string{"play", "yematatu", "--p2", "alphabeta:depth=99999999999999999999"}, "depth=99999999999999999999: too large: the limit is 64"},
 		{[]string{"analyze", "yematatu", "--shard", "0/99999999999999999999999"}, "the limit is 1000000000"},
 		{[]string{"match", "yematatu", "--p1", "random", "--games", "10000000000"}, "--games 10000000000: too large: the limit is 1000000"},
 		{[]string{"match", "yematatu", "--p1", "random", "--games", "9223372036854775807"}, "the limit is 1000000"},

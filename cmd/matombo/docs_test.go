@@ -354,3 +354,32 @@ func TestRulePointsDocumented(t *testing.T) {
 		require.Equal(t, g.RulePoints(), documented[name], "the rule points of %s in docs/extending.md", name)
 	}
 }
+
+// TestDocumentedLimits: the limits docs/cli.md states for the numeric
+// flags are the ones the flags enforce (it said 2,147,483,647 for
+// --max-positions, whose limit is 4,294,967,294).
+func TestDocumentedLimits(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "cli.md"))
+	require.NoError(t, err)
+	text := strings.Join(strings.Fields(string(b)), " ")
+	commas := func(n int64) string {
+		s := strconv.FormatInt(n, 10)
+		for i := len(s) - 3; i > 0; i -= 3 {
+			s = s[:i] + "," + s[i:]
+		}
+		return s
+	}
+	for _, want := range []string{
+		"games of a run at most " + commas(maxGames),
+		"(`match`, which keeps every game's result, " + commas(maxListGames) + ")",
+		"`--parallel` and `--workers` at most " + commas(maxParallel),
+		"`--max-plies` at most " + commas(maxPliesFlag),
+		"`--seconds` at most " + commas(maxSeconds),
+		"`--max-positions` at most " + commas(int64(maxPositionsLimit)),
+		"(`serve --perfect-positions` " + commas(maxPositions) + ")",
+		"`--table-memory` at most " + sizeText(maxMemoryLimit),
+		"`--max-time` at most " + strings.TrimSuffix(maxDuration.String(), "0m0s"),
+	} {
+		require.Contains(t, text, want)
+	}
+}

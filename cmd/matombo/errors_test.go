@@ -58,6 +58,9 @@ func TestErrorMessages(t *testing.T) {
 		{name: "a value not allowed names the allowed ones",
 			args: []string{"trace", "tsoro", "--param", "holes=9"}, code: 2,
 			want: []string{"--param holes=9", "9 is not allowed", "allowed: 6, 8, 12, 15, 18, 21"}},
+		{name: "a number too large for a parameter names the limit",
+			args: []string{"trace", "tsoro", "--param", "holes=99999999999999999999"}, code: 2,
+			want: []string{"--param holes=99999999999999999999", "out of range: the limit is -2147483648 to 2147483647", "allowed: 6, 8, 12, 15, 18, 21"}},
 		{name: "a value of the wrong type",
 			args: []string{"trace", "gore", "--param", "trading=maybe"}, code: 2,
 			want: []string{"--param trading=maybe", "want true or false", "allowed: true, false"}},
@@ -124,6 +127,38 @@ func TestErrorMessages(t *testing.T) {
 			for _, w := range c.want {
 				assert.Contains(t, all, w)
 			}
+		})
+	}
+}
+
+// TestErrorsAreBounded checks the class, not cases: whatever an input
+// puts in an error (a 100,000-digit number in a shard file, a token of
+// 300 KB, a hundred thousand tokens, a name of 200 KB), the message is one
+// line of at most maxLineText bytes (with the prefix and the note of what
+// was cut), still naming the file or flag at fault.
+func TestErrorsAreBounded(t *testing.T) {
+	shard := `{"format":"matombo analyze shard 1","results":[{"game":"yematatu","played":1` + strings.Repeat("0", 100000) + `}]}`
+	dir := writeFiles(t, map[string]string{"big.json": shard})
+	big := strings.Repeat("x", 300000)
+	many := strings.TrimSpace(strings.Repeat("a1 ", 100000))
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"a huge number in a shard file", []string{"analyze", "--merge", filepath.Join(dir, "big.json")}, exitFail, filepath.Join(dir, "big.json") + ": not a shard file"},
+		{"a huge token", []string{"trace", "yematatu", big}, exitFail, `token 1: illegal token "xxx`},
+		{"a hundred thousand tokens", []string{"move", "yematatu", many}, exitFail, `token 1: illegal token "a1 a1`},
+		{"a huge variant name", []string{"trace", "yematatu", "--variant", big}, exitUsage, `unknown variant "xxx`},
+		{"a huge flag value", []string{"selfplay", "yematatu", "--max-plies", big}, exitUsage, "--max-plies xxx"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := matombo(t, "", c.args...)
+			assert.Equal(t, c.code, r.code)
+			assert.Contains(t, r.stderr, c.want)
+			assert.Equal(t, 1, strings.Count(r.stderr, "\n"), "one line")
+			assert.LessOrEqual(t, len(r.stderr), maxLineText+200, "bounded")
 		})
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/player"
 )
 
@@ -127,7 +128,7 @@ func unquotePrefix(s string) (string, string, error) {
 
 // usageError reports a wrong command line and returns exitUsage.
 func (c *cli) usageError(format string, args ...any) int {
-	fmt.Fprintf(c.e.stderr, "matombo %s: %s (run 'matombo %s --help' for usage)\n", c.name, fmt.Sprintf(format, args...), c.name)
+	fmt.Fprintf(c.e.stderr, "matombo %s: %s (run 'matombo %s --help' for usage)\n", c.name, oneLine(fmt.Sprintf(format, args...)), c.name)
 	return exitUsage
 }
 
@@ -139,10 +140,26 @@ func (c *cli) fail(err error) int {
 	return exitStatus(err)
 }
 
-// oneLine keeps an error message on one line.
+// oneLine keeps an error message on one line, and bounded: a word longer
+// than maxWordText (a token, a number or a name quoted from the input: a
+// 100,000-digit number in a shard file, a 500 KB token in a job file)
+// keeps its first maxWordText bytes, and the whole line its first
+// maxLineText. Every error the command line prints passes here, so no
+// input is echoed back in full, however it reached the message.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	fields := strings.Fields(s)
+	for i, f := range fields {
+		fields[i] = diag.ClipText(f, maxWordText)
+	}
+	return diag.ClipText(strings.Join(fields, " "), maxLineText)
 }
+
+// Bounds of a message of the command line (see oneLine). A word may hold
+// what the host already clipped to diag.MaxMessageText, with its "...".
+const (
+	maxWordText = diag.MaxMessageText + 8
+	maxLineText = 4 * diag.MaxMessageText
+)
 
 // exitStatus is the exit status for an error: exitUsage for a problem in
 // the command line (a bad player spec included), exitFail for everything
@@ -263,6 +280,9 @@ func (gf *gameFlags) library() (*host.Library, error) {
 func libraryWith(dirs []string) (*host.Library, error) {
 	lib := games.Library()
 	for _, d := range dirs {
+		if d == "" {
+			return nil, usageErr{`--games "": name a folder of games`}
+		}
 		if _, err := os.Stat(d); errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("games folder %s: no such folder", d)
 		}
@@ -324,7 +344,7 @@ func (f countOrDirs) String() string {
 
 // Set takes a number of games or a folder.
 func (f countOrDirs) Set(v string) error {
-	if looksNumeric(v) {
+	if looksNumeric(strings.TrimSpace(v)) {
 		limit := f.max
 		if limit == 0 {
 			limit = maxGames
@@ -339,7 +359,34 @@ func (f countOrDirs) Set(v string) error {
 	if f.dirs == nil {
 		return fmt.Errorf("want a number of games, got %q", v)
 	}
+	if _, err := os.Stat(v); err != nil && numberLike(v) {
+		// Not a folder, but a number written otherwise (1e6, 0x10, 1_000,
+		// " 5", 1.5, NaN): a count, refused as one, not "no such folder".
+		limit := f.max
+		if limit == 0 {
+			limit = maxGames
+		}
+		return fmt.Errorf("want a whole number of games from 1 to %d, or a folder", limit)
+	}
 	return f.dirs.Set(v)
+}
+
+// numberLike reports whether v is a number in some notation the flags do
+// not take for a count of games: with spaces, a fraction, an exponent, a
+// base prefix, underscores, NaN or Inf.
+func numberLike(v string) bool {
+	t := strings.TrimSpace(v)
+	if t == "" {
+		return false
+	}
+	if looksNumeric(t) {
+		return true
+	}
+	if _, err := strconv.ParseFloat(t, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		return true
+	}
+	_, err := strconv.ParseInt(t, 0, 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
 }
 
 // paramText writes a game's parameter values as key=value pairs.

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -65,7 +64,7 @@ func runImport(e *env, args []string) int {
 	if *out == "" {
 		_, err = e.stdout.Write(yaml)
 	} else {
-		err = os.WriteFile(*out, yaml, 0o644)
+		err = safefile.WriteFile(*out, yaml, 0o644)
 	}
 	if err != nil {
 		return c.fail(err)

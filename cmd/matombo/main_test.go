@@ -140,6 +140,12 @@ func TestErrors(t *testing.T) {
 		{"check of a file that is no script", []string{"check", filepath.Join(notDir, "file.txt")}, exitUsage, []string{"neither a rule script"}},
 		{"check of an empty folder", []string{"check", t.TempDir()}, exitFail, []string{"no games in it"}},
 		{"check takes a number of games", []string{"check", kalahGames, "--games", "somewhere"}, exitUsage, []string{"want a number of games"}},
+		// A count written in another notation is a count refused, not a
+		// folder that does not exist; an empty folder name is no folder.
+		{"games as an exponent", []string{"selfplay", "tsoro", "--games", "1e3"}, exitUsage, []string{"--games 1e3: want a whole number of games from 1 to 1000000000, or a folder"}},
+		{"games in hex", []string{"analyze", "tsoro", "--games", "0x10"}, exitUsage, []string{"--games 0x10: want a whole number of games from 1 to 1000000000, or a folder"}},
+		{"games past 64 bits as a fraction", []string{"match", "tsoro", "--p1", "random", "--games", "1e309"}, exitUsage, []string{"--games 1e309: want a whole number of games from 1 to 1000000, or a folder"}},
+		{"games folder named empty", []string{"list", "--games", ""}, exitUsage, []string{`--games "": name a folder of games`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := matombo(t, "", tc.args...)

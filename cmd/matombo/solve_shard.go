@@ -179,6 +179,10 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 		if st, err := os.Stat(filepath.Dir(f.out)); err != nil || !st.IsDir() {
 			return c.fail(fmt.Errorf("--out %s: no folder %s to write the result in", f.out, filepath.Dir(f.out)))
 		}
+		var se *safefile.Error
+		if err := safefile.CheckOutput(f.out); errors.As(err, &se) {
+			return c.usageError("--out %s: %s", f.out, se.Msg)
+		}
 	}
 	var sides [2]*solve.Threshold // --above, --below
 	for i, side := range []struct {
@@ -306,21 +310,15 @@ func parseThreshold(text string) (solve.Threshold, error) {
 }
 
 // writeResultFile writes a result through a temporary file renamed into
-// place, so that a job stopped half-way leaves no partial result.
+// place, so that a job stopped half-way leaves no partial result (a device
+// or a pipe, such as /dev/stdout, is written to, not replaced).
 func writeResultFile(path string, r shard.Result) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	err := safefile.WriteAtomic(path, 0o644, func(w io.Writer) error { return shard.WriteResult(w, r) })
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		return fmt.Errorf("--out %s: %s", path, se.Msg)
+	}
 	if err != nil {
-		return fmt.Errorf("--out %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := shard.WriteResult(tmp, r); err != nil {
-		tmp.Close()
-		return fmt.Errorf("--out %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("--out %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("--out %s: %w", path, err)
 	}
 	return nil

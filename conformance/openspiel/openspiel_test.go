@@ -165,6 +165,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad observation", "game: oware\n# State 0\nObservationString(0) = 0 | 0\n", "want a quoted string", 3},
 		{"bad parameters", "game: oware\nGetParameters() = x\n", "want {name=value,...}", 2},
 		{"empty game", "game: \n", "names no game", 1},
+		{"a line too long", "game: oware\n" + strings.Repeat("x", maxLine+1) + "\n", "the line is longer than 1048576 bytes", 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse(strings.NewReader(c.text))

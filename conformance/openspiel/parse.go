@@ -8,6 +8,7 @@ package openspiel
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -150,6 +151,9 @@ func Parse(r io.Reader) (*Playthrough, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, &ParseError{Line: ln + 1, Msg: fmt.Sprintf("the line is longer than %d bytes, the most a line of a playthrough may hold", maxLine)}
+		}
 		return nil, &ParseError{Line: ln + 1, Msg: err.Error()}
 	}
 	if pt.Game == "" {

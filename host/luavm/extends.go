@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/matombo/matombo/host/diag"
@@ -45,12 +46,19 @@ type Base struct {
 // ExtendsTarget finds the game a script extends: the literal first argument
 // of its call NAME.extends(...), if it has one.
 func ExtendsTarget(file string, src []byte) (string, bool, error) {
+	name, _, ok, err := ExtendsCall(file, src)
+	return name, ok, err
+}
+
+// ExtendsCall is ExtendsTarget with the line of the call, where errors
+// about the game it names (unknown, extending it again, too deep) are.
+func ExtendsCall(file string, src []byte) (name string, line int, ok bool, err error) {
 	if !bytes.Contains(src, []byte("extends")) {
-		return "", false, nil
+		return "", 0, false, nil
 	}
 	chunk, err := parse.Parse(bytes.NewReader(src), file)
 	if err != nil {
-		return "", false, nil // CompileScript reports it with its position
+		return "", 0, false, nil // CompileScript reports it with its position
 	}
 	var calls []*ast.FuncCallExpr
 	findCalls(reflect.ValueOf(chunk), func(c *ast.FuncCallExpr) {
@@ -61,24 +69,28 @@ func ExtendsTarget(file string, src []byte) (string, bool, error) {
 		}
 	})
 	if len(calls) == 0 {
-		return "", false, nil
+		return "", 0, false, nil
 	}
 	c := calls[0]
 	if len(calls) > 1 {
-		return "", false, &diag.ScriptError{Pos: diag.Pos{File: file, Line: calls[1].Line()}, Func: "load",
+		return "", 0, false, &diag.ScriptError{Pos: diag.Pos{File: file, Line: calls[1].Line()}, Func: "load",
 			Msg: "matombo.extends is called more than once: a script extends one game"}
 	}
-	var name string
+	lit := false
 	if len(c.Args) > 0 {
 		if s, ok := c.Args[0].(*ast.StringExpr); ok {
-			name = s.Value
+			name, lit = s.Value, true
 		}
 	}
-	if !ValidGameName(name) {
-		return "", false, &diag.ScriptError{Pos: diag.Pos{File: file, Line: c.Line()}, Func: "load",
+	switch {
+	case !lit:
+		return "", 0, false, &diag.ScriptError{Pos: diag.Pos{File: file, Line: c.Line()}, Func: "load",
 			Msg: "matombo.extends needs the base game's name as a literal string, as in matombo.extends(\"NAME\", { ... })"}
+	case !ValidGameName(name):
+		return "", 0, false, &diag.ScriptError{Pos: diag.Pos{File: file, Line: c.Line()}, Func: "load",
+			Msg: fmt.Sprintf("matombo.extends(%s): a game's name is 1 to 64 lower-case letters, digits, - and _ (the name of its folder or script)", diag.ClipText(strconv.Quote(name), 100))}
 	}
-	return name, true, nil
+	return name, c.Line(), true, nil
 }
 
 var astCallType = reflect.TypeOf(&ast.FuncCallExpr{})

@@ -77,6 +77,22 @@ func FormatValue(v any) string {
 	}
 }
 
+// outOfRange reports whether v is a whole number (a Go integer, a whole
+// float or a string of digits, however many) that an integer parameter
+// refused only for its size.
+func outOfRange(v any) bool {
+	switch x := v.(type) {
+	case int, int64:
+		return true
+	case float64:
+		return x == math.Trunc(x) && !math.IsInf(x, 0)
+	case string:
+		t := strings.TrimLeft(strings.TrimSpace(x), "+-")
+		return t != "" && strings.Trim(t, "0123456789") == ""
+	}
+	return false
+}
+
 // normalize converts a Go value given for a parameter to the parameter's
 // kind. Strings are parsed for integer and boolean parameters, so values
 // typed on a command line work.
@@ -103,6 +119,9 @@ func (p Spec) Normalize(v any) (any, error) {
 			if err == nil && n >= math.MinInt32 && n <= math.MaxInt32 {
 				return n, nil
 			}
+		}
+		if outOfRange(v) {
+			return nil, fmt.Errorf("the integer %s is out of range: the limit is %d to %d", describeValue(v), math.MinInt32, math.MaxInt32)
 		}
 		return nil, fmt.Errorf("want an integer, got %s", describeValue(v))
 	case Bool:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -45,7 +46,14 @@ func Parse(file string, src []byte) (*File, error) {
 		if errors.Is(err, io.EOF) {
 			return vf, nil
 		}
-		return nil, YAMLError(file, err)
+		return nil, YAMLErrorIn(file, src, err)
+	}
+	var extra yaml.Node
+	switch err := dec.Decode(&extra); {
+	case err == nil:
+		return nil, &diag.ConfigError{Pos: NodePos(file, &extra), Msg: "a variants file holds one YAML document: this second one would be left unread"}
+	case !errors.Is(err, io.EOF):
+		return nil, YAMLErrorIn(file, src, err)
 	}
 	if len(doc.Content) == 0 {
 		return vf, nil
@@ -72,6 +80,11 @@ func Parse(file string, src []byte) (*File, error) {
 		default:
 			return nil, &diag.ConfigError{Pos: NodePos(file, k), Msg: fmt.Sprintf("unknown key %q", k.Value), Allowed: []string{"variants", "data"}}
 		}
+	}
+	// After the checks above, which name a variant or a parameter given
+	// twice in their own words: every other key given twice.
+	if err := DuplicateKey(file, &doc); err != nil {
+		return nil, err
 	}
 	return vf, nil
 }
@@ -146,13 +159,13 @@ func (vf *File) parseVariantList(n *yaml.Node) error {
 // ScalarValue converts a YAML scalar to int, bool or string by its tag.
 func ScalarValue(n *yaml.Node) (any, error) {
 	if n.Kind != yaml.ScalarNode {
-		return nil, fmt.Errorf("want a single value, got a %s", kindName(n.Kind))
+		return nil, fmt.Errorf("want a single value, got %s", kindName(n.Kind))
 	}
 	switch n.ShortTag() {
 	case "!!int":
 		v, err := strconv.ParseInt(n.Value, 0, 32)
 		if err != nil {
-			return nil, fmt.Errorf("integer %s is out of range", n.Value)
+			return nil, fmt.Errorf("integer %s is out of range: the limit is %d to %d", diag.ClipText(n.Value, 100), math.MinInt32, math.MaxInt32)
 		}
 		return int(v), nil
 	case "!!bool":
@@ -164,23 +177,34 @@ func ScalarValue(n *yaml.Node) (any, error) {
 	case "!!str":
 		return n.Value, nil
 	case "!!float":
-		return nil, fmt.Errorf("want an integer, boolean or string, got the number %s", n.Value)
+		if wholeNumber(n.Value) {
+			// yaml.v3 reads a whole number past 64 bits as a float.
+			return nil, fmt.Errorf("integer %s is out of range: the limit is %d to %d", diag.ClipText(n.Value, 100), math.MinInt32, math.MaxInt32)
+		}
+		return nil, fmt.Errorf("want an integer, boolean or string, got the number %s", diag.ClipText(n.Value, 100))
 	case "!!null":
 		return nil, fmt.Errorf("missing value")
 	}
 	return nil, fmt.Errorf("unsupported value %q", n.Value)
 }
 
+// wholeNumber reports whether s is written as a whole number: a sign
+// and digits.
+func wholeNumber(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
 func kindName(k yaml.Kind) string {
 	switch k {
 	case yaml.MappingNode:
-		return "mapping"
+		return "a mapping"
 	case yaml.SequenceNode:
-		return "list"
+		return "a list"
 	case yaml.AliasNode:
-		return "alias"
+		return "an alias (*name): write the value itself"
 	default:
-		return "value"
+		return "a value"
 	}
 }
 
@@ -192,6 +216,49 @@ func NodePos(file string, n *yaml.Node) diag.Pos {
 		p.EndLine, p.EndCol = n.Line, n.Column+len(n.Value)-1
 	}
 	return p
+}
+
+// YAMLErrorIn is YAMLError for the text src that was parsed: an error
+// yaml.v3 gives without a line (invalid UTF-8, a control character) is
+// placed at the first such character of src, and says which it is.
+func YAMLErrorIn(file string, src []byte, err error) error {
+	ye := YAMLError(file, err)
+	var ce *diag.ConfigError
+	if errors.As(ye, &ce) && ce.Pos.Line == 0 {
+		if line, col, what, ok := diag.BadYAMLText(src); ok {
+			return &diag.ConfigError{Pos: diag.Pos{File: file, Line: line, Col: col}, Msg: "YAML: " + what, Err: err}
+		}
+	}
+	return ye
+}
+
+// DuplicateKey reports the first key that a mapping of the YAML document
+// n holds twice, at the second one with the line of the first: yaml.v3
+// keeps both in its nodes, and whichever a reader took, the other would
+// be silently lost. Aliases are not followed (each mapping is checked
+// where it is written).
+func DuplicateKey(file string, n *yaml.Node) error {
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Kind == yaml.MappingNode {
+			first := make(map[[2]string]*yaml.Node, len(n.Content)/2)
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind != yaml.ScalarNode {
+					continue
+				}
+				id := [2]string{k.ShortTag(), k.Value}
+				if f, dup := first[id]; dup {
+					return &diag.ConfigError{Pos: NodePos(file, k), Msg: fmt.Sprintf("key %s appears twice in one mapping (first on line %d): one of them would be silently lost", diag.ClipText(strconv.Quote(k.Value), 100), f.Line)}
+				}
+				first[id] = k
+			}
+		}
+		stack = append(stack, n.Content...)
+	}
+	return nil
 }
 
 // YAMLError turns a yaml.v3 error ("yaml: line 3: ...") into a diag.ConfigError.

@@ -105,3 +105,43 @@ func TestMergeDrops(t *testing.T) {
 	assert.Equal(t, []Drop{{Name: "five", Pos: f.Drops()[0].Pos}}, f.Drops())
 	assert.Equal(t, 2, f.Drops()[0].Pos.Line)
 }
+
+// TestParseRefusesLostText checks the classes of variants files whose text
+// yaml.v3 reads without a word while part of it would be lost, and of
+// text it refuses without a line: each is an error at its file, line and
+// column.
+func TestParseRefusesLostText(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"a top-level key twice", "variants:\n  big: {params: {holes: 6}}\nvariants:\n  small: {params: {holes: 4}}\n",
+			`v.yaml:3:1: key "variants" appears twice in one mapping (first on line 1): one of them would be silently lost`},
+		{"a data key twice", "data:\n  boards:\n    a: 1\n    a: 2\n",
+			`v.yaml:4:5: key "a" appears twice in one mapping (first on line 3)`},
+		{"a key twice in a variant", "variants:\n  big:\n    description: x\n    description: y\n",
+			`v.yaml:4:5: key "description" appears twice in one mapping (first on line 3)`},
+		{"a second document", "variants:\n  big: {params: {holes: 6}}\n---\nvariants:\n  small: {params: {holes: 4}}\n",
+			"v.yaml:3:1: a variants file holds one YAML document: this second one would be left unread"},
+		{"a broken second document", "variants:\n  big: {params: {holes: 6}}\n---\nvariants: [\n",
+			"v.yaml:4: YAML syntax"},
+		{"a NUL byte", "variants:\n  big: {params: {holes: 6}}\n  x\x00: 1\n",
+			"v.yaml:3:4: YAML: the character U+0000, which a YAML file may not hold"},
+		{"an escape character", "variants:\n  big:\n    description: \x1b]0;title\x07\n",
+			"v.yaml:3:18: YAML: the character U+001B"},
+		{"invalid UTF-8", "variants:\n  big:\n    description: caf\xe9\n",
+			"v.yaml:3:21: YAML: the byte 0xE9, which is not UTF-8"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("v.yaml", []byte(c.src))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+		})
+	}
+	// The same key in different mappings, and a key and its alias, are not
+	// duplicates; nor is a UTF-16 file with its byte-order mark.
+	for _, src := range []string{
+		"variants:\n  a: {params: {holes: 6}}\n  b: {params: {holes: 6}}\ndata:\n  x: &v {k: 1}\n  y: *v\n",
+		"\xff\xfev\x00a\x00r\x00i\x00a\x00n\x00t\x00s\x00:\x00 \x00{\x00}\x00\n\x00",
+	} {
+		_, err := Parse("v.yaml", []byte(src))
+		assert.NoError(t, err, "%q", src)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -171,12 +172,19 @@ func (st *settings) set(o Setting) error {
 	switch o.Key {
 	case "seed":
 		n, err := strconv.ParseUint(o.Value, 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return fmt.Errorf("seed=%s: too large: the limit is %d", o.Value, uint64(math.MaxUint64))
+		}
 		if err != nil {
 			return fmt.Errorf("seed=%s: want a whole number >= 0", o.Value)
 		}
 		st.seed = n
 	case "time":
 		d, err := time.ParseDuration(o.Value)
+		if err != nil && durationSyntax.MatchString(o.Value) || err == nil && d > MaxTime {
+			// A well-formed duration past time.Duration, or past a day.
+			return fmt.Errorf("time=%s: too large: the limit is %v", o.Value, MaxTime)
+		}
 		if err != nil || d <= 0 {
 			return fmt.Errorf("time=%s: want a positive duration such as 500ms or 2s", o.Value)
 		}
@@ -250,8 +258,19 @@ func (st *settings) set(o Setting) error {
 // the largest int on a 32-bit machine.
 const maxIterations = int(min(1<<40, math.MaxInt))
 
+// MaxTime is the longest time= a player takes to think about one
+// decision: a day (a larger one would make a command that asks for a move
+// hang for as long).
+const MaxTime = 24 * time.Hour
+
+// durationSyntax is what time.ParseDuration accepts, for positive values.
+var durationSyntax = regexp.MustCompile(`^\+?([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms|s|m|h))+$`)
+
 func positive(o Setting, dst *int, limit int) error {
 	n, err := strconv.Atoi(o.Value)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(o.Value, "-") || err == nil && n > limit {
+		return fmt.Errorf("%s=%s: too large: the limit is %d", o.Key, o.Value, limit)
+	}
 	if err != nil || n < 1 || n > limit {
 		return fmt.Errorf("%s=%s: want a whole number from 1 to %d", o.Key, o.Value, limit)
 	}

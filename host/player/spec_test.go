@@ -74,11 +74,18 @@ func TestNewErrors(t *testing.T) {
 		{"mcts:time=fast", "time=fast: want a positive duration", nil},
 		{"mcts:time=-1s", "time=-1s: want a positive duration", nil},
 		{"mcts:iterations=0", "iterations=0: want a whole number from 1", nil},
-		{"alphabeta:depth=99", "depth=99: want a whole number from 1 to 64", nil},
+		{"alphabeta:depth=99", "depth=99: too large: the limit is 64", nil},
+		// A number too large names the limit, past 64 bits too; a time
+		// past a day would make a command asking for a move hang as long.
+		{"alphabeta:depth=99999999999999999999", "depth=99999999999999999999: too large: the limit is 64", nil},
+		{"mcts:iterations=99999999999999999999", "iterations=99999999999999999999: too large: the limit is 1099511627776", nil},
+		{"mcts:time=25h", "time=25h: too large: the limit is 24h0m0s", nil},
+		{"mcts:time=99999999999h", "time=99999999999h: too large: the limit is 24h0m0s", nil},
+		{"greedy:seed=99999999999999999999", "seed=99999999999999999999: too large: the limit is 18446744073709551615", nil},
 		{"greedy:seed=-1", "seed=-1: want a whole number >= 0", nil},
 		{"mcts:c=x", "c=x: want a number from 0 to 100", nil},
 		{"mcts:playout=0", "playout=0: want end (play to the end) or a whole number of plies from 1", nil},
-		{"mcts:threads=1025", "threads=1025: want a whole number from 1 to 1024", nil},
+		{"mcts:threads=1025", "threads=1025: too large: the limit is 1024", nil},
 		{"alphabeta:quiescence=-1", "quiescence=-1: want a whole number of plies from 0 (none) to 64", nil},
 		{"alphabeta:quiescence=65", "quiescence=65: want a whole number of plies from 0 (none) to 64", nil},
 	} {

@@ -235,6 +235,11 @@ func (ss *solutions) prepare(g *host.Game) (Player, int64, error) {
 			ss.log.Warn("cached solution not used", "game", gameName(g), "err", err)
 			sol = nil
 		} else if err := sol.Check(ctx, g); err != nil {
+			if ctx.Err() != nil {
+				// Stopped (the server closing, the time allowed spent):
+				// the solution was not found wrong, only not checked.
+				return nil, 0, err
+			}
 			ss.log.Warn("cached solution not used: it does not agree with the rules", "game", gameName(g), "err", err)
 			sol = nil
 		}

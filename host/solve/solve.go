@@ -356,6 +356,11 @@ func solve(ctx context.Context, g *host.Game, opts []Option) (*Solution, error) 
 	if err != nil {
 		return nil, err
 	}
+	if est.Engine != Search && est.Positions < 1 {
+		// A budget below one position: the table needs one at least (it
+		// said "needs about 0 B, more than the budget of 5 B").
+		est.Bytes = max(est.Bytes, int64(est.BytesPerPosition))
+	}
 	if est.Bytes > cfg.maxBytes {
 		return nil, &TooLargeError{Game: g.Name(), Engine: est.Engine, MaxBytes: cfg.maxBytes, EstimateBytes: est.Bytes, BytesPerPos: est.BytesPerPosition}
 	}
@@ -443,11 +448,12 @@ func (sol *Solution) insert(key []byte, cfg *config) (int32, bool, error) {
 	}
 	if n := t.Len(); n >= cfg.maxPositions || (n%256 == 0 && sol.bytes() > cfg.maxBytes) {
 		limit := LimitMemory
+		need := max(int64(BytesPerPosition(sol.g))*int64(n), sol.bytes()) // what is in use: more than the budget
 		if n >= cfg.maxPositions {
-			limit = LimitPositions
+			limit, need = LimitPositions, int64(BytesPerPosition(sol.g))*int64(n)
 		}
 		return 0, false, &TooLargeError{Game: sol.game, Engine: Retrograde, Limit: limit, MaxPositions: cfg.maxPositions, MaxBytes: cfg.maxBytes,
-			BytesPerPos: BytesPerPosition(sol.g), EstimateBytes: int64(BytesPerPosition(sol.g)) * int64(n), Positions: n}
+			BytesPerPos: BytesPerPosition(sol.g), EstimateBytes: need, Positions: n}
 	}
 	id, _ := t.insert(key)
 	sol.val.append(0)

@@ -5,7 +5,9 @@
 package charts
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/matombo/matombo/host/analysis"
+	"github.com/matombo/matombo/host/safefile"
 )
 
 // label names a report in a legend or on an axis: its variant, else its
@@ -167,7 +170,10 @@ func Write(dir string, reps []analysis.Report) ([]string, error) {
 	}{{"lengths", lengths, 7 * vg.Inch}, {"results", results, width}} {
 		for _, ext := range []string{"png", "svg"} {
 			path := filepath.Join(dir, c.name+"."+ext)
-			if err := c.p.Save(c.w, 4*vg.Inch, path); err != nil {
+			if err := save(c.p, c.w, 4*vg.Inch, ext, path); err != nil {
+				if se := (*safefile.Error)(nil); errors.As(err, &se) {
+					return files, fmt.Errorf("plot %w", err) // it names the file
+				}
 				return files, fmt.Errorf("plot %s: %w", path, err)
 			}
 			files = append(files, path)
@@ -175,4 +181,18 @@ func Write(dir string, reps []analysis.Report) ([]string, error) {
 	}
 	sort.Strings(files)
 	return files, nil
+}
+
+// save draws p in the format ext into path, as plot.Save does, but through
+// package safefile: a named pipe or a device at path is written through or
+// refused, never waited on forever.
+func save(p *plot.Plot, w, h vg.Length, ext, path string) error {
+	c, err := p.WriterTo(w, h, ext)
+	if err != nil {
+		return err
+	}
+	return safefile.WriteAtomic(path, 0o644, func(out io.Writer) error {
+		_, err := c.WriteTo(out)
+		return err
+	})
 }
