@@ -17,12 +17,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The server's answers reach every client: a request with 64 KB of
-// headers gets its 431, read to the end, not a reset, through the
-// listener that counts connections (which must keep the TCP connection's
-// CloseWrite, by which net/http half-closes it after such an answer).
-func TestOversizeHeadersAnswered(t *testing.T) {
-	s, err := New(lib(), newMemStore(), WithLimits(Limits{Conns: 16, ClientConns: 8}))
+// listenCounted serves a new server with limits on a listener of its own
+// through LimitListener, as matombo serve does, until the test ends.
+func listenCounted(t *testing.T, limits Limits) net.Listener {
+	t.Helper()
+	s, err := New(lib(), newMemStore(), WithLimits(limits))
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -30,6 +29,15 @@ func TestOversizeHeadersAnswered(t *testing.T) {
 	hs := HTTPServer("", s.Handler())
 	go hs.Serve(s.LimitListener(ln))
 	t.Cleanup(func() { hs.Close() })
+	return ln
+}
+
+// The server's answers reach every client: a request with 64 KB of
+// headers gets its 431, read to the end, not a reset, through the
+// listener that counts connections (which must keep the TCP connection's
+// CloseWrite, by which net/http half-closes it after such an answer).
+func TestOversizeHeadersAnswered(t *testing.T) {
+	ln := listenCounted(t, Limits{Conns: 16, ClientConns: 8})
 	for _, size := range []int{64 << 10, 20 << 10} {
 		t.Run(fmt.Sprintf("%d bytes", size), func(t *testing.T) {
 			c, err := net.Dial("tcp", ln.Addr().String())
@@ -63,14 +71,7 @@ func TestOversizeHeadersAnswered(t *testing.T) {
 // connection, before any handler: the answer is JSON with a code as every
 // other error, with net/http's status, and read whole by the client.
 func TestUnreadableRequestsAnsweredJSON(t *testing.T) {
-	s, err := New(lib(), newMemStore(), WithLimits(Limits{Conns: 64, ClientConns: 32}))
-	require.NoError(t, err)
-	t.Cleanup(func() { s.Close() })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	hs := HTTPServer("", s.Handler())
-	go hs.Serve(s.LimitListener(ln))
-	t.Cleanup(func() { hs.Close() })
+	ln := listenCounted(t, Limits{Conns: 64, ClientConns: 32})
 	for _, tc := range []struct {
 		name, request string
 		status        int

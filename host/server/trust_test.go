@@ -444,14 +444,7 @@ func TestClientKey(t *testing.T) {
 // LimitListener: connections over a client's cap, or the server's, get a
 // 503 and are closed, while other clients are still served.
 func TestLimitListener(t *testing.T) {
-	s, err := New(lib(), newMemStore(), WithLimits(Limits{Conns: 4, ClientConns: 2}))
-	require.NoError(t, err)
-	t.Cleanup(func() { s.Close() })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	hs := HTTPServer("", s.Handler())
-	go hs.Serve(s.LimitListener(ln))
-	t.Cleanup(func() { hs.Close() })
+	ln := listenCounted(t, Limits{Conns: 4, ClientConns: 2})
 	port := ln.Addr().(*net.TCPAddr).Port
 	dial := func(from string) net.Conn {
 		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
