@@ -1,6 +1,8 @@
 package host
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/matombo/matombo/host/luavm"
@@ -22,6 +24,12 @@ func TestCompileScriptErrors(t *testing.T) {
 		{"goto without label", "goto nowhere", 2, "no visible label 'nowhere'"},
 		// The static check of globals (package globalcheck) runs first.
 		{"undeclared global", "local x = 1\nreturn y", 2, `undeclared global "y"`},
+		// gopher-lua names no line for too many locals at the top level:
+		// the line of the 200th is named.
+		{"too many locals at the top level", manyLocals("", 250), 200, "too many local variables: a function holds at most 200 locals"},
+		{"as many locals as fit, and a temporary", manyLocals("", 200) + "return v1 + v2", 200, "the script's top level declares its 200th local here"},
+		// In a function, the line the function is defined on.
+		{"too many locals in a function", "local x = 1\nlocal function f()\n" + manyLocals("  ", 250) + "end\nreturn f", 2, "(in the function defined here)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := luavm.Compile("c.lua", []byte(c.src))
@@ -36,4 +44,13 @@ func TestCompileScriptErrors(t *testing.T) {
 			t.Logf("%v", err)
 		})
 	}
+}
+
+// manyLocals is n local declarations, one a line, each indented.
+func manyLocals(indent string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%slocal v%d = %d\n", indent, i, i)
+	}
+	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/internal/globalcheck"
 	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/ast"
 	"github.com/yuin/gopher-lua/parse"
 )
 
@@ -55,9 +56,39 @@ func Compile(file string, src []byte) (*lua.FunctionProto, error) {
 	if err != nil {
 		var ce *lua.CompileError
 		if errors.As(err, &ce) {
-			return nil, &diag.ScriptError{Pos: diag.Pos{File: file, Line: ce.Line}, Func: "load", Msg: "compile error: " + ce.Message, Err: err}
+			line, msg := ce.Line, ce.Message
+			if strings.Contains(msg, "too many local variables") {
+				// gopher-lua names the line the function is defined on:
+				// none for the script's top level.
+				line, msg = tooManyLocals(chunk, line)
+			}
+			return nil, &diag.ScriptError{Pos: diag.Pos{File: file, Line: line}, Func: "load", Msg: "compile error: " + msg, Err: err}
 		}
 		return nil, &diag.ScriptError{Pos: diag.Pos{File: file}, Func: "load", Msg: err.Error(), Err: err}
 	}
 	return proto, nil
+}
+
+// maxLocals is how many locals and temporaries a Lua function of
+// gopher-lua holds at once (its registers).
+const maxLocals = 200
+
+// tooManyLocals is the line and message of gopher-lua's "too many local
+// variables" in a function defined on line (0 for the script's top level,
+// whose line is then that of the statement declaring its 200th local,
+// when there is one).
+func tooManyLocals(chunk []ast.Stmt, line int) (int, string) {
+	msg := fmt.Sprintf("too many local variables: a function holds at most %d locals and temporaries at once; keep values in a table instead", maxLocals)
+	if line > 0 {
+		return line, msg + " (in the function defined here)"
+	}
+	n := 0
+	for _, st := range chunk {
+		if la, ok := st.(*ast.LocalAssignStmt); ok {
+			if n += len(la.Names); n >= maxLocals {
+				return la.Line(), msg + fmt.Sprintf(" (the script's top level declares its %dth local here)", maxLocals)
+			}
+		}
+	}
+	return 0, msg
 }
