@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -622,4 +625,50 @@ func TestBrowserBasePath(t *testing.T) {
 	tb.do(chromedp.Navigate(hs.URL + "/games/"))
 	tb.waitFor(`document.querySelectorAll("#mygames-list li[data-status]").length === 1`)
 	require.True(t, strings.HasPrefix(tb.eval(`document.querySelector("#mygames-list a").getAttribute("href")`), "/games/g/"))
+}
+
+// TestBrowserPlainLabels: what a player is told is in words, never the
+// code's. The seats' computer choices are never named by the player's code
+// name ("Computer (mcts)"), not even while the server has not said (here:
+// never says) how it names them; and each site's label (its tooltip, what
+// a screen reader says) reads as a sentence: "a2: empty", "b2: a piece of
+// player 1", not "a2: 0 empty".
+func TestBrowserPlainLabels(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	for _, size := range viewports {
+		t.Run(size.name, func(t *testing.T) {
+			// The front page whose question for the computers is never answered.
+			tb := b.tabFor(t)
+			tb.do(size.emulate(), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `{ const f = window.fetch;
+					window.fetch = (u, i) => String(u).includes("/computers") ? new Promise(() => {}) : f(u, i); }`})
+				return err
+			}), chromedp.Navigate(ts.http.URL+"/"))
+			tb.waitFor(`document.querySelectorAll('[data-seat="2"] option[data-computer]').length > 0`)
+			names := tb.eval(`[...document.querySelectorAll("option[data-computer]")].map((o) => o.textContent).join("; ")`)
+			for _, code := range []string{"mcts", "alphabeta", "greedy", "(random)", "(perfect)"} {
+				require.NotContains(t, names, code, "the computers named by their code")
+			}
+
+			g := ts.create(`{"game": "tictactoe", "hold": [1, 2]}`)
+			s1, s2 := ts.both(g)
+			ts.play(g.ID, []string{s1, s2}, "b2")
+			p := openAt(b, t, size, ts.http.URL, link(g, 1))
+			p.waitPly(1)
+			label := func(site string) string {
+				return p.eval(fmt.Sprintf(`document.querySelector('#board .site[data-site=%q]').getAttribute("aria-label")`, site))
+			}
+			require.Equal(t, "a2: empty", label("a2"))
+			require.Equal(t, "b2: a piece of player 1", label("b2"))
+
+			k := ts.create(`{"game": "kalah", "seats": ["human", "human"]}`)
+			kp := openAt(b, t, size, ts.http.URL, link(k, 0))
+			kp.waitPly(0)
+			labels := kp.eval(`[...document.querySelectorAll("#board .site")].map((e) => e.getAttribute("aria-label")).join("\n")`)
+			require.Regexp(t, `(?m)^\S+: 4 counters$`, labels)
+			require.Regexp(t, `(?m)^\S+: 0 counters`, labels)
+		})
+	}
 }

@@ -217,7 +217,12 @@ function fillSeats(g, cat) {
     const l = make("label", {}, `Player ${i} `);
     const s = make("select", { "data-seat": String(i) });
     s.appendChild(make("option", { value: cat.human }, "a person"));
-    for (const c of cat.computers) s.appendChild(make("option", { value: c, "data-computer": c }, "Computer (" + c + ")"));
+    // Named as the server last said (showComputers names them again for
+    // this configuration); never by the player's code name.
+    for (const c of cat.computers) {
+      const known = computerInfo.get(c);
+      s.appendChild(make("option", { value: c, "data-computer": c }, known ? known.name : "Computer: being checked…"));
+    }
     s.appendChild(make("option", { value: other }, "a computer with options…"));
     if (i > 1 && cat.computers.length) s.value = cat.computers[0];
     // How the computer is played (its spec), folded away: the choice's
