@@ -672,3 +672,33 @@ func TestBrowserPlainLabels(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserSelectedSiteAgain: a move from a hole that goes on at the
+// same hole (Bao la Kiswahili's b1xb1: a seed into b1, sown from the
+// kichwa b1) has no green ring to show it, the selection's ring being
+// over it: the hint under the board says to click the hole again, and
+// doing so plays the move.
+func TestBrowserSelectedSiteAgain(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	rec := []string{"b6-b5", "c4xc8", "b3xb1", "c2xc1"}
+	for _, size := range viewports {
+		t.Run(size.name, func(t *testing.T) {
+			g := ts.create(`{"game": "baokiswahili", "hold": [1, 2]}`)
+			ts.play(g.ID, ts.seatsOf(g), rec...)
+			st := ts.get(g.ID).state(t)
+			require.Contains(t, st.Legal, "b1xb1")
+			tb := openAt(b, t, size, ts.http.URL, link(g, 0))
+			tb.waitPly(len(rec))
+			tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+			tb.clickSite("b1")
+			tb.waitFor(`document.querySelector("#board .site.selected[data-site='b1']") !== null`)
+			require.Contains(t, tb.text(`#actions .hint[data-again]`), "click b1 again")
+			require.True(t, tb.inView(`#actions .hint[data-again]`), "the hint in view")
+			tb.clickSite("b1")
+			tb.waitPly(len(rec) + 1)
+			require.Equal(t, "b1xb1", ts.get(g.ID).Record[len(rec)])
+		})
+	}
+}
