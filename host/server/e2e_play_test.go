@@ -702,3 +702,36 @@ func TestBrowserSelectedSiteAgain(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserStaleMoveSaid: a move the server refuses because the game
+// changed first (here the page's request is made to name another ply, as
+// when another tab or the opponent got there first) is told in a
+// player's words, not the server's "the game is at ply 0, not 7", and the
+// page shows the game as it is, still to play.
+func TestBrowserStaleMoveSaid(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	for _, size := range viewports {
+		t.Run(size.name, func(t *testing.T) {
+			g := ts.create(`{"game": "kalah", "seats": ["human", "random"]}`)
+			tb := b.tabFor(t)
+			tb.do(size.emulate(), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `{ const f = window.fetch;
+					window.fetch = (u, i) => {
+						if (i && i.body && String(u).includes("/move")) { const b = JSON.parse(i.body); b.ply = 7; i = { ...i, body: JSON.stringify(b) }; }
+						return f(u, i);
+					}; }`})
+				return err
+			}), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
+			tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+			tb.click(`#board .site.target`)
+			tb.waitFor(`!document.getElementById("error").hidden`)
+			msg := tb.text("#error")
+			require.Equal(t, "Another move was made first: the board now shows the game as it is.", msg)
+			require.NotContains(t, msg, "ply")
+			tb.waitFor(`document.getElementById("status").dataset.myturn === "true" && document.querySelector("#board .site.target") !== null`)
+			require.Empty(t, ts.get(g.ID).Record)
+		})
+	}
+}

@@ -283,7 +283,9 @@ async function send(path, body) {
   } catch (e) {
     ui.busy = false;
     if (e.status === 409) {
-      showError(e.message);
+      // The server's words for a stale request speak of plies and
+      // reloading; the page has the game again at once, so it says so.
+      showError(e.code === "stale-ply" ? "Another move was made first: the board now shows the game as it is." : e.message);
       setLive(await request("GET", `/api/games/${ui.id}`), true);
     } else {
       showError(e.message);
