@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -622,4 +625,113 @@ func TestBrowserBasePath(t *testing.T) {
 	tb.do(chromedp.Navigate(hs.URL + "/games/"))
 	tb.waitFor(`document.querySelectorAll("#mygames-list li[data-status]").length === 1`)
 	require.True(t, strings.HasPrefix(tb.eval(`document.querySelector("#mygames-list a").getAttribute("href")`), "/games/g/"))
+}
+
+// TestBrowserPlainLabels: what a player is told is in words, never the
+// code's. The seats' computer choices are never named by the player's code
+// name ("Computer (mcts)"), not even while the server has not said (here:
+// never says) how it names them; and each site's label (its tooltip, what
+// a screen reader says) reads as a sentence: "a2: empty", "b2: a piece of
+// player 1", not "a2: 0 empty".
+func TestBrowserPlainLabels(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	for _, size := range viewports {
+		t.Run(size.name, func(t *testing.T) {
+			// The front page whose question for the computers is never answered.
+			tb := b.tabFor(t)
+			tb.do(size.emulate(), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `{ const f = window.fetch;
+					window.fetch = (u, i) => String(u).includes("/computers") ? new Promise(() => {}) : f(u, i); }`})
+				return err
+			}), chromedp.Navigate(ts.http.URL+"/"))
+			tb.waitFor(`document.querySelectorAll('[data-seat="2"] option[data-computer]').length > 0`)
+			names := tb.eval(`[...document.querySelectorAll("option[data-computer]")].map((o) => o.textContent).join("; ")`)
+			for _, code := range []string{"mcts", "alphabeta", "greedy", "(random)", "(perfect)"} {
+				require.NotContains(t, names, code, "the computers named by their code")
+			}
+
+			g := ts.create(`{"game": "tictactoe", "hold": [1, 2]}`)
+			s1, s2 := ts.both(g)
+			ts.play(g.ID, []string{s1, s2}, "b2")
+			p := openAt(b, t, size, ts.http.URL, link(g, 1))
+			p.waitPly(1)
+			label := func(site string) string {
+				return p.eval(fmt.Sprintf(`document.querySelector('#board .site[data-site=%q]').getAttribute("aria-label")`, site))
+			}
+			require.Equal(t, "a2: empty", label("a2"))
+			require.Equal(t, "b2: a piece of player 1", label("b2"))
+
+			k := ts.create(`{"game": "kalah", "seats": ["human", "human"]}`)
+			kp := openAt(b, t, size, ts.http.URL, link(k, 0))
+			kp.waitPly(0)
+			labels := kp.eval(`[...document.querySelectorAll("#board .site")].map((e) => e.getAttribute("aria-label")).join("\n")`)
+			require.Regexp(t, `(?m)^\S+: 4 counters$`, labels)
+			require.Regexp(t, `(?m)^\S+: 0 counters`, labels)
+		})
+	}
+}
+
+// TestBrowserSelectedSiteAgain: a move from a hole that goes on at the
+// same hole (Bao la Kiswahili's b1xb1: a seed into b1, sown from the
+// kichwa b1) has no green ring to show it, the selection's ring being
+// over it: the hint under the board says to click the hole again, and
+// doing so plays the move.
+func TestBrowserSelectedSiteAgain(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	rec := []string{"b6-b5", "c4xc8", "b3xb1", "c2xc1"}
+	for _, size := range viewports {
+		t.Run(size.name, func(t *testing.T) {
+			g := ts.create(`{"game": "baokiswahili", "hold": [1, 2]}`)
+			ts.play(g.ID, ts.seatsOf(g), rec...)
+			st := ts.get(g.ID).state(t)
+			require.Contains(t, st.Legal, "b1xb1")
+			tb := openAt(b, t, size, ts.http.URL, link(g, 0))
+			tb.waitPly(len(rec))
+			tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+			tb.clickSite("b1")
+			tb.waitFor(`document.querySelector("#board .site.selected[data-site='b1']") !== null`)
+			require.Contains(t, tb.text(`#actions .hint[data-again]`), "click b1 again")
+			require.True(t, tb.inView(`#actions .hint[data-again]`), "the hint in view")
+			tb.clickSite("b1")
+			tb.waitPly(len(rec) + 1)
+			require.Equal(t, "b1xb1", ts.get(g.ID).Record[len(rec)])
+		})
+	}
+}
+
+// TestBrowserStaleMoveSaid: a move the server refuses because the game
+// changed first (here the page's request is made to name another ply, as
+// when another tab or the opponent got there first) is told in a
+// player's words, not the server's "the game is at ply 0, not 7", and the
+// page shows the game as it is, still to play.
+func TestBrowserStaleMoveSaid(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	for _, size := range viewports {
+		t.Run(size.name, func(t *testing.T) {
+			g := ts.create(`{"game": "kalah", "seats": ["human", "random"]}`)
+			tb := b.tabFor(t)
+			tb.do(size.emulate(), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `{ const f = window.fetch;
+					window.fetch = (u, i) => {
+						if (i && i.body && String(u).includes("/move")) { const b = JSON.parse(i.body); b.ply = 7; i = { ...i, body: JSON.stringify(b) }; }
+						return f(u, i);
+					}; }`})
+				return err
+			}), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
+			tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+			tb.click(`#board .site.target`)
+			tb.waitFor(`!document.getElementById("error").hidden`)
+			msg := tb.text("#error")
+			require.Equal(t, "Another move was made first: the board now shows the game as it is.", msg)
+			require.NotContains(t, msg, "ply")
+			tb.waitFor(`document.getElementById("status").dataset.myturn === "true" && document.querySelector("#board .site.target") !== null`)
+			require.Empty(t, ts.get(g.ID).Record)
+		})
+	}
 }

@@ -260,7 +260,11 @@ export function tagText(board, tag) {
 
 // describe is a site's text for screen readers and the tooltip.
 function describe(L, board, site, st, opening) {
-  let desc = `${site.name}: ${st.count} ${L.holes ? "counters" : st.count ? "piece of player " + st.owner : "empty"}`;
+  // Said as a person would: "a1: 1 counter", "b2: empty", "c3: 2 pieces of
+  // player 1".
+  const n = st.count;
+  const what = L.holes ? `${n} counter${n === 1 ? "" : "s"}` : !n ? "empty" : n === 1 ? `a piece of player ${st.owner}` : `${n} pieces of player ${st.owner}`;
+  let desc = `${site.name}: ${what}`;
   if (L.holes && opening !== undefined && st.owner && st.owner !== opening) desc += `, now player ${st.owner}'s`;
   if (site.tags.length) desc += ` (${site.tags.map((t) => tagText(board, t)).join("; ")})`;
   return desc;

@@ -283,7 +283,9 @@ async function send(path, body) {
   } catch (e) {
     ui.busy = false;
     if (e.status === 409) {
-      showError(e.message);
+      // The server's words for a stale request speak of plies and
+      // reloading; the page has the game again at once, so it says so.
+      showError(e.code === "stale-ply" ? "Another move was made first: the board now shows the game as it is." : e.message);
       setLive(await request("GET", `/api/games/${ui.id}`), true);
     } else {
       showError(e.message);
@@ -661,7 +663,12 @@ function renderActions(parts, board) {
     return bar();
   }
   if (ui.sel.length) {
-    a.append(make("span", { class: "hint" }, `Selected ${ui.sel.join(" → ")}`));
+    // A move may go on to a site already selected (from a hole to the
+    // same hole): its green ring is under the selection's, so say it.
+    const next = mv.nextSites(parts.fixed, ui.sel);
+    const again = [...new Set(ui.sel)].filter((s) => next.has(s));
+    const tail = again.length ? ` (click ${again.join(" or ")} again for the move that goes there)` : "";
+    a.append(make("span", { class: "hint", "data-again": again.join(" ") }, `Selected ${ui.sel.join(" → ")}${tail}`));
     for (const m of ui.choices) a.append(moveButton(m, board));
     a.append(cancel());
   }

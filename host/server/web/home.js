@@ -211,13 +211,16 @@ function fillForm(g, cat) {
 // by askComputers for the configuration), and which seats this browser
 // plays.
 function fillSeats(g, cat) {
+  computerInfo = new Map(); // what the server said was of another game
   const ss = $("ng-seats");
   ss.replaceChildren(make("legend", {}, "Seats"));
   for (let i = 1; i <= g.players; i++) {
     const l = make("label", {}, `Player ${i} `);
     const s = make("select", { "data-seat": String(i) });
     s.appendChild(make("option", { value: cat.human }, "a person"));
-    for (const c of cat.computers) s.appendChild(make("option", { value: c, "data-computer": c }, "Computer (" + c + ")"));
+    // Named when the server answers for this configuration (showComputers),
+    // never by the player's code name, nor as another game's were.
+    for (const c of cat.computers) s.appendChild(make("option", { value: c, "data-computer": c }, "Computer: being checked…"));
     s.appendChild(make("option", { value: other }, "a computer with options…"));
     if (i > 1 && cat.computers.length) s.value = cat.computers[0];
     // How the computer is played (its spec), folded away: the choice's
