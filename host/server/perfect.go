@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -103,12 +104,12 @@ func (ss *solutions) offer(g *host.Game) *refusal {
 			return &refusal{http.StatusServiceUnavailable, codePerfectWait, "perfect play was prepared for many games this minute; try again shortly", perfectRetry * 2}
 		}
 		ss.start(g)
-		return &refusal{http.StatusServiceUnavailable, codePerfectWait, fmt.Sprintf("perfect play for %s is being prepared; try again in a few seconds", gameName(g)), perfectRetry}
+		return &refusal{http.StatusServiceUnavailable, codePerfectWait, fmt.Sprintf("perfect play for %s is being prepared; try again in a few seconds", titleOf(g)), perfectRetry}
 	}
 	select {
 	case <-e.ready:
 	default:
-		return &refusal{http.StatusServiceUnavailable, codePerfectWait, fmt.Sprintf("perfect play for %s is being prepared; try again in a few seconds", gameName(g)), perfectRetry}
+		return &refusal{http.StatusServiceUnavailable, codePerfectWait, fmt.Sprintf("perfect play for %s is being prepared; try again in a few seconds", titleOf(g)), perfectRetry}
 	}
 	if e.player == nil {
 		return &refusal{http.StatusUnprocessableEntity, codePerfectNo, fmt.Sprintf("perfect play is not offered for %s: %s", gameName(g), e.reason), 0}
@@ -368,7 +369,15 @@ func (ss *solutions) saveCached(sol *solve.Solution, g *host.Game) error {
 // ends).
 func (ss *solutions) wait() { ss.wg.Wait() }
 
-// gameName names a game configuration: its name and variants.
+// titleOf is g's title for players, with its variants: "Tsoro (4x8)".
+func titleOf(g *host.Game) string {
+	if v := g.ChosenVariants(); len(v) > 0 {
+		return g.Title() + " (" + strings.Join(v, ", ") + ")"
+	}
+	return g.Title()
+}
+
+// gameName names a game configuration for the log: its name and variants.
 func gameName(g *host.Game) string {
 	name := g.Name()
 	for _, v := range g.ChosenVariants() {

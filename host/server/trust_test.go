@@ -209,6 +209,7 @@ func TestPerfectPreparedOffThePath(t *testing.T) {
 			}
 			assert.NotEmpty(t, res.Header.Get("Retry-After"))
 			assert.Contains(t, string(b), "being prepared")
+			assert.NotContains(t, string(b), "for yematatu", "the game named by its title, not its code name")
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
