@@ -1,0 +1,82 @@
+package host_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/matombo/matombo/games"
+	"github.com/matombo/matombo/host"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A Move's fields are exported, so a caller can make one no game lists:
+// too many sites, fewer than its kind names, a site off the board, a kind
+// the game lacks. Every way of applying it refuses it with an
+// *IllegalMoveError and leaves the state as it was; none panics.
+func TestForgedMovesAreRefused(t *testing.T) {
+	lib := games.Library()
+	for _, name := range []string{"kalah", "draughts", "achi"} {
+		g, err := lib.Load(name)
+		require.NoError(t, err)
+		start := g.Start()
+		listed := start.Moves()[0]
+		for _, c := range []struct {
+			name  string
+			forge func(m *host.Move)
+		}{
+			{"more sites than a move holds", func(m *host.Move) { m.N = 255 }},
+			{"one site more than a move holds", func(m *host.Move) { m.N = host.MaxMoveSites + 1 }},
+			{"no sites", func(m *host.Move) { m.N = 0 }},
+			{"a site off the board", func(m *host.Move) { m.Sites[0] = 65535 }},
+			{"a kind the game lacks", func(m *host.Move) { m.Kind = 255 }},
+			{"every site slot used", func(m *host.Move) { m.N = host.MaxMoveSites; m.Sites[host.MaxMoveSites-1] = 65000 }},
+		} {
+			m := listed
+			c.forge(&m)
+			apply := map[string]func(s *host.State) error{
+				"State.Apply":         func(s *host.State) error { return s.Apply(m) },
+				"State.ApplyRecorded": func(s *host.State) error { return s.ApplyRecorded(m) },
+				"Runner.Apply": func(s *host.State) error {
+					r := g.NewRunner()
+					defer r.Close()
+					return r.Apply(s, m)
+				},
+				"Runner.ApplyTo": func(s *host.State) error {
+					r := g.NewRunner()
+					defer r.Close()
+					return r.ApplyTo(g.Start(), s, m)
+				},
+			}
+			for how, f := range apply {
+				t.Run(fmt.Sprintf("%s/%s/%s", name, c.name, how), func(t *testing.T) {
+					s := start.Clone()
+					err := f(s)
+					var ill *host.IllegalMoveError
+					require.True(t, errors.As(err, &ill), "%T: %v", err, err)
+					assert.Equal(t, host.CodeIllegalToken, host.ErrorCode(err))
+					assert.Equal(t, start.Legal(), ill.Legal)
+					assert.Equal(t, start.Key(), s.Key())
+					assert.Equal(t, 0, s.Ply())
+				})
+			}
+		}
+	}
+}
+
+// Limits far above what a game needs do not allocate by their size: the
+// call and data stacks are capped (MaxCallStack, MaxDataStack) and a game
+// loads and plays under them; a recursion reports the capped limit.
+func TestHugeLimitsAreCapped(t *testing.T) {
+	huge := host.Limits{CallStack: 1 << 40, DataStack: 1 << 40}
+	g, err := games.Library().Load("kalah", host.WithLimits(huge))
+	require.NoError(t, err)
+	defer g.Close()
+	s := g.Start()
+	require.NoError(t, s.Play(s.Legal()[0]))
+	capped := huge.WithDefaults()
+	assert.Equal(t, host.Limits{}.WithDefaults().Steps, capped.Steps)
+	assert.Equal(t, 1<<16, capped.CallStack)
+	assert.Equal(t, 1<<22, capped.DataStack)
+}
