@@ -24,8 +24,8 @@ type Limits struct {
 	Steps       int64         // Lua instructions and primitive work per call (default 2,000,000)
 	Time        time.Duration // wall time of one call, a guard against hangs (default 30s)
 	Memory      uint64        // memory the game's scripts may hold, during and between calls, in bytes (default 256 MiB)
-	CallStack   int           // Lua call frames (default 200)
-	DataStack   int           // Lua stack slots (default 65536)
+	CallStack   int           // Lua call frames (default 200, at most MaxCallStack)
+	DataStack   int           // Lua stack slots (default 65536, at most MaxDataStack)
 	StringBytes int           // largest string a library function may build or scan (default 1 MiB)
 	PatternText int           // largest subject of string.find/match/gmatch/gsub (default 64 KiB)
 	TableItems  int           // most elements table.concat joins or table.insert grows to (default 65536)
@@ -38,7 +38,17 @@ type Limits struct {
 // two under the race detector).
 const DefaultSteps = 2_000_000
 
-// WithDefaults returns l with every zero field set to its default.
+// MaxCallStack and MaxDataStack are the largest CallStack and DataStack
+// a game runs with; larger values mean these. Each Lua state sizes its
+// frame index by CallStack when it is made, so an unbounded value would
+// allocate without bound before any script ran.
+const (
+	MaxCallStack = 1 << 16
+	MaxDataStack = 1 << 22
+)
+
+// WithDefaults returns l with every zero field set to its default, and
+// CallStack and DataStack at most MaxCallStack and MaxDataStack.
 func (l Limits) WithDefaults() Limits {
 	if l.Steps <= 0 {
 		l.Steps = DefaultSteps
@@ -55,9 +65,11 @@ func (l Limits) WithDefaults() Limits {
 	if l.CallStack <= 0 {
 		l.CallStack = 200
 	}
+	l.CallStack = min(l.CallStack, MaxCallStack)
 	if l.DataStack <= 0 {
 		l.DataStack = 1 << 16
 	}
+	l.DataStack = min(l.DataStack, MaxDataStack)
 	if l.StringBytes <= 0 {
 		l.StringBytes = 1 << 20
 	}
