@@ -1,12 +1,14 @@
 package host_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/player"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -79,4 +81,45 @@ func TestHugeLimitsAreCapped(t *testing.T) {
 	assert.Equal(t, host.Limits{}.WithDefaults().Steps, capped.Steps)
 	assert.Equal(t, 1<<16, capped.CallStack)
 	assert.Equal(t, 1<<22, capped.DataStack)
+}
+
+// Every refusal because the game is over has the code game-over and
+// errors.Is finds host.ErrGameOver in it: a move (an *IllegalMoveError with
+// GameOver), a resignation, a draw by agreement and a player's Choose.
+func TestGameOverIsOneError(t *testing.T) {
+	g, err := games.Library().Load("kalah")
+	require.NoError(t, err)
+	s := g.Start()
+	m := s.Moves()[0]
+	require.NoError(t, s.Resign(1))
+	r := g.NewRunner()
+	defer r.Close()
+	for _, c := range []struct {
+		name string
+		err  func() error
+	}{
+		{"Play", func() error { return s.Clone().Play("a1") }},
+		{"PlayTurn", func() error { return s.Clone().PlayTurn("a1") }},
+		{"Apply", func() error { return s.Clone().Apply(m) }},
+		{"ApplyRecorded", func() error { return s.Clone().ApplyRecorded(m) }},
+		{"Runner.Apply", func() error { return r.Apply(s.Clone(), m) }},
+		{"Resign", func() error { return s.Clone().Resign(2) }},
+		{"AgreeDraw", func() error { return s.Clone().AgreeDraw() }},
+		{"player Choose", func() error {
+			p, err := player.New(g, "random")
+			require.NoError(t, err)
+			_, err = p.Choose(context.Background(), s)
+			return err
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := fmt.Errorf("wrapped: %w", c.err())
+			assert.ErrorIs(t, err, host.ErrGameOver)
+			assert.Equal(t, host.CodeGameOver, host.ErrorCode(err))
+		})
+	}
+	// A move refused on a game that goes on is not a game over.
+	err = g.Start().Play("zz")
+	assert.NotErrorIs(t, err, host.ErrGameOver)
+	assert.Equal(t, host.CodeIllegalToken, host.ErrorCode(err))
 }
