@@ -123,3 +123,13 @@ func TestGameOverIsOneError(t *testing.T) {
 	assert.NotErrorIs(t, err, host.ErrGameOver)
 	assert.Equal(t, host.CodeIllegalToken, host.ErrorCode(err))
 }
+
+// A memory budget below a MiB is reported in bytes, not as "0 MiB".
+func TestTinyMemoryBudgetIsNamed(t *testing.T) {
+	_, err := games.Library().Load("kalah", host.WithLimits(host.Limits{Memory: 1000}))
+	var be *host.BudgetError
+	require.ErrorAs(t, err, &be)
+	assert.Equal(t, host.BudgetMemory, be.Budget)
+	assert.Equal(t, "1000 bytes", be.Limit)
+	assert.NotContains(t, err.Error(), "0 MiB")
+}

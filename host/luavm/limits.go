@@ -1,6 +1,7 @@
 package luavm
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/matombo/matombo/host/internal/watchdog"
@@ -85,3 +86,16 @@ func (l Limits) WithDefaults() Limits {
 // tripwire is the context a machine's Lua state runs under (see package
 // watchdog).
 type tripwire = watchdog.Tripwire
+
+// memSize writes a memory size in MiB (with a decimal when it is not
+// whole MiB), or in bytes below a MiB, so that a budget below a MiB is not
+// reported as "0 MiB".
+func memSize(n uint64) string {
+	switch {
+	case n < 1<<20:
+		return strconv.FormatUint(n, 10) + " bytes"
+	case n%(1<<20) == 0:
+		return strconv.FormatUint(n>>20, 10) + " MiB"
+	}
+	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
+}
