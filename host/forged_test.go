@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/matombo/matombo/games"
@@ -132,4 +133,35 @@ func TestTinyMemoryBudgetIsNamed(t *testing.T) {
 	assert.Equal(t, host.BudgetMemory, be.Budget)
 	assert.Equal(t, "1000 bytes", be.Limit)
 	assert.NotContains(t, err.Error(), "0 MiB")
+}
+
+// A refusal quotes at most a few kilobytes of the token it was given,
+// also where its reason quotes a part of the token (a name that is no
+// site): the error, its Reason and WhyNot stay bounded for a token of a
+// megabyte.
+func TestLongTokenReasonsAreBounded(t *testing.T) {
+	lib := games.Library()
+	for _, name := range []string{"kalah", "achi", "draughts"} {
+		g, err := lib.Load(name)
+		require.NoError(t, err)
+		s := g.Start()
+		for _, tok := range []string{
+			strings.Repeat("a", 1<<20) + "1",
+			strings.Repeat("x", 1<<20),
+			strings.Repeat(s.Legal()[0], 1<<16),
+		} {
+			for how, f := range map[string]func() error{
+				"Play":      func() error { return s.Clone().Play(tok) },
+				"PlayTurn":  func() error { return s.Clone().PlayTurn(tok) },
+				"ParseMove": func() error { _, err := s.ParseMove(tok); return err },
+			} {
+				err := f()
+				var ill *host.IllegalMoveError
+				require.ErrorAs(t, err, &ill, "%s %s", name, how)
+				assert.Less(t, len(err.Error()), 16<<10, "%s %s", name, how)
+				assert.Less(t, len(ill.Reason), 8<<10, "%s %s", name, how)
+			}
+			assert.Less(t, len(s.WhyNot(tok)), 8<<10, name)
+		}
+	}
 }

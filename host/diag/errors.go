@@ -327,7 +327,7 @@ func (e *IllegalMoveError) Is(target error) bool { return e.GameOver && target =
 // the words "not a legal token", which scenarios written before the
 // reasons were given match on.
 func (e *IllegalMoveError) Error() string {
-	reason := e.Reason
+	reason := ClipText(e.Reason, MaxMessageText)
 	if reason == "" {
 		reason = "not a legal token here"
 	}
