@@ -165,3 +165,15 @@ func TestLongTokenReasonsAreBounded(t *testing.T) {
 		}
 	}
 }
+
+// Game.Cell with a site index out of range panics with a message that
+// names it, the index and the range (it named State.Owner, which the
+// caller never called).
+func TestCellIndexOutOfRange(t *testing.T) {
+	g, err := games.Library().Load("kalah")
+	require.NoError(t, err)
+	for _, i := range []int{-1, g.Board().NumSites(), 1 << 40} {
+		assert.PanicsWithValue(t, fmt.Sprintf("host: Game.Cell: site index %d out of range [0, %d)", i, g.Board().NumSites()), func() { g.Cell(i, 0, 0) })
+	}
+	assert.NotEmpty(t, g.Cell(0, 4, 1))
+}
