@@ -80,8 +80,8 @@ func TestHugeLimitsAreCapped(t *testing.T) {
 	require.NoError(t, s.Play(s.Legal()[0]))
 	capped := huge.WithDefaults()
 	assert.Equal(t, host.Limits{}.WithDefaults().Steps, capped.Steps)
-	assert.Equal(t, 1<<16, capped.CallStack)
-	assert.Equal(t, 1<<22, capped.DataStack)
+	assert.Equal(t, 1<<12, capped.CallStack)
+	assert.Equal(t, 1<<16, capped.DataStack)
 }
 
 // Every refusal because the game is over has the code game-over and

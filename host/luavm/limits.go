@@ -42,10 +42,15 @@ const DefaultSteps = 2_000_000
 // MaxCallStack and MaxDataStack are the largest CallStack and DataStack
 // a game runs with; larger values mean these. Each Lua state sizes its
 // frame index by CallStack when it is made, so an unbounded value would
-// allocate without bound before any script ran.
+// allocate without bound before any script ran; and gopher-lua's work for
+// a deep stack is more than linear in its depth (a traceback walks the
+// frames from the top for each frame; a growing data stack is copied),
+// which the step budget does not see: at 65,536 frames one runaway
+// recursion took 9 s, and a data stack of millions of values ran into
+// the 30 s time guard.
 const (
-	MaxCallStack = 1 << 16
-	MaxDataStack = 1 << 22
+	MaxCallStack = 1 << 12
+	MaxDataStack = 1 << 16
 )
 
 // WithDefaults returns l with every zero field set to its default, and
