@@ -1,6 +1,10 @@
 package host
 
-import "github.com/matombo/matombo/host/diagram"
+import (
+	"fmt"
+
+	"github.com/matombo/matombo/host/diagram"
+)
 
 // Diagrams of a game's states are drawn and read by package diagram.
 
@@ -27,8 +31,12 @@ func (s *State) DiagramWith(opt DiagramOptions) string {
 
 // Cell writes what a diagram shows for site i holding count counters owned
 // by owner: e.g. "3", "2*", "12@2" on a counts board, "1", "11" or "." on a
-// pieces board.
+// pieces board. A site index out of range panics, naming Cell, the index and the range,
+// as a State's accessors do.
 func (g *Game) Cell(i, count, owner int) string {
+	if uint(i) >= uint(g.def.Layout.Sites) {
+		panic(fmt.Sprintf("host: Game.Cell: site index %d out of range [0, %d)", i, g.def.Layout.Sites))
+	}
 	return diagram.Cell(g.diagramGame(), i, count, owner)
 }
 

@@ -14,7 +14,9 @@ import (
 var ErrClosed = diag.ErrClosed
 
 // ErrGameOver is returned by State.Resign and State.AgreeDraw for a
-// finished game. Its code is "game-over".
+// finished game. Its code is "game-over". errors.Is finds it also in the
+// *IllegalMoveError of a move on a finished game (GameOver true), which
+// has the same code, and in player.ErrGameOver.
 var ErrGameOver = diag.ErrGameOver
 
 // Pos is a place in a source file (see diag.Pos).

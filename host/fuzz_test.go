@@ -125,6 +125,9 @@ func FuzzStateJSON(f *testing.F) {
 	}
 	f.Add(bytes.Replace(j, []byte(`"result_sites":[]`), []byte(`"result_sites":["a1","b7"]`), 1))
 	f.Add([]byte(`{"game":"kalah"}`))
+	// Read two ways, nested deep, a ply beyond 2^53 (see TestStateJSONHostile).
+	f.Add(append(bytes.Replace(j, []byte(`"ply":2`), []byte(`"ply":2,"PLY":1,"ply":9223372036854775807`), 1), "{}"...))
+	f.Add(bytes.Replace(j, []byte(`"vars":{`), []byte(`"vars":{"x":[[[[[[[[[[[[]]]]]]]]]]]],`), 1))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		st, err := g.StateFromJSON(data)
 		if err != nil {

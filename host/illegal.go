@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/kernel"
 )
 
@@ -22,6 +23,11 @@ import (
 // nothing leaves the host's reason alone. Error messages (and scenarios
 // matching them) keep the host's reason only.
 func (s *State) WhyNot(tok string) string {
+	return diag.ClipText(s.whyNotToken(tok), diag.MaxMessageText)
+}
+
+// whyNotToken is WhyNot before its text is bounded.
+func (s *State) whyNotToken(tok string) string {
 	_, err := s.ParseMove(tok)
 	var ill *IllegalMoveError
 	if err == nil || !errors.As(err, &ill) {
@@ -42,8 +48,15 @@ func (s *State) WhyNot(tok string) string {
 	return why + "; " + ill.Reason
 }
 
-// illegalToken explains why tok is not one of the legal tokens of s.
+// illegalToken explains why tok is not one of the legal tokens of s, in
+// at most diag.MaxMessageText bytes: the reason may quote a part of the
+// token (a name that is no site), and a token may be a megabyte long.
 func (s *State) illegalToken(tok string) string {
+	return diag.ClipText(s.illegalTokenReason(tok), diag.MaxMessageText)
+}
+
+// illegalTokenReason is illegalToken before its text is bounded.
+func (s *State) illegalTokenReason(tok string) string {
 	if s.k.Result.Over {
 		return "the game is over"
 	}

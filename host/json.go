@@ -3,10 +3,15 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/matombo/matombo/host/kernel"
 	"github.com/matombo/matombo/host/params"
@@ -42,8 +47,10 @@ func (s *State) MarshalJSON() ([]byte, error) {
 	}
 	var b bytes.Buffer
 	// Room for what most states need, so that the buffer grows once: the
-	// sites, the history's keys, the legal tokens and the effects.
-	b.Grow(256 + 40*s.g.def.Board.NumSites() + 19*(s.k.Ply+1) + 12*len(s.k.Moves) + 48*s.effectCount())
+	// sites, the history's keys, the legal tokens and the effects. Sized by
+	// what the state holds, never by its ply count, which a state read
+	// from JSON may set far beyond its history.
+	b.Grow(256 + 40*s.g.def.Board.NumSites() + 19*s.k.Hist.Len() + 12*len(s.k.Moves) + 48*s.effectCount())
 	s.writeJSON(&b, score, prompt)
 	return b.Bytes(), nil
 }
@@ -206,6 +213,11 @@ func writeInts(b *bytes.Buffer, n int, get func(int) int) {
 	b.WriteByte(']')
 }
 
+// maxPly is the largest ply count a state read from JSON may have: the
+// largest integer a Lua number holds exactly, and far enough below the
+// largest int that playing on never wraps the count around.
+const maxPly = 1 << 53
+
 // stateJSON is the JSON form of a state, for reading one back.
 type stateJSON struct {
 	Game     string         `json:"game"`
@@ -237,17 +249,23 @@ type siteJSON struct {
 
 // StateFromJSON reads a state written by MarshalJSON. The game and its
 // parameters must match g. The ply count, result and history are taken as
-// written (the history's last key must be this position's, and it may hold
-// at most ply+1 keys); without a history the history starts afresh at this
+// written (the ply at most 2^53; the history's last key must be this
+// position's, and it may hold at most ply+1 keys); without a history the history starts afresh at this
 // position, so repetitions count from here. Integers must be whole numbers
 // in range, and a game that conserves its counters must have the opening's
 // total. The legal tokens are recomputed and must match those written.
 func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	var j stateJSON
+	if err := oneReading(data); err != nil {
+		return nil, &PositionError{Source: "state JSON", Msg: err.Error(), Err: err}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
 		return nil, &PositionError{Source: "state JSON", Msg: err.Error(), Err: err}
+	}
+	if !j.Over && (j.Reason != "" || len(j.Notes) > 0 || len(j.Won) > 0 || j.Method != "") {
+		return nil, &PositionError{Source: "state JSON", Msg: "a game that goes on has no reason, notes, result_sites or method"}
 	}
 	if j.Game != g.name {
 		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("the state is of game %q, not %q", j.Game, g.name)}
@@ -284,6 +302,9 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	if j.Ply < 0 {
 		return nil, &PositionError{Source: "state JSON", Msg: "negative ply"}
 	}
+	if j.Ply > maxPly {
+		return nil, &PositionError{Source: "state JSON", Field: "ply", Msg: fmt.Sprintf("ply %d is above the most a state may have, %d", j.Ply, maxPly)}
+	}
 	if j.Winner < 0 || j.Winner > g.players || j.Winner != 0 && !j.Over {
 		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("winner %d is not possible here", j.Winner)}
 	}
@@ -305,10 +326,16 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 				}
 				s.k.Result.Sites = append(s.k.Result.Sites, i)
 			}
-			s.k.Result.Method = MethodRule
-			for m := MethodRule; m <= MethodAgreement; m++ {
-				if m.String() == j.Method {
-					s.k.Result.Method = m
+			s.k.Result.Method = MethodRule // a state written before there were methods
+			if j.Method != "" {
+				s.k.Result.Method = MethodNone
+				for m := MethodRule; m <= MethodAgreement; m++ {
+					if m.String() == j.Method {
+						s.k.Result.Method = m
+					}
+				}
+				if s.k.Result.Method == MethodNone {
+					return nil, &PositionError{Source: "state JSON", Field: "method", Msg: fmt.Sprintf("no method %q", j.Method)}
 				}
 			}
 		}
@@ -370,4 +397,81 @@ func (s *State) readHistory(keys []string) error {
 		return &PositionError{Source: "state JSON", Msg: fmt.Sprintf("the last history key %s is not the key of the position, %016x", last, s.Key())}
 	}
 	return nil
+}
+
+// oneReading checks that data reads one way only, as every reader of the
+// same bytes would read it: it is UTF-8 (encoding/json would put U+FFFD
+// for a bad byte), no object names a key twice (encoding/json keeps the
+// last, another reader the first), every key of the state and its sites
+// and effects is spelled exactly as MarshalJSON writes it (encoding/json
+// would take "GAME" for "game"), and nothing follows the state's object.
+func oneReading(data []byte) error {
+	if !utf8.Valid(data) {
+		return errors.New("it is not UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := oneReadingValue(dec, 0); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("something follows the state's object")
+	}
+	return nil
+}
+
+// stateKeys are the keys of the objects MarshalJSON writes at depth 0
+// (the state) and 2 (a site or an effect); the keys of "variant" and
+// "vars", at depth 1, are names.
+var stateKeys = func() map[string]bool {
+	keys := map[string]bool{}
+	for _, t := range []reflect.Type{reflect.TypeFor[stateJSON](), reflect.TypeFor[siteJSON](), reflect.TypeFor[effectJSON]()} {
+		for i := range t.NumField() {
+			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" {
+				keys[name] = true
+			}
+		}
+	}
+	return keys
+}()
+
+// maxStateDepth is how deeply a state JSON's arrays and objects may nest:
+// a state's are 3 deep (the state, its sites, a site).
+const maxStateDepth = 8
+
+// oneReadingValue reads the next value of dec for oneReading; depth is
+// how deeply it nests.
+func oneReadingValue(dec *json.Decoder, depth int) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	delim, ok := tok.(json.Delim)
+	if !ok {
+		return nil // a scalar: its type is the decoder's to check
+	}
+	if depth >= maxStateDepth {
+		return fmt.Errorf("it nests deeper than %d levels", maxStateDepth)
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		if delim == '{' {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := tok.(string)
+			if seen[key] {
+				return fmt.Errorf("the key %q is given twice", key)
+			}
+			seen[key] = true
+			if (depth == 0 || depth == 2) && !stateKeys[key] {
+				return fmt.Errorf("json: unknown field %q", key)
+			}
+		}
+		if err := oneReadingValue(dec, depth+1); err != nil {
+			return err
+		}
+	}
+	_, err = dec.Token() // the closing ] or }
+	return err
 }

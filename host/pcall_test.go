@@ -175,3 +175,30 @@ func depthBound(n int) int {
 	}
 	return b
 }
+
+// A call-stack overflow caught by pcall (gopher-lua raises it from its
+// frame stack, not through an error) is caught like any error: pcall
+// returns false and the message, a loop of them runs out of steps, and
+// each is charged by the stack's depth, with no traceback built (building
+// one walked the frames from the top for each frame: seconds per call
+// before the steps were spent). For every call-stack size, including the
+// largest allowed.
+func TestPcallOfCallStackOverflow(t *testing.T) {
+	for _, depth := range []int{0, 1, 50, luavm.MaxCallStack} {
+		t.Run(fmt.Sprint(depth), func(t *testing.T) {
+			src := replaceOnce(miniSource("overflow", `local function f(n) return f(n + 1) + 1 end`),
+				`play = function(p, kind, s) m.finish(0, "done") end`,
+				`play = function(p, kind, s)
+    local ok, e = pcall(f, 1)
+    if ok or not tostring(e):find("callstack overflow") then error("pcall gave " .. tostring(ok) .. " " .. tostring(e)) end
+    while true do pcall(f, 1) end
+  end`)
+			g, err := loadSource(t, "overflow", src, WithLimits(Limits{CallStack: depth}))
+			require.NoError(t, err)
+			err = g.Start().Play("a1")
+			var be *BudgetError
+			require.ErrorAs(t, err, &be)
+			assert.Equal(t, BudgetSteps, be.Budget, "%v", err)
+		})
+	}
+}

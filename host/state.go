@@ -245,6 +245,25 @@ func (s *State) isLegal(m Move) bool {
 	return false
 }
 
+// fits reports whether m has the shape of a move of one of g's kinds: a
+// kind g declares, as many sites as the kind names (at most MaxMoveSites)
+// and every site on the board. A Move's fields are exported, so a caller
+// may make any; only one that fits is described site by site.
+func (g *Game) fits(m Move) bool {
+	if int(m.Kind) >= len(g.def.Kinds) || int(m.N) > MaxMoveSites {
+		return false
+	}
+	if a := g.def.Kinds[m.Kind].Arity(); a >= 0 && int(m.N) != a {
+		return false
+	}
+	for _, x := range m.Sites[:m.N] {
+		if int(x) >= g.def.Board.NumSites() {
+			return false
+		}
+	}
+	return true
+}
+
 // illegal describes why m is not legal in s.
 func (s *State) illegal(m Move) error {
 	tok, reason := s.g.Token(m), ""
@@ -255,7 +274,9 @@ func (s *State) illegal(m Move) error {
 		reason = "the game is over"
 	case m.Game() != s.g.def.Tag:
 		reason = "the move belongs to another game, or another variant or parameters of this one"
-	case int(m.Kind) < len(s.g.def.Kinds):
+	case !s.g.fits(m):
+		reason = "it is no move of this game's kinds (a Move is made by the game, not by hand)"
+	default:
 		sites := make([]int, m.N)
 		for i := range sites {
 			sites[i] = int(m.Sites[i])

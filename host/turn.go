@@ -3,6 +3,8 @@ package host
 import (
 	"fmt"
 	"strings"
+
+	"github.com/matombo/matombo/host/diag"
 )
 
 // A turn written as one word. A player whose turn takes several decisions
@@ -62,7 +64,7 @@ func (s *State) ParseTurn(word string) ([]Move, error) {
 		}
 		reads[i] = strings.Join(toks, " ")
 	}
-	return nil, &IllegalMoveError{Token: word, Legal: s.Legal(), Reason: "it reads as several turns: " + strings.Join(reads, ", or ")}
+	return nil, &IllegalMoveError{Token: word, Legal: s.Legal(), Reason: diag.ClipText("it reads as several turns: "+strings.Join(reads, ", or "), diag.MaxMessageText)}
 }
 
 // PlayTurn plays the decisions of word (see ParseTurn): all of them, or,

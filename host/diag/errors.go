@@ -318,11 +318,16 @@ func (e *IllegalMoveError) Code() string {
 	return CodeIllegalToken
 }
 
+// Is reports whether target is ErrGameOver for a move on a finished game,
+// which has its code, so that errors.Is tells a finished game whether the
+// error came from a move, a resignation or a draw.
+func (e *IllegalMoveError) Is(target error) bool { return e.GameOver && target == ErrGameOver }
+
 // Error says which token, why, and the legal tokens. It always contains
 // the words "not a legal token", which scenarios written before the
 // reasons were given match on.
 func (e *IllegalMoveError) Error() string {
-	reason := e.Reason
+	reason := ClipText(e.Reason, MaxMessageText)
 	if reason == "" {
 		reason = "not a legal token here"
 	}

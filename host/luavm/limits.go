@@ -1,6 +1,7 @@
 package luavm
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/matombo/matombo/host/internal/watchdog"
@@ -24,8 +25,8 @@ type Limits struct {
 	Steps       int64         // Lua instructions and primitive work per call (default 2,000,000)
 	Time        time.Duration // wall time of one call, a guard against hangs (default 30s)
 	Memory      uint64        // memory the game's scripts may hold, during and between calls, in bytes (default 256 MiB)
-	CallStack   int           // Lua call frames (default 200)
-	DataStack   int           // Lua stack slots (default 65536)
+	CallStack   int           // Lua call frames (default 200, at most MaxCallStack)
+	DataStack   int           // Lua stack slots (default 65536, at most MaxDataStack)
 	StringBytes int           // largest string a library function may build or scan (default 1 MiB)
 	PatternText int           // largest subject of string.find/match/gmatch/gsub (default 64 KiB)
 	TableItems  int           // most elements table.concat joins or table.insert grows to (default 65536)
@@ -38,7 +39,22 @@ type Limits struct {
 // two under the race detector).
 const DefaultSteps = 2_000_000
 
-// WithDefaults returns l with every zero field set to its default.
+// MaxCallStack and MaxDataStack are the largest CallStack and DataStack
+// a game runs with; larger values mean these. Each Lua state sizes its
+// frame index by CallStack when it is made, so an unbounded value would
+// allocate without bound before any script ran; and gopher-lua's work for
+// a deep stack is more than linear in its depth (a traceback walks the
+// frames from the top for each frame; a growing data stack is copied),
+// which the step budget does not see: at 65,536 frames one runaway
+// recursion took 9 s, and a data stack of millions of values ran into
+// the 30 s time guard.
+const (
+	MaxCallStack = 1 << 12
+	MaxDataStack = 1 << 16
+)
+
+// WithDefaults returns l with every zero field set to its default, and
+// CallStack and DataStack at most MaxCallStack and MaxDataStack.
 func (l Limits) WithDefaults() Limits {
 	if l.Steps <= 0 {
 		l.Steps = DefaultSteps
@@ -55,9 +71,11 @@ func (l Limits) WithDefaults() Limits {
 	if l.CallStack <= 0 {
 		l.CallStack = 200
 	}
+	l.CallStack = min(l.CallStack, MaxCallStack)
 	if l.DataStack <= 0 {
 		l.DataStack = 1 << 16
 	}
+	l.DataStack = min(l.DataStack, MaxDataStack)
 	if l.StringBytes <= 0 {
 		l.StringBytes = 1 << 20
 	}
@@ -73,3 +91,16 @@ func (l Limits) WithDefaults() Limits {
 // tripwire is the context a machine's Lua state runs under (see package
 // watchdog).
 type tripwire = watchdog.Tripwire
+
+// memSize writes a memory size in MiB (with a decimal when it is not
+// whole MiB), or in bytes below a MiB, so that a budget below a MiB is not
+// reported as "0 MiB".
+func memSize(n uint64) string {
+	switch {
+	case n < 1<<20:
+		return strconv.FormatUint(n, 10) + " bytes"
+	case n%(1<<20) == 0:
+		return strconv.FormatUint(n>>20, 10) + " MiB"
+	}
+	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
+}

@@ -1,6 +1,8 @@
 package luavm
 
 import (
+	"fmt"
+
 	"github.com/matombo/matombo/host/internal/luastr"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -59,9 +61,30 @@ func (vm *Machine) newTrampoline(L *lua.LState) *lua.LFunction {
 	raised := vm.raised
 	return L.NewFunction(func(L *lua.LState) int {
 		L.Panic = raised
+		defer vm.overflowed(L)
 		L.Call(L.GetTop()-1, lua.MultRet)
 		return L.GetTop()
 	})
+}
+
+// overflowed, deferred under protect, turns a Go panic that is not a Lua
+// error (gopher-lua's "lua callstack overflow", raised by the frame stack
+// itself, not through L.Panic) into one that raised would have made:
+// charged by the stack's depth, with no traceback. L.PCall would build a
+// traceback for it, walking the frames from the top for each frame:
+// quadratic in the depth, so a loop of pcall(f) over a runaway recursion
+// ran seconds (tens of seconds for a deep CallStack) before its steps
+// were spent.
+func (vm *Machine) overflowed(L *lua.LState) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if _, ok := r.(*lua.ApiError); ok {
+		panic(r)
+	}
+	vm.trip.Charge(RaiseSteps + RaiseFrameSteps*vm.stackDepth(L))
+	panic(&lua.ApiError{Type: lua.ApiErrorPanic, Object: lua.LString(fmt.Sprint(r)), StackTrace: errorCaught})
 }
 
 // raised is gopher-lua's panic handler under protect: the error value is on

@@ -224,8 +224,8 @@ func (vm *Machine) checkHeld(fn diag.Call) error {
 		return nil
 	}
 	vm.broken = true
-	return vm.g.fail(&diag.BudgetError{Pos: diag.Pos{File: vm.g.File}, Func: fn, Budget: diag.BudgetMemory, Limit: fmt.Sprintf("%d MiB", limit>>20),
-		Detail: fmt.Sprintf("the script keeps %d MiB between calls (in upvalues or tables it holds on to)", total>>20)})
+	return vm.g.fail(&diag.BudgetError{Pos: diag.Pos{File: vm.g.File}, Func: fn, Budget: diag.BudgetMemory, Limit: memSize(limit),
+		Detail: fmt.Sprintf("the script keeps %s between calls (in upvalues or tables it holds on to)", memSize(uint64(total)))})
 }
 
 func (vm *Machine) close() {
@@ -391,7 +391,7 @@ func (vm *Machine) convertError(err error, fn diag.Call, seq uint64) error {
 		return &diag.BudgetError{Pos: pos, Func: fn, Budget: diag.BudgetTime, Limit: vm.g.Limits.Time.String(), Detail: "the call ran too long (an endless loop or a hang)", Err: err}
 	case watchdog.Memory:
 		vm.budgetHit = nil
-		return vm.g.fail(&diag.BudgetError{Pos: pos, Func: fn, Budget: diag.BudgetMemory, Limit: fmt.Sprintf("%d MiB", vm.g.Limits.Memory>>20), Detail: "the script holds too much memory", Err: err})
+		return vm.g.fail(&diag.BudgetError{Pos: pos, Func: fn, Budget: diag.BudgetMemory, Limit: memSize(vm.g.Limits.Memory), Detail: "the script holds too much memory", Err: err})
 	case watchdog.Canceled:
 		vm.budgetHit = nil
 		return diag.Canceled(vm.cancel.Context(), pos, fn)

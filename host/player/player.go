@@ -32,8 +32,20 @@ type Player interface {
 	Choose(ctx context.Context, s *host.State) (host.Move, error)
 }
 
-// ErrGameOver is returned by Choose for a state whose game has ended.
-var ErrGameOver = errors.New("the game is over: there is no move to choose")
+// ErrGameOver is returned by Choose for a state whose game has ended. Its
+// code is "game-over" (host.ErrorCode), and errors.Is finds host.ErrGameOver
+// in it too.
+var ErrGameOver error = gameOverError{}
+
+type gameOverError struct{}
+
+func (gameOverError) Error() string { return "the game is over: there is no move to choose" }
+
+// Code returns "game-over" (see host.CodeGameOver).
+func (gameOverError) Code() string { return host.CodeGameOver }
+
+// Unwrap returns host.ErrGameOver.
+func (gameOverError) Unwrap() error { return host.ErrGameOver }
 
 // Stats describes the last search of a player.
 type Stats struct {
