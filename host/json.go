@@ -3,16 +3,13 @@ package host
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
+	"github.com/matombo/matombo/host/internal/strictjson"
 	"github.com/matombo/matombo/host/kernel"
 	"github.com/matombo/matombo/host/params"
 )
@@ -400,78 +397,14 @@ func (s *State) readHistory(keys []string) error {
 }
 
 // oneReading checks that data reads one way only, as every reader of the
-// same bytes would read it: it is UTF-8 (encoding/json would put U+FFFD
-// for a bad byte), no object names a key twice (encoding/json keeps the
-// last, another reader the first), every key of the state and its sites
-// and effects is spelled exactly as MarshalJSON writes it (encoding/json
-// would take "GAME" for "game"), and nothing follows the state's object.
+// same bytes would read it (package strictjson): UTF-8, no key given
+// twice, every key of the state and its sites and effects spelled exactly
+// as MarshalJSON writes it, nesting no deeper than a state's, and nothing
+// after the state's object.
 func oneReading(data []byte) error {
-	if !utf8.Valid(data) {
-		return errors.New("it is not UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := oneReadingValue(dec, 0); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("something follows the state's object")
-	}
-	return nil
+	return strictjson.Check(data, reflect.TypeFor[stateJSON](), maxStateDepth)
 }
-
-// stateKeys are the keys of the objects MarshalJSON writes at depth 0
-// (the state) and 2 (a site or an effect); the keys of "variant" and
-// "vars", at depth 1, are names.
-var stateKeys = func() map[string]bool {
-	keys := map[string]bool{}
-	for _, t := range []reflect.Type{reflect.TypeFor[stateJSON](), reflect.TypeFor[siteJSON](), reflect.TypeFor[effectJSON]()} {
-		for i := range t.NumField() {
-			if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" {
-				keys[name] = true
-			}
-		}
-	}
-	return keys
-}()
 
 // maxStateDepth is how deeply a state JSON's arrays and objects may nest:
 // a state's are 3 deep (the state, its sites, a site).
 const maxStateDepth = 8
-
-// oneReadingValue reads the next value of dec for oneReading; depth is
-// how deeply it nests.
-func oneReadingValue(dec *json.Decoder, depth int) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	delim, ok := tok.(json.Delim)
-	if !ok {
-		return nil // a scalar: its type is the decoder's to check
-	}
-	if depth >= maxStateDepth {
-		return fmt.Errorf("it nests deeper than %d levels", maxStateDepth)
-	}
-	seen := map[string]bool{}
-	for dec.More() {
-		if delim == '{' {
-			tok, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			key, _ := tok.(string)
-			if seen[key] {
-				return fmt.Errorf("the key %q is given twice", key)
-			}
-			seen[key] = true
-			if (depth == 0 || depth == 2) && !stateKeys[key] {
-				return fmt.Errorf("json: unknown field %q", key)
-			}
-		}
-		if err := oneReadingValue(dec, depth+1); err != nil {
-			return err
-		}
-	}
-	_, err = dec.Token() // the closing ] or }
-	return err
-}

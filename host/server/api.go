@@ -14,10 +14,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/diag"
+	"github.com/matombo/matombo/host/internal/strictjson"
 	"github.com/matombo/matombo/host/store"
 )
 
@@ -144,86 +144,11 @@ func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) bool 
 const maxJSONDepth = 32
 
 // unambiguousJSON checks that body, which decodes into a value of type t,
-// reads one way only: it is UTF-8 (encoding/json would put U+FFFD for a
-// bad byte), no object names a key twice (encoding/json keeps the last,
-// where another reader of the same bytes, a proxy or a log, may keep the
-// first), every field is named exactly as the API writes it
-// (encoding/json would take "GAME" or "Game" for "game", and of both,
-// either), and it nests at most maxJSONDepth deep.
+// reads one way only (package strictjson): UTF-8, no key given twice,
+// every field named exactly as the API writes it, at most maxJSONDepth
+// deep.
 func unambiguousJSON(body []byte, t reflect.Type) error {
-	if !utf8.Valid(body) {
-		return errors.New("it is not UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	return checkJSONValue(dec, t, 0)
-}
-
-// checkJSONValue reads the next value of dec, for a Go value of type t
-// (nil: any), as unambiguousJSON says.
-func checkJSONValue(dec *json.Decoder, t reflect.Type, depth int) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	delim, ok := tok.(json.Delim)
-	if !ok {
-		return nil // a scalar: its type is the decoder's to check
-	}
-	if depth >= maxJSONDepth {
-		return fmt.Errorf("it nests deeper than %d levels", maxJSONDepth)
-	}
-	var elem reflect.Type
-	switch {
-	case t == nil:
-	case delim == '[' && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array), delim == '{' && t.Kind() == reflect.Map:
-		elem = t.Elem()
-	}
-	seen := map[string]bool{}
-	for dec.More() {
-		sub := elem
-		if delim == '{' {
-			tok, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			key, _ := tok.(string)
-			if seen[key] {
-				return fmt.Errorf("the key %q is given twice", key)
-			}
-			seen[key] = true
-			if t != nil && t.Kind() == reflect.Struct {
-				f, ok := jsonField(t, key)
-				if !ok {
-					return fmt.Errorf("json: unknown field %q", key)
-				}
-				sub = f
-			}
-		}
-		if err := checkJSONValue(dec, sub, depth+1); err != nil {
-			return err
-		}
-	}
-	_, err = dec.Token() // the closing ] or }
-	return err
-}
-
-// jsonField returns the type of the field of struct type t that
-// encoding/json writes under name, exactly.
-func jsonField(t reflect.Type, name string) (reflect.Type, bool) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case !f.IsExported() || tag == "-":
-		case tag == name, tag == "" && f.Name == name:
-			return f.Type, true
-		}
-	}
-	return nil, false
+	return strictjson.Check(body, t, maxJSONDepth)
 }
 
 func (s *Server) handleCatalog(w http.ResponseWriter, r *http.Request) {

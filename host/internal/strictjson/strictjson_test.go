@@ -1,0 +1,75 @@
+package strictjson
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+type site struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+type doc struct {
+	Game  string         `json:"game"`
+	Sites []site         `json:"sites"`
+	Vars  map[string]any `json:"vars"`
+	Seat  *int           `json:"seat,omitempty"`
+	Plain string
+	Skip  string `json:"-"`
+}
+
+func TestCheck(t *testing.T) {
+	typ := reflect.TypeFor[doc]()
+	for _, tt := range []struct {
+		name, data string
+		want       string // "" for none
+	}{
+		{"a good one", `{"game":"g","sites":[{"name":"a1","count":2}],"vars":{"any":[1,{"x":2}]},"seat":1,"Plain":"p"}`, ""},
+		{"a key twice", `{"game":"g","game":"h"}`, `the key "game" is given twice`},
+		{"a key twice in a site", `{"sites":[{"name":"a1","name":"a2"}]}`, `the key "name" is given twice`},
+		{"a key twice in a map", `{"vars":{"x":1,"x":2}}`, `the key "x" is given twice`},
+		{"a key in another case", `{"GAME":"g"}`, `unknown field "GAME"`},
+		{"a field's Go name for a tagged field", `{"Game":"g"}`, `unknown field "Game"`},
+		{"a skipped field", `{"Skip":"s"}`, `unknown field "Skip"`},
+		{"a site's key in another case", `{"sites":[{"Count":1}]}`, `unknown field "Count"`},
+		{"any key in a map", `{"vars":{"GAME":1}}`, ""},
+		{"not UTF-8", "{\"game\":\"\xff\"}", "not UTF-8"},
+		{"too deep", `{"vars":{"a":[[[[[[[[]]]]]]]]}}`, "deeper than 6 levels"},
+		{"two values", `{"game":"g"} {}`, "something follows"},
+		{"garbage after", `{"game":"g"}x`, "something follows"},
+		{"a scalar", `3`, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Check([]byte(tt.data), typ, 6)
+			if tt.want == "" {
+				assert.NoError(t, err)
+				return
+			}
+			if assert.Error(t, err) {
+				assert.Contains(t, err.Error(), tt.want)
+			}
+		})
+	}
+}
+
+// FuzzCheck: Check never panics, and what it passes is one JSON value
+// encoding/json reads.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{`{"game":"g","sites":[{"name":"a1"}]}`, `{"game":"g","game":"h"}`, `[[[]]]`, `{"vars":{"a":{"b":1}}}`, "{\"a\":\"\xff\"}", `{} {}`} {
+		f.Add([]byte(s))
+	}
+	typ := reflect.TypeFor[doc]()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if Check(data, typ, 8) != nil {
+			return
+		}
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatalf("passed but not JSON: %q: %v", data, err)
+		}
+	})
+}
