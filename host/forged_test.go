@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -72,7 +73,7 @@ func TestForgedMovesAreRefused(t *testing.T) {
 // call and data stacks are capped (MaxCallStack, MaxDataStack) and a game
 // loads and plays under them; a recursion reports the capped limit.
 func TestHugeLimitsAreCapped(t *testing.T) {
-	huge := host.Limits{CallStack: 1 << 40, DataStack: 1 << 40}
+	huge := host.Limits{CallStack: math.MaxInt, DataStack: math.MaxInt}
 	g, err := games.Library().Load("kalah", host.WithLimits(huge))
 	require.NoError(t, err)
 	defer g.Close()
@@ -172,7 +173,7 @@ func TestLongTokenReasonsAreBounded(t *testing.T) {
 func TestCellIndexOutOfRange(t *testing.T) {
 	g, err := games.Library().Load("kalah")
 	require.NoError(t, err)
-	for _, i := range []int{-1, g.Board().NumSites(), 1 << 40} {
+	for _, i := range []int{-1, g.Board().NumSites(), math.MaxInt} {
 		assert.PanicsWithValue(t, fmt.Sprintf("host: Game.Cell: site index %d out of range [0, %d)", i, g.Board().NumSites()), func() { g.Cell(i, 0, 0) })
 	}
 	assert.NotEmpty(t, g.Cell(0, 4, 1))

@@ -213,7 +213,7 @@ func writeInts(b *bytes.Buffer, n int, get func(int) int) {
 // maxPly is the largest ply count a state read from JSON may have: the
 // largest integer a Lua number holds exactly, and far enough below the
 // largest int that playing on never wraps the count around.
-const maxPly = 1 << 53
+const maxPly = min(1<<53, math.MaxInt)
 
 // stateJSON is the JSON form of a state, for reading one back.
 type stateJSON struct {
