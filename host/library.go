@@ -203,8 +203,8 @@ func (ly layer) names() []string {
 }
 
 // misnamed lists the scripts of the layer that would be games but for
-// their names (My Game.lua, Kalah/Kalah.lua) and the game folders that
-// cannot be read (kalah/ (permission denied)), so that a folder of only
+// their names (My Game.lua, Mine/Mine.lua) and the game folders that
+// cannot be read (mine/ (permission denied)), so that a folder of only
 // such is not just "no games".
 func (ly layer) misnamed() (out, unreadable []string) {
 	entries, err := fs.ReadDir(ly.fsys, ".")

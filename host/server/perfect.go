@@ -369,7 +369,7 @@ func (ss *solutions) saveCached(sol *solve.Solution, g *host.Game) error {
 // ends).
 func (ss *solutions) wait() { ss.wg.Wait() }
 
-// titleOf is g's title for players, with its variants: "Tsoro (4x8)".
+// titleOf is g's title for players, with its variants: "Title (variant)".
 func titleOf(g *host.Game) string {
 	if v := g.ChosenVariants(); len(v) > 0 {
 		return g.Title() + " (" + strings.Join(v, ", ") + ")"
