@@ -379,6 +379,7 @@ func TestDocumentedLimits(t *testing.T) {
 		"(`serve --perfect-positions` " + commas(maxPositions) + ")",
 		"`--table-memory` at most " + sizeText(maxMemoryLimit),
 		"`--max-time` at most " + strings.TrimSuffix(maxDuration.String(), "0m0s"),
+		"`serve --expire` from " + strings.TrimSuffix(minExpiry.String(), "0s") + " to " + strings.TrimSuffix(maxExpiry.String(), "0m0s"),
 	} {
 		require.Contains(t, text, want)
 	}

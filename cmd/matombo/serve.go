@@ -45,6 +45,7 @@ type serveConfig struct {
 	perfect *server.PerfectBudget // nil: the server's default
 	base    string                // --base-path: the path prefix the server is served under
 	cache   string                // --solutions: the solution cache, "" for matombo solve's
+	expire  time.Duration         // --expire: delete games unchanged that long, 0 for never
 	ready   func(url string)      // called once the server listens (tests)
 }
 
@@ -73,6 +74,8 @@ func runServe(e *env, args []string) int {
 	clientConns := c.intFlag("client-conns", lim.ClientConns, 0, maxQuota, "connections one client may hold, `N` (0: no limit)")
 	streams := c.intFlag("max-streams", lim.Streams, 0, maxQuota, "event streams the server holds open, at most `N` (default: from the open-file limit; 0: no limit)")
 	games := c.intFlag("max-games", lim.Games, 0, maxStoredGames, "games the store may hold, at most `N`; new games over it are refused (0: no limit)")
+	var expire time.Duration
+	durationVar(c.fs, &expire, "expire", 0, 0, maxExpiry, "delete the games nobody has changed for `DURATION`, finished or not, e.g. 720h (0: keep every game; at least "+minExpiry.String()+")")
 	conns := c.intFlag("max-conns", lim.Conns, 0, maxQuota, "connections the server holds, at most `N` (default: from the open-file limit; 0: no limit)")
 	basePath := c.fs.String("base-path", "", "serve everything under the path `PREFIX`, e.g. /games (behind a proxy that forwards that path)")
 	cacheDir := c.fs.String("solutions", "", "read and write the solutions of perfect play in the folder `DIR` (default: the cache of matombo solve)")
@@ -84,6 +87,9 @@ func runServe(e *env, args []string) int {
 	}
 	if len(pos) > 0 {
 		return c.usageError("unexpected argument %q: serve takes no arguments", pos[0])
+	}
+	if expire > 0 && expire < minExpiry {
+		return c.usageError("--expire %s: too small: the least is %s (0 keeps every game)", expire, minExpiry)
 	}
 	for _, spec := range seats {
 		if _, err := server.ParseComputerSeat(spec); err != nil {
@@ -115,7 +121,7 @@ func runServe(e *env, args []string) int {
 		return c.fail(usageErr{err.Error()})
 	}
 	cfg := serveConfig{addr: *addr, db: *db, workers: *workers, lib: lib, hosts: hosts, limits: &lim, perfect: &perfect,
-		base: strings.TrimSuffix(*basePath, "/"), cache: *cacheDir}
+		base: strings.TrimSuffix(*basePath, "/"), cache: *cacheDir, expire: expire}
 	if len(seats) > 0 {
 		cfg.seats = seats
 	}
@@ -135,6 +141,13 @@ func runServe(e *env, args []string) int {
 
 // maxQuota bounds the quota and cap flags of serve.
 const maxQuota = 1_000_000
+
+// The bounds of --expire: at least a minute (a shorter one would delete
+// games whose players are thinking), at most ten years.
+const (
+	minExpiry = time.Minute
+	maxExpiry = 10 * 365 * 24 * time.Hour
+)
 
 // maxStoredGames bounds --max-games.
 const maxStoredGames = 1_000_000_000
@@ -163,6 +176,9 @@ func serve(ctx context.Context, e *env, cfg serveConfig) error {
 	}
 	if cfg.cache != "" {
 		opts = append(opts, server.WithSolutionCache(cfg.cache))
+	}
+	if cfg.expire > 0 {
+		opts = append(opts, server.WithExpiry(cfg.expire))
 	}
 	// The name the server listens on is one it answers for.
 	hosts := cfg.hosts

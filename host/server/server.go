@@ -83,6 +83,7 @@ type options struct {
 	log       *slog.Logger
 	base      string // the path prefix the server is mounted under, "" for none
 	solutions string // the directory of the solution cache, "" for the user's
+	expire    time.Duration
 }
 
 // Option configures a Server.
@@ -178,6 +179,13 @@ func WithBasePath(prefix string) Option { return func(o *options) { o.base = pre
 // cache directory).
 func WithSolutionCache(dir string) Option { return func(o *options) { o.solutions = dir } }
 
+// WithExpiry makes the server delete the games nobody has changed for d,
+// finished or not, with their records: it looks once a minute (more often
+// for a d under 4 minutes) and deletes them in batches. The default, 0,
+// keeps every game. New fails when d is positive and the store is not a
+// store.Pruner.
+func WithExpiry(d time.Duration) Option { return func(o *options) { o.expire = d } }
+
 // basePathRE is what WithBasePath accepts.
 var basePathRE = regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)+$`)
 
@@ -212,6 +220,13 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 	}
 	if o.base != "" && (!basePathRE.MatchString(o.base) || strings.Contains(o.base+"/", "/../") || strings.Contains(o.base+"/", "/./")) {
 		return nil, fmt.Errorf("server: base path %q: want a path such as /games (segments of letters, digits and - . _ ~, no final slash)", o.base)
+	}
+	if o.expire < 0 {
+		return nil, fmt.Errorf("server: expiry %s: want a positive duration, or 0 to keep every game", o.expire)
+	}
+	pruner, canPrune := st.(store.Pruner)
+	if o.expire > 0 && !canPrune {
+		return nil, fmt.Errorf("server: expiry %s: the store (%T) cannot delete games: it is not a store.Pruner", o.expire, st)
 	}
 	seats, err := parseComputerSeats(o.computers)
 	if err != nil {
@@ -256,6 +271,13 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 		defer s.wg.Done()
 		s.discover()
 	}()
+	if o.expire > 0 {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.expireGames(pruner)
+		}()
+	}
 	for range o.workers {
 		s.wg.Add(1)
 		go func() {

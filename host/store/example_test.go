@@ -55,3 +55,40 @@ func Example() {
 	// [a3 d5]
 	// nothing to claim: true
 }
+
+// Deleting the games nobody has changed for 30 days, as matombo serve
+// --expire 720h does: a store that can is a store.Pruner.
+func ExamplePruner() {
+	ctx := context.Background()
+	s, err := store.Open(ctx, "memory:")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	g := &store.Game{Game: "tsoro", Seats: []store.Seat{{Player: "human"}, {Player: "random"}}}
+	if err := s.Create(ctx, g); err != nil {
+		log.Fatal(err)
+	}
+	p, ok := s.(store.Pruner)
+	if !ok {
+		log.Fatal("this store cannot delete games")
+	}
+	monthAgo := time.Now().AddDate(0, 0, -30)
+	n, err := p.Prune(ctx, monthAgo, 500) // at most 500 at a time
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("deleted:", n) // the game was made just now
+	// Thirty days on, it is older than the cut.
+	n, err = p.Prune(ctx, time.Now().Add(time.Minute), 500)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("deleted:", n)
+	_, err = s.Get(ctx, g.ID)
+	fmt.Println("gone:", errors.Is(err, store.ErrNotFound))
+	// Output:
+	// deleted: 0
+	// deleted: 1
+	// gone: true
+}

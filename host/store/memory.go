@@ -305,6 +305,30 @@ func (m *Memory) Count(ctx context.Context) (int, error) {
 	return len(m.games), nil
 }
 
+// Prune implements Pruner.
+func (m *Memory) Prune(ctx context.Context, before time.Time, limit int) (int, error) {
+	if err := m.ctxErr(ctx, "prune", ""); err != nil {
+		return 0, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.check("prune", ""); err != nil {
+		return 0, err
+	}
+	var old []*Game
+	for _, mg := range m.games {
+		if mg.g.Updated.Before(before) {
+			old = append(old, mg.g)
+		}
+	}
+	slices.SortFunc(old, func(a, b *Game) int { return a.Updated.Compare(b.Updated) })
+	old = old[:min(len(old), max(limit, 0))]
+	for _, g := range old {
+		delete(m.games, g.ID)
+	}
+	return len(old), nil
+}
+
 // Ping implements Store.
 func (m *Memory) Ping(ctx context.Context) error {
 	if err := m.ctxErr(ctx, "ping", ""); err != nil {

@@ -270,6 +270,18 @@ type Store interface {
 	Close() error
 }
 
+// Pruner is a Store that deletes games nobody has changed for a while
+// (matombo serve --expire). The stores of this module are Pruners; a
+// Store of an embedder's own need not be.
+type Pruner interface {
+	// Prune deletes up to limit games whose Updated is before before,
+	// the least recently updated first, with their records, and returns
+	// how many it deleted. A game whose Rematch or RematchOf names a
+	// deleted game keeps the name (Get of it is ErrNotFound). Deleting
+	// makes no Change.
+	Prune(ctx context.Context, before time.Time, limit int) (int, error)
+}
+
 // The kinds of error a store returns, wrapped in *Error; test with
 // errors.Is.
 var (

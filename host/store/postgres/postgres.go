@@ -569,6 +569,19 @@ func (s *postgresStore) Count(ctx context.Context) (int, error) {
 	return n, err
 }
 
+// Prune implements store.Pruner. The moves of a deleted game go with it
+// (the schema's ON DELETE CASCADE).
+func (s *postgresStore) Prune(ctx context.Context, before time.Time, limit int) (int, error) {
+	var n int64
+	err := s.do(ctx, "prune", "", func(ctx context.Context) error {
+		tag, err := s.pool.Exec(ctx, `DELETE FROM games WHERE id IN (
+			SELECT id FROM games WHERE updated < $1 ORDER BY updated LIMIT $2)`, before, max(limit, 0))
+		n = tag.RowsAffected()
+		return err
+	})
+	return int(n), err
+}
+
 func (s *postgresStore) Ping(ctx context.Context) error {
 	return s.do(ctx, "ping", "", func(ctx context.Context) error {
 		var n int

@@ -684,6 +684,30 @@ func (s *sqliteStore) Count(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// Prune implements store.Pruner.
+func (s *sqliteStore) Prune(ctx context.Context, before time.Time, limit int) (int, error) {
+	parent := ctx
+	ctx, cancel := s.cfg.WithTimeout(ctx)
+	defer cancel()
+	var n int64
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		const old = `SELECT id FROM games WHERE updated < ? ORDER BY updated LIMIT ?`
+		if _, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id IN (`+old+`)`, before.UnixMicro(), max(limit, 0)); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM games WHERE id IN (`+old+`)`, before.UnixMicro(), max(limit, 0))
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, s.fail(parent, "prune", "", err)
+	}
+	return int(n), nil
+}
+
 func (s *sqliteStore) Ping(ctx context.Context) error {
 	parent := ctx
 	ctx, cancel := s.cfg.WithTimeout(ctx)

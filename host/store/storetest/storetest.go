@@ -18,7 +18,8 @@
 // between them: creating, reading and listing games, the ply check of
 // moves and updates, takebacks, ending a game without a move, proposals,
 // rematches, claims and leases of computer moves and of clocks that ran
-// out, watching changes, and closing. RunProcesses adds what needs other
+// out, watching changes, closing, and deleting old games when the store
+// is a store.Pruner. RunProcesses adds what needs other
 // processes: a process killed with SIGKILL loses no acknowledged move, and
 // one killed while holding a claim loses its game to another when its
 // lease runs out.
@@ -78,6 +79,7 @@ func Run(t *testing.T, b Backend) {
 		{"WatchClose", testWatchClose},
 		{"Restart", testRestart},
 		{"Canceled", testCanceled},
+		{"Prune", testPrune},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.test(t, b) })
 	}
@@ -247,6 +249,72 @@ func testList(t *testing.T, b Backend) {
 	list, err = s.List(ctx, 10)
 	require.NoError(t, err)
 	assert.Len(t, list, 3)
+}
+
+// testPrune deletes the games not updated since a time, oldest first, up
+// to the limit, with their records; a store that is not a store.Pruner
+// skips it.
+func testPrune(t *testing.T, b Backend) {
+	ctx := Ctx(t)
+	stores := openN(t, b, 2)
+	p, ok := stores[0].(store.Pruner)
+	if !ok {
+		t.Skip("the store is not a store.Pruner")
+	}
+	var ids []string
+	for range 4 {
+		g := NewGame(false)
+		g.Record = []string{"a1", "b2"}
+		require.NoError(t, stores[0].Create(ctx, g))
+		ids = append(ids, g.ID)
+		time.Sleep(2 * time.Millisecond) // distinct update times
+	}
+	// The first game is moved in after the cut, so it stays; of the two
+	// older ones left, the limit deletes the oldest.
+	cut := time.Now()
+	time.Sleep(2 * time.Millisecond)
+	_, err := stores[0].Append(ctx, ids[0], move(2, "c3"))
+	require.NoError(t, err)
+	kept := NewGame(false)
+	require.NoError(t, stores[0].Create(ctx, kept))
+
+	n, err := p.Prune(ctx, cut, 2)
+	require.NoError(t, err)
+	assert.Equal(t, 2, n, "the limit")
+	_, err = stores[1].Get(ctx, ids[1])
+	RequireKind(t, err, store.ErrNotFound)
+	_, err = stores[1].Get(ctx, ids[2])
+	RequireKind(t, err, store.ErrNotFound)
+	got, err := stores[1].Get(ctx, ids[3])
+	require.NoError(t, err, "the third oldest is left by the limit")
+	assert.Equal(t, []string{"a1", "b2"}, got.Record)
+
+	n, err = p.Prune(ctx, cut, 100)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	n, err = p.Prune(ctx, cut, 100)
+	require.NoError(t, err)
+	assert.Equal(t, 0, n, "nothing left before the cut")
+	count, err := stores[1].Count(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 2, count)
+	got, err = stores[1].Get(ctx, ids[0])
+	require.NoError(t, err, "a game moved in after the cut stays")
+	assert.Equal(t, []string{"a1", "b2", "c3"}, got.Record)
+	_, err = stores[1].Get(ctx, kept.ID)
+	require.NoError(t, err)
+
+	// A deleted game's ID is free again, its record gone with it.
+	again := NewGame(false)
+	again.ID = ids[1]
+	require.NoError(t, stores[0].Create(ctx, again))
+	got, err = stores[1].Get(ctx, ids[1])
+	require.NoError(t, err)
+	assert.Empty(t, got.Record)
+
+	n, err = p.Prune(ctx, time.Now().Add(time.Hour), 0)
+	require.NoError(t, err)
+	assert.Equal(t, 0, n, "a limit of 0 deletes nothing")
 }
 
 func testAppend(t *testing.T, b Backend) {
