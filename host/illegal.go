@@ -103,7 +103,46 @@ func (s *State) illegalTokenReason(tok string) string {
 		}
 		return fmt.Sprintf("%s is not a site of this board (%s)", unknown, siteRange(g.def.Board))
 	}
-	return "it fits none of the ways this game writes its moves: " + g.moveForms()
+	forms := "it fits none of the ways this game writes its moves: " + g.moveForms()
+	if site, ok := s.siteAlone(tok); ok {
+		return fmt.Sprintf("%s alone is not a move: %s; %s", tok, forms, s.movesNaming(site, tok))
+	}
+	return forms
+}
+
+// siteAlone reports whether tok is only the name of a site of the board,
+// or its number when some move kind writes numbers, as a player who means
+// "the move from there" types it.
+func (s *State) siteAlone(tok string) (int, bool) {
+	b := s.g.def.Board
+	if i, ok := b.Index(tok); ok {
+		return i, true
+	}
+	for k := range s.g.def.Kinds {
+		if s.g.def.Kinds[k].Numbers() {
+			if name := b.ByNumberName(tok); name != tok {
+				return b.Index(name)
+			}
+		}
+	}
+	return 0, false
+}
+
+// movesNaming lists the legal moves of s that name site (written as tok).
+func (s *State) movesNaming(site int, tok string) string {
+	var toks []string
+	for _, m := range s.moves() {
+		for i := range int(m.N) {
+			if m.Site(i) == site {
+				toks = append(toks, s.g.Token(m))
+				break
+			}
+		}
+	}
+	if len(toks) == 0 {
+		return "no legal move uses " + tok + " now"
+	}
+	return "the legal moves that use " + tok + ": " + strings.Join(toks, " ")
 }
 
 // whyNot explains why the move of kind k naming sites is not legal in s.

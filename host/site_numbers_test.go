@@ -58,6 +58,9 @@ func TestSiteNumbersInTokens(t *testing.T) {
 		{"a1-b3", "it fits none of the ways this game writes its moves: {#from}-{#to} (step)"},
 		{"01-3", "it fits none of the ways"},
 		{"at:2,1", "the sites are written in this order: at:1,2"},
+		// A site alone, as a player types "the move from there": the
+		// forms, then the legal moves that use it.
+		{"2", "2 alone is not a move: it fits none of the ways this game writes its moves: {#from}-{#to} (step)"},
 	} {
 		_, err := s.ParseMove(c.tok)
 		var ie *IllegalMoveError
@@ -66,6 +69,16 @@ func TestSiteNumbersInTokens(t *testing.T) {
 	}
 	_, err = s.ParseMove("a1-b3")
 	assert.ErrorContains(t, err, "where a # in braces stands for a site's number, such as 1 for the site a1")
+	for tok, want := range map[string]string{
+		"2":  "; the legal moves that use 2: 2-4 at:1,2",
+		"4":  "; the legal moves that use 4: 2-4 1x4 x4",
+		"a1": "; the legal moves that use a1: 1-3 1x4 at:1,2",
+		"3":  "; the legal moves that use 3: 1-3",
+	} {
+		_, err := s.ParseMove(tok)
+		assert.ErrorContains(t, err, tok+" alone is not a move", tok)
+		assert.ErrorContains(t, err, want, tok)
+	}
 }
 
 // A template that writes numbers needs a board declared first, whose
