@@ -242,6 +242,17 @@ func (c *cli) parseGame(args []string, extra bool) (name string, rest []string, 
 	return name, pos[1:], 0, true
 }
 
+// splitTokens returns the tokens of the positional arguments of trace,
+// move and hint: an argument may hold several tokens separated by spaces,
+// so that a game record can be pasted as one argument.
+func splitTokens(args []string) []string {
+	var tokens []string
+	for _, a := range args {
+		tokens = append(tokens, strings.Fields(a)...)
+	}
+	return tokens
+}
+
 // stringList is a repeatable string flag.
 type stringList []string
 
