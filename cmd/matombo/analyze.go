@@ -15,6 +15,7 @@ import (
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/analysis"
 	"github.com/matombo/matombo/host/analysis/charts"
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/player"
 	"github.com/matombo/matombo/host/safefile"
 	"github.com/matombo/matombo/host/solve"
@@ -192,11 +193,11 @@ func parseShard(s string) (int, int, error) {
 	if !ok {
 		return 0, 0, fmt.Errorf("--shard %s: want I/N with 0 <= I < N, e.g. --shard 0/4", s)
 	}
-	n, err := parseBounded(b, 1, maxGames)
+	n, err := diag.ParseBounded(b, 1, maxGames)
 	if err != nil {
 		return 0, 0, fmt.Errorf("--shard %s: the number of shards N: %v", s, err)
 	}
-	i, err := parseBounded(a, 0, n-1)
+	i, err := diag.ParseBounded(a, 0, n-1)
 	if err != nil {
 		return 0, 0, fmt.Errorf("--shard %s: want I/N with 0 <= I < N, e.g. --shard 0/4", s)
 	}

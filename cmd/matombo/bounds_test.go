@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/matombo/matombo/host/diag"
+	"github.com/matombo/matombo/host/player"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -119,9 +121,42 @@ func FuzzParseBounded(f *testing.F) {
 		if lo > hi {
 			return
 		}
-		n, err := parseBounded(s, lo, hi)
+		n, err := diag.ParseBounded(s, lo, hi)
 		if err == nil && (n < lo || n > hi) {
 			t.Fatalf("%q parsed as %d, outside %d..%d", s, n, lo, hi)
 		}
 	})
+}
+
+// TestPlayerOptionsAreBounded checks the class, as TestNumericFlagsAreBounded
+// does for flags: every numeric option of every player (as the help lists
+// them), given a value far too large, even for 64 bits, is a usage error
+// naming the limit in the flags' words, "too large: the limit is N".
+func TestPlayerOptionsAreBounded(t *testing.T) {
+	notNumeric := map[string]bool{"eval": true}
+	huge := map[string]string{"time": "99999999999999999999h"} // a duration; the others are numbers
+	checked := 0
+	for _, line := range player.Describe() {
+		name, rest, ok := strings.Cut(line, " (options ")
+		require.True(t, ok, line)
+		options, _, ok := strings.Cut(rest, "):")
+		require.True(t, ok, line)
+		for _, key := range strings.Split(options, ", ") {
+			if notNumeric[key] {
+				continue
+			}
+			value := huge[key]
+			if value == "" {
+				value = "99999999999999999999"
+			}
+			spec := name + ":" + key + "=" + value
+			t.Run(spec, func(t *testing.T) {
+				r := matombo(t, "", "move", "yematatu", "--player", spec)
+				assert.Equal(t, exitUsage, r.code, r.stderr)
+				assert.Contains(t, r.stderr, key+"="+value+": too large: the limit is ")
+			})
+			checked++
+		}
+	}
+	assert.Greater(t, checked, 10, "the options were read from the help")
 }

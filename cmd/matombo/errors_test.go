@@ -149,7 +149,7 @@ func TestErrorsAreBounded(t *testing.T) {
 	}{
 		{"a huge number in a shard file", []string{"analyze", "--merge", filepath.Join(dir, "big.json")}, exitFail, filepath.Join(dir, "big.json") + ": not a shard file"},
 		{"a huge token", []string{"trace", "yematatu", big}, exitFail, `token 1: illegal token "xxx`},
-		{"a hundred thousand tokens", []string{"move", "yematatu", many}, exitFail, `token 1: illegal token "a1 a1`},
+		{"a hundred thousand tokens", []string{"move", "yematatu", many}, exitFail, `token 2: illegal token "a1"`},
 		{"a huge variant name", []string{"trace", "yematatu", "--variant", big}, exitUsage, `unknown variant "xxx`},
 		{"a huge flag value", []string{"selfplay", "yematatu", "--max-plies", big}, exitUsage, "--max-plies xxx"},
 	} {

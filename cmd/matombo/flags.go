@@ -242,6 +242,17 @@ func (c *cli) parseGame(args []string, extra bool) (name string, rest []string, 
 	return name, pos[1:], 0, true
 }
 
+// splitTokens returns the tokens of the positional arguments of trace,
+// move and hint: an argument may hold several tokens separated by spaces,
+// so that a game record can be pasted as one argument.
+func splitTokens(args []string) []string {
+	var tokens []string
+	for _, a := range args {
+		tokens = append(tokens, strings.Fields(a)...)
+	}
+	return tokens
+}
+
 // stringList is a repeatable string flag.
 type stringList []string
 
@@ -349,7 +360,7 @@ func (f countOrDirs) Set(v string) error {
 		if limit == 0 {
 			limit = maxGames
 		}
-		n, err := parseBounded(v, 1, int64(limit))
+		n, err := diag.ParseBounded(v, 1, int64(limit))
 		if err != nil {
 			return err
 		}
@@ -446,24 +457,6 @@ func looksNumeric(v string) bool {
 	return true
 }
 
-// parseBounded parses a whole number from lo to hi, without wrapping: a
-// number too large even for int64 is "too large" like any other.
-func parseBounded(v string, lo, hi int64) (int64, error) {
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-	var ne *strconv.NumError
-	switch {
-	case errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) && !strings.HasPrefix(strings.TrimSpace(v), "-"):
-		return 0, fmt.Errorf("too large: the limit is %d", hi)
-	case err != nil:
-		return 0, fmt.Errorf("want a whole number from %d to %d", lo, hi)
-	case n > hi:
-		return 0, fmt.Errorf("too large: the limit is %d", hi)
-	case n < lo:
-		return 0, fmt.Errorf("want a whole number from %d to %d", lo, hi)
-	}
-	return n, nil
-}
-
 // intValue is a whole-number flag bounded to [lo, hi].
 type intValue struct {
 	p      *int
@@ -479,7 +472,7 @@ func (v intValue) String() string {
 
 // Set parses a bounded whole number.
 func (v intValue) Set(s string) error {
-	n, err := parseBounded(s, int64(v.lo), int64(v.hi))
+	n, err := diag.ParseBounded(s, int64(v.lo), int64(v.hi))
 	if err != nil {
 		return err
 	}
@@ -522,13 +515,13 @@ func (v durationValue) Set(s string) error {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	if err != nil {
 		if tooLongDuration(s) {
-			return fmt.Errorf("too large: the limit is %s", v.hi)
+			return diag.TooLarge(v.hi)
 		}
 		return fmt.Errorf("want a duration such as 90s or 10m, from %s to %s", v.lo, v.hi)
 	}
 	switch {
 	case d > v.hi:
-		return fmt.Errorf("too large: the limit is %s", v.hi)
+		return diag.TooLarge(v.hi)
 	case d < v.lo:
 		return fmt.Errorf("want a duration from %s to %s", v.lo, v.hi)
 	}
@@ -567,7 +560,7 @@ func (v uint64Value) Set(s string) error {
 	var ne *strconv.NumError
 	switch {
 	case errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange):
-		return fmt.Errorf("too large: the limit is %d", uint64(math.MaxUint64))
+		return diag.TooLarge(uint64(math.MaxUint64))
 	case err != nil:
 		return fmt.Errorf("want a whole number from 0 to %d", uint64(math.MaxUint64))
 	}
@@ -602,7 +595,7 @@ func (v floatValue) Set(s string) error {
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	switch {
 	case math.IsInf(f, 1) || err == nil && f > v.hi:
-		return fmt.Errorf("too large: the limit is %g", v.hi)
+		return diag.TooLarge(v.hi)
 	case err != nil || math.IsNaN(f) || !(f > v.lo):
 		return fmt.Errorf("want a number above %g and at most %g", v.lo, v.hi)
 	}
@@ -644,7 +637,7 @@ func parseSize(s string, hi int64) (int64, error) {
 	n, err := strconv.ParseUint(t[:i], 10, 64)
 	switch {
 	case err != nil || n > uint64(hi)>>sh:
-		return 0, fmt.Errorf("too large: the limit is %s", sizeText(hi))
+		return 0, diag.TooLarge(sizeText(hi))
 	case n == 0:
 		return 0, fmt.Errorf("want a size from 1 byte to %s", sizeText(hi))
 	}

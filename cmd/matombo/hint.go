@@ -19,7 +19,9 @@ the other's at the end), and the plies to the end counting the token
 itself (the winner hurries, the loser delays) when they are known, best
 first: the best result, then the largest margin, then the quickest win or
 the slowest loss. It uses the solution that 'matombo solve' cached, or
-solves the game first (see 'matombo solve --help').`
+solves the game first (see 'matombo solve --help'). An argument may hold
+several tokens separated by spaces, so a game record can be pasted as one
+argument.`
 
 // hintMove is one token as --json writes it.
 type hintMove struct {
@@ -102,10 +104,11 @@ func runHint(e *env, args []string) int {
 	var sf solveFlags
 	sf.register(c.fs)
 	asJSON := c.fs.Bool("json", false, "write one JSON object per token, one a line")
-	name, tokens, status, ok := c.parseGame(args, true)
+	name, rest, status, ok := c.parseGame(args, true)
 	if !ok {
 		return status
 	}
+	tokens := splitTokens(rest)
 	if _, _, err := sf.options(); err != nil {
 		return c.fail(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -174,6 +175,47 @@ func TestUnreadableFolder(t *testing.T) {
 		r := matombo(t, "", args...)
 		assert.Equal(t, exitFail, r.code)
 		assert.Contains(t, r.stderr, "permission denied")
+	}
+}
+
+// Every command that takes --games DIR reports a bad folder alike: a
+// folder that is missing or is a file is a failure (exit status 1) naming
+// it, serve's included; only an empty name is a usage error (2).
+func TestGamesFolderErrorsAlike(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"file.txt": "x"})
+	missing, file := filepath.Join(dir, "nope"), filepath.Join(dir, "file.txt")
+	for _, command := range [][]string{
+		{"list"},
+		{"rules", "yematatu"},
+		{"play", "yematatu"},
+		{"trace", "yematatu"},
+		{"selfplay", "yematatu"},
+		{"conform"},
+		{"bench", "yematatu"},
+		{"match", "yematatu", "--p1", "random"},
+		{"move", "yematatu"},
+		{"analyze", "yematatu"},
+		{"solve", "yematatu"},
+		{"hint", "yematatu"},
+		{"serve", "--db", ":memory:"},
+	} {
+		for _, c := range []struct {
+			folder string
+			code   int
+			want   string
+		}{
+			{missing, exitFail, "games folder " + missing + ": no such folder"},
+			{file, exitFail, file + ": not a folder"},
+			{"", exitUsage, `--games "": name a folder of games`},
+		} {
+			t.Run(command[0]+" "+c.folder, func(t *testing.T) {
+				r := matombo(t, "", append(slices.Clone(command), "--games", c.folder)...)
+				assert.Equal(t, c.code, r.code, r.stderr)
+				assert.Contains(t, r.stderr, "matombo "+command[0]+": ")
+				assert.Contains(t, r.stderr, c.want)
+				assert.Equal(t, 1, strings.Count(r.stderr, "\n"), "one line: %q", r.stderr)
+			})
+		}
 	}
 }
 

@@ -8,7 +8,10 @@ import (
 const moveAbout = `
 Plays the tokens from the opening, lets a computer player choose the next
 decision, and prints its token alone on one line, for scripts and engines
-that want one answer. A spec without a seed of its own gets --seed.
+that want one answer. A spec without a seed of its own gets --seed. An
+argument may hold several tokens separated by spaces, so a game record can
+be pasted as one argument. An illegal token fails naming the token and the
+legal ones.
 
 Players (options after a colon, separated by commas, e.g. mcts:time=500ms):
 `
@@ -20,10 +23,11 @@ func runMove(e *env, args []string) int {
 	gf.register(c.fs, true)
 	spec := c.fs.String("player", "mcts", "the computer player's `SPEC`")
 	seed := c.uint64Flag("seed", 1, "seed `S` of a player that names none")
-	name, tokens, status, ok := c.parseGame(args, true)
+	name, rest, status, ok := c.parseGame(args, true)
 	if !ok {
 		return status
 	}
+	tokens := splitTokens(rest)
 	g, err := gf.open(name)
 	if err != nil {
 		return c.fail(err)

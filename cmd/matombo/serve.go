@@ -118,7 +118,7 @@ func runServe(e *env, args []string) int {
 	perfect.Positions = *perfectPositions
 	lib, err := libraryWith(dirs)
 	if err != nil {
-		return c.fail(usageErr{err.Error()})
+		return c.fail(err) // a folder that is missing or unreadable is no usage error
 	}
 	cfg := serveConfig{addr: *addr, db: *db, workers: *workers, lib: lib, hosts: hosts, limits: &lim, perfect: &perfect,
 		base: strings.TrimSuffix(*basePath, "/"), cache: *cacheDir, expire: expire}

@@ -30,7 +30,8 @@ func TestServeCommandLine(t *testing.T) {
 		{[]string{"serve", "extra"}, exitUsage, `unexpected argument "extra"`},
 		{[]string{"serve", "--port", "80"}, exitUsage, "unknown flag --port"},
 		{[]string{"serve", "--workers", "0"}, exitUsage, "--workers 0"},
-		{[]string{"serve", "--games", "/no/such/folder"}, exitUsage, "no such folder"},
+		{[]string{"serve", "--games", "/no/such/folder"}, exitFail, "no such folder"},
+		{[]string{"serve", "--games", ""}, exitUsage, `--games "": name a folder of games`},
 		{[]string{"serve", "--db", ":memory:", "--addr", "256.0.0.1:99999"}, exitUsage, "--addr 256.0.0.1:99999"},
 		{[]string{"serve", "--db", ":memory:", "--base-path", "games"}, exitUsage, "--base-path: server: base path \"games\""},
 	}

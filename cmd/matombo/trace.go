@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/matombo/matombo/host"
@@ -57,10 +56,7 @@ func runTrace(e *env, args []string) int {
 		}
 		return c.fail(err)
 	}
-	var tokens []string
-	for _, a := range rest {
-		tokens = append(tokens, strings.Fields(a)...)
-	}
+	tokens := splitTokens(rest)
 	// The tokens are played once: a script that fails (perhaps only when
 	// its budget runs out) is not run twice.
 	states, printedText, playErr := playTokens(g, tokens, logs)

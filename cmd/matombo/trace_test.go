@@ -155,3 +155,44 @@ return m.extends("kalah", { replace = { k2_sow = function(sow, p, from) print("s
 	r = matombo(t, "", "check", dir+"/pk/pk.lua", "--games", "1")
 	assert.Empty(t, r.stderr)
 }
+
+// trace, move and hint read their tokens alike: an argument may hold
+// several separated by spaces (a pasted record), so the record given as
+// one argument, as several, or mixed gives the same output; an illegal
+// token in a pasted record is named by its number in the record, with the
+// legal tokens.
+func TestTokensSplitOnSpaces(t *testing.T) {
+	isolateCache(t)
+	for _, c := range []struct {
+		command string
+		flags   []string
+	}{
+		{"trace", nil},
+		{"move", []string{"--player", "alphabeta:depth=4"}},
+		{"hint", nil},
+	} {
+		t.Run(c.command, func(t *testing.T) {
+			runWith := func(tokens ...string) result {
+				args := append(append([]string{c.command, "yematatu"}, c.flags...), tokens...)
+				return matombo(t, "", args...)
+			}
+			want := runWith("c2", "b1", "b2", "c3")
+			require.Equal(t, exitOK, want.code, want.stderr)
+			for _, tokens := range [][]string{
+				{"c2 b1 b2 c3"},
+				{"c2 b1", "b2 c3"},
+				{" c2  b1\tb2 ", "c3"},
+				{"c2", "", "b1 b2 c3"},
+			} {
+				r := runWith(tokens...)
+				assert.Equal(t, exitOK, r.code, "%q: %s", tokens, r.stderr)
+				assert.Equal(t, want.stdout, r.stdout, "%q", tokens)
+			}
+
+			r := runWith("c2 b1", "zz b2")
+			assert.Equal(t, exitFail, r.code)
+			assert.Contains(t, r.stderr, `matombo `+c.command+`: token 3: illegal token "zz"`)
+			assert.Contains(t, r.stderr, "legal tokens: a1 b2 b3 c1 c3")
+		})
+	}
+}

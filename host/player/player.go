@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 )
 
 // Player chooses a move for the player to move in s. It must not modify s.
@@ -185,17 +186,17 @@ func (st *settings) set(o Setting) error {
 	case "seed":
 		n, err := strconv.ParseUint(o.Value, 10, 64)
 		if errors.Is(err, strconv.ErrRange) {
-			return fmt.Errorf("seed=%s: too large: the limit is %d", o.Value, uint64(math.MaxUint64))
+			return fmt.Errorf("seed=%s: %w", o.Value, diag.TooLarge(uint64(math.MaxUint64)))
 		}
 		if err != nil {
-			return fmt.Errorf("seed=%s: want a whole number >= 0", o.Value)
+			return fmt.Errorf("seed=%s: want a whole number from 0 to %d", o.Value, uint64(math.MaxUint64))
 		}
 		st.seed = n
 	case "time":
 		d, err := time.ParseDuration(o.Value)
 		if err != nil && durationSyntax.MatchString(o.Value) || err == nil && d > MaxTime {
 			// A well-formed duration past time.Duration, or past a day.
-			return fmt.Errorf("time=%s: too large: the limit is %v", o.Value, MaxTime)
+			return fmt.Errorf("time=%s: %w", o.Value, diag.TooLarge(MaxTime))
 		}
 		if err != nil || d <= 0 {
 			return fmt.Errorf("time=%s: want a positive duration such as 500ms or 2s", o.Value)
@@ -218,11 +219,14 @@ func (st *settings) set(o Setting) error {
 			st.playout = -1
 			return nil
 		}
-		if n, err := strconv.Atoi(o.Value); err != nil || n < 1 || n > 100000 {
-			return fmt.Errorf("playout=%s: want end (play to the end) or a whole number of plies from 1 to 100000", o.Value)
-		} else {
-			st.playout = n
+		n, err := diag.ParseBounded(o.Value, 1, maxPlayout)
+		if errors.Is(err, diag.ErrTooLarge) {
+			return fmt.Errorf("playout=%s: %w", o.Value, err)
 		}
+		if err != nil {
+			return fmt.Errorf("playout=%s: want end (play to the end) or a whole number of plies from 1 to %d", o.Value, maxPlayout)
+		}
+		st.playout = int(n)
 	case "eval":
 		switch o.Value {
 		case "script":
@@ -234,7 +238,10 @@ func (st *settings) set(o Setting) error {
 		}
 	case "minimax":
 		f, err := strconv.ParseFloat(o.Value, 64)
-		if err != nil || !(f >= 0 && f <= 1) {
+		if math.IsInf(f, 1) || err == nil && f > 1 {
+			return fmt.Errorf("minimax=%s: %w", o.Value, diag.TooLarge(1))
+		}
+		if err != nil || !(f >= 0) {
 			return fmt.Errorf("minimax=%s: want a weight from 0 (none) to 1", o.Value)
 		}
 		st.minimax = f
@@ -242,18 +249,24 @@ func (st *settings) set(o Setting) error {
 			st.minimax = -1
 		}
 	case "quiescence":
-		n, err := strconv.Atoi(o.Value)
-		if err != nil || n < 0 || n > maxDepth {
+		n, err := diag.ParseBounded(o.Value, 0, maxDepth)
+		if errors.Is(err, diag.ErrTooLarge) {
+			return fmt.Errorf("quiescence=%s: %w", o.Value, err)
+		}
+		if err != nil {
 			return fmt.Errorf("quiescence=%s: want a whole number of plies from 0 (none) to %d", o.Value, maxDepth)
 		}
-		st.quiescence = n
+		st.quiescence = int(n)
 		if n == 0 {
 			st.quiescence = -1
 		}
 	case "c":
 		f, err := strconv.ParseFloat(o.Value, 64)
-		if err != nil || !(f >= 0 && f <= 100) {
-			return fmt.Errorf("c=%s: want a number from 0 to 100", o.Value)
+		if math.IsInf(f, 1) || err == nil && f > maxC {
+			return fmt.Errorf("c=%s: %w", o.Value, diag.TooLarge(maxC))
+		}
+		if err != nil || !(f >= 0) {
+			return fmt.Errorf("c=%s: want a number from 0 to %d", o.Value, maxC)
 		}
 		st.c = f
 		if f == 0 {
@@ -265,7 +278,13 @@ func (st *settings) set(o Setting) error {
 	return nil
 }
 
-// positive parses a whole number from 1 to limit.
+// maxPlayout is the most plies playout= takes; maxC the largest
+// exploration constant c= takes.
+const (
+	maxPlayout = 100000
+	maxC       = 100
+)
+
 // maxIterations is the most iterations a player setting takes: 2^40, or
 // the largest int on a 32-bit machine.
 const maxIterations = int(min(1<<40, math.MaxInt))
@@ -278,14 +297,13 @@ const MaxTime = 24 * time.Hour
 // durationSyntax is what time.ParseDuration accepts, for positive values.
 var durationSyntax = regexp.MustCompile(`^\+?([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms|s|m|h))+$`)
 
+// positive parses a whole number from 1 to limit, refused in the words of
+// the command line's flags (diag.ParseBounded).
 func positive(o Setting, dst *int, limit int) error {
-	n, err := strconv.Atoi(o.Value)
-	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(o.Value, "-") || err == nil && n > limit {
-		return fmt.Errorf("%s=%s: too large: the limit is %d", o.Key, o.Value, limit)
+	n, err := diag.ParseBounded(o.Value, 1, int64(limit))
+	if err != nil {
+		return fmt.Errorf("%s=%s: %w", o.Key, o.Value, err)
 	}
-	if err != nil || n < 1 || n > limit {
-		return fmt.Errorf("%s=%s: want a whole number from 1 to %d", o.Key, o.Value, limit)
-	}
-	*dst = n
+	*dst = int(n)
 	return nil
 }

@@ -82,12 +82,25 @@ func TestNewErrors(t *testing.T) {
 		{"mcts:time=25h", "time=25h: too large: the limit is 24h0m0s", nil},
 		{"mcts:time=99999999999h", "time=99999999999h: too large: the limit is 24h0m0s", nil},
 		{"greedy:seed=99999999999999999999", "seed=99999999999999999999: too large: the limit is 18446744073709551615", nil},
-		{"greedy:seed=-1", "seed=-1: want a whole number >= 0", nil},
+		{"greedy:seed=-1", "seed=-1: want a whole number from 0 to 18446744073709551615", nil},
 		{"mcts:c=x", "c=x: want a number from 0 to 100", nil},
+		{"mcts:c=-1", "c=-1: want a number from 0 to 100", nil},
 		{"mcts:playout=0", "playout=0: want end (play to the end) or a whole number of plies from 1", nil},
 		{"mcts:threads=1025", "threads=1025: too large: the limit is 1024", nil},
+		{"mcts:threads=0", "threads=0: want a whole number from 1 to 1024", nil},
+		{"mcts:nodes=0", "nodes=0: want a whole number from 1 to 1073741824", nil},
+		{"mcts:minimax=-0.5", "minimax=-0.5: want a weight from 0 (none) to 1", nil},
 		{"alphabeta:quiescence=-1", "quiescence=-1: want a whole number of plies from 0 (none) to 64", nil},
-		{"alphabeta:quiescence=65", "quiescence=65: want a whole number of plies from 0 (none) to 64", nil},
+		// Every numeric option past its limit names the limit in the
+		// words of the command line's flags (diag.TooLarge).
+		{"alphabeta:quiescence=65", "quiescence=65: too large: the limit is 64", nil},
+		{"alphabeta:quiescence=99999999999999999999", "quiescence=99999999999999999999: too large: the limit is 64", nil},
+		{"mcts:playout=100001", "playout=100001: too large: the limit is 100000", nil},
+		{"mcts:playout=99999999999999999999", "playout=99999999999999999999: too large: the limit is 100000", nil},
+		{"mcts:c=100.5", "c=100.5: too large: the limit is 100", nil},
+		{"mcts:c=1e400", "c=1e400: too large: the limit is 100", nil},
+		{"mcts:minimax=2", "minimax=2: too large: the limit is 1", nil},
+		{"mcts:nodes=1073741825", "nodes=1073741825: too large: the limit is 1073741824", nil},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
 			_, err := New(g, tc.spec)
