@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -88,6 +89,9 @@ func runServe(e *env, args []string) int {
 	if len(pos) > 0 {
 		return c.usageError("unexpected argument %q: serve takes no arguments", pos[0])
 	}
+	if err := checkAddr(*addr); err != nil {
+		return c.usageError("--addr %s: %v", *addr, err)
+	}
 	if expire > 0 && expire < minExpiry {
 		return c.usageError("--expire %s: too small: the least is %s (0 keeps every game)", expire, minExpiry)
 	}
@@ -141,6 +145,20 @@ func runServe(e *env, args []string) int {
 
 // maxQuota bounds the quota and cap flags of serve.
 const maxQuota = 1_000_000
+
+// checkAddr refuses an --addr that is not HOST:PORT with a port number:
+// a usage error, before anything starts. One that cannot be listened on
+// (in use, not an address of this machine) fails when serve listens.
+func checkAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("want HOST:PORT, such as 127.0.0.1:8080 or :8080 (%v)", err)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("port %q: want a number from 0 to 65535", port)
+	}
+	return nil
+}
 
 // The bounds of --expire: at least a minute (a shorter one would delete
 // games whose players are thinking), at most ten years.
@@ -202,7 +220,7 @@ func serve(ctx context.Context, e *env, cfg serveConfig) error {
 	defer srv.Close()
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
-		return usageErr{fmt.Sprintf("--addr %s: %v", cfg.addr, err)}
+		return fmt.Errorf("--addr %s: %w", cfg.addr, err) // in use, or not this machine's: no usage error
 	}
 	hs := server.HTTPServer(cfg.addr, srv.Handler())
 	url := "http://" + ln.Addr().String() + cfg.base + "/"

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -32,7 +33,9 @@ func TestServeCommandLine(t *testing.T) {
 		{[]string{"serve", "--workers", "0"}, exitUsage, "--workers 0"},
 		{[]string{"serve", "--games", "/no/such/folder"}, exitFail, "no such folder"},
 		{[]string{"serve", "--games", ""}, exitUsage, `--games "": name a folder of games`},
-		{[]string{"serve", "--db", ":memory:", "--addr", "256.0.0.1:99999"}, exitUsage, "--addr 256.0.0.1:99999"},
+		{[]string{"serve", "--db", ":memory:", "--addr", "256.0.0.1:99999"}, exitUsage, `--addr 256.0.0.1:99999: port "99999": want a number from 0 to 65535`},
+		{[]string{"serve", "--addr", "8080"}, exitUsage, "--addr 8080: want HOST:PORT, such as 127.0.0.1:8080 or :8080"},
+		{[]string{"serve", "--addr", "localhost:http"}, exitUsage, `port "http": want a number`},
 		{[]string{"serve", "--db", ":memory:", "--base-path", "games"}, exitUsage, "--base-path: server: base path \"games\""},
 	}
 	for _, tt := range tests {
@@ -43,6 +46,16 @@ func TestServeCommandLine(t *testing.T) {
 			assert.Contains(t, errOut.String(), tt.stderr)
 		})
 	}
+	// An address in use is no usage error: the same command may work later.
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer busy.Close()
+	var errOut bytes.Buffer
+	status := run([]string{"serve", "--db", ":memory:", "--addr", busy.Addr().String()}, strings.NewReader(""), io.Discard, &errOut)
+	assert.Equal(t, exitFail, status, errOut.String())
+	assert.Contains(t, errOut.String(), "--addr "+busy.Addr().String()+": listen tcp")
+	assert.Contains(t, errOut.String(), "address already in use")
+
 	var out bytes.Buffer
 	assert.Equal(t, exitOK, run([]string{"serve", "--help"}, strings.NewReader(""), &out, io.Discard))
 	assert.Contains(t, out.String(), "--db PATH")
