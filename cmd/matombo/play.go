@@ -33,6 +33,8 @@ turn), or one of:
   undo    take back the last decision (against a computer player: back
           to your own last decision)
   record  show the game record so far
+  hint    suggest a move: what the --hint player (by default
+          mcts:time=1s, the default opponent) would play
   resign  resign the game: the other player wins
   draw    offer a draw: the other player accepts or declines it (a
           computer player plays on)
@@ -51,6 +53,7 @@ the decisions of one turn may be written as one word, such as 22x15x8), or:
   legal   list the legal tokens
   undo    take back the last decision (against a computer: back to your own)
   record  show the game record so far
+  hint    suggest a move
   resign  resign the game
   draw    offer a draw to the other player
   quit    end the session (q and exit too)`
@@ -74,6 +77,9 @@ type session struct {
 	record []string         // the tokens played
 	input  *lineReader      // what the humans type
 	queue  []string         // words typed and not handled yet
+	hinter player.Player    // the hint command's player, made when first asked
+	hints  string           // its spec
+	seed   uint64           // the computer players' seed
 }
 
 // runPlay is `matombo play GAME`.
@@ -84,6 +90,7 @@ func runPlay(e *env, args []string) int {
 	p1 := c.fs.String("p1", "human", "Player 1 (South) is `SPEC`: human or a computer player")
 	p2 := c.fs.String("p2", defaultOpponent, "Player 2 (North) is `SPEC`: human or a computer player")
 	seed := c.uint64Flag("seed", 0, "seed `S` of the computer players (default: chosen from the clock and shown)")
+	hints := c.fs.String("hint", defaultOpponent, "the hint command suggests what `SPEC`, a computer player, would play")
 	name, _, status, ok := c.parseGame(args, false)
 	if !ok {
 		return status
@@ -98,7 +105,10 @@ func runPlay(e *env, args []string) int {
 	if g.Players() != 2 {
 		return c.fail(fmt.Errorf("play handles two-player games; %s has %d players", name, g.Players()))
 	}
-	ss := &session{e: e, g: g, rng: newRand(*seed), states: []*host.State{g.Start()}, input: newLineReader(e.stdin, maxInputLine)}
+	if err := checkSpec(g, *hints); err != nil {
+		return c.usageError("--hint: %v", err)
+	}
+	ss := &session{e: e, g: g, rng: newRand(*seed), states: []*host.State{g.Start()}, input: newLineReader(e.stdin, maxInputLine), hints: *hints, seed: *seed}
 	for i, spec := range []string{*p1, *p2} {
 		switch spec {
 		case "human":
@@ -142,7 +152,7 @@ func (ss *session) intro(p1, p2 string, seed uint64) {
 	}
 	fmt.Fprintln(w)
 	if !ss.computer(1) || !ss.computer(2) {
-		fmt.Fprintln(w, "Type a token to play it; help, legal, undo, record, resign, draw or quit.")
+		fmt.Fprintln(w, "Type a token to play it; help, legal, undo, record, hint, resign, draw or quit.")
 		fmt.Fprint(w, wrapText("Moves are typed "+moveForms(ss.g, ss.states[0])+".", ""))
 		if marks := markWords(ss.g); marks != "" {
 			fmt.Fprint(w, wrapText("On the board: "+marks+".", ""))
@@ -323,6 +333,8 @@ func (ss *session) handle(word string) (bool, error) {
 		fmt.Fprintf(w, "Record: %s\n", recordText(ss.record))
 	case "undo":
 		ss.undo()
+	case "hint":
+		return false, ss.hint()
 	case "resign":
 		return ss.resign(), nil
 	case "draw":
@@ -373,6 +385,23 @@ func refusal(s *host.State, tok string, ill *host.IllegalMoveError) string {
 		msg += "; legal tokens: " + diag.ClipText(legal, diag.MaxLegalText)
 	}
 	return msg
+}
+
+// hint says what the hint player would play for the person to move.
+func (ss *session) hint() error {
+	if ss.hinter == nil {
+		p, err := newPlayer(ss.g, ss.hints, ss.seed+3, ss.e.stderr)
+		if err != nil {
+			return err
+		}
+		ss.hinter = p
+	}
+	m, err := ss.think(ss.hinter, ss.state())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(ss.e.stdout, "Hint: %s (what %s would play).\n", ss.g.Token(m), ss.hints)
+	return nil
 }
 
 // resign ends the game: the person to move resigns, and the other player

@@ -87,6 +87,35 @@ func TestPlayQuitWords(t *testing.T) {
 	}
 }
 
+// hint suggests, for the person to move, the move the --hint player
+// would play: the move `matombo move` gives for the same record and spec.
+func TestPlayHint(t *testing.T) {
+	for _, tt := range []struct {
+		game, typed, record string
+	}{
+		{"kalah", "hint\nquit\n", ""},
+		{"yematatu", "b2\nhint\nquit\n", "b2"},
+		{"draughts", "11-15\nhint\nquit\n", "11-15"},
+	} {
+		t.Run(tt.game, func(t *testing.T) {
+			const spec = "alphabeta:depth=4,seed=7" // its own seed: move and play seed a spec without one differently
+			r := matombo(t, tt.typed, "play", tt.game, "--p2", "human", "--hint", spec)
+			require.Equal(t, exitOK, r.code, r.stderr)
+			args := []string{"move", tt.game, "--player", spec}
+			if tt.record != "" {
+				args = append(args, tt.record)
+			}
+			m := matombo(t, "", args...)
+			require.Equal(t, exitOK, m.code, m.stderr)
+			want := "> hint\nHint: " + strings.TrimSpace(m.stdout) + " (what " + spec + " would play).\n"
+			assert.Contains(t, r.stdout, want)
+		})
+	}
+	r := matombo(t, "", "play", "kalah", "--hint", "nobody")
+	assert.Equal(t, exitUsage, r.code)
+	assert.Contains(t, r.stderr, `--hint: player "nobody"`)
+}
+
 // The hands are shown to players only where the script shows them: Tsoro
 // Yematatu's pieces to place are, draughts' supply of crowns
 // (hand_label = false) is not, though trace, for script authors, shows
