@@ -735,3 +735,47 @@ func TestBrowserStaleMoveSaid(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserProposalPendingSaid: a takeback proposed, or a draw offered,
+// while the other player's proposal already waits (the page has not heard
+// of it yet: here its event stream is cut) is refused by the server with
+// its "player 2 has proposed a draw already"; the page says it in a
+// player's words, and then shows the proposal waiting, to answer.
+func TestBrowserProposalPendingSaid(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	const said = "A proposal (a takeback or a draw) waits for its answer first: it is shown below the board."
+	for _, size := range viewports {
+		for _, c := range []struct {
+			name, ask, other, shown string
+		}{
+			{"takeback while a draw waits", "takeback", "draw", "Player 2 offers a draw."},
+			{"draw while a takeback waits", "draw", "takeback", "Player 2 proposes to take back 1 move."},
+		} {
+			t.Run(size.name+"/"+c.name, func(t *testing.T) {
+				g := ts.create(`{"game": "yematatu", "hold": [1, 2]}`)
+				s1, s2 := ts.both(g)
+				ts.play(g.ID, []string{s1, s2}, "b2", "c1")
+				tb := b.tabFor(t)
+				tb.do(size.emulate(), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+					_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+						Source: `window.EventSource = class { addEventListener() {} close() {} };`})
+					return err
+				}), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
+				tb.waitFor(fmt.Sprintf(`document.querySelector('#around button[data-action=%q]') !== null`, c.ask))
+				status, _, body := ts.post("/api/games/"+g.ID+"/"+c.other, map[string]any{"seat": s2, "ply": 2})
+				require.Equal(t, http.StatusOK, status, body)
+				tb.clickAction(c.ask)
+				tb.waitFor(`!document.getElementById("error").hidden`)
+				msg := tb.text("#error")
+				require.Equal(t, said, msg)
+				require.NotContains(t, msg, "has proposed", "not the server's words")
+				tb.waitFor(fmt.Sprintf(`document.getElementById("around").textContent.includes(%q)`, c.shown))
+				require.Equal(t, 1, tb.count(`#around button[data-action="accept"]`))
+				require.True(t, tb.inView("#error") || size.phone, "the words in view")
+				require.Nil(t, ts.get(g.ID).Result)
+			})
+		}
+	}
+}
