@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -778,4 +779,55 @@ func TestBrowserProposalPendingSaid(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestBrowserSelectedSiteAgainOnce: on a phone, a hole tapped (a touch,
+// as a finger makes it) whose move goes on at the same hole is selected
+// once, not played, and the hint to tap it again is said once, as is what
+// the decision asks: in the bar of the choices, in view, and not again in
+// the status above the board.
+func TestBrowserSelectedSiteAgainOnce(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	rec := []string{"b6-b5", "c4xc8", "b3xb1", "c2xc1"}
+	g := ts.create(`{"game": "baokiswahili", "hold": [1, 2]}`)
+	ts.play(g.ID, ts.seatsOf(g), rec...)
+	phone := viewports[1]
+	require.True(t, phone.phone)
+	tb := openAt(b, t, phone, ts.http.URL, link(g, 0))
+	tb.waitPly(len(rec))
+	tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+	prompt := tb.text("#status .asks")
+	require.NotEmpty(t, prompt)
+	tb.eval(`(document.querySelector("#board .site[data-site='b1']").scrollIntoView({ block: "center" }), "")`)
+	var x, y float64
+	_, err := fmt.Sscan(tb.eval(`(() => { const r = document.querySelector("#board .site[data-site='b1']").getBoundingClientRect();
+		return (r.left + r.width / 2) + " " + (r.top + r.height / 2) })()`), &x, &y)
+	require.NoError(t, err)
+	tb.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: input.DispatchTouchEventTypeTouchStart, TouchPoints: []*input.TouchPoint{{X: x, Y: y}}}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: input.DispatchTouchEventTypeTouchEnd, TouchPoints: []*input.TouchPoint{}})
+		return err
+	}))
+	tb.waitFor(`document.querySelector("#board .site.selected[data-site='b1']") !== null && document.querySelector("#actions .hint[data-again]") !== null`)
+	require.Equal(t, 1, tb.count(`#board .site.selected`), "one tap selects one hole")
+	require.Equal(t, 1, tb.count(`[data-again]`), "one hint")
+	hint := tb.text(`#actions .hint[data-again]`)
+	require.Contains(t, hint, "click b1 again")
+	// What a person sees: the page's text as shown (innerText leaves out
+	// what is hidden).
+	shown := tb.eval(`document.body.innerText`)
+	assert.Equal(t, 1, strings.Count(shown, "again for the move"), "the hint is said once: %s", shown)
+	assert.Equal(t, 1, strings.Count(shown, prompt), "what the decision asks is said once: %s", shown)
+	require.True(t, tb.inView(`#actions .hint[data-again]`), "the hint in view")
+	require.True(t, tb.inView(`#actions .prompt`), "what is asked in view, beside it")
+	require.Len(t, ts.get(g.ID).Record, len(rec), "the tap played nothing")
+	// Cancelled, the bar goes and the status says what is asked again.
+	tb.click(`#actions button[data-action="cancel"]`)
+	tb.waitFor(`document.querySelector("[data-again]") === null`)
+	assert.Equal(t, 1, strings.Count(tb.eval(`document.body.innerText`), prompt))
+	assert.NotEqual(t, "none", tb.eval(`getComputedStyle(document.querySelector("#status .asks")).display`))
 }
