@@ -7,7 +7,9 @@ import "github.com/matombo/matombo/host"
 // error of package host answers with its own code (host.ErrorCode:
 // "illegal-token", "game-over", "budget-steps", "script-error", ...,
 // host.ErrorCodes lists them); the server's own refusals have these, the
-// host's where they mean the same.
+// host's where they mean the same. The page says every code in a
+// player's words (web/words.js, TestPageWordsEveryCode): a new code needs
+// its words there.
 const (
 	codeBadRequest    = "bad-request"            // 400: malformed JSON, an unknown field, a key given twice, a body not UTF-8, a missing ply, a bad query
 	codeBodyTooLarge  = "body-too-large"         // 413: a body over the server's limit

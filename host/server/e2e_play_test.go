@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -734,4 +735,99 @@ func TestBrowserStaleMoveSaid(t *testing.T) {
 			require.Empty(t, ts.get(g.ID).Record)
 		})
 	}
+}
+
+// TestBrowserProposalPendingSaid: a takeback proposed, or a draw offered,
+// while the other player's proposal already waits (the page has not heard
+// of it yet: here its event stream is cut) is refused by the server with
+// its "player 2 has proposed a draw already"; the page says it in a
+// player's words, and then shows the proposal waiting, to answer.
+func TestBrowserProposalPendingSaid(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	const said = "A proposal (a takeback or a draw) waits for its answer first: it is shown below the board."
+	for _, size := range viewports {
+		for _, c := range []struct {
+			name, ask, other, shown string
+		}{
+			{"takeback while a draw waits", "takeback", "draw", "Player 2 offers a draw."},
+			{"draw while a takeback waits", "draw", "takeback", "Player 2 proposes to take back 1 move."},
+		} {
+			t.Run(size.name+"/"+c.name, func(t *testing.T) {
+				g := ts.create(`{"game": "yematatu", "hold": [1, 2]}`)
+				s1, s2 := ts.both(g)
+				ts.play(g.ID, []string{s1, s2}, "b2", "c1")
+				tb := b.tabFor(t)
+				tb.do(size.emulate(), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+					_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+						Source: `window.EventSource = class { addEventListener() {} close() {} };`})
+					return err
+				}), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
+				tb.waitFor(fmt.Sprintf(`document.querySelector('#around button[data-action=%q]') !== null`, c.ask))
+				status, _, body := ts.post("/api/games/"+g.ID+"/"+c.other, map[string]any{"seat": s2, "ply": 2})
+				require.Equal(t, http.StatusOK, status, body)
+				tb.clickAction(c.ask)
+				tb.waitFor(`!document.getElementById("error").hidden`)
+				msg := tb.text("#error")
+				require.Equal(t, said, msg)
+				require.NotContains(t, msg, "has proposed", "not the server's words")
+				tb.waitFor(fmt.Sprintf(`document.getElementById("around").textContent.includes(%q)`, c.shown))
+				require.Equal(t, 1, tb.count(`#around button[data-action="accept"]`))
+				require.True(t, tb.inView("#error") || size.phone, "the words in view")
+				require.Nil(t, ts.get(g.ID).Result)
+			})
+		}
+	}
+}
+
+// TestBrowserSelectedSiteAgainOnce: on a phone, a hole tapped (a touch,
+// as a finger makes it) whose move goes on at the same hole is selected
+// once, not played, and the hint to tap it again is said once, as is what
+// the decision asks: in the bar of the choices, in view, and not again in
+// the status above the board.
+func TestBrowserSelectedSiteAgainOnce(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	rec := []string{"b6-b5", "c4xc8", "b3xb1", "c2xc1"}
+	g := ts.create(`{"game": "baokiswahili", "hold": [1, 2]}`)
+	ts.play(g.ID, ts.seatsOf(g), rec...)
+	phone := viewports[1]
+	require.True(t, phone.phone)
+	tb := openAt(b, t, phone, ts.http.URL, link(g, 0))
+	tb.waitPly(len(rec))
+	tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+	prompt := tb.text("#status .asks")
+	require.NotEmpty(t, prompt)
+	tb.eval(`(document.querySelector("#board .site[data-site='b1']").scrollIntoView({ block: "center" }), "")`)
+	var x, y float64
+	_, err := fmt.Sscan(tb.eval(`(() => { const r = document.querySelector("#board .site[data-site='b1']").getBoundingClientRect();
+		return (r.left + r.width / 2) + " " + (r.top + r.height / 2) })()`), &x, &y)
+	require.NoError(t, err)
+	tb.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: input.DispatchTouchEventTypeTouchStart, TouchPoints: []*input.TouchPoint{{X: x, Y: y}}}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: input.DispatchTouchEventTypeTouchEnd, TouchPoints: []*input.TouchPoint{}})
+		return err
+	}))
+	tb.waitFor(`document.querySelector("#board .site.selected[data-site='b1']") !== null && document.querySelector("#actions .hint[data-again]") !== null`)
+	require.Equal(t, 1, tb.count(`#board .site.selected`), "one tap selects one hole")
+	require.Equal(t, 1, tb.count(`[data-again]`), "one hint")
+	hint := tb.text(`#actions .hint[data-again]`)
+	require.Contains(t, hint, "click b1 again")
+	// What a person sees: the page's text as shown (innerText leaves out
+	// what is hidden).
+	shown := tb.eval(`document.body.innerText`)
+	assert.Equal(t, 1, strings.Count(shown, "again for the move"), "the hint is said once: %s", shown)
+	assert.Equal(t, 1, strings.Count(shown, prompt), "what the decision asks is said once: %s", shown)
+	require.True(t, tb.inView(`#actions .hint[data-again]`), "the hint in view")
+	require.True(t, tb.inView(`#actions .prompt`), "what is asked in view, beside it")
+	require.Len(t, ts.get(g.ID).Record, len(rec), "the tap played nothing")
+	// Cancelled, the bar goes and the status says what is asked again.
+	tb.click(`#actions button[data-action="cancel"]`)
+	tb.waitFor(`document.querySelector("[data-again]") === null`)
+	assert.Equal(t, 1, strings.Count(tb.eval(`document.body.innerText`), prompt))
+	assert.NotEqual(t, "none", tb.eval(`getComputedStyle(document.querySelector("#status .asks")).display`))
 }

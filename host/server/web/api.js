@@ -29,14 +29,20 @@ export class APIError extends Error {
 
 // request sends a JSON request to an API path ("/api/...") and returns the
 // answer's JSON; an answer that is not 2xx throws an APIError with the
-// server's message and code.
+// server's message and code, a request that gets no answer (the server
+// or the network down) one of status 0.
 export async function request(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(url(path), init);
+  let res;
+  try {
+    res = await fetch(url(path), init);
+  } catch (e) {
+    throw new APIError(0, { error: "no answer from the server: " + e.message });
+  }
   let data = null;
   try {
     data = await res.json();

@@ -3,6 +3,7 @@
 // server sends and names no game.
 import { localPath } from "./api.js";
 import { showError } from "./dom.js";
+import { said } from "./words.js";
 import { gamePage } from "./game.js";
 import { home } from "./home.js";
 
@@ -15,7 +16,7 @@ async function main() {
     if (m) await gamePage(decodeURIComponent(m[1]));
     else await home();
   } catch (e) {
-    showError(e.message);
+    showError(said(e));
   }
 }
 

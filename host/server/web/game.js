@@ -6,6 +6,7 @@ import { Animation, marksOf } from "./animate.js";
 import { drawBoard, readsBetterUpright, tagChar, tagText } from "./board.js";
 import * as clock from "./clock.js";
 import { $, make, playerSpan, showError } from "./dom.js";
+import { said } from "./words.js";
 import { invitesOf, orientation, rememberGame, saveSecret, seatFromURL, secretsOf, setOrientation, setSetting, setting } from "./local.js";
 import * as mv from "./moves.js";
 import { turnAt, turns } from "./record.js";
@@ -283,12 +284,13 @@ async function send(path, body) {
   } catch (e) {
     ui.busy = false;
     if (e.status === 409) {
-      // The server's words for a stale request speak of plies and
-      // reloading; the page has the game again at once, so it says so.
-      showError(e.code === "stale-ply" ? "Another move was made first: the board now shows the game as it is." : e.message);
+      // A request the game changed under (a stale ply, a proposal
+      // already waiting, the game over): the page has the game again at
+      // once, and its words say so.
+      showError(said(e));
       setLive(await request("GET", `/api/games/${ui.id}`), true);
     } else {
-      showError(e.message);
+      showError(said(e));
       resetChoice();
       render();
     }
@@ -579,7 +581,7 @@ async function rematch(h) {
       rememberGame(v.id, v.title);
       go = go || url("/g/" + v.id);
     } catch (e) {
-      showError(e.message);
+      showError(said(e));
       return;
     }
   }
@@ -622,9 +624,9 @@ function moveButton(m, board) {
 function promptOf(board, v) {
   if (typeof v.state.prompt === "string" && v.state.prompt) return v.state.prompt;
   const kinds = new Set(v.moves.map((m) => m.kind));
-  const said = [];
-  for (const k of board.kinds) if (kinds.has(k.name) && k.prompt) said.push(k.prompt);
-  return said.join(" ");
+  const prompts = [];
+  for (const k of board.kinds) if (kinds.has(k.name) && k.prompt) prompts.push(k.prompt);
+  return prompts.join(" ");
 }
 
 // renderActions shows the decision of this page's turn: what it asks, and
@@ -766,7 +768,7 @@ async function viewPly(p) {
     ui.marks = await marksFor(p);
     if (want === ui.want) render();
   } catch (e) {
-    showError(e.message);
+    showError(said(e));
   }
 }
 
@@ -795,7 +797,7 @@ async function viewTurn(i) {
     ui.marks = marksOf(views.map((v) => v.state.effects));
     render();
   } catch (e) {
-    showError(e.message);
+    showError(said(e));
   }
 }
 
@@ -888,7 +890,7 @@ async function takeSeat(id) {
       history.replaceState(null, "", url(`/g/${id}#player=${from.player}&seat=${had}`));
       return true;
     }
-    showError(e.code === "seat-taken" ? "This invitation was used already, by another browser: you are watching the game." : e.message);
+    showError(said(e));
     history.replaceState(null, "", url(`/g/${id}`));
     return false;
   }

@@ -2,6 +2,7 @@
 // game. It knows the catalog the server sends, never a game.
 import { request, url } from "./api.js";
 import { $, make, showError } from "./dom.js";
+import { said } from "./words.js";
 import { forgetGame, myGames, rememberGame, saveInvite, saveSecret, seatFromURL, secretsOf, setSetting, setting } from "./local.js";
 import { plain } from "./text.js";
 
@@ -50,7 +51,7 @@ export async function home() {
       rememberGame(v.id, v.title);
       location.href = go || url("/g/" + v.id);
     } catch (e) {
-      showError(e.message);
+      showError(said(e));
     }
   });
 }

@@ -1,0 +1,83 @@
+// What the page tells a player when the server refuses one of its
+// requests. The server's messages are written for programs and their
+// authors ("the game is at ply 0, not 7", "player 2 has proposed a draw
+// already"); the page says each refusal in its own words, by the answer's
+// stable code (the server's codes.go and the host's error codes). Every
+// code has its words here (TestPageWordsEveryCode); the server's message
+// is shown only for a code this page does not know.
+
+// refusals are the page's words for each code: one line per code, the
+// code in double quotes, so that the test can read them.
+export const refusals = {
+  // The request itself.
+  "bad-request": "The server did not understand the page's request. Reload the page and try again.",
+  "body-too-large": "The page sent the server more than it accepts. Reload the page and try again.",
+  "headers-too-large": "The browser sent the server more than it accepts. Reload the page and try again.",
+  "unsupported-protocol": "The browser spoke to the server in a way it does not accept. Reload the page, or try another browser.",
+  "unsupported-media-type": "The server did not understand the page's request. Reload the page and try again.",
+  "cross-site": "The server refuses requests from other sites' pages. Open the game from this server's own page.",
+  "unknown-host": "This server does not answer at this address. Open it at its usual address.",
+  "not-found": "This game is not on this server: the link may be wrong, or the game was removed.",
+  "method-not-allowed": "The server does not allow that request. Reload the page and try again.",
+
+  // A new game.
+  "unknown-game": "This server has no such game. Choose a game from the list.",
+  "config-error": "These variants and settings do not go together. Change them and try again.",
+  "bad-seats": "These seats are not possible here. Choose again who plays each side.",
+  "bad-clock": "This clock is not possible. Choose another time.",
+  "perfect-preparing": "Perfect play for this game is still being prepared. Try again in a few seconds.",
+  "perfect-not-offered": "Perfect play is not offered for this game with these settings. Choose another computer player.",
+
+  // A move.
+  "illegal-token": "That move is not possible in this position.",
+  "stale-ply": "Another move was made first: the board now shows the game as it is.",
+  "game-over": "The game is over: the board shows how it ended.",
+  "computer-seat": "It is the computer's turn: wait for its move.",
+  "seat-waiting": "It is the turn of a player who has not joined yet: wait until they open their invitation link.",
+  "not-your-seat": "Only the player of that seat can do this. Open your own seat's link to play.",
+
+  // Seats, proposals, the end of a game.
+  "unknown-invite": "This invitation is not one of this game's. Ask for the link again.",
+  "seat-taken": "This invitation was used already, by another browser: you are watching the game.",
+  "nothing-to-take-back": "You have made no move to take back yet.",
+  "request-pending": "A proposal (a takeback or a draw) waits for its answer first: it is shown below the board.",
+  "no-request": "That proposal no longer waits for an answer: it was withdrawn or answered.",
+  "no-opponent": "A draw is agreed between people, and nobody else plays this game: play on, or resign.",
+  "abort-too-late": "Every player has moved, so the game can no longer be aborted. You may resign or offer a draw.",
+  "two-players-only": "Resigning ends a game of two players only; this one has more.",
+  "game-not-over": "A rematch starts once the game is over.",
+  "game-changed": "This game can no longer be opened: the server's games have changed since it was played.",
+
+  // The server.
+  "over-quota": "Too many requests from this browser for now. Wait a moment and try again.",
+  "over-capacity": "The server is busy. Try again in a moment.",
+  "unavailable": "The server cannot do this right now. Try again in a moment.",
+  "internal": "Something went wrong on the server. Try again, or reload the page.",
+  "canceled": "The server stopped working on this. Try again.",
+  "game-closed": "The game was closed on the server. Reload the page.",
+
+  // The game's rules (its script) on the server.
+  "script-error": "The rules of this game ran into an error on the server, so this cannot be done now.",
+  "bad-position": "The server could not read this game's position, so this cannot be done now.",
+  "bad-diagram": "The server could not read this game's board, so this cannot be done now.",
+  "bad-effect": "The server could not show this move on the board. Reload the page.",
+  "budget-steps": "The rules of this game took too long on the server, so this cannot be done now.",
+  "budget-time": "The rules of this game took too long on the server, so this cannot be done now.",
+  "budget-memory": "The rules of this game needed too much memory on the server, so this cannot be done now.",
+  "budget-call-stack": "The rules of this game went too deep on the server, so this cannot be done now.",
+  "budget-data-stack": "The rules of this game went too deep on the server, so this cannot be done now.",
+  "budget-string-size": "The rules of this game made too much text on the server, so this cannot be done now.",
+  "budget-table-size": "The rules of this game needed too much memory on the server, so this cannot be done now.",
+  "budget-pattern": "The rules of this game took too long on the server, so this cannot be done now.",
+  "budget-load": "The rules of this game took too long to load on the server, so this cannot be done now.",
+};
+
+// said is what the page tells a player of error e: the words of the
+// server's code; for a request that never reached the server, that it
+// cannot be reached; else the server's own message, with a capital.
+export function said(e) {
+  if (e && Object.hasOwn(refusals, e.code)) return refusals[e.code];
+  if (e && e.status === 0) return "The server cannot be reached. Check the connection and try again.";
+  const msg = String((e && e.message) || "Something went wrong. Reload the page and try again.");
+  return msg.charAt(0).toUpperCase() + msg.slice(1);
+}
