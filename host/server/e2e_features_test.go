@@ -1,11 +1,14 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -208,4 +211,27 @@ func TestBrowserRulesChanged(t *testing.T) {
 	tb.screenshot("rules-changed")
 	same := openSeat(b, ts.http.URL, g.Seats[0].URL)
 	assert.Equal(t, "true", same.eval(`String(document.getElementById("ruleschanged").hidden)`))
+}
+
+// TestBrowserFormRefusalDetailed: a new game the server refuses for what
+// the form asked (here a clock of too little time, forced into the
+// request) is said in the page's words followed by the server's, which
+// name what does not go.
+func TestBrowserFormRefusalDetailed(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore(), WithDefaultGame("tsoro"))
+	b := newBrowser(t, ts.http.URL)
+	tb := b.tabFor(t)
+	tb.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `{ const f = window.fetch;
+			window.fetch = (u, i) => {
+				if (i && i.method === "POST" && String(u).endsWith("/api/games")) { const b = JSON.parse(i.body); b.clock = { initial: "0.01", increment: "0" }; i = { ...i, body: JSON.stringify(b) }; }
+				return f(u, i);
+			}; }`})
+		return err
+	}), chromedp.Navigate(ts.http.URL+"/"))
+	tb.waitFor(`document.querySelector('#ng-variants input[value="4x8"]') !== null`)
+	tb.click("#ng-start")
+	tb.waitFor(`!document.getElementById("error").hidden`)
+	require.Equal(t, "This clock is not possible. Choose another time. (clock initial: 0.01 seconds is too little time (at least 0.1))", tb.text("#error"))
 }

@@ -72,11 +72,20 @@ export const refusals = {
   "budget-load": "The rules of this game took too long to load on the server, so this cannot be done now.",
 };
 
+// detailed are the codes whose words are followed by the server's
+// message: what the new-game form asked that does not go (which variants,
+// which seat, which time), which the page's words alone cannot name.
+const detailed = new Set(["config-error", "bad-seats", "bad-clock"]);
+
 // said is what the page tells a player of error e: the words of the
-// server's code; for a request that never reached the server, that it
-// cannot be reached; else the server's own message, with a capital.
+// server's code (with its message, for a detailed code); for a request
+// that never reached the server, that it cannot be reached; else the
+// server's own message, with a capital.
 export function said(e) {
-  if (e && Object.hasOwn(refusals, e.code)) return refusals[e.code];
+  if (e && Object.hasOwn(refusals, e.code)) {
+    if (detailed.has(e.code) && e.message) return `${refusals[e.code]} (${e.message})`;
+    return refusals[e.code];
+  }
   if (e && e.status === 0) return "The server cannot be reached. Check the connection and try again.";
   const msg = String((e && e.message) || "Something went wrong. Reload the page and try again.");
   return msg.charAt(0).toUpperCase() + msg.slice(1);
