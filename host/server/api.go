@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -518,20 +519,42 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, err, id)
 		return
 	}
+	query, ok := readQuery(w, r, "ply", "board")
+	if !ok {
+		return
+	}
 	ply := -1
-	if q := r.URL.Query().Get("ply"); q != "" {
+	if q := query.Get("ply"); q != "" {
 		ply, err = strconv.Atoi(q)
 		if err != nil || ply < 0 || ply > len(sg.Record) {
 			writeError(w, http.StatusBadRequest, apiError{Error: fmt.Sprintf("ply %q: want a whole number from 0 to %d", q, len(sg.Record)), Code: codeBadRequest})
 			return
 		}
 	}
-	v, err := s.gameAt(r.Context(), sg, ply, r.URL.Query().Get("board") != "0")
+	v, err := s.gameAt(r.Context(), sg, ply, query.Get("board") != "0")
 	if err != nil {
 		s.rebuildError(w, r, id, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, v)
+}
+
+// readQuery returns the query of r, or answers 400 and returns false when
+// it reads two ways: a pair that is not well formed (which url.Values
+// would drop), or one of the parameters taken once given twice.
+func readQuery(w http.ResponseWriter, r *http.Request, once ...string) (url.Values, bool) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, apiError{Error: diag.ClipText(fmt.Sprintf("the query is not well formed: %v", err), diag.MaxMessageText), Code: codeBadRequest})
+		return nil, false
+	}
+	for _, name := range once {
+		if len(q[name]) > 1 {
+			writeError(w, http.StatusBadRequest, apiError{Error: fmt.Sprintf("the query gives %s %d times: give it once", name, len(q[name])), Code: codeBadRequest})
+			return nil, false
+		}
+	}
+	return q, true
 }
 
 // readSynced reads game id with read and brings its cache entry e up to

@@ -33,7 +33,10 @@ type computersView struct {
 // the server's budget): the form asks again after retry_after seconds.
 func (s *Server) handleComputers(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("game")
-	q := r.URL.Query()
+	q, ok := readQuery(w, r)
+	if !ok {
+		return
+	}
 	variants := q["variant"]
 	if variants == nil {
 		variants = []string{}
@@ -43,6 +46,10 @@ func (s *Server) handleComputers(w http.ResponseWriter, r *http.Request) {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
 			writeError(w, http.StatusBadRequest, apiError{Error: fmt.Sprintf("param %q: want KEY=VALUE", kv), Code: codeBadRequest})
+			return
+		}
+		if _, twice := params[k]; twice {
+			writeError(w, http.StatusBadRequest, apiError{Error: fmt.Sprintf("param %q is given twice: give it once", k), Code: codeBadRequest})
 			return
 		}
 		params[k] = v

@@ -279,6 +279,16 @@ func TestErrorCodes(t *testing.T) {
 		{"GET", "/api/games/" + g.ID + "?ply=x", "", http.StatusBadRequest, codeBadRequest},
 		{"GET", "/api/catalog/nosuch/computers", "", http.StatusUnprocessableEntity, codeUnknownGame},
 		{"GET", "/api/catalog/tsoro/computers?param=holes", "", http.StatusBadRequest, codeBadRequest},
+		// A query that reads two ways: a parameter twice, a pair not
+		// well formed (which Go's url.Values would drop unsaid).
+		{"GET", "/api/games/" + g.ID + "?ply=0&ply=1", "", http.StatusBadRequest, codeBadRequest},
+		{"GET", "/api/games/" + g.ID + "?board=0&board=1", "", http.StatusBadRequest, codeBadRequest},
+		{"GET", "/api/games/" + g.ID + "?ply=%zz", "", http.StatusBadRequest, codeBadRequest},
+		{"GET", "/api/games/" + g.ID + "?board=0;ply=1", "", http.StatusBadRequest, codeBadRequest},
+		{"GET", "/api/catalog/tsoro/computers?param=holes=6&param=holes=8", "", http.StatusBadRequest, codeBadRequest},
+		{"GET", "/api/catalog/tsoro/computers?variant=4x8&variant=%", "", http.StatusBadRequest, codeBadRequest},
+		{"GET", "/api/games/" + g.ID + "?ply=0&board=0", "", http.StatusOK, ""},
+		{"GET", "/api/catalog/tsoro/computers?variant=4x8&param=bonus=1", "", http.StatusOK, ""},
 	} {
 		a := ts.ask(tc.method, tc.path, tc.body)
 		assert.Equal(t, tc.status, a.status, "%s %s %.80s: %s", tc.method, tc.path, tc.body, a.body)
