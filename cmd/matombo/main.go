@@ -66,7 +66,7 @@ func commands() []command {
 		{"match", "play games between two computer players and rate them", runMatch},
 		{"move", "print the move a computer player chooses after some tokens", runMove},
 		{"analyze", "measure a game and its variants over many games", runAnalyze},
-		{"solve", "solve a small game exactly by retrograde analysis", runSolve},
+		{"solve", "solve a game exactly: retrograde analysis, or a search with endgame databases", runSolve},
 		{"hint", "value every legal token under perfect play", runHint},
 		{"serve", "play in the browser: a web server with stored games", runServe},
 	}
