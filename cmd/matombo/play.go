@@ -68,18 +68,19 @@ func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, streamS
 
 // session is a game being played in the terminal.
 type session struct {
-	e      *env
-	g      *host.Game
-	random [3]bool          // by player number: true for a plain random player
-	ai     [3]player.Player // by player number: a computer player, else nil
-	rng    *rand.Rand       // the plain random players' choices
-	states []*host.State    // states[k] is the state after k decisions
-	record []string         // the tokens played
-	input  *lineReader      // what the humans type
-	queue  []string         // words typed and not handled yet
-	hinter player.Player    // the hint command's player, made when first asked
-	hints  string           // its spec
-	seed   uint64           // the computer players' seed
+	e       *env
+	g       *host.Game
+	random  [3]bool          // by player number: true for a plain random player
+	ai      [3]player.Player // by player number: a computer player, else nil
+	rng     *rand.Rand       // the plain random players' choices
+	states  []*host.State    // states[k] is the state after k decisions
+	record  []string         // the tokens played
+	input   *lineReader      // what the humans type
+	queue   []string         // words typed and not handled yet
+	hinter  player.Player    // the hint command's player, made when first asked
+	hintErr error            // why it could not be made
+	hints   string           // its spec
+	seed    uint64           // the computer players' seed
 }
 
 // runPlay is `matombo play GAME`.
@@ -334,7 +335,7 @@ func (ss *session) handle(word string) (bool, error) {
 	case "undo":
 		ss.undo()
 	case "hint":
-		return false, ss.hint()
+		ss.hint()
 	case "resign":
 		return ss.resign(), nil
 	case "draw":
@@ -387,21 +388,24 @@ func refusal(s *host.State, tok string, ill *host.IllegalMoveError) string {
 	return msg
 }
 
-// hint says what the hint player would play for the person to move.
-func (ss *session) hint() error {
-	if ss.hinter == nil {
-		p, err := newPlayer(ss.g, ss.hints, ss.seed+3, ss.e.stderr)
-		if err != nil {
-			return err
-		}
-		ss.hinter = p
+// hint says what the hint player would play for the person to move. A
+// hint player that cannot be made (perfect play of a game too large to
+// solve) or fails is said, once made or each time it fails, and the
+// session goes on.
+func (ss *session) hint() {
+	if ss.hinter == nil && ss.hintErr == nil {
+		ss.hinter, ss.hintErr = newPlayer(ss.g, ss.hints, ss.seed+3, ss.e.stderr)
+	}
+	if ss.hintErr != nil {
+		fmt.Fprintf(ss.e.stdout, "No hint: %s\n", oneLine(ss.hintErr.Error()))
+		return
 	}
 	m, err := ss.think(ss.hinter, ss.state())
 	if err != nil {
-		return err
+		fmt.Fprintf(ss.e.stdout, "No hint: %s\n", oneLine(err.Error()))
+		return
 	}
 	fmt.Fprintf(ss.e.stdout, "Hint: %s (what %s would play).\n", ss.g.Token(m), ss.hints)
-	return nil
 }
 
 // resign ends the game: the person to move resigns, and the other player

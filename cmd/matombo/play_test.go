@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -114,6 +117,30 @@ func TestPlayHint(t *testing.T) {
 	r := matombo(t, "", "play", "kalah", "--hint", "nobody")
 	assert.Equal(t, exitUsage, r.code)
 	assert.Contains(t, r.stderr, `--hint: player "nobody"`)
+}
+
+// A hint player that cannot be made, or that fails, is said and the
+// session goes on (perfect play of a game too large to solve as it
+// starts would otherwise end it).
+func TestPlayHintFailureSaid(t *testing.T) {
+	g, err := games.Library().Load("yematatu")
+	require.NoError(t, err)
+	var out bytes.Buffer
+	ss := &session{e: &env{stdout: &out, stderr: io.Discard}, g: g, states: []*host.State{g.Start()}, hints: "perfect",
+		hintErr: errors.New("perfect play of yematatu needs its solution: too large")}
+	ss.hint()
+	assert.Equal(t, "No hint: perfect play of yematatu needs its solution: too large\n", out.String())
+	out.Reset()
+	ss.hinter, ss.hintErr = failingPlayer{}, nil
+	ss.hint()
+	assert.Equal(t, "No hint: the player broke\n", out.String())
+}
+
+// failingPlayer is a computer player that always fails.
+type failingPlayer struct{}
+
+func (failingPlayer) Choose(context.Context, *host.State) (host.Move, error) {
+	return host.NoMove, errors.New("the player broke")
 }
 
 // The hands are shown to players only where the script shows them: Tsoro

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -35,7 +36,15 @@ func cliSolutions(w io.Writer) player.Solutions {
 	return func(ctx context.Context, g *host.Game) (*solve.Solution, error) {
 		sf := defaultSolveFlags()
 		sf.engine, sf.maxPos = "retrograde", perfectMaxPositions
-		return solution(w, g, sf, false)
+		sol, err := solution(w, g, sf, false)
+		var tl *solve.TooLargeError
+		if errors.As(err, &tl) && tl.Why == "" {
+			// The solve flags the message names are not this command's.
+			return nil, &flagError{err: err, msg: fmt.Sprintf("%s is too large to solve as a game starts (more than %d positions, or %s); "+
+				"solve it first with matombo solve, with the same game, variants and parameters: its solution is then read from the cache",
+				tl.Game, perfectMaxPositions, solve.FormatBytes(tl.MaxBytes))}
+		}
+		return sol, err
 	}
 }
 
