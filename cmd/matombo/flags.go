@@ -368,7 +368,8 @@ func (f countOrDirs) Set(v string) error {
 		return nil
 	}
 	if f.dirs == nil {
-		return fmt.Errorf("want a number of games, got %q", v)
+		// check: its games come from its argument, a script or a folder.
+		return fmt.Errorf("want a number of games, got %q (the games to check are the argument: a script or a folder)", v)
 	}
 	if _, err := os.Stat(v); err != nil && numberLike(v) {
 		// Not a folder, but a number written otherwise (1e6, 0x10, 1_000,

@@ -140,7 +140,7 @@ func TestErrors(t *testing.T) {
 		{"missing script folder", []string{"check", filepath.Join(notDir, "nope")}, exitFail, []string{"nope: no such script or folder"}},
 		{"check of a file that is no script", []string{"check", filepath.Join(notDir, "file.txt")}, exitUsage, []string{"neither a rule script"}},
 		{"check of an empty folder", []string{"check", t.TempDir()}, exitFail, []string{"no games in it"}},
-		{"check takes a number of games", []string{"check", kalahGames, "--games", "somewhere"}, exitUsage, []string{"want a number of games"}},
+		{"check takes a number of games", []string{"check", kalahGames, "--games", "somewhere"}, exitUsage, []string{"want a number of games", "the games to check are the argument"}},
 		// A count written in another notation is a count refused, not a
 		// folder that does not exist; an empty folder name is no folder.
 		{"games as an exponent", []string{"selfplay", "tsoro", "--games", "1e3"}, exitUsage, []string{"--games 1e3: want a whole number of games from 1 to 1000000000, or a folder"}},
