@@ -15,7 +15,11 @@ import (
 // place and details, passes too when verbose, then the summary line. A game
 // that does not load is written once, at its first scenario, with the number
 // of other scenarios that could not run for the same error.
+//
+// Every line is written with its control characters escaped (diag.EscapeControls):
+// a file's path, or a game's message, is shown, never run by the terminal.
 func (r *Report) WriteText(w io.Writer, verbose bool) {
+	w = escaping{w}
 	repeats := map[string]int{}
 	for _, res := range r.Results {
 		if res.loadError() {
@@ -119,3 +123,15 @@ func (res Result) explain() []string {
 
 // loadingPrefix starts the error of a scenario whose game does not load.
 const loadingPrefix = "loading the game: "
+
+// escaping writes text with its control characters escaped, newlines
+// kept. Each write is a whole line (fmt.Fprint* writes at once), so no
+// character is split between two writes.
+type escaping struct{ w io.Writer }
+
+func (e escaping) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(e.w, diag.EscapeControls(string(b))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}

@@ -235,21 +235,25 @@ func (p *parser) yamlError(src []byte, err error) error {
 	return &FileError{Pos: pos, Msg: msg}
 }
 
-// fields walks a mapping, calling fn for each key, and rejects unknown keys.
+// fields walks a mapping, calling fn for each key, and rejects unknown keys
+// (known nil: any key, as the names of parameters, sites or variables).
+// A mapping of 100,000 keys takes linear time.
 func (p *parser) fields(n *yaml.Node, what string, known []string, fn func(key string, k, v *yaml.Node)) {
 	if n.Kind != yaml.MappingNode {
+		if known == nil {
+			p.fail(n, "%s must be a mapping of names to values", what)
+		}
 		p.fail(n, "%s must be a mapping (keys: %s)", what, strings.Join(known, ", "))
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		ok := false
-		for _, x := range known {
-			if x == k.Value {
-				ok = true
-			}
+		if k.Kind != yaml.ScalarNode {
+			p.fail(k, "a key in %s must be a name", what)
 		}
-		if !ok {
+		if known == nil {
+			p.text(k, k.Value, "a name in "+what, false)
+		} else if !slices.Contains(known, k.Value) {
 			p.fail(k, "unknown key %q in %s (known: %s)", k.Value, what, strings.Join(known, ", "))
 		}
 		if seen[k.Value] {
@@ -264,7 +268,18 @@ func (p *parser) str(n *yaml.Node, what string) string {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" {
 		p.fail(n, "%s must be text", what)
 	}
+	p.text(n, n.Value, what, false)
 	return n.Value
+}
+
+// text refuses a control character (an escape sequence, a carriage
+// return) or a bidirectional override in a text of the file: names, rules
+// and quotes are printed in reports, on terminals. YAML writes them with
+// "\e" and "\u202e" in double quotes.
+func (p *parser) text(n *yaml.Node, s, what string, multiline bool) {
+	if msg := diag.TextProblem(what, s, multiline); msg != "" {
+		p.fail(n, "%s", msg)
+	}
 }
 
 func (p *parser) integer(n *yaml.Node, what string) int {
@@ -327,8 +342,17 @@ func (p *parser) tokens(n *yaml.Node, what string) []Token {
 	return out
 }
 
+// multiline is a text of several lines.
+func (p *parser) multiline(n *yaml.Node, what string) string {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" {
+		p.fail(n, "%s must be text", what)
+	}
+	p.text(n, n.Value, what, true)
+	return n.Value
+}
+
 func (p *parser) diagram(n *yaml.Node, what string) *Diagram {
-	text := p.str(n, what)
+	text := p.multiline(n, what)
 	line := n.Line
 	if n.Style == yaml.LiteralStyle || n.Style == yaml.FoldedStyle {
 		line++
@@ -338,7 +362,7 @@ func (p *parser) diagram(n *yaml.Node, what string) *Diagram {
 
 func (p *parser) params(n *yaml.Node) []Param {
 	var out []Param
-	p.fields(n, "params", p.keysOf(n), func(key string, k, v *yaml.Node) {
+	p.fields(n, "params", nil, func(key string, k, v *yaml.Node) {
 		if v.Kind != yaml.ScalarNode {
 			p.fail(v, "parameter %s must be a single value", key)
 		}
@@ -349,20 +373,12 @@ func (p *parser) params(n *yaml.Node) []Param {
 		case "!!bool":
 			val = p.boolean(v, "parameter "+key)
 		case "!!str":
-			val = v.Value
+			val = p.str(v, "parameter "+key)
 		default:
 			p.fail(v, "parameter %s: unsupported value %q", key, v.Value)
 		}
 		out = append(out, Param{Name: key, Value: val, Line: v.Line})
 	})
-	return out
-}
-
-func (p *parser) keysOf(n *yaml.Node) []string {
-	var out []string
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		out = append(out, n.Content[i].Value)
-	}
 	return out
 }
 
@@ -414,19 +430,18 @@ func (p *parser) scenario(n *yaml.Node, game string, variants []string, params [
 		case "rule":
 			s.Rules = p.strOrList(v, "rule")
 		case "quote":
-			s.Quote = p.str(v, "quote")
+			s.Quote = p.multiline(v, "quote")
 		case "variant":
 			s.Variants = p.strOrList(v, "variant")
 		case "params":
+			at := map[string]int{} // the index of each file parameter
+			for i, fp := range s.Params {
+				at[fp.Name] = i
+			}
 			for _, np := range p.params(v) {
-				replaced := false
-				for i := range s.Params {
-					if s.Params[i].Name == np.Name {
-						s.Params[i] = np
-						replaced = true
-					}
-				}
-				if !replaced {
+				if i, ok := at[np.Name]; ok {
+					s.Params[i] = np
+				} else {
 					s.Params = append(s.Params, np)
 				}
 			}
@@ -524,7 +539,7 @@ func (p *parser) start(n *yaml.Node) *Start {
 
 func (p *parser) vars(n *yaml.Node) map[string]int {
 	out := map[string]int{}
-	p.fields(n, "vars", p.keysOf(n), func(key string, k, v *yaml.Node) {
+	p.fields(n, "vars", nil, func(key string, k, v *yaml.Node) {
 		out[key] = p.integer(v, "variable "+key)
 	})
 	return out
@@ -542,10 +557,11 @@ func (p *parser) expect(n *yaml.Node) *Expect {
 		case "board":
 			e.Board = p.diagram(v, "board")
 		case "sites":
-			p.fields(v, "sites", p.keysOf(v), func(name string, _, c *yaml.Node) {
+			p.fields(v, "sites", nil, func(name string, _, c *yaml.Node) {
 				if c.Kind != yaml.ScalarNode {
 					p.fail(c, "site %s: write the cell as in a diagram, e.g. 3, 2*, 12@2 or .", name)
 				}
+				p.text(c, c.Value, "site "+name, false)
 				e.Sites = append(e.Sites, SiteCell{Name: name, Cell: c.Value, Line: c.Line})
 			})
 		case "captured":
