@@ -268,3 +268,29 @@ func TestReportEscapesControlCharacters(t *testing.T) {
 	assert.Contains(t, out, `bad \u202e \x07`)
 }
 
+// A suite keeps at most maxGames games loaded, whatever number of
+// combinations of variants and parameters its scenarios ask for, and
+// loads an evicted one again when a later scenario asks for it.
+func TestSuiteKeepsFewGames(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("game: kalah\nscenarios:\n")
+	for round := range 2 {
+		for _, v := range []string{"[]", "[three]", "[six]", "[empty-capture]"} {
+			for seeds := 3; seeds <= 6; seeds++ {
+				fmt.Fprintf(&src, "  - {name: \"r%d %s %d\", rule: K, variant: %s, params: {seeds: %d}, expect: {over: false}}\n", round, v, seeds, v, seeds)
+			}
+		}
+		fmt.Fprintf(&src, "  - {name: unknown %d, rule: K, params: {nope%d: 1}, expect: {over: false}}\n", round, round)
+	}
+	f, err := Parse("many.yaml", []byte(src.String()))
+	require.NoError(t, err)
+	suite := NewSuite(kalahLibrary(t))
+	rep := suite.Run([]*File{f}, nil)
+	assert.Equal(t, 32, rep.Passed)
+	assert.Equal(t, 2, rep.Errored)
+	assert.LessOrEqual(t, len(suite.games), maxGames)
+	assert.Len(t, suite.order, len(suite.games))
+	suite.Close()
+	assert.Empty(t, suite.games)
+	assert.Equal(t, 34, len(suite.Run([]*File{f}, nil).Results), "a closed suite runs again")
+}

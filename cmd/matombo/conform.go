@@ -53,7 +53,9 @@ func runConform(e *env, args []string) int {
 		return c.fail(err)
 	}
 	files, errs := conformance.LoadFiles(pos...)
-	report := conformance.NewSuite(lib).Run(files, errs)
+	suite := conformance.NewSuite(lib)
+	report := suite.Run(files, errs)
+	suite.Close()
 	if *asJSON {
 		if err := report.WriteJSON(e.stdout); err != nil {
 			return c.fail(err)
