@@ -80,7 +80,7 @@ func runList(e *env, args []string) int {
 			return c.fail(err)
 		}
 	} else {
-		writeGameList(e.stdout, infos)
+		writeGameList(escaping{e.stdout}, infos) // paths are shown, never run by the terminal
 	}
 	if broken {
 		return exitFail
