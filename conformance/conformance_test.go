@@ -212,6 +212,8 @@ scenarios:
 func TestReportIsBounded(t *testing.T) {
 	for _, c := range []struct{ name, src string }{
 		{"a huge token", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: [" + strings.Repeat("x", 300000) + "]\n"},
+		{"a huge name and rule list", "game: kalah\nscenarios:\n  - name: " + strings.Repeat("n", 300000) + "\n    rule: [" + strings.Repeat("K1, ", 50000) + "K2]\n    expect: {over: true}\n"},
+		{"a huge step name", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    steps: [{name: " + strings.Repeat("s", 300000) + ", expect: {over: true}}]\n"},
 		{"a huge list", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect:\n      captured: [" + strings.TrimSuffix(strings.Repeat("0, ", 100000), ", ") + "]\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

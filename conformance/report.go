@@ -71,12 +71,13 @@ func (res Result) headline() string {
 		// A file that could not be parsed: one line, as a compiler says it.
 		return fmt.Sprintf("%-5s %s: %s", res.Status, pos, res.Error)
 	}
+	// A name or a list of rules of a megabyte is not written back in full.
 	fmt.Fprintf(&sb, "%-5s %s", res.Status, pos)
 	if res.Name != "" {
-		fmt.Fprintf(&sb, ": %s", res.Name)
+		fmt.Fprintf(&sb, ": %s", diag.ClipText(res.Name, diag.MaxTokenText))
 	}
 	if len(res.Rules) > 0 {
-		fmt.Fprintf(&sb, " [%s]", strings.Join(res.Rules, ", "))
+		fmt.Fprintf(&sb, " [%s]", diag.ClipText(strings.Join(res.Rules, ", "), diag.MaxTokenText))
 	}
 	return sb.String()
 }
@@ -94,7 +95,7 @@ func (res Result) explain() []string {
 	if res.Step > 0 {
 		where = fmt.Sprintf("step %d", res.Step)
 		if res.StepName != "" {
-			where += " (" + res.StepName + ")"
+			where += " (" + diag.ClipText(res.StepName, diag.MaxTokenText) + ")"
 		}
 		if res.Token != "" {
 			where += ", token " + diag.ClipText(strconv.Quote(res.Token), diag.MaxTokenText)
