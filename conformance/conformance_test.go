@@ -137,6 +137,8 @@ func TestMalformedFiles(t *testing.T) {
 		{"an escape in an expected note", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect: {notes: [\"\\e\"]}\n", "case.yaml:5:22: notes entry contains the control character U+001B"},
 		{"an alias for a scenario", "game: kalah\nscenarios:\n  - &s {name: x, rule: K, play: [a1]}\n  - *s\n", "case.yaml:4:5: a scenario must be a mapping"},
 		{"a list as a key", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect: {vars: {[a]: 1}}\n", "case.yaml:5:21: a key in vars must be a name"},
+		{"a broken second document", "game: kalah\nscenarios: [{name: x, rule: K, play: [a1]}]\n---\n: [ bad\n", "case.yaml:3: YAML syntax: did not find expected key"},
+		{"an alias of no anchor", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: *p\n", "case.yaml:5:11: YAML: the alias *p names no anchor (&p) before it"},
 		{"more parameters than a game has", "game: kalah\nparams: {" + strings.Repeat("p: 1, ", 64) + "q: 1}\nscenarios: [{name: x, rule: K, play: [a1]}]\n", "case.yaml:2:9: params: at most 64 parameters, got 65"},
 		{"more variants than the bound", "game: kalah\nscenarios: [{name: x, rule: K, play: [a1], variant: [" + strings.Repeat("three, ", 64) + "six]}]\n", "case.yaml:2:53: variant: at most 64 variants, got 65"},
 		{"a site key twice", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect: {sites: {a1: 4, a1: 4}}\n", "case.yaml:5:29: key \"a1\" appears twice in sites"},

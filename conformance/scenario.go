@@ -205,8 +205,12 @@ func Parse(path string, src []byte) (f *File, err error) {
 		return nil, p.yamlError(src, err)
 	}
 	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
+	switch err := dec.Decode(&extra); {
+	case err == nil:
 		p.fail(&extra, "a scenario file holds one YAML document")
+	case !errors.Is(err, io.EOF):
+		// A broken second document is not left unread.
+		return nil, p.yamlError(src, err)
 	}
 	return p.file_(doc.Content[0]), nil
 }
@@ -231,6 +235,14 @@ func (p *parser) yamlError(src []byte, err error) error {
 	} else if line, col, what, ok := diag.BadYAMLText(src); ok {
 		// yaml.v3 gives no line for invalid UTF-8 or a control character.
 		pos.Line, pos.Col, msg = line, col, "YAML: "+what
+	} else if name, ok := strings.CutPrefix(msg, "yaml: unknown anchor '"); ok {
+		// Nor for an alias of no anchor: its first use is the place.
+		name = strings.TrimSuffix(name, "' referenced")
+		if i := bytes.Index(src, []byte("*"+name)); i >= 0 {
+			pos.Line = bytes.Count(src[:i], []byte("\n")) + 1
+			pos.Col = i - bytes.LastIndexByte(src[:i], '\n')
+		}
+		msg = fmt.Sprintf("YAML: the alias *%s names no anchor (&%s) before it", name, name)
 	}
 	return &FileError{Pos: pos, Msg: msg}
 }
