@@ -67,7 +67,7 @@ func runConform(e *env, args []string) int {
 		return exitOK
 	}
 	if report.Passed+report.Failed+report.Errored == 0 {
-		fmt.Fprintf(e.stderr, "matombo conform: no scenarios found in %s\n", strings.Join(pos, ", "))
+		fmt.Fprintf(e.stderr, "matombo conform: %s\n", oneLine("no scenarios found in "+strings.Join(pos, ", ")))
 	}
 	return exitFail
 }

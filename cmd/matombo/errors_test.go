@@ -189,6 +189,8 @@ func TestNoControlCharactersReachTheTerminal(t *testing.T) {
 		{"conform of a file with escapes", []string{"conform", filepath.Join(dir, esc+".yaml")}, exitFail, `e\x1b[2J`},
 		{"conform of a folder with escapes", []string{"conform", filepath.Join(dir, esc)}, exitFail, `e\x1b[2J`},
 		{"conform of an escape in a name", []string{"conform", filepath.Join(dir, "quoted.yaml")}, exitFail, "name contains the control character U+001B"},
+		{"conform of a folder without scenarios", []string{"conform", filepath.Join(dir, esc, "k")}, exitFail, `no scenarios found in ` + filepath.Join(dir, `e\x1b[2J`)},
+		{"rules of a game that extends another", []string{"rules", "k", "--games", filepath.Join(dir, esc)}, exitOK, `e\x1b[2J\x1b]0;t\x07/k/k.lua)`},
 		{"trace of a game name with escapes", []string{"trace", "ka" + esc}, exitUsage, `ka` + `e\x1b[2J`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
