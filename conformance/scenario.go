@@ -243,6 +243,10 @@ func (p *parser) yamlError(src []byte, err error) error {
 			pos.Col = i - bytes.LastIndexByte(src[:i], '\n')
 		}
 		msg = fmt.Sprintf("YAML: the alias *%s names no anchor (&%s) before it", name, name)
+	} else if rest, ok := strings.CutPrefix(msg, "yaml: "); ok {
+		// yaml.v3 leaves the line out when it is the first (its marks
+		// count from 0, and 0 means unknown to it).
+		pos.Line, msg = 1, "YAML syntax: "+rest
 	}
 	return &FileError{Pos: pos, Msg: msg}
 }
