@@ -137,6 +137,12 @@ func TestMalformedFiles(t *testing.T) {
 		{"an escape in an expected note", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect: {notes: [\"\\e\"]}\n", "case.yaml:5:22: notes entry contains the control character U+001B"},
 		{"an alias for a scenario", "game: kalah\nscenarios:\n  - &s {name: x, rule: K, play: [a1]}\n  - *s\n", "case.yaml:4:5: a scenario must be a mapping"},
 		{"a list as a key", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect: {vars: {[a]: 1}}\n", "case.yaml:5:21: a key in vars must be a name"},
+		// A scenario that checks nothing is an error, not a pass.
+		{"no steps", "game: kalah\nscenarios: [{name: x, rule: K, steps: []}]\n", "case.yaml:2:39: scenario \"x\": steps is empty"},
+		{"an empty rule", "game: kalah\nscenarios: [{name: x, rule: \"\", play: [a1]}]\n", "case.yaml:2:13: scenario \"x\" needs a rule"},
+		{"an empty rule in a list", "game: kalah\nscenarios: [{name: x, rule: [K, \"\"], play: [a1]}]\n", "case.yaml:2:13: scenario \"x\" needs a rule"},
+		{"nothing played, nothing checked", "game: kalah\nscenarios: [{name: x, rule: K, play: []}]\n", "case.yaml:2:13: a step needs a token to play, a reject or an expectation"},
+		{"an empty expectation", "game: kalah\nscenarios: [{name: x, rule: K, steps: [{expect: {}}]}]\n", "case.yaml:2:40: a step needs a token to play, a reject or an expectation"},
 		{"a syntax error on the first line", "game: a: b\nscenarios: []\n", "case.yaml:1: YAML syntax: mapping values are not allowed in this context"},
 		{"a broken second document", "game: kalah\nscenarios: [{name: x, rule: K, play: [a1]}]\n---\n: [ bad\n", "case.yaml:3: YAML syntax: did not find expected key"},
 		{"an alias of no anchor", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: *p\n", "case.yaml:5:11: YAML: the alias *p names no anchor (&p) before it"},

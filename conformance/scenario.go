@@ -493,13 +493,17 @@ func (p *parser) scenario(n *yaml.Node, game string, variants []string, params [
 	if s.Name == "" {
 		p.fail(n, "a scenario needs a name")
 	}
-	if len(s.Rules) == 0 {
+	if len(s.Rules) == 0 || slices.Contains(s.Rules, "") {
 		p.fail(n, "scenario %q needs a rule (the ruling point it documents, e.g. T7)", s.Name)
 	}
 	if steps != nil && hasTop {
 		p.fail(steps, "scenario %q: use either steps or play/expect/reject/error, not both", s.Name)
 	}
 	if steps != nil {
+		if len(p.list(steps, "steps")) == 0 {
+			// A scenario that checks nothing must not pass.
+			p.fail(steps, "scenario %q: steps is empty", s.Name)
+		}
 		for _, sn := range p.list(steps, "steps") {
 			st := &Step{Line: sn.Line}
 			p.fields(sn, "a step", stepKeys, func(key string, k, v *yaml.Node) { p.stepField(st, key, v) })
@@ -514,8 +518,10 @@ func (p *parser) scenario(n *yaml.Node, game string, variants []string, params [
 }
 
 func (p *parser) checkStep(n *yaml.Node, st *Step) {
-	if st.Play == nil && st.Reject == nil && st.Expect == nil {
-		p.fail(n, "a step needs play, reject or expect")
+	// A step that plays nothing and checks nothing (play: [] alone,
+	// expect: {}) would pass whatever the game does.
+	if len(st.Play) == 0 && st.Reject == nil && (st.Expect == nil || len(st.Expect.lines) == 0) {
+		p.fail(n, "a step needs a token to play, a reject or an expectation")
 	}
 	if st.Error != "" && st.Reject == nil {
 		p.fail(n, "error goes with reject: the token whose rejection should say it")
