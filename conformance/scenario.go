@@ -235,18 +235,9 @@ func (p *parser) yamlError(src []byte, err error) error {
 	} else if line, col, what, ok := diag.BadYAMLText(src); ok {
 		// yaml.v3 gives no line for invalid UTF-8 or a control character.
 		pos.Line, pos.Col, msg = line, col, "YAML: "+what
-	} else if name, ok := strings.CutPrefix(msg, "yaml: unknown anchor '"); ok {
-		// Nor for an alias of no anchor: its first use is the place.
-		name = strings.TrimSuffix(name, "' referenced")
-		if i := bytes.Index(src, []byte("*"+name)); i >= 0 {
-			pos.Line = bytes.Count(src[:i], []byte("\n")) + 1
-			pos.Col = i - bytes.LastIndexByte(src[:i], '\n')
-		}
-		msg = fmt.Sprintf("YAML: the alias *%s names no anchor (&%s) before it", name, name)
-	} else if rest, ok := strings.CutPrefix(msg, "yaml: "); ok {
-		// yaml.v3 leaves the line out when it is the first (its marks
-		// count from 0, and 0 means unknown to it).
-		pos.Line, msg = 1, "YAML syntax: "+rest
+	} else if line, col, what, ok := diag.PlaceYAMLError(src, msg); ok {
+		// Nor for an alias of no anchor, or an error on the first line.
+		pos.Line, pos.Col, msg = line, col, what
 	}
 	return &FileError{Pos: pos, Msg: msg}
 }
