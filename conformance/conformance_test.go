@@ -2,10 +2,12 @@ package conformance
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/diag"
@@ -124,6 +126,29 @@ func TestMalformedFiles(t *testing.T) {
 		{"a NUL byte", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: [a\x001]\n", "case.yaml:5:13: YAML: the character U+0000, which a YAML file may not hold"},
 		{"an escape character", "game: kalah\nscenarios:\n  - name: \x1b[2Jx\n    rule: K\n", "case.yaml:3:11: YAML: the character U+001B"},
 		{"invalid UTF-8", "game: kalah\nscenarios:\n  - name: caf\xe9\n    rule: K\n", "case.yaml:3:14: YAML: the byte 0xE9, which is not UTF-8"},
+		// Text a report prints reaches the terminal: YAML's escapes ("\e",
+		// "\u202e") cannot smuggle a control character into it.
+		{"an escape in a quoted name", "game: kalah\nscenarios:\n  - name: \"x\\e[2J\"\n    rule: K\n    play: [a1]\n", "case.yaml:3:11: name contains the control character U+001B at byte 2"},
+		{"a bidi override in a rule", "game: kalah\nscenarios:\n  - name: x\n    rule: [\"K\\u202e1\"]\n    play: [a1]\n", "case.yaml:4:12: rule entry contains the control character U+202E"},
+		{"a carriage return in a quote", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    quote: \"a\\rb\"\n    play: [a1]\n", "case.yaml:5:12: quote contains the control character U+000D"},
+		{"an escape in a step name", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    steps:\n      - name: \"\\e]0;t\\a\"\n        play: [a1]\n", "case.yaml:6:15: name contains the control character U+001B"},
+		{"an escape in the game", "game: \"kal\\eah\"\nscenarios:\n  - name: x\n    rule: K\n    play: [a1]\n", "case.yaml:1:7: game contains the control character U+001B"},
+		{"an escape in a site name", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect: {sites: {\"a\\e1\": 4}}\n", "case.yaml:5:22: a name in sites contains the control character U+001B"},
+		{"an escape in an expected note", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect: {notes: [\"\\e\"]}\n", "case.yaml:5:22: notes entry contains the control character U+001B"},
+		{"an alias for a scenario", "game: kalah\nscenarios:\n  - &s {name: x, rule: K, play: [a1]}\n  - *s\n", "case.yaml:4:5: a scenario must be a mapping"},
+		{"a list as a key", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect: {vars: {[a]: 1}}\n", "case.yaml:5:21: a key in vars must be a name"},
+		// A scenario that checks nothing is an error, not a pass.
+		{"no steps", "game: kalah\nscenarios: [{name: x, rule: K, steps: []}]\n", "case.yaml:2:39: scenario \"x\": steps is empty"},
+		{"an empty rule", "game: kalah\nscenarios: [{name: x, rule: \"\", play: [a1]}]\n", "case.yaml:2:13: scenario \"x\" needs a rule"},
+		{"an empty rule in a list", "game: kalah\nscenarios: [{name: x, rule: [K, \"\"], play: [a1]}]\n", "case.yaml:2:13: scenario \"x\" needs a rule"},
+		{"nothing played, nothing checked", "game: kalah\nscenarios: [{name: x, rule: K, play: []}]\n", "case.yaml:2:13: a step needs a token to play, a reject or an expectation"},
+		{"an empty expectation", "game: kalah\nscenarios: [{name: x, rule: K, steps: [{expect: {}}]}]\n", "case.yaml:2:40: a step needs a token to play, a reject or an expectation"},
+		{"a syntax error on the first line", "game: a: b\nscenarios: []\n", "case.yaml:1: YAML syntax: mapping values are not allowed in this context"},
+		{"a broken second document", "game: kalah\nscenarios: [{name: x, rule: K, play: [a1]}]\n---\n: [ bad\n", "case.yaml:3: YAML syntax: did not find expected key"},
+		{"an alias of no anchor", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: *p\n", "case.yaml:5:11: YAML: the alias *p names no anchor (&p) before it"},
+		{"more parameters than a game has", "game: kalah\nparams: {" + strings.Repeat("p: 1, ", 64) + "q: 1}\nscenarios: [{name: x, rule: K, play: [a1]}]\n", "case.yaml:2:9: params: at most 64 parameters, got 65"},
+		{"more variants than the bound", "game: kalah\nscenarios: [{name: x, rule: K, play: [a1], variant: [" + strings.Repeat("three, ", 64) + "six]}]\n", "case.yaml:2:53: variant: at most 64 variants, got 65"},
+		{"a site key twice", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect: {sites: {a1: 4, a1: 4}}\n", "case.yaml:5:29: key \"a1\" appears twice in sites"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -196,6 +221,8 @@ scenarios:
 func TestReportIsBounded(t *testing.T) {
 	for _, c := range []struct{ name, src string }{
 		{"a huge token", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: [" + strings.Repeat("x", 300000) + "]\n"},
+		{"a huge name and rule list", "game: kalah\nscenarios:\n  - name: " + strings.Repeat("n", 300000) + "\n    rule: [" + strings.Repeat("K1, ", 50000) + "K2]\n    expect: {over: true}\n"},
+		{"a huge step name", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    steps: [{name: " + strings.Repeat("s", 300000) + ", expect: {over: true}}]\n"},
 		{"a huge list", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect:\n      captured: [" + strings.TrimSuffix(strings.Repeat("0, ", 100000), ", ") + "]\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -207,4 +234,73 @@ func TestReportIsBounded(t *testing.T) {
 			assert.Contains(t, out, "more bytes cut")
 		})
 	}
+}
+
+// The maps whose keys are names (sites, vars) take linear time in their
+// number of keys: a 1 MB file of 60,000 expected sites once took 19 s.
+func TestLargeMappingsParseInLinearTime(t *testing.T) {
+	const n = 60000
+	keys := func(format string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = fmt.Sprintf(format, i)
+		}
+		return strings.Join(parts, ", ")
+	}
+	for _, c := range []struct{ name, src string }{
+		{"sites", "game: kalah\nscenarios: [{name: x, rule: K, expect: {sites: {" + keys("s%d: 1") + "}}}]\n"},
+		{"vars", "game: kalah\nscenarios: [{name: x, rule: K, start: {vars: {" + keys("v%d: 1") + "}}, play: [a1]}]\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			f, err := Parse("big.yaml", []byte(c.src))
+			require.NoError(t, err)
+			require.Len(t, f.Scenarios, 1)
+			assert.Less(t, time.Since(start), 3*time.Second)
+		})
+	}
+}
+
+// A report escapes the control characters of what it did not check: a
+// file's path (a file may be named with an escape sequence), a game's
+// message.
+func TestReportEscapesControlCharacters(t *testing.T) {
+	rep := &Report{}
+	rep.add(Result{File: "x\x1b[2J.yaml", Line: 1, Status: Errored, Error: "the file is empty"})
+	rep.add(Result{File: "y.yaml", Line: 2, Name: "n", Rules: []string{"K"}, Status: Errored, Error: "loading the game: bad \u202e \x07"})
+	var b strings.Builder
+	rep.WriteText(&b, true)
+	out := b.String()
+	assert.NotContains(t, out, "\x1b")
+	assert.NotContains(t, out, "\u202e")
+	assert.NotContains(t, out, "\x07")
+	assert.Contains(t, out, `x\x1b[2J.yaml:1: the file is empty`)
+	assert.Contains(t, out, `bad \u202e \x07`)
+}
+
+// A suite keeps at most maxGames games loaded, whatever number of
+// combinations of variants and parameters its scenarios ask for, and
+// loads an evicted one again when a later scenario asks for it.
+func TestSuiteKeepsFewGames(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("game: kalah\nscenarios:\n")
+	for round := range 2 {
+		for _, v := range []string{"[]", "[three]", "[six]", "[empty-capture]"} {
+			for seeds := 3; seeds <= 6; seeds++ {
+				fmt.Fprintf(&src, "  - {name: \"r%d %s %d\", rule: K, variant: %s, params: {seeds: %d}, expect: {over: false}}\n", round, v, seeds, v, seeds)
+			}
+		}
+		fmt.Fprintf(&src, "  - {name: unknown %d, rule: K, params: {nope%d: 1}, expect: {over: false}}\n", round, round)
+	}
+	f, err := Parse("many.yaml", []byte(src.String()))
+	require.NoError(t, err)
+	suite := NewSuite(kalahLibrary(t))
+	rep := suite.Run([]*File{f}, nil)
+	assert.Equal(t, 32, rep.Passed)
+	assert.Equal(t, 2, rep.Errored)
+	assert.LessOrEqual(t, len(suite.games), maxGames)
+	assert.Len(t, suite.order, len(suite.games))
+	suite.Close()
+	assert.Empty(t, suite.games)
+	assert.Equal(t, 34, len(suite.Run([]*File{f}, nil).Results), "a closed suite runs again")
 }

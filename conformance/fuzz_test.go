@@ -15,6 +15,10 @@ func FuzzParseScenario(f *testing.F) {
 	f.Add([]byte("---\n---\n"))
 	f.Add([]byte("game: kalah\nscenarios:\n  - name: x\x00y\n"))
 	f.Add([]byte("game: kalah\nscenarios:\n  - name: caf\xe9\n"))
+	f.Add([]byte("game: kalah\nscenarios:\n  - name: \"x\\e[2J\\u202e\"\n    rule: K\n    play: [a1]\n"))
+	f.Add([]byte("game: kalah\nscenarios:\n  - &s {name: x, rule: K, play: [a1]}\n  - *s\n"))
+	f.Add([]byte("game: kalah\nscenarios: [{name: x, rule: K, play: *p}]\n---\n: [\n"))
+	f.Add([]byte("game: kalah\nparams: {a: 1, b: x}\nscenarios: [{name: x, rule: K, params: {a: 2, [c]: 1}, expect: {sites: {a1: 1}, vars: {v: 1}}}]\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		_, err := Parse("f.yaml", src)
 		if err != nil {

@@ -15,7 +15,11 @@ import (
 // place and details, passes too when verbose, then the summary line. A game
 // that does not load is written once, at its first scenario, with the number
 // of other scenarios that could not run for the same error.
+//
+// Every line is written with its control characters escaped (diag.EscapeControls):
+// a file's path, or a game's message, is shown, never run by the terminal.
 func (r *Report) WriteText(w io.Writer, verbose bool) {
+	w = escaping{w}
 	repeats := map[string]int{}
 	for _, res := range r.Results {
 		if res.loadError() {
@@ -67,12 +71,13 @@ func (res Result) headline() string {
 		// A file that could not be parsed: one line, as a compiler says it.
 		return fmt.Sprintf("%-5s %s: %s", res.Status, pos, res.Error)
 	}
+	// A name or a list of rules of a megabyte is not written back in full.
 	fmt.Fprintf(&sb, "%-5s %s", res.Status, pos)
 	if res.Name != "" {
-		fmt.Fprintf(&sb, ": %s", res.Name)
+		fmt.Fprintf(&sb, ": %s", diag.ClipText(res.Name, diag.MaxTokenText))
 	}
 	if len(res.Rules) > 0 {
-		fmt.Fprintf(&sb, " [%s]", strings.Join(res.Rules, ", "))
+		fmt.Fprintf(&sb, " [%s]", diag.ClipText(strings.Join(res.Rules, ", "), diag.MaxTokenText))
 	}
 	return sb.String()
 }
@@ -90,7 +95,7 @@ func (res Result) explain() []string {
 	if res.Step > 0 {
 		where = fmt.Sprintf("step %d", res.Step)
 		if res.StepName != "" {
-			where += " (" + res.StepName + ")"
+			where += " (" + diag.ClipText(res.StepName, diag.MaxTokenText) + ")"
 		}
 		if res.Token != "" {
 			where += ", token " + diag.ClipText(strconv.Quote(res.Token), diag.MaxTokenText)
@@ -119,3 +124,15 @@ func (res Result) explain() []string {
 
 // loadingPrefix starts the error of a scenario whose game does not load.
 const loadingPrefix = "loading the game: "
+
+// escaping writes text with its control characters escaped, newlines
+// kept. Each write is a whole line (fmt.Fprint* writes at once), so no
+// character is split between two writes.
+type escaping struct{ w io.Writer }
+
+func (e escaping) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(e.w, diag.EscapeControls(string(b))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}

@@ -86,7 +86,14 @@ func (r *Report) Summary() string {
 type Suite struct {
 	lib   *host.Library
 	games map[string]gameOrErr
+	order []string // the keys of games, oldest first
 }
+
+// maxGames bounds the games a suite keeps loaded: each holds script
+// machines and a watchdog, and a folder of 10,000 files may ask for
+// 10,000 combinations of variants and parameters. Scenarios of one
+// combination usually follow each other, so the oldest goes first.
+const maxGames = 16
 
 type gameOrErr struct {
 	g   *host.Game
@@ -132,8 +139,27 @@ func (r *Suite) game(s *Scenario) (*host.Game, error) {
 		opts = append(opts, host.WithOverride(host.Override{Name: p.Name, Value: p.Value, Source: fmt.Sprintf("%s:%d: params", s.File, p.Line)}))
 	}
 	g, err := r.lib.Load(s.Game, opts...)
+	if len(r.order) == maxGames {
+		if old := r.games[r.order[0]]; old.g != nil {
+			old.g.Close()
+		}
+		delete(r.games, r.order[0])
+		r.order = r.order[1:]
+	}
 	r.games[key.String()] = gameOrErr{g, err}
+	r.order = append(r.order, key.String())
 	return g, err
+}
+
+// Close closes the games the suite loaded. The suite stays usable: it
+// loads them again when asked.
+func (r *Suite) Close() {
+	for _, c := range r.games {
+		if c.g != nil {
+			c.g.Close()
+		}
+	}
+	r.games, r.order = map[string]gameOrErr{}, nil
 }
 
 // RunScenario runs one scenario.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/luavm"
 	"github.com/matombo/matombo/host/params"
 )
@@ -120,6 +121,11 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 			if r, ok := layers[i].gameFile(base, "rules.md"); ok {
 				page, err := readLimited(&layers[i], r)
 				if err != nil {
+					return nil, nil, err
+				}
+				// Shown by the extending game (matombo rules): checked
+				// as the base's own load checks it.
+				if err := diag.CheckPage(layers[i].path(r), string(page)); err != nil {
 					return nil, nil, err
 				}
 				b.Rules = string(page)

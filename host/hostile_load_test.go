@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -53,4 +54,15 @@ func TestHostileRulesPage(t *testing.T) {
 	var ce *ConfigError
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, filepath.Join(dir, "g", "rules.md")+":3: the page contains the control character U+001B: only printable text, tabs and line ends are allowed", err.Error())
+
+	// A game that extends it shows its page (matombo rules): the base's
+	// page is checked on that load too, whichever game is loaded.
+	for _, page := range []string{"# Rules\n\nclear \x1b[2J\n", "# Rules\n\n\u202eright to left\n", "# Rules\n\nbad \xfe\n"} {
+		lib := extLibrary(t,
+			fstest.MapFS{"base/base.lua": {Data: []byte(baseGame)}, "base/rules.md": {Data: []byte(page)}},
+			fstest.MapFS{"ext/ext.lua": {Data: []byte(`return matombo.extends("base")`)}})
+		_, err := lib.Load("ext")
+		require.ErrorAs(t, err, &ce, "%q", page)
+		assert.Contains(t, err.Error(), "base/rules.md:3: the page contains ")
+	}
 }

@@ -38,8 +38,15 @@ type Library struct {
 	mu     sync.Mutex
 	layers []layer
 	protos map[[32]byte]*lua.FunctionProto
-	bases  *Library // where extended games are also looked up, see SetBases
+	order  [][32]byte // the keys of protos, oldest first (see maxProtos)
+	bases  *Library   // where extended games are also looked up, see SetBases
 }
+
+// maxProtos bounds the compiled scripts a library keeps: listing a folder
+// of 10,000 games, or a server whose scripts are edited all day, must not
+// keep every version ever compiled. Past it the oldest is compiled again
+// when needed.
+const maxProtos = 64
 
 type layer struct {
 	fsys fs.FS
@@ -455,6 +462,13 @@ func (l *Library) compile(file string, src []byte) (*lua.FunctionProto, error) {
 		return nil, err
 	}
 	l.mu.Lock()
+	if _, ok := l.protos[key]; !ok {
+		if len(l.order) == maxProtos {
+			delete(l.protos, l.order[0])
+			l.order = l.order[1:]
+		}
+		l.order = append(l.order, key)
+	}
 	l.protos[key] = p
 	l.mu.Unlock()
 	return p, nil

@@ -239,3 +239,27 @@ func TestLibraryUnreadableGameFolder(t *testing.T) {
 	assert.ErrorContains(t, err, "no games in it")
 	assert.ErrorContains(t, err, "; cannot be read: mini/ (permission denied)")
 }
+
+// The library keeps at most maxProtos compiled scripts: a folder of many
+// games, listed one after the other, does not keep them all, and a game
+// whose script was dropped compiles again.
+func TestLibraryCompiledScriptsBounded(t *testing.T) {
+	dir := t.TempDir()
+	for i := range maxProtos + 20 {
+		name := filepath.Join(dir, "g"+strings.Repeat("x", i%3)+string(rune('a'+i/26))+string(rune('a'+i%26))+".lua")
+		require.NoError(t, os.WriteFile(name, []byte(`return matombo.extends("kalah", { title = "G", description = "d", replace = {} })`), 0o644))
+	}
+	lib := NewLibrary()
+	require.NoError(t, lib.AddDir(filepath.Join("testdata", "games")))
+	require.NoError(t, lib.AddDir(dir))
+	for _, name := range lib.Games() {
+		g, err := lib.Load(name)
+		require.NoError(t, err, name)
+		g.Close()
+		assert.LessOrEqual(t, len(lib.protos), maxProtos)
+		assert.Len(t, lib.order, len(lib.protos))
+	}
+	g, err := lib.Load(lib.Games()[0])
+	require.NoError(t, err, "a dropped script compiles again")
+	g.Close()
+}

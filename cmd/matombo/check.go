@@ -82,34 +82,37 @@ func runCheck(e *env, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
+	// The report quotes paths and what the scripts declared: shown, never
+	// run by the terminal.
+	stdout := escaping{e.stdout}
 	dir := pos[0]
 	if file != "" {
 		dir = filepath.Dir(file)
 	}
 	if note := strayFiles(dir, names); note != "" {
-		fmt.Fprintln(e.stdout, note)
-		fmt.Fprintln(e.stdout)
+		fmt.Fprintln(stdout, note)
+		fmt.Fprintln(stdout)
 	}
 	bad := 0
 	for i, name := range names {
 		if i > 0 {
-			fmt.Fprintln(e.stdout)
+			fmt.Fprintln(stdout)
 		}
 		gc := &gameChecker{lib: lib, name: name, file: file, dir: dir, games: games, seed: *seed}
 		if *printed {
 			gc.extra = []host.Option{host.WithLog(&lockedWriter{w: e.stderr})}
 		}
-		if !gc.run(e.stdout) {
+		if !gc.run(stdout) {
 			bad++
 		}
 	}
-	fmt.Fprintln(e.stdout)
+	fmt.Fprintln(stdout)
 	switch {
 	case bad == 0:
-		fmt.Fprintf(e.stdout, "check: %s, all ok\n", plural(len(names), "game"))
+		fmt.Fprintf(stdout, "check: %s, all ok\n", plural(len(names), "game"))
 		return exitOK
 	default:
-		fmt.Fprintf(e.stdout, "check: %d of %s with problems\n", bad, plural(len(names), "game"))
+		fmt.Fprintf(stdout, "check: %d of %s with problems\n", bad, plural(len(names), "game"))
 		return exitFail
 	}
 }

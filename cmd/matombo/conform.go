@@ -53,7 +53,9 @@ func runConform(e *env, args []string) int {
 		return c.fail(err)
 	}
 	files, errs := conformance.LoadFiles(pos...)
-	report := conformance.NewSuite(lib).Run(files, errs)
+	suite := conformance.NewSuite(lib)
+	report := suite.Run(files, errs)
+	suite.Close()
 	if *asJSON {
 		if err := report.WriteJSON(e.stdout); err != nil {
 			return c.fail(err)
@@ -65,7 +67,7 @@ func runConform(e *env, args []string) int {
 		return exitOK
 	}
 	if report.Passed+report.Failed+report.Errored == 0 {
-		fmt.Fprintf(e.stderr, "matombo conform: no scenarios found in %s\n", strings.Join(pos, ", "))
+		fmt.Fprintf(e.stderr, "matombo conform: %s\n", oneLine("no scenarios found in "+strings.Join(pos, ", ")))
 	}
 	return exitFail
 }

@@ -162,3 +162,45 @@ func TestErrorsAreBounded(t *testing.T) {
 		})
 	}
 }
+
+// What the commands print of their input (a path, a game's name, a
+// scenario file's texts) never reaches the terminal with its control
+// characters: an escape sequence is shown escaped, wherever it came from.
+func TestNoControlCharactersReachTheTerminal(t *testing.T) {
+	esc := "e\x1b[2J\x1b]0;t\x07"
+	game := `return matombo.extends("kalah", { title = "K", description = "d", replace = {} })`
+	dir := writeFiles(t, map[string]string{
+		filepath.Join(esc, "k", "k.lua"):    game,
+		filepath.Join("bad", "b", "b.lua"):  `return matombo.extends("kalah", { title = "B", description = "d", replace = { nope = 1 } })`,
+		esc + ".yaml":                       "game: kalah\nscenarios: [{name: x, rule: K1, expect: {over: true}}]\n",
+		"quoted.yaml":                       "game: kalah\nscenarios: [{name: \"x\\e[2J\", rule: K1, expect: {over: true}}]\n",
+		filepath.Join(esc, "empty.yaml"):    "",
+		filepath.Join("bad", "b", "x.yaml"): "",
+	})
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"check of a path with escapes", []string{"check", filepath.Join(dir, esc, "k"), "--games", "1"}, exitOK, `e\x1b[2J\x1b]0;t\x07`},
+		{"check of a missing path", []string{"check", filepath.Join(dir, "no"+esc)}, exitFail, `no` + `e\x1b[2J`},
+		{"list of a folder with escapes", []string{"list", "--games", filepath.Join(dir, esc)}, exitOK, `e\x1b[2J`},
+		{"conform of a file with escapes", []string{"conform", filepath.Join(dir, esc+".yaml")}, exitFail, `e\x1b[2J`},
+		{"conform of a folder with escapes", []string{"conform", filepath.Join(dir, esc)}, exitFail, `e\x1b[2J`},
+		{"conform of an escape in a name", []string{"conform", filepath.Join(dir, "quoted.yaml")}, exitFail, "name contains the control character U+001B"},
+		{"conform of a folder without scenarios", []string{"conform", filepath.Join(dir, esc, "k")}, exitFail, `no scenarios found in ` + filepath.Join(dir, `e\x1b[2J`)},
+		{"rules of a game that extends another", []string{"rules", "k", "--games", filepath.Join(dir, esc)}, exitOK, `e\x1b[2J\x1b]0;t\x07/k/k.lua)`},
+		{"trace of a game name with escapes", []string{"trace", "ka" + esc}, exitUsage, `ka` + `e\x1b[2J`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := matombo(t, "", c.args...)
+			assert.Equal(t, c.code, r.code, r.stdout+r.stderr)
+			assert.Contains(t, r.stdout+r.stderr, c.want)
+			for _, ch := range []string{"\x1b", "\x07"} {
+				assert.NotContains(t, r.stdout, ch)
+				assert.NotContains(t, r.stderr, ch)
+			}
+		})
+	}
+}

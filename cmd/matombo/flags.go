@@ -145,13 +145,28 @@ func (c *cli) fail(err error) int {
 // 100,000-digit number in a shard file, a 500 KB token in a job file)
 // keeps its first maxWordText bytes, and the whole line its first
 // maxLineText. Every error the command line prints passes here, so no
-// input is echoed back in full, however it reached the message.
+// input is echoed back in full, however it reached the message, and none
+// reaches the terminal with its control characters (a path named with an
+// escape sequence): they are escaped.
 func oneLine(s string) string {
 	fields := strings.Fields(s)
 	for i, f := range fields {
 		fields[i] = diag.ClipText(f, maxWordText)
 	}
-	return diag.ClipText(strings.Join(fields, " "), maxLineText)
+	return diag.EscapeControls(diag.ClipText(strings.Join(fields, " "), maxLineText))
+}
+
+// escaping writes a report with its control characters escaped, newlines
+// kept. Each write is whole lines (fmt.Fprint* writes at once), so no
+// character is split between two writes. Not for output that colours on
+// purpose (trace, play) or that a program reads (--json, YAML).
+type escaping struct{ w io.Writer }
+
+func (e escaping) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(e.w, diag.EscapeControls(string(b))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
 
 // Bounds of a message of the command line (see oneLine). A word may hold

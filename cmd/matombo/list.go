@@ -80,7 +80,7 @@ func runList(e *env, args []string) int {
 			return c.fail(err)
 		}
 	} else {
-		writeGameList(e.stdout, infos)
+		writeGameList(escaping{e.stdout}, infos) // paths are shown, never run by the terminal
 	}
 	if broken {
 		return exitFail
@@ -97,6 +97,9 @@ func describeGame(lib *host.Library, name string, dirs []string) gameInfo {
 		info.Error = oneLine(err.Error())
 		return info
 	}
+	// A folder of 10,000 games is listed one game at a time: each
+	// holds script machines and a watchdog until closed.
+	defer g.Close()
 	info.Title, info.Description, info.File, info.Players = g.Title(), g.Description(), g.File(), g.Players()
 	info.Source = sourceOf(g, dirs)
 	if ext, ok := g.Extends(); ok {

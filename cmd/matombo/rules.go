@@ -9,6 +9,7 @@ import (
 
 	"github.com/matombo/matombo/docs"
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 )
 
 const rulesAbout = `
@@ -39,7 +40,7 @@ func runRules(e *env, args []string) int {
 		if sourceOf(g, gf.dirs) == "shipped" {
 			fmt.Fprintf(e.stderr, "matombo rules: the shipped game %s has no rules page yet\n", name)
 		} else {
-			fmt.Fprintf(e.stderr, "matombo rules: game %s from folder %s has no rules page (%s)\n", name, g.Source(), rulesPath(g))
+			fmt.Fprintf(e.stderr, "matombo rules: %s\n", oneLine(fmt.Sprintf("game %s from folder %s has no rules page (%s)", name, g.Source(), rulesPath(g))))
 		}
 		return exitFail
 	}
@@ -66,7 +67,8 @@ func baseRules(g *host.Game, dirs []string) string {
 	}
 	note := fmt.Sprintf("%s (%s, %s) has no rules page of its own: it is the game %s with these rules replaced: %s. The rules page of %s follows; see the script for the changes.\n\n",
 		g.Name(), g.Title(), g.File(), ext.Base, orNone(ext.Replaced), ext.Base)
-	return wrapText(note, "> ") + "\n" + page
+	// The note quotes the script's path: shown, never run by the terminal.
+	return wrapText(diag.EscapeControls(note), "> ") + "\n" + page
 }
 
 // baseIsShipped tells whether the game a game extends is a shipped one.

@@ -1,7 +1,9 @@
 package diag
 
 import (
+	"bytes"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -30,4 +32,26 @@ func BadYAMLText(src []byte) (line, col int, what string, ok bool) {
 		col++
 	}
 	return 0, 0, "", false
+}
+
+// PlaceYAMLError places a yaml.v3 error that gives no line ("yaml: unknown
+// anchor 'x' referenced", or any error on a file's first line, whose
+// 0-based line yaml.v3 takes for unknown) and says it in the host's
+// words; ok is false for an error that has a line ("yaml: line 3: ...").
+// Call BadYAMLText first: a character YAML refuses is placed there.
+func PlaceYAMLError(src []byte, msg string) (line, col int, what string, ok bool) {
+	rest, ok := strings.CutPrefix(msg, "yaml: ")
+	if !ok || strings.HasPrefix(rest, "line ") {
+		return 0, 0, "", false
+	}
+	if name, ok := strings.CutPrefix(rest, "unknown anchor '"); ok {
+		// The alias's first use is the place.
+		name = strings.TrimSuffix(name, "' referenced")
+		what = fmt.Sprintf("YAML: the alias *%s names no anchor (&%s) before it", name, name)
+		if i := bytes.Index(src, []byte("*"+name)); i >= 0 {
+			return bytes.Count(src[:i], []byte("\n")) + 1, utf8.RuneCount(src[bytes.LastIndexByte(src[:i], '\n')+1:i]) + 1, what, true
+		}
+		return 0, 0, what, true
+	}
+	return 1, 0, "YAML syntax: " + rest, true
 }

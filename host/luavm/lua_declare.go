@@ -109,6 +109,9 @@ func (vm *Machine) apiDeclare(L *lua.LState) int {
 	if vm.ext.depth > 0 {
 		d.Specs = vm.addExtendsParams(L, d.Specs) // extends.go
 	}
+	if len(d.Specs) > MaxParams {
+		L.RaiseError("a game may declare at most %d parameters, got %d", MaxParams, len(d.Specs))
+	}
 	params, err := params.Resolve(d.Specs, vm.g.Variants, vm.g.Chosen, vm.g.Overrides)
 	if err != nil {
 		d.cfgErr = err
@@ -130,6 +133,15 @@ func (vm *Machine) apiDeclare(L *lua.LState) int {
 	L.Push(out)
 	return 1
 }
+
+// Bounds of a game's parameters: every load keeps the declarations, and
+// tools load a game once per variant and per allowed value (matombo
+// check), so a script's thousands of values would be held thousands of
+// times.
+const (
+	MaxParams      = 64  // parameters of a game, its base game's included
+	MaxParamValues = 256 // allowed values listed for one parameter
+)
 
 func (vm *Machine) paramSpec(L *lua.LState, v lua.LValue, i int) params.Spec {
 	t, ok := v.(*lua.LTable)
@@ -178,6 +190,9 @@ func (vm *Machine) paramSpec(L *lua.LState, v lua.LValue, i int) params.Spec {
 		vt, ok := vv.(*lua.LTable)
 		if !ok {
 			L.RaiseError("parameter %s: values must be a list", name)
+		}
+		if vt.Len() > MaxParamValues {
+			L.RaiseError("parameter %s: at most %d values may be listed, got %d", name, MaxParamValues, vt.Len())
 		}
 		for k := 1; k <= vt.Len(); k++ {
 			val := conv(vt.RawGetInt(k), "each value")

@@ -219,14 +219,18 @@ func NodePos(file string, n *yaml.Node) diag.Pos {
 }
 
 // YAMLErrorIn is YAMLError for the text src that was parsed: an error
-// yaml.v3 gives without a line (invalid UTF-8, a control character) is
-// placed at the first such character of src, and says which it is.
+// yaml.v3 gives without a line (invalid UTF-8, a control character, an
+// alias of no anchor, any error on the first line) is placed in src, and
+// says what it is.
 func YAMLErrorIn(file string, src []byte, err error) error {
 	ye := YAMLError(file, err)
 	var ce *diag.ConfigError
 	if errors.As(ye, &ce) && ce.Pos.Line == 0 {
 		if line, col, what, ok := diag.BadYAMLText(src); ok {
 			return &diag.ConfigError{Pos: diag.Pos{File: file, Line: line, Col: col}, Msg: "YAML: " + what, Err: err}
+		}
+		if line, col, what, ok := diag.PlaceYAMLError(src, err.Error()); ok {
+			return &diag.ConfigError{Pos: diag.Pos{File: file, Line: line, Col: col}, Msg: what, Err: err}
 		}
 	}
 	return ye

@@ -128,6 +128,11 @@ func TestParseRefusesLostText(t *testing.T) {
 			"v.yaml:3:18: YAML: the character U+001B"},
 		{"invalid UTF-8", "variants:\n  big:\n    description: caf\xe9\n",
 			"v.yaml:3:21: YAML: the byte 0xE9, which is not UTF-8"},
+		// yaml.v3 gives these without a line.
+		{"an error on the first line", "variants: a: b\n",
+			"v.yaml:1: YAML syntax: mapping values are not allowed in this context"},
+		{"an alias of no anchor", "variants:\n  big: *nope\n",
+			"v.yaml:2:8: YAML: the alias *nope names no anchor (&nope) before it"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse("v.yaml", []byte(c.src))

@@ -44,6 +44,13 @@ type CheckOptions struct {
 // each allowed value of each parameter is loaded on its own.
 const MaxCombinations = 64
 
+// MaxSingleValues caps the variants Check loads, and the loads of its
+// one-parameter-at-a-time check: a variants file may declare thousands of
+// variants, a script thousands of parameters with thousands of values
+// each, and each load runs the script again; past the cap the rest are
+// counted, not loaded.
+const MaxSingleValues = 256
+
 // The steps of Check, in order.
 const (
 	StepLoads       = "loads"        // the script compiles, declares and sets up
@@ -154,6 +161,13 @@ func Check(lib *host.Library, name string, opt CheckOptions) Report {
 	params, st := c.params(g)
 	add(st)
 	configs := slices.Concat([]*Config{{Label: "defaults", Game: g}}, variants)
+	defer func() {
+		// Each game holds script machines and a watchdog until closed:
+		// a check of a thousand configurations must not keep them all.
+		for _, cfg := range slices.Concat(configs, params) {
+			cfg.Game.Close()
+		}
+	}()
 	add(openings(slices.Concat(configs, params)))
 	add(c.randomGames(configs))
 	return r
@@ -224,7 +238,8 @@ func (c *gameCheck) variants(g *host.Game) ([]*Config, Step) {
 	st := Step{Name: StepVariants}
 	var out []*Config
 	var names []string
-	for _, v := range g.Variants() {
+	all := g.Variants()
+	for _, v := range all[:min(len(all), MaxSingleValues)] {
 		cfg := &Config{Label: "variant " + v.Name, Variant: v.Name}
 		vg, err := c.load(cfg.Options()...)
 		if err != nil {
@@ -235,9 +250,12 @@ func (c *gameCheck) variants(g *host.Game) ([]*Config, Step) {
 		out = append(out, cfg)
 		names = append(names, v.Name)
 	}
-	if len(names) == 0 {
+	switch {
+	case len(all) == 0:
 		st.Summary = "none declared"
-	} else {
+	case len(all) > MaxSingleValues:
+		st.Summary = fmt.Sprintf("%d of the first %d of %d load (%s and more)", len(names), MaxSingleValues, len(all), strings.Join(names[:min(len(names), 8)], ", "))
+	default:
 		st.Summary = fmt.Sprintf("%d load (%s)", len(names), strings.Join(names, ", "))
 	}
 	return out, st
@@ -248,12 +266,14 @@ func (c *gameCheck) params(g *host.Game) ([]*Config, Step) {
 	st := Step{Name: StepParameters}
 	var names []string
 	var values [][]string
-	total := 1
+	total := 1 // saturates past MaxCombinations: 40 parameters of 4 values overflow an int
 	for _, p := range g.ParamSpecs() {
 		if a := p.Allowed(); len(a) > 0 {
 			names = append(names, p.Name)
 			values = append(values, a)
-			total *= len(a)
+			if total <= MaxCombinations {
+				total *= len(a)
+			}
 		}
 	}
 	if len(names) == 0 {
@@ -268,11 +288,21 @@ func (c *gameCheck) params(g *host.Game) ([]*Config, Step) {
 		n := 0
 		for i, name := range names {
 			for _, v := range values[i] {
-				combos = append(combos, []host.Override{{Name: name, Value: v}})
+				if n < MaxSingleValues {
+					combos = append(combos, []host.Override{{Name: name, Value: v}})
+				}
 				n++
 			}
 		}
-		st.Summary = fmt.Sprintf("each of the %d allowed values of %s loads, one parameter at a time (%d combinations are too many)", n, strings.Join(names, ", "), total)
+		shown := strings.Join(names, ", ")
+		if len(names) > 8 {
+			shown = fmt.Sprintf("%s and %d more", strings.Join(names[:8], ", "), len(names)-8)
+		}
+		if n > MaxSingleValues {
+			st.Summary = fmt.Sprintf("the first %d of the %d allowed values of %s load, one parameter at a time (more than %d combinations are too many)", MaxSingleValues, n, shown, MaxCombinations)
+		} else {
+			st.Summary = fmt.Sprintf("each of the %d allowed values of %s loads, one parameter at a time (more than %d combinations are too many)", n, shown, MaxCombinations)
+		}
 	}
 	var out []*Config
 	for _, combo := range combos {

@@ -428,6 +428,7 @@ func (c *checker) replay() {
 			c.fail("reloading the game for the replay: %v", err)
 			return
 		}
+		defer fresh.Close()
 		g = fresh
 	}
 	s := g.Start()

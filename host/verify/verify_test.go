@@ -183,3 +183,55 @@ func TestReplayFindsLateDifference(t *testing.T) {
 	require.NoError(t, err, replay.Msg)
 	assert.True(t, Checked(after) || after == 3000, "a difference is found at a compared ply, not %d", after)
 }
+
+// Check loads a game once per variant and per allowed value, and each load
+// runs the script: however many a script or a variants file declares, the
+// loads are bounded, and a product of value counts that overflows an int
+// (40 parameters of 4 values) is not taken for a small one.
+func TestCheckBoundsItsLoads(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "games", "kalah", "kalah.lua"))
+	require.NoError(t, err)
+	var params, wide, variants strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&params, "{ name = \"p%d\", default = 1, values = { 1, 2, 3, 4 } },\n", i)
+	}
+	for i := range 3 {
+		fmt.Fprintf(&wide, "{ name = \"w%d\", default = 1, values = (function() local t = {} for v = 1, 200 do t[v] = v end return t end)() },\n", i)
+	}
+	variants.WriteString("variants:\n")
+	for i := range MaxSingleValues + 100 {
+		fmt.Fprintf(&variants, "  v%d:\n    description: seeds %d.\n    params: {seeds: %d}\n", i, i%4+3, i%4+3)
+	}
+	tests := []struct {
+		name, step, summary string
+		files               map[string]string
+	}{
+		{"40 parameters of 4 values", StepParameters, "each of the 164 allowed values of seeds, p0, p1, p2, p3, p4, p5, p6 and 33 more loads",
+			map[string]string{"big.lua": `return matombo.extends("kalah", { title = "Big", description = "d", params = {` + params.String() + `}, replace = {} })`}},
+		{"more values than the bound", StepParameters, fmt.Sprintf("the first %d of the 604 allowed values of seeds, w0, w1, w2 load", MaxSingleValues),
+			map[string]string{"big.lua": `return matombo.extends("kalah", { title = "Big", description = "d", params = {` + wide.String() + `}, replace = {} })`}},
+		{"more variants than the bound", StepVariants, fmt.Sprintf("%d of the first %d of %d load", MaxSingleValues, MaxSingleValues, MaxSingleValues+100),
+			map[string]string{"big/big.lua": strings.Replace(string(src), `name = "kalah"`, `name = "big"`, 1), "big/variants.yaml": variants.String()}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, text := range tt.files {
+				require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+			}
+			lib := host.NewLibrary()
+			require.NoError(t, lib.AddDir(filepath.Join("..", "testdata", "games")))
+			require.NoError(t, lib.AddDir(dir))
+			r := Check(lib, "big", CheckOptions{Games: 1, Seed: 1})
+			for _, st := range r.Steps {
+				if st.Name == tt.step {
+					assert.Contains(t, st.Summary, tt.summary)
+					assert.Empty(t, st.Findings)
+					return
+				}
+			}
+			t.Fatalf("no step %s in %+v", tt.step, r)
+		})
+	}
+}
