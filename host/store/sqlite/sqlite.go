@@ -761,18 +761,18 @@ func (s *sqliteStore) Count(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// Prune implements store.Pruner.
+// Prune implements store.Pruner. The moves of a deleted game go with it
+// (the schema's ON DELETE CASCADE, foreign keys being on): one statement,
+// so that the games whose moves are deleted are the games deleted, even
+// among games updated in the same microsecond.
 func (s *sqliteStore) Prune(ctx context.Context, before time.Time, limit int) (int, error) {
 	parent := ctx
 	ctx, cancel := s.cfg.WithTimeout(ctx)
 	defer cancel()
 	var n int64
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		const old = `SELECT id FROM games WHERE updated < ? ORDER BY updated LIMIT ?`
-		if _, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id IN (`+old+`)`, before.UnixMicro(), max(limit, 0)); err != nil {
-			return err
-		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM games WHERE id IN (`+old+`)`, before.UnixMicro(), max(limit, 0))
+		res, err := tx.ExecContext(ctx, `DELETE FROM games WHERE id IN (
+			SELECT id FROM games WHERE updated < ? ORDER BY updated LIMIT ?)`, before.UnixMicro(), max(limit, 0))
 		if err != nil {
 			return err
 		}
