@@ -81,6 +81,9 @@ func openSQLite(ctx context.Context, path string, cfg store.Config) (store.Store
 	}
 	memory := path == ":memory:"
 	if !memory {
+		if why := unwritable(path); why != "" {
+			return nil, &store.Error{Op: "open", Kind: store.ErrUnavailable, Detail: fmt.Sprintf("SQLite database %s: %s", path, why)}
+		}
 		if err := checkSQLiteOwner(ctx, path, cfg.BusyTimeout); err != nil {
 			return nil, err
 		}

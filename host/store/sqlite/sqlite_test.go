@@ -84,7 +84,8 @@ func TestOpenErrors(t *testing.T) {
 	}{
 		{"", "empty database path", nil},
 		{"a?b.db", "contains '?'", nil},
-		{filepath.Join(t.TempDir(), "no", "such", "dir.db"), "SQLite database", store.ErrUnavailable},
+		{filepath.Join(t.TempDir(), "no", "such", "dir.db"), "such does not exist", store.ErrUnavailable},
+		{t.TempDir(), "not a regular file (a folder)", nil},
 		{notDB, "SQLite database " + notDB + ": file is not a database", nil},
 	} {
 		t.Run(tc.dsn, func(t *testing.T) {
