@@ -438,6 +438,14 @@ func (s *sqliteStore) fail(parent context.Context, op, id string, err error) err
 	if e, ok := sqlbase.CtxError(parent, op, id, err); ok {
 		return e
 	}
+	// A file deleted under the store: a new reading connection opens an
+	// empty database in its place, whose errors ("no such table") are
+	// not the cause.
+	if lost := s.checkFile(); lost != nil {
+		var le *store.Error
+		errors.As(lost, &le)
+		return &store.Error{Op: op, ID: id, Kind: store.ErrUnavailable, Detail: le.Detail, Err: err}
+	}
 	var le *sqlite.Error
 	if errors.As(err, &le) {
 		switch le.Code() & 0xff {
