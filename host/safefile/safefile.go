@@ -112,10 +112,12 @@ func checkMode(path string, m fs.FileMode) error {
 	if m.IsRegular() {
 		return nil
 	}
-	return &Error{Path: path, Msg: "not a regular file (" + kind(m) + "): only a plain file can be read"}
+	return &Error{Path: path, Msg: "not a regular file (" + Kind(m) + "): only a plain file can be read"}
 }
 
-func kind(m fs.FileMode) string {
+// Kind names the kind of a file that is not a regular one: "a folder",
+// "a named pipe", "a character device"...
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a folder"

@@ -116,7 +116,7 @@ func CheckOutput(path string) error {
 	case err != nil:
 		return openError(path, err)
 	case info.IsDir(), info.Mode()&fs.ModeSocket != 0:
-		return &Error{Path: path, Msg: "not a file that can be written (" + kind(info.Mode()) + ")"}
+		return &Error{Path: path, Msg: "not a file that can be written (" + Kind(info.Mode()) + ")"}
 	}
 	return nil
 }

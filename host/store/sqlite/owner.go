@@ -38,7 +38,7 @@ func checkSQLiteOwner(ctx context.Context, path string, busyTimeout time.Duratio
 		return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s", path), Err: err}
 	}
 	if !info.Mode().IsRegular() {
-		return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s: not a regular file (%s)", path, info.Mode().Type())}
+		return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s: not a regular file (%s)", path, safefile.Kind(info.Mode()))}
 	}
 	if info.Size() == 0 {
 		return nil

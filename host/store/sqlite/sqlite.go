@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -59,6 +60,8 @@ type sqliteStore struct {
 	writes  chan *writeReq // to the writer
 	stopped chan struct{}  // closed when the store closes
 	writer  chan struct{}  // closed when the writer has stopped
+	outage  outage         // whether the database takes writes now
+	file    os.FileInfo    // the database file as opened; nil in memory
 
 	hub  *hub.Hub[store.Change]
 	kick chan struct{} // wakes the poller after a local change
@@ -78,6 +81,9 @@ func openSQLite(ctx context.Context, path string, cfg store.Config) (store.Store
 	}
 	memory := path == ":memory:"
 	if !memory {
+		if why := unwritable(path); why != "" {
+			return nil, &store.Error{Op: "open", Kind: store.ErrUnavailable, Detail: fmt.Sprintf("SQLite database %s: %s", path, why)}
+		}
 		if err := checkSQLiteOwner(ctx, path, cfg.BusyTimeout); err != nil {
 			return nil, err
 		}
@@ -124,6 +130,12 @@ func openSQLite(ctx context.Context, path string, cfg store.Config) (store.Store
 	if err != nil {
 		s.closeDBs()
 		return nil, s.openError(s.fail(ctx, "open", "", err))
+	}
+	if !memory {
+		if s.file, err = os.Stat(path); err != nil {
+			s.closeDBs()
+			return nil, &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s", path), Err: err}
+		}
 	}
 	pctx, stop := context.WithCancel(context.Background())
 	s.stop, s.done = stop, make(chan struct{})
@@ -250,6 +262,11 @@ type writeReq struct {
 	done chan error
 }
 
+// retryOutage is how often, at most, a write tries again a database that
+// failed the last one (or every busy timeout, when shorter): the writes in
+// between fail at once.
+const retryOutage = time.Second
+
 // maxBatch bounds how many writes share one transaction.
 const maxBatch = 128
 
@@ -258,7 +275,13 @@ const maxBatch = 128
 // runs in a savepoint of its own, so one that fails leaves the others'
 // changes; write returns once the transaction holding f's changes has
 // committed, or with f's error.
+//
+// During an outage (see outage) write fails at once with the reason of the
+// last failure, rather than waiting for the database in turn.
 func (s *sqliteStore) write(ctx context.Context, f func(context.Context, *sql.Tx) error) error {
+	if err := s.outage.check(time.Now()); err != nil {
+		return err
+	}
 	req := &writeReq{ctx: ctx, f: f, done: make(chan error, 1)}
 	select {
 	case s.writes <- req:
@@ -291,27 +314,57 @@ func (s *sqliteStore) writeLoop() {
 				break more
 			}
 		}
-		s.commit(batch)
+		if err := s.commit(batch); err != nil {
+			s.refuseWaiting(err)
+		}
 	}
 }
 
-// commit runs a batch of writes in one transaction and answers each.
-func (s *sqliteStore) commit(batch []*writeReq) {
+// refuseWaiting answers err to the writes waiting for the writer now: they
+// waited through the failure of the database already.
+func (s *sqliteStore) refuseWaiting(err error) {
+	for {
+		select {
+		case req := <-s.writes:
+			req.done <- err
+		default:
+			return
+		}
+	}
+}
+
+// commit runs a batch of writes in one transaction and answers each. It
+// returns the error of an outage it found (see outage), else nil.
+func (s *sqliteStore) commit(batch []*writeReq) (outage error) {
 	errs := make([]error, len(batch))
 	answer := func(shared error) {
+		if shared != nil && (unavailable(shared) || errors.Is(shared, context.DeadlineExceeded)) {
+			outage = s.fail(context.Background(), "write", "", shared)
+		}
 		for i, r := range batch {
 			if errs[i] == nil {
 				errs[i] = shared
+			} else if outage == nil && unavailable(errs[i]) {
+				outage = s.fail(context.Background(), "write", "", errs[i])
 			}
 			r.done <- errs[i]
 		}
+		if outage != nil {
+			s.outage.failed(outage, time.Now(), min(s.cfg.BusyTimeout, retryOutage))
+		} else if shared == nil {
+			s.outage.ok()
+		}
+	}
+	if err := s.checkFile(); err != nil {
+		answer(err)
+		return err
 	}
 	ctx, cancel := s.cfg.WithTimeout(context.Background())
 	defer cancel()
 	tx, err := s.wdb.BeginTx(ctx, nil)
 	if err != nil {
 		answer(err)
-		return
+		return outage
 	}
 	ok := 0
 	for i, r := range batch {
@@ -328,7 +381,7 @@ func (s *sqliteStore) commit(batch []*writeReq) {
 			if _, err := tx.ExecContext(ctx, "ROLLBACK TO w"); err != nil {
 				_ = tx.Rollback()
 				answer(err)
-				return
+				return outage
 			}
 		} else {
 			ok++
@@ -336,14 +389,41 @@ func (s *sqliteStore) commit(batch []*writeReq) {
 		if _, err := tx.ExecContext(ctx, "RELEASE w"); err != nil {
 			_ = tx.Rollback()
 			answer(err)
-			return
+			return outage
 		}
 	}
 	if ok == 0 {
 		answer(tx.Rollback())
-		return
+		return outage
 	}
-	answer(tx.Commit())
+	if err := tx.Commit(); err != nil {
+		answer(err)
+		return outage
+	}
+	// Committed to the file opened: if that file is no longer the path's,
+	// nobody will read the changes again, so they are not acknowledged.
+	if err := s.checkFile(); err != nil {
+		answer(err)
+		return err
+	}
+	answer(nil)
+	return outage
+}
+
+// checkFile returns an error of kind ErrUnavailable, for good, once the
+// database file is deleted or replaced.
+func (s *sqliteStore) checkFile() error {
+	if s.file == nil {
+		return nil
+	}
+	if err := s.outage.lostErr(); err != nil {
+		return err
+	}
+	if err := sameFile(s.path, s.file); err != nil {
+		s.outage.lose(err)
+		return err
+	}
+	return nil
 }
 
 // fail wraps err from operation op into an *store.Error with its kind.
@@ -357,6 +437,14 @@ func (s *sqliteStore) fail(parent context.Context, op, id string, err error) err
 	}
 	if e, ok := sqlbase.CtxError(parent, op, id, err); ok {
 		return e
+	}
+	// A file deleted under the store: a new reading connection opens an
+	// empty database in its place, whose errors ("no such table") are
+	// not the cause.
+	if lost := s.checkFile(); lost != nil {
+		var le *store.Error
+		errors.As(lost, &le)
+		return &store.Error{Op: op, ID: id, Kind: store.ErrUnavailable, Detail: le.Detail, Err: err}
 	}
 	var le *sqlite.Error
 	if errors.As(err, &le) {
@@ -684,18 +772,18 @@ func (s *sqliteStore) Count(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// Prune implements store.Pruner.
+// Prune implements store.Pruner. The moves of a deleted game go with it
+// (the schema's ON DELETE CASCADE, foreign keys being on): one statement,
+// so that the games whose moves are deleted are the games deleted, even
+// among games updated in the same microsecond.
 func (s *sqliteStore) Prune(ctx context.Context, before time.Time, limit int) (int, error) {
 	parent := ctx
 	ctx, cancel := s.cfg.WithTimeout(ctx)
 	defer cancel()
 	var n int64
 	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		const old = `SELECT id FROM games WHERE updated < ? ORDER BY updated LIMIT ?`
-		if _, err := tx.ExecContext(ctx, `DELETE FROM moves WHERE game_id IN (`+old+`)`, before.UnixMicro(), max(limit, 0)); err != nil {
-			return err
-		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM games WHERE id IN (`+old+`)`, before.UnixMicro(), max(limit, 0))
+		res, err := tx.ExecContext(ctx, `DELETE FROM games WHERE id IN (
+			SELECT id FROM games WHERE updated < ? ORDER BY updated LIMIT ?)`, before.UnixMicro(), max(limit, 0))
 		if err != nil {
 			return err
 		}
@@ -716,7 +804,7 @@ func (s *sqliteStore) Ping(ctx context.Context) error {
 	if err := s.rdb.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
 		return s.fail(parent, "ping", "", err)
 	}
-	return nil
+	return s.checkFile()
 }
 
 func (s *sqliteStore) Watch(ctx context.Context) (<-chan store.Change, error) {

@@ -84,7 +84,8 @@ func TestOpenErrors(t *testing.T) {
 	}{
 		{"", "empty database path", nil},
 		{"a?b.db", "contains '?'", nil},
-		{filepath.Join(t.TempDir(), "no", "such", "dir.db"), "SQLite database", store.ErrUnavailable},
+		{filepath.Join(t.TempDir(), "no", "such", "dir.db"), "such does not exist", store.ErrUnavailable},
+		{t.TempDir(), "not a regular file (a folder)", nil},
 		{notDB, "SQLite database " + notDB + ": file is not a database", nil},
 	} {
 		t.Run(tc.dsn, func(t *testing.T) {
@@ -220,5 +221,31 @@ func TestLinksOnlySQLite(t *testing.T) {
 	for _, line := range strings.Split(deps, "\n") {
 		assert.NotContains(t, line, "jackc/pgx", "a SQLite-only program links %s", line)
 		assert.NotContains(t, line, "host/store/postgres", "a SQLite-only program links %s", line)
+	}
+}
+
+// TestPruneTies: games updated in the same microsecond are deleted with
+// their moves, or kept with them, whatever the limit cuts between them.
+func TestPruneTies(t *testing.T) {
+	ctx := storetest.Ctx(t)
+	path := filepath.Join(t.TempDir(), "games.db")
+	s, err := sqlite.Open(ctx, path)
+	require.NoError(t, err)
+	defer s.Close()
+	const n = 12
+	for range n {
+		g := storetest.NewGame(false)
+		g.Record = []string{"a1", "b2", "c3"}
+		require.NoError(t, s.Create(ctx, g))
+	}
+	rawQuery(t, path, `UPDATE games SET updated = 1000`)
+	p := s.(store.Pruner)
+	for left := n; left > 0; {
+		k, err := p.Prune(ctx, time.UnixMicro(2000), 5)
+		require.NoError(t, err)
+		require.Equal(t, min(5, left), k)
+		left -= k
+		assert.EqualValues(t, left, rawQuery(t, path, `SELECT count(*) FROM games`))
+		assert.EqualValues(t, 3*left, rawQuery(t, path, `SELECT count(*) FROM moves`), "the moves of the games kept, and only those")
 	}
 }
