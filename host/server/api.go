@@ -105,9 +105,16 @@ func (s *Server) storeError(w http.ResponseWriter, err error, id string) {
 	case http.StatusInternalServerError:
 		s.log.Error("store", "err", err)
 		msg, code = "the game store failed", codeInternal
+	case http.StatusServiceUnavailable:
+		// The cause (a locked or deleted database file) is the
+		// operator's to read, once in a while, not every client's.
+		s.outageLog.Do(func() { s.log.Error("the game store does not answer", "err", err) })
 	}
 	writeError(w, status, apiError{Error: msg, Code: code})
 }
+
+// outageLogEvery is how often a store that does not answer is logged.
+const outageLogEvery = 10 * time.Second
 
 // decodeBody reads a JSON request body into v; it answers 413 or 400 and
 // returns false when the body is too large or not the expected JSON.

@@ -18,6 +18,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"golang.org/x/time/rate"
 	"io"
 	"log/slog"
 	"net/http"
@@ -57,6 +58,9 @@ type Server struct {
 	clients   *clients      // quotas and counts by client
 	sched     *scheduler    // games waiting for a computer move
 	solutions *solutions    // perfect players
+	// outageLog paces the log lines of a store that does not answer: one
+	// every outageLogEvery however many requests it fails.
+	outageLog rate.Sometimes
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -253,6 +257,7 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 		ctx:       ctx,
 		cancel:    cancel,
 		wake:      make(chan struct{}, 1),
+		outageLog: rate.Sometimes{Interval: outageLogEvery},
 		owner:     "server-" + randomHex(8),
 	}
 	s.catalog = newCatalog(lib, o.rules, seats.names(), o.first, o.log)

@@ -467,7 +467,8 @@ func TestComputerSeatRefusesPeople(t *testing.T) {
 
 func TestUnavailableStore(t *testing.T) {
 	st := newMemStore()
-	ts := newTestServer(t, st)
+	var log syncBuffer
+	ts := newTestServer(t, st, WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
 	g := ts.create(`{"game": "gore"}`)
 	st.SetUnavailable(true)
 	defer st.SetUnavailable(false)
@@ -480,7 +481,11 @@ func TestUnavailableStore(t *testing.T) {
 	} {
 		status, b := ts.do(r.method, r.path, r.body)
 		assert.Equal(t, http.StatusServiceUnavailable, status, "%s %s: %s", r.method, r.path, b)
+		assert.NotContains(t, string(b), "set unavailable", "the cause is the operator's, in the log")
 	}
+	// The cause is logged, once for the many requests that failed.
+	assert.Equal(t, 1, strings.Count(log.String(), "the game store does not answer"), log.String())
+	assert.Contains(t, log.String(), "the store is set unavailable")
 	st.SetUnavailable(false)
 	status, b := ts.do("GET", "/api/health", "")
 	assert.Equal(t, http.StatusOK, status, "%s", b)
