@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"math/rand/v2"
@@ -94,7 +95,13 @@ func TestGameClose(t *testing.T) {
 	lib := NewLibrary()
 	require.NoError(t, lib.AddSource("upload", miniSource("upload", ""), ""))
 	const n = 40
-	before := runtime.NumGoroutine()
+	// The watchdogs of the tests before this one end a second after their
+	// games' last calls: wait for them, so that the count below is this
+	// test's (one lingering through the loop made it miss by one).
+	for deadline := time.Now().Add(10 * time.Second); watchdogGoroutines() > 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	before, watchedBefore := runtime.NumGoroutine(), watchdogGoroutines()
 	loaded := make([]*Game, n)
 	for i := range loaded {
 		// A script that fails to load leaves no goroutine behind either.
@@ -107,7 +114,7 @@ func TestGameClose(t *testing.T) {
 		loaded[i] = g
 	}
 	during := runtime.NumGoroutine()
-	assert.GreaterOrEqual(t, during, before+n/2, "each game's watchdog runs for a while after its calls")
+	assert.GreaterOrEqual(t, watchdogGoroutines(), watchedBefore+n/2, "each game's watchdog runs for a while after its calls")
 	assert.LessOrEqual(t, during, before+n+2, "no goroutine of a game that failed to load")
 	start := time.Now()
 	for _, g := range loaded {
@@ -140,6 +147,18 @@ func TestGameClose(t *testing.T) {
 	r := g.NewRunner()
 	assert.ErrorIs(t, r.Play(s, "a1"), ErrClosed)
 	r.Close()
+}
+
+// watchdogGoroutines counts the goroutines running a game's watchdog.
+func watchdogGoroutines() int {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return bytes.Count(buf[:n], []byte("watchdog.(*Watchdog).loop("))
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }
 
 // A runner that holds a machine when its game is closed fails its next
