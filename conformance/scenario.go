@@ -629,5 +629,10 @@ func (p *parser) expect(n *yaml.Node) *Expect {
 			e.Vars = p.vars(v)
 		}
 	})
+	if n.Kind == yaml.MappingNode && len(n.Content) == 0 {
+		// Beside tokens to play it would read as a check that is not
+		// there (the schema refuses it everywhere too).
+		p.fail(n, "expect: {} checks nothing: name what to check, or leave it out")
+	}
 	return e
 }
