@@ -219,14 +219,11 @@ func (st *settings) set(o Setting) error {
 			st.playout = -1
 			return nil
 		}
-		n, err := diag.ParseBounded(o.Value, 1, maxPlayout)
-		if errors.Is(err, diag.ErrTooLarge) {
-			return fmt.Errorf("playout=%s: %w", o.Value, err)
-		}
+		n, err := bounded(o, 1, maxPlayout, fmt.Sprintf("end (play to the end) or a whole number of plies from 1 to %d", maxPlayout))
 		if err != nil {
-			return fmt.Errorf("playout=%s: want end (play to the end) or a whole number of plies from 1 to %d", o.Value, maxPlayout)
+			return err
 		}
-		st.playout = int(n)
+		st.playout = n
 	case "eval":
 		switch o.Value {
 		case "script":
@@ -237,36 +234,27 @@ func (st *settings) set(o Setting) error {
 			return fmt.Errorf("eval=%s: want script (the script's evaluate when it has one, the default) or generic", o.Value)
 		}
 	case "minimax":
-		f, err := strconv.ParseFloat(o.Value, 64)
-		if math.IsInf(f, 1) || err == nil && f > 1 {
-			return fmt.Errorf("minimax=%s: %w", o.Value, diag.TooLarge(1))
-		}
-		if err != nil || !(f >= 0) {
-			return fmt.Errorf("minimax=%s: want a weight from 0 (none) to 1", o.Value)
+		f, err := boundedFloat(o, 1, "a weight from 0 (none) to 1")
+		if err != nil {
+			return err
 		}
 		st.minimax = f
 		if f == 0 {
 			st.minimax = -1
 		}
 	case "quiescence":
-		n, err := diag.ParseBounded(o.Value, 0, maxDepth)
-		if errors.Is(err, diag.ErrTooLarge) {
-			return fmt.Errorf("quiescence=%s: %w", o.Value, err)
-		}
+		n, err := bounded(o, 0, maxDepth, fmt.Sprintf("a whole number of plies from 0 (none) to %d", maxDepth))
 		if err != nil {
-			return fmt.Errorf("quiescence=%s: want a whole number of plies from 0 (none) to %d", o.Value, maxDepth)
+			return err
 		}
-		st.quiescence = int(n)
+		st.quiescence = n
 		if n == 0 {
 			st.quiescence = -1
 		}
 	case "c":
-		f, err := strconv.ParseFloat(o.Value, 64)
-		if math.IsInf(f, 1) || err == nil && f > maxC {
-			return fmt.Errorf("c=%s: %w", o.Value, diag.TooLarge(maxC))
-		}
-		if err != nil || !(f >= 0) {
-			return fmt.Errorf("c=%s: want a number from 0 to %d", o.Value, maxC)
+		f, err := boundedFloat(o, maxC, fmt.Sprintf("a number from 0 to %d", maxC))
+		if err != nil {
+			return err
 		}
 		st.c = f
 		if f == 0 {
@@ -299,6 +287,32 @@ var durationSyntax = regexp.MustCompile(`^\+?([0-9]*(\.[0-9]*)?(ns|us|µs|μs|ms
 
 // positive parses a whole number from 1 to limit, refused in the words of
 // the command line's flags (diag.ParseBounded).
+// bounded parses option o as a whole number from lo to hi: past hi its
+// error names the limit, as the flags' do; otherwise it says what the
+// option takes (want).
+func bounded(o Setting, lo, hi int64, want string) (int, error) {
+	n, err := diag.ParseBounded(o.Value, lo, hi)
+	if errors.Is(err, diag.ErrTooLarge) {
+		return 0, fmt.Errorf("%s=%s: %w", o.Key, o.Value, err)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%s=%s: want %s", o.Key, o.Value, want)
+	}
+	return int(n), nil
+}
+
+// boundedFloat parses option o as a number from 0 to hi, as bounded does.
+func boundedFloat(o Setting, hi float64, want string) (float64, error) {
+	f, err := strconv.ParseFloat(o.Value, 64)
+	if math.IsInf(f, 1) || err == nil && f > hi {
+		return 0, fmt.Errorf("%s=%s: %w", o.Key, o.Value, diag.TooLarge(hi))
+	}
+	if err != nil || !(f >= 0) {
+		return 0, fmt.Errorf("%s=%s: want %s", o.Key, o.Value, want)
+	}
+	return f, nil
+}
+
 func positive(o Setting, dst *int, limit int) error {
 	n, err := diag.ParseBounded(o.Value, 1, int64(limit))
 	if err != nil {

@@ -1,14 +1,11 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -222,14 +219,11 @@ func TestBrowserFormRefusalDetailed(t *testing.T) {
 	ts := newTestServer(t, newMemStore(), WithDefaultGame("tsoro"))
 	b := newBrowser(t, ts.http.URL)
 	tb := b.tabFor(t)
-	tb.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `{ const f = window.fetch;
+	tb.do(beforeLoad(`{ const f = window.fetch;
 			window.fetch = (u, i) => {
 				if (i && i.method === "POST" && String(u).endsWith("/api/games")) { const b = JSON.parse(i.body); b.clock = { initial: "0.01", increment: "0" }; i = { ...i, body: JSON.stringify(b) }; }
 				return f(u, i);
-			}; }`})
-		return err
-	}), chromedp.Navigate(ts.http.URL+"/"))
+			}; }`), chromedp.Navigate(ts.http.URL+"/"))
 	tb.waitFor(`document.querySelector('#ng-variants input[value="4x8"]') !== null`)
 	tb.click("#ng-start")
 	tb.waitFor(`!document.getElementById("error").hidden`)

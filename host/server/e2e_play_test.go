@@ -12,7 +12,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -642,11 +641,8 @@ func TestBrowserPlainLabels(t *testing.T) {
 		t.Run(size.name, func(t *testing.T) {
 			// The front page whose question for the computers is never answered.
 			tb := b.tabFor(t)
-			tb.do(size.emulate(), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-				_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `{ const f = window.fetch;
-					window.fetch = (u, i) => String(u).includes("/computers") ? new Promise(() => {}) : f(u, i); }`})
-				return err
-			}), chromedp.Navigate(ts.http.URL+"/"))
+			tb.do(size.emulate(), beforeLoad(`{ const f = window.fetch;
+					window.fetch = (u, i) => String(u).includes("/computers") ? new Promise(() => {}) : f(u, i); }`), chromedp.Navigate(ts.http.URL+"/"))
 			tb.waitFor(`document.querySelectorAll('[data-seat="2"] option[data-computer]').length > 0`)
 			names := tb.eval(`[...document.querySelectorAll("option[data-computer]")].map((o) => o.textContent).join("; ")`)
 			for _, code := range []string{"mcts", "alphabeta", "greedy", "(random)", "(perfect)"} {
@@ -717,14 +713,11 @@ func TestBrowserStaleMoveSaid(t *testing.T) {
 		t.Run(size.name, func(t *testing.T) {
 			g := ts.create(`{"game": "kalah", "seats": ["human", "random"]}`)
 			tb := b.tabFor(t)
-			tb.do(size.emulate(), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-				_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `{ const f = window.fetch;
+			tb.do(size.emulate(), beforeLoad(`{ const f = window.fetch;
 					window.fetch = (u, i) => {
 						if (i && i.body && String(u).includes("/move")) { const b = JSON.parse(i.body); b.ply = 7; i = { ...i, body: JSON.stringify(b) }; }
 						return f(u, i);
-					}; }`})
-				return err
-			}), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
+					}; }`), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
 			tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
 			tb.click(`#board .site.target`)
 			tb.waitFor(`!document.getElementById("error").hidden`)
@@ -759,11 +752,7 @@ func TestBrowserProposalPendingSaid(t *testing.T) {
 				s1, s2 := ts.both(g)
 				ts.play(g.ID, []string{s1, s2}, "b2", "c1")
 				tb := b.tabFor(t)
-				tb.do(size.emulate(), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-					_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-						Source: `window.EventSource = class { addEventListener() {} close() {} };`})
-					return err
-				}), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
+				tb.do(size.emulate(), beforeLoad(`window.EventSource = class { addEventListener() {} close() {} };`), chromedp.Navigate(ts.http.URL+g.Seats[0].URL))
 				tb.waitFor(fmt.Sprintf(`document.querySelector('#around button[data-action=%q]') !== null`, c.ask))
 				status, _, body := ts.post("/api/games/"+g.ID+"/"+c.other, map[string]any{"seat": s2, "ply": 2})
 				require.Equal(t, http.StatusOK, status, body)

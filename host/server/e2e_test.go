@@ -152,6 +152,16 @@ func (tb *tab) do(actions ...chromedp.Action[chromedp.Void]) {
 	require.NoError(tb.t, chromedp.Do(tb.ctx, actions...))
 }
 
+// beforeLoad runs script in every document the tab loads from then on,
+// before the page's own scripts: a test's stand-in for window.fetch or
+// EventSource.
+func beforeLoad(script string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+		return err
+	})
+}
+
 func (tb *tab) eval(js string) string {
 	tb.t.Helper()
 	s, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](js))
