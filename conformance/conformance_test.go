@@ -146,7 +146,9 @@ func TestMalformedFiles(t *testing.T) {
 		{"an empty expectation beside a token", "game: kalah\nscenarios: [{name: x, rule: K, steps: [{play: [a3], expect: {}}]}]\n", "case.yaml:2:61: expect: {} checks nothing"},
 		{"play: [] alone", "game: kalah\nscenarios: [{name: x, rule: K, steps: [{play: []}]}]\n", "case.yaml:2:40: a step needs a token to play, a reject or an expectation"},
 		{"a syntax error on the first line", "game: a: b\nscenarios: []\n", "case.yaml:1: YAML syntax: mapping values are not allowed in this context"},
-		{"a broken second document", "game: kalah\nscenarios: [{name: x, rule: K, play: [a1]}]\n---\n: [ bad\n", "case.yaml:3: YAML syntax: did not find expected key"},
+		{"a broken second document", "game: kalah\nscenarios: [{name: x, rule: K, play: [a1]}]\n---\n: [ bad\n", "case.yaml:4: YAML syntax: did not find expected key"},
+		// yaml.v3 gives the line the sequence began on, counted from 0 (2).
+		{"a key indented wrongly", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: [a1]\n   expect: {to_move: 2}\n", "case.yaml:6: YAML syntax: did not find expected '-' indicator"},
 		{"an alias of no anchor", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: *p\n", "case.yaml:5:11: YAML: the alias *p names no anchor (&p) before it"},
 		{"more parameters than a game has", "game: kalah\nparams: {" + strings.Repeat("p: 1, ", 64) + "q: 1}\nscenarios: [{name: x, rule: K, play: [a1]}]\n", "case.yaml:2:9: params: at most 64 parameters, got 65"},
 		{"more variants than the bound", "game: kalah\nscenarios: [{name: x, rule: K, play: [a1], variant: [" + strings.Repeat("three, ", 64) + "six]}]\n", "case.yaml:2:53: variant: at most 64 variants, got 65"},

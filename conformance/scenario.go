@@ -229,6 +229,11 @@ func (p *parser) yamlError(src []byte, err error) error {
 	msg := err.Error()
 	pos := host.Pos{File: p.file}
 	if _, e := fmt.Sscanf(msg, "yaml: line %d:", &pos.Line); e == nil {
+		// yaml.v3's line is where the broken construct began, often one
+		// early: the line of the error is found in src.
+		if line, ok := diag.YAMLSyntaxLine(src, msg); ok {
+			pos.Line = line
+		}
 		if i := strings.Index(msg[6:], ":"); i >= 0 {
 			msg = "YAML syntax:" + msg[6+i+1:]
 		}

@@ -2,9 +2,13 @@ package diag
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
 )
 
 // BadYAMLText finds the first byte sequence of src that a YAML file may
@@ -54,4 +58,90 @@ func PlaceYAMLError(src []byte, msg string) (line, col int, what string, ok bool
 		return 0, 0, what, true
 	}
 	return 1, 0, "YAML syntax: " + rest, true
+}
+
+// YAMLSyntaxLine returns the line (from 1) of src that yaml.v3's syntax
+// error msg ("yaml: line N: what", from decoding src's documents into
+// nodes) is about; ok is false when msg gives no line.
+//
+// yaml.v3 reports the line where the construct the error is in began,
+// and for most errors counts it from 0: a key indented wrongly on line 15
+// of a mapping that began on line 7 is reported on line 6, a flow mapping
+// left open on line 12 on line 11. The line returned is the first one
+// after which the text already fails as the whole does: the text up to
+// each line is decoded, from yaml.v3's line on, one line at a time while
+// that stays cheap and then by halves (the errors of text cut short
+// begin where the whole text's do).
+func YAMLSyntaxLine(src []byte, msg string) (line int, ok bool) {
+	var reported int
+	if _, err := fmt.Sscanf(msg, "yaml: line %d:", &reported); err != nil || reported < 0 {
+		return 0, false
+	}
+	ends := lineEnds(src)
+	fails := func(n int) bool {
+		err := decodeYAML(src[:ends[n-1]])
+		return err != nil && err.Error() == msg
+	}
+	last := len(ends)
+	lo := max(reported, 1) // the error is on this line or after it
+	if lo > last || !fails(last) {
+		return min(max(reported, 1), max(last, 1)), true
+	}
+	// One line at a time, for at most 64 lines and 4 MB decoded.
+	budget := 4 << 20
+	for n := lo; n < last && n < lo+64 && budget > 0; n++ {
+		if fails(n) {
+			return n, true
+		}
+		budget -= ends[n-1]
+		lo = n + 1
+	}
+	// By halves: the first line in [lo, last] after which it fails.
+	hi := last
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return hi, true
+}
+
+// lineEnds returns the offset just past each line of src (its line
+// break included: "\n", "\r\n" or "\r"); a last line without a break
+// ends at len(src).
+func lineEnds(src []byte) []int {
+	var ends []int
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			ends = append(ends, i+1)
+		case '\n':
+			ends = append(ends, i+1)
+		}
+	}
+	if len(ends) == 0 || ends[len(ends)-1] < len(src) {
+		ends = append(ends, len(src))
+	}
+	return ends
+}
+
+// decodeYAML decodes every document of src into nodes, returning the
+// first error.
+func decodeYAML(src []byte) error {
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	for {
+		var n yaml.Node
+		if err := dec.Decode(&n); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package diag
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,4 +32,66 @@ func TestPlaceYAMLError(t *testing.T) {
 			assert.Equal(t, c.what, what)
 		})
 	}
+}
+
+// A syntax error is placed on the line it is about, where yaml.v3 gives
+// the line its construct began on, counted from 0 for most errors.
+func TestYAMLSyntaxLine(t *testing.T) {
+	long := "top:\n  a: 1\n" + strings.Repeat("  k: v\n", 300) + " b: 2\n"
+	for _, c := range []struct {
+		name, src string
+		line      int
+	}{
+		{"a key indented wrongly below its mapping", "v:\n  a:\n    x: 1\n  b:\n    x: 2\n   y: 3\n", 6},
+		{"a flow mapping left open", "v:\n  a: {x: 1\n  b: 2\n", 2},
+		{"a flow sequence left open", "v:\n  a: [1, 2\n  b: 2\n", 2},
+		{"text after a quoted scalar", "v:\n  a: 1\n  b: \"x\" y\n  c: 2\n", 3},
+		{"a tab as indentation", "v:\n\ta: 1\n", 2},
+		{"a flow mapping over two lines, then an error", "v: {a: 1,\n  b: 2}\nw: [1\nx: 2\n", 3},
+		{"in the second document", "a: 1\n---\nb:\n  c: 1\n d: 2\n", 5},
+		{"Windows line ends", "v:\r\n  a:\r\n    x: 1\r\n   y: 3\r\n", 4},
+		{"old Mac line ends", "v:\r  a:\r    x: 1\r   y: 3\r", 4},
+		{"far below its mapping (found by halves)", long, 303},
+		{"on the last line, without a line end", "v:\n  a: 1\n b: 2", 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := decodeYAML([]byte(c.src))
+			if !assert.Error(t, err) {
+				return
+			}
+			line, ok := YAMLSyntaxLine([]byte(c.src), err.Error())
+			assert.True(t, ok)
+			assert.Equal(t, c.line, line, "yaml.v3 said %q", err)
+		})
+	}
+	_, ok := YAMLSyntaxLine([]byte("x\n"), "yaml: unknown anchor 'q' referenced")
+	assert.False(t, ok, "an error without a line")
+}
+
+// FuzzYAMLSyntaxLine checks that the line found for any text's syntax
+// error is one of its lines, at or after yaml.v3's own.
+func FuzzYAMLSyntaxLine(f *testing.F) {
+	f.Add("v:\n  a:\n    x: 1\n   y: 3\n")
+	f.Add("v: {a: 1,\n  b: 2}\nw: [1\n")
+	f.Add("a: 1\n---\nb:\n  c: 1\n d: 2\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			return
+		}
+		err := decodeYAML([]byte(src))
+		if err == nil {
+			return
+		}
+		var reported int
+		if _, e := fmt.Sscanf(err.Error(), "yaml: line %d:", &reported); e != nil {
+			return
+		}
+		line, ok := YAMLSyntaxLine([]byte(src), err.Error())
+		if !ok {
+			t.Fatalf("no line for %q", err)
+		}
+		if n := len(lineEnds([]byte(src))); line < 1 || line > max(n, reported, 1) {
+			t.Fatalf("line %d of %d lines for %q", line, n, err)
+		}
+	})
 }

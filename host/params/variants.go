@@ -218,13 +218,22 @@ func NodePos(file string, n *yaml.Node) diag.Pos {
 	return p
 }
 
-// YAMLErrorIn is YAMLError for the text src that was parsed: an error
+// YAMLErrorIn is YAMLError for the text src that was parsed: a syntax
+// error is placed on the line of src it is about (yaml.v3 gives the line
+// where the broken construct began, often one early), and an error
 // yaml.v3 gives without a line (invalid UTF-8, a control character, an
 // alias of no anchor, any error on the first line) is placed in src, and
 // says what it is.
 func YAMLErrorIn(file string, src []byte, err error) error {
 	ye := YAMLError(file, err)
 	var ce *diag.ConfigError
+	if errors.As(ye, &ce) && ce.Pos.Line > 0 {
+		// yaml.v3's line is where the broken construct began, often
+		// one early: the line of the error is found in src.
+		if line, ok := diag.YAMLSyntaxLine(src, err.Error()); ok {
+			ce.Pos.Line = line
+		}
+	}
 	if errors.As(ye, &ce) && ce.Pos.Line == 0 {
 		if line, col, what, ok := diag.BadYAMLText(src); ok {
 			return &diag.ConfigError{Pos: diag.Pos{File: file, Line: line, Col: col}, Msg: "YAML: " + what, Err: err}

@@ -122,6 +122,11 @@ func TestParseRefusesLostText(t *testing.T) {
 			"v.yaml:3:1: a variants file holds one YAML document: this second one would be left unread"},
 		{"a broken second document", "variants:\n  big: {params: {holes: 6}}\n---\nvariants: [\n",
 			"v.yaml:4: YAML syntax"},
+		// yaml.v3 gives the lines the constructs began on, counted from 0.
+		{"a key indented wrongly", "variants:\n  big:\n    params: {holes: 6}\n  small:\n    params: {holes: 4}\n   description: x\n",
+			"v.yaml:6: YAML syntax: did not find expected key"},
+		{"a flow mapping left open", "variants:\n  big:\n    params: {holes: 6\n  small: {}\n",
+			"v.yaml:3: YAML syntax: did not find expected ',' or '}'"},
 		{"a NUL byte", "variants:\n  big: {params: {holes: 6}}\n  x\x00: 1\n",
 			"v.yaml:3:4: YAML: the character U+0000, which a YAML file may not hold"},
 		{"an escape character", "variants:\n  big:\n    description: \x1b]0;title\x07\n",
