@@ -159,6 +159,12 @@ func FuzzCompileScript(f *testing.F) {
 			if !errors.As(err, &se) {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
+			// The place named is in the script (whose lines end as
+			// gopher-lua ends them: "\n", "\r\n" or "\r").
+			lines := bytes.Count(src, []byte("\n")) + bytes.Count(src, []byte("\r")) - bytes.Count(src, []byte("\r\n")) + 1
+			if se.Pos.Line < 0 || se.Pos.Line > lines || se.Pos.Col < 0 {
+				t.Fatalf("%v: the script has %d lines", err, lines)
+			}
 		}
 	})
 }
