@@ -7,6 +7,9 @@
 // silently. Run plays each scenario against games from a host.Library and
 // returns a Report: per scenario, passed, failed (with the step, the first
 // differing field, and the expected and actual values, boards side by side)
-// or errored. The format is documented in docs/scenarios.md and described
-// for editors by scenario.schema.json.
+// or errored. RunContext bounds a run by a context: a run stopped by its
+// time limit or by an interrupt stops the script call in progress and
+// reports the scenarios it stopped or did not start as errors, never as
+// passes. The format is documented in docs/scenarios.md and described for
+// editors by scenario.schema.json.
 package conformance

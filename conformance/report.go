@@ -14,7 +14,8 @@ import (
 // WriteText writes the report for people: every failure and error with its
 // place and details, passes too when verbose, then the summary line. A game
 // that does not load is written once, at its first scenario, with the number
-// of other scenarios that could not run for the same error.
+// of other scenarios that could not run for the same error; so are the
+// scenarios a stopped run did not start (see Suite.RunContext).
 //
 // Every line is written with its control characters escaped (diag.EscapeControls):
 // a file's path, or a game's message, is shown, never run by the terminal.
@@ -22,7 +23,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 	w = escaping{w}
 	repeats := map[string]int{}
 	for _, res := range r.Results {
-		if res.loadError() {
+		if res.grouped() {
 			repeats[res.Error]++
 		}
 	}
@@ -31,7 +32,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 		if res.Status == Passed && !verbose {
 			continue
 		}
-		if res.loadError() {
+		if res.grouped() {
 			if written[res.Error] {
 				continue
 			}
@@ -44,8 +45,13 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 		for _, l := range res.explain() {
 			fmt.Fprintln(w, "    "+l)
 		}
-		if n := repeats[res.Error] - 1; res.loadError() && n > 0 {
+		n := repeats[res.Error] - 1
+		switch {
+		case n <= 0:
+		case res.loadError():
 			fmt.Fprintf(w, "    (the same error in %d more %s)\n", n, map[bool]string{true: "scenario", false: "scenarios"}[n == 1])
+		case res.notRun():
+			fmt.Fprintf(w, "    (and %d more %s not run)\n", n, map[bool]string{true: "scenario", false: "scenarios"}[n == 1])
 		}
 	}
 	fmt.Fprintln(w, r.Summary())
@@ -56,6 +62,15 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 func (res Result) loadError() bool {
 	return res.Status == Errored && strings.HasPrefix(res.Error, loadingPrefix)
 }
+
+// notRun tells whether a stopped run did not start the scenario.
+func (res Result) notRun() bool {
+	return res.stopped() && strings.HasSuffix(res.Error, notRunSuffix)
+}
+
+// grouped tells whether the result is written once for all the results
+// with the same error: a game that did not load, a scenario not run.
+func (res Result) grouped() bool { return res.loadError() || res.notRun() }
 
 // WriteJSON writes the report as one JSON object.
 func (r *Report) WriteJSON(w io.Writer) error {

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 )
 
 // Status is the outcome of one scenario.
@@ -59,6 +61,10 @@ type Report struct {
 	Passed  int      `json:"passed"`
 	Failed  int      `json:"failed"`
 	Errored int      `json:"errored"`
+
+	// Stopped is why the run's context stopped it before every scenario
+	// had run (see RunContext), e.g. "interrupted"; "" for a whole run.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 func (r *Report) add(res Result) {
@@ -73,12 +79,19 @@ func (r *Report) add(res Result) {
 	}
 }
 
-// OK reports whether every scenario passed and none errored.
-func (r *Report) OK() bool { return r.Failed == 0 && r.Errored == 0 && r.Passed > 0 }
+// OK reports whether every scenario ran and passed and none errored.
+func (r *Report) OK() bool {
+	return r.Failed == 0 && r.Errored == 0 && r.Passed > 0 && r.Stopped == ""
+}
 
-// Summary is the one-line count of the run.
+// Summary is the one-line count of the run, with why it stopped when it
+// did not run to its end.
 func (r *Report) Summary() string {
-	return fmt.Sprintf("%d passed, %d failed, %d errored", r.Passed, r.Failed, r.Errored)
+	sum := fmt.Sprintf("%d passed, %d failed, %d errored", r.Passed, r.Failed, r.Errored)
+	if r.Stopped != "" {
+		sum += "; stopped: " + r.Stopped
+	}
+	return sum
 }
 
 // Suite runs scenarios against the games of a library. It loads each
@@ -106,8 +119,20 @@ func NewSuite(lib *host.Library) *Suite {
 }
 
 // Run runs the scenarios of the files and adds an errored result for each
-// file error (as returned by LoadFiles).
+// file error (as returned by LoadFiles). It is RunContext without a
+// context: nothing but the scripts' per-call budgets bounds it.
 func (r *Suite) Run(files []*File, fileErrs []error) *Report {
+	return r.RunContext(context.Background(), files, fileErrs)
+}
+
+// RunContext is Run, stopped when ctx is done: the script call in
+// progress stops between two instructions (see host.Runner.SetContext),
+// its scenario errs with "stopped: " and the reason (diag.StopReason: the
+// text of ctx's cause, e.g. "interrupted"), every scenario after it errs
+// with "stopped: REASON (not run)", and the report's Stopped holds the
+// reason. A stopped run is never OK. The scenarios that ran before keep
+// their results.
+func (r *Suite) RunContext(ctx context.Context, files []*File, fileErrs []error) *Report {
 	rep := &Report{}
 	for _, err := range fileErrs {
 		res := Result{Status: Errored, Error: err.Error()}
@@ -119,13 +144,57 @@ func (r *Suite) Run(files []*File, fileErrs []error) *Report {
 	}
 	for _, f := range files {
 		for _, s := range f.Scenarios {
-			rep.add(r.RunScenario(s))
+			if reason := diag.StopReason(ctx); reason != "" {
+				rep.Stopped = reason
+				rep.add(notRun(s, reason))
+				continue
+			}
+			res := r.RunScenarioContext(ctx, s)
+			if res.stopped() {
+				rep.Stopped = diag.StopReason(ctx)
+			}
+			rep.add(res)
 		}
 	}
 	return rep
 }
 
-func (r *Suite) game(s *Scenario) (*host.Game, error) {
+// stoppedPrefix starts the error of a scenario the run's context stopped,
+// and notRunSuffix ends it for one that did not start.
+const (
+	stoppedPrefix = "stopped: "
+	notRunSuffix  = " (not run)"
+)
+
+// notRun is the result of a scenario a stopped run did not start.
+func notRun(sc *Scenario, reason string) Result {
+	return Result{File: sc.File, Line: sc.Line, Game: sc.Game, Name: sc.Name, Rules: sc.Rules,
+		Status: Errored, Error: stoppedPrefix + reason + notRunSuffix}
+}
+
+// stopped tells whether the run's context stopped the scenario.
+func (res Result) stopped() bool {
+	return res.Status == Errored && strings.HasPrefix(res.Error, stoppedPrefix)
+}
+
+// stop makes res the result of a scenario the context stopped at its
+// step res.Step, and reports true, when err is the context's: a
+// *host.CanceledError or ctx.Err(). Other errors are the scenario's own.
+func stop(ctx context.Context, err error, res *Result) bool {
+	var ce *host.CanceledError
+	if !errors.As(err, &ce) && (ctx.Err() == nil || !errors.Is(err, ctx.Err())) {
+		return false
+	}
+	reason := diag.StopReason(ctx)
+	if reason == "" {
+		reason = err.Error()
+	}
+	res.Status, res.Error = Errored, stoppedPrefix+reason
+	res.Field, res.Want, res.Got, res.Detail = "", "", "", ""
+	return true
+}
+
+func (r *Suite) game(ctx context.Context, s *Scenario) (*host.Game, error) {
 	var key strings.Builder
 	key.WriteString(s.Game + "|" + strings.Join(s.Variants, ",") + "|")
 	for _, p := range s.Params {
@@ -138,7 +207,15 @@ func (r *Suite) game(s *Scenario) (*host.Game, error) {
 	for _, p := range s.Params {
 		opts = append(opts, host.WithOverride(host.Override{Name: p.Name, Value: p.Value, Source: fmt.Sprintf("%s:%d: params", s.File, p.Line)}))
 	}
-	g, err := r.lib.Load(s.Game, opts...)
+	g, err := r.lib.LoadContext(ctx, s.Game, opts...)
+	var ce *host.CanceledError
+	if errors.As(err, &ce) || ctx.Err() != nil {
+		// Stopped, not broken: the next run loads it again.
+		if g != nil {
+			g.Close()
+		}
+		return nil, err
+	}
 	if len(r.order) == maxGames {
 		if old := r.games[r.order[0]]; old.g != nil {
 			old.g.Close()
@@ -164,10 +241,21 @@ func (r *Suite) Close() {
 
 // RunScenario runs one scenario.
 func (r *Suite) RunScenario(sc *Scenario) Result {
+	return r.RunScenarioContext(context.Background(), sc)
+}
+
+// RunScenarioContext runs one scenario, stopped when ctx is done as
+// RunContext says: the result is then an error starting "stopped: ".
+func (r *Suite) RunScenarioContext(ctx context.Context, sc *Scenario) Result {
 	res := Result{File: sc.File, Line: sc.Line, Game: sc.Game, Name: sc.Name, Rules: sc.Rules}
-	g, err := r.game(sc)
+	if reason := diag.StopReason(ctx); reason != "" {
+		return notRun(sc, reason)
+	}
+	g, err := r.game(ctx, sc)
 	if err != nil {
-		res.Status, res.Error = Errored, loadingPrefix+err.Error()
+		if !stop(ctx, err, &res) {
+			res.Status, res.Error = Errored, loadingPrefix+err.Error()
+		}
 		return res
 	}
 	s, line, err := startState(g, sc.Start)
@@ -180,7 +268,11 @@ func (r *Suite) RunScenario(sc *Scenario) Result {
 	}
 	for i, st := range sc.Steps {
 		res.Step, res.StepName = i+1, st.Name
-		if f := runStep(g, s, st, &res); f {
+		if err := ctx.Err(); err != nil {
+			stop(ctx, err, &res)
+			return res
+		}
+		if f := runStep(ctx, g, s, st, &res); f {
 			return res
 		}
 	}
@@ -234,10 +326,14 @@ func diagramLine(d *Diagram, err error) int {
 
 // runStep runs one step; it fills res and returns true when the scenario
 // stops here.
-func runStep(g *host.Game, s *host.State, st *Step, res *Result) bool {
+func runStep(ctx context.Context, g *host.Game, s *host.State, st *Step, res *Result) bool {
 	for _, tok := range st.Play {
-		if err := s.PlayTurn(tok.Text); err != nil {
-			res.Status, res.Line, res.Token = Failed, tok.Line, tok.Text
+		if err := playTurn(ctx, s, tok.Text); err != nil {
+			res.Line, res.Token = tok.Line, tok.Text
+			if stop(ctx, err, res) {
+				return true
+			}
+			res.Status = Failed
 			res.Field, res.Want, res.Got = "play", "the token is legal", err.Error()
 			var ill *host.IllegalMoveError
 			if !errors.As(err, &ill) {
@@ -249,9 +345,12 @@ func runStep(g *host.Game, s *host.State, st *Step, res *Result) bool {
 	}
 	if st.Reject != nil {
 		before, _ := s.MarshalJSON()
-		err := s.PlayTurn(st.Reject.Text)
+		err := playTurn(ctx, s, st.Reject.Text)
 		after, _ := s.MarshalJSON()
 		res.Line, res.Token = st.Reject.Line, st.Reject.Text
+		if err != nil && stop(ctx, err, res) {
+			return true
+		}
 		var ill *host.IllegalMoveError
 		illegal := errors.As(err, &ill)
 		code := host.ErrorCode(err)
@@ -286,6 +385,26 @@ func runStep(g *host.Game, s *host.State, st *Step, res *Result) bool {
 		}
 	}
 	return false
+}
+
+// playTurn is s.PlayTurn(word) with its moves stopped when ctx is done:
+// all the decisions of the word are played, or, when one fails, none.
+func playTurn(ctx context.Context, s *host.State, word string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	moves, err := s.ParseTurn(word)
+	if err != nil {
+		return err
+	}
+	next := s.Clone()
+	for _, m := range moves {
+		if err := next.ApplyContext(ctx, m); err != nil {
+			return err
+		}
+	}
+	s.CopyFrom(next)
+	return nil
 }
 
 func ints(v []int) string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/verify"
 )
 
@@ -43,6 +45,10 @@ file:line where there is one):
                  parameter plays N/10 more
 With --print, what the scripts print (Lua's print) goes to stderr, each
 line after the game's name: a script author's tracing.
+The check stops at --max-time (default 30m) or at Ctrl-C (SIGINT,
+SIGTERM), in the middle of a script's call if need be: the step it stopped
+says "stopped:" and what it did not do, the steps and games after it are
+not checked, and the summary says so.
 The exit status is 0 only when every step of every game is ok.`
 
 // maxShown caps the problems shown per step.
@@ -62,12 +68,13 @@ type gameChecker struct {
 
 // runCheck is `matombo check SCRIPT|DIR`.
 func runCheck(e *env, args []string) int {
-	c := newCLI(e, "check", "SCRIPT|DIR [--games N] [--seed S] [--print]", checkAbout)
+	c := newCLI(e, "check", "SCRIPT|DIR [--games N] [--seed S] [--max-time D] [--print]", checkAbout)
 	games := 200
 	c.fs.Var(countOrDirs{count: &games}, "games", "how many random games `N` to play")
 	c.fs.Var(countOrDirs{count: &games}, "n", "the same as --games `N`")
 	seed := c.uint64Flag("seed", 1, "seed `S` of the first random game; game i uses S+i")
 	printed := c.fs.Bool("print", false, "show what the scripts print (Lua's print), on stderr")
+	maxTime := c.runTimeFlag()
 	pos, status, ok := c.parse(args)
 	if !ok {
 		return status
@@ -93,8 +100,13 @@ func runCheck(e *env, args []string) int {
 		fmt.Fprintln(stdout, note)
 		fmt.Fprintln(stdout)
 	}
-	bad := 0
+	ctx, stop := e.runContext(*maxTime)
+	defer stop()
+	bad, done := 0, 0
 	for i, name := range names {
+		if ctx.Err() != nil {
+			break
+		}
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
@@ -102,12 +114,22 @@ func runCheck(e *env, args []string) int {
 		if *printed {
 			gc.extra = []host.Option{host.WithLog(&lockedWriter{w: e.stderr})}
 		}
-		if !gc.run(stdout) {
+		ok, stopped := gc.run(ctx, stdout)
+		if stopped {
+			break
+		}
+		done++
+		if !ok {
 			bad++
 		}
 	}
 	fmt.Fprintln(stdout)
 	switch {
+	case done < len(names):
+		reason := diag.StopReason(ctx)
+		fmt.Fprintf(stdout, "check: stopped: %s; %d of %s not checked fully (%s)\n", reason, len(names)-done, plural(len(names), "game"), nameList(names[done:]))
+		fmt.Fprintf(e.stderr, "matombo check: stopped: %s\n", oneLine(reason))
+		return exitFail
 	case bad == 0:
 		fmt.Fprintf(stdout, "check: %s, all ok\n", plural(len(names), "game"))
 		return exitOK
@@ -178,11 +200,21 @@ func strayFiles(dir string, names []string) string {
 		strings.Join(stray, " and "), verb, own)
 }
 
+// nameList writes names briefly: "a, b, c" or "a, b, ... and 7 more".
+func nameList(names []string) string {
+	const shown = 8
+	if len(names) <= shown {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s, ... and %d more", strings.Join(names[:shown], ", "), len(names)-shown)
+}
+
 // run checks the game, writing each step as it is done, and returns
-// whether all were ok.
-func (gc *gameChecker) run(w io.Writer) bool {
+// whether all were ok, and whether ctx stopped it (see
+// verify.CheckContext).
+func (gc *gameChecker) run(ctx context.Context, w io.Writer) (ok, stopped bool) {
 	fmt.Fprintf(w, "checking %s\n", gc.name)
-	r := verify.Check(gc.lib, gc.name, verify.CheckOptions{
+	r := verify.CheckContext(ctx, gc.lib, gc.name, verify.CheckOptions{
 		Games:  gc.games,
 		Seed:   gc.seed,
 		File:   gc.file,
@@ -190,11 +222,14 @@ func (gc *gameChecker) run(w io.Writer) bool {
 		Extra:  gc.extra,
 	})
 	verdict := "ok"
-	if !r.OK() {
+	switch {
+	case r.Stopped != "":
+		verdict = "STOPPED"
+	case !r.OK():
 		verdict = "PROBLEMS"
 	}
 	fmt.Fprintf(w, "%s: %s\n", gc.name, verdict)
-	return r.OK()
+	return r.OK(), r.Stopped != ""
 }
 
 // writeStep writes one step: ok, FAIL with its problems, or skipped.

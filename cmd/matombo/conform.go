@@ -22,7 +22,12 @@ the working directory upwards. Arguments are scenario files or folders
 Writes every failure and error with its file:line, the expected and actual
 values (boards side by side), then a summary line; -v lists passes too,
 --json writes the report as one JSON object. The exit status is 0 only when
-every scenario passed.`
+every scenario passed.
+
+The run stops at --max-time (default 30m) or at Ctrl-C (SIGINT, SIGTERM),
+in the middle of a script's call if need be: the report is still written,
+the scenario it stopped and those it did not start are errors ("stopped:
+interrupted", "stopped: ... (not run)"), and the exit status is 1.`
 
 // modulePath is the module of the Matombo repository, to find its
 // conformance/ folder.
@@ -30,11 +35,12 @@ const modulePath = "github.com/matombo/matombo"
 
 // runConform is `matombo conform [SCENARIO_FILE|DIR ...]`.
 func runConform(e *env, args []string) int {
-	c := newCLI(e, "conform", "[SCENARIO_FILE|DIR ...] [--games DIR] [--json] [-v]", conformAbout)
+	c := newCLI(e, "conform", "[SCENARIO_FILE|DIR ...] [--games DIR] [--max-time D] [--json] [-v]", conformAbout)
 	var dirs stringList
 	c.fs.Var(&dirs, "games", "add or override games from the folder `DIR` (repeatable)")
 	asJSON := c.fs.Bool("json", false, "write the report as one JSON object")
 	verbose := c.fs.Bool("v", false, "list the scenarios that pass too")
+	maxTime := c.runTimeFlag()
 	pos, status, ok := c.parse(args)
 	if !ok {
 		return status
@@ -52,9 +58,11 @@ func runConform(e *env, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
+	ctx, stop := e.runContext(*maxTime)
+	defer stop()
 	files, errs := conformance.LoadFiles(pos...)
 	suite := conformance.NewSuite(lib)
-	report := suite.Run(files, errs)
+	report := suite.RunContext(ctx, files, errs)
 	suite.Close()
 	if *asJSON {
 		if err := report.WriteJSON(e.stdout); err != nil {
@@ -65,6 +73,9 @@ func runConform(e *env, args []string) int {
 	}
 	if report.OK() {
 		return exitOK
+	}
+	if report.Stopped != "" {
+		fmt.Fprintf(e.stderr, "matombo conform: stopped: %s\n", oneLine(report.Stopped))
 	}
 	if report.Passed+report.Failed+report.Errored == 0 {
 		fmt.Fprintf(e.stderr, "matombo conform: %s\n", oneLine("no scenarios found in "+strings.Join(pos, ", ")))

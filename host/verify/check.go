@@ -2,6 +2,7 @@ package verify
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 )
 
 // The checks of a whole game (Check): what `matombo check` runs on a
@@ -64,10 +66,17 @@ const (
 type Report struct {
 	Game  string
 	Steps []Step
+
+	// Stopped is why the check's context stopped it (see CheckContext),
+	// "" when every step was taken.
+	Stopped string
 }
 
-// OK reports whether every step passed.
+// OK reports whether every step was taken and passed.
 func (r Report) OK() bool {
+	if r.Stopped != "" {
+		return false
+	}
 	for _, st := range r.Steps {
 		if len(st.Findings) > 0 {
 			return false
@@ -136,11 +145,24 @@ func (c *Config) Options() []host.Option {
 // keep the invariants of Run, with the thorough checks on the first five
 // and a replay of every game on a reloaded script. A step that cannot be
 // taken because the game does not load is marked skipped.
+//
+// It is CheckContext without a context: nothing but the script's per-call
+// budgets bounds it.
 func Check(lib *host.Library, name string, opt CheckOptions) Report {
+	return CheckContext(context.Background(), lib, name, opt)
+}
+
+// CheckContext is Check, stopped when ctx is done: the script call in
+// progress stops between two instructions (see host.Runner.SetContext),
+// the step it was in has a finding "stopped: " and the reason
+// (diag.StopReason: the text of ctx's cause, e.g. "interrupted") saying
+// what was not done, the steps after it are skipped, and the report's
+// Stopped holds the reason. A stopped check is never OK.
+func CheckContext(ctx context.Context, lib *host.Library, name string, opt CheckOptions) Report {
 	if opt.Games <= 0 {
 		opt.Games = 200
 	}
-	c := &gameCheck{lib: lib, name: name, opt: opt}
+	c := &gameCheck{ctx: ctx, lib: lib, name: name, opt: opt}
 	r := Report{Game: name}
 	add := func(st Step) {
 		r.Steps = append(r.Steps, st)
@@ -148,47 +170,109 @@ func Check(lib *host.Library, name string, opt CheckOptions) Report {
 			opt.OnStep(st)
 		}
 	}
+	// skipRest marks the steps after the last one added skipped, and
+	// reports whether there were any.
+	steps := []string{StepLoads, StepVariants, StepParameters, StepOpenings, StepRandomGames}
+	skipRest := func(why string) {
+		for _, name := range steps[len(r.Steps):] {
+			add(Step{Name: name, Skipped: true, Summary: "skipped: " + why})
+		}
+	}
+	stopped := func() bool {
+		reason := c.stop
+		if reason == "" {
+			reason = diag.StopReason(ctx)
+		}
+		if reason == "" {
+			return false
+		}
+		r.Stopped = reason
+		skipRest("stopped: " + reason)
+		return true
+	}
+	if stopped() {
+		return r
+	}
 	g, st := c.loads()
 	add(st)
 	if g == nil {
-		for _, name := range []string{StepVariants, StepParameters, StepOpenings, StepRandomGames} {
-			add(Step{Name: name, Skipped: true, Summary: "skipped: the game does not load"})
+		if !stopped() {
+			skipRest("the game does not load")
 		}
 		return r
 	}
-	variants, st := c.variants(g)
-	add(st)
-	params, st := c.params(g)
-	add(st)
-	configs := slices.Concat([]*Config{{Label: "defaults", Game: g}}, variants)
+	defer g.Close()
+	var configs []*Config
 	defer func() {
 		// Each game holds script machines and a watchdog until closed:
 		// a check of a thousand configurations must not keep them all.
-		for _, cfg := range slices.Concat(configs, params) {
+		for _, cfg := range configs {
 			cfg.Game.Close()
 		}
 	}()
-	add(openings(slices.Concat(configs, params)))
-	add(c.randomGames(configs))
+	variants, st := c.variants(g)
+	configs = append(configs, variants...)
+	add(st)
+	if stopped() {
+		return r
+	}
+	params, st := c.params(g)
+	configs = append(configs, params...)
+	add(st)
+	if stopped() {
+		return r
+	}
+	played := slices.Concat([]*Config{{Label: "defaults", Game: g}}, variants)
+	add(c.openings(slices.Concat(played, params)))
+	if stopped() {
+		return r
+	}
+	add(c.randomGames(played))
+	r.Stopped = c.stop
 	return r
 }
 
 // gameCheck checks one game of a library.
 type gameCheck struct {
+	ctx  context.Context
 	lib  *host.Library
 	name string
 	opt  CheckOptions
+	stop string // why ctx stopped a step, "" while none was
+}
+
+// halted reports whether ctx is done, or err is ctx stopping a call (a
+// *host.CanceledError or ctx's error), and then notes why in c.stop.
+func (c *gameCheck) halted(err error) bool {
+	var ce *host.CanceledError
+	if c.ctx.Err() == nil && !errors.As(err, &ce) {
+		return false
+	}
+	if c.stop = diag.StopReason(c.ctx); c.stop == "" {
+		c.stop = err.Error()
+	}
+	return true
+}
+
+// stopped is the finding of a step the context stopped, with what was
+// not done.
+func (c *gameCheck) stopped(notDone string) Finding {
+	return Finding{Msg: fmt.Sprintf("stopped: %s; %s", c.stop, notDone)}
 }
 
 // load loads the game with opts and the extra options.
 func (c *gameCheck) load(opts ...host.Option) (*host.Game, error) {
-	return c.lib.Load(c.name, slices.Concat(opts, c.opt.Extra)...)
+	return c.lib.LoadContext(c.ctx, c.name, slices.Concat(opts, c.opt.Extra)...)
 }
 
 // loads loads the game with its defaults.
 func (c *gameCheck) loads() (*host.Game, Step) {
 	st := Step{Name: StepLoads}
 	g, err := c.load()
+	if err != nil && c.halted(err) {
+		st.Findings = append(st.Findings, c.stopped("the game was not loaded"))
+		return nil, st
+	}
 	if err != nil {
 		var problems host.Diagnostics
 		if errors.As(err, &problems) {
@@ -239,9 +323,17 @@ func (c *gameCheck) variants(g *host.Game) ([]*Config, Step) {
 	var out []*Config
 	var names []string
 	all := g.Variants()
-	for _, v := range all[:min(len(all), MaxSingleValues)] {
+	tried := all[:min(len(all), MaxSingleValues)]
+	for i, v := range tried {
 		cfg := &Config{Label: "variant " + v.Name, Variant: v.Name}
 		vg, err := c.load(cfg.Options()...)
+		if c.halted(err) {
+			if vg != nil {
+				vg.Close()
+			}
+			st.Findings = append(st.Findings, c.stopped(fmt.Sprintf("%d of %s not loaded", len(tried)-i, plural(len(tried), "variant"))))
+			break
+		}
 		if err != nil {
 			st.Findings = append(st.Findings, Finding{Msg: fmt.Sprintf("variant %s: %s", v.Name, oneLine(err.Error()))})
 			continue
@@ -305,13 +397,21 @@ func (c *gameCheck) params(g *host.Game) ([]*Config, Step) {
 		}
 	}
 	var out []*Config
-	for _, combo := range combos {
+	for i, combo := range combos {
+		if c.halted(nil) {
+			st.Findings = append(st.Findings, c.stopped(fmt.Sprintf("%d of %s not loaded", len(combos)-i, plural(len(combos), "configuration"))))
+			break
+		}
 		var label []string
 		for _, o := range combo {
 			label = append(label, fmt.Sprintf("%s=%v", o.Name, o.Value))
 		}
 		cfg := &Config{Label: strings.Join(label, " "), Overrides: combo}
 		pg, err := c.load(cfg.Options()...)
+		if err != nil && c.halted(err) {
+			st.Findings = append(st.Findings, c.stopped(fmt.Sprintf("%d of %s not loaded", len(combos)-i, plural(len(combos), "configuration"))))
+			break
+		}
 		if err != nil {
 			st.Findings = append(st.Findings, Finding{Msg: fmt.Sprintf("%s: %s", cfg.Label, oneLine(err.Error()))})
 			continue
@@ -349,18 +449,23 @@ func paramText(g *host.Game) string {
 }
 
 // openings checks the opening of every configuration.
-func openings(configs []*Config) Step {
+func (gc *gameCheck) openings(configs []*Config) Step {
 	st := Step{Name: StepOpenings}
 	seen := map[string]bool{}
 	n := 0
-	for _, c := range configs {
+	for i, c := range configs {
 		key := paramText(c.Game)
 		if seen[key] {
 			continue
 		}
+		probs, err := openingProblems(gc.ctx, c.Game)
+		if err != nil && gc.halted(err) {
+			st.Findings = append(st.Findings, gc.stopped(fmt.Sprintf("%d of %s not checked", len(configs)-i, plural(len(configs), "configuration"))))
+			break
+		}
 		seen[key] = true
 		n++
-		for _, p := range OpeningProblems(c.Game) {
+		for _, p := range probs {
 			st.Findings = append(st.Findings, Finding{Config: c, Msg: fmt.Sprintf("(%s) %s", key, p)})
 		}
 	}
@@ -373,6 +478,16 @@ func openings(configs []*Config) Step {
 // token listed twice, empty, with spaces or failing to play, and a diagram
 // or JSON that does not read back.
 func OpeningProblems(g *host.Game) []string {
+	out, _ := openingProblems(context.Background(), g)
+	return out
+}
+
+// openingProblems is OpeningProblems, stopped when ctx is done: err is
+// then ctx stopping a call, and the problems are those found before.
+func openingProblems(ctx context.Context, g *host.Game) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var out []string
 	s := g.Start()
 	legal := s.Legal()
@@ -404,12 +519,17 @@ func OpeningProblems(g *host.Game) []string {
 		if t == "" || strings.ContainsAny(t, " \t\r\n") {
 			out = append(out, fmt.Sprintf("the legal token %q is empty or has spaces", t))
 		}
-		if err := s.Clone().Play(t); err != nil {
+		err := s.Clone().PlayContext(ctx, t)
+		var ce *host.CanceledError
+		if errors.As(err, &ce) {
+			return out, err
+		}
+		if err != nil {
 			out = append(out, fmt.Sprintf("the legal token %q fails: %v", t, err))
 		}
 	}
 	out = append(out, diagramProblems(g, s)...)
-	return append(out, jsonProblems(g, s)...)
+	return append(out, jsonProblems(g, s)...), nil
 }
 
 // outcomeText describes how a game ended.
@@ -475,8 +595,12 @@ func (c *gameCheck) randomGames(configs []*Config) Step {
 			n = max(1, c.opt.Games/10)
 			extra++
 		}
+		if c.halted(nil) {
+			st.Findings = append(st.Findings, c.stopped(fmt.Sprintf("%d of %s not played", len(configs)-i, plural(len(configs), "configuration"))))
+			break
+		}
 		opts := cfg.Options()
-		stats, probs := Run(cfg.Game, Options{
+		stats, probs := RunContext(c.ctx, cfg.Game, Options{
 			Games:         n,
 			Seed:          c.opt.Seed,
 			Thorough:      true,
@@ -486,6 +610,13 @@ func (c *gameCheck) randomGames(configs []*Config) Step {
 			Reload:        func() (*host.Game, error) { return c.load(opts...) },
 		})
 		st.Findings = append(st.Findings, findings(cfg, probs)...)
+		if stats.Stopped != "" {
+			c.stop = stats.Stopped
+			if rest := len(configs) - i - 1; rest > 0 {
+				st.Findings = append(st.Findings, c.stopped(fmt.Sprintf("%s more not played", plural(rest, "configuration"))))
+			}
+			break
+		}
 		if i == 0 {
 			limit := cfg.Game.MaxPlies()
 			if limit <= 0 {

@@ -9,11 +9,15 @@
 // every state, and games that end.
 //
 // It is what `matombo check` runs on a script, and what the project's
-// reliability tests run on every shipped game and variant.
+// reliability tests run on every shipped game and variant. RunContext and
+// CheckContext bound a run by a context: a run stopped by its time limit
+// or an interrupt stops the script call in progress and says what it did
+// not do, never passing.
 package verify
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -21,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 )
 
 // Options of a verification run. The zero value plays 100 games with the
@@ -86,10 +91,28 @@ type Stats struct {
 	Wins       []int // per player, index 0 for Player 1
 	Draws      int
 	Checked    int // moves checked thoroughly
+
+	// Stopped is why the run's context stopped it (see RunContext), ""
+	// when every game was played. The last problem then says where.
+	Stopped string
 }
 
 // Run plays the games and returns what it saw and the problems it found.
+// It is RunContext without a context: nothing but the script's per-call
+// budgets bounds it.
 func Run(g *host.Game, opt Options) (Stats, []Problem) {
+	return RunContext(context.Background(), g, opt)
+}
+
+// RunContext is Run, stopped when ctx is done: the script call in
+// progress stops between two instructions (see host.Runner.SetContext),
+// the game it was in is not counted, and the last problem is the stop:
+// "stopped: " and the reason (diag.StopReason: the text of ctx's cause,
+// e.g. "interrupted"), with the seed and ply of the game it stopped and
+// how many games were not played. Stats.Stopped holds the reason. A
+// Reload given in opt runs without ctx: make it load with ctx
+// (host.Library.LoadContext).
+func RunContext(ctx context.Context, g *host.Game, opt Options) (Stats, []Problem) {
 	if opt.Games <= 0 {
 		opt.Games = 100
 	}
@@ -107,10 +130,23 @@ func Run(g *host.Game, opt Options) (Stats, []Problem) {
 	}
 	st := Stats{Wins: make([]int, g.Players())}
 	var probs []Problem
+	var stop *Problem
 	for i := 0; i < opt.Games && len(probs) < opt.MaxProblems; i++ {
 		seed := opt.Seed + uint64(i)
-		c := &checker{g: g, opt: opt, seed: seed, thorough: opt.Thorough && i < opt.ThoroughGames}
+		if reason := diag.StopReason(ctx); reason != "" {
+			st.Stopped = reason
+			stop = &Problem{Seed: seed, Msg: fmt.Sprintf("stopped: %s, before this game; %s not played", reason, plural(opt.Games-i, "game"))}
+			break
+		}
+		c := &checker{ctx: ctx, g: g, opt: opt, seed: seed, thorough: opt.Thorough && i < opt.ThoroughGames}
 		c.game()
+		if c.stopped {
+			probs = append(probs, c.probs...) // found before the stop
+			st.Stopped = diag.StopReason(ctx)
+			stop = &Problem{Seed: seed, Ply: len(c.record), Record: c.record,
+				Msg: fmt.Sprintf("stopped: %s, in this game; %s not played", st.Stopped, plural(opt.Games-i, "game"))}
+			break
+		}
 		st.Games++
 		st.Plies += len(c.record)
 		st.Checked += c.checked
@@ -128,6 +164,9 @@ func Run(g *host.Game, opt Options) (Stats, []Problem) {
 	}
 	if len(probs) > opt.MaxProblems {
 		probs = probs[:opt.MaxProblems]
+	}
+	if stop != nil {
+		probs = append(probs, *stop)
 	}
 	return st, probs
 }
@@ -148,8 +187,11 @@ type plyHash struct {
 }
 
 type checker struct {
+	ctx      context.Context
+	stopped  bool      // ctx stopped the game
 	pending  []Problem // script failures found on copies, see scriptFailure
 	g        *host.Game
+	r        *host.Runner
 	opt      Options
 	seed     uint64
 	thorough bool
@@ -180,7 +222,9 @@ func (c *checker) game() {
 	defer c.flushPending()
 	r := c.g.NewRunner()
 	defer r.Close()
+	r.SetContext(c.ctx)
 	r.Record(true)
+	c.r = r
 	s := c.g.Start()
 	before := s.Clone()
 	c.total = total(s)
@@ -191,6 +235,10 @@ func (c *checker) game() {
 		c.hashes = append(c.hashes, plyHash{0, jsonHash(s)})
 	}
 	for !s.Over() {
+		if err := c.ctx.Err(); err != nil {
+			c.halt(err)
+			return
+		}
 		if len(c.record) >= c.opt.MaxPlies {
 			c.fail("the game did not end within %d plies", c.opt.MaxPlies)
 			break
@@ -203,6 +251,9 @@ func (c *checker) game() {
 		tok := c.g.Token(m)
 		before.CopyFrom(s)
 		if err := r.Apply(s, m); err != nil {
+			if c.halt(err) {
+				return
+			}
 			if !c.scriptFailure(tok, err, true) {
 				c.fail("the legal token %q failed: %v", tok, err)
 			}
@@ -223,6 +274,17 @@ func (c *checker) game() {
 	if c.opt.Replay {
 		c.replay()
 	}
+}
+
+// halt reports whether err is the run's context stopping a call (a
+// *host.CanceledError, or the context's own error), and marks the game
+// stopped when it is.
+func (c *checker) halt(err error) bool {
+	var ce *host.CanceledError
+	if errors.As(err, &ce) || (c.ctx.Err() != nil && errors.Is(err, c.ctx.Err())) {
+		c.stopped = true
+	}
+	return c.stopped
 }
 
 func total(s *host.State) int {
@@ -284,10 +346,10 @@ func (c *checker) state(s *host.State) bool {
 	if s.ToMove() < 1 || s.ToMove() > g.Players() {
 		c.fail("to_move is %d", s.ToMove())
 	}
-	if _, err := s.Score(); err != nil {
+	if _, err := c.r.Score(s, nil); err != nil && !c.halt(err) {
 		c.fail("the score of the position fails: %v", err)
 	}
-	return len(c.probs) == before
+	return len(c.probs) == before && !c.stopped
 }
 
 // deep runs the thorough checks on s without changing it.
@@ -298,7 +360,11 @@ func (c *checker) deep(s *host.State, rng *rand.Rand) bool {
 	legal := s.Legal()
 	for _, t := range legal {
 		cp := s.Clone()
-		if err := cp.Play(t); err != nil && !c.scriptFailure(t, err, false) {
+		err := cp.PlayContext(c.ctx, t)
+		if err != nil && c.halt(err) {
+			return false
+		}
+		if err != nil && !c.scriptFailure(t, err, false) {
 			c.fail("legal token %q is refused: %v", t, err)
 		}
 	}
@@ -306,9 +372,11 @@ func (c *checker) deep(s *host.State, rng *rand.Rand) bool {
 		c.fail("playing on copies changed the original")
 	}
 	for _, t := range nearMisses(c.g, legal, rng) {
-		err := s.Play(t)
+		err := s.PlayContext(c.ctx, t)
 		var ill *host.IllegalMoveError
 		switch {
+		case err != nil && c.halt(err):
+			return false
 		case err == nil:
 			c.fail("token %q is not in the legal list (%s) but was accepted", t, strings.Join(legal, " "))
 			return false
@@ -425,6 +493,9 @@ func (c *checker) replay() {
 	if c.opt.Reload != nil {
 		fresh, err := c.opt.Reload()
 		if err != nil {
+			if c.halt(err) {
+				return
+			}
 			c.fail("reloading the game for the replay: %v", err)
 			return
 		}
@@ -439,9 +510,13 @@ func (c *checker) replay() {
 	next := 1 // the hash the replay compares next
 	r := g.NewRunner()
 	defer r.Close()
+	r.SetContext(c.ctx)
 	r.Record(true)
 	for i, t := range c.record {
 		if err := r.Play(s, t); err != nil {
+			if c.halt(err) {
+				return
+			}
 			c.fail("replay: token %d %q failed: %v", i+1, t, err)
 			return
 		}

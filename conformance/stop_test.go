@@ -1,0 +1,186 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/matombo/matombo/host"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// burnerScript is a stand-in game whose play spends most of its step
+// budget (about 1.2 of the default 2 million steps) and never ends the
+// game: a scenario of many tokens against it runs for minutes.
+const burnerScript = `local m = matombo
+m.declare { name = "burner" }
+m.board { rows = { "a" }, columns = 2 }
+local K = m.move("k", "{1}")
+return {
+  setup = function() m.set_count("a1", 1) end,
+  legal = function(p) m.emit(K, "a1") end,
+  play = function(p)
+    local x = 0
+    for i = 1, 600000 do x = x + 1 end
+  end,
+}
+`
+
+// runawayScript is a stand-in game whose play never returns.
+const runawayScript = `local m = matombo
+m.declare { name = "runaway" }
+m.board { rows = { "a" }, columns = 2 }
+local K = m.move("k", "{1}")
+return {
+  setup = function() m.set_count("a1", 1) end,
+  legal = function(p) m.emit(K, "a1") end,
+  play = function(p) while true do end end,
+}
+`
+
+// standInLibrary is a library of the stand-in game NAME with script src.
+func standInLibrary(t *testing.T, name, src string) *host.Library {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, name), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name, name+".lua"), []byte(src), 0o644))
+	lib := host.NewLibrary()
+	require.NoError(t, lib.AddDir(dir))
+	return lib
+}
+
+// burnerScenarios writes a file of n scenarios of the burner game, each
+// playing 20 tokens, and loads it.
+func burnerScenarios(t *testing.T, n int) []*File {
+	t.Helper()
+	var src strings.Builder
+	src.WriteString("game: burner\nscenarios:\n")
+	tokens := strings.TrimSuffix(strings.Repeat("a1, ", 20), ", ")
+	for i := range n {
+		fmt.Fprintf(&src, "  - name: scenario %d\n    rule: B\n    play: [%s]\n    expect: {legal: [a1]}\n", i+1, tokens)
+	}
+	path := filepath.Join(t.TempDir(), "burner.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(src.String()), 0o644))
+	files, errs := LoadFiles(path)
+	require.Empty(t, errs)
+	return files
+}
+
+// A run whose context is done stops: the scenario in progress and every
+// later one err with "stopped: " and the reason, the report says why it
+// stopped, and it is never OK. Timing is measured by behaviour: unstopped,
+// the run would take minutes (hours under the race detector); stopped, it
+// ends within the generous bound however busy the machine is.
+func TestRunContextStops(t *testing.T) {
+	const scenarios = 100
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	interrupted, interrupt := context.WithCancelCause(context.Background())
+	interrupt(errors.New("interrupted"))
+	tests := []struct {
+		name   string
+		ctx    func() (context.Context, context.CancelFunc)
+		reason string
+		ranAny bool // some scenario may have started before the stop
+	}{
+		{"canceled before the run", func() (context.Context, context.CancelFunc) { return canceled, func() {} }, "canceled", false},
+		{"interrupted before the run", func() (context.Context, context.CancelFunc) { return interrupted, func() {} }, "interrupted", false},
+		{"a time limit during the run", func() (context.Context, context.CancelFunc) {
+			return context.WithTimeoutCause(context.Background(), 100*time.Millisecond, errors.New("the run's time limit of 100ms was reached"))
+		}, "the run's time limit of 100ms was reached", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := burnerScenarios(t, scenarios)
+			suite := NewSuite(standInLibrary(t, "burner", burnerScript))
+			defer suite.Close()
+			ctx, cancel := tt.ctx()
+			defer cancel()
+			start := time.Now()
+			rep := suite.RunContext(ctx, files, nil)
+			assert.Less(t, time.Since(start), 2*time.Minute, "the run stopped")
+
+			require.Len(t, rep.Results, scenarios, "every scenario has a result")
+			assert.False(t, rep.OK())
+			assert.Equal(t, tt.reason, rep.Stopped)
+			assert.Less(t, rep.Passed, scenarios)
+			assert.Positive(t, rep.Errored)
+			last := rep.Results[scenarios-1]
+			assert.Equal(t, Errored, last.Status)
+			assert.Equal(t, "stopped: "+tt.reason+" (not run)", last.Error)
+			if !tt.ranAny {
+				assert.Zero(t, rep.Passed)
+			}
+			for _, res := range rep.Results {
+				if res.Status != Passed {
+					assert.True(t, strings.HasPrefix(res.Error, "stopped: "+tt.reason), res.Error)
+				}
+			}
+
+			var out bytes.Buffer
+			rep.WriteText(&out, false)
+			assert.Contains(t, out.String(), "stopped: "+tt.reason+" (not run)\n")
+			assert.Contains(t, out.String(), "more scenarios not run)\n")
+			assert.Contains(t, out.String(), "errored; stopped: "+tt.reason+"\n")
+			assert.Less(t, strings.Count(out.String(), "\n"), 20, "the scenarios not run are written once:\n%s", out.String())
+		})
+	}
+}
+
+// A run that is not stopped is the run of Run: the stopped field stays
+// empty and the suite's games can be used by a later run.
+func TestRunContextAfterAStoppedRun(t *testing.T) {
+	suite := NewSuite(kalahLibrary(t))
+	defer suite.Close()
+	path := filepath.Join(t.TempDir(), "case.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(kalahOK), 0o644))
+	files, errs := LoadFiles(path)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rep := suite.RunContext(ctx, files, errs)
+	assert.False(t, rep.OK())
+	assert.Equal(t, "canceled", rep.Stopped)
+
+	rep = suite.RunContext(context.Background(), files, errs)
+	assert.True(t, rep.OK(), rep.Summary())
+	assert.Empty(t, rep.Stopped)
+	assert.Equal(t, "1 passed, 0 failed, 0 errored", rep.Summary())
+}
+
+// The context stops the script call in progress, not only the run between
+// scenarios: a play that never returns, under budgets that would let it
+// run for hours, stops soon after the context is done.
+func TestRunContextStopsTheCallInProgress(t *testing.T) {
+	lib := standInLibrary(t, "runaway", runawayScript)
+	g, err := lib.Load("runaway", host.WithLimits(host.Limits{Steps: 1 << 50, Time: time.Hour}))
+	require.NoError(t, err)
+	defer g.Close()
+	tests := []struct {
+		name string
+		word string
+	}{
+		{"one token", "a1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeoutCause(context.Background(), 50*time.Millisecond, errors.New("the run's time limit of 50ms was reached"))
+			defer cancel()
+			s := g.Start()
+			err := playTurn(ctx, s, tt.word)
+			var ce *host.CanceledError
+			require.ErrorAs(t, err, &ce)
+			assert.Zero(t, s.Ply(), "the state is as it was")
+
+			var res Result
+			require.True(t, stop(ctx, err, &res))
+			assert.Equal(t, "stopped: the run's time limit of 50ms was reached", res.Error)
+		})
+	}
+}

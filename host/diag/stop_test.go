@@ -1,0 +1,37 @@
+package diag
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestStopReason(t *testing.T) {
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	late, cancelLate := context.WithDeadline(context.Background(), time.Unix(0, 0))
+	defer cancelLate()
+	caused, cancelCause := context.WithCancelCause(context.Background())
+	cancelCause(errors.New("interrupted"))
+	timed, cancelTimed := context.WithTimeoutCause(context.Background(), 0, errors.New("the run's time limit of 1s was reached"))
+	defer cancelTimed()
+	tests := []struct {
+		name string
+		ctx  context.Context
+		want string
+	}{
+		{"running", context.Background(), ""},
+		{"canceled", canceled, "canceled"},
+		{"past its deadline", late, "the deadline was reached"},
+		{"a cause", caused, "interrupted"},
+		{"a time limit's cause", timed, "the run's time limit of 1s was reached"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := StopReason(tt.ctx); got != tt.want {
+				t.Errorf("StopReason = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
