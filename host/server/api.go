@@ -109,6 +109,9 @@ func (s *Server) storeError(w http.ResponseWriter, err error, id string) {
 		// The cause (a locked or deleted database file) is the
 		// operator's to read, once in a while, not every client's.
 		s.outageLog.Do(func() { s.log.Error("the game store does not answer", "err", err) })
+		if errors.Is(err, store.ErrGone) {
+			msg, code = "the server's database is gone; its operator must restart the server", codeStoreGone
+		}
 	}
 	writeError(w, status, apiError{Error: msg, Code: code})
 }
