@@ -93,8 +93,10 @@ func (s *Server) seatChange(w http.ResponseWriter, r *http.Request, what string,
 		s.storeError(w, err, id)
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	if !s.lockGame(w, r, e, id) {
+		return
+	}
+	defer e.unlock()
 	sg := s.readSynced(w, r, e, id, s.getGame)
 	if sg == nil {
 		return
@@ -214,7 +216,7 @@ func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request) {
 // takeBack is the update that takes sg back to its first to moves, with
 // the clock of the seat to move then running from now; the state there is
 // rebuilt from the checkpoint before it, and ctx stops that. The caller
-// holds e.mu, and e shows sg.
+// holds e's lock, and e shows sg.
 func (s *Server) takeBack(ctx context.Context, sg *store.Game, e *entry, to int, now time.Time) (store.Update, error) {
 	st, _, err := e.stateAt(ctx, to)
 	if err != nil {
@@ -256,8 +258,10 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, err, id)
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	if !s.lockGame(w, r, e, id) {
+		return
+	}
+	defer e.unlock()
 	for try := 0; ; try++ {
 		sg := s.readSynced(w, r, e, id, s.getGame)
 		if sg == nil {

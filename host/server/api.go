@@ -109,6 +109,9 @@ func (s *Server) storeError(w http.ResponseWriter, err error, id string) {
 		// The cause (a locked or deleted database file) is the
 		// operator's to read, once in a while, not every client's.
 		s.outageLog.Do(func() { s.log.Error("the game store does not answer", "err", err) })
+		if errors.Is(err, store.ErrGone) {
+			msg, code = "the server's database is gone; its operator must restart the server", codeStoreGone
+		}
 	}
 	writeError(w, status, apiError{Error: msg, Code: code})
 }
@@ -363,16 +366,18 @@ func (s *Server) createGame(ctx context.Context, client string, g *host.Game, sg
 	if err := s.store.Create(ctx, sg); err != nil {
 		return nil, err
 	}
+	if sg.ComputerDue {
+		defer s.sched.push(sg.ID, client)
+	}
 	e := s.cache.get(sg.ID)
-	e.mu.Lock()
+	if err := e.lock(ctx); err != nil {
+		return nil, err // the game is stored; its entry is filled from the store when it is next asked for
+	}
 	e.game, e.seats, e.state, e.record, e.movers, e.last, e.updated, e.stored = g, sg.Seats, st, []string{}, nil, nil, sg.Updated, sg
 	e.resetMarks()
 	v := s.view(sg, e, e.state, e.last, 0)
-	e.mu.Unlock()
+	e.unlock()
 	v.Board = newBoardView(g)
-	if sg.ComputerDue {
-		s.sched.push(sg.ID, client)
-	}
 	return v, nil
 }
 
@@ -478,8 +483,10 @@ func (s *Server) view(sg *store.Game, e *entry, st *host.State, last *moveView, 
 // ply is negative), with the board when withBoard is set.
 func (s *Server) gameAt(ctx context.Context, sg *store.Game, ply int, withBoard bool) (*gameView, error) {
 	e := s.cache.get(sg.ID)
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	if err := e.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer e.unlock()
 	if err := s.sync(ctx, e, sg); err != nil {
 		return nil, err
 	}
@@ -566,7 +573,7 @@ func readQuery(w http.ResponseWriter, r *http.Request, once ...string) (url.Valu
 
 // readSynced reads game id with read and brings its cache entry e up to
 // it; it answers the error and returns nil when it cannot. The caller
-// holds e.mu.
+// holds e's lock.
 func (s *Server) readSynced(w http.ResponseWriter, r *http.Request, e *entry, id string,
 	read func(context.Context, string) (*store.Game, error)) *store.Game {
 	sg, err := read(r.Context(), id)
@@ -579,6 +586,17 @@ func (s *Server) readSynced(w http.ResponseWriter, r *http.Request, e *entry, id
 		return nil
 	}
 	return sg
+}
+
+// lockGame takes the lock of game id's entry e for request r, or answers
+// 503 and returns false when r's context ends first: its client left, or
+// the server is closing.
+func (s *Server) lockGame(w http.ResponseWriter, r *http.Request, e *entry, id string) bool {
+	if err := e.lock(r.Context()); err != nil {
+		s.rebuildError(w, r, id, err)
+		return false
+	}
+	return true
 }
 
 // rebuildError answers a game that could not be rebuilt: a 500 that says
@@ -621,8 +639,10 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, err, id)
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	if !s.lockGame(w, r, e, id) {
+		return
+	}
+	defer e.unlock()
 	// A cached game at the client's ply needs no read of the store: if
 	// another process moved meanwhile, the store refuses the append.
 	sg := e.stored

@@ -14,10 +14,11 @@ import (
 	"github.com/matombo/matombo/host/store"
 )
 
-// entry is one game's rebuilt current state. Its mutex serializes the
-// moves made on the game by this process.
+// entry is one game's rebuilt current state. Its lock serializes the
+// moves made on the game by this process; the fields below it are the
+// holder's.
 type entry struct {
-	mu      sync.Mutex
+	held    chan struct{} // the game's lock: full while held
 	game    *host.Game
 	seats   []store.Seat // the stored seats, with their secrets
 	record  []string     // the tokens state was rebuilt from
@@ -34,6 +35,35 @@ type entry struct {
 	spacing int
 }
 
+// newEntry returns an empty entry, its lock free.
+func newEntry() *entry {
+	return &entry{held: make(chan struct{}, 1)}
+}
+
+// lock waits for the game's lock until ctx ends, and returns ctx's error,
+// wrapped, when it ends first: a request whose client left while another
+// holds the game (a slow store write, the computer's move being stored)
+// stops at once, and the holder's work goes on. A free lock is taken
+// even when ctx has ended, as the work it guards checks ctx itself.
+func (e *entry) lock(ctx context.Context) error {
+	select {
+	case e.held <- struct{}{}:
+		return nil
+	default:
+	}
+	select {
+	case e.held <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for the game's other request to finish: %w", ctx.Err())
+	}
+}
+
+// unlock frees the game's lock, taken by lock.
+func (e *entry) unlock() {
+	<-e.held
+}
+
 // Checkpoints of a cached game: an earlier ply costs at most
 // markSpacing moves to rebuild until the game has markSpacing*maxMarks
 // plies, and the entry holds at most maxMarks states.
@@ -43,7 +73,7 @@ const (
 )
 
 // mark keeps st, the state after ply moves of the entry's record, when
-// ply is the next checkpoint. The caller holds e.mu.
+// ply is the next checkpoint. The caller holds e's lock.
 func (e *entry) mark(ply int, st *host.State) {
 	if e.spacing == 0 {
 		e.spacing = markSpacing
@@ -62,7 +92,7 @@ func (e *entry) mark(ply int, st *host.State) {
 	}
 }
 
-// trimMarks drops the checkpoints after ply. The caller holds e.mu.
+// trimMarks drops the checkpoints after ply. The caller holds e's lock.
 func (e *entry) trimMarks(ply int) {
 	if e.spacing == 0 || len(e.marks) <= ply/e.spacing+1 {
 		return
@@ -81,7 +111,7 @@ func (e *entry) resetMarks() {
 
 // stateAt returns the state after ply moves of the entry's record and the
 // move that led to it, from the checkpoint before it; ctx stops the
-// replay. The caller holds e.mu and has synced e; 0 <= ply <=
+// replay. The caller holds e's lock and has synced e; 0 <= ply <=
 // len(e.record).
 func (e *entry) stateAt(ctx context.Context, ply int) (*host.State, *moveView, error) {
 	if ply == len(e.record) {
@@ -128,7 +158,7 @@ func (c *stateCache) get(id string) *entry {
 		c.order.MoveToFront(el)
 		return el.Value.(*cacheItem).e
 	}
-	e := &entry{}
+	e := newEntry()
 	c.items[id] = c.order.PushFront(&cacheItem{id: id, e: e})
 	for c.order.Len() > c.max {
 		el := c.order.Back()
@@ -263,7 +293,7 @@ func rebuild(ctx context.Context, g *host.Game, record []string) (*host.State, *
 // what e shows (read before a change e has seen) is left as it is: callers
 // compare lengths, and the store refuses a change made on a stale ply. ctx
 // stops the replay (a client that left, the server's end); e then stays
-// as it was. The caller holds e.mu.
+// as it was. The caller holds e's lock.
 func (s *Server) sync(ctx context.Context, e *entry, sg *store.Game) error {
 	if e.game == nil {
 		g, err := loadGame(s.lib, sg.Game, sg.Variants, sg.Params)
@@ -321,7 +351,7 @@ func (s *Server) sync(ctx context.Context, e *entry, sg *store.Game) error {
 
 // set makes e show the stored game sg, whose record is e's with one move
 // more: state after it, and the move m made by mover. The caller holds
-// e.mu.
+// e's lock.
 func (e *entry) set(sg *store.Game, state *host.State, m *moveView, mover int) {
 	e.state, e.last = state, m
 	e.record = append([]string(nil), sg.Record...)

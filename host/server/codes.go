@@ -46,6 +46,7 @@ const (
 	codePerfectWait   = "perfect-preparing"      // 503: perfect play is being prepared; try again
 	codePerfectNo     = "perfect-not-offered"    // 422: perfect play cannot be offered for the game
 	codeUnavailable   = "unavailable"            // 503: the store does not answer, or the request was stopped
+	codeStoreGone     = "store-gone"             // 503: the store's database is gone for good (its file deleted or replaced): only a restart by the operator helps
 	codeInternal      = "internal"               // 500: a failure of the server
 )
 

@@ -135,8 +135,10 @@ func (s *Server) play(id, client string) {
 // syncCache brings the cached state of a game to sg, when it is cached.
 func (s *Server) syncCache(sg *store.Game) {
 	e := s.cache.get(sg.ID)
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	if e.lock(s.ctx) != nil {
+		return // the server is closing
+	}
+	defer e.unlock()
 	if e.game != nil {
 		if err := s.sync(s.ctx, e, sg); err != nil {
 			s.log.Error("rebuilding a game", "id", sg.ID, "err", err)
@@ -151,14 +153,16 @@ func (s *Server) syncCache(sg *store.Game) {
 // stops the thinking.
 func (s *Server) playComputer(sg *store.Game) (again bool) {
 	e := s.cache.get(sg.ID)
-	e.mu.Lock()
+	if e.lock(s.ctx) != nil {
+		return false // the server is closing
+	}
 	err := s.sync(s.ctx, e, sg)
 	var st *host.State
 	if err == nil {
 		st = e.state.Clone()
 	}
 	g := e.game
-	e.mu.Unlock()
+	e.unlock()
 	if err != nil {
 		var changed *changedError
 		if errors.As(err, &changed) {
@@ -221,8 +225,10 @@ func (s *Server) playComputer(sg *store.Game) (again bool) {
 		}
 		return false
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	if e.lock(s.ctx) != nil {
+		return false // the server is closing
+	}
+	defer e.unlock()
 	got, err := s.store.Append(s.ctx, sg.ID, store.Move{Ply: ply, Token: g.Token(m), Result: result, ComputerDue: due, Clock: clock})
 	if err != nil {
 		if !errors.Is(err, store.ErrConflict) && s.ctx.Err() == nil {

@@ -2,7 +2,10 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"log/slog"
 	"net/http"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -151,4 +154,36 @@ func TestComputerWithSQLite(t *testing.T) {
 			return
 		}
 	}
+}
+
+// TestDatabaseFileGone: a server whose SQLite file is deleted under it
+// says so, with its own code: retrying does not help, a restart by its
+// operator does. The health check answers 503, and the cause is logged.
+func TestDatabaseFileGone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	st := openSQLite(t, path)
+	t.Cleanup(func() { st.Close() })
+	var log syncBuffer
+	ts := newTestServer(t, st, WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+	g := ts.create(`{"game": "yematatu", "seats": ["human", "human"]}`)
+	s1, _ := ts.both(g)
+	for _, f := range []string{path, path + "-wal", path + "-shm"} {
+		require.NoError(t, os.Remove(f))
+	}
+	for _, r := range []struct{ method, path, body string }{
+		{"POST", "/api/games/" + g.ID + "/moves", `{"token": "b2", "ply": 0, "seat": "` + s1 + `"}`},
+		{"GET", "/api/health", ""},
+		{"POST", "/api/games/" + g.ID + "/moves", `{"token": "b2", "ply": 0, "seat": "` + s1 + `"}`},
+	} {
+		status, b := ts.do(r.method, r.path, r.body)
+		assert.Equal(t, http.StatusServiceUnavailable, status, "%s %s: %s", r.method, r.path, b)
+		var e apiError
+		require.NoError(t, json.Unmarshal(b, &e))
+		assert.Equal(t, codeStoreGone, e.Code, "%s %s: %s", r.method, r.path, b)
+		assert.Contains(t, e.Error, "operator must restart")
+		assert.NotContains(t, e.Error, "try again", "retrying does not help")
+		assert.NotContains(t, e.Error, path, "the file is the operator's to know")
+	}
+	assert.Contains(t, log.String(), "the game store does not answer")
+	assert.Contains(t, log.String(), "was deleted")
 }

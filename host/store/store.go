@@ -295,10 +295,15 @@ var (
 	// too busy or too slow), or the store is closed; retry later. A
 	// server maps it to 503.
 	ErrUnavailable = errors.New("database unavailable")
+	// ErrGone: the database the store opened is gone for good (its file
+	// was deleted or replaced): nothing more is stored until its
+	// operator restarts the server, and retrying does not help. It is
+	// ErrUnavailable too.
+	ErrGone = fmt.Errorf("database gone, restart needed: %w", ErrUnavailable)
 )
 
 // Error is the error type of every store operation. Kind is ErrNotFound,
-// ErrConflict, ErrUnavailable or nil; Err is the underlying cause.
+// ErrConflict, ErrUnavailable, ErrGone or nil; Err is the underlying cause.
 type Error struct {
 	Op     string // the operation: "create", "get", "append", ...
 	ID     string // the game, when there is one

@@ -52,6 +52,7 @@ export const refusals = {
   "over-quota": "Too many requests from this browser for now. Wait a moment and try again.",
   "over-capacity": "The server is busy. Try again in a moment.",
   "unavailable": "The server cannot do this right now. Try again in a moment.",
+  "store-gone": "The server has lost the place where it keeps its games, so it cannot do this until whoever runs it restarts it.",
   "internal": "Something went wrong on the server. Try again, or reload the page.",
   "canceled": "The server stopped working on this. Try again.",
   "game-closed": "The game was closed on the server. Reload the page.",

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -207,14 +208,26 @@ func unavailable(err error) bool {
 
 // do runs f with the operation timeout, once more when the first attempt
 // failed before sending anything (a pooled connection the database had
-// closed, as after its restart).
-func (s *postgresStore) do(ctx context.Context, op, id string, f func(ctx context.Context) error) error {
+// closed, as after its restart). An id no game can have is ErrNotFound at
+// once.
+func (s *postgresStore) do(ctx context.Context, op, id string, f func(ctx context.Context, conn *pgxpool.Conn) error) error {
+	if err := unknownID(op, id); err != nil {
+		return err
+	}
 	parent := ctx
 	ctx, cancel := s.cfg.WithTimeout(ctx)
 	defer cancel()
-	err := f(ctx)
+	attempt := func() error {
+		conn, err := s.acquire(ctx, op, id)
+		if err != nil {
+			return err
+		}
+		defer conn.Release()
+		return f(ctx, conn)
+	}
+	err := attempt()
 	if err != nil && pgconn.SafeToRetry(err) && ctx.Err() == nil {
-		err = f(ctx)
+		err = attempt()
 	}
 	if err != nil {
 		return s.fail(parent, op, id, err)
@@ -222,10 +235,46 @@ func (s *postgresStore) do(ctx context.Context, op, id string, f func(ctx contex
 	return nil
 }
 
+// busyPoolWait is how long a store call waits for a connection when every
+// one of the pool's is in use: slow calls (a row or table another session
+// has locked, up to the lock timeout each) hold them all, and a call for
+// another game is answered ErrUnavailable at once rather than after
+// them.
+const busyPoolWait = time.Second
+
+// acquire returns a connection of the pool for operation op: when every
+// one is in use, it waits busyPoolWait at most for one to be released,
+// else ctx's time (the pool may be connecting).
+func (s *postgresStore) acquire(ctx context.Context, op, id string) (*pgxpool.Conn, error) {
+	st := s.pool.Stat()
+	if st.AcquiredConns() < st.MaxConns() {
+		return s.pool.Acquire(ctx)
+	}
+	wait, cancel := context.WithTimeout(ctx, busyPoolWait)
+	defer cancel()
+	conn, err := s.pool.Acquire(wait)
+	if err != nil && ctx.Err() == nil && wait.Err() != nil {
+		return nil, &store.Error{Op: op, ID: id, Kind: store.ErrUnavailable,
+			Detail: fmt.Sprintf("every connection to the database (%d) is in use by slower calls", st.MaxConns())}
+	}
+	return conn, err
+}
+
+// unknownID returns ErrNotFound for an id no game can have, and nil for
+// any other: PostgreSQL's text holds no NUL and only UTF-8, and a query
+// with such an id (a request's, which may be anything) would fail as a
+// bad value instead of finding nothing.
+func unknownID(op, id string) error {
+	if strings.ContainsRune(id, 0) || !utf8.ValidString(id) {
+		return &store.Error{Op: op, ID: id, Kind: store.ErrNotFound}
+	}
+	return nil
+}
+
 // tx runs f in a transaction (READ COMMITTED) and commits it.
 func (s *postgresStore) tx(ctx context.Context, op, id string, f func(ctx context.Context, tx pgx.Tx) error) error {
-	return s.do(ctx, op, id, func(ctx context.Context) error {
-		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return f(ctx, tx) })
+	return s.do(ctx, op, id, func(ctx context.Context, conn *pgxpool.Conn) error {
+		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return f(ctx, tx) })
 	})
 }
 
@@ -353,9 +402,12 @@ const postgresGameQuery = `SELECT ` + gameColumns + `,
 	coalesce((SELECT array_agg(token ORDER BY ply) FROM moves WHERE game_id = games.id), '{}')
 	FROM games WHERE id = $1`
 
-func postgresGet(ctx context.Context, q interface {
+// rowQuerier is a connection or a transaction, for a query of one row.
+type rowQuerier interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
-}, id string) (*store.Game, error) {
+}
+
+func postgresGet(ctx context.Context, q rowQuerier, id string) (*store.Game, error) {
 	return scanGame(q.QueryRow(ctx, postgresGameQuery, id), 0)
 }
 
@@ -382,9 +434,9 @@ func scanGame(row pgx.Row, extra int) (*store.Game, error) {
 
 func (s *postgresStore) Get(ctx context.Context, id string) (*store.Game, error) {
 	var g *store.Game
-	err := s.do(ctx, "get", id, func(ctx context.Context) error {
+	err := s.do(ctx, "get", id, func(ctx context.Context, conn *pgxpool.Conn) error {
 		var err error
-		g, err = postgresGet(ctx, s.pool, id)
+		g, err = postgresGet(ctx, conn, id)
 		return err
 	})
 	return g, err
@@ -399,12 +451,12 @@ func (s *postgresStore) Append(ctx context.Context, id string, m store.Move) (*s
 		return nil, &store.Error{Op: "append", ID: id, Detail: err.Error()}
 	}
 	var g *store.Game
-	err = s.do(ctx, "append", id, func(ctx context.Context) error {
+	err = s.do(ctx, "append", id, func(ctx context.Context, conn *pgxpool.Conn) error {
 		var err error
-		g, err = scanGame(s.pool.QueryRow(ctx, appendQuery, id, m.Ply, m.Token, m.Result != nil, sqlbase.Nullable(result),
+		g, err = scanGame(conn.QueryRow(ctx, appendQuery, id, m.Ply, m.Token, m.Result != nil, sqlbase.Nullable(result),
 			m.ComputerDue, sqlbase.Nullable(clock), sqlbase.Deadline(m.Clock, m.Result != nil)), 1)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return s.why(ctx, "append", id, m.Ply, m.Ply)
+			return why(ctx, conn, "append", id, m.Ply, m.Ply)
 		}
 		return err
 	})
@@ -429,10 +481,10 @@ const appendQuery = `WITH upd AS (
 	FROM upd JOIN ins ON ins.game_id = upd.id`
 
 // why says why a change decided at ply was not stored.
-func (s *postgresStore) why(ctx context.Context, op, id string, ply, to int) error {
+func why(ctx context.Context, q rowQuerier, op, id string, ply, to int) error {
 	var plies int
 	var isOver bool
-	if err := s.pool.QueryRow(ctx, `SELECT plies, over FROM games WHERE id = $1`, id).Scan(&plies, &isOver); err != nil {
+	if err := q.QueryRow(ctx, `SELECT plies, over FROM games WHERE id = $1`, id).Scan(&plies, &isOver); err != nil {
 		return err
 	}
 	if err := store.CheckPly(op, id, ply, to, plies, isOver); err != nil {
@@ -522,8 +574,8 @@ func (s *postgresStore) Claim(ctx context.Context, owner string, lease time.Dura
 }
 
 func (s *postgresStore) Release(ctx context.Context, id, owner string) error {
-	return s.do(ctx, "release", id, func(ctx context.Context) error {
-		_, err := s.pool.Exec(ctx, `UPDATE games SET lease_owner = NULL, lease_until = NULL
+	return s.do(ctx, "release", id, func(ctx context.Context, conn *pgxpool.Conn) error {
+		_, err := conn.Exec(ctx, `UPDATE games SET lease_owner = NULL, lease_until = NULL
 			WHERE id = $1 AND lease_owner = $2`, id, owner)
 		return err
 	})
@@ -531,9 +583,9 @@ func (s *postgresStore) Release(ctx context.Context, id, owner string) error {
 
 func (s *postgresStore) List(ctx context.Context, limit int) ([]store.Summary, error) {
 	var out []store.Summary
-	err := s.do(ctx, "list", "", func(ctx context.Context) error {
+	err := s.do(ctx, "list", "", func(ctx context.Context, conn *pgxpool.Conn) error {
 		out = out[:0]
-		rows, err := s.pool.Query(ctx, `SELECT id, game, variants, seats, plies, over, computer_due, created, updated
+		rows, err := conn.Query(ctx, `SELECT id, game, variants, seats, plies, over, computer_due, created, updated
 			FROM games ORDER BY updated DESC LIMIT $1`, max(limit, 0))
 		if err != nil {
 			return err
@@ -563,8 +615,8 @@ func (s *postgresStore) List(ctx context.Context, limit int) ([]store.Summary, e
 
 func (s *postgresStore) Count(ctx context.Context) (int, error) {
 	var n int
-	err := s.do(ctx, "count", "", func(ctx context.Context) error {
-		return s.pool.QueryRow(ctx, `SELECT count(*) FROM games`).Scan(&n)
+	err := s.do(ctx, "count", "", func(ctx context.Context, conn *pgxpool.Conn) error {
+		return conn.QueryRow(ctx, `SELECT count(*) FROM games`).Scan(&n)
 	})
 	return n, err
 }
@@ -573,8 +625,8 @@ func (s *postgresStore) Count(ctx context.Context) (int, error) {
 // (the schema's ON DELETE CASCADE).
 func (s *postgresStore) Prune(ctx context.Context, before time.Time, limit int) (int, error) {
 	var n int64
-	err := s.do(ctx, "prune", "", func(ctx context.Context) error {
-		tag, err := s.pool.Exec(ctx, `DELETE FROM games WHERE id IN (
+	err := s.do(ctx, "prune", "", func(ctx context.Context, conn *pgxpool.Conn) error {
+		tag, err := conn.Exec(ctx, `DELETE FROM games WHERE id IN (
 			SELECT id FROM games WHERE updated < $1 ORDER BY updated LIMIT $2)`, before, max(limit, 0))
 		n = tag.RowsAffected()
 		return err
@@ -583,9 +635,9 @@ func (s *postgresStore) Prune(ctx context.Context, before time.Time, limit int) 
 }
 
 func (s *postgresStore) Ping(ctx context.Context) error {
-	return s.do(ctx, "ping", "", func(ctx context.Context) error {
+	return s.do(ctx, "ping", "", func(ctx context.Context, conn *pgxpool.Conn) error {
 		var n int
-		return s.pool.QueryRow(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n)
+		return conn.QueryRow(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n)
 	})
 }
 

@@ -279,6 +279,61 @@ func TestPostgresLockTimeout(t *testing.T) {
 	}
 }
 
+// TestPostgresPoolTaken: calls that wait for rows another session holds
+// take every connection of the pool; a call for another game then gets
+// ErrUnavailable after a second, not after them (up to the lock timeout
+// each), and the pool serves again once they are done.
+func TestPostgresPoolTaken(t *testing.T) {
+	ctx := storetest.Ctx(t)
+	dsn := pgtest.Database(t, shared.get(t))
+	const conns = 2
+	s := open(t, dsn, store.WithMaxConns(conns), store.WithStatementTimeout(time.Minute), store.WithOpTimeout(time.Minute))
+	var held []*store.Game
+	for range conns {
+		g := storetest.NewGame(false)
+		require.NoError(t, s.Create(ctx, g))
+		held = append(held, g)
+	}
+	free := storetest.NewGame(false)
+	require.NoError(t, s.Create(ctx, free))
+
+	conn, err := pgx.Connect(ctx, dsn)
+	require.NoError(t, err)
+	defer conn.Close(context.Background())
+	tx, err := conn.Begin(ctx)
+	require.NoError(t, err)
+	defer tx.Rollback(context.Background())
+	_, err = tx.Exec(ctx, `SELECT 1 FROM games WHERE id <> $1 FOR UPDATE`, free.ID)
+	require.NoError(t, err)
+
+	errs := make(chan error, conns)
+	for _, g := range held {
+		go func() {
+			_, err := s.Append(ctx, g.ID, store.Move{Ply: 0, Token: "a1"})
+			errs <- err
+		}()
+	}
+	// Wait until the moves hold the pool: a state, not a time.
+	for {
+		var waiting int
+		require.NoError(t, conn.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`).Scan(&waiting))
+		if waiting == conns {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_, err = s.Get(ctx, free.ID)
+	storetest.RequireKind(t, err, store.ErrUnavailable)
+	require.ErrorContains(t, err, "every connection to the database (2) is in use")
+
+	require.NoError(t, tx.Rollback(ctx))
+	for range conns {
+		require.NoError(t, <-errs)
+	}
+	_, err = s.Get(ctx, free.ID)
+	require.NoError(t, err)
+}
+
 // TestConcurrentOpen: servers starting together on a fresh database
 // migrate it once between them.
 func TestConcurrentOpen(t *testing.T) {

@@ -93,7 +93,7 @@ func unavailable(err error) bool {
 }
 
 // sameFile returns nil when path still names the file opened as was, and
-// an error of kind ErrUnavailable saying what became of it when not.
+// an error of kind ErrGone (so ErrUnavailable) saying what became of it when not.
 func sameFile(path string, was os.FileInfo) error {
 	now, err := os.Stat(path)
 	switch {
@@ -108,6 +108,6 @@ func sameFile(path string, was os.FileInfo) error {
 }
 
 func lostError(path, what string) error {
-	return &store.Error{Op: "write", Kind: store.ErrUnavailable,
+	return &store.Error{Op: "write", Kind: store.ErrGone,
 		Detail: fmt.Sprintf("the SQLite database %s %s while the store was open: nothing more is written to it; restart the server", path, what)}
 }

@@ -102,6 +102,7 @@ func TestOutage(t *testing.T) {
 				require.Error(t, err, "write %d during the outage", i)
 				assert.ErrorIs(t, err, store.ErrUnavailable)
 				assert.ErrorContains(t, err, tc.reason)
+				assert.Equal(t, mend == nil, errors.Is(err, store.ErrGone), "gone for good exactly when nothing mends it: %v", err)
 			}
 			// Queued one after the other, the writes would take a busy
 			// timeout each; answered at once, a few at most.
@@ -118,7 +119,7 @@ func TestOutage(t *testing.T) {
 			}
 
 			if mend == nil {
-				assert.ErrorIs(t, s.Ping(ctx), store.ErrUnavailable)
+				assert.ErrorIs(t, s.Ping(ctx), store.ErrGone)
 				assert.ErrorContains(t, s.Ping(ctx), tc.reason)
 				return
 			}

@@ -444,7 +444,7 @@ func (s *sqliteStore) fail(parent context.Context, op, id string, err error) err
 	if lost := s.checkFile(); lost != nil {
 		var le *store.Error
 		errors.As(lost, &le)
-		return &store.Error{Op: op, ID: id, Kind: store.ErrUnavailable, Detail: le.Detail, Err: err}
+		return &store.Error{Op: op, ID: id, Kind: le.Kind, Detail: le.Detail, Err: err}
 	}
 	var le *sqlite.Error
 	if errors.As(err, &le) {

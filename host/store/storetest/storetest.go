@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -205,6 +206,16 @@ func testCreateGet(t *testing.T, b Backend) {
 	_, err = a.Get(ctx, "no-such-game")
 	RequireKind(t, err, store.ErrNotFound)
 	assert.Contains(t, err.Error(), `"no-such-game"`)
+	// An id from a request may be anything: one no game can have (a
+	// NUL, bytes that are not UTF-8, a long one) is not found either.
+	for _, id := range []string{"a\x00b", "\xff\xfe", g.ID + "\x00", strings.Repeat("x", 1<<16)} {
+		_, err = a.Get(ctx, id)
+		RequireKind(t, err, store.ErrNotFound)
+		_, err = a.Append(ctx, id, move(0, "zz"))
+		RequireKind(t, err, store.ErrNotFound)
+		_, err = a.Update(ctx, id, store.Update{Ply: 0})
+		RequireKind(t, err, store.ErrNotFound)
+	}
 
 	for _, tc := range []struct {
 		g     *store.Game

@@ -1,0 +1,155 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/matombo/matombo/host/store"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// slowAppendStore is a store in memory whose moves wait, holding their
+// game's lock, until the test lets them through: a slow store write.
+type slowAppendStore struct {
+	*store.Memory
+	entered chan struct{} // a move is in Append
+	release chan struct{} // closed: the moves go on
+}
+
+func (s slowAppendStore) Append(ctx context.Context, id string, m store.Move) (*store.Game, error) {
+	s.entered <- struct{}{}
+	<-s.release // not ctx: the holder's work is not the waiters' to stop
+	return s.Memory.Append(ctx, id, m)
+}
+
+// A request that waits for a game another request holds stops when its
+// client leaves: it leaves no goroutine behind, and the holder's move is
+// stored as if nothing happened.
+func TestLockWaitStopsWithItsClient(t *testing.T) {
+	st := slowAppendStore{Memory: newMemStore(), entered: make(chan struct{}, 1), release: make(chan struct{})}
+	ts := newTestServer(t, st)
+	g := ts.create(`{"game": "yematatu", "seats": ["human", "human"]}`)
+	s1, _ := ts.both(g)
+
+	held := make(chan int, 1)
+	go func() {
+		status, _ := ts.move(g.ID, "b2", 0, s1)
+		held <- status
+	}()
+	<-st.entered // the holder has the game's lock, and waits in the store
+
+	ctx, cancel := context.WithCancel(context.Background())
+	gone := make(chan error, 3)
+	waiting := []struct{ method, path, body string }{
+		{"GET", "/api/games/" + g.ID, ""},
+		{"POST", "/api/games/" + g.ID + "/moves", `{"token": "a1", "ply": 0, "seat": "` + s1 + `"}`},
+		{"POST", "/api/games/" + g.ID + "/draw", `{"ply": 0, "seat": "` + s1 + `"}`},
+	}
+	for _, r := range waiting {
+		go func() {
+			req, err := http.NewRequestWithContext(ctx, r.method, ts.http.URL+r.path, strings.NewReader(r.body))
+			if err != nil {
+				gone <- err
+				return
+			}
+			req.Header.Set("Content-Type", "application/json")
+			res, err := ts.http.Client().Do(req)
+			if err == nil {
+				res.Body.Close()
+				err = errors.New(r.method + " " + r.path + " answered while its game was held: " + res.Status)
+			}
+			gone <- err
+		}()
+	}
+	require.True(t, waitUntil(func() bool { return lockWaiters() == len(waiting) }),
+		"the requests wait for the game: %d waiting\n%s", lockWaiters(), stacks())
+
+	cancel()
+	for range waiting {
+		assert.ErrorIs(t, <-gone, context.Canceled)
+	}
+	if !assert.True(t, waitUntil(func() bool { return lockWaiters() == 0 }), "the waiters stop with their clients") {
+		t.Logf("%s", stacks())
+	}
+	select {
+	case status := <-held:
+		t.Fatalf("the holder answered %d before its store write ended", status)
+	default:
+	}
+
+	close(st.release)
+	assert.Equal(t, http.StatusOK, <-held, "the holder's move is stored")
+	after := ts.get(g.ID)
+	assert.Equal(t, []string{"b2"}, after.Record)
+	status, b := ts.move(g.ID, "a1", 1, s1)
+	assert.Equal(t, http.StatusForbidden, status, "the lock is free again, and the game answers: %s", b)
+}
+
+// A request whose context has ended waits no more for a held game: it
+// gets 503 with a reason, and the lock stays its holder's.
+func TestLockEndedContext(t *testing.T) {
+	e := newEntry()
+	require.NoError(t, e.lock(context.Background()))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	err := e.lock(ctx)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Contains(t, err.Error(), "waiting for the game's other request")
+	e.unlock()
+	require.NoError(t, e.lock(ctx), "a free lock is taken even by an ended context: the work checks it")
+	e.unlock()
+	assert.Zero(t, len(e.held))
+
+	ts := newTestServer(t, newMemStore())
+	g := ts.create(`{"game": "yematatu", "seats": ["human", "human"]}`)
+	held, ok := ts.srv.cache.lookup(g.ID)
+	require.True(t, ok)
+	require.NoError(t, held.lock(context.Background()))
+	w := httptest.NewRecorder()
+	r, err := http.NewRequestWithContext(ctx, "GET", "/api/games/"+g.ID, nil)
+	require.NoError(t, err)
+	assert.False(t, ts.srv.lockGame(w, r, held, g.ID))
+	assert.Equal(t, http.StatusServiceUnavailable, w.Code)
+	var e503 apiError
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &e503))
+	assert.Equal(t, codeUnavailable, e503.Code)
+	assert.Contains(t, e503.Error, "waiting for the game's other request")
+	held.unlock()
+	assert.Equal(t, []string{}, ts.get(g.ID).Record, "the game answers once its holder is done")
+}
+
+// waitUntil reports whether cond holds within a minute: a wait for a state,
+// not a timing assert.
+func waitUntil(cond func() bool) bool {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
+
+// lockWaiters counts the goroutines waiting for a game's lock.
+func lockWaiters() int {
+	return strings.Count(stacks(), "server.(*entry).lock(")
+}
+
+// stacks is the stack of every goroutine.
+func stacks() string {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return string(buf[:n])
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
