@@ -16,43 +16,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// burnerScript is a stand-in game whose play spends most of its step
-// budget (about 1.2 of the default 2 million steps) and never ends the
-// game: a scenario of many tokens against it runs for minutes.
-const burnerScript = `local m = matombo
-m.declare { name = "burner" }
-m.board { rows = { "a" }, columns = 2 }
-local K = m.move("k", "{1}")
-return {
-  setup = function() m.set_count("a1", 1) end,
-  legal = function(p) m.emit(K, "a1") end,
-  play = function(p)
-    local x = 0
-    for i = 1, 600000 do x = x + 1 end
-  end,
-}
-`
-
-// runawayScript is a stand-in game whose play never returns.
-const runawayScript = `local m = matombo
-m.declare { name = "runaway" }
-m.board { rows = { "a" }, columns = 2 }
-local K = m.move("k", "{1}")
-return {
-  setup = function() m.set_count("a1", 1) end,
-  legal = function(p) m.emit(K, "a1") end,
-  play = function(p) while true do end end,
-}
-`
-
-// standInLibrary is a library of the stand-in game NAME with script src.
-func standInLibrary(t *testing.T, name, src string) *host.Library {
+// standInLibrary is a library of the stand-in games of run limits (in
+// host/testdata/standin): burner, whose every move spends most of its
+// step budget and which never ends, and runaway, whose move never returns.
+func standInLibrary(t *testing.T) *host.Library {
 	t.Helper()
-	dir := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, name), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, name, name+".lua"), []byte(src), 0o644))
 	lib := host.NewLibrary()
-	require.NoError(t, lib.AddDir(dir))
+	require.NoError(t, lib.AddDir(filepath.Join("..", "host", "testdata", "standin")))
 	return lib
 }
 
@@ -99,7 +69,7 @@ func TestRunContextStops(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			files := burnerScenarios(t, scenarios)
-			suite := NewSuite(standInLibrary(t, "burner", burnerScript))
+			suite := NewSuite(standInLibrary(t))
 			defer suite.Close()
 			ctx, cancel := tt.ctx()
 			defer cancel()
@@ -158,7 +128,7 @@ func TestRunContextAfterAStoppedRun(t *testing.T) {
 // scenarios: a play that never returns, under budgets that would let it
 // run for hours, stops soon after the context is done.
 func TestRunContextStopsTheCallInProgress(t *testing.T) {
-	lib := standInLibrary(t, "runaway", runawayScript)
+	lib := standInLibrary(t)
 	g, err := lib.Load("runaway", host.WithLimits(host.Limits{Steps: 1 << 50, Time: time.Hour}))
 	require.NoError(t, err)
 	defer g.Close()

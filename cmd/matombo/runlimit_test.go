@@ -16,24 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// burnerLua is a stand-in game whose play spends most of its step budget
-// (about 1.2 of the default 2 million steps) and never ends the game: a
-// check of it, or a file of many scenarios against it, runs for hours.
-const burnerLua = `local m = matombo
-m.declare { name = "burner" }
-m.board { rows = { "a" }, columns = 2 }
-local K = m.move("k", "{1}")
-return {
-  setup = function() m.set_count("a1", 1) end,
-  legal = function(p) m.emit(K, "a1") end,
-  play = function(p)
-    local x = 0
-    for i = 1, 600000 do x = x + 1 end
-  end,
-}
-`
-
-// burnerFiles writes the burner game and a file of 50 scenarios of 20
+// burnerFiles writes the burner game (host/testdata/standin: its every
+// move spends most of its step budget, and it never ends) and a file of 50 scenarios of 20
 // tokens each against it, and returns their folder.
 func burnerFiles(t *testing.T) string {
 	t.Helper()
@@ -43,7 +27,9 @@ func burnerFiles(t *testing.T) string {
 	for i := range 50 {
 		fmt.Fprintf(&src, "  - name: scenario %d\n    rule: B\n    play: [%s]\n    expect: {legal: [a1]}\n", i+1, tokens)
 	}
-	return writeFiles(t, map[string]string{"games/burner/burner.lua": burnerLua, "burner.yaml": src.String()})
+	burner, err := os.ReadFile(filepath.Join("..", "..", "host", "testdata", "standin", "burner", "burner.lua"))
+	require.NoError(t, err)
+	return writeFiles(t, map[string]string{"games/burner/burner.lua": string(burner), "burner.yaml": src.String()})
 }
 
 // TestRunTimeLimit: --max-time stops conform and check against a script

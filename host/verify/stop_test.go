@@ -3,7 +3,6 @@ package verify
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,44 +12,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// burnerScript is a stand-in game whose play spends most of its step
-// budget (about 1.2 of the default 2 million steps) and never ends the
-// game: 200 random games of it, each to the cap of 100,000 plies, would
-// run for days.
-const burnerScript = `local m = matombo
-m.declare { name = "burner" }
-m.board { rows = { "a" }, columns = 2 }
-local K = m.move("k", "{1}")
-return {
-  setup = function() m.set_count("a1", 1) end,
-  legal = function(p) m.emit(K, "a1") end,
-  play = function(p)
-    local x = 0
-    for i = 1, 600000 do x = x + 1 end
-  end,
-}
-`
-
-// runawayScript is a stand-in game whose play never returns.
-const runawayScript = `local m = matombo
-m.declare { name = "runaway" }
-m.board { rows = { "a" }, columns = 2 }
-local K = m.move("k", "{1}")
-return {
-  setup = function() m.set_count("a1", 1) end,
-  legal = function(p) m.emit(K, "a1") end,
-  play = function(p) while true do end end,
-}
-`
-
-// standInLibrary is a library of the stand-in game NAME with script src.
-func standInLibrary(t *testing.T, name, src string) *host.Library {
+// standInLibrary is a library of the stand-in games of run limits (in
+// host/testdata/standin): burner, whose every move spends most of its
+// step budget and which never ends, and runaway, whose move never returns.
+func standInLibrary(t *testing.T) *host.Library {
 	t.Helper()
-	dir := t.TempDir()
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, name), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, name, name+".lua"), []byte(src), 0o644))
 	lib := host.NewLibrary()
-	require.NoError(t, lib.AddDir(dir))
+	require.NoError(t, lib.AddDir(filepath.Join("..", "testdata", "standin")))
 	return lib
 }
 
@@ -73,24 +41,23 @@ func TestCheckContextStops(t *testing.T) {
 	tests := []struct {
 		name   string
 		game   string
-		src    string
 		extra  []host.Option
 		ctx    func() (context.Context, context.CancelFunc)
 		reason string
 		taken  bool // a step is taken before the stop
 	}{
-		{"canceled before the check", "burner", burnerScript, nil,
+		{"canceled before the check", "burner", nil,
 			func() (context.Context, context.CancelFunc) { return canceled, func() {} }, "canceled", false},
-		{"interrupted before the check", "burner", burnerScript, nil,
+		{"interrupted before the check", "burner", nil,
 			func() (context.Context, context.CancelFunc) { return interrupted, func() {} }, "interrupted", false},
-		{"a time limit during the check", "burner", burnerScript, nil, limit,
+		{"a time limit during the check", "burner", nil, limit,
 			"the run's time limit of 300ms was reached", true},
-		{"a time limit in a call that never returns", "runaway", runawayScript, []host.Option{hugeBudgets}, limit,
+		{"a time limit in a call that never returns", "runaway", []host.Option{hugeBudgets}, limit,
 			"the run's time limit of 300ms was reached", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			lib := standInLibrary(t, tt.game, tt.src)
+			lib := standInLibrary(t)
 			ctx, cancel := tt.ctx()
 			defer cancel()
 			start := time.Now()
@@ -129,7 +96,7 @@ func TestCheckContextStops(t *testing.T) {
 // RunContext stops the game in progress: it is not counted, and the last
 // problem says where the run stopped and how many games it did not play.
 func TestRunContextStops(t *testing.T) {
-	g, err := standInLibrary(t, "runaway", runawayScript).Load("runaway", hugeBudgets)
+	g, err := standInLibrary(t).Load("runaway", hugeBudgets)
 	require.NoError(t, err)
 	defer g.Close()
 	tests := []struct {
