@@ -143,7 +143,7 @@ func TestRunContextStopsTheCallInProgress(t *testing.T) {
 			ctx, cancel := context.WithTimeoutCause(context.Background(), 50*time.Millisecond, errors.New("the run's time limit of 50ms was reached"))
 			defer cancel()
 			s := g.Start()
-			err := playTurn(ctx, s, tt.word)
+			err := s.PlayTurnContext(ctx, tt.word)
 			var ce *host.CanceledError
 			require.ErrorAs(t, err, &ce)
 			assert.Zero(t, s.Ply(), "the state is as it was")

@@ -258,7 +258,10 @@ func (r *Suite) RunScenarioContext(ctx context.Context, sc *Scenario) Result {
 		}
 		return res
 	}
-	s, line, err := startState(g, sc.Start)
+	s, line, err := startState(ctx, g, sc.Start)
+	if err != nil && stop(ctx, err, &res) {
+		return res
+	}
 	if err != nil {
 		res.Status, res.Error = Errored, "start: "+err.Error()
 		if line > 0 {
@@ -283,7 +286,7 @@ func (r *Suite) RunScenarioContext(ctx context.Context, sc *Scenario) Result {
 }
 
 // startState builds the start position. The returned line locates errors.
-func startState(g *host.Game, st *Start) (*host.State, int, error) {
+func startState(ctx context.Context, g *host.Game, st *Start) (*host.State, int, error) {
 	s := g.Start()
 	if st == nil {
 		return s, 0, nil
@@ -312,7 +315,7 @@ func startState(g *host.Game, st *Start) (*host.State, int, error) {
 	if st.AnyTotal {
 		opts = append(opts, host.AnyTotal())
 	}
-	s, err := g.NewState(pos, opts...)
+	s, err := g.NewStateContext(ctx, pos, opts...)
 	return s, st.Line, err
 }
 
@@ -328,7 +331,7 @@ func diagramLine(d *Diagram, err error) int {
 // stops here.
 func runStep(ctx context.Context, g *host.Game, s *host.State, st *Step, res *Result) bool {
 	for _, tok := range st.Play {
-		if err := playTurn(ctx, s, tok.Text); err != nil {
+		if err := s.PlayTurnContext(ctx, tok.Text); err != nil {
 			res.Line, res.Token = tok.Line, tok.Text
 			if stop(ctx, err, res) {
 				return true
@@ -345,7 +348,7 @@ func runStep(ctx context.Context, g *host.Game, s *host.State, st *Step, res *Re
 	}
 	if st.Reject != nil {
 		before, _ := s.MarshalJSON()
-		err := playTurn(ctx, s, st.Reject.Text)
+		err := s.PlayTurnContext(ctx, st.Reject.Text)
 		after, _ := s.MarshalJSON()
 		res.Line, res.Token = st.Reject.Line, st.Reject.Text
 		if err != nil && stop(ctx, err, res) {
@@ -385,26 +388,6 @@ func runStep(ctx context.Context, g *host.Game, s *host.State, st *Step, res *Re
 		}
 	}
 	return false
-}
-
-// playTurn is s.PlayTurn(word) with its moves stopped when ctx is done:
-// all the decisions of the word are played, or, when one fails, none.
-func playTurn(ctx context.Context, s *host.State, word string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	moves, err := s.ParseTurn(word)
-	if err != nil {
-		return err
-	}
-	next := s.Clone()
-	for _, m := range moves {
-		if err := next.ApplyContext(ctx, m); err != nil {
-			return err
-		}
-	}
-	s.CopyFrom(next)
-	return nil
 }
 
 func ints(v []int) string {

@@ -23,6 +23,8 @@ func spinSource(name, where string) string {
 		src = replaceOnce(src, "return {", "spin()\nreturn {")
 	case "setup":
 		src = replaceOnce(src, `setup = function() m.set_count("a1", 1) end`, `setup = function() spin() end`)
+	case "legal": // in a position with 2 counters on a1, not the opening's
+		src = replaceOnce(src, `legal = function(p) m.emit(SOW, "a1") end`, `legal = function(p) if m.count("a1") == 2 then spin() end m.emit(SOW, "a1") end`)
 	case "play":
 		src = replaceOnce(src, `play = function(p, kind, s) m.finish(0, "done") end`, `play = function(p, kind, s) spin() end,
   evaluate = function(p) spin() end`)
@@ -62,6 +64,18 @@ func TestContextCancelsScriptCalls(t *testing.T) {
 		{"State.PlayContext", CallPlay, func(t *testing.T, ctx context.Context, stop Option) (*State, error) {
 			s := spinning(t, stop).Start()
 			return s, s.PlayContext(ctx, "a1")
+		}},
+		{"State.PlayTurnContext", CallPlay, func(t *testing.T, ctx context.Context, stop Option) (*State, error) {
+			s := spinning(t, stop).Start()
+			return s, s.PlayTurnContext(ctx, "a1")
+		}},
+		{"Game.NewStateContext", CallLegal, func(t *testing.T, ctx context.Context, stop Option) (*State, error) {
+			g, err := loadSource(t, "spin", spinSource("spin", "legal"), endless, stop)
+			require.NoError(t, err)
+			pos := g.Start().Position()
+			pos.Counts[0] = 2
+			_, err = g.NewStateContext(ctx, pos, AnyTotal())
+			return nil, err
 		}},
 		{"Runner.Playout", CallPlay, func(t *testing.T, ctx context.Context, stop Option) (*State, error) {
 			g := spinning(t, stop)

@@ -34,7 +34,7 @@ func (s *State) ApplyRecorded(m Move) error {
 		return err
 	}
 	if !s.isLegal(m) {
-		return s.illegal(m)
+		return s.illegal(nil, m)
 	}
 	vm, err := s.g.machine()
 	if err != nil {

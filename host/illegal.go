@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host/diag"
+	"github.com/matombo/matombo/host/internal/watchdog"
 	"github.com/matombo/matombo/host/kernel"
 )
 
@@ -51,12 +52,12 @@ func (s *State) whyNotToken(tok string) string {
 // illegalToken explains why tok is not one of the legal tokens of s, in
 // at most diag.MaxMessageText bytes: the reason may quote a part of the
 // token (a name that is no site), and a token may be a megabyte long.
-func (s *State) illegalToken(tok string) string {
-	return diag.ClipText(s.illegalTokenReason(tok), diag.MaxMessageText)
+func (s *State) illegalToken(cancel *watchdog.Cancel, tok string) string {
+	return diag.ClipText(s.illegalTokenReason(cancel, tok), diag.MaxMessageText)
 }
 
 // illegalTokenReason is illegalToken before its text is bounded.
-func (s *State) illegalTokenReason(tok string) string {
+func (s *State) illegalTokenReason(cancel *watchdog.Cancel, tok string) string {
 	if s.k.Result.Over {
 		return "the game is over"
 	}
@@ -94,7 +95,7 @@ func (s *State) illegalTokenReason(tok string) string {
 			sites = append(sites, i)
 		}
 		if sites != nil || len(names) == 0 {
-			return s.whyNot(k, sites)
+			return s.whyNot(cancel, k, sites)
 		}
 	}
 	if unknown != "" {
@@ -145,8 +146,9 @@ func (s *State) movesNaming(site int, tok string) string {
 	return "the legal moves that use " + tok + ": " + strings.Join(toks, " ")
 }
 
-// whyNot explains why the move of kind k naming sites is not legal in s.
-func (s *State) whyNot(k int, sites []int) string {
+// whyNot explains why the move of kind k naming sites is not legal in s;
+// the script asked (a prompt) stops when cancel is done.
+func (s *State) whyNot(cancel *watchdog.Cancel, k int, sites []int) string {
 	g := s.g
 	kind := &g.def.Kinds[k]
 	var same []Move
@@ -157,7 +159,7 @@ func (s *State) whyNot(k int, sites []int) string {
 	}
 	if len(same) == 0 {
 		why := ""
-		if p, err := s.Prompt(); err == nil && p != "" {
+		if p, err := s.prompt(cancel); err == nil && p != "" {
 			why = " (" + p + ")"
 		} else if legal := s.legalKinds(); legal != "" {
 			why = " (the moves now: " + legal + ")"

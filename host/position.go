@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host/diag"
+	"github.com/matombo/matombo/host/internal/watchdog"
 	"github.com/matombo/matombo/host/luavm"
 )
 
@@ -211,6 +212,17 @@ func AnyTotal() StateOption { return func(c *stateConfig) { c.anyTotal = true } 
 // 1073741823; in a game that conserves its counters the position must hold
 // the opening's total (unless AnyTotal is given).
 func (g *Game) NewState(pos Position, opts ...StateOption) (*State, error) {
+	return g.newState(nil, pos, opts)
+}
+
+// NewStateContext is NewState, stopped when ctx is done: the script's
+// call (listing the moves, deciding the result) stops between two
+// instructions with a *CanceledError.
+func (g *Game) NewStateContext(ctx context.Context, pos Position, opts ...StateOption) (*State, error) {
+	return g.newState(watchdog.NewCancel(ctx), pos, opts)
+}
+
+func (g *Game) newState(cancel *watchdog.Cancel, pos Position, opts []StateOption) (*State, error) {
 	var cfg stateConfig
 	for _, o := range opts {
 		o(&cfg)
@@ -219,7 +231,7 @@ func (g *Game) NewState(pos Position, opts ...StateOption) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	vm, err := g.machine()
+	vm, err := g.machineWith(cancel)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package host
 
 import (
 	"strings"
+
+	"github.com/matombo/matombo/host/internal/watchdog"
 )
 
 // Prompt says what the decision of s asks of the player to move, in the
@@ -10,15 +12,18 @@ import (
 // none, or it returns nil, the prompts of the move kinds among the legal
 // moves (MoveKind.Prompt), in the order the script declared them, joined
 // by "; ". It is "" when the game is over or nothing is said.
-func (s *State) Prompt() (string, error) {
-	if err := s.list(nil); err != nil { // an unlisted state's moves decide it
+func (s *State) Prompt() (string, error) { return s.prompt(nil) }
+
+// prompt is Prompt, its script calls stopped when cancel is done.
+func (s *State) prompt(cancel *watchdog.Cancel) (string, error) {
+	if err := s.list(cancel); err != nil { // an unlisted state's moves decide it
 		return "", err
 	}
 	if s.k.Result.Over {
 		return "", nil
 	}
 	if s.g.hasPrompt {
-		vm, err := s.g.machine()
+		vm, err := s.g.machineWith(cancel)
 		if err != nil {
 			return "", err
 		}

@@ -88,7 +88,7 @@ func (r *Runner) Apply(s *State, m Move) error {
 		return err
 	}
 	if !s.isLegal(m) {
-		return s.illegal(m)
+		return s.illegal(r.cancel, m)
 	}
 	vm, err := r.machine()
 	if err != nil {
@@ -120,7 +120,7 @@ func (r *Runner) ApplyTo(dst, src *State, m Move) error {
 	}
 	if !src.isLegal(m) {
 		dst.CopyFrom(src)
-		return src.illegal(m)
+		return src.illegal(r.cancel, m)
 	}
 	vm, err := r.machine()
 	if err != nil {
@@ -238,7 +238,7 @@ func (r *Runner) playout(s *State, choose func(*State) Move, maxPlies int, check
 	for !s.k.Result.Over && (maxPlies <= 0 || n < maxPlies) {
 		m := choose(s)
 		if check && !s.isLegal(m) {
-			return n, s.illegal(m)
+			return n, s.illegal(r.cancel, m)
 		}
 		vm, err := r.machine()
 		if err != nil {

@@ -210,7 +210,7 @@ func (s *State) apply(cancel *watchdog.Cancel, m Move) error {
 		return err
 	}
 	if !s.isLegal(m) {
-		return s.illegal(m)
+		return s.illegal(cancel, m)
 	}
 	vm, err := s.g.machineWith(cancel)
 	if err != nil {
@@ -264,8 +264,9 @@ func (g *Game) fits(m Move) bool {
 	return true
 }
 
-// illegal describes why m is not legal in s.
-func (s *State) illegal(m Move) error {
+// illegal describes why m is not legal in s; a script asked (a prompt)
+// stops when cancel is done.
+func (s *State) illegal(cancel *watchdog.Cancel, m Move) error {
 	tok, reason := s.g.Token(m), ""
 	switch {
 	case m.IsZero():
@@ -281,15 +282,18 @@ func (s *State) illegal(m Move) error {
 		for i := range sites {
 			sites[i] = int(m.Sites[i])
 		}
-		reason = s.whyNot(int(m.Kind), sites)
+		reason = s.whyNot(cancel, int(m.Kind), sites)
 	}
 	return &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: reason, GameOver: s.k.Result.Over}
 }
 
 // ParseMove returns the legal move whose token is tok (listing the legal
 // moves of an unlisted state first, see Runner.ApplyToUnlisted).
-func (s *State) ParseMove(tok string) (Move, error) {
-	if err := s.list(nil); err != nil {
+func (s *State) ParseMove(tok string) (Move, error) { return s.parseMove(nil, tok) }
+
+// parseMove is ParseMove, its script calls stopped when cancel is done.
+func (s *State) parseMove(cancel *watchdog.Cancel, tok string) (Move, error) {
+	if err := s.list(cancel); err != nil {
 		return Move{}, err
 	}
 	var buf [64]byte
@@ -298,7 +302,7 @@ func (s *State) ParseMove(tok string) (Move, error) {
 			return m, nil
 		}
 	}
-	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: s.illegalToken(tok), GameOver: s.k.Result.Over}
+	return Move{}, &IllegalMoveError{Token: tok, Legal: s.Legal(), Reason: s.illegalToken(cancel, tok), GameOver: s.k.Result.Over}
 }
 
 // Play plays the legal move whose token is tok.
@@ -312,11 +316,12 @@ func (s *State) Play(tok string) error {
 
 // PlayContext is Play, stopped when ctx is done (see ApplyContext).
 func (s *State) PlayContext(ctx context.Context, tok string) error {
-	m, err := s.ParseMove(tok)
+	cancel := watchdog.NewCancel(ctx)
+	m, err := s.parseMove(cancel, tok)
 	if err != nil {
 		return err
 	}
-	return s.ApplyContext(ctx, m)
+	return s.apply(cancel, m)
 }
 
 // Score returns the players' scores of s, one whole number per player

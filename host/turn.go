@@ -1,10 +1,12 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/matombo/matombo/host/diag"
+	"github.com/matombo/matombo/host/internal/watchdog"
 )
 
 // A turn written as one word. A player whose turn takes several decisions
@@ -30,13 +32,16 @@ const (
 // error is an *IllegalMoveError for the first token that cannot be
 // played (the state is then unchanged), or the script's error while
 // trying the moves.
-func (s *State) ParseTurn(word string) ([]Move, error) {
-	if m, err := s.ParseMove(word); err == nil {
+func (s *State) ParseTurn(word string) ([]Move, error) { return s.parseTurn(nil, word) }
+
+// parseTurn is ParseTurn, its script calls stopped when cancel is done.
+func (s *State) parseTurn(cancel *watchdog.Cancel, word string) ([]Move, error) {
+	if m, err := s.parseMove(cancel, word); err == nil {
 		return []Move{m}, nil
 	} else if len(word) > maxTurnWord || strings.ContainsAny(word, " \t\r\n") {
 		return nil, err
 	}
-	t := turnReader{player: s.ToMove(), word: word}
+	t := turnReader{cancel: cancel, player: s.ToMove(), word: word}
 	if err := t.read(s, 0, nil); err != nil {
 		if ie, ok := err.(*IllegalMoveError); ok {
 			ie.Legal = s.Legal()
@@ -51,7 +56,7 @@ func (s *State) ParseTurn(word string) ([]Move, error) {
 			ie.Reason = fmt.Sprintf("after %s, %s: %s", word[:t.deepAt], quoteToken(word[t.deepAt:]), ie.Reason)
 			return nil, &ie
 		}
-		_, err := s.ParseMove(word)
+		_, err := s.parseMove(cancel, word)
 		return nil, err
 	case 1:
 		return t.found[0], nil
@@ -69,14 +74,24 @@ func (s *State) ParseTurn(word string) ([]Move, error) {
 
 // PlayTurn plays the decisions of word (see ParseTurn): all of them, or,
 // when one fails, none.
-func (s *State) PlayTurn(word string) error {
-	moves, err := s.ParseTurn(word)
+func (s *State) PlayTurn(word string) error { return s.playTurn(nil, word) }
+
+// PlayTurnContext is PlayTurn, stopped when ctx is done: the script's
+// call in progress (reading the word, playing its decisions, explaining a
+// token that is not legal) stops between two instructions with a
+// *CanceledError, and the state is left unchanged.
+func (s *State) PlayTurnContext(ctx context.Context, word string) error {
+	return s.playTurn(watchdog.NewCancel(ctx), word)
+}
+
+func (s *State) playTurn(cancel *watchdog.Cancel, word string) error {
+	moves, err := s.parseTurn(cancel, word)
 	if err != nil {
 		return err
 	}
 	next := s.Clone()
 	for _, m := range moves {
-		if err := next.Apply(m); err != nil {
+		if err := next.apply(cancel, m); err != nil {
 			return err
 		}
 	}
@@ -89,6 +104,7 @@ func quoteToken(t string) string { return fmt.Sprintf("%q", t) }
 
 // turnReader looks for the ways to read a word as decisions in a row.
 type turnReader struct {
+	cancel  *watchdog.Cancel // stops the script's calls
 	player  int
 	word    string
 	tries   int
@@ -102,7 +118,7 @@ type turnReader struct {
 func (t *turnReader) read(s *State, at int, moves []Move) error {
 	rest := t.word[at:]
 	if at > 0 {
-		if m, err := s.ParseMove(rest); err == nil {
+		if m, err := s.parseMove(t.cancel, rest); err == nil {
 			t.found = append(t.found, append(append([]Move(nil), moves...), m))
 		} else if ie, ok := err.(*IllegalMoveError); ok && at >= t.deepAt {
 			t.deepest, t.deepAt = ie, at
@@ -121,7 +137,7 @@ func (t *turnReader) read(s *State, at int, moves []Move) error {
 			return &IllegalMoveError{Token: t.word, Reason: fmt.Sprintf("it could be read too many ways (more than %d tries)", maxTurnTries)}
 		}
 		next := s.Clone()
-		if err := next.Apply(m); err != nil {
+		if err := next.apply(t.cancel, m); err != nil {
 			return err
 		}
 		if next.Over() || next.ToMove() != t.player {
