@@ -201,7 +201,7 @@ func (r *Runner) ready(dst, src *State) error {
 
 // Play plays the legal move whose token is tok, as State.Play does.
 func (r *Runner) Play(s *State, tok string) error {
-	m, err := s.ParseMove(tok)
+	m, err := s.parseMove(r.cancel, tok)
 	if err != nil {
 		return err
 	}
