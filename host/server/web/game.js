@@ -6,7 +6,7 @@ import { Animation, marksOf } from "./animate.js";
 import { drawBoard, readsBetterUpright, tagChar, tagText } from "./board.js";
 import * as clock from "./clock.js";
 import { $, make, playerSpan, showError } from "./dom.js";
-import { said } from "./words.js";
+import { ending, said } from "./words.js";
 import { invitesOf, orientation, rememberGame, saveSecret, seatFromURL, secretsOf, setOrientation, setSetting, setting } from "./local.js";
 import * as mv from "./moves.js";
 import { turnAt, turns } from "./record.js";
@@ -311,20 +311,15 @@ function result(v) {
   return null;
 }
 
-// resultText writes how a game ended.
+// resultText writes how a game ended: the headline ("Player 2 wins",
+// "Draw by agreement"), then why in sentences, on a line of its own
+// ("Player 1 resigned.", "Three in a row").
 function resultText(s, r) {
-  if (r.method === "aborted") {
-    s.append(`Aborted (${r.reason})`);
-    return;
-  }
-  if (r.method === "agreement") {
-    s.append("Draw by agreement");
-    return;
-  }
-  if (r.winner) s.append(playerSpan(r.winner), r.method === "time" ? " wins on time" : " wins");
-  else s.append("Draw");
-  const why = [r.method === "time" ? "" : r.reason, ...(r.notes || [])].filter(Boolean).join("; ");
-  if (why) s.append(` (${why})`);
+  const e = ending(r);
+  if (e.winner) s.append(playerSpan(e.winner), e.head);
+  else s.append(e.head);
+  s.dataset.method = r.method || "";
+  if (e.why) s.append(" ", make("span", { class: "reason" }, e.why));
 }
 
 // statusLine says, from the position on screen: how the game ended or
@@ -333,6 +328,7 @@ function resultText(s, r) {
 function statusLine() {
   const v = ui.shown, live = ui.live, s = $("status");
   s.replaceChildren();
+  delete s.dataset.method;
   if (!isLive()) {
     s.append(`Record: viewing the position after move ${v.ply} of ${live.ply}`);
     if (!v.state.over) s.append(" (", playerSpan(v.state.to_move), " to move there)");
