@@ -80,16 +80,48 @@ export const refusals = {
 const detailed = new Set(["config-error", "bad-seats", "bad-clock"]);
 
 // said is what the page tells a player of error e: the words of the
-// server's code (with its message, for a detailed code); for a request that never reached the
+// server's code (with its message, for a detailed code; with the rule the
+// move breaks, for a move refused); for a request that never reached the
 // server, that it cannot be reached; else the server's own message, with
 // a capital.
 export function said(e) {
   if (e && Object.hasOwn(refusals, e.code)) {
     if (detailed.has(e.code) && e.message) return `${refusals[e.code]} (${e.message})`;
+    if (e.code === "illegal-token") {
+      // "That move is not possible in this position: b1 is occupied."
+      const why = moveWhy(e.message);
+      if (why) return `${refusals[e.code].replace(/\.$/, "")}: ${why}.`;
+    }
     return refusals[e.code];
   }
   if (e && e.status === 0) return "The server cannot be reached. Check the connection and try again.";
   return sentence(String((e && e.message) || "Something went wrong. Reload the page and try again."));
+}
+
+// moveWhy is why the server refused a move, from its message, in the
+// words of the game's rules; "" when it gives no reason a player can
+// read. The message is the token quoted, then the reason: the rule the
+// move breaks in the game's words, when its rules say it, then which part
+// of the token is wrong and what is possible (`"a3" is not a legal move
+// here: a3 is empty; a3 is not possible for a sow now (possible: a1
+// a2)`). The game's words are said; the host's only when there are none
+// and they say more than that the move is not possible ("z9 is not a
+// site of this board"), without the list of what is possible (the board
+// rings it); nothing written as code (a pattern of tokens, a kind's
+// name). It is text: the page shows it as
+// text, never as HTML.
+export function moveWhy(message) {
+  const m = /^"(?:[^"\\]|\\.)*" is not a legal move here: ([\s\S]+)$/.exec(String(message || ""));
+  if (!m) return "";
+  const parts = m[1].split("; ");
+  let why = parts[0];
+  if (parts.length === 1) {
+    // The host's words only: what they add to "not possible", if anything.
+    if (/\bis not possible\b/.test(why)) return "";
+    why = why.replace(/\s*\((?:possible|its sites)\b[^()]*\)/g, "");
+  }
+  why = asWritten(why).replace(/[.\s]+$/, "");
+  return /[{}`_]/.test(why) ? "" : why;
 }
 
 // sentence returns text with a capital first letter.
