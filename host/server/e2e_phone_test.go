@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,7 +27,8 @@ func (tb *tab) rect(sel string) [4]int {
 // up the decision bar (the selection and Cancel), and the board does not
 // move: what the decision asks stays in the status above it, and is not
 // said again in the bar. The bar covers neither the board's last row nor the
-// piece selected; Cancel takes the bar away, and the board stays.
+// piece selected, which the bar names as the moves do (by number);
+// Cancel takes the bar away, and the board stays.
 func TestBrowserPhoneBarKeepsTheBoard(t *testing.T) {
 	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
@@ -48,6 +50,13 @@ func TestBrowserPhoneBarKeepsTheBoard(t *testing.T) {
 	assert.GreaterOrEqual(t, bar[0], tb.rect("#board .site.selected")[1], "the bar leaves the selected piece in view")
 	assert.True(t, tb.inView("#status .asks"), "what the decision asks stays in the status")
 	assert.Equal(t, "none", tb.eval(`getComputedStyle(document.querySelector("#actions .prompt")).display`), "said once: not again in the bar")
+	// The board's moves write its squares by number (11-15): the page
+	// names the square selected so too, not by its name (c11).
+	site := tb.eval(`document.querySelector("#board .site.selected").dataset.site`)
+	number, err := strconv.Atoi(strings.TrimLeft(site, "abcdefghijklmnopqrstuvwxyz"))
+	require.NoError(t, err, site)
+	assert.Equal(t, fmt.Sprintf("Selected %d", number), tb.text("#actions .hint"))
+	assert.True(t, strings.HasPrefix(tb.eval(`document.querySelector("#board .site.selected").getAttribute("aria-label")`), fmt.Sprintf("%d: ", number)))
 	tb.screenshot("phone-selected")
 
 	tb.click(`#actions button[data-action="cancel"]`)

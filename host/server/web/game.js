@@ -657,7 +657,7 @@ function renderActions(parts, board) {
     const moves = parts.lists.get(ui.list) || [];
     const kind = board.kinds.find((k) => k.name === ui.list);
     const m = mv.listMatch(moves, ui.chosen);
-    a.append(make("span", { class: "hint" }, `${mv.kindText(kind, board)}: choose on the board (${[...ui.chosen].sort().join(", ") || "none yet"}), then confirm`));
+    a.append(make("span", { class: "hint" }, `${mv.kindText(kind, board)}: choose on the board (${[...ui.chosen].sort().map((s) => mv.siteText(board, s)).join(", ") || "none yet"}), then confirm`));
     if (m) a.append(moveButton(m, board));
     else {
       const why = ui.chosen.size ? mv.whyNot(moves, ui.chosen) : "choose at least one";
@@ -671,8 +671,9 @@ function renderActions(parts, board) {
     // same hole): its green ring is under the selection's, so say it.
     const next = mv.nextSites(parts.fixed, ui.sel);
     const again = [...new Set(ui.sel)].filter((s) => next.has(s));
-    const tail = again.length ? ` (click ${again.join(" or ")} again for the move that goes there)` : "";
-    a.append(make("span", { class: "hint", "data-again": again.join(" ") }, `Selected ${ui.sel.join(" → ")}${tail}`));
+    const say = (sites) => sites.map((s) => mv.siteText(board, s));
+    const tail = again.length ? ` (click ${say(again).join(" or ")} again for the move that goes there)` : "";
+    a.append(make("span", { class: "hint", "data-again": again.join(" ") }, `Selected ${say(ui.sel).join(" → ")}${tail}`));
     for (const m of ui.choices) a.append(moveButton(m, board));
     a.append(cancel());
   }
