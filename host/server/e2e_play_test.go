@@ -109,6 +109,16 @@ func TestBrowserSeatsBelongToOnePerson(t *testing.T) {
 			invite := creator.eval(`document.querySelector('input[data-share="2"]').value`)
 			require.Contains(t, invite, "#player=2&invite=")
 			require.Contains(t, creator.text("#share"), "Invitation for Player 2")
+			// "Copy the link" copies it; where the browser refuses the
+			// clipboard, the link is selected for the player to copy.
+			creator.eval(`(() => { Object.defineProperty(navigator, "clipboard", { configurable: true, value: { writeText: async (t) => { window.copied = t; } } }); return "" })()`)
+			creator.click(`#share button[data-action="copy-invite"]`)
+			creator.waitFor(`window.copied !== undefined && document.querySelector('#share button[data-action="copy-invite"]').textContent === "Copied"`)
+			require.Equal(t, invite, creator.eval(`window.copied`))
+			creator.eval(`(() => { Object.defineProperty(navigator, "clipboard", { configurable: true, value: { writeText: async () => { throw new Error("refused"); } } }); return "" })()`)
+			creator.click(`#share button[data-action="copy-invite"]`)
+			creator.waitFor(`document.querySelector('#share button[data-action="copy-invite"]').textContent === "Selected: copy it"`)
+			require.Equal(t, "true", creator.eval(`String(document.activeElement === document.querySelector('input[data-share="2"]'))`), "the link is selected")
 			require.Contains(t, creator.text("#scores"), "Player 2 (a person, not here yet)")
 			seatLink := creator.eval(`location.href`)
 			id := strings.TrimPrefix(creator.eval(`location.pathname`), "/g/")

@@ -823,7 +823,8 @@ function renderShare() {
     if (seat.player !== "human" || mine(p) || !invites[p]) return;
     if (seat.waiting) {
       box.append(make("div", { class: "hint" }, `Invitation for Player ${p}: send this link to your opponent. The first browser that opens it plays Player ${p}.`));
-      box.append(make("input", { readonly: "", value: new URL(invites[p], location.href).href, "data-share": String(p), "aria-label": `invitation link for player ${p}` }));
+      const input = make("input", { readonly: "", value: new URL(invites[p], location.href).href, "data-share": String(p), "aria-label": `invitation link for player ${p}` });
+      box.append(input, copyButton(input));
     } else {
       box.append(make("div", { class: "hint", "data-joined": String(p) }, `Player ${p} has joined.`));
     }
@@ -842,6 +843,25 @@ function renderShare() {
   const watch = make("div", { class: "hint" }, "To watch: ");
   watch.append(make("a", { href: url(`/g/${v.id}`) }, "spectator link"));
   box.append(watch);
+}
+
+// copyButton copies the link of input (an invitation) for the player to
+// paste in a message: on a phone, selecting the text of a field is
+// fiddly. Where the browser refuses the clipboard (a page not served over
+// HTTPS), the link is selected, and the button says to copy it.
+function copyButton(input) {
+  const b = make("button", { type: "button", class: "copy", "data-action": "copy-invite" }, "Copy the link");
+  b.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(input.value);
+      b.textContent = "Copied";
+    } catch (e) {
+      input.focus();
+      input.select();
+      b.textContent = "Selected: copy it";
+    }
+  });
+  return b;
 }
 
 // settings wires the page's settings: animation speed, the board's
