@@ -631,14 +631,14 @@ function promptOf(board, v) {
 function renderActions(parts, board) {
   const a = $("actions");
   a.replaceChildren();
-  // The bar of the turn's own choices (buttons from its start) says what
-  // the turn asks; a bar that comes with a selection (the sites chosen
-  // and Cancel) leaves it in the status, where it was.
+  // The bar of the turn's own choices (buttons from its start) takes what
+  // the turn asks from the status; a bar that comes with a selection (the
+  // sites chosen and Cancel) leaves the words' room there, so that the
+  // board does not move (style.css).
   const turnBar = parts.buttons.length > 0 || parts.lists.size > 0;
   const bar = () => {
     const on = a.querySelector("button") !== null;
     a.classList.toggle("bar", on);
-    a.classList.toggle("asks", on && turnBar);
     document.body.classList.toggle("has-bar", on);
     document.body.classList.toggle("bar-asks", on && turnBar);
   };
