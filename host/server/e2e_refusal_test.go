@@ -2,6 +2,7 @@ package server
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -62,4 +63,27 @@ func TestBrowserRefusedMoveSaysWhy(t *testing.T) {
 			tb.waitFor(`document.getElementById("status").dataset.myturn === "true" && document.querySelector("#board .site.target") !== null`)
 		})
 	}
+}
+
+// TestBrowserPhoneRefusalInView: on a phone, a move refused at the foot of
+// a long board (the page scrolled down to it) is said where the player
+// looks: the message stays in view at the top of the screen.
+func TestBrowserPhoneRefusalInView(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	g := ts.create(`{"game": "tsoro", "hold": [1, 2]}`)
+	tb := b.tabFor(t)
+	tb.do(viewports[1].emulate(), beforeLoad(`{ const f = window.fetch;
+		window.fetch = (u, i) => {
+			if (i && i.body && String(u).endsWith("/moves")) { const b = JSON.parse(i.body); b.token = "d1"; i = { ...i, body: JSON.stringify(b) }; }
+			return f(u, i);
+		}; }`), chromedp.Navigate(ts.http.URL+link(g, 0)))
+	tb.waitFor(`document.getElementById("status").dataset.myturn === "true" && document.querySelector("#board .site.target") !== null`)
+	tb.eval(`(() => { const s = [...document.querySelectorAll("#board .site.target")]; s[s.length - 1].scrollIntoView({ block: "end" }); return "" })()`)
+	require.Equal(t, "true", tb.eval(`String(scrollY > 300)`), "the page is scrolled down to the board's foot")
+	tb.eval(`(() => { const s = [...document.querySelectorAll("#board .site.target")]; s[s.length - 1].dispatchEvent(new MouseEvent("click", { bubbles: true })); return "" })()`)
+	tb.waitFor(`!document.getElementById("error").hidden`)
+	assert.True(t, strings.HasPrefix(tb.text("#error"), "That move is not possible in this position"), tb.text("#error"))
+	assert.True(t, tb.inView("#error"), "the message is in view")
 }
