@@ -181,7 +181,7 @@ func TestBrowserLossOnTime(t *testing.T) {
 	p2.waitFor(`document.querySelector("#clocks .clock.running[data-player='2']") !== null`)
 	for _, tb := range []*tab{p1, p2} {
 		tb.waitFor(`document.getElementById("status").dataset.over === "true"`)
-		require.Contains(t, tb.eval(`document.getElementById("status").textContent`), "Player 1 wins on time")
+		require.Equal(t, "Player 1 wins on time Player 2 ran out of time.", tb.eval(`document.getElementById("status").textContent`))
 		require.Equal(t, "0.0", tb.eval(`document.querySelector("#clocks .clock[data-player='2'] .time").textContent`))
 	}
 	p2.screenshot("lost-on-time")

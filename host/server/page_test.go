@@ -156,3 +156,40 @@ func serverCodes(t *testing.T) map[string]bool {
 	}
 	return codes
 }
+
+// TestPageWordsEveryEnding: every way a game ends (the host's methods,
+// and the server's loss on time and abort) has a line of the page's words
+// for its result (web/words.js endings), and the words are sentences
+// without the code's words.
+func TestPageWordsEveryEnding(t *testing.T) {
+	src, err := fs.ReadFile(web, "web/words.js")
+	require.NoError(t, err)
+	block := regexp.MustCompile(`(?s)export const endings = \{\n(.*?)\n\};`).FindSubmatch(src)
+	require.NotNil(t, block, "words.js declares endings")
+	words := map[string]string{}
+	for _, line := range strings.Split(string(block[1]), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "//") {
+			continue
+		}
+		m := regexp.MustCompile(`^"([a-z ]+)": "([^"\\]*)",$`).FindStringSubmatch(line)
+		require.NotNil(t, m, "a line of endings is `\"method\": \"words\",`: %s", line)
+		require.NotContains(t, words, m[1], "%s has words twice", m[1])
+		words[m[1]] = m[2]
+	}
+	methods := map[string]bool{"time": true, methodAborted: true, methodResignation: true, methodAgreement: true}
+	for m := host.MethodNone + 1; !strings.HasPrefix(m.String(), "method("); m++ {
+		methods[m.String()] = true
+	}
+	require.Contains(t, methods, "repetition", "the host's methods were read")
+	require.Equal(t, "time", timeLoss(1, 2).Method, "the server's loss on time")
+	for m := range methods {
+		assert.Contains(t, words, m, "the page has no words for the ending %q", m)
+	}
+	for m, w := range words {
+		assert.True(t, methods[m], "the page has words for %q, which is no way a game ends", m)
+		if w != "" {
+			assert.Regexp(t, `^\p{Lu}.*[.!?]$`, w, "the words for %q are a sentence", m)
+		}
+	}
+}

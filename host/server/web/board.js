@@ -1,6 +1,8 @@
 // Draws a board as SVG from the game's own board data: sites with rows and
 // columns (or drawing positions), tags and lines. Nothing here knows a game.
 
+import { siteText } from "./moves.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 function el(name, attrs, parent) {
@@ -264,7 +266,7 @@ function describe(L, board, site, st, opening) {
   // player 1".
   const n = st.count;
   const what = L.holes ? `${n} counter${n === 1 ? "" : "s"}` : !n ? "empty" : n === 1 ? `a piece of player ${st.owner}` : `${n} pieces of player ${st.owner}`;
-  let desc = `${site.name}: ${what}`;
+  let desc = `${siteText(board, site.name)}: ${what}`;
   if (L.holes && opening !== undefined && st.owner && st.owner !== opening) desc += `, now player ${st.owner}'s`;
   if (site.tags.length) desc += ` (${site.tags.map((t) => tagText(board, t)).join("; ")})`;
   return desc;
@@ -396,7 +398,7 @@ export function drawBoard(container, board, state, opts) {
           ? { x: p.x - L.xu / 2 + 3, y: p.y - L.yu / 2 + 12 }
           : { x: p.x + r + 6, y: p.y + r + 10 };
       const n = el("text", { class: "label name" + (L.checkered ? " onsquare" : ""), x: q.x, y: q.y, "text-anchor": L.holes ? "middle" : "start" }, g);
-      n.textContent = site.name;
+      n.textContent = siteText(board, site.name);
     }
     outline(g, L, site.name, p, r, 4, "ring");
     const desc = describe(L, board, site, st, opts.opening ? opts.opening[site.name] : undefined);

@@ -6,7 +6,7 @@ import { Animation, marksOf } from "./animate.js";
 import { drawBoard, readsBetterUpright, tagChar, tagText } from "./board.js";
 import * as clock from "./clock.js";
 import { $, make, playerSpan, showError } from "./dom.js";
-import { said } from "./words.js";
+import { ending, said } from "./words.js";
 import { invitesOf, orientation, rememberGame, saveSecret, seatFromURL, secretsOf, setOrientation, setSetting, setting } from "./local.js";
 import * as mv from "./moves.js";
 import { turnAt, turns } from "./record.js";
@@ -311,20 +311,15 @@ function result(v) {
   return null;
 }
 
-// resultText writes how a game ended.
+// resultText writes how a game ended: the headline ("Player 2 wins",
+// "Draw by agreement"), then why in sentences, on a line of its own
+// ("Player 1 resigned.", "Three in a row").
 function resultText(s, r) {
-  if (r.method === "aborted") {
-    s.append(`Aborted (${r.reason})`);
-    return;
-  }
-  if (r.method === "agreement") {
-    s.append("Draw by agreement");
-    return;
-  }
-  if (r.winner) s.append(playerSpan(r.winner), r.method === "time" ? " wins on time" : " wins");
-  else s.append("Draw");
-  const why = [r.method === "time" ? "" : r.reason, ...(r.notes || [])].filter(Boolean).join("; ");
-  if (why) s.append(` (${why})`);
+  const e = ending(r);
+  if (e.winner) s.append(playerSpan(e.winner), e.head);
+  else s.append(e.head);
+  s.dataset.method = r.method || "";
+  if (e.why) s.append(" ", make("span", { class: "reason" }, e.why));
 }
 
 // statusLine says, from the position on screen: how the game ended or
@@ -333,6 +328,7 @@ function resultText(s, r) {
 function statusLine() {
   const v = ui.shown, live = ui.live, s = $("status");
   s.replaceChildren();
+  delete s.dataset.method;
   if (!isLive()) {
     s.append(`Record: viewing the position after move ${v.ply} of ${live.ply}`);
     if (!v.state.over) s.append(" (", playerSpan(v.state.to_move), " to move there)");
@@ -635,10 +631,16 @@ function promptOf(board, v) {
 function renderActions(parts, board) {
   const a = $("actions");
   a.replaceChildren();
+  // The bar of the turn's own choices (buttons from its start) takes what
+  // the turn asks from the status; a bar that comes with a selection (the
+  // sites chosen and Cancel) leaves the words' room there, so that the
+  // board does not move (style.css).
+  const turnBar = parts.buttons.length > 0 || parts.lists.size > 0;
   const bar = () => {
     const on = a.querySelector("button") !== null;
     a.classList.toggle("bar", on);
     document.body.classList.toggle("has-bar", on);
+    document.body.classList.toggle("bar-asks", on && turnBar);
   };
   if (!myTurn()) return bar();
   const p = plain(promptOf(board, ui.shown));
@@ -655,7 +657,7 @@ function renderActions(parts, board) {
     const moves = parts.lists.get(ui.list) || [];
     const kind = board.kinds.find((k) => k.name === ui.list);
     const m = mv.listMatch(moves, ui.chosen);
-    a.append(make("span", { class: "hint" }, `${mv.kindText(kind, board)}: choose on the board (${[...ui.chosen].sort().join(", ") || "none yet"}), then confirm`));
+    a.append(make("span", { class: "hint" }, `${mv.kindText(kind, board)}: choose on the board (${[...ui.chosen].sort().map((s) => mv.siteText(board, s)).join(", ") || "none yet"}), then confirm`));
     if (m) a.append(moveButton(m, board));
     else {
       const why = ui.chosen.size ? mv.whyNot(moves, ui.chosen) : "choose at least one";
@@ -669,8 +671,9 @@ function renderActions(parts, board) {
     // same hole): its green ring is under the selection's, so say it.
     const next = mv.nextSites(parts.fixed, ui.sel);
     const again = [...new Set(ui.sel)].filter((s) => next.has(s));
-    const tail = again.length ? ` (click ${again.join(" or ")} again for the move that goes there)` : "";
-    a.append(make("span", { class: "hint", "data-again": again.join(" ") }, `Selected ${ui.sel.join(" → ")}${tail}`));
+    const say = (sites) => sites.map((s) => mv.siteText(board, s));
+    const tail = again.length ? ` (click ${say(again).join(" or ")} again for the move that goes there)` : "";
+    a.append(make("span", { class: "hint", "data-again": again.join(" ") }, `Selected ${say(ui.sel).join(" → ")}${tail}`));
     for (const m of ui.choices) a.append(moveButton(m, board));
     a.append(cancel());
   }
@@ -820,7 +823,8 @@ function renderShare() {
     if (seat.player !== "human" || mine(p) || !invites[p]) return;
     if (seat.waiting) {
       box.append(make("div", { class: "hint" }, `Invitation for Player ${p}: send this link to your opponent. The first browser that opens it plays Player ${p}.`));
-      box.append(make("input", { readonly: "", value: new URL(invites[p], location.href).href, "data-share": String(p), "aria-label": `invitation link for player ${p}` }));
+      const input = make("input", { readonly: "", value: new URL(invites[p], location.href).href, "data-share": String(p), "aria-label": `invitation link for player ${p}` });
+      box.append(input, copyButton(input));
     } else {
       box.append(make("div", { class: "hint", "data-joined": String(p) }, `Player ${p} has joined.`));
     }
@@ -839,6 +843,25 @@ function renderShare() {
   const watch = make("div", { class: "hint" }, "To watch: ");
   watch.append(make("a", { href: url(`/g/${v.id}`) }, "spectator link"));
   box.append(watch);
+}
+
+// copyButton copies the link of input (an invitation) for the player to
+// paste in a message: on a phone, selecting the text of a field is
+// fiddly. Where the browser refuses the clipboard (a page not served over
+// HTTPS), the link is selected, and the button says to copy it.
+function copyButton(input) {
+  const b = make("button", { type: "button", class: "copy", "data-action": "copy-invite" }, "Copy the link");
+  b.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(input.value);
+      b.textContent = "Copied";
+    } catch (e) {
+      input.focus();
+      input.select();
+      b.textContent = "Selected: copy it";
+    }
+  });
+  return b;
 }
 
 // settings wires the page's settings: animation speed, the board's

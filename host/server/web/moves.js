@@ -105,6 +105,22 @@ export function noun(board) {
   return board.cells ? { one: "cell", many: "cells" } : { one: "point", many: "points" };
 }
 
+// numbered reports whether the board's moves write its sites by number
+// (a kind's template with {#...}: 11-15 for the squares c11 and e15, as
+// players of a board numbered square by square write them): the page then
+// names its sites by number too.
+export function numbered(board) {
+  return Boolean(board && board.kinds && board.kinds.some((k) => /\{#/.test(k.template || "")));
+}
+
+// siteText names a site for people: by its number on a numbered board
+// (the digits of its name, 11 for c11), else by its name.
+export function siteText(board, name) {
+  if (!numbered(board)) return name;
+  const m = /^\D*(\d+)$/.exec(name);
+  return m ? String(Number(m[1])) : name;
+}
+
 // listText writes names as "a1", "a1 and a2", "a1, a2 and a3".
 function listText(names) {
   if (names.length <= 1) return names.join("");
@@ -120,7 +136,7 @@ function capital(s) {
 // kind's name and the sites when the script gives no doc ("Move a1 to
 // b2", "Continue").
 export function moveText(m, kind, board) {
-  const sites = m.sites || [];
+  const sites = (m.sites || []).map((s) => siteText(board, s));
   const n = noun(board);
   if (kind && kind.doc) {
     return kind.doc.replace(/\{#?(\w+)\}/g, (all, ph) => {

@@ -6,6 +6,8 @@
 // code has its words here (TestPageWordsEveryCode); the server's message
 // is shown only for a code this page does not know.
 
+import { plain } from "./text.js";
+
 // refusals are the page's words for each code: one line per code, the
 // code in double quotes, so that the test can read them.
 export const refusals = {
@@ -79,15 +81,127 @@ export const refusals = {
 const detailed = new Set(["config-error", "bad-seats", "bad-clock"]);
 
 // said is what the page tells a player of error e: the words of the
-// server's code (with its message, for a detailed code); for a request
-// that never reached the server, that it cannot be reached; else the
-// server's own message, with a capital.
+// server's code (with its message, for a detailed code; with the rule the
+// move breaks, for a move refused); for a request that never reached the
+// server, that it cannot be reached; else the server's own message, with
+// a capital.
 export function said(e) {
   if (e && Object.hasOwn(refusals, e.code)) {
     if (detailed.has(e.code) && e.message) return `${refusals[e.code]} (${e.message})`;
+    if (e.code === "illegal-token") {
+      // "That move is not possible in this position: b1 is occupied."
+      const why = moveWhy(e.message);
+      if (why) return `${refusals[e.code].replace(/\.$/, "")}: ${why}.`;
+    }
     return refusals[e.code];
   }
   if (e && e.status === 0) return "The server cannot be reached. Check the connection and try again.";
-  const msg = String((e && e.message) || "Something went wrong. Reload the page and try again.");
-  return msg.charAt(0).toUpperCase() + msg.slice(1);
+  return sentence(String((e && e.message) || "Something went wrong. Reload the page and try again."));
+}
+
+// moveWhy is why the server refused a move, from its message, in the
+// words of the game's rules; "" when it gives no reason a player can
+// read. The message is the token quoted, then the reason: the rule the
+// move breaks in the game's words, when its rules say it, then which part
+// of the token is wrong and what is possible (`"a3" is not a legal move
+// here: a3 is empty; a3 is not possible for a sow now (possible: a1
+// a2)`). The game's words are said; the host's only when there are none
+// and they say more than that the move is not possible ("z9 is not a
+// site of this board"), without the list of what is possible (the board
+// rings it); nothing written as code (a pattern of tokens, a kind's
+// name). It is text: the page shows it as
+// text, never as HTML.
+export function moveWhy(message) {
+  const m = /^"(?:[^"\\]|\\.)*" is not a legal move here: ([\s\S]+)$/.exec(String(message || ""));
+  if (!m) return "";
+  const parts = m[1].split("; ");
+  let why = parts[0];
+  if (parts.length === 1) {
+    // The host's words only: what they add to "not possible", if anything.
+    if (/\bis not possible\b/.test(why)) return "";
+    why = why.replace(/\s*\((?:possible|its sites)\b[^()]*\)/g, "");
+  }
+  why = asWritten(why).replace(/[.\s]+$/, "");
+  return /[{}`_]/.test(why) ? "" : why;
+}
+
+// sentence returns text with a capital first letter.
+export function sentence(text) {
+  const t = String(text || "");
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+// endings are the page's words for how a game ended, by the result's
+// method (the host's, and the server's "time" and "aborted"): a line per
+// method, the method in double quotes, so that the test can read them.
+// {p} is the player the words are about (who resigned, ran out of time or
+// aborted). The ends the rules decide ("rule", "no moves", "repetition",
+// "position") are said in the rules' own words, the reason the game's
+// script gives; these words are said only when it gives none. A draw
+// agreed says so in its headline: no more words.
+export const endings = {
+  "rule": "",
+  "no moves": "A player had no move left.",
+  "repetition": "The same position came again too often.",
+  "position": "",
+  "resignation": "Player {p} resigned.",
+  "agreement": "",
+  "time": "Player {p} ran out of time.",
+  "aborted": "Player {p} aborted the game before every player had moved.",
+};
+
+// ruled are the methods whose reason is the rules' own words.
+const ruled = new Set(["rule", "no moves", "repetition", "position"]);
+
+// ending says how a game ended, for a player: a headline ({winner, text}:
+// winner is the player who won, 0 for none, text what follows the
+// winner's name or stands alone) and why, in sentences. r is the game's
+// result ({winner, method, reason, notes, scores}).
+export function ending(r) {
+  const method = r.method || "rule";
+  let head = r.winner ? " wins" : "Draw";
+  if (method === "time") head = r.winner ? " wins on time" : "Over on time";
+  if (method === "agreement") head = "Draw by agreement";
+  if (method === "aborted") head = "Game aborted";
+  const winner = method === "agreement" || method === "aborted" ? 0 : r.winner || 0;
+  return { winner, head, why: whyOf(r, method) };
+}
+
+// whyOf is why game r ended, in sentences; the notes the rules attach
+// follow, in brackets, as they wrote them.
+function whyOf(r, method) {
+  const notes = (Array.isArray(r.notes) ? r.notes : []).map(asWritten).filter(Boolean);
+  const more = notes.length ? ` (${notes.join("; ")})` : "";
+  if (ruled.has(method) || !Object.hasOwn(endings, method)) {
+    // The rules' words as they wrote them (a capital first), else the
+    // page's for the kind of end.
+    const reason = plain(r.reason || "") || endings[method] || "";
+    return reason ? reason + more : sentence(notes.join("; "));
+  }
+  const p = about(r, method);
+  const words = endings[method];
+  if (!words) return sentence(notes.join("; "));
+  return (p ? words.replace("{p}", String(p)) : words.replace("Player {p}", "A player")) + more;
+}
+
+// asWritten is a script's text without its citations of rule points, its
+// first letter as the script wrote it.
+function asWritten(text) {
+  const t = plain(text), first = String(text || "").trimStart().charAt(0);
+  return first && t.charAt(0) === first.toUpperCase() ? first + t.slice(1) : t;
+}
+
+// about is the player the server's words of a result are about: who
+// resigned, ran out of time or aborted, as the server's reason names
+// them ("player 2 resigned"), else the one that did not win of two, or
+// the only one that scored nothing; 0 when unknown.
+function about(r, method) {
+  const verb = { resignation: "resigned", time: "ran out of time", aborted: "aborted" }[method];
+  const m = verb && new RegExp(`^player (\\d+) ${verb}`, "i").exec(String(r.reason || ""));
+  if (m) return Number(m[1]);
+  if (method === "aborted") return 0;
+  const scores = Array.isArray(r.scores) ? r.scores : [];
+  if (r.winner && scores.length === 2) return 3 - r.winner;
+  const lost = scores.map((s, i) => (s === 0 ? i + 1 : 0)).filter(Boolean);
+  return lost.length === 1 ? lost[0] : 0;
 }
