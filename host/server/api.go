@@ -52,6 +52,8 @@ type apiError struct {
 	Code    string   `json:"code"`              // stable, for programs (codes.go)
 	Allowed []string `json:"allowed,omitempty"` // allowed values, when the error is a bad choice
 	Legal   []string `json:"legal,omitempty"`   // the legal tokens, for an illegal move
+	Rule    string   `json:"rule,omitempty"`    // the rule an illegal move breaks, in the game's words
+	Reason  string   `json:"reason,omitempty"`  // which part of an illegal move is wrong, what is possible (the host's words)
 	Ply     *int     `json:"ply,omitempty"`     // the current ply, for a stale one
 }
 
@@ -688,11 +690,19 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 			// The rule it breaks, in the script's words, then which part
 			// of the token is wrong and what is possible.
 			why := e.state.WhyNot(req.Token)
-			if why == "" && ill != nil {
-				why = ill.Reason
+			var rule, reason string
+			if ill != nil {
+				reason = ill.Reason
+				if why == "" {
+					why = reason
+				}
+				rule, _ = strings.CutSuffix(why, "; "+reason)
+				if rule == why {
+					rule = "" // the script's why function said nothing
+				}
 			}
 			msg := diag.NotLegalHere(req.Token, why)
-			writeError(w, http.StatusUnprocessableEntity, apiError{Error: msg, Code: errorCode(err, codeIllegalToken), Legal: e.state.Legal()})
+			writeError(w, http.StatusUnprocessableEntity, apiError{Error: msg, Code: errorCode(err, codeIllegalToken), Legal: e.state.Legal(), Rule: rule, Reason: reason})
 			return
 		}
 		s.log.Error("playing a move", "id", id, "token", req.Token, "err", err)

@@ -41,8 +41,9 @@ func TestBrowserRefusedMoveSaysWhy(t *testing.T) {
 		{name: "the host's words only", game: "oware", token: "b1",
 			said: "That move is not possible in this position."},
 		{name: "markup", game: "tictactoe",
-			answer: `{"error": "\"c3\" is not a legal move here: <img src=x onerror=\"window.bad=1\">c3 is <b>taken</b>; c3 is not possible for a mark now (possible: c3)", "code": "illegal-token"}`,
-			said:   `That move is not possible in this position: <img src=x onerror="window.bad=1">c3 is <b>taken</b>.`},
+			answer: `{"error": "\"c3\" is not a legal move here: <img src=x onerror=\"window.bad=1\">c3 is <b>taken</b>; c3 is not possible for a mark now (possible: c3)", "code": "illegal-token",
+				"rule": "<img src=x onerror=\"window.bad=1\">c3 is <b>taken</b>", "reason": "c3 is not possible for a mark now (possible: c3)"}`,
+			said: `That move is not possible in this position: <img src=x onerror="window.bad=1">c3 is <b>taken</b>.`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := ts.create(`{"game": "` + c.game + `", "hold": [1, 2]}`)

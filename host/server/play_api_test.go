@@ -336,6 +336,14 @@ func TestIllegalMoveSaysWhy(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, status)
 	assert.Contains(t, string(b), `"b2\" is not a legal move here: b2 is occupied (Y3); b2 is not possible for a drop now (possible: a1 b1 b3 c1 c2 c3)`)
 	assert.Contains(t, string(b), `"code":"illegal-token"`)
+	// The rule and the host's part apart, for a page to say one of them.
+	assert.Contains(t, string(b), `"rule":"b2 is occupied (Y3)","reason":"b2 is not possible for a drop now (possible: a1 b1 b3 c1 c2 c3)"`)
+
+	// A token the script's why function says nothing of has no rule.
+	status, b = ts.move(g.ID, "z9", 1, s2)
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	assert.NotContains(t, string(b), `"rule"`)
+	assert.Contains(t, string(b), `"reason":"z9 is not a site of this board`)
 
 	g = ts.create(`{"game": "gore", "hold": [1, 2]}`)
 	s1, _ = ts.both(g)

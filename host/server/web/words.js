@@ -90,7 +90,7 @@ export function said(e) {
     if (detailed.has(e.code) && e.message) return `${refusals[e.code]} (${e.message})`;
     if (e.code === "illegal-token") {
       // "That move is not possible in this position: b1 is occupied."
-      const why = moveWhy(e.message);
+      const why = moveWhy(e.body);
       if (why) return `${refusals[e.code].replace(/\.$/, "")}: ${why}.`;
     }
     return refusals[e.code];
@@ -99,25 +99,20 @@ export function said(e) {
   return sentence(String((e && e.message) || "Something went wrong. Reload the page and try again."));
 }
 
-// moveWhy is why the server refused a move, from its message, in the
-// words of the game's rules; "" when it gives no reason a player can
-// read. The message is the token quoted, then the reason: the rule the
-// move breaks in the game's words, when its rules say it, then which part
-// of the token is wrong and what is possible (`"a3" is not a legal move
-// here: a3 is empty; a3 is not possible for a sow now (possible: a1
-// a2)`). The game's words are said; the host's only when there are none
-// and they say more than that the move is not possible ("z9 is not a
-// site of this board"), without the list of what is possible (the board
-// rings it); nothing written as code (a pattern of tokens, a kind's
-// name). It is text: the page shows it as
-// text, never as HTML.
-export function moveWhy(message) {
-  const m = /^"(?:[^"\\]|\\.)*" is not a legal move here: ([\s\S]+)$/.exec(String(message || ""));
-  if (!m) return "";
-  const parts = m[1].split("; ");
-  let why = parts[0];
-  if (parts.length === 1) {
+// moveWhy is why the server refused a move, from its answer's body b
+// (rule: the rule the move breaks, in the game's words, when its rules
+// say it; reason: the host's words, which part of the token is wrong and
+// what is possible), in words a player can read; "" when it gives none.
+// The game's words are said; the host's only when there are none and
+// they say more than that the move is not possible ("z9 is not a site of
+// this board"), without the list of what is possible (the board rings
+// it); nothing written as code (a pattern of tokens, a kind's name). It
+// is text: the page shows it as text, never as HTML.
+export function moveWhy(b) {
+  let why = String((b && b.rule) || "");
+  if (!why) {
     // The host's words only: what they add to "not possible", if anything.
+    why = String((b && b.reason) || "");
     if (/\bis not possible\b/.test(why)) return "";
     why = why.replace(/\s*\((?:possible|its sites)\b[^()]*\)/g, "");
   }
