@@ -161,7 +161,7 @@ func flagged(sg *store.Game, now time.Time) bool {
 // timeLoss is the result of a game whose seat ran out of time: the other
 // seat wins a game of two; in a game of more, the others share the win.
 func timeLoss(seat, seats int) *store.Result {
-	r := &store.Result{Method: "time", Reason: fmt.Sprintf("player %d ran out of time", seat), Notes: []string{}, Scores: make([]float64, seats)}
+	r := &store.Result{Method: "time", Reason: fmt.Sprintf("player %d ran out of time", seat), Notes: []string{}, Scores: make([]float64, seats), Seat: seat}
 	for p := 1; p <= seats; p++ {
 		if p != seat {
 			r.Scores[p-1] = 1 / float64(seats-1)

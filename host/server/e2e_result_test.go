@@ -106,4 +106,9 @@ func TestBrowserResultWords(t *testing.T) {
 		assert.NotRegexp(t, codeWords, head, "the headline says no code word: %s", line)
 		assert.NotRegexp(t, codeWords, why, "why says no code word: %s", line)
 	}
+
+	// The result's seat names the player, whatever the reason's words;
+	// a game stored before results had one is read from them.
+	assert.Equal(t, "Player 3 resigned.", tb.eval(`window.words.ending({ winner: 1, method: "resignation", reason: "player 2 resigned", notes: [], scores: [1, 0, 0], seat: 3 }).why`))
+	assert.Equal(t, "Player 2 resigned.", tb.eval(`window.words.ending({ winner: 1, method: "resignation", reason: "player 2 resigned", notes: [], scores: [1, 0] }).why`))
 }

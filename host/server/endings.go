@@ -74,6 +74,9 @@ func (s *Server) handleResign(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return refuse(w, http.StatusConflict, codeGameOver, err.Error(), &ply)
 		}
+		if u.Result != nil {
+			u.Result.Seat = seat
+		}
 		return decided{u: u}
 	})
 }
@@ -132,7 +135,7 @@ func (s *Server) handleAbort(w http.ResponseWriter, r *http.Request) {
 		if len(moved) >= len(sg.Seats) {
 			return refuse(w, http.StatusConflict, codeAbortTooLate, "every player has moved: a game is aborted only before that (resign, or offer a draw)", &ply)
 		}
-		result := &store.Result{Method: methodAborted, Reason: fmt.Sprintf("player %d aborted the game", seat),
+		result := &store.Result{Method: methodAborted, Reason: fmt.Sprintf("player %d aborted the game", seat), Seat: seat,
 			Notes: []string{}, Scores: make([]float64, len(sg.Seats))}
 		return decided{u: store.Update{Ply: ply, To: ply, Result: result, Clock: restarted(sg.Clock, 0, now)}}
 	})

@@ -278,7 +278,7 @@ func TestLossOnTime(t *testing.T) {
 		sg, err := st.Get(ctx, g.ID)
 		require.NoError(t, err)
 		if sg.Over() {
-			assert.Equal(t, &store.Result{Winner: 1, Method: "time", Reason: "player 2 ran out of time", Notes: []string{}, Scores: []float64{1, 0}}, sg.Result)
+			assert.Equal(t, &store.Result{Winner: 1, Method: "time", Reason: "player 2 ran out of time", Notes: []string{}, Scores: []float64{1, 0}, Seat: 2}, sg.Result)
 			break
 		}
 		select {

@@ -47,11 +47,12 @@ type Seat struct {
 
 // Result is how a game ended.
 type Result struct {
-	Winner int       `json:"winner"` // the winning seat, 1-based; 0 for a draw
-	Method string    `json:"method"` // how it ended: a rule of the game's, or "time" (a seat's clock ran out)
-	Reason string    `json:"reason"` // in words, for people
-	Notes  []string  `json:"notes"`  // what the rules attach to the result
-	Scores []float64 `json:"scores"` // each seat's share of the result: 1 for the winner, 0.5 each in a two-seat draw
+	Winner int       `json:"winner"`         // the winning seat, 1-based; 0 for a draw
+	Method string    `json:"method"`         // how it ended: a rule of the game's, or "time" (a seat's clock ran out)
+	Reason string    `json:"reason"`         // in words, for people
+	Notes  []string  `json:"notes"`          // what the rules attach to the result
+	Scores []float64 `json:"scores"`         // each seat's share of the result: 1 for the winner, 0.5 each in a two-seat draw
+	Seat   int       `json:"seat,omitempty"` // the seat whose act ended the game: who resigned, aborted or ran out of time; 0 for the rules' ends and an agreement
 }
 
 // Clone returns a deep copy of r (nil for nil).

@@ -186,11 +186,14 @@ function asWritten(text) {
   return first && t.charAt(0) === first.toUpperCase() ? first + t.slice(1) : t;
 }
 
-// about is the player the server's words of a result are about: who
-// resigned, ran out of time or aborted, as the server's reason names
-// them ("player 2 resigned"), else the one that did not win of two, or
-// the only one that scored nothing; 0 when unknown.
+// about is the player a result is about: who resigned, ran out of time
+// or aborted (the result's seat; for a game stored before results named
+// it, as the server's reason names them: "player 2 resigned"), else the
+// one that did not win of two, or the only one that scored nothing; 0
+// when unknown.
 function about(r, method) {
+  if (Number.isInteger(r.seat) && r.seat > 0) return r.seat;
+  // A game stored before results named their seat: the server's words.
   const verb = { resignation: "resigned", time: "ran out of time", aborted: "aborted" }[method];
   const m = verb && new RegExp(`^player (\\d+) ${verb}`, "i").exec(String(r.reason || ""));
   if (m) return Number(m[1]);
