@@ -460,11 +460,14 @@ func testUpdate(t *testing.T, b Backend) {
 	assert.Equal(t, []string{"a1", "b1", "a2", "b3"}, got.Record)
 
 	// Ended without a move (a clock ran out).
-	result := &store.Result{Winner: 2, Method: "time", Reason: "player 1 ran out of time", Scores: []float64{0, 1}}
+	result := &store.Result{Winner: 2, Method: "time", Reason: "player 1 ran out of time", Scores: []float64{0, 1}, Seat: 1}
 	got, err = s.Update(ctx, g.ID, store.Update{Ply: 4, To: 4, Result: result})
 	require.NoError(t, err)
 	assert.True(t, got.Over())
 	assert.Equal(t, "time", got.Result.Method)
+	if read, err := s.Get(ctx, g.ID); assert.NoError(t, err) && assert.NotNil(t, read.Result) {
+		assert.Equal(t, 1, read.Result.Seat, "the seat whose act ended the game is kept")
+	}
 	_, err = s.Update(ctx, g.ID, store.Update{Ply: 4, To: 4, Result: result})
 	RequireKind(t, err, store.ErrConflict)
 	assert.Contains(t, err.Error(), "the game is over")
