@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -24,12 +25,19 @@ import (
 // nothing leaves the host's reason alone. Error messages (and scenarios
 // matching them) keep the host's reason only.
 func (s *State) WhyNot(tok string) string {
-	return diag.ClipText(s.whyNotToken(tok), diag.MaxMessageText)
+	return diag.ClipText(s.whyNotToken(nil, tok), diag.MaxMessageText)
+}
+
+// WhyNotContext is WhyNot, its script calls (the why function, a prompt)
+// stopped when ctx is done: a stopped call leaves the host's reason, or
+// "" when the token's own reading was stopped.
+func (s *State) WhyNotContext(ctx context.Context, tok string) string {
+	return diag.ClipText(s.whyNotToken(watchdog.NewCancel(ctx), tok), diag.MaxMessageText)
 }
 
 // whyNotToken is WhyNot before its text is bounded.
-func (s *State) whyNotToken(tok string) string {
-	_, err := s.ParseMove(tok)
+func (s *State) whyNotToken(cancel *watchdog.Cancel, tok string) string {
+	_, err := s.parseMove(cancel, tok)
 	var ill *IllegalMoveError
 	if err == nil || !errors.As(err, &ill) {
 		return ""
@@ -37,7 +45,7 @@ func (s *State) whyNotToken(tok string) string {
 	if s.k.Result.Over {
 		return ill.Reason
 	}
-	vm, err := s.g.machine()
+	vm, err := s.g.machineWith(cancel)
 	if err != nil {
 		return ill.Reason
 	}

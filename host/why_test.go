@@ -1,12 +1,14 @@
 package host
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	lua "github.com/yuin/gopher-lua"
 )
 
 // whyGame is a small placement game: drop a piece on an empty point of a
@@ -104,4 +106,19 @@ func TestWhyFailures(t *testing.T) {
 			require.NoError(t, s.Play("a1"))
 		})
 	}
+}
+
+// WhyNotContext stops a why function that never returns when its context
+// is done, and says the host's reason alone.
+func TestWhyNotContextStopsTheWhyFunction(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := withTestPrimitive("stop", func(L *lua.LState) int { cancel(); return 0 })
+	src := strings.ReplaceAll(strings.ReplaceAll(whyGame, "OPTS", `{ why = function(p, sites) m.stop() while true do end end }`), "TAG", "{}")
+	g, err := loadSource(t, "whygame", src, endless, stop)
+	require.NoError(t, err)
+	s := g.Start()
+	require.NoError(t, s.Play("a2"))
+	assert.Equal(t, "a2 is not possible for a drop now (possible: a1 a3)", s.WhyNotContext(ctx, "a2"))
+	assert.Equal(t, 1, s.Ply(), "the state is unchanged")
 }

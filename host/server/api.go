@@ -689,7 +689,7 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		if errors.As(err, &ill) || req.Token == "" {
 			// The rule it breaks, in the script's words, then which part
 			// of the token is wrong and what is possible.
-			why := e.state.WhyNot(req.Token)
+			why := e.state.WhyNotContext(r.Context(), req.Token)
 			var rule, reason string
 			if ill != nil {
 				reason = ill.Reason
