@@ -181,8 +181,7 @@ func (res Result) stopped() bool {
 // step res.Step, and reports true, when err is the context's: a
 // *host.CanceledError or ctx.Err(). Other errors are the scenario's own.
 func stop(ctx context.Context, err error, res *Result) bool {
-	var ce *host.CanceledError
-	if !errors.As(err, &ce) && (ctx.Err() == nil || !errors.Is(err, ctx.Err())) {
+	if !diag.StoppedBy(ctx, err) {
 		return false
 	}
 	reason := diag.StopReason(ctx)
@@ -208,8 +207,7 @@ func (r *Suite) game(ctx context.Context, s *Scenario) (*host.Game, error) {
 		opts = append(opts, host.WithOverride(host.Override{Name: p.Name, Value: p.Value, Source: fmt.Sprintf("%s:%d: params", s.File, p.Line)}))
 	}
 	g, err := r.lib.LoadContext(ctx, s.Game, opts...)
-	var ce *host.CanceledError
-	if errors.As(err, &ce) || ctx.Err() != nil {
+	if ctx.Err() != nil || diag.StoppedBy(ctx, err) {
 		// Stopped, not broken: the next run loads it again.
 		if g != nil {
 			g.Close()

@@ -22,3 +22,11 @@ func StopReason(ctx context.Context) string {
 	}
 	return cause.Error()
 }
+
+// StoppedBy reports whether err is ctx stopping a call: a *CanceledError
+// (a script call stopped between two instructions), or ctx's own error
+// once ctx is done.
+func StoppedBy(ctx context.Context, err error) bool {
+	var ce *CanceledError
+	return errors.As(err, &ce) || ctx.Err() != nil && errors.Is(err, ctx.Err())
+}

@@ -244,14 +244,19 @@ type gameCheck struct {
 // halted reports whether ctx is done, or err is ctx stopping a call (a
 // *host.CanceledError or ctx's error), and then notes why in c.stop.
 func (c *gameCheck) halted(err error) bool {
-	var ce *host.CanceledError
-	if c.ctx.Err() == nil && !errors.As(err, &ce) {
+	if c.ctx.Err() == nil && !diag.StoppedBy(c.ctx, err) {
 		return false
 	}
 	if c.stop = diag.StopReason(c.ctx); c.stop == "" {
 		c.stop = err.Error()
 	}
 	return true
+}
+
+// notDone says what a stopped step left: "3 of 5 configurations not
+// played".
+func notDone(left, total int, noun, verb string) string {
+	return fmt.Sprintf("%d of %s not %s", left, plural(total, noun), verb)
 }
 
 // stopped is the finding of a step the context stopped, with what was
@@ -331,7 +336,7 @@ func (c *gameCheck) variants(g *host.Game) ([]*Config, Step) {
 			if vg != nil {
 				vg.Close()
 			}
-			st.Findings = append(st.Findings, c.stopped(fmt.Sprintf("%d of %s not loaded", len(tried)-i, plural(len(tried), "variant"))))
+			st.Findings = append(st.Findings, c.stopped(notDone(len(tried)-i, len(tried), "variant", "loaded")))
 			break
 		}
 		if err != nil {
@@ -399,7 +404,7 @@ func (c *gameCheck) params(g *host.Game) ([]*Config, Step) {
 	var out []*Config
 	for i, combo := range combos {
 		if c.halted(nil) {
-			st.Findings = append(st.Findings, c.stopped(fmt.Sprintf("%d of %s not loaded", len(combos)-i, plural(len(combos), "configuration"))))
+			st.Findings = append(st.Findings, c.stopped(notDone(len(combos)-i, len(combos), "configuration", "loaded")))
 			break
 		}
 		var label []string
@@ -409,7 +414,7 @@ func (c *gameCheck) params(g *host.Game) ([]*Config, Step) {
 		cfg := &Config{Label: strings.Join(label, " "), Overrides: combo}
 		pg, err := c.load(cfg.Options()...)
 		if err != nil && c.halted(err) {
-			st.Findings = append(st.Findings, c.stopped(fmt.Sprintf("%d of %s not loaded", len(combos)-i, plural(len(combos), "configuration"))))
+			st.Findings = append(st.Findings, c.stopped(notDone(len(combos)-i, len(combos), "configuration", "loaded")))
 			break
 		}
 		if err != nil {
@@ -460,7 +465,7 @@ func (gc *gameCheck) openings(configs []*Config) Step {
 		}
 		probs, err := openingProblems(gc.ctx, c.Game)
 		if err != nil && gc.halted(err) {
-			st.Findings = append(st.Findings, gc.stopped(fmt.Sprintf("%d of %s not checked", len(configs)-i, plural(len(configs), "configuration"))))
+			st.Findings = append(st.Findings, gc.stopped(notDone(len(configs)-i, len(configs), "configuration", "checked")))
 			break
 		}
 		seen[key] = true
@@ -520,8 +525,7 @@ func openingProblems(ctx context.Context, g *host.Game) ([]string, error) {
 			out = append(out, fmt.Sprintf("the legal token %q is empty or has spaces", t))
 		}
 		err := s.Clone().PlayContext(ctx, t)
-		var ce *host.CanceledError
-		if errors.As(err, &ce) {
+		if diag.StoppedBy(ctx, err) {
 			return out, err
 		}
 		if err != nil {
@@ -596,7 +600,7 @@ func (c *gameCheck) randomGames(configs []*Config) Step {
 			extra++
 		}
 		if c.halted(nil) {
-			st.Findings = append(st.Findings, c.stopped(fmt.Sprintf("%d of %s not played", len(configs)-i, plural(len(configs), "configuration"))))
+			st.Findings = append(st.Findings, c.stopped(notDone(len(configs)-i, len(configs), "configuration", "played")))
 			break
 		}
 		opts := cfg.Options()

@@ -280,8 +280,7 @@ func (c *checker) game() {
 // *host.CanceledError, or the context's own error), and marks the game
 // stopped when it is.
 func (c *checker) halt(err error) bool {
-	var ce *host.CanceledError
-	if errors.As(err, &ce) || (c.ctx.Err() != nil && errors.Is(err, c.ctx.Err())) {
+	if diag.StoppedBy(c.ctx, err) {
 		c.stopped = true
 	}
 	return c.stopped
