@@ -45,13 +45,16 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 		for _, l := range res.explain() {
 			fmt.Fprintln(w, "    "+l)
 		}
-		n := repeats[res.Error] - 1
+		n, noun := repeats[res.Error]-1, "scenarios"
+		if n == 1 {
+			noun = "scenario"
+		}
 		switch {
 		case n <= 0:
 		case res.loadError():
-			fmt.Fprintf(w, "    (the same error in %d more %s)\n", n, map[bool]string{true: "scenario", false: "scenarios"}[n == 1])
+			fmt.Fprintf(w, "    (the same error in %d more %s)\n", n, noun)
 		case res.notRun():
-			fmt.Fprintf(w, "    (and %d more %s not run)\n", n, map[bool]string{true: "scenario", false: "scenarios"}[n == 1])
+			fmt.Fprintf(w, "    (and %d more %s not run)\n", n, noun)
 		}
 	}
 	fmt.Fprintln(w, r.Summary())

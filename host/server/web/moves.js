@@ -2,6 +2,7 @@
 // on one site, clicks on several sites in order (from, to), a choice of
 // several sites (a list), or a button for a decision that names no site.
 // It works from the move kinds' token templates only.
+import { sentence } from "./text.js";
 
 // classify splits moves by how they are chosen.
 export function classify(moves, kinds) {
@@ -127,9 +128,6 @@ function listText(names) {
   return names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
 }
 
-function capital(s) {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
 
 // moveText says a move in words, from its kind's doc ("Offer {sites}"
 // gives "Offer hole a3", "Sow from {1}" gives "Sow from d8"), or from the
@@ -146,7 +144,7 @@ export function moveText(m, kind, board) {
       return sites[Number(ph) - 1] || "";
     });
   }
-  const name = capital(kind ? kind.name : m.kind || m.token);
+  const name = sentence(kind ? kind.name : m.kind || m.token);
   if (sites.length === 2 && kind && kind.sites === 2) return `${name} ${sites[0]} to ${sites[1]}`;
   return sites.length ? `${name} ${listText(sites)}` : name;
 }
@@ -155,5 +153,5 @@ export function moveText(m, kind, board) {
 // sites ("Offer {sites}" gives "Offer holes"), else kindLabel.
 export function kindText(kind, board) {
   if (kind && kind.doc) return kind.doc.replace(/\{sites\}/g, noun(board).many).replace(/\s*\{#?\w+\}/g, "").trim();
-  return capital(kindLabel(kind));
+  return sentence(kindLabel(kind));
 }

@@ -17,5 +17,11 @@ export function plain(text) {
   // Code: a setting ("`trading: false`") goes, a name stays, unquoted.
   t = t.replace(/`([^`]*)`/g, (m, code) => (/[:=]/.test(code) ? "" : code));
   t = t.replace(/\s+([,.;])/g, "$1").replace(/\s{2,}/g, " ").trim();
+  return sentence(t);
+}
+
+// sentence returns text with a capital first letter.
+export function sentence(text) {
+  const t = String(text || "");
   return t.charAt(0).toUpperCase() + t.slice(1);
 }

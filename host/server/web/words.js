@@ -6,7 +6,7 @@
 // code has its words here (TestPageWordsEveryCode); the server's message
 // is shown only for a code this page does not know.
 
-import { plain } from "./text.js";
+import { plain, sentence } from "./text.js";
 
 // refusals are the page's words for each code: one line per code, the
 // code in double quotes, so that the test can read them.
@@ -120,11 +120,6 @@ export function moveWhy(b) {
   return /[{}`_]/.test(why) ? "" : why;
 }
 
-// sentence returns text with a capital first letter.
-export function sentence(text) {
-  const t = String(text || "");
-  return t.charAt(0).toUpperCase() + t.slice(1);
-}
 
 // endings are the page's words for how a game ended, by the result's
 // method (the host's, and the server's "time" and "aborted"): a line per
