@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -300,4 +302,40 @@ func TestPlayWhyDraughts(t *testing.T) {
 	r := matombo(t, "11-15 22-18 14-17\nquit\n", "play", "draughts", "--p2", "human")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Contains(t, r.stdout, `"14-17" is not a legal move here: 14 holds no piece of yours; `)
+}
+
+// The examples of the opening words stop at the script's first failing
+// call: a script whose moves fail (an error, a runaway loop) was tried a
+// thousand times, each call up to its whole budget, before the first
+// prompt when a kind of its moves was never listed.
+func TestExampleMovesStopAtAFailingCall(t *testing.T) {
+	for _, tc := range []struct{ name, play string }{
+		{"error", `error("this move cannot be played")`},
+		{"runaway", `while true do end`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.Mkdir(filepath.Join(dir, "twokinds"), 0o755))
+			script := `local m = matombo
+m.declare { name = "twokinds" }
+m.board { rows = { "a" }, columns = 2 }
+local A = m.move("a", "{1}")
+m.move("b", "b{1}")
+return {
+  setup = function() m.set_count("a1", 1) end,
+  legal = function(p) m.emit(A, "a1") end,
+  play = function(p) print("play called") ` + tc.play + ` end,
+}
+`
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "twokinds", "twokinds.lua"), []byte(script), 0o644))
+			lib := host.NewLibrary()
+			require.NoError(t, lib.AddDir(dir))
+			var log strings.Builder
+			g, err := lib.Load("twokinds", host.WithLog(&log), host.WithLimits(host.Limits{Steps: 100_000}))
+			require.NoError(t, err)
+			seen := exampleMoves(g.Start())
+			assert.Len(t, seen, 1, "the kind listed is found")
+			assert.Equal(t, 1, strings.Count(log.String(), "play called"), "the failing play is tried once")
+		})
+	}
 }

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/matombo/matombo/host"
 )
@@ -159,13 +161,22 @@ func moveForms(g *host.Game, opening *host.State) string {
 // exampleMoves returns a move of each kind met when the game is played
 // from s: first by the first legal move each turn, then by moves drawn at
 // random with a fixed seed, for at most exampleDecisions decisions in all;
-// of each kind, the first move listed.
+// of each kind, the first move listed. The examples only dress the
+// session's opening words, so their search is bounded as a whole: it stops
+// at the first call of the script that fails (a script that fails once
+// fails again: a slow or runaway one would otherwise be tried a thousand
+// times, each call up to its whole budget, before the first prompt), and
+// after exampleTime in all. The examples found by then are used.
 func exampleMoves(s *host.State) map[int]host.Move {
-	const exampleDecisions = 1000
 	seen := map[int]host.Move{}
 	if s == nil {
 		return seen
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), exampleTime)
+	defer cancel()
+	r := s.Game().NewRunner()
+	defer r.Close()
+	r.SetContext(ctx)
 	kinds := len(s.Game().MoveKinds())
 	rng := rand.New(rand.NewPCG(1, 2))
 	c := s.Clone()
@@ -174,26 +185,37 @@ func exampleMoves(s *host.State) map[int]host.Move {
 		if len(seen) == kinds {
 			break
 		}
+		if r.List(c) != nil {
+			break
+		}
 		moves := c.Moves()
 		for _, m := range moves {
 			if _, ok := seen[int(m.Kind)]; !ok {
 				seen[int(m.Kind)] = m
 			}
 		}
-		m := host.NoMove
-		if len(moves) > 0 {
-			m = moves[0]
-			if !first {
-				m = moves[rng.IntN(len(moves))]
-			}
-		}
-		if c.Over() || m.IsZero() || c.Apply(m) != nil {
+		if c.Over() || len(moves) == 0 {
 			c.CopyFrom(s) // another game, at random
 			first = false
+			continue
+		}
+		m := moves[0]
+		if !first {
+			m = moves[rng.IntN(len(moves))]
+		}
+		if r.Apply(c, m) != nil {
+			break
 		}
 	}
 	return seen
 }
+
+// The bounds of exampleMoves' search: the decisions it plays, and its
+// time in all (the shipped games find every kind in milliseconds).
+const (
+	exampleDecisions = 1000
+	exampleTime      = 2 * time.Second
+)
 
 // markWords says what the diagram's marks mean, in the script's words: a
 // tag's mark and its doc ("* a head: ..."), and the ends drawn in
