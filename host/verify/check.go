@@ -227,6 +227,10 @@ func CheckContext(ctx context.Context, lib *host.Library, name string, opt Check
 	if stopped() {
 		return r
 	}
+	if c.hung != "" {
+		skipRest(fmt.Sprintf("a call ran into the time budget (%s) above", c.hung))
+		return r
+	}
 	add(c.randomGames(played))
 	r.Stopped = c.stop
 	return r
@@ -239,6 +243,22 @@ type gameCheck struct {
 	name string
 	opt  CheckOptions
 	stop string // why ctx stopped a step, "" while none was
+	hung string // the time budget a call ran into, "" while none did
+}
+
+// hung returns err's budget error when err is a call stopped by the time
+// budget, else nil.
+func hung(err error) *host.BudgetError {
+	var be *host.BudgetError
+	if errors.As(err, &be) && be.Budget == host.BudgetTime {
+		return be
+	}
+	return nil
+}
+
+// hungText says what a step left after a call ran into the time budget.
+func (c *gameCheck) hungText(notDone string) string {
+	return fmt.Sprintf("%s: a call ran into the time budget (%s), and a script that hangs once hangs again, each call taking the whole budget", notDone, c.hung)
 }
 
 // halted reports whether ctx is done, or err is ctx stopping a call (a
@@ -473,6 +493,13 @@ func (gc *gameCheck) openings(configs []*Config) Step {
 		for _, p := range probs {
 			st.Findings = append(st.Findings, Finding{Config: c, Msg: fmt.Sprintf("(%s) %s", key, p)})
 		}
+		if be := hung(err); be != nil {
+			gc.hung = be.Limit
+			if left := len(configs) - i - 1; left > 0 {
+				st.Findings = append(st.Findings, Finding{Msg: gc.hungText(notDone(left, len(configs), "configuration", "checked"))})
+			}
+			break
+		}
 	}
 	st.Summary = fmt.Sprintf("%s sane (legal tokens play, counts and owners in range, the diagram and the JSON read back)", plural(n, "distinct configuration"))
 	return st
@@ -530,6 +557,9 @@ func openingProblems(ctx context.Context, g *host.Game) ([]string, error) {
 		}
 		if err != nil {
 			out = append(out, fmt.Sprintf("the legal token %q fails: %v", t, err))
+		}
+		if hung(err) != nil {
+			return out, err // the other tokens would hang too
 		}
 	}
 	out = append(out, diagramProblems(g, s)...)
@@ -614,6 +644,13 @@ func (c *gameCheck) randomGames(configs []*Config) Step {
 			Reload:        func() (*host.Game, error) { return c.load(opts...) },
 		})
 		st.Findings = append(st.Findings, findings(cfg, probs)...)
+		if stats.Hung != "" {
+			c.hung = stats.Hung
+			if rest := len(configs) - i - 1; rest > 0 {
+				st.Findings = append(st.Findings, Finding{Msg: c.hungText(fmt.Sprintf("%s more not played", plural(rest, "configuration")))})
+			}
+			break
+		}
 		if stats.Stopped != "" {
 			c.stop = stats.Stopped
 			if rest := len(configs) - i - 1; rest > 0 {

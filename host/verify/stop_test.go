@@ -123,3 +123,45 @@ func TestRunContextStops(t *testing.T) {
 		})
 	}
 }
+
+// hangs is a time budget short enough for a test: the runaway's move
+// never returns, and only the time budget stops it.
+var hangs = host.WithLimits(host.Limits{Steps: 1 << 50, Time: 200 * time.Millisecond})
+
+// A call that runs into the time budget stops the run at its game: a
+// script that hangs once hangs again, and every other game (and, in the
+// thorough checks, every other token) would wait the whole budget. Before,
+// a check of such a script took the time budget times every game and
+// token: 200 games of 30 s.
+func TestRunStopsAtAHang(t *testing.T) {
+	g, err := standInLibrary(t).Load("runaway", hangs)
+	require.NoError(t, err)
+	defer g.Close()
+	for _, thorough := range []bool{false, true} {
+		st, probs := Run(g, Options{Games: 50, Seed: 7, Thorough: thorough, Replay: true})
+		assert.Equal(t, "200ms", st.Hung, "thorough %v", thorough)
+		assert.Empty(t, st.Stopped)
+		assert.Zero(t, st.Games)
+		require.Len(t, probs, 2, "the hang and the games not played: %v", probs)
+		assert.Contains(t, probs[0].Msg, "time budget exceeded (limit 200ms)")
+		assert.Equal(t, uint64(7), probs[1].Seed)
+		assert.Equal(t, "49 more games not played: a call of this game ran into the time budget (200ms), and a script that hangs once hangs again, each call taking the whole budget", probs[1].Msg)
+	}
+}
+
+// A check stops at a hang too: the openings say the token that hung, and
+// the random games are skipped.
+func TestCheckStopsAtAHang(t *testing.T) {
+	r := Check(standInLibrary(t), "runaway", CheckOptions{Extra: []host.Option{hangs}})
+	assert.False(t, r.OK())
+	assert.Empty(t, r.Stopped)
+	require.Len(t, r.Steps, 5)
+	open := r.Steps[3]
+	assert.Equal(t, StepOpenings, open.Name)
+	require.Len(t, open.Findings, 1)
+	assert.Contains(t, open.Findings[0].Msg, `the legal token "a1" fails`)
+	assert.Contains(t, open.Findings[0].Msg, "time budget exceeded (limit 200ms)")
+	random := r.Steps[4]
+	assert.True(t, random.Skipped)
+	assert.Equal(t, "skipped: a call ran into the time budget (200ms) above", random.Summary)
+}

@@ -95,6 +95,11 @@ type Stats struct {
 	// Stopped is why the run's context stopped it (see RunContext), ""
 	// when every game was played. The last problem then says where.
 	Stopped string
+	// Hung is the time budget a call ran into (e.g. "30s"), "" when none
+	// did. The run stops at the game where one did, which is counted in
+	// neither Games nor Stopped: a script that hangs once hangs again,
+	// each call taking the whole budget.
+	Hung string
 }
 
 // Run plays the games and returns what it saw and the problems it found.
@@ -140,6 +145,15 @@ func RunContext(ctx context.Context, g *host.Game, opt Options) (Stats, []Proble
 		}
 		c := &checker{ctx: ctx, g: g, opt: opt, seed: seed, thorough: opt.Thorough && i < opt.ThoroughGames}
 		c.game()
+		if c.hung != nil {
+			st.Hung = c.hung.Limit
+			probs = append(probs, c.probs...)
+			if left := opt.Games - i - 1; left > 0 {
+				stop = &Problem{Seed: seed, Ply: len(c.record), Record: c.record,
+					Msg: fmt.Sprintf("%s not played: a call of this game ran into the time budget (%s), and a script that hangs once hangs again, each call taking the whole budget", plural(left, "more game"), c.hung.Limit)}
+			}
+			break
+		}
 		if c.stopped {
 			probs = append(probs, c.probs...) // found before the stop
 			st.Stopped = diag.StopReason(ctx)
@@ -188,8 +202,9 @@ type plyHash struct {
 
 type checker struct {
 	ctx      context.Context
-	stopped  bool      // ctx stopped the game
-	pending  []Problem // script failures found on copies, see scriptFailure
+	stopped  bool              // ctx stopped the game
+	hung     *host.BudgetError // a call ran into the time budget: the game stopped there
+	pending  []Problem         // script failures found on copies, see scriptFailure
 	g        *host.Game
 	r        *host.Runner
 	opt      Options
@@ -276,6 +291,19 @@ func (c *checker) game() {
 	}
 }
 
+// hangs reports whether a call of the game ran into the time budget: err,
+// which it notes, or one before. The time budget stops what the step
+// count cannot see (a hang); a script that hangs once hangs again, each
+// call taking the whole budget (30 s by default), so the game and the run
+// stop there rather than try every other token and game.
+func (c *checker) hangs(err error) bool {
+	var be *host.BudgetError
+	if c.hung == nil && errors.As(err, &be) && be.Budget == host.BudgetTime {
+		c.hung = be
+	}
+	return c.hung != nil
+}
+
 // halt reports whether err is the run's context stopping a call (a
 // *host.CanceledError, or the context's own error), and marks the game
 // stopped when it is.
@@ -347,6 +375,7 @@ func (c *checker) state(s *host.State) bool {
 	}
 	if _, err := c.r.Score(s, nil); err != nil && !c.halt(err) {
 		c.fail("the score of the position fails: %v", err)
+		c.hangs(err)
 	}
 	return len(c.probs) == before && !c.stopped
 }
@@ -366,6 +395,9 @@ func (c *checker) deep(s *host.State, rng *rand.Rand) bool {
 		if err != nil && !c.scriptFailure(t, err, false) {
 			c.fail("legal token %q is refused: %v", t, err)
 		}
+		if c.hung != nil {
+			return false
+		}
 	}
 	if now, _ := s.MarshalJSON(); !bytes.Equal(now, orig) {
 		c.fail("playing on copies changed the original")
@@ -381,6 +413,9 @@ func (c *checker) deep(s *host.State, rng *rand.Rand) bool {
 			return false
 		case !errors.As(err, &ill):
 			c.fail("token %q: want an illegal-token error, got %v", t, err)
+			if c.hangs(err) {
+				return false
+			}
 		case !strings.Contains(err.Error(), fmt.Sprintf("%q", t)):
 			c.fail("the error for %q does not name it: %v", t, err)
 		}
@@ -417,6 +452,7 @@ func (c *checker) scriptFailure(tok string, err error, onPath bool) bool {
 		}
 	case errors.As(err, &be):
 		call, cause = be.Func, be.Error()
+		c.hangs(err)
 	default:
 		return false
 	}
