@@ -154,3 +154,38 @@ func TestRunContextStopsTheCallInProgress(t *testing.T) {
 		})
 	}
 }
+
+// A scenario whose call runs into the time budget errs with it, and the
+// run does not call that game again: its later scenarios err "not run",
+// naming the scenario that hung and the line of its call (a script that hangs once hangs again,
+// and each scenario would wait the whole budget: 30 s by default). The
+// other games' scenarios run.
+func TestRunSkipsAGameThatHung(t *testing.T) {
+	dir := t.TempDir()
+	src := "game: runaway\nscenarios:\n"
+	for i := range 3 {
+		src += fmt.Sprintf("  - name: hangs %d\n    rule: R\n    play: [a1]\n", i+1)
+	}
+	src += "  - name: the opening\n    rule: R\n    expect: {legal: [a1]}\n"
+	path := filepath.Join(dir, "runaway.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+	burner := filepath.Join(dir, "burner.yaml")
+	require.NoError(t, os.WriteFile(burner, []byte("game: burner\nscenarios:\n  - name: burns\n    rule: B\n    expect: {legal: [a1]}\n"), 0o644))
+	files, errs := LoadFiles(path, burner)
+	require.Empty(t, errs)
+
+	suite := NewSuite(standInLibrary(t), host.WithLimits(host.Limits{Steps: 1 << 50, Time: 200 * time.Millisecond}))
+	defer suite.Close()
+	rep := suite.Run(files, nil)
+	require.Len(t, rep.Results, 5)
+	first := rep.Results[0]
+	assert.Equal(t, Errored, first.Status)
+	assert.Contains(t, first.Error, "time budget exceeded (limit 200ms)")
+	for _, res := range rep.Results[1:4] {
+		assert.Equal(t, Errored, res.Status, res.Name)
+		assert.Equal(t, fmt.Sprintf(`not run: a call of scenario "hangs 1" (%s:5) ran into the time budget (200ms), and a script that hangs once hangs again, each call taking the whole budget`, path), res.Error, res.Name)
+	}
+	assert.Equal(t, Passed, rep.Results[4].Status, "another game's scenario runs")
+	assert.Empty(t, rep.Stopped)
+	assert.Equal(t, 4, rep.Errored)
+}

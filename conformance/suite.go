@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,6 +54,8 @@ type Result struct {
 	Got      string   `json:"got,omitempty"`
 	Detail   string   `json:"detail,omitempty"` // e.g. both boards side by side
 	Error    string   `json:"error,omitempty"`
+
+	hung string // the time budget a call ran into, "" when none did
 }
 
 // Report collects the results of a run.
@@ -98,6 +101,7 @@ func (r *Report) Summary() string {
 // combination of game, variants and parameters once.
 type Suite struct {
 	lib   *host.Library
+	opts  []host.Option // given to every game loaded
 	games map[string]gameOrErr
 	order []string // the keys of games, oldest first
 }
@@ -113,9 +117,10 @@ type gameOrErr struct {
 	err error
 }
 
-// NewSuite returns a suite that loads games from lib.
-func NewSuite(lib *host.Library) *Suite {
-	return &Suite{lib: lib, games: map[string]gameOrErr{}}
+// NewSuite returns a suite that loads games from lib, each with opts
+// (host.WithLimits, say) before a scenario's variants and parameters.
+func NewSuite(lib *host.Library, opts ...host.Option) *Suite {
+	return &Suite{lib: lib, opts: opts, games: map[string]gameOrErr{}}
 }
 
 // Run runs the scenarios of the files and adds an errored result for each
@@ -142,6 +147,7 @@ func (r *Suite) RunContext(ctx context.Context, files []*File, fileErrs []error)
 		}
 		rep.add(res)
 	}
+	hung := map[string]string{} // game -> why its scenarios are not run
 	for _, f := range files {
 		for _, s := range f.Scenarios {
 			if reason := diag.StopReason(ctx); reason != "" {
@@ -149,14 +155,34 @@ func (r *Suite) RunContext(ctx context.Context, files []*File, fileErrs []error)
 				rep.add(notRun(s, reason))
 				continue
 			}
+			if why, ok := hung[s.Game]; ok {
+				rep.add(Result{File: s.File, Line: s.Line, Game: s.Game, Name: s.Name, Rules: s.Rules, Status: Errored, Error: why})
+				continue
+			}
 			res := r.RunScenarioContext(ctx, s)
 			if res.stopped() {
 				rep.Stopped = diag.StopReason(ctx)
+			}
+			if res.hung != "" {
+				hung[s.Game] = fmt.Sprintf("not run: a call of scenario %q (%s:%d) ran into the time budget (%s), and a script that hangs once hangs again, each call taking the whole budget",
+					res.Name, res.File, res.Line, res.hung)
 			}
 			rep.add(res)
 		}
 	}
 	return rep
+}
+
+// hungLimit is the limit of the time budget err ran into, "" when err is
+// not a call stopped by the time budget. The time budget stops what the
+// step count cannot see (a hang): a run does not call a game whose script
+// hung again (see RunContext).
+func hungLimit(err error) string {
+	var be *host.BudgetError
+	if errors.As(err, &be) && be.Budget == host.BudgetTime {
+		return be.Limit
+	}
+	return ""
 }
 
 // stoppedPrefix starts the error of a scenario the run's context stopped,
@@ -202,7 +228,7 @@ func (r *Suite) game(ctx context.Context, s *Scenario) (*host.Game, error) {
 	if c, ok := r.games[key.String()]; ok {
 		return c.g, c.err
 	}
-	opts := []host.Option{host.WithVariant(s.Variants...)}
+	opts := append(slices.Clip(r.opts), host.WithVariant(s.Variants...))
 	for _, p := range s.Params {
 		opts = append(opts, host.WithOverride(host.Override{Name: p.Name, Value: p.Value, Source: fmt.Sprintf("%s:%d: params", s.File, p.Line)}))
 	}
@@ -252,7 +278,7 @@ func (r *Suite) RunScenarioContext(ctx context.Context, sc *Scenario) Result {
 	g, err := r.game(ctx, sc)
 	if err != nil {
 		if !stop(ctx, err, &res) {
-			res.Status, res.Error = Errored, loadingPrefix+err.Error()
+			res.Status, res.Error, res.hung = Errored, loadingPrefix+err.Error(), hungLimit(err)
 		}
 		return res
 	}
@@ -261,7 +287,7 @@ func (r *Suite) RunScenarioContext(ctx context.Context, sc *Scenario) Result {
 		return res
 	}
 	if err != nil {
-		res.Status, res.Error = Errored, "start: "+err.Error()
+		res.Status, res.Error, res.hung = Errored, "start: "+err.Error(), hungLimit(err)
 		if line > 0 {
 			res.Line = line
 		}
@@ -338,7 +364,7 @@ func runStep(ctx context.Context, g *host.Game, s *host.State, st *Step, res *Re
 			res.Field, res.Want, res.Got = "play", "the token is legal", err.Error()
 			var ill *host.IllegalMoveError
 			if !errors.As(err, &ill) {
-				res.Status, res.Error = Errored, err.Error()
+				res.Status, res.Error, res.hung = Errored, err.Error(), hungLimit(err)
 			}
 			res.Detail = s.Diagram()
 			return true
@@ -365,7 +391,7 @@ func runStep(ctx context.Context, g *host.Game, s *host.State, st *Step, res *Re
 		case !illegal && (st.ErrorCode == "" || code != st.ErrorCode):
 			// A script that fails, or runs out of a budget, unless the
 			// step expects it by its code.
-			res.Status, res.Error = Errored, err.Error()
+			res.Status, res.Error, res.hung = Errored, err.Error(), hungLimit(err)
 			return true
 		case st.Error != "" && !strings.Contains(err.Error(), st.Error):
 			res.Status, res.Field, res.Want, res.Got = Failed, "error", fmt.Sprintf("a message containing %q", st.Error), err.Error()
@@ -380,7 +406,7 @@ func runStep(ctx context.Context, g *host.Game, s *host.State, st *Step, res *Re
 			res.Line, res.Field, res.Want, res.Got, res.Detail = line, field, want, got, detail
 			res.Status = Failed
 			if err != nil {
-				res.Status, res.Error = Errored, err.Error()
+				res.Status, res.Error, res.hung = Errored, err.Error(), hungLimit(err)
 			}
 			return true
 		}
