@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/store"
 )
 
@@ -213,6 +214,12 @@ func (s *Server) playComputer(sg *store.Game) (again bool) {
 		}
 		if err != nil {
 			s.log.Error("random fallback move", "id", sg.ID, "err", err)
+			if scriptFailed(err) {
+				// The game's script cannot play on from here: a computer
+				// due was otherwise claimed again every poll, for ever,
+				// while its players waited.
+				s.endFailed(e, sg, p, err)
+			}
 			s.release(sg.ID)
 			return false
 		}
@@ -329,5 +336,39 @@ func (s *Server) choose(ctx context.Context, st *host.State, spec string) (host.
 		return a.m, finished, a.err
 	case <-ctx.Done():
 		return host.Move{}, finished, ctx.Err()
+	}
+}
+
+// scriptFailed reports whether err is the game's script failing (an error
+// of the script's, or a budget it ran out of), which the same call meets
+// again, rather than the server's or its store's.
+func scriptFailed(err error) bool {
+	var se *host.ScriptError
+	var be *host.BudgetError
+	return errors.As(err, &se) || errors.As(err, &be)
+}
+
+// endFailed ends game sg, at its ply, when its script failed as the
+// computer of seat p was to move and no move of it could be played: with
+// no winner and no score for anyone ("method": "failed", the seat that
+// could not move, the script's error as the reason). A game that changed
+// meanwhile is left as it is.
+func (s *Server) endFailed(e *entry, sg *store.Game, p int, failure error) {
+	if e.lock(s.ctx) != nil {
+		return // the server is closing
+	}
+	defer e.unlock()
+	ply := len(sg.Record)
+	result := &store.Result{Method: methodFailed, Seat: p, Notes: []string{}, Scores: make([]float64, len(sg.Seats)),
+		Reason: diag.ClipText(fmt.Sprintf("the game's script failed when player %d was to move: %v", p, failure), diag.MaxMessageText)}
+	got, err := s.store.Update(s.ctx, sg.ID, store.Update{Ply: ply, To: ply, Result: result, Clock: restarted(sg.Clock, 0, time.Now())})
+	if err != nil {
+		if !errors.Is(err, store.ErrConflict) && s.ctx.Err() == nil {
+			s.log.Error("ending a game whose script failed", "id", sg.ID, "err", err)
+		}
+		return
+	}
+	if err := s.sync(s.ctx, e, got); err != nil {
+		s.log.Error("rebuilding a game", "id", sg.ID, "err", err)
 	}
 }

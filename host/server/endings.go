@@ -18,6 +18,9 @@ const (
 	methodResignation = "resignation" // host.MethodResignation
 	methodAgreement   = "agreement"   // host.MethodAgreement
 	methodAborted     = "aborted"
+	// methodFailed ends a game whose script failed as the computer was
+	// to move (see endFailed): no player decided it, but no rule either.
+	methodFailed = "failed"
 )
 
 // The kinds of proposal a seat makes to the others.
@@ -37,6 +40,8 @@ func methodWords(method string) string {
 		return "a draw agreed"
 	case methodAborted:
 		return "an abort"
+	case methodFailed:
+		return "the game's script failing"
 	}
 	return method
 }
