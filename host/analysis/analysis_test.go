@@ -163,6 +163,24 @@ func TestRunErrors(t *testing.T) {
 	cancel()
 	_, err = analysis.Run(cancelled, g)
 	assert.ErrorIs(t, err, context.Canceled)
+
+	// A script that fails: the game is counted from 1, as people count.
+	lib := host.NewLibrary()
+	require.NoError(t, lib.AddSource("stuck", `local m = matombo
+m.declare { name = "stuck" }
+m.board { rows = { "a" }, columns = 2 }
+local K = m.move("k", "{1}")
+return {
+  setup = function() m.set_count("a1", 1) end,
+  legal = function(p) m.emit(K, "a1") end,
+  play = function(p) if p == 2 then error("player 2 cannot move") end end,
+}
+`, ""))
+	stuck, err := lib.Load("stuck")
+	require.NoError(t, err)
+	_, err = analysis.Run(ctx, stuck)
+	assert.ErrorContains(t, err, "game 1 (seed ")
+	assert.ErrorContains(t, err, "player 2 cannot move")
 }
 
 func ExampleRun() {

@@ -207,7 +207,7 @@ func playGame(ctx context.Context, g *host.Game, cfg config, i, limit int) (reco
 	})
 	var pe *match.PlayError
 	if errors.As(err, &pe) {
-		return rec, fmt.Errorf("game %d (seed %d), %s: %w", i, seed, cfg.spec(pe.Seat), err)
+		return rec, fmt.Errorf("game %d (seed %d), %s: %w", i+1, seed, cfg.spec(pe.Seat), err)
 	}
 	if err != nil {
 		return rec, err
