@@ -361,7 +361,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusConflict, apiError{Error: "the game is not over: a rematch starts from a finished game", Code: codeGameNotOver})
 			return
 		}
-		g, err := loadGame(s.lib, old.Game, old.Variants, old.Params)
+		g, err := s.loadGame(old.Game, old.Variants, old.Params)
 		if err != nil {
 			s.loadError(w, old.Game, err)
 			return

@@ -249,7 +249,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	if req.Variants == nil {
 		req.Variants = []string{}
 	}
-	g, err := loadGame(s.lib, req.Game, req.Variants, params)
+	g, err := s.loadGame(req.Game, req.Variants, params)
 	if err != nil {
 		s.loadError(w, req.Game, err)
 		return

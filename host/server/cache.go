@@ -221,9 +221,20 @@ func (e *changedError) Error() string {
 
 func (e *changedError) Unwrap() error { return e.err }
 
-// loadGame loads the game a stored game is played with.
-func loadGame(lib *host.Library, name string, variants []string, params map[string]any) (*host.Game, error) {
-	opts := []host.Option{host.WithVariant(variants...)}
+// loadGame is loadGame of the server's library, refusing at once, with
+// the error it met then, a game whose script ran into the time budget
+// when the server started (catalog.hung): loading it again would hang
+// again, taking the whole time budget (30 s) of every request for it.
+func (s *Server) loadGame(name string, variants []string, params map[string]any) (*host.Game, error) {
+	if err := s.catalog.hung[name]; err != nil {
+		return nil, err
+	}
+	return loadGame(s.lib, s.opt.games, name, variants, params)
+}
+
+// loadGame loads the game a stored game is played with, with opts first.
+func loadGame(lib *host.Library, opts []host.Option, name string, variants []string, params map[string]any) (*host.Game, error) {
+	opts = append(slices.Clip(opts), host.WithVariant(variants...))
 	keys := make([]string, 0, len(params))
 	for k := range params {
 		keys = append(keys, k)
@@ -296,7 +307,7 @@ func rebuild(ctx context.Context, g *host.Game, record []string) (*host.State, *
 // as it was. The caller holds e's lock.
 func (s *Server) sync(ctx context.Context, e *entry, sg *store.Game) error {
 	if e.game == nil {
-		g, err := loadGame(s.lib, sg.Game, sg.Variants, sg.Params)
+		g, err := s.loadGame(sg.Game, sg.Variants, sg.Params)
 		if err != nil {
 			var ce *host.ConfigError
 			if errors.As(err, &ce) && ce.Pos.File == "" {

@@ -54,7 +54,7 @@ func (s *Server) handleComputers(w http.ResponseWriter, r *http.Request) {
 		}
 		params[k] = v
 	}
-	g, err := loadGame(s.lib, name, variants, params)
+	g, err := s.loadGame(name, variants, params)
 	if err != nil {
 		s.loadError(w, name, err)
 		return

@@ -2,7 +2,9 @@ package server
 
 import (
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -57,4 +59,40 @@ func TestComputerMoveTheScriptCannotPlayEndsTheGame(t *testing.T) {
 			assert.False(t, sg.ComputerDue, "no computer is due in the ended game")
 		})
 	}
+}
+
+// A game whose script hangs while loading (only the time budget stops
+// it) is listed with its error, and the server refuses to start a game of
+// it at once with that error: each attempt would otherwise take the whole
+// time budget (30 s by default) of a core. WithGameOptions gives the
+// server's games their limits.
+func TestGameThatHungLoadingIsRefusedAtOnce(t *testing.T) {
+	l := host.NewLibrary()
+	require.NoError(t, l.AddSource("hangs", `local m = matombo
+m.declare { name = "hangs" }
+m.board { rows = { "a" }, columns = 2 }
+local K = m.move("k", "{1}")
+return {
+  setup = function() print("setup called") while true do end end,
+  legal = function(p) m.emit(K, "a1") end,
+  play = function(p) end,
+}
+`, ""))
+	require.NoError(t, l.AddSource("stuck", stuckScript(`error("unused")`), ""))
+	var log syncBuffer
+	ts := newTestServerOf(t, l, newMemStore(), WithGameOptions(host.WithLog(&log), host.WithLimits(host.Limits{Steps: 1 << 50, Time: 200 * time.Millisecond})))
+	require.Contains(t, ts.srv.catalog.hung, "hangs")
+	for _, body := range []string{`{"game": "hangs"}`, `{"game": "hangs", "seats": ["human", "random"]}`} {
+		status, b := ts.do("POST", "/api/games", body)
+		assert.Equal(t, http.StatusUnprocessableEntity, status, "%s", b)
+		assert.Contains(t, string(b), "game hangs does not load: ")
+		assert.Contains(t, string(b), "time budget exceeded (limit 200ms)")
+		assert.Contains(t, string(b), `"code":"budget-time"`)
+	}
+	assert.Equal(t, 1, strings.Count(log.String(), "setup called"), "loaded once, for the catalog: %s", log.String())
+	status, b := ts.do("GET", "/api/catalog", "")
+	require.Equal(t, http.StatusOK, status)
+	assert.Contains(t, string(b), `"name":"hangs","title":"hangs"`)
+	g := ts.create(`{"game": "stuck"}`)
+	assert.Equal(t, "stuck", g.Game, "the other games play")
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -282,19 +283,24 @@ func (ss *solutions) prepare(g *host.Game) (Player, int64, error) {
 // warm starts loading the cached solutions of the games' default
 // configurations and named variants, one after the other, so that their
 // perfect seats are ready before anyone asks. Games without a cached
-// solution are left for a request to ask for.
-func (ss *solutions) warm(lib *host.Library) {
+// solution are left for a request to ask for, and games that did not
+// load for the catalog are left out.
+func (ss *solutions) warm(lib *host.Library, cat *catalog) {
 	ss.wg.Add(1)
 	go func() {
 		defer ss.wg.Done()
-		for _, name := range lib.Games() {
-			g, err := lib.Load(name)
+		for _, cg := range cat.Games {
+			if cg.Error != "" {
+				continue
+			}
+			name := cg.Name
+			g, err := lib.Load(name, cat.opts...)
 			if err != nil {
 				continue
 			}
 			configs := []*host.Game{g}
 			for _, v := range g.Variants() {
-				if vg, err := lib.Load(name, host.WithVariant(v.Name)); err == nil {
+				if vg, err := lib.Load(name, append(slices.Clip(cat.opts), host.WithVariant(v.Name))...); err == nil {
 					configs = append(configs, vg)
 				}
 			}

@@ -19,16 +19,10 @@ const humanSeat = "human"
 const perfectSeat = "perfect"
 
 // checkSeats makes each allowed computer seat, as a client that names
-// only its player gets it, for the first game of lib that loads, so that
-// a seat its players do not understand fails when the server starts.
-func checkSeats(lib *host.Library, seats computerSeats, players PlayerFactory) error {
-	var g *host.Game
-	for _, name := range lib.Games() {
-		var err error
-		if g, err = lib.Load(name); err == nil {
-			break
-		}
-	}
+// only its player gets it, for g (the first game of the library that
+// loads, nil for none), so that a seat its players do not understand
+// fails when the server starts.
+func checkSeats(g *host.Game, seats computerSeats, players PlayerFactory) error {
 	if g == nil {
 		return nil // no game: no seat to make
 	}

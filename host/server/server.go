@@ -88,6 +88,7 @@ type options struct {
 	base      string // the path prefix the server is mounted under, "" for none
 	solutions string // the directory of the solution cache, "" for the user's
 	expire    time.Duration
+	games     []host.Option // given to every game the server loads
 }
 
 // Option configures a Server.
@@ -100,6 +101,14 @@ func WithMaxBody(n int64) Option { return func(o *options) { o.maxBody = n } }
 // WithCacheSize sets how many games' rebuilt states are kept in memory
 // (default 512); the least recently used are dropped first.
 func WithCacheSize(n int) Option { return func(o *options) { o.cacheSize = n } }
+
+// WithGameOptions gives opts to every game the server loads, before the
+// variants and parameters of the game played: host.WithLimits, say, for
+// tighter budgets on scripts the server's operator does not trust (the
+// defaults otherwise, see host.Limits).
+func WithGameOptions(opts ...host.Option) Option {
+	return func(o *options) { o.games = append(o.games, opts...) }
+}
 
 // WithWorkers sets how many computer moves may be thought about at once
 // (default 2). Workers take the games waiting for a computer move fairly,
@@ -236,9 +245,12 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err // a *SeatError naming the seat
 	}
-	if err := checkSeats(lib, seats, o.players); err != nil {
+	cat := newCatalog(lib, o.games, o.rules, seats.names(), o.first, o.log)
+	cat.Seats = seats.texts()
+	if err := checkSeats(cat.loaded, seats, o.players); err != nil {
 		return nil, err
 	}
+	cat.loaded = nil // the check's game: not kept open
 	if !o.thinkSet {
 		o.think = max(o.think, seats.maxTime()+3*time.Second)
 	}
@@ -260,8 +272,7 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 		outageLog: rate.Sometimes{Interval: outageLogEvery},
 		owner:     "server-" + randomHex(8),
 	}
-	s.catalog = newCatalog(lib, o.rules, seats.names(), o.first, o.log)
-	s.catalog.Seats = seats.texts()
+	s.catalog = cat
 	changes, err := st.Watch(ctx)
 	if err != nil {
 		cancel()
@@ -291,7 +302,7 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 		}()
 	}
 	if slices.ContainsFunc(seats, func(cs ComputerSeat) bool { return cs.Name == perfectSeat }) {
-		s.solutions.warm(lib)
+		s.solutions.warm(lib, cat)
 	}
 	s.mux = s.routes()
 	return s, nil

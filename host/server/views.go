@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"slices"
 	"sort"
@@ -260,17 +261,33 @@ type catalog struct {
 	Seats     []string      `json:"computer_seats"` // the computer seats allowed, with their caps
 
 	rules map[string]*rulesPage
+	// hung holds the games whose script ran into the time budget while
+	// loading with their defaults: a hang, which every load would meet
+	// again, for the whole budget each time (see Server.loadGame).
+	hung map[string]error
+	// loaded is the first game that loaded (nil for none), for the check
+	// of the computer seats (see checkSeats).
+	loaded *host.Game
+	opts   []host.Option // every game's options (see WithGameOptions)
 }
 
-func newCatalog(lib *host.Library, extra func(string) (string, bool), computers []string, first string, log *slog.Logger) *catalog {
-	c := &catalog{Games: []catalogGame{}, Human: humanSeat, Computers: append([]string{}, computers...), rules: map[string]*rulesPage{}}
+func newCatalog(lib *host.Library, opts []host.Option, extra func(string) (string, bool), computers []string, first string, log *slog.Logger) *catalog {
+	c := &catalog{Games: []catalogGame{}, Human: humanSeat, Computers: append([]string{}, computers...), rules: map[string]*rulesPage{}, hung: map[string]error{}, opts: opts}
 	names := lib.Games()
 	sort.Strings(names)
 	for _, name := range names {
-		g, err := lib.Load(name)
+		g, err := lib.Load(name, opts...)
 		if err != nil {
+			log.Warn("a game that does not load: listed with its error, and no game of it can start", "game", name, "err", err)
+			var be *host.BudgetError
+			if errors.As(err, &be) && be.Budget == host.BudgetTime {
+				c.hung[name] = err
+			}
 			c.Games = append(c.Games, catalogGame{Name: name, Title: name, Error: err.Error(), Variants: []variantView{}, Params: []paramView{}})
 			continue
+		}
+		if c.loaded == nil {
+			c.loaded = g
 		}
 		cg := catalogGame{Name: name, Title: g.Title(), Description: g.Description(), Players: g.Players(),
 			Variants: []variantView{}, Params: []paramView{}}
