@@ -49,7 +49,8 @@ The check stops at --max-time (default 30m) or at Ctrl-C (SIGINT,
 SIGTERM), in the middle of a script's call if need be: the step it stopped
 says "stopped:" and what it did not do, the steps and games after it are
 not checked, and the summary says so.
-The exit status is 0 only when every step of every game is ok.`
+The exit status is 0 only when every step of every game is ok; 130 after
+Ctrl-C or SIGINT, 143 after SIGTERM.`
 
 // maxShown caps the problems shown per step.
 const maxShown = 10
@@ -129,7 +130,7 @@ func runCheck(e *env, args []string) int {
 		reason := diag.StopReason(ctx)
 		fmt.Fprintf(stdout, "check: stopped: %s; %d of %s not checked fully (%s)\n", reason, len(names)-done, plural(len(names), "game"), nameList(names[done:]))
 		fmt.Fprintf(e.stderr, "matombo check: stopped: %s\n", oneLine(reason))
-		return exitFail
+		return stoppedStatus(ctx)
 	case bad == 0:
 		fmt.Fprintf(stdout, "check: %s, all ok\n", plural(len(names), "game"))
 		return exitOK

@@ -13,7 +13,9 @@
 // Exit status: 0 when all went well, 1 when the work failed (an illegal
 // token, a broken script, a problem found by check or conform), 2 when the
 // command line is wrong (an unknown command, flag, game, variant or
-// parameter).
+// parameter), 130 or 143 when Ctrl-C, SIGINT (130) or SIGTERM (143)
+// interrupted a run (docs/cli.md, "Interrupts", says what each command
+// writes then; serve shuts down gracefully and exits with 0).
 package main
 
 import (
@@ -28,6 +30,8 @@ const (
 	exitOK    = 0 // all went well
 	exitFail  = 1 // the work failed: illegal token, broken script, failed check
 	exitUsage = 2 // the command line is wrong
+	// A run interrupted by a signal exits with 128 plus its number: 130
+	// for SIGINT, 143 for SIGTERM (see interruptedError).
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
