@@ -88,6 +88,7 @@ type options struct {
 	base      string // the path prefix the server is mounted under, "" for none
 	solutions string // the directory of the solution cache, "" for the user's
 	expire    time.Duration
+	lockWait  time.Duration // how long a request waits for a game another holds (see waitLock)
 }
 
 // Option configures a Server.
@@ -215,6 +216,7 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 		limits:    DefaultLimits(OpenFileLimit()),
 		perfect:   DefaultPerfectBudget(),
 		log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+		lockWait:  defaultLockWait,
 	}
 	for _, f := range opts {
 		f(&o)
