@@ -201,14 +201,8 @@ func strayFiles(dir string, names []string) string {
 		strings.Join(stray, " and "), verb, own)
 }
 
-// nameList writes names briefly: "a, b, c" or "a, b, ... and 7 more".
-func nameList(names []string) string {
-	const shown = 8
-	if len(names) <= shown {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s, ... and %d more", strings.Join(names[:shown], ", "), len(names)-shown)
-}
+// nameList writes names briefly: "a, b, c" or "a, b, ..., h and 7 more".
+func nameList(names []string) string { return diag.ShortList(names, 8) }
 
 // run checks the game, writing each step as it is done, and returns
 // whether all were ok, and whether ctx stopped it (see
