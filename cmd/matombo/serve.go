@@ -30,7 +30,8 @@ move by themselves; the operator decides which there are and what each may
 spend (--computer, e.g. 'mcts:time<=2s,threads<=2'), and every client has
 quotas (--client-*). Behind a reverse proxy, name the public host with
 --host and the proxy with --trusted-proxy. "Running it for other people" in
-docs/serve.md has the details. Stop with Ctrl-C.`
+docs/serve.md has the details. Stop with Ctrl-C (or SIGINT, SIGTERM): a
+graceful shutdown, exit status 0; a second one ends it at once.`
 
 // serveConfig is what serve needs from the command line.
 type serveConfig struct {
