@@ -143,6 +143,8 @@ func TestRunInterrupted(t *testing.T) {
 		{"conform --json, SIGTERM", syscall.SIGTERM, append(conform, "--json"), "", 0, 143, []string{`"stopped": "interrupted"`}, "matombo conform: stopped: interrupted\n", "}\n"},
 		{"solve, SIGINT", syscall.SIGINT, solve, "", 0, 130, nil, "matombo solve: stopped: interrupted; nothing is cached\n", ""},
 		{"solve, SIGTERM", syscall.SIGTERM, solve, "", 0, 143, nil, "matombo solve: stopped: interrupted; nothing is cached\n", ""},
+		{"solve --json, SIGINT", syscall.SIGINT, append(solve, "--json"), "", 0, 130, nil, "matombo solve: stopped: interrupted; nothing is cached\n",
+			`{"game":"kalah","error":"stopped: interrupted; nothing is cached"}` + "\n"},
 		{"hint, SIGTERM", syscall.SIGTERM, hint, "", 0, 143, nil, "matombo hint: stopped: interrupted; nothing is cached\n", ""},
 		{"analyze, SIGINT", syscall.SIGINT, analyze, "", 0, 130, nil, "matombo analyze: stopped: interrupted; nothing is written\n", ""},
 		{"match, SIGTERM", syscall.SIGTERM, match, "", 3 * time.Second, 143, []string{"Tic-tac-toe [tictactoe]: "}, "matombo match: stopped: interrupted after ", " of 100000 games\n"},
