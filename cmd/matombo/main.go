@@ -46,7 +46,7 @@ type env struct {
 	color  bool       // stdout is a terminal and NO_COLOR is not set
 	echo   bool       // stdin is not a terminal: echo what is read after prompts
 	onCLI  func(*cli) // tests: sees every command line made
-	onRun  func()     // tests: called once a run's signals are caught (runContext)
+	onRun  func()     // tests: called once a run's signals are caught (interruptContext)
 }
 
 // command is one subcommand of matombo.
