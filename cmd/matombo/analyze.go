@@ -128,15 +128,20 @@ func runAnalyze(e *env, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	players := newPlayerMaker(e.stderr)
+	ctx, stop := e.interruptContext(context.Background())
+	defer stop()
+	players := newPlayerMaker(ctx, e.stderr)
 	var results []*analysis.Result
 	for _, g := range gamesToRun {
 		bar := newProgressBar(e.stderr, variantLabel(g))
-		res, err := analysis.Run(context.Background(), g,
+		res, err := analysis.Run(ctx, g,
 			analysis.WithGames(count), analysis.WithSeed(*seed), analysis.WithPlayers(*p1, *p2),
 			analysis.WithPlayerMaker(players.make), analysis.WithParallel(*parallel),
 			analysis.WithShard(shardI, shardN), analysis.WithMaxPlies(*maxPlies), analysis.WithProgress(bar.update))
 		bar.finish()
+		if ie, ok := interruption(ctx); ok {
+			return c.fail(fmt.Errorf("stopped: %w; nothing is written", ie))
+		}
 		if err != nil {
 			return c.fail(err)
 		}
@@ -444,13 +449,14 @@ func rateText(r analysis.Rate) string {
 // game's players with that game's seeds; perfect players of one game share
 // one solution, loaded (or solved) once.
 type playerMaker struct {
+	ctx       context.Context // stops a solve for a perfect player
 	log       io.Writer
 	mu        sync.Mutex
 	solutions map[*host.Game]*solve.Solution
 }
 
-func newPlayerMaker(log io.Writer) *playerMaker {
-	return &playerMaker{log: log, solutions: map[*host.Game]*solve.Solution{}}
+func newPlayerMaker(ctx context.Context, log io.Writer) *playerMaker {
+	return &playerMaker{ctx: ctx, log: log, solutions: map[*host.Game]*solve.Solution{}}
 }
 
 func (pm *playerMaker) make(g *host.Game, spec string, seed uint64) (analysis.Player, error) {
@@ -460,7 +466,7 @@ func (pm *playerMaker) make(g *host.Game, spec string, seed uint64) (analysis.Pl
 		sol, ok := pm.solutions[g]
 		if !ok {
 			var err error
-			if sol, err = solution(pm.log, g, defaultSolveFlags(), false); err != nil {
+			if sol, err = solution(pm.ctx, pm.log, g, defaultSolveFlags(), false); err != nil {
 				return nil, fmt.Errorf("player perfect: %w", err)
 			}
 			pm.solutions[g] = sol

@@ -49,7 +49,8 @@ The check stops at --max-time (default 30m) or at Ctrl-C (SIGINT,
 SIGTERM), in the middle of a script's call if need be: the step it stopped
 says "stopped:" and what it did not do, the steps and games after it are
 not checked, and the summary says so.
-The exit status is 0 only when every step of every game is ok.`
+The exit status is 0 only when every step of every game is ok; 130 after
+Ctrl-C or SIGINT, 143 after SIGTERM.`
 
 // maxShown caps the problems shown per step.
 const maxShown = 10
@@ -129,7 +130,7 @@ func runCheck(e *env, args []string) int {
 		reason := diag.StopReason(ctx)
 		fmt.Fprintf(stdout, "check: stopped: %s; %d of %s not checked fully (%s)\n", reason, len(names)-done, plural(len(names), "game"), nameList(names[done:]))
 		fmt.Fprintf(e.stderr, "matombo check: stopped: %s\n", oneLine(reason))
-		return exitFail
+		return stoppedStatus(ctx)
 	case bad == 0:
 		fmt.Fprintf(stdout, "check: %s, all ok\n", plural(len(names), "game"))
 		return exitOK
@@ -200,14 +201,8 @@ func strayFiles(dir string, names []string) string {
 		strings.Join(stray, " and "), verb, own)
 }
 
-// nameList writes names briefly: "a, b, c" or "a, b, ... and 7 more".
-func nameList(names []string) string {
-	const shown = 8
-	if len(names) <= shown {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s, ... and %d more", strings.Join(names[:shown], ", "), len(names)-shown)
-}
+// nameList writes names briefly: "a, b, c" or "a, b, ..., h and 7 more".
+func nameList(names []string) string { return diag.ShortList(names, 8) }
 
 // run checks the game, writing each step as it is done, and returns
 // whether all were ok, and whether ctx stopped it (see

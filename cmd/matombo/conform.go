@@ -27,7 +27,8 @@ every scenario passed.
 The run stops at --max-time (default 30m) or at Ctrl-C (SIGINT, SIGTERM),
 in the middle of a script's call if need be: the report is still written,
 the scenario it stopped and those it did not start are errors ("stopped:
-interrupted", "stopped: ... (not run)"), and the exit status is 1.`
+interrupted", "stopped: ... (not run)"), and the exit status is 1 at
+--max-time, 130 after Ctrl-C or SIGINT, 143 after SIGTERM.`
 
 // modulePath is the module of the Matombo repository, to find its
 // conformance/ folder.
@@ -76,6 +77,7 @@ func runConform(e *env, args []string) int {
 	}
 	if report.Stopped != "" {
 		fmt.Fprintf(e.stderr, "matombo conform: stopped: %s\n", oneLine(report.Stopped))
+		return stoppedStatus(ctx)
 	}
 	if report.Passed+report.Failed+report.Errored == 0 {
 		fmt.Fprintf(e.stderr, "matombo conform: %s\n", oneLine("no scenarios found in "+strings.Join(pos, ", ")))

@@ -177,8 +177,9 @@ const (
 )
 
 // exitStatus is the exit status for an error: exitUsage for a problem in
-// the command line (a bad player spec included), exitFail for everything
-// else.
+// the command line (a bad player spec included), 128 plus the signal's
+// number for a run a signal stopped (an interruptedError), exitFail for
+// everything else.
 func exitStatus(err error) int {
 	var ce *host.ConfigError
 	if errors.As(err, &ce) && ce.Pos.File == "" {
@@ -191,6 +192,10 @@ func exitStatus(err error) int {
 	var se *player.SpecError
 	if errors.As(err, &se) {
 		return exitUsage // a player spec typed on the command line
+	}
+	var ie interruptedError
+	if errors.As(err, &ie) {
+		return ie.status() // Ctrl-C, SIGINT or SIGTERM: 130 or 143
 	}
 	return exitFail
 }

@@ -129,17 +129,21 @@ func runHint(e *env, args []string) int {
 		out := s.Outcome()
 		return c.fail(fmt.Errorf("the game is over after these tokens (%s): there is nothing to hint", describeOutcome(out.Winner, out.Reason)))
 	}
-	sol, err := solution(e.stderr, g, &sf, false)
+	ctx, stop := e.interruptContext(context.Background())
+	defer stop()
+	sol, err := solution(ctx, e.stderr, g, &sf, false)
 	if err != nil {
 		return c.fail(err)
 	}
-	ctx := context.Background()
 	if sf.maxTime > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, sf.maxTime)
 		defer cancel()
 	}
 	mvs, err := sol.MovesContext(ctx, s)
+	if ie, ok := interruption(ctx); ok && err != nil {
+		return c.fail(fmt.Errorf("stopped: %w", ie))
+	}
 	if err != nil {
 		return c.fail(err)
 	}

@@ -13,7 +13,9 @@
 // Exit status: 0 when all went well, 1 when the work failed (an illegal
 // token, a broken script, a problem found by check or conform), 2 when the
 // command line is wrong (an unknown command, flag, game, variant or
-// parameter).
+// parameter), 130 or 143 when Ctrl-C, SIGINT (130) or SIGTERM (143)
+// interrupted a run (docs/cli.md, "Interrupts", says what each command
+// writes then; serve shuts down gracefully and exits with 0).
 package main
 
 import (
@@ -28,6 +30,8 @@ const (
 	exitOK    = 0 // all went well
 	exitFail  = 1 // the work failed: illegal token, broken script, failed check
 	exitUsage = 2 // the command line is wrong
+	// A run interrupted by a signal exits with 128 plus its number: 130
+	// for SIGINT, 143 for SIGTERM (see interruptedError).
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
@@ -42,7 +46,7 @@ type env struct {
 	color  bool       // stdout is a terminal and NO_COLOR is not set
 	echo   bool       // stdin is not a terminal: echo what is read after prompts
 	onCLI  func(*cli) // tests: sees every command line made
-	onRun  func()     // tests: called once a run's signals are caught (runContext)
+	onRun  func()     // tests: called once a run's signals are caught (interruptContext)
 }
 
 // command is one subcommand of matombo.

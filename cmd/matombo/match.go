@@ -47,7 +47,8 @@ type matchResult struct {
 	Game     string    `json:"game"`
 	Players  [2]string `json:"players"`
 	Seed     uint64    `json:"seed"`
-	Failures []string  `json:"failures"` // the errors of the games that failed, which count nowhere else
+	Failures []string  `json:"failures"`          // the errors of the games that failed, which count nowhere else
+	Stopped  string    `json:"stopped,omitempty"` // why the match stopped before its last game: "interrupted"
 	match.Summary
 }
 
@@ -89,14 +90,24 @@ func runMatch(e *env, args []string) int {
 		bar = e.stderr
 	}
 	prog := progress{w: bar, total: count, start: time.Now()}
-	res, err := match.Run(context.Background(), g, entrants[0], entrants[1],
+	ctx, stop := e.interruptContext(context.Background())
+	defer stop()
+	res, err := match.Run(ctx, g, entrants[0], entrants[1],
 		match.WithGames(count), match.WithSeed(*seed), match.WithParallel(*parallel), match.WithOpening(*opening),
 		match.WithProgress(func(done, _ int) { prog.done = done; prog.draw() }))
 	prog.finish()
-	if err != nil {
+	ie, interrupted := interruption(ctx)
+	interrupted = interrupted && err != nil // not when the last game had ended
+	if err != nil && !interrupted {
 		return c.fail(err)
 	}
 	r := matchResult{Game: gameLabel(g), Players: res.Entrants, Seed: res.Seed, Failures: []string{}, Summary: res.Summary()}
+	if interrupted {
+		if r.Games == 0 {
+			return c.fail(fmt.Errorf("stopped: %w before any game ended", ie))
+		}
+		r.Stopped = ie.Error()
+	}
 	for _, err := range res.Failures() {
 		r.Failures = append(r.Failures, oneLine(err.Error()))
 	}
@@ -106,7 +117,10 @@ func runMatch(e *env, args []string) int {
 			return c.fail(err)
 		}
 	} else {
-		writeMatch(e.stdout, r)
+		writeMatch(e.stdout, r, count)
+	}
+	if interrupted {
+		return c.fail(fmt.Errorf("stopped: %w after %d of %s", ie, r.Games+r.Failed, plural(count, "game")))
 	}
 	if r.Games == 0 {
 		return c.fail(fmt.Errorf("every game failed; the first: %s", r.Failures[0]))
@@ -114,8 +128,9 @@ func runMatch(e *env, args []string) int {
 	return exitOK
 }
 
-// writeMatch writes the summary of a match.
-func writeMatch(w io.Writer, r matchResult) {
+// writeMatch writes the summary of a match of count games; a match
+// stopped before its last game says so on its last line.
+func writeMatch(w io.Writer, r matchResult, count int) {
 	fmt.Fprintf(w, "%s: %s, seats alternating, seed %d\n", r.Game, plural(r.Games+r.Failed, "game"), r.Seed)
 	width := max(len(r.Players[0]), len(r.Players[1]), len("player"))
 	fmt.Fprintf(w, "%-*s  %5s %6s %7s %7s %12s\n", width, "player", "wins", "draws", "losses", "score", "time/move")
@@ -136,6 +151,9 @@ func writeMatch(w io.Writer, r matchResult) {
 		for _, f := range r.Failures {
 			fmt.Fprintf(w, "  %s\n", f)
 		}
+	}
+	if r.Stopped != "" {
+		fmt.Fprintf(w, "stopped: %s after %d of %s\n", r.Stopped, r.Games+r.Failed, plural(count, "game"))
 	}
 }
 

@@ -17,8 +17,16 @@ import (
 // call) reaches it.
 const defaultRunTime = 30 * time.Minute
 
-// errInterrupted is why a run stopped at Ctrl-C, SIGINT or SIGTERM.
-var errInterrupted = errors.New("interrupted")
+// interruptedError is why a run stopped at Ctrl-C, SIGINT or SIGTERM: the
+// cause of its context. Its text is "interrupted", whichever the signal;
+// exitStatus makes it 128 plus the signal's number, as shells do.
+type interruptedError struct{ sig syscall.Signal }
+
+func (e interruptedError) Error() string { return "interrupted" }
+
+// status is the exit status of a run the signal stopped: 130 for SIGINT,
+// 143 for SIGTERM.
+func (e interruptedError) status() int { return 128 + int(e.sig) }
 
 // runTimeFlag defines --max-time, the time limit of a whole run of conform
 // or check, from 1ms to maxDuration.
@@ -30,25 +38,61 @@ func (c *cli) runTimeFlag() *time.Duration {
 }
 
 // runContext is the context of a whole run of conform or check: done when
-// maxTime has passed, or at the first Ctrl-C, SIGINT or SIGTERM (a second
-// one ends the process as usual), with a cause that says which:
-// "the run's time limit of 10m0s was reached" or "interrupted". stop
-// releases it and gives the signals back.
+// maxTime has passed, or at the first Ctrl-C, SIGINT or SIGTERM (see
+// interruptContext), with a cause that says which: "the run's time limit
+// of 10m0s was reached" or an interruptedError. stop releases it and gives
+// the signals back.
 func (e *env) runContext(maxTime time.Duration) (ctx context.Context, stop func()) {
-	run, cancel := context.WithCancelCause(context.Background())
-	signals, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	stopWatch := context.AfterFunc(signals, func() {
-		cancel(errInterrupted)
-		stopSignals()
-	})
+	run, stopSignals := e.interruptContext(context.Background())
 	ctx, cancelTimer := context.WithTimeoutCause(run, maxTime, fmt.Errorf("the run's time limit of %v was reached", maxTime))
+	return ctx, func() {
+		cancelTimer()
+		stopSignals()
+	}
+}
+
+// interruptContext is parent, done too at the first Ctrl-C, SIGINT or
+// SIGTERM with an interruptedError as its cause. The signals are caught
+// until that first one arrives, so the run can stop cleanly and write
+// what it did; a second one ends the process as usual. stop releases the
+// context and gives the signals back.
+func (e *env) interruptContext(parent context.Context) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case s := <-sigs:
+			signal.Stop(sigs)
+			sig, _ := s.(syscall.Signal)
+			cancel(interruptedError{sig: sig})
+		case <-ctx.Done():
+			signal.Stop(sigs)
+		}
+	}()
 	if e.onRun != nil {
 		e.onRun()
 	}
 	return ctx, func() {
-		stopWatch()
-		stopSignals()
-		cancelTimer()
 		cancel(nil)
+		<-done
 	}
+}
+
+// interruption is the interruptedError that stopped ctx, if one did.
+func interruption(ctx context.Context) (interruptedError, bool) {
+	var ie interruptedError
+	ok := errors.As(context.Cause(ctx), &ie)
+	return ie, ok
+}
+
+// stoppedStatus is the exit status of a run that ctx stopped: 128 plus the
+// signal's number when a signal did (see interruptedError), else exitFail.
+func stoppedStatus(ctx context.Context) int {
+	if ie, ok := interruption(ctx); ok {
+		return ie.status()
+	}
+	return exitFail
 }

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -90,77 +86,4 @@ func TestRunTimeFlag(t *testing.T) {
 	}
 	r := matombo(t, "", "check", "--help")
 	assert.Contains(t, r.stdout+r.stderr, "--max-time")
-}
-
-// helperReady is what the helper process writes on stderr once its run's
-// signals are caught.
-const helperReady = "helper: running"
-
-// TestRunLimitHelperProcess is not a test: it is the matombo process that
-// TestRunInterrupted starts and interrupts.
-func TestRunLimitHelperProcess(t *testing.T) {
-	args := os.Getenv("MATOMBO_RUNLIMIT_ARGS")
-	if args == "" {
-		t.Skip("the process of TestRunInterrupted")
-	}
-	argv := strings.Split(args, "\n")
-	e := &env{stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr,
-		onRun: func() { fmt.Fprintln(os.Stderr, helperReady) }}
-	for _, c := range commands() {
-		if c.name == argv[0] {
-			os.Exit(c.run(e, argv[1:]))
-		}
-	}
-	os.Exit(exitUsage)
-}
-
-// TestRunInterrupted: SIGINT or SIGTERM stops check and conform in the
-// middle of a script's call; the report of what ran is still written, it
-// says "stopped: interrupted", and the exit status is 1.
-func TestRunInterrupted(t *testing.T) {
-	dir := burnerFiles(t)
-	games := filepath.Join(dir, "games")
-	check := []string{"check", filepath.Join(games, "burner", "burner.lua")}
-	conform := []string{"conform", "--games", games, filepath.Join(dir, "burner.yaml")}
-	tests := []struct {
-		name string
-		sig  syscall.Signal
-		args []string
-		want []string
-	}{
-		{"check, SIGINT", syscall.SIGINT, check, []string{"check: stopped: interrupted; 1 of 1 game not checked fully (burner)\n"}},
-		{"check, SIGTERM", syscall.SIGTERM, check, []string{"check: stopped: interrupted; 1 of 1 game not checked fully (burner)\n"}},
-		{"conform, SIGINT", syscall.SIGINT, conform, []string{"stopped: interrupted (not run)\n", "errored; stopped: interrupted\n"}},
-		{"conform, SIGTERM", syscall.SIGTERM, conform, []string{"errored; stopped: interrupted\n"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestRunLimitHelperProcess$")
-			cmd.Env = append(os.Environ(), "MATOMBO_RUNLIMIT_ARGS="+strings.Join(tt.args, "\n"))
-			var stdout strings.Builder
-			cmd.Stdout = &stdout
-			errPipe, err := cmd.StderrPipe()
-			require.NoError(t, err)
-			require.NoError(t, cmd.Start())
-			t.Cleanup(func() { cmd.Process.Kill() })
-			stderr := bufio.NewReader(errPipe)
-			var errText strings.Builder
-			for !strings.Contains(errText.String(), helperReady+"\n") {
-				line, err := stderr.ReadString('\n')
-				errText.WriteString(line)
-				require.NoError(t, err, "the helper ends before its run starts: %s", errText.String())
-			}
-			require.NoError(t, cmd.Process.Signal(tt.sig))
-			rest, _ := io.ReadAll(stderr)
-			errText.Write(rest)
-			err = cmd.Wait()
-			var exit *exec.ExitError
-			require.ErrorAs(t, err, &exit, "stdout:\n%s\nstderr:\n%s", stdout.String(), errText.String())
-			assert.Equal(t, exitFail, exit.ExitCode(), errText.String())
-			for _, w := range tt.want {
-				assert.Contains(t, stdout.String(), w)
-			}
-			assert.Contains(t, errText.String(), "matombo "+tt.args[0]+": stopped: interrupted\n")
-		})
-	}
 }

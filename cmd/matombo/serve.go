@@ -9,11 +9,9 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/matombo/matombo/docs"
@@ -32,7 +30,8 @@ move by themselves; the operator decides which there are and what each may
 spend (--computer, e.g. 'mcts:time<=2s,threads<=2'), and every client has
 quotas (--client-*). Behind a reverse proxy, name the public host with
 --host and the proxy with --trusted-proxy. "Running it for other people" in
-docs/serve.md has the details. Stop with Ctrl-C.`
+docs/serve.md has the details. Stop with Ctrl-C (or SIGINT, SIGTERM): a
+graceful shutdown, exit status 0; a second one ends it at once.`
 
 // serveConfig is what serve needs from the command line.
 type serveConfig struct {
@@ -135,7 +134,9 @@ func runServe(e *env, args []string) int {
 			return c.fail(fmt.Errorf("creating the folder of the game database: %w", err))
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// Ctrl-C, SIGINT or SIGTERM is the server's normal end: a graceful
+	// shutdown, exit status 0 (see serve).
+	ctx, stop := e.interruptContext(context.Background())
 	defer stop()
 	if err := serve(ctx, e, cfg); err != nil {
 		return c.fail(err)
@@ -170,9 +171,13 @@ const (
 // maxStoredGames bounds --max-games.
 const maxStoredGames = 1_000_000_000
 
-// serve runs the server until ctx ends, then shuts it down.
+// serve runs the server until ctx ends, then shuts it down. A signal
+// that stops the opening of the store is an error that wraps it.
 func serve(ctx context.Context, e *env, cfg serveConfig) error {
 	st, err := store.Open(ctx, cfg.db)
+	if ie, ok := interruption(ctx); ok && err != nil {
+		return fmt.Errorf("stopped: %w while opening the game database", ie)
+	}
 	if err != nil {
 		return fmt.Errorf("opening the game database %s: %w", store.Redact(cfg.db), err)
 	}

@@ -175,7 +175,9 @@ func runSolve(e *env, args []string) int {
 	if sharded {
 		return runSolveShard(c, e, g, &sf, &shf, files, *asJSON)
 	}
-	sol, err := solution(e.stderr, g, &sf, *fresh)
+	ctx, stop := e.interruptContext(context.Background())
+	defer stop()
+	sol, err := solution(ctx, e.stderr, g, &sf, *fresh)
 	if err != nil {
 		if *asJSON {
 			writeRefusal(e.stdout, g, err)
@@ -296,8 +298,10 @@ func abs(n int) int {
 }
 
 // solution returns g's solution: the cached one unless fresh is set,
-// else a new one, which it caches. It reports on w what it does.
-func solution(w io.Writer, g *host.Game, sf *solveFlags, fresh bool) (*solve.Solution, error) {
+// else a new one, which it caches. It reports on w what it does. A solve
+// that ctx stops is an error; when a signal stopped it, the error wraps
+// the interruptedError.
+func solution(ctx context.Context, w io.Writer, g *host.Game, sf *solveFlags, fresh bool) (*solve.Solution, error) {
 	opts, maxTime, err := sf.options()
 	if err != nil {
 		return nil, err
@@ -316,7 +320,7 @@ func solution(w io.Writer, g *host.Game, sf *solveFlags, fresh bool) (*solve.Sol
 		return nil, cliSolveError(err, sf)
 	}
 	describeEstimate(w, g, est, sf)
-	ctx, cancel := solveContext(maxTime)
+	ctx, cancel := solveContext(ctx, maxTime)
 	defer cancel()
 	defer debug.SetGCPercent(debug.SetGCPercent(solveGCPercent))
 	start := time.Now()
@@ -327,6 +331,9 @@ func solution(w io.Writer, g *host.Game, sf *solveFlags, fresh bool) (*solve.Sol
 	sol, err := solve.Solve(ctx, g, opts...)
 	bar.finish()
 	if err != nil {
+		if ie, ok := interruption(ctx); ok {
+			return nil, fmt.Errorf("stopped: %w; nothing is cached", ie)
+		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("stopped after --max-time %v: %w", maxTime, err)
 		}
@@ -452,11 +459,11 @@ func (e *flagError) Unwrap() error { return e.err }
 // grow to twice them would pass the estimate.
 const solveGCPercent = 10
 
-// solveContext is the context of a solve, stopped after maxTime (--max-time)
-// unless it is 0; cancel releases it.
-func solveContext(maxTime time.Duration) (ctx context.Context, cancel context.CancelFunc) {
+// solveContext is the context of a solve: parent, stopped after maxTime
+// (--max-time) unless it is 0; cancel releases it.
+func solveContext(parent context.Context, maxTime time.Duration) (ctx context.Context, cancel context.CancelFunc) {
 	if maxTime > 0 {
-		return context.WithTimeout(context.Background(), maxTime)
+		return context.WithTimeout(parent, maxTime)
 	}
-	return context.WithCancel(context.Background())
+	return context.WithCancel(parent)
 }

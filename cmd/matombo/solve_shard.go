@@ -210,7 +210,9 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 	j := p.Jobs[f.job]
 	fmt.Fprintf(e.stderr, "job %d of %d (%s): ", j.Index, len(p.Jobs), strings.Join(j.Tokens, " "))
 	describeEstimate(e.stderr, g, est, sf)
-	ctx, cancel := solveContext(maxTime)
+	run, stop := e.interruptContext(context.Background())
+	defer stop()
+	ctx, cancel := solveContext(run, maxTime)
 	defer cancel()
 	defer debug.SetGCPercent(debug.SetGCPercent(solveGCPercent))
 	bar := newSolveBar(e.stderr, est)
@@ -226,6 +228,9 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 	r, err := p.Solve(ctx, f.job, opts...)
 	bar.finish()
 	if err != nil {
+		if ie, ok := interruption(ctx); ok {
+			return c.fail(fmt.Errorf("job %d stopped: %w, %d positions searched (%.2f s of CPU); nothing is written", f.job, ie, last.Nodes, (cpuTime() - cpu0).Seconds()))
+		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			return c.fail(fmt.Errorf("job %d stopped after --max-time %v, %d positions searched (%.2f s of CPU): %w", f.job, maxTime, last.Nodes, (cpuTime() - cpu0).Seconds(), err))
 		}

@@ -36,7 +36,7 @@ func cliSolutions(w io.Writer) player.Solutions {
 	return func(ctx context.Context, g *host.Game) (*solve.Solution, error) {
 		sf := defaultSolveFlags()
 		sf.engine, sf.maxPos = "retrograde", perfectMaxPositions
-		sol, err := solution(w, g, sf, false)
+		sol, err := solution(ctx, w, g, sf, false)
 		var tl *solve.TooLargeError
 		if errors.As(err, &tl) && tl.Why == "" {
 			// The solve flags the message names are not this command's.

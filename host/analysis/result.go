@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 )
 
 // Result holds the raw counts of the games of a run, or of some of its
@@ -231,11 +232,7 @@ func (r *Result) Missing(limit int) string {
 		}
 		parts = append(parts, fmt.Sprintf("%d/%d", i, r.Shards))
 	}
-	s := strings.Join(parts, ", ")
-	if more > 0 {
-		s += fmt.Sprintf(" and %d more", more)
-	}
-	return s
+	return diag.ShortListOf(parts, len(parts)+more)
 }
 
 // validate checks that a result read from a file makes sense: counts of

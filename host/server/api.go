@@ -485,7 +485,7 @@ func (s *Server) view(sg *store.Game, e *entry, st *host.State, last *moveView, 
 // ply is negative), with the board when withBoard is set.
 func (s *Server) gameAt(ctx context.Context, sg *store.Game, ply int, withBoard bool) (*gameView, error) {
 	e := s.cache.get(sg.ID)
-	if err := e.lock(ctx); err != nil {
+	if err := s.waitLock(ctx, e); err != nil {
 		return nil, err
 	}
 	defer e.unlock()
@@ -590,23 +590,86 @@ func (s *Server) readSynced(w http.ResponseWriter, r *http.Request, e *entry, id
 	return sg
 }
 
-// lockGame takes the lock of game id's entry e for request r, or answers
-// 503 and returns false when r's context ends first: its client left, or
-// the server is closing.
+// lockGame takes the lock of game id's entry e for request r (see
+// waitLock), or answers why it could not (see stoppedError) and returns
+// false.
 func (s *Server) lockGame(w http.ResponseWriter, r *http.Request, e *entry, id string) bool {
-	if err := e.lock(r.Context()); err != nil {
+	if err := s.waitLock(r.Context(), e); err != nil {
 		s.rebuildError(w, r, id, err)
 		return false
 	}
 	return true
 }
 
-// rebuildError answers a game that could not be rebuilt: a 500 that says
-// why, or nothing when the client left (its context stopped the replay)
-// or the server is closing.
-func (s *Server) rebuildError(w http.ResponseWriter, r *http.Request, id string, err error) {
-	if r.Context().Err() != nil || s.ctx.Err() != nil {
+// defaultLockWait is how long a request waits for a game another request
+// holds. A holder's store calls are bounded (store.Config.OpTimeout, 10s
+// by default), but requests that queue behind a slow one would each wait
+// for all those before them.
+const defaultLockWait = 10 * time.Second
+
+// Why a request's wait for a game's lock stopped, besides its client
+// leaving (see stoppedError).
+var (
+	errGameBusy = errors.New("another request held the game too long")
+	errStopping = errors.New("the server is stopping")
+)
+
+// waitLock takes e's lock for a request whose context is ctx, waiting at
+// most s.opt.lockWait, and not once the server is closing. Its error
+// wraps why the wait stopped: errGameBusy, errStopping, or ctx's error
+// when the client left.
+func (s *Server) waitLock(ctx context.Context, e *entry) error {
+	run, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	closing := context.AfterFunc(s.ctx, func() { stop(errStopping) })
+	defer closing()
+	wait, cancel := context.WithTimeoutCause(run, s.opt.lockWait, errGameBusy)
+	defer cancel()
+	return e.lock(wait)
+}
+
+// stoppedError answers a request whose work stopped before its answer
+// was made, and reports whether err was such a stop:
+//   - it waited too long for a game another request held (errGameBusy):
+//     503 game-busy, with Retry-After;
+//   - the server is closing: 503 server-stopping, with Retry-After, and
+//     the connection closed;
+//   - its client left: 499 client-gone (nginx's status for it), which
+//     nobody reads; logged at Info level, as no failure of the server;
+//   - its context's own deadline passed (one an embedder set): 503
+//     unavailable.
+func (s *Server) stoppedError(w http.ResponseWriter, r *http.Request, id string, err error) bool {
+	switch {
+	case errors.Is(err, errGameBusy):
+		w.Header().Set("Retry-After", strconv.Itoa(lockRetrySeconds))
+		writeError(w, http.StatusServiceUnavailable, apiError{Error: fmt.Sprintf("another request has held the game for more than %v; try again", s.opt.lockWait), Code: codeGameBusy})
+	case errors.Is(err, errStopping) || s.ctx.Err() != nil:
+		w.Header().Set("Retry-After", strconv.Itoa(lockRetrySeconds))
+		w.Header().Set("Connection", "close")
+		writeError(w, http.StatusServiceUnavailable, apiError{Error: "the server is stopping; try again in a moment", Code: codeStopping})
+	case errors.Is(r.Context().Err(), context.Canceled):
+		s.log.Info("the client left before its answer", "method", r.Method, "path", r.URL.Path, "id", id, "err", err)
+		writeError(w, statusClientGone, apiError{Error: "stopped: the client left: " + err.Error(), Code: codeClientGone})
+	case r.Context().Err() != nil:
 		writeError(w, http.StatusServiceUnavailable, apiError{Error: "stopped: " + err.Error(), Code: codeUnavailable})
+	default:
+		return false
+	}
+	return true
+}
+
+// statusClientGone is the status of an answer to a client that left:
+// nginx's 499, "client closed request", which no client reads.
+const statusClientGone = 499
+
+// lockRetrySeconds is the Retry-After of a request that waited too long
+// for its game, or came as the server stopped.
+const lockRetrySeconds = 3
+
+// rebuildError answers a game that could not be rebuilt: a 500 that says
+// why, or what stopped the request (see stoppedError).
+func (s *Server) rebuildError(w http.ResponseWriter, r *http.Request, id string, err error) {
+	if s.stoppedError(w, r, id, err) {
 		return
 	}
 	var changed *changedError

@@ -40,8 +40,9 @@ func newEntry() *entry {
 	return &entry{held: make(chan struct{}, 1)}
 }
 
-// lock waits for the game's lock until ctx ends, and returns ctx's error,
-// wrapped, when it ends first: a request whose client left while another
+// lock waits for the game's lock until ctx ends, and returns ctx's cause
+// (context.Cause: ctx's error when it has none), wrapped, when it ends
+// first: a request whose client left while another
 // holds the game (a slow store write, the computer's move being stored)
 // stops at once, and the holder's work goes on. A free lock is taken
 // even when ctx has ended, as the work it guards checks ctx itself.
@@ -55,7 +56,7 @@ func (e *entry) lock(ctx context.Context) error {
 	case e.held <- struct{}{}:
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("waiting for the game's other request to finish: %w", ctx.Err())
+		return fmt.Errorf("waiting for the game's other request to finish: %w", context.Cause(ctx))
 	}
 }
 

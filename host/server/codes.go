@@ -45,7 +45,10 @@ const (
 	codeOverCapacity  = "over-capacity"          // 503: the server's cap (event streams, connections, games stored)
 	codePerfectWait   = "perfect-preparing"      // 503: perfect play is being prepared; try again
 	codePerfectNo     = "perfect-not-offered"    // 422: perfect play cannot be offered for the game
-	codeUnavailable   = "unavailable"            // 503: the store does not answer, or the request was stopped
+	codeUnavailable   = "unavailable"            // 503: the store does not answer, or the request's own deadline passed
+	codeGameBusy      = "game-busy"              // 503: another request held the game longer than a request waits (see waitLock)
+	codeStopping      = "server-stopping"        // 503: the server is shutting down; a restarted one answers
+	codeClientGone    = "client-gone"            // 499: the client left before its answer; nobody reads it, the server logs it
 	codeStoreGone     = "store-gone"             // 503: the store's database is gone for good (its file deleted or replaced): only a restart by the operator helps
 	codeInternal      = "internal"               // 500: a failure of the server
 )

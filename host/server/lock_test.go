@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -152,4 +153,101 @@ func stacks() string {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
+}
+
+// withLockWait sets how long a request waits for a game another holds.
+func withLockWait(d time.Duration) Option { return func(o *options) { o.lockWait = d } }
+
+// A request's wait for a game another request holds ends with an answer
+// that says why: the game held too long, the server stopping, the client
+// gone; each with its stable code, and none of them logged as an error.
+func TestLockWaitAnswers(t *testing.T) {
+	tests := []struct {
+		name    string
+		wait    time.Duration                      // the server's lock wait
+		stop    func(ts *testServer, leave func()) // ends the wait; nil: the lock wait does
+		status  int
+		code    string
+		headers map[string]string
+		log     string // what the log holds
+	}{
+		{"held too long", time.Second, nil, http.StatusServiceUnavailable, codeGameBusy,
+			map[string]string{"Retry-After": "3"}, ""},
+		{"server stopping", time.Hour, func(ts *testServer, _ func()) { ts.srv.Close() }, http.StatusServiceUnavailable, codeStopping,
+			map[string]string{"Retry-After": "3", "Connection": "close"}, ""},
+		{"client gone", time.Hour, func(_ *testServer, leave func()) { leave() }, statusClientGone, codeClientGone,
+			nil, `level=INFO msg="the client left before its answer" method=GET path=/api/games/`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var log syncBuffer
+			ts := newTestServer(t, newMemStore(), withLockWait(tt.wait),
+				WithLogger(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))))
+			g := ts.create(`{"game": "yematatu", "seats": ["human", "human"]}`)
+			held, ok := ts.srv.cache.lookup(g.ID)
+			require.True(t, ok)
+			require.NoError(t, held.lock(context.Background()))
+			defer held.unlock()
+
+			ctx, leave := context.WithCancel(context.Background())
+			defer leave()
+			w := httptest.NewRecorder()
+			r := httptest.NewRequestWithContext(ctx, "GET", "/api/games/"+g.ID, nil)
+			locked := make(chan bool, 1)
+			go func() { locked <- ts.srv.lockGame(w, r, held, g.ID) }()
+			if tt.stop != nil {
+				require.True(t, waitUntil(func() bool { return lockWaiters() == 1 }), "the request waits for the game\n%s", stacks())
+				tt.stop(ts, leave)
+			}
+			select {
+			case got := <-locked:
+				assert.False(t, got, "the request did not get the game")
+			case <-time.After(time.Minute):
+				t.Fatalf("the wait did not stop\n%s", stacks())
+			}
+			assert.Equal(t, tt.status, w.Code, w.Body.String())
+			var answer apiError
+			require.NoError(t, json.Unmarshal(w.Body.Bytes(), &answer), w.Body.String())
+			assert.Equal(t, tt.code, answer.Code)
+			assert.NotEmpty(t, answer.Error)
+			for k, v := range tt.headers {
+				assert.Equal(t, v, w.Header().Get(k), k)
+			}
+			assert.Contains(t, log.String(), tt.log)
+			assert.NotContains(t, log.String(), "level=ERROR")
+			assert.NotContains(t, log.String(), "level=WARN")
+		})
+	}
+}
+
+// Over HTTP, a read and a move of a game held longer than a request
+// waits get 503 game-busy with Retry-After; once it is free, they are
+// answered.
+func TestLockWaitGameBusy(t *testing.T) {
+	ts := newTestServer(t, newMemStore(), withLockWait(time.Second))
+	g := ts.create(`{"game": "yematatu", "seats": ["human", "human"]}`)
+	s1, _ := ts.both(g)
+	held, ok := ts.srv.cache.lookup(g.ID)
+	require.True(t, ok)
+	require.NoError(t, held.lock(context.Background()))
+	for _, r := range []struct{ method, path, body string }{
+		{"GET", "/api/games/" + g.ID, ""},
+		{"POST", "/api/games/" + g.ID + "/moves", `{"token": "b2", "ply": 0, "seat": "` + s1 + `"}`},
+	} {
+		req, err := http.NewRequest(r.method, ts.http.URL+r.path, strings.NewReader(r.body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := ts.http.Client().Do(req)
+		require.NoError(t, err)
+		var answer apiError
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&answer))
+		res.Body.Close()
+		assert.Equal(t, http.StatusServiceUnavailable, res.StatusCode, r.method+" "+r.path)
+		assert.Equal(t, codeGameBusy, answer.Code, r.method+" "+r.path)
+		assert.Equal(t, "3", res.Header.Get("Retry-After"))
+		assert.Contains(t, answer.Error, "another request has held the game for more than 1s")
+	}
+	held.unlock()
+	status, b := ts.move(g.ID, "b2", 0, s1)
+	assert.Equal(t, http.StatusOK, status, "the game answers once its holder is done: %s", string(b))
 }

@@ -89,6 +89,7 @@ type options struct {
 	solutions string // the directory of the solution cache, "" for the user's
 	expire    time.Duration
 	games     []host.Option // given to every game the server loads
+	lockWait  time.Duration // how long a request waits for a game another holds (see waitLock)
 }
 
 // Option configures a Server.
@@ -224,6 +225,7 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 		limits:    DefaultLimits(OpenFileLimit()),
 		perfect:   DefaultPerfectBudget(),
 		log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+		lockWait:  defaultLockWait,
 	}
 	for _, f := range opts {
 		f(&o)

@@ -411,10 +411,7 @@ func (c *gameCheck) params(g *host.Game) ([]*Config, Step) {
 				n++
 			}
 		}
-		shown := strings.Join(names, ", ")
-		if len(names) > 8 {
-			shown = fmt.Sprintf("%s and %d more", strings.Join(names[:8], ", "), len(names)-8)
-		}
+		shown := diag.ShortList(names, 8)
 		if n > MaxSingleValues {
 			st.Summary = fmt.Sprintf("the first %d of the %d allowed values of %s load, one parameter at a time (more than %d combinations are too many)", MaxSingleValues, n, shown, MaxCombinations)
 		} else {

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"time"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/solve"
 )
 
@@ -203,18 +205,11 @@ func (e *MissingError) Error() string {
 
 // listJobs writes job numbers, the first ten of them.
 func listJobs(jobs []int) string {
-	list := ""
-	for i, k := range jobs {
-		if i == 10 {
-			list += fmt.Sprintf(" and %d more", len(jobs)-10)
-			break
-		}
-		if i > 0 {
-			list += ", "
-		}
-		list += fmt.Sprint(k)
+	first := make([]string, min(len(jobs), 10))
+	for i := range first {
+		first[i] = strconv.Itoa(jobs[i])
 	}
-	return list
+	return diag.ShortListOf(first, len(jobs))
 }
 
 // Merge combines one result of every job of the plan into the opening's

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/safefile"
 	"github.com/matombo/matombo/host/store"
 )
@@ -83,12 +84,8 @@ func checkSQLiteOwner(ctx context.Context, path string, busyTimeout time.Duratio
 	if len(tables) == 0 || ours {
 		return nil // a new database, or Matombo's of this or another version: migrate decides
 	}
-	shown := tables
-	if len(shown) > 5 {
-		shown = append(slices.Clone(shown[:5]), fmt.Sprintf("and %d more", len(tables)-5))
-	}
 	return &store.Error{Op: "open", Detail: fmt.Sprintf("SQLite database %s belongs to another program (its tables: %s, and no Matombo schema): refusing to write to it; give --db a new file",
-		path, strings.Join(shown, ", "))}
+		path, diag.ShortList(tables, 5))}
 }
 
 // readSchema returns the tables of a database and whether it holds

@@ -36,12 +36,22 @@ func TestOpenRefusesOtherPrograms(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, db.Close())
 
+	many := filepath.Join(dir, "many.db") // its tables are listed briefly
+	db, err = sql.Open("sqlite", many)
+	require.NoError(t, err)
+	for _, name := range []string{"a", "b", "c", "d", "e", "f", "g"} {
+		_, err = db.ExecContext(ctx, `CREATE TABLE `+name+` (x TEXT)`)
+		require.NoError(t, err)
+	}
+	require.NoError(t, db.Close())
+
 	fifo := filepath.Join(dir, "pipe.db")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
 
 	for _, tc := range []struct{ path, want string }{
 		{other, "belongs to another program (its tables: contacts, and no Matombo schema): refusing to write to it"},
 		{migrateLike, "belongs to another program (its tables: schema_migrations"},
+		{many, "belongs to another program (its tables: a, b, c, d, e and 2 more, and no Matombo schema)"},
 		{fifo, "not a regular file"},
 	} {
 		_, err := sqlite.Open(ctx, tc.path)

@@ -1,0 +1,30 @@
+package diag
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ShortList writes a list briefly, inline: its items joined with ", "
+// when there are at most limit, else the first limit of them and how
+// many more: "a, b, c and 4 more". A limit below 1 counts as 1.
+func ShortList(items []string, limit int) string {
+	n := min(len(items), max(limit, 1))
+	return ShortListOf(items[:n], len(items))
+}
+
+// ShortListOf is ShortList of a list of total items, of which first are
+// the first few to show: for a list too long to make in full (the shards
+// missing from a billion). A total below len(first) counts as
+// len(first).
+func ShortListOf(first []string, total int) string {
+	shown := strings.Join(first, ", ")
+	more := total - len(first)
+	switch {
+	case more <= 0:
+		return shown
+	case len(first) == 0:
+		return fmt.Sprintf("%d more", more)
+	}
+	return fmt.Sprintf("%s and %d more", shown, more)
+}
