@@ -97,6 +97,13 @@ func writeError(w http.ResponseWriter, status int, e apiError) {
 
 // storeError answers a store error.
 func (s *Server) storeError(w http.ResponseWriter, err error, id string) {
+	if errors.Is(err, context.Canceled) {
+		// The request's context stopped the store's call: its client
+		// left (see stoppedError). No outage of the store.
+		s.log.Info("the client left before its answer", "id", id, "err", err)
+		writeError(w, statusClientGone, apiError{Error: "stopped: the client left: " + err.Error(), Code: codeClientGone})
+		return
+	}
 	status := storeStatus(err)
 	msg, code := "the game store is unavailable, try again later", codeUnavailable
 	switch status {

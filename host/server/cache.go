@@ -227,8 +227,8 @@ func (e *changedError) Unwrap() error { return e.err }
 // when the server started (catalog.hung): loading it again would hang
 // again, taking the whole time budget (30 s) of every request for it.
 func (s *Server) loadGame(name string, variants []string, params map[string]any) (*host.Game, error) {
-	if err := s.catalog.hung[name]; err != nil {
-		return nil, err
+	if s.catalog != nil && s.catalog.hung[name] != nil {
+		return nil, s.catalog.hung[name]
 	}
 	return loadGame(s.lib, s.opt.games, name, variants, params)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -250,4 +251,34 @@ func TestLockWaitGameBusy(t *testing.T) {
 	held.unlock()
 	status, b := ts.move(g.ID, "b2", 0, s1)
 	assert.Equal(t, http.StatusOK, status, "the game answers once its holder is done: %s", string(b))
+}
+
+// A store call the request's context stopped (its client left) is no
+// outage of the store: 499 client-gone, logged at Info level, as a wait
+// for the game's lock stopped so is; a store that does not answer is 503
+// unavailable and an error in the log.
+func TestStoreErrorOfAClientGone(t *testing.T) {
+	tests := []struct {
+		name   string
+		err    error
+		status int
+		code   string
+		level  string
+	}{
+		{"the client left", fmt.Errorf("get: %w", context.Canceled), statusClientGone, codeClientGone, "level=INFO"},
+		{"the store does not answer", fmt.Errorf("get: %w", store.ErrUnavailable), http.StatusServiceUnavailable, codeUnavailable, "level=ERROR"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var log syncBuffer
+			ts := newTestServer(t, newMemStore(), WithLogger(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))))
+			w := httptest.NewRecorder()
+			ts.srv.storeError(w, tt.err, "abc")
+			assert.Equal(t, tt.status, w.Code, w.Body.String())
+			var answer apiError
+			require.NoError(t, json.Unmarshal(w.Body.Bytes(), &answer), w.Body.String())
+			assert.Equal(t, tt.code, answer.Code)
+			assert.Contains(t, log.String(), tt.level)
+		})
+	}
 }
