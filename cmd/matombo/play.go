@@ -195,19 +195,19 @@ func (ss *session) loop() error {
 		if p := s.ToMove(); ss.random[p] {
 			m, err := player.NewRandomFrom(ss.rng).Choose(context.Background(), s)
 			if err != nil {
-				return err
+				return ss.broken(err)
 			}
 			if err := ss.play(ss.g.Token(m)); err != nil {
-				return err
+				return ss.broken(err)
 			}
 			continue
 		} else if ss.ai[p] != nil {
 			m, err := ss.think(ss.ai[p], s)
 			if err != nil {
-				return err
+				return ss.broken(err)
 			}
 			if err := ss.play(ss.g.Token(m)); err != nil {
-				return err
+				return ss.broken(err)
 			}
 			continue
 		}
@@ -323,7 +323,7 @@ func (ss *session) handle(word string) (bool, error) {
 	w := ss.e.stdout
 	s := ss.state()
 	if slices.Contains(s.Legal(), word) {
-		return false, ss.play(word)
+		return false, ss.playTyped(word)
 	}
 	switch word {
 	case "help", "?":
@@ -357,7 +357,7 @@ func (ss *session) handle(word string) (bool, error) {
 			return false, nil
 		}
 		for _, m := range moves {
-			if err := ss.play(ss.g.Token(m)); err != nil {
+			if err := ss.playTyped(ss.g.Token(m)); err != nil {
 				return false, err
 			}
 		}
@@ -467,6 +467,29 @@ func (ss *session) offerDraw() (bool, error) {
 	}
 	fmt.Fprintf(w, "%s declines: %s plays on.\n", playerName(q), playerName(p))
 	return false, nil
+}
+
+// playTyped plays a legal token a person typed. When the game's script
+// fails on it (an error of the script's, a budget it ran out of), the
+// person reads why and the session goes on from the position as it was:
+// another token, undo or quit, with nothing lost.
+func (ss *session) playTyped(tok string) error {
+	err := ss.play(tok)
+	var se *host.ScriptError
+	var be *host.BudgetError
+	if err == nil || !errors.As(err, &se) && !errors.As(err, &be) {
+		return err
+	}
+	ss.queue = nil // the rest of the line was typed for the position after it
+	fmt.Fprint(ss.e.stdout, wrapText(fmt.Sprintf("The game's script failed playing %s: %s. The position is as it was: type another token, undo or quit.", tok, oneLine(err.Error())), ""))
+	return nil
+}
+
+// broken ends a session whose computer's move failed with err, saying
+// the record so far, so that no decision is lost.
+func (ss *session) broken(err error) error {
+	fmt.Fprintf(ss.e.stdout, "The session ends after %s: a computer's move failed.\nRecord: %s\n", plural(len(ss.record), "decision"), recordText(ss.record))
+	return err
 }
 
 // play plays a legal token for the player to move and shows the result.
