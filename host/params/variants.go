@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/matombo/matombo/host/diag"
 	"gopkg.in/yaml.v3"
@@ -112,7 +113,7 @@ func (vf *File) parseVariantList(n *yaml.Node) error {
 		}
 		variant := Variant{Name: k.Value, Pos: NodePos(vf.file, k), paramPos: map[string]diag.Pos{}}
 		if v.Kind != yaml.MappingNode {
-			return &diag.ConfigError{Pos: NodePos(vf.file, v), Msg: fmt.Sprintf("variant %s must be a mapping with description and params (or null, to drop a variant of the files before it)", k.Value)}
+			return &diag.ConfigError{Pos: NodePos(vf.file, v), Msg: fmt.Sprintf("variant %s must be a mapping with title, description and params (or null, to drop a variant of the files before it)", k.Value)}
 		}
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			fk, fv := v.Content[j], v.Content[j+1]
@@ -125,6 +126,12 @@ func (vf *File) parseVariantList(n *yaml.Node) error {
 					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: msg}
 				}
 				variant.Description = fv.Value
+			case "title":
+				title, err := vf.parseTitle(k.Value, fv)
+				if err != nil {
+					return err
+				}
+				variant.Title = title
 			case "params":
 				if fv.Kind != yaml.MappingNode {
 					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: fmt.Sprintf("params of variant %s must be a mapping from parameter names to values", k.Value)}
@@ -148,12 +155,44 @@ func (vf *File) parseVariantList(n *yaml.Node) error {
 					variant.paramPos[pk.Value] = NodePos(vf.file, pv)
 				}
 			default:
-				return &diag.ConfigError{Pos: NodePos(vf.file, fk), Msg: fmt.Sprintf("unknown key %q in variant %s", fk.Value, k.Value), Allowed: []string{"description", "params"}}
+				return &diag.ConfigError{Pos: NodePos(vf.file, fk), Msg: fmt.Sprintf("unknown key %q in variant %s", fk.Value, k.Value), Allowed: []string{"title", "description", "params"}}
 			}
 		}
 		vf.variants = append(vf.variants, variant)
 	}
 	return nil
+}
+
+// MaxTitle is the most characters a variant's title may have: a few
+// words, which fit a line of a form or a list.
+const MaxTitle = 60
+
+// parseTitle reads the title of variant name from the value n: one line
+// of text, not empty, of at most MaxTitle characters.
+func (vf *File) parseTitle(name string, n *yaml.Node) (string, error) {
+	what := "the title of variant " + name
+	fail := func(msg string) (string, error) {
+		return "", &diag.ConfigError{Pos: NodePos(vf.file, n), Msg: msg}
+	}
+	if n.Kind != yaml.ScalarNode {
+		return fail(fmt.Sprintf("%s must be text, not %s", what, kindName(n.Kind)))
+	}
+	if n.ShortTag() != "!!str" {
+		// title: 2048, title: yes: YAML reads them as a number or a
+		// boolean, which the author did not mean as words.
+		return fail(fmt.Sprintf("%s must be text: write it in quotes (%q)", what, n.Value))
+	}
+	if msg := diag.TextProblem(what, n.Value, false); msg != "" {
+		return fail(msg)
+	}
+	t := strings.TrimSpace(n.Value)
+	if t == "" {
+		return fail(what + " is empty: leave the key out for a title made from the name")
+	}
+	if c := utf8.RuneCountInString(n.Value); c > MaxTitle {
+		return fail(fmt.Sprintf("%s has %d characters, more than %d: a title is a few words; the description says more", what, c, MaxTitle))
+	}
+	return t, nil
 }
 
 // ScalarValue converts a YAML scalar to int, bool or string by its tag.
