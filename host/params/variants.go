@@ -18,10 +18,12 @@ import (
 // for the script.
 // File is a variants file as read.
 type File struct {
-	file     string
-	variants []Variant
-	drops    []Drop     // variants of earlier files this one takes away
-	data     *yaml.Node // a mapping node, or nil
+	file       string
+	src        []byte
+	titleLines map[int]bool // lines (from 1) that hold only a variant's title
+	variants   []Variant
+	drops      []Drop     // variants of earlier files this one takes away
+	data       *yaml.Node // a mapping node, or nil
 }
 
 // Drop is a variant a variants file takes away from the files before it
@@ -38,9 +40,31 @@ func (f *File) Drops() []Drop { return f.drops }
 // Variants returns the file's variants, in file order.
 func (f *File) Variants() []Variant { return f.variants }
 
+// Fingerprinted returns the file's text as a game's fingerprint covers
+// it: all of it but the lines that hold only a variant's title. A title
+// is words for players, not a rule: writing or changing one leaves the
+// games stored, solved and analysed with the file as they were.
+func (f *File) Fingerprinted() []byte {
+	if len(f.titleLines) == 0 {
+		return f.src
+	}
+	out := make([]byte, 0, len(f.src))
+	for n, rest := 1, f.src; len(rest) > 0; n++ {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i+1]
+		}
+		rest = rest[len(line):]
+		if !f.titleLines[n] {
+			out = append(out, line...)
+		}
+	}
+	return out
+}
+
 // Parse reads a variants file: its variants and its data.
 func Parse(file string, src []byte) (*File, error) {
-	vf := &File{file: file}
+	vf := &File{file: file, src: src}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if err := dec.Decode(&doc); err != nil {
@@ -132,6 +156,14 @@ func (vf *File) parseVariantList(n *yaml.Node) error {
 					return err
 				}
 				variant.Title = title
+				// A title alone in its variant stays: without it the
+				// variant would read as a drop (NAME: with nothing).
+				if v.Style&yaml.FlowStyle == 0 && len(v.Content) > 2 && vf.titleAlone(fk, fv) {
+					if vf.titleLines == nil {
+						vf.titleLines = map[int]bool{}
+					}
+					vf.titleLines[fk.Line] = true
+				}
 			case "params":
 				if fv.Kind != yaml.MappingNode {
 					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: fmt.Sprintf("params of variant %s must be a mapping from parameter names to values", k.Value)}
@@ -193,6 +225,24 @@ func (vf *File) parseTitle(name string, n *yaml.Node) (string, error) {
 		return fail(fmt.Sprintf("%s has %d characters, more than %d: a title is a few words; the description says more", what, c, MaxTitle))
 	}
 	return t, nil
+}
+
+// titleAlone reports whether the line of the title key k holds the
+// title v and nothing else: read alone, it is the mapping of title to v.
+func (vf *File) titleAlone(k, v *yaml.Node) bool {
+	if k.Line != v.Line || k.Line < 1 {
+		return false
+	}
+	lines := bytes.SplitAfter(vf.src, []byte("\n"))
+	if k.Line > len(lines) {
+		return false
+	}
+	var alone map[string]any
+	if err := yaml.Unmarshal(bytes.TrimSpace(lines[k.Line-1]), &alone); err != nil {
+		return false
+	}
+	t, ok := alone[k.Value].(string)
+	return len(alone) == 1 && ok && t == v.Value
 }
 
 // ScalarValue converts a YAML scalar to int, bool or string by its tag.
