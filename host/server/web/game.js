@@ -10,7 +10,7 @@ import { ending, said } from "./words.js";
 import { invitesOf, orientation, rememberGame, saveSecret, seatFromURL, secretsOf, setOrientation, setSetting, setting } from "./local.js";
 import * as mv from "./moves.js";
 import { turnAt, turns } from "./record.js";
-import { plain } from "./text.js";
+import { plain, titled } from "./text.js";
 
 // narrow is a phone-sized screen.
 const narrow = window.matchMedia("(max-width: 600px)");
@@ -929,11 +929,10 @@ export async function gamePage(id) {
   const v = await request("GET", `/api/games/${id}`);
   const opening = await request("GET", `/api/games/${id}?ply=0&board=0`);
   ui.opening = Object.fromEntries(opening.state.sites.map((s) => [s.name, s.owner]));
-  if (seated) rememberGame(id, v.title);
+  if (seated) rememberGame(id, titled(v));
   const chosen = orientation(id);
   ui.flip = chosen === null ? northOnly() : chosen;
-  const names = v.variants.length ? " — " + v.variants.join(", ") : "";
-  $("title").textContent = v.title + names;
+  $("title").textContent = titled(v);
   document.title = v.title + " — Matombo";
   // A wide board gets the whole width; the record goes below it. A long
   // board of holes stands upright on a narrow screen.
