@@ -110,12 +110,13 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 				if err != nil {
 					return nil, nil, err
 				}
-				fmt.Fprintf(sources, "base variants %d\n", len(vsrc))
-				sources.Write(vsrc)
 				vf, err := params.Parse(layers[i].path(r), vsrc)
 				if err != nil {
 					return nil, nil, err
 				}
+				fp := vf.Fingerprinted()
+				fmt.Fprintf(sources, "base variants %d\n", len(fp))
+				sources.Write(fp)
 				own = append(own, vf)
 			}
 			if r, ok := layers[i].gameFile(base, "rules.md"); ok {

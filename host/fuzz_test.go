@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,6 +36,8 @@ func FuzzParseVariantsOf(f *testing.F) {
 	f.Add([]byte("data: {a: 1}\n---\ndata: {a: 2}\n"))
 	f.Add([]byte("variants:\n  a\x00b: {params: {k: 1}}\n"))
 	f.Add([]byte("variants:\n  a:\n    description: caf\xe9\n"))
+	f.Add([]byte("variants:\n  a:\n    title: A board\n    params: {k: 1}\n  b:\n    title: \"B\n      board\"\n  c: {title: C}\n"))
+	f.Add([]byte("variants:\n  a:\n    title: 2048\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		vs, err := variantsOf("f.yaml", src)
 		if err != nil {
@@ -70,6 +73,12 @@ func FuzzParseVariantsOf(f *testing.F) {
 				t.Fatal("a variant without a name")
 			}
 		}
+		// The text a fingerprint covers is the same file but for titles.
+		bare, err := params.Parse("f.yaml", own.Fingerprinted())
+		if err != nil {
+			t.Fatalf("the text without its titles does not parse: %v\n%q", err, own.Fingerprinted())
+		}
+		sameButTitles(t, own, bare)
 	})
 }
 
@@ -194,6 +203,22 @@ func diagramRoundTrip(t *testing.T, g *Game, text string) {
 	for i := range counts {
 		if c2[i] != counts[i] || o2[i] != owners[i] {
 			t.Fatalf("site %d: %d@%d drawn and read back as %d@%d", i, counts[i], owners[i], c2[i], o2[i])
+		}
+	}
+}
+
+// sameButTitles fails t unless b holds a's variants and drops, but for
+// titles a has and b may not.
+func sameButTitles(t *testing.T, a, b *params.File) {
+	t.Helper()
+	av, bv := a.Variants(), b.Variants()
+	if len(av) != len(bv) || len(a.Drops()) != len(b.Drops()) {
+		t.Fatalf("%d variants and %d drops, then %d and %d", len(av), len(a.Drops()), len(bv), len(b.Drops()))
+	}
+	for i := range av {
+		x, y := av[i], bv[i]
+		if x.Name != y.Name || x.Description != y.Description || fmt.Sprint(x.Params) != fmt.Sprint(y.Params) || (y.Title != "" && y.Title != x.Title) {
+			t.Fatalf("variant %d: %+v, then %+v", i, x, y)
 		}
 	}
 }

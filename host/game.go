@@ -75,8 +75,9 @@ func (g *Game) install(d *luavm.Decl, def *kernel.Def) {
 }
 
 // Fingerprint identifies the game's rules: a hash of the script, the
-// variants files, the variants chosen, the parameters and what the script
-// declared. Two loads with the same fingerprint play identically, so stored
+// variants files (but for the lines that hold only a variant's title,
+// words for players: params.File.Fingerprinted), the variants chosen, the
+// parameters and what the script declared. Two loads with the same fingerprint play identically, so stored
 // games, transposition tables, solutions and analysis shards can refuse to
 // mix with a changed rule script by comparing fingerprints.
 func (g *Game) Fingerprint() string { return g.identity }

@@ -350,12 +350,13 @@ func (l *Library) LoadContext(ctx context.Context, name string, opts ...Option) 
 			if err != nil {
 				return nil, err
 			}
-			fmt.Fprintf(sources, "variants %d\n", len(src))
-			sources.Write(src)
 			vf, err := params.Parse(ly.path(rel), src)
 			if err != nil {
 				return nil, err
 			}
+			fp := vf.Fingerprinted()
+			fmt.Fprintf(sources, "variants %d\n", len(fp))
+			sources.Write(fp)
 			vfiles = append(vfiles, vf)
 		}
 		if rel, ok := ly.gameFile(name, "rules.md"); ok {

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/matombo/matombo/host/params"
 	"github.com/stretchr/testify/require"
@@ -27,6 +29,7 @@ var schemaKeywords = map[string]bool{
 	"$schema": true, "$id": true, "title": true, "description": true, "definitions": true,
 	"type": true, "properties": true, "additionalProperties": true, "required": true,
 	"items": true, "$ref": true, "minimum": true, "maximum": true, "oneOf": true, "enum": true,
+	"minLength": true, "maxLength": true, "pattern": true,
 }
 
 // checkKeywords reports keywords of s and its subschemas outside the subset.
@@ -88,6 +91,9 @@ func validateSchema(root, s jsonSchema, v any, path string) []string {
 			errs = append(errs, fmt.Sprintf("%s: %d is above %v", path, n, max))
 		}
 	}
+	if str, ok := v.(string); ok {
+		errs = append(errs, validateString(s, str, path)...)
+	}
 	if alts, ok := s["oneOf"].([]any); ok {
 		matched := 0
 		for _, a := range alts {
@@ -132,6 +138,23 @@ func validateSchema(root, s jsonSchema, v any, path string) []string {
 				errs = append(errs, validateSchema(root, items, x, fmt.Sprintf("%s/%d", path, i))...)
 			}
 		}
+	}
+	return errs
+}
+
+// validateString checks a string against minLength, maxLength (counted
+// in characters) and pattern.
+func validateString(s jsonSchema, str, path string) []string {
+	var errs []string
+	n := float64(utf8.RuneCountInString(str))
+	if min, ok := s["minLength"].(float64); ok && n < min {
+		errs = append(errs, fmt.Sprintf("%s: %q is shorter than %v", path, str, min))
+	}
+	if max, ok := s["maxLength"].(float64); ok && n > max {
+		errs = append(errs, fmt.Sprintf("%s: %q is longer than %v", path, str, max))
+	}
+	if p, ok := s["pattern"].(string); ok && !regexp.MustCompile(p).MatchString(str) {
+		errs = append(errs, fmt.Sprintf("%s: %q does not match %s", path, str, p))
 	}
 	return errs
 }
@@ -267,6 +290,14 @@ func TestVariantsSchemaAgreesWithParser(t *testing.T) {
 		{"an integer out of range", "variants:\n  big:\n    params: {holes: 4294967296}\n", false},
 		{"data as a list", "data: [1]\n", false},
 		{"a description that is a list", "variants:\n  big:\n    description: [a]\n", false},
+		{"a title", "variants:\n  big:\n    title: Big board\n", true},
+		{"a title of sixty characters", "variants:\n  big:\n    title: " + strings.Repeat("é", 60) + "\n", true},
+		{"a title too long", "variants:\n  big:\n    title: " + strings.Repeat("x", 61) + "\n", false},
+		{"a title that is a number", "variants:\n  big:\n    title: 2048\n", false},
+		{"a title that is a list", "variants:\n  big:\n    title: [a]\n", false},
+		{"an empty title", "variants:\n  big:\n    title: \"\"\n", false},
+		{"a blank title", "variants:\n  big:\n    title: \"   \"\n", false},
+		{"a title of two lines", "variants:\n  big:\n    title: \"Big\\nboard\"\n", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -71,7 +71,7 @@ func TestErrorMessages(t *testing.T) {
 		{name: "an unknown key in a variants file",
 			files: map[string]string{"mini/mini.lua": errGame, "mini/variants.yaml": "variants:\n  big:\n    parms: {holes: 6}\n"},
 			args:  []string{"trace", "mini", "--games", "{dir}"}, code: 1,
-			want: []string{filepath.Join("mini", "variants.yaml") + ":3:5", `unknown key "parms"`, "allowed: description, params"}},
+			want: []string{filepath.Join("mini", "variants.yaml") + ":3:5", `unknown key "parms"`, "allowed: title, description, params"}},
 		{name: "YAML syntax in a variants file",
 			files: map[string]string{"mini/mini.lua": errGame, "mini/variants.yaml": "variants: [\n"},
 			args:  []string{"trace", "mini", "--games", "{dir}"}, code: 1,

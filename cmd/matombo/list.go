@@ -9,12 +9,14 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/params"
 )
 
 const listAbout = `
 Lists every game: its name and title, where its script was loaded from
 (shipped with matombo, or a --games folder), its parameters (type, default,
-allowed values and what they mean) and its named variants (what each sets).
+allowed values and what they mean) and its named variants (their titles
+for players, and what each sets).
 Use the name with the other commands, a variant with --variant NAME and a
 parameter with --param key=value.`
 
@@ -43,7 +45,10 @@ type paramInfo struct {
 }
 
 type variantInfo struct {
-	Name        string         `json:"name"`
+	Name string `json:"name"`
+	// Title is the variant in a player's words: its title, or its name
+	// made into words.
+	Title       string         `json:"title"`
 	Description string         `json:"description,omitempty"`
 	Sets        map[string]any `json:"sets"`
 	setsText    string
@@ -110,7 +115,7 @@ func describeGame(lib *host.Library, name string, dirs []string) gameInfo {
 		info.Params = append(info.Params, paramInfo{Name: p.Name, Type: p.Kind.String(), Default: p.Default, Allowed: nonNil(p.Allowed()), Doc: p.Doc})
 	}
 	for _, v := range g.Variants() {
-		vi := variantInfo{Name: v.Name, Description: v.Description, Sets: map[string]any{}}
+		vi := variantInfo{Name: v.Name, Title: v.Label(), Description: v.Description, Sets: map[string]any{}}
 		var parts []string
 		for _, p := range v.Params {
 			vi.Sets[p.Name] = p.Value
@@ -204,7 +209,11 @@ func writeVariants(w io.Writer, variants []variantInfo) {
 		if sets == "" {
 			sets = "sets nothing"
 		}
-		fmt.Fprintf(w, "    %s: %s\n", v.Name, sets)
+		name := v.Name
+		if !strings.EqualFold(v.Title, params.NameTitle(v.Name)) {
+			name += " (" + v.Title + ")" // how players read it, where the name does not say it
+		}
+		fmt.Fprintf(w, "    %s: %s\n", name, sets)
 		fmt.Fprint(w, wrapText(v.Description, "        "))
 	}
 }

@@ -44,9 +44,16 @@ func TestListJSON(t *testing.T) {
 		if v.Name == "4x8" {
 			found = true
 			assert.Equal(t, map[string]any{"holes": float64(8)}, v.Sets)
+			assert.Equal(t, "4 by 8", v.Title)
 		}
 	}
 	assert.True(t, found, "tsoro has the variant 4x8")
+	for _, v := range k.Variants {
+		assert.NotEmpty(t, v.Title, "kalah %s: a title made from the name, where the file gives none", v.Name)
+		if v.Name == "empty-capture" {
+			assert.Equal(t, "Empty capture", v.Title)
+		}
+	}
 }
 
 // A folder game that overrides a shipped one is listed from the folder; a

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/matombo/matombo/host/diag"
 )
@@ -185,12 +187,38 @@ func kindArticle(k Kind) string {
 
 // Variant is a named set of parameter values from a variants file.
 type Variant struct {
-	Name        string
+	Name string
+	// Title is the variant in a player's words, as the file gives it
+	// ("4 by 6"); "" when it gives none. Label falls back to the name.
+	Title       string
 	Description string
 	Params      []Value  // in file order
 	Pos         diag.Pos // where it is declared
 
 	paramPos map[string]diag.Pos
+}
+
+// Label is the variant in a player's words: its title, or one made from
+// its name (NameTitle).
+func (v Variant) Label() string {
+	if v.Title != "" {
+		return v.Title
+	}
+	return NameTitle(v.Name)
+}
+
+// NameTitle makes a title of a variant's name, for a variant whose file
+// gives none: the dashes and underscores become spaces and the first
+// letter a capital ("bonus-1" is "Bonus 1", "no_trading" "No trading").
+// It is the one place a name is made into words.
+func NameTitle(name string) string {
+	words := strings.Fields(strings.NewReplacer("-", " ", "_", " ").Replace(name))
+	t := strings.Join(words, " ")
+	if t == "" {
+		return name
+	}
+	r, n := utf8.DecodeRuneInString(t)
+	return string(unicode.ToUpper(r)) + t[n:]
 }
 
 // Override is a parameter value given at load time, outside any variants

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/matombo/matombo/host/diag"
 	"gopkg.in/yaml.v3"
@@ -17,10 +18,12 @@ import (
 // for the script.
 // File is a variants file as read.
 type File struct {
-	file     string
-	variants []Variant
-	drops    []Drop     // variants of earlier files this one takes away
-	data     *yaml.Node // a mapping node, or nil
+	file       string
+	src        []byte
+	titleLines map[int]bool // lines (from 1) that hold only a variant's title
+	variants   []Variant
+	drops      []Drop     // variants of earlier files this one takes away
+	data       *yaml.Node // a mapping node, or nil
 }
 
 // Drop is a variant a variants file takes away from the files before it
@@ -37,9 +40,31 @@ func (f *File) Drops() []Drop { return f.drops }
 // Variants returns the file's variants, in file order.
 func (f *File) Variants() []Variant { return f.variants }
 
+// Fingerprinted returns the file's text as a game's fingerprint covers
+// it: all of it but the lines that hold only a variant's title. A title
+// is words for players, not a rule: writing or changing one leaves the
+// games stored, solved and analysed with the file as they were.
+func (f *File) Fingerprinted() []byte {
+	if len(f.titleLines) == 0 {
+		return f.src
+	}
+	out := make([]byte, 0, len(f.src))
+	for n, rest := 1, f.src; len(rest) > 0; n++ {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i+1]
+		}
+		rest = rest[len(line):]
+		if !f.titleLines[n] {
+			out = append(out, line...)
+		}
+	}
+	return out
+}
+
 // Parse reads a variants file: its variants and its data.
 func Parse(file string, src []byte) (*File, error) {
-	vf := &File{file: file}
+	vf := &File{file: file, src: src}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if err := dec.Decode(&doc); err != nil {
@@ -112,7 +137,7 @@ func (vf *File) parseVariantList(n *yaml.Node) error {
 		}
 		variant := Variant{Name: k.Value, Pos: NodePos(vf.file, k), paramPos: map[string]diag.Pos{}}
 		if v.Kind != yaml.MappingNode {
-			return &diag.ConfigError{Pos: NodePos(vf.file, v), Msg: fmt.Sprintf("variant %s must be a mapping with description and params (or null, to drop a variant of the files before it)", k.Value)}
+			return &diag.ConfigError{Pos: NodePos(vf.file, v), Msg: fmt.Sprintf("variant %s must be a mapping with title, description and params (or null, to drop a variant of the files before it)", k.Value)}
 		}
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			fk, fv := v.Content[j], v.Content[j+1]
@@ -125,6 +150,20 @@ func (vf *File) parseVariantList(n *yaml.Node) error {
 					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: msg}
 				}
 				variant.Description = fv.Value
+			case "title":
+				title, err := vf.parseTitle(k.Value, fv)
+				if err != nil {
+					return err
+				}
+				variant.Title = title
+				// A title alone in its variant stays: without it the
+				// variant would read as a drop (NAME: with nothing).
+				if v.Style&yaml.FlowStyle == 0 && len(v.Content) > 2 && vf.titleAlone(fk, fv) {
+					if vf.titleLines == nil {
+						vf.titleLines = map[int]bool{}
+					}
+					vf.titleLines[fk.Line] = true
+				}
 			case "params":
 				if fv.Kind != yaml.MappingNode {
 					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: fmt.Sprintf("params of variant %s must be a mapping from parameter names to values", k.Value)}
@@ -148,12 +187,62 @@ func (vf *File) parseVariantList(n *yaml.Node) error {
 					variant.paramPos[pk.Value] = NodePos(vf.file, pv)
 				}
 			default:
-				return &diag.ConfigError{Pos: NodePos(vf.file, fk), Msg: fmt.Sprintf("unknown key %q in variant %s", fk.Value, k.Value), Allowed: []string{"description", "params"}}
+				return &diag.ConfigError{Pos: NodePos(vf.file, fk), Msg: fmt.Sprintf("unknown key %q in variant %s", fk.Value, k.Value), Allowed: []string{"title", "description", "params"}}
 			}
 		}
 		vf.variants = append(vf.variants, variant)
 	}
 	return nil
+}
+
+// MaxTitle is the most characters a variant's title may have: a few
+// words, which fit a line of a form or a list.
+const MaxTitle = 60
+
+// parseTitle reads the title of variant name from the value n: one line
+// of text, not empty, of at most MaxTitle characters.
+func (vf *File) parseTitle(name string, n *yaml.Node) (string, error) {
+	what := "the title of variant " + name
+	fail := func(msg string) (string, error) {
+		return "", &diag.ConfigError{Pos: NodePos(vf.file, n), Msg: msg}
+	}
+	if n.Kind != yaml.ScalarNode {
+		return fail(fmt.Sprintf("%s must be text, not %s", what, kindName(n.Kind)))
+	}
+	if n.ShortTag() != "!!str" {
+		// title: 2048, title: yes: YAML reads them as a number or a
+		// boolean, which the author did not mean as words.
+		return fail(fmt.Sprintf("%s must be text: write it in quotes (%q)", what, n.Value))
+	}
+	if msg := diag.TextProblem(what, n.Value, false); msg != "" {
+		return fail(msg)
+	}
+	t := strings.TrimSpace(n.Value)
+	if t == "" {
+		return fail(what + " is empty: leave the key out for a title made from the name")
+	}
+	if c := utf8.RuneCountInString(n.Value); c > MaxTitle {
+		return fail(fmt.Sprintf("%s has %d characters, more than %d: a title is a few words; the description says more", what, c, MaxTitle))
+	}
+	return t, nil
+}
+
+// titleAlone reports whether the line of the title key k holds the
+// title v and nothing else: read alone, it is the mapping of title to v.
+func (vf *File) titleAlone(k, v *yaml.Node) bool {
+	if k.Line != v.Line || k.Line < 1 {
+		return false
+	}
+	lines := bytes.SplitAfter(vf.src, []byte("\n"))
+	if k.Line > len(lines) {
+		return false
+	}
+	var alone map[string]any
+	if err := yaml.Unmarshal(bytes.TrimSpace(lines[k.Line-1]), &alone); err != nil {
+		return false
+	}
+	t, ok := alone[k.Value].(string)
+	return len(alone) == 1 && ok && t == v.Value
 }
 
 // ScalarValue converts a YAML scalar to int, bool or string by its tag.

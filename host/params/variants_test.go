@@ -155,3 +155,71 @@ func TestParseRefusesLostText(t *testing.T) {
 		assert.NoError(t, err, "%q", src)
 	}
 }
+
+// TestParseTitle: a variant's title is one line of text of at most
+// MaxTitle characters; anything else is an error at its file, line and
+// column. A variant without a title is labelled by its name.
+func TestParseTitle(t *testing.T) {
+	long := strings.Repeat("x", MaxTitle+1)
+	for _, c := range []struct {
+		name, src string
+		want      string // the title read, when err is ""
+		label     string // Label()
+		err       string
+	}{
+		{"a title", "variants:\n  4x6:\n    title: 4 by 6\n", "4 by 6", "4 by 6", ""},
+		{"quoted", "variants:\n  4x6: {title: \"4 by 6\", params: {holes: 6}}\n", "4 by 6", "4 by 6", ""},
+		{"spaces around", "variants:\n  big:\n    title: '  Big board '\n", "Big board", "Big board", ""},
+		{"just long enough", "variants:\n  big:\n    title: " + long[1:] + "\n", long[1:], long[1:], ""},
+		{"sixty letters of several bytes", "variants:\n  big:\n    title: " + strings.Repeat("é", MaxTitle) + "\n", strings.Repeat("é", MaxTitle), strings.Repeat("é", MaxTitle), ""},
+		{"none", "variants:\n  bonus-1:\n    params: {bonus: 1}\n", "", "Bonus 1", ""},
+		{"too long", "variants:\n  big:\n    title: " + long + "\n", "", "",
+			"v.yaml:3:12: the title of variant big has 61 characters, more than 60"},
+		{"a number", "variants:\n  big:\n    title: 2048\n", "", "",
+			`v.yaml:3:12: the title of variant big must be text: write it in quotes ("2048")`},
+		{"a boolean", "variants:\n  big:\n    title: true\n", "", "",
+			`v.yaml:3:12: the title of variant big must be text: write it in quotes ("true")`},
+		{"a list", "variants:\n  big:\n    title: [a, b]\n", "", "",
+			"v.yaml:3:12: the title of variant big must be text, not a list"},
+		{"a mapping", "variants:\n  big:\n    title: {a: b}\n", "", "",
+			"v.yaml:3:12: the title of variant big must be text, not a mapping"},
+		{"empty", "variants:\n  big:\n    title: \"\"\n", "", "",
+			"v.yaml:3:12: the title of variant big is empty"},
+		{"null", "variants:\n  big:\n    title:\n", "", "",
+			"v.yaml:3:11: the title of variant big must be text: write it in quotes"},
+		{"two lines", "variants:\n  big:\n    title: |\n      Big\n      board\n", "", "",
+			"v.yaml:3:12: the title of variant big contains the control character U+000A"},
+		{"misspelt key", "variants:\n  big:\n    titel: Big\n", "", "",
+			`v.yaml:3:5: unknown key "titel" in variant big (allowed: title, description, params)`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := Parse("v.yaml", []byte(c.src))
+			if c.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), c.err)
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, f.Variants(), 1)
+			assert.Equal(t, c.want, f.Variants()[0].Title)
+			assert.Equal(t, c.label, f.Variants()[0].Label())
+		})
+	}
+}
+
+// TestNameTitle: a variant's name made into a title, for a variant
+// without one.
+func TestNameTitle(t *testing.T) {
+	for _, c := range []struct{ name, want string }{
+		{"bonus-1", "Bonus 1"},
+		{"no_trading", "No trading"},
+		{"4x6", "4x6"},
+		{"standard", "Standard"},
+		{"nine-mens-morris", "Nine mens morris"},
+		{"a--b", "A b"},
+		{"-", "-"},
+		{"éte", "Éte"},
+	} {
+		assert.Equal(t, c.want, NameTitle(c.name), c.name)
+	}
+}

@@ -481,7 +481,7 @@ func (s *Server) view(sg *store.Game, e *entry, st *host.State, last *moveView, 
 	if slices.Equal(e.record, sg.Record) {
 		movers = append(movers, e.movers...)
 	}
-	return &gameView{ID: sg.ID, Game: sg.Game, Title: e.game.Title(), Variants: variants, Params: params, Seats: seats,
+	return &gameView{ID: sg.ID, Game: sg.Game, Title: e.game.Title(), Variants: variants, VariantTitles: variantTitles(e.game, variants), Params: params, Seats: seats,
 		Record: append([]string{}, sg.Record...), Movers: movers, Ply: ply, State: state, Moves: movesView(st), Last: last,
 		Result: sg.Result, Clock: newClockView(sg.Clock, time.Now()), Request: sg.Request,
 		Rematch: sg.Rematch, RematchOf: sg.RematchOf, Updated: sg.Updated.UnixMicro(),

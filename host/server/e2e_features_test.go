@@ -29,8 +29,9 @@ func (tb *tab) clickAction(action string) {
 // TestBrowserNewGameForm: the form starts with the server's default game;
 // variants that set the same parameter are one choice (radio buttons),
 // and a setting the variants cover is not shown twice; the settings left
-// show their values in words; no rule codes, code quotes or raw keys
-// appear.
+// show their values in words; every choice reads by its title, the
+// choice of no variant by the defaults in words; no rule codes, code
+// quotes, raw keys or variant names appear.
 func TestBrowserNewGameForm(t *testing.T) {
 	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore(), WithDefaultGame("tsoro"))
@@ -47,6 +48,18 @@ func TestBrowserNewGameForm(t *testing.T) {
 			require.Equal(t, "radio", tb.eval(`document.querySelector('#ng-variants input[value="bonus-1"]').type`))
 			require.Equal(t, "checkbox", tb.eval(`document.querySelector('#ng-variants input[value="single-head"]').type`))
 			require.Equal(t, "0", tb.eval(`String(document.querySelectorAll('[data-param="holes"], [data-param="bonus"], [data-param="heads"]').length)`))
+			labelOf := func(sel string) string {
+				return tb.eval(`document.querySelector('` + sel + `').parentElement.textContent.replace(/\s+/g, " ").trim()`)
+			}
+			for _, c := range []struct{ sel, want string }{
+				{`[data-group="0"] input[value=""]`, "Standard — 21 holes per row"},
+				{`input[value="4x6"]`, "4 by 6 — A 4x6 board, 24 counters."},
+				{`[data-group="1"] input[value=""]`, "Standard — 2 bonus captures after a capture"},
+				{`input[value="bonus-1"]`, "One bonus capture — One bonus capture after a capture instead of two."},
+				{`input[value="single-head"]`, "Single head — Only the rightmost outer hole (aN, d1) is a head, and it starts with 3 counters."},
+			} {
+				assert.Equal(t, c.want, labelOf("#ng-variants "+c.sel), c.sel)
+			}
 			tb.do(chromedp.Click(chromedp.CSS(`#ng-variants input[value="4x8"]`)), chromedp.Click(chromedp.CSS(`#ng-variants input[value="4x6"]`)))
 			require.Equal(t, "4x6", tb.eval(`Array.from(document.querySelectorAll("#ng-variants input:checked")).map((b) => b.value).filter(Boolean).join(" ")`))
 			// Kalah: three, five and six seeds are one choice; the seeds
@@ -68,6 +81,9 @@ func TestBrowserNewGameForm(t *testing.T) {
 				assert.NotContains(t, text, ": true", name)
 				assert.NotRegexp(t, regexp.MustCompile(`\b[a-z]+_[a-z_]+\b`), text, "%s: a raw key in the form", name)
 				assert.NotContains(t, text, "player spec", name)
+				// Every choice by its title: a capital first, never the
+				// variant's name.
+				assert.Equal(t, "", tb.eval(`Array.from(document.querySelectorAll("#ng-variants input")).map((i) => [i.value, i.parentElement.querySelector("b").textContent]).filter(([v, b]) => b === v || !/^[\p{Lu}\p{N}]/u.test(b)).join("; ")`), name)
 			}
 			// Back to Tsoro, the computers named as the server offers them.
 			tb.do(chromedp.SetValue(chromedp.CSS("#ng-game"), "tsoro"))
@@ -120,7 +136,13 @@ func TestBrowserRematch(t *testing.T) {
 	p1.waitFor(`document.querySelectorAll("#mygames-list li[data-status]").length === 2`)
 	require.Equal(t, re, p1.eval(`document.querySelector("#mygames-list li").dataset.game`))
 	require.Equal(t, "yourturn", p1.eval(`document.querySelector("#mygames-list li").dataset.status`))
-	require.Contains(t, p1.eval(`document.querySelectorAll("#mygames-list li")[1].textContent`), "you won")
+	// Each entry in words a person would write: the game with its
+	// variants' titles, whom it is against and where it stands.
+	entry := func(i int) string {
+		return p1.eval(fmt.Sprintf(`document.querySelectorAll("#mygames-list li")[%d].innerText.replace(/\s+/g, " ").trim()`, i))
+	}
+	assert.Equal(t, "Tsoro Yematatu — Square board A rematch against a person. Your turn. Forget", entry(0))
+	assert.Equal(t, "Tsoro Yematatu — Square board Against a person. You won. Forget", entry(1))
 	p1.screenshot("my-games")
 }
 

@@ -65,3 +65,47 @@ func TestBrowserPhoneBarKeepsTheBoard(t *testing.T) {
 	assert.Equal(t, before, tb.rect("#board svg"), "the board stays where it was")
 	assert.Equal(t, "visible", tb.eval(`getComputedStyle(document.querySelector("#status .asks")).visibility`))
 }
+
+// TestBrowserTurnKeepsTheBoard: when the turn passes, the status line
+// above the board changes its words (the opponent's turn on one line;
+// one's own on two, on a phone, with what the decision asks), but keeps
+// its room: the board does not move up when the words get shorter. Only
+// a question longer than any before (a rule of three lines) makes the
+// status grow, and the board moves down by as much, once.
+func TestBrowserTurnKeepsTheBoard(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	for _, game := range []string{"yematatu", "tsoro", "kalah", "draughts"} {
+		for _, size := range viewports {
+			t.Run(game+" "+size.name, func(t *testing.T) {
+				// The browser holds Player 1's seat; Player 2's moves come
+				// from the API. Each player plays their first legal move.
+				g := ts.create(`{"game": "` + game + `", "hold": [1, 2]}`)
+				s1, s2 := ts.both(g)
+				tb := openAt(b, t, size, ts.http.URL, fmt.Sprintf("/g/%s#player=1&seat=%s", g.ID, s1))
+				tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+				board, status := tb.rect("#board svg"), tb.rect("#status")
+				for ply := 1; ply <= 6; ply++ {
+					cur := ts.get(g.ID)
+					st := cur.state(t)
+					if st.Over {
+						break
+					}
+					ts.play(g.ID, []string{s1, s2}, st.Legal[0])
+					next := ts.get(g.ID).state(t)
+					tb.waitFor(fmt.Sprintf(`document.getElementById("status").dataset.ply === "%d" && document.getElementById("status").dataset.myturn === "%t"`, len(cur.Record)+1, next.ToMove == 1 && !next.Over))
+					tb.waitFor(`!document.querySelector("#board .animating")`)
+					nowBoard, nowStatus, words := tb.rect("#board svg"), tb.rect("#status"), tb.text("#status")
+					grew := nowStatus[1] - status[1]
+					assert.GreaterOrEqual(t, grew, 0, "after %s, the status reading %q: it keeps its room", st.Legal[0], words)
+					assert.InDelta(t, board[0]+grew, nowBoard[0], 1, "after %s, the status reading %q: the board moves only as the status grows (by a pixel rounded)", st.Legal[0], words)
+					if ply == 1 && next.ToMove == 2 {
+						assert.Equal(t, board, nowBoard, "the turn passing to the opponent leaves the board where it was")
+					}
+					board, status = nowBoard, nowStatus
+				}
+			})
+		}
+	}
+}

@@ -375,10 +375,11 @@ func (ss *solutions) saveCached(sol *solve.Solution, g *host.Game) error {
 // ends).
 func (ss *solutions) wait() { ss.wg.Wait() }
 
-// titleOf is g's title for players, with its variants: "Title (variant)".
+// titleOf is g's title for players, with its variants in their words:
+// "Title (a variant's title, another's)".
 func titleOf(g *host.Game) string {
 	if v := g.ChosenVariants(); len(v) > 0 {
-		return g.Title() + " (" + strings.Join(v, ", ") + ")"
+		return g.Title() + " (" + strings.Join(variantTitles(g, v), ", ") + ")"
 	}
 	return g.Title()
 }

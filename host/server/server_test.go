@@ -90,6 +90,7 @@ type testGame struct {
 	ID       string          `json:"id"`
 	Game     string          `json:"game"`
 	Variants []string        `json:"variants"`
+	Titles   []string        `json:"variant_titles"`
 	Seats    []seatView      `json:"seats"`
 	Record   []string        `json:"record"`
 	Ply      int             `json:"ply"`

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/params"
 	"github.com/matombo/matombo/host/store"
 )
 
@@ -168,18 +169,21 @@ type seatView struct {
 
 // gameView is the API's JSON for a game at one ply of its record.
 type gameView struct {
-	ID       string          `json:"id"`
-	Game     string          `json:"game"`
-	Title    string          `json:"title"`
-	Variants []string        `json:"variants"`
-	Params   map[string]any  `json:"params"`
-	Seats    []seatView      `json:"seats"`
-	Record   []string        `json:"record"`
-	Movers   []int           `json:"movers"` // the player who made each move of record
-	Ply      int             `json:"ply"`    // the ply shown: len(record) unless an earlier one was asked for
-	State    json.RawMessage `json:"state"`
-	Moves    []moveView      `json:"moves"` // the legal moves of state, with their sites
-	Last     *moveView       `json:"last"`  // the move that led to state, null at the opening
+	ID       string   `json:"id"`
+	Game     string   `json:"game"`
+	Title    string   `json:"title"`
+	Variants []string `json:"variants"`
+	// VariantTitles are the variants in a player's words, one for each
+	// of Variants: their titles, or their names made into words.
+	VariantTitles []string        `json:"variant_titles"`
+	Params        map[string]any  `json:"params"`
+	Seats         []seatView      `json:"seats"`
+	Record        []string        `json:"record"`
+	Movers        []int           `json:"movers"` // the player who made each move of record
+	Ply           int             `json:"ply"`    // the ply shown: len(record) unless an earlier one was asked for
+	State         json.RawMessage `json:"state"`
+	Moves         []moveView      `json:"moves"` // the legal moves of state, with their sites
+	Last          *moveView       `json:"last"`  // the move that led to state, null at the opening
 	// Result is how the game ended, null while it goes on: the rules'
 	// outcome, or a loss on time (method "time"), which the state does
 	// not show.
@@ -239,7 +243,10 @@ type catalogGame struct {
 }
 
 type variantView struct {
-	Name        string         `json:"name"`
+	Name string `json:"name"`
+	// Title is the variant in a player's words: its variants file's
+	// title, or its name made into words.
+	Title       string         `json:"title"`
 	Description string         `json:"description"`
 	Params      map[string]any `json:"params"`
 }
@@ -296,7 +303,7 @@ func newCatalog(lib *host.Library, opts []host.Option, extra func(string) (strin
 			for _, p := range v.Params {
 				ps[p.Name] = p.Value
 			}
-			cg.Variants = append(cg.Variants, variantView{Name: v.Name, Description: v.Description, Params: ps})
+			cg.Variants = append(cg.Variants, variantView{Name: v.Name, Title: v.Label(), Description: v.Description, Params: ps})
 		}
 		for _, p := range g.ParamSpecs() {
 			allowed := p.Allowed()
@@ -323,4 +330,20 @@ func newCatalog(lib *host.Library, opts []host.Option, extra func(string) (strin
 		}
 	}
 	return c
+}
+
+// variantTitles returns the variants chosen of g in a player's words, in
+// the order of chosen.
+func variantTitles(g *host.Game, chosen []string) []string {
+	all := g.Variants()
+	out := make([]string, 0, len(chosen))
+	for _, name := range chosen {
+		i := slices.IndexFunc(all, func(v host.Variant) bool { return v.Name == name })
+		if i < 0 {
+			out = append(out, params.NameTitle(name)) // a game whose rules have changed
+			continue
+		}
+		out = append(out, all[i].Label())
+	}
+	return out
 }

@@ -10,7 +10,7 @@ import { ending, said } from "./words.js";
 import { invitesOf, orientation, rememberGame, saveSecret, seatFromURL, secretsOf, setOrientation, setSetting, setting } from "./local.js";
 import * as mv from "./moves.js";
 import { turnAt, turns } from "./record.js";
-import { plain } from "./text.js";
+import { plain, titled } from "./text.js";
 
 // narrow is a phone-sized screen.
 const narrow = window.matchMedia("(max-width: 600px)");
@@ -43,6 +43,7 @@ const ui = {
   clockAt: 0, // performance.now() when they were received
   clockPly: 0, // the ply of the view they came with
   shareKey: "", // what the links box shows, to leave it alone when nothing changed
+  statusRoom: 0, // the most the status has held at this screen size, in pixels: it keeps that room
   flagAsked: -1, // the ply at which the page last asked the server to look at a clock that ran out
   confirm: "", // an action waiting for its confirmation ("resign")
 };
@@ -354,6 +355,19 @@ function statusLine() {
   s.dataset.shown = String(v.ply);
   s.dataset.over = String(Boolean(result(live)));
   s.dataset.myturn = String(myTurn());
+  keepRoom(s);
+}
+
+// keepRoom keeps the room the status s has needed at this screen size, so
+// that the board under it does not move when its words get shorter: the
+// turn passing from one's own (what the decision asks, on a phone on a
+// line of its own) to the opponent's would lift the board, and the next
+// turn drop it again. The status grows when it needs more room; the board
+// moves down then, once.
+function keepRoom(s) {
+  s.style.minHeight = "";
+  ui.statusRoom = Math.max(ui.statusRoom, s.getBoundingClientRect().height);
+  s.style.minHeight = ui.statusRoom ? `${ui.statusRoom}px` : "";
 }
 
 function render() {
@@ -929,18 +943,20 @@ export async function gamePage(id) {
   const v = await request("GET", `/api/games/${id}`);
   const opening = await request("GET", `/api/games/${id}?ply=0&board=0`);
   ui.opening = Object.fromEntries(opening.state.sites.map((s) => [s.name, s.owner]));
-  if (seated) rememberGame(id, v.title);
+  if (seated) rememberGame(id, titled(v));
   const chosen = orientation(id);
   ui.flip = chosen === null ? northOnly() : chosen;
-  const names = v.variants.length ? " — " + v.variants.join(", ") : "";
-  $("title").textContent = v.title + names;
+  $("title").textContent = titled(v);
   document.title = v.title + " — Matombo";
   // A wide board gets the whole width; the record goes below it. A long
   // board of holes stands upright on a narrow screen.
   const cols = new Set(v.board.sites.map((s) => s.col)).size, rows = new Set(v.board.sites.map((s) => s.row)).size;
   $("play").classList.toggle("wide", cols > 10);
   ui.long = v.board.style === "counts" && cols > 2 * rows;
-  narrow.addEventListener("change", render);
+  narrow.addEventListener("change", () => {
+    ui.statusRoom = 0; // the words wrap otherwise at another size
+    render();
+  });
   settings(v);
   setLive(v, true);
   $("ply").addEventListener("input", (e) => viewPly(Number(e.target.value)));

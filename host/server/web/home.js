@@ -4,7 +4,7 @@ import { request, url } from "./api.js";
 import { $, make, showError } from "./dom.js";
 import { said } from "./words.js";
 import { forgetGame, myGames, rememberGame, saveInvite, saveSecret, seatFromURL, secretsOf, setSetting, setting } from "./local.js";
-import { plain } from "./text.js";
+import { lowerFirst, plain, sentence, titled } from "./text.js";
 
 // clocks are the time controls the form offers: [minutes, increment seconds].
 const clocks = [[0, 0], [3, 2], [5, 0], [10, 5], [15, 10], [30, 0]];
@@ -28,10 +28,10 @@ export async function home() {
   fill();
   const clock = $("ng-clock");
   for (const [m, inc] of clocks) {
-    const label = m === 0 ? "no clock" : inc ? `${m} minutes + ${inc} seconds a turn` : `${m} minutes`;
+    const label = m === 0 ? "No clock" : inc ? `${m} minutes + ${inc} seconds a turn` : `${m} minutes`;
     clock.appendChild(make("option", { value: `${m}+${inc}` }, label));
   }
-  clock.appendChild(make("option", { value: "custom" }, "other…"));
+  clock.appendChild(make("option", { value: "custom" }, "Other…"));
   clock.addEventListener("change", () => ($("ng-clock-custom").hidden = clock.value !== "custom"));
   $("newgame").addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -48,7 +48,7 @@ export async function home() {
         }
         if (s.invite) saveInvite(v.id, i + 1, s.invite);
       });
-      rememberGame(v.id, v.title);
+      rememberGame(v.id, titled(v));
       location.href = go || url("/g/" + v.id);
     } catch (e) {
       showError(said(e));
@@ -57,12 +57,12 @@ export async function home() {
 }
 
 // label is a parameter's name in words: its doc without the rule points
-// cited, up to a colon ("The board: a name under ..." is "The board"),
-// else its name.
+// cited, up to a colon or a semicolon ("The board: a name under ..." is
+// "The board"), else its name.
 function label(p) {
   const doc = plain(p.doc || "");
-  if (!doc) return p.name.replaceAll("_", " ");
-  const head = doc.split(":")[0].trim();
+  if (!doc) return sentence(p.name.replaceAll("_", " "));
+  const head = doc.split(/[:;]/)[0].trim();
   return head || doc;
 }
 
@@ -70,6 +70,15 @@ function label(p) {
 function valueText(p, v) {
   if (p.kind === "boolean") return String(v) === "true" ? "yes" : "no";
   return String(v).replaceAll("_", " ");
+}
+
+// valueSaid says parameter p at value v for the default choice: a count
+// before what its label counts ("21 holes per row"), else the label and
+// the value ("Where the first piece may go: anywhere").
+function valueSaid(p, v) {
+  const l = label(p);
+  if (p.kind === "integer" && !/^(the|a|an|of)\b/i.test(l)) return `${v} ${lowerFirst(l)}`;
+  return `${l}: ${valueText(p, v)}`;
 }
 
 // defaults is each parameter's default value.
@@ -107,8 +116,25 @@ export function variantGroups(g) {
     // A variant that changes nothing and sets only this group's
     // parameters names the default choice.
     const named = g.variants.find((v) => noop(g, v) && Object.keys(v.params).length && Object.keys(v.params).every((k) => params.has(k)));
-    return { variants: vs, params: [...params], defaultName: named ? named.name : "", defaultText: named ? plain(named.description) : "", radio: vs.length > 1 || Boolean(named) };
+    const [defaultTitle, defaultText] = defaultChoice(g, [...params], named);
+    return { variants: vs, params: [...params], defaultTitle, defaultText, radio: vs.length > 1 || Boolean(named) };
   });
+}
+
+// defaultChoice is the title and words of a group's choice of no variant,
+// for the group's parameters names: those of the variant named, the
+// group's own variant that changes nothing; else, for counts, the counts
+// ("21 holes per row"); else those of a variant that changes nothing and
+// sets these parameters and more (the game's standard); else the
+// parameters' defaults in words.
+function defaultChoice(g, names, named) {
+  if (named) return [named.title, plain(named.description)];
+  const ps = g.params.filter((p) => names.includes(p.name));
+  const d = defaults(g);
+  const said = sentence(ps.map((p) => valueSaid(p, d[p.name])).join("; "));
+  if (ps.every((p) => p.kind === "integer")) return ["Standard", said];
+  const wider = g.variants.find((v) => noop(g, v) && names.every((k) => k in v.params));
+  return wider ? [wider.title, plain(wider.description)] : ["Standard", said];
 }
 
 // chosenVariants lists the variants ticked in the form, in the catalog's order.
@@ -144,6 +170,15 @@ function showValues(g) {
   }
 }
 
+// choice is the label of a variant's box or button: its title in bold,
+// then what it means ("4 by 6 — A 4x6 board, 24 counters.").
+function choice(input, title, text) {
+  const l = make("label");
+  l.append(input, " ", make("b", {}, title));
+  if (text) l.append(" ", make("span", { class: "hint" }, "— " + text));
+  return l;
+}
+
 function fillForm(g, cat) {
   if (!g) return;
   $("ng-description").textContent = plain(g.description);
@@ -159,27 +194,20 @@ function fillForm(g, cat) {
       const l = make("label");
       const box = make("input", { type: "checkbox", name: "variant", value: v.name });
       box.addEventListener("change", changed);
-      l.append(box, " ", make("b", {}, v.name));
-      const text = plain(v.description);
-      if (text) l.append(" ", make("span", { class: "hint" }, text));
-      vs.appendChild(l);
+      vs.appendChild(choice(box, v.title, plain(v.description)));
       return;
     }
     const byParam = g.params.filter((p) => grp.params.includes(p.name));
     const set = make("fieldset", { class: "choice", "data-group": String(n) });
-    set.append(make("legend", {}, byParam.length === 1 ? label(byParam[0]) : "One of"));
-    const radio = (value, name, text) => {
-      const l = make("label");
+    set.append(make("legend", {}, byParam.length === 1 ? label(byParam[0]) : "Choose one"));
+    const radio = (value, title, text) => {
       const b = make("input", { type: "radio", name: "variant-group-" + n, value });
       if (!value) b.checked = true;
       b.addEventListener("change", changed);
-      l.append(b, " ", make("b", {}, name));
-      if (text) l.append(" ", make("span", { class: "hint" }, text));
-      set.appendChild(l);
+      set.appendChild(choice(b, title, text));
     };
-    const d = defaults(g);
-    radio("", grp.defaultName || "standard", grp.defaultText || byParam.map((p) => `${label(p)}: ${valueText(p, d[p.name])}`).join("; "));
-    for (const v of grp.variants) radio(v.name, v.name, plain(v.description));
+    radio("", grp.defaultTitle, grp.defaultText);
+    for (const v of grp.variants) radio(v.name, v.title, plain(v.description));
     vs.appendChild(set);
   });
   vs.classList.toggle("empty", g.variants.length === 0);
@@ -218,16 +246,16 @@ function fillSeats(g, cat) {
   for (let i = 1; i <= g.players; i++) {
     const l = make("label", {}, `Player ${i} `);
     const s = make("select", { "data-seat": String(i) });
-    s.appendChild(make("option", { value: cat.human }, "a person"));
+    s.appendChild(make("option", { value: cat.human }, "A person"));
     // Named when the server answers for this configuration (showComputers),
     // never by the player's code name, nor as another game's were.
     for (const c of cat.computers) s.appendChild(make("option", { value: c, "data-computer": c }, "Computer: being checked…"));
-    s.appendChild(make("option", { value: other }, "a computer with options…"));
+    s.appendChild(make("option", { value: other }, "A computer with options…"));
     if (i > 1 && cat.computers.length) s.value = cat.computers[0];
     // How the computer is played (its spec), folded away: the choice's
     // name says it in words.
     const detail = make("details", { class: "hint spec", "data-spec": String(i), hidden: "" });
-    detail.append(make("summary", {}, "details"), make("span", { class: "spec-text" }));
+    detail.append(make("summary", {}, "Details"), make("span", { class: "spec-text" }));
     const opts = make("input", { "data-other": String(i), placeholder: "e.g. mcts:time=500ms", "aria-label": `options of player ${i}'s computer`, hidden: "" });
     s.addEventListener("change", () => {
       opts.hidden = s.value !== other;
@@ -252,8 +280,8 @@ function fillHold(g) {
   hold.replaceChildren();
   const persons = [...document.querySelectorAll("[data-seat]")].filter((s) => s.value === "human").map((s) => Number(s.dataset.seat));
   for (const p of persons) hold.appendChild(make("option", { value: String(p) }, `Player ${p}`));
-  if (persons.length > 1) hold.appendChild(make("option", { value: "all" }, "both seats here (one keyboard)".replace("both", persons.length > 2 ? "all" : "both")));
-  if (!persons.length) hold.appendChild(make("option", { value: "none" }, "no seat: watch the computers"));
+  if (persons.length > 1) hold.appendChild(make("option", { value: "all" }, `${persons.length > 2 ? "All" : "Both"} seats here (one keyboard)`));
+  if (!persons.length) hold.appendChild(make("option", { value: "none" }, "No seat: watch the computers"));
   if ([...hold.options].some((o) => o.value === was)) hold.value = was;
   $("ng-hold-label").hidden = persons.length < 2 && persons.length > 0;
 }
@@ -317,7 +345,7 @@ function showSpec(i) {
   const s = document.querySelector(`[data-seat="${i}"]`), d = document.querySelector(`[data-spec="${i}"]`);
   if (!s || !d) return;
   const c = computerInfo.get(s.value);
-  d.querySelector(".spec-text").textContent = c && c.offered ? `plays as ${c.spec}` : "";
+  d.querySelector(".spec-text").textContent = c && c.offered ? `Plays as ${c.spec}` : "";
   d.hidden = !(c && c.offered);
 }
 
@@ -369,7 +397,7 @@ async function listMyGames() {
     const li = make("li", { "data-game": g.id });
     const a = make("a", { href: seatLink(g.id) }, g.title || g.id);
     const status = make("span", { class: "gamestatus" }, "…");
-    const forget = make("button", { type: "button", class: "forget", title: "forget this game on this browser" }, "forget");
+    const forget = make("button", { type: "button", class: "forget", title: "Forget this game on this browser" }, "Forget");
     forget.addEventListener("click", () => {
       forgetGame(g.id);
       li.remove();
@@ -382,34 +410,40 @@ async function listMyGames() {
   await Promise.all(rows.map(async ({ g, li, a, status }) => {
     try {
       const v = await request("GET", `/api/games/${g.id}?board=0`);
-      a.textContent = v.title + (v.variants.length ? " — " + v.variants.join(", ") : "");
+      a.textContent = titled(v);
       const mine = Object.keys(secretsOf(g.id)).map(Number);
       const [text, cls] = describe(v, mine);
       status.textContent = text;
       li.dataset.status = cls;
     } catch (e) {
-      status.textContent = e.status === 404 ? "no longer on this server" : "cannot be read now";
+      status.textContent = e.status === 404 ? "No longer on this server." : "Cannot be read now.";
       li.dataset.status = "gone";
     }
   }));
 }
 
-// describe says where a game stands for the holder of the seats mine.
+// describe says where a game stands for the holder of the seats mine, in
+// sentences: whom it is against, then whose turn it is or how it ended
+// ("Against the computer. Your turn.").
 function describe(v, mine) {
   const st = v.state;
   const others = v.seats.map((s, i) => ({ s, p: i + 1 })).filter((x) => !mine.includes(x.p));
-  const against = others.length === 0 ? "both seats here" : others.every((x) => x.s.player !== "human")
-    ? "against the computer" : "against a person";
-  const what = v.rematch_of ? `${against}, a rematch` : against;
+  const against = others.length === 0 ? "" : others.every((x) => x.s.player !== "human") ? "against the computer" : "against a person";
+  const what = v.rematch_of ? (against ? `A rematch ${against}` : "A rematch, every seat played here")
+    : against ? sentence(against) : "Every seat played here";
   const result = v.result || (st.over ? { winner: st.winner } : null);
-  if (result) {
-    let text = result.method === "aborted" ? "aborted" : result.winner ? (mine.length === 1 ? (mine.includes(result.winner) ? "you won" : "you lost") : `Player ${result.winner} won`) : "a draw";
-    if (result.method === "time") text += " on time";
-    if (result.method === "resignation") text += " by resignation";
-    if (result.method === "agreement") text += " by agreement";
-    return [`${what}, over: ${text}`, "over"];
-  }
-  if (others.some((x) => x.s.waiting)) return [`${what}: waiting for your opponent to open their link`, "waiting"];
-  if (mine.includes(st.to_move)) return [`${what}: your turn`, "yourturn"];
-  return [`${what}: Player ${st.to_move} to move`, "waiting"];
+  if (result) return [`${what}. ${resultSaid(result, mine)}.`, "over"];
+  if (others.some((x) => x.s.waiting)) return [`${what}. Waiting for your opponent to open their link.`, "waiting"];
+  if (mine.includes(st.to_move)) return [`${what}. Your turn.`, "yourturn"];
+  return [`${what}. Player ${st.to_move} to move.`, "waiting"];
+}
+
+// resultSaid says how a game ended for the holder of the seats mine:
+// "You won on time", "Player 2 won by resignation", "Drawn by agreement".
+function resultSaid(r, mine) {
+  if (r.method === "aborted") return "Aborted";
+  let text = !r.winner ? "Drawn" : mine.length === 1 ? (mine.includes(r.winner) ? "You won" : "You lost") : `Player ${r.winner} won`;
+  const how = { time: "on time", resignation: "by resignation", agreement: "by agreement" }[r.method];
+  if (how) text += " " + how;
+  return text;
 }

@@ -25,3 +25,17 @@ export function sentence(text) {
   const t = String(text || "");
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
+
+// lowerFirst returns text with a small first letter, unless the word
+// starts with two capitals (a name written so, "FMJD").
+export function lowerFirst(text) {
+  const t = String(text || "");
+  return /^\p{Lu}\p{Lu}/u.test(t) ? t : t.charAt(0).toLowerCase() + t.slice(1);
+}
+
+// titled is a game's title with its variants in a player's words (the
+// server's variant_titles): "Title — 4 by 8 · One bonus capture".
+export function titled(v) {
+  const names = (v && v.variant_titles) || [];
+  return names.length ? `${v.title} — ${names.join(" · ")}` : String((v && v.title) || "");
+}
