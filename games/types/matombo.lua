@@ -415,7 +415,7 @@ function matombo.relay_ends_rule(spec) end
 ---@param spec {pending: matombo.Var|string, sow: matombo.Kind|string, continue: matombo.Kind|string?, stop: matombo.Kind|string?, take: matombo.Kind|string?, relay: function, capture: function?, bonus: function?, bonus_count: integer?, irreversible: boolean?, other: function?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.relay_play(spec) end
----(p, from) → last, how, laps: sows every counter of `from` along p's track and relays, as `matombo.relay`: while the last counter falls into an occupied site without the `stop` tag, its counters are sown on; returns the last site and how the sowing ended (`"empty"`, `"stop"`, `"laps"`, or `"hook"` when `lap` ended it).
+---(p, from) → last, how, laps: sows every counter of `from` along p's track and relays, as `matombo.relay`: while the last counter falls into an occupied site without the `stop` tag, its counters are sown on; returns the last site and how the sowing ended (`"empty"`, `"stop"`, `"laps"`, or `"hook"` when `lap` ended it). It fits the sow slot too (a `sowing_play`'s `sow`, a multi-lap sowing with stores and captures): there it returns the last site and whether the sowing ended in an empty site (`was_empty`, as `how == "empty"`).
 ---@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, lap: function?, lap_tag: matombo.Tag|string?}
 ---@return fun(p: integer, from: matombo.Site): integer, string, integer
 function matombo.relay_rule(spec) end
