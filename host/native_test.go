@@ -146,3 +146,33 @@ func TestNativeRuleFailsWhilePlaying(t *testing.T) {
 	assert.Contains(t, se.Msg, "sowing 2 counters from a1 runs off the end of track half")
 	assert.Equal(t, pos, s.Position())
 }
+
+// A part's list with a named field given by a call last, as
+// { {...}, result = m.result_rule {...} }, reads as written: gopher-lua's
+// table constructor also puts the call's value at the end of the list,
+// and the host drops that copy. The game plays as with the field first.
+func TestNativeRuleNamedCallLast(t *testing.T) {
+	first := strings.Replace(ringGame, `m.end_rule { { none = MINE, reason = "nothing to sow" }, result = result }`,
+		`m.end_rule { result = m.result_rule { sweep = true }, { none = MINE, reason = "nothing to sow" } }`, 1)
+	last := strings.Replace(ringGame, `m.end_rule { { none = MINE, reason = "nothing to sow" }, result = result }`,
+		`m.end_rule { { none = MINE, reason = "nothing to sow" }, result = m.result_rule { sweep = true } }`, 1)
+	require.NotEqual(t, ringGame, last)
+	r := strings.NewReplacer("RULES", ringRules, "PLAYLEGAL", "nil", "PLAY", "nil")
+	a, err := loadSource(t, "ring", r.Replace(first))
+	require.NoError(t, err)
+	b, err := loadSource(t, "ring", r.Replace(last))
+	require.NoError(t, err)
+	sa, sb := a.Start(), b.Start()
+	for ply := 0; !sa.Over(); ply++ {
+		tok := sa.Legal()[ply%len(sa.Legal())]
+		require.NoError(t, sa.Play(tok))
+		require.NoError(t, sb.Play(tok))
+	}
+	assert.True(t, sb.Over())
+	assert.Equal(t, sa.Outcome(), sb.Outcome())
+
+	// A field the part does not know is still refused by its name.
+	_, err = loadSource(t, "ring", r.Replace(strings.Replace(last, "result = m.result_rule", "reslt = m.result_rule", 1)))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "end_rule: unknown field reslt")
+}
