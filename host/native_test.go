@@ -176,3 +176,43 @@ func TestNativeRuleNamedCallLast(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "end_rule: unknown field reslt")
 }
+
+// A runner counts its calls into the script's Lua functions: none for a
+// game whose plies are all native parts, at least one a ply (play) for
+// the same game with Lua play and legal functions.
+func TestRunnerScriptCalls(t *testing.T) {
+	native, err := loadSource(t, "ring", ringSource(ringRules, "nil", "nil"))
+	require.NoError(t, err)
+	viaLua, err := loadSource(t, "ring", ringSource(ringRules,
+		`function(p) sowings(p) end`,
+		`function(p, kind, from) local last, empty = sow(p, from); local n = capture(p, last, empty); ending(p, n) end`))
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name    string
+		g       *Game
+		perPly  uint64 // the least calls a ply makes
+		noCalls bool
+	}{
+		{"native", native, 0, true},
+		{"Lua play and legal", viaLua, 1, false}, // play, and legal but after the last ply
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := c.g.NewRunner()
+			defer r.Close()
+			s := c.g.Start()
+			require.NoError(t, r.List(s))
+			before := r.ScriptCalls()
+			plies, err := r.PlayoutWith(s, func(s *State) Move { return s.Moves()[0] }, 100)
+			require.NoError(t, err)
+			require.Positive(t, plies)
+			calls := r.ScriptCalls() - before
+			if c.noCalls {
+				assert.Zero(t, calls)
+			} else {
+				assert.GreaterOrEqual(t, calls, c.perPly*uint64(plies))
+			}
+			r.Close() // the count survives giving the machine back
+			assert.Equal(t, before+calls, r.ScriptCalls())
+		})
+	}
+}

@@ -614,6 +614,7 @@ func (vm *Machine) Call(c *kernel.Ctx, id, nargs, nret int) error {
 		vm.watched = true
 	}
 	L := vm.L
+	vm.calls++
 	L.Push(vm.hooks[id])
 	for _, a := range c.Args[:nargs] {
 		L.Push(luaOfValue(a))
