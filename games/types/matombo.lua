@@ -423,6 +423,10 @@ function matombo.relay_rule(spec) end
 ---@param spec {when: function, need: (matombo.Filter)|(matombo.Filter)[]?, set: matombo.Var|string, value: integer?}
 ---@return function
 function matombo.again_rule(spec) end
+---(p, s) → whether it acted: after p's piece arrived on `s`: each neighbour of `s` along one of the board's lines that is a piece of `over`, with a piece of `with` just beyond it on that line, goes to p's captured total (as `m.capture`): a piece caught between two of the mover's (custodian capture). All such pieces are found first, then captured. Returns whether it captured any.
+---@param spec {over: (matombo.Filter)|(matombo.Filter)[], with: (matombo.Filter)|(matombo.Filter)[]}
+---@return function
+function matombo.custodian_rule(spec) end
 ---(p) → moves emitted: the moves of the primitives of the same names, in this order: `emit` of each kind of `moves` (kinds without sites), `emit_each(kind, each)`, `emit_steps(kind, steps)`, `emit_jumps(kind, jumps)`, `emit_pairs(kind, pairs.from, pairs.to)`; nothing when a site of `when_none` matches. Filters are per player.
 ---@param spec {kind: matombo.Kind|string?, each: (matombo.Filter)|(matombo.Filter)[]?, steps: (matombo.Filter)|(matombo.Filter)[]?, jumps: (matombo.Filter)|(matombo.Filter)[]?, pairs: {from: (matombo.Filter)|(matombo.Filter)[], to: (matombo.Filter)|(matombo.Filter)[]}?, moves: (matombo.Kind|string)[]?, when_none: (matombo.Filter)|(matombo.Filter)[]?}
 ---@return fun(p: integer): integer
