@@ -15,10 +15,14 @@ import (
 
 // authoredDir holds games the project did not ship, written from the
 // documentation alone as an outside author would (a Dakon whose relay
-// passes through the stores, a four in a row with gravity), with their
+// passes through the stores, a four in a row with gravity, custodian
+// captures in the manner of Hasami Shogi), with their
 // scenarios: the claim that any game composed of the documented rule
 // parts runs on the host is tested on them.
 var authoredDir = filepath.Join("..", "testdata", "authored")
+
+// authoredGames are the games of authoredDir.
+var authoredGames = []string{"dakon", "dropfour", "hasami"}
 
 func authoredLibrary(t *testing.T) *host.Library {
 	t.Helper()
@@ -32,7 +36,7 @@ func authoredLibrary(t *testing.T) *host.Library {
 // games keep the invariants.
 func TestAuthoredGamesCheck(t *testing.T) {
 	lib := authoredLibrary(t)
-	for _, name := range []string{"dakon", "dropfour"} {
+	for _, name := range authoredGames {
 		t.Run(name, func(t *testing.T) {
 			games := 100
 			if testing.Short() {
@@ -55,14 +59,14 @@ func TestAuthoredGamesConform(t *testing.T) {
 	var out bytes.Buffer
 	rep.WriteText(&out, false)
 	assert.True(t, rep.OK(), out.String())
-	assert.Equal(t, 8, rep.Passed, out.String())
+	assert.Equal(t, 13, rep.Passed, out.String())
 }
 
 // Random games play to their end, every one decided by a rule of the
 // game, never by the cap.
 func TestAuthoredGamesPlayToTheEnd(t *testing.T) {
 	lib := authoredLibrary(t)
-	for _, name := range []string{"dakon", "dropfour"} {
+	for _, name := range authoredGames {
 		g, err := lib.Load(name)
 		require.NoError(t, err)
 		for seed := range uint64(50) {
