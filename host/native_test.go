@@ -216,3 +216,33 @@ func TestRunnerScriptCalls(t *testing.T) {
 		})
 	}
 }
+
+// A Lua function in a capture slot returns the counters it captured, or
+// nothing; anything else fails the move with an error that says what it
+// returned, at the script's line, instead of being read as 0.
+func TestCaptureHookResult(t *testing.T) {
+	for _, c := range []struct{ ret, err string }{
+		{"nil", ""},
+		{"0", ""},
+		{`"x"`, `a capture function returned string "x"; want the counters it captured (a whole number from 0), or nothing`},
+		{"1.5", "a capture function returned"},
+		{"-1", "a capture function returned number -1"},
+		{"true", "a capture function returned boolean true"},
+	} {
+		t.Run(c.ret, func(t *testing.T) {
+			g, err := loadSource(t, "ring", ringSource(ringRules, "nil",
+				`m.sowing_play { kind = SOW, sow = sow, capture = function() return `+c.ret+` end, after = ending }`))
+			require.NoError(t, err)
+			s := g.Start()
+			err = s.Play("a1")
+			if c.err == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.err)
+			assert.Contains(t, err.Error(), "ring.lua:")
+			assert.Equal(t, g.Start().Key(), s.Key(), "the state is as it was")
+		})
+	}
+}
