@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/diag"
 	"github.com/stretchr/testify/assert"
@@ -327,4 +328,33 @@ func TestSuiteKeepsFewGames(t *testing.T) {
 	suite.Close()
 	assert.Empty(t, suite.games)
 	assert.Equal(t, 34, len(suite.Run([]*File{f}, nil).Results), "a closed suite runs again")
+}
+
+// A rejection's why checks the reason players read (the script's why
+// first, then the host's), which the rejection's error leaves out.
+func TestRejectWhy(t *testing.T) {
+	src := func(why string) string {
+		return "game: kalah\nscenarios:\n  - name: x\n    rule: K2\n    reject: b1\n    why: " + why + "\n"
+	}
+	cases := []struct {
+		name, why, want string
+		ok              bool
+	}{
+		{"the script's reason", "b1 is not one of your pits", "", true},
+		{"the host's reason after it", "b1 is not possible for a sow now", "", true},
+		{"a reason not given", "b1 is empty", "why differs\n      want: a reason containing \"b1 is empty\"\n      got:  b1 is not one of your pits;", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rep, out := runText(t, games.Library(), src(c.why))
+			assert.Equal(t, c.ok, rep.OK(), out)
+			assert.Contains(t, out, c.want)
+		})
+	}
+	// The error keeps the host's reason alone.
+	rep, out := runText(t, games.Library(), strings.Replace(src("x"), "why: x", "error: b1 is not one of your pits", 1))
+	assert.False(t, rep.OK(), out)
+	rep, out = runText(t, games.Library(), "game: kalah\nscenarios: [{name: x, rule: K, play: [a1], why: a}]\n")
+	assert.False(t, rep.OK(), out)
+	assert.Contains(t, out, "why goes with reject")
 }

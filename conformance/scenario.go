@@ -80,6 +80,10 @@ type Step struct {
 	Play   []Token
 	Reject *Token
 	Error  string // text the rejection's message must contain
+	// Why is text that the reason the players read for the rejection
+	// (host.State.WhyNot: the script's why first, then the host's)
+	// must contain.
+	Why string
 	// ErrorCode is the stable code the rejection must have
 	// (host.ErrorCode: "illegal-token", "game-over", "budget-steps", ...).
 	ErrorCode string
@@ -447,14 +451,14 @@ func (p *parser) file_(n *yaml.Node) *File {
 	return f
 }
 
-var stepKeys = []string{"name", "play", "reject", "error", "error_code", "expect"}
+var stepKeys = []string{"name", "play", "reject", "error", "error_code", "why", "expect"}
 
 func (p *parser) scenario(n *yaml.Node, game string, variants []string, params []Param) *Scenario {
 	s := &Scenario{File: p.file, Line: n.Line, Game: game, Variants: variants, Params: append([]Param(nil), params...)}
 	top := &Step{Line: n.Line}
 	hasTop := false
 	var steps *yaml.Node
-	p.fields(n, "a scenario", []string{"name", "rule", "quote", "variant", "params", "start", "play", "expect", "reject", "error", "error_code", "steps"}, func(key string, k, v *yaml.Node) {
+	p.fields(n, "a scenario", []string{"name", "rule", "quote", "variant", "params", "start", "play", "expect", "reject", "error", "error_code", "why", "steps"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "name":
 			s.Name = p.str(v, "name")
@@ -525,6 +529,9 @@ func (p *parser) checkStep(n *yaml.Node, st *Step) {
 	if st.ErrorCode != "" && st.Reject == nil {
 		p.fail(n, "error_code goes with reject: the token whose rejection should have it")
 	}
+	if st.Why != "" && st.Reject == nil {
+		p.fail(n, "why goes with reject: the token whose refusal the players should read it for")
+	}
 }
 
 func (p *parser) stepField(st *Step, key string, v *yaml.Node) {
@@ -543,6 +550,8 @@ func (p *parser) stepField(st *Step, key string, v *yaml.Node) {
 		st.Reject = &Token{Text: v.Value, Line: v.Line}
 	case "error":
 		st.Error = p.str(v, "error")
+	case "why":
+		st.Why = p.str(v, "why")
 	case "error_code":
 		st.ErrorCode = p.str(v, "error_code")
 		if !slices.Contains(host.ErrorCodes(), st.ErrorCode) {

@@ -400,6 +400,12 @@ func runStep(ctx context.Context, g *host.Game, s *host.State, st *Step, res *Re
 			res.Status, res.Field, res.Want, res.Got = Failed, "reject", "the state is unchanged", "the state changed"
 			return true
 		}
+		if st.Why != "" {
+			if why := s.WhyNotContext(ctx, st.Reject.Text); !strings.Contains(why, st.Why) {
+				res.Status, res.Field, res.Want, res.Got = Failed, "why", fmt.Sprintf("a reason containing %q", st.Why), why
+				return true
+			}
+		}
 	}
 	if st.Expect != nil {
 		if field, line, want, got, detail, err := check(g, s, st.Expect); field != "" || err != nil {

@@ -572,7 +572,7 @@ func TestPrimitivesAtLoadTime(t *testing.T) {
 		{`for i = 1, 255 do m.move("k" .. i, "k{1}") end`, "a game may declare at most 255 move kinds"},
 		{`m.declare { name = "x" }`, "matombo.declare is called twice"},
 		{`m.board { rows = { "c" }, columns = 1 }`, "the board is declared twice"},
-		{`local f = m.filter { colour = 1 }`, "matombo.filter: unknown field colour (known: owner, min, max, tag, not_tag, row, track, next_empty, in_row, not_in_row)"},
+		{`local f = m.filter { colour = 1 }`, "matombo.filter: unknown field colour (known: owner, min, max, tag, not_tag, row, track, next_empty, supported, in_row, not_in_row)"},
 		{`local f = m.filter { owner = "me" }`, `filter: owner must be a player number, "mover", "opponent" or "nobody", got "me"`},
 		{`local f = m.filter { owner = 3 }`, "filter: owner 3 does not exist"},
 		{`local f = m.filter { owner = {} }`, "filter: owner must be a player number or a word, got table"},
@@ -587,6 +587,7 @@ func TestPrimitivesAtLoadTime(t *testing.T) {
 		{`local f = m.filter { row = 3 }`, "filter: row 3 does not exist"},
 		{`local f = m.filter { track = 1 }`, "filter: track 1 does not exist"},
 		{`local f = m.filter { next_empty = 2 }`, "filter: track 2 does not exist"},
+		{`local f = m.filter { supported = 1 }`, "filter: supported must be true or false, got number 1"},
 	} {
 		t.Run(c.body, func(t *testing.T) {
 			_, err := loadSource(t, "atload", miniSource("atload", c.body))

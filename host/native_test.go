@@ -146,3 +146,103 @@ func TestNativeRuleFailsWhilePlaying(t *testing.T) {
 	assert.Contains(t, se.Msg, "sowing 2 counters from a1 runs off the end of track half")
 	assert.Equal(t, pos, s.Position())
 }
+
+// A part's list with a named field given by a call last, as
+// { {...}, result = m.result_rule {...} }, reads as written: gopher-lua's
+// table constructor also puts the call's value at the end of the list,
+// and the host drops that copy. The game plays as with the field first.
+func TestNativeRuleNamedCallLast(t *testing.T) {
+	first := strings.Replace(ringGame, `m.end_rule { { none = MINE, reason = "nothing to sow" }, result = result }`,
+		`m.end_rule { result = m.result_rule { sweep = true }, { none = MINE, reason = "nothing to sow" } }`, 1)
+	last := strings.Replace(ringGame, `m.end_rule { { none = MINE, reason = "nothing to sow" }, result = result }`,
+		`m.end_rule { { none = MINE, reason = "nothing to sow" }, result = m.result_rule { sweep = true } }`, 1)
+	require.NotEqual(t, ringGame, last)
+	r := strings.NewReplacer("RULES", ringRules, "PLAYLEGAL", "nil", "PLAY", "nil")
+	a, err := loadSource(t, "ring", r.Replace(first))
+	require.NoError(t, err)
+	b, err := loadSource(t, "ring", r.Replace(last))
+	require.NoError(t, err)
+	sa, sb := a.Start(), b.Start()
+	for ply := 0; !sa.Over(); ply++ {
+		tok := sa.Legal()[ply%len(sa.Legal())]
+		require.NoError(t, sa.Play(tok))
+		require.NoError(t, sb.Play(tok))
+	}
+	assert.True(t, sb.Over())
+	assert.Equal(t, sa.Outcome(), sb.Outcome())
+
+	// A field the part does not know is still refused by its name.
+	_, err = loadSource(t, "ring", r.Replace(strings.Replace(last, "result = m.result_rule", "reslt = m.result_rule", 1)))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "end_rule: unknown field reslt")
+}
+
+// A runner counts its calls into the script's Lua functions: none for a
+// game whose plies are all native parts, at least one a ply (play) for
+// the same game with Lua play and legal functions.
+func TestRunnerScriptCalls(t *testing.T) {
+	native, err := loadSource(t, "ring", ringSource(ringRules, "nil", "nil"))
+	require.NoError(t, err)
+	viaLua, err := loadSource(t, "ring", ringSource(ringRules,
+		`function(p) sowings(p) end`,
+		`function(p, kind, from) local last, empty = sow(p, from); local n = capture(p, last, empty); ending(p, n) end`))
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name    string
+		g       *Game
+		perPly  uint64 // the least calls a ply makes
+		noCalls bool
+	}{
+		{"native", native, 0, true},
+		{"Lua play and legal", viaLua, 1, false}, // play, and legal but after the last ply
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := c.g.NewRunner()
+			defer r.Close()
+			s := c.g.Start()
+			require.NoError(t, r.List(s))
+			before := r.ScriptCalls()
+			plies, err := r.PlayoutWith(s, func(s *State) Move { return s.Moves()[0] }, 100)
+			require.NoError(t, err)
+			require.Positive(t, plies)
+			calls := r.ScriptCalls() - before
+			if c.noCalls {
+				assert.Zero(t, calls)
+			} else {
+				assert.GreaterOrEqual(t, calls, c.perPly*uint64(plies))
+			}
+			r.Close() // the count survives giving the machine back
+			assert.Equal(t, before+calls, r.ScriptCalls())
+		})
+	}
+}
+
+// A Lua function in a capture slot returns the counters it captured, or
+// nothing; anything else fails the move with an error that says what it
+// returned, at the script's line, instead of being read as 0.
+func TestCaptureHookResult(t *testing.T) {
+	for _, c := range []struct{ ret, err string }{
+		{"nil", ""},
+		{"0", ""},
+		{`"x"`, `a capture function returned string "x"; want the counters it captured (a whole number from 0), or nothing`},
+		{"1.5", "a capture function returned"},
+		{"-1", "a capture function returned number -1"},
+		{"true", "a capture function returned boolean true"},
+	} {
+		t.Run(c.ret, func(t *testing.T) {
+			g, err := loadSource(t, "ring", ringSource(ringRules, "nil",
+				`m.sowing_play { kind = SOW, sow = sow, capture = function() return `+c.ret+` end, after = ending }`))
+			require.NoError(t, err)
+			s := g.Start()
+			err = s.Play("a1")
+			if c.err == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.err)
+			assert.Contains(t, err.Error(), "ring.lua:")
+			assert.Equal(t, g.Start().Key(), s.Key(), "the state is as it was")
+		})
+	}
+}

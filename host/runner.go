@@ -19,6 +19,7 @@ type Runner struct {
 	vm     *luavm.Machine
 	cancel *watchdog.Cancel
 	record bool
+	calls  uint64 // the script calls of machines given back, and the count vm had when taken (negated)
 }
 
 // SetContext makes the runner's calls stop when ctx is done, as a
@@ -44,14 +45,28 @@ func (g *Game) NewRunner() *Runner { return &Runner{g: g} }
 // used again; it takes a new machine.
 func (r *Runner) Close() {
 	if r.vm != nil {
+		r.calls += r.vm.ScriptCalls()
 		r.g.release(r.vm)
 		r.vm = nil
 	}
 }
 
+// ScriptCalls is the number of calls from Go into the script's Lua
+// functions the runner made (a rule function such as play or legal, a
+// Lua function standing in a native part's slot): 0 while every ply it
+// played ran on native parts alone, whatever the script's rules are
+// made of otherwise (setup, evaluate).
+func (r *Runner) ScriptCalls() uint64 {
+	if r.vm != nil {
+		return r.calls + r.vm.ScriptCalls()
+	}
+	return r.calls
+}
+
 // machine returns the runner's machine, replacing one a failed call broke.
 func (r *Runner) machine() (*luavm.Machine, error) {
 	if r.vm != nil && r.vm.Broken() {
+		r.calls += r.vm.ScriptCalls()
 		r.g.release(r.vm)
 		r.vm = nil
 	}
@@ -61,6 +76,7 @@ func (r *Runner) machine() (*luavm.Machine, error) {
 			return nil, err
 		}
 		r.vm = vm
+		r.calls -= vm.ScriptCalls() // counted from now on
 	}
 	return r.vm, nil
 }

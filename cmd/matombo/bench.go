@@ -20,7 +20,10 @@ ply: one token) is a uniformly random legal token, played with
 host.Playout from the opening until the game ends or reaches its ply cap.
 After a short warm-up (5% of T, at most 0.5 s) it plays for T seconds and
 prints playouts/s, plies/s, the mean plies per game, and the allocations
-and bytes allocated per ply (runtime.MemStats over the timed part).
+and bytes allocated per ply (runtime.MemStats over the timed part). Then,
+from 20 more playouts, the calls into the script's Lua functions per ply:
+0 when every ply runs on native rule parts alone, more when a rule
+function (play, legal) or a function in a part's slot is Lua.
 
 With --parallel P it then measures P goroutines sharing the one loaded game,
 each with its own state and random source, for the same duration, and prints
@@ -33,7 +36,7 @@ speed a computer player's strength depends on.
 
 --json writes one object: game, variant, seed, playouts, plies, seconds,
 playouts_per_sec, plies_per_sec, mean_plies, allocs_per_ply, bytes_per_ply,
-unfinished; with --parallel also parallel (P), speedup and parallel_run (the
+unfinished, script_calls_per_ply; with --parallel also parallel (P), speedup and parallel_run (the
 same figures for the P goroutines); with --mcts also mcts_per_search (N),
 mcts_searches, mcts_iterations (all searches'), mcts_seconds and
 mcts_iterations_per_sec.`
@@ -59,9 +62,10 @@ type benchReport struct {
 	Variant map[string]any `json:"variant"`
 	Seed    uint64         `json:"seed"`
 	benchRun
-	Parallel    int       `json:"parallel,omitempty"`
-	Speedup     float64   `json:"speedup,omitempty"`
-	ParallelRun *benchRun `json:"parallel_run,omitempty"`
+	ScriptCallsPerPly float64   `json:"script_calls_per_ply"`
+	Parallel          int       `json:"parallel,omitempty"`
+	Speedup           float64   `json:"speedup,omitempty"`
+	ParallelRun       *benchRun `json:"parallel_run,omitempty"`
 	*mctsRun
 }
 
@@ -110,6 +114,9 @@ func runBench(e *env, args []string) int {
 	d := time.Duration(*seconds * float64(time.Second))
 	rep := benchReport{Game: g.Name(), Variant: paramMap(g), Seed: *seed}
 	if rep.benchRun, err = measure(g, 1, *seed, d); err != nil {
+		return c.fail(err)
+	}
+	if rep.ScriptCallsPerPly, err = scriptCallsPerPly(g, *seed); err != nil {
 		return c.fail(err)
 	}
 	if *parallel > 1 {
@@ -170,6 +177,35 @@ func measure(g *host.Game, n int, seed uint64, d time.Duration) (benchRun, error
 	r.AllocsPerPly = ratio(float64(after.Mallocs-before.Mallocs), float64(r.Plies))
 	r.BytesPerPly = ratio(float64(after.TotalAlloc-before.TotalAlloc), float64(r.Plies))
 	return r, nil
+}
+
+// callPlayouts is the number of playouts scriptCallsPerPly plays.
+const callPlayouts = 20
+
+// scriptCallsPerPly plays callPlayouts random playouts with one runner and
+// returns its calls into the script's Lua functions per ply: 0 when every
+// ply ran on native parts.
+func scriptCallsPerPly(g *host.Game, seed uint64) (float64, error) {
+	r := g.NewRunner()
+	defer r.Close()
+	rng := newRand(seed)
+	plies := 0
+	for range callPlayouts {
+		s := g.Start()
+		if err := r.List(s); err != nil {
+			return 0, err
+		}
+		before := r.ScriptCalls()
+		k, err := r.Playout(s, rng, g.MaxPlies())
+		if err != nil {
+			return 0, err
+		}
+		plies += k
+		if r.ScriptCalls() < before {
+			return 0, fmt.Errorf("host: a runner's script calls went down")
+		}
+	}
+	return ratio(float64(r.ScriptCalls()), float64(plies)), nil
 }
 
 // maxBenchIterations bounds --mcts: one search keeps a node per iteration.
@@ -263,6 +299,11 @@ func playoutWorker(g *host.Game, seed uint64, deadline time.Time) workerCount {
 func writeBench(w io.Writer, g *host.Game, rep benchReport, d time.Duration) {
 	fmt.Fprintf(w, "%s, seed %d: random playouts for %.1f s after a %.2f s warm-up\n", gameLabel(g), rep.Seed, d.Seconds(), warmUp(d).Seconds())
 	writeBenchRun(w, rep.benchRun)
+	if rep.ScriptCallsPerPly == 0 {
+		fmt.Fprintf(w, "  0 calls into the script's Lua per ply: every ply ran on native rule parts\n")
+	} else {
+		fmt.Fprintf(w, "  %.2f calls into the script's Lua per ply: a rule function (play, legal, blocked...) or a part's slot is Lua\n", rep.ScriptCallsPerPly)
+	}
 	if rep.ParallelRun != nil {
 		writeBenchRun(w, *rep.ParallelRun)
 		fmt.Fprintf(w, "speed-up of %d goroutines over 1: %.2fx (GOMAXPROCS %d)\n", rep.Parallel, rep.Speedup, runtime.GOMAXPROCS(0))

@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,7 +18,7 @@ func TestBenchJSON(t *testing.T) {
 	require.Equal(t, exitOK, r.code, r.stderr)
 	var rep map[string]any
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
-	for _, key := range []string{"playouts", "plies", "seconds", "playouts_per_sec", "plies_per_sec", "allocs_per_ply", "bytes_per_ply", "mean_plies", "parallel", "speedup", "parallel_run"} {
+	for _, key := range []string{"playouts", "plies", "seconds", "playouts_per_sec", "plies_per_sec", "allocs_per_ply", "bytes_per_ply", "mean_plies", "parallel", "speedup", "parallel_run", "script_calls_per_ply"} {
 		assert.Contains(t, rep, key)
 	}
 	assert.Equal(t, "yematatu", rep["game"])
@@ -36,8 +39,25 @@ func TestBenchText(t *testing.T) {
   \d+ playouts, \d+ plies in \d+\.\d\d s
   [\d,]+ playouts/s, [\d,]+ plies/s, \d+\.\d plies per game
   \d+\.\d\d allocations and \d+\.\d bytes per ply
+  \d+\.\d\d calls into the script's Lua per ply: a rule function \(play, legal, blocked...\) or a part's slot is Lua
 $`, r.stdout)
 	assert.NotContains(t, r.stdout, "speed-up")
+}
+
+// bench says whether the plies ran on native rule parts: Tic-tac-toe's
+// do, and a game whose legal is a Lua function calls into Lua every ply.
+func TestBenchScriptCalls(t *testing.T) {
+	r := matombo(t, "", "bench", "tictactoe", "--seconds", "0.05")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "  0 calls into the script's Lua per ply: every ply ran on native rule parts\n")
+
+	dir := writeFiles(t, map[string]string{"luattt/luattt.lua": strings.Replace(tictactoeSource(t),
+		`legal = x3_marks`, `legal = function(p) x3_marks(p) end`, 1)})
+	r = matombo(t, "", "bench", "luattt", "--games", dir, "--seconds", "0.05", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var rep map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep))
+	assert.GreaterOrEqual(t, rep["script_calls_per_ply"].(float64), 0.8)
 }
 
 func TestBenchMCTS(t *testing.T) {
@@ -59,6 +79,15 @@ $`, r.stdout)
 	r = matombo(t, "", "bench", "kalah", "--mcts", "-1")
 	assert.Equal(t, exitUsage, r.code)
 	assert.Contains(t, r.stderr, "--mcts -1: want a whole number from 0 to 1000000")
+}
+
+// tictactoeSource is the shipped Tic-tac-toe's script as a game named
+// luattt.
+func tictactoeSource(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "games", "tictactoe", "tictactoe.lua"))
+	require.NoError(t, err)
+	return strings.Replace(string(b), `name = "tictactoe"`, `name = "luattt"`, 1)
 }
 
 func TestGrouped(t *testing.T) {

@@ -107,6 +107,19 @@ func TestErrorMessages(t *testing.T) {
 			files: map[string]string{"s.yaml": "game: yematatu\nscenarios:\n  - name: x\n    rule: Y1\n    expect:\n      board: |\n        c  . . .\n        b  . .\n        a  .\n"},
 			args:  []string{"conform", "{dir}/s.yaml"}, code: 1,
 			want: []string{"s.yaml:8", "row b has 3 sites, the line gives 2"}},
+		// Only check takes a game's folder; the others say how to name it.
+		{name: "a game folder given as the game says how to name it",
+			files: map[string]string{"mini/mini.lua": errGame, "mini/variants.yaml": errVariants},
+			args:  []string{"bench", "{dir}/mini"}, code: 2,
+			want: []string{`"{dir}/mini" is a path, not a game: name the game and add its folder with --games (mini --games {dir}/mini)`}},
+		{name: "a script given as the game says how to name it",
+			files: map[string]string{"mini/mini.lua": errGame, "mini/variants.yaml": errVariants},
+			args:  []string{"trace", "{dir}/mini/mini.lua"}, code: 2,
+			want: []string{`(mini --games {dir}/mini)`}},
+		{name: "a folder of games given as the game",
+			files: map[string]string{"mini/mini.lua": errGame, "mini/variants.yaml": errVariants},
+			args:  []string{"selfplay", "{dir}"}, code: 2,
+			want: []string{`is a folder, not a game: add it with --games {dir} and name one of its games`}},
 		{name: "an unknown flag names it and the help",
 			args: []string{"trace", "--frob", "tsoro"}, code: 2,
 			want: []string{"unknown flag --frob", "matombo trace --help"}},
@@ -125,10 +138,25 @@ func TestErrorMessages(t *testing.T) {
 			assert.Equal(t, c.code, r.code, "exit status; stderr:\n%s", r.stderr)
 			all := r.stderr + r.stdout
 			for _, w := range c.want {
-				assert.Contains(t, all, w)
+				assert.Contains(t, all, strings.ReplaceAll(w, "{dir}", dir))
 			}
 		})
 	}
+}
+
+// A game named by its name that fails to load keeps its own error, even
+// where a folder of that name is at hand (the hint of a path is for an
+// unknown game only).
+func TestPathHintOnlyForUnknownGames(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"mini/mini.lua": strings.Replace(errGame, "local SOW =", "local SOW ==", 1), "mini/variants.yaml": errVariants})
+	t.Chdir(dir)
+	r := matombo(t, "", "trace", "mini", "--games", ".")
+	assert.Equal(t, exitFail, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "mini.lua:")
+	assert.NotContains(t, r.stderr, "not a game")
+	r = matombo(t, "", "trace", "mini")
+	assert.Equal(t, exitUsage, r.code, r.stderr)
+	assert.Contains(t, r.stderr, `"mini" is a path, not a game: name the game and add its folder with --games (mini --games mini)`)
 }
 
 // TestErrorsAreBounded checks the class, not cases: whatever an input

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -346,7 +347,35 @@ func (gf *gameFlags) load(lib *host.Library, name string) (*host.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lib.Load(name, opts...)
+	g, err := lib.Load(name, opts...)
+	var ce *host.ConfigError
+	if errors.As(err, &ce) && strings.HasPrefix(ce.Msg, "unknown game") {
+		if hint := pathHint(name); hint != "" {
+			return nil, usageErr{hint}
+		}
+	}
+	return g, err
+}
+
+// pathHint says how to play a game named by its folder or script rather
+// than by its name (matombo bench ./mygames/dakon), which commands other
+// than check do not take: "" when name is no such path.
+func pathHint(name string) string {
+	info, err := os.Stat(name)
+	if err != nil {
+		return ""
+	}
+	dir, game := name, filepath.Base(filepath.Clean(name))
+	switch {
+	case !info.IsDir() && strings.HasSuffix(name, ".lua"):
+		dir, game = filepath.Dir(name), strings.TrimSuffix(filepath.Base(name), ".lua")
+	case !info.IsDir():
+		return ""
+	}
+	if _, err := os.Stat(filepath.Join(dir, game+".lua")); err != nil && info.IsDir() {
+		return fmt.Sprintf("%q is a folder, not a game: add it with --games %s and name one of its games", name, name)
+	}
+	return fmt.Sprintf("%q is a path, not a game: name the game and add its folder with --games (%s --games %s)", name, game, dir)
 }
 
 // open makes the library and loads the named game.

@@ -250,6 +250,10 @@ func TestPlyText(t *testing.T) {
 		{"tsoro", []string{"4x8"}, []string{"a3", "stop"}, ""},
 		{"gore", nil, []string{"a2", "b4", "a1", "b2", "a4", "b4", "a1", "b1", "a4", "b3", "a2", "b1", "a1", "b4", "a2",
 			"b2", "a3", "b2", "a1", "b4", "a4", "b1", "a2", "b2", "a2", "b3", "a3", "b1", "a3", "offer:b2,b4", "accept"}, "b2 and b4 are now Player 1's"},
+		// A capture into a store (Kalah's K4) is the counters taken and
+		// dropped in the store, not a relay's pick-ups.
+		{"kalah", nil, []string{"a3", "a6", "b1", "a5", "b5", "a2", "a1", "a6", "b1", "b4", "a4", "b3", "a4", "b4"}, "sowed 1 from b4, ending in b3; captured 6 (5 from a3, 1 from b3) into b7"},
+		{"kalah", nil, []string{"a3"}, "sowed 4 from a3, ending in a7"},
 		{"yematatu", nil, []string{"b2"}, ""},
 		{"draughts", nil, []string{"11-15", "22-18", "15x22"}, "removed the piece on 18"},
 	} {

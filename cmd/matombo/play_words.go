@@ -15,7 +15,8 @@ import (
 
 // plyText says what a ply did that its token does not say, from its
 // effects: the sowing (how many from where, where a relay picked up again,
-// where it ended), the captures (how many from where), the pieces
+// where it ended), the captures (how many from where, and into which
+// store when they went to one rather than to a captured total), the pieces
 // removed, the holes that changed hands; "" when there is none of it (a
 // piece placed or moved, a decision such as stop).
 func plyText(g *host.Game, effects []host.Effect) string {
@@ -37,16 +38,35 @@ func plyText(g *host.Game, effects []host.Effect) string {
 	capturedN := 0
 	var owned []string
 	owner := 0
+	var taken []host.Effect // takes not (yet) known to be a relay's pick-up
+	into := -1              // the site (a store) captured counters went to
 	for i, e := range effects {
 		switch e.Kind {
 		case host.EffectTake:
-			if sowFrom < 0 {
+			switch {
+			case sowFrom < 0:
 				sowFrom, sowN = e.Site, e.Count
-			} else {
+			case len(taken) > 0 || e.Site != lastDrop:
+				taken = append(taken, e)
+			default:
 				relays = append(relays, name(e.Site))
 			}
 		case host.EffectDrop:
-			lastDrop = e.Site
+			if n := takenCount(taken); n >= 2 && e.Count == n {
+				// Counters taken elsewhere than where the sowing
+				// ended, all dropped on one site: a capture into a
+				// store (a capture_rule's into), not a relay.
+				for _, t := range taken {
+					capturedN += t.Count
+					captured = append(captured, fmt.Sprintf("%d from %s", t.Count, name(t.Site)))
+				}
+				taken, into = nil, e.Site
+				continue
+			}
+			for _, t := range taken {
+				relays = append(relays, name(t.Site))
+			}
+			taken, lastDrop = nil, e.Site
 		case host.EffectCapture:
 			capturedN += e.Count
 			switch {
@@ -82,12 +102,24 @@ func plyText(g *host.Game, effects []host.Effect) string {
 			} else {
 				parts = append(parts, fmt.Sprintf("captured %d (%s)", capturedN, strings.Join(captured, ", ")))
 			}
+			if into >= 0 {
+				parts[len(parts)-1] += " into " + name(into)
+			}
 		}
 	}
 	if len(owned) > 0 {
 		parts = append(parts, fmt.Sprintf("%s now Player %d's", listWords(owned)+map[bool]string{true: " are", false: " is"}[len(owned) > 1], owner))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// takenCount is the counters of the takes.
+func takenCount(taken []host.Effect) int {
+	n := 0
+	for _, t := range taken {
+		n += t.Count
+	}
+	return n
 }
 
 // listWords writes names as "a1", "a1 and a2", "a1, a2 and a3".

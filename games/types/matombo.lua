@@ -48,6 +48,7 @@
 ---@field row? integer Row number, 1 = a.
 ---@field track? matombo.Track
 ---@field next_empty? matombo.Track The next site on this track is empty.
+---@field supported? boolean The site is in row a, or the site below it in its column holds counters (where a dropped piece comes to rest).
 ---@field in_row? integer The site's owner owns this many sites in a row along a line through it (a morris mill).
 ---@field not_in_row? integer The opposite of in_row: the site is in no such row (empty sites included).
 
@@ -414,7 +415,7 @@ function matombo.relay_ends_rule(spec) end
 ---@param spec {pending: matombo.Var|string, sow: matombo.Kind|string, continue: matombo.Kind|string?, stop: matombo.Kind|string?, take: matombo.Kind|string?, relay: function, capture: function?, bonus: function?, bonus_count: integer?, irreversible: boolean?, other: function?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.relay_play(spec) end
----(p, from) → last, how, laps: sows every counter of `from` along p's track and relays, as `matombo.relay`: while the last counter falls into an occupied site without the `stop` tag, its counters are sown on; returns the last site and how the sowing ended (`"empty"`, `"stop"`, `"laps"`, or `"hook"` when `lap` ended it).
+---(p, from) → last, how, laps: sows every counter of `from` along p's track and relays, as `matombo.relay`: while the last counter falls into an occupied site without the `stop` tag, its counters are sown on; returns the last site and how the sowing ended (`"empty"`, `"stop"`, `"laps"`, or `"hook"` when `lap` ended it). It fits the sow slot too (a `sowing_play`'s `sow`, a multi-lap sowing with stores and captures): there it returns the last site and whether the sowing ended in an empty site (`was_empty`, as `how == "empty"`).
 ---@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, lap: function?, lap_tag: matombo.Tag|string?}
 ---@return fun(p: integer, from: matombo.Site): integer, string, integer
 function matombo.relay_rule(spec) end
@@ -422,6 +423,10 @@ function matombo.relay_rule(spec) end
 ---@param spec {when: function, need: (matombo.Filter)|(matombo.Filter)[]?, set: matombo.Var|string, value: integer?}
 ---@return function
 function matombo.again_rule(spec) end
+---(p, s) → whether it acted: after p's piece arrived on `s`: each neighbour of `s` along one of the board's lines that is a piece of `over`, with a piece of `with` just beyond it on that line, goes to p's captured total (as `m.capture`): a piece caught between two of the mover's (custodian capture). All such pieces are found first, then captured. Returns whether it captured any.
+---@param spec {over: (matombo.Filter)|(matombo.Filter)[], with: (matombo.Filter)|(matombo.Filter)[]}
+---@return function
+function matombo.custodian_rule(spec) end
 ---(p) → moves emitted: the moves of the primitives of the same names, in this order: `emit` of each kind of `moves` (kinds without sites), `emit_each(kind, each)`, `emit_steps(kind, steps)`, `emit_jumps(kind, jumps)`, `emit_pairs(kind, pairs.from, pairs.to)`; nothing when a site of `when_none` matches. Filters are per player.
 ---@param spec {kind: matombo.Kind|string?, each: (matombo.Filter)|(matombo.Filter)[]?, steps: (matombo.Filter)|(matombo.Filter)[]?, jumps: (matombo.Filter)|(matombo.Filter)[]?, pairs: {from: (matombo.Filter)|(matombo.Filter)[], to: (matombo.Filter)|(matombo.Filter)[]}?, moves: (matombo.Kind|string)[]?, when_none: (matombo.Filter)|(matombo.Filter)[]?}
 ---@return fun(p: integer): integer

@@ -109,6 +109,9 @@ func randomFilter(rng *rand.Rand, b *Board) (*Filter, FilterSpec) {
 	if rng.IntN(8) == 0 {
 		spec.NotInRow = 2 + rng.IntN(2)
 	}
+	if rng.IntN(6) == 0 {
+		spec.Supported = true
+	}
 	return NewFilter(b, spec), spec
 }
 

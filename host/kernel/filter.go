@@ -8,14 +8,16 @@ import (
 
 // Filter selects sites by fixed properties (tag, row, track), decided when
 // it is made, and by properties of the state (owner, count, an empty next
-// site, a run along a line), decided when it is used. A filter is made
+// site, a site below that holds counters, a run along a line), decided
+// when it is used. A filter is made
 // once, while a game loads, and shared by every state.
 type Filter struct {
 	cand      []int32 // sites passing the fixed tests, in board order
 	owner     int     // -1 for any owner
 	rel       Relation
-	min, max  int32  // count bounds; max < 0 for none
-	nextEmpty *Track // the next site on this track must be empty
+	min, max  int32   // count bounds; max < 0 for none
+	nextEmpty *Track  // the next site on this track must be empty
+	below     []int32 // per site, the site below it that must hold counters (-1: none, the bottom row); nil for no test
 	run       lineRun
 	tests     int // which state tests apply: testsNone, testsCount or testsAll
 
@@ -46,8 +48,13 @@ type FilterSpec struct {
 	Row       int      // the row a site must be in, -1 for any
 	Track     *Track   // the track a site must be on, nil for any
 	NextEmpty *Track   // the next site along this track must be empty
-	InRow     int      // the site's owner holds InRow consecutive sites of a line through it (0: no test)
-	NotInRow  int      // ... does not hold NotInRow such sites (0: no test)
+	// Supported: the site is in the bottom row (row 0), or the site of
+	// its column in the row below holds counters; a site of another row
+	// with no site below it never matches (where a dropped piece comes
+	// to rest).
+	Supported bool
+	InRow     int // the site's owner holds InRow consecutive sites of a line through it (0: no test)
+	NotInRow  int // ... does not hold NotInRow such sites (0: no test)
 }
 
 // lineRun is the filter test of InRow and NotInRow: whether the site's
@@ -95,6 +102,9 @@ func NewFilter(b *Board, spec FilterSpec) *Filter {
 		if f.nextEmpty != nil && f.nextEmpty.next[i] < 0 {
 			continue
 		}
+		if spec.Supported && s.Row > 0 && b.At(s.Row-1, s.Col) < 0 {
+			continue
+		}
 		f.cand = append(f.cand, int32(i))
 		f.steps += len(b.adj[i])
 		f.jumps += len(b.jumps[i])
@@ -103,9 +113,12 @@ func NewFilter(b *Board, spec FilterSpec) *Filter {
 			f.jumpSteps = f.jumpSteps || slices.Contains(b.adj[i], j.To)
 		}
 	}
+	if spec.Supported {
+		f.below = supports(b)
+	}
 	f.all = len(f.cand) == len(b.sites)
 	switch {
-	case f.rel != OwnerFixed || f.owner >= 0 || f.nextEmpty != nil || f.run.k > 0:
+	case f.rel != OwnerFixed || f.owner >= 0 || f.nextEmpty != nil || f.below != nil || f.run.k > 0:
 		f.tests = testsAll
 	case f.min > 0 || f.max >= 0:
 		f.tests = testsCount
@@ -113,6 +126,16 @@ func NewFilter(b *Board, spec FilterSpec) *Filter {
 		f.tests = testsNone
 	}
 	return f
+}
+
+// supports returns, per site of b, the site of its column in the row
+// below, or -1 in the bottom row (or where there is none).
+func supports(b *Board) []int32 {
+	below := make([]int32, len(b.sites))
+	for i, s := range b.sites {
+		below[i] = int32(b.At(s.Row-1, s.Col))
+	}
+	return below
 }
 
 // clamp32 is n as an int32, a bound beyond the range its nearest end.
@@ -343,7 +366,7 @@ func (f *Filter) Tester(mover int) Tester {
 	case OwnerOpponent:
 		t.Rare = true
 	}
-	t.Rare = t.Rare || f.nextEmpty != nil || f.run.k > 0
+	t.Rare = t.Rare || f.nextEmpty != nil || f.below != nil || f.run.k > 0
 	return t
 }
 
@@ -374,7 +397,7 @@ func (t *Tester) Hits(c, owners []int32, block []int32) uint64 {
 	return set
 }
 
-// MatchesOwner is the owner, next-site and line part of Matches.
+// MatchesOwner is the owner, next-site, support and line part of Matches.
 func (f *Filter) MatchesOwner(c []int32, l *Layout, mover int, i int32) bool {
 	o := int(c[l.Owners+int(i)])
 	switch f.rel {
@@ -392,6 +415,9 @@ func (f *Filter) MatchesOwner(c []int32, l *Layout, mover int, i int32) bool {
 		}
 	}
 	if f.nextEmpty != nil && c[f.nextEmpty.next[i]] != 0 {
+		return false
+	}
+	if f.below != nil && f.below[i] >= 0 && c[f.below[i]] == 0 {
 		return false
 	}
 	if f.run.k > 0 && f.run.through(c[l.Owners:l.Owners+l.Sites], i) != f.run.in {

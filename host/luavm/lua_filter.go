@@ -18,13 +18,13 @@ func (vm *Machine) apiFilterOrProblem(L *lua.LState) int {
 }
 
 // apiFilter: filter{owner=, min=, max=, tag=, not_tag=, row=, track=,
-// next_empty=, in_row=, not_in_row=} makes a filter, while the script
-// loads.
+// next_empty=, supported=, in_row=, not_in_row=} makes a filter, while
+// the script loads.
 func (vm *Machine) apiFilter(L *lua.LState) int {
 	vm.mustLoad(L, "a filter")
 	b := vm.board(L)
 	t := L.CheckTable(1)
-	checkFields(L, t, "matombo.filter", "owner", "min", "max", "tag", "not_tag", "row", "track", "next_empty", "in_row", "not_in_row")
+	checkFields(L, t, "matombo.filter", "owner", "min", "max", "tag", "not_tag", "row", "track", "next_empty", "supported", "in_row", "not_in_row")
 	spec := kernel.FilterSpec{Owner: -1, Max: -1, Row: -1}
 	intField := func(name string) (int, bool) {
 		v := t.RawGetString(name)
@@ -100,6 +100,13 @@ func (vm *Machine) apiFilter(L *lua.LState) int {
 			L.RaiseError("filter: track %d does not exist", n)
 		}
 		spec.NextEmpty = b.TrackAt(n - 1)
+	}
+	switch v := t.RawGetString("supported").(type) {
+	case *lua.LNilType:
+	case lua.LBool:
+		spec.Supported = bool(v)
+	default:
+		L.RaiseError("filter: supported must be true or false, got %s", describeLua(v))
 	}
 	for _, name := range []string{"in_row", "not_in_row"} {
 		v := t.RawGetString(name)

@@ -82,13 +82,17 @@ func (vm *Machine) declarePart(L *lua.LState, spec *rules.Spec) int {
 // decodeTable decodes the fields of t into a.
 func (vm *Machine) decodeTable(L *lua.LState, t *lua.LTable, what string, fields []rules.Field, a *rules.Args) {
 	var known []string
-	list := false
+	list, items := false, false
 	for _, f := range fields {
 		if f.Name == rules.List {
 			list = true
+			items = f.Type == rules.FieldTables || f.Type == rules.FieldParts
 		} else {
 			known = append(known, f.Name)
 		}
+	}
+	if items {
+		t = withoutCallCopy(L, t)
 	}
 	if list {
 		t.ForEach(func(k, _ lua.LValue) {
@@ -479,6 +483,38 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 	return nil
 }
 
+// withoutCallCopy returns t without the copy gopher-lua's table
+// constructor makes of a last field that is named and given by a call:
+// { {...}, result = m.winner_rule {...} } holds the result function at
+// index 2 too, as if it were a second item of the list. In a list of
+// tables or of parts, a last item that is a function and the value of one
+// of t's named fields is that copy (no such list holds a function that is
+// also one of its fields): the table is copied without it, the script's
+// own table left as it is.
+func withoutCallCopy(L *lua.LState, t *lua.LTable) *lua.LTable {
+	n := t.Len()
+	last, ok := t.RawGetInt(n).(*lua.LFunction)
+	if n == 0 || !ok {
+		return t
+	}
+	copied := false
+	t.ForEach(func(k, v lua.LValue) {
+		if _, named := k.(lua.LString); named && v == last {
+			copied = true
+		}
+	})
+	if !copied {
+		return t
+	}
+	out := L.NewTable()
+	t.ForEach(func(k, v lua.LValue) {
+		if k != lua.LNumber(n) {
+			out.RawSet(k, v)
+		}
+	})
+	return out
+}
+
 func listName(f *rules.Field) string {
 	if f.Name == rules.List {
 		return "the list"
@@ -578,6 +614,7 @@ func (vm *Machine) Call(c *kernel.Ctx, id, nargs, nret int) error {
 		vm.watched = true
 	}
 	L := vm.L
+	vm.calls++
 	L.Push(vm.hooks[id])
 	for _, a := range c.Args[:nargs] {
 		L.Push(luaOfValue(a))

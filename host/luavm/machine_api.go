@@ -98,6 +98,12 @@ func (vm *Machine) KeepCellBuffer(buf []int32) { vm.posBuf = buf }
 // never).
 func (vm *Machine) SetCancel(cancel *watchdog.Cancel) { vm.cancel = cancel }
 
+// ScriptCalls is the number of calls from Go into the script's Lua
+// functions this machine made (a rule function, a Lua function in a
+// part's slot): it does not grow while the plies played run on native
+// parts alone.
+func (vm *Machine) ScriptCalls() uint64 { return vm.calls }
+
 // Broken reports whether a call failed: the machine must be released and
 // not used again.
 func (vm *Machine) Broken() bool { return vm.broken }

@@ -31,6 +31,9 @@ type Machine struct {
 	def    *kernel.Def // the game's definition (while loading, the one being declared)
 	ext    *extending
 	ctx    kernel.Ctx // what the kernel's mechanics work with: the state bound, the mover, the meter, the recorder
+	// calls counts the calls from Go into the script's Lua functions
+	// (ScriptCalls): none for a ply whose rules are all native parts.
+	calls uint64
 
 	fnSetup, fnLegal, fnPlay, fnBlocked, fnRepeated lua.LValue
 	fnResult, fnEvaluate, fnScore, fnPrompt         lua.LValue // optional
@@ -339,6 +342,7 @@ func (vm *Machine) invoke(name diag.Call, nargs, nret int) error {
 		return err
 	}
 	seq := vm.begin()
+	vm.calls++
 	outer, ending := vm.phase, vm.ctx.Ending
 	vm.phase = name
 	vm.ctx.Ending = vm.finishMethod()

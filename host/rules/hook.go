@@ -115,7 +115,14 @@ func (h Hook) Capture(c *kernel.Ctx, p, last int, wasEmpty bool) (int, error) {
 	if err := h.call(c, 3, 1); err != nil {
 		return 0, err
 	}
-	return c.Out[0].N, nil
+	switch v := c.Out[0]; {
+	case v.Kind == kernel.NilValue:
+		return 0, nil
+	case v.Kind == kernel.IntKind && v.N >= 0:
+		return v.N, nil
+	default:
+		return 0, kernel.Failf("a capture function returned %s; want the counters it captured (a whole number from 0), or nothing", describe(v))
+	}
 }
 
 // TestSite calls the function (p, site), or (site, p) in SlotUnless.

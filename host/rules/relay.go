@@ -25,7 +25,7 @@ var relayFields = []Field{
 
 func init() {
 	Register(Spec{Name: "relay_rule", Group: "Relays and decisions", Slot: SlotRelay, Mutates: true,
-		Doc:    "sows every counter of `from` along p's track and relays, as `matombo.relay`: while the last counter falls into an occupied site without the `stop` tag, its counters are sown on; returns the last site and how the sowing ended (`\"empty\"`, `\"stop\"`, `\"laps\"`, or `\"hook\"` when `lap` ended it)",
+		Doc:    "sows every counter of `from` along p's track and relays, as `matombo.relay`: while the last counter falls into an occupied site without the `stop` tag, its counters are sown on; returns the last site and how the sowing ended (`\"empty\"`, `\"stop\"`, `\"laps\"`, or `\"hook\"` when `lap` ended it). It fits the sow slot too (a `sowing_play`'s `sow`, a multi-lap sowing with stores and captures): there it returns the last site and whether the sowing ended in an empty site (`was_empty`, as `how == \"empty\"`)",
 		Fields: relayFields,
 		New: func(a *Args) (any, error) {
 			r, err := newRelay(a)
