@@ -158,7 +158,7 @@ func serverCodes(t *testing.T) map[string]bool {
 }
 
 // TestPageWordsEveryEnding: every way a game ends (the host's methods,
-// and the server's loss on time and abort) has a line of the page's words
+// and the server's loss on time, abort and failed script) has a line of the page's words
 // for its result (web/words.js endings), and the words are sentences
 // without the code's words.
 func TestPageWordsEveryEnding(t *testing.T) {
@@ -177,7 +177,7 @@ func TestPageWordsEveryEnding(t *testing.T) {
 		require.NotContains(t, words, m[1], "%s has words twice", m[1])
 		words[m[1]] = m[2]
 	}
-	methods := map[string]bool{"time": true, methodAborted: true, methodResignation: true, methodAgreement: true}
+	methods := map[string]bool{"time": true, methodAborted: true, methodFailed: true, methodResignation: true, methodAgreement: true}
 	for m := host.MethodNone + 1; !strings.HasPrefix(m.String(), "method("); m++ {
 		methods[m.String()] = true
 	}

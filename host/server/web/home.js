@@ -442,6 +442,7 @@ function describe(v, mine) {
 // "You won on time", "Player 2 won by resignation", "Drawn by agreement".
 function resultSaid(r, mine) {
   if (r.method === "aborted") return "Aborted";
+  if (r.method === "failed") return "Stopped: the game's rules failed";
   let text = !r.winner ? "Drawn" : mine.length === 1 ? (mine.includes(r.winner) ? "You won" : "You lost") : `Player ${r.winner} won`;
   const how = { time: "on time", resignation: "by resignation", agreement: "by agreement" }[r.method];
   if (how) text += " " + how;

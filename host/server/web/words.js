@@ -125,10 +125,10 @@ export function moveWhy(b) {
 
 
 // endings are the page's words for how a game ended, by the result's
-// method (the host's, and the server's "time" and "aborted"): a line per
-// method, the method in double quotes, so that the test can read them.
-// {p} is the player the words are about (who resigned, ran out of time or
-// aborted). The ends the rules decide ("rule", "no moves", "repetition",
+// method (the host's, and the server's "time", "aborted" and "failed"): a
+// line per method, the method in double quotes, so that the test can read
+// them. {p} is the player the words are about (who resigned, ran out of
+// time or aborted, or whose move the rules failed on). The ends the rules decide ("rule", "no moves", "repetition",
 // "position") are said in the rules' own words, the reason the game's
 // script gives; these words are said only when it gives none. A draw
 // agreed says so in its headline: no more words.
@@ -141,6 +141,7 @@ export const endings = {
   "agreement": "",
   "time": "Player {p} ran out of time.",
   "aborted": "Player {p} aborted the game before every player had moved.",
+  "failed": "The game's rules failed on Player {p}'s move, so the game cannot go on.",
 };
 
 // ruled are the methods whose reason is the rules' own words.
@@ -156,7 +157,8 @@ export function ending(r) {
   if (method === "time") head = r.winner ? " wins on time" : "Over on time";
   if (method === "agreement") head = "Draw by agreement";
   if (method === "aborted") head = "Game aborted";
-  const winner = method === "agreement" || method === "aborted" ? 0 : r.winner || 0;
+  if (method === "failed") head = "Game stopped";
+  const winner = method === "agreement" || method === "aborted" || method === "failed" ? 0 : r.winner || 0;
   return { winner, head, why: whyOf(r, method) };
 }
 
@@ -195,7 +197,7 @@ function about(r, method) {
   const verb = { resignation: "resigned", time: "ran out of time", aborted: "aborted" }[method];
   const m = verb && new RegExp(`^player (\\d+) ${verb}`, "i").exec(String(r.reason || ""));
   if (m) return Number(m[1]);
-  if (method === "aborted") return 0;
+  if (method === "aborted" || method === "failed") return 0;
   const scores = Array.isArray(r.scores) ? r.scores : [];
   if (r.winner && scores.length === 2) return 3 - r.winner;
   const lost = scores.map((s, i) => (s === 0 ? i + 1 : 0)).filter(Boolean);
