@@ -408,7 +408,7 @@ function matombo.house_rule(spec) end
 ---@return fun(p: integer, at: matombo.Site): integer
 function matombo.relay_choices_rule(spec) end
 ---(p, site) → boolean: with the table of a relay: whether the relay from `from` ends (in an empty site or at the stop tag) within `max_laps` laps, without changing the state, as `matombo.relay_ends`; with `drop`, that many counters put into `from` first. As a move test (`ends(p, kind, from, first)`, a `sowings_rule`'s `ends` with `tracks`) the relay goes in the direction the move names by the first site it sows.
----@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, lap: function?, lap_tag: matombo.Tag|string?, drop: integer?}
+---@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, skip_origin: boolean?, lap: function?, lap_tag: matombo.Tag|string?, drop: integer?}
 ---@return fun(p: integer, site: matombo.Site?): boolean
 function matombo.relay_ends_rule(spec) end
 ---play(p, kind, ...): a move of kind `sow` relays with `relay(p, from)`; a relay that ends at a stop waits there (the pending decision becomes the site) for a move of kind `continue` (sow on from it) or `stop`; one that ends in an empty site is followed by `capture(p, last, true)`, and a capture by `bonus(p, bonus_count)`; a move of kind `take` captures the site chosen, then `bonus(p, left - 1)`. With `irreversible` a capture forgets every earlier position. Other kinds go to `other`.
@@ -416,7 +416,7 @@ function matombo.relay_ends_rule(spec) end
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.relay_play(spec) end
 ---(p, from) → last, how, laps: sows every counter of `from` along p's track and relays, as `matombo.relay`: while the last counter falls into an occupied site without the `stop` tag, its counters are sown on; returns the last site and how the sowing ended (`"empty"`, `"stop"`, `"laps"`, or `"hook"` when `lap` ended it). It fits the sow slot too (a `sowing_play`'s `sow`, a multi-lap sowing with stores and captures): there it returns the last site and whether the sowing ended in an empty site (`was_empty`, as `how == "empty"`).
----@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, lap: function?, lap_tag: matombo.Tag|string?}
+---@param spec {track: (matombo.Track|string)|(matombo.Track|string)[]?, tracks: matombo.Track[]|matombo.Track[][]?, stop: matombo.Tag|string?, max_laps: integer?, skip_origin: boolean?, lap: function?, lap_tag: matombo.Tag|string?}
 ---@return fun(p: integer, from: matombo.Site): integer, string, integer
 function matombo.relay_rule(spec) end
 ---(p, s) → whether it acted: after p's piece arrived on `s`: when `when(p, s)` holds and a site of `need` matches (without `need`, always), the variable `set` becomes `value` and p decides again (as `m.set_to_move(p)`): a mill that makes its player remove a piece. Returns whether it did.

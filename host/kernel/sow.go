@@ -133,12 +133,13 @@ func (h How) Word() string {
 
 // relayInto picks up all counters of from and sows them along t; while the
 // last counter falls into an occupied site without the stop tag, it picks
-// up that site's counters and sows on. A sowing that would need more than
-// maxLaps laps stops before the lap that would exceed the limit. Each lap
-// is charged to *work; the sowing stops (RelayWork) when it runs out, or
-// when the call was stopped. Each lap is recorded in rec when it is not
-// nil.
-func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64, maxLaps int, work *int, meter Meter, rec *Recorder) (last int, how How, laps int) {
+// up that site's counters and sows on. With skip, a lap never drops into
+// the site it picked up from, however many times it goes round (as
+// sowSkipping). A sowing that would need more than maxLaps laps stops
+// before the lap that would exceed the limit. Each lap is charged to
+// *work; the sowing stops (RelayWork) when it runs out, or when the call
+// was stopped. Each lap is recorded in rec when it is not nil.
+func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64, maxLaps int, skip bool, work *int, meter Meter, rec *Recorder) (last int, how How, laps int) {
 	pos := from
 	for {
 		if laps >= maxLaps {
@@ -154,7 +155,15 @@ func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64
 		if rec != nil {
 			rec.Lap(t, pos, n)
 		}
-		l, empty, over := sowInto(counts, t, pos, n)
+		var l, over int
+		var empty bool
+		if skip {
+			if over = skipRoom(counts, t, n); over < 0 {
+				l, empty = sowSkipping(counts, t, pos, n)
+			}
+		} else {
+			l, empty, over = sowInto(counts, t, pos, n)
+		}
 		switch {
 		case over >= 0:
 			return over, RelayOverflow, laps
@@ -169,9 +178,26 @@ func relayInto(counts []int32, tagMask []uint64, t *Track, from int, stop uint64
 	}
 }
 
+// skipRoom returns a site of the looping track t whose count would pass
+// MaxCount when n counters are sown along it skipping one site, or -1
+// when none would: each other site gets at most n/(L-1)+1 of them.
+func skipRoom(counts []int32, t *Track, n int) int {
+	room := n
+	if t.Loop && len(t.Sites) > 1 {
+		room = n/(len(t.Sites)-1) + 1
+	}
+	for _, s := range t.Sites {
+		if int(counts[s])+room > MaxCount {
+			return s
+		}
+	}
+	return -1
+}
+
 // RelayBounded reports whether every relay sowing on the looping track t,
 // with the counters now on it and the stop mask, surely ends within
-// maxLaps laps, without trying it.
+// maxLaps laps, without trying it. A relay whose laps skip their origin
+// (see Relay) is not bounded so: its laps may drop into no stop site.
 //
 // While a relay runs, a counter dropped into a site with the stop tag stays
 // there: a lap ending on such a site ends the sowing, and only the sites a
@@ -326,16 +352,17 @@ func (c *Ctx) relayStart(t *Track, from int) error {
 // Relay picks up the counters of from and sows them along t, relaying:
 // while the last counter falls into an occupied site without the stop
 // tag, it picks up that site's counters and sows on, for at most maxLaps
-// laps. It returns the last site, how the sowing ended (RelayEmpty,
-// RelayStop or RelayLaps) and the laps sown. fn names the primitive or
-// rule in messages.
-func (c *Ctx) Relay(fn string, t *Track, from int, stop uint64, maxLaps int) (last int, how How, laps int, err error) {
+// laps; with skip, a lap never drops into the site it picked up from. It
+// returns the last site, how the sowing ended (RelayEmpty, RelayStop or
+// RelayLaps) and the laps sown. fn names the primitive or rule in
+// messages.
+func (c *Ctx) Relay(fn string, t *Track, from int, stop uint64, maxLaps int, skip bool) (last int, how How, laps int, err error) {
 	if err := c.relayStart(t, from); err != nil {
 		return -1, 0, 0, err
 	}
 	sites := c.Def.Layout.Sites
 	work := SowWork(sites)
-	last, how, laps = relayInto(c.S.Cells[:sites], c.Def.Board.tagMask, t, from, stop, maxLaps, &work, c.Meter, c.Rec)
+	last, how, laps = relayInto(c.S.Cells[:sites], c.Def.Board.tagMask, t, from, stop, maxLaps, skip, &work, c.Meter, c.Rec)
 	if err := c.chargeVisits(SowWork(sites) - work); err != nil {
 		return -1, 0, 0, err
 	}
@@ -363,11 +390,11 @@ func (c *Ctx) relayFailed(fn string, from int, how How, at, maxLaps int) error {
 }
 
 // RelayEnds reports, without changing the state, whether a relay sowing
-// from from ends (in an empty site or at the stop tag) within maxLaps
-// laps: at once when bounded (see RelayBounded), otherwise by trying it on
-// a copy of the counts, its site visits charged to *work and to the
-// call's steps.
-func (c *Ctx) RelayEnds(fn string, t *Track, from int, stop uint64, maxLaps int, bounded bool, work *int) (bool, error) {
+// from from (skipping its laps' origins with skip, see Relay) ends (in an
+// empty site or at the stop tag) within maxLaps laps: at once when
+// bounded (see RelayBounded), otherwise by trying it on a copy of the
+// counts, its site visits charged to *work and to the call's steps.
+func (c *Ctx) RelayEnds(fn string, t *Track, from int, stop uint64, maxLaps int, skip, bounded bool, work *int) (bool, error) {
 	if err := c.relayStart(t, from); err != nil {
 		return false, err
 	}
@@ -376,7 +403,7 @@ func (c *Ctx) RelayEnds(fn string, t *Track, from int, stop uint64, maxLaps int,
 	}
 	scratch := c.Scratch()
 	before := *work
-	at, how, _ := relayInto(scratch, c.Def.Board.tagMask, t, from, stop, maxLaps, work, c.Meter, nil)
+	at, how, _ := relayInto(scratch, c.Def.Board.tagMask, t, from, stop, maxLaps, skip, work, c.Meter, nil)
 	if err := c.chargeVisits(before - *work); err != nil {
 		return false, err
 	}

@@ -64,7 +64,7 @@ func (vm *Machine) apiRelay(L *lua.LState) int {
 	var err error
 	switch hook := L.Get(5).(type) {
 	case *lua.LNilType:
-		last, how, laps, err = vm.ctx.Relay("relay", t, from, stop, maxLaps)
+		last, how, laps, err = vm.ctx.Relay("relay", t, from, stop, maxLaps, false)
 	case *lua.LFunction:
 		only := vm.tagMask(L, 6) // 0: the hook hears every lap
 		outer := vm.lap.fn
@@ -114,7 +114,7 @@ func (vm *Machine) apiEmitSowings(L *lua.LState) int {
 		if !t.On(int(i)) || c.S.Cells[i] == 0 {
 			L.RaiseError("emit_sowings: %s is not a site with counters on track %s", vm.def.Board.SiteName(int(i)), t.Name)
 		}
-		ok, err := c.RelayEnds("emit_sowings", t, int(i), stop, maxLaps, bounded, &work)
+		ok, err := c.RelayEnds("emit_sowings", t, int(i), stop, maxLaps, false, bounded, &work)
 		vm.check(L, err)
 		if ok {
 			m := kernel.Move{Kind: uint8(k), N: 1}
@@ -137,7 +137,7 @@ func (vm *Machine) apiRelayEnds(L *lua.LState) int {
 	stop, maxLaps := vm.relayArgs(L, 3)
 	c := &vm.ctx
 	work := kernel.SowWork(vm.def.Layout.Sites)
-	ok, err := c.RelayEnds("relay_ends", t, from, stop, maxLaps, c.RelayBounded(t, stop, maxLaps), &work)
+	ok, err := c.RelayEnds("relay_ends", t, from, stop, maxLaps, false, c.RelayBounded(t, stop, maxLaps), &work)
 	vm.check(L, err)
 	pushBool(L, ok)
 	return 1

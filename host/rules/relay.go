@@ -19,6 +19,7 @@ var relayFields = []Field{
 	{Name: "tracks", Type: FieldTracks, PerPlayer: true, Doc: "or: the looping tracks of the directions a player may sow in; a move names the first site it sows to choose one (`b3-b4`), a part given only the site sows along the first"},
 	{Name: "stop", Type: FieldTag, Doc: "the tag of the sites where an occupied lap end stops the sowing"},
 	{Name: "max_laps", Type: FieldInt, Min: 1, Max: 1 << 30, Default: 1000, Doc: "the most laps a sowing may make"},
+	{Name: "skip_origin", Type: FieldBool, Doc: "a lap never drops into the site it picked up from, however many times it goes round (as `sow_rule`'s); not with `lap`"},
 	{Name: "lap", Type: FieldPart, Slot: SlotLap, Doc: "hears the end of every lap (of those ending on a site tagged `lap_tag`, when given) and says how the sowing goes on: a capture in the middle of a move"},
 	{Name: "lap_tag", Type: FieldTag, Doc: "with `lap`: only the laps ending on a site with this tag are heard"},
 }
@@ -90,6 +91,7 @@ type relay struct {
 	dirs    [][]*kernel.Track // per player: every direction
 	stop    uint64
 	maxLaps int
+	skip    bool // a lap skips the site it picked up from
 	lap     LapRule
 	lapTag  uint64
 	hook    lapHook // lap as the kernel's relay hears it
@@ -104,7 +106,7 @@ func (h *lapHook) Lap(c *kernel.Ctx, last int, t *kernel.Track, laps int) (kerne
 }
 
 func newRelay(a *Args) (relay, error) {
-	r := relay{stop: a.Tag("stop"), maxLaps: a.Int("max_laps"), lapTag: a.Tag("lap_tag")}
+	r := relay{stop: a.Tag("stop"), maxLaps: a.Int("max_laps"), skip: a.Bool("skip_origin"), lapTag: a.Tag("lap_tag")}
 	r.lap, _ = a.Part("lap").(LapRule)
 	r.hook.rule = r.lap
 	var err error
@@ -120,6 +122,9 @@ func newRelay(a *Args) (relay, error) {
 	}
 	if r.lapTag != 0 && r.lap == nil {
 		return r, a.Errorf("lap_tag needs lap (the rule that hears the laps)")
+	}
+	if r.skip && r.lap != nil {
+		return r, a.Errorf("skip_origin cannot go with lap: a lap's hook may sow on from elsewhere")
 	}
 	return r, nil
 }
@@ -155,7 +160,7 @@ func (r *relay) relayOn(c *kernel.Ctx, t *kernel.Track, from int) (int, kernel.H
 	if r.lap != nil {
 		return c.RelayWith("relay", t, from, r.stop, r.maxLaps, r.lapTag, &r.hook)
 	}
-	return c.Relay("relay", t, from, r.stop, r.maxLaps)
+	return c.Relay("relay", t, from, r.stop, r.maxLaps, r.skip)
 }
 
 // directions reads the fields track and tracks of a sowing part: the
@@ -207,7 +212,7 @@ func (r *relayEnds) TestSite(c *kernel.Ctx, p, from int) (bool, error) {
 // BeginSites settles every relay of p at once when the bound of
 // RelayBounded holds, and shares one sowing's work among the rest.
 func (r *relayEnds) BeginSites(c *kernel.Ctx, b *kernel.Batch, p int) {
-	b.Settled = r.lap == nil && r.drop == 0 && c.RelayBounded(r.tracks[p-1], r.stop, r.maxLaps)
+	b.Settled = r.lap == nil && !r.skip && r.drop == 0 && c.RelayBounded(r.tracks[p-1], r.stop, r.maxLaps)
 	b.Work = kernel.SowWork(c.Def.Layout.Sites)
 }
 
@@ -219,14 +224,14 @@ func (r *relayEnds) TestInBatch(c *kernel.Ctx, b *kernel.Batch, p, from int) (bo
 // first and taken out again.
 func (r *relayEnds) ends(c *kernel.Ctx, t *kernel.Track, from int, bounded bool, work *int) (bool, error) {
 	if r.drop == 0 || from < 0 || from >= c.Def.Layout.Sites {
-		return c.RelayEnds("relay_ends", t, from, r.stop, r.maxLaps, bounded, work)
+		return c.RelayEnds("relay_ends", t, from, r.stop, r.maxLaps, r.skip, bounded, work)
 	}
 	cells := c.S.Cells
 	if cells[from] > kernel.MaxCount-r.drop {
 		return false, kernel.Failf("relay_ends: %s would hold more than %d counters", c.SiteName(from), kernel.MaxCount)
 	}
 	cells[from] += r.drop
-	ok, err := c.RelayEnds("relay_ends", t, from, r.stop, r.maxLaps, bounded, work)
+	ok, err := c.RelayEnds("relay_ends", t, from, r.stop, r.maxLaps, r.skip, bounded, work)
 	cells[from] -= r.drop
 	return ok, err
 }
@@ -242,7 +247,7 @@ func (r *relayEnds) TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error) 
 			return false, err
 		}
 	}
-	bounded := r.lap == nil && r.drop == 0 && c.RelayBounded(t, r.stop, r.maxLaps)
+	bounded := r.lap == nil && !r.skip && r.drop == 0 && c.RelayBounded(t, r.stop, r.maxLaps)
 	work := kernel.SowWork(c.Def.Layout.Sites)
 	return r.ends(c, t, from, bounded, &work)
 }
