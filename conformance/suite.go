@@ -178,8 +178,7 @@ func (r *Suite) RunContext(ctx context.Context, files []*File, fileErrs []error)
 // step count cannot see (a hang): a run does not call a game whose script
 // hung again (see RunContext).
 func hungLimit(err error) string {
-	var be *host.BudgetError
-	if errors.As(err, &be) && be.Budget == host.BudgetTime {
+	if be := diag.Hang(err); be != nil {
 		return be.Limit
 	}
 	return ""

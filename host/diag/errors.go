@@ -210,6 +210,18 @@ const (
 // overloaded machine.
 func (b Budget) Deterministic() bool { return b != BudgetTime && b != BudgetMemory }
 
+// Hang returns err's budget error when err is a call the time budget
+// stopped, else nil: a hang the step count cannot see, which the same
+// call meets again, each time taking the whole budget. Tools that call a
+// script many times (check, conform, a server) stop calling it then.
+func Hang(err error) *BudgetError {
+	var be *BudgetError
+	if errors.As(err, &be) && be.Budget == BudgetTime {
+		return be
+	}
+	return nil
+}
+
 // Code returns the code of the budget: "budget-steps", "budget-time",
 // "budget-memory", ... (see CodeBudgetSteps).
 func (e *BudgetError) Code() string { return e.Budget.Code() }

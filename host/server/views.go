@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"slices"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/params"
 	"github.com/matombo/matombo/host/store"
 )
@@ -286,8 +286,7 @@ func newCatalog(lib *host.Library, opts []host.Option, extra func(string) (strin
 		g, err := lib.Load(name, opts...)
 		if err != nil {
 			log.Warn("a game that does not load: listed with its error, and no game of it can start", "game", name, "err", err)
-			var be *host.BudgetError
-			if errors.As(err, &be) && be.Budget == host.BudgetTime {
+			if diag.Hang(err) != nil {
 				c.hung[name] = err
 			}
 			c.Games = append(c.Games, catalogGame{Name: name, Title: name, Error: err.Error(), Variants: []variantView{}, Params: []paramView{}})

@@ -246,16 +246,6 @@ type gameCheck struct {
 	hung string // the time budget a call ran into, "" while none did
 }
 
-// hung returns err's budget error when err is a call stopped by the time
-// budget, else nil.
-func hung(err error) *host.BudgetError {
-	var be *host.BudgetError
-	if errors.As(err, &be) && be.Budget == host.BudgetTime {
-		return be
-	}
-	return nil
-}
-
 // hungText says what a step left after a call ran into the time budget.
 func (c *gameCheck) hungText(notDone string) string {
 	return fmt.Sprintf("%s: a call ran into the time budget (%s), and a script that hangs once hangs again, each call taking the whole budget", notDone, c.hung)
@@ -490,7 +480,7 @@ func (gc *gameCheck) openings(configs []*Config) Step {
 		for _, p := range probs {
 			st.Findings = append(st.Findings, Finding{Config: c, Msg: fmt.Sprintf("(%s) %s", key, p)})
 		}
-		if be := hung(err); be != nil {
+		if be := diag.Hang(err); be != nil {
 			gc.hung = be.Limit
 			if left := len(configs) - i - 1; left > 0 {
 				st.Findings = append(st.Findings, Finding{Msg: gc.hungText(notDone(left, len(configs), "configuration", "checked"))})
@@ -555,7 +545,7 @@ func openingProblems(ctx context.Context, g *host.Game) ([]string, error) {
 		if err != nil {
 			out = append(out, fmt.Sprintf("the legal token %q fails: %v", t, err))
 		}
-		if hung(err) != nil {
+		if diag.Hang(err) != nil {
 			return out, err // the other tokens would hang too
 		}
 	}

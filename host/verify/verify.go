@@ -297,9 +297,8 @@ func (c *checker) game() {
 // call taking the whole budget (30 s by default), so the game and the run
 // stop there rather than try every other token and game.
 func (c *checker) hangs(err error) bool {
-	var be *host.BudgetError
-	if c.hung == nil && errors.As(err, &be) && be.Budget == host.BudgetTime {
-		c.hung = be
+	if c.hung == nil {
+		c.hung = diag.Hang(err)
 	}
 	return c.hung != nil
 }
