@@ -475,9 +475,7 @@ func (ss *session) offerDraw() (bool, error) {
 // another token, undo or quit, with nothing lost.
 func (ss *session) playTyped(tok string) error {
 	err := ss.play(tok)
-	var se *host.ScriptError
-	var be *host.BudgetError
-	if err == nil || !errors.As(err, &se) && !errors.As(err, &be) {
+	if !diag.ScriptFailed(err) {
 		return err
 	}
 	ss.queue = nil // the rest of the line was typed for the position after it

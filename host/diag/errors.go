@@ -210,6 +210,15 @@ const (
 // overloaded machine.
 func (b Budget) Deterministic() bool { return b != BudgetTime && b != BudgetMemory }
 
+// ScriptFailed reports whether err is a game's script failing: an error
+// the script raised or made (a *ScriptError), or a budget it ran out of
+// (a *BudgetError); not the caller's input, a context, or the host's own.
+func ScriptFailed(err error) bool {
+	var se *ScriptError
+	var be *BudgetError
+	return errors.As(err, &se) || errors.As(err, &be)
+}
+
 // Hang returns err's budget error when err is a call the time budget
 // stopped, else nil: a hang the step count cannot see, which the same
 // call meets again, each time taking the whole budget. Tools that call a

@@ -29,3 +29,24 @@ func TestHang(t *testing.T) {
 		})
 	}
 }
+
+// TestScriptFailed: a script's error or budget, wrapped or not, and
+// nothing else.
+func TestScriptFailed(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"a script error", &ScriptError{Msg: "boom"}, true},
+		{"a budget", fmt.Errorf("play: %w", &BudgetError{Budget: BudgetSteps}), true},
+		{"an illegal token", &IllegalMoveError{Token: "x"}, false},
+		{"a configuration error", &ConfigError{Msg: "no"}, false},
+		{"another error", errors.New("no"), false},
+		{"none", nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, ScriptFailed(c.err))
+		})
+	}
+}

@@ -214,7 +214,7 @@ func (s *Server) playComputer(sg *store.Game) (again bool) {
 		}
 		if err != nil {
 			s.log.Error("random fallback move", "id", sg.ID, "err", err)
-			if scriptFailed(err) {
+			if diag.ScriptFailed(err) {
 				// The game's script cannot play on from here: a computer
 				// due was otherwise claimed again every poll, for ever,
 				// while its players waited.
@@ -337,15 +337,6 @@ func (s *Server) choose(ctx context.Context, st *host.State, spec string) (host.
 	case <-ctx.Done():
 		return host.Move{}, finished, ctx.Err()
 	}
-}
-
-// scriptFailed reports whether err is the game's script failing (an error
-// of the script's, or a budget it ran out of), which the same call meets
-// again, rather than the server's or its store's.
-func scriptFailed(err error) bool {
-	var se *host.ScriptError
-	var be *host.BudgetError
-	return errors.As(err, &se) || errors.As(err, &be)
 }
 
 // endFailed ends game sg, at its ply, when its script failed as the
