@@ -348,25 +348,14 @@ return {
 // from the position as it was (it used to end, the record with it); a
 // computer's move that fails ends the session with the record said.
 func TestPlayScriptFailure(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.Mkdir(filepath.Join(dir, "stuck"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "stuck", "stuck.lua"), []byte(`local m = matombo
-m.declare { name = "stuck" }
-m.board { rows = { "a" }, columns = 2 }
-local K = m.move("k", "{1}")
-return {
-  setup = function() m.set_count("a1", 1) end,
-  legal = function(p) m.emit(K, "a1") end,
-  play = function(p) if p == 2 then error("player 2 cannot move") end end,
-}
-`), 0o644))
+	dir := filepath.Join("..", "..", "host", "testdata", "standin") // stuck: Player 2's play fails
 	tests := []struct {
 		name, p2, stdin string
 		code            int
 		want            []string
 	}{
 		{"a person's token", "human", "a1\na1 a1\nundo\nquit\n", exitOK, []string{
-			"P2> a1 a1 The game's script failed playing a1: " + filepath.Join(dir, "stuck", "stuck.lua") + ":8: player 2 cannot move (in play). The position is as it was: type another token, undo or quit. P2> undo Undone: a1.",
+			"P2> a1 a1 The game's script failed playing a1: " + filepath.Join(dir, "stuck", "stuck.lua") + ":10: player 2 cannot move (in play). The position is as it was: type another token, undo or quit. P2> undo Undone: a1.",
 			"Quit after 0 decisions.",
 		}},
 		{"a computer's move", "random", "a1\n", exitFail, []string{

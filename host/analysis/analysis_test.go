@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -166,16 +167,7 @@ func TestRunErrors(t *testing.T) {
 
 	// A script that fails: the game is counted from 1, as people count.
 	lib := host.NewLibrary()
-	require.NoError(t, lib.AddSource("stuck", `local m = matombo
-m.declare { name = "stuck" }
-m.board { rows = { "a" }, columns = 2 }
-local K = m.move("k", "{1}")
-return {
-  setup = function() m.set_count("a1", 1) end,
-  legal = function(p) m.emit(K, "a1") end,
-  play = function(p) if p == 2 then error("player 2 cannot move") end end,
-}
-`, ""))
+	require.NoError(t, lib.AddDir(filepath.Join("..", "testdata", "standin"))) // stuck: Player 2's play fails
 	stuck, err := lib.Load("stuck")
 	require.NoError(t, err)
 	_, err = analysis.Run(ctx, stuck)
