@@ -15,7 +15,8 @@ import (
 // place and details, passes too when verbose, then the summary line. A game
 // that does not load is written once, at its first scenario, with the number
 // of other scenarios that could not run for the same error; so are the
-// scenarios a stopped run did not start (see Suite.RunContext).
+// scenarios a stopped run did not start (see Suite.RunContext). The
+// report's notes come before the summary, each on a line "note: ...".
 //
 // Every line is written with its control characters escaped (diag.EscapeControls):
 // a file's path, or a game's message, is shown, never run by the terminal.
@@ -56,6 +57,9 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 		case res.notRun():
 			fmt.Fprintf(w, "    (and %d more %s not run)\n", n, noun)
 		}
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintln(w, "note: "+n)
 	}
 	fmt.Fprintln(w, r.Summary())
 }
