@@ -88,11 +88,14 @@ func (e *RuleError) Msg() string {
 			quoteLabel(e.Label), e.example(), e.example())
 	}
 	if len(e.Known) == 0 {
-		return fmt.Sprintf("rule %s is no point of %s, which has no numbered points: a point is a heading such as \"### %s Title\" (docs/scenarios.md#rule-labels)",
-			quoteLabel(e.Label), e.Page, e.example())
+		// The same words for every label: a report writes them once.
+		return fmt.Sprintf("%s %s", e.Page, noPoints)
 	}
 	return fmt.Sprintf("rule %s is no point of %s; its points are %s", quoteLabel(e.Label), e.Page, knownText(e.Known))
 }
+
+// noPoints ends the error of a label of a page without points.
+const noPoints = "has no numbered points for rule labels to name: a point is a heading such as \"### K1 Title\" (docs/scenarios.md#rule-labels)"
 
 // example is a label for messages: the page's first, else "K1".
 func (e *RuleError) example() string {

@@ -52,7 +52,7 @@ func TestCheckRules(t *testing.T) {
 		{"unknown", []string{"D1", "D44"}, points, "s.yaml:4: rule D44 is no point of dakon/rules.md; its points are D1, D2, D3"},
 		{"part of an unknown point", []string{"D4a"}, points, "s.yaml:3: rule D4a is no point of dakon/rules.md; its points are D1, D2, D3"},
 		{"not a label", []string{"sowing rule"}, points, `s.yaml:3: rule "sowing rule" is no point label: a label is a capital letter and a number, such as D1, or a part of a point, such as D1b (docs/scenarios.md#rule-labels)`},
-		{"a page without points", []string{"D1"}, nil, `s.yaml:3: rule D1 is no point of dakon/rules.md, which has no numbered points: a point is a heading such as "### K1 Title" (docs/scenarios.md#rule-labels)`},
+		{"a page without points", []string{"D1"}, nil, `s.yaml:3: dakon/rules.md has no numbered points for rule labels to name: a point is a heading such as "### K1 Title" (docs/scenarios.md#rule-labels)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
