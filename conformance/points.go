@@ -206,7 +206,7 @@ func (r *Suite) findPage(g *host.Game) rulesPage {
 		return rulesPage{found: true, where: filepath.Join(filepath.Dir(ext.File), "rules.md") + of, points: Points(ext.Rules)}
 	}
 	if page, ok := r.outside(ext.Base); ok {
-		return rulesPage{found: true, where: "the rules page of " + ext.Base + of, points: Points(page)}
+		return rulesPage{found: true, where: fmt.Sprintf("the rules page of %s, which %s extends", ext.Base, g.Name()), points: Points(page)}
 	}
 	return rulesPage{}
 }
