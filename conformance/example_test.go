@@ -17,7 +17,8 @@ func ExampleSuite_Run() {
 	lib := games.Library()
 
 	files, errs := conformance.LoadFiles("tsoro") // a folder stands for its *.yaml files
-	suite := conformance.NewSuite(lib).WithRules(docs.Rules) // the shipped rules pages, to check rule labels against
+	// The shipped rules pages, to check the scenarios' rule labels against.
+	suite := conformance.NewSuite(lib).WithRules(docs.Rules)
 	report := suite.Run(files, errs)
 	if !report.OK() {
 		report.WriteText(os.Stdout, false) // each failure with its step and the boards side by side
