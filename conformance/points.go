@@ -36,6 +36,41 @@ var (
 // one: "T7b" is part of "T7" (docs/scenarios.md, "Rule labels").
 func Points(page string) []Point {
 	var out []Point
+	textLines(page, func(n int, line string) {
+		if m := pointHeading.FindStringSubmatch(line); m != nil {
+			out = append(out, Point{Label: m[1], Title: m[2], Line: n})
+		}
+	})
+	return out
+}
+
+// lookalike is a line that numbers a rule in another shape than a point
+// heading: a heading of another level or with punctuation after the label
+// ("## K1 Board", "### K1. Board"), a list item or a paragraph that starts
+// with the label in bold ("- **K1 Board.** ...").
+var lookalike = regexp.MustCompile(`^[ \t]*(?:#{1,6}[ \t]+(?:\*\*|__)?|(?:[-*+]|[0-9]+[.)])[ \t]+(?:\*\*|__)|\*\*|__)([A-Z][0-9]+)[a-z]?(?:[^A-Za-z0-9]|$)`)
+
+// Lookalikes returns the lines of a page, outside fenced code blocks, that
+// number a rule as a point would be numbered but that Points does not
+// read: "## K1 Board", "### K1. Board", "- **K1 Board.** ...". Each has
+// the label it starts with and its line; Title is the whole line. A page
+// whose points are all lookalikes has no points for scenarios to cite.
+func Lookalikes(page string) []Point {
+	var out []Point
+	textLines(page, func(n int, line string) {
+		if pointHeading.MatchString(line) {
+			return
+		}
+		if m := lookalike.FindStringSubmatch(line); m != nil {
+			out = append(out, Point{Label: m[1], Title: line, Line: n})
+		}
+	})
+	return out
+}
+
+// textLines calls f with each line of a page outside fenced code blocks,
+// without its line end, and its number from 1.
+func textLines(page string, f func(n int, line string)) {
 	open := ""
 	for n, line := range strings.Split(page, "\n") {
 		line = strings.TrimSuffix(line, "\r")
@@ -48,14 +83,10 @@ func Points(page string) []Point {
 			}
 			continue
 		}
-		if open != "" {
-			continue
-		}
-		if m := pointHeading.FindStringSubmatch(line); m != nil {
-			out = append(out, Point{Label: m[1], Title: m[2], Line: n + 1})
+		if open == "" {
+			f(n+1, line)
 		}
 	}
-	return out
 }
 
 // PointOf returns the point a rule label names ("T7" for "T7" and "T7b"),

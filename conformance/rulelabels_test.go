@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,6 +35,30 @@ func TestPoints(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, Points(tt.page))
+		})
+	}
+}
+
+func TestLookalikes(t *testing.T) {
+	tests := []struct {
+		name string
+		page string
+		want []string // label:line
+	}{
+		{"points are no lookalikes", "### K1 Board\n### K2\n", nil},
+		{"bold list items", "# G\n\n- **K1 Board.** Two rows.\n* __K2__ Sowing\n1. **K3b Relay**\n", []string{"K1:3", "K2:4", "K3:5"}},
+		{"a bold paragraph", "**K1 Board.** Two rows.\n", []string{"K1:1"}},
+		{"other heading levels", "## K1 Board\n#### K2 Sowing\n# K3\n", []string{"K1:1", "K2:2", "K3:3"}},
+		{"punctuation after the label", "### K1. Board\n### K2: Sowing\n### **K3** Relay\n", []string{"K1:1", "K2:2", "K3:3"}},
+		{"prose, plain list items and code are not", "K1 is the board.\n- K2 sows\n- **Sowing** K3\n```\n## K4 x\n```\n### Board\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, p := range Lookalikes(tt.page) {
+				got = append(got, fmt.Sprintf("%s:%d", p.Label, p.Line))
+			}
+			assert.Equal(t, tt.want, got)
 		})
 	}
 }
@@ -157,8 +182,9 @@ func TestSuiteChecksRuleLabels(t *testing.T) {
 	}
 }
 
-// FuzzPoints: any page parses without a panic, and every point it finds is
-// a heading line of the page with a point label.
+// FuzzPoints: any page parses without a panic, every point it finds is a
+// heading line of the page with a point label, and every lookalike a line
+// of the page that is no point.
 func FuzzPoints(f *testing.F) {
 	f.Add("# G\n### K1 Board\n```\n### K2 x\n```\n### K3\r\n")
 	f.Add("~~~\n### K1 x\n")
@@ -171,6 +197,11 @@ func FuzzPoints(f *testing.F) {
 			}
 			if p.Line < 1 || p.Line > len(lines) || !strings.HasPrefix(lines[p.Line-1], "### "+p.Label) {
 				t.Fatalf("point %+v is not at its line", p)
+			}
+		}
+		for _, p := range Lookalikes(page) {
+			if p.Line < 1 || p.Line > len(lines) || strings.TrimSuffix(lines[p.Line-1], "\r") != p.Title || pointHeading.MatchString(p.Title) {
+				t.Fatalf("lookalike %+v is not a line of its own", p)
 			}
 		}
 	})
