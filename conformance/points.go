@@ -109,6 +109,7 @@ type RuleError struct {
 	Known []string // the labels of the page's points, in its order
 }
 
+// Error is the error with the label's place, file:line first.
 func (e *RuleError) Error() string { return e.Pos.String() + ": " + e.Msg() }
 
 // Msg is the error without its place: what is wrong with the label, and

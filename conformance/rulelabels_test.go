@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -205,4 +206,15 @@ func FuzzPoints(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The note of a game without a rules page is in the JSON report too, once.
+func TestNoRulesNoteInJSON(t *testing.T) {
+	rep, _ := runText(t, kalahLibrary(t), kalahOK+"  - name: again\n    rule: K1\n    play: [a3]\n    expect: {to_move: 1}\n")
+	require.Equal(t, 2, rep.Passed)
+	var out bytes.Buffer
+	require.NoError(t, rep.WriteJSON(&out))
+	var got struct{ Notes []string }
+	require.NoError(t, json.Unmarshal(out.Bytes(), &got))
+	assert.Equal(t, []string{strings.TrimSuffix(strings.TrimPrefix(kalahNote, "note: "), "\n")}, got.Notes)
 }
