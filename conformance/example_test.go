@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/conformance"
+	"github.com/matombo/matombo/docs"
 	"github.com/matombo/matombo/games"
 )
 
@@ -16,7 +17,9 @@ func ExampleSuite_Run() {
 	lib := games.Library()
 
 	files, errs := conformance.LoadFiles("tsoro") // a folder stands for its *.yaml files
-	report := conformance.NewSuite(lib).Run(files, errs)
+	// The shipped rules pages, to check the scenarios' rule labels against.
+	suite := conformance.NewSuite(lib).WithRules(docs.Rules)
+	report := suite.Run(files, errs)
 	if !report.OK() {
 		report.WriteText(os.Stdout, false) // each failure with its step and the boards side by side
 	}
@@ -45,4 +48,23 @@ func ExampleSuite_RunContext() {
 	}
 	fmt.Println("ok:", report.OK())
 	// Output: ok: true
+}
+
+// Check the rule labels of scenarios against a rules page without running
+// them, as a suite does before each scenario: a label names a heading
+// "### D2 Sowing" of the page, or a part of one ("D2b").
+func ExampleCheckRules() {
+	page := "# Dakon\n\n### D1 Board\n\n### D2 Sowing\n"
+	src := "game: dakon\nscenarios:\n  - name: a sowing\n    rule: [D2b, D4]\n    play: [a3]\n    expect: {to_move: 2}\n"
+
+	f, err := conformance.Parse("dakon.yaml", []byte(src))
+	if err != nil {
+		panic(err)
+	}
+	for _, sc := range f.Scenarios {
+		if err := conformance.CheckRules(sc, conformance.Points(page), "dakon/rules.md"); err != nil {
+			fmt.Println(err)
+		}
+	}
+	// Output: dakon.yaml:4: rule D4 is no point of dakon/rules.md; its points are D1, D2
 }

@@ -13,9 +13,11 @@ import (
 
 // WriteText writes the report for people: every failure and error with its
 // place and details, passes too when verbose, then the summary line. A game
-// that does not load is written once, at its first scenario, with the number
-// of other scenarios that could not run for the same error; so are the
-// scenarios a stopped run did not start (see Suite.RunContext).
+// that does not load, or whose rules page has no points for the labels to
+// name, is written once, at its first scenario, with the number of other
+// scenarios that could not run for the same error; so are the
+// scenarios a stopped run did not start (see Suite.RunContext). The
+// report's notes come before the summary, each on a line "note: ...".
 //
 // Every line is written with its control characters escaped (diag.EscapeControls):
 // a file's path, or a game's message, is shown, never run by the terminal.
@@ -51,11 +53,14 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 		}
 		switch {
 		case n <= 0:
-		case res.loadError():
+		case res.loadError(), res.pointless():
 			fmt.Fprintf(w, "    (the same error in %d more %s)\n", n, noun)
 		case res.notRun():
 			fmt.Fprintf(w, "    (and %d more %s not run)\n", n, noun)
 		}
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintln(w, "note: "+n)
 	}
 	fmt.Fprintln(w, r.Summary())
 }
@@ -73,7 +78,14 @@ func (res Result) notRun() bool {
 
 // grouped tells whether the result is written once for all the results
 // with the same error: a game that did not load, a scenario not run.
-func (res Result) grouped() bool { return res.loadError() || res.notRun() }
+func (res Result) grouped() bool { return res.loadError() || res.notRun() || res.pointless() }
+
+// pointless tells whether the scenario's rule labels name nothing because
+// its game's rules page has no points: one error of the page, not of each
+// scenario.
+func (res Result) pointless() bool {
+	return res.Status == Errored && strings.HasSuffix(res.Error, noPoints)
+}
 
 // WriteJSON writes the report as one JSON object.
 func (r *Report) WriteJSON(w io.Writer) error {

@@ -28,16 +28,19 @@ type File struct {
 
 // Scenario is one documented case of a game's rules.
 type Scenario struct {
-	File     string
-	Line     int // the line of its name: key (of the scenario when it has none)
-	Name     string
-	Rules    []string
-	Quote    string
-	Game     string
-	Variants []string
-	Params   []Param // file parameters, then the scenario's
-	Start    *Start  // nil: the opening position
-	Steps    []*Step
+	File  string
+	Line  int // the line of its name: key (of the scenario when it has none)
+	Name  string
+	Rules []string
+	// RuleLines is the file line of each of Rules: one line for a
+	// scalar or a flow list, a line each in a block list.
+	RuleLines []int
+	Quote     string
+	Game      string
+	Variants  []string
+	Params    []Param // file parameters, then the scenario's
+	Start     *Start  // nil: the opening position
+	Steps     []*Step
 }
 
 // Param is a parameter value given in a scenario file.
@@ -347,6 +350,18 @@ func (p *parser) strOrList(n *yaml.Node, what string) []string {
 	return p.strs(n, what)
 }
 
+// lines is the line of each of the n values of a scalar or a list node.
+func lines(n *yaml.Node, count int) []int {
+	out := make([]int, count)
+	for i := range out {
+		out[i] = n.Line
+		if n.Kind == yaml.SequenceNode && i < len(n.Content) {
+			out[i] = n.Content[i].Line
+		}
+	}
+	return out
+}
+
 // variants is a variant name or a list of at most maxVariants of them.
 func (p *parser) variants(n *yaml.Node) []string {
 	if n.Kind == yaml.SequenceNode && len(n.Content) > maxVariants {
@@ -465,6 +480,7 @@ func (p *parser) scenario(n *yaml.Node, game string, variants []string, params [
 			s.Line = k.Line // cite a scenario at its name, whatever key comes first
 		case "rule":
 			s.Rules = p.strOrList(v, "rule")
+			s.RuleLines = lines(v, len(s.Rules))
 		case "quote":
 			s.Quote = p.multiline(v, "quote")
 		case "variant":

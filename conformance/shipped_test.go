@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/matombo/matombo/docs"
 	"github.com/matombo/matombo/games"
 )
 
@@ -26,7 +27,7 @@ func TestShippedScenarios(t *testing.T) {
 		t.Skip("no scenario folders yet")
 	}
 	files, errs := LoadFiles(dirs...)
-	suite := NewSuite(games.Library())
+	suite := NewSuite(games.Library()).WithRules(docs.Rules)
 	for _, err := range errs {
 		t.Errorf("%v", err)
 	}

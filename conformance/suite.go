@@ -56,6 +56,9 @@ type Result struct {
 	Error    string   `json:"error,omitempty"`
 
 	hung string // the time budget a call ran into, "" when none did
+	// unchecked is why the scenario's rule labels were not checked (its
+	// game has no rules page), "" when they were.
+	unchecked string
 }
 
 // Report collects the results of a run.
@@ -68,6 +71,10 @@ type Report struct {
 	// Stopped is why the run's context stopped it before every scenario
 	// had run (see RunContext), e.g. "interrupted"; "" for a whole run.
 	Stopped string `json:"stopped,omitempty"`
+
+	// Notes are what the run did not check, once each: a game without a
+	// rules page, whose scenarios' rule labels are not checked.
+	Notes []string `json:"notes,omitempty"`
 }
 
 func (r *Report) add(res Result) {
@@ -104,6 +111,9 @@ type Suite struct {
 	opts  []host.Option // given to every game loaded
 	games map[string]gameOrErr
 	order []string // the keys of games, oldest first
+
+	rules func(game string) (string, bool) // rules pages kept outside the games' folders
+	pages map[string]rulesPage             // by game name
 }
 
 // maxGames bounds the games a suite keeps loaded: each holds script
@@ -120,7 +130,7 @@ type gameOrErr struct {
 // NewSuite returns a suite that loads games from lib, each with opts
 // (host.WithLimits, say) before a scenario's variants and parameters.
 func NewSuite(lib *host.Library, opts ...host.Option) *Suite {
-	return &Suite{lib: lib, opts: opts, games: map[string]gameOrErr{}}
+	return &Suite{lib: lib, opts: opts, games: map[string]gameOrErr{}, pages: map[string]rulesPage{}}
 }
 
 // Run runs the scenarios of the files and adds an errored result for each
@@ -168,6 +178,9 @@ func (r *Suite) RunContext(ctx context.Context, files []*File, fileErrs []error)
 					res.Name, res.File, res.Line, res.hung)
 			}
 			rep.add(res)
+			if res.unchecked != "" && !slices.Contains(rep.Notes, res.unchecked) {
+				rep.Notes = append(rep.Notes, res.unchecked)
+			}
 		}
 	}
 	return rep
@@ -279,6 +292,14 @@ func (r *Suite) RunScenarioContext(ctx context.Context, sc *Scenario) Result {
 		if !stop(ctx, err, &res) {
 			res.Status, res.Error, res.hung = Errored, loadingPrefix+err.Error(), hungLimit(err)
 		}
+		return res
+	}
+	if page := r.rulesPage(g); !page.found {
+		res.unchecked = noRulesNote(g.Name())
+	} else if err := CheckRules(sc, page.points, page.where); err != nil {
+		var re *RuleError
+		errors.As(err, &re)
+		res.Status, res.Line, res.Error = Errored, re.Pos.Line, re.Msg()
 		return res
 	}
 	s, line, err := startState(ctx, g, sc.Start)

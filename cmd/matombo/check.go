@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/matombo/matombo/conformance"
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/diag"
@@ -43,6 +44,9 @@ file:line where there is one):
                  the first 5, a replay of every game on a reloaded script)
                  and end within the ply cap; each variant that changes a
                  parameter plays N/10 more
+A rules.md that numbers its rules as "- **K1 Board.**" or "## K1 Board",
+with no point heading "### K1 Board" for scenarios to cite, gets a note;
+it does not fail the check.
 With --print, what the scripts print (Lua's print) goes to stderr, each
 line after the game's name: a script author's tracing.
 The check stops at --max-time (default 30m) or at Ctrl-C (SIGINT,
@@ -216,6 +220,9 @@ func (gc *gameChecker) run(ctx context.Context, w io.Writer) (ok, stopped bool) 
 		OnStep: func(st verify.Step) { gc.writeStep(w, st) },
 		Extra:  gc.extra,
 	})
+	if note := gc.rulesNote(ctx, r); note != "" {
+		fmt.Fprintln(w, "  note  "+note)
+	}
 	verdict := "ok"
 	switch {
 	case r.Stopped != "":
@@ -225,6 +232,36 @@ func (gc *gameChecker) run(ctx context.Context, w io.Writer) (ok, stopped bool) 
 	}
 	fmt.Fprintf(w, "%s: %s\n", gc.name, verdict)
 	return r.OK(), r.Stopped != ""
+}
+
+// rulesNote is a note on the game's rules.md when its points are all in
+// another shape than the "### K1 Title" headings scenarios cite
+// (conformance.Lookalikes), "" otherwise, or when the check stopped or the
+// game did not load. It does not fail the check: a page need not number
+// its rules, but one that numbers them as "- **K1 Board.**" was meant to.
+func (gc *gameChecker) rulesNote(ctx context.Context, r verify.Report) string {
+	if r.Stopped != "" || len(r.Steps) == 0 || r.Steps[0].Skipped || len(r.Steps[0].Findings) > 0 {
+		return ""
+	}
+	g, err := gc.lib.LoadContext(ctx, gc.name)
+	if err != nil {
+		return ""
+	}
+	defer g.Close()
+	page := g.Rules()
+	if len(conformance.Points(page)) > 0 {
+		return ""
+	}
+	look := conformance.Lookalikes(page)
+	if len(look) == 0 {
+		return ""
+	}
+	which := "a line numbers a rule"
+	if len(look) > 1 {
+		which = plural(len(look), "line") + " number rules"
+	}
+	return fmt.Sprintf("rules page: %s has no rule points for scenarios to cite, but %s in another shape, such as line %d: %q; a point is a heading \"### %s Title\" (docs/scenarios.md#rule-labels)",
+		rulesPath(g), which, look[0].Line, diag.ClipText(strings.TrimSpace(look[0].Title), diag.MaxTokenText), look[0].Label)
 }
 
 // writeStep writes one step: ok, FAIL with its problems, or skipped.

@@ -159,3 +159,36 @@ func TestCheckFindsShippedBases(t *testing.T) {
 		assert.NotContains(t, r.stdout, "unknown game")
 	}
 }
+
+// A rules page whose rules are numbered in another shape than the point
+// headings scenarios cite gets a note, which does not fail the check; a
+// page with points, a page that numbers nothing and no page get none.
+func TestCheckRulesPageNote(t *testing.T) {
+	tests := []struct {
+		name, page, want string // want: the note after "rules page: PAGE ", "" for none
+	}{
+		{"bold list items", "# G\n\n- **G1 Board.** Two rows.\n- **G2 Sowing.** Sow.\n",
+			`has no rule points for scenarios to cite, but 2 lines number rules in another shape, such as line 3: "- **G1 Board.** Two rows."; a point is a heading "### G1 Title" (docs/scenarios.md#rule-labels)`},
+		{"one heading of another level", "# G\n\n## G1 Board\n",
+			`has no rule points for scenarios to cite, but a line numbers a rule in another shape, such as line 3: "## G1 Board"; a point is a heading "### G1 Title" (docs/scenarios.md#rule-labels)`},
+		{"points", "# G\n\n### G1 Board\n\n- **G2 Sowing.** Sow.\n", ""},
+		{"no numbered rules", "# G\n\nSow and capture.\n", ""},
+		{"no page", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{"g/g.lua": kalahScript(t, "g")}
+			if tt.page != "" {
+				files["g/rules.md"] = tt.page
+			}
+			dir := writeFiles(t, files)
+			r := matombo(t, "", "check", filepath.Join(dir, "g"), "-n", "1")
+			assert.Equal(t, exitOK, r.code, r.stdout)
+			if tt.want == "" {
+				assert.NotContains(t, r.stdout, "note")
+				return
+			}
+			assert.Contains(t, r.stdout, "  note  rules page: "+filepath.Join(dir, "g", "rules.md")+" "+tt.want+"\ng: ok\n")
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/matombo/matombo/conformance"
+	"github.com/matombo/matombo/docs"
 	"github.com/matombo/matombo/host/safefile"
 )
 
@@ -62,7 +63,7 @@ func runConform(e *env, args []string) int {
 	ctx, stop := e.runContext(*maxTime)
 	defer stop()
 	files, errs := conformance.LoadFiles(pos...)
-	suite := conformance.NewSuite(lib)
+	suite := conformance.NewSuite(lib).WithRules(docs.Rules)
 	report := suite.RunContext(ctx, files, errs)
 	suite.Close()
 	if *asJSON {

@@ -3,6 +3,7 @@ package verify_test
 import (
 	"bytes"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -81,4 +82,20 @@ func TestAuthoredGamesPlayToTheEnd(t *testing.T) {
 			assert.NotEmpty(t, s.Outcome().Reason, "%s, seed %d", name, seed)
 		}
 	}
+}
+
+// A label an authored game's rules page does not have errs, naming the
+// page and its points: an author's scenarios are held to their page as the
+// shipped ones are to theirs.
+func TestAuthoredGamesLabelsAreChecked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dakon.yaml")
+	src := "game: dakon\nscenarios:\n  - name: a made-up point\n    rule: D44\n    play: [a3]\n    expect: {to_move: 2}\n"
+	require.NoError(t, os.WriteFile(path, []byte(src), 0o644))
+	files, errs := conformance.LoadFiles(path)
+	require.Empty(t, errs)
+	rep := conformance.NewSuite(authoredLibrary(t)).Run(files, nil)
+	require.Equal(t, 1, rep.Errored)
+	res := rep.Results[0]
+	assert.Equal(t, 4, res.Line)
+	assert.Equal(t, "rule D44 is no point of "+filepath.Join(authoredDir, "dakon", "rules.md")+"; its points are D1, D2, D3, D4, D5, D6", res.Error)
 }
