@@ -432,7 +432,11 @@ func writeTally(w io.Writer, r analysis.Report) {
 		fmt.Fprintf(w, "  lead changes per game %.2f, the lead read from %s\n", r.LeadChangesMean, from)
 	}
 	if r.HasMargin {
-		fmt.Fprintf(w, "  final margin: %.1f %s per game, Player 1's mean %+.1f (sd %.1f)\n", r.MarginMean, unit, r.MarginP1Mean, r.MarginSD)
+		over := ""
+		if r.Completion.Count < r.Games {
+			over = fmt.Sprintf(" over the %d games ended by a rule", r.Completion.Count)
+		}
+		fmt.Fprintf(w, "  final margin%s: %.1f %s per game, Player 1's mean %+.1f (sd %.1f)\n", over, r.MarginMean, unit, r.MarginP1Mean, r.MarginSD)
 	}
 }
 
