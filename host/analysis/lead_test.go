@@ -114,7 +114,7 @@ func TestLeadFromScriptScore(t *testing.T) {
 			res, err := analysis.Run(context.Background(), g, analysis.WithGames(3))
 			if tc.want != "" {
 				require.ErrorContains(t, err, tc.want)
-				assert.ErrorContains(t, err, "the score at ply 2")
+				assert.ErrorContains(t, err, "the score after ply 2")
 				assert.ErrorContains(t, err, "no score today")
 				return
 			}

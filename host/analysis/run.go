@@ -187,38 +187,15 @@ func playGame(ctx context.Context, g *host.Game, cfg config, i, limit int) (reco
 	}
 	r := g.NewRunner()
 	defer r.Close()
-	t := newTally(g, r)
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	var tallyErr error
 	s := g.Start()
-	var rec record
-	mover, lead := s.ToMove(), 0
-	rec.turns, rec.legal = 1, len(s.Moves())
-	err := match.Play(ctx, s, seats, limit, r, func(s *host.State, _ host.Move) {
-		rec.plies++
-		l, err := t.leader(s)
-		if err != nil && tallyErr == nil {
-			tallyErr = err
-			stop()
-		}
-		if l != 0 && l != lead {
-			if lead != 0 {
-				rec.leadChanges++
-			}
-			lead = l
-		}
-		if s.Over() || rec.plies >= limit {
-			return
-		}
-		if s.ToMove() != mover {
-			rec.turns++
-			mover = s.ToMove()
-		}
-		rec.legal += len(s.Moves())
-	})
-	if tallyErr != nil {
-		return rec, fmt.Errorf("game %d (seed %d), the score at ply %d: %w", i+1, seed, rec.plies, tallyErr)
+	o := &observer{t: newTally(g, r), limit: limit, mover: s.ToMove(), stop: stop}
+	o.rec.turns, o.rec.legal = 1, len(s.Moves())
+	err := match.Play(ctx, s, seats, limit, r, o.ply)
+	rec := o.rec
+	if o.err != nil {
+		return rec, fmt.Errorf("game %d (seed %d), the score after ply %d: %w", i+1, seed, o.errPly, o.err)
 	}
 	var pe *match.PlayError
 	if errors.As(err, &pe) {
@@ -230,12 +207,49 @@ func playGame(ctx context.Context, g *host.Game, cfg config, i, limit int) (reco
 	out := s.Outcome()
 	rec.over, rec.winner, rec.reason, rec.notes = out.Over, out.Winner, out.Reason, out.Notes
 	rec.captures = s.Captured(1) + s.Captured(2)
-	a, b, err := t.read(s)
-	if err != nil {
-		return rec, fmt.Errorf("game %d (seed %d), the final score: %w", i+1, seed, err)
+	if rec.over {
+		a, b, err := o.t.read(s)
+		if err != nil {
+			return rec, fmt.Errorf("game %d (seed %d), the final score: %w", i+1, seed, err)
+		}
+		rec.margin = a - b
 	}
-	rec.margin = a - b
 	return rec, nil
+}
+
+// observer counts what one game does, ply by ply.
+type observer struct {
+	rec         record
+	t           *tally
+	limit       int
+	mover, lead int    // the player to move, the player ahead (0: none yet)
+	err         error  // the first error reading the tally, which stops the game
+	errPly      int    // the ply after which it came
+	stop        func() // stops the game
+}
+
+// ply counts the ply just played into s.
+func (o *observer) ply(s *host.State, _ host.Move) {
+	o.rec.plies++
+	l, err := o.t.leader(s)
+	if err != nil && o.err == nil {
+		o.err, o.errPly = err, o.rec.plies
+		o.stop()
+	}
+	if l != 0 && l != o.lead {
+		if o.lead != 0 {
+			o.rec.leadChanges++
+		}
+		o.lead = l
+	}
+	if s.Over() || o.rec.plies >= o.limit {
+		return
+	}
+	if s.ToMove() != o.mover {
+		o.rec.turns++
+		o.mover = s.ToMove()
+	}
+	o.rec.legal += len(s.Moves())
 }
 
 // spec names the player of a seat, for errors.
