@@ -205,12 +205,27 @@ func TestAnalyzeMergeScoredAndOldShards(t *testing.T) {
 		files = append(files, f)
 		old = append(old, writeOldShard(t, dir, i, r.stdout))
 	}
-	one := matombo(t, "", args...)
-	require.Equal(t, exitOK, one.code, one.stderr)
-	assert.Contains(t, one.stdout, "the lead read from the score (seeds)")
-	merged := matombo(t, "", append([]string{"analyze", "--merge"}, files...)...)
-	require.Equal(t, exitOK, merged.code, merged.stderr)
-	assert.Equal(t, one.stdout, merged.stdout)
+	for _, extra := range [][]string{nil, {"--json"}} {
+		one := matombo(t, "", append(args, extra...)...)
+		require.Equal(t, exitOK, one.code, one.stderr)
+		merged := matombo(t, "", append(append([]string{"analyze", "--merge"}, files...), extra...)...)
+		require.Equal(t, exitOK, merged.code, merged.stderr)
+		assert.Equal(t, one.stdout, merged.stdout)
+		if extra == nil {
+			assert.Contains(t, one.stdout, "the lead read from the score (seeds)")
+			continue
+		}
+		var rep map[string]any
+		require.NoError(t, json.Unmarshal([]byte(one.stdout), &rep))
+		assert.Equal(t, "score", rep["lead_from"])
+		assert.Equal(t, "seeds", rep["score_label"])
+		assert.Equal(t, false, rep["has_captures"])
+		assert.Equal(t, true, rep["has_lead"])
+		assert.Equal(t, true, rep["has_margin"])
+		for _, k := range []string{"lead_changes_mean", "margin_mean", "margin_sd", "margins"} {
+			assert.Contains(t, rep, k)
+		}
+	}
 
 	r := matombo(t, "", "analyze", "--merge", old[0], old[1])
 	require.Equal(t, exitOK, r.code, r.stderr)
