@@ -27,9 +27,11 @@ each seat and the draws with 95% Wilson intervals, balance and the first
 player's advantage, completion (games ended by a rule, not the ply cap),
 the length in plies (mean, standard deviation, median, 95th percentile,
 longest), decisions per turn, the branching factor (legal tokens per
-decision), how the games ended and the notes of their results, and, for
-games with captures, captures per game and changes of the lead.
-docs/analysis.md defines each measure.
+decision), how the games ended and the notes of their results, captures
+per game for games with captures, and the changes of the lead and the
+margin at the end, read from the game's score when it has one (e.g.
+Kalah's seeds), else from the captured totals. docs/analysis.md defines
+each measure.
 
 --variants all runs every named variant of the game, one row each.
 Players: any player spec (see 'matombo match --help' and docs/players.md),
@@ -50,7 +52,13 @@ type shardFile struct {
 	Results []*analysis.Result `json:"results"`
 }
 
-const shardFormat = "matombo analyze shard 1"
+// shardFormat is the format --shard writes. Format 2 results say what
+// their lead is read from and hold the margins; --merge still reads the
+// files of format 1 (shardFormat1) and merges them with each other.
+const (
+	shardFormat  = "matombo analyze shard 2"
+	shardFormat1 = "matombo analyze shard 1"
+)
 
 // analyzeJSON is what --json writes with --variants all.
 type analyzeJSON struct {
@@ -285,7 +293,7 @@ func readShardFile(path string, add func(*analysis.Result) error) error {
 			if err := dec.Decode(&format); err != nil {
 				return notShard(err)
 			}
-			if format != shardFormat {
+			if format != shardFormat && format != shardFormat1 {
 				return notShard(fmt.Errorf("format %q", format))
 			}
 			formatSeen = true
@@ -404,11 +412,31 @@ func writeAnalysis(w io.Writer, reps []analysis.Report) {
 		fmt.Fprintf(w, "  length: mean %.1f plies (sd %.1f), median %d, 95th percentile %d, longest %d\n",
 			r.PliesMean, r.PliesSD, r.PliesMedian, r.PliesP95, r.PliesMax)
 		fmt.Fprintf(w, "  decisions per turn %.2f, branching factor %.2f legal tokens per decision\n", r.DecisionsPerTurn, r.BranchingMean)
-		if r.HasCaptures {
-			fmt.Fprintf(w, "  captures per game %.1f, lead changes per game %.2f\n", r.CapturesMean, r.LeadChangesMean)
-		}
+		writeTally(w, r)
 		writeCounts(w, "endings", r.Endings)
 		writeCounts(w, "notes", r.Notes)
+	}
+}
+
+// writeTally writes the captures, the lead changes and the margins of a
+// report, saying what the lead is read from.
+func writeTally(w io.Writer, r analysis.Report) {
+	if r.HasCaptures {
+		fmt.Fprintf(w, "  captures per game %.1f\n", r.CapturesMean)
+	}
+	unit, from := "captured", "the captured totals"
+	if r.LeadFrom == analysis.LeadScore {
+		unit, from = r.ScoreLabel, "the score ("+r.ScoreLabel+")"
+	}
+	if r.HasLead {
+		fmt.Fprintf(w, "  lead changes per game %.2f, the lead read from %s\n", r.LeadChangesMean, from)
+	}
+	if r.HasMargin {
+		over := ""
+		if r.Completion.Count < r.Games {
+			over = fmt.Sprintf(" over the %d games ended by a rule", r.Completion.Count)
+		}
+		fmt.Fprintf(w, "  final margin%s: %.1f %s per game, Player 1's mean %+.1f (sd %.1f)\n", over, r.MarginMean, unit, r.MarginP1Mean, r.MarginSD)
 	}
 }
 

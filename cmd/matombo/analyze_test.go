@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ func TestAnalyzeGolden(t *testing.T) {
 	}{
 		{"analyze-yematatu-variants", []string{"yematatu", "--variants", "all", "--games", "300", "--parallel", "2"}},
 		{"analyze-gore", []string{"gore", "-n", "20", "--max-plies", "200", "--seed", "3"}},
+		{"analyze-kalah", []string{"kalah", "-n", "200"}}, // the lead and margins of a score, no captures
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			r := matombo(t, "", append([]string{"analyze"}, tc.args...)...)
@@ -184,4 +186,74 @@ func TestMergeRefusesEditedCounts(t *testing.T) {
 	r = matombo(t, "", "analyze", "--merge", f)
 	assert.Equal(t, exitFail, r.code)
 	assert.Contains(t, r.stderr, f+": merge: result of yematatu: its counts do not add up")
+}
+
+// Kalah's shards (a lead and margins read from its score) merge into what
+// one run prints; shard files of format 1, written before the lead's
+// source, still merge with each other (their report has no lead nor
+// margins for Kalah, as then), but not with newer ones.
+func TestAnalyzeMergeScoredAndOldShards(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"analyze", "kalah", "-n", "40", "--seed", "5"}
+	var files, old []string
+	for i, shard := range []string{"0/2", "1/2"} {
+		r := matombo(t, "", append(args, "--shard", shard)...)
+		require.Equal(t, exitOK, r.code, r.stderr)
+		assert.Contains(t, r.stdout, `"format":"matombo analyze shard 2"`)
+		f := filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
+		require.NoError(t, os.WriteFile(f, []byte(r.stdout), 0o644))
+		files = append(files, f)
+		old = append(old, writeOldShard(t, dir, i, r.stdout))
+	}
+	for _, extra := range [][]string{nil, {"--json"}} {
+		one := matombo(t, "", append(args, extra...)...)
+		require.Equal(t, exitOK, one.code, one.stderr)
+		merged := matombo(t, "", append(append([]string{"analyze", "--merge"}, files...), extra...)...)
+		require.Equal(t, exitOK, merged.code, merged.stderr)
+		assert.Equal(t, one.stdout, merged.stdout)
+		if extra == nil {
+			assert.Contains(t, one.stdout, "the lead read from the score (seeds)")
+			continue
+		}
+		var rep map[string]any
+		require.NoError(t, json.Unmarshal([]byte(one.stdout), &rep))
+		assert.Equal(t, "score", rep["lead_from"])
+		assert.Equal(t, "seeds", rep["score_label"])
+		assert.Equal(t, false, rep["has_captures"])
+		assert.Equal(t, true, rep["has_lead"])
+		assert.Equal(t, true, rep["has_margin"])
+		for _, k := range []string{"lead_changes_mean", "margin_mean", "margin_sd", "margins"} {
+			assert.Contains(t, rep, k)
+		}
+	}
+
+	r := matombo(t, "", "analyze", "--merge", old[0], old[1])
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, "lead")
+	assert.NotContains(t, r.stdout, "margin")
+	r = matombo(t, "", "analyze", "--merge", old[0], files[1])
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, files[1]+": merge: the results before this one were written by an older matombo")
+	r = matombo(t, "", "analyze", "--merge", files[0], old[1])
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, old[1]+": merge: this result was written by an older matombo")
+}
+
+// writeOldShard writes a shard file as matombo wrote them before the
+// lead's source: format 1, without lead, score_label and margins.
+func writeOldShard(t *testing.T, dir string, i int, shard string) string {
+	t.Helper()
+	var sf map[string]any
+	require.NoError(t, json.Unmarshal([]byte(shard), &sf))
+	sf["format"] = "matombo analyze shard 1"
+	for _, r := range sf["results"].([]any) {
+		for _, k := range []string{"lead", "score_label", "margins"} {
+			delete(r.(map[string]any), k)
+		}
+	}
+	b, err := json.Marshal(sf)
+	require.NoError(t, err)
+	f := filepath.Join(dir, fmt.Sprintf("old-%d.json", i))
+	require.NoError(t, os.WriteFile(f, b, 0o644))
+	return f
 }

@@ -44,6 +44,7 @@ func TestShardsMergeToOneRun(t *testing.T) {
 	}{
 		{"yematatu", []host.Option{host.WithVariant("square")}, 120},
 		{"tsoro", []host.Option{host.WithVariant("4x6")}, 12},
+		{"kalah", nil, 120}, // a lead and margins read from the score
 	} {
 		t.Run(tc.game, func(t *testing.T) {
 			g := load(t, tc.game, tc.opts...)
@@ -203,6 +204,16 @@ func FuzzMerge(f *testing.F) {
 	b, _ := json.Marshal(r)
 	f.Add(b)
 	f.Add([]byte(`{"wins":[],"played":1}`))
+	// A result whose lead and margins are read from the score.
+	k, err := games.Library().Load("kalah")
+	if err != nil {
+		f.Fatal(err)
+	}
+	if r, err = analysis.Run(context.Background(), k, analysis.WithGames(6), analysis.WithShard(1, 2)); err != nil {
+		f.Fatal(err)
+	}
+	b, _ = json.Marshal(r)
+	f.Add(b)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var r analysis.Result
 		if json.Unmarshal(data, &r) != nil {

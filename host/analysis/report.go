@@ -74,9 +74,23 @@ type Report struct {
 	Endings []Count `json:"endings"`
 	Notes   []Count `json:"notes"`
 
-	HasCaptures     bool    `json:"has_captures"`
-	CapturesMean    float64 `json:"captures_mean,omitempty"`
+	HasCaptures  bool    `json:"has_captures"`
+	CapturesMean float64 `json:"captures_mean,omitempty"`
+
+	// LeadFrom is what the lead and the margins are read from: LeadScore
+	// (the game's score, called ScoreLabel) or LeadCaptured.
+	LeadFrom        string  `json:"lead_from"`
+	ScoreLabel      string  `json:"score_label,omitempty"`
+	HasLead         bool    `json:"has_lead"` // a game with a score, or one where something was captured
 	LeadChangesMean float64 `json:"lead_changes_mean,omitempty"`
+
+	// The margin at the end of the games ended by a rule: Player 1's
+	// tally less Player 2's, where the tally is what LeadFrom says.
+	HasMargin    bool        `json:"has_margin"`
+	MarginMean   float64     `json:"margin_mean,omitempty"`    // the mean of its size: what the winner won by, per game
+	MarginP1Mean float64     `json:"margin_p1_mean,omitempty"` // its mean, for Player 1
+	MarginSD     float64     `json:"margin_sd,omitempty"`      // its standard deviation (of the games, n-1)
+	Margins      map[int]int `json:"margins,omitempty"`        // games per margin, for Player 1
 
 	// Lengths is the number of games of each length in plies, for plots.
 	Lengths map[int]int `json:"lengths"`
@@ -123,9 +137,52 @@ func Summarize(r *Result) Report {
 	if r.Captures > 0 && n > 0 {
 		rep.HasCaptures = true
 		rep.CapturesMean = float64(r.Captures) / float64(n)
+	}
+	rep.LeadFrom, rep.ScoreLabel = r.Lead, r.ScoreLabel
+	if rep.LeadFrom == "" { // a result of before the lead's source: the captured totals
+		rep.LeadFrom = LeadCaptured
+	}
+	if n > 0 && (rep.LeadFrom == LeadScore || rep.HasCaptures) {
+		rep.HasLead = true
 		rep.LeadChangesMean = float64(r.LeadChanges) / float64(n)
 	}
+	if rep.HasLead && n > r.Capped && len(r.Margins) > 0 {
+		rep.HasMargin = true
+		rep.Margins = r.Margins
+		rep.MarginMean, rep.MarginP1Mean, rep.MarginSD = marginStats(r.Margins)
+	}
 	return rep
+}
+
+// marginStats computes the mean size, the mean and the standard deviation
+// (of the games, n-1) of the margins, in floats: a sum of margins can
+// exceed an int.
+func marginStats(margins map[int]int) (size, mean, sd float64) {
+	keys := make([]int, 0, len(margins))
+	n := 0.0
+	for k, c := range margins {
+		keys = append(keys, k)
+		n += float64(c)
+	}
+	if n == 0 {
+		return 0, 0, 0
+	}
+	sort.Ints(keys) // sums of floats in a fixed order: the same figures every time
+	for _, k := range keys {
+		c := float64(margins[k])
+		size += math.Abs(float64(k)) * c
+		mean += float64(k) * c
+	}
+	size, mean = size/n, mean/n
+	if n > 1 {
+		ss := 0.0
+		for _, k := range keys {
+			d := float64(k) - mean
+			ss += d * d * float64(margins[k])
+		}
+		sd = math.Sqrt(ss / (n - 1))
+	}
+	return size, mean, sd
 }
 
 // lengthStats computes the mean, standard deviation (of the games, n-1),

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -39,6 +40,14 @@ type Result struct {
 	Notes       map[string]int `json:"notes"`
 	Captures    int            `json:"captures"`     // captured totals at the end, summed
 	LeadChanges int            `json:"lead_changes"` // summed over games
+
+	// Lead is what the lead and the margins are read from: LeadScore or
+	// LeadCaptured. Results of matombo before 2026-12-06 have none: their
+	// lead is the captured totals' and they hold no margins; they merge
+	// with each other only.
+	Lead       string      `json:"lead,omitempty"`
+	ScoreLabel string      `json:"score_label,omitempty"` // what the game calls its score, with LeadScore
+	Margins    map[int]int `json:"margins,omitempty"`     // Player 1's tally less Player 2's at the end -> games ended by a rule
 }
 
 // newResult returns the empty result of a run.
@@ -51,6 +60,10 @@ func newResult(g *host.Game, cfg config, limit int) *Result {
 		Game: g.Name(), Title: g.Title(), Params: params, Seed: cfg.seed, Games: cfg.games,
 		P1: cfg.p1, P2: cfg.p2, MaxPlies: limit, Shards: cfg.shards, Done: []int{cfg.shard},
 		Wins: make([]int, 2), Lengths: map[int]int{}, Reasons: map[string]int{}, Notes: map[string]int{},
+		Lead: leadFrom(g), Margins: map[int]int{},
+	}
+	if r.Lead == LeadScore {
+		r.ScoreLabel = g.ScoreLabel()
 	}
 	if v := g.ChosenVariants(); len(v) > 0 {
 		r.Variant = strings.Join(v, "+")
@@ -80,6 +93,7 @@ func (r *Result) add(rec record) {
 		reason = "(no reason given)"
 	}
 	r.Reasons[reason]++
+	r.Margins[rec.margin]++
 	for _, n := range rec.notes {
 		r.Notes[n]++
 	}
@@ -124,6 +138,10 @@ func (m *Merger) Add(p *Result) error {
 			Seed: p.Seed, Games: p.Games, P1: p.P1, P2: p.P2, MaxPlies: p.MaxPlies,
 			Shards: p.Shards, Wins: make([]int, len(p.Wins)), Done: []int{},
 			Lengths: map[int]int{}, Reasons: map[string]int{}, Notes: map[string]int{},
+			Lead: p.Lead, ScoreLabel: p.ScoreLabel,
+		}
+		if p.Lead != "" {
+			m.out.Margins = map[int]int{}
 		}
 		m.done = map[int]bool{}
 	}
@@ -165,15 +183,20 @@ func (m *Merger) Add(p *Result) error {
 			ok = ok && o
 		}
 	}
-	for k, n := range p.Lengths {
-		_, o := addInt(out.Lengths[k], n)
-		ok = ok && o
+	for _, counts := range []struct{ dst, src map[int]int }{{out.Lengths, p.Lengths}, {out.Margins, p.Margins}} {
+		for k, n := range counts.src {
+			_, o := addInt(counts.dst[k], n)
+			ok = ok && o
+		}
 	}
 	if !ok || sum.Played > out.Games {
 		return &MergeError{Reason: fmt.Sprintf("shards of %s: their counts add up to more games than the run's %d", p.label(), out.Games)}
 	}
-	sum.Lengths, sum.Reasons, sum.Notes = out.Lengths, out.Reasons, out.Notes
+	sum.Lengths, sum.Reasons, sum.Notes, sum.Margins = out.Lengths, out.Reasons, out.Notes, out.Margins
 	addCounts(sum.Lengths, p.Lengths)
+	if sum.Margins != nil {
+		addCounts(sum.Margins, p.Margins)
+	}
 	addCounts(sum.Reasons, p.Reasons)
 	addCounts(sum.Notes, p.Notes)
 	for _, d := range p.Done {
@@ -194,6 +217,7 @@ func (m *Merger) Result() (*Result, error) {
 	slices.Sort(r.Done)
 	r.Wins = slices.Clone(r.Wins)
 	r.Lengths, r.Reasons, r.Notes = maps.Clone(r.Lengths), maps.Clone(r.Reasons), maps.Clone(r.Notes)
+	r.Margins = maps.Clone(r.Margins)
 	return &r, nil
 }
 
@@ -297,8 +321,43 @@ func (r *Result) validate() error {
 	if !ok || total != r.Played || ended != r.Played || r.Played > r.Games {
 		return bad("its counts do not add up to its %d games", r.Played)
 	}
+	if err := r.validateMargins(); err != nil {
+		return bad("%v", err)
+	}
 	if r.Played != want {
 		return bad("it counts %d games, but its shards play %d", r.Played, want)
+	}
+	return nil
+}
+
+// maxMargin bounds a margin: scores and captured totals are within
+// ±MaxInt32/2, so their differences are within ±MaxInt32.
+const maxMargin = math.MaxInt32
+
+// validateMargins checks the lead's source and the margins: one margin
+// for each game ended by a rule, none in a result of before the margins.
+func (r *Result) validateMargins() error {
+	switch r.Lead {
+	case "":
+		if len(r.Margins) > 0 {
+			return errors.New("margins without what they are read from (lead)")
+		}
+		return nil
+	case LeadScore, LeadCaptured:
+	default:
+		return fmt.Errorf("a lead read from %q: want %q or %q", r.Lead, LeadScore, LeadCaptured)
+	}
+	total, ok := 0, true
+	for k, n := range r.Margins {
+		if n < 0 || k < -maxMargin || k > maxMargin {
+			return fmt.Errorf("%d games won by a margin of %d", n, k)
+		}
+		if total, ok = addInt(total, n); !ok {
+			break
+		}
+	}
+	if !ok || total != r.Played-r.Capped {
+		return fmt.Errorf("its margins do not add up to its %d games ended by a rule", r.Played-r.Capped)
 	}
 	return nil
 }
@@ -327,8 +386,22 @@ func sameRun(a, b *Result) error {
 		return diff("number of shards", a.Shards, b.Shards)
 	case len(a.Wins) != len(b.Wins):
 		return diff("seats", len(a.Wins), len(b.Wins))
+	case b.Lead == "" && a.Lead != "":
+		return &MergeError{Reason: "this result was written by an older matombo (it has no lead's source and no margins), the ones before it by a newer one: run its shards again with this matombo"}
+	case a.Lead == "" && b.Lead != "":
+		return &MergeError{Reason: "the results before this one were written by an older matombo (they have no lead's source and no margins), this one by a newer one: run those shards again with this matombo"}
+	case a.Lead != b.Lead || a.ScoreLabel != b.ScoreLabel:
+		return diff("lead read from", leadText(a), leadText(b))
 	}
 	return nil
+}
+
+// leadText says what a result's lead is read from, for errors.
+func leadText(r *Result) string {
+	if r.Lead == LeadScore {
+		return fmt.Sprintf("the score (%s)", r.ScoreLabel)
+	}
+	return "the captured totals"
 }
 
 // Complete reports whether the result holds every shard of its run.

@@ -171,6 +171,7 @@ type record struct {
 	notes               []string
 	captures            int
 	leadChanges         int
+	margin              int // Player 1's tally less Player 2's at the end
 }
 
 // playGame plays game i of the run.
@@ -184,27 +185,18 @@ func playGame(ctx context.Context, g *host.Game, cfg config, i, limit int) (reco
 		}
 		seats[k] = p
 	}
+	r := g.NewRunner()
+	defer r.Close()
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	s := g.Start()
-	var rec record
-	mover, lead := s.ToMove(), 0
-	rec.turns, rec.legal = 1, len(s.Moves())
-	err := match.Play(ctx, s, seats, limit, nil, func(s *host.State, _ host.Move) {
-		rec.plies++
-		if l := leader(s); l != 0 && l != lead {
-			if lead != 0 {
-				rec.leadChanges++
-			}
-			lead = l
-		}
-		if s.Over() || rec.plies >= limit {
-			return
-		}
-		if s.ToMove() != mover {
-			rec.turns++
-			mover = s.ToMove()
-		}
-		rec.legal += len(s.Moves())
-	})
+	o := &observer{t: newTally(g, r), limit: limit, mover: s.ToMove(), stop: stop}
+	o.rec.turns, o.rec.legal = 1, len(s.Moves())
+	err := match.Play(ctx, s, seats, limit, r, o.ply)
+	rec := o.rec
+	if o.err != nil {
+		return rec, fmt.Errorf("game %d (seed %d), the score after ply %d: %w", i+1, seed, o.errPly, o.err)
+	}
 	var pe *match.PlayError
 	if errors.As(err, &pe) {
 		return rec, fmt.Errorf("game %d (seed %d), %s: %w", i+1, seed, cfg.spec(pe.Seat), err)
@@ -215,7 +207,49 @@ func playGame(ctx context.Context, g *host.Game, cfg config, i, limit int) (reco
 	out := s.Outcome()
 	rec.over, rec.winner, rec.reason, rec.notes = out.Over, out.Winner, out.Reason, out.Notes
 	rec.captures = s.Captured(1) + s.Captured(2)
+	if rec.over {
+		a, b, err := o.t.read(s)
+		if err != nil {
+			return rec, fmt.Errorf("game %d (seed %d), the final score: %w", i+1, seed, err)
+		}
+		rec.margin = a - b
+	}
 	return rec, nil
+}
+
+// observer counts what one game does, ply by ply.
+type observer struct {
+	rec         record
+	t           *tally
+	limit       int
+	mover, lead int    // the player to move, the player ahead (0: none yet)
+	err         error  // the first error reading the tally, which stops the game
+	errPly      int    // the ply after which it came
+	stop        func() // stops the game
+}
+
+// ply counts the ply just played into s.
+func (o *observer) ply(s *host.State, _ host.Move) {
+	o.rec.plies++
+	l, err := o.t.leader(s)
+	if err != nil && o.err == nil {
+		o.err, o.errPly = err, o.rec.plies
+		o.stop()
+	}
+	if l != 0 && l != o.lead {
+		if o.lead != 0 {
+			o.rec.leadChanges++
+		}
+		o.lead = l
+	}
+	if s.Over() || o.rec.plies >= o.limit {
+		return
+	}
+	if s.ToMove() != o.mover {
+		o.rec.turns++
+		o.mover = s.ToMove()
+	}
+	o.rec.legal += len(s.Moves())
 }
 
 // spec names the player of a seat, for errors.
@@ -226,13 +260,60 @@ func (c config) spec(seat int) string {
 	return fmt.Sprintf("Player 2 (%s)", c.p2)
 }
 
-// leader is the player with the larger captured total, 0 when level.
-func leader(s *host.State) int {
-	switch a, b := s.Captured(1), s.Captured(2); {
-	case a > b:
-		return 1
-	case b > a:
-		return 2
+// What the lead and the margins are read from (Result.Lead).
+const (
+	LeadScore    = "score"    // the game's score (State.Score)
+	LeadCaptured = "captured" // the players' captured totals
+)
+
+// leadFrom is what the lead of g is read from: its score when it has
+// one, else the captured totals.
+func leadFrom(g *host.Game) string {
+	if g.HasScore() {
+		return LeadScore
 	}
-	return 0
+	return LeadCaptured
+}
+
+// tally reads the two players' tallies of a state: the game's score
+// through one runner (a script call per read only when the score is a
+// script function), or the captured totals.
+type tally struct {
+	r   *host.Runner // nil: the captured totals
+	buf []int
+}
+
+// newTally returns the tally of g's states, read with r.
+func newTally(g *host.Game, r *host.Runner) *tally {
+	if leadFrom(g) != LeadScore {
+		return &tally{}
+	}
+	return &tally{r: r, buf: make([]int, 0, 2)}
+}
+
+// read returns Player 1's and Player 2's tallies of s.
+func (t *tally) read(s *host.State) (a, b int, err error) {
+	if t.r == nil {
+		return s.Captured(1), s.Captured(2), nil
+	}
+	if t.buf, err = t.r.Score(s, t.buf[:0]); err != nil {
+		return 0, 0, err
+	}
+	if len(t.buf) != 2 {
+		return 0, 0, fmt.Errorf("%d scores for 2 players", len(t.buf))
+	}
+	return t.buf[0], t.buf[1], nil
+}
+
+// leader is the player with the larger tally, 0 when level.
+func (t *tally) leader(s *host.State) (int, error) {
+	switch a, b, err := t.read(s); {
+	case err != nil:
+		return 0, err
+	case a > b:
+		return 1, nil
+	case b > a:
+		return 2, nil
+	}
+	return 0, nil
 }
