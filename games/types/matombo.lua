@@ -471,6 +471,10 @@ function matombo.steps_rule(spec) end
 ---@param spec {when: function, after: function[]}
 ---@return fun(p: integer, n: integer?)
 function matombo.after_if_rule(spec) end
+---(p, kind, sites...) → boolean: whether `cond(p)` holds once the move is played with `play`, tried on a copy of the state: a move legal only for what it leaves (a sowing that must feed an opponent without counters, with `cond` a `not_rule` of the next player's `empty_rule`; in a `prefer_rule`'s `when` or `keep`).
+---@param spec {play: function, cond: function}
+---@return fun(p: integer, kind: matombo.Kind, ...: integer): boolean
+function matombo.after_move_rule(spec) end
 ---(p) → moves emitted: the moves of `moves(p)` but those for which `except(p, kind, sites...)` holds, in their order.
 ---@param spec {moves: function, except: function}
 ---@return fun(p: integer): integer
@@ -567,6 +571,10 @@ function matombo.not_rule(spec) end
 ---@param spec {moves: function, tracks: matombo.Track[]|matombo.Track[][], opposite: (integer)|(integer)[]}
 ---@return fun(p: integer): integer
 function matombo.one_target_rule(spec) end
+---(p) → boolean: the game is over: a rule ended it (after a move, in an `after_move_rule`: the move ended the game).
+---@param spec {}
+---@return fun(p: integer): boolean
+function matombo.over_rule(spec) end
 ---(p) → boolean: p is the player `number` (Player 1's first drop, say).
 ---@param spec {number: integer}
 ---@return fun(p: integer): boolean

@@ -47,6 +47,10 @@ func init() {
 		Doc:    "p is the player `number` (Player 1's first drop, say)",
 		Fields: []Field{{Name: "number", Type: FieldInt, Min: 1, Max: 8, Required: true, Doc: "the player, from 1"}},
 		New:    func(a *Args) (any, error) { return isPlayer{number: a.Int("number")}, nil }})
+	Register(Spec{Name: "over_rule", Group: "Conditions and amounts", Slot: SlotCond,
+		Doc:    "the game is over: a rule ended it (after a move, in an `after_move_rule`: the move ended the game)",
+		Fields: nil,
+		New:    func(a *Args) (any, error) { return isOver{}, nil }})
 	Register(Spec{Name: "compare_rule", Group: "Conditions and amounts", Slot: SlotCond,
 		Doc: "compares an amount with a number (`value`) or another amount (`to`): `op` is one of `<`, `<=`, `==`, `~=`, `>=`, `>`; `player = \"each\"` or `\"any\"` asks it of every player (all must hold, or one)",
 		Fields: []Field{
@@ -180,6 +184,10 @@ func (r varValue) Value(c *kernel.Ctx, _ int) (int, error) { return c.Var(r.v), 
 type isPlayer struct{ number int }
 
 func (r isPlayer) Holds(_ *kernel.Ctx, p int) (bool, error) { return p == r.number, nil }
+
+type isOver struct{}
+
+func (isOver) Holds(c *kernel.Ctx, _ int) (bool, error) { return c.S.Result.Over, nil }
 
 type plyCount struct{}
 

@@ -41,6 +41,15 @@ func init() {
 			}
 			return r, nil
 		}})
+	Register(Spec{Name: "after_move_rule", Group: "Turns", Slot: SlotMoveTest,
+		Doc: "whether `cond(p)` holds once the move is played with `play`, tried on a copy of the state: a move legal only for what it leaves (a sowing that must feed an opponent without counters, with `cond` a `not_rule` of the next player's `empty_rule`; in a `prefer_rule`'s `when` or `keep`)",
+		Fields: []Field{
+			{Name: "play", Type: FieldPart, Slot: SlotPlay, Required: true, Doc: "plays the move (the turn's `play`)"},
+			{Name: "cond", Type: FieldPart, Slot: SlotCond, Required: true, Doc: "the condition asked of the mover after the move (`player = \"next\"` in it asks it of the opponent)"},
+		},
+		New: func(a *Args) (any, error) {
+			return &afterMove{play: a.Part("play").(Player), cond: a.Part("cond").(Condition)}, nil
+		}})
 	Register(Spec{Name: "first_lap_rule", Group: "Relays and decisions", Slot: SlotMoveTest,
 		Doc: "whether a move's first lap ends where `lap` acts (a lap that captures), tried on a copy of the counts: the first lap sows every counter of the site moved from, in the move's direction",
 		Fields: []Field{
@@ -124,6 +133,26 @@ func (r *ends) TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error) {
 		return err
 	})
 	return how != kernel.RelayLaps, err
+}
+
+// ---- after_move_rule ----
+
+type afterMove struct {
+	play Player
+	cond Condition
+}
+
+func (r *afterMove) TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error) {
+	var holds bool
+	err := c.Try(func() error {
+		if err := r.play.Play(c, p, m); err != nil {
+			return err
+		}
+		var err error
+		holds, err = r.cond.Holds(c, p)
+		return err
+	})
+	return holds, err
 }
 
 // ---- any_move_rule ----
