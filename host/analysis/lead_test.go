@@ -3,6 +3,7 @@ package analysis_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -197,10 +198,14 @@ func TestMergeRefusesBadMargins(t *testing.T) {
 		{"an unknown lead", func(r *analysis.Result) { r.Lead = "hunch" }, `a lead read from "hunch"`},
 		{"a margin too few", func(r *analysis.Result) { r.Margins[3]-- }, "margins do not add up to its 10 games"},
 		{"margins that wrap around", func(r *analysis.Result) {
-			r.Margins = map[int]int{1: 1 << 62, 2: 1 << 62, 3: 1 << 62, 4: 1 << 62, 5: 10}
+			half := math.MaxInt/2 + 1 // four of them wrap around to 0, whatever the int's size
+			r.Margins = map[int]int{1: half, 2: half, 3: half, 4: half, 5: 10}
 		}, "do not add up"},
 		{"a negative count", func(r *analysis.Result) { r.Margins = map[int]int{3: 11, 4: -1} }, "-1 games won by a margin of 4"},
-		{"a margin beyond any score", func(r *analysis.Result) { r.Margins = map[int]int{1 << 40: 10} }, "won by a margin of"},
+		{"a margin beyond any score", func(r *analysis.Result) {
+			beyond := int64(math.MaxInt32) + 1 // wraps below -MaxInt32 where an int has 32 bits
+			r.Margins = map[int]int{int(beyond): 10}
+		}, "won by a margin of"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newShardOf(20, 0, 2)
