@@ -211,6 +211,12 @@ func TestBrowserPhoneDecisionBar(t *testing.T) {
 				height := tb.eval(`String(Math.round(document.querySelector('#board svg').getBoundingClientRect().height))`)
 				assert.Less(t, atoi(t, height), 1250, "board height")
 			}
+			// The status keeps no room for words it does not show (on a
+			// phone, the question is the bar's): no empty band above the
+			// board.
+			band := tb.eval(`(() => { const s = document.getElementById("status"), r = document.createRange(); r.selectNodeContents(s);
+				return String(Math.round(s.getBoundingClientRect().bottom - r.getBoundingClientRect().bottom)) })()`)
+			assert.LessOrEqual(t, atoi(t, band), 2, "the status's room below its words")
 			tb.screenshot("tsoro-decision" + size.suffix)
 			tb.click(`#actions button[data-token="stop"]`)
 			tb.waitPly(len(rec) + 1)

@@ -355,7 +355,6 @@ function statusLine() {
   s.dataset.shown = String(v.ply);
   s.dataset.over = String(Boolean(result(live)));
   s.dataset.myturn = String(myTurn());
-  keepRoom(s);
 }
 
 // keepRoom keeps the room the status s has needed at this screen size, so
@@ -363,7 +362,10 @@ function statusLine() {
 // turn passing from one's own (what the decision asks, on a phone on a
 // line of its own) to the opponent's would lift the board, and the next
 // turn drop it again. The status grows when it needs more room; the board
-// moves down then, once.
+// moves down then, once. It is measured as the page shows it, once the
+// decision bar has come or gone (render): on a phone, what a bar of the
+// turn's own choices asks is not in the status, and the room of words the
+// status never showed would be an empty band above the board.
 function keepRoom(s) {
   s.style.minHeight = "";
   ui.statusRoom = Math.max(ui.statusRoom, s.getBoundingClientRect().height);
@@ -376,7 +378,7 @@ function render() {
   statusLine();
   renderRecord();
   renderClocks();
-  if (ui.animating) return; // the board is the animation's; the rest follows after it
+  if (ui.animating) return keepRoom($("status")); // the board is the animation's; the rest follows after it
   const board = ui.live.board;
   const parts = mv.classify(myTurn() ? v.moves : [], board.kinds);
   let targets = new Set();
@@ -407,6 +409,7 @@ function render() {
   renderAround();
   renderShare();
   renderTokens(myTurn() ? v.moves : []);
+  keepRoom($("status"));
 }
 
 // goesOn is the piece a turn goes on with (a chain of jumps, one decision
