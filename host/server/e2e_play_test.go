@@ -675,7 +675,7 @@ func TestBrowserPlainLabels(t *testing.T) {
 				return p.eval(fmt.Sprintf(`document.querySelector('#board .site[data-site=%q]').getAttribute("aria-label")`, site))
 			}
 			require.Equal(t, "a2: empty", label("a2"))
-			require.Equal(t, "b2: a piece of player 1", label("b2"))
+			require.Equal(t, "b2: a piece of Player 1", label("b2"))
 
 			k := ts.create(`{"game": "kalah", "seats": ["human", "human"]}`)
 			kp := openAt(b, t, size, ts.http.URL, link(k, 0))

@@ -256,7 +256,7 @@ function fillSeats(g, cat) {
     // name says it in words.
     const detail = make("details", { class: "hint spec", "data-spec": String(i), hidden: "" });
     detail.append(make("summary", {}, "Details"), make("span", { class: "spec-text" }));
-    const opts = make("input", { "data-other": String(i), placeholder: "e.g. mcts:time=500ms", "aria-label": `options of player ${i}'s computer`, hidden: "" });
+    const opts = make("input", { "data-other": String(i), placeholder: "e.g. mcts:time=500ms", "aria-label": `Options of Player ${i}'s computer`, hidden: "" });
     s.addEventListener("change", () => {
       opts.hidden = s.value !== other;
       showSpec(i);
