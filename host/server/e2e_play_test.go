@@ -150,6 +150,7 @@ func TestBrowserSeatsBelongToOnePerson(t *testing.T) {
 			guest := openAt(b, t, size, "", invite)
 			guest.waitFor(`location.hash.includes("player=2&seat=") && document.getElementById("status").dataset.myturn === "true"`)
 			creator.waitFor(`document.querySelector('[data-joined="2"]') !== null`)
+			require.Contains(t, creator.text("#scores"), "Player 2: A person", "a person's seat in the page's words, not the API's name")
 			guest.clickSite("c1")
 			creator.waitPly(2)
 			creator.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
@@ -159,6 +160,7 @@ func TestBrowserSeatsBelongToOnePerson(t *testing.T) {
 			late.waitFor(`document.getElementById("error").textContent.includes("used already")`)
 			require.Equal(t, "/g/"+id, late.eval(`location.pathname`))
 			require.Equal(t, "", late.eval(`location.hash`))
+			late.waitFor(`document.getElementById("scores").textContent.includes("Player 1: A person")`) // a spectator reads each person's seat so
 			require.Equal(t, 0, late.count("#board .site.target"))
 
 			// The guest's seat link opened in the creator's tab: only the
