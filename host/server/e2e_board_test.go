@@ -54,7 +54,7 @@ func TestBrowserCheckeredBoard(t *testing.T) {
 			require.Equal(t, 1, count(`#board .site[data-site="`+tt.king+`"] .stack .crown`), "the king on %s wears a crown", tt.king)
 			require.Equal(t, 1, count("#board .stack"), "one king on the board")
 			require.Zero(t, count(`#board .site[data-site="`+tt.king+`"] .count`), "a king is not a number")
-			require.NotContains(t, tb.eval(`document.getElementById("scores").textContent`), "in hand", "the crowns in hand are not shown")
+			require.NotContains(t, tb.eval(`document.getElementById("scores").textContent`), "In hand", "the crowns in hand are not shown")
 			targets := func() string {
 				return tb.eval(`[...document.querySelectorAll("#board .site.target")].map((e) => e.dataset.site).join(" ")`)
 			}

@@ -229,7 +229,7 @@ func TestBrowserScores(t *testing.T) {
 	tb.waitPly(len(end.Record))
 	for p := 1; p <= 2; p++ {
 		text := tb.eval(fmt.Sprintf(`document.querySelector('#scores [data-player="%d"]').textContent`, p))
-		assert.Contains(t, text, fmt.Sprintf("seeds %d", st.Score[p-1]), "player %d", p)
+		assert.Contains(t, text, fmt.Sprintf("Seeds: %d", st.Score[p-1]), "player %d", p)
 	}
 	_ = label
 	// The stores stand at the ends of the board, beside both rows: Player
@@ -253,6 +253,6 @@ func TestBrowserScores(t *testing.T) {
 	y := ts.create(`{"game": "yematatu"}`)
 	tb.do(chromedp.Navigate(ts.http.URL + y.Seats[0].URL))
 	tb.waitFor(`document.querySelector('#scores [data-player="1"]') !== null`)
-	assert.Empty(t, tb.eval(`Array.from(document.querySelectorAll("#scores .score")).map((e) => e.textContent).filter((t) => !t.startsWith("in hand")).join()`))
+	assert.Empty(t, tb.eval(`Array.from(document.querySelectorAll("#scores .score")).map((e) => e.textContent).filter((t) => !t.startsWith("In hand")).join()`))
 	assert.NotContains(t, tb.eval(`document.getElementById("scores").textContent`), "captured")
 }

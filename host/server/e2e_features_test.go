@@ -118,14 +118,14 @@ func TestBrowserRematch(t *testing.T) {
 	require.NotEqual(t, g.ID, re)
 	// Player 1 of the old game plays second now: the board is turned round
 	// for them, and it is not their turn.
-	require.Contains(t, p1.eval(`document.getElementById("scores").textContent`), "Player 2 (you)")
+	require.Contains(t, p1.eval(`document.getElementById("scores").textContent`), "Player 2: You")
 	require.Equal(t, "false", p1.eval(`document.getElementById("status").dataset.myturn`))
 	// The other page sees the rematch and joins it.
 	p2.waitFor(`document.querySelector('#around button[data-action="rematch"]') !== null && document.querySelector('#around button[data-action="rematch"]').textContent.includes("Play the rematch")`)
 	p2.clickAction("rematch")
 	p2.waitFor(`location.pathname === "/g/` + re + `"`)
 	p2.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
-	require.Contains(t, p2.eval(`document.getElementById("scores").textContent`), "Player 1 (you)")
+	require.Contains(t, p2.eval(`document.getElementById("scores").textContent`), "Player 1: You")
 	p2.clickSite("a1")
 	p1.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
 	got := ts.get(re)

@@ -119,7 +119,7 @@ func TestBrowserSeatsBelongToOnePerson(t *testing.T) {
 			creator.click(`#share button[data-action="copy-invite"]`)
 			creator.waitFor(`document.querySelector('#share button[data-action="copy-invite"]').textContent === "Selected: copy it"`)
 			require.Equal(t, "true", creator.eval(`String(document.activeElement === document.querySelector('input[data-share="2"]'))`), "the link is selected")
-			require.Contains(t, creator.text("#scores"), "Player 2 (a person, not here yet)")
+			require.Contains(t, creator.text("#scores"), "Player 2: Invited, not here yet")
 			seatLink := creator.eval(`location.href`)
 			id := strings.TrimPrefix(creator.eval(`location.pathname`), "/g/")
 
@@ -150,6 +150,7 @@ func TestBrowserSeatsBelongToOnePerson(t *testing.T) {
 			guest := openAt(b, t, size, "", invite)
 			guest.waitFor(`location.hash.includes("player=2&seat=") && document.getElementById("status").dataset.myturn === "true"`)
 			creator.waitFor(`document.querySelector('[data-joined="2"]') !== null`)
+			require.Contains(t, creator.text("#scores"), "Player 2: A person", "a person's seat in the page's words, not the API's name")
 			guest.clickSite("c1")
 			creator.waitPly(2)
 			creator.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
@@ -159,6 +160,7 @@ func TestBrowserSeatsBelongToOnePerson(t *testing.T) {
 			late.waitFor(`document.getElementById("error").textContent.includes("used already")`)
 			require.Equal(t, "/g/"+id, late.eval(`location.pathname`))
 			require.Equal(t, "", late.eval(`location.hash`))
+			late.waitFor(`document.getElementById("scores").textContent.includes("Player 1: A person")`) // a spectator reads each person's seat so
 			require.Equal(t, 0, late.count("#board .site.target"))
 
 			// The guest's seat link opened in the creator's tab: only the
@@ -166,7 +168,7 @@ func TestBrowserSeatsBelongToOnePerson(t *testing.T) {
 			guestLink := guest.eval(`location.href`)
 			require.NotEqual(t, seatLink, guestLink)
 			creator.do(chromedp.Navigate(guestLink))
-			creator.waitFor(`location.hash.includes("player=2&seat=") && document.getElementById("scores").textContent.includes("Player 2 (you)")`)
+			creator.waitFor(`location.hash.includes("player=2&seat=") && document.getElementById("scores").textContent.includes("Player 2: You")`)
 		})
 	}
 }
@@ -211,6 +213,12 @@ func TestBrowserPhoneDecisionBar(t *testing.T) {
 				height := tb.eval(`String(Math.round(document.querySelector('#board svg').getBoundingClientRect().height))`)
 				assert.Less(t, atoi(t, height), 1250, "board height")
 			}
+			// The status keeps no room for words it does not show (on a
+			// phone, the question is the bar's): no empty band above the
+			// board.
+			band := tb.eval(`(() => { const s = document.getElementById("status"), r = document.createRange(); r.selectNodeContents(s);
+				return String(Math.round(s.getBoundingClientRect().bottom - r.getBoundingClientRect().bottom)) })()`)
+			assert.LessOrEqual(t, atoi(t, band), 2, "the status's room below its words")
 			tb.screenshot("tsoro-decision" + size.suffix)
 			tb.click(`#actions button[data-token="stop"]`)
 			tb.waitPly(len(rec) + 1)
@@ -320,10 +328,11 @@ func TestBrowserWords(t *testing.T) {
 			tb := openAt(b, t, size, ts.http.URL, g.Seats[0].URL)
 			tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
 			scores := tb.text("#scores")
-			require.Contains(t, scores, "Player 1 (you)")
+			require.Contains(t, scores, "Player 1: You")
 			require.Contains(t, scores, "Player 2: Computer (strong, 2 s a move)")
-			require.Contains(t, tb.eval(`document.querySelector("#scores details").textContent`), "plays as mcts:time=2s,iterations=50,threads=")
+			require.Contains(t, tb.eval(`document.querySelector("#scores details").textContent`), "Player 2: mcts:time=2s,iterations=50,threads=")
 			require.Equal(t, "false", tb.eval(`String(document.querySelector("#scores details").open)`), "the spec is in a closed details line")
+			require.Equal(t, "The computer's settings", tb.text("#scores details summary"))
 			legend := tb.text("#legend")
 			require.Contains(t, legend, "A head: a lap that ends on your own occupied head may sow on or stop there")
 			require.NotContains(t, legend, "tagged")
@@ -485,7 +494,7 @@ func TestBrowserRecordStepping(t *testing.T) {
 				t.Helper()
 				tb.waitFor(fmt.Sprintf(`document.getElementById("status").dataset.shown === "%d"`, shown))
 				require.Equal(t, fmt.Sprint(shown), tb.eval(`document.getElementById("ply").value`))
-				require.Equal(t, fmt.Sprintf("move %d of 6", shown), tb.text("#plylabel"))
+				require.Equal(t, fmt.Sprintf("Move %d of 6", shown), tb.text("#plylabel"))
 				status := tb.text("#status")
 				require.Contains(t, status, fmt.Sprintf("viewing the position after move %d of 6", shown))
 				require.NotContains(t, status, "thinking")
@@ -591,7 +600,7 @@ func TestBrowserOrientationAcrossRematch(t *testing.T) {
 			p1.waitFor(`document.getElementById("status").dataset.over === "true"`)
 			p1.clickAction("rematch")
 			p1.waitFor(`location.pathname !== "/g/` + g.ID + `" && document.getElementById("status").dataset.ply === "0"`)
-			require.Contains(t, p1.text("#scores"), "Player 2 (you)")
+			require.Contains(t, p1.text("#scores"), "Player 2: You")
 			require.Equal(t, "true", p1.eval(aBelowC), "the board is as the player had it")
 			p1.do(chromedp.Click(chromedp.ID("turn")))
 			p1.waitFor(aBelowC + ` === "false"`)
@@ -668,7 +677,7 @@ func TestBrowserPlainLabels(t *testing.T) {
 				return p.eval(fmt.Sprintf(`document.querySelector('#board .site[data-site=%q]').getAttribute("aria-label")`, site))
 			}
 			require.Equal(t, "a2: empty", label("a2"))
-			require.Equal(t, "b2: a piece of player 1", label("b2"))
+			require.Equal(t, "b2: a piece of Player 1", label("b2"))
 
 			k := ts.create(`{"game": "kalah", "seats": ["human", "human"]}`)
 			kp := openAt(b, t, size, ts.http.URL, link(k, 0))

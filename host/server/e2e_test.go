@@ -524,6 +524,43 @@ func TestBrowserMoveChoices(t *testing.T) {
 	}
 }
 
+// TestBrowserCounted: the new-game form says a count before what it
+// counts ("Standard — 21 holes per row"), and a count of 1 agrees with
+// it (web/text.js counted).
+func TestBrowserCounted(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	tb := b.tab()
+	tb.do(chromedp.Navigate(ts.http.URL + "/"))
+	tests := []struct {
+		n           int
+		label, want string
+	}{
+		{21, "Holes per row", "21 holes per row"},
+		{1, "Holes per row", "1 hole per row"},
+		{2, "Bonus captures after a capture", "2 bonus captures after a capture"},
+		{1, "Bonus captures after a capture", "1 bonus capture after a capture"},
+		{1, "Seeds", "1 seed"},
+		{0, "Seeds", "0 seeds"},
+		{1, "Seeds in each hole", "1 seed in each hole"},
+		{1, "Bonus", "1 bonus"},
+		{1, "Laps of sowing", "1 lap of sowing"},
+		{1, "Boxes", "1 box"},
+		{1, "Empty rows", "1 empty row"},
+		{1, "Counties", "1 county"},
+		{1, "FMJD points", "1 FMJD point"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			js := fmt.Sprintf(`import("/static/text.js").then((m) => m.counted(%d, %q))`, tt.n, tt.label)
+			got, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
 // viewport is a window size the page is tried at.
 type viewport struct {
 	name   string

@@ -265,9 +265,9 @@ function describe(L, board, site, st, opening) {
   // Said as a person would: "a1: 1 counter", "b2: empty", "c3: 2 pieces of
   // player 1".
   const n = st.count;
-  const what = L.holes ? `${n} counter${n === 1 ? "" : "s"}` : !n ? "empty" : n === 1 ? `a piece of player ${st.owner}` : `${n} pieces of player ${st.owner}`;
+  const what = L.holes ? `${n} counter${n === 1 ? "" : "s"}` : !n ? "empty" : n === 1 ? `a piece of Player ${st.owner}` : `${n} pieces of Player ${st.owner}`;
   let desc = `${siteText(board, site.name)}: ${what}`;
-  if (L.holes && opening !== undefined && st.owner && st.owner !== opening) desc += `, now player ${st.owner}'s`;
+  if (L.holes && opening !== undefined && st.owner && st.owner !== opening) desc += `, now Player ${st.owner}'s`;
   if (site.tags.length) desc += ` (${site.tags.map((t) => tagText(board, t)).join("; ")})`;
   return desc;
 }

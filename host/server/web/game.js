@@ -6,11 +6,11 @@ import { Animation, marksOf } from "./animate.js";
 import { drawBoard, readsBetterUpright, tagChar, tagText } from "./board.js";
 import * as clock from "./clock.js";
 import { $, make, playerSpan, showError } from "./dom.js";
-import { ending, said } from "./words.js";
+import { ending, said, seatWords } from "./words.js";
 import { invitesOf, orientation, rememberGame, saveSecret, seatFromURL, secretsOf, setOrientation, setSetting, setting } from "./local.js";
 import * as mv from "./moves.js";
 import { turnAt, turns } from "./record.js";
-import { plain, titled } from "./text.js";
+import { plain, sentence, titled } from "./text.js";
 
 // narrow is a phone-sized screen.
 const narrow = window.matchMedia("(max-width: 600px)");
@@ -355,7 +355,6 @@ function statusLine() {
   s.dataset.shown = String(v.ply);
   s.dataset.over = String(Boolean(result(live)));
   s.dataset.myturn = String(myTurn());
-  keepRoom(s);
 }
 
 // keepRoom keeps the room the status s has needed at this screen size, so
@@ -363,7 +362,10 @@ function statusLine() {
 // turn passing from one's own (what the decision asks, on a phone on a
 // line of its own) to the opponent's would lift the board, and the next
 // turn drop it again. The status grows when it needs more room; the board
-// moves down then, once.
+// moves down then, once. It is measured as the page shows it, once the
+// decision bar has come or gone (render): on a phone, what a bar of the
+// turn's own choices asks is not in the status, and the room of words the
+// status never showed would be an empty band above the board.
 function keepRoom(s) {
   s.style.minHeight = "";
   ui.statusRoom = Math.max(ui.statusRoom, s.getBoundingClientRect().height);
@@ -376,7 +378,7 @@ function render() {
   statusLine();
   renderRecord();
   renderClocks();
-  if (ui.animating) return; // the board is the animation's; the rest follows after it
+  if (ui.animating) return keepRoom($("status")); // the board is the animation's; the rest follows after it
   const board = ui.live.board;
   const parts = mv.classify(myTurn() ? v.moves : [], board.kinds);
   let targets = new Set();
@@ -407,6 +409,7 @@ function render() {
   renderAround();
   renderShare();
   renderTokens(myTurn() ? v.moves : []);
+  keepRoom($("status"));
 }
 
 // goesOn is the piece a turn goes on with (a chain of jumps, one decision
@@ -436,15 +439,15 @@ function renderScores(v, board) {
   for (let p = 1; p <= board.players; p++) {
     const d = make("span", { "data-player": String(p) });
     const seat = v.seats[p - 1];
-    if (mine(p)) d.append(playerSpan(p), " (you)");
-    else if (seat.player === "human") d.append(playerSpan(p), seat.waiting ? " (a person, not here yet)" : " (a person)");
-    else {
-      d.append(playerSpan(p), ": " + seat.name);
-      specs.push(`Player ${p} plays as ${seat.player}`);
+    d.append(playerSpan(p), ": " + seatWords(seat, mine(p)));
+    if (seat.player !== "human") {
+      const spec = make("li", {}, `Player ${p}: `);
+      spec.append(make("code", {}, seat.player));
+      specs.push(spec);
     }
     const bits = [];
-    if (score && board.score_label) bits.push(`${board.score_label} ${score[p - 1]}`);
-    if (board.hand_label && v.state.hand[p - 1]) bits.push(`${board.hand_label} ${v.state.hand[p - 1]}`);
+    if (score && board.score_label) bits.push(`${sentence(board.score_label)}: ${score[p - 1]}`);
+    if (board.hand_label && v.state.hand[p - 1]) bits.push(`${sentence(board.hand_label)}: ${v.state.hand[p - 1]}`);
     if (bits.length) {
       d.append(" — ");
       const b = make("span", { class: "score" }, bits.join(", "));
@@ -455,7 +458,9 @@ function renderScores(v, board) {
   }
   if (specs.length) {
     const det = make("details", { class: "specs" });
-    det.append(make("summary", {}, "How the computer plays"), make("span", { class: "hint" }, specs.join("; ")));
+    const list = make("ul", { class: "hint" });
+    list.append(...specs);
+    det.append(make("summary", {}, "The computer's settings"), make("span", { class: "hint" }, "As a computer seat is written for the command line and the API:"), list);
     sc.appendChild(det);
   }
 }
@@ -671,11 +676,12 @@ function renderActions(parts, board) {
     const moves = parts.lists.get(ui.list) || [];
     const kind = board.kinds.find((k) => k.name === ui.list);
     const m = mv.listMatch(moves, ui.chosen);
-    a.append(make("span", { class: "hint" }, `${mv.kindText(kind, board)}: choose on the board (${[...ui.chosen].sort().map((s) => mv.siteText(board, s)).join(", ") || "none yet"}), then confirm`));
+    const chosen = [...ui.chosen].sort().map((s) => mv.siteText(board, s)).join(", ");
+    a.append(make("span", { class: "hint" }, `${mv.kindText(kind, board)}: choose on the board, then confirm. ${chosen ? `Chosen: ${chosen}.` : "None chosen yet."}`));
     if (m) a.append(moveButton(m, board));
     else {
       const why = ui.chosen.size ? mv.whyNot(moves, ui.chosen) : "choose at least one";
-      a.append(make("button", { type: "button", disabled: "" }, "not a move"), make("span", { class: "why" }, why));
+      a.append(make("button", { type: "button", disabled: "" }, "Not a move yet"), make("span", { class: "why" }, sentence(why) + "."));
     }
     a.append(cancel());
     return bar();
@@ -748,7 +754,7 @@ function renderRecord() {
   const slider = $("ply");
   slider.max = String(v.record.length);
   slider.value = String(ui.shown.ply);
-  $("plylabel").textContent = `move ${ui.shown.ply} of ${v.record.length}`;
+  $("plylabel").textContent = `Move ${ui.shown.ply} of ${v.record.length}`;
   $("live").hidden = isLive();
   const li = ol.querySelector("li.current");
   if (li && (li.offsetTop + li.offsetHeight > ol.scrollTop + ol.clientHeight || li.offsetTop < ol.scrollTop)) {
@@ -837,7 +843,7 @@ function renderShare() {
     if (seat.player !== "human" || mine(p) || !invites[p]) return;
     if (seat.waiting) {
       box.append(make("div", { class: "hint" }, `Invitation for Player ${p}: send this link to your opponent. The first browser that opens it plays Player ${p}.`));
-      const input = make("input", { readonly: "", value: new URL(invites[p], location.href).href, "data-share": String(p), "aria-label": `invitation link for player ${p}` });
+      const input = make("input", { readonly: "", value: new URL(invites[p], location.href).href, "data-share": String(p), "aria-label": `Invitation link for Player ${p}` });
       box.append(input, copyButton(input));
     } else {
       box.append(make("div", { class: "hint", "data-joined": String(p) }, `Player ${p} has joined.`));
@@ -886,6 +892,7 @@ function settings(v) {
   sp.addEventListener("change", () => setSetting("speed", sp.value));
   const names = $("names");
   names.checked = setting("names", false);
+  $("namestext").textContent = `Show the ${mv.noun(v.board).many}' names`;
   $("nameslabel").hidden = v.board.style === "counts"; // holes off a grid have their names written anyway
   names.addEventListener("change", () => {
     setSetting("names", names.checked);

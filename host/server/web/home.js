@@ -4,7 +4,7 @@ import { request, url } from "./api.js";
 import { $, make, showError } from "./dom.js";
 import { said } from "./words.js";
 import { forgetGame, myGames, rememberGame, saveInvite, saveSecret, seatFromURL, secretsOf, setSetting, setting } from "./local.js";
-import { lowerFirst, plain, sentence, titled } from "./text.js";
+import { counted, plain, sentence, titled } from "./text.js";
 
 // clocks are the time controls the form offers: [minutes, increment seconds].
 const clocks = [[0, 0], [3, 2], [5, 0], [10, 5], [15, 10], [30, 0]];
@@ -77,7 +77,7 @@ function valueText(p, v) {
 // the value ("Where the first piece may go: anywhere").
 function valueSaid(p, v) {
   const l = label(p);
-  if (p.kind === "integer" && !/^(the|a|an|of)\b/i.test(l)) return `${v} ${lowerFirst(l)}`;
+  if (p.kind === "integer" && !/^(the|a|an|of)\b/i.test(l)) return counted(v, l);
   return `${l}: ${valueText(p, v)}`;
 }
 
@@ -256,7 +256,7 @@ function fillSeats(g, cat) {
     // name says it in words.
     const detail = make("details", { class: "hint spec", "data-spec": String(i), hidden: "" });
     detail.append(make("summary", {}, "Details"), make("span", { class: "spec-text" }));
-    const opts = make("input", { "data-other": String(i), placeholder: "e.g. mcts:time=500ms", "aria-label": `options of player ${i}'s computer`, hidden: "" });
+    const opts = make("input", { "data-other": String(i), placeholder: "e.g. mcts:time=500ms", "aria-label": `Options of Player ${i}'s computer`, hidden: "" });
     s.addEventListener("change", () => {
       opts.hidden = s.value !== other;
       showSpec(i);

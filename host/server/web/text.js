@@ -39,3 +39,28 @@ export function titled(v) {
   const names = (v && v.variant_titles) || [];
   return names.length ? `${v.title} — ${names.join(" · ")}` : String((v && v.title) || "");
 }
+
+// counted says n of what a label counts, the count agreeing with it: n
+// before the label, whose first noun (the word before its first little
+// word: "per", "after", "in", ...) is said in the singular for 1 ("21
+// holes per row", "1 bonus capture after a capture", "1 seed").
+export function counted(n, label) {
+  const words = lowerFirst(label).split(" ");
+  if (Number(n) === 1) {
+    const little = /^(per|after|before|in|on|of|for|to|at|by|from|with|into|each|a|an|the|and|or)$/i;
+    let i = words.findIndex((w, k) => k > 0 && little.test(w));
+    i = (i < 0 ? words.length : i) - 1;
+    words[i] = singular(words[i]);
+  }
+  return `${n} ${words.join(" ")}`;
+}
+
+// singular is an English plural noun in the singular ("holes" "hole",
+// "counties" "county", "boxes" "box"); a word that is not one plainly
+// ("bonus", "glass") stays as it is.
+function singular(w) {
+  if (/[^aeiou]ies$/i.test(w)) return w.slice(0, -3) + "y";
+  if (/(ch|sh|x|ss|zz)es$/i.test(w)) return w.slice(0, -2);
+  if (/[^su]s$/i.test(w)) return w.slice(0, -1);
+  return w;
+}

@@ -203,3 +203,15 @@ function about(r, method) {
   const lost = scores.map((s, i) => (s === 0 ? i + 1 : 0)).filter(Boolean);
   return lost.length === 1 ? lost[0] : 0;
 }
+
+// seatWords says who plays a seat, for the line of the players under the
+// board ("Player 2: A person"): the page's words for a person's seat
+// (the server's name for it, "a person", is the API's, in no sentence),
+// the server's name of a computer ("Computer (strong, 2 s a move)"),
+// which says how it plays in a player's words. yours: this page plays
+// the seat.
+export function seatWords(seat, yours) {
+  if (yours) return "You";
+  if (!seat || seat.player === "human") return seat && seat.waiting ? "Invited, not here yet" : "A person";
+  return sentence(seat.name || "Computer");
+}
