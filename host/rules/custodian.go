@@ -7,8 +7,8 @@ import (
 )
 
 // custodian_rule: pieces caught between the piece that arrived and
-// another of its player's along a line are captured (custodian capture:
-// Seega, Hasami Shogi, the men of the tafl games).
+// another of its player's along a line are captured (custodian capture,
+// a mechanic of many moving games).
 
 func init() {
 	Register(Spec{Name: "custodian_rule", Group: "Placing and moving", Slot: SlotArrive, Mutates: true,
