@@ -21,6 +21,7 @@ type File struct {
 	file       string
 	src        []byte
 	titleLines map[int]bool // lines (from 1) that hold only a variant's title
+	lineStarts []int        // the offset of each line of src, made at the first title
 	variants   []Variant
 	drops      []Drop     // variants of earlier files this one takes away
 	data       *yaml.Node // a mapping node, or nil
@@ -233,16 +234,37 @@ func (vf *File) titleAlone(k, v *yaml.Node) bool {
 	if k.Line != v.Line || k.Line < 1 {
 		return false
 	}
-	lines := bytes.SplitAfter(vf.src, []byte("\n"))
-	if k.Line > len(lines) {
+	line, ok := vf.line(k.Line)
+	if !ok {
 		return false
 	}
 	var alone map[string]any
-	if err := yaml.Unmarshal(bytes.TrimSpace(lines[k.Line-1]), &alone); err != nil {
+	if err := yaml.Unmarshal(bytes.TrimSpace(line), &alone); err != nil {
 		return false
 	}
 	t, ok := alone[k.Value].(string)
 	return len(alone) == 1 && ok && t == v.Value
+}
+
+// line returns line n (from 1) of the file's text, indexing the lines
+// once: a file may give thousands of titles.
+func (vf *File) line(n int) ([]byte, bool) {
+	if vf.lineStarts == nil {
+		vf.lineStarts = []int{0}
+		for i, b := range vf.src {
+			if b == '\n' {
+				vf.lineStarts = append(vf.lineStarts, i+1)
+			}
+		}
+	}
+	if n < 1 || n > len(vf.lineStarts) {
+		return nil, false
+	}
+	end := len(vf.src)
+	if n < len(vf.lineStarts) {
+		end = vf.lineStarts[n]
+	}
+	return vf.src[vf.lineStarts[n-1]:end], true
 }
 
 // ScalarValue converts a YAML scalar to int, bool or string by its tag.
