@@ -47,16 +47,24 @@ const ringRules = `{
   sowings = { kind = SOW, from = MINE },
 }`
 
+// ringNativeAndViaLua loads the ring game with its native turns, and with
+// Lua play and legal functions that call the same native rules.
+func ringNativeAndViaLua(t *testing.T) (native, viaLua *Game) {
+	t.Helper()
+	native, err := loadSource(t, "ring", ringSource(ringRules, "nil", "nil"))
+	require.NoError(t, err)
+	viaLua, err = loadSource(t, "ring", ringSource(ringRules,
+		`function(p) sowings(p) end`,
+		`function(p, kind, from) local last, empty = sow(p, from); local n = capture(p, last, empty); ending(p, n) end`))
+	require.NoError(t, err)
+	return native, viaLua
+}
+
 // TestNativeRules plays the ring game with its native turns, and with Lua
 // play and legal functions that call the same native rules: the two must
 // play alike, token for token.
 func TestNativeRules(t *testing.T) {
-	native, err := loadSource(t, "ring", ringSource(ringRules, "nil", "nil"))
-	require.NoError(t, err)
-	viaLua, err := loadSource(t, "ring", ringSource(ringRules,
-		`function(p) sowings(p) end`,
-		`function(p, kind, from) local last, empty = sow(p, from); local n = capture(p, last, empty); ending(p, n) end`))
-	require.NoError(t, err)
+	native, viaLua := ringNativeAndViaLua(t)
 	a, b := native.Start(), viaLua.Start()
 	require.Equal(t, []string{"a1", "a2", "a3"}, a.Legal())
 	for ply := 0; !a.Over(); ply++ {
@@ -181,12 +189,7 @@ func TestNativeRuleNamedCallLast(t *testing.T) {
 // game whose plies are all native parts, at least one a ply (play) for
 // the same game with Lua play and legal functions.
 func TestRunnerScriptCalls(t *testing.T) {
-	native, err := loadSource(t, "ring", ringSource(ringRules, "nil", "nil"))
-	require.NoError(t, err)
-	viaLua, err := loadSource(t, "ring", ringSource(ringRules,
-		`function(p) sowings(p) end`,
-		`function(p, kind, from) local last, empty = sow(p, from); local n = capture(p, last, empty); ending(p, n) end`))
-	require.NoError(t, err)
+	native, viaLua := ringNativeAndViaLua(t)
 	for _, c := range []struct {
 		name    string
 		g       *Game
