@@ -147,6 +147,10 @@ func (t *Tripwire) Done() <-chan struct{} {
 // check handles a stopped call or a request to measure memory.
 func (t *Tripwire) check(c uint64) <-chan struct{} {
 	if c&callStopped != 0 {
+		// The call stops here: say which budget stopped it before its
+		// error is read (FiredFor), not only once trip, on the watchdog's
+		// goroutine, gets to it after stopping the call.
+		t.fired.Store(c >> callShift)
 		return t.closed
 	}
 	seq := c >> callShift
