@@ -114,6 +114,8 @@ func TestEffectsOfEachPrimitive(t *testing.T) {
 			[]string{"a2 now holds 0", "drop 3 on a3", "take 1 from a4", "player 2 to move"}},
 		{"extra turn", `m.set_to_move(p)`, []string{"player 1 to move"}},
 		{"variables are not effects", `m.set(V, 7)`, []string{"player 2 to move"}},
+		{"a try records nothing", `m.take("a2"); m.try(function() m.sow(T, "a1", m.take("a1")) m.set_to_move(1) end); m.take("a3")`,
+			[]string{"take 2 from a2", "take 2 from a3", "player 2 to move"}},
 		{"finish", `m.sweep(); m.finish(1, "done")`,
 			[]string{"capture 2 from a1 for player 1", "capture 2 from b1 for player 2"}},
 	}

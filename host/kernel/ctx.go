@@ -381,25 +381,42 @@ func (c *Ctx) Scratch() []int32 {
 	return c.scratch
 }
 
-// Try runs f on the state and then puts the state's cells back as they
-// were, recording nothing: a move tried to see what it would do. The copy
-// is charged (a step per eight cells). Tries nest.
+// MaxTries is how deeply trials nest (Try, the script's matombo.try among
+// them): each running trial keeps a copy of the state's cells.
+const MaxTries = 8
+
+// Try runs f on the state and then puts the state back as it was: its
+// cells, ply, key, result and listed moves, and the Ctx's choice of the
+// next decider and irreversibility. Nothing f does is recorded (the
+// effects recorder is off while it runs), so a move tried to see what it
+// would do leaves no trace. The copy is charged (a step per eight cells).
+// Tries nest, at most MaxTries deep. It is the one trial of the host: the
+// rule parts' and the script's.
 func (c *Ctx) Try(f func() error) error {
+	if c.tryN >= MaxTries {
+		return Failf("tries nest at most %d deep", MaxTries)
+	}
 	if err := c.Charge(len(c.S.Cells)/8 + 1); err != nil {
 		return err
 	}
 	if c.tryN == len(c.tries) {
 		c.tries = append(c.tries, nil)
 	}
-	saved := append(c.tries[c.tryN][:0], c.S.Cells...)
+	s := c.S
+	saved := append(c.tries[c.tryN][:0], s.Cells...)
 	c.tries[c.tryN] = saved
 	c.tryN++
-	rec, toMove, irrev, result, moves := c.Rec, c.ToMoveSet, c.Irreversible, c.S.Result, len(c.S.Moves)
+	ply, key, result, moves := s.Ply, s.Key, s.Result, len(s.Moves)
+	rec, toMove, irrev := c.Rec, c.ToMoveSet, c.Irreversible
 	c.Rec = nil
 	err := f()
 	c.tryN--
-	copy(c.S.Cells, saved)
-	c.Rec, c.ToMoveSet, c.Irreversible, c.S.Result = rec, toMove, irrev, result
-	c.S.Moves = c.S.Moves[:moves]
+	copy(s.Cells, saved)
+	s.Ply, s.Key, s.Result, s.Moves = ply, key, result, s.Moves[:moves]
+	c.Rec, c.ToMoveSet, c.Irreversible = rec, toMove, irrev
 	return err
 }
+
+// Trying reports whether a Try is running: the state is a trial's, free
+// to change.
+func (c *Ctx) Trying() bool { return c.tryN > 0 }

@@ -224,10 +224,3 @@ var NoEffects = &EffectList{list: []Effect{}}
 
 // List returns the effects (shared: callers must not change them).
 func (l *EffectList) List() []Effect { return l.list }
-
-// Mark returns where the recording stands, to Rewind to later.
-func (r *Recorder) Mark() (n int, full bool) { return len(r.list), r.full }
-
-// Rewind forgets what was recorded since Mark returned n and full (a move
-// tried and taken back leaves no effects).
-func (r *Recorder) Rewind(n int, full bool) { r.list, r.full = r.list[:n], full }

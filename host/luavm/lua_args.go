@@ -36,7 +36,7 @@ func (vm *Machine) state(L *lua.LState) *kernel.State {
 func (vm *Machine) mutable(L *lua.LState) *kernel.State {
 	s := vm.state(L)
 	switch {
-	case vm.tryDepth > 0: // a scratch copy (lua_try.go)
+	case vm.ctx.Trying(): // a scratch copy (lua_try.go)
 	case vm.emitting:
 		L.RaiseError("legal must not change the state")
 	case vm.phase == diag.CallEvaluate:

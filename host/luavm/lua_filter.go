@@ -233,7 +233,7 @@ func (vm *Machine) apiOpenLines(L *lua.LState) int {
 // argument 1, which must name arity sites (-1: any).
 func (vm *Machine) emitter(L *lua.LState, arity int) int {
 	if !vm.emitting {
-		if vm.tryDepth > 0 {
+		if vm.ctx.Trying() {
 			L.RaiseError("moves cannot be emitted inside matombo.try")
 		}
 		L.RaiseError("moves can only be emitted inside legal")

@@ -70,8 +70,6 @@ type Machine struct {
 	irrev     irreversible   // see lua_irreversible.go
 	strs      strCache
 
-	tryDepth   int            // tries running (lua_try.go)
-	trySaves   []trySaved     // what each running try restores
 	trampoline *lua.LFunction // calls a function under protect (lua_pcall.go)
 
 	parts    map[*lua.LFunction]*partRef // the rule parts the script declared (lua_parts.go)
