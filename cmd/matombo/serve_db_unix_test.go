@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/matombo/matombo/host/store"
+	"github.com/matombo/matombo/internal/testfifo"
 )
 
 // TestServeBadDatabase: a --db that cannot be the game database is
@@ -51,8 +51,7 @@ func TestServeBadDatabase(t *testing.T) {
 		}
 		return p
 	}
-	fifo := filepath.Join(dir, "pipe.db")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	fifo := testfifo.Make(t, filepath.Join(dir, "pipe.db"))
 	middle := bytes.Clone(valid)
 	copy(middle[100:4000], bytes.Repeat([]byte{0xa5}, 3900))
 

@@ -5,7 +5,6 @@ package solve_test
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/matombo/matombo/host/solve"
+	"github.com/matombo/matombo/internal/testfifo"
 )
 
 // TestCacheFIFOHangsNothing: a named pipe where the solution cache is
@@ -24,7 +24,7 @@ func TestCacheFIFOHangsNothing(t *testing.T) {
 	path, err := solve.CachePath(g)
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	require.NoError(t, syscall.Mkfifo(path, 0o644))
+	testfifo.Make(t, path)
 	done := make(chan error, 1)
 	go func() {
 		_, err := solve.LoadCached(g)
