@@ -164,11 +164,19 @@ func knownText(labels []string) string {
 // returns. errors.As finds the first as a *RuleError.
 type RuleErrors []*RuleError
 
-// Error is the errors one a line, each with its place, file:line first.
+// maxRuleErrors bounds the labels RuleErrors.Error writes: a scenario
+// file of a megabyte may cite a hundred thousand wrong labels.
+const maxRuleErrors = 10
+
+// Error is the errors one a line, each with its place, file:line first;
+// at most maxRuleErrors of them, then how many more there are.
 func (e RuleErrors) Error() string {
-	lines := make([]string, len(e))
-	for i, re := range e {
-		lines[i] = re.Error()
+	lines := make([]string, 0, min(len(e), maxRuleErrors)+1)
+	for _, re := range e[:min(len(e), maxRuleErrors)] {
+		lines = append(lines, re.Error())
+	}
+	if n := len(e) - maxRuleErrors; n > 0 {
+		lines = append(lines, fmt.Sprintf("... and %d more rule labels that name no point", n))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -121,6 +121,24 @@ func TestCheckRulesSortsByLine(t *testing.T) {
 	assert.Equal(t, []string{"X2:4", "X3:7", "X1:9"}, got)
 }
 
+// TestRuleErrorsWritesAtMostSome: a scenario citing thousands of wrong
+// labels gets an error of a few lines, and every label in RuleErrors.
+func TestRuleErrorsWritesAtMostSome(t *testing.T) {
+	sc := &Scenario{File: "s.yaml", Game: "dakon"}
+	for i := range maxRuleErrors + 5000 {
+		sc.Rules = append(sc.Rules, fmt.Sprintf("X%d", i+1))
+		sc.RuleLines = append(sc.RuleLines, i+3)
+	}
+	err := CheckRules(sc, Points("### D1 Board\n"), "p.md")
+	var all RuleErrors
+	require.ErrorAs(t, err, &all)
+	assert.Len(t, all, maxRuleErrors+5000)
+	lines := strings.Split(err.Error(), "\n")
+	require.Len(t, lines, maxRuleErrors+1)
+	assert.Equal(t, "s.yaml:3: rule X1 is no point of p.md; its points are D1", lines[0])
+	assert.Equal(t, "... and 5000 more rule labels that name no point", lines[maxRuleErrors])
+}
+
 // TestCheckRulesListsAtMostSomeLabels: a page of 100 points is not listed
 // whole in every message.
 func TestCheckRulesListsAtMostSomeLabels(t *testing.T) {
