@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/matombo/matombo/internal/testfifo"
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -17,7 +17,7 @@ import (
 // read), a link to /dev/zero (endless), a huge file, a folder named .yaml.
 func TestLoadFilesHostileFiles(t *testing.T) {
 	dir := t.TempDir()
-	fifo := testfifo.Make(t, filepath.Join(dir, "pipe.yaml"))
+	fifo := fifotest.Make(t, filepath.Join(dir, "pipe.yaml"))
 	zero := filepath.Join(dir, "zero.yaml")
 	require.NoError(t, os.Symlink("/dev/zero", zero))
 	huge := filepath.Join(dir, "huge.yaml")

@@ -6,14 +6,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/matombo/matombo/internal/testfifo"
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/stretchr/testify/assert"
 )
 
 // --merge reads only plain files: /dev/zero and a named pipe are refused
 // at once (they used to flood memory or hang).
 func TestMergeRefusesSpecialFiles(t *testing.T) {
-	fifo := testfifo.Make(t, filepath.Join(t.TempDir(), "shard.fifo"))
+	fifo := fifotest.Make(t, filepath.Join(t.TempDir(), "shard.fifo"))
 	for _, f := range []struct{ path, want string }{
 		{"/dev/zero", "not a regular file (a character device)"},
 		{fifo, "not a regular file (a named pipe)"},

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/matombo/matombo/internal/testfifo"
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,10 +19,10 @@ import (
 // once, naming the file, or written through.
 func TestOutputFiles(t *testing.T) {
 	dir := t.TempDir()
-	fifo := testfifo.Make(t, filepath.Join(dir, "out.fifo"))
+	fifo := fifotest.Make(t, filepath.Join(dir, "out.fifo"))
 	plots := filepath.Join(dir, "plots")
 	require.NoError(t, os.Mkdir(plots, 0o755))
-	testfifo.Make(t, filepath.Join(plots, "lengths.png"))
+	fifotest.Make(t, filepath.Join(plots, "lengths.png"))
 	dangling := filepath.Join(dir, "dangling.json")
 	require.NoError(t, os.Symlink(filepath.Join(dir, "nowhere"), dangling))
 	playthrough := filepath.Join("..", "..", "host", "testdata", "openspiel", "oware.txt")
@@ -56,7 +56,7 @@ func TestOutputFiles(t *testing.T) {
 			if c.want != "" {
 				assert.Contains(t, r.stderr, c.want)
 			}
-			assert.True(t, testfifo.IsPipe(t, fifo), "the pipe is still a pipe")
+			assert.True(t, fifotest.IsPipe(t, fifo), "the pipe is still a pipe")
 		})
 	}
 }

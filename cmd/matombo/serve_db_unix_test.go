@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/matombo/matombo/host/store"
-	"github.com/matombo/matombo/internal/testfifo"
 )
 
 // TestServeBadDatabase: a --db that cannot be the game database is
@@ -51,7 +51,7 @@ func TestServeBadDatabase(t *testing.T) {
 		}
 		return p
 	}
-	fifo := testfifo.Make(t, filepath.Join(dir, "pipe.db"))
+	fifo := fifotest.Make(t, filepath.Join(dir, "pipe.db"))
 	middle := bytes.Clone(valid)
 	copy(middle[100:4000], bytes.Repeat([]byte{0xa5}, 3900))
 

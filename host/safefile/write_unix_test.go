@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/matombo/matombo/internal/testfifo"
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -24,7 +24,7 @@ func TestWriteOutputs(t *testing.T) {
 	require.NoError(t, os.WriteFile(plain, []byte("old"), 0o644))
 	link := filepath.Join(dir, "link.json")
 	require.NoError(t, os.Symlink(plain, link))
-	fifo := testfifo.Make(t, filepath.Join(dir, "fifo"))
+	fifo := fifotest.Make(t, filepath.Join(dir, "fifo"))
 	dangling := filepath.Join(dir, "dangling")
 	require.NoError(t, os.Symlink(filepath.Join(dir, "nowhere"), dangling))
 	loop := filepath.Join(dir, "loop")
@@ -70,13 +70,13 @@ func TestWriteOutputs(t *testing.T) {
 		li, err := os.Lstat(link)
 		require.NoError(t, err)
 		assert.Equal(t, os.ModeSymlink, li.Mode()&os.ModeSymlink, "%s keeps the link", name)
-		assert.True(t, testfifo.IsPipe(t, fifo), "%s leaves the pipe", name)
+		assert.True(t, fifotest.IsPipe(t, fifo), "%s leaves the pipe", name)
 	}
 }
 
 // A named pipe that a program reads is written to, not replaced.
 func TestWriteAtomicToReadPipe(t *testing.T) {
-	fifo := testfifo.Make(t, filepath.Join(t.TempDir(), "fifo"))
+	fifo := fifotest.Make(t, filepath.Join(t.TempDir(), "fifo"))
 	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	require.NoError(t, err)
 	defer r.Close()
@@ -84,5 +84,5 @@ func TestWriteAtomicToReadPipe(t *testing.T) {
 	b := make([]byte, 16)
 	n, _ := r.Read(b)
 	assert.Equal(t, "job", string(b[:n]))
-	assert.True(t, testfifo.IsPipe(t, fifo))
+	assert.True(t, fifotest.IsPipe(t, fifo))
 }

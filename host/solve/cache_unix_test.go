@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/matombo/matombo/host/solve"
-	"github.com/matombo/matombo/internal/testfifo"
 )
 
 // TestCacheFIFOHangsNothing: a named pipe where the solution cache is
@@ -24,7 +24,7 @@ func TestCacheFIFOHangsNothing(t *testing.T) {
 	path, err := solve.CachePath(g)
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	testfifo.Make(t, path)
+	fifotest.Make(t, path)
 	done := make(chan error, 1)
 	go func() {
 		_, err := solve.LoadCached(g)

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/matombo/matombo/host/store/sqlite"
-	"github.com/matombo/matombo/internal/testfifo"
 )
 
 // A --db that is another program's SQLite file is refused before
@@ -45,7 +45,7 @@ func TestOpenRefusesOtherPrograms(t *testing.T) {
 	}
 	require.NoError(t, db.Close())
 
-	fifo := testfifo.Make(t, filepath.Join(dir, "pipe.db"))
+	fifo := fifotest.Make(t, filepath.Join(dir, "pipe.db"))
 
 	for _, tc := range []struct{ path, want string }{
 		{other, "belongs to another program (its tables: contacts, and no Matombo schema): refusing to write to it"},

@@ -1,6 +1,6 @@
 //go:build unix
 
-package testfifo
+package fifotest
 
 import (
 	"os"
