@@ -52,10 +52,11 @@ func ExampleSuite_RunContext() {
 
 // Check the rule labels of scenarios against a rules page without running
 // them, as a suite does before each scenario: a label names a heading
-// "### D2 Sowing" of the page, or a part of one ("D2b").
+// "### D2 Sowing" of the page, or a part of one ("D2b"). Every label that
+// names none is reported, each at its line.
 func ExampleCheckRules() {
 	page := "# Dakon\n\n### D1 Board\n\n### D2 Sowing\n"
-	src := "game: dakon\nscenarios:\n  - name: a sowing\n    rule: [D2b, D4]\n    play: [a3]\n    expect: {to_move: 2}\n"
+	src := "game: dakon\nscenarios:\n  - name: a sowing\n    rule: [D2b, D4, sowing]\n    play: [a3]\n    expect: {to_move: 2}\n"
 
 	f, err := conformance.Parse("dakon.yaml", []byte(src))
 	if err != nil {
@@ -66,5 +67,7 @@ func ExampleCheckRules() {
 			fmt.Println(err)
 		}
 	}
-	// Output: dakon.yaml:4: rule D4 is no point of dakon/rules.md; its points are D1, D2
+	// Output:
+	// dakon.yaml:4: rule D4 is no point of dakon/rules.md; its points are D1, D2
+	// dakon.yaml:4: rule sowing is no point label: a label is a capital letter and a number, such as D1, or a part of a point, such as D1b (docs/scenarios.md#rule-labels)
 }

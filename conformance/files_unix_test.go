@@ -5,9 +5,9 @@ package conformance
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -17,8 +17,7 @@ import (
 // read), a link to /dev/zero (endless), a huge file, a folder named .yaml.
 func TestLoadFilesHostileFiles(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "pipe.yaml")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	fifo := fifotest.Make(t, filepath.Join(dir, "pipe.yaml"))
 	zero := filepath.Join(dir, "zero.yaml")
 	require.NoError(t, os.Symlink("/dev/zero", zero))
 	huge := filepath.Join(dir, "huge.yaml")

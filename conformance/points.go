@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/matombo/matombo/host"
@@ -158,15 +159,49 @@ func knownText(labels []string) string {
 	return strings.Join(labels[:maxKnown], ", ") + fmt.Sprintf(" and %d more", len(labels)-maxKnown)
 }
 
+// RuleErrors are the rule labels of a scenario that name no point of its
+// game's rules page, one *RuleError each, sorted by line: what CheckRules
+// returns. errors.As finds the first as a *RuleError.
+type RuleErrors []*RuleError
+
+// maxRuleErrors bounds the labels RuleErrors.Error writes: a scenario
+// file of a megabyte may cite a hundred thousand wrong labels.
+const maxRuleErrors = 10
+
+// Error is the errors one a line, each with its place, file:line first;
+// at most maxRuleErrors of them, then how many more there are.
+func (e RuleErrors) Error() string {
+	lines := make([]string, 0, min(len(e), maxRuleErrors)+1)
+	for _, re := range e[:min(len(e), maxRuleErrors)] {
+		lines = append(lines, re.Error())
+	}
+	if n := len(e) - maxRuleErrors; n > 0 {
+		lines = append(lines, fmt.Sprintf("... and %d more rule labels that name no point", n))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap returns the errors, for errors.As and errors.Is.
+func (e RuleErrors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, re := range e {
+		out[i] = re
+	}
+	return out
+}
+
 // CheckRules checks the rule labels of sc against the points of its
 // game's rules page (see Points); page says where the page is, for the
-// message. It returns a *RuleError for the first label that names no
-// point, nil when every one does.
+// messages. It returns nil when every label names a point, else
+// RuleErrors: a *RuleError for each label that names none, sorted by
+// line. A page without points gives one error, at the first label: the
+// fault is the page's, the same for every label.
 func CheckRules(sc *Scenario, points []Point, page string) error {
 	known := make([]string, len(points))
 	for i, p := range points {
 		known[i] = p.Label
 	}
+	var errs RuleErrors
 	for i, label := range sc.Rules {
 		if pt, ok := PointOf(label); ok && containsLabel(points, pt) {
 			continue
@@ -175,9 +210,16 @@ func CheckRules(sc *Scenario, points []Point, page string) error {
 		if i < len(sc.RuleLines) {
 			line = sc.RuleLines[i]
 		}
-		return &RuleError{Pos: host.Pos{File: sc.File, Line: line}, Label: label, Game: sc.Game, Page: page, Known: known}
+		errs = append(errs, &RuleError{Pos: host.Pos{File: sc.File, Line: line}, Label: label, Game: sc.Game, Page: page, Known: known})
+		if len(points) == 0 {
+			break
+		}
 	}
-	return nil
+	if len(errs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(errs, func(a, b *RuleError) int { return a.Pos.Line - b.Pos.Line })
+	return errs
 }
 
 func containsLabel(points []Point, label string) bool {

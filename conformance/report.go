@@ -133,7 +133,8 @@ func (res Result) explain() []string {
 		where += ": "
 	}
 	if res.Error != "" && res.Field == "" {
-		return append(out, where+res.Error)
+		// An error of several lines (several rule labels) is indented whole.
+		return append(out, strings.Split(where+res.Error, "\n")...)
 	}
 	if res.Error != "" {
 		return append(out, fmt.Sprintf("%s%s: %s", where, res.Field, res.Error))

@@ -79,6 +79,10 @@ func TestCheckRules(t *testing.T) {
 		{"part of an unknown point", []string{"D4a"}, points, "s.yaml:3: rule D4a is no point of dakon/rules.md; its points are D1, D2, D3"},
 		{"not a label", []string{"sowing rule"}, points, `s.yaml:3: rule "sowing rule" is no point label: a label is a capital letter and a number, such as D1, or a part of a point, such as D1b (docs/scenarios.md#rule-labels)`},
 		{"a page without points", []string{"D1"}, nil, `s.yaml:3: dakon/rules.md has no numbered points for rule labels to name: a point is a heading such as "### K1 Title" (docs/scenarios.md#rule-labels)`},
+		{"a page without points errs once", []string{"D1", "D2"}, nil, `s.yaml:3: dakon/rules.md has no numbered points for rule labels to name: a point is a heading such as "### K1 Title" (docs/scenarios.md#rule-labels)`},
+		{"every wrong label, each at its line", []string{"D44", "D1", "sowing", "D4a"}, points, "s.yaml:3: rule D44 is no point of dakon/rules.md; its points are D1, D2, D3\n" +
+			`s.yaml:5: rule sowing is no point label: a label is a capital letter and a number, such as D1, or a part of a point, such as D1b (docs/scenarios.md#rule-labels)` + "\n" +
+			"s.yaml:6: rule D4a is no point of dakon/rules.md; its points are D1, D2, D3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,8 +99,44 @@ func TestCheckRules(t *testing.T) {
 			require.ErrorAs(t, err, &re)
 			assert.Equal(t, tt.want, err.Error())
 			assert.Equal(t, "dakon", re.Game)
+			var all RuleErrors
+			require.ErrorAs(t, err, &all)
+			assert.Same(t, re, all[0], "errors.As finds the first label's error")
 		})
 	}
+}
+
+// TestCheckRulesSortsByLine: the errors of labels come in the order of
+// their lines, whatever the order of the labels (a flow list then a block
+// list is not a scenario, but a parser may give any order).
+func TestCheckRulesSortsByLine(t *testing.T) {
+	sc := &Scenario{File: "s.yaml", Game: "dakon", Rules: []string{"X1", "X2", "X3"}, RuleLines: []int{9, 4, 7}}
+	err := CheckRules(sc, Points("### D1 Board\n"), "p.md")
+	var all RuleErrors
+	require.ErrorAs(t, err, &all)
+	var got []string
+	for _, re := range all {
+		got = append(got, fmt.Sprintf("%s:%d", re.Label, re.Pos.Line))
+	}
+	assert.Equal(t, []string{"X2:4", "X3:7", "X1:9"}, got)
+}
+
+// TestRuleErrorsWritesAtMostSome: a scenario citing thousands of wrong
+// labels gets an error of a few lines, and every label in RuleErrors.
+func TestRuleErrorsWritesAtMostSome(t *testing.T) {
+	sc := &Scenario{File: "s.yaml", Game: "dakon"}
+	for i := range maxRuleErrors + 5000 {
+		sc.Rules = append(sc.Rules, fmt.Sprintf("X%d", i+1))
+		sc.RuleLines = append(sc.RuleLines, i+3)
+	}
+	err := CheckRules(sc, Points("### D1 Board\n"), "p.md")
+	var all RuleErrors
+	require.ErrorAs(t, err, &all)
+	assert.Len(t, all, maxRuleErrors+5000)
+	lines := strings.Split(err.Error(), "\n")
+	require.Len(t, lines, maxRuleErrors+1)
+	assert.Equal(t, "s.yaml:3: rule X1 is no point of p.md; its points are D1", lines[0])
+	assert.Equal(t, "... and 5000 more rule labels that name no point", lines[maxRuleErrors])
 }
 
 // TestCheckRulesListsAtMostSomeLabels: a page of 100 points is not listed
@@ -158,6 +198,11 @@ func TestSuiteChecksRuleLabels(t *testing.T) {
 			"ERROR case.yaml:4: one [K1, D44]\n    rule D44 is no point of authored/kalah/rules.md; its points are K1, K2\n1 passed, 0 failed, 1 errored\n"},
 		{"a label of a block list errs at its own line", labelsLibrary, nil, src("kalah", "\n      - K1\n      - D44"),
 			"ERROR case.yaml:6: one [K1, D44]\n    rule D44 is no point of authored/kalah/rules.md; its points are K1, K2\n1 passed, 0 failed, 1 errored\n"},
+		{"every wrong label of a scenario errs, each at its line", labelsLibrary, nil, src("kalah", "\n      - D44\n      - K1\n      - sowing"),
+			"ERROR case.yaml:5: one [D44, K1, sowing]\n" +
+				"    case.yaml:5: rule D44 is no point of authored/kalah/rules.md; its points are K1, K2\n" +
+				"    case.yaml:7: rule sowing is no point label: a label is a capital letter and a number, such as K1, or a part of a point, such as K1b (docs/scenarios.md#rule-labels)\n" +
+				"1 passed, 0 failed, 1 errored\n"},
 		{"an extending game is checked against its base's page", labelsLibrary, nil, src("ext", "K3"),
 			"ERROR case.yaml:4: one [K3]\n    rule K3 is no point of authored/kalah/rules.md (the page of kalah, which ext extends); its points are K1, K2\n1 passed, 0 failed, 1 errored\n"},
 		{"the game's own page comes before WithRules", labelsLibrary, outside, src("kalah", "K1"), "2 passed, 0 failed, 0 errored\n"},

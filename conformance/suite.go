@@ -297,9 +297,9 @@ func (r *Suite) RunScenarioContext(ctx context.Context, sc *Scenario) Result {
 	if page := r.rulesPage(g); !page.found {
 		res.unchecked = noRulesNote(g.Name())
 	} else if err := CheckRules(sc, page.points, page.where); err != nil {
-		var re *RuleError
-		errors.As(err, &re)
-		res.Status, res.Line, res.Error = Errored, re.Pos.Line, re.Msg()
+		var errs RuleErrors
+		errors.As(err, &errs)
+		res.Status, res.Line, res.Error = Errored, errs[0].Pos.Line, ruleErrorText(errs)
 		return res
 	}
 	s, line, err := startState(ctx, g, sc.Start)
@@ -327,6 +327,17 @@ func (r *Suite) RunScenarioContext(ctx context.Context, sc *Scenario) Result {
 	res.Step, res.StepName, res.Line, res.Token = 0, "", sc.Line, ""
 	res.Status = Passed
 	return res
+}
+
+// ruleErrorText is the error of a scenario whose rule labels name no
+// point: one label's message without its place (the report writes the
+// scenario at the label's line), or several, one a line, each at its
+// own place.
+func ruleErrorText(errs RuleErrors) string {
+	if len(errs) == 1 {
+		return errs[0].Msg()
+	}
+	return errs.Error()
 }
 
 // startState builds the start position. The returned line locates errors.

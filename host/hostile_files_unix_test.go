@@ -5,9 +5,9 @@ package host
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,7 +19,7 @@ import (
 func TestHostileGameFiles(t *testing.T) {
 	script := miniSource("g", "")
 	type setup func(t *testing.T, path string)
-	fifo := func(t *testing.T, p string) { require.NoError(t, syscall.Mkfifo(p, 0o644)) }
+	fifo := func(t *testing.T, p string) { fifotest.Make(t, p) }
 	devZero := func(t *testing.T, p string) { require.NoError(t, os.Symlink("/dev/zero", p)) }
 	huge := func(t *testing.T, p string) {
 		f, err := os.Create(p)

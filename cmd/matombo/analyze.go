@@ -33,7 +33,9 @@ margin at the end, read from the game's score when it has one (e.g.
 Kalah's seeds), else from the captured totals. docs/analysis.md defines
 each measure.
 
---variants all runs every named variant of the game, one row each.
+--variants all runs every named variant of the game, one row each (with
+what the lead is read from, its changes and the final margin when the game
+has a lead), then each variant's measures.
 Players: any player spec (see 'matombo match --help' and docs/players.md),
 e.g. random, greedy, mcts:iterations=500, alphabeta:depth=4, or perfect
 (plays from the solution of 'matombo solve'). Game i plays with a seed
@@ -385,16 +387,7 @@ func writeAnalysis(w io.Writer, reps []analysis.Report) {
 	r0 := reps[0]
 	fmt.Fprintf(w, "%s (%s): %s vs %s, %d games each, seed %d\n", r0.Title, r0.Game, r0.P1, r0.P2, r0.Games, r0.Seed)
 	if len(reps) > 1 {
-		width := 12 // the variant column, as wide as the longest name
-		for _, r := range reps {
-			width = max(width, len(reportName(r)))
-		}
-		fmt.Fprintf(w, "\n  %-*s %-20s %-20s %-20s %7s %6s %5s %9s\n", width, "variant", "Player 1 wins", "Player 2 wins", "draws", "ended", "plies", "p95", "branching")
-		for _, r := range reps {
-			fmt.Fprintf(w, "  %-*s %-20s %-20s %-20s %6.1f%% %6.1f %5d %9.2f\n", width, reportName(r),
-				rateText(r.WinRates[0]), rateText(r.WinRates[1]), rateText(r.DrawRate),
-				100*r.Completion.Rate, r.PliesMean, r.PliesP95, r.BranchingMean)
-		}
+		writeVariantTable(w, reps)
 	}
 	for _, r := range reps {
 		fmt.Fprintf(w, "\n%s", reportName(r))
@@ -416,6 +409,58 @@ func writeAnalysis(w io.Writer, reps []analysis.Report) {
 		writeCounts(w, "endings", r.Endings)
 		writeCounts(w, "notes", r.Notes)
 	}
+}
+
+// writeVariantTable writes the main figures of several reports, a row
+// each. When some report has a lead, the lead's columns follow: what it is
+// read from (the score's label, or "captured"), the lead changes per game,
+// and the final margin's mean size and Player 1's mean; "-" where a
+// report has no such figure.
+func writeVariantTable(w io.Writer, reps []analysis.Report) {
+	width := 12    // the variant column, as wide as the longest name
+	leadWidth := 0 // the lead column, as wide as its longest text; 0 for none
+	for _, r := range reps {
+		width = max(width, len(reportName(r)))
+		if r.HasLead {
+			leadWidth = max(leadWidth, len("lead"), len(leadFrom(r)))
+		}
+	}
+	fmt.Fprintf(w, "\n  %-*s %-20s %-20s %-20s %7s %6s %5s %9s", width, "variant", "Player 1 wins", "Player 2 wins", "draws", "ended", "plies", "p95", "branching")
+	if leadWidth > 0 {
+		fmt.Fprintf(w, "  %-*s %8s %6s %9s", leadWidth, "lead", "lead chg", "margin", "P1 margin")
+	}
+	fmt.Fprintln(w)
+	for _, r := range reps {
+		fmt.Fprintf(w, "  %-*s %-20s %-20s %-20s %6.1f%% %6.1f %5d %9.2f", width, reportName(r),
+			rateText(r.WinRates[0]), rateText(r.WinRates[1]), rateText(r.DrawRate),
+			100*r.Completion.Rate, r.PliesMean, r.PliesP95, r.BranchingMean)
+		if leadWidth > 0 {
+			fmt.Fprint(w, leadColumns(r, leadWidth))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// leadColumns is a report's lead columns of the variant table, the first
+// width wide.
+func leadColumns(r analysis.Report, width int) string {
+	if !r.HasLead {
+		return fmt.Sprintf("  %-*s %8s %6s %9s", width, "-", "-", "-", "-")
+	}
+	margin, p1 := "-", "-"
+	if r.HasMargin {
+		margin, p1 = fmt.Sprintf("%.1f", r.MarginMean), fmt.Sprintf("%+.1f", r.MarginP1Mean)
+	}
+	return fmt.Sprintf("  %-*s %8.2f %6s %9s", width, leadFrom(r), r.LeadChangesMean, margin, p1)
+}
+
+// leadFrom says in a word what a report's lead is read from: the score's
+// label (e.g. "seeds"), or "captured" for the captured totals.
+func leadFrom(r analysis.Report) string {
+	if r.LeadFrom == analysis.LeadScore {
+		return r.ScoreLabel
+	}
+	return "captured"
 }
 
 // writeTally writes the captures, the lead changes and the margins of a

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/matombo/matombo/host/analysis"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -20,7 +21,8 @@ func TestAnalyzeGolden(t *testing.T) {
 	}{
 		{"analyze-yematatu-variants", []string{"yematatu", "--variants", "all", "--games", "300", "--parallel", "2"}},
 		{"analyze-gore", []string{"gore", "-n", "20", "--max-plies", "200", "--seed", "3"}},
-		{"analyze-kalah", []string{"kalah", "-n", "200"}}, // the lead and margins of a score, no captures
+		{"analyze-kalah", []string{"kalah", "-n", "200"}},                                                  // the lead and margins of a score, no captures
+		{"analyze-kalah-variants", []string{"kalah", "--variants", "all", "-n", "100", "--parallel", "2"}}, // the lead's columns in the table
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			r := matombo(t, "", append([]string{"analyze"}, tc.args...)...)
@@ -54,6 +56,25 @@ func TestAnalyzeJSON(t *testing.T) {
 		assert.Equal(t, name, all.Variants[i]["variant"])
 		for _, k := range keys {
 			assert.Contains(t, all.Variants[i], k)
+		}
+	}
+}
+
+// With --variants all, each variant's JSON object has the lead and the
+// margins of a game with a score, as one variant's has.
+func TestAnalyzeJSONVariantsLead(t *testing.T) {
+	r := matombo(t, "", "analyze", "kalah", "--json", "-n", "20", "--variants", "all")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var all struct {
+		Variants []map[string]any `json:"variants"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &all))
+	require.NotEmpty(t, all.Variants)
+	for _, v := range all.Variants {
+		assert.Equal(t, "score", v["lead_from"], v["variant"])
+		assert.Equal(t, "seeds", v["score_label"], v["variant"])
+		for _, k := range []string{"lead_changes_mean", "margin_mean", "margin_p1_mean", "margin_sd", "margins"} {
+			assert.Contains(t, v, k, v["variant"])
 		}
 	}
 }
@@ -256,4 +277,46 @@ func writeOldShard(t *testing.T, dir string, i int, shard string) string {
 	f := filepath.Join(dir, fmt.Sprintf("old-%d.json", i))
 	require.NoError(t, os.WriteFile(f, b, 0o644))
 	return f
+}
+
+// The table of --variants all has the lead's columns when some variant
+// has a lead: what it is read from, its changes per game, the final
+// margin's size and Player 1's mean, "-" where a variant has none.
+func TestVariantTableLeadColumns(t *testing.T) {
+	rate := analysis.NewRate(5, 10)
+	row := func(name string, lead func(*analysis.Report)) analysis.Report {
+		r := analysis.Report{Variant: name, WinRates: []analysis.Rate{rate, rate}, DrawRate: analysis.NewRate(0, 10),
+			Completion: analysis.NewRate(10, 10), PliesMean: 40, PliesP95: 60, BranchingMean: 4, LeadFrom: analysis.LeadCaptured}
+		if lead != nil {
+			lead(&r)
+		}
+		return r
+	}
+	score := func(r *analysis.Report) {
+		r.LeadFrom, r.ScoreLabel, r.HasLead, r.LeadChangesMean = analysis.LeadScore, "seeds", true, 2.1
+		r.HasMargin, r.MarginMean, r.MarginP1Mean = true, 10.4, -1.5
+	}
+	capped := func(r *analysis.Report) { r.HasLead, r.LeadChangesMean = true, 0.5 }
+	const head = "\n  variant      Player 1 wins        Player 2 wins        draws                  ended  plies   p95 branching"
+	const cols = "  50.0% [23.7, 76.3]   50.0% [23.7, 76.3]    0.0% [0.0, 27.8]    100.0%   40.0    60      4.00"
+	tests := []struct {
+		name string
+		reps []analysis.Report
+		want string
+	}{
+		{"no lead: no lead columns", []analysis.Report{row("a", nil), row("b", nil)},
+			head + "\n  a           " + cols + "\n  b           " + cols + "\n"},
+		{"a score, a captured lead without margin, none", []analysis.Report{row("a", score), row("b", capped), row("c", nil)},
+			head + "  lead     lead chg margin P1 margin\n" +
+				"  a           " + cols + "  seeds        2.10   10.4      -1.5\n" +
+				"  b           " + cols + "  captured     0.50      -         -\n" +
+				"  c           " + cols + "  -               -      -         -\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out strings.Builder
+			writeVariantTable(&out, tt.reps)
+			assert.Equal(t, tt.want, out.String())
+		})
+	}
 }

@@ -4,18 +4,16 @@ package main
 
 import (
 	"path/filepath"
-	"syscall"
 	"testing"
 
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // --merge reads only plain files: /dev/zero and a named pipe are refused
 // at once (they used to flood memory or hang).
 func TestMergeRefusesSpecialFiles(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "shard.fifo")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	fifo := fifotest.Make(t, filepath.Join(t.TempDir(), "shard.fifo"))
 	for _, f := range []struct{ path, want string }{
 		{"/dev/zero", "not a regular file (a character device)"},
 		{fifo, "not a regular file (a named pipe)"},

@@ -213,14 +213,16 @@ func nameList(names []string) string { return diag.ShortList(names, 8) }
 // verify.CheckContext).
 func (gc *gameChecker) run(ctx context.Context, w io.Writer) (ok, stopped bool) {
 	fmt.Fprintf(w, "checking %s\n", gc.name)
+	note := ""
 	r := verify.CheckContext(ctx, gc.lib, gc.name, verify.CheckOptions{
 		Games:  gc.games,
 		Seed:   gc.seed,
 		File:   gc.file,
 		OnStep: func(st verify.Step) { gc.writeStep(w, st) },
+		OnLoad: func(g *host.Game) { note = rulesNote(g) }, // the check's own load, not another
 		Extra:  gc.extra,
 	})
-	if note := gc.rulesNote(ctx, r); note != "" {
+	if note != "" && loadedCleanly(r) {
 		fmt.Fprintln(w, "  note  "+note)
 	}
 	verdict := "ok"
@@ -234,20 +236,19 @@ func (gc *gameChecker) run(ctx context.Context, w io.Writer) (ok, stopped bool) 
 	return r.OK(), r.Stopped != ""
 }
 
+// loadedCleanly reports whether the check ran to its end and its game
+// loaded without a problem: a rules page note is worth reading then.
+func loadedCleanly(r verify.Report) bool {
+	return r.Stopped == "" && len(r.Steps) > 0 && !r.Steps[0].Skipped && len(r.Steps[0].Findings) == 0
+}
+
 // rulesNote is a note on the game's rules.md when its points are all in
 // another shape than the "### K1 Title" headings scenarios cite
-// (conformance.Lookalikes), "" otherwise, or when the check stopped or the
-// game did not load. It does not fail the check: a page need not number
-// its rules, but one that numbers them as "- **K1 Board.**" was meant to.
-func (gc *gameChecker) rulesNote(ctx context.Context, r verify.Report) string {
-	if r.Stopped != "" || len(r.Steps) == 0 || r.Steps[0].Skipped || len(r.Steps[0].Findings) > 0 {
-		return ""
-	}
-	g, err := gc.lib.LoadContext(ctx, gc.name)
-	if err != nil {
-		return ""
-	}
-	defer g.Close()
+// (conformance.Lookalikes), "" otherwise. It does not fail the check: a
+// page need not number its rules, but one that numbers them as
+// "- **K1 Board.**" was meant to. The check writes it only when the game
+// loaded cleanly and the check was not stopped (loadedCleanly).
+func rulesNote(g *host.Game) string {
 	page := g.Rules()
 	if len(conformance.Points(page)) > 0 {
 		return ""

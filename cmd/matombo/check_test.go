@@ -1,12 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"testing/fstest"
 
+	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/verify"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -191,4 +198,54 @@ func TestCheckRulesPageNote(t *testing.T) {
 			assert.Contains(t, r.stdout, "  note  rules page: "+filepath.Join(dir, "g", "rules.md")+" "+tt.want+"\ng: ok\n")
 		})
 	}
+}
+
+// openCounter is a file system that counts the opens of each file: every
+// load of a game reads its script (opening it a few times: to see what it
+// is, then to read it), so the opens of the script grow with its loads.
+type openCounter struct {
+	fs.FS
+	mu    sync.Mutex
+	opens map[string]int
+}
+
+func (c *openCounter) Open(name string) (fs.File, error) {
+	c.mu.Lock()
+	c.opens[name]++
+	c.mu.Unlock()
+	return c.FS.Open(name)
+}
+
+// count is how often name was opened.
+func (c *openCounter) count(name string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.opens[name]
+}
+
+// The rules page note reads the game the check loaded, not a game loaded
+// again: check loads a game as often as verify.Check does, note or not.
+func TestCheckRulesNoteLoadsNoMore(t *testing.T) {
+	files := fstest.MapFS{
+		"g/g.lua":    {Data: []byte(kalahScript(t, "g"))},
+		"g/rules.md": {Data: []byte("# G\n\n- **G1 Board.** Two rows.\n")},
+	}
+	loads := func(check func(*host.Library)) int {
+		counter := &openCounter{FS: files, opens: map[string]int{}}
+		lib := host.NewLibrary()
+		require.NoError(t, lib.AddFS(counter, "games"))
+		check(lib)
+		return counter.count("g/g.lua")
+	}
+	opt := verify.CheckOptions{Games: 1, Seed: 1}
+	byVerify := loads(func(lib *host.Library) { verify.Check(lib, "g", opt) })
+	var out bytes.Buffer
+	byCheck := loads(func(lib *host.Library) {
+		gc := &gameChecker{lib: lib, name: "g", dir: "games", games: opt.Games, seed: opt.Seed}
+		ok, stopped := gc.run(context.Background(), &out)
+		require.True(t, ok && !stopped, out.String())
+	})
+	require.Contains(t, out.String(), "  note  rules page: ", "the note is written")
+	require.Positive(t, byVerify)
+	assert.Equal(t, byVerify, byCheck, "the loads of verify.Check and of check with its note")
 }

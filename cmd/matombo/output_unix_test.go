@@ -5,9 +5,9 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,11 +19,10 @@ import (
 // once, naming the file, or written through.
 func TestOutputFiles(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "out.fifo")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	fifo := fifotest.Make(t, filepath.Join(dir, "out.fifo"))
 	plots := filepath.Join(dir, "plots")
 	require.NoError(t, os.Mkdir(plots, 0o755))
-	require.NoError(t, syscall.Mkfifo(filepath.Join(plots, "lengths.png"), 0o600))
+	fifotest.Make(t, filepath.Join(plots, "lengths.png"))
 	dangling := filepath.Join(dir, "dangling.json")
 	require.NoError(t, os.Symlink(filepath.Join(dir, "nowhere"), dangling))
 	playthrough := filepath.Join("..", "..", "host", "testdata", "openspiel", "oware.txt")
@@ -57,9 +56,7 @@ func TestOutputFiles(t *testing.T) {
 			if c.want != "" {
 				assert.Contains(t, r.stderr, c.want)
 			}
-			fi, err := os.Lstat(fifo)
-			require.NoError(t, err)
-			assert.Equal(t, os.ModeNamedPipe, fi.Mode()&os.ModeNamedPipe, "the pipe is still a pipe")
+			assert.True(t, fifotest.IsPipe(t, fifo), "the pipe is still a pipe")
 		})
 	}
 }

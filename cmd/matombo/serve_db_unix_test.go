@@ -8,13 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/matombo/matombo/host/store"
 )
 
@@ -51,8 +51,7 @@ func TestServeBadDatabase(t *testing.T) {
 		}
 		return p
 	}
-	fifo := filepath.Join(dir, "pipe.db")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	fifo := fifotest.Make(t, filepath.Join(dir, "pipe.db"))
 	middle := bytes.Clone(valid)
 	copy(middle[100:4000], bytes.Repeat([]byte{0xa5}, 3900))
 

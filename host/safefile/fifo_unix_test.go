@@ -5,17 +5,16 @@ package safefile
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // A named pipe with no writer would block an ordinary open forever.
 func TestReadFileNamedPipe(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "rules.md")
-	require.NoError(t, syscall.Mkfifo(p, 0o644))
+	p := fifotest.Make(t, filepath.Join(t.TempDir(), "rules.md"))
 	_, err := ReadFile(p, 1024)
 	assert.EqualError(t, err, p+": not a regular file (a named pipe): only a plain file can be read")
 	// The check of the opened file: readOpened refuses it even when the
@@ -29,8 +28,7 @@ func TestReadFileNamedPipe(t *testing.T) {
 
 // Open refuses a named pipe at once, as ReadFile does.
 func TestOpenNamedPipe(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "cache.solution")
-	require.NoError(t, syscall.Mkfifo(p, 0o644))
+	p := fifotest.Make(t, filepath.Join(t.TempDir(), "cache.solution"))
 	_, err := Open(p, 1024)
 	assert.EqualError(t, err, p+": not a regular file (a named pipe): only a plain file can be read")
 }

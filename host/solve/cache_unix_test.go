@@ -5,13 +5,13 @@ package solve_test
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/matombo/matombo/host/solve"
 )
 
@@ -24,7 +24,7 @@ func TestCacheFIFOHangsNothing(t *testing.T) {
 	path, err := solve.CachePath(g)
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	require.NoError(t, syscall.Mkfifo(path, 0o644))
+	fifotest.Make(t, path)
 	done := make(chan error, 1)
 	go func() {
 		_, err := solve.LoadCached(g)

@@ -37,6 +37,12 @@ type CheckOptions struct {
 	// for a caller that shows progress.
 	OnStep func(Step)
 
+	// OnLoad, when set, is called with the game loaded with its
+	// defaults as soon as it loads, for a caller that reads more of it
+	// (its rules page, say) without loading it again. The game is closed
+	// when the check returns: keep nothing of it that needs it open.
+	OnLoad func(*host.Game)
+
 	// Extra options are added to every load, after a configuration's own
 	// (host.WithLog to see what the script prints, say).
 	Extra []host.Option
@@ -194,6 +200,9 @@ func CheckContext(ctx context.Context, lib *host.Library, name string, opt Check
 		return r
 	}
 	g, st := c.loads()
+	if g != nil && opt.OnLoad != nil {
+		opt.OnLoad(g)
+	}
 	add(st)
 	if g == nil {
 		if !stopped() {

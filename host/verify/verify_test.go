@@ -103,6 +103,27 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// OnLoad is given the game of the defaults once, before the first step
+// is reported, and not at all when the game does not load.
+func TestCheckOnLoad(t *testing.T) {
+	lib := host.NewLibrary()
+	require.NoError(t, lib.AddDir(filepath.Join("..", "testdata", "games")))
+	var loaded []string
+	steps := 0
+	Check(lib, "kalah", CheckOptions{Games: 1, Seed: 1,
+		OnStep: func(Step) { steps++ },
+		OnLoad: func(g *host.Game) {
+			loaded = append(loaded, fmt.Sprintf("%s %v after %d steps", g.Name(), g.ChosenVariants(), steps))
+		}})
+	assert.Equal(t, []string{"kalah [] after 0 steps"}, loaded)
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "broken.lua"), []byte("local x = = 1\n"), 0o644))
+	lib = host.NewLibrary()
+	require.NoError(t, lib.AddDir(dir))
+	Check(lib, "broken", CheckOptions{Games: 1, OnLoad: func(*host.Game) { t.Error("OnLoad called for a game that does not load") }})
+}
+
 func TestChecked(t *testing.T) {
 	for _, tt := range []struct {
 		ply  int

@@ -6,12 +6,12 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/matombo/matombo/host/fifotest"
 	"github.com/matombo/matombo/host/store/sqlite"
 )
 
@@ -45,8 +45,7 @@ func TestOpenRefusesOtherPrograms(t *testing.T) {
 	}
 	require.NoError(t, db.Close())
 
-	fifo := filepath.Join(dir, "pipe.db")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	fifo := fifotest.Make(t, filepath.Join(dir, "pipe.db"))
 
 	for _, tc := range []struct{ path, want string }{
 		{other, "belongs to another program (its tables: contacts, and no Matombo schema): refusing to write to it"},
