@@ -72,7 +72,7 @@ func (vm *Machine) apiRelay(L *lua.LState) int {
 		last, how, laps, err = vm.ctx.RelayWith("relay", t, from, stop, maxLaps, only, &vm.lap)
 		vm.lap.fn = outer
 	default:
-		L.ArgError(5, "the hook must be a function, got "+describeLua(hook))
+		L.ArgError(5, "the hook must be a function, got "+vm.describe(hook, anySlot))
 	}
 	vm.check(L, err)
 	vm.pushSite(L, last)
