@@ -86,3 +86,24 @@ func TestWrongHandlesNameWhatWasPassed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(want), out.String(), "run go test ./host -run TestWrongHandles -update-wrong-handles to see the difference in git")
 }
+
+// A value a script function gives back to a rule part is named as an
+// argument is: a capture function that returns a filter says so, not
+// "userdata".
+func TestWrongHookResultNamesWhatWasReturned(t *testing.T) {
+	for _, c := range []struct{ returned, want string }{
+		{"F", "a capture function returned a filter (from matombo.filter); want"},
+		{"SOW_PART", "a capture function returned the rule part sow_rule (from matombo.sow_rule); want"},
+		{"{}", "a capture function returned table; want"},
+	} {
+		t.Run(c.returned, func(t *testing.T) {
+			load := "local play = m.sowing_play { kind = SOW, sow = SOW_PART, capture = function(p, last) return " + c.returned + " end }"
+			src := strings.NewReplacer("LOAD", load, "SETUP", `m.set_count("a1", 1)`, `play = function(p, kind, s) m.finish(0, "done") end`, "play = play").Replace(wrongHandlesGame)
+			g, err := loadSource(t, "hx", src)
+			require.NoError(t, err)
+			err = g.Start().Play("a1")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+		})
+	}
+}

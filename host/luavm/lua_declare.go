@@ -426,10 +426,7 @@ func (vm *Machine) apiTag(L *lua.LState) int {
 func (vm *Machine) apiMark(L *lua.LState) int {
 	vm.mustLoad(L, "a mark")
 	b := vm.board(L)
-	t := vm.tagMask(L, 1)
-	if t == 0 {
-		L.ArgError(1, "tag expected")
-	}
+	tag := vm.handleArg(L, 1, tagSlot)
 	m := L.CheckString(2)
 	if len(m) != 1 || strings.ContainsAny(m, "0123456789.@-|/\\{}[] \t") || m[0] < 0x21 || m[0] > 0x7e {
 		L.ArgError(2, "a mark is one printable character other than a digit, space, '.', '@', '-', '|', '/', '\\', '{', '}', '[' or ']'")
@@ -439,10 +436,6 @@ func (vm *Machine) apiMark(L *lua.LState) int {
 		if x == m[0] {
 			L.ArgError(2, fmt.Sprintf("mark %q is already used", m))
 		}
-	}
-	tag := 0
-	for t>>uint(tag) != 1 {
-		tag++
 	}
 	b.AddMark(tag, m[0])
 	return 0

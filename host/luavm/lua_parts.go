@@ -610,7 +610,7 @@ func (vm *Machine) Call(c *kernel.Ctx, id, nargs, nret int) error {
 		return err
 	}
 	for i := 0; i < nret; i++ {
-		c.Out[i] = hookValue(L.Get(-nret + i))
+		c.Out[i] = vm.hookValue(L.Get(-nret + i))
 	}
 	L.Pop(nret)
 	return nil
@@ -632,7 +632,7 @@ func luaOfValue(v kernel.Value) lua.LValue {
 }
 
 // hookValue is what a script function returned, for a part.
-func hookValue(v lua.LValue) kernel.Value {
+func (vm *Machine) hookValue(v lua.LValue) kernel.Value {
 	switch x := v.(type) {
 	case *lua.LNilType:
 		return kernel.Value{}
@@ -645,7 +645,7 @@ func hookValue(v lua.LValue) kernel.Value {
 	case lua.LString:
 		return kernel.TextValue(string(x))
 	}
-	return kernel.Value{Kind: kernel.OtherKind, S: describeLua(v)}
+	return kernel.Value{Kind: kernel.OtherKind, S: vm.describe(v, anySlot)}
 }
 
 // callPart runs a part called from Lua as a function, with the arguments
