@@ -70,8 +70,8 @@ func (s slotSort) maker() string {
 }
 
 // describe names v, which a slot of sort want refused, as the script's
-// author knows it: `number 3, which is no track (tracks are 1..2: south,
-// north); 3 is the handle of the tag store`, `string "xyz", which names
+// author knows it: `number 3, which is no track's handle (tracks are
+// 1..2: south, north); 3 is the handle of the tag store`, `string "xyz", which names
 // no track (tracks: south, north)`, `a filter (from matombo.filter)`,
 // `the rule part sow_rule (from matombo.sow_rule)`. Other values are
 // named by their Lua type, as Lua's own errors name them ("nil",
