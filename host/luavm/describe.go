@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/kernel"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -207,14 +208,6 @@ func (vm *Machine) declared(s slotSort) []string {
 // maxListed is how many names an error lists before it stops.
 const maxListed = 8
 
-// shortList joins names, the first maxListed of them.
-func shortList(names []string) string {
-	if len(names) > maxListed {
-		return strings.Join(names[:maxListed], ", ") + fmt.Sprintf(", ... (%d in all)", len(names))
-	}
-	return strings.Join(names, ", ")
-}
-
 // rangeOf says which handles of sort s exist: "(tracks are 1..2: south,
 // north)", "(the only track, south, is 1)" or "(no track is declared)".
 func rangeOf(s slotSort, names []string) string {
@@ -224,7 +217,7 @@ func rangeOf(s slotSort, names []string) string {
 	case 1:
 		return fmt.Sprintf("(the only %s, %s, is 1)", s.noun(), names[0])
 	}
-	return fmt.Sprintf("(%ss are 1..%d: %s)", s.noun(), len(names), shortList(names))
+	return fmt.Sprintf("(%ss are 1..%d: %s)", s.noun(), len(names), diag.ShortList(names, maxListed))
 }
 
 // listOf names the declarations of sort s: "(tracks: south, north)", or
@@ -233,7 +226,7 @@ func listOf(s slotSort, names []string) string {
 	if len(names) == 0 {
 		return fmt.Sprintf("(no %s is declared)", s.noun())
 	}
-	return fmt.Sprintf("(%ss: %s)", s.noun(), shortList(names))
+	return fmt.Sprintf("(%ss: %s)", s.noun(), diag.ShortList(names, maxListed))
 }
 
 // numDeclared is how many declarations of sort s there are: its handles
