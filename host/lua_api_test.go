@@ -82,15 +82,15 @@ func TestPrimitivesBoard(t *testing.T) {
 	runPrimCases(t, g, []primCase{
 		{name: "site by name", code: `return m.site("b2"), m.site("a1"), m.site("c4")`, want: []any{6, 1, 12}},
 		{name: "site by index", code: `return m.site(6), m.site(12)`, want: []any{6, 12}},
-		{name: "site unknown name", code: `return m.site("z9")`, err: `bad argument #1 to site (no site is named "z9")`},
-		{name: "site 0", code: `return m.site(0)`, err: "site 0 is not on the board (sites are 1..12)"},
-		{name: "site 13", code: `return m.site(13)`, err: "site 13 is not on the board (sites are 1..12)"},
-		{name: "site fraction", code: `return m.site(1.5)`, err: "site 1.5 is not on the board"},
+		{name: "site unknown name", code: `return m.site("z9")`, err: `bad argument #1 to site (site expected, got string "z9", which names no site of the board)`},
+		{name: "site 0", code: `return m.site(0)`, err: "site expected, got number 0, which is no site (sites are 1..12)"},
+		{name: "site 13", code: `return m.site(13)`, err: "site expected, got number 13, which is no site (sites are 1..12)"},
+		{name: "site fraction", code: `return m.site(1.5)`, err: "site expected, got number 1.5, which is no site"},
 		{name: "site table", code: `return m.site({})`, err: "site expected, got table"},
 		{name: "site nil", code: `return m.site()`, err: "site expected, got nil"},
 		{name: "site bool", code: `return m.site(true)`, err: "site expected, got boolean"},
 		{name: "name", code: `return m.name(6), m.name("c4"), m.name(1)`, want: []any{"b2", "c4", "a1"}},
-		{name: "name bad", code: `return m.name(99)`, err: "bad argument #1 to name (site 99 is not on the board"},
+		{name: "name bad", code: `return m.name(99)`, err: "bad argument #1 to name (site expected, got number 99, which is no site"},
 		{name: "row and col", code: `return m.row("c2"), m.col("c2"), m.row(1), m.col(12)`, want: []any{3, 2, 1, 4}},
 		{name: "size", code: `return m.size()`, want: []any{12}},
 		{name: "players", code: `return m.players()`, want: []any{2}},
@@ -100,9 +100,9 @@ func TestPrimitivesBoard(t *testing.T) {
 		{name: "next_player string", code: `return m.next_player("1")`, err: `integer expected, got string "1"`},
 		{name: "has_tag", code: `return m.has_tag("a4", 1), m.has_tag("c1", 1), m.has_tag("a1", 1), m.has_tag("b1", 2), m.has_tag("b2", 3), m.has_tag("b2", 2)`,
 			want: []any{true, true, false, true, true, false}},
-		{name: "has_tag unknown tag", code: `return m.has_tag("b2", 4)`, err: "bad argument #2 to has_tag (tag 4 does not exist"},
-		{name: "has_tag tag 0", code: `return m.has_tag("b2", 0)`, err: "tag 0 does not exist"},
-		{name: "has_tag bad site", code: `return m.has_tag("x", 1)`, err: `bad argument #1 to has_tag (no site is named "x")`},
+		{name: "has_tag unknown tag", code: `return m.has_tag("b2", 4)`, err: "bad argument #2 to has_tag (tag expected (from matombo.tag), got number 4, which is no tag's handle (tags are 1..3: head, store, inner); 4 is the handle of the move kind offer"},
+		{name: "has_tag tag 0", code: `return m.has_tag("b2", 0)`, err: "tag expected (from matombo.tag), got number 0, which is no tag's handle"},
+		{name: "has_tag bad site", code: `return m.has_tag("x", 1)`, err: `bad argument #1 to has_tag (site expected, got string "x", which names no site of the board)`},
 
 		// Tracks: ring a1 a2 a3 a4 c4 c3 c2 c1 (looping), middle b1..b4.
 		{name: "next on a loop", code: `return m.next(1, "a1"), m.next(1, "a4"), m.next(1, "c1")`, want: []any{2, 12, 1}},
@@ -113,11 +113,11 @@ func TestPrimitivesBoard(t *testing.T) {
 		{name: "next off the end is nil", code: `return m.next(2, "b4"), m.next(2, "b1", 4), m.next(2, "b2", 100)`, want: []any{nil, nil, nil}},
 		{name: "prev off the start is nil", code: `return m.prev(2, "b1"), m.prev(2, "b4", 3), m.prev(2, "b4", 4)`, want: []any{nil, 5, nil}},
 		{name: "next of a site not on the track is nil", code: `return m.next(1, "b2"), m.prev(2, "a1")`, want: []any{nil, nil}},
-		{name: "next bad track", code: `return m.next(3, "a1")`, err: "bad argument #1 to next (track 3 does not exist"},
-		{name: "next track 0", code: `return m.next(0, "a1")`, err: "track 0 does not exist"},
-		{name: "next track name", code: `return m.next("ring", "a1")`, err: `integer expected, got string "ring"`},
+		{name: "next bad track", code: `return m.next(3, "a1")`, err: "bad argument #1 to next (track expected (from matombo.track), got number 3, which is no track's handle (tracks are 1..2: ring, middle); 3 is the handle of the tag inner, the move kind step and the variable memo"},
+		{name: "next track 0", code: `return m.next(0, "a1")`, err: "track expected (from matombo.track), got number 0, which is no track's handle"},
+		{name: "next track name", code: `return m.next("ring", "a1")`, err: `track expected (from matombo.track), got string "ring", the name of the track ring: give its handle, from matombo.track`},
 		{name: "next bad k", code: `return m.next(1, "a1", 1.5)`, err: "bad argument #3 to next (integer expected, got number 1.5)"},
-		{name: "prev bad site", code: `return m.prev(1, "q1")`, err: `bad argument #2 to prev (no site is named "q1")`},
+		{name: "prev bad site", code: `return m.prev(1, "q1")`, err: `bad argument #2 to prev (site expected, got string "q1", which names no site of the board)`},
 		{name: "on_track", code: `return m.on_track(1, "a1"), m.on_track(1, "b1"), m.on_track(2, "b1"), m.on_track(2, "c1")`, want: []any{true, false, true, false}},
 
 		// Opposite: the site in the same column of another row.
@@ -145,7 +145,7 @@ func TestPrimitivesBoard(t *testing.T) {
 			want: []any{[]any{[]any{1, 5, 9}, []any{2, 6, 10}, []any{3, 7, 11}, []any{4, 8, 12}, []any{5, 6, 7, 8}, []any{1, 6, 11}}}},
 		{name: "lines through a site", code: `return m.lines("b2"), m.lines("a4"), m.lines(9)`,
 			want: []any{[]any{[]any{2, 6, 10}, []any{5, 6, 7, 8}, []any{1, 6, 11}}, []any{[]any{4, 8, 12}}, []any{[]any{1, 5, 9}}}},
-		{name: "lines bad site", code: `return m.lines("z1")`, err: `no site is named "z1"`},
+		{name: "lines bad site", code: `return m.lines("z1")`, err: `got string "z1", which names no site of the board`},
 	})
 }
 
@@ -163,7 +163,7 @@ func TestPrimitivesState(t *testing.T) {
 	g := loadTest(t, "probe")
 	runPrimCases(t, g, []primCase{
 		{name: "count", code: `return m.count("a1"), m.count("b1"), m.count(12)`, want: []any{2, 0, 2}},
-		{name: "count bad site", code: `return m.count(99)`, err: "bad argument #1 to count (site 99 is not on the board (sites are 1..12))"},
+		{name: "count bad site", code: `return m.count(99)`, err: "bad argument #1 to count (site expected, got number 99, which is no site (sites are 1..12))"},
 		{name: "set_count", code: `m.set_count("b1", 5) return m.count("b1")`, want: []any{5}},
 		{name: "set_count negative", code: `m.set_count("b1", -1)`, err: "the count of b1 would become -1: counts cannot be negative"},
 		{name: "set_count too large", code: `m.set_count("b1", 2^31)`, err: past32("too large")},
@@ -194,7 +194,7 @@ func TestPrimitivesState(t *testing.T) {
 		{name: "pay more than captured", pre: `m.capture("a1", 1)`, code: `m.pay(1, "b1", 3)`, err: "bad argument #3 to pay (player 1 cannot pay 3 counters with 2 captured)"},
 		{name: "pay with nothing captured", code: `m.pay(2, "b1", 1)`, err: "player 2 cannot pay 1 counters with 0 captured"},
 		{name: "pay negative", pre: `m.capture("a1", 1)`, code: `m.pay(1, "b1", -1)`, err: "cannot pay -1 counters"},
-		{name: "pay bad site", pre: `m.capture("a1", 1)`, code: `m.pay(1, "b9", 1)`, err: `bad argument #2 to pay (no site is named "b9")`},
+		{name: "pay bad site", pre: `m.capture("a1", 1)`, code: `m.pay(1, "b9", 1)`, err: `bad argument #2 to pay (site expected, got string "b9", which names no site of the board)`},
 		{name: "sweep", pre: `m.set_count("b1", 3)`, code: `return m.sweep(), m.captured(1), m.captured(2), m.count("a1"), m.count("b1")`, want: []any{16, 8, 8, 0, 3}},
 		{name: "sweep owned empty sites", pre: `m.set_owner("b2", 1)`, code: `return m.sweep(), m.owner("b2"), m.owner("a1")`, want: []any{16, 1, 1}},
 
@@ -204,12 +204,12 @@ func TestPrimitivesState(t *testing.T) {
 		{name: "set_hand bad player", code: `m.set_hand(0, 1)`, err: "bad argument #1 to set_hand (player 0 does not exist"},
 		{name: "place", code: `m.place(1, "b2") return m.hand(1), m.count("b2"), m.owner("b2")`, want: []any{0, 1, 1}},
 		{name: "place with empty hand", pre: `m.set_hand(2, 0)`, code: `m.place(2, "b2")`, err: "player 2 has nothing in hand to place on b2"},
-		{name: "place bad site", code: `m.place(1, 0)`, err: "bad argument #2 to place (site 0 is not on the board"},
+		{name: "place bad site", code: `m.place(1, 0)`, err: "bad argument #2 to place (site expected, got number 0, which is no site"},
 		{name: "move_piece", code: `m.move_piece("a1", "b1") return m.count("a1"), m.owner("a1"), m.count("b1"), m.owner("b1")`, want: []any{0, 0, 2, 1}},
 		{name: "move_piece onto an occupied site", code: `m.move_piece("a1", "a2")`, err: "move_piece: a2 is not empty"},
 		{name: "move_piece onto an owned empty site", pre: `m.set_owner("b1", 2)`, code: `m.move_piece("a1", "b1")`, err: "move_piece: b1 is not empty"},
 		{name: "move_piece onto itself", code: `m.move_piece("a1", "a1")`, err: "a1 is not empty"},
-		{name: "move_piece bad site", code: `m.move_piece("a1", 13)`, err: "bad argument #2 to move_piece (site 13 is not on the board"},
+		{name: "move_piece bad site", code: `m.move_piece("a1", 13)`, err: "bad argument #2 to move_piece (site expected, got number 13, which is no site"},
 
 		{name: "to_move", code: `return m.to_move()`, want: []any{1}},
 		{name: "set_to_move", code: `m.set_to_move(2) return m.to_move()`, want: []any{2}, check: func(t *testing.T, s *State) {
@@ -229,9 +229,9 @@ func TestPrimitivesState(t *testing.T) {
 		}},
 		{name: "set extremes", code: `m.set(2, 2^31 - 1) m.set(3, -2^31) return m.get(2), m.get(3)`, want: []any{2147483647, -2147483648}},
 		{name: "set out of range", code: `m.set(2, 2^31)`, err: "bad argument #2 to set (value out of range)"},
-		{name: "get var 4", code: `return m.get(4)`, err: "bad argument #1 to get (variable 4 does not exist (declare variables with matombo.var))"},
-		{name: "set var 0", code: `m.set(0, 1)`, err: "variable 0 does not exist"},
-		{name: "set var name", code: `m.set("phase", 1)`, err: `integer expected, got string "phase"`},
+		{name: "get var 4", code: `return m.get(4)`, err: "bad argument #1 to get (variable expected (from matombo.var), got number 4, which is no variable's handle (variables are 1..3: phase, bonus, memo); 4 is the handle of the move kind offer)"},
+		{name: "set var 0", code: `m.set(0, 1)`, err: "variable expected (from matombo.var), got number 0, which is no variable's handle"},
+		{name: "set var name", code: `m.set("phase", 1)`, err: `variable expected (from matombo.var), got string "phase", the name of the variable phase: give its handle, from matombo.var`},
 
 		{name: "over", code: `return m.over()`, want: []any{false}},
 		{name: "finish", code: `m.finish(2, "a reason", "note one", "note two") return m.over()`, want: []any{true}, check: func(t *testing.T, s *State) {
@@ -274,7 +274,7 @@ func TestPrimitivesSow(t *testing.T) {
 		{name: "sow from a site off the track", code: `m.sow(1, "b1", 1)`, err: "bad argument #2 to sow (b1 is not on track ring)"},
 		{name: "sow 0", code: `m.sow(1, "a1", 0)`, err: "bad argument #3 to sow (cannot sow 0 counters (1 to 1073741823))"},
 		{name: "sow negative", code: `m.sow(1, "a1", -2)`, err: "cannot sow -2 counters"},
-		{name: "sow bad track", code: `m.sow(5, "a1", 1)`, err: "bad argument #1 to sow (track 5 does not exist"},
+		{name: "sow bad track", code: `m.sow(5, "a1", 1)`, err: "bad argument #1 to sow (track expected (from matombo.track), got number 5, which is no track's handle"},
 		{name: "sow in legal", mode: asLegal, code: `m.sow(1, "a1", 1)`, err: "legal must not change the state"},
 
 		// relay(track, from, stop_tag, max_laps) picks up from's counters.
@@ -292,7 +292,7 @@ func TestPrimitivesSow(t *testing.T) {
 		{name: "relay off a line", pre: `m.set_count("b2", 5)`, code: `m.relay(2, "b2")`, err: "a relay sowing from b2 runs off the end of track middle"},
 		{name: "relay from an empty site", code: `m.relay(1, "a1") m.relay(1, "a3")`, err: "bad argument #2 to relay (a3 is empty: there is nothing to sow)"},
 		{name: "relay lap limit 0", code: `m.relay(1, "a1", nil, 0)`, err: "bad argument #4 to relay (the lap limit must be at least 1)"},
-		{name: "relay bad tag", code: `m.relay(1, "a1", 4)`, err: "bad argument #3 to relay (tag 4 does not exist"},
+		{name: "relay bad tag", code: `m.relay(1, "a1", 4)`, err: "bad argument #3 to relay (tag expected (from matombo.tag), got number 4, which is no tag's handle"},
 		{name: "relay off the track", code: `m.relay(1, "b1")`, err: "b1 is not on track ring"},
 		{name: "relay in legal", mode: asLegal, code: `m.relay(1, "a1")`, err: "legal must not change the state"},
 
@@ -366,7 +366,7 @@ func TestPrimitivesFilters(t *testing.T) {
 		{name: "empty and nobody's", pre: `m.set_count("b1", 1) m.set_owner("b2", 1)`, code: `return m.sites(F[15])`, want: []any{[]any{7, 8}}},
 		{name: "first", pre: `m.set_count("a1", 0)`, code: `return m.first(F[2]), m.first(F[9]), m.first(F[4])`, want: []any{2, 4, 5}},
 		{name: "in legal", mode: asLegal, code: `return m.count_sites(F[2]), m.sum(F[3]), m.first(F[3]), #m.sites(F[1])`, want: []any{4, 8, 9, 12}},
-		{name: "not a filter", code: `return m.count_sites(5)`, err: "bad argument #1 to count_sites (filter expected (make one with matombo.filter), got number 5)"},
+		{name: "not a filter", code: `return m.count_sites(5)`, err: "bad argument #1 to count_sites (filter expected (make one with matombo.filter), got number 5; 5 is the handle of the move kind pass)"},
 		{name: "not a filter: nil", code: `return m.sum()`, err: "filter expected (make one with matombo.filter), got nil"},
 		{name: "not a filter: table", code: `return m.sites({})`, err: "filter expected (make one with matombo.filter), got table"},
 		{name: "filter after load", code: `return m.filter {}`, err: "a filter can only be declared while the script loads"},
@@ -387,7 +387,7 @@ func TestPrimitivesFilters(t *testing.T) {
 			want: []any{[]any{5, 6, 7}, []any{5, 6, 7}, nil, []any{9}}},
 		{name: "in_a_row column", pre: `m.set_owner("b3", 2)`, code: `return m.in_a_row(2, "c3", 2), m.in_a_row(2, "a3", 2), m.in_a_row(2, nil, 3)`, want: []any{true, false, false}},
 		{name: "in_a_row bad player", code: `m.in_a_row(3, nil, 3)`, err: "bad argument #1 to in_a_row (player 3 does not exist"},
-		{name: "in_a_row bad site", code: `m.in_a_row(1, "z1", 3)`, err: `bad argument #2 to in_a_row (no site is named "z1")`},
+		{name: "in_a_row bad site", code: `m.in_a_row(1, "z1", 3)`, err: `bad argument #2 to in_a_row (site expected, got string "z1", which names no site of the board)`},
 
 		// open_lines(player): the lines a player holds but for one empty
 		// point, as a Lua loop over m.lines() counts them.
@@ -425,10 +425,10 @@ func TestPrimitivesEmit(t *testing.T) {
 		{name: "emit pass with a site", mode: asLegal, code: `m.emit(5, "a1")`, err: "move kind pass takes 0 sites, not 1"},
 		{name: "emit a list without sites", mode: asLegal, code: `m.emit(4)`, err: "bad argument #2 to emit (move kind offer needs at least one site)"},
 		{name: "emit five sites", mode: asLegal, code: `m.emit(4, 1, 2, 3, 4, 5)`, err: "a move names at most 4 sites"},
-		{name: "emit unknown kind", mode: asLegal, code: `m.emit(8, "a1")`, err: "bad argument #1 to emit (move kind 8 does not exist (declare kinds with matombo.move))"},
-		{name: "emit kind 0", mode: asLegal, code: `m.emit(0)`, err: "move kind 0 does not exist"},
-		{name: "emit kind by name", mode: asLegal, code: `m.emit("sow", "a1")`, err: `integer expected, got string "sow"`},
-		{name: "emit bad site", mode: asLegal, code: `m.emit(3, "a1", "z9")`, err: `bad argument #3 to emit (no site is named "z9")`},
+		{name: "emit unknown kind", mode: asLegal, code: `m.emit(8, "a1")`, err: "bad argument #1 to emit (move kind expected (from matombo.move), got number 8, which is no move kind's handle (move kinds are 1..7: sow, take, step, offer, pass, tri, quad))"},
+		{name: "emit kind 0", mode: asLegal, code: `m.emit(0)`, err: "move kind expected (from matombo.move), got number 0, which is no move kind's handle"},
+		{name: "emit kind by name", mode: asLegal, code: `m.emit("sow", "a1")`, err: `move kind expected (from matombo.move), got string "sow", the name of the move kind sow: give its handle, from matombo.move`},
+		{name: "emit bad site", mode: asLegal, code: `m.emit(3, "a1", "z9")`, err: `bad argument #3 to emit (site expected, got string "z9", which names no site of the board)`},
 		{name: "emit outside legal", code: `m.emit(1, "a1")`, err: "moves can only be emitted inside legal"},
 		{name: "emit in play", mode: asPlay, code: `m.emit(1, "a1")`, err: "moves can only be emitted inside legal"},
 
@@ -543,15 +543,15 @@ func TestPrimitivesAtLoadTime(t *testing.T) {
 		{`m.set_count("a1", 1)`, "this primitive works on a state"},
 		{`local r = m.repetitions()`, "this primitive works on a state"},
 		{`m.emit(SOW, "a1")`, "moves can only be emitted inside legal"},
-		{`local s = m.site("z9")`, `no site is named "z9"`},
-		{`m.tag("t", { "a1", "z9" })`, `tag t[2]: no site is named "z9"`},
-		{`m.tag("t", { 1, 99 })`, "tag t[2]: site 99 is not on the board"},
+		{`local s = m.site("z9")`, `got string "z9", which names no site of the board`},
+		{`m.tag("t", { "a1", "z9" })`, `tag t[2] must be a site, got string "z9", which names no site of the board`},
+		{`m.tag("t", { 1, 99 })`, "tag t[2] must be a site, got number 99, which is no site (sites are 1..4)"},
 		{`m.tag("t", "a1")`, `tag t must be a list of sites, got string "a1"`},
 		{`m.tag("t", { "a1" }) m.tag("t", { "a2" })`, `tag "t" is declared twice`},
 		{`m.track("r", { "a1", "a2", "a1" })`, `track "r" passes a1 twice`},
 		{`m.track("r", {})`, `track "r" has no sites`},
 		{`m.track("r", { "a1" }) m.track("r", { "a2" })`, `track "r" is declared twice`},
-		{`m.mark(9, "*")`, "tag 9 does not exist"},
+		{`m.mark(9, "*")`, "tag expected (from matombo.tag), got number 9, which is no tag's handle (no tag is declared)"},
 		{`m.mark(nil, "*")`, "tag expected"},
 		{`local t = m.tag("t", { "a1" }) m.mark(t, "**")`, "a mark is one printable character"},
 		{`local t = m.tag("t", { "a1" }) m.mark(t, "7")`, "a mark is one printable character"},
@@ -582,11 +582,11 @@ func TestPrimitivesAtLoadTime(t *testing.T) {
 		{`local f = m.filter { min = 1e300 }`, "filter: min 1e+300 is out of range (at most 1073741823)"},
 		{`local f = m.filter { max = 2^64 }`, "filter: max 1.8446744073709552e+19 is out of range (at most 1073741823)"},
 		{`local f = m.filter { row = -2^63 }`, "filter: row -9223372036854775808 is out of range (at most 1073741823)"},
-		{`local f = m.filter { tag = 9 }`, "filter: tag 9 does not exist"},
-		{`local f = m.filter { not_tag = 0 }`, "filter: tag 0 does not exist"},
+		{`local f = m.filter { tag = 9 }`, "filter: tag must be a tag (from matombo.tag, or its name), got number 9, which is no tag's handle (no tag is declared)"},
+		{`local f = m.filter { not_tag = 0 }`, "filter: not_tag must be a tag (from matombo.tag, or its name), got number 0, which is no tag's handle (no tag is declared)"},
 		{`local f = m.filter { row = 3 }`, "filter: row 3 does not exist"},
-		{`local f = m.filter { track = 1 }`, "filter: track 1 does not exist"},
-		{`local f = m.filter { next_empty = 2 }`, "filter: track 2 does not exist"},
+		{`local f = m.filter { track = 1 }`, "filter: track must be a track (from matombo.track, or its name), got number 1, which is no track's handle (no track is declared); 1 is the handle of the move kind sow"},
+		{`local f = m.filter { next_empty = 2 }`, "filter: next_empty must be a track (from matombo.track, or its name), got number 2, which is no track's handle (no track is declared)"},
 		{`local f = m.filter { supported = 1 }`, "filter: supported must be true or false, got number 1"},
 	} {
 		t.Run(c.body, func(t *testing.T) {

@@ -177,8 +177,8 @@ return last, how, laps, table.concat(seen, " ")`,
 			code: `local seen = {} local last, how, laps = m.relay(1, "a1", nil, 100, function(l) seen[#seen + 1] = m.name(l) return false end, 1)
 return last, how, laps, table.concat(seen, " ")`,
 			want: []any{9, "hook", 3, "c1"}},
-		{name: "a bad tag", code: `m.relay(1, "a1", nil, 100, function() end, 9)`, err: "bad argument #6 to relay (tag 9 does not exist"},
-		{name: "a hook that is not a function", code: `m.relay(1, "a1", nil, 100, 5)`, err: "bad argument #5 to relay (the hook must be a function, got number 5)"},
+		{name: "a bad tag", code: `m.relay(1, "a1", nil, 100, function() end, 9)`, err: "bad argument #6 to relay (tag expected (from matombo.tag), got number 9, which is no tag's handle"},
+		{name: "a hook that is not a function", code: `m.relay(1, "a1", nil, 100, 5)`, err: "bad argument #5 to relay (the hook must be a function, got number 5; 5 is the handle of the move kind pass)"},
 		{name: "not in legal", mode: asLegal, code: `m.relay(1, "a1", nil, 100, function() end)`, err: "legal must not change the state"},
 		{name: "but in a try inside legal", mode: asLegal, code: `return m.try(m.relay, 1, "a1", nil, 100, function() end)`, want: []any{1, "empty", 3}},
 	})

@@ -37,7 +37,7 @@ func TestFinishNamesSites(t *testing.T) {
 			notes: []string{"n1", "n2"}, sites: []string{"b3", "a1"}},
 		{name: "no winner", finish: `m.finish { reason = "x" }`, err: "winner nil does not exist"},
 		{name: "unknown field", finish: `m.finish { winner = 1, site = { "a1" } }`, err: "unknown field site"},
-		{name: "unknown site", finish: `m.finish { winner = 1, sites = { "z9" } }`, err: `no site is named "z9"`},
+		{name: "unknown site", finish: `m.finish { winner = 1, sites = { "z9" } }`, err: `got string "z9", which names no site of the board`},
 		{name: "not a list", finish: `m.finish { winner = 1, sites = "a1" }`, err: "sites must be a list of sites"},
 		{name: "bad note", finish: `m.finish { winner = 1, notes = { 3 } }`, err: "note 1 must be a text"},
 		{name: "bad reason", finish: `m.finish { winner = 1, reason = {} }`, err: "the reason must be a text"},

@@ -87,7 +87,7 @@ func TestErrorMessages(t *testing.T) {
 		{name: "a runtime error names file, line and the rule function",
 			files: map[string]string{"mini/mini.lua": strings.Replace(errGame, "m.take(s)", "m.take(s + 100)", 1), "mini/variants.yaml": errVariants},
 			args:  []string{"trace", "mini", "--games", "{dir}", "a1"}, code: 1,
-			want: []string{filepath.Join("mini", "mini.lua") + ":17", "site 101 is not on the board (sites are 1..8)", "(in play)"}},
+			want: []string{filepath.Join("mini", "mini.lua") + ":17", "site expected, got number 101, which is no site (sites are 1..8)", "(in play)"}},
 		{name: "a budget says which, the limit, file and line",
 			files: map[string]string{"mini/mini.lua": strings.Replace(errGame, "m.take(s)", "while true do end", 1), "mini/variants.yaml": errVariants},
 			args:  []string{"trace", "mini", "--games", "{dir}", "a1"}, code: 1,

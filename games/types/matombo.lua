@@ -43,11 +43,11 @@
 ---@field owner? integer|"mover"|"opponent"|"nobody"
 ---@field min? integer
 ---@field max? integer
----@field tag? matombo.Tag
----@field not_tag? matombo.Tag
+---@field tag? matombo.Tag|string
+---@field not_tag? matombo.Tag|string
 ---@field row? integer Row number, 1 = a.
----@field track? matombo.Track
----@field next_empty? matombo.Track The next site on this track is empty.
+---@field track? matombo.Track|string
+---@field next_empty? matombo.Track|string The next site on this track is empty.
 ---@field supported? boolean The site is in row a, or the site below it in its column holds counters (where a dropped piece comes to rest).
 ---@field in_row? integer The site's owner owns this many sites in a row along a line through it (a morris mill).
 ---@field not_in_row? integer The opposite of in_row: the site is in no such row (empty sites included).

@@ -158,7 +158,7 @@ func (vm *Machine) apiExtends(L *lua.LState) int {
 		title, description = spec.RawGetString("title"), spec.RawGetString("description")
 		for _, v := range []lua.LValue{title, description} {
 			if _, ok := v.(lua.LString); v != lua.LNil && !ok {
-				L.RaiseError("matombo.extends: title and description must be strings, got %s", describeLua(v))
+				L.RaiseError("matombo.extends: title and description must be strings, got %s", vm.describe(v, plainSlot))
 			}
 		}
 		// The same text rules as matombo.declare: no terminal escapes.
@@ -171,16 +171,16 @@ func (vm *Machine) apiExtends(L *lua.LState) int {
 		if r := spec.RawGetString("replace"); r != lua.LNil {
 			rt, ok := r.(*lua.LTable)
 			if !ok {
-				L.RaiseError("matombo.extends: replace must be a table of rule name = function, got %s", describeLua(r))
+				L.RaiseError("matombo.extends: replace must be a table of rule name = function, got %s", vm.describe(r, anySlot))
 			}
 			rt.ForEach(func(k, v lua.LValue) {
 				ks, ok := k.(lua.LString)
 				fn, isFn := v.(*lua.LFunction)
 				if !ok {
-					L.RaiseError("matombo.extends: replace must map rule names to functions, got the key %s", describeLua(k))
+					L.RaiseError("matombo.extends: replace must map rule names to functions, got the key %s", vm.describe(k, anySlot))
 				}
 				if !isFn {
-					L.RaiseError("matombo.extends: replace.%s must be a function, got %s", string(ks), describeLua(v))
+					L.RaiseError("matombo.extends: replace.%s must be a function, got %s", string(ks), vm.describe(v, anySlot))
 				}
 				repl[string(ks)] = fn
 			})
@@ -332,7 +332,7 @@ func (vm *Machine) extendsParams(L *lua.LState, v lua.LValue) []params.Spec {
 	}
 	pt, ok := v.(*lua.LTable)
 	if !ok {
-		L.RaiseError("matombo.extends: params must be a list of parameter declarations, got %s", describeLua(v))
+		L.RaiseError("matombo.extends: params must be a list of parameter declarations, got %s", vm.describe(v, anySlot))
 	}
 	var out []params.Spec
 	for i := 1; i <= pt.Len(); i++ {

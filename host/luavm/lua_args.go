@@ -62,7 +62,7 @@ func (vm *Machine) argInt(L *lua.LState, n int) int {
 	v := L.Get(n)
 	f, ok := v.(lua.LNumber)
 	if !ok || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > 1<<31 {
-		L.ArgError(n, "integer expected, got "+describeLua(v))
+		L.ArgError(n, "integer expected, got "+vm.describe(v, plainSlot))
 	}
 	if float64(f) > math.MaxInt { // 2^31 on a 32-bit machine
 		L.ArgError(n, "value out of range")
@@ -87,15 +87,12 @@ func (vm *Machine) site(L *lua.LState, n int) int {
 		if float64(i) == float64(v) && i >= 1 && i <= b.NumSites() {
 			return i - 1
 		}
-		L.ArgError(n, fmt.Sprintf("site %v is not on the board (sites are 1..%d)", v, b.NumSites()))
 	case lua.LString:
 		if i, ok := b.Index(string(v)); ok {
 			return i
 		}
-		L.ArgError(n, fmt.Sprintf("no site is named %q", string(v)))
-	default:
-		L.ArgError(n, "site expected, got "+describeLua(v))
 	}
+	L.ArgError(n, "site expected, got "+vm.describe(L.Get(n), siteSlot))
 	return 0
 }
 
@@ -115,32 +112,30 @@ func (vm *Machine) player(L *lua.LState, n int) int {
 }
 
 func (vm *Machine) track(L *lua.LState, n int) *kernel.Track {
-	b := vm.board(L)
-	t := vm.argInt(L, n)
-	if t < 1 || t > b.NumTracks() {
-		L.ArgError(n, fmt.Sprintf("track %d does not exist (declare tracks with matombo.track)", t))
-	}
-	return b.TrackAt(t - 1)
+	return vm.board(L).TrackAt(vm.handleArg(L, n, trackSlot))
 }
 
 func (vm *Machine) tagMask(L *lua.LState, n int) uint64 {
 	if L.Get(n) == lua.LNil {
 		return 0
 	}
-	b := vm.board(L)
-	t := vm.argInt(L, n)
-	if t < 1 || t > b.NumTags() {
-		L.ArgError(n, fmt.Sprintf("tag %d does not exist (declare tags with matombo.tag)", t))
-	}
-	return 1 << uint(t-1)
+	vm.board(L)
+	return 1 << uint(vm.handleArg(L, n, tagSlot))
 }
 
-func (vm *Machine) kind(L *lua.LState, n int) int {
-	k := vm.argInt(L, n)
-	if k < 1 || k > len(vm.def.Kinds) {
-		L.ArgError(n, fmt.Sprintf("move kind %d does not exist (declare kinds with matombo.move)", k))
+func (vm *Machine) kind(L *lua.LState, n int) int { return vm.handleArg(L, n, kindSlot) }
+
+// handleArg reads argument n, the handle of a declaration of sort s, and
+// returns its index from 0.
+func (vm *Machine) handleArg(L *lua.LState, n int, s slotSort) int {
+	v := L.Get(n)
+	if x, ok := v.(lua.LNumber); ok {
+		if i := int(x); float64(i) == float64(x) && i >= 1 && i <= vm.numDeclared(s) {
+			return i - 1
+		}
 	}
-	return k - 1
+	L.ArgError(n, fmt.Sprintf("%s expected (from %s), got %s", s.noun(), s.maker(), vm.describe(v, s)))
+	return 0
 }
 
 func (vm *Machine) filterArg(L *lua.LState, n int) *kernel.Filter {
@@ -152,7 +147,7 @@ func (vm *Machine) filterArg(L *lua.LState, n int) *kernel.Filter {
 			return f
 		}
 	}
-	L.ArgError(n, "filter expected (make one with matombo.filter), got "+describeLua(L.Get(n)))
+	L.ArgError(n, "filter expected (make one with matombo.filter), got "+vm.describe(L.Get(n), filterSlot))
 	return nil
 }
 
@@ -199,28 +194,26 @@ func (vm *Machine) siteList(L *lua.LState, v lua.LValue, what string) []int {
 	b := vm.board(L)
 	t, ok := v.(*lua.LTable)
 	if !ok {
-		L.RaiseError("%s must be a list of sites, got %s", what, describeLua(v))
+		L.RaiseError("%s must be a list of sites, got %s", what, vm.describe(v, anySlot))
 	}
 	var out []int
 	n := t.Len()
 	vm.charge(L, 1+n/luastr.ItemsPerStep)
 	for i := 1; i <= n; i++ {
-		switch x := t.RawGetInt(i).(type) {
+		x := t.RawGetInt(i)
+		switch x := x.(type) {
 		case lua.LNumber:
-			k := int(x)
-			if float64(k) != float64(x) || k < 1 || k > b.NumSites() {
-				L.RaiseError("%s[%d]: site %v is not on the board", what, i, x)
+			if k := int(x); float64(k) == float64(x) && k >= 1 && k <= b.NumSites() {
+				out = append(out, k-1)
+				continue
 			}
-			out = append(out, k-1)
 		case lua.LString:
-			k, ok := b.Index(string(x))
-			if !ok {
-				L.RaiseError("%s[%d]: no site is named %q", what, i, string(x))
+			if k, ok := b.Index(string(x)); ok {
+				out = append(out, k)
+				continue
 			}
-			out = append(out, k)
-		default:
-			L.RaiseError("%s[%d] must be a site, got %s", what, i, describeLua(x))
 		}
+		L.RaiseError("%s[%d] must be a site, got %s", what, i, vm.describe(x, siteSlot))
 	}
 	return out
 }

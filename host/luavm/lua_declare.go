@@ -45,7 +45,7 @@ func (vm *Machine) apiDeclare(L *lua.LState) int {
 	if v := t.RawGetString("score_label"); v != lua.LNil {
 		s, ok := v.(lua.LString)
 		if !ok || s == "" || len(s) > 32 {
-			L.RaiseError("score_label must be a name of 1 to 32 characters for the score (e.g. \"seeds\"), got %s", describeLua(v))
+			L.RaiseError("score_label must be a name of 1 to 32 characters for the score (e.g. \"seeds\"), got %s", vm.describe(v, plainSlot))
 		}
 		d.ScoreLabel = string(s)
 		checkText(L, "the score label", d.ScoreLabel, false)
@@ -54,23 +54,23 @@ func (vm *Machine) apiDeclare(L *lua.LState) int {
 	case *lua.LNilType:
 	case lua.LBool:
 		if v {
-			L.RaiseError("hand_label must be a name of 1 to 32 characters for what a player holds in hand (e.g. \"to place\"), or false for a hand not shown, got %s", describeLua(v))
+			L.RaiseError("hand_label must be a name of 1 to 32 characters for what a player holds in hand (e.g. \"to place\"), or false for a hand not shown, got %s", vm.describe(v, plainSlot))
 		}
 		d.HandHidden = true
 	case lua.LString:
 		if v == "" || len(v) > 32 {
-			L.RaiseError("hand_label must be a name of 1 to 32 characters for what a player holds in hand (e.g. \"to place\"), or false for a hand not shown, got %s", describeLua(v))
+			L.RaiseError("hand_label must be a name of 1 to 32 characters for what a player holds in hand (e.g. \"to place\"), or false for a hand not shown, got %s", vm.describe(v, plainSlot))
 		}
 		d.HandLabel = string(v)
 		checkText(L, "the hand label", d.HandLabel, false)
 	default:
-		L.RaiseError("hand_label must be a name of 1 to 32 characters for what a player holds in hand (e.g. \"to place\"), or false for a hand not shown, got %s", describeLua(v))
+		L.RaiseError("hand_label must be a name of 1 to 32 characters for what a player holds in hand (e.g. \"to place\"), or false for a hand not shown, got %s", vm.describe(v, plainSlot))
 	}
 	d.Players = 2
 	if v := t.RawGetString("players"); v != lua.LNil {
 		f, ok := v.(lua.LNumber)
 		if !ok || f < 1 || f > 8 || float64(f) != math.Trunc(float64(f)) {
-			L.RaiseError("players must be a whole number from 1 to 8, got %s", describeLua(v))
+			L.RaiseError("players must be a whole number from 1 to 8, got %s", vm.describe(v, plainSlot))
 		}
 		d.Players = int(f)
 	}
@@ -172,7 +172,7 @@ func (vm *Machine) paramSpec(L *lua.LState, v lua.LValue, i int) params.Spec {
 			checkText(L, fmt.Sprintf("parameter %s: %s", name, what), string(x), false)
 			return string(x)
 		}
-		L.RaiseError("parameter %s: %s must be a number, boolean or string, got %s", name, what, describeLua(v))
+		L.RaiseError("parameter %s: %s must be a number, boolean or string, got %s", name, what, vm.describe(v, plainSlot))
 		return nil
 	}
 	dv := t.RawGetString("default")
@@ -278,7 +278,7 @@ func (vm *Machine) apiBoard(L *lua.LState) int {
 	case lua.LString("checkered"):
 		spec.Style, spec.Checkered = kernel.Pieces, true
 	default:
-		vm.dataError(L, t, fmt.Sprintf("style must be \"counts\", \"pieces\" or \"checkered\", got %s", describeLua(v)))
+		vm.dataError(L, t, fmt.Sprintf("style must be \"counts\", \"pieces\" or \"checkered\", got %s", vm.describe(v, plainSlot)))
 	}
 	if v, ok := t.RawGetString("picture").(lua.LString); ok {
 		spec.Picture = strings.Trim(string(v), "\n")
@@ -386,7 +386,7 @@ func (vm *Machine) fieldInt(L *lua.LState, t *lua.LTable, name string) int {
 	v := t.RawGetString(name)
 	f, ok := v.(lua.LNumber)
 	if !ok || float64(f) != math.Trunc(float64(f)) || math.Abs(float64(f)) > kernel.MaxCount {
-		vm.dataError(L, t, fmt.Sprintf("%s must be a whole number, got %s", name, describeLua(v)))
+		vm.dataError(L, t, fmt.Sprintf("%s must be a whole number, got %s", name, vm.describe(v, plainSlot)))
 	}
 	return int(f)
 }
@@ -426,10 +426,7 @@ func (vm *Machine) apiTag(L *lua.LState) int {
 func (vm *Machine) apiMark(L *lua.LState) int {
 	vm.mustLoad(L, "a mark")
 	b := vm.board(L)
-	t := vm.tagMask(L, 1)
-	if t == 0 {
-		L.ArgError(1, "tag expected")
-	}
+	tag := vm.handleArg(L, 1, tagSlot)
 	m := L.CheckString(2)
 	if len(m) != 1 || strings.ContainsAny(m, "0123456789.@-|/\\{}[] \t") || m[0] < 0x21 || m[0] > 0x7e {
 		L.ArgError(2, "a mark is one printable character other than a digit, space, '.', '@', '-', '|', '/', '\\', '{', '}', '[' or ']'")
@@ -439,10 +436,6 @@ func (vm *Machine) apiMark(L *lua.LState) int {
 		if x == m[0] {
 			L.ArgError(2, fmt.Sprintf("mark %q is already used", m))
 		}
-	}
-	tag := 0
-	for t>>uint(tag) != 1 {
-		tag++
 	}
 	b.AddMark(tag, m[0])
 	return 0
@@ -503,7 +496,7 @@ func (vm *Machine) apiMove(L *lua.LState) int {
 		if p := opts.RawGetString("prompt"); p != lua.LNil {
 			ps, ok := p.(lua.LString)
 			if !ok || len(ps) == 0 || len(ps) > MaxPrompt {
-				L.RaiseError("move kind %s: a prompt is a text of 1 to %d characters, got %s", name, MaxPrompt, describeLua(p))
+				L.RaiseError("move kind %s: a prompt is a text of 1 to %d characters, got %s", name, MaxPrompt, vm.describe(p, plainSlot))
 			}
 			prompt = string(ps)
 			checkText(L, "move kind "+name+": the prompt", prompt, false)

@@ -70,7 +70,7 @@ func (vm *Machine) winnerArg(L *lua.LState, v lua.LValue, arg int) int {
 	w := int(f)
 	switch {
 	case !ok || float64(w) != float64(f):
-		L.ArgError(arg, fmt.Sprintf("winner %s does not exist (0 for a draw, players 1..%d)", describeLua(v), vm.dcl.Players))
+		L.ArgError(arg, fmt.Sprintf("winner %s does not exist (0 for a draw, players 1..%d)", vm.describe(v, plainSlot), vm.dcl.Players))
 	case w < 0 || w > vm.dcl.Players:
 		L.ArgError(arg, fmt.Sprintf("winner %d does not exist (0 for a draw, players 1..%d)", w, vm.dcl.Players))
 	}
@@ -88,7 +88,7 @@ func (vm *Machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason stri
 	case lua.LString:
 		reason = string(v)
 	default:
-		L.RaiseError("finish: the reason must be a text, got %s", describeLua(v))
+		L.RaiseError("finish: the reason must be a text, got %s", vm.describe(v, plainSlot))
 	}
 	if len(reason) > 200 {
 		L.RaiseError("finish: a reason has at most 200 characters")
@@ -103,7 +103,7 @@ func (vm *Machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason stri
 		for i := 1; i <= v.Len(); i++ {
 			n, ok := v.RawGetInt(i).(lua.LString)
 			if !ok || len(n) > 200 {
-				L.RaiseError("finish: note %d must be a text of at most 200 characters, got %s", i, describeLua(v.RawGetInt(i)))
+				L.RaiseError("finish: note %d must be a text of at most 200 characters, got %s", i, vm.describe(v.RawGetInt(i), plainSlot))
 			}
 			if _, _, bad := diag.BadRune(string(n), false); bad { // the note's number is formatted only for an error
 				checkText(L, fmt.Sprintf("finish: note %d", i), string(n), false)
@@ -111,7 +111,7 @@ func (vm *Machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason stri
 			notes = append(notes, string(n))
 		}
 	default:
-		L.RaiseError("finish: notes must be a list of texts, got %s", describeLua(v))
+		L.RaiseError("finish: notes must be a list of texts, got %s", vm.describe(v, anySlot))
 	}
 	switch v := t.RawGetString("sites").(type) {
 	case *lua.LNilType:
@@ -121,7 +121,7 @@ func (vm *Machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason stri
 		}
 		sites = vm.siteList(L, v, "finish: sites")
 	default:
-		L.RaiseError("finish: sites must be a list of sites, got %s", describeLua(v))
+		L.RaiseError("finish: sites must be a list of sites, got %s", vm.describe(v, anySlot))
 	}
 	return w, reason, notes, sites
 }

@@ -33,7 +33,7 @@ func (vm *Machine) apiFilter(L *lua.LState) int {
 		}
 		n, ok := v.(lua.LNumber)
 		if !ok || float64(n) != math.Trunc(float64(n)) {
-			L.RaiseError("filter: %s must be a whole number, got %s", name, describeLua(v))
+			L.RaiseError("filter: %s must be a whole number, got %s", name, vm.describe(v, plainSlot))
 		}
 		if math.Abs(float64(n)) > kernel.MaxCount { // past any count, site or tag, and past an int
 			L.RaiseError("filter: %s %v is out of range (at most %d)", name, n, kernel.MaxCount)
@@ -60,7 +60,7 @@ func (vm *Machine) apiFilter(L *lua.LState) int {
 		}
 		spec.Owner = p
 	default:
-		L.RaiseError("filter: owner must be a player number or a word, got %s", describeLua(v))
+		L.RaiseError("filter: owner must be a player number or a word, got %s", vm.describe(v, plainSlot))
 	}
 	if n, ok := intField("min"); ok {
 		spec.Min = n
@@ -71,17 +71,11 @@ func (vm *Machine) apiFilter(L *lua.LState) int {
 		}
 		spec.Max = n
 	}
-	if n, ok := intField("tag"); ok {
-		if n < 1 || n > b.NumTags() {
-			L.RaiseError("filter: tag %d does not exist", n)
-		}
-		spec.Tag = 1 << uint(n-1)
+	if v := t.RawGetString("tag"); v != lua.LNil {
+		spec.Tag = 1 << uint(vm.tagValue(L, v, "filter", "tag"))
 	}
-	if n, ok := intField("not_tag"); ok {
-		if n < 1 || n > b.NumTags() {
-			L.RaiseError("filter: tag %d does not exist", n)
-		}
-		spec.NotTag = 1 << uint(n-1)
+	if v := t.RawGetString("not_tag"); v != lua.LNil {
+		spec.NotTag = 1 << uint(vm.tagValue(L, v, "filter", "not_tag"))
 	}
 	if n, ok := intField("row"); ok {
 		if n < 1 || n > b.NumRows() {
@@ -89,24 +83,18 @@ func (vm *Machine) apiFilter(L *lua.LState) int {
 		}
 		spec.Row = n - 1
 	}
-	if n, ok := intField("track"); ok {
-		if n < 1 || n > b.NumTracks() {
-			L.RaiseError("filter: track %d does not exist", n)
-		}
-		spec.Track = b.TrackAt(n - 1)
+	if v := t.RawGetString("track"); v != lua.LNil {
+		spec.Track = vm.trackValue(L, v, "filter", "track")
 	}
-	if n, ok := intField("next_empty"); ok {
-		if n < 1 || n > b.NumTracks() {
-			L.RaiseError("filter: track %d does not exist", n)
-		}
-		spec.NextEmpty = b.TrackAt(n - 1)
+	if v := t.RawGetString("next_empty"); v != lua.LNil {
+		spec.NextEmpty = vm.trackValue(L, v, "filter", "next_empty")
 	}
 	switch v := t.RawGetString("supported").(type) {
 	case *lua.LNilType:
 	case lua.LBool:
 		spec.Supported = bool(v)
 	default:
-		L.RaiseError("filter: supported must be true or false, got %s", describeLua(v))
+		L.RaiseError("filter: supported must be true or false, got %s", vm.describe(v, plainSlot))
 	}
 	for _, name := range []string{"in_row", "not_in_row"} {
 		v := t.RawGetString(name)
@@ -115,7 +103,7 @@ func (vm *Machine) apiFilter(L *lua.LState) int {
 		}
 		n, ok := v.(lua.LNumber)
 		if !ok || float64(n) != math.Trunc(float64(n)) || n < 1 || n > kernel.MaxSites {
-			L.RaiseError("filter: %s must be a whole number of sites from 1 (the length of the run), got %s", name, describeLua(v))
+			L.RaiseError("filter: %s must be a whole number of sites from 1 (the length of the run), got %s", name, vm.describe(v, plainSlot))
 		}
 		if spec.InRow > 0 || spec.NotInRow > 0 {
 			L.RaiseError("filter: in_row and not_in_row exclude each other")
@@ -265,7 +253,7 @@ func (vm *Machine) filterNoCharge(L *lua.LState, n int) *kernel.Filter {
 			return f
 		}
 	}
-	L.ArgError(n, "filter expected (make one with matombo.filter), got "+describeLua(L.Get(n)))
+	L.ArgError(n, "filter expected (make one with matombo.filter), got "+vm.describe(L.Get(n), filterSlot))
 	return nil
 }
 

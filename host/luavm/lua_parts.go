@@ -158,7 +158,7 @@ func (vm *Machine) decodeTrackLists(L *lua.LState, v lua.LValue, what string, f 
 	n := vm.dcl.Players
 	lt, ok := v.(*lua.LTable)
 	if !ok || lt.Len() == 0 {
-		L.RaiseError("%s: %s must be a list of tracks, or one list per player, got %s", what, f.Name, describeLua(v))
+		L.RaiseError("%s: %s must be a list of tracks, or one list per player, got %s", what, f.Name, vm.describe(v, trackSlot))
 	}
 	one := &rules.Field{Name: f.Name, Type: rules.FieldTrack}
 	list := func(t *lua.LTable) []*kernel.Track {
@@ -197,7 +197,7 @@ func (vm *Machine) decodeSiteListsPer(L *lua.LState, v lua.LValue, what string, 
 	one := &rules.Field{Name: f.Name, Type: rules.FieldSiteLists}
 	lt, ok := v.(*lua.LTable)
 	if !ok {
-		L.RaiseError("%s: %s must be a list of lists of sites, or one such list per player, got %s", what, f.Name, describeLua(v))
+		L.RaiseError("%s: %s must be a list of lists of sites, or one such list per player, got %s", what, f.Name, vm.describe(v, anySlot))
 	}
 	out := make([][][]int, n)
 	if first, ok := lt.RawGetInt(1).(*lua.LTable); ok {
@@ -274,24 +274,24 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		}
 		n, ok := v.(lua.LNumber)
 		if !ok || float64(n) != math.Trunc(float64(n)) || float64(n) < float64(lo) || float64(n) > float64(hi) {
-			L.RaiseError("%s: %s must be a whole number from %d to %d, got %s", what, f.Name, lo, hi, describeLua(v))
+			L.RaiseError("%s: %s must be a whole number from %d to %d, got %s", what, f.Name, lo, hi, vm.describe(v, plainSlot))
 		}
 		return int(n)
 	case rules.FieldBool:
 		x, ok := v.(lua.LBool)
 		if !ok {
-			L.RaiseError("%s: %s must be true or false, got %s", what, f.Name, describeLua(v))
+			L.RaiseError("%s: %s must be true or false, got %s", what, f.Name, vm.describe(v, plainSlot))
 		}
 		return bool(x)
 	case rules.FieldWord:
 		if s, ok := v.(lua.LString); ok && containsString(f.Words, string(s)) {
 			return string(s)
 		}
-		L.RaiseError("%s: %s must be one of %q, got %s", what, f.Name, f.Words, describeLua(v))
+		L.RaiseError("%s: %s must be one of %q, got %s", what, f.Name, f.Words, vm.describe(v, plainSlot))
 	case rules.FieldText:
 		s, ok := v.(lua.LString)
 		if !ok || len(s) > 200 {
-			L.RaiseError("%s: %s must be a text of at most 200 characters, got %s", what, f.Name, describeLua(v))
+			L.RaiseError("%s: %s must be a text of at most 200 characters, got %s", what, f.Name, vm.describe(v, plainSlot))
 		}
 		checkText(L, what+": "+f.Name, string(s), false)
 		return string(s)
@@ -306,7 +306,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 				return i
 			}
 		}
-		L.RaiseError("%s: %s must be a site of the board, got %s", what, f.Name, describeLua(v))
+		L.RaiseError("%s: %s must be a site of the board, got %s", what, f.Name, vm.describe(v, siteSlot))
 	case rules.FieldSites:
 		if !f.PerPlayer {
 			return vm.siteList(L, v, what+": "+f.Name)
@@ -321,43 +321,23 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		}
 		return out
 	case rules.FieldTrack:
-		switch x := v.(type) {
-		case lua.LNumber:
-			if i := int(x); float64(i) == float64(x) && i >= 1 && i <= b.NumTracks() {
-				return b.TrackAt(i - 1)
-			}
-		case lua.LString:
-			if t, ok := b.TrackNamed(string(x)); ok {
-				return t
-			}
-		}
-		L.RaiseError("%s: %s must be a track (from matombo.track, or its name), got %s", what, f.Name, describeLua(v))
+		return vm.trackValue(L, v, what, f.Name)
 	case rules.FieldFilter:
 		if ud, ok := v.(*lua.LUserData); ok {
 			if flt, ok := ud.Value.(*kernel.Filter); ok {
 				return flt
 			}
 		}
-		L.RaiseError("%s: %s must be a filter (from matombo.filter), got %s", what, f.Name, describeLua(v))
+		L.RaiseError("%s: %s must be a filter (from matombo.filter), got %s", what, f.Name, vm.describe(v, filterSlot))
 	case rules.FieldTag:
-		switch x := v.(type) {
-		case lua.LNumber:
-			if i := int(x); float64(i) == float64(x) && i >= 1 && i <= b.NumTags() {
-				return uint64(1) << uint(i-1)
-			}
-		case lua.LString:
-			if i, ok := b.TagIndex(string(x)); ok {
-				return uint64(1) << uint(i)
-			}
-		}
-		L.RaiseError("%s: %s must be a tag (from matombo.tag, or its name), got %s", what, f.Name, describeLua(v))
+		return uint64(1) << uint(vm.tagValue(L, v, what, f.Name))
 	case rules.FieldVar:
 		return vm.varValue(L, v, what, f.Name)
 	case rules.FieldVars:
 		lt, ok := v.(*lua.LTable)
 		lo, hi := max(f.Min, 1), f.Max
 		if !ok || lt.Len() < lo || hi > 0 && lt.Len() > hi {
-			L.RaiseError("%s: %s must be a list of %d to %d variables (from matombo.var)", what, f.Name, lo, hi)
+			L.RaiseError("%s: %s must be a list of %d to %d variables (from matombo.var), got %s", what, f.Name, lo, hi, vm.describe(v, anySlot))
 		}
 		var out []int
 		for i := 1; i <= lt.Len(); i++ {
@@ -370,7 +350,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		lt, ok := v.(*lua.LTable)
 		lo, hi := max(f.Min, 1), f.Max
 		if !ok || lt.Len() < lo || hi > 0 && lt.Len() > hi {
-			L.RaiseError("%s: %s must be a list of %d to %d move kinds, got %s", what, f.Name, lo, hi, describeLua(v))
+			L.RaiseError("%s: %s must be a list of %d to %d move kinds, got %s", what, f.Name, lo, hi, vm.describe(v, anySlot))
 		}
 		var out []int
 		for i := 1; i <= lt.Len(); i++ {
@@ -388,13 +368,13 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 	case rules.FieldCounts:
 		lt, ok := v.(*lua.LTable)
 		if !ok || lt.Len() < 1 || lt.Len() > 8 {
-			L.RaiseError("%s: %s must be a list of 1 to 8 counts, got %s", what, f.Name, describeLua(v))
+			L.RaiseError("%s: %s must be a list of 1 to 8 counts, got %s", what, f.Name, vm.describe(v, plainSlot))
 		}
 		var out []int32
 		for i := 1; i <= lt.Len(); i++ {
 			n, ok := lt.RawGetInt(i).(lua.LNumber)
 			if !ok || float64(n) != math.Trunc(float64(n)) || n < 1 || n > kernel.MaxCount {
-				L.RaiseError("%s: %s[%d] must be a count of at least 1, got %s", what, f.Name, i, describeLua(lt.RawGetInt(i)))
+				L.RaiseError("%s: %s[%d] must be a count of at least 1, got %s", what, f.Name, i, vm.describe(lt.RawGetInt(i), plainSlot))
 			}
 			out = append(out, int32(n))
 		}
@@ -402,7 +382,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 	case rules.FieldRow:
 		n, ok := v.(lua.LNumber)
 		if !ok || int(n) < 1 || int(n) > b.NumRows() || float64(int(n)) != float64(n) {
-			L.RaiseError("%s: %s must be a row (1..%d) or one per player, got %s", what, f.Name, b.NumRows(), describeLua(v))
+			L.RaiseError("%s: %s must be a row (1..%d) or one per player, got %s", what, f.Name, b.NumRows(), vm.describe(v, plainSlot))
 		}
 		return int(n) - 1
 	case rules.FieldPart:
@@ -428,7 +408,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 	case rules.FieldTable:
 		lt, ok := v.(*lua.LTable)
 		if !ok {
-			L.RaiseError("%s: %s must be a table, got %s", what, f.Name, describeLua(v))
+			L.RaiseError("%s: %s must be a table, got %s", what, f.Name, vm.describe(v, anySlot))
 		}
 		sub := rules.NewArgs(vm.def, subSpec(f))
 		vm.decodeTable(L, lt, what+": "+f.Name, f.Fields, sub)
@@ -437,13 +417,13 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		lt, ok := v.(*lua.LTable)
 		lo, hi := max(f.Min, 1), f.Max
 		if !ok || lt.Len() < lo || hi > 0 && lt.Len() > hi {
-			L.RaiseError("%s: %s must be a list of %d to %d tables, got %s", what, listName(f), lo, hi, describeLua(v))
+			L.RaiseError("%s: %s must be a list of %d to %d tables, got %s", what, listName(f), lo, hi, vm.describe(v, anySlot))
 		}
 		var out []*rules.Args
 		for i := 1; i <= lt.Len(); i++ {
 			one, ok := lt.RawGetInt(i).(*lua.LTable)
 			if !ok {
-				L.RaiseError("%s: %s[%d] must be a table, got %s", what, listName(f), i, describeLua(lt.RawGetInt(i)))
+				L.RaiseError("%s: %s[%d] must be a table, got %s", what, listName(f), i, vm.describe(lt.RawGetInt(i), anySlot))
 			}
 			sub := rules.NewArgs(vm.def, subSpec(f))
 			vm.decodeTable(L, one, fmt.Sprintf("%s: %s[%d]", what, listName(f), i), f.Fields, sub)
@@ -453,7 +433,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 	case rules.FieldSiteLists:
 		lt, ok := v.(*lua.LTable)
 		if !ok {
-			L.RaiseError("%s: %s must be a list of lists of sites, got %s", what, f.Name, describeLua(v))
+			L.RaiseError("%s: %s must be a list of lists of sites, got %s", what, f.Name, vm.describe(v, anySlot))
 		}
 		var out [][]int
 		for i := 1; i <= lt.Len(); i++ {
@@ -546,37 +526,42 @@ func (vm *Machine) kindField(L *lua.LState, v lua.LValue, what string, f *rules.
 	return k
 }
 
-// kindValue reads a move kind: its handle or its name.
+// kindValue reads a move kind: its handle or its name; it returns its
+// index.
 func (vm *Machine) kindValue(L *lua.LState, v lua.LValue, what, field string) int {
-	if name, ok := v.(lua.LString); ok {
-		for k := range vm.def.Kinds {
-			if vm.def.Kinds[k].Name == string(name) {
-				return k
-			}
-		}
-	}
-	n, ok := v.(lua.LNumber)
-	k := int(n)
-	if !ok || float64(k) != float64(n) || k < 1 || k > len(vm.def.Kinds) {
-		L.RaiseError("%s: %s must be a move kind (from matombo.move, or its name), got %s", what, field, describeLua(v))
-	}
-	return k - 1
+	return vm.handleValue(L, v, what, field, kindSlot)
 }
 
 // varValue reads a script variable: its handle or its name; it returns
 // its index.
 func (vm *Machine) varValue(L *lua.LState, v lua.LValue, what, field string) int {
+	return vm.handleValue(L, v, what, field, varSlot)
+}
+
+// trackValue reads a track: its handle or its name.
+func (vm *Machine) trackValue(L *lua.LState, v lua.LValue, what, field string) *kernel.Track {
+	return vm.def.Board.TrackAt(vm.handleValue(L, v, what, field, trackSlot))
+}
+
+// tagValue reads a tag: its handle or its name; it returns its index.
+func (vm *Machine) tagValue(L *lua.LState, v lua.LValue, what, field string) int {
+	return vm.handleValue(L, v, what, field, tagSlot)
+}
+
+// handleValue reads field of what, a declaration of sort s given by its
+// handle or its name, and returns its index from 0.
+func (vm *Machine) handleValue(L *lua.LState, v lua.LValue, what, field string, s slotSort) int {
 	switch x := v.(type) {
 	case lua.LNumber:
-		if i := int(x); float64(i) == float64(x) && i >= 1 && i <= len(vm.def.Vars) {
+		if i := int(x); float64(i) == float64(x) && i >= 1 && i <= vm.numDeclared(s) {
 			return i - 1
 		}
 	case lua.LString:
-		if i, ok := vm.def.VarNamed(string(x)); ok {
+		if i, ok := vm.indexNamed(s, string(x)); ok {
 			return i
 		}
 	}
-	L.RaiseError("%s: %s must be a variable (from matombo.var, or its name), got %s", what, field, describeLua(v))
+	L.RaiseError("%s: %s must be a %s (from %s, or its name), got %s", what, field, s.noun(), s.maker(), vm.describe(v, s))
 	return 0
 }
 
@@ -585,7 +570,7 @@ func (vm *Machine) varValue(L *lua.LState, v lua.LValue, what, field string) int
 func (vm *Machine) partValue(L *lua.LState, v lua.LValue, what, field string, s rules.Slot) any {
 	fn, ok := v.(*lua.LFunction)
 	if !ok {
-		L.RaiseError("%s: %s must be a function, got %s", what, field, describeLua(v))
+		L.RaiseError("%s: %s must be a function, got %s", what, field, vm.describe(v, anySlot))
 	}
 	if ref := vm.parts[fn]; ref != nil {
 		if _, broken := ref.part.(brokenPart); !broken && !rules.Fits(ref.part, s) {
@@ -625,7 +610,7 @@ func (vm *Machine) Call(c *kernel.Ctx, id, nargs, nret int) error {
 		return err
 	}
 	for i := 0; i < nret; i++ {
-		c.Out[i] = hookValue(L.Get(-nret + i))
+		c.Out[i] = vm.hookValue(L.Get(-nret + i))
 	}
 	L.Pop(nret)
 	return nil
@@ -647,7 +632,7 @@ func luaOfValue(v kernel.Value) lua.LValue {
 }
 
 // hookValue is what a script function returned, for a part.
-func hookValue(v lua.LValue) kernel.Value {
+func (vm *Machine) hookValue(v lua.LValue) kernel.Value {
 	switch x := v.(type) {
 	case *lua.LNilType:
 		return kernel.Value{}
@@ -660,7 +645,7 @@ func hookValue(v lua.LValue) kernel.Value {
 	case lua.LString:
 		return kernel.TextValue(string(x))
 	}
-	return kernel.Value{Kind: kernel.OtherKind, S: describeLua(v)}
+	return kernel.Value{Kind: kernel.OtherKind, S: vm.describe(v, anySlot)}
 }
 
 // callPart runs a part called from Lua as a function, with the arguments

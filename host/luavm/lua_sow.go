@@ -72,7 +72,7 @@ func (vm *Machine) apiRelay(L *lua.LState) int {
 		last, how, laps, err = vm.ctx.RelayWith("relay", t, from, stop, maxLaps, only, &vm.lap)
 		vm.lap.fn = outer
 	default:
-		L.ArgError(5, "the hook must be a function, got "+describeLua(hook))
+		L.ArgError(5, "the hook must be a function, got "+vm.describe(hook, anySlot))
 	}
 	vm.check(L, err)
 	vm.pushSite(L, last)
@@ -223,7 +223,7 @@ func (h *luaLap) Lap(c *kernel.Ctx, last int, t *kernel.Track, laps int) (kernel
 	L.Push(luaInt(h.vm.def.Board.TrackIndex(t) + 1))
 	L.Push(luaInt(laps))
 	L.Call(3, 3)
-	r1, r2, r3 := hookValue(L.Get(-3)), hookValue(L.Get(-2)), hookValue(L.Get(-1))
+	r1, r2, r3 := h.vm.hookValue(L.Get(-3)), h.vm.hookValue(L.Get(-2)), h.vm.hookValue(L.Get(-1))
 	L.Pop(3)
 	return rules.LapAnswer(c, r1, r2, r3)
 }

@@ -136,11 +136,7 @@ func (vm *Machine) apiPly(L *lua.LState) int {
 }
 
 func (vm *Machine) varCell(L *lua.LState, n int) int {
-	v := vm.argInt(L, n)
-	if v < 1 || v > len(vm.def.Vars) {
-		L.ArgError(n, fmt.Sprintf("variable %d does not exist (declare variables with matombo.var)", v))
-	}
-	return vm.def.Vars[v-1].Cell
+	return vm.def.Vars[vm.handleArg(L, n, varSlot)].Cell
 }
 
 func (vm *Machine) apiGet(L *lua.LState) int {

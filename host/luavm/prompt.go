@@ -55,5 +55,5 @@ func (vm *Machine) textResult(v lua.LValue, what string, fn lua.LValue, name dia
 	}
 	vm.broken = true
 	return "", &diag.ScriptError{Pos: vm.funcPos(fn), Func: name,
-		Msg: fmt.Sprintf("%s must return a text or nil, got %s", call, describeLua(v))}
+		Msg: fmt.Sprintf("%s must return a text or nil, got %s", call, vm.describe(v, plainSlot))}
 }

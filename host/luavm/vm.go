@@ -533,7 +533,7 @@ func (vm *Machine) evaluate(s *kernel.State, p int) (float64, error) {
 	f, ok := v.(lua.LNumber)
 	if !ok || f != f {
 		vm.broken = true
-		return 0, &diag.ScriptError{Pos: vm.funcPos(vm.fnEvaluate), Func: diag.CallEvaluate, Msg: fmt.Sprintf("evaluate(%d) must return a number, got %s", p, describeLua(v))}
+		return 0, &diag.ScriptError{Pos: vm.funcPos(vm.fnEvaluate), Func: diag.CallEvaluate, Msg: fmt.Sprintf("evaluate(%d) must return a number, got %s", p, vm.describe(v, plainSlot))}
 	}
 	return float64(f), nil
 }
@@ -563,7 +563,7 @@ func (vm *Machine) score(s *kernel.State, dst []int) ([]int, error) {
 			L.Pop(n)
 			vm.broken = true
 			return dst, &diag.ScriptError{Pos: vm.funcPos(vm.fnScore), Func: diag.CallScore,
-				Msg: fmt.Sprintf("score must return %d whole numbers (one per player, at most %d), got %s for player %d", n, kernel.MaxCount, describeLua(v), i)}
+				Msg: fmt.Sprintf("score must return %d whole numbers (one per player, at most %d), got %s for player %d", n, kernel.MaxCount, vm.describe(v, plainSlot), i)}
 		}
 		dst = append(dst, int(f))
 	}

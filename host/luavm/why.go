@@ -50,7 +50,7 @@ func (vm *Machine) kindOptions(L *lua.LState, name, tmpl string, opts *lua.LTabl
 	case *lua.LFunction:
 		why = w
 	default:
-		L.RaiseError("move kind %s: why must be a function (p, sites, vars...) returning a text or nil, got %s", name, describeLua(w))
+		L.RaiseError("move kind %s: why must be a function (p, sites, vars...) returning a text or nil, got %s", name, vm.describe(w, anySlot))
 	}
 	return doc, why
 }

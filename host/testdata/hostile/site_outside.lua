@@ -1,7 +1,7 @@
 -- Attack: a primitive called with a site outside the board (site 99).
 -- Must: a ScriptError naming this file and line and the board's sites; the
 -- state is unchanged.
--- Expect: play script-error msg="site 99 is not on the board (sites are 1..6)"
+-- Expect: play script-error msg="site expected, got number 99, which is no site (sites are 1..6)"
 local m = matombo
 m.declare { name = "site_outside" }
 m.board { rows = { "a", "b" }, columns = 3 }
