@@ -2,10 +2,11 @@
 //
 // gopher-lua has no allocator hook, and the process heap is shared by every
 // game and by the embedding program, so a growing heap does not say which
-// script grew it. The watchdog only notices that the heap grew while a call
-// ran (see watchdog.scan); the call then measures, on its own goroutine and
-// between two instructions, what its script holds: every value reachable
-// from the machine's Lua registers, globals, registry and rule functions.
+// script grew it. A machine only notices that the process allocated enough
+// for its script to be over its budget (see watchdog.Tripwire.MemoryDue);
+// it then measures, on its own goroutine and between two instructions or
+// between two calls, what its script holds: every value reachable from the
+// machine's Lua registers, globals, registry and rule functions.
 // Only that measurement can stop a call with a memory budget error, so
 // garbage, other games and the embedding program never count against a
 // script. The measurement is an estimate of the Go memory behind the Lua
