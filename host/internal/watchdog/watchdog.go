@@ -37,6 +37,7 @@ type Tripwire struct {
 	// every VM instruction, Charge and the rules kernel (which shares the
 	// counter, see kernel.Ctx) the steps of work done in Go.
 	Steps    kernel.Steps
+	next     int64         // Steps.Spent at which Done calls checkpoint
 	measure  func() uint64 // bytes the machine's script holds now
 	memLimit uint64
 	mem      memCheck
@@ -149,6 +150,7 @@ func NewTripwire(steps int64, memory uint64, measure func() uint64) *Tripwire {
 	// The first read sets the base: what the script holds at first is
 	// measured once the process has allocated its limit.
 	t.mem.room = memory
+	t.setNext()
 	close(t.closed)
 	return t
 }
@@ -167,6 +169,7 @@ func (t *Tripwire) Restart() uint64 {
 func (t *Tripwire) newSteps() {
 	t.mem.due -= t.Steps.Spent
 	t.Steps.Spent, t.Steps.Over = 0, false
+	t.setNext()
 }
 
 // MemoryDue reports whether the machine's script must be measured now:
@@ -216,12 +219,8 @@ func (t *Tripwire) Value(any) any               { return nil }
 // Done is called by gopher-lua before every instruction.
 func (t *Tripwire) Done() <-chan struct{} {
 	t.Steps.Spent++
-	if t.Steps.Spent > t.Steps.Limit {
-		t.Steps.Over = true
+	if t.Steps.Spent >= t.next && t.checkpoint() {
 		return t.closed
-	}
-	if t.Steps.Spent >= t.mem.due && t.overMemory() {
-		t.trip(t.seq, int32(Memory))
 	}
 	if c := t.call.Load(); c&callStopped != 0 {
 		// The call stops here: say which budget stopped it before its
@@ -232,6 +231,24 @@ func (t *Tripwire) Done() <-chan struct{} {
 	}
 	return nil
 }
+
+// checkpoint handles the step at which the call runs out of steps or
+// reads the allocation counter (one comparison in Done sees both), and
+// reports whether the call ran out of steps.
+func (t *Tripwire) checkpoint() bool {
+	if t.Steps.Spent > t.Steps.Limit {
+		t.Steps.Over = true
+		return true
+	}
+	if t.Steps.Spent >= t.mem.due && t.overMemory() {
+		t.trip(t.seq, int32(Memory))
+	}
+	t.setNext()
+	return false
+}
+
+// setNext sets the step at which Done calls checkpoint.
+func (t *Tripwire) setNext() { t.next = min(t.Steps.Limit+1, t.mem.due) }
 
 // overMemory measures the script when MemoryDue says so, and reports
 // whether it holds more than the limit.
