@@ -38,10 +38,11 @@ const (
 	sizeFunction = 64 // the LFunction struct
 	sizeUpvalue  = 56 // an Upvalue struct and its pointer in the function's list
 	sizeUserData = 64
-	// A number that is not a small whole number points into a block of
-	// 32 that gopher-lua allocates numbers from: a number kept alive
-	// keeps its block alive, the numbers a loop computed and dropped too.
-	// The walk counts each block a number points into once.
+	// A number value points into a block of 32 numbers that gopher-lua
+	// allocates them from: a number kept alive keeps its block alive,
+	// with the numbers a loop computed and dropped. The walk counts each
+	// block a number points into once (a number boxed by Go code, or one
+	// of the small whole numbers made once, counts its block too).
 	sizeNumBlock  = 256
 	minSharedText = 32 // strings this long are counted once however often they occur
 )
@@ -242,6 +243,7 @@ func (w *memWalk) run() uint64 {
 
 // number counts the block the number v points into, once.
 func (w *memWalk) number(v lua.LValue) {
+	// An interface value is a type word and a pointer to its data.
 	word := uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1])
 	block := word &^ (sizeNumBlock - 1)
 	if block == w.lastBlock {

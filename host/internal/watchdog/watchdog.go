@@ -37,7 +37,7 @@ type Tripwire struct {
 	// every VM instruction, Charge and the rules kernel (which shares the
 	// counter, see kernel.Ctx) the steps of work done in Go.
 	Steps    kernel.Steps
-	next     int64         // Steps.Spent at which Done calls checkpoint
+	next     int64         // Done calls checkpoint once Steps.Spent is past it
 	measure  func() uint64 // bytes the machine's script holds now
 	memLimit uint64
 	mem      memCheck
@@ -82,8 +82,9 @@ const (
 )
 
 // minRoomShift bounds how often a script near its limit is measured: at
-// most once per limit>>minRoomShift bytes the process allocates, so the
-// walks cost at most about 16 times the work of allocating.
+// most once per limit>>minRoomShift bytes the process allocates, so a
+// script that holds nearly its limit and allocates garbage walks what it
+// holds once per sixteenth of its limit it allocates.
 const minRoomShift = 4
 
 // Trip says which budget stopped a call.
@@ -219,7 +220,7 @@ func (t *Tripwire) Value(any) any               { return nil }
 // Done is called by gopher-lua before every instruction.
 func (t *Tripwire) Done() <-chan struct{} {
 	t.Steps.Spent++
-	if t.Steps.Spent >= t.next && t.checkpoint() {
+	if t.Steps.Spent > t.next && t.checkpoint() {
 		return t.closed
 	}
 	if c := t.call.Load(); c&callStopped != 0 {
@@ -247,8 +248,8 @@ func (t *Tripwire) checkpoint() bool {
 	return false
 }
 
-// setNext sets the step at which Done calls checkpoint.
-func (t *Tripwire) setNext() { t.next = min(t.Steps.Limit+1, t.mem.due) }
+// setNext sets the step after which Done calls checkpoint.
+func (t *Tripwire) setNext() { t.next = min(t.Steps.Limit, t.mem.due-1) }
 
 // overMemory measures the script when MemoryDue says so, and reports
 // whether it holds more than the limit.
