@@ -228,8 +228,9 @@ func TestMemoryMeasurementSeesRegistersAndTables(t *testing.T) {
 // it: the game fails once it holds more than its memory budget, with a
 // memory BudgetError, and every later call fails with the same error,
 // rather than now and then as its machines happen to be measured. The
-// memory held when it fails is within the budget and a quarter, plus
-// what the calls of a watchdog tick allocate.
+// memory held when it fails is within the budget and a quarter: when it
+// is measured depends on the steps its calls run and the bytes they
+// allocate, not on a clock, so this holds on a loaded machine too.
 func TestMemoryKeptBetweenCallsIsCharged(t *testing.T) {
 	const limit = 8 << 20
 	const piece = 256 << 10
@@ -248,7 +249,7 @@ func TestMemoryKeptBetweenCallsIsCharged(t *testing.T) {
 	assert.Equal(t, BudgetMemory, be.Budget)
 	assert.Contains(t, first.Error(), "keep.lua")
 	t.Logf("failed at call %d (%d KiB kept): %v", calls, (calls-1)*piece>>10, first)
-	assert.LessOrEqual(t, (calls-1)*piece, 4*limit, "kept within a few budgets")
+	assert.LessOrEqual(t, (calls-1)*piece, limit*5/4, "kept within the budget and a quarter")
 	for i := 0; i < 5; i++ {
 		err := s.Clone().Play("a1")
 		assert.Same(t, be, errorsAsBudget(err), "later calls fail with the same error")
@@ -270,15 +271,17 @@ func errorsAsBudget(err error) *BudgetError {
 // 32 keys (2.7 KiB), and a key set and then cleared stays in the table's
 // key list, with its string, for as long as the table lives. Each case
 // keeps more in an upvalue at every call; the game must fail with a
-// memory BudgetError before it holds a few budgets. Before, the first
-// case held 60 MiB under a 4 MiB budget and the others grew without
-// bound, unseen (a table whose keys were all cleared counted nothing).
+// memory BudgetError before it holds more than the budget and a quarter.
+// Before, the first case held 60 MiB under a 4 MiB budget and the others
+// grew without bound, unseen (a table whose keys were all cleared counted
+// nothing); then, measured when a 10 ms tick saw the heap grow, the first
+// case once held 21.9 MB on a loaded machine.
 func TestMemoryOfHashPartsIsCharged(t *testing.T) {
 	const limit = 4 << 20
 	for _, c := range []struct {
 		name    string
 		play    string
-		perCall int // bytes a call adds, as measured (see memwalk's TestHashPartsCount)
+		perCall int // bytes a call adds, as measured (see memwalk's TestShapesCount)
 	}{
 		{"a field of each new table", `for i = 1, 2000 do local x = {} x.f = i kept[#kept + 1] = x end`, 2000 * 2741},
 		{"string keys set and cleared", `for i = 1, 1000 do local k = string.rep("k", 1024) .. n n = n + 1 kept[k] = true kept[k] = nil end`, 1000 * (1040 + 100)},
@@ -300,7 +303,7 @@ func TestMemoryOfHashPartsIsCharged(t *testing.T) {
 			assert.Equal(t, BudgetMemory, be.Budget)
 			assert.Contains(t, first.Error(), "hash.lua")
 			t.Logf("failed at call %d (%d KiB kept): %v", calls, (calls-1)*c.perCall>>10, first)
-			assert.LessOrEqual(t, (calls-1)*c.perCall, 4*limit, "kept within a few budgets")
+			assert.LessOrEqual(t, (calls-1)*c.perCall, limit*5/4, "kept within the budget and a quarter")
 		})
 	}
 }

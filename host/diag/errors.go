@@ -189,7 +189,9 @@ func (e *BudgetError) Unwrap() error { return e.Err }
 // Budget names one of the sandbox's budgets. BudgetSteps and the size
 // budgets are deterministic: a call exceeds them on every machine or on
 // none. BudgetTime depends on the machine and its load (it guards against
-// hangs only), and BudgetMemory on what the script holds when measured.
+// hangs only), and BudgetMemory on what the script holds when measured,
+// which is when the process has allocated enough: sooner when other code
+// in the process allocates too.
 type Budget string
 
 // The budgets of a call (see Limits).

@@ -58,7 +58,7 @@ type Program struct {
 // first machine.
 func (g *Program) Start() {
 	g.Limits = g.Limits.WithDefaults()
-	g.wd = watchdog.New(g.Limits.Time, g.Limits.Memory)
+	g.wd = watchdog.New(g.Limits.Time)
 }
 
 // fail stops the game after its scripts went over the memory budget:

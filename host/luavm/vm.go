@@ -48,11 +48,10 @@ type Machine struct {
 	key       uint64        // the position key repetitions computed during play
 	keyValid  bool          // key is the key of the state as it is now
 	budgetHit *diag.BudgetError
-	problems  []error             // the problems of declarations while loading (recover.go)
-	declPos   diag.Pos            // the script line of the declaration running (recover.go)
-	broken    bool                // a call failed; the machine is discarded
-	held      uint64              // what the script held when last measured between calls (see checkHeld)
-	heap      watchdog.HeapGrowth // when to measure it again
+	problems  []error  // the problems of declarations while loading (recover.go)
+	declPos   diag.Pos // the script line of the declaration running (recover.go)
+	broken    bool     // a call failed; the machine is discarded
+	held      uint64   // what the script held when last measured between calls (see checkHeld)
 
 	protected map[*lua.LTable]bool
 	dataPos   map[*lua.LTable]diag.Pos
@@ -207,20 +206,21 @@ func (vm *Machine) gameFailed() error {
 	return nil
 }
 
-// checkHeld measures, when the process heap has grown by a quarter of the
-// memory budget since the machine last did (see watchdog.HeapGrowth), the
-// memory its script keeps between calls, and stops the game when its
-// machines together hold more than the memory budget. Measuring walks
-// what the script holds, so it is done only after such growth; the heap
-// is read at most once a tick.
+// checkHeld measures, when the process has allocated enough since the
+// machine last did for the script to be over its budget (see
+// watchdog.Tripwire.MemoryDue), the memory its script keeps between calls,
+// and stops the game when its machines together hold more than the memory
+// budget. Measuring walks what the script holds, so it is done only after
+// such allocation.
 func (vm *Machine) checkHeld(fn diag.Call) error {
-	if !vm.heap.Grown(vm.g.wd) {
+	if !vm.trip.MemoryDue() {
 		return nil
 	}
 	limit := vm.g.Limits.Memory
 	held := vm.heldMemory(limit)
 	total := vm.g.held.Add(int64(held) - int64(vm.held))
 	vm.held = held
+	vm.trip.Measured(uint64(max(total, 0)))
 	if uint64(total) <= limit {
 		return nil
 	}

@@ -2,10 +2,11 @@
 //
 // gopher-lua has no allocator hook, and the process heap is shared by every
 // game and by the embedding program, so a growing heap does not say which
-// script grew it. The watchdog only notices that the heap grew while a call
-// ran (see watchdog.scan); the call then measures, on its own goroutine and
-// between two instructions, what its script holds: every value reachable
-// from the machine's Lua registers, globals, registry and rule functions.
+// script grew it. A machine only notices that the process allocated enough
+// for its script to be over its budget (see watchdog.Tripwire.MemoryDue);
+// it then measures, on its own goroutine and between two instructions or
+// between two calls, what its script holds: every value reachable from the
+// machine's Lua registers, globals, registry and rule functions.
 // Only that measurement can stop a call with a memory budget error, so
 // garbage, other games and the embedding program never count against a
 // script. The measurement is an estimate of the Go memory behind the Lua
@@ -16,36 +17,93 @@ package memwalk
 
 import (
 	"errors"
+	"math/bits"
 	"reflect"
 	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
 )
 
-// Estimated sizes of gopher-lua's values, in bytes.
-//
-// A table's hash part is two Go maps and a key list: the first key makes
-// them (the map of string keys with room for 32, 2.7 KiB in all when a
-// script sets a field of an empty table, 0.7 KiB for a table constructor
-// with one field, which sizes it), and each key costs its map slots and
-// list entry (115 to 185 bytes with the maps' growth). gopher-lua never
-// removes a key from its key list (nor the maps' room), so a key set and
-// then cleared still costs about 100 bytes and keeps its string alive:
-// what counts is every key the table ever had. Measured with Go 1.26 and
-// gopher-lua v1.1.2; the estimate is within about 2.5 times of the real
-// size of any table (TestHashPartsCount).
+// Sizes of gopher-lua's values as Go allocates them, in bytes, measured
+// with Go 1.26 and gopher-lua v1.1.2 (TestShapesCount compares the
+// estimate with the heap each shape of value takes). Where the walk
+// cannot see what was allocated it counts the most it can be, so the
+// estimate is never much below what a script really holds, and a script
+// is stopped before it holds much more than its budget.
 const (
-	sizeTable     = 96  // the LTable struct and its headers
-	sizeSlot      = 16  // one LValue in the array part
-	sizeHash      = 512 // a hash part: the key list, its index, the map of other keys
-	sizeStrHash   = 896 // the map of string keys, besides
-	sizeEntry     = 128 // one key the hash part ever had (map slot, key list, index)
-	sizeString    = 16  // the string header
-	sizeFunction  = 80
-	sizeUpvalue   = 48
-	sizeUserData  = 64
+	sizeTable    = 96 // the LTable struct
+	sizeSlot     = 16 // one LValue in an array part or the register stack
+	sizeStrBox   = 16 // the string header an LString value points to
+	minStrBytes  = 16 // a short string's bytes keep a 16-byte block alive
+	sizeFunction = 64 // the LFunction struct
+	sizeUpvalue  = 56 // an Upvalue struct and its pointer in the function's list
+	sizeUserData = 64
+	// A number value points into a block of 32 numbers that gopher-lua
+	// allocates them from: a number kept alive keeps its block alive,
+	// with the numbers a loop computed and dropped. The walk counts each
+	// block a number points into once (a number boxed by Go code, or one
+	// of the small whole numbers made once, counts its block too).
+	sizeNumBlock  = 256
 	minSharedText = 32 // strings this long are counted once however often they occur
 )
+
+// The shape of Go's maps (Go 1.24 and later): up to 8 entries in one
+// group; then tables of groups of 8 slots, each with a control byte,
+// grown to keep them at most 7/8 full, of at most 1024 slots, split in
+// two when full. A map never gives room back.
+const (
+	mapHeader     = 48
+	tableHeader   = 48
+	groupSlots    = 8
+	maxTableSlots = 1024
+	// A split leaves two tables of 1024 slots with 448 entries each: the
+	// most tables n entries can take is n/448.
+	leastPerTable = maxTableSlots * 7 / 8 / 2
+)
+
+// The key and value sizes of an LTable's maps.
+const (
+	slotStrdict = 32 // map[string]LValue
+	slotDict    = 32 // map[LValue]LValue
+	slotK2i     = 24 // map[LValue]int
+	// gopher-lua makes the map of string keys with room for 32 when a
+	// script sets a field of a table without one; a constructor's fields
+	// size it for themselves, often less, which the walk cannot tell.
+	strdictHint = 32
+)
+
+// allocSize is about what Go allocates for an object of n bytes: its size
+// class (classes are at most an eighth apart) or whole 8 KiB pages.
+func allocSize(n uint64) uint64 {
+	switch {
+	case n == 0:
+		return 0
+	case n <= 16:
+		return 16
+	case n <= 32<<10:
+		return (n + n/8 + 15) &^ 15
+	}
+	return (n + 8191) &^ 8191
+}
+
+// mapBytes is the most memory a Go map takes that was made with room for
+// hint entries and has held n entries of slot bytes each.
+func mapBytes(n, hint, slot uint64) uint64 {
+	n = max(n, hint)
+	group := groupSlots * (slot + 1)
+	switch {
+	case n == 0:
+		return mapHeader
+	case n <= groupSlots:
+		return mapHeader + allocSize(group)
+	}
+	slots := uint64(1) << bits.Len64(n*8/7)
+	if slots <= maxTableSlots {
+		return mapHeader + tableHeader + allocSize(slots/groupSlots*group) + 16
+	}
+	tables := (n + leastPerTable - 1) / leastPerTable
+	return mapHeader + tables*(tableHeader+allocSize(maxTableSlots/groupSlots*group)) + 8<<bits.Len64(tables)
+}
 
 // luaInternals reads gopher-lua's unexported fields that the measurement
 // needs. When they are missing (an upgrade of gopher-lua renamed them),
@@ -118,10 +176,12 @@ func field(v reflect.Value, index []int) reflect.Value {
 
 // memWalk measures the values reachable from some roots.
 type memWalk struct {
-	limit   uint64
-	total   uint64
-	seen    map[unsafe.Pointer]struct{}
-	pending []lua.LValue
+	limit     uint64
+	total     uint64
+	seen      map[unsafe.Pointer]struct{}
+	blocks    map[uintptr]struct{} // the number blocks counted
+	lastBlock uintptr              // the block of the number counted last
+	pending   []lua.LValue
 }
 
 func (w *memWalk) add(v lua.LValue) {
@@ -145,12 +205,14 @@ func (w *memWalk) run() uint64 {
 		v := w.pending[len(w.pending)-1]
 		w.pending = w.pending[:len(w.pending)-1]
 		switch x := v.(type) {
+		case lua.LNumber:
+			w.number(v)
 		case lua.LString:
 			n := len(x)
-			if n >= minSharedText && !w.once(unsafe.Pointer(unsafe.StringData(string(x)))) {
+			if n == 0 || n >= minSharedText && !w.once(unsafe.Pointer(unsafe.StringData(string(x)))) {
 				continue
 			}
-			w.total += sizeString + uint64(n)
+			w.total += sizeStrBox + max(allocSize(uint64(n)), minStrBytes)
 		case *lua.LTable:
 			if w.once(unsafe.Pointer(x)) {
 				w.table(x)
@@ -179,31 +241,55 @@ func (w *memWalk) run() uint64 {
 	return w.total
 }
 
+// number counts the block the number v points into, once.
+func (w *memWalk) number(v lua.LValue) {
+	// An interface value is a type word and a pointer to its data.
+	word := uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1])
+	block := word &^ (sizeNumBlock - 1)
+	if block == w.lastBlock {
+		return
+	}
+	w.lastBlock = block
+	if _, ok := w.blocks[block]; ok {
+		return
+	}
+	w.blocks[block] = struct{}{}
+	w.total += sizeNumBlock
+}
+
 func (w *memWalk) table(t *lua.LTable) {
-	w.total += sizeTable
 	v := reflect.ValueOf(t)
-	w.total += sizeSlot * uint64(field(v, internals.tabArray).Cap())
-	dict, strdict := field(v, internals.tabDict), field(v, internals.tabStrdict)
-	keys := field(v, internals.tabKeys).Interface().([]lua.LValue)
-	if !dict.IsNil() || !strdict.IsNil() || keys != nil {
-		w.total += sizeHash
-		if !strdict.IsNil() {
-			w.total += sizeStrHash
-		}
-		w.total += sizeEntry * uint64(max(len(keys), dict.Len()+strdict.Len()))
-	}
+	arrayField := field(v, internals.tabArray)
+	w.total += sizeTable + allocSize(sizeSlot*uint64(arrayField.Cap()))
 	w.add(t.Metatable)
-	// The key list holds every key the hash part ever had, cleared ones
-	// too (see sizeEntry); the array part's keys are numbers.
-	for _, k := range keys {
-		w.add(k)
+	for _, x := range arrayField.Interface().([]lua.LValue) {
+		w.add(x)
 	}
-	t.ForEach(func(k, val lua.LValue) {
-		if keys == nil {
-			w.add(k)
+	keysField := field(v, internals.tabKeys)
+	keys := keysField.Interface().([]lua.LValue)
+	if keys == nil {
+		return // gopher-lua makes the key list with the first key of the hash part
+	}
+	// The key list holds every key the hash part ever had, cleared ones
+	// too (gopher-lua never removes one), with its index of them; the maps
+	// keep the room of every key they had.
+	strKeys := uint64(0)
+	for _, k := range keys {
+		if _, ok := k.(lua.LString); ok {
+			strKeys++
 		}
-		w.add(val)
-	})
+		w.add(k)
+		w.add(t.RawGetH(k))
+	}
+	w.total += allocSize(sizeSlot*uint64(keysField.Cap())) + mapBytes(uint64(len(keys)), 0, slotK2i)
+	if !field(v, internals.tabStrdict).IsNil() {
+		w.total += mapBytes(strKeys, strdictHint, slotStrdict)
+	}
+	if !field(v, internals.tabDict).IsNil() {
+		// The map of other keys is made with room for the string keys
+		// the table has then.
+		w.total += mapBytes(uint64(len(keys))-strKeys, strKeys, slotDict)
+	}
 }
 
 // Held estimates the memory L's script holds: the values reachable from
@@ -212,7 +298,7 @@ func (w *memWalk) table(t *lua.LTable) {
 // that runs L (between two instructions, or while L is idle), and Check
 // must have reported no error.
 func Held(L *lua.LState, limit uint64, roots ...lua.LValue) uint64 {
-	w := &memWalk{limit: limit, seen: map[unsafe.Pointer]struct{}{}}
+	w := &memWalk{limit: limit, seen: map[unsafe.Pointer]struct{}{}, blocks: map[uintptr]struct{}{}}
 	// Every slot of the register array counts, not only those below the
 	// top: gopher-lua moves the top below live locals while a frame runs,
 	// and slots above it still keep their values alive.

@@ -2,6 +2,7 @@ package memwalk
 
 import (
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -48,86 +49,65 @@ func TestHeld(t *testing.T) {
 	assert.Less(t, Held(L, 1000, a), uint64(2<<20), "stops once over the limit")
 }
 
-// A table's hash part counts what gopher-lua really allocates for it,
-// within a factor of about 2.5 either way: its maps (a script's first
-// field of an empty table makes room for 32 string keys) and every key
-// it ever had, cleared keys too, whose strings stay alive in its key list.
-// The estimate of each shape is compared with the heap it takes, n copies
-// of it held at once.
-func TestHashPartsCount(t *testing.T) {
-	L := lua.NewState(lua.Options{SkipOpenLibs: true})
-	defer L.Close()
-	keys := make([]string, 1000)
-	for i := range keys {
-		keys[i] = string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676))
-	}
+// Each shape of value a script can hold is counted at least at what Go
+// really allocates for it (within a tenth), and at most a few times that
+// where the walk cannot see what was allocated: a table's hash part
+// counts as gopher-lua allocates it (a script's first field of an empty
+// table makes room for 32 string keys; a constructor's fields size it for
+// themselves, which the walk cannot tell, so it counts as the former) and
+// every key it ever had, cleared keys too, whose strings stay alive in its
+// key list; a number keeps alive the block of 32 numbers it was allocated
+// from. Lua code builds n copies of each shape into a global table; the
+// estimate of the table is compared with the live heap it takes.
+func TestShapesCount(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		n    int // copies measured
-		make func() *lua.LTable
+		n    int    // copies measured
+		make string // Lua code for the value of copy i
+		over float64
 	}{
-		{"empty", 2000, func() *lua.LTable { return L.CreateTable(0, 0) }},
-		{"a field set", 2000, func() *lua.LTable { x := L.CreateTable(0, 0); x.RawSetString("n", lua.LTrue); return x }},
-		{"a constructor's field", 2000, func() *lua.LTable { x := L.CreateTable(0, 1); x.RawSetString("n", lua.LTrue); return x }},
-		{"8 fields", 1000, func() *lua.LTable {
-			x := L.CreateTable(0, 0)
-			for _, k := range keys[:8] {
-				x.RawSetString(k, lua.LTrue)
-			}
-			return x
-		}},
-		{"a number key", 2000, func() *lua.LTable { x := L.CreateTable(0, 0); x.RawSet(lua.LNumber(0.5), lua.LTrue); return x }},
-		{"1000 fields", 20, func() *lua.LTable {
-			x := L.CreateTable(0, 0)
-			for _, k := range keys {
-				x.RawSetString(k, lua.LTrue)
-			}
-			return x
-		}},
-		{"1000 number keys", 20, func() *lua.LTable {
-			x := L.CreateTable(0, 0)
-			for i := range 1000 {
-				x.RawSet(lua.LNumber(float64(i)+0.5), lua.LTrue)
-			}
-			return x
-		}},
-		{"1000 fields set and cleared", 20, func() *lua.LTable {
-			x := L.CreateTable(0, 0)
-			for _, k := range keys {
-				x.RawSetString(k, lua.LTrue)
-				x.RawSetString(k, lua.LNil)
-			}
-			return x
-		}},
-		{"1000 number keys set and cleared", 20, func() *lua.LTable {
-			x := L.CreateTable(0, 0)
-			for i := range 1000 {
-				x.RawSet(lua.LNumber(float64(i)+0.5), lua.LTrue)
-				x.RawSet(lua.LNumber(float64(i)+0.5), lua.LNil)
-			}
-			return x
-		}},
+		{"empty tables", 2000, `{}`, 1.3},
+		{"a field set", 2000, `(function() local x = {} x.n = true return x end)()`, 1.3},
+		{"a constructor's field", 2000, `{ n = true }`, 4.5},
+		{"8 fields", 1000, `(function() local x = {} for _, k in ipairs(names) do x[k] = true end return x end)()`, 1.3},
+		{"a number key", 2000, `(function() local x = {} x[0.5] = true return x end)()`, 1.3},
+		{"1000 fields", 20, `(function() local x = {} for _, k in ipairs(many) do x[k] = true end return x end)()`, 2.2},
+		{"1000 number keys", 20, `(function() local x = {} for j = 1, 1000 do x[j + 0.5] = true end return x end)()`, 2.2},
+		{"1000 fields set and cleared", 20, `(function() local x = {} for _, k in ipairs(many) do x[k] = true x[k] = nil end return x end)()`, 3.2},
+		{"1000 number keys set and cleared", 20, `(function() local x = {} for j = 1, 1000 do x[j + 0.5] = true x[j + 0.5] = nil end return x end)()`, 3.2},
+		{"numbers", 20000, `i + 0.5`, 1.3},
+		{"arrays of 4 numbers", 2000, `{ i, i, i, i }`, 1.3},
+		{"short strings", 20000, `"s" .. i`, 1.3},
+		{"long strings", 2000, `string.rep("x", 200) .. i`, 1.3},
+		{"closures", 2000, `function() return i end`, 1.3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			held := make([]*lua.LTable, c.n)
+			L := lua.NewState()
+			defer L.Close()
+			require.NoError(t, L.DoString(`names, many = {}, {}
+				for i = 1, 1000 do many[i] = "k" .. i end
+				for i = 1, 8 do names[i] = many[i] end`))
+			empty := Held(L, 1<<40)
 			runtime.GC()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			for i := range held {
-				held[i] = c.make()
-			}
+			require.NoError(t, L.DoString(`kept = {} for i = 1, `+strconv.Itoa(c.n)+` do kept[i] = `+c.make+` end`))
 			runtime.GC()
 			runtime.ReadMemStats(&after)
-			real := float64(after.HeapAlloc-before.HeapAlloc) / float64(c.n)
-			empty := Held(L, 1<<40)
-			est := float64(Held(L, 1<<40, held[0]) - empty)
-			runtime.KeepAlive(held)
-			t.Logf("real %.0f bytes, estimate %.0f", real, est)
-			assert.GreaterOrEqual(t, est, real/2.5, "the estimate is too low")
-			assert.LessOrEqual(t, est, real*2.6, "the estimate is too high")
+			real := float64(after.HeapAlloc - before.HeapAlloc)
+			est := float64(Held(L, 1<<40) - empty)
+			t.Logf("real %.0f bytes a copy, estimate %.0f (%.2f)", real/float64(c.n), est/float64(c.n), est/real)
+			assert.GreaterOrEqual(t, est, real*0.9, "the estimate is too low")
+			assert.LessOrEqual(t, est, real*c.over, "the estimate is too high")
 		})
 	}
 
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	keys := make([]string, 100)
+	for i := range keys {
+		keys[i] = string(rune('a'+i%26)) + string(rune('a'+i/26%26))
+	}
 	// A cleared key's string stays alive in the key list: it counts.
 	x := L.CreateTable(0, 0)
 	for i := range 100 {

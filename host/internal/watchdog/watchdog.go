@@ -1,8 +1,16 @@
 // Package watchdog enforces the budgets of calls into Lua scripts: a
 // Tripwire, the context a Lua state runs under, counts the steps of a call
-// and stops it once they are spent, and a Watchdog goroutine trips calls
-// that run too long and asks those during which the heap grew to measure
-// the memory their script holds.
+// and stops it once they are spent or once its script holds more memory
+// than its budget, and a Watchdog goroutine trips calls that run too long.
+//
+// The memory a script holds is measured (by the function the Tripwire is
+// given, a walk of the script's values) only when the process has
+// allocated enough since the last measurement for the script to be over
+// its budget: the Tripwire reads the process's allocation counter every
+// few thousand steps of its machine, during calls and at their ends.
+// Whether the check fires is thus decided by the steps the script runs and
+// the bytes allocated, not by a clock, so a script that hoards is stopped
+// at the same point on an idle machine and on a loaded one.
 package watchdog
 
 import (
@@ -19,7 +27,8 @@ import (
 // calls the context's Done between every two VM instructions, on the
 // machine's goroutine: Done counts the step, and returns nil while the call
 // is within budget and a closed channel once it is not (its steps are spent,
-// the watchdog tripped it, or the memory it holds is over the limit).
+// the watchdog tripped it, or the memory its script holds is over the
+// limit, see MemoryDue).
 type Tripwire struct {
 	seq uint64 // number of the latest call; owned by the machine's goroutine
 
@@ -28,25 +37,55 @@ type Tripwire struct {
 	// every VM instruction, Charge and the rules kernel (which shares the
 	// counter, see kernel.Ctx) the steps of work done in Go.
 	Steps    kernel.Steps
+	next     int64         // Done calls checkpoint once Steps.Spent is past it
 	measure  func() uint64 // bytes the machine's script holds now
 	memLimit uint64
+	mem      memCheck
 
 	// call is the number of the call in progress shifted left by two, with
-	// bit 0 set when the call is stopped and bit 1 while the watchdog asks
-	// the call to measure the memory its script holds; 0 when idle. The
-	// watchdog changes bits with compare-and-swap, so it can only touch the
-	// call it saw running.
+	// bit 0 set when the call is stopped; 0 when idle. The watchdog changes
+	// bits with compare-and-swap, so it can only touch the call it saw
+	// running.
 	call   atomic.Uint64
 	start  atomic.Int64 // watchdog clock when the call started
 	cancel atomic.Pointer[Cancel]
 	why    atomic.Int32 // which budget: Time, Memory or Canceled
 	fired  atomic.Uint64
 	closed chan struct{}
-
-	// Used by the watchdog goroutine only.
-	heapSeq  uint64
-	heapBase uint64
 }
+
+// memCheck decides when a machine measures what its script holds. Owned
+// by the machine's goroutine.
+type memCheck struct {
+	every  int64  // steps between two reads of the allocation counter
+	due    int64  // Steps.Spent at which the counter is read next
+	base   uint64 // bytes the process had allocated when the script was last measured
+	room   uint64 // bytes allocated after base that make the script be measured again
+	sample []metrics.Sample
+}
+
+// allocMetric counts every byte the process has allocated on its heap. It
+// only grows: memory a script keeps was allocated after the script was
+// last measured, whatever the collector freed meanwhile.
+const allocMetric = "/gc/heap/allocs:bytes"
+
+// The steps between two reads of the allocation counter are the memory
+// limit over memStepBytes, within minMemEvery and maxMemEvery: a read
+// takes about a microsecond, as long as some 40 Lua instructions, and the
+// instructions between two reads allocate a small part of the limit (a
+// step allocates at most a few hundred bytes on average, 2.7 KiB at most:
+// a new table's first field).
+const (
+	memStepBytes = 16 << 10
+	minMemEvery  = 1 << 10
+	maxMemEvery  = 1 << 14
+)
+
+// minRoomShift bounds how often a script near its limit is measured: at
+// most once per limit>>minRoomShift bytes the process allocates, so a
+// script that holds nearly its limit and allocates garbage walks what it
+// holds once per sixteenth of its limit it allocates.
+const minRoomShift = 4
 
 // Trip says which budget stopped a call.
 type Trip int32
@@ -100,7 +139,6 @@ func (c *Cancel) Done() bool {
 
 const (
 	callStopped = 1
-	callMeasure = 2
 	callShift   = 2
 )
 
@@ -108,6 +146,12 @@ const (
 // script may hold at most memory bytes, as measure reports them.
 func NewTripwire(steps int64, memory uint64, measure func() uint64) *Tripwire {
 	t := &Tripwire{closed: make(chan struct{}), Steps: kernel.Steps{Limit: steps}, memLimit: memory, measure: measure}
+	t.mem.every = min(max(int64(memory/memStepBytes), minMemEvery), maxMemEvery)
+	t.mem.sample = []metrics.Sample{{Name: allocMetric}}
+	// The first read sets the base: what the script holds at first is
+	// measured once the process has allocated its limit.
+	t.mem.room = memory
+	t.setNext()
 	close(t.closed)
 	return t
 }
@@ -117,8 +161,50 @@ func NewTripwire(steps int64, memory uint64, measure func() uint64) *Tripwire {
 // It touches nothing the watchdog reads.
 func (t *Tripwire) Restart() uint64 {
 	t.seq++
-	t.Steps.Spent, t.Steps.Over = 0, false
+	t.newSteps()
 	return t.seq
+}
+
+// newSteps gives the call a fresh step budget; the steps until the
+// allocation counter is read next carry over from the calls before.
+func (t *Tripwire) newSteps() {
+	t.mem.due -= t.Steps.Spent
+	t.Steps.Spent, t.Steps.Over = 0, false
+	t.setNext()
+}
+
+// MemoryDue reports whether the machine's script must be measured now:
+// its machine has run the steps between two reads of the allocation
+// counter since it last read it, and the process has allocated more since
+// the script was last measured than the room it then had under its limit
+// (and at least a sixteenth of the limit). Only what the script allocated
+// can have grown what it holds, so the script cannot be over its limit
+// before MemoryDue says so, give or take the bytes of those steps. A
+// machine calls it at the end of each call (Done calls it during calls),
+// and tells Measured what it found.
+func (t *Tripwire) MemoryDue() bool {
+	if t.Steps.Spent < t.mem.due {
+		return false
+	}
+	t.mem.due = t.Steps.Spent + t.mem.every
+	return t.allocated()-t.mem.base > t.mem.room
+}
+
+// Measured records that the machine's script was measured holding held
+// bytes (its game's scripts together): it is measured again once the
+// process allocates what would take it over its limit.
+func (t *Tripwire) Measured(held uint64) {
+	t.mem.base = t.allocated() // after the measurement, which allocates too
+	t.mem.room = max(t.memLimit>>minRoomShift, t.memLimit-min(held, t.memLimit))
+}
+
+// allocated reads the bytes the process has allocated so far.
+func (t *Tripwire) allocated() uint64 {
+	metrics.Read(t.mem.sample)
+	if t.mem.sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return t.mem.sample[0].Value.Uint64()
 }
 
 // Seq is the number of the latest call begun on t.
@@ -134,36 +220,46 @@ func (t *Tripwire) Value(any) any               { return nil }
 // Done is called by gopher-lua before every instruction.
 func (t *Tripwire) Done() <-chan struct{} {
 	t.Steps.Spent++
-	if t.Steps.Spent > t.Steps.Limit {
-		t.Steps.Over = true
+	if t.Steps.Spent > t.next && t.checkpoint() {
 		return t.closed
 	}
-	if c := t.call.Load(); c&(callStopped|callMeasure) != 0 {
-		return t.check(c)
-	}
-	return nil
-}
-
-// check handles a stopped call or a request to measure memory.
-func (t *Tripwire) check(c uint64) <-chan struct{} {
-	if c&callStopped != 0 {
+	if c := t.call.Load(); c&callStopped != 0 {
 		// The call stops here: say which budget stopped it before its
 		// error is read (FiredFor), not only once trip, on the watchdog's
 		// goroutine, gets to it after stopping the call.
 		t.fired.Store(c >> callShift)
 		return t.closed
 	}
-	seq := c >> callShift
-	held := uint64(0)
-	if t.measure != nil {
-		held = t.measure()
-	}
-	if held > t.memLimit {
-		t.trip(seq, int32(Memory))
-		return t.closed
-	}
-	t.call.CompareAndSwap(c, c&^callMeasure)
 	return nil
+}
+
+// checkpoint handles the step at which the call runs out of steps or
+// reads the allocation counter (one comparison in Done sees both), and
+// reports whether the call ran out of steps.
+func (t *Tripwire) checkpoint() bool {
+	if t.Steps.Spent > t.Steps.Limit {
+		t.Steps.Over = true
+		return true
+	}
+	if t.Steps.Spent >= t.mem.due && t.overMemory() {
+		t.trip(t.seq, int32(Memory))
+	}
+	t.setNext()
+	return false
+}
+
+// setNext sets the step after which Done calls checkpoint.
+func (t *Tripwire) setNext() { t.next = min(t.Steps.Limit, t.mem.due-1) }
+
+// overMemory measures the script when MemoryDue says so, and reports
+// whether it holds more than the limit.
+func (t *Tripwire) overMemory() bool {
+	if t.measure == nil || !t.MemoryDue() {
+		return false
+	}
+	held := t.measure()
+	t.Measured(held)
+	return held > t.memLimit
 }
 
 // Counter is the counter of the steps of the current call, which a rules
@@ -212,11 +308,6 @@ func (t *Tripwire) trip(seq uint64, why int32) {
 	}
 }
 
-// ask requests call seq to measure the memory its script holds.
-func (t *Tripwire) ask(seq uint64) {
-	t.call.CompareAndSwap(seq<<callShift, seq<<callShift|callMeasure)
-}
-
 // FiredFor reports which budget stopped call seq, or None.
 func (t *Tripwire) FiredFor(seq uint64) Trip {
 	if t.Steps.Over {
@@ -241,16 +332,12 @@ const (
 
 var _ context.Context = (*Tripwire)(nil)
 
-// Watchdog watches the calls of one game's machines. It trips those that
-// run too long, and asks those during which the process heap grew a lot to
-// measure the memory their script holds (the heap is shared by every game
-// and the embedding program, so its growth alone proves nothing). It runs
-// only while calls are being made and stops by itself when the game is
-// idle.
+// Watchdog watches the calls of one game's machines and trips those that
+// run too long or whose caller's context is done. It runs only while calls
+// are being made and stops by itself when the game is idle.
 type Watchdog struct {
 	tick     time.Duration
 	maxTicks int64
-	memLimit uint64
 
 	clock   atomic.Int64 // ticks since epoch, from the wall clock
 	epoch   time.Time
@@ -268,52 +355,8 @@ type Watchdog struct {
 // compares it with the tick it last did it.
 func (w *Watchdog) Tick() int64 { return w.clock.Load() }
 
-// HeapGrowth watches the process heap for one script machine: at the end
-// of its calls, at most once a tick, it reads the heap, and reports
-// growth by a quarter of the memory limit since the machine last measured
-// what its script holds (or since the heap was last lower). Memory a
-// script keeps between calls is then measured within a quarter of the
-// limit and a tick of allocation, however short its calls, and a machine
-// that makes no calls reads nothing.
-type HeapGrowth struct {
-	tick   int64
-	base   uint64
-	sample []metrics.Sample
-}
-
-// Grown reports whether the heap grew by a quarter of w's memory limit
-// since the last growth reported; it reads the heap at most once per tick
-// of w.
-func (h *HeapGrowth) Grown(w *Watchdog) bool {
-	now := w.Tick()
-	if now == h.tick && h.sample != nil {
-		return false
-	}
-	h.tick = now
-	if h.sample == nil {
-		h.sample = []metrics.Sample{{Name: heapMetric}}
-	}
-	metrics.Read(h.sample)
-	if h.sample[0].Value.Kind() != metrics.KindUint64 {
-		return false
-	}
-	heap := h.sample[0].Value.Uint64()
-	switch {
-	case heap < h.base:
-		h.base = heap
-	case heap-h.base > w.memLimit/4:
-		h.base = heap
-		return true
-	}
-	return false
-}
-
-// heapMetric is the live and not yet swept heap, in bytes.
-const heapMetric = "/memory/classes/heap/objects:bytes"
-
-// New returns a watchdog that stops calls after limit and measures the
-// memory of scripts when the heap grows by half of memory.
-func New(limit time.Duration, memory uint64) *Watchdog {
+// New returns a watchdog that stops calls after limit.
+func New(limit time.Duration) *Watchdog {
 	tick := 10 * time.Millisecond
 	if limit < 100*time.Millisecond {
 		tick = limit / 10
@@ -325,7 +368,6 @@ func New(limit time.Duration, memory uint64) *Watchdog {
 		epoch:    time.Now(),
 		tick:     tick,
 		maxTicks: int64(limit / tick),
-		memLimit: memory,
 		wires:    map[*Tripwire]struct{}{},
 		wake:     make(chan struct{}, 1),
 	}
@@ -371,7 +413,7 @@ func (w *Watchdog) Remove(t *Tripwire) {
 // the call.
 func (w *Watchdog) Begin(t *Tripwire, c *Cancel) uint64 {
 	t.seq++
-	t.Steps.Spent, t.Steps.Over = 0, false
+	t.newSteps()
 	w.arm(t, c)
 	return t.seq
 }
@@ -408,7 +450,6 @@ func (w *Watchdog) loop(done chan struct{}) {
 	defer close(done)
 	ticker := time.NewTicker(w.tick)
 	defer ticker.Stop()
-	sample := []metrics.Sample{{Name: heapMetric}}
 	// The clock comes from the wall clock, not from counting ticks: a
 	// ticker drops ticks when this goroutine is late, and the budget would
 	// stretch. While the watchdog was stopped the clock stood still, so a
@@ -424,7 +465,7 @@ func (w *Watchdog) loop(done chan struct{}) {
 		}
 		now := int64(time.Since(w.epoch) / w.tick)
 		w.clock.Store(now)
-		if w.scan(now, restart, sample) {
+		if w.scan(now, restart) {
 			idle = 0
 			continue
 		}
@@ -453,18 +494,13 @@ func (w *Watchdog) anyActive() bool {
 	return false
 }
 
-// scan trips overdue calls and reports whether any call was in progress.
-// Calls are timed from restart at the earliest (see loop). When the process
-// heap has grown by half the memory limit since the call began, last
-// measured, or the heap was last lower, the call is asked to measure what its own script holds;
-// only that measurement can stop it, so one game's (or the embedding
-// program's) allocations never fail another game's call.
-func (w *Watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
+// scan trips overdue calls and calls whose caller's context is done, and
+// reports whether any call was in progress. Calls are timed from restart
+// at the earliest (see loop).
+func (w *Watchdog) scan(now, restart int64) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	busy := false
-	heapRead := false
-	var heap uint64
 	for t := range w.wires {
 		c := t.call.Load()
 		if c == 0 || c&callStopped != 0 {
@@ -476,28 +512,8 @@ func (w *Watchdog) scan(now, restart int64, sample []metrics.Sample) bool {
 			t.trip(a, int32(Canceled))
 			continue
 		}
-		age := now - max(t.start.Load(), restart)
-		if age > w.maxTicks {
+		if now-max(t.start.Load(), restart) > w.maxTicks {
 			t.trip(a, int32(Time))
-			continue
-		}
-		if age < 2 || c&callMeasure != 0 {
-			continue // calls that take less than a tick are never suspects
-		}
-		if !heapRead {
-			metrics.Read(sample)
-			if sample[0].Value.Kind() == metrics.KindUint64 {
-				heap = sample[0].Value.Uint64()
-			}
-			heapRead = true
-		}
-		switch {
-		case t.heapSeq != a || heap < t.heapBase:
-			// A new call, or the heap shrank: growth counts from here.
-			t.heapSeq, t.heapBase = a, heap
-		case heap-t.heapBase > w.memLimit/2:
-			t.heapBase = heap
-			t.ask(a)
 		}
 	}
 	return busy

@@ -2,7 +2,7 @@ package watchdog
 
 import (
 	"context"
-	"runtime/metrics"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -14,26 +14,25 @@ import (
 // stood then; after a restart it must be timed from the restart, not look
 // as old as the pause. A call that really runs too long is still stopped.
 func TestWatchdogTimesCallsFromRestart(t *testing.T) {
-	w := New(50*time.Millisecond, 256<<20)
+	w := New(50 * time.Millisecond)
 	tw := NewTripwire(2_000_000, 256<<20, nil)
 	w.Add(tw)
 	w.clock.Store(10) // the clock stood at 10 when the watchdog stopped
 	w.running.Store(true)
 	seq := w.Begin(tw, nil)
 	restart := int64(1000)
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	if !w.scan(restart+5, restart, sample) {
+	if !w.scan(restart+5, restart) {
 		t.Fatal("scan did not see the call in progress")
 	}
 	if tw.Done() != nil || tw.FiredFor(seq) != None {
 		t.Fatal("a call that just began was tripped after the watchdog restarted")
 	}
-	w.scan(restart+w.maxTicks+1, restart, sample)
+	w.scan(restart+w.maxTicks+1, restart)
 	if tw.Done() == nil || tw.FiredFor(seq) != Time {
 		t.Fatal("an overdue call was not tripped")
 	}
 	w.End(tw)
-	if w.scan(restart+2*w.maxTicks, restart, sample) {
+	if w.scan(restart+2*w.maxTicks, restart) {
 		t.Fatal("scan saw a call after it ended")
 	}
 }
@@ -41,7 +40,7 @@ func TestWatchdogTimesCallsFromRestart(t *testing.T) {
 // The step budget counts instructions and stops a call exactly when they
 // are spent; a new call starts with a fresh count.
 func TestTripwireSteps(t *testing.T) {
-	w := New(30*time.Second, 256<<20)
+	w := New(30 * time.Second)
 	tw := NewTripwire(100, 256<<20, nil)
 	w.Add(tw)
 	for call := 0; call < 2; call++ {
@@ -63,44 +62,60 @@ func TestTripwireSteps(t *testing.T) {
 	w.End(tw)
 }
 
-// A heap that grows during a call only asks the call to measure what its
-// script holds; the call stops only when the measurement is over the limit.
-func TestWatchdogMemoryIsChargedToTheScript(t *testing.T) {
-	w := New(30*time.Second, 1024)
-	held := uint64(0)
-	tw := NewTripwire(2_000_000, 1024, func() uint64 { return held })
+// The script is measured only when the machine reads the allocation
+// counter, once per mem.every steps of its calls, and the process has
+// allocated more than the room the script had under its limit when last
+// measured; the call stops only when the measurement is over the limit.
+// The steps between two reads carry over from one call to the next.
+func TestMemoryIsMeasuredAfterAllocation(t *testing.T) {
+	w := New(30 * time.Second)
+	const limit = 1 << 20
+	held, measured := uint64(0), 0
+	tw := NewTripwire(1<<40, limit, func() uint64 { measured++; return held })
 	w.Add(tw)
+	run := func(n int64) bool {
+		for range n {
+			if tw.Done() != nil {
+				return true
+			}
+		}
+		return false
+	}
+	var keep [][]byte
 	seq := w.Begin(tw, nil)
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	w.scan(3, 0, sample) // records the heap at the start
-	tw.heapBase = 0      // pretend the heap grew by everything it holds since
-	w.scan(4, 0, sample)
-	if tw.call.Load()&callMeasure == 0 {
-		t.Fatal("the watchdog did not ask the call to measure after the heap grew")
+	tw.Measured(0)
+	if run(1) || measured != 0 {
+		t.Fatal("measured before anything was allocated")
 	}
-	if tw.Done() != nil {
-		t.Fatal("a call whose script holds nothing was stopped")
+	keep = append(keep, make([]byte, 2*limit))
+	if run(tw.mem.every-1) || measured != 0 {
+		t.Fatal("measured before the steps between two reads were run")
 	}
-	if tw.call.Load()&callMeasure != 0 {
-		t.Fatal("the request to measure was not cleared")
+	if run(1) || measured != 1 {
+		t.Fatalf("not measured once after allocating twice the limit (%d measurements)", measured)
 	}
-	held = 4096
-	tw.heapBase = 0
-	w.scan(5, 0, sample)
-	if tw.Done() == nil || tw.FiredFor(seq) != Memory {
+	w.End(tw)
+
+	seq = w.Begin(tw, nil)
+	held = 2 * limit
+	keep = append(keep, make([]byte, 2*limit))
+	if run(tw.mem.every-1) || measured != 1 {
+		t.Fatal("measured before the steps between two reads, carried over from the last call, were run")
+	}
+	if !run(1) || measured != 2 || tw.FiredFor(seq) != Memory || tw.Err() != errMemoryBudget {
 		t.Fatal("a call whose script holds more than the limit was not stopped")
 	}
 	w.End(tw)
+	runtime.KeepAlive(keep)
 }
 
 // A call begun with a context that is done stops at its first step; one
 // whose context is done while it runs is stopped by the watchdog's next
 // scan, between two steps; a call without a context never is.
 func TestCancel(t *testing.T) {
-	w := New(30*time.Second, 256<<20)
+	w := New(30 * time.Second)
 	tw := NewTripwire(1<<40, 256<<20, nil)
 	w.Add(tw)
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	if NewCancel(context.Background()) != nil || NewCancel(nil) != nil {
 		t.Fatal("a context that is never done needs no Cancel")
 	}
@@ -115,7 +130,7 @@ func TestCancel(t *testing.T) {
 
 	ctx, cancel = context.WithCancel(context.Background())
 	seq = w.Begin(tw, NewCancel(ctx))
-	w.scan(1, 0, sample)
+	w.scan(1, 0)
 	if tw.Done() != nil {
 		t.Fatal("a call was stopped before its context was done")
 	}
@@ -123,41 +138,16 @@ func TestCancel(t *testing.T) {
 	if tw.Done() != nil {
 		t.Fatal("the call was stopped before the watchdog saw the context")
 	}
-	w.scan(2, 0, sample)
+	w.scan(2, 0)
 	if tw.Done() == nil || tw.FiredFor(seq) != Canceled {
 		t.Fatal("the watchdog did not stop a call whose context is done")
 	}
 	w.End(tw)
 
 	seq = w.Begin(tw, nil)
-	w.scan(3, 0, sample)
+	w.scan(3, 0)
 	if tw.Done() != nil || tw.FiredFor(seq) != None {
 		t.Fatal("a call without a context was stopped")
 	}
 	w.End(tw)
-}
-
-// A machine's heap watch reads the heap at most once a tick, and reports
-// growth by a quarter of the memory limit since it last did, not
-// otherwise.
-func TestHeapGrowth(t *testing.T) {
-	w := New(30*time.Second, 1024)
-	var h HeapGrowth
-	w.clock.Store(1)
-	if !h.Grown(w) { // from 0: the heap has grown by far more than 256 bytes
-		t.Fatal("no growth reported from an empty heap")
-	}
-	h.base = 0
-	if h.Grown(w) {
-		t.Fatal("the heap was read twice in one tick")
-	}
-	w.clock.Store(2)
-	h.base += 1 << 40 // the heap is far below the base: the base follows it down
-	if h.Grown(w) || h.base >= 1<<40 {
-		t.Fatalf("growth reported, or base %d kept, after the heap shrank", h.base)
-	}
-	w.clock.Store(3)
-	if h.Grown(w) {
-		t.Fatal("growth reported without growth")
-	}
 }
