@@ -644,11 +644,12 @@ func (s *Server) lockGame(w http.ResponseWriter, r *http.Request, e *entry, id s
 	return true
 }
 
-// defaultLockWait is how long a request waits for a game another request
-// holds. A holder's store calls are bounded (store.Config.OpTimeout, 10s
-// by default), but requests that queue behind a slow one would each wait
-// for all those before them.
-const defaultLockWait = 10 * time.Second
+// DefaultLockWait is how long a request that changes a game waits, by
+// default, for the request changing it before (see WithLockWait). A
+// holder's store calls are bounded (store.Config.OpTimeout, 10s by
+// default), but requests that queue behind a slow one would each wait for
+// all those before them.
+const DefaultLockWait = 10 * time.Second
 
 // Why a request's wait for a game's lock stopped, besides its client
 // leaving (see stoppedError).

@@ -159,9 +159,6 @@ func stacks() string {
 	}
 }
 
-// withLockWait sets how long a request waits for a game another holds.
-func withLockWait(d time.Duration) Option { return func(o *options) { o.lockWait = d } }
-
 // A request's wait for a game another request holds ends with an answer
 // that says why: the game held too long, the server stopping, the client
 // gone; each with its stable code, and none of them logged as an error.
@@ -185,7 +182,7 @@ func TestLockWaitAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var log syncBuffer
-			ts := newTestServer(t, newMemStore(), withLockWait(tt.wait),
+			ts := newTestServer(t, newMemStore(), WithLockWait(tt.wait),
 				WithLogger(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))))
 			g := ts.create(`{"game": "yematatu", "seats": ["human", "human"]}`)
 			held, ok := ts.srv.cache.lookup(g.ID)
@@ -228,7 +225,7 @@ func TestLockWaitAnswers(t *testing.T) {
 // game-busy with Retry-After, and is answered once the game is free; a
 // read is answered at once.
 func TestLockWaitGameBusy(t *testing.T) {
-	ts := newTestServer(t, newMemStore(), withLockWait(time.Second))
+	ts := newTestServer(t, newMemStore(), WithLockWait(time.Second))
 	g := ts.create(`{"game": "yematatu", "seats": ["human", "human"]}`)
 	s1, _ := ts.both(g)
 	held, ok := ts.srv.cache.lookup(g.ID)

@@ -93,7 +93,7 @@ func TestReadsDoNotWaitForAScriptCall(t *testing.T) {
 	l := host.NewLibrary()
 	require.NoError(t, l.AddSource("stuck", stuckScript(`print("player 2 plays")`), ""))
 	hold := newHoldingLog()
-	ts := newTestServerOf(t, l, newMemStore(), withLockWait(time.Second), WithGameOptions(host.WithLog(hold)))
+	ts := newTestServerOf(t, l, newMemStore(), WithLockWait(time.Second), WithGameOptions(host.WithLog(hold)))
 	t.Cleanup(hold.let) // before the server's end, which waits for the held request
 	g := ts.create(`{"game": "stuck", "seats": ["human", "human"]}`)
 	s1, s2 := ts.both(g)
@@ -162,7 +162,7 @@ func TestReadsDoNotWaitForAScriptCall(t *testing.T) {
 // leaves the game's cache to the holder.
 func TestReadOfAChangeFromElsewhereWhileHeld(t *testing.T) {
 	st := newMemStore()
-	ts := newTestServer(t, st, withLockWait(time.Second))
+	ts := newTestServer(t, st, WithLockWait(time.Second))
 	g := ts.create(`{"game": "yematatu", "seats": ["human", "human"]}`)
 	e, ok := ts.srv.cache.lookup(g.ID)
 	require.True(t, ok)
