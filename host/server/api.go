@@ -557,7 +557,7 @@ func (s *Server) ownSnapshot(ctx context.Context, p *snapshot, sg *store.Game) (
 	own.last = last
 	own.movers = append(slices.Clip(own.movers), movers...)
 	own.endedBy = endedKey(sg.Result)
-	own.stateJSON, own.moves = stateView(ended(own.state.Clone(), sg.Result))
+	own.stateJSON, own.moves = stateView(ended(own.state, sg.Result))
 	return own, nil
 }
 

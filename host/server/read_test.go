@@ -167,7 +167,6 @@ func TestReadOfAChangeFromElsewhereWhileHeld(t *testing.T) {
 	e, ok := ts.srv.cache.lookup(g.ID)
 	require.True(t, ok)
 	require.NoError(t, e.lock(t.Context()))
-	defer e.unlock()
 	for i, tok := range []string{"b2", "a1"} {
 		_, err := st.Append(t.Context(), g.ID, store.Move{Ply: i, Token: tok})
 		require.NoError(t, err)
@@ -183,4 +182,21 @@ func TestReadOfAChangeFromElsewhereWhileHeld(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &at1))
 	assert.JSONEq(t, string(stateAfter(t, "yematatu", nil, []string{"b2"})), string(at1.State))
 	assert.Empty(t, e.record, "the held entry is its holder's: the read left it alone")
+	e.unlock()
+
+	// A resignation from elsewhere of the game the entry shows: the same
+	// record, ended otherwise.
+	assert.Equal(t, []string{"b2", "a1"}, ts.get(g.ID).Record)
+	require.NoError(t, e.lock(t.Context()))
+	defer e.unlock()
+	require.Equal(t, []string{"b2", "a1"}, e.shown.Load().record, "a read of the free entry brought it up to the store")
+	resigned := &store.Result{Winner: 1, Method: methodResignation, Notes: []string{}, Scores: []float64{1, 0}}
+	_, err := st.Update(t.Context(), g.ID, store.Update{Ply: 2, To: 2, Result: resigned})
+	require.NoError(t, err)
+	got = ts.get(g.ID)
+	require.NotNil(t, got.Result)
+	assert.Equal(t, methodResignation, got.Result.Method)
+	assert.True(t, got.state(t).Over, "the state shows the resignation")
+	assert.Empty(t, got.Moves)
+	assert.Nil(t, e.shown.Load().stored.Result, "the held entry is its holder's")
 }
