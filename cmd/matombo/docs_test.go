@@ -380,6 +380,7 @@ func TestDocumentedLimits(t *testing.T) {
 		"`--table-memory` at most " + sizeText(maxMemoryLimit),
 		"`--max-time` at most " + strings.TrimSuffix(maxDuration.String(), "0m0s"),
 		"`serve --expire` from " + strings.TrimSuffix(minExpiry.String(), "0s") + " to " + strings.TrimSuffix(maxExpiry.String(), "0m0s"),
+		"`serve --lock-wait` from " + minLockWait.String() + " to " + strings.TrimSuffix(maxLockWait.String(), "0s"),
 	} {
 		require.Contains(t, text, want)
 	}

@@ -46,6 +46,7 @@ type serveConfig struct {
 	base    string                // --base-path: the path prefix the server is served under
 	cache   string                // --solutions: the solution cache, "" for matombo solve's
 	expire  time.Duration         // --expire: delete games unchanged that long, 0 for never
+	wait    time.Duration         // --lock-wait: how long a change of a game waits for the one before
 	ready   func(url string)      // called once the server listens (tests)
 }
 
@@ -55,7 +56,7 @@ type serveConfig struct {
 const firstShippedGame = "tsoro"
 
 func runServe(e *env, args []string) int {
-	c := newCLI(e, "serve", "[--addr HOST:PORT] [--db PATH] [--games DIR]... [--computer SPEC]... [--host NAME]... [--trusted-proxy CIDR]... [--base-path PREFIX] [--solutions DIR]", serveAbout)
+	c := newCLI(e, "serve", "[--addr HOST:PORT] [--db PATH] [--games DIR]... [--computer SPEC]... [--host NAME]... [--trusted-proxy CIDR]... [--base-path PREFIX] [--solutions DIR] [--lock-wait DURATION]", serveAbout)
 	var dirs, seats, hosts, proxies stringList
 	c.fs.Var(&dirs, "games", "add or override games from the folder `DIR` (repeatable)")
 	addr := c.fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
@@ -76,6 +77,10 @@ func runServe(e *env, args []string) int {
 	games := c.intFlag("max-games", lim.Games, 0, maxStoredGames, "games the store may hold, at most `N`; new games over it are refused (0: no limit)")
 	var expire time.Duration
 	durationVar(c.fs, &expire, "expire", 0, 0, maxExpiry, "delete the games nobody has changed for `DURATION`, finished or not, e.g. 720h (0: keep every game; at least "+minExpiry.String()+")")
+	var lockWait time.Duration
+	durationVar(c.fs, &lockWait, "lock-wait", server.DefaultLockWait, minLockWait, maxLockWait,
+		"a change of a game (a move, a claim) waits at most `DURATION` for the one before it, then gets 503 game-busy; reads never wait (from "+
+			minLockWait.String()+" to "+maxLockWait.String()+")")
 	conns := c.intFlag("max-conns", lim.Conns, 0, maxQuota, "connections the server holds, at most `N` (default: from the open-file limit; 0: no limit)")
 	basePath := c.fs.String("base-path", "", "serve everything under the path `PREFIX`, e.g. /games (behind a proxy that forwards that path)")
 	cacheDir := c.fs.String("solutions", "", "read and write the solutions of perfect play in the folder `DIR` (default: the cache of matombo solve)")
@@ -124,7 +129,7 @@ func runServe(e *env, args []string) int {
 		return c.fail(err) // a folder that is missing or unreadable is no usage error
 	}
 	cfg := serveConfig{addr: *addr, db: *db, workers: *workers, lib: lib, hosts: hosts, limits: &lim, perfect: &perfect,
-		base: strings.TrimSuffix(*basePath, "/"), cache: *cacheDir, expire: expire}
+		base: strings.TrimSuffix(*basePath, "/"), cache: *cacheDir, expire: expire, wait: lockWait}
 	if len(seats) > 0 {
 		cfg.seats = seats
 	}
@@ -168,6 +173,15 @@ const (
 	maxExpiry = 10 * 365 * 24 * time.Hour
 )
 
+// The bounds of --lock-wait: a tenth of a second (less would refuse two
+// changes of a game that merely come together), at most five minutes (a
+// move's script call takes 30 s at most by default; a longer wait only
+// holds connections).
+const (
+	minLockWait = 100 * time.Millisecond
+	maxLockWait = 5 * time.Minute
+)
+
 // maxStoredGames bounds --max-games.
 const maxStoredGames = 1_000_000_000
 
@@ -202,6 +216,9 @@ func serve(ctx context.Context, e *env, cfg serveConfig) error {
 	}
 	if cfg.expire > 0 {
 		opts = append(opts, server.WithExpiry(cfg.expire))
+	}
+	if cfg.wait > 0 {
+		opts = append(opts, server.WithLockWait(cfg.wait))
 	}
 	// The name the server listens on is one it answers for.
 	hosts := cfg.hosts

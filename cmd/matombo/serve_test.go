@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -37,6 +38,9 @@ func TestServeCommandLine(t *testing.T) {
 		{[]string{"serve", "--addr", "8080"}, exitUsage, "--addr 8080: want HOST:PORT, such as 127.0.0.1:8080 or :8080"},
 		{[]string{"serve", "--addr", "localhost:http"}, exitUsage, `port "http": want a number`},
 		{[]string{"serve", "--db", ":memory:", "--base-path", "games"}, exitUsage, "--base-path: server: base path \"games\""},
+		{[]string{"serve", "--lock-wait", "1h"}, exitUsage, "--lock-wait 1h: too large: the limit is 5m0s"},
+		{[]string{"serve", "--lock-wait", "10ms"}, exitUsage, "--lock-wait 10ms: want a duration from 100ms to 5m0s"},
+		{[]string{"serve", "--lock-wait", "soon"}, exitUsage, "--lock-wait soon: want a duration such as 90s or 10m, from 100ms to 5m0s"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -80,7 +84,7 @@ func testServe(t *testing.T, base string) {
 	db := filepath.Join(t.TempDir(), "games.db")
 	go func() {
 		done <- serve(ctx, e, serveConfig{addr: "127.0.0.1:0", db: db, workers: 1, lib: games.Library(), base: base,
-			cache: t.TempDir(), ready: func(u string) { urls <- u }})
+			cache: t.TempDir(), wait: 2 * time.Second, ready: func(u string) { urls <- u }})
 	}()
 	var url string
 	select {

@@ -131,7 +131,7 @@ func (s *Server) seatChange(w http.ResponseWriter, r *http.Request, what string,
 	if got.ComputerDue {
 		s.sched.push(id, s.clientKey(r))
 	}
-	writeJSON(w, http.StatusOK, s.view(got, e, e.state, e.last, len(got.Record)))
+	s.answerShown(w, r, e, got)
 }
 
 // unchanged is the update that leaves sg as it is (at ply) but for what
@@ -295,7 +295,11 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 			s.rebuildError(w, r, id, err)
 			return
 		}
-		v := s.view(got, e, e.state, e.last, len(got.Record))
+		v, err := e.shown.Load().at(r.Context(), got, len(got.Record))
+		if err != nil {
+			s.rebuildError(w, r, id, err)
+			return
+		}
 		links := make([]bool, len(seats))
 		links[seat-1] = true
 		s.seatLinks(v, got, links, false)

@@ -384,8 +384,12 @@ func (s *Server) createGame(ctx context.Context, client string, g *host.Game, sg
 	}
 	e.game, e.seats, e.state, e.record, e.movers, e.last, e.updated, e.stored = g, sg.Seats, st, []string{}, nil, nil, sg.Updated, sg
 	e.resetMarks()
-	v := s.view(sg, e, e.state, e.last, 0)
+	e.publish()
+	v, err := e.shown.Load().at(ctx, sg, 0)
 	e.unlock()
+	if err != nil {
+		return nil, err
+	}
 	v.Board = newBoardView(g)
 	return v, nil
 }
@@ -458,14 +462,11 @@ func outcome(st *host.State, seats []store.Seat) (result *store.Result, computer
 	return nil, p >= 1 && p <= len(seats) && seats[p-1].Player != humanSeat
 }
 
-// view is the API's JSON of stored game sg at ply, showing state st;
-// e is its cache entry (for the movers of its record), held by the
-// caller.
-func (s *Server) view(sg *store.Game, e *entry, st *host.State, last *moveView, ply int) *gameView {
-	if ply == len(sg.Record) {
-		st = ended(st, sg.Result) // a resignation or a draw agreed, as the state says it
-	}
-	state, _ := json.Marshal(st)
+// newGameView is the API's JSON of stored game sg of g at ply, showing
+// the state whose JSON and legal moves are state and moves, reached by
+// the move last; movers are the players who made the moves of sg's
+// record (a prefix of them when not known).
+func newGameView(sg *store.Game, g *host.Game, state json.RawMessage, moves []moveView, last *moveView, movers []int, ply int) *gameView {
 	seats := make([]seatView, len(sg.Seats))
 	for i, seat := range sg.Seats {
 		seats[i] = seatView{Player: seat.Player, Name: seatName(seat.Player), Waiting: seat.Player == humanSeat && seat.Secret == ""}
@@ -477,52 +478,87 @@ func (s *Server) view(sg *store.Game, e *entry, st *host.State, last *moveView, 
 	if params == nil {
 		params = map[string]any{}
 	}
-	movers := []int{}
-	if slices.Equal(e.record, sg.Record) {
-		movers = append(movers, e.movers...)
-	}
-	return &gameView{ID: sg.ID, Game: sg.Game, Title: e.game.Title(), Variants: variants, VariantTitles: variantTitles(e.game, variants), Params: params, Seats: seats,
-		Record: append([]string{}, sg.Record...), Movers: movers, Ply: ply, State: state, Moves: movesView(st), Last: last,
+	return &gameView{ID: sg.ID, Game: sg.Game, Title: g.Title(), Variants: variants, VariantTitles: variantTitles(g, variants), Params: params, Seats: seats,
+		Record: append([]string{}, sg.Record...), Movers: append([]int{}, movers...), Ply: ply, State: state, Moves: moves, Last: last,
 		Result: sg.Result, Clock: newClockView(sg.Clock, time.Now()), Request: sg.Request,
 		Rematch: sg.Rematch, RematchOf: sg.RematchOf, Updated: sg.Updated.UnixMicro(),
-		RulesChanged: sg.Fingerprint != "" && sg.Fingerprint != e.game.Fingerprint()}
+		RulesChanged: sg.Fingerprint != "" && sg.Fingerprint != g.Fingerprint()}
 }
 
 // gameAt returns the view of a stored game at ply (its current ply when
-// ply is negative), with the board when withBoard is set.
+// ply is negative), with the board when withBoard is set. It never waits
+// for the game's lock (see shown).
 func (s *Server) gameAt(ctx context.Context, sg *store.Game, ply int, withBoard bool) (*gameView, error) {
-	e := s.cache.get(sg.ID)
-	if err := s.waitLock(ctx, e); err != nil {
-		return nil, err
-	}
-	defer e.unlock()
-	if err := s.sync(ctx, e, sg); err != nil {
+	p, err := s.shown(ctx, sg)
+	if err != nil {
 		return nil, err
 	}
 	if ply < 0 {
 		ply = len(sg.Record)
 	}
-	var v *gameView
-	if isPrefix(sg.Record, e.record) {
-		// The cache holds this record (or more): from its checkpoints.
-		st, last, err := e.stateAt(ctx, ply)
-		if err != nil {
-			return nil, err
-		}
-		v = s.view(sg, e, st, last, ply)
-	} else {
-		// sg was read before a change the cache has seen (a takeback):
-		// rare, from the opening.
-		st, last, _, err := rebuild(ctx, e.game, sg.Record[:ply])
-		if err != nil {
-			return nil, err
-		}
-		v = s.view(sg, e, st, last, ply)
+	v, err := p.at(ctx, sg, ply)
+	if err != nil {
+		return nil, err
 	}
 	if withBoard {
-		v.Board = newBoardView(e.game)
+		v.Board = newBoardView(p.game)
 	}
 	return v, nil
+}
+
+// shown returns a snapshot that holds the record of the stored game sg,
+// without waiting for the lock of its cache entry: the entry's own when
+// it shows sg or a later change; else, when the lock is free, the
+// entry's once brought up to sg; else (a request holds the game, perhaps
+// in a long script call) one this read makes for itself, from the
+// entry's last snapshot or from the opening, which it keeps to itself.
+func (s *Server) shown(ctx context.Context, sg *store.Game) (*snapshot, error) {
+	e := s.cache.get(sg.ID)
+	p := e.shown.Load()
+	if p.shows(sg) {
+		return p, nil
+	}
+	if e.tryLock() {
+		defer e.unlock()
+		if err := s.sync(ctx, e, sg); err != nil {
+			return nil, err
+		}
+		if p = e.shown.Load(); p.shows(sg) {
+			return p, nil
+		}
+	}
+	return s.ownSnapshot(ctx, p, sg)
+}
+
+// ownSnapshot is a snapshot of the stored game sg made by a read for
+// itself: from p's state when p's record begins sg's, else from the
+// opening. It is nobody else's and is not kept.
+func (s *Server) ownSnapshot(ctx context.Context, p *snapshot, sg *store.Game) (*snapshot, error) {
+	if p != nil && isPrefix(sg.Record, p.record) {
+		return p, nil // the same record, changed otherwise (a result, a seat): p's state is sg's
+	}
+	own := &snapshot{stored: sg, updated: sg.Updated, record: slices.Clone(sg.Record), spacing: markSpacing}
+	var tokens []string
+	if p != nil && isPrefix(p.record, sg.Record) {
+		own.game, own.state, own.movers, own.marks, own.spacing = p.game, p.state.Clone(), p.movers, p.marks, p.spacing
+		tokens = sg.Record[len(p.record):]
+	} else {
+		g, err := s.openStored(sg)
+		if err != nil {
+			return nil, err
+		}
+		own.game, own.state, own.marks = g, g.Start(), []*host.State{g.Start()}
+		tokens = sg.Record
+	}
+	last, movers, err := replay(ctx, own.state, tokens, nil, 0)
+	if err != nil {
+		return nil, storedGameError(sg, err)
+	}
+	own.last = last
+	own.movers = append(slices.Clip(own.movers), movers...)
+	own.endedBy = endedKey(sg.Result)
+	own.stateJSON, own.moves = stateView(ended(own.state, sg.Result))
+	return own, nil
 }
 
 // getGame reads game id from the store, ending it on time first when its
@@ -608,11 +644,12 @@ func (s *Server) lockGame(w http.ResponseWriter, r *http.Request, e *entry, id s
 	return true
 }
 
-// defaultLockWait is how long a request waits for a game another request
-// holds. A holder's store calls are bounded (store.Config.OpTimeout, 10s
-// by default), but requests that queue behind a slow one would each wait
-// for all those before them.
-const defaultLockWait = 10 * time.Second
+// DefaultLockWait is how long a request that changes a game waits, by
+// default, for the request changing it before (see WithLockWait). A
+// holder's store calls are bounded (store.Config.OpTimeout, 10s by
+// default), but requests that queue behind a slow one would each wait for
+// all those before them.
+const DefaultLockWait = 10 * time.Second
 
 // Why a request's wait for a game's lock stopped, besides its client
 // leaving (see stoppedError).
@@ -806,7 +843,19 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	if due {
 		s.sched.push(id, client)
 	}
-	writeJSON(w, http.StatusOK, s.view(sg, e, e.state, e.last, len(sg.Record)))
+	s.answerShown(w, r, e, sg)
+}
+
+// answerShown answers the view of stored game sg at its current ply,
+// which its entry e shows (the caller holds e's lock and has just brought
+// e up to sg).
+func (s *Server) answerShown(w http.ResponseWriter, r *http.Request, e *entry, sg *store.Game) {
+	v, err := e.shown.Load().at(r.Context(), sg, len(sg.Record))
+	if err != nil {
+		s.rebuildError(w, r, sg.ID, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
 }
 
 // toMove is the seat to move in st, 0 when the game is over.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/matombo/matombo/host"
@@ -15,10 +16,12 @@ import (
 )
 
 // entry is one game's rebuilt current state. Its lock serializes the
-// moves made on the game by this process; the fields below it are the
-// holder's.
+// moves made on the game by this process; the fields below it but shown
+// are the holder's. The reads of the game take no lock: they answer from
+// shown, which the holder replaces after each change the store commits.
 type entry struct {
-	held    chan struct{} // the game's lock: full while held
+	shown   atomic.Pointer[snapshot] // what the entry showed after its last committed change; nil before
+	held    chan struct{}            // the game's lock: full while held
 	game    *host.Game
 	seats   []store.Seat // the stored seats, with their secrets
 	record  []string     // the tokens state was rebuilt from
@@ -47,16 +50,25 @@ func newEntry() *entry {
 // stops at once, and the holder's work goes on. A free lock is taken
 // even when ctx has ended, as the work it guards checks ctx itself.
 func (e *entry) lock(ctx context.Context) error {
-	select {
-	case e.held <- struct{}{}:
+	if e.tryLock() {
 		return nil
-	default:
 	}
 	select {
 	case e.held <- struct{}{}:
 		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("waiting for the game's other request to finish: %w", context.Cause(ctx))
+	}
+}
+
+// tryLock takes the game's lock when it is free and reports whether it
+// did.
+func (e *entry) tryLock() bool {
+	select {
+	case e.held <- struct{}{}:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -287,18 +299,6 @@ func replay(ctx context.Context, s *host.State, tokens []string, e *entry, from 
 	return last, movers, nil
 }
 
-// rebuild returns the state after a record, from the opening, the last
-// move of the record (nil when it is empty) and the player who made each
-// move; ctx stops it.
-func rebuild(ctx context.Context, g *host.Game, record []string) (*host.State, *moveView, []int, error) {
-	s := g.Start()
-	last, movers, err := replay(ctx, s, record, nil, 0)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return s, last, movers, nil
-}
-
 // sync brings e up to the stored game sg: it loads the game when needed and
 // plays the moves of sg's record that e has not seen, or rebuilds the state
 // from the opening when the records differ (a takeback). An sg older than
@@ -308,15 +308,9 @@ func rebuild(ctx context.Context, g *host.Game, record []string) (*host.State, *
 // as it was. The caller holds e's lock.
 func (s *Server) sync(ctx context.Context, e *entry, sg *store.Game) error {
 	if e.game == nil {
-		g, err := s.loadGame(sg.Game, sg.Variants, sg.Params)
+		g, err := s.openStored(sg)
 		if err != nil {
-			var ce *host.ConfigError
-			if errors.As(err, &ce) && ce.Pos.File == "" {
-				// The game, a variant or a parameter value it was made
-				// with is no longer in the library (not a broken file).
-				return &changedError{game: sg.Game, err: err}
-			}
-			return fmt.Errorf("loading game %s of stored game %s: %w", sg.Game, sg.ID, err)
+			return err
 		}
 		e.game, e.seats, e.state, e.record, e.movers, e.last = g, sg.Seats, g.Start(), nil, nil, nil
 		e.resetMarks()
@@ -326,6 +320,7 @@ func (s *Server) sync(ctx context.Context, e *entry, sg *store.Game) error {
 			e.stored = sg
 		}
 		e.updated = later(e.updated, sg.Updated)
+		e.publish()
 		return nil
 	}
 	if isPrefix(sg.Record, e.record) && !sg.Updated.After(e.updated) {
@@ -349,16 +344,41 @@ func (s *Server) sync(ctx context.Context, e *entry, sg *store.Game) error {
 		// The checkpoints taken on the way are of sg's record, which e
 		// does not show: keep those of e's own.
 		e.trimMarks(len(e.record))
-		var ill *host.IllegalMoveError
-		if errors.As(err, &ill) {
-			return &changedError{game: sg.Game, err: err} // the rules changed under the record
-		}
-		return fmt.Errorf("stored game %s: %w", sg.ID, err)
+		return storedGameError(sg, err)
 	}
 	e.state, e.last, e.movers, e.stored = next, last, movers, sg
 	e.record = append([]string(nil), sg.Record...)
 	e.updated = later(e.updated, sg.Updated)
+	e.publish()
 	return nil
+}
+
+// openStored loads the game the stored game sg is played with: a
+// *changedError when the game, a variant or a parameter value it was
+// made with is no longer in the library.
+func (s *Server) openStored(sg *store.Game) (*host.Game, error) {
+	g, err := s.loadGame(sg.Game, sg.Variants, sg.Params)
+	if err != nil {
+		var ce *host.ConfigError
+		if errors.As(err, &ce) && ce.Pos.File == "" {
+			// The game, a variant or a parameter value it was made
+			// with is no longer in the library (not a broken file).
+			return nil, &changedError{game: sg.Game, err: err}
+		}
+		return nil, fmt.Errorf("loading game %s of stored game %s: %w", sg.Game, sg.ID, err)
+	}
+	return g, nil
+}
+
+// storedGameError is the error of a replay of stored game sg that
+// failed: a *changedError when a move of its record is no longer legal
+// (the rules changed under the record).
+func storedGameError(sg *store.Game, err error) error {
+	var ill *host.IllegalMoveError
+	if errors.As(err, &ill) {
+		return &changedError{game: sg.Game, err: err}
+	}
+	return fmt.Errorf("stored game %s: %w", sg.ID, err)
 }
 
 // set makes e show the stored game sg, whose record is e's with one move
@@ -371,6 +391,7 @@ func (e *entry) set(sg *store.Game, state *host.State, m *moveView, mover int) {
 	e.mark(len(e.record), state)
 	e.updated = later(e.updated, sg.Updated)
 	e.stored = sg
+	e.publish()
 }
 
 func later(a, b time.Time) time.Time {

@@ -255,11 +255,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			return fmt.Appendf(nil, "id: %d\nevent: state\ndata: %s\n\n", ply, b), nil
 		})
 		if err != nil {
-			switch {
-			case errors.Is(err, errGameBusy):
-				// The client's EventSource reconnects, and waits again.
-				s.log.Warn("event stream: ended, its game held too long by another request", "id", id, "err", err)
-			case r.Context().Err() == nil && s.ctx.Err() == nil:
+			if r.Context().Err() == nil && s.ctx.Err() == nil {
 				s.log.Error("event stream", "id", id, "err", err)
 			}
 			return false

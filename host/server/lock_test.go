@@ -34,7 +34,8 @@ func (s slowAppendStore) Append(ctx context.Context, id string, m store.Move) (*
 
 // A request that waits for a game another request holds stops when its
 // client leaves: it leaves no goroutine behind, and the holder's move is
-// stored as if nothing happened.
+// stored as if nothing happened. A read of the game waits for nobody: it
+// answers the game as the store has it.
 func TestLockWaitStopsWithItsClient(t *testing.T) {
 	st := slowAppendStore{Memory: newMemStore(), entered: make(chan struct{}, 1), release: make(chan struct{})}
 	ts := newTestServer(t, st)
@@ -49,9 +50,11 @@ func TestLockWaitStopsWithItsClient(t *testing.T) {
 	<-st.entered // the holder has the game's lock, and waits in the store
 
 	ctx, cancel := context.WithCancel(context.Background())
-	gone := make(chan error, 3)
+	gone := make(chan error, 2)
+	before := ts.get(g.ID)
+	assert.Equal(t, []string{}, before.Record, "a read shows the game without the move not yet stored")
+
 	waiting := []struct{ method, path, body string }{
-		{"GET", "/api/games/" + g.ID, ""},
 		{"POST", "/api/games/" + g.ID + "/moves", `{"token": "a1", "ply": 0, "seat": "` + s1 + `"}`},
 		{"POST", "/api/games/" + g.ID + "/draw", `{"ply": 0, "seat": "` + s1 + `"}`},
 	}
@@ -156,9 +159,6 @@ func stacks() string {
 	}
 }
 
-// withLockWait sets how long a request waits for a game another holds.
-func withLockWait(d time.Duration) Option { return func(o *options) { o.lockWait = d } }
-
 // A request's wait for a game another request holds ends with an answer
 // that says why: the game held too long, the server stopping, the client
 // gone; each with its stable code, and none of them logged as an error.
@@ -182,7 +182,7 @@ func TestLockWaitAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var log syncBuffer
-			ts := newTestServer(t, newMemStore(), withLockWait(tt.wait),
+			ts := newTestServer(t, newMemStore(), WithLockWait(tt.wait),
 				WithLogger(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))))
 			g := ts.create(`{"game": "yematatu", "seats": ["human", "human"]}`)
 			held, ok := ts.srv.cache.lookup(g.ID)
@@ -221,19 +221,20 @@ func TestLockWaitAnswers(t *testing.T) {
 	}
 }
 
-// Over HTTP, a read and a move of a game held longer than a request
-// waits get 503 game-busy with Retry-After; once it is free, they are
-// answered.
+// Over HTTP, a move of a game held longer than a request waits gets 503
+// game-busy with Retry-After, and is answered once the game is free; a
+// read is answered at once.
 func TestLockWaitGameBusy(t *testing.T) {
-	ts := newTestServer(t, newMemStore(), withLockWait(time.Second))
+	ts := newTestServer(t, newMemStore(), WithLockWait(time.Second))
 	g := ts.create(`{"game": "yematatu", "seats": ["human", "human"]}`)
 	s1, _ := ts.both(g)
 	held, ok := ts.srv.cache.lookup(g.ID)
 	require.True(t, ok)
 	require.NoError(t, held.lock(context.Background()))
+	assert.Equal(t, 0, ts.get(g.ID).Ply, "a read of the held game")
 	for _, r := range []struct{ method, path, body string }{
-		{"GET", "/api/games/" + g.ID, ""},
 		{"POST", "/api/games/" + g.ID + "/moves", `{"token": "b2", "ply": 0, "seat": "` + s1 + `"}`},
+		{"POST", "/api/games/" + g.ID + "/draw", `{"ply": 0, "seat": "` + s1 + `"}`},
 	} {
 		req, err := http.NewRequest(r.method, ts.http.URL+r.path, strings.NewReader(r.body))
 		require.NoError(t, err)

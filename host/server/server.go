@@ -124,6 +124,13 @@ func WithThinkTime(d time.Duration) Option {
 	return func(o *options) { o.think, o.thinkSet = d, true }
 }
 
+// WithLockWait sets how long a request that changes a game (a move, a
+// claim, a takeback, a proposal) waits for the request changing it before,
+// one of whose script calls may run up to its time budget (default
+// DefaultLockWait); then it gets 503 game-busy, with Retry-After. Reads
+// of a game never wait.
+func WithLockWait(d time.Duration) Option { return func(o *options) { o.lockWait = d } }
+
 // WithLease sets how long a worker holds a game it is thinking about
 // before another process may take it over (default 30s).
 func WithLease(d time.Duration) Option { return func(o *options) { o.lease = d } }
@@ -225,12 +232,12 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 		limits:    DefaultLimits(OpenFileLimit()),
 		perfect:   DefaultPerfectBudget(),
 		log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
-		lockWait:  defaultLockWait,
+		lockWait:  DefaultLockWait,
 	}
 	for _, f := range opts {
 		f(&o)
 	}
-	if o.maxBody < 1 || o.cacheSize < 1 || o.workers < 1 || o.think <= 0 || o.lease <= 0 || o.poll <= 0 {
+	if o.maxBody < 1 || o.cacheSize < 1 || o.workers < 1 || o.think <= 0 || o.lease <= 0 || o.poll <= 0 || o.lockWait <= 0 {
 		return nil, fmt.Errorf("server: body limit, cache size, workers and durations must be positive")
 	}
 	if o.base != "" && (!basePathRE.MatchString(o.base) || strings.Contains(o.base+"/", "/../") || strings.Contains(o.base+"/", "/./")) {

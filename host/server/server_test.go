@@ -755,6 +755,8 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	assert.Error(t, err)
 	_, err = New(games.Library(), newMemStore(), WithCacheSize(-1))
 	assert.Error(t, err)
+	_, err = New(games.Library(), newMemStore(), WithLockWait(0))
+	assert.Error(t, err)
 }
 
 // TestBrokenGameFolder serves a library with a game whose script does not
