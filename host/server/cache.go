@@ -133,16 +133,7 @@ func (e *entry) stateAt(ctx context.Context, ply int) (*host.State, *moveView, e
 	if len(e.marks) == 0 {
 		e.resetMarks()
 	}
-	k := min(ply/e.spacing, len(e.marks)-1)
-	if k*e.spacing == ply && ply > 0 {
-		k-- // the move that led here: replay it from the checkpoint before
-	}
-	s := e.marks[k].Clone()
-	last, _, err := replay(ctx, s, e.record[k*e.spacing:ply], nil, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s, last, nil
+	return replayFrom(ctx, e.game, e.marks, e.spacing, e.record, ply)
 }
 
 // stateCache keeps the rebuilt states of the most recently used games.

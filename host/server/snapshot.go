@@ -94,17 +94,26 @@ func (p *snapshot) stateAt(ctx context.Context, ply int) (*host.State, *moveView
 	if ply == len(p.record) {
 		return p.state.Clone(), p.last, nil
 	}
-	if len(p.marks) == 0 {
-		st := p.game.Start()
-		last, _, err := replay(ctx, st, p.record[:ply], nil, 0)
-		return st, last, err
+	return replayFrom(ctx, p.game, p.marks, p.spacing, p.record, ply)
+}
+
+// replayFrom returns the state after ply moves of record, and the move
+// that led to it, on a copy of the checkpoint before it among marks (the
+// states after 0, spacing, 2*spacing ... moves; from g's opening when
+// there are none); ctx stops the replay.
+func replayFrom(ctx context.Context, g *host.Game, marks []*host.State, spacing int, record []string, ply int) (*host.State, *moveView, error) {
+	var st *host.State
+	from := 0
+	if len(marks) == 0 {
+		st = g.Start()
+	} else {
+		k := min(ply/spacing, len(marks)-1)
+		if k*spacing == ply && ply > 0 {
+			k-- // the move that led here: replay it from the checkpoint before
+		}
+		st, from = marks[k].Clone(), k*spacing
 	}
-	k := min(ply/p.spacing, len(p.marks)-1)
-	if k*p.spacing == ply && ply > 0 {
-		k-- // the move that led here: replay it from the checkpoint before
-	}
-	st := p.marks[k].Clone()
-	last, _, err := replay(ctx, st, p.record[k*p.spacing:ply], nil, 0)
+	last, _, err := replay(ctx, st, record[from:ply], nil, 0)
 	if err != nil {
 		return nil, nil, err
 	}
