@@ -469,9 +469,9 @@ func writeTally(w io.Writer, r analysis.Report) {
 	if r.HasCaptures {
 		fmt.Fprintf(w, "  captures per game %.1f\n", r.CapturesMean)
 	}
-	unit, from := "captured", "the captured totals"
+	unit, from := leadFrom(r), "the captured totals"
 	if r.LeadFrom == analysis.LeadScore {
-		unit, from = r.ScoreLabel, "the score ("+r.ScoreLabel+")"
+		from = "the score (" + unit + ")"
 	}
 	if r.HasLead {
 		fmt.Fprintf(w, "  lead changes per game %.2f, the lead read from %s\n", r.LeadChangesMean, from)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/diag"
 )
 
 // What the terminal says in words for the players: what a ply did (from
@@ -86,7 +87,7 @@ func plyText(g *host.Game, effects []host.Effect) string {
 	if sowFrom >= 0 {
 		text := fmt.Sprintf("sowed %d from %s", sowN, name(sowFrom))
 		if len(relays) > 0 {
-			text += ", picking up again at " + listWords(relays)
+			text += ", picking up again at " + diag.AndList(relays)
 		}
 		if lastDrop >= 0 {
 			text += ", ending in " + name(lastDrop)
@@ -95,7 +96,7 @@ func plyText(g *host.Game, effects []host.Effect) string {
 	}
 	if len(captured) > 0 {
 		if pieces {
-			parts = append(parts, "removed the piece on "+listWords(captured))
+			parts = append(parts, "removed the piece on "+diag.AndList(captured))
 		} else {
 			if len(captured) == 1 {
 				parts = append(parts, "captured "+captured[0])
@@ -108,7 +109,7 @@ func plyText(g *host.Game, effects []host.Effect) string {
 		}
 	}
 	if len(owned) > 0 {
-		parts = append(parts, fmt.Sprintf("%s now Player %d's", listWords(owned)+map[bool]string{true: " are", false: " is"}[len(owned) > 1], owner))
+		parts = append(parts, fmt.Sprintf("%s now Player %d's", diag.AndList(owned)+map[bool]string{true: " are", false: " is"}[len(owned) > 1], owner))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -120,14 +121,6 @@ func takenCount(taken []host.Effect) int {
 		n += t.Count
 	}
 	return n
-}
-
-// listWords writes names as "a1", "a1 and a2", "a1, a2 and a3".
-func listWords(names []string) string {
-	if len(names) <= 1 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // moveForms says how the game's moves are typed, with what each kind does

@@ -28,3 +28,12 @@ func ShortListOf(first []string, total int) string {
 	}
 	return fmt.Sprintf("%s and %d more", shown, more)
 }
+
+// AndList writes items as a sentence lists them: "a", "a and b", "a, b
+// and c"; "" for none.
+func AndList(items []string) string {
+	if len(items) <= 1 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}

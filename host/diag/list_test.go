@@ -51,3 +51,17 @@ func TestShortListOf(t *testing.T) {
 		})
 	}
 }
+
+func TestAndList(t *testing.T) {
+	for _, tt := range []struct {
+		items []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"a1"}, "a1"},
+		{[]string{"a1", "a2"}, "a1 and a2"},
+		{[]string{"a1", "a2", "a3"}, "a1, a2 and a3"},
+	} {
+		assert.Equal(t, tt.want, AndList(tt.items), "%q", tt.items)
+	}
+}

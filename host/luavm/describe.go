@@ -3,7 +3,6 @@ package luavm
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/kernel"
@@ -122,17 +121,9 @@ func (vm *Machine) describeNumber(x lua.LNumber, want slotSort) string {
 		}
 	}
 	if len(also) > 0 {
-		out += fmt.Sprintf("; %d is the handle of %s", n, andList(also))
+		out += fmt.Sprintf("; %d is the handle of %s", n, diag.AndList(also))
 	}
 	return out
-}
-
-// andList joins items as a sentence does: "a", "a and b", "a, b and c".
-func andList(items []string) string {
-	if len(items) == 1 {
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // describeString names a string given to a slot of sort want: the
