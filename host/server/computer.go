@@ -80,6 +80,24 @@ func (s *Server) discover() {
 	}
 }
 
+// lockForWorker takes the lock of game id's entry e for a computer
+// worker, waiting at most as long as a request does (WithLockWait), and
+// reports whether it did. A worker that waited for as long as a game was
+// held would keep every other game's computer waiting behind it; one that
+// gives up leaves the game to the store's lease, which runs out and makes
+// the game due again. Giving up is logged, except when the server is
+// closing. doing says what the worker was about to do.
+func (s *Server) lockForWorker(e *entry, id, doing string) bool {
+	err := s.waitLock(s.ctx, e)
+	if err == nil {
+		return true
+	}
+	if s.ctx.Err() == nil {
+		s.log.Warn("a computer worker left a game another request held too long", "id", id, "doing", doing, "waited", s.opt.lockWait, "err", err)
+	}
+	return false
+}
+
 // claimer is the lease owner of this process's claims.
 func (s *Server) claimer() string { return s.owner + "/discover" }
 
@@ -136,8 +154,8 @@ func (s *Server) play(id, client string) {
 // syncCache brings the cached state of a game to sg, when it is cached.
 func (s *Server) syncCache(sg *store.Game) {
 	e := s.cache.get(sg.ID)
-	if e.lock(s.ctx) != nil {
-		return // the server is closing
+	if !s.lockForWorker(e, sg.ID, "bringing its cache up to date") {
+		return // a request brings it up to date when it next changes the game
 	}
 	defer e.unlock()
 	if e.game != nil {
@@ -154,8 +172,8 @@ func (s *Server) syncCache(sg *store.Game) {
 // stops the thinking.
 func (s *Server) playComputer(sg *store.Game) (again bool) {
 	e := s.cache.get(sg.ID)
-	if e.lock(s.ctx) != nil {
-		return false // the server is closing
+	if !s.lockForWorker(e, sg.ID, "reading it for the computer's move") {
+		return false // the lease runs out; the game stays due
 	}
 	err := s.sync(s.ctx, e, sg)
 	var st *host.State
@@ -232,8 +250,8 @@ func (s *Server) playComputer(sg *store.Game) (again bool) {
 		}
 		return false
 	}
-	if e.lock(s.ctx) != nil {
-		return false // the server is closing
+	if !s.lockForWorker(e, sg.ID, "storing the computer's move") {
+		return false // the lease runs out; the game stays due
 	}
 	defer e.unlock()
 	got, err := s.store.Append(s.ctx, sg.ID, store.Move{Ply: ply, Token: g.Token(m), Result: result, ComputerDue: due, Clock: clock})
@@ -345,8 +363,8 @@ func (s *Server) choose(ctx context.Context, st *host.State, spec string) (host.
 // could not move, the script's error as the reason). A game that changed
 // meanwhile is left as it is.
 func (s *Server) endFailed(e *entry, sg *store.Game, p int, failure error) {
-	if e.lock(s.ctx) != nil {
-		return // the server is closing
+	if !s.lockForWorker(e, sg.ID, "ending it as failed") {
+		return // the lease runs out; the game stays due
 	}
 	defer e.unlock()
 	ply := len(sg.Record)

@@ -283,3 +283,39 @@ func TestStoreErrorOfAClientGone(t *testing.T) {
 		})
 	}
 }
+
+// A computer worker waits for a held game no longer than a request does:
+// it leaves the game due and plays another game's computer meanwhile,
+// and the held game gets its move once it is free and its lease has run
+// out. One worker: before, it waited for the held game for as long as it
+// was held, and no other game's computer moved.
+func TestWorkerLeavesAHeldGame(t *testing.T) {
+	st := newMemStore()
+	var log syncBuffer
+	ts := newTestServer(t, st, WithWorkers(1), WithLockWait(200*time.Millisecond), WithLease(time.Second),
+		WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+	held := ts.create(`{"game": "yematatu", "seats": ["human", "random"]}`)
+	e, ok := ts.srv.cache.lookup(held.ID)
+	require.True(t, ok)
+	require.NoError(t, e.lock(t.Context()))
+	locked := true
+	defer func() {
+		if locked {
+			e.unlock()
+		}
+	}()
+	// The person's move, stored by another process: the computer is due,
+	// and this server's worker claims the game and waits for its lock.
+	_, err := st.Append(t.Context(), held.ID, store.Move{Ply: 0, Token: "b2", ComputerDue: true})
+	require.NoError(t, err)
+	require.True(t, waitUntil(func() bool { return lockWaiters() == 1 }), "the worker waits for the held game\n%s", stacks())
+
+	other := ts.create(`{"game": "yematatu", "seats": ["random", "human"]}`)
+	ts.waitGame(other.ID, func(g testGame) bool { return len(g.Record) == 1 })
+	assert.Contains(t, log.String(), "a computer worker left a game another request held too long")
+
+	e.unlock()
+	locked = false
+	got := ts.waitGame(held.ID, func(g testGame) bool { return len(g.Record) == 2 })
+	assert.Equal(t, "b2", got.Record[0])
+}

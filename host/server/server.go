@@ -127,8 +127,9 @@ func WithThinkTime(d time.Duration) Option {
 // WithLockWait sets how long a request that changes a game (a move, a
 // claim, a takeback, a proposal) waits for the request changing it before,
 // one of whose script calls may run up to its time budget (default
-// DefaultLockWait); then it gets 503 game-busy, with Retry-After. Reads
-// of a game never wait.
+// DefaultLockWait); then it gets 503 game-busy, with Retry-After. A
+// computer worker waits as long, then leaves the game due for later (its
+// lease runs out), free for the other games. Reads of a game never wait.
 func WithLockWait(d time.Duration) Option { return func(o *options) { o.lockWait = d } }
 
 // WithLease sets how long a worker holds a game it is thinking about
