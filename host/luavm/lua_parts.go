@@ -287,7 +287,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		if s, ok := v.(lua.LString); ok && containsString(f.Words, string(s)) {
 			return string(s)
 		}
-		L.RaiseError("%s: %s must be one of %q, got %s", what, f.Name, f.Words, vm.describe(v, plainSlot))
+		L.RaiseError("%s: %s must be %s, got %s", what, f.Name, quotedChoices(f.Words), vm.describe(v, plainSlot))
 	case rules.FieldText:
 		s, ok := v.(lua.LString)
 		if !ok || len(s) > 200 {
@@ -563,6 +563,16 @@ func (vm *Machine) handleValue(L *lua.LState, v lua.LValue, what, field string, 
 	}
 	L.RaiseError("%s: %s must be a %s (from %s, or its name), got %s", what, field, s.noun(), s.maker(), vm.describe(v, s))
 	return 0
+}
+
+// quotedChoices writes the words a field allows as a script writes them:
+// "mover", "next" or "draw".
+func quotedChoices(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = fmt.Sprintf("%q", w)
+	}
+	return diag.OrList(quoted)
 }
 
 // partValue reads a part field: a part that fits slot s, or a script
