@@ -663,7 +663,7 @@ func (vm *Machine) hookValue(v lua.LValue) kernel.Value {
 func (vm *Machine) callPart(L *lua.LState, ref *partRef) int {
 	s := ref.spec.Slot
 	switch {
-	case s == rules.SlotEmit || s == rules.SlotChoices || s == rules.SlotCount:
+	case emitsMoves(s):
 		if !vm.emitting {
 			L.RaiseError("moves can only be emitted inside legal")
 		}
