@@ -169,3 +169,44 @@ return { -- HERE
 	_, err := loadSource(t, "slots", strings.NewReplacer("LEGAL", "EMIT", "PLAY_FIELD", "PLAY", "BLOCKED", "nil", "SCORE_FIELD", "SCORE").Replace(game))
 	require.NoError(t, err)
 }
+
+// A field the table matombo lacks, or a parameter the game does not
+// declare, is an error at the line that reads it, naming it (and the
+// name it is likely a misspelling of): not a nil that fails later as
+// "attempt to call a non-function object".
+func TestMissingFieldsNamed(t *testing.T) {
+	const game = `local m = matombo
+local P = m.declare { name = "strict", params = { { name = "pieces", default = 3 } } }
+m.board { rows = { "a" }, columns = 2 }
+local SOW = m.move("sow", "{1}")
+LOAD
+return {
+  setup = function()
+    SETUP
+  end,
+  legal = function(p) m.emit(SOW, "a1") end,
+  play = function() m.finish(0, "done") end,
+}
+`
+	for _, c := range []struct{ load, setup, want string }{
+		{setup: "m.finsh(1, 'x') -- HERE", want: `matombo has no field "finsh" (did you mean matombo.finish?) (in setup)`},
+		{setup: "m.set_hnad(1, 3) -- HERE", want: `matombo has no field "set_hnad" (did you mean matombo.set_hand?)`},
+		{setup: "m.frobnicate() -- HERE", want: `matombo has no field "frobnicate" (docs/lua-api.md lists what it has)`},
+		{load: "local n = P.piece + 1 -- HERE", want: `the game has no parameter "piece" (parameters: pieces) (in load)`},
+	} {
+		src := strings.NewReplacer("LOAD", c.load, "SETUP", c.setup).Replace(game)
+		_, err := loadSource(t, "strict", src)
+		var se *ScriptError
+		require.ErrorAs(t, err, &se, c.want)
+		assert.Contains(t, se.Error(), c.want)
+		assert.Equal(t, markedLine(t, src), se.Pos.Line, "%v", err)
+	}
+	// What the tables have reads as before; a raw read and the script's
+	// own fields too.
+	src := strings.NewReplacer("LOAD", `assert(P.pieces == 3 and rawget(P, "x") == nil and type(m.data) == "table")
+P.mine = 1
+assert(P.mine == 1)`, "SETUP", "m.set_count(1, P.pieces)").Replace(game)
+	g, err := loadSource(t, "strict", src)
+	require.NoError(t, err)
+	assert.Equal(t, 3, g.Start().Count(0))
+}
