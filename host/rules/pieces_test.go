@@ -455,3 +455,44 @@ func TestLineRuleExactly(t *testing.T) {
 	_, err = spec.New(a)
 	require.ErrorContains(t, err, "give anywhere or exactly")
 }
+
+// TestPartsNeedLines: on a board without lines (a grid declares none of
+// its own) a part that moves along, jumps along or counts on lines would
+// never find one: it is an error naming the field and the fix, not a game
+// where every piece is stuck.
+func TestPartsNeedLines(t *testing.T) {
+	b, err := kernel.NewBoard(kernel.BoardSpec{Rows: []string{"a", "b"}, Columns: 3, Style: kernel.Pieces})
+	require.NoError(t, err)
+	require.Zero(t, b.NumLines())
+	f := &fixture{b: b, def: &kernel.Def{Board: b, Players: 2, Layout: kernel.NewLayout(6, 2, 0, 0)}}
+	for _, k := range []struct{ name, tmpl string }{{"drop", "{1}"}, {"move", "{from}-{to}"}} {
+		mk, err := kernel.NewMoveKind(k.name, k.tmpl, "")
+		require.NoError(t, err)
+		f.def.Kinds = append(f.def.Kinds, mk)
+	}
+	mineF := f.filter(mine())
+	for _, c := range []struct {
+		part string
+		set  func(a *Args)
+		want string
+	}{
+		{"emit_rule", func(a *Args) { a.Set("kind", kindMove); a.Set("steps", mineF) }, "steps: the board has no lines"},
+		{"emit_rule", func(a *Args) { a.Set("kind", kindMove); a.Set("jumps", mineF) }, "jumps: the board has no lines"},
+		{"steps_rule", func(a *Args) { a.Set("kind", kindMove); a.Set("from", mineF) }, "the board has no lines"},
+		{"jumps_rule", func(a *Args) { a.Set("kind", kindMove); a.Set("from", mineF); a.Set("over", mineF) }, "the board has no lines"},
+		{"line_rule", func(a *Args) { a.Set("length", 3) }, "the board has no lines"},
+		{"line_cond_rule", func(a *Args) { a.Set("length", 3) }, "the board has no lines"},
+		{"custodian_rule", func(a *Args) { a.Set("over", mineF); a.Set("with", mineF) }, "the board has no lines"},
+	} {
+		spec, ok := Lookup(c.part)
+		require.True(t, ok, c.part)
+		a := NewArgs(f.def, spec)
+		c.set(a)
+		_, err := spec.New(a)
+		require.Error(t, err, c.part)
+		assert.Contains(t, err.Error(), c.want, c.part)
+		assert.Contains(t, err.Error(), "give matombo.board its lines", c.part)
+	}
+	// A grid's drops need no lines.
+	_ = f.emitter(t, kindDrop, func(a *Args) { a.Set("each", f.filter(empty())) })
+}

@@ -95,6 +95,16 @@ func newEmit(a *Args) (any, error) {
 		r.pairsFrom, r.pairsTo = p.Filters("from"), p.Filters("to")
 	}
 	sited := r.each != nil || r.steps != nil || r.jumps != nil || r.pairsFrom != nil
+	if r.steps != nil {
+		if err := needLines(a, "steps", "no piece can step"); err != nil {
+			return nil, err
+		}
+	}
+	if r.jumps != nil {
+		if err := needLines(a, "jumps", "no piece can jump"); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case r.moves != nil && (sited || a.Has("kind")):
 		return nil, a.Errorf("give moves (kinds of moves without sites) or kind with each, steps, jumps or pairs, not both")
@@ -210,6 +220,9 @@ type line struct {
 }
 
 func newLine(a *Args) (any, error) {
+	if err := needLines(a, "length", "no line can be made"); err != nil {
+		return nil, err
+	}
 	r := &line{length: a.Int("length"), anywhere: a.Bool("anywhere"), exactly: a.Bool("exactly"), through: a.Site("through")}
 	if r.anywhere && r.exactly {
 		return nil, a.Errorf("give anywhere or exactly (sites anywhere on a line, or a run of exactly length), not both")
@@ -252,6 +265,17 @@ func newLine(a *Args) (any, error) {
 		r.skip[p] = skip
 	}
 	return r, nil
+}
+
+// needLines refuses the field of a part that reads the board's lines on a
+// board that has none: a grid declares no lines of its own, so its steps,
+// jumps and rows would never be found and the game would quietly have
+// none. what says what the part could then never do.
+func needLines(a *Args, field, what string) error {
+	if b := a.Def.Board; b == nil || b.NumLines() > 0 {
+		return nil
+	}
+	return a.Errorf("%s: the board has no lines, so %s (a grid has none of its own: give matombo.board its lines, as a list of lists of sites)", field, what)
 }
 
 // siteNames names sites for a message, e.g. "a1 a2 a3".
