@@ -362,3 +362,34 @@ func TestRejectWhy(t *testing.T) {
 	assert.False(t, rep.OK(), out)
 	assert.Contains(t, out, "why goes with reject")
 }
+
+// A start position refused for one of its keys is cited at that key's
+// line (the unknown variable's vars:, the hand: of too many players), not
+// at the start's first key.
+func TestStartErrorCitedAtItsKey(t *testing.T) {
+	start := `game: kalah
+scenarios:
+  - name: a start
+    rule: K1
+    start:
+      board: |
+        b    4  4  4  4  4  4  0
+        a    4  4  4  4  4  4  0
+             1  2  3  4  5  6  7
+      to_move: 1
+      KEY
+    play: [a3]
+`
+	for key, want := range map[string]string{
+		"vars: {pendin: 1}": "the script declares no variable",
+		"hand: [0, 0, 0]":   "want 2 captured totals and hands",
+		"captured: [0]":     "want 2 captured totals and hands",
+		"captured: [-1, 0]": "captured total is -1",
+	} {
+		rep, out := runText(t, kalahLibrary(t), strings.Replace(start, "KEY", key, 1))
+		require.Len(t, rep.Results, 1, out)
+		assert.Equal(t, Errored, rep.Results[0].Status, out)
+		assert.Contains(t, out, want, key)
+		assert.Equal(t, 11, rep.Results[0].Line, "%s: %s", key, out)
+	}
+}

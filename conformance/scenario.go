@@ -52,7 +52,8 @@ type Param struct {
 
 // Start is a start position: each field replaces that part of the opening.
 type Start struct {
-	Line     int // the line of its name: key (of the scenario when it has none)
+	Line     int            // the line of its name: key (of the scenario when it has none)
+	lines    map[string]int // the line of each key given, e.g. "vars"
 	Board    *Diagram
 	ToMove   *int
 	Captured []int
@@ -579,8 +580,9 @@ func (p *parser) stepField(st *Step, key string, v *yaml.Node) {
 }
 
 func (p *parser) start(n *yaml.Node) *Start {
-	st := &Start{Line: n.Line}
+	st := &Start{Line: n.Line, lines: map[string]int{}}
 	p.fields(n, "start", []string{"board", "to_move", "captured", "hand", "vars", "any_total"}, func(key string, k, v *yaml.Node) {
+		st.lines[key] = k.Line
 		switch key {
 		case "board":
 			st.Board = p.diagram(v, "board")

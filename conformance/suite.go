@@ -371,7 +371,24 @@ func startState(ctx context.Context, g *host.Game, st *Start) (*host.State, int,
 		opts = append(opts, host.AnyTotal())
 	}
 	s, err := g.NewStateContext(ctx, pos, opts...)
-	return s, st.Line, err
+	return s, st.lineOf(err), err
+}
+
+// startKeys are the keys of a start, by the field of host.Position each
+// gives.
+var startKeys = map[string]string{"Counts": "board", "Captured": "captured", "Hand": "hand", "ToMove": "to_move", "Vars": "vars"}
+
+// lineOf is the line of the start's key that err, a position refused,
+// is about (the unknown variable's vars:, the hand: of too many players),
+// or the start's own line.
+func (st *Start) lineOf(err error) int {
+	var pe *host.PositionError
+	if errors.As(err, &pe) {
+		if line := st.lines[startKeys[pe.Key]]; line > 0 {
+			return line
+		}
+	}
+	return st.Line
 }
 
 func diagramLine(d *Diagram, err error) int {

@@ -84,7 +84,7 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 			if base == name {
 				msg = fmt.Sprintf("the script extends %q, its own name, but no folder before it has a game %q", base, base)
 			}
-			return nil, nil, &ConfigError{Pos: Pos{File: file, Line: line}, Msg: msg, Allowed: l.Games()}
+			return nil, nil, &ConfigError{Pos: Pos{File: file, Line: line}, Msg: msg, Allowed: extendable(layers[:limit], name)}
 		}
 		ly := &layers[bi]
 		bfile := ly.path(rel)
@@ -136,6 +136,18 @@ func (l *Library) resolveBases(layers []layer, idx int, name, file string, src [
 		vfiles = append(own, vfiles...)
 		name, idx, file, src = base, bi, bfile, bsrc
 	}
+}
+
+// extendable lists the games of layers that the script of game name may
+// extend: those the layers hold (the bases library's included), but name.
+func extendable(layers []layer, name string) []string {
+	var out []string
+	for _, g := range gamesIn(layers) {
+		if g != name {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // SetBases makes the games of b available to scripts of l that extend a

@@ -245,6 +245,11 @@ func (l *Library) Games() []string {
 	l.mu.Lock()
 	layers := append([]layer(nil), l.layers...)
 	l.mu.Unlock()
+	return gamesIn(layers)
+}
+
+// gamesIn lists the names of the games the layers hold, sorted.
+func gamesIn(layers []layer) []string {
 	seen := map[string]bool{}
 	for _, ly := range layers {
 		for _, n := range ly.names() {

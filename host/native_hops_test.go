@@ -199,7 +199,7 @@ func TestHopRules(t *testing.T) {
 // TestHopRuleErrors: malformed specs name the constructor and the field.
 func TestHopRuleErrors(t *testing.T) {
 	for _, c := range []struct{ legal, play, want string }{
-		{`m.steps_rule { kind = STEP, from = MINE, toward = "sideways" }`, hopNativePlay, `steps_rule: toward must be one of ["ahead" "back" "both"], got`},
+		{`m.steps_rule { kind = STEP, from = MINE, toward = "sideways" }`, hopNativePlay, `steps_rule: toward must be "ahead", "back" or "both", got`},
 		{`m.steps_rule { kind = STEP, from = MINE, toward = { "ahead" } }`, hopNativePlay, "steps_rule: toward lists 1 values; give one, or one per player (2)"},
 		{`m.steps_rule { kind = JUMP_ON, from = MINE }`, hopNativePlay, "steps_rule: kind jump_on must take 2 sites"},
 		{`m.steps_rule { kind = STEP }`, hopNativePlay, "steps_rule: from is required"},

@@ -169,6 +169,8 @@ func TestPlacementRuleErrors(t *testing.T) {
 		{placeNativeLegal, `(function() m.line_rule { length = 3, except = { { "a1", "b2" } } } end)()`, "line_rule: except: line 1 (a1 b2) is not a line of the board"},
 		{placeNativeLegal, `(function() m.line_rule { length = 3, except = { { { "a1", "a2", "a3" } } } } end)()`, "line_rule: except lists 1 lists of lines; give one, or one per player (2)"},
 		{placeNativeLegal, `(function() m.line_rule { length = 3, only = { { "a1", "z9" } } } end)()`, "line_rule: only"},
+		{placeNativeLegal, `(function() m.line_rule { length = 3, anywhere = true, exactly = true } end)()`, "line_rule: give anywhere or exactly"},
+		{placeNativeLegal, `(function() m.line_rule { length = 3, exactly = "yes" } end)()`, "line_rule: exactly must be true or false, got string"},
 		{placeNativeLegal, `(function() m.line_rule { length = 3, only = 7 } end)()`, "line_rule: only must be a list of lists of sites, or one such list per player, got"},
 		{placeNativeLegal, `m.placement_play { drop = DROP, arrival = { 3 } }`, "placement_play: arrival[1] must be a function"},
 		{placeNativeLegal, `m.placement_play { drop = DROP, arrival = { three } }`, "arrival[1] must fit the arrive slot (p, s) → whether it acted; line_rule does not"},

@@ -114,7 +114,7 @@ func TestNativeRuleErrors(t *testing.T) {
 		{`{ sow = { track = 9 }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "sow_rule: track must be a track"},
 		{`{ sow = { track = RING, lanes = 2 }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "sow_rule: unknown field lanes"},
 		{`{ sow = { track = { RING, RING, RING } }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "lists 3 values; give one, or one per player (2)"},
-		{`{ sow = { track = RING }, capture = { owner = "me", counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, `capture_rule: owner must be one of ["mover" "opponent"]`},
+		{`{ sow = { track = RING }, capture = { owner = "me", counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, `capture_rule: owner must be "mover" or "opponent", got string "me"`},
 		{`{ sow = { track = RING }, capture = { }, sowings = { kind = SOW, from = MINE } }`, "capture_rule: give opposite"},
 		{`{ sow = { track = RING }, capture = { counts = { 0 } }, sowings = { kind = SOW, from = MINE } }`, "counts[1] must be a count of at least 1"},
 		{`{ sow = { track = RING }, capture = { runs = { { track = RING, step = 1 } } }, sowings = { kind = SOW, from = MINE } }`, "runs need counts"},

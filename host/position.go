@@ -35,6 +35,7 @@ func (s *State) AppendPosition(dst []byte) []byte {
 type PositionError struct {
 	Source string // what was read: "position", "encoding" or "state JSON"
 	Field  string // the field concerned, when there is one, e.g. "a3" or "to_move"
+	Key    string // the field of Position at fault ("Counts", "Captured", "Hand", "ToMove", "Vars"), when one is; not in the message
 	Msg    string // what is wrong
 	Err    error  // the underlying error, e.g. of the JSON decoder
 }
@@ -249,34 +250,38 @@ func (g *Game) positionState(pos Position, conserve bool) (*State, error) {
 	s := g.blank()
 	lay := g.def.Layout
 	if len(pos.Counts) != lay.Sites || len(pos.Owners) != lay.Sites {
-		return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("want %d counts and owners, got %d and %d", lay.Sites, len(pos.Counts), len(pos.Owners))}
+		return nil, &PositionError{Source: "position", Key: "Counts", Msg: fmt.Sprintf("want %d counts and owners, got %d and %d", lay.Sites, len(pos.Counts), len(pos.Owners))}
 	}
 	if len(pos.Captured) != g.players || len(pos.Hand) != g.players {
-		return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("want %d captured totals and hands, got %d and %d", g.players, len(pos.Captured), len(pos.Hand))}
+		key := "Hand"
+		if len(pos.Captured) != g.players {
+			key = "Captured"
+		}
+		return nil, &PositionError{Source: "position", Key: key, Msg: fmt.Sprintf("want %d captured totals and hands, got %d and %d", g.players, len(pos.Captured), len(pos.Hand))}
 	}
 	for i := 0; i < lay.Sites; i++ {
 		name := g.def.Board.Site(i).Name
 		if pos.Counts[i] < 0 || pos.Counts[i] > maxCount {
-			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("%s has count %d (0 to %d allowed)", name, pos.Counts[i], maxCount)}
+			return nil, &PositionError{Source: "position", Key: "Counts", Msg: fmt.Sprintf("%s has count %d (0 to %d allowed)", name, pos.Counts[i], maxCount)}
 		}
 		if pos.Owners[i] < 0 || pos.Owners[i] > g.players {
-			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("%s has owner %d (0 to %d allowed)", name, pos.Owners[i], g.players)}
+			return nil, &PositionError{Source: "position", Key: "Counts", Msg: fmt.Sprintf("%s has owner %d (0 to %d allowed)", name, pos.Owners[i], g.players)}
 		}
 		s.k.Cells[i] = int32(pos.Counts[i])
 		s.k.Cells[lay.Owners+i] = int32(pos.Owners[i])
 	}
 	for p := 0; p < g.players; p++ {
 		if pos.Captured[p] < 0 || pos.Captured[p] > maxCount {
-			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("player %d's captured total is %d (0 to %d allowed)", p+1, pos.Captured[p], maxCount)}
+			return nil, &PositionError{Source: "position", Key: "Captured", Msg: fmt.Sprintf("player %d's captured total is %d (0 to %d allowed)", p+1, pos.Captured[p], maxCount)}
 		}
 		if pos.Hand[p] < 0 || pos.Hand[p] > maxCount {
-			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("player %d's hand is %d (0 to %d allowed)", p+1, pos.Hand[p], maxCount)}
+			return nil, &PositionError{Source: "position", Key: "Hand", Msg: fmt.Sprintf("player %d's hand is %d (0 to %d allowed)", p+1, pos.Hand[p], maxCount)}
 		}
 		s.k.Cells[lay.Captured+p] = int32(pos.Captured[p])
 		s.k.Cells[lay.Hand+p] = int32(pos.Hand[p])
 	}
 	if pos.ToMove < 1 || pos.ToMove > g.players {
-		return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("to_move must be a player from 1 to %d, got %d", g.players, pos.ToMove)}
+		return nil, &PositionError{Source: "position", Key: "ToMove", Msg: fmt.Sprintf("to_move must be a player from 1 to %d, got %d", g.players, pos.ToMove)}
 	}
 	s.k.Cells[lay.ToMove] = int32(pos.ToMove)
 	for name, v := range pos.Vars {
@@ -284,7 +289,7 @@ func (g *Game) positionState(pos Position, conserve bool) (*State, error) {
 		for _, vs := range g.def.Vars {
 			if vs.Name == name {
 				if v < math.MinInt32 || v > math.MaxInt32 {
-					return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("variable %s is %d (a 32-bit integer, %d to %d, allowed)", name, v, math.MinInt32, math.MaxInt32)}
+					return nil, &PositionError{Source: "position", Key: "Vars", Msg: fmt.Sprintf("variable %s is %d (a 32-bit integer, %d to %d, allowed)", name, v, math.MinInt32, math.MaxInt32)}
 				}
 				s.k.Cells[vs.Cell] = int32(v)
 				found = true
@@ -295,7 +300,7 @@ func (g *Game) positionState(pos Position, conserve bool) (*State, error) {
 			for _, vs := range g.def.Vars {
 				known = append(known, vs.Name)
 			}
-			return nil, &PositionError{Source: "position", Msg: fmt.Sprintf("the script declares no variable %q (it declares: %s)", name, strings.Join(known, ", "))}
+			return nil, &PositionError{Source: "position", Key: "Vars", Msg: fmt.Sprintf("the script declares no variable %q (it declares: %s)", name, strings.Join(known, ", "))}
 		}
 	}
 	if conserve && g.conserve && g.opening != nil {

@@ -121,3 +121,92 @@ return { -- HERE
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A rule part given as a field of the rules table that the field cannot
+// call is refused when the game loads, at the line that returns the
+// table, naming the part, its slot and the line that made it: not at the
+// first call, where an emit part in play failed without a line.
+func TestRulesTablePartOfAnotherSlot(t *testing.T) {
+	const game = `local m = matombo
+m.declare { name = "slots", score_label = "seeds" }
+m.board { rows = { "a" }, columns = 2 }
+local SOW = m.move("sow", "{1}")
+local EMIT = m.emit_rule { kind = SOW, each = m.filter { min = 1 } }
+local COND = m.compare_rule { amount = m.ply_rule {}, op = ">", value = 0 }
+local PLAY = m.play_by_kind { [SOW] = false }
+local SCORE = m.score_rule { amount = m.captured_rule {} }
+return { -- HERE
+  setup = function() m.set_count("a1", 1) end,
+  legal = LEGAL,
+  play = PLAY_FIELD,
+  blocked = BLOCKED,
+  score = SCORE_FIELD,
+}
+`
+	for _, c := range []struct{ legal, play, blocked, score, want string }{
+		{legal: "COND", want: "the returned rules table's legal is compare_rule, a part of the condition slot (made at line 6); legal takes a function (p) that emits the moves, or a part of the emit slot"},
+		{play: "EMIT", want: "the returned rules table's play is emit_rule, a part of the emit slot (made at line 5); play takes a function play(p, kind, ...), or a part of the play slot"},
+		{blocked: "EMIT", want: "the returned rules table's blocked is emit_rule, a part of the emit slot (made at line 5); only legal emits moves"},
+		{score: "COND", want: "the returned rules table's score is compare_rule, a part of the condition slot (made at line 6); score takes a function (over), or a part of the score slot, such as matombo.score_rule"},
+	} {
+		field := func(v, def string) string {
+			if v == "" {
+				return def
+			}
+			return v
+		}
+		src := strings.NewReplacer(
+			"LEGAL", field(c.legal, "EMIT"), "PLAY_FIELD", field(c.play, "PLAY"),
+			"BLOCKED", field(c.blocked, "nil"), "SCORE_FIELD", field(c.score, "SCORE"),
+		).Replace(game)
+		_, err := loadSource(t, "slots", src)
+		var se *ScriptError
+		require.ErrorAs(t, err, &se, c.want)
+		assert.Contains(t, se.Error(), c.want)
+		assert.Equal(t, markedLine(t, src), se.Pos.Line, "%v", err)
+	}
+	// The fields as they should be load.
+	_, err := loadSource(t, "slots", strings.NewReplacer("LEGAL", "EMIT", "PLAY_FIELD", "PLAY", "BLOCKED", "nil", "SCORE_FIELD", "SCORE").Replace(game))
+	require.NoError(t, err)
+}
+
+// A field the table matombo lacks, or a parameter the game does not
+// declare, is an error at the line that reads it, naming it (and the
+// name it is likely a misspelling of): not a nil that fails later as
+// "attempt to call a non-function object".
+func TestMissingFieldsNamed(t *testing.T) {
+	const game = `local m = matombo
+local P = m.declare { name = "strict", params = { { name = "pieces", default = 3 } } }
+m.board { rows = { "a" }, columns = 2 }
+local SOW = m.move("sow", "{1}")
+LOAD
+return {
+  setup = function()
+    SETUP
+  end,
+  legal = function(p) m.emit(SOW, "a1") end,
+  play = function() m.finish(0, "done") end,
+}
+`
+	for _, c := range []struct{ load, setup, want string }{
+		{setup: "m.finsh(1, 'x') -- HERE", want: `matombo has no field "finsh" (did you mean matombo.finish?) (in setup)`},
+		{setup: "m.set_hnad(1, 3) -- HERE", want: `matombo has no field "set_hnad" (did you mean matombo.set_hand?)`},
+		{setup: "m.frobnicate() -- HERE", want: `matombo has no field "frobnicate" (docs/lua-api.md lists what it has)`},
+		{load: "local n = P.piece + 1 -- HERE", want: `the game has no parameter "piece" (parameters: pieces) (in load)`},
+	} {
+		src := strings.NewReplacer("LOAD", c.load, "SETUP", c.setup).Replace(game)
+		_, err := loadSource(t, "strict", src)
+		var se *ScriptError
+		require.ErrorAs(t, err, &se, c.want)
+		assert.Contains(t, se.Error(), c.want)
+		assert.Equal(t, markedLine(t, src), se.Pos.Line, "%v", err)
+	}
+	// What the tables have reads as before; a raw read and the script's
+	// own fields too.
+	src := strings.NewReplacer("LOAD", `assert(P.pieces == 3 and rawget(P, "x") == nil and type(m.data) == "table")
+P.mine = 1
+assert(P.mine == 1)`, "SETUP", "m.set_count(1, P.pieces)").Replace(game)
+	g, err := loadSource(t, "strict", src)
+	require.NoError(t, err)
+	assert.Equal(t, 3, g.Start().Count(0))
+}

@@ -98,7 +98,7 @@ func signedInt(n int) string {
 
 // runHint is `matombo hint GAME TOKENS...`.
 func runHint(e *env, args []string) int {
-	c := newCLI(e, "hint", "GAME [TOKEN ...] [--variant NAME] [--param key=value] [--engine E] [--max-memory SIZE] [--max-time D] [--json]", hintAbout)
+	c := newCLI(e, "hint", "GAME [TOKEN ...] [--games DIR] [--variant NAME] [--param key=value] [--engine E] [--max-memory SIZE] [--max-time D] [--json]", hintAbout)
 	var gf gameFlags
 	gf.register(c.fs, true)
 	var sf solveFlags

@@ -95,6 +95,12 @@ func TestHelp(t *testing.T) {
 		assert.Equal(t, exitOK, r.code, c.name)
 		assert.True(t, strings.HasPrefix(r.stdout, "usage: matombo "+c.name), c.name)
 		assert.Contains(t, r.stdout, "-h, --help", c.name)
+		// A command that takes --games says so in its usage line, where
+		// an author with a game of their own looks first.
+		usage, _, _ := strings.Cut(r.stdout, "\n\n")
+		if strings.Contains(r.stdout, "  --games DIR") {
+			assert.Contains(t, usage, "--games DIR", "%s: the usage line", c.name)
+		}
 	}
 }
 

@@ -18,7 +18,7 @@ Players (options after a colon, separated by commas, e.g. mcts:time=500ms):
 
 // runMove is `matombo move GAME --player SPEC TOKENS...`.
 func runMove(e *env, args []string) int {
-	c := newCLI(e, "move", "GAME [--player SPEC] [--seed S] [--variant NAME] [--param key=value] [TOKEN ...]", moveAbout+specHelp())
+	c := newCLI(e, "move", "GAME [--player SPEC] [--seed S] [--games DIR] [--variant NAME] [--param key=value] [TOKEN ...]", moveAbout+specHelp())
 	var gf gameFlags
 	gf.register(c.fs, true)
 	spec := c.fs.String("player", "mcts", "the computer player's `SPEC`")

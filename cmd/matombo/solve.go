@@ -143,7 +143,7 @@ type refusalReport struct {
 
 // runSolve is `matombo solve GAME`.
 func runSolve(e *env, args []string) int {
-	c := newCLI(e, "solve", "GAME [--variant NAME] [--param key=value] [--engine E] [--max-memory SIZE] [--max-time D] [--max-positions N] [--threads N] [--endgame K] [--fresh] [--json]\n"+
+	c := newCLI(e, "solve", "GAME [--games DIR] [--variant NAME] [--param key=value] [--engine E] [--max-memory SIZE] [--max-time D] [--max-positions N] [--threads N] [--endgame K] [--fresh] [--json]\n"+
 		"       matombo solve GAME [game and budget flags] --shard-depth D (--plan | --job K [--above V] [--below V] [--out FILE] | --merge FILES...) [--json]", solveAbout+"\n"+solveShardAbout)
 	var gf gameFlags
 	gf.register(c.fs, true)

@@ -32,8 +32,19 @@ func ShortListOf(first []string, total int) string {
 // AndList writes items as a sentence lists them: "a", "a and b", "a, b
 // and c"; "" for none.
 func AndList(items []string) string {
+	return sentenceList(items, " and ")
+}
+
+// OrList writes items as a sentence offers them as choices: "a", "a or
+// b", "a, b or c"; "" for none.
+func OrList(items []string) string {
+	return sentenceList(items, " or ")
+}
+
+// sentenceList joins items with ", " but the last two, which conj joins.
+func sentenceList(items []string, conj string) string {
 	if len(items) <= 1 {
 		return strings.Join(items, "")
 	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+	return strings.Join(items[:len(items)-1], ", ") + conj + items[len(items)-1]
 }

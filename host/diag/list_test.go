@@ -65,3 +65,17 @@ func TestAndList(t *testing.T) {
 		assert.Equal(t, tt.want, AndList(tt.items), "%q", tt.items)
 	}
 }
+
+func TestOrList(t *testing.T) {
+	for _, tt := range []struct {
+		items []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{`"mover"`}, `"mover"`},
+		{[]string{`"mover"`, `"next"`}, `"mover" or "next"`},
+		{[]string{`"mover"`, `"next"`, `"draw"`}, `"mover", "next" or "draw"`},
+	} {
+		assert.Equal(t, tt.want, OrList(tt.items), "%q", tt.items)
+	}
+}

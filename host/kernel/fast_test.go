@@ -268,6 +268,12 @@ func TestFastPathsAgree(t *testing.T) {
 								li, end, run, err := c.LineRun(p, site, k, anywhere, sk)
 								require.NoError(t, err)
 								require.Equal(t, []int{wli, wend, wrun}, []int{li, end, run}, "%s: player %d site %d k %d anywhere %v", where, p, site, k, anywhere)
+								if !anywhere {
+									wli, wend := refExactRun(c, p, site, k, sk)
+									li, end, err := c.ExactRun(p, site, k, sk)
+									require.NoError(t, err)
+									require.Equal(t, []int{wli, wend}, []int{li, end}, "%s: exactly: player %d site %d k %d", where, p, site, k)
+								}
 							}
 						}
 					}
@@ -316,4 +322,37 @@ func refRun(line, owners []int32, p, site int32, k int, anywhere bool) (end, run
 		}
 	}
 	return 0, 0
+}
+
+// refExactRun is ExactRun written plainly: every run of p's sites on each
+// line, from its first site to its last, and the first of exactly k
+// sites that holds site (any, for site < 0).
+func refExactRun(c *Ctx, p, site, k int, skip []bool) (li, end int) {
+	b := c.Def.Board
+	owners := c.S.Cells[c.Def.Layout.Owners:]
+	var ls []int32
+	if site >= 0 {
+		ls = b.linesAt[site]
+	} else {
+		for l := range b.lines {
+			ls = append(ls, int32(l))
+		}
+	}
+	for _, l := range ls {
+		line := b.lines[l]
+		if skip != nil && skip[l] {
+			continue
+		}
+		for i := 0; i < len(line); {
+			j := i
+			for j < len(line) && owners[line[j]] == int32(p) {
+				j++
+			}
+			if j-i == k && k > 0 && (site < 0 || slices.Contains(line[i:j], int32(site))) {
+				return int(l), j
+			}
+			i = max(j, i+1)
+		}
+	}
+	return -1, 0
 }

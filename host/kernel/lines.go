@@ -87,6 +87,63 @@ func (c *Ctx) LineRun(p, site, k int, anywhere bool, skip []bool) (li, end, run 
 	return -1, 0, 0, nil
 }
 
+// ExactRun is LineRun for a run of exactly k sites: the first line
+// through site (of the board when site < 0), in the order of the lines
+// through it, where p owns k sites in a row, site among them, and neither
+// site beside them, so that a longer run does not count (three in a row
+// that a fourth piece spoils). end is the end of the run (exclusive): the
+// run is the line's sites end-k to end. li is -1 when there is none. It
+// charges as LineRun.
+func (c *Ctx) ExactRun(p, site, k int, skip []bool) (li, end int, err error) {
+	b := c.Def.Board
+	owners := c.S.Cells[c.Def.Layout.Owners:]
+	if site >= 0 {
+		if err := c.Charge(int(b.lineCost[site])); err != nil {
+			return -1, 0, err
+		}
+		for _, l := range b.linesAt[site] {
+			if skip != nil && skip[l] {
+				continue
+			}
+			if end := exactRunOn(b.lines[l], owners, int32(p), int32(site), k); end > 0 {
+				return int(l), end, nil
+			}
+		}
+		return -1, 0, nil
+	}
+	if err := c.Charge(b.allLinesCost); err != nil {
+		return -1, 0, err
+	}
+	for l, line := range b.lines {
+		if skip != nil && skip[l] {
+			continue
+		}
+		if end := exactRunOn(line, owners, int32(p), -1, k); end > 0 {
+			return l, end, nil
+		}
+	}
+	return -1, 0, nil
+}
+
+// exactRunOn finds on line the first run of exactly k of p's sites, from
+// one site not p's (or the line's end) to the next, holding site (any
+// such run when site < 0): the end of the run (exclusive), or 0.
+func exactRunOn(line, owners []int32, p, site int32, k int) int {
+	run, hasSite := 0, false
+	for i := 0; i <= len(line); i++ {
+		if i < len(line) && owners[line[i]] == p {
+			run++
+			hasSite = hasSite || line[i] == site
+			continue
+		}
+		if run == k && k > 0 && (hasSite || site < 0) {
+			return i
+		}
+		run, hasSite = 0, false
+	}
+	return 0
+}
+
 // runOn finds on line the first run of k or more of p's sites holding
 // site (any run when site < 0; anywhere: k of p's sites anywhere on the
 // line, site among them): the end of the run (exclusive) and its length,

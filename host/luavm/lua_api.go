@@ -68,6 +68,7 @@ func (vm *Machine) installAPI() error {
 		data = d
 	}
 	api.RawSetString("data", data)
+	strictFields(L, api, missingPrimitive(api))
 	globals := L.Get(lua.GlobalsIndex).(*lua.LTable)
 	globals.RawSetString("matombo", vm.readOnly(L, api, "matombo"))
 	return nil

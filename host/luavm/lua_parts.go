@@ -287,7 +287,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		if s, ok := v.(lua.LString); ok && containsString(f.Words, string(s)) {
 			return string(s)
 		}
-		L.RaiseError("%s: %s must be one of %q, got %s", what, f.Name, f.Words, vm.describe(v, plainSlot))
+		L.RaiseError("%s: %s must be %s, got %s", what, f.Name, quotedChoices(f.Words), vm.describe(v, plainSlot))
 	case rules.FieldText:
 		s, ok := v.(lua.LString)
 		if !ok || len(s) > 200 {
@@ -565,6 +565,16 @@ func (vm *Machine) handleValue(L *lua.LState, v lua.LValue, what, field string, 
 	return 0
 }
 
+// quotedChoices writes the words a field allows as a script writes them:
+// "mover", "next" or "draw".
+func quotedChoices(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = fmt.Sprintf("%q", w)
+	}
+	return diag.OrList(quoted)
+}
+
 // partValue reads a part field: a part that fits slot s, or a script
 // function, which becomes a hook in the slot.
 func (vm *Machine) partValue(L *lua.LState, v lua.LValue, what, field string, s rules.Slot) any {
@@ -653,7 +663,7 @@ func (vm *Machine) hookValue(v lua.LValue) kernel.Value {
 func (vm *Machine) callPart(L *lua.LState, ref *partRef) int {
 	s := ref.spec.Slot
 	switch {
-	case s == rules.SlotEmit || s == rules.SlotChoices || s == rules.SlotCount:
+	case emitsMoves(s):
 		if !vm.emitting {
 			L.RaiseError("moves can only be emitted inside legal")
 		}

@@ -276,6 +276,9 @@ func (vm *Machine) takeRules(v lua.LValue) error {
 		return err
 	}
 	vm.dcl.HasEvaluate = vm.fnEvaluate != nil
+	if err := vm.checkRulesParts(t, pos); err != nil {
+		return err
+	}
 	if ref := vm.parts[vm.fnPlay.(*lua.LFunction)]; ref != nil {
 		vm.natPlay, _ = ref.part.(rules.Player)
 	}
@@ -287,10 +290,7 @@ func (vm *Machine) takeRules(v lua.LValue) error {
 	}
 	vm.dcl.HasScore = vm.fnScore != nil
 	if f, ok := vm.fnScore.(*lua.LFunction); ok && vm.parts[f] != nil {
-		ref := vm.parts[f]
-		if vm.natScore, ok = ref.part.(rules.Scorer); !ok {
-			return &diag.ScriptError{Pos: ref.pos, Func: "load", Msg: fmt.Sprintf("the returned rules table's score is %s, a part of the %s slot; score takes a function (over) or a part of the score slot, such as matombo.score_rule", ref.spec.Name, ref.spec.Slot)}
-		}
+		vm.natScore, _ = vm.parts[f].part.(rules.Scorer)
 	}
 	if vm.fnPrompt, err = get("prompt", false); err != nil {
 		return err
@@ -320,6 +320,69 @@ func (vm *Machine) takeRules(v lua.LValue) error {
 		return &diag.ScriptError{Pos: pos, Func: "load", Msg: "the script never declared its board with matombo.board"}
 	}
 	return nil
+}
+
+// rulesFieldSlots are the fields of the rules table that take a part of
+// one slot, with what the field takes, in the words of an error.
+var rulesFieldSlots = []struct {
+	field string
+	slot  rules.Slot
+	takes string
+}{
+	{"legal", rules.SlotEmit, "legal takes a function (p) that emits the moves, or a part of the emit slot"},
+	{"play", rules.SlotPlay, "play takes a function play(p, kind, ...), or a part of the play slot"},
+	{"score", rules.SlotScore, "score takes a function (over), or a part of the score slot, such as matombo.score_rule"},
+}
+
+// checkRulesParts refuses a rule part given as a field of the rules table
+// t that the field cannot call (an emit part as play, a condition as
+// legal), at pos, the line that returns the table: such a part would fail
+// at its first call, or quietly do nothing. The fields without a slot of
+// their own (setup, blocked, ...) refuse only a part that emits moves,
+// which nothing but legal may do.
+func (vm *Machine) checkRulesParts(t *lua.LTable, pos diag.Pos) error {
+	wrong := func(field string, ref *partRef, takes string) error {
+		made := fmt.Sprintf("line %d", ref.pos.Line)
+		if ref.pos.File != pos.File {
+			made = ref.pos.String()
+		}
+		return &diag.ScriptError{Pos: pos, Func: "load", Msg: fmt.Sprintf("the returned rules table's %s is %s, a part of the %s slot (made at %s); %s", field, ref.spec.Name, ref.spec.Slot, made, takes)}
+	}
+	for _, f := range rulesFieldSlots {
+		ref := vm.partOf(t.RawGetString(f.field))
+		if ref != nil && !rules.Fits(ref.part, f.slot) {
+			return wrong(f.field, ref, f.takes)
+		}
+	}
+	for _, field := range []string{"setup", "blocked", "repeated", "result", "evaluate", "prompt"} {
+		ref := vm.partOf(t.RawGetString(field))
+		if ref != nil && emitsMoves(ref.spec.Slot) {
+			return wrong(field, ref, "only legal emits moves")
+		}
+	}
+	return nil
+}
+
+// partOf is the part v stands for, or nil for anything else (a script's
+// function, a part whose declaration was refused).
+func (vm *Machine) partOf(v lua.LValue) *partRef {
+	fn, ok := v.(*lua.LFunction)
+	if !ok {
+		return nil
+	}
+	ref := vm.parts[fn]
+	if ref == nil {
+		return nil
+	}
+	if _, broken := ref.part.(brokenPart); broken {
+		return nil
+	}
+	return ref
+}
+
+// emitsMoves tells whether a part of slot s emits moves when called.
+func emitsMoves(s rules.Slot) bool {
+	return s == rules.SlotEmit || s == rules.SlotChoices || s == rules.SlotCount
 }
 
 // call runs a Lua function under the budget and turns failures into errors.

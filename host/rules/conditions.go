@@ -86,7 +86,12 @@ func init() {
 			{Name: "length", Type: FieldInt, Min: 1, Max: kernel.MaxSites, Required: true, Doc: "the sites in a row"},
 			who,
 		},
-		New: func(a *Args) (any, error) { return quantified(a, &hasLine{length: a.Int("length")}), nil }})
+		New: func(a *Args) (any, error) {
+			if err := needLines(a, "length", "no line can be made"); err != nil {
+				return nil, err
+			}
+			return quantified(a, &hasLine{length: a.Int("length")}), nil
+		}})
 	Register(Spec{Name: "all_rule", Group: "Conditions and amounts", Slot: SlotCond,
 		Doc:    "every condition of the list holds",
 		Fields: []Field{{Name: List, Type: FieldParts, Slot: SlotCond, Required: true, Min: 1, Doc: "the conditions"}},

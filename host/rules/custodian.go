@@ -18,6 +18,9 @@ func init() {
 			{Name: "with", Type: FieldFilter, PerPlayer: true, Required: true, Doc: "the pieces that catch them from the other side (the mover's)"},
 		},
 		New: func(a *Args) (any, error) {
+			if err := needLines(a, "over", "no piece can be caught"); err != nil {
+				return nil, err
+			}
 			return &custodian{over: a.Filters("over"), with: a.Filters("with")}, nil
 		}})
 }

@@ -58,6 +58,13 @@ type hops struct {
 }
 
 func newHops(a *Args, jumping bool) (hops, error) {
+	what := "no piece can step"
+	if jumping {
+		what = "no piece can jump"
+	}
+	if err := needLines(a, "from", what); err != nil {
+		return hops{}, err
+	}
 	from, both, over, fly, toward := a.Filters("from"), a.Filters("both"), a.Filters("over"), a.Filters("fly"), a.Words("toward")
 	r := hops{kind: a.Kind("kind"), per: make([]kernel.Hops, len(from))}
 	for p := range r.per {

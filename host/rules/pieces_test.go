@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/matombo/matombo/host/kernel"
@@ -374,4 +375,124 @@ func TestPlayerAndVarRules(t *testing.T) {
 	n, err := v.Value(f.c, 2)
 	require.NoError(t, err)
 	assert.Equal(t, 7, n)
+}
+
+// TestLineRuleExactly: with exactly, a run of length counts only when it
+// is no longer, along any line through the site (Dara's three in a row,
+// not four), and the result names the run's sites.
+func TestLineRuleExactly(t *testing.T) {
+	rows := []string{"a", "b", "c", "d"}
+	var lines [][]string
+	for _, r := range rows {
+		lines = append(lines, []string{r + "1", r + "2", r + "3", r + "4", r + "5"})
+	}
+	for c := 1; c <= 5; c++ {
+		var col []string
+		for _, r := range rows {
+			col = append(col, fmt.Sprintf("%s%d", r, c))
+		}
+		lines = append(lines, col)
+	}
+	b, err := kernel.NewBoard(kernel.BoardSpec{Rows: rows, Columns: 5, Style: kernel.Pieces, Lines: lines})
+	require.NoError(t, err)
+	f := &fixture{def: &kernel.Def{Board: b, Players: 2, Layout: kernel.NewLayout(20, 2, 0, 0)}, b: b}
+	exactly := f.make(t, "line_rule", func(a *Args) { a.Set("length", 3); a.Set("exactly", true) }).(*line)
+	atLeast := f.make(t, "line_rule", func(a *Args) { a.Set("length", 3) }).(*line)
+	for _, c := range []struct {
+		name      string
+		mine      []string
+		theirs    []string
+		at        string // "" asks the condition: any line of the board
+		want      bool
+		wantSites []string
+		wantLeast bool
+	}{
+		{name: "three", mine: []string{"a1", "a2", "a3"}, at: "a2", want: true, wantSites: []string{"a1", "a2", "a3"}, wantLeast: true},
+		{name: "four are not three", mine: []string{"a1", "a2", "a3", "a4"}, at: "a2", wantLeast: true},
+		{name: "five are not three", mine: []string{"a1", "a2", "a3", "a4", "a5"}, at: "a5", wantLeast: true},
+		{name: "three beside an opponent's piece", mine: []string{"a2", "a3", "a4"}, theirs: []string{"a1", "a5"}, at: "a4", want: true, wantSites: []string{"a2", "a3", "a4"}, wantLeast: true},
+		{name: "three, a gap, one more", mine: []string{"a1", "a2", "a3", "a5"}, at: "a1", want: true, wantSites: []string{"a1", "a2", "a3"}, wantLeast: true},
+		{name: "the one beyond the gap is in no three", mine: []string{"a1", "a2", "a3", "a5"}, at: "a5"},
+		{name: "four along the row, three down the column", mine: []string{"a1", "a2", "a3", "a4", "b1", "c1"}, at: "a1", want: true, wantSites: []string{"a1", "b1", "c1"}, wantLeast: true},
+		{name: "the condition: four only", mine: []string{"b1", "b2", "b3", "b4"}, wantLeast: true},
+		{name: "the condition: four and a three", mine: []string{"b1", "b2", "b3", "b4", "d3", "d4", "d5"}, want: true, wantLeast: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f.s = &kernel.State{Cells: make([]int32, f.def.Layout.Size)}
+			f.c = &kernel.Ctx{Def: f.def}
+			f.c.Reset(f.s, kernel.Unmetered{}, 1)
+			f.set(t, 1, c.mine...)
+			f.set(t, 2, c.theirs...)
+			if c.at == "" {
+				ok, err := exactly.Holds(f.c, 1)
+				require.NoError(t, err)
+				assert.Equal(t, c.want, ok)
+				ok, err = atLeast.Holds(f.c, 1)
+				require.NoError(t, err)
+				assert.Equal(t, c.wantLeast, ok, "without exactly")
+				return
+			}
+			at := f.site(t, c.at)
+			ok, sites, err := exactly.TestSiteNamed(f.c, 1, at)
+			require.NoError(t, err)
+			assert.Equal(t, c.want, ok)
+			var names []string
+			for _, s := range sites {
+				names = append(names, b.SiteName(s))
+			}
+			assert.Equal(t, c.wantSites, names)
+			ok, err = atLeast.TestSite(f.c, 1, at)
+			require.NoError(t, err)
+			assert.Equal(t, c.wantLeast, ok, "without exactly")
+		})
+	}
+
+	spec, _ := Lookup("line_rule")
+	a := NewArgs(f.def, spec)
+	a.Set("length", 3)
+	a.Set("anywhere", true)
+	a.Set("exactly", true)
+	_, err = spec.New(a)
+	require.ErrorContains(t, err, "give anywhere or exactly")
+}
+
+// TestPartsNeedLines: on a board without lines (a grid declares none of
+// its own) a part that moves along, jumps along or counts on lines would
+// never find one: it is an error naming the field and the fix, not a game
+// where every piece is stuck.
+func TestPartsNeedLines(t *testing.T) {
+	b, err := kernel.NewBoard(kernel.BoardSpec{Rows: []string{"a", "b"}, Columns: 3, Style: kernel.Pieces})
+	require.NoError(t, err)
+	require.Zero(t, b.NumLines())
+	f := &fixture{b: b, def: &kernel.Def{Board: b, Players: 2, Layout: kernel.NewLayout(6, 2, 0, 0)}}
+	for _, k := range []struct{ name, tmpl string }{{"drop", "{1}"}, {"move", "{from}-{to}"}} {
+		mk, err := kernel.NewMoveKind(k.name, k.tmpl, "")
+		require.NoError(t, err)
+		f.def.Kinds = append(f.def.Kinds, mk)
+	}
+	mineF := f.filter(mine())
+	for _, c := range []struct {
+		part string
+		set  func(a *Args)
+		want string
+	}{
+		{"emit_rule", func(a *Args) { a.Set("kind", kindMove); a.Set("steps", mineF) }, "steps: the board has no lines"},
+		{"emit_rule", func(a *Args) { a.Set("kind", kindMove); a.Set("jumps", mineF) }, "jumps: the board has no lines"},
+		{"steps_rule", func(a *Args) { a.Set("kind", kindMove); a.Set("from", mineF) }, "the board has no lines"},
+		{"jumps_rule", func(a *Args) { a.Set("kind", kindMove); a.Set("from", mineF); a.Set("over", mineF) }, "the board has no lines"},
+		{"line_rule", func(a *Args) { a.Set("length", 3) }, "the board has no lines"},
+		{"line_cond_rule", func(a *Args) { a.Set("length", 3) }, "the board has no lines"},
+		{"custodian_rule", func(a *Args) { a.Set("over", mineF); a.Set("with", mineF) }, "the board has no lines"},
+	} {
+		spec, ok := Lookup(c.part)
+		require.True(t, ok, c.part)
+		a := NewArgs(f.def, spec)
+		c.set(a)
+		_, err := spec.New(a)
+		require.Error(t, err, c.part)
+		assert.Contains(t, err.Error(), c.want, c.part)
+		assert.Contains(t, err.Error(), "give matombo.board its lines", c.part)
+	}
+	// A grid's drops need no lines.
+	_ = f.emitter(t, kindDrop, func(a *Args) { a.Set("each", f.filter(empty())) })
 }

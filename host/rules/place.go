@@ -25,10 +25,11 @@ func init() {
 		},
 		New: newEmit})
 	Register(Spec{Name: "line_rule", Group: "Placing and moving", Slot: SlotSiteTest,
-		Doc: "whether p owns `length` consecutive sites of a line through `s`, `s` among them (as `in_a_row`); with `anywhere`, `length` sites of a line through `s` wherever they stand on it; with `through`, the lines through that site instead, which p must own. With `s` nil, any line of the board: so it is a condition too, `(p)`. `only` and `except` (per player: one list of lines for every player, or one list for each) say which of the board's lines count: a line is given by its sites, in either order",
+		Doc: "whether p owns `length` consecutive sites of a line through `s`, `s` among them (as `in_a_row`); with `anywhere`, `length` sites of a line through `s` wherever they stand on it; with `through`, the lines through that site instead, which p must own. With `s` nil, any line of the board: so it is a condition too, `(p)`. `only` and `except` (per player: one list of lines for every player, or one list for each) say which of the board's lines count: a line is given by its sites, in either order. With `exactly`, a run of `length` counts only when it is no longer (three in a row, where four capture nothing)",
 		Fields: []Field{
 			{Name: "length", Type: FieldInt, Min: 1, Max: kernel.MaxSites, Default: 3, Required: true, Doc: "the number of sites in a line that win"},
 			{Name: "anywhere", Type: FieldBool, Doc: "p's sites of the line need not be consecutive"},
+			{Name: "exactly", Type: FieldBool, Doc: "the run must hold exactly `length` sites: p's run through `s` (or any of p's runs, with `s` nil) between two sites not p's or the line's ends; a longer run does not count"},
 			{Name: "through", Type: FieldSite, Doc: "the lines through this site instead"},
 			{Name: "only", Type: FieldSiteLists, PerPlayer: true, Doc: "only these lines of the board count"},
 			{Name: "except", Type: FieldSiteLists, PerPlayer: true, Doc: "these lines of the board do not count (a player's own home row)"},
@@ -94,6 +95,16 @@ func newEmit(a *Args) (any, error) {
 		r.pairsFrom, r.pairsTo = p.Filters("from"), p.Filters("to")
 	}
 	sited := r.each != nil || r.steps != nil || r.jumps != nil || r.pairsFrom != nil
+	if r.steps != nil {
+		if err := needLines(a, "steps", "no piece can step"); err != nil {
+			return nil, err
+		}
+	}
+	if r.jumps != nil {
+		if err := needLines(a, "jumps", "no piece can jump"); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case r.moves != nil && (sited || a.Has("kind")):
 		return nil, a.Errorf("give moves (kinds of moves without sites) or kind with each, steps, jumps or pairs, not both")
@@ -202,13 +213,20 @@ func itoa(n int) string {
 type line struct {
 	length   int
 	anywhere bool
+	exactly  bool     // a run of length and no longer
 	through  int      // -1: the site given
 	skip     [][]bool // per player, per line of the board: the line does not count; nil when all count
 	whole    [][]int  // per line of the board, its sites: the result's sites when p holds all of it
 }
 
 func newLine(a *Args) (any, error) {
-	r := &line{length: a.Int("length"), anywhere: a.Bool("anywhere"), through: a.Site("through")}
+	if err := needLines(a, "length", "no line can be made"); err != nil {
+		return nil, err
+	}
+	r := &line{length: a.Int("length"), anywhere: a.Bool("anywhere"), exactly: a.Bool("exactly"), through: a.Site("through")}
+	if r.anywhere && r.exactly {
+		return nil, a.Errorf("give anywhere or exactly (sites anywhere on a line, or a run of exactly length), not both")
+	}
 	b := a.Def.Board
 	for li := range b.NumLines() {
 		l := b.Line(li)
@@ -249,6 +267,17 @@ func newLine(a *Args) (any, error) {
 	return r, nil
 }
 
+// needLines refuses the field of a part that reads the board's lines on a
+// board that has none: a grid declares no lines of its own, so its steps,
+// jumps and rows would never be found and the game would quietly have
+// none. what says what the part could then never do.
+func needLines(a *Args, field, what string) error {
+	if b := a.Def.Board; b == nil || b.NumLines() > 0 {
+		return nil
+	}
+	return a.Errorf("%s: the board has no lines, so %s (a grid has none of its own: give matombo.board its lines, as a list of lists of sites)", field, what)
+}
+
 // siteNames names sites for a message, e.g. "a1 a2 a3".
 func siteNames(b *kernel.Board, sites []int) string {
 	out := ""
@@ -266,16 +295,19 @@ func siteNames(b *kernel.Board, sites []int) string {
 func (r *line) Holds(c *kernel.Ctx, p int) (bool, error) { return r.TestSite(c, p, -1) }
 
 func (r *line) TestSite(c *kernel.Ctx, p, site int) (bool, error) {
-	li, err := r.find(c, p, site)
+	li, _, err := r.find(c, p, site)
 	return li >= 0, err
 }
 
 // TestSiteNamed is TestSite, naming the sites of the line that made it
 // hold.
 func (r *line) TestSiteNamed(c *kernel.Ctx, p, site int) (bool, []int, error) {
-	li, err := r.find(c, p, site)
+	li, end, err := r.find(c, p, site)
 	if li < 0 || err != nil {
 		return false, nil, err
+	}
+	if r.exactly {
+		return true, r.whole[li][end-r.length : end], nil
 	}
 	if r.through >= 0 {
 		site = r.through
@@ -284,20 +316,23 @@ func (r *line) TestSiteNamed(c *kernel.Ctx, p, site int) (bool, []int, error) {
 }
 
 // find is TestSite, giving the index of the line that wins (-1 when none
-// does).
-func (r *line) find(c *kernel.Ctx, p, site int) (int, error) {
+// does) and the end of the winning run on it (exclusive).
+func (r *line) find(c *kernel.Ctx, p, site int) (li, end int, err error) {
 	if r.through >= 0 {
 		site = r.through
 		if c.Owner(site) != p {
-			return -1, nil
+			return -1, 0, nil
 		}
 	}
 	var skip []bool
 	if r.skip != nil {
 		skip = r.skip[p-1]
 	}
-	li, _, _, err := c.LineRun(p, site, r.length, r.anywhere, skip)
-	return li, err
+	if r.exactly {
+		return c.ExactRun(p, site, r.length, skip)
+	}
+	li, end, _, err = c.LineRun(p, site, r.length, r.anywhere, skip)
+	return li, end, err
 }
 
 // sites names the sites of a winning line that made the win: p's run of
