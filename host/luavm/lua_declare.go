@@ -130,12 +130,12 @@ func (vm *Machine) apiDeclare(L *lua.LState) int {
 			out.RawSetString(p.Name, lua.LString(v))
 		}
 	}
-	strictFields(L, out, func(key string) string {
+	strictFields(L, out, func(key string) (string, int) {
 		names := make([]string, len(params))
 		for i, p := range params {
 			names[i] = p.Name
 		}
-		return fmt.Sprintf("the game has no parameter %q (parameters: %s)", key, orNoParams(names))
+		return fmt.Sprintf("the game has no parameter %q (parameters: %s)", key, orNoParams(names)), 8 * len(names)
 	})
 	L.Push(out)
 	return 1
