@@ -152,9 +152,11 @@ func (vm *Machine) apiFirst(L *lua.LState) int {
 func (vm *Machine) apiSites(L *lua.LState) int {
 	s := vm.state(L)
 	f := vm.filterArg(L, 1)
-	t := L.NewTable()
 	var buf [64]int32
-	for _, i := range f.AppendSites(buf[:0], s.Cells, &vm.def.Layout, vm.ctx.Mover) {
+	sites := f.AppendSites(buf[:0], s.Cells, &vm.def.Layout, vm.ctx.Mover)
+	vm.chargeBuilt(L, len(sites), 1)
+	t := L.CreateTable(len(sites), 0)
+	for _, i := range sites {
 		t.Append(luaInt(int(i) + 1))
 	}
 	L.Push(t)
@@ -180,6 +182,7 @@ func (vm *Machine) apiRowSites(L *lua.LState) int {
 		L.Push(lua.LNil)
 		return 1
 	}
+	vm.chargeBuilt(L, run, 1)
 	t := L.CreateTable(run, 0)
 	for _, x := range line[end-run : end] {
 		t.Append(luaInt(int(x) + 1))
