@@ -81,3 +81,12 @@ func pairs(next *lua.LFunction) lua.LGFunction {
 		return 3
 	}
 }
+
+// tableLen is the length of a table a primitive reads (#t), charging the
+// walk of its array part as "#" does and a step per luastr.ItemsPerStep
+// values the primitive then reads.
+func (vm *Machine) tableLen(L *lua.LState, t *lua.LTable) int {
+	n := t.Len()
+	vm.charge(L, 1+(memwalk.ArrayLen(t)-n)/luastr.ItemsPerStep+n/luastr.ItemsPerStep)
+	return n
+}
