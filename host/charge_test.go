@@ -48,6 +48,12 @@ func TestLibraryWorkIsChargedToSteps(t *testing.T) {
 		{"table.sort", `local t = {} for i = 1, 20000 do t[i] = i end`, `table.sort(t)`, 20000 * 15 / 4},
 		{"table.maxn", `local t = {} for i = 1, 20000 do t[i] = i end`, `local n = table.maxn(t)`, 20000 / 4},
 		{"tonumber", `local s = string.rep("1", 1000000)`, `local n = tonumber(s)`, 1000000 / 64},
+		// The walks of a table's nils and cleared keys (tablewalk.go).
+		{"# over nils", `local t = { true } t[100000] = true t[100000] = nil`, `local n = #t`, 100000 / 4},
+		{"next over nils", `local t = {} t[100000] = true`, `local k = next(t)`, 100000 / 4},
+		{"pairs over nils", `local t = {} t[100000] = true`, `for k in pairs(t) do local first = k break end`, 100000 / 4},
+		{"next over cleared keys", `local t = {} for i = 1, 5000 do t[-i] = i end for i = 1, 4999 do t[-i] = nil end`, `local k = next(t)`, 5000 * 4},
+		{"unpack over nils", `local t = { true } t[100000] = true t[100000] = nil`, `local a = unpack(t)`, 100000 / 4},
 		// The operator is no library function, but builds strings in Go
 		// all the same (concat.go).
 		{"the .. operator", `local s = string.rep("x", 1000000)`, `local c = s .. "y"`, 1000000 / 64},
@@ -136,6 +142,61 @@ func TestConcatOperator(t *testing.T) {
 				return
 			}
 			assert.Contains(t, err.Error(), "got: "+c.want+" ", "%v", err)
+		})
+	}
+}
+
+// The primitives that make tables for the script (m.sites, m.adjacent,
+// m.jumps, m.lines, m.row_sites) charge a step per value and a few per
+// table, and m.sweep the sites it visits: an endless loop around one, on
+// a large board, stops by its steps as a Lua loop making the same tables
+// would. Each case is the body of an endless loop, as in
+// TestLibraryWorkIsChargedToSteps, on a row of 1,001 points where a1 is
+// on 500 lines (so it has 500 neighbours and 500 jumps).
+func TestPrimitiveTablesAreChargedToSteps(t *testing.T) {
+	const steps = 100_000
+	for _, c := range []struct {
+		name, body string
+		charge     int // the least steps a turn must cost
+	}{
+		{"m.sites", `local t = m.sites(ALL)`, 1000},
+		{"m.adjacent", `local t = m.adjacent("a1")`, 500},
+		{"m.jumps", `local t = m.jumps("a1")`, 500 * 3},
+		{"m.lines", `local t = m.lines()`, 500 * 3},
+		{"m.lines through a site", `local t = m.lines("a1")`, 500 * 3},
+		{"m.row_sites", `local t = m.row_sites(1, "a1", 3)`, 3},
+		{"m.sweep", `m.sweep()`, 1000 / 4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			turns := 0
+			turn := withTestPrimitive("turn", func(L *lua.LState) int { turns++; return 0 })
+			src := `local m = matombo
+m.declare { name = "tables" }
+local lines = {}
+for l = 0, 499 do lines[#lines + 1] = { "a1", "a" .. (2 + 2 * l), "a" .. (3 + 2 * l) } end
+m.board { rows = { "a" }, columns = 1001, lines = lines }
+local K = m.move("k", "{1}")
+local ALL = m.filter {}
+return {
+  setup = function() for s = 1, 1000 do m.set_count(s, 1) m.set_owner(s, 1) end end,
+  legal = function(p) m.emit(K, "a1") end,
+  play = function()
+    m.turn()
+    while true do
+      ` + c.body + `
+      m.turn()
+    end
+  end,
+}
+`
+			g, err := loadSource(t, "tables", src, turn, WithLimits(Limits{Steps: steps, Time: 5 * time.Minute}))
+			require.NoError(t, err)
+			err = g.Start().Play("a1")
+			var be *BudgetError
+			require.ErrorAs(t, err, &be)
+			assert.Equal(t, BudgetSteps, be.Budget, "%v", err)
+			require.Positive(t, turns)
+			assert.LessOrEqual(t, turns-1, steps/c.charge, "each turn costs at least %d steps", c.charge)
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/internal/strictjson"
 	"github.com/matombo/matombo/host/kernel"
 	"github.com/matombo/matombo/host/params"
@@ -264,6 +265,9 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	if !j.Over && (j.Reason != "" || len(j.Notes) > 0 || len(j.Won) > 0 || j.Method != "") {
 		return nil, &PositionError{Source: "state JSON", Msg: "a game that goes on has no reason, notes, result_sites or method"}
 	}
+	if err := checkResultText(j.Reason, j.Notes); err != nil {
+		return nil, err
+	}
 	if j.Game != g.name {
 		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("the state is of game %q, not %q", j.Game, g.name)}
 	}
@@ -375,6 +379,20 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 		}
 	}
 	return s, nil
+}
+
+// checkResultText refuses a result's reason and notes with control
+// characters, as m.finish does: they reach terminals and web pages.
+func checkResultText(reason string, notes []string) error {
+	if p := diag.TextProblem("the reason", reason, false); p != "" {
+		return &PositionError{Source: "state JSON", Field: "reason", Msg: p}
+	}
+	for i, n := range notes {
+		if p := diag.TextProblem(fmt.Sprintf("note %d", i+1), n, false); p != "" {
+			return &PositionError{Source: "state JSON", Field: "notes", Msg: p}
+		}
+	}
+	return nil
 }
 
 // readHistory replaces the state's history with the keys of a state JSON.

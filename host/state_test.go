@@ -146,6 +146,8 @@ func TestStateFromJSONErrors(t *testing.T) {
 		{"count past int32", `"name":"b1","count":0`, `"name":"b1","count":4294967303`, "position: b1 has count 4294967303 (0 to 1073741823 allowed)"},
 		{"captured past int32", `"captured":[0,0]`, `"captured":[2147483648,4294967297]`, "position: player 1's captured total is 2147483648 (0 to 1073741823 allowed)"},
 		{"var past int32", `"memo":0`, `"memo":4294967296`, "position: variable memo is 4294967296"},
+		{"reason with an escape", `"legal":["a1","a2","a3","a4"],"prompt":"","over":false,"winner":0,"notes":[],"reason":""`, `"legal":[],"prompt":"","over":true,"winner":0,"notes":[],"reason":"\u001b]0;owned\u0007"`, "reason: the reason contains the control character U+001B"},
+		{"note with a bidi override", `"legal":["a1","a2","a3","a4"],"prompt":"","over":false,"winner":0,"notes":[]`, `"legal":[],"prompt":"","over":true,"winner":0,"notes":["ok","\u202eevil"]`, "notes: note 2 contains the control character U+202E"},
 		{"not conserving", `"name":"a1","count":2`, `"name":"a1","count":400`, "the game conserves its counters: the opening has 18 on the board, captured and in hand, this position 416"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -413,6 +413,14 @@ type LineError struct {
 
 func (e *LineError) Error() string { return e.Msg }
 
+// maxFlatSites bounds the copies of the lines a board keeps per site for
+// the commonest search (flatAt): a line of n sites is copied n times, so
+// long lines would make them quadratic, beyond any budget (256 lines of
+// 4,096 sites: 17 GB). A board over it searches its lines without them,
+// as one with lines of different lengths does. Ordinary boards hold a
+// few thousand.
+const maxFlatSites = 1 << 20
+
 func (b *Board) addLines(lines [][]string) error {
 	n := len(b.sites)
 	b.linesAt = make([][]int32, n)
@@ -484,6 +492,7 @@ func (b *Board) addLines(lines [][]string) error {
 		}
 	}
 	b.lineLen = 0
+	flat := 0 // the sites flatAt would hold: each line once per site on it
 	for li, l := range b.lines {
 		switch {
 		case li == 0:
@@ -491,8 +500,9 @@ func (b *Board) addLines(lines [][]string) error {
 		case len(l) != b.lineLen:
 			b.lineLen = -1
 		}
+		flat += len(l) * len(l)
 	}
-	if b.lineLen > 0 {
+	if b.lineLen > 0 && flat <= maxFlatSites {
 		b.flatAt = make([][]int32, n)
 		for i, ls := range b.linesAt {
 			for _, l := range ls {

@@ -91,3 +91,30 @@ func TestCheckeredBoard(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, b.Checkered(), "a board is not checkered unless declared so")
 }
+
+// A board keeps its lines once per site on them for the commonest search
+// only while that stays small: eight lines of all 4,096 sites of a row
+// made 8 × 4,096 copies of 4,096 sites (a GB with the slices' growth;
+// 256 such lines, 17 GB). Such a board searches its lines as one with
+// lines of different lengths does.
+func TestLongLinesAreNotCopiedPerSite(t *testing.T) {
+	const cols = 4096
+	spec := BoardSpec{Rows: []string{"a"}, Columns: cols}
+	for k := range 8 {
+		line := make([]string, cols)
+		for i := range line {
+			line[i] = "a" + strconv.Itoa(i+1)
+		}
+		line[0], line[k+1] = line[k+1], line[0]
+		spec.Lines = append(spec.Lines, line)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b, err := NewBoard(spec)
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("allocated %d MiB", allocated>>20)
+	assert.Less(t, allocated, uint64(64<<20), "the board's lines are not copied per site")
+	assert.Equal(t, 8, b.NumLines())
+}

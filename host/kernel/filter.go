@@ -110,7 +110,11 @@ func NewFilter(b *Board, spec FilterSpec) *Filter {
 		f.jumps += len(b.jumps[i])
 		for k, j := range b.jumps[i] {
 			f.jumpsTwice = f.jumpsTwice || k > 0 && b.jumps[i][k-1].To == j.To // sorted by landing site
-			f.jumpSteps = f.jumpSteps || slices.Contains(b.adj[i], j.To)
+			if !f.jumpSteps {
+				// b.adj[i] is sorted: a search, not a scan, as a site on
+				// thousands of lines has thousands of jumps and neighbours.
+				_, f.jumpSteps = slices.BinarySearch(b.adj[i], j.To)
+			}
 		}
 	}
 	if spec.Supported {
@@ -146,6 +150,10 @@ func clamp32(n int) int32 {
 // Cand returns the sites passing the fixed tests, in board order (shared,
 // read only): the sites the state tests are asked about.
 func (f *Filter) Cand() []int32 { return f.cand }
+
+// BuildCost is the steps making f is charged (NewFilter's work): a step
+// for about four sites of the board and four jumps of its candidates.
+func (f *Filter) BuildCost(b *Board) int { return (len(b.sites)+f.jumps)/4 + 1 }
 
 // Cost is the steps a call that visits the filter's sites is charged:
 // about four sites a step.

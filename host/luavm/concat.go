@@ -135,7 +135,16 @@ func rewriteExpr(e ast.Expr) ast.Expr {
 	case *ast.UnaryNotOpExpr:
 		ex.Expr = rewriteExpr(ex.Expr)
 	case *ast.UnaryLenOpExpr:
-		ex.Expr = rewriteExpr(ex.Expr)
+		// "#t" searches t's array part from its end in one instruction:
+		// a call of the sandbox's length, which charges that walk
+		// (tablewalk.go).
+		fn := &ast.IdentExpr{Value: lengthGlobal}
+		fn.SetLine(ex.Line())
+		fn.SetLastLine(ex.LastLine())
+		call := &ast.FuncCallExpr{Func: fn, Args: []ast.Expr{rewriteExpr(ex.Expr)}, AdjustRet: true}
+		call.SetLine(ex.Line())
+		call.SetLastLine(ex.LastLine())
+		return call
 	case *ast.FunctionExpr:
 		rewriteConcat(ex.Stmts)
 	}

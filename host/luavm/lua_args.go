@@ -9,6 +9,7 @@ import (
 
 	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/internal/luastr"
+	"github.com/matombo/matombo/host/internal/memwalk"
 	"github.com/matombo/matombo/host/kernel"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -178,7 +179,7 @@ func stringList(L *lua.LState, v lua.LValue, what string) []string {
 	}
 	var out []string
 	n := t.Len()
-	chargeL(L, 1+n/luastr.ItemsPerStep)
+	chargeL(L, 1+(memwalk.ArrayLen(t)-n)/luastr.ItemsPerStep+n/luastr.ItemsPerStep) // the walk of #t, the values read
 	for i := 1; i <= n; i++ {
 		s, ok := t.RawGetInt(i).(lua.LString)
 		if !ok {
@@ -197,8 +198,7 @@ func (vm *Machine) siteList(L *lua.LState, v lua.LValue, what string) []int {
 		L.RaiseError("%s must be a list of sites, got %s", what, vm.describe(v, anySlot))
 	}
 	var out []int
-	n := t.Len()
-	vm.charge(L, 1+n/luastr.ItemsPerStep)
+	n := vm.tableLen(L, t)
 	for i := 1; i <= n; i++ {
 		x := t.RawGetInt(i)
 		switch x := x.(type) {

@@ -150,6 +150,14 @@ const (
 	MaxParamValues = 256 // allowed values listed for one parameter
 )
 
+// MaxLineSites is the most sites a board's lines hold, all lines
+// together. The board's neighbours, jumps and runs are worked out from
+// them in Go in one call: 200,000 lines of 4,096 sites each (the same
+// Lua table 200,000 times) kept a load busy for more than ten minutes,
+// which no budget could stop. The shipped boards' lines hold at most a
+// few hundred.
+const MaxLineSites = 1 << 20
+
 func (vm *Machine) paramSpec(L *lua.LState, v lua.LValue, i int) params.Spec {
 	t, ok := v.(*lua.LTable)
 	if !ok {
@@ -261,13 +269,18 @@ func (vm *Machine) apiBoard(L *lua.LState) int {
 		if !ok {
 			vm.dataError(L, t, "lines must be a list of lists of site names")
 		}
-		for i := 1; i <= lt.Len(); i++ {
+		total := 0
+		for i, n := 1, vm.tableLen(L, lt); i <= n; i++ {
 			line, ok := lt.RawGetInt(i).(*lua.LTable)
 			if !ok {
 				vm.dataError(L, lt, fmt.Sprintf("lines[%d] must be a list of site names", i))
 			}
-			var names []string
-			for k := 1; k <= line.Len(); k++ {
+			size := vm.tableLen(L, line)
+			if total += size; total > MaxLineSites {
+				vm.dataError(L, line, fmt.Sprintf("lines[%d]: the lines of a board hold at most %d sites in all", i, MaxLineSites))
+			}
+			names := make([]string, 0, size)
+			for k := 1; k <= size; k++ {
 				s, ok := line.RawGetInt(k).(lua.LString)
 				if !ok {
 					vm.dataError(L, line, fmt.Sprintf("lines[%d][%d] must be a site name", i, k))

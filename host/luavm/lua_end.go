@@ -97,10 +97,11 @@ func (vm *Machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason stri
 	switch v := t.RawGetString("notes").(type) {
 	case *lua.LNilType:
 	case *lua.LTable:
-		if v.Len() > 16 {
+		count := vm.tableLen(L, v)
+		if count > 16 {
 			L.RaiseError("finish: there are at most 16 notes")
 		}
-		for i := 1; i <= v.Len(); i++ {
+		for i := 1; i <= count; i++ {
 			n, ok := v.RawGetInt(i).(lua.LString)
 			if !ok || len(n) > 200 {
 				L.RaiseError("finish: note %d must be a text of at most 200 characters, got %s", i, vm.describe(v.RawGetInt(i), plainSlot))
@@ -116,8 +117,8 @@ func (vm *Machine) finishTable(L *lua.LState, t *lua.LTable) (w int, reason stri
 	switch v := t.RawGetString("sites").(type) {
 	case *lua.LNilType:
 	case *lua.LTable:
-		if v.Len() > vm.def.Layout.Sites {
-			L.RaiseError("finish: %d sites, the board has %d", v.Len(), vm.def.Layout.Sites)
+		if n := vm.tableLen(L, v); n > vm.def.Layout.Sites {
+			L.RaiseError("finish: %d sites, the board has %d", n, vm.def.Layout.Sites)
 		}
 		sites = vm.siteList(L, v, "finish: sites")
 	default:

@@ -163,7 +163,7 @@ func (vm *Machine) decodeTrackLists(L *lua.LState, v lua.LValue, what string, f 
 	one := &rules.Field{Name: f.Name, Type: rules.FieldTrack}
 	list := func(t *lua.LTable) []*kernel.Track {
 		var out []*kernel.Track
-		for i := 1; i <= t.Len(); i++ {
+		for i, count := 1, vm.tableLen(L, t); i <= count; i++ {
 			out = append(out, vm.decodeValue(L, t.RawGetInt(i), what, one).(*kernel.Track))
 		}
 		return out
@@ -316,7 +316,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 			L.RaiseError("%s: %s must list one list of sites per player", what, f.Name)
 		}
 		var out [][]int
-		for p := 1; p <= lt.Len(); p++ {
+		for p, count := 1, vm.tableLen(L, lt); p <= count; p++ {
 			out = append(out, vm.siteList(L, lt.RawGetInt(p), what+": "+f.Name))
 		}
 		return out
@@ -340,7 +340,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 			L.RaiseError("%s: %s must be a list of %d to %d variables (from matombo.var), got %s", what, f.Name, lo, hi, vm.describe(v, anySlot))
 		}
 		var out []int
-		for i := 1; i <= lt.Len(); i++ {
+		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
 			out = append(out, vm.varValue(L, lt.RawGetInt(i), what, f.Name))
 		}
 		return out
@@ -353,7 +353,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 			L.RaiseError("%s: %s must be a list of %d to %d move kinds, got %s", what, f.Name, lo, hi, vm.describe(v, anySlot))
 		}
 		var out []int
-		for i := 1; i <= lt.Len(); i++ {
+		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
 			k := vm.kindValue(L, lt.RawGetInt(i), what, f.Name)
 			if a := vm.def.Kinds[k].Arity(); f.Arity != rules.AnyArity && a != f.Arity {
 				takes := "that take " + rules.ArityText(f.Arity)
@@ -371,7 +371,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 			L.RaiseError("%s: %s must be a list of 1 to 8 counts, got %s", what, f.Name, vm.describe(v, plainSlot))
 		}
 		var out []int32
-		for i := 1; i <= lt.Len(); i++ {
+		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
 			n, ok := lt.RawGetInt(i).(lua.LNumber)
 			if !ok || float64(n) != math.Trunc(float64(n)) || n < 1 || n > kernel.MaxCount {
 				L.RaiseError("%s: %s[%d] must be a count of at least 1, got %s", what, f.Name, i, vm.describe(lt.RawGetInt(i), plainSlot))
@@ -401,7 +401,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 			L.RaiseError("%s: %s must be a list of %d to %d functions (%s)", what, listName(f), lo, hi, f.Doc)
 		}
 		var out []any
-		for i := 1; i <= lt.Len(); i++ {
+		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
 			out = append(out, vm.partValue(L, lt.RawGetInt(i), what, fmt.Sprintf("%s[%d]", listName(f), i), f.Slot))
 		}
 		return out
@@ -420,7 +420,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 			L.RaiseError("%s: %s must be a list of %d to %d tables, got %s", what, listName(f), lo, hi, vm.describe(v, anySlot))
 		}
 		var out []*rules.Args
-		for i := 1; i <= lt.Len(); i++ {
+		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
 			one, ok := lt.RawGetInt(i).(*lua.LTable)
 			if !ok {
 				L.RaiseError("%s: %s[%d] must be a table, got %s", what, listName(f), i, vm.describe(lt.RawGetInt(i), anySlot))
@@ -436,7 +436,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 			L.RaiseError("%s: %s must be a list of lists of sites, got %s", what, f.Name, vm.describe(v, anySlot))
 		}
 		var out [][]int
-		for i := 1; i <= lt.Len(); i++ {
+		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
 			out = append(out, vm.siteList(L, lt.RawGetInt(i), fmt.Sprintf("%s: %s[%d]", what, f.Name, i)))
 		}
 		return out

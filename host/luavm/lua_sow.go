@@ -3,6 +3,7 @@ package luavm
 import (
 	"fmt"
 
+	"github.com/matombo/matombo/host/internal/luastr"
 	"github.com/matombo/matombo/host/kernel"
 	"github.com/matombo/matombo/host/rules"
 	lua "github.com/yuin/gopher-lua"
@@ -176,6 +177,7 @@ func (vm *Machine) apiCaptureCount(L *lua.LState) int {
 // total. Returns the number of counters moved.
 func (vm *Machine) apiSweep(L *lua.LState) int {
 	vm.mutable(L)
+	vm.charge(L, 1+vm.def.Layout.Sites/luastr.ItemsPerStep) // every site visited
 	n, err := vm.ctx.Sweep()
 	vm.check(L, err)
 	L.Push(luaInt(n))

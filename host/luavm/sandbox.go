@@ -8,6 +8,7 @@ import (
 
 	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/internal/luastr"
+	"github.com/matombo/matombo/host/internal/memwalk"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -104,9 +105,13 @@ func (vm *Machine) newSandbox(lim Limits) *lua.LState {
 	globals.RawSetString("unpack", L.NewFunction(func(L *lua.LState) int {
 		t := L.CheckTable(1)
 		i := math.Floor(float64(L.OptNumber(2, 1)))
-		j := float64(t.Len())
+		var j float64
 		if L.Get(3) != lua.LNil {
 			j = math.Floor(float64(L.CheckNumber(3)))
+		} else {
+			n := t.Len()
+			vm.charge(L, (memwalk.ArrayLen(t)-n)/luastr.ItemsPerStep) // the nils after t's last value
+			j = float64(n)
 		}
 		if math.IsNaN(i) || math.IsNaN(j) || j < i {
 			return 0
@@ -126,6 +131,11 @@ func (vm *Machine) newSandbox(lim Limits) *lua.LState {
 		return int(count)
 	}))
 	globals.RawSetString("print", L.NewFunction(vm.print))
+	// The walks of a table's slots, charged (tablewalk.go).
+	next := L.NewFunction(vm.next)
+	globals.RawSetString("next", next)
+	globals.RawSetString("pairs", L.NewFunction(pairs(next)))
+	globals.RawSetString(lengthGlobal, L.NewFunction(vm.length))
 	// The scripts' ".." operator, charged by the bytes it builds (concat.go).
 	globals.RawSetString(concatGlobal, L.NewFunction(vm.concat))
 	// Errors raised and caught are charged by their cost (lua_pcall.go).

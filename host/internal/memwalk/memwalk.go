@@ -112,6 +112,7 @@ func mapBytes(n, hint, slot uint64) uint64 {
 type luaInternals struct {
 	reg, regArray                          int // field indexes
 	tabArray, tabDict, tabStrdict, tabKeys []int
+	tabK2i                                 []int
 	err                                    error
 }
 
@@ -144,6 +145,12 @@ var internals = func() luaInternals {
 		}
 		*c.index = f.Index
 	}
+	f, ok = tt.FieldByName("k2i")
+	if !ok || f.Type != reflect.TypeOf(map[lua.LValue]int(nil)) {
+		in.err = errors.New("LTable.k2i (a map[LValue]int) is missing")
+		return in
+	}
+	in.tabK2i = f.Index
 	return in
 }()
 
@@ -162,6 +169,42 @@ func Check() error {
 // last value). Check must have reported no error.
 func ArrayLen(t *lua.LTable) int {
 	return field(reflect.ValueOf(t), internals.tabArray).Len()
+}
+
+// NextWork is what t.Next(key) walks to find the key after key, next
+// (lua.LNil at the end of the table): slots of the array part from key's
+// index (nils included), then keys of the hash part's list of keys from
+// key's place in it (each a map lookup; keys cleared since they were set
+// included, as gopher-lua keeps them). Check must have reported no error.
+func NextWork(t *lua.LTable, key, next lua.LValue) (slots, keys int) {
+	v := reflect.ValueOf(t)
+	arrayLen := field(v, internals.tabArray).Len()
+	k2i := field(v, internals.tabK2i).Interface().(map[lua.LValue]int)
+	// Where a walk starts (Next's own reading of key): an index of the
+	// array part, or the hash part's start (arrayLen) plus key's place
+	// in its key list (0 for a key it has not).
+	start := arrayLen + k2i[key]
+	switch k := key.(type) {
+	case *lua.LNilType:
+		start = 0
+	case lua.LNumber:
+		if i := int(k); float64(i) == float64(k) && i > 0 && i < lua.MaxArrayIndex {
+			start = min(i, arrayLen)
+		}
+	}
+	end := arrayLen + field(v, internals.tabKeys).Len()
+	if next != lua.LNil {
+		end = arrayLen + k2i[next] + 1
+		if k, ok := next.(lua.LNumber); ok {
+			if i := int(k); float64(i) == float64(k) && i >= 1 && i <= arrayLen {
+				end = i
+			}
+		}
+	}
+	if start < arrayLen {
+		slots = max(min(end, arrayLen)-start, 0)
+	}
+	return slots, max(end-max(start, arrayLen), 0)
 }
 
 // SlotSize is the estimated size of one value in a table's array part or
