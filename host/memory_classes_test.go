@@ -68,16 +68,13 @@ func settledHeap() uint64 {
 
 // memoryPeak runs play (which calls m.probe() now and then) under a memory
 // budget of limit until it fails, and returns the error and the most live
-// heap a probe saw above what the heap held without the game's script:
-// the heap when the game was loaded or, when that is less, once the game
-// is gone. Memory the test binary held at the start and freed during the
-// run (a finished test's, still being collected) would otherwise count
-// against the script, and once made a script stopped at its budget read
-// as holding a tenth of it.
+// heap a probe saw above what the heap held when the game was loaded.
 func memoryPeak(t *testing.T, body, play string, limit uint64, calls int) (error, uint64) {
-	var most uint64
+	var base, peak uint64
 	probe := withTestPrimitive("probe", func(*lua.LState) int {
-		most = max(most, liveHeap())
+		if h := liveHeap(); h > base {
+			peak = max(peak, h-base)
+		}
 		return 0
 	})
 	src := replaceOnce(miniSource("hoard", body), `play = function(p, kind, s) m.finish(0, "done") end`,
@@ -85,18 +82,13 @@ func memoryPeak(t *testing.T, body, play string, limit uint64, calls int) (error
 	g, err := loadSource(t, "hoard", src, probe, WithLimits(Limits{Memory: limit, Steps: 1 << 40, Time: hangGuard()}))
 	require.NoError(t, err)
 	s := g.Start()
-	base := settledHeap()
+	base = settledHeap()
 	for range calls {
 		if err = s.Play("a1"); err != nil {
 			break
 		}
 	}
-	g, s = nil, nil // what the script held goes with them
-	base = min(base, settledHeap())
-	if most <= base {
-		return err, 0
-	}
-	return err, most - base
+	return err, peak
 }
 
 // Every shape of memory a script can hold is stopped with a memory
