@@ -15,6 +15,7 @@ var captureFields = []Field{
 	{Name: "counts", Type: FieldCounts, Doc: "the counts that capture, e.g. `{2, 3}`: the last site must hold one of them, and so must each site of a run"},
 	{Name: "opposite", Type: FieldRow, PerPlayer: true, Doc: "take the site of the last site's column in this row, which must hold counters"},
 	{Name: "empty_opposite", Type: FieldBool, Doc: "with `opposite`: the capture happens even when the opposite site is empty (`with_last`'s counters then go alone)"},
+	{Name: "opposite_min", Type: FieldInt, Min: 1, Max: kernel.MaxCount, Default: 1, Doc: "with `opposite`: the counters the opposite site must hold for the capture (not with `empty_opposite`)"},
 	{Name: "behind", Type: FieldRow, PerPlayer: true, Doc: "with `opposite`: the site of that column in this row is taken too, after the opposite one, whatever it holds"},
 	{Name: "row", Type: FieldRow, PerPlayer: true, Doc: "the last site must be in this row"},
 	{Name: "with_last", Type: FieldBool, Doc: "with `opposite`: the last site's counters go too"},
@@ -62,7 +63,8 @@ type capture struct {
 	behind   []int // per player: with opposite, the row behind it
 	row      []int // per player: the row the last site must be in; nil for any
 	withLast bool
-	emptyOpp bool // the opposite site may be empty
+	emptyOpp bool  // the opposite site may be empty
+	oppMin   int32 // else the counters it must hold, at least 1
 	runs     []captureRun
 	unless   SiteTester
 	when     Condition
@@ -78,7 +80,7 @@ type captureRun struct {
 func newCapture(a *Args) (*capture, error) {
 	r := &capture{wasEmpty: a.Bool("was_empty"), withLast: a.Bool("with_last"), emptyOpp: a.Bool("empty_opposite"), counts: a.Counts("counts"),
 		opposite: a.Rows("opposite"), behind: a.Rows("behind"), row: a.Rows("row"), unless: tester(a.Part("unless")),
-		into: a.Sites("into")}
+		into: a.Sites("into"), oppMin: int32(a.Int("opposite_min"))}
 	r.when, _ = a.Part("when").(Condition)
 	switch a.Word("owner") {
 	case "mover":
@@ -88,6 +90,12 @@ func newCapture(a *Args) (*capture, error) {
 	}
 	if r.emptyOpp && r.opposite == nil {
 		return nil, a.Errorf("empty_opposite needs opposite (the site that may be empty)")
+	}
+	if a.Has("opposite_min") && r.opposite == nil {
+		return nil, a.Errorf("opposite_min needs opposite (the site that must hold the counters)")
+	}
+	if a.Has("opposite_min") && r.emptyOpp {
+		return nil, a.Errorf("give empty_opposite (the opposite site may be empty) or opposite_min (it must hold that many), not both")
 	}
 	if r.behind != nil && r.opposite == nil {
 		return nil, a.Errorf("behind needs opposite (the site behind the opposite one)")
@@ -149,7 +157,7 @@ func (r *capture) Capture(c *kernel.Ctx, p, last int, wasEmpty bool) (int, error
 	opp := -1
 	if r.opposite != nil {
 		opp = b.At(r.opposite[p-1], b.Site(last).Col)
-		if opp < 0 || (cells[opp] == 0 && !r.emptyOpp) {
+		if opp < 0 || (cells[opp] < r.oppMin && !r.emptyOpp) {
 			return 0, nil
 		}
 	}
