@@ -213,8 +213,9 @@ func writeInts(b *bytes.Buffer, n int, get func(int) int) {
 
 // maxPly is the largest ply count a state read from JSON may have: the
 // largest integer a Lua number holds exactly, and far enough below the
-// largest int that playing on never wraps the count around.
-const maxPly = min(1<<53, math.MaxInt)
+// largest int that playing on never wraps the count around. No move is
+// played from a state at this ply (see kernel.MaxPly).
+const maxPly = kernel.MaxPly
 
 // stateJSON is the JSON form of a state, for reading one back.
 type stateJSON struct {

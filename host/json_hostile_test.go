@@ -3,6 +3,7 @@ package host_test
 import (
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -77,4 +78,50 @@ func TestStateJSONHostile(t *testing.T) {
 	s, err := g.StateFromJSON([]byte(strings.Replace(ended, `"method":"resignation",`, ``, 1)))
 	require.NoError(t, err)
 	assert.Equal(t, host.MethodRule, s.Outcome().Method)
+}
+
+// A state read at the largest ply a state may count is refused a move,
+// with an illegal-token error that says why, and is left as it was: every
+// state a game reaches can be written and read back. One ply below, a
+// move is played and its state reads back.
+func TestStateAtTheLargestPly(t *testing.T) {
+	g, err := games.Library().Load("kalah")
+	require.NoError(t, err)
+	data, err := json.Marshal(g.Start())
+	require.NoError(t, err)
+	at := func(ply string) *host.State {
+		s, err := g.StateFromJSON([]byte(strings.Replace(string(data), `"ply":0`, `"ply":`+ply, 1)))
+		require.NoError(t, err)
+		return s
+	}
+
+	s := at("9007199254740991")
+	require.NoError(t, s.Play("a1"))
+	js, err := json.Marshal(s)
+	require.NoError(t, err)
+	back, err := g.StateFromJSON(js)
+	require.NoError(t, err)
+	assert.Equal(t, 9007199254740992, back.Ply())
+
+	r := g.NewRunner()
+	defer r.Close()
+	last := at("9007199254740992")
+	before, err := json.Marshal(last)
+	require.NoError(t, err)
+	kid := g.Start()
+	for name, play := range map[string]func() error{
+		"State.Play":             func() error { return last.Play("a1") },
+		"Runner.Play":            func() error { return r.Play(last, "a1") },
+		"Runner.ApplyTo":         func() error { return r.ApplyTo(kid, last, last.Moves()[0]) },
+		"Runner.ApplyToUnlisted": func() error { return r.ApplyToUnlisted(kid, last, 0) },
+		"Runner.Playout":         func() error { _, err := r.Playout(last, rand.New(rand.NewPCG(1, 2)), 0); return err },
+	} {
+		err := play()
+		require.Error(t, err, name)
+		assert.Equal(t, "illegal-token", host.ErrorCode(err), name)
+		assert.Contains(t, err.Error(), "the most a state may count", name)
+		after, err := json.Marshal(last)
+		require.NoError(t, err)
+		assert.Equal(t, string(before), string(after), "%s leaves the state as it was", name)
+	}
 }

@@ -14,6 +14,12 @@ const MaxCount = math.MaxInt32 / 2
 // MaxLegal bounds the number of legal moves of one decision.
 const MaxLegal = 100000
 
+// MaxPly is the most plies a state may count: the largest integer a Lua
+// number holds exactly (or the largest int, if smaller). No move is played
+// from a state that has counted them, so every state a game reaches can
+// be written as JSON and read back.
+const MaxPly = min(1<<53, math.MaxInt)
+
 // Layout gives the offsets of a game's state cells: the counts of the
 // sites, their owners, the captured totals, the hands, the position
 // variables, the player to move, then the variables outside the position.

@@ -743,6 +743,11 @@ func (vm *Machine) list(s *kernel.State) error {
 
 // applyBound is apply on the state bound.
 func (vm *Machine) applyBound(s *kernel.State, m kernel.Move) error {
+	if s.Ply >= kernel.MaxPly {
+		vm.restore(s)
+		return &diag.IllegalMoveError{Token: vm.def.Kinds[m.Kind].Format(vm.def.Board, m),
+			Reason: fmt.Sprintf("the game has counted %d plies, the most a state may count: no move can follow", s.Ply)}
+	}
 	s.Effects = nil
 	p := vm.toMove(s)
 	s.Ply++
