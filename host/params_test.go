@@ -232,6 +232,42 @@ return { setup = function() m.set_count(1, 1) end, legal = function() m.emit(K, 
 	}
 }
 
+// TestEveryBadVariantOfAGame: a game whose variants file holds several
+// bad variants does not load, and its error names each of them at its own
+// line (a Diagnostics of ConfigErrors), whether the file's shape is wrong
+// or a value is wrong for the script's parameters.
+func TestEveryBadVariantOfAGame(t *testing.T) {
+	script := `local m = matombo
+local P = m.declare { name = "vg", params = { { name = "holes", default = 6, values = { 6, 8 } } } }
+m.board { rows = { "a" }, columns = P.holes }
+local K = m.move("k", "{1}")
+return { setup = function() m.set_count(1, 1) end, legal = function() m.emit(K, 1) end, play = function() m.finish(0) end }
+`
+	for _, c := range []struct {
+		name, yaml string
+		want       []string
+	}{
+		{"values", "variants:\n  big: {params: {holes: 8}}\n  huge: {params: {holes: 9}}\n  wide: {params: {rows: 2}}\n",
+			[]string{"variants.yaml:3:26: variant huge: parameter holes: 9 is not allowed", "variants.yaml:4:25: variant wide sets unknown parameter rows"}},
+		{"shapes", "variants:\n  big: 8\n  small: {params: {holes: 6}}\n  odd: {parameters: {holes: 8}}\n",
+			[]string{"variants.yaml:2:8: variant big must be a mapping", `variants.yaml:4:9: unknown key "parameters" in variant odd`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := loadFolder(t, "vg", map[string]string{"vg.lua": script, "variants.yaml": c.yaml})
+			require.Error(t, err)
+			var d Diagnostics
+			require.ErrorAs(t, err, &d, "%T %v", err, err)
+			require.Len(t, d, len(c.want), "%v", err)
+			for i, want := range c.want {
+				var ce *ConfigError
+				require.ErrorAs(t, d[i], &ce)
+				assert.Contains(t, d[i].Error(), want)
+			}
+			assert.Equal(t, "config-error", ErrorCode(err))
+		})
+	}
+}
+
 // ParseVariants is exported for tools: it returns the variants with their
 // positions.
 func TestParseVariants(t *testing.T) {

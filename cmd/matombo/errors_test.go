@@ -159,6 +159,20 @@ func TestPathHintOnlyForUnknownGames(t *testing.T) {
 	assert.Contains(t, r.stderr, `"mini" is a path, not a game: name the game and add its folder with --games (mini --games mini)`)
 }
 
+// TestEveryProblemOnItsLine: a games folder whose variants file holds
+// several bad variants gets every one of them reported, one a line, each
+// naming its file and line, and the exit status of an error in a file.
+func TestEveryProblemOnItsLine(t *testing.T) {
+	variants := "variants:\n  big:\n    params: {holes: 9}\n  wide:\n    params: {rows: 2}\n"
+	dir := writeFiles(t, map[string]string{"mini/mini.lua": errGame, "mini/variants.yaml": variants})
+	r := matombo(t, "", "trace", "mini", "--games", dir)
+	assert.Equal(t, exitFail, r.code, r.stderr)
+	file := filepath.Join(dir, "mini", "variants.yaml")
+	assert.Equal(t, "matombo trace: 2 problems:\n"+
+		"  "+file+":3:21: variant big: parameter holes: 9 is not allowed (allowed: 4, 6)\n"+
+		"  "+file+":5:20: variant wide sets unknown parameter rows (allowed: holes)\n", r.stderr)
+}
+
 // TestErrorsAreBounded checks the class, not cases: whatever an input
 // puts in an error (a 100,000-digit number in a shard file, a token of
 // 300 KB, a hundred thousand tokens, a name of 200 KB), the message is one

@@ -133,10 +133,25 @@ func (c *cli) usageError(format string, args ...any) int {
 	return exitUsage
 }
 
-// fail reports an error on one line and returns its exit status: exitUsage
+// fail reports an error on one line (several problems one a line each)
+// and returns its exit status: exitUsage
 // when the error is in what the user typed (an unknown game, variant or
 // parameter), exitFail otherwise.
 func (c *cli) fail(err error) int {
+	var all diag.Diagnostics
+	if errors.As(err, &all) && len(all) > 1 && strings.HasSuffix(err.Error(), all.Error()) {
+		// Several problems (every bad variant of a file, say), one a
+		// line, after what the error says before them.
+		head := strings.TrimSpace(strings.TrimSuffix(err.Error(), all.Error()))
+		if head == "" {
+			head = fmt.Sprintf("%d problems:", len(all))
+		}
+		fmt.Fprintf(c.e.stderr, "matombo %s: %s\n", c.name, oneLine(head))
+		for _, e := range all {
+			fmt.Fprintf(c.e.stderr, "  %s\n", oneLine(e.Error()))
+		}
+		return exitStatus(err)
+	}
 	fmt.Fprintf(c.e.stderr, "matombo %s: %v\n", c.name, oneLine(err.Error()))
 	return exitStatus(err)
 }

@@ -473,10 +473,17 @@ func (vm *Machine) convertError(err error, fn diag.Call, seq uint64) error {
 	case strings.Contains(text, "registry overflow"):
 		return &diag.BudgetError{Pos: pos, Func: fn, Budget: diag.BudgetDataStack, Limit: strconv.Itoa(vm.g.Limits.DataStack) + " values", Detail: "too many values on the Lua stack", Err: err}
 	}
-	var cfg *diag.ConfigError
-	if vm.dcl.cfgErr != nil && errors.As(vm.dcl.cfgErr, &cfg) {
-		vm.dcl.cfgErr = nil
-		return cfg
+	if cfgErr := vm.dcl.cfgErr; cfgErr != nil {
+		var all diag.Diagnostics // every bad variant, say
+		var cfg *diag.ConfigError
+		switch {
+		case errors.As(cfgErr, &all):
+			vm.dcl.cfgErr = nil
+			return all
+		case errors.As(cfgErr, &cfg):
+			vm.dcl.cfgErr = nil
+			return cfg
+		}
 	}
 	return &diag.ScriptError{Pos: pos, Func: fn, Msg: diag.ClipText(text, diag.MaxMessageText), Traceback: diag.ClipText(trace, diag.MaxTraceText), Err: err}
 }

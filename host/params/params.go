@@ -229,9 +229,33 @@ type Override struct {
 	Source string // where it came from, for messages, e.g. "--param holes=9"
 }
 
+// checkVariant checks the values variant v sets against the parameters'
+// specs (byName indexes them, names lists them) and returns them by name,
+// or the first problem.
+func checkVariant(specs []Spec, byName map[string]int, names []string, v Variant) (map[string]any, error) {
+	set := map[string]any{}
+	for _, p := range v.Params {
+		i, ok := byName[p.Name]
+		pos := v.paramPos[p.Name]
+		if !ok {
+			return nil, &diag.ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s sets unknown parameter %s", v.Name, p.Name), Allowed: names}
+		}
+		if str, isStr := p.Value.(string); isStr && specs[i].Kind != String {
+			return nil, &diag.ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s: parameter %s: want %s, got the text %q (leave out the quotes)", v.Name, p.Name, kindArticle(specs[i].Kind), str), Allowed: specs[i].Allowed()}
+		}
+		val, err := specs[i].Check(p.Value)
+		if err != nil {
+			return nil, &diag.ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s: parameter %s: %v", v.Name, p.Name, err), Allowed: specs[i].Allowed(), Err: err}
+		}
+		set[p.Name] = val
+	}
+	return set, nil
+}
+
 // Resolve computes a game's parameter values: defaults, then the
 // chosen variants in order, then the overrides. Every variant in the file is
-// checked, chosen or not, so a broken file is reported at once.
+// checked, chosen or not, so a broken file is reported at once: every bad variant
+// (diag.Diagnostics, the first 20), each with its first problem.
 func Resolve(specs []Spec, variants []Variant, chosen []string, overrides []Override) ([]Value, error) {
 	byName := map[string]int{}
 	var names []string
@@ -244,24 +268,20 @@ func Resolve(specs []Spec, variants []Variant, chosen []string, overrides []Over
 		values[i] = s.Default
 	}
 	checked := map[string]map[string]any{}
+	var problems diag.Diagnostics
 	for _, v := range variants {
-		set := map[string]any{}
-		for _, p := range v.Params {
-			i, ok := byName[p.Name]
-			pos := v.paramPos[p.Name]
-			if !ok {
-				return nil, &diag.ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s sets unknown parameter %s", v.Name, p.Name), Allowed: names}
-			}
-			if str, isStr := p.Value.(string); isStr && specs[i].Kind != String {
-				return nil, &diag.ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s: parameter %s: want %s, got the text %q (leave out the quotes)", v.Name, p.Name, kindArticle(specs[i].Kind), str), Allowed: specs[i].Allowed()}
-			}
-			val, err := specs[i].Check(p.Value)
-			if err != nil {
-				return nil, &diag.ConfigError{Pos: pos, Param: p.Name, Msg: fmt.Sprintf("variant %s: parameter %s: %v", v.Name, p.Name, err), Allowed: specs[i].Allowed(), Err: err}
-			}
-			set[p.Name] = val
+		if len(problems) == maxProblems {
+			break
+		}
+		set, err := checkVariant(specs, byName, names, v)
+		if err != nil {
+			problems = append(problems, err)
+			continue
 		}
 		checked[v.Name] = set
+	}
+	if err := problems.Err(); err != nil {
+		return nil, err
 	}
 	setBy := map[string]string{}
 	for _, name := range chosen {

@@ -115,84 +115,99 @@ func Parse(file string, src []byte) (*File, error) {
 	return vf, nil
 }
 
+// maxProblems bounds the bad variants one file or game reports.
+const maxProblems = 20
+
+// parseVariantList reads the variants mapping: every bad variant is
+// reported (diag.Diagnostics, the first maxProblems), each with its first
+// problem.
 func (vf *File) parseVariantList(n *yaml.Node) error {
 	if n.Kind != yaml.MappingNode {
 		return &diag.ConfigError{Pos: NodePos(vf.file, n), Msg: "variants must be a mapping from variant names to their settings"}
 	}
+	var problems diag.Diagnostics
 	seen := map[string]bool{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode || k.Value == "" {
-			return &diag.ConfigError{Pos: NodePos(vf.file, k), Msg: "a variant name must be a non-empty string"}
+	for i := 0; i+1 < len(n.Content) && len(problems) < maxProblems; i += 2 {
+		if err := vf.parseVariant(n.Content[i], n.Content[i+1], seen); err != nil {
+			problems = append(problems, err)
 		}
-		if msg := diag.TextProblem("a variant name", k.Value, false); msg != "" {
-			return &diag.ConfigError{Pos: NodePos(vf.file, k), Msg: msg}
-		}
-		if seen[k.Value] {
-			return &diag.ConfigError{Pos: NodePos(vf.file, k), Msg: fmt.Sprintf("variant %s is declared twice", k.Value)}
-		}
-		seen[k.Value] = true
-		if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
-			vf.drops = append(vf.drops, Drop{Name: k.Value, Pos: NodePos(vf.file, k)})
-			continue
-		}
-		variant := Variant{Name: k.Value, Pos: NodePos(vf.file, k), paramPos: map[string]diag.Pos{}}
-		if v.Kind != yaml.MappingNode {
-			return &diag.ConfigError{Pos: NodePos(vf.file, v), Msg: fmt.Sprintf("variant %s must be a mapping with title, description and params (or null, to drop a variant of the files before it)", k.Value)}
-		}
-		for j := 0; j+1 < len(v.Content); j += 2 {
-			fk, fv := v.Content[j], v.Content[j+1]
-			switch fk.Value {
-			case "description":
-				if fv.Kind != yaml.ScalarNode {
-					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: "description must be text"}
-				}
-				if msg := diag.TextProblem("the description of variant "+k.Value, fv.Value, true); msg != "" {
-					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: msg}
-				}
-				variant.Description = fv.Value
-			case "title":
-				title, err := vf.parseTitle(k.Value, fv)
-				if err != nil {
-					return err
-				}
-				variant.Title = title
-				// A title alone in its variant stays: without it the
-				// variant would read as a drop (NAME: with nothing).
-				if v.Style&yaml.FlowStyle == 0 && len(v.Content) > 2 && vf.titleAlone(fk, fv) {
-					if vf.titleLines == nil {
-						vf.titleLines = map[int]bool{}
-					}
-					vf.titleLines[fk.Line] = true
-				}
-			case "params":
-				if fv.Kind != yaml.MappingNode {
-					return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: fmt.Sprintf("params of variant %s must be a mapping from parameter names to values", k.Value)}
-				}
-				for p := 0; p+1 < len(fv.Content); p += 2 {
-					pk, pv := fv.Content[p], fv.Content[p+1]
-					if _, dup := variant.paramPos[pk.Value]; dup {
-						return &diag.ConfigError{Pos: NodePos(vf.file, pk), Param: pk.Value, Msg: fmt.Sprintf("variant %s sets parameter %s twice", k.Value, pk.Value)}
-					}
-					if msg := diag.TextProblem("a parameter name", pk.Value, false); msg != "" {
-						return &diag.ConfigError{Pos: NodePos(vf.file, pk), Msg: msg}
-					}
-					if msg := diag.TextProblem("the value of parameter "+pk.Value, pv.Value, false); pv.Kind == yaml.ScalarNode && msg != "" {
-						return &diag.ConfigError{Pos: NodePos(vf.file, pv), Msg: msg}
-					}
-					val, err := ScalarValue(pv)
-					if err != nil {
-						return &diag.ConfigError{Pos: NodePos(vf.file, pv), Param: pk.Value, Msg: fmt.Sprintf("variant %s: parameter %s: %v", k.Value, pk.Value, err), Err: err}
-					}
-					variant.Params = append(variant.Params, Value{Name: pk.Value, Value: val})
-					variant.paramPos[pk.Value] = NodePos(vf.file, pv)
-				}
-			default:
-				return &diag.ConfigError{Pos: NodePos(vf.file, fk), Msg: fmt.Sprintf("unknown key %q in variant %s", fk.Value, k.Value), Allowed: []string{"title", "description", "params"}}
-			}
-		}
-		vf.variants = append(vf.variants, variant)
 	}
+	return problems.Err()
+}
+
+// parseVariant reads the variant named by k with the settings v, or its
+// drop (v null), and returns its first problem.
+func (vf *File) parseVariant(k, v *yaml.Node, seen map[string]bool) error {
+	if k.Kind != yaml.ScalarNode || k.Value == "" {
+		return &diag.ConfigError{Pos: NodePos(vf.file, k), Msg: "a variant name must be a non-empty string"}
+	}
+	if msg := diag.TextProblem("a variant name", k.Value, false); msg != "" {
+		return &diag.ConfigError{Pos: NodePos(vf.file, k), Msg: msg}
+	}
+	if seen[k.Value] {
+		return &diag.ConfigError{Pos: NodePos(vf.file, k), Msg: fmt.Sprintf("variant %s is declared twice", k.Value)}
+	}
+	seen[k.Value] = true
+	if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
+		vf.drops = append(vf.drops, Drop{Name: k.Value, Pos: NodePos(vf.file, k)})
+		return nil
+	}
+	variant := Variant{Name: k.Value, Pos: NodePos(vf.file, k), paramPos: map[string]diag.Pos{}}
+	if v.Kind != yaml.MappingNode {
+		return &diag.ConfigError{Pos: NodePos(vf.file, v), Msg: fmt.Sprintf("variant %s must be a mapping with title, description and params (or null, to drop a variant of the files before it)", k.Value)}
+	}
+	for j := 0; j+1 < len(v.Content); j += 2 {
+		fk, fv := v.Content[j], v.Content[j+1]
+		switch fk.Value {
+		case "description":
+			if fv.Kind != yaml.ScalarNode {
+				return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: "description must be text"}
+			}
+			if msg := diag.TextProblem("the description of variant "+k.Value, fv.Value, true); msg != "" {
+				return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: msg}
+			}
+			variant.Description = fv.Value
+		case "title":
+			title, err := vf.parseTitle(k.Value, fv)
+			if err != nil {
+				return err
+			}
+			variant.Title = title
+			// A title alone in its variant stays: without it the
+			// variant would read as a drop (NAME: with nothing).
+			if v.Style&yaml.FlowStyle == 0 && len(v.Content) > 2 && vf.titleAlone(fk, fv) {
+				if vf.titleLines == nil {
+					vf.titleLines = map[int]bool{}
+				}
+				vf.titleLines[fk.Line] = true
+			}
+		case "params":
+			if fv.Kind != yaml.MappingNode {
+				return &diag.ConfigError{Pos: NodePos(vf.file, fv), Msg: fmt.Sprintf("params of variant %s must be a mapping from parameter names to values", k.Value)}
+			}
+			for p := 0; p+1 < len(fv.Content); p += 2 {
+				pk, pv := fv.Content[p], fv.Content[p+1]
+				if _, dup := variant.paramPos[pk.Value]; dup {
+					return &diag.ConfigError{Pos: NodePos(vf.file, pk), Param: pk.Value, Msg: fmt.Sprintf("variant %s sets parameter %s twice", k.Value, pk.Value)}
+				}
+				if msg := diag.TextProblem("a parameter name", pk.Value, false); msg != "" {
+					return &diag.ConfigError{Pos: NodePos(vf.file, pk), Msg: msg}
+				}
+				if msg := diag.TextProblem("the value of parameter "+pk.Value, pv.Value, false); pv.Kind == yaml.ScalarNode && msg != "" {
+					return &diag.ConfigError{Pos: NodePos(vf.file, pv), Msg: msg}
+				}
+				val, err := ScalarValue(pv)
+				if err != nil {
+					return &diag.ConfigError{Pos: NodePos(vf.file, pv), Param: pk.Value, Msg: fmt.Sprintf("variant %s: parameter %s: %v", k.Value, pk.Value, err), Err: err}
+				}
+				variant.Params = append(variant.Params, Value{Name: pk.Value, Value: val})
+				variant.paramPos[pk.Value] = NodePos(vf.file, pv)
+			}
+		default:
+			return &diag.ConfigError{Pos: NodePos(vf.file, fk), Msg: fmt.Sprintf("unknown key %q in variant %s", fk.Value, k.Value), Allowed: []string{"title", "description", "params"}}
+		}
+	}
+	vf.variants = append(vf.variants, variant)
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/matombo/matombo/host/diag"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
@@ -252,4 +253,53 @@ func TestManyTitlesParseInLinearTime(t *testing.T) {
 	}
 	small, large := parse(2500), parse(10000)
 	assert.Less(t, large, 10*small, "2,500 variants took %v, 10,000 %v", small, large)
+}
+
+// TestEveryBadVariantIsReported: an author with several bad variants sees
+// each in one run, at its own line, whether the file's shape is wrong
+// (Parse) or a value is wrong for the game's parameters (Resolve); the
+// good variants are not reported, and the reports stop at maxProblems.
+func TestEveryBadVariantIsReported(t *testing.T) {
+	src := "variants:\n" +
+		"  big: {params: {holes: 6}}\n" +
+		"  odd: [holes]\n" + // line 3: not a mapping
+		"  small: {params: {holes: 4}}\n" +
+		"  quiet: {colour: red}\n" // line 5: an unknown key
+	_, err := Parse("v.yaml", []byte(src))
+	require.Error(t, err)
+	var d diag.Diagnostics
+	require.ErrorAs(t, err, &d)
+	require.Len(t, d, 2, "%v", err)
+	assert.Contains(t, d[0].Error(), "v.yaml:3:")
+	assert.Contains(t, d[0].Error(), "variant odd must be a mapping")
+	assert.Contains(t, d[1].Error(), "v.yaml:5:")
+	assert.Contains(t, d[1].Error(), `unknown key "colour" in variant quiet`)
+
+	src = "variants:\n" +
+		"  big: {params: {holes: 6}}\n" +
+		"  huge: {params: {holes: 99}}\n" + // line 3
+		"  small: {params: {holes: 4}}\n" +
+		"  wide: {params: {rows: 3}}\n" // line 5
+	f, err := Parse("v.yaml", []byte(src))
+	require.NoError(t, err)
+	specs := []Spec{{Name: "holes", Kind: Int, Default: 6, Values: []any{4, 6}}}
+	_, err = Resolve(specs, f.Variants(), nil, nil)
+	require.Error(t, err)
+	require.ErrorAs(t, err, &d)
+	require.Len(t, d, 2, "%v", err)
+	assert.Contains(t, d[0].Error(), "v.yaml:3:")
+	assert.Contains(t, d[0].Error(), "variant huge: parameter holes")
+	assert.Contains(t, d[1].Error(), "v.yaml:5:")
+	assert.Contains(t, d[1].Error(), "variant wide sets unknown parameter rows")
+	var ce *diag.ConfigError
+	assert.ErrorAs(t, err, &ce, "each problem is a ConfigError")
+
+	var many strings.Builder
+	many.WriteString("variants:\n")
+	for i := range 3 * maxProblems {
+		fmt.Fprintf(&many, "  v%d: [x]\n", i)
+	}
+	_, err = Parse("v.yaml", []byte(many.String()))
+	require.ErrorAs(t, err, &d)
+	assert.Len(t, d, maxProblems)
 }
