@@ -125,6 +125,7 @@ func TestMalformedFiles(t *testing.T) {
 		{"wrong type", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    play: [a1]\n    expect: {to_move: one}\n", "case.yaml:6:23: to_move must be a whole number"},
 		{"no rule", "game: kalah\nscenarios:\n  - name: x\n    play: [a1]\n", "case.yaml:3:5: scenario \"x\" needs a rule"},
 		{"yaml syntax", "game: kalah\nscenarios: [\n", "case.yaml:2: YAML syntax"},
+		{"a tab indents", "game: kalah\nscenarios:\n  - name: x\n\t  rule: K\n", "case.yaml:4:1: YAML syntax: a tab indents this line; YAML indents with spaces only"},
 		{"board with wrong number of holes", "game: kalah\nscenarios:\n  - name: x\n    rule: K\n    expect:\n      board: |\n        b 4 4 4 4 4 4 0\n        a 4 4 4 4 4 4\n", "case.yaml:8: start"},
 		{"unknown game", "game: chess\nscenarios:\n  - name: x\n    rule: K\n    play: [e4]\n", "unknown game \"chess\""},
 		// yaml.v3 reports these without a line; the parser finds it.

@@ -242,7 +242,9 @@ func (p *parser) yamlError(src []byte, err error) error {
 		if line, ok := diag.YAMLSyntaxLine(src, msg); ok {
 			pos.Line = line
 		}
-		if i := strings.Index(msg[6:], ":"); i >= 0 {
+		if col, what, ok := diag.TabIndent(src, pos.Line, msg); ok {
+			pos.Col, msg = col, what
+		} else if i := strings.Index(msg[6:], ":"); i >= 0 {
 			msg = "YAML syntax:" + msg[6+i+1:]
 		}
 	} else if line, col, what, ok := diag.BadYAMLText(src); ok {

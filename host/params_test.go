@@ -193,7 +193,7 @@ return { setup = function() m.set_count(1, 1) end, legal = function() m.emit(K, 
 		{"data not a mapping", "data: 5\n", nil, 1, 7, "", "data must be a mapping", nil},
 		{"variant named twice", "variants:\n  big: {params: {holes: 8}}\n  big: {params: {holes: 6}}\n", nil, 3, 3, "", "variant big is declared twice", nil},
 		{"syntax error", "variants:\n  big:\n    params: {holes: 8\n  small: {}\n", nil, -1, 0, "", "YAML syntax", nil},
-		{"tab indentation", "variants:\n\tbig: {}\n", nil, -1, 0, "", "YAML syntax", nil},
+		{"tab indentation", "variants:\n\tbig: {}\n", nil, 2, 1, "", "YAML syntax: a tab indents this line; YAML indents with spaces only", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, dir, err := loadFolder(t, "vg", map[string]string{"vg.lua": script("vg"), "variants.yaml": c.yaml}, c.opts...)

@@ -145,3 +145,32 @@ func decodeYAML(src []byte) error {
 		}
 	}
 }
+
+// TabIndent says yaml.v3's syntax error msg about line (from 1) of src in
+// the host's words when a tab indents that line, which YAML refuses
+// (yaml.v3 says "found character that cannot start any token"): it
+// returns the column of the first tab and what to do; ok is false for
+// another error or line.
+func TabIndent(src []byte, line int, msg string) (col int, what string, ok bool) {
+	if !strings.Contains(msg, "found character that cannot start any token") || line < 1 {
+		return 0, "", false
+	}
+	ends := lineEnds(src)
+	if line > len(ends) {
+		return 0, "", false
+	}
+	start := 0
+	if line > 1 {
+		start = ends[line-2]
+	}
+	for i, b := range src[start:ends[line-1]] {
+		switch b {
+		case ' ':
+			continue
+		case '\t':
+			return i + 1, "YAML syntax: a tab indents this line; YAML indents with spaces only", true
+		}
+		break
+	}
+	return 0, "", false
+}

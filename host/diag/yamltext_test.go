@@ -95,3 +95,31 @@ func FuzzYAMLSyntaxLine(f *testing.F) {
 		}
 	})
 }
+
+// A tab in a line's indentation is said in the host's words, at the tab,
+// whatever yaml.v3 reported it as; other errors and lines are left alone.
+func TestTabIndent(t *testing.T) {
+	const token = "yaml: line 2: found character that cannot start any token"
+	for _, c := range []struct {
+		name, src, msg string
+		line, col      int
+		ok             bool
+	}{
+		{"a tab first", "a:\n\tb: 1\n", token, 2, 1, true},
+		{"a tab after spaces", "a:\n  \tb: 1\n", token, 2, 3, true},
+		{"the last line without a break", "a:\n  b:\n\t c: 1", token, 3, 1, true},
+		{"a tab inside the line", "a:\n  b:\tc\n", token, 2, 0, false},
+		{"another error", "a:\n\tb: 1\n", "yaml: line 2: did not find expected key", 2, 0, false},
+		{"a line past the text", "a:\n", token, 5, 0, false},
+		{"no line", "a:\n", token, 0, 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			col, what, ok := TabIndent([]byte(c.src), c.line, c.msg)
+			assert.Equal(t, c.ok, ok)
+			assert.Equal(t, c.col, col)
+			if ok {
+				assert.Equal(t, "YAML syntax: a tab indents this line; YAML indents with spaces only", what)
+			}
+		})
+	}
+}

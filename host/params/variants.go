@@ -359,6 +359,9 @@ func YAMLErrorIn(file string, src []byte, err error) error {
 		if line, ok := diag.YAMLSyntaxLine(src, err.Error()); ok {
 			ce.Pos.Line = line
 		}
+		if col, what, ok := diag.TabIndent(src, ce.Pos.Line, err.Error()); ok {
+			ce.Pos.Col, ce.Msg = col, what
+		}
 	}
 	if errors.As(ye, &ce) && ce.Pos.Line == 0 {
 		if line, col, what, ok := diag.BadYAMLText(src); ok {
