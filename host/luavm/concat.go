@@ -63,6 +63,7 @@ func rewriteStmt(s ast.Stmt) {
 	case *ast.GenericForStmt:
 		rewriteExprs(st.Exprs)
 		rewriteConcat(st.Stmts)
+		guardForBody(st) // forbreak.go
 	case *ast.FuncDefStmt:
 		if st.Name != nil {
 			st.Name.Func = rewriteExpr(st.Name.Func)
