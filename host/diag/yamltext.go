@@ -148,11 +148,14 @@ func decodeYAML(src []byte) error {
 
 // TabIndent says yaml.v3's syntax error msg about line (from 1) of src in
 // the host's words when a tab indents that line, which YAML refuses
-// (yaml.v3 says "found character that cannot start any token"): it
+// (yaml.v3 says "found character that cannot start any token" or "found
+// a tab character that violates indentation", among others): it
 // returns the column of the first tab and what to do; ok is false for
 // another error or line.
 func TabIndent(src []byte, line int, msg string) (col int, what string, ok bool) {
-	if !strings.Contains(msg, "found character that cannot start any token") || line < 1 {
+	tabWords := strings.Contains(msg, "found character that cannot start any token") ||
+		strings.Contains(msg, "found a tab character")
+	if !tabWords || line < 1 {
 		return 0, "", false
 	}
 	ends := lineEnds(src)

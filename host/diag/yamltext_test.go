@@ -109,6 +109,7 @@ func TestTabIndent(t *testing.T) {
 		{"a tab after spaces", "a:\n  \tb: 1\n", token, 2, 3, true},
 		{"the last line without a break", "a:\n  b:\n\t c: 1", token, 3, 1, true},
 		{"a tab inside the line", "a:\n  b:\tc\n", token, 2, 0, false},
+		{"yaml.v3's other words", "a:\n  - b\n\t  c: 1\n", "yaml: line 3: found a tab character that violates indentation", 3, 1, true},
 		{"another error", "a:\n\tb: 1\n", "yaml: line 2: did not find expected key", 2, 0, false},
 		{"a line past the text", "a:\n", token, 5, 0, false},
 		{"no line", "a:\n", token, 0, 0, false},
