@@ -145,26 +145,39 @@ func (failingPlayer) Choose(context.Context, *host.State) (host.Move, error) {
 	return host.NoMove, errors.New("the player broke")
 }
 
-// The hands are shown to players only where the script shows them: Tsoro
-// Yematatu's pieces to place are, draughts' supply of crowns
-// (hand_label = false) is not, though trace, for script authors, shows
-// both.
+// The hands are shown to players only where the script shows them, under
+// the script's label: Tsoro Yematatu's pieces to place are, in hand;
+// draughts' supply of crowns (hand_label = false) is not, though trace,
+// for script authors, shows both; a game of Tic-tac-toe whose marks are
+// "à poser" shows them so, with a capital in any alphabet, and so does
+// a Kalah whose score is "été".
 func TestPlayHands(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"luattt/luattt.lua": strings.Replace(tictactoeSource(t), "players = 2,", `players = 2, hand_label = "à poser",`, 1),
+		"ete/ete.lua": strings.Replace(strings.Replace(kalahSource(t), `name = "kalah"`, `name = "ete"`, 1),
+			`score_label = "seeds"`, `score_label = "été"`, 1),
+	})
 	tests := []struct {
-		game  string
-		hands bool
+		game        string
+		play, trace string // the hands' line, "" for none
 	}{
-		{"yematatu", true},
-		{"draughts", false},
+		{"yematatu", "In hand:  Player 1 3, Player 2 3\n", "In hand:  Player 1 3, Player 2 3\n"},
+		{"draughts", "", "In hand:  Player 1 12, Player 2 12\n"},
+		{"luattt", "À poser:  Player 1 5, Player 2 4\n", "À poser:  Player 1 5, Player 2 4\n"},
+		{"ete", "Été:      Player 1 0, Player 2 0\n", "Été:      Player 1 0, Player 2 0\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.game, func(t *testing.T) {
-			r := matombo(t, "quit\n", "play", tt.game, "--p2", "human")
+			r := matombo(t, "quit\n", "play", tt.game, "--games", dir, "--p2", "human")
 			require.Equal(t, exitOK, r.code, r.stderr)
-			assert.Equal(t, tt.hands, strings.Contains(r.stdout, "In hand:"), r.stdout)
-			r = matombo(t, "", "trace", tt.game)
+			if tt.play == "" {
+				assert.NotContains(t, r.stdout, "In hand:")
+			} else {
+				assert.Contains(t, r.stdout, tt.play)
+			}
+			r = matombo(t, "", "trace", tt.game, "--games", dir)
 			require.Equal(t, exitOK, r.code, r.stderr)
-			assert.Contains(t, r.stdout, "In hand:")
+			assert.Contains(t, r.stdout, tt.trace)
 		})
 	}
 }
@@ -372,4 +385,12 @@ func TestPlayScriptFailure(t *testing.T) {
 			}
 		})
 	}
+}
+
+// kalahSource is the text of the shipped Kalah script.
+func kalahSource(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "games", "kalah", "kalah.lua"))
+	require.NoError(t, err)
+	return string(b)
 }
