@@ -155,7 +155,7 @@ func (ss *session) intro(p1, p2 string, seed uint64) {
 	if !ss.computer(1) || !ss.computer(2) {
 		fmt.Fprintln(w, "Type a token to play it; help, legal, undo, record, hint, resign, draw or quit.")
 		fmt.Fprint(w, wrapText("Moves are typed "+moveForms(ss.g, ss.states[0])+".", ""))
-		if marks := markWords(ss.g); marks != "" {
+		if marks := markWords(ss.g, ss.states[0]); marks != "" {
 			fmt.Fprint(w, wrapText("On the board: "+marks+".", ""))
 		}
 	}
@@ -185,7 +185,18 @@ func (ss *session) writeTurn(s *host.State) {
 			fmt.Fprint(w, wrapText(prompt+".", ""))
 		}
 	}
-	fmt.Fprint(w, wrap(playerName(s.ToMove())+" to play:", s.Legal(), "  "))
+	fmt.Fprint(w, wrap(playerName(s.ToMove())+" to play"+ss.again()+":", s.Legal(), "  "))
+}
+
+// again is " again" when the player to move made the decision before (a
+// second part of a turn, an extra turn), else "": a player reads that the
+// turn is still theirs even where the script's prompt does not say so.
+func (ss *session) again() string {
+	n := len(ss.states)
+	if n < 2 || ss.states[n-2].ToMove() != ss.states[n-1].ToMove() {
+		return ""
+	}
+	return " again"
 }
 
 // loop plays until the game ends, a human quits or the input ends.

@@ -45,6 +45,13 @@ func TestPlayGolden(t *testing.T) {
 		// Against the search players, deterministic with a seed and a budget.
 		{"play-yematatu-mcts", []string{"yematatu", "--p2", "mcts:iterations=500", "--seed", "2"}, "b2\nc1\nundo\nc3\nrecord\nquit\n"},
 		{"play-yematatu-alphabeta", []string{"yematatu", "--p1", "alphabeta:depth=4", "--p2", "human", "--seed", "1"}, "c2\nb3\nrecord\nquit\n"},
+		// Kalah's stores, which the board draws without their names, are
+		// named in the legend with their sides and owners; a sowing that
+		// ends in the mover's store gives another turn: "to play again".
+		{"play-kalah-shipped", []string{"kalah", "--p2", "human"}, "a3\nquit\n"},
+		// A placing that makes a mill: the same player removes a piece,
+		// "to play again", though the script has no prompt for it.
+		{"play-yemutwelve-mill", []string{"yemutwelve", "--p2", "human"}, "c4 g7 e5 a7 d5 d7\nxe5\nquit\n"},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			r := matombo(t, tc.input, append([]string{"play"}, tc.args...)...)

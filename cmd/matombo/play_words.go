@@ -244,8 +244,11 @@ const (
 
 // markWords says what the diagram's marks mean, in the script's words: a
 // tag's mark and its doc ("* a head: ..."), and the ends drawn in
-// brackets ("[n] a store: ..."); "" when the script says nothing.
-func markWords(g *host.Game) string {
+// brackets ("[n] a store: ..."), which the diagram does not name, with
+// their names, sides and owners in the opening ("(a7 on the right,
+// Player 1's; b7 on the left, Player 2's)"); "" when the script says
+// nothing.
+func markWords(g *host.Game, opening *host.State) string {
 	b := g.Board()
 	var out []string
 	seen := map[string]bool{}
@@ -257,7 +260,8 @@ func markWords(g *host.Game) string {
 			seen[t] = true
 			mark := ""
 			if b.Site(i).End != "" {
-				mark = "[n] "
+				out = append(out, "[n] "+b.TagDoc(t)+" ("+endWords(b, opening)+")")
+				continue
 			} else if m := b.TagMark(t); m != "" {
 				mark = m + " "
 			}
@@ -265,4 +269,23 @@ func markWords(g *host.Game) string {
 		}
 	}
 	return strings.Join(out, "; ")
+}
+
+// endWords names the sites drawn at the ends of the board, each with its
+// side and its owner in s: "a7 on the right, Player 1's; b7 on the left,
+// Player 2's".
+func endWords(b *host.Board, s *host.State) string {
+	var ends []string
+	for i := range b.NumSites() {
+		side := map[string]string{"west": "left", "east": "right"}[b.Site(i).End]
+		if side == "" {
+			continue
+		}
+		text := b.Site(i).Name + " on the " + side
+		if p := s.Owner(i); p > 0 {
+			text += fmt.Sprintf(", Player %d's", p)
+		}
+		ends = append(ends, text)
+	}
+	return strings.Join(ends, "; ")
 }
