@@ -39,8 +39,9 @@ turn), or one of:
   draw    offer a draw: the other player accepts or declines it (a
           computer player plays on)
   quit    end the session (q and exit too)
-The session also ends at the end of the input. At the end of the game the
-result and the record are shown.
+The commands are read in any case (Quit, HELP). The session also ends at
+the end of the input. At the end of the game the result and the record
+are shown.
 
 Players (options after a colon, separated by commas, e.g. mcts:time=500ms):
   human (types tokens)
@@ -328,15 +329,15 @@ func (lr *lineReader) next() (string, error) {
 // playerShort is a player's prompt, e.g. "P1".
 func playerShort(p int) string { return fmt.Sprintf("P%d", p) }
 
-// handle handles one word typed by a human: a command or a token. It
-// returns true when the session ends.
+// handle handles one word typed by a human: a command (in any case:
+// "Quit" is quit) or a token. It returns true when the session ends.
 func (ss *session) handle(word string) (bool, error) {
 	w := ss.e.stdout
 	s := ss.state()
 	if slices.Contains(s.Legal(), word) {
 		return false, ss.playTyped(word)
 	}
-	switch word {
+	switch strings.ToLower(word) {
 	case "help", "?":
 		fmt.Fprintln(w, playHelp)
 	case "legal":

@@ -87,9 +87,10 @@ func TestPlayUndo(t *testing.T) {
 }
 
 // TestPlayQuitWords checks that each word for quit ends the session
-// with the record, and that a legal token is played before any command.
+// with the record, in any case (a phone or a caps lock writes "Quit"),
+// and that a legal token is played before any command.
 func TestPlayQuitWords(t *testing.T) {
-	for _, word := range []string{"quit", "q", "exit"} {
+	for _, word := range []string{"quit", "q", "exit", "Quit", "Q", "EXIT"} {
 		t.Run(word, func(t *testing.T) {
 			r := matombo(t, "b2\n"+word+"\nc1\n", "play", "yematatu", "--p2", "human")
 			require.Equal(t, exitOK, r.code, r.stderr)
@@ -97,6 +98,18 @@ func TestPlayQuitWords(t *testing.T) {
 			assert.NotContains(t, r.stdout, "plays c1")
 		})
 	}
+}
+
+// The session's commands are read in any case, as quit is: "Help" lists
+// them, "LEGAL" lists the legal tokens, "Undo" takes back.
+func TestPlayCommandsAnyCase(t *testing.T) {
+	r := matombo(t, "Help\nLEGAL\nb2\nUndo\nRecord\n", "play", "yematatu", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "P1> Help\n"+playHelp+"\n")
+	assert.Contains(t, r.stdout, "P1> LEGAL\nLegal tokens: a1 b1 b2 b3 c1 c2 c3\n")
+	assert.Contains(t, r.stdout, "P2> Undo\nUndone: b2.\n")
+	assert.Contains(t, r.stdout, "P1> Record\nRecord: (no decisions yet)\n")
+	assert.NotContains(t, r.stdout, "is not a legal move")
 }
 
 // hint suggests, for the person to move, the move the --hint player
