@@ -414,3 +414,24 @@ func kalahSource(t *testing.T) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// The legend says what the board's marks mean in the script's words, and
+// where the board does not show it, which sites a tag is on: Kalah's
+// stores, drawn at the ends without their names, and Bao's front rows,
+// drawn without a mark.
+func TestMarkWords(t *testing.T) {
+	for _, tt := range []struct {
+		game, want string
+	}{
+		{"kalah", "[n] a store (a7 on the right, Player 1's; b7 on the left, Player 2's): the seeds a player has banked"},
+		{"bao", "a front row (rows b and c): captures are made from it, and a player whose front row is empty loses"},
+		{"tsoro", "* a head: a lap that ends on your own occupied head may sow on or stop there"},
+		{"oware", ""},
+	} {
+		t.Run(tt.game, func(t *testing.T) {
+			g, err := games.Library().Load(tt.game)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, markWords(g, g.Start()))
+		})
+	}
+}
