@@ -40,8 +40,8 @@ turn), or one of:
           computer player plays on)
   quit    end the session (q and exit too)
 The commands are read in any case (Quit, HELP). The session also ends at
-the end of the input. At the end of the game the result and the record
-are shown.
+the end of the input, and at Ctrl-C (exit status 130), with the record.
+At the end of the game the result and the record are shown.
 
 Players (options after a colon, separated by commas, e.g. mcts:time=500ms):
   human (types tokens)
@@ -76,7 +76,10 @@ type session struct {
 	rng     *rand.Rand       // the plain random players' choices
 	states  []*host.State    // states[k] is the state after k decisions
 	record  []string         // the tokens played
-	input   *lineReader      // what the humans type
+	input   *lineReader      // what the humans type, read by readLines only
+	want    chan struct{}    // asks readLines for a line
+	lines   chan lineResult  // readLines' answers
+	ctx     context.Context  // done at the first Ctrl-C, SIGINT or SIGTERM
 	queue   []string         // words typed and not handled yet
 	hinter  player.Player    // the hint command's player, made when first asked
 	hintErr error            // why it could not be made
@@ -127,6 +130,12 @@ func runPlay(e *env, args []string) int {
 			ss.ai[i+1] = p
 		}
 	}
+	ctx, stop := e.interruptContext(context.Background())
+	defer stop()
+	ss.ctx = ctx
+	ss.want, ss.lines = make(chan struct{}), make(chan lineResult, 1)
+	go ss.readLines()
+	defer close(ss.want)
 	ss.intro(*p1, *p2, *seed)
 	if err := ss.loop(); err != nil {
 		return c.fail(err)
@@ -204,8 +213,14 @@ func (ss *session) again() string {
 func (ss *session) loop() error {
 	for !ss.state().Over() {
 		s := ss.state()
+		if ss.ctx.Err() != nil {
+			return ss.interrupted()
+		}
 		if p := s.ToMove(); ss.random[p] {
-			m, err := player.NewRandomFrom(ss.rng).Choose(context.Background(), s)
+			m, err := player.NewRandomFrom(ss.rng).Choose(ss.ctx, s)
+			if ss.ctx.Err() != nil {
+				return ss.interrupted()
+			}
 			if err != nil {
 				return ss.broken(err)
 			}
@@ -215,6 +230,9 @@ func (ss *session) loop() error {
 			continue
 		} else if ss.ai[p] != nil {
 			m, err := ss.think(ss.ai[p], s)
+			if ss.ctx.Err() != nil {
+				return ss.interrupted() // not the move of a search cut short
+			}
 			if err != nil {
 				return ss.broken(err)
 			}
@@ -249,9 +267,12 @@ func (ss *session) loop() error {
 func (ss *session) next() (string, bool, error) {
 	for len(ss.queue) == 0 {
 		fmt.Fprintf(ss.e.stdout, "%s> ", playerShort(ss.state().ToMove()))
-		line, err := ss.input.next()
+		line, err := ss.readLine()
 		var long *longLineError
+		var ie interruptedError
 		switch {
+		case errors.As(err, &ie):
+			return "", false, ss.interrupted()
 		case errors.As(err, &long):
 			fmt.Fprintf(ss.e.stdout, "\n%v: ignored; type a token, or help\n", err)
 			continue
@@ -269,6 +290,42 @@ func (ss *session) next() (string, bool, error) {
 	w := ss.queue[0]
 	ss.queue = ss.queue[1:]
 	return w, true, nil
+}
+
+// lineResult is a line read, or why none was.
+type lineResult struct {
+	line string
+	err  error
+}
+
+// readLines reads a line of the input each time the session asks for one
+// (on ss.want), until the session ends; it is the only reader of
+// ss.input, so that a session waiting for a line can stop at a signal.
+func (ss *session) readLines() {
+	for range ss.want {
+		line, err := ss.input.next()
+		ss.lines <- lineResult{line, err}
+	}
+}
+
+// readLine returns the next line typed, or the interruptedError of the
+// signal that came first.
+func (ss *session) readLine() (string, error) {
+	ss.want <- struct{}{}
+	select {
+	case r := <-ss.lines:
+		return r.line, r.err
+	case <-ss.ctx.Done():
+		return "", context.Cause(ss.ctx)
+	}
+}
+
+// interrupted ends a session a signal stopped (Ctrl-C, SIGINT, SIGTERM),
+// saying the record so far, so that the game is not lost; its error makes
+// the exit status 130 or 143.
+func (ss *session) interrupted() error {
+	fmt.Fprintf(ss.e.stdout, "\nInterrupted after %s.\nRecord: %s\n", plural(len(ss.record), "decision"), recordText(ss.record))
+	return fmt.Errorf("stopped: %w", context.Cause(ss.ctx))
 }
 
 // maxInputLine bounds a line typed in play: tokens and commands are
@@ -413,6 +470,9 @@ func (ss *session) hint() {
 		return
 	}
 	m, err := ss.think(ss.hinter, ss.state())
+	if ss.ctx.Err() != nil {
+		return // interrupted: the session ends, no hint cut short
+	}
 	if err != nil {
 		fmt.Fprintf(ss.e.stdout, "No hint: %s\n", oneLine(err.Error()))
 		return
@@ -449,8 +509,11 @@ func (ss *session) offerDraw() (bool, error) {
 	}
 	fmt.Fprintf(w, "%s offers a draw. %s, do you accept it? (yes or no)\n", playerName(p), playerName(q))
 	fmt.Fprintf(w, "%s> ", playerShort(q))
-	line, err := ss.input.next()
+	line, err := ss.readLine()
+	var ie interruptedError
 	switch {
+	case errors.As(err, &ie):
+		return true, ss.interrupted()
 	case errors.Is(err, io.EOF):
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "No answer: %s plays on.\n", playerName(p))
@@ -562,7 +625,7 @@ func (ss *session) finish() {
 // thinks when stderr is a terminal, so the session never looks hung.
 func (ss *session) think(p player.Player, s *host.State) (host.Move, error) {
 	if !isTerminal(ss.e.stderr) {
-		return p.Choose(context.Background(), s)
+		return p.Choose(ss.ctx, s)
 	}
 	stop := make(chan struct{})
 	done := make(chan struct{})
@@ -581,7 +644,7 @@ func (ss *session) think(p player.Player, s *host.State) (host.Move, error) {
 			}
 		}
 	}()
-	m, err := p.Choose(context.Background(), s)
+	m, err := p.Choose(ss.ctx, s)
 	close(stop)
 	<-done
 	return m, err

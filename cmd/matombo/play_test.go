@@ -148,7 +148,7 @@ func TestPlayHintFailureSaid(t *testing.T) {
 	g, err := games.Library().Load("yematatu")
 	require.NoError(t, err)
 	var out bytes.Buffer
-	ss := &session{e: &env{stdout: &out, stderr: io.Discard}, g: g, states: []*host.State{g.Start()}, hints: "perfect",
+	ss := &session{e: &env{stdout: &out, stderr: io.Discard}, g: g, states: []*host.State{g.Start()}, hints: "perfect", ctx: context.Background(),
 		hintErr: errors.New("perfect play of yematatu needs its solution: too large")}
 	ss.hint()
 	assert.Equal(t, "No hint: perfect play of yematatu needs its solution: too large\n", out.String())
