@@ -177,6 +177,9 @@ func (ss *session) show() {
 	s := ss.state()
 	fmt.Fprintln(ss.e.stdout)
 	fmt.Fprint(ss.e.stdout, diagram(s, ss.e.color))
+	if owners := ownerWords(s, ss.states[0]); owners != "" {
+		fmt.Fprint(ss.e.stdout, wrapText(owners+".", ""))
+	}
 	writeTotals(ss.e.stdout, s, false, false, true)
 	if !s.Over() {
 		ss.writeTurn(s)

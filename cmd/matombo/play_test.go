@@ -435,3 +435,35 @@ func TestMarkWords(t *testing.T) {
 		})
 	}
 }
+
+// The @ marks of a board of counts are said where the board shows them:
+// Goré's hole a2, traded to Player 2, is drawn 6@2.
+func TestOwnerWords(t *testing.T) {
+	trade := "a2 b4 a1 b4 a3 b1 a3 b1 a4 b4 a2 b1 a1 b3 a3 b1 a4 b3 a3 b4 a3 b2 a2 b2 a4 b3 a2 b1 offer:a2 accept"
+	for _, tt := range []struct {
+		game, tokens, want string
+	}{
+		{"gore", "", ""},
+		{"gore", trade, "@2 after a count: the hole is now Player 2's"},
+		{"kalah", "a3 a1", ""},
+		{"yematatu", "b2", ""}, // pieces: the owner is what a point shows
+	} {
+		t.Run(tt.game+" "+tt.tokens, func(t *testing.T) {
+			g, err := games.Library().Load(tt.game)
+			require.NoError(t, err)
+			s := g.Start()
+			for _, tok := range strings.Fields(tt.tokens) {
+				m, err := s.ParseMove(tok)
+				require.NoError(t, err)
+				require.NoError(t, s.ApplyRecorded(m))
+			}
+			assert.Equal(t, tt.want, ownerWords(s, g.Start()))
+			if tt.want != "" {
+				assert.Contains(t, s.Diagram(), "6@2")
+			}
+		})
+	}
+	r := matombo(t, trade+"\n", "play", "gore", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "a    16  6@2 8   2\n     1   2   3   4\n@2 after a count: the hole is now Player 2's.\nCaptured:")
+}

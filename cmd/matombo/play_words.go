@@ -330,3 +330,32 @@ func endWords(b *host.Board, s *host.State) string {
 	}
 	return strings.Join(ends, "; ")
 }
+
+// ownerWords says what the diagram's @ marks mean where it writes them:
+// on a board of counts, "@2" after a count marks a hole whose owner is no
+// longer its owner in the opening (Goré's holes after a trade); "" when
+// no hole of s has changed hands.
+func ownerWords(s, opening *host.State) string {
+	b := s.Game().Board()
+	if b.Style() == host.Pieces {
+		return ""
+	}
+	changed := map[int]bool{}
+	for i := range b.NumSites() {
+		if o := s.Owner(i); o != opening.Owner(i) {
+			changed[o] = true
+		}
+	}
+	var out []string
+	for p := range s.Game().Players() + 1 {
+		if !changed[p] {
+			continue
+		}
+		whose := fmt.Sprintf("Player %d's", p)
+		if p == 0 {
+			whose = "nobody's"
+		}
+		out = append(out, fmt.Sprintf("@%d after a count: the hole is now %s", p, whose))
+	}
+	return strings.Join(out, "; ")
+}
