@@ -425,7 +425,7 @@ func (ss *session) handle(word string) (bool, error) {
 			} else {
 				fmt.Fprintf(w, "%s\n", oneLine(err.Error()))
 			}
-			ss.queue = nil // the rest of the line was typed for another position
+			ss.dropRest() // typed for the position after the word refused
 			return false, nil
 		}
 		for _, m := range moves {
@@ -505,7 +505,7 @@ func (ss *session) offerDraw() (bool, error) {
 	w := ss.e.stdout
 	s := ss.state()
 	p, q := s.ToMove(), 3-s.ToMove()
-	ss.queue = nil
+	ss.dropRest() // the answer is the other player's
 	if ss.computer(q) {
 		fmt.Fprintf(w, "%s offers a draw; %s, a computer player, declines and plays on.\n", playerName(p), playerName(q))
 		return false, nil
@@ -556,8 +556,8 @@ func (ss *session) playTyped(tok string) error {
 	if !diag.ScriptFailed(err) {
 		return err
 	}
-	ss.queue = nil // the rest of the line was typed for the position after it
 	fmt.Fprint(ss.e.stdout, wrapText(fmt.Sprintf("The game's script failed playing %s: %s. The position is as it was: type another token, undo or quit.", tok, oneLine(err.Error())), ""))
+	ss.dropRest() // typed for the position after it
 	return nil
 }
 
@@ -607,8 +607,19 @@ func (ss *session) undo() {
 	fmt.Fprintf(ss.e.stdout, "Undone: %s.\n", strings.Join(taken, " "))
 	ss.states = ss.states[:k+1]
 	ss.record = ss.record[:k]
-	ss.queue = nil
+	ss.dropRest() // typed before the player saw this position
 	ss.show()
+}
+
+// dropRest drops the words typed and not handled yet, saying which, so
+// that a player does not take them for played: what follows a refused
+// word, an undo or a draw offer on the line was typed for another
+// position.
+func (ss *session) dropRest() {
+	if len(ss.queue) > 0 {
+		fmt.Fprint(ss.e.stdout, wrap("Dropped the rest of the line:", ss.queue, "  "))
+	}
+	ss.queue = nil
 }
 
 // finish shows the result and the record at the end of the game.

@@ -222,7 +222,13 @@ func TestPlaySeed(t *testing.T) {
 func TestPlayIllegalToken(t *testing.T) {
 	r := matombo(t, "a9 a1\nquit\n", "play", "--games", kalahGames, "kalah", "--p2", "human")
 	require.Equal(t, exitOK, r.code)
-	assert.Contains(t, r.stdout, "P1> a9 a1\n\"a9\" is not a legal move here: a9 is not a site of this board (its sites: a1 to a7, b1 to b7); legal tokens: a1 a2 a3 a4 a5 a6\nP1> quit\nQuit after 0 decisions.\n")
+	assert.Contains(t, r.stdout, "P1> a9 a1\n\"a9\" is not a legal move here: a9 is not a site of this board (its sites: a1 to a7, b1 to b7); legal tokens: a1 a2 a3 a4 a5 a6\nDropped the rest of the line: a1\nP1> quit\nQuit after 0 decisions.\n")
+
+	// The rest of a line after an undo is dropped too, and said so.
+	r = matombo(t, "b2 undo c1 c3\nrecord\nquit\n", "play", "yematatu", "--p2", "human")
+	require.Equal(t, exitOK, r.code)
+	assert.Contains(t, r.stdout, "Undone: b2.\nDropped the rest of the line: c1 c3\n")
+	assert.Contains(t, r.stdout, "Record: (no decisions yet)\n")
 
 	// A long token is quoted in part, as the error's own text quotes it.
 	r = matombo(t, strings.Repeat("x", 5000)+"\nquit\n", "play", "--games", kalahGames, "kalah", "--p2", "human")
@@ -388,7 +394,7 @@ func TestPlayScriptFailure(t *testing.T) {
 		want            []string
 	}{
 		{"a person's token", "human", "a1\na1 a1\nundo\nquit\n", exitOK, []string{
-			"P2> a1 a1 The game's script failed playing a1: " + filepath.Join(dir, "stuck", "stuck.lua") + ":10: player 2 cannot move (in play). The position is as it was: type another token, undo or quit. P2> undo Undone: a1.",
+			"P2> a1 a1 The game's script failed playing a1: " + filepath.Join(dir, "stuck", "stuck.lua") + ":10: player 2 cannot move (in play). The position is as it was: type another token, undo or quit. Dropped the rest of the line: a1 P2> undo Undone: a1.",
 			"Quit after 0 decisions.",
 		}},
 		{"a computer's move", "random", "a1\n", exitFail, []string{
