@@ -286,7 +286,7 @@ func (ss *session) next() (string, bool, error) {
 			return "", false, fmt.Errorf("reading the standard input: %w", err)
 		}
 		if ss.e.echo {
-			fmt.Fprintln(ss.e.stdout, line)
+			fmt.Fprintln(ss.e.stdout, diag.EscapeControls(line)) // no escape sequence of the input's reaches the terminal
 		}
 		ss.queue = strings.Fields(line)
 	}
@@ -530,7 +530,7 @@ func (ss *session) offerDraw() (bool, error) {
 		return false, fmt.Errorf("reading the standard input: %w", err)
 	}
 	if ss.e.echo {
-		fmt.Fprintln(w, line)
+		fmt.Fprintln(w, diag.EscapeControls(line))
 	}
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "yes", "y", "accept":

@@ -224,6 +224,14 @@ func TestPlayIllegalToken(t *testing.T) {
 	require.Equal(t, exitOK, r.code)
 	assert.Contains(t, r.stdout, "P1> a9 a1\n\"a9\" is not a legal move here: a9 is not a site of this board (its sites: a1 to a7, b1 to b7); legal tokens: a1 a2 a3 a4 a5 a6\nDropped the rest of the line: a1\nP1> quit\nQuit after 0 decisions.\n")
 
+	// What is read is echoed with its control characters escaped, so that
+	// an escape sequence in a piped file does not reach the terminal.
+	r = matombo(t, "\x1b[31mzz\ndraw\n\x1b[2Jno\nquit\n", "play", "yematatu", "--p2", "human")
+	require.Equal(t, exitOK, r.code)
+	assert.Contains(t, r.stdout, "P1> \\x1b[31mzz\n\"\\x1b[31mzz\" is not a legal move here")
+	assert.Contains(t, r.stdout, "P2> \\x1b[2Jno\n")
+	assert.NotContains(t, r.stdout, "\x1b")
+
 	// The rest of a line after an undo is dropped too, and said so.
 	r = matombo(t, "b2 undo c1 c3\nrecord\nquit\n", "play", "yematatu", "--p2", "human")
 	require.Equal(t, exitOK, r.code)
