@@ -481,3 +481,11 @@ func TestOwnerWords(t *testing.T) {
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "a    16  6@2 8   2\n     1   2   3   4\n@2 after a count: the hole is now Player 2's.\nCaptured:")
 }
+
+// A label starts with a capital in any alphabet, and an empty one stays
+// empty.
+func TestCapitalized(t *testing.T) {
+	for in, want := range map[string]string{"": "", "seeds": "Seeds", "été": "Été", "to place": "To place", "Seeds": "Seeds"} {
+		assert.Equal(t, want, capitalized(in), "%q", in)
+	}
+}

@@ -83,8 +83,11 @@ func handLabel(g *host.Game) string {
 }
 
 // capitalized is text with its first letter a capital, whatever its
-// alphabet ("seeds" reads "Seeds", "ĳzers" "Ĳzers").
+// alphabet ("seeds" reads "Seeds", "été" "Été").
 func capitalized(text string) string {
+	if text == "" {
+		return ""
+	}
 	r, n := utf8.DecodeRuneInString(text)
 	return string(unicode.ToUpper(r)) + text[n:]
 }
