@@ -136,11 +136,25 @@ func runPlay(e *env, args []string) int {
 	ss.want, ss.lines = make(chan struct{}), make(chan lineResult, 1)
 	go ss.readLines()
 	defer close(ss.want)
-	ss.intro(*p1, *p2, *seed)
+	ss.intro(*p1, *p2, *seed, variantTitles(g, gf.variants))
 	if err := ss.loop(); err != nil {
 		return c.fail(err)
 	}
 	return exitOK
+}
+
+// variantTitles are the titles of the named variants of g, as players
+// read them ("Nine men's morris" for nine-mens-morris).
+func variantTitles(g *host.Game, names []string) []string {
+	var titles []string
+	for _, name := range names {
+		for _, v := range g.Variants() {
+			if v.Name == name {
+				titles = append(titles, v.Label())
+			}
+		}
+	}
+	return titles
 }
 
 // defaultOpponent is Player 2 when --p2 is not given: about a second a
@@ -153,10 +167,18 @@ func (ss *session) computer(p int) bool { return ss.random[p] || ss.ai[p] != nil
 // state is the current state.
 func (ss *session) state() *host.State { return ss.states[len(ss.states)-1] }
 
-// intro says what is played by whom.
-func (ss *session) intro(p1, p2 string, seed uint64) {
+// intro says what is played, in which variants (by their titles), by
+// whom.
+func (ss *session) intro(p1, p2 string, seed uint64, variants []string) {
 	w := ss.e.stdout
 	fmt.Fprintf(w, "%s\n", gameLabel(ss.g))
+	if len(variants) > 0 {
+		label := "Variant"
+		if len(variants) > 1 {
+			label = "Variants"
+		}
+		fmt.Fprint(w, wrapText(label+": "+strings.Join(variants, ", ")+".", ""))
+	}
 	fmt.Fprintf(w, "%s: %s. %s: %s.", playerName(1), p1, playerName(2), p2)
 	if ss.computer(1) || ss.computer(2) {
 		fmt.Fprintf(w, " Random seed %d.", seed)

@@ -489,3 +489,14 @@ func TestCapitalized(t *testing.T) {
 		assert.Equal(t, want, capitalized(in), "%q", in)
 	}
 }
+
+// The session names the variants given by their titles, as players read
+// them, after the game's label.
+func TestPlayVariantTitles(t *testing.T) {
+	r := matombo(t, "quit\n", "play", "yemutwelve", "--variant", "nine-mens-morris", "--variant", "flying", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.True(t, strings.HasPrefix(r.stdout, "Tsoro Yemutwelve [yemutwelve: board=plain pieces=9 flying=true morabaraba=false]\nVariants: Nine men's morris, Flying with three.\nPlayer 1 (South): human."), r.stdout)
+	r = matombo(t, "quit\n", "play", "yemutwelve", "--param", "flying=true", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, "Variant")
+}
