@@ -163,10 +163,14 @@ func isTerminal(f any) bool {
 }
 
 // colorOutput reports whether boards written to w may use colours: only
-// when w is a terminal and the NO_COLOR environment variable is not set.
+// when w is a terminal and the NO_COLOR environment variable is not set
+// (see noColor).
 func colorOutput(w io.Writer) bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
-		return false
-	}
-	return isTerminal(w)
+	return !noColor() && isTerminal(w)
 }
+
+// noColor reports whether the NO_COLOR environment variable asks for no
+// colours: set to any value but the empty string, as no-color.org
+// defines it (an empty NO_COLOR, as a shell's NO_COLOR= leaves, asks for
+// nothing).
+func noColor() bool { return os.Getenv("NO_COLOR") != "" }

@@ -275,3 +275,14 @@ func TestNoColorOutsideTerminals(t *testing.T) {
 	r := matombo(t, "", "trace", "tsoro", "a1")
 	assert.NotContains(t, r.stdout, "\x1b[")
 }
+
+// NO_COLOR asks for no colours when it is set to any value but the
+// empty string (no-color.org).
+func TestNoColor(t *testing.T) {
+	for value, want := range map[string]bool{"1": true, "0": true, "no": true, "": false} {
+		t.Setenv("NO_COLOR", value)
+		assert.Equal(t, want, noColor(), "NO_COLOR=%q", value)
+	}
+	require.NoError(t, os.Unsetenv("NO_COLOR"))
+	assert.False(t, noColor(), "NO_COLOR unset")
+}

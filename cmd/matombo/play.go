@@ -39,8 +39,9 @@ turn), or one of:
   draw    offer a draw: the other player accepts or declines it (a
           computer player plays on)
   quit    end the session (q and exit too)
-The session also ends at the end of the input. At the end of the game the
-result and the record are shown.
+The commands are read in any case (Quit, HELP). The session also ends at
+the end of the input, and at Ctrl-C (exit status 130), with the record.
+At the end of the game the result and the record are shown.
 
 Players (options after a colon, separated by commas, e.g. mcts:time=500ms):
   human (types tokens)
@@ -75,7 +76,10 @@ type session struct {
 	rng     *rand.Rand       // the plain random players' choices
 	states  []*host.State    // states[k] is the state after k decisions
 	record  []string         // the tokens played
-	input   *lineReader      // what the humans type
+	input   *lineReader      // what the humans type, read by readLines only
+	want    chan struct{}    // asks readLines for a line
+	lines   chan lineResult  // readLines' answers
+	ctx     context.Context  // done at the first Ctrl-C, SIGINT or SIGTERM
 	queue   []string         // words typed and not handled yet
 	hinter  player.Player    // the hint command's player, made when first asked
 	hintErr error            // why it could not be made
@@ -126,11 +130,31 @@ func runPlay(e *env, args []string) int {
 			ss.ai[i+1] = p
 		}
 	}
-	ss.intro(*p1, *p2, *seed)
+	ctx, stop := e.interruptContext(context.Background())
+	defer stop()
+	ss.ctx = ctx
+	ss.want, ss.lines = make(chan struct{}), make(chan lineResult, 1)
+	go ss.readLines()
+	defer close(ss.want)
+	ss.intro(*p1, *p2, *seed, variantTitles(g, gf.variants))
 	if err := ss.loop(); err != nil {
 		return c.fail(err)
 	}
 	return exitOK
+}
+
+// variantTitles are the titles of the named variants of g, as players
+// read them ("Nine men's morris" for nine-mens-morris).
+func variantTitles(g *host.Game, names []string) []string {
+	var titles []string
+	for _, name := range names {
+		for _, v := range g.Variants() {
+			if v.Name == name {
+				titles = append(titles, v.Label())
+			}
+		}
+	}
+	return titles
 }
 
 // defaultOpponent is Player 2 when --p2 is not given: about a second a
@@ -143,10 +167,18 @@ func (ss *session) computer(p int) bool { return ss.random[p] || ss.ai[p] != nil
 // state is the current state.
 func (ss *session) state() *host.State { return ss.states[len(ss.states)-1] }
 
-// intro says what is played by whom.
-func (ss *session) intro(p1, p2 string, seed uint64) {
+// intro says what is played, in which variants (by their titles), by
+// whom.
+func (ss *session) intro(p1, p2 string, seed uint64, variants []string) {
 	w := ss.e.stdout
 	fmt.Fprintf(w, "%s\n", gameLabel(ss.g))
+	if len(variants) > 0 {
+		label := "Variant"
+		if len(variants) > 1 {
+			label = "Variants"
+		}
+		fmt.Fprint(w, wrapText(label+": "+strings.Join(variants, ", ")+".", ""))
+	}
 	fmt.Fprintf(w, "%s: %s. %s: %s.", playerName(1), p1, playerName(2), p2)
 	if ss.computer(1) || ss.computer(2) {
 		fmt.Fprintf(w, " Random seed %d.", seed)
@@ -155,7 +187,7 @@ func (ss *session) intro(p1, p2 string, seed uint64) {
 	if !ss.computer(1) || !ss.computer(2) {
 		fmt.Fprintln(w, "Type a token to play it; help, legal, undo, record, hint, resign, draw or quit.")
 		fmt.Fprint(w, wrapText("Moves are typed "+moveForms(ss.g, ss.states[0])+".", ""))
-		if marks := markWords(ss.g); marks != "" {
+		if marks := markWords(ss.g, ss.states[0]); marks != "" {
 			fmt.Fprint(w, wrapText("On the board: "+marks+".", ""))
 		}
 	}
@@ -167,6 +199,9 @@ func (ss *session) show() {
 	s := ss.state()
 	fmt.Fprintln(ss.e.stdout)
 	fmt.Fprint(ss.e.stdout, diagram(s, ss.e.color))
+	if owners := ownerWords(s, ss.states[0]); owners != "" {
+		fmt.Fprint(ss.e.stdout, wrapText(owners+".", ""))
+	}
 	writeTotals(ss.e.stdout, s, false, false, true)
 	if !s.Over() {
 		ss.writeTurn(s)
@@ -185,15 +220,32 @@ func (ss *session) writeTurn(s *host.State) {
 			fmt.Fprint(w, wrapText(prompt+".", ""))
 		}
 	}
-	fmt.Fprint(w, wrap(playerName(s.ToMove())+" to play:", s.Legal(), "  "))
+	fmt.Fprint(w, wrap(playerName(s.ToMove())+" to play"+ss.again()+":", s.Legal(), "  "))
+}
+
+// again is " again" when the player to move made the decision before (a
+// second part of a turn, an extra turn), else "": a player reads that the
+// turn is still theirs even where the script's prompt does not say so.
+func (ss *session) again() string {
+	n := len(ss.states)
+	if n < 2 || ss.states[n-2].ToMove() != ss.states[n-1].ToMove() {
+		return ""
+	}
+	return " again"
 }
 
 // loop plays until the game ends, a human quits or the input ends.
 func (ss *session) loop() error {
 	for !ss.state().Over() {
 		s := ss.state()
+		if ss.ctx.Err() != nil {
+			return ss.interrupted()
+		}
 		if p := s.ToMove(); ss.random[p] {
-			m, err := player.NewRandomFrom(ss.rng).Choose(context.Background(), s)
+			m, err := player.NewRandomFrom(ss.rng).Choose(ss.ctx, s)
+			if ss.ctx.Err() != nil {
+				return ss.interrupted()
+			}
 			if err != nil {
 				return ss.broken(err)
 			}
@@ -203,6 +255,9 @@ func (ss *session) loop() error {
 			continue
 		} else if ss.ai[p] != nil {
 			m, err := ss.think(ss.ai[p], s)
+			if ss.ctx.Err() != nil {
+				return ss.interrupted() // not the move of a search cut short
+			}
 			if err != nil {
 				return ss.broken(err)
 			}
@@ -237,9 +292,12 @@ func (ss *session) loop() error {
 func (ss *session) next() (string, bool, error) {
 	for len(ss.queue) == 0 {
 		fmt.Fprintf(ss.e.stdout, "%s> ", playerShort(ss.state().ToMove()))
-		line, err := ss.input.next()
+		line, err := ss.readLine()
 		var long *longLineError
+		var ie interruptedError
 		switch {
+		case errors.As(err, &ie):
+			return "", false, ss.interrupted()
 		case errors.As(err, &long):
 			fmt.Fprintf(ss.e.stdout, "\n%v: ignored; type a token, or help\n", err)
 			continue
@@ -250,13 +308,49 @@ func (ss *session) next() (string, bool, error) {
 			return "", false, fmt.Errorf("reading the standard input: %w", err)
 		}
 		if ss.e.echo {
-			fmt.Fprintln(ss.e.stdout, line)
+			fmt.Fprintln(ss.e.stdout, diag.EscapeControls(line)) // no escape sequence of the input's reaches the terminal
 		}
 		ss.queue = strings.Fields(line)
 	}
 	w := ss.queue[0]
 	ss.queue = ss.queue[1:]
 	return w, true, nil
+}
+
+// lineResult is a line read, or why none was.
+type lineResult struct {
+	line string
+	err  error
+}
+
+// readLines reads a line of the input each time the session asks for one
+// (on ss.want), until the session ends; it is the only reader of
+// ss.input, so that a session waiting for a line can stop at a signal.
+func (ss *session) readLines() {
+	for range ss.want {
+		line, err := ss.input.next()
+		ss.lines <- lineResult{line, err}
+	}
+}
+
+// readLine returns the next line typed, or the interruptedError of the
+// signal that came first.
+func (ss *session) readLine() (string, error) {
+	ss.want <- struct{}{}
+	select {
+	case r := <-ss.lines:
+		return r.line, r.err
+	case <-ss.ctx.Done():
+		return "", context.Cause(ss.ctx)
+	}
+}
+
+// interrupted ends a session a signal stopped (Ctrl-C, SIGINT, SIGTERM),
+// saying the record so far, so that the game is not lost; its error makes
+// the exit status 130 or 143.
+func (ss *session) interrupted() error {
+	fmt.Fprintf(ss.e.stdout, "\nInterrupted after %s.\nRecord: %s\n", plural(len(ss.record), "decision"), recordText(ss.record))
+	return fmt.Errorf("stopped: %w", context.Cause(ss.ctx))
 }
 
 // maxInputLine bounds a line typed in play: tokens and commands are
@@ -317,15 +411,15 @@ func (lr *lineReader) next() (string, error) {
 // playerShort is a player's prompt, e.g. "P1".
 func playerShort(p int) string { return fmt.Sprintf("P%d", p) }
 
-// handle handles one word typed by a human: a command or a token. It
-// returns true when the session ends.
+// handle handles one word typed by a human: a command (in any case:
+// "Quit" is quit) or a token. It returns true when the session ends.
 func (ss *session) handle(word string) (bool, error) {
 	w := ss.e.stdout
 	s := ss.state()
 	if slices.Contains(s.Legal(), word) {
 		return false, ss.playTyped(word)
 	}
-	switch word {
+	switch strings.ToLower(word) {
 	case "help", "?":
 		fmt.Fprintln(w, playHelp)
 	case "legal":
@@ -353,7 +447,7 @@ func (ss *session) handle(word string) (bool, error) {
 			} else {
 				fmt.Fprintf(w, "%s\n", oneLine(err.Error()))
 			}
-			ss.queue = nil // the rest of the line was typed for another position
+			ss.dropRest() // typed for the position after the word refused
 			return false, nil
 		}
 		for _, m := range moves {
@@ -401,6 +495,9 @@ func (ss *session) hint() {
 		return
 	}
 	m, err := ss.think(ss.hinter, ss.state())
+	if ss.ctx.Err() != nil {
+		return // interrupted: the session ends, no hint cut short
+	}
 	if err != nil {
 		fmt.Fprintf(ss.e.stdout, "No hint: %s\n", oneLine(err.Error()))
 		return
@@ -430,15 +527,18 @@ func (ss *session) offerDraw() (bool, error) {
 	w := ss.e.stdout
 	s := ss.state()
 	p, q := s.ToMove(), 3-s.ToMove()
-	ss.queue = nil
+	ss.dropRest() // the answer is the other player's
 	if ss.computer(q) {
 		fmt.Fprintf(w, "%s offers a draw; %s, a computer player, declines and plays on.\n", playerName(p), playerName(q))
 		return false, nil
 	}
 	fmt.Fprintf(w, "%s offers a draw. %s, do you accept it? (yes or no)\n", playerName(p), playerName(q))
 	fmt.Fprintf(w, "%s> ", playerShort(q))
-	line, err := ss.input.next()
+	line, err := ss.readLine()
+	var ie interruptedError
 	switch {
+	case errors.As(err, &ie):
+		return true, ss.interrupted()
 	case errors.Is(err, io.EOF):
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "No answer: %s plays on.\n", playerName(p))
@@ -452,7 +552,7 @@ func (ss *session) offerDraw() (bool, error) {
 		return false, fmt.Errorf("reading the standard input: %w", err)
 	}
 	if ss.e.echo {
-		fmt.Fprintln(w, line)
+		fmt.Fprintln(w, diag.EscapeControls(line))
 	}
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "yes", "y", "accept":
@@ -478,8 +578,8 @@ func (ss *session) playTyped(tok string) error {
 	if !diag.ScriptFailed(err) {
 		return err
 	}
-	ss.queue = nil // the rest of the line was typed for the position after it
 	fmt.Fprint(ss.e.stdout, wrapText(fmt.Sprintf("The game's script failed playing %s: %s. The position is as it was: type another token, undo or quit.", tok, oneLine(err.Error())), ""))
+	ss.dropRest() // typed for the position after it
 	return nil
 }
 
@@ -529,8 +629,19 @@ func (ss *session) undo() {
 	fmt.Fprintf(ss.e.stdout, "Undone: %s.\n", strings.Join(taken, " "))
 	ss.states = ss.states[:k+1]
 	ss.record = ss.record[:k]
-	ss.queue = nil
+	ss.dropRest() // typed before the player saw this position
 	ss.show()
+}
+
+// dropRest drops the words typed and not handled yet, saying which, so
+// that a player does not take them for played: what follows a refused
+// word, an undo or a draw offer on the line was typed for another
+// position.
+func (ss *session) dropRest() {
+	if len(ss.queue) > 0 {
+		fmt.Fprint(ss.e.stdout, wrap("Dropped the rest of the line:", ss.queue, "  "))
+	}
+	ss.queue = nil
 }
 
 // finish shows the result and the record at the end of the game.
@@ -550,7 +661,7 @@ func (ss *session) finish() {
 // thinks when stderr is a terminal, so the session never looks hung.
 func (ss *session) think(p player.Player, s *host.State) (host.Move, error) {
 	if !isTerminal(ss.e.stderr) {
-		return p.Choose(context.Background(), s)
+		return p.Choose(ss.ctx, s)
 	}
 	stop := make(chan struct{})
 	done := make(chan struct{})
@@ -569,7 +680,7 @@ func (ss *session) think(p player.Player, s *host.State) (host.Move, error) {
 			}
 		}
 	}()
-	m, err := p.Choose(context.Background(), s)
+	m, err := p.Choose(ss.ctx, s)
 	close(stop)
 	<-done
 	return m, err

@@ -45,6 +45,13 @@ func TestPlayGolden(t *testing.T) {
 		// Against the search players, deterministic with a seed and a budget.
 		{"play-yematatu-mcts", []string{"yematatu", "--p2", "mcts:iterations=500", "--seed", "2"}, "b2\nc1\nundo\nc3\nrecord\nquit\n"},
 		{"play-yematatu-alphabeta", []string{"yematatu", "--p1", "alphabeta:depth=4", "--p2", "human", "--seed", "1"}, "c2\nb3\nrecord\nquit\n"},
+		// Kalah's stores, which the board draws without their names, are
+		// named in the legend with their sides and owners; a sowing that
+		// ends in the mover's store gives another turn: "to play again".
+		{"play-kalah-shipped", []string{"kalah", "--p2", "human"}, "a3\nquit\n"},
+		// A placing that makes a mill: the same player removes a piece,
+		// "to play again", though the script has no prompt for it.
+		{"play-yemutwelve-mill", []string{"yemutwelve", "--p2", "human"}, "c4 g7 e5 a7 d5 d7\nxe5\nquit\n"},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			r := matombo(t, tc.input, append([]string{"play"}, tc.args...)...)
@@ -80,9 +87,10 @@ func TestPlayUndo(t *testing.T) {
 }
 
 // TestPlayQuitWords checks that each word for quit ends the session
-// with the record, and that a legal token is played before any command.
+// with the record, in any case (a phone or a caps lock writes "Quit"),
+// and that a legal token is played before any command.
 func TestPlayQuitWords(t *testing.T) {
-	for _, word := range []string{"quit", "q", "exit"} {
+	for _, word := range []string{"quit", "q", "exit", "Quit", "Q", "EXIT"} {
 		t.Run(word, func(t *testing.T) {
 			r := matombo(t, "b2\n"+word+"\nc1\n", "play", "yematatu", "--p2", "human")
 			require.Equal(t, exitOK, r.code, r.stderr)
@@ -90,6 +98,18 @@ func TestPlayQuitWords(t *testing.T) {
 			assert.NotContains(t, r.stdout, "plays c1")
 		})
 	}
+}
+
+// The session's commands are read in any case, as quit is: "Help" lists
+// them, "LEGAL" lists the legal tokens, "Undo" takes back.
+func TestPlayCommandsAnyCase(t *testing.T) {
+	r := matombo(t, "Help\nLEGAL\nb2\nUndo\nRecord\n", "play", "yematatu", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "P1> Help\n"+playHelp+"\n")
+	assert.Contains(t, r.stdout, "P1> LEGAL\nLegal tokens: a1 b1 b2 b3 c1 c2 c3\n")
+	assert.Contains(t, r.stdout, "P2> Undo\nUndone: b2.\n")
+	assert.Contains(t, r.stdout, "P1> Record\nRecord: (no decisions yet)\n")
+	assert.NotContains(t, r.stdout, "is not a legal move")
 }
 
 // hint suggests, for the person to move, the move the --hint player
@@ -128,7 +148,7 @@ func TestPlayHintFailureSaid(t *testing.T) {
 	g, err := games.Library().Load("yematatu")
 	require.NoError(t, err)
 	var out bytes.Buffer
-	ss := &session{e: &env{stdout: &out, stderr: io.Discard}, g: g, states: []*host.State{g.Start()}, hints: "perfect",
+	ss := &session{e: &env{stdout: &out, stderr: io.Discard}, g: g, states: []*host.State{g.Start()}, hints: "perfect", ctx: context.Background(),
 		hintErr: errors.New("perfect play of yematatu needs its solution: too large")}
 	ss.hint()
 	assert.Equal(t, "No hint: perfect play of yematatu needs its solution: too large\n", out.String())
@@ -145,26 +165,39 @@ func (failingPlayer) Choose(context.Context, *host.State) (host.Move, error) {
 	return host.NoMove, errors.New("the player broke")
 }
 
-// The hands are shown to players only where the script shows them: Tsoro
-// Yematatu's pieces to place are, draughts' supply of crowns
-// (hand_label = false) is not, though trace, for script authors, shows
-// both.
+// The hands are shown to players only where the script shows them, under
+// the script's label: Tsoro Yematatu's pieces to place are, in hand;
+// draughts' supply of crowns (hand_label = false) is not, though trace,
+// for script authors, shows both; a game of Tic-tac-toe whose marks are
+// "à poser" shows them so, with a capital in any alphabet, and so does
+// a Kalah whose score is "été".
 func TestPlayHands(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"luattt/luattt.lua": strings.Replace(tictactoeSource(t), "players = 2,", `players = 2, hand_label = "à poser",`, 1),
+		"ete/ete.lua": strings.Replace(strings.Replace(kalahSource(t), `name = "kalah"`, `name = "ete"`, 1),
+			`score_label = "seeds"`, `score_label = "été"`, 1),
+	})
 	tests := []struct {
-		game  string
-		hands bool
+		game        string
+		play, trace string // the hands' line, "" for none
 	}{
-		{"yematatu", true},
-		{"draughts", false},
+		{"yematatu", "In hand:  Player 1 3, Player 2 3\n", "In hand:  Player 1 3, Player 2 3\n"},
+		{"draughts", "", "In hand:  Player 1 12, Player 2 12\n"},
+		{"luattt", "À poser:  Player 1 5, Player 2 4\n", "À poser:  Player 1 5, Player 2 4\n"},
+		{"ete", "Été:      Player 1 0, Player 2 0\n", "Été:      Player 1 0, Player 2 0\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.game, func(t *testing.T) {
-			r := matombo(t, "quit\n", "play", tt.game, "--p2", "human")
+			r := matombo(t, "quit\n", "play", tt.game, "--games", dir, "--p2", "human")
 			require.Equal(t, exitOK, r.code, r.stderr)
-			assert.Equal(t, tt.hands, strings.Contains(r.stdout, "In hand:"), r.stdout)
-			r = matombo(t, "", "trace", tt.game)
+			if tt.play == "" {
+				assert.NotContains(t, r.stdout, "In hand:")
+			} else {
+				assert.Contains(t, r.stdout, tt.play)
+			}
+			r = matombo(t, "", "trace", tt.game, "--games", dir)
 			require.Equal(t, exitOK, r.code, r.stderr)
-			assert.Contains(t, r.stdout, "In hand:")
+			assert.Contains(t, r.stdout, tt.trace)
 		})
 	}
 }
@@ -189,7 +222,21 @@ func TestPlaySeed(t *testing.T) {
 func TestPlayIllegalToken(t *testing.T) {
 	r := matombo(t, "a9 a1\nquit\n", "play", "--games", kalahGames, "kalah", "--p2", "human")
 	require.Equal(t, exitOK, r.code)
-	assert.Contains(t, r.stdout, "P1> a9 a1\n\"a9\" is not a legal move here: a9 is not a site of this board (its sites: a1 to a7, b1 to b7); legal tokens: a1 a2 a3 a4 a5 a6\nP1> quit\nQuit after 0 decisions.\n")
+	assert.Contains(t, r.stdout, "P1> a9 a1\n\"a9\" is not a legal move here: a9 is not a site of this board (its sites: a1 to a7, b1 to b7); legal tokens: a1 a2 a3 a4 a5 a6\nDropped the rest of the line: a1\nP1> quit\nQuit after 0 decisions.\n")
+
+	// What is read is echoed with its control characters escaped, so that
+	// an escape sequence in a piped file does not reach the terminal.
+	r = matombo(t, "\x1b[31mzz\ndraw\n\x1b[2Jno\nquit\n", "play", "yematatu", "--p2", "human")
+	require.Equal(t, exitOK, r.code)
+	assert.Contains(t, r.stdout, "P1> \\x1b[31mzz\n\"\\x1b[31mzz\" is not a legal move here")
+	assert.Contains(t, r.stdout, "P2> \\x1b[2Jno\n")
+	assert.NotContains(t, r.stdout, "\x1b")
+
+	// The rest of a line after an undo is dropped too, and said so.
+	r = matombo(t, "b2 undo c1 c3\nrecord\nquit\n", "play", "yematatu", "--p2", "human")
+	require.Equal(t, exitOK, r.code)
+	assert.Contains(t, r.stdout, "Undone: b2.\nDropped the rest of the line: c1 c3\n")
+	assert.Contains(t, r.stdout, "Record: (no decisions yet)\n")
 
 	// A long token is quoted in part, as the error's own text quotes it.
 	r = matombo(t, strings.Repeat("x", 5000)+"\nquit\n", "play", "--games", kalahGames, "kalah", "--p2", "human")
@@ -355,7 +402,7 @@ func TestPlayScriptFailure(t *testing.T) {
 		want            []string
 	}{
 		{"a person's token", "human", "a1\na1 a1\nundo\nquit\n", exitOK, []string{
-			"P2> a1 a1 The game's script failed playing a1: " + filepath.Join(dir, "stuck", "stuck.lua") + ":10: player 2 cannot move (in play). The position is as it was: type another token, undo or quit. P2> undo Undone: a1.",
+			"P2> a1 a1 The game's script failed playing a1: " + filepath.Join(dir, "stuck", "stuck.lua") + ":10: player 2 cannot move (in play). The position is as it was: type another token, undo or quit. Dropped the rest of the line: a1 P2> undo Undone: a1.",
 			"Quit after 0 decisions.",
 		}},
 		{"a computer's move", "random", "a1\n", exitFail, []string{
@@ -372,4 +419,84 @@ func TestPlayScriptFailure(t *testing.T) {
 			}
 		})
 	}
+}
+
+// kalahSource is the text of the shipped Kalah script.
+func kalahSource(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "games", "kalah", "kalah.lua"))
+	require.NoError(t, err)
+	return string(b)
+}
+
+// The legend says what the board's marks mean in the script's words, and
+// where the board does not show it, which sites a tag is on: Kalah's
+// stores, drawn at the ends without their names, and Bao's front rows,
+// drawn without a mark.
+func TestMarkWords(t *testing.T) {
+	for _, tt := range []struct {
+		game, want string
+	}{
+		{"kalah", "[n] a store (a7 on the right, Player 1's; b7 on the left, Player 2's): the seeds a player has banked"},
+		{"bao", "a front row (rows b and c): captures are made from it, and a player whose front row is empty loses"},
+		{"tsoro", "* a head: a lap that ends on your own occupied head may sow on or stop there"},
+		{"oware", ""},
+	} {
+		t.Run(tt.game, func(t *testing.T) {
+			g, err := games.Library().Load(tt.game)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, markWords(g, g.Start()))
+		})
+	}
+}
+
+// The @ marks of a board of counts are said where the board shows them:
+// Goré's hole a2, traded to Player 2, is drawn 6@2.
+func TestOwnerWords(t *testing.T) {
+	trade := "a2 b4 a1 b4 a3 b1 a3 b1 a4 b4 a2 b1 a1 b3 a3 b1 a4 b3 a3 b4 a3 b2 a2 b2 a4 b3 a2 b1 offer:a2 accept"
+	for _, tt := range []struct {
+		game, tokens, want string
+	}{
+		{"gore", "", ""},
+		{"gore", trade, "@2 after a count: the hole is now Player 2's"},
+		{"kalah", "a3 a1", ""},
+		{"yematatu", "b2", ""}, // pieces: the owner is what a point shows
+	} {
+		t.Run(tt.game+" "+tt.tokens, func(t *testing.T) {
+			g, err := games.Library().Load(tt.game)
+			require.NoError(t, err)
+			s := g.Start()
+			for _, tok := range strings.Fields(tt.tokens) {
+				m, err := s.ParseMove(tok)
+				require.NoError(t, err)
+				require.NoError(t, s.ApplyRecorded(m))
+			}
+			assert.Equal(t, tt.want, ownerWords(s, g.Start()))
+			if tt.want != "" {
+				assert.Contains(t, s.Diagram(), "6@2")
+			}
+		})
+	}
+	r := matombo(t, trade+"\n", "play", "gore", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "a    16  6@2 8   2\n     1   2   3   4\n@2 after a count: the hole is now Player 2's.\nCaptured:")
+}
+
+// A label starts with a capital in any alphabet, and an empty one stays
+// empty.
+func TestCapitalized(t *testing.T) {
+	for in, want := range map[string]string{"": "", "seeds": "Seeds", "été": "Été", "to place": "To place", "Seeds": "Seeds"} {
+		assert.Equal(t, want, capitalized(in), "%q", in)
+	}
+}
+
+// The session names the variants given by their titles, as players read
+// them, after the game's label.
+func TestPlayVariantTitles(t *testing.T) {
+	r := matombo(t, "quit\n", "play", "yemutwelve", "--variant", "nine-mens-morris", "--variant", "flying", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.True(t, strings.HasPrefix(r.stdout, "Tsoro Yemutwelve [yemutwelve: board=plain pieces=9 flying=true morabaraba=false]\nVariants: Nine men's morris, Flying with three.\nPlayer 1 (South): human."), r.stdout)
+	r = matombo(t, "quit\n", "play", "yemutwelve", "--param", "flying=true", "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, "Variant")
 }

@@ -243,9 +243,13 @@ const (
 )
 
 // markWords says what the diagram's marks mean, in the script's words: a
-// tag's mark and its doc ("* a head: ..."), and the ends drawn in
-// brackets ("[n] a store: ..."); "" when the script says nothing.
-func markWords(g *host.Game) string {
+// tag's mark and its doc ("* a head: ..."), the ends drawn in brackets
+// ("[n] a store: ..."), which the diagram does not name, with their
+// names, sides and owners in the opening ("[n] a store (a7 on the right,
+// Player 1's; b7 on the left, Player 2's): ..."), and a tag the diagram
+// does not mark with its sites ("a front row (rows b and c): ..."); ""
+// when the script says nothing.
+func markWords(g *host.Game, opening *host.State) string {
 	b := g.Board()
 	var out []string
 	seen := map[string]bool{}
@@ -255,14 +259,103 @@ func markWords(g *host.Game) string {
 				continue
 			}
 			seen[t] = true
-			mark := ""
-			if b.Site(i).End != "" {
-				mark = "[n] "
-			} else if m := b.TagMark(t); m != "" {
-				mark = m + " "
+			switch {
+			case b.Site(i).End != "":
+				out = append(out, "[n] "+placed(b.TagDoc(t), endWords(b, opening)))
+			case b.TagMark(t) != "":
+				out = append(out, b.TagMark(t)+" "+b.TagDoc(t))
+			default: // no mark on the board: where it is, in words
+				out = append(out, placed(b.TagDoc(t), tagPlaces(b, t)))
 			}
-			out = append(out, mark+b.TagDoc(t))
 		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// placed is a tag's doc with where its sites are, in brackets after what
+// it names: "a store (a7 on the right): the seeds a player has banked".
+func placed(doc, where string) string {
+	if name, rest, ok := strings.Cut(doc, ": "); ok {
+		return name + " (" + where + "): " + rest
+	}
+	return doc + " (" + where + ")"
+}
+
+// tagPlaces names the sites that carry tag, a whole row by its label:
+// "rows b and c", "row a, b4 and c4".
+func tagPlaces(b *host.Board, tag string) string {
+	var rows, sites []string
+	for r := range b.NumRows() {
+		var tagged []string
+		all := true
+		for _, i := range b.RowSites(r) {
+			if b.HasTag(i, tag) {
+				tagged = append(tagged, b.Site(i).Name)
+			} else {
+				all = false
+			}
+		}
+		if all && len(tagged) > 0 {
+			rows = append(rows, b.RowLabel(r))
+		} else {
+			sites = append(sites, tagged...)
+		}
+	}
+	var parts []string
+	switch len(rows) {
+	case 0:
+	case 1:
+		parts = append(parts, "row "+rows[0])
+	default:
+		parts = append(parts, "rows "+diag.AndList(rows))
+	}
+	return diag.AndList(append(parts, sites...))
+}
+
+// endWords names the sites drawn at the ends of the board, each with its
+// side and its owner in s: "a7 on the right, Player 1's; b7 on the left,
+// Player 2's".
+func endWords(b *host.Board, s *host.State) string {
+	var ends []string
+	for i := range b.NumSites() {
+		side := map[string]string{"west": "left", "east": "right"}[b.Site(i).End]
+		if side == "" {
+			continue
+		}
+		text := b.Site(i).Name + " on the " + side
+		if p := s.Owner(i); p > 0 {
+			text += fmt.Sprintf(", Player %d's", p)
+		}
+		ends = append(ends, text)
+	}
+	return strings.Join(ends, "; ")
+}
+
+// ownerWords says what the diagram's @ marks mean where it writes them:
+// on a board of counts, "@2" after a count marks a hole whose owner is no
+// longer its owner in the opening (Goré's holes after a trade); "" when
+// no hole of s has changed hands.
+func ownerWords(s, opening *host.State) string {
+	b := s.Game().Board()
+	if b.Style() == host.Pieces {
+		return ""
+	}
+	changed := map[int]bool{}
+	for i := range b.NumSites() {
+		if o := s.Owner(i); o != opening.Owner(i) {
+			changed[o] = true
+		}
+	}
+	var out []string
+	for p := range s.Game().Players() + 1 {
+		if !changed[p] {
+			continue
+		}
+		whose := fmt.Sprintf("Player %d's", p)
+		if p == 0 {
+			whose = "nobody's"
+		}
+		out = append(out, fmt.Sprintf("@%d after a count: the hole is now %s", p, whose))
 	}
 	return strings.Join(out, "; ")
 }

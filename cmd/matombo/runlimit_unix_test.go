@@ -34,6 +34,9 @@ func TestRunLimitHelperProcess(t *testing.T) {
 	argv := strings.Split(args, "\n")
 	e := &env{stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr,
 		onRun: func() { fmt.Fprintln(os.Stderr, helperReady) }}
+	if argv[0] == "play" {
+		e.stdin = os.Stdin // a pipe the test keeps open: the session waits for a line
+	}
 	for _, c := range commands() {
 		if c.name == argv[0] {
 			os.Exit(c.run(e, argv[1:]))
@@ -79,6 +82,8 @@ func interruptRun(t *testing.T, args []string, sig syscall.Signal, readyOut stri
 	require.NoError(t, err)
 	errPipe, err := cmd.StderrPipe()
 	require.NoError(t, err)
+	_, err = cmd.StdinPipe() // open, and never written: play waits at its prompt
+	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { cmd.Process.Kill() })
 	var copied sync.WaitGroup
@@ -123,6 +128,9 @@ func TestRunInterrupted(t *testing.T) {
 	hint := []string{"hint", "kalah", "--engine", "search", "--max-memory", "256MiB", "--threads", "1"}
 	analyze := []string{"analyze", "oware", "--games", "100000", "--p1", "mcts:iterations=200"}
 	match := []string{"match", "tictactoe", "--p1", "mcts:iterations=300", "--games", "100000"}
+	playPrompt := []string{"play", "kalah", "--p2", "human"}
+	playThinking := []string{"play", "kalah", "--p1", "random", "--p2", "mcts:time=1h", "--seed", "1"}
+	const playStopped = "matombo play: stopped: interrupted\n"
 	serve := []string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "games.db")}
 	const checkStopped = "check: stopped: interrupted; 1 of 1 game not checked fully (burner)\n"
 	tests := []struct {
@@ -148,6 +156,12 @@ func TestRunInterrupted(t *testing.T) {
 		{"hint, SIGTERM", syscall.SIGTERM, hint, "", 0, 143, nil, "matombo hint: stopped: interrupted; nothing is cached\n", ""},
 		{"analyze, SIGINT", syscall.SIGINT, analyze, "", 0, 130, nil, "matombo analyze: stopped: interrupted; nothing is written\n", ""},
 		{"match, SIGTERM", syscall.SIGTERM, match, "", 3 * time.Second, 143, []string{"Tic-tac-toe [tictactoe]: "}, "matombo match: stopped: interrupted after ", " of 100000 games\n"},
+		// play ends with the record, so that the game is not lost, whether
+		// a person is to type or a computer player thinks.
+		{"play at the prompt, SIGINT", syscall.SIGINT, playPrompt, "P1> ", 0, 130, nil, playStopped,
+			"P1> \nInterrupted after 0 decisions.\nRecord: (no decisions yet)\n"},
+		{"play while the computer thinks, SIGTERM", syscall.SIGTERM, playThinking, "Player 1 (South) plays a2", 0, 143, nil, playStopped,
+			"\nInterrupted after 1 decision.\nRecord: a2\n"},
 		{"serve, SIGTERM", syscall.SIGTERM, serve, "matombo serve: playing at", 0, 0, nil, "", "matombo serve: stopped\n"},
 		{"serve, SIGINT", syscall.SIGINT, serve, "matombo serve: playing at", 0, 0, nil, "", "matombo serve: stopped\n"},
 	}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/matombo/matombo/host"
 )
@@ -54,8 +57,9 @@ func anyNonZero(players int, get func(int) int) bool {
 // script names it, for a game that has one (see writeScore); for a game
 // without one, the captured totals when captures is true or some player
 // has captured; the hands when hands is true or some player holds one,
-// unless forPlayers is set and the script does not show its hands to
-// players (declare's hand_label = false).
+// labelled as the script names them (see handLabel), unless forPlayers is
+// set and the script does not show its hands to players (declare's
+// hand_label = false).
 func writeTotals(w io.Writer, s *host.State, captures, hands, forPlayers bool) {
 	n := s.Game().Players()
 	if s.Game().HasScore() {
@@ -67,8 +71,25 @@ func writeTotals(w io.Writer, s *host.State, captures, hands, forPlayers bool) {
 		return
 	}
 	if hands || anyNonZero(n, s.Hand) {
-		fmt.Fprintf(w, "In hand:  %s\n", perPlayer(n, s.Hand))
+		fmt.Fprintf(w, "%-9s %s\n", handLabel(s.Game())+":", perPlayer(n, s.Hand))
 	}
+}
+
+// handLabel is the label of the hands' line: declare's hand_label with a
+// capital ("To place"), "In hand" by default and for the hands a script
+// keeps to itself (which only trace shows, to the script's author).
+func handLabel(g *host.Game) string {
+	return capitalized(cmp.Or(g.HandLabel(), "in hand"))
+}
+
+// capitalized is text with its first letter a capital, whatever its
+// alphabet ("seeds" reads "Seeds", "été" "Été").
+func capitalized(text string) string {
+	if text == "" {
+		return ""
+	}
+	r, n := utf8.DecodeRuneInString(text)
+	return string(unicode.ToUpper(r)) + text[n:]
 }
 
 // writeScore writes the script's score of s labelled as the script names
@@ -80,8 +101,7 @@ func writeScore(w io.Writer, s *host.State, prefix string) {
 	if !g.HasScore() {
 		return
 	}
-	label := prefix + g.ScoreLabel()
-	label = strings.ToUpper(label[:1]) + label[1:] + ":"
+	label := capitalized(prefix+g.ScoreLabel()) + ":"
 	score, err := s.Score()
 	if err != nil {
 		fmt.Fprintf(w, "%s (the script's score fails: %s)\n", label, oneLine(err.Error()))

@@ -140,6 +140,11 @@ func TestHint(t *testing.T) {
 	assert.Equal(t, hintMove{Token: "c2", Value: "win", Plies: ptr(1)}, first)
 	assert.Len(t, lines, 3) // three empty points
 
+	// The heading counts the tokens in words: one token, not "1 tokens".
+	r = matombo(t, "", "hint", "yematatu", "b2")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.True(t, strings.HasPrefix(r.stdout, "Tsoro Yematatu [yematatu: board=triangle], Player 2 (North) to move after 1 token:\n"), r.stdout)
+
 	r = matombo(t, "", "hint", "yematatu", "b2", "c1", "a1", "b3", "c2")
 	assert.Equal(t, exitFail, r.code)
 	assert.Contains(t, r.stderr, "the game is over after these tokens (Player 1 (South) won by three on a line)")
