@@ -75,7 +75,8 @@ end
 
 local PLACE = m.move("place", "{1}", { doc = "Place a piece on {1}" }) -- M3 token: the point, e.g. d2
 local MOVE = m.move("move", "{from}-{to}", { doc = "Move {from} to {to}" }) -- M4 token: from-to, e.g. d2-d3
-local REMOVE = m.move("remove", "x{1}", { doc = "Remove the piece on {1}" }) -- M6 token: x and the point, e.g. xe4
+local REMOVE = m.move("remove", "x{1}", { doc = "Remove the piece on {1}", -- M6 token: x and the point, e.g. xe4
+  prompt = "You made a mill: remove one of your opponent's pieces, one in no mill of theirs while they have any (xe4)" })
 
 -- REMOVING is 1 while the mover, who has just made a mill, is to remove a
 -- piece (M6). BACK_FROM[p], BACK_TO[p] (M12): the move that p may not make
