@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -143,6 +144,9 @@ func runHint(e *env, args []string) int {
 	mvs, err := sol.MovesContext(ctx, s)
 	if ie, ok := interruption(ctx); ok && err != nil {
 		return c.fail(fmt.Errorf("stopped: %w", ie))
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return c.fail(&flagError{err: err, msg: fmt.Sprintf("stopped after --max-time %v searching the positions after these tokens (the search engine's solution values the opening's moves only): raise --max-time (0 for no limit)", sf.maxTime)})
 	}
 	if err != nil {
 		return c.fail(err)

@@ -335,7 +335,8 @@ func solution(ctx context.Context, w io.Writer, g *host.Game, sf *solveFlags, fr
 			return nil, fmt.Errorf("stopped: %w; nothing is cached", ie)
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("stopped after --max-time %v: %w", maxTime, err)
+			return nil, &flagError{err: err, msg: fmt.Sprintf("stopped after --max-time %v%s; nothing is cached: raise --max-time (0 for no limit), or solve a smaller variant",
+				maxTime, bar.workDone())}
 		}
 		return nil, cliSolveError(err, sf)
 	}
@@ -360,13 +361,15 @@ func describeEstimate(w io.Writer, g *host.Game, est solve.Estimation, sf *solve
 }
 
 // solveBar draws a solve's progress on a terminal: positions or nodes,
-// their rate, and the memory against the estimate.
+// their rate, and the memory against the estimate. It keeps the last
+// progress, drawn or not, to say how far a stopped solve got.
 type solveBar struct {
 	w     io.Writer
 	est   solve.Estimation
 	on    bool
 	shown bool
 	last  time.Time
+	now   solve.Progress
 }
 
 func newSolveBar(w io.Writer, est solve.Estimation) *solveBar {
@@ -374,6 +377,7 @@ func newSolveBar(w io.Writer, est solve.Estimation) *solveBar {
 }
 
 func (b *solveBar) update(p solve.Progress) {
+	b.now = p
 	if !b.on || time.Since(b.last) < 200*time.Millisecond {
 		return
 	}
@@ -392,6 +396,21 @@ func (b *solveBar) update(p solve.Progress) {
 	}
 	fmt.Fprintf(b.w, "\r%-78s", line)
 	b.shown = true
+}
+
+// workDone says how far the solve got, as ", 655877 positions stored",
+// or nothing before its first progress report.
+func (b *solveBar) workDone() string {
+	p := b.now
+	switch {
+	case p.Phase == "search":
+		return fmt.Sprintf(", %d positions searched", p.Nodes)
+	case p.Phase != "":
+		return fmt.Sprintf(", building the %s (%d positions, %.0f%% of it)", p.Phase, p.Positions, p.Done*100)
+	case p.Positions > 0:
+		return fmt.Sprintf(", %d positions stored (at most %d)", p.Positions, b.est.Positions)
+	}
+	return ""
 }
 
 func (b *solveBar) finish() {

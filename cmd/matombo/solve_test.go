@@ -173,3 +173,31 @@ func TestSolveSearchNothingToSearch(t *testing.T) {
 	assert.Equal(t, 17, rep.Search.EndgameCounters)
 	assert.Positive(t, rep.Search.EndgameHits)
 }
+
+// TestSolveMaxTimeSaysHowFar: a solve stopped by --max-time says what to
+// do, in the command's words, not the script runner's ("context deadline
+// exceeded"), and how far it got once the engine has reported progress
+// (a slow machine may stop it before); hint's solve too.
+func TestSolveMaxTimeSaysHowFar(t *testing.T) {
+	isolateCache(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"retrograde", []string{"solve", "tsoro", "--variant", "4x6", "--engine", "retrograde"},
+			`matombo solve: stopped after --max-time 1s(, \d+ positions stored \(at most \d+\))?; nothing is cached: raise --max-time \(0 for no limit\)`},
+		{"search", []string{"solve", "oware", "--variant", "short", "--engine", "search", "--endgame", "0"},
+			`matombo solve: stopped after --max-time 1s(, \d+ positions searched)?; nothing is cached: raise --max-time \(0 for no limit\)`},
+		{"hint", []string{"hint", "oware", "--variant", "short", "--engine", "search", "--endgame", "0"},
+			`matombo hint: stopped after --max-time 1s(, \d+ positions searched)?; nothing is cached: raise --max-time \(0 for no limit\)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := matombo(t, "", append(tc.args, "--max-time", "1s")...)
+			assert.Equal(t, exitFail, r.code)
+			assert.Regexp(t, tc.want, r.stderr)
+			assert.NotContains(t, r.stderr, "deadline")
+			assert.NotContains(t, r.stderr, "canceled")
+		})
+	}
+}
