@@ -67,6 +67,12 @@ func (sf *solveFlags) register(fs *flag.FlagSet) {
 	sizeVar(fs, &sf.table, "table-memory", "", maxMemoryLimit, "search engine: the transposition table's `SIZE` (default: a quarter of --max-memory, at most 256MiB)")
 }
 
+// engineAccepts reports whether a solution of engine eng answers for
+// --engine: any does for auto, else only the engine asked for.
+func (sf *solveFlags) engineAccepts(eng solve.Engine) bool {
+	return sf.engine == solve.Auto.String() || sf.engine == eng.String()
+}
+
 // maxPositionsLimit is the largest --max-positions: 2^32-2 (the
 // positions a retrograde solve numbers), or the largest int on a 32-bit
 // machine.
@@ -96,6 +102,9 @@ func (sf *solveFlags) options() ([]solve.Option, time.Duration, error) {
 	}
 	if sf.endgame < -1 || sf.endgame > solve.MaxEndgame {
 		return nil, 0, usageErr{fmt.Sprintf("--endgame %d: want -1 to %d", sf.endgame, solve.MaxEndgame)}
+	}
+	if eng == solve.Retrograde && (sf.endgame != -1 || sf.table != "") {
+		return nil, 0, usageErr{"--endgame and --table-memory set the search engine: they do nothing with --engine retrograde"}
 	}
 	opts := []solve.Option{solve.WithEngine(eng), solve.WithMaxBytes(mem), solve.WithThreads(sf.threads), solve.WithEndgame(sf.endgame)}
 	if sf.maxPos > 0 {
@@ -308,10 +317,12 @@ func solution(ctx context.Context, w io.Writer, g *host.Game, sf *solveFlags, fr
 	}
 	if !fresh {
 		sol, err := solve.LoadCached(g)
-		if err == nil {
+		switch {
+		case err == nil && sf.engineAccepts(sol.Engine()):
 			return sol, nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
+		case err == nil:
+			fmt.Fprintf(w, "matombo: the cached solution is the %s engine's; solving with the %s engine (--engine)\n", sol.Engine(), sf.engine)
+		case !errors.Is(err, fs.ErrNotExist):
 			fmt.Fprintf(w, "matombo: %v; solving again\n", oneLine(err.Error()))
 		}
 	}

@@ -201,3 +201,39 @@ func TestSolveMaxTimeSaysHowFar(t *testing.T) {
 		})
 	}
 }
+
+// TestSolveEngineFlagAndCache: --engine asks for an engine, and a cached
+// solution of the other one does not answer for it: the game is solved
+// again with the engine asked for, saying why; auto takes either.
+func TestSolveEngineFlagAndCache(t *testing.T) {
+	isolateCache(t)
+	kalah := []string{"solve", "kalah", "--param", "pits=3", "--param", "seeds=2"}
+	for _, tc := range []struct {
+		engine, want, says string
+	}{
+		{"search", "solved (search engine)", ""},
+		{"retrograde", "solved (retrograde engine)", "matombo: the cached solution is the search engine's; solving with the retrograde engine (--engine)"},
+		{"auto", "solved (retrograde engine)", ""},
+		{"search", "solved (search engine)", "matombo: the cached solution is the retrograde engine's; solving with the search engine (--engine)"},
+	} {
+		r := matombo(t, "", append(kalah, "--engine", tc.engine)...)
+		require.Equal(t, exitOK, r.code, r.stderr)
+		assert.Contains(t, r.stdout, tc.want, tc.engine)
+		if tc.says == "" {
+			assert.NotContains(t, r.stderr, "the cached solution is", tc.engine)
+		} else {
+			assert.Contains(t, r.stderr, tc.says, tc.engine)
+		}
+	}
+}
+
+// TestSolveSearchFlagsNeedTheSearchEngine: --endgame and --table-memory
+// with --engine retrograde would be ignored; they are refused.
+func TestSolveSearchFlagsNeedTheSearchEngine(t *testing.T) {
+	isolateCache(t)
+	for _, flags := range [][]string{{"--endgame", "4"}, {"--table-memory", "64MiB"}} {
+		r := matombo(t, "", append([]string{"solve", "tictactoe", "--engine", "retrograde"}, flags...)...)
+		assert.Equal(t, exitUsage, r.code, flags)
+		assert.Contains(t, r.stderr, "--endgame and --table-memory set the search engine: they do nothing with --engine retrograde", flags)
+	}
+}
