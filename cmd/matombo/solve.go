@@ -260,6 +260,8 @@ func writeSolveReport(w io.Writer, g *host.Game, rep solveReport) {
 		fmt.Fprintf(w, "  positions: %d reachable from the opening (%d of them over)\n", rep.Positions, rep.Terminal)
 	case rep.Positions == 0 && rep.Search != nil && rep.Search.EndgameCounters > 0:
 		fmt.Fprintf(w, "  positions: none searched; every opening move's value is known without search (the endgame database holds up to %d counters in play)\n", rep.Search.EndgameCounters)
+	case rep.Positions == 0: // a cached solution, whose search statistics are not kept
+		fmt.Fprintln(w, "  positions: none searched; every opening move's value is known without search")
 	default:
 		fmt.Fprintf(w, "  positions: %d searched\n", rep.Positions)
 	}

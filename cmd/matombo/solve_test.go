@@ -155,7 +155,8 @@ func ptr(n int) *int { return &n }
 // TestSolveSearchNothingToSearch: when the endgame database values every
 // opening move (Kalah(3,3): 18 counters, a database of 17), the search
 // engine searches no position, and the report says why rather than "0
-// searched"; --json carries the search's statistics.
+// searched", also when the solution comes from the cache; --json carries
+// the search's statistics.
 func TestSolveSearchNothingToSearch(t *testing.T) {
 	isolateCache(t)
 	args := []string{"solve", "kalah", "--param", "pits=3", "--param", "seeds=3", "--engine", "search", "--fresh"}
@@ -172,6 +173,12 @@ func TestSolveSearchNothingToSearch(t *testing.T) {
 	require.NotNil(t, rep.Search, "the search ran: its statistics are reported")
 	assert.Equal(t, 17, rep.Search.EndgameCounters)
 	assert.Positive(t, rep.Search.EndgameHits)
+
+	// The cached solution keeps no statistics, but says the same.
+	r = matombo(t, "", args[:len(args)-1]...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Empty(t, r.stderr, "the cached solution answers")
+	assert.Contains(t, r.stdout, "positions: none searched; every opening move's value is known without search\n")
 }
 
 // TestSolveMaxTimeSaysHowFar: a solve stopped by --max-time says what to
