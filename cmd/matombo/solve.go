@@ -448,7 +448,11 @@ func cliSolveError(err error, sf *solveFlags) error {
 	case errors.As(err, &tl):
 		return &flagError{err: err, msg: tooLargeMessage(tl, sf)}
 	case errors.As(err, &ce):
-		return &flagError{err: err, msg: fmt.Sprintf("%s: a position repeats on a line of play, which the search engine does not handle: use --engine retrograde", ce.Game)}
+		msg := fmt.Sprintf("%s: a position repeats on a line of play, which the search engine does not handle: use --engine retrograde", ce.Game)
+		if sf.engine == solve.Auto.String() {
+			msg = fmt.Sprintf("%s: a position repeats on a line of play, which the search engine does not handle (--engine auto chose it: the game keeps a score and its positions may not fit in --max-memory): use --engine retrograde, which stores every position reachable from the opening, with a --max-memory they fit in", ce.Game)
+		}
+		return &flagError{err: err, msg: msg}
 	}
 	return err
 }

@@ -244,3 +244,18 @@ func TestSolveSearchFlagsNeedTheSearchEngine(t *testing.T) {
 		assert.Contains(t, r.stderr, "--endgame and --table-memory set the search engine: they do nothing with --engine retrograde", flags)
 	}
 }
+
+// TestSolveCycleSaysWhyTheSearchEngine: a game with cycles that --engine
+// auto gave to the search engine says why it was chosen, and what the
+// retrograde engine needs; asked for by name, the search engine's refusal
+// says only what to use.
+func TestSolveCycleSaysWhyTheSearchEngine(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "solve", "tsoro", "--variant", "4x6")
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "matombo solve: tsoro: a position repeats on a line of play, which the search engine does not handle (--engine auto chose it: the game keeps a score and its positions may not fit in --max-memory): use --engine retrograde, which stores every position reachable from the opening, with a --max-memory they fit in\n")
+
+	r = matombo(t, "", "solve", "tsoro", "--variant", "4x6", "--engine", "search")
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "matombo solve: tsoro: a position repeats on a line of play, which the search engine does not handle: use --engine retrograde\n")
+}
