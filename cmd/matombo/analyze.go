@@ -539,7 +539,7 @@ func (pm *playerMaker) make(g *host.Game, spec string, seed uint64) (analysis.Pl
 		sol, ok := pm.solutions[g]
 		if !ok {
 			var err error
-			if sol, err = solution(pm.ctx, pm.log, g, defaultSolveFlags(), false); err != nil {
+			if sol, err = perfectSolution(pm.ctx, pm.log, g); err != nil {
 				return nil, fmt.Errorf("player perfect: %w", err)
 			}
 			pm.solutions[g] = sol

@@ -55,6 +55,7 @@ type solveFlags struct {
 	threads   int
 	endgame   int
 	table     string
+	anyCached bool // a cached solution of either engine answers (the perfect player's)
 }
 
 func (sf *solveFlags) register(fs *flag.FlagSet) {
@@ -67,10 +68,11 @@ func (sf *solveFlags) register(fs *flag.FlagSet) {
 	sizeVar(fs, &sf.table, "table-memory", "", maxMemoryLimit, "search engine: the transposition table's `SIZE` (default: a quarter of --max-memory, at most 256MiB)")
 }
 
-// engineAccepts reports whether a solution of engine eng answers for
-// --engine: any does for auto, else only the engine asked for.
+// engineAccepts reports whether a cached solution of engine eng answers
+// for --engine: any does for auto (and for a perfect player), else only
+// the engine asked for.
 func (sf *solveFlags) engineAccepts(eng solve.Engine) bool {
-	return sf.engine == solve.Auto.String() || sf.engine == eng.String()
+	return sf.anyCached || sf.engine == solve.Auto.String() || sf.engine == eng.String()
 }
 
 // maxPositionsLimit is the largest --max-positions: 2^32-2 (the
