@@ -350,7 +350,7 @@ func solution(ctx context.Context, w io.Writer, g *host.Game, sf *solveFlags, fr
 			return nil, fmt.Errorf("stopped: %w; nothing is cached", ie)
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, &flagError{err: err, msg: fmt.Sprintf("stopped after --max-time %v%s; nothing is cached: raise --max-time (0 for no limit), or solve a smaller variant",
+			return nil, &flagError{err: err, msg: fmt.Sprintf("stopped after --max-time %v%s; nothing is cached: raise --max-time (0 for no limit)",
 				maxTime, bar.workDone())}
 		}
 		return nil, cliSolveError(err, sf)
