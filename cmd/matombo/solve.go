@@ -213,8 +213,12 @@ func runSolve(e *env, args []string) int {
 func writeRefusal(w io.Writer, g *host.Game, err error) {
 	rep := refusalReport{Game: g.Name(), Error: oneLine(err.Error())}
 	var tl *solve.TooLargeError
-	if errors.As(err, &tl) {
+	var se *stoppedError
+	switch {
+	case errors.As(err, &tl):
 		rep.Engine, rep.EstimateBytes, rep.MaxBytes, rep.Positions = tl.Engine.String(), tl.EstimateBytes, tl.MaxBytes, tl.Positions
+	case errors.As(err, &se):
+		rep.Engine, rep.Positions = se.engine.String(), se.positions()
 	}
 	_ = json.NewEncoder(w).Encode(rep)
 }
@@ -350,8 +354,7 @@ func solution(ctx context.Context, w io.Writer, g *host.Game, sf *solveFlags, fr
 			return nil, fmt.Errorf("stopped: %w; nothing is cached", ie)
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, &flagError{err: err, msg: fmt.Sprintf("stopped after --max-time %v%s; nothing is cached: raise --max-time (0 for no limit)",
-				maxTime, bar.workDone())}
+			return nil, &stoppedError{err: err, maxTime: maxTime, engine: est.Engine, done: bar.now, most: est.Positions}
 		}
 		return nil, cliSolveError(err, sf)
 	}
@@ -377,7 +380,8 @@ func describeEstimate(w io.Writer, g *host.Game, est solve.Estimation, sf *solve
 
 // solveBar draws a solve's progress on a terminal: positions or nodes,
 // their rate, and the memory against the estimate. It keeps the last
-// progress, drawn or not, to say how far a stopped solve got.
+// progress, drawn or not, to say how far a stopped solve got
+// (stoppedError).
 type solveBar struct {
 	w     io.Writer
 	est   solve.Estimation
@@ -411,21 +415,6 @@ func (b *solveBar) update(p solve.Progress) {
 	}
 	fmt.Fprintf(b.w, "\r%-78s", line)
 	b.shown = true
-}
-
-// workDone says how far the solve got, as ", 655877 positions stored",
-// or nothing before its first progress report.
-func (b *solveBar) workDone() string {
-	p := b.now
-	switch {
-	case p.Phase == "search":
-		return fmt.Sprintf(", %d positions searched", p.Nodes)
-	case p.Phase != "":
-		return fmt.Sprintf(", building the %s (%d positions, %.0f%% of it)", p.Phase, p.Positions, p.Done*100)
-	case p.Positions > 0:
-		return fmt.Sprintf(", %d positions stored (at most %d)", p.Positions, b.est.Positions)
-	}
-	return ""
 }
 
 func (b *solveBar) finish() {
@@ -479,6 +468,51 @@ func tooLargeMessage(e *solve.TooLargeError, sf *solveFlags) string {
 	}
 	return fmt.Sprintf("solving %s with the %s engine needs about %s, more than the budget of %s (--max-memory)",
 		e.Game, e.Engine, solve.FormatBytes(e.EstimateBytes), solve.FormatBytes(e.MaxBytes))
+}
+
+// stoppedError is a solve stopped by --max-time: its engine and how far
+// it got, from the engine's last progress report. It unwraps to the
+// solver's error.
+type stoppedError struct {
+	err     error
+	maxTime time.Duration
+	engine  solve.Engine
+	done    solve.Progress // zero before the first report
+	most    int            // the most positions the retrograde engine stores
+}
+
+func (e *stoppedError) Error() string {
+	return fmt.Sprintf("stopped after --max-time %v%s; nothing is cached: raise --max-time (0 for no limit)", e.maxTime, e.workDone())
+}
+
+func (e *stoppedError) Unwrap() error { return e.err }
+
+// workDone says how far the solve got, as ", 655877 positions stored",
+// or nothing before its first progress report.
+func (e *stoppedError) workDone() string {
+	p := e.done
+	switch {
+	case p.Phase == "search":
+		return fmt.Sprintf(", %d positions searched", p.Nodes)
+	case p.Phase != "":
+		return fmt.Sprintf(", building the %s (%d positions, %.0f%% of it)", p.Phase, p.Positions, p.Done*100)
+	case p.Positions > 0:
+		return fmt.Sprintf(", %d positions stored (at most %d)", p.Positions, e.most)
+	}
+	return ""
+}
+
+// positions is how many positions the engine stored or searched before
+// it stopped; 0 while it built an endgame database, or before its first
+// report.
+func (e *stoppedError) positions() int {
+	if e.done.Phase == "search" {
+		return int(e.done.Nodes)
+	}
+	if e.done.Phase == "" {
+		return e.done.Positions
+	}
+	return 0
 }
 
 // flagError is a solver error worded for the command line; it unwraps to

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -258,4 +259,21 @@ func TestSolveCycleSaysWhyTheSearchEngine(t *testing.T) {
 	r = matombo(t, "", "solve", "tsoro", "--variant", "4x6", "--engine", "search")
 	assert.Equal(t, exitFail, r.code)
 	assert.Contains(t, r.stderr, "matombo solve: tsoro: a position repeats on a line of play, which the search engine does not handle: use --engine retrograde\n")
+}
+
+// TestSolveMaxTimeAsJSON: with --json a solve stopped by --max-time
+// writes its refusal with the engine and the positions its message
+// counts.
+func TestSolveMaxTimeAsJSON(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "solve", "tsoro", "--variant", "4x6", "--engine", "retrograde", "--max-time", "1s", "--json")
+	assert.Equal(t, exitFail, r.code)
+	var rep refusalReport
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+	assert.Equal(t, "tsoro", rep.Game)
+	assert.Equal(t, "retrograde", rep.Engine)
+	assert.Contains(t, rep.Error, "stopped after --max-time 1s")
+	if rep.Positions > 0 { // the engine reported its progress before it stopped
+		assert.Contains(t, rep.Error, fmt.Sprintf(", %d positions stored", rep.Positions))
+	}
 }
