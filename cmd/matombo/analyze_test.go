@@ -342,3 +342,13 @@ func TestVariantTableLeadColumns(t *testing.T) {
 		})
 	}
 }
+
+// TestAnalyzeNoGameDecided: when no game is decided (perfect play of
+// Tic-tac-toe draws), balance and Player 1's share of the decided games
+// have no value, and the text says so instead of 0 (one seat winning all).
+func TestAnalyzeNoGameDecided(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "analyze", "tictactoe", "--p1", "perfect", "--p2", "perfect", "-n", "4")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "  balance -, advantage of Player 1 0.500, Player 1's share of decided games - (no game was decided)\n")
+}
