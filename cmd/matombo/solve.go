@@ -43,7 +43,8 @@ Before starting, solve prints (on stderr) how much memory it will take at
 most, and refuses a solve over --max-memory; it stops at --max-time. The
 solution is cached under the user's cache directory, keyed by the game's
 script, variants and parameters, so that a later solve, 'matombo hint' and
-the perfect player load it (after checking it). docs/analysis.md has the
+the perfect player load it (after checking it); a solve or hint whose
+--engine names the other engine solves again. docs/analysis.md has the
 details.`
 
 // solveFlags are the flags of solve and hint that set the budget.
@@ -59,7 +60,7 @@ type solveFlags struct {
 }
 
 func (sf *solveFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&sf.engine, "engine", "auto", "the engine: auto, retrograde or search")
+	fs.StringVar(&sf.engine, "engine", "auto", "the engine `E`: auto, retrograde or search")
 	intVar(fs, &sf.maxPos, "max-positions", 0, 1, maxPositionsLimit, fmt.Sprintf("bound the engine that runs: the retrograde engine stores at most `N` positions (default %d), the search engine searches at most N (default: no limit)", solve.DefaultMaxPositions))
 	sizeVar(fs, &sf.maxMemory, "max-memory", "2GiB", maxMemoryLimit, "refuse or stop a solve that needs more memory than `SIZE` (e.g. 512MiB, 8GiB)")
 	durationVar(fs, &sf.maxTime, "max-time", 0, 0, maxDuration, "stop a solve after `DURATION` (e.g. 10m; 0: no limit)")
