@@ -277,3 +277,19 @@ func TestSolveMaxTimeAsJSON(t *testing.T) {
 		assert.Contains(t, rep.Error, fmt.Sprintf(", %d positions stored", rep.Positions))
 	}
 }
+
+// TestHintSaysItSearches: after tokens, hint from a search engine's
+// solution searches again, which may be long and shows no progress: it
+// says so on stderr first; from the opening it does not.
+func TestHintSaysItSearches(t *testing.T) {
+	isolateCache(t)
+	kalah := []string{"hint", "kalah", "--param", "pits=3", "--param", "seeds=3", "--engine", "search"}
+	const says = "searching the positions after these tokens: the search engine's solution values the opening's moves only (--max-time bounds the search)\n"
+	r := matombo(t, "", kalah...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.NotContains(t, r.stderr, says)
+	r = matombo(t, "", append(kalah, "a1")...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stderr, says)
+	assert.Contains(t, r.stdout, "after 1 tokens")
+}
