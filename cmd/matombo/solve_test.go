@@ -291,5 +291,5 @@ func TestHintSaysItSearches(t *testing.T) {
 	r = matombo(t, "", append(kalah, "a1")...)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Contains(t, r.stderr, says)
-	assert.Contains(t, r.stdout, "after 1 tokens")
+	assert.Contains(t, r.stdout, "to move after 1 token:\n")
 }
