@@ -232,7 +232,8 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 			return c.fail(fmt.Errorf("job %d stopped: %w, %d positions searched (%.2f s of CPU); nothing is written", f.job, ie, last.Nodes, (cpuTime() - cpu0).Seconds()))
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return c.fail(fmt.Errorf("job %d stopped after --max-time %v, %d positions searched (%.2f s of CPU): %w", f.job, maxTime, last.Nodes, (cpuTime() - cpu0).Seconds(), err))
+			return c.fail(&flagError{err: err, msg: fmt.Sprintf("job %d stopped after --max-time %v, %d positions searched (%.2f s of CPU); nothing is written: raise --max-time (0 for no limit)",
+				f.job, maxTime, last.Nodes, (cpuTime() - cpu0).Seconds())})
 		}
 		return c.fail(cliSolveError(err, sf))
 	}
