@@ -98,6 +98,11 @@ func (f *shardFlags) check(c *cli, files []string) error {
 
 // runSolveShard is solve with --shard-depth.
 func runSolveShard(c *cli, e *env, g *host.Game, sf *solveFlags, f *shardFlags, files []string, asJSON bool) int {
+	// The jobs are the search engine's: a game it cannot solve is refused
+	// before a plan lists jobs that could never run.
+	if _, err := solve.Estimate(g, solve.WithEngine(solve.Search)); err != nil {
+		return c.fail(cliSolveError(err, sf))
+	}
 	ctx := context.Background()
 	plan, err := shard.NewPlan(ctx, g, f.depth)
 	if err != nil {

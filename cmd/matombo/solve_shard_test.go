@@ -327,3 +327,14 @@ func FuzzParseThreshold(f *testing.F) {
 		}
 	})
 }
+
+// TestSolveShardNeedsTheSearchEngine: the jobs are the search engine's, so
+// a game it cannot solve (Tapatan keeps no score) is refused at --plan,
+// before jobs that could never run are listed.
+func TestSolveShardNeedsTheSearchEngine(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "solve", "tapatan", "--shard-depth", "1", "--plan")
+	assert.Equal(t, exitFail, r.code)
+	assert.Empty(t, r.stdout)
+	assert.Contains(t, r.stderr, "matombo solve: cannot solve tapatan: the search engine needs a game whose value is a score")
+}
