@@ -98,8 +98,10 @@ func (f *shardFlags) check(c *cli, files []string) error {
 
 // runSolveShard is solve with --shard-depth.
 func runSolveShard(c *cli, e *env, g *host.Game, sf *solveFlags, f *shardFlags, files []string, asJSON bool) int {
-	// The jobs are the search engine's: a game it cannot solve is refused
-	// before a plan lists jobs that could never run.
+	// The jobs are the search engine's, whatever --engine says (check
+	// refuses retrograde): a game it cannot solve is refused before a plan
+	// lists jobs that could never run, and errors name no auto choice.
+	sf.engine = solve.Search.String()
 	if _, err := solve.Estimate(g, solve.WithEngine(solve.Search)); err != nil {
 		return c.fail(cliSolveError(err, sf))
 	}

@@ -259,6 +259,11 @@ func TestSolveCycleSaysWhyTheSearchEngine(t *testing.T) {
 	r = matombo(t, "", "solve", "tsoro", "--variant", "4x6", "--engine", "search")
 	assert.Equal(t, exitFail, r.code)
 	assert.Contains(t, r.stderr, "matombo solve: tsoro: a position repeats on a line of play, which the search engine does not handle: use --engine retrograde\n")
+
+	// A job of a sharded solve is the search engine's whatever --engine.
+	r = matombo(t, "", "solve", "tsoro", "--variant", "4x6", "--shard-depth", "1", "--job", "0")
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "which the search engine does not handle: use --engine retrograde\n")
 }
 
 // TestSolveMaxTimeAsJSON: with --json a solve stopped by --max-time
