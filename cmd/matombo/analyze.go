@@ -400,8 +400,7 @@ func writeAnalysis(w io.Writer, reps []analysis.Report) {
 		}
 		fmt.Fprintf(w, "  %-22s %6d  %s\n", "draws", r.DrawRate.Count, rateText(r.DrawRate))
 		fmt.Fprintf(w, "  %-22s %6d  %s  (the others stopped at the cap of %d plies)\n", "ended by a rule", r.Completion.Count, rateText(r.Completion), r.MaxPlies)
-		fmt.Fprintf(w, "  balance %.3f, advantage of Player 1 %.3f, Player 1's share of decided games %s\n",
-			r.Balance, r.AdvantageP1, rateText(r.P1Decisive))
+		writeBalance(w, r)
 		fmt.Fprintf(w, "  length: mean %.1f plies (sd %.1f), median %d, 95th percentile %d, longest %d\n",
 			r.PliesMean, r.PliesSD, r.PliesMedian, r.PliesP95, r.PliesMax)
 		fmt.Fprintf(w, "  decisions per turn %.2f, branching factor %.2f legal tokens per decision\n", r.DecisionsPerTurn, r.BranchingMean)
@@ -513,6 +512,22 @@ func paramsText(params map[string]any) string {
 	return strings.Join(parts, " ")
 }
 
+// writeBalance writes the balance, the first player's advantage and share
+// of the decided games; with no game decided, balance and share have no
+// value and say so rather than read 0 (one seat winning every game).
+func writeBalance(w io.Writer, r analysis.Report) {
+	decided := 0
+	for _, n := range r.Wins {
+		decided += n
+	}
+	if decided == 0 {
+		fmt.Fprintf(w, "  balance -, advantage of Player 1 %.3f, Player 1's share of decided games - (no game was decided)\n", r.AdvantageP1)
+		return
+	}
+	fmt.Fprintf(w, "  balance %.3f, advantage of Player 1 %.3f, Player 1's share of decided games %s\n",
+		r.Balance, r.AdvantageP1, rateText(r.P1Decisive))
+}
+
 // rateText writes a rate with its interval: "51.9% [49.7, 54.1]".
 func rateText(r analysis.Rate) string {
 	return fmt.Sprintf("%5.1f%% [%.1f, %.1f]", 100*r.Rate, 100*r.Low, 100*r.High)
@@ -539,7 +554,7 @@ func (pm *playerMaker) make(g *host.Game, spec string, seed uint64) (analysis.Pl
 		sol, ok := pm.solutions[g]
 		if !ok {
 			var err error
-			if sol, err = solution(pm.ctx, pm.log, g, defaultSolveFlags(), false); err != nil {
+			if sol, err = perfectSolution(pm.ctx, pm.log, g); err != nil {
 				return nil, fmt.Errorf("player perfect: %w", err)
 			}
 			pm.solutions[g] = sol

@@ -132,6 +132,28 @@ func TestAnalyzePerfect(t *testing.T) {
 	assert.Equal(t, []int{40, 0}, rep.Wins, "Player 1 wins the square with perfect play")
 }
 
+// TestAnalyzePerfectSolvesAsPlayersDo: the perfect player of analyze
+// solves an uncached game as every command's perfect player does (the
+// retrograde engine, at most 2,000,000 positions, docs/players.md), not
+// with solve's defaults (which gave Oware to an endless search), and
+// plays from a cached solution of either engine, as match does.
+func TestAnalyzePerfectSolvesAsPlayersDo(t *testing.T) {
+	isolateCache(t)
+	kalah := []string{"kalah", "--param", "pits=3", "--param", "seeds=2"}
+	r := matombo(t, "", append(append([]string{"analyze"}, kalah...), "--p1", "perfect", "-n", "4")...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "with the retrograde engine: about ")
+	assert.Contains(t, r.stderr, "at most 2000000 positions")
+
+	r = matombo(t, "", append(append([]string{"solve"}, kalah...), "--engine", "search", "--fresh")...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	for _, cmd := range [][]string{{"analyze", "-n", "4"}, {"match", "--p2", "random", "--games", "2"}} {
+		r = matombo(t, "", append(append(cmd[:1:1], kalah...), append(cmd[1:], "--p1", "perfect")...)...)
+		require.Equal(t, exitOK, r.code, r.stderr)
+		assert.NotContains(t, r.stderr, "solving", "the search engine's cached solution answers for %s", cmd[0])
+	}
+}
+
 func TestAnalyzeErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -319,4 +341,14 @@ func TestVariantTableLeadColumns(t *testing.T) {
 			assert.Equal(t, tt.want, out.String())
 		})
 	}
+}
+
+// TestAnalyzeNoGameDecided: when no game is decided (perfect play of
+// Tic-tac-toe draws), balance and Player 1's share of the decided games
+// have no value, and the text says so instead of 0 (one seat winning all).
+func TestAnalyzeNoGameDecided(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "analyze", "tictactoe", "--p1", "perfect", "--p2", "perfect", "-n", "4")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "  balance -, advantage of Player 1 0.500, Player 1's share of decided games - (no game was decided)\n")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -140,9 +141,16 @@ func runHint(e *env, args []string) int {
 		ctx, cancel = context.WithTimeout(ctx, sf.maxTime)
 		defer cancel()
 	}
+	if sol.Engine() == solve.Search && len(tokens) > 0 {
+		// The search may take as long as the solve, with no progress line.
+		fmt.Fprintf(e.stderr, "searching the positions after these tokens: the search engine's solution values the opening's moves only (--max-time bounds the search)\n")
+	}
 	mvs, err := sol.MovesContext(ctx, s)
 	if ie, ok := interruption(ctx); ok && err != nil {
 		return c.fail(fmt.Errorf("stopped: %w", ie))
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return c.fail(&flagError{err: err, msg: fmt.Sprintf("stopped after --max-time %v searching the positions after these tokens (the search engine's solution values the opening's moves only): raise --max-time (0 for no limit)", sf.maxTime)})
 	}
 	if err != nil {
 		return c.fail(err)

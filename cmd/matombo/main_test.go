@@ -101,6 +101,9 @@ func TestHelp(t *testing.T) {
 		if strings.Contains(r.stdout, "  --games DIR") {
 			assert.Contains(t, usage, "--games DIR", "%s: the usage line", c.name)
 		}
+		// A flag's value is named for what it is (E, N, SIZE), as in the
+		// usage line, never by its Go type.
+		assert.NotRegexp(t, `(?m)^\s+--?\S+ (string|int|int64|uint|uint64|float|float64|value|duration)\s`, r.stdout, c.name)
 	}
 }
 

@@ -43,7 +43,8 @@ Before starting, solve prints (on stderr) how much memory it will take at
 most, and refuses a solve over --max-memory; it stops at --max-time. The
 solution is cached under the user's cache directory, keyed by the game's
 script, variants and parameters, so that a later solve, 'matombo hint' and
-the perfect player load it (after checking it). docs/analysis.md has the
+the perfect player load it (after checking it); a solve or hint whose
+--engine names the other engine solves again. docs/analysis.md has the
 details.`
 
 // solveFlags are the flags of solve and hint that set the budget.
@@ -55,16 +56,24 @@ type solveFlags struct {
 	threads   int
 	endgame   int
 	table     string
+	anyCached bool // a cached solution of either engine answers (the perfect player's)
 }
 
 func (sf *solveFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&sf.engine, "engine", "auto", "the engine: auto, retrograde or search")
+	fs.StringVar(&sf.engine, "engine", "auto", "the engine `E`: auto, retrograde or search")
 	intVar(fs, &sf.maxPos, "max-positions", 0, 1, maxPositionsLimit, fmt.Sprintf("bound the engine that runs: the retrograde engine stores at most `N` positions (default %d), the search engine searches at most N (default: no limit)", solve.DefaultMaxPositions))
 	sizeVar(fs, &sf.maxMemory, "max-memory", "2GiB", maxMemoryLimit, "refuse or stop a solve that needs more memory than `SIZE` (e.g. 512MiB, 8GiB)")
 	durationVar(fs, &sf.maxTime, "max-time", 0, 0, maxDuration, "stop a solve after `DURATION` (e.g. 10m; 0: no limit)")
 	intVar(fs, &sf.threads, "threads", runtime.NumCPU(), 1, runtime.NumCPU(), "solve with `N` goroutines (at most the machine's cores)")
 	intVar(fs, &sf.endgame, "endgame", -1, -1, solve.MaxEndgame, "search engine: endgame databases of positions with at most `K` counters in play (-1: chosen from the budget)")
 	sizeVar(fs, &sf.table, "table-memory", "", maxMemoryLimit, "search engine: the transposition table's `SIZE` (default: a quarter of --max-memory, at most 256MiB)")
+}
+
+// engineAccepts reports whether a cached solution of engine eng answers
+// for --engine: any does for auto (and for a perfect player), else only
+// the engine asked for.
+func (sf *solveFlags) engineAccepts(eng solve.Engine) bool {
+	return sf.anyCached || sf.engine == solve.Auto.String() || sf.engine == eng.String()
 }
 
 // maxPositionsLimit is the largest --max-positions: 2^32-2 (the
@@ -96,6 +105,9 @@ func (sf *solveFlags) options() ([]solve.Option, time.Duration, error) {
 	}
 	if sf.endgame < -1 || sf.endgame > solve.MaxEndgame {
 		return nil, 0, usageErr{fmt.Sprintf("--endgame %d: want -1 to %d", sf.endgame, solve.MaxEndgame)}
+	}
+	if eng == solve.Retrograde && (sf.endgame != -1 || sf.table != "") {
+		return nil, 0, usageErr{"--endgame and --table-memory set the search engine: they do nothing with --engine retrograde"}
 	}
 	opts := []solve.Option{solve.WithEngine(eng), solve.WithMaxBytes(mem), solve.WithThreads(sf.threads), solve.WithEndgame(sf.endgame)}
 	if sf.maxPos > 0 {
@@ -202,8 +214,12 @@ func runSolve(e *env, args []string) int {
 func writeRefusal(w io.Writer, g *host.Game, err error) {
 	rep := refusalReport{Game: g.Name(), Error: oneLine(err.Error())}
 	var tl *solve.TooLargeError
-	if errors.As(err, &tl) {
+	var se *stoppedError
+	switch {
+	case errors.As(err, &tl):
 		rep.Engine, rep.EstimateBytes, rep.MaxBytes, rep.Positions = tl.Engine.String(), tl.EstimateBytes, tl.MaxBytes, tl.Positions
+	case errors.As(err, &se):
+		rep.Engine, rep.Positions = se.engine.String(), se.positions()
 	}
 	_ = json.NewEncoder(w).Encode(rep)
 }
@@ -251,6 +267,8 @@ func writeSolveReport(w io.Writer, g *host.Game, rep solveReport) {
 		fmt.Fprintf(w, "  positions: %d reachable from the opening (%d of them over)\n", rep.Positions, rep.Terminal)
 	case rep.Positions == 0 && rep.Search != nil && rep.Search.EndgameCounters > 0:
 		fmt.Fprintf(w, "  positions: none searched; every opening move's value is known without search (the endgame database holds up to %d counters in play)\n", rep.Search.EndgameCounters)
+	case rep.Positions == 0: // a cached solution, whose search statistics are not kept
+		fmt.Fprintln(w, "  positions: none searched; every opening move's value is known without search")
 	default:
 		fmt.Fprintf(w, "  positions: %d searched\n", rep.Positions)
 	}
@@ -308,10 +326,12 @@ func solution(ctx context.Context, w io.Writer, g *host.Game, sf *solveFlags, fr
 	}
 	if !fresh {
 		sol, err := solve.LoadCached(g)
-		if err == nil {
+		switch {
+		case err == nil && sf.engineAccepts(sol.Engine()):
 			return sol, nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
+		case err == nil:
+			fmt.Fprintf(w, "matombo: the cached solution is the %s engine's; solving with the %s engine (--engine)\n", sol.Engine(), sf.engine)
+		case !errors.Is(err, fs.ErrNotExist):
 			fmt.Fprintf(w, "matombo: %v; solving again\n", oneLine(err.Error()))
 		}
 	}
@@ -335,7 +355,7 @@ func solution(ctx context.Context, w io.Writer, g *host.Game, sf *solveFlags, fr
 			return nil, fmt.Errorf("stopped: %w; nothing is cached", ie)
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("stopped after --max-time %v: %w", maxTime, err)
+			return nil, &stoppedError{err: err, maxTime: maxTime, engine: est.Engine, done: bar.now, most: est.Positions}
 		}
 		return nil, cliSolveError(err, sf)
 	}
@@ -360,13 +380,16 @@ func describeEstimate(w io.Writer, g *host.Game, est solve.Estimation, sf *solve
 }
 
 // solveBar draws a solve's progress on a terminal: positions or nodes,
-// their rate, and the memory against the estimate.
+// their rate, and the memory against the estimate. It keeps the last
+// progress, drawn or not, to say how far a stopped solve got
+// (stoppedError).
 type solveBar struct {
 	w     io.Writer
 	est   solve.Estimation
 	on    bool
 	shown bool
 	last  time.Time
+	now   solve.Progress
 }
 
 func newSolveBar(w io.Writer, est solve.Estimation) *solveBar {
@@ -374,6 +397,7 @@ func newSolveBar(w io.Writer, est solve.Estimation) *solveBar {
 }
 
 func (b *solveBar) update(p solve.Progress) {
+	b.now = p
 	if !b.on || time.Since(b.last) < 200*time.Millisecond {
 		return
 	}
@@ -416,7 +440,11 @@ func cliSolveError(err error, sf *solveFlags) error {
 	case errors.As(err, &tl):
 		return &flagError{err: err, msg: tooLargeMessage(tl, sf)}
 	case errors.As(err, &ce):
-		return &flagError{err: err, msg: fmt.Sprintf("%s: a position repeats on a line of play, which the search engine does not handle: use --engine retrograde", ce.Game)}
+		msg := fmt.Sprintf("%s: a position repeats on a line of play, which the search engine does not handle: use --engine retrograde", ce.Game)
+		if sf.engine == solve.Auto.String() {
+			msg = fmt.Sprintf("%s: a position repeats on a line of play, which the search engine does not handle (--engine auto chose it: the game keeps a score and its positions may not fit in --max-memory): use --engine retrograde, which stores every position reachable from the opening, with a --max-memory they fit in", ce.Game)
+		}
+		return &flagError{err: err, msg: msg}
 	}
 	return err
 }
@@ -441,6 +469,51 @@ func tooLargeMessage(e *solve.TooLargeError, sf *solveFlags) string {
 	}
 	return fmt.Sprintf("solving %s with the %s engine needs about %s, more than the budget of %s (--max-memory)",
 		e.Game, e.Engine, solve.FormatBytes(e.EstimateBytes), solve.FormatBytes(e.MaxBytes))
+}
+
+// stoppedError is a solve stopped by --max-time: its engine and how far
+// it got, from the engine's last progress report. It unwraps to the
+// solver's error.
+type stoppedError struct {
+	err     error
+	maxTime time.Duration
+	engine  solve.Engine
+	done    solve.Progress // zero before the first report
+	most    int            // the most positions the retrograde engine stores
+}
+
+func (e *stoppedError) Error() string {
+	return fmt.Sprintf("stopped after --max-time %v%s; nothing is cached: raise --max-time (0 for no limit)", e.maxTime, e.workDone())
+}
+
+func (e *stoppedError) Unwrap() error { return e.err }
+
+// workDone says how far the solve got, as ", 655877 positions stored",
+// or nothing before its first progress report.
+func (e *stoppedError) workDone() string {
+	p := e.done
+	switch {
+	case p.Phase == "search":
+		return fmt.Sprintf(", %d positions searched", p.Nodes)
+	case p.Phase != "":
+		return fmt.Sprintf(", building the %s (%d positions, %.0f%% of it)", p.Phase, p.Positions, p.Done*100)
+	case p.Positions > 0:
+		return fmt.Sprintf(", %d positions stored (at most %d)", p.Positions, e.most)
+	}
+	return ""
+}
+
+// positions is how many positions the engine stored or searched before
+// it stopped; 0 while it built an endgame database, or before its first
+// report.
+func (e *stoppedError) positions() int {
+	if e.done.Phase == "search" {
+		return int(e.done.Nodes)
+	}
+	if e.done.Phase == "" {
+		return e.done.Positions
+	}
+	return 0
 }
 
 // flagError is a solver error worded for the command line; it unwraps to

@@ -98,6 +98,13 @@ func (f *shardFlags) check(c *cli, files []string) error {
 
 // runSolveShard is solve with --shard-depth.
 func runSolveShard(c *cli, e *env, g *host.Game, sf *solveFlags, f *shardFlags, files []string, asJSON bool) int {
+	// The jobs are the search engine's, whatever --engine says (check
+	// refuses retrograde): a game it cannot solve is refused before a plan
+	// lists jobs that could never run, and errors name no auto choice.
+	sf.engine = solve.Search.String()
+	if _, err := solve.Estimate(g, solve.WithEngine(solve.Search)); err != nil {
+		return c.fail(cliSolveError(err, sf))
+	}
 	ctx := context.Background()
 	plan, err := shard.NewPlan(ctx, g, f.depth)
 	if err != nil {
@@ -232,7 +239,8 @@ func solveJob(c *cli, e *env, g *host.Game, p *shard.Plan, sf *solveFlags, f *sh
 			return c.fail(fmt.Errorf("job %d stopped: %w, %d positions searched (%.2f s of CPU); nothing is written", f.job, ie, last.Nodes, (cpuTime() - cpu0).Seconds()))
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return c.fail(fmt.Errorf("job %d stopped after --max-time %v, %d positions searched (%.2f s of CPU): %w", f.job, maxTime, last.Nodes, (cpuTime() - cpu0).Seconds(), err))
+			return c.fail(&flagError{err: err, msg: fmt.Sprintf("job %d stopped after --max-time %v, %d positions searched (%.2f s of CPU); nothing is written: raise --max-time (0 for no limit)",
+				f.job, maxTime, last.Nodes, (cpuTime() - cpu0).Seconds())})
 		}
 		return c.fail(cliSolveError(err, sf))
 	}

@@ -179,7 +179,8 @@ func TestSolveShardJobStopped(t *testing.T) {
 	r := matombo(t, "", "solve", "kalah", "--param", "pits=6", "--param", "seeds=4", "--endgame", "0", "--threads", "1", "--table-memory", "1MiB",
 		"--shard-depth", "1", "--job", "0", "--max-time", "200ms", "--out", out)
 	assert.Equal(t, exitFail, r.code, r.stderr)
-	assert.Regexp(t, `matombo solve: job 0 stopped after --max-time 200ms, \d+ positions searched \([0-9.]+ s of CPU\)`, r.stderr)
+	assert.Regexp(t, `matombo solve: job 0 stopped after --max-time 200ms, \d+ positions searched \([0-9.]+ s of CPU\); nothing is written: raise --max-time \(0 for no limit\)\n`, r.stderr)
+	assert.NotContains(t, r.stderr, "deadline", "the command's words, not the script runner's")
 	assert.NoFileExists(t, out)
 	assert.Empty(t, r.stdout)
 }
@@ -325,4 +326,15 @@ func FuzzParseThreshold(f *testing.F) {
 			t.Fatalf("%q: %v written back as %v (%v)", s, th, back, err)
 		}
 	})
+}
+
+// TestSolveShardNeedsTheSearchEngine: the jobs are the search engine's, so
+// a game it cannot solve (Tapatan keeps no score) is refused at --plan,
+// before jobs that could never run are listed.
+func TestSolveShardNeedsTheSearchEngine(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "solve", "tapatan", "--shard-depth", "1", "--plan")
+	assert.Equal(t, exitFail, r.code)
+	assert.Empty(t, r.stdout)
+	assert.Contains(t, r.stderr, "matombo solve: cannot solve tapatan: the search engine needs a game whose value is a score")
 }

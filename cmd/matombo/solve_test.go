@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -160,7 +161,8 @@ func ptr(n int) *int { return &n }
 // TestSolveSearchNothingToSearch: when the endgame database values every
 // opening move (Kalah(3,3): 18 counters, a database of 17), the search
 // engine searches no position, and the report says why rather than "0
-// searched"; --json carries the search's statistics.
+// searched", also when the solution comes from the cache; --json carries
+// the search's statistics.
 func TestSolveSearchNothingToSearch(t *testing.T) {
 	isolateCache(t)
 	args := []string{"solve", "kalah", "--param", "pits=3", "--param", "seeds=3", "--engine", "search", "--fresh"}
@@ -177,4 +179,127 @@ func TestSolveSearchNothingToSearch(t *testing.T) {
 	require.NotNil(t, rep.Search, "the search ran: its statistics are reported")
 	assert.Equal(t, 17, rep.Search.EndgameCounters)
 	assert.Positive(t, rep.Search.EndgameHits)
+
+	// The cached solution keeps no statistics, but says the same.
+	r = matombo(t, "", args[:len(args)-1]...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Empty(t, r.stderr, "the cached solution answers")
+	assert.Contains(t, r.stdout, "positions: none searched; every opening move's value is known without search\n")
+}
+
+// TestSolveMaxTimeSaysHowFar: a solve stopped by --max-time says what to
+// do, in the command's words, not the script runner's ("context deadline
+// exceeded"), and how far it got once the engine has reported progress
+// (a slow machine may stop it before); hint's solve too.
+func TestSolveMaxTimeSaysHowFar(t *testing.T) {
+	isolateCache(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"retrograde", []string{"solve", "tsoro", "--variant", "4x6", "--engine", "retrograde"},
+			`matombo solve: stopped after --max-time 1s(, \d+ positions stored \(at most \d+\))?; nothing is cached: raise --max-time \(0 for no limit\)`},
+		{"search", []string{"solve", "oware", "--variant", "short", "--engine", "search", "--endgame", "0"},
+			`matombo solve: stopped after --max-time 1s(, \d+ positions searched)?; nothing is cached: raise --max-time \(0 for no limit\)`},
+		{"hint", []string{"hint", "oware", "--variant", "short", "--engine", "search", "--endgame", "0"},
+			`matombo hint: stopped after --max-time 1s(, \d+ positions searched)?; nothing is cached: raise --max-time \(0 for no limit\)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := matombo(t, "", append(tc.args, "--max-time", "1s")...)
+			assert.Equal(t, exitFail, r.code)
+			assert.Regexp(t, tc.want, r.stderr)
+			assert.NotContains(t, r.stderr, "deadline")
+			assert.NotContains(t, r.stderr, "canceled")
+		})
+	}
+}
+
+// TestSolveEngineFlagAndCache: --engine asks for an engine, and a cached
+// solution of the other one does not answer for it: the game is solved
+// again with the engine asked for, saying why; auto takes either.
+func TestSolveEngineFlagAndCache(t *testing.T) {
+	isolateCache(t)
+	kalah := []string{"solve", "kalah", "--param", "pits=3", "--param", "seeds=2"}
+	for _, tc := range []struct {
+		engine, want, says string
+	}{
+		{"search", "solved (search engine)", ""},
+		{"retrograde", "solved (retrograde engine)", "matombo: the cached solution is the search engine's; solving with the retrograde engine (--engine)"},
+		{"auto", "solved (retrograde engine)", ""},
+		{"search", "solved (search engine)", "matombo: the cached solution is the retrograde engine's; solving with the search engine (--engine)"},
+	} {
+		r := matombo(t, "", append(kalah, "--engine", tc.engine)...)
+		require.Equal(t, exitOK, r.code, r.stderr)
+		assert.Contains(t, r.stdout, tc.want, tc.engine)
+		if tc.says == "" {
+			assert.NotContains(t, r.stderr, "the cached solution is", tc.engine)
+		} else {
+			assert.Contains(t, r.stderr, tc.says, tc.engine)
+		}
+	}
+}
+
+// TestSolveSearchFlagsNeedTheSearchEngine: --endgame and --table-memory
+// with --engine retrograde would be ignored; they are refused.
+func TestSolveSearchFlagsNeedTheSearchEngine(t *testing.T) {
+	isolateCache(t)
+	for _, flags := range [][]string{{"--endgame", "4"}, {"--table-memory", "64MiB"}} {
+		r := matombo(t, "", append([]string{"solve", "tictactoe", "--engine", "retrograde"}, flags...)...)
+		assert.Equal(t, exitUsage, r.code, flags)
+		assert.Contains(t, r.stderr, "--endgame and --table-memory set the search engine: they do nothing with --engine retrograde", flags)
+	}
+}
+
+// TestSolveCycleSaysWhyTheSearchEngine: a game with cycles that --engine
+// auto gave to the search engine says why it was chosen, and what the
+// retrograde engine needs; asked for by name, the search engine's refusal
+// says only what to use.
+func TestSolveCycleSaysWhyTheSearchEngine(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "solve", "tsoro", "--variant", "4x6")
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "matombo solve: tsoro: a position repeats on a line of play, which the search engine does not handle (--engine auto chose it: the game keeps a score and its positions may not fit in --max-memory): use --engine retrograde, which stores every position reachable from the opening, with a --max-memory they fit in\n")
+
+	r = matombo(t, "", "solve", "tsoro", "--variant", "4x6", "--engine", "search")
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "matombo solve: tsoro: a position repeats on a line of play, which the search engine does not handle: use --engine retrograde\n")
+
+	// A job of a sharded solve is the search engine's whatever --engine.
+	r = matombo(t, "", "solve", "tsoro", "--variant", "4x6", "--shard-depth", "1", "--job", "0")
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.stderr, "which the search engine does not handle: use --engine retrograde\n")
+}
+
+// TestSolveMaxTimeAsJSON: with --json a solve stopped by --max-time
+// writes its refusal with the engine and the positions its message
+// counts.
+func TestSolveMaxTimeAsJSON(t *testing.T) {
+	isolateCache(t)
+	r := matombo(t, "", "solve", "tsoro", "--variant", "4x6", "--engine", "retrograde", "--max-time", "1s", "--json")
+	assert.Equal(t, exitFail, r.code)
+	var rep refusalReport
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rep), r.stdout)
+	assert.Equal(t, "tsoro", rep.Game)
+	assert.Equal(t, "retrograde", rep.Engine)
+	assert.Contains(t, rep.Error, "stopped after --max-time 1s")
+	if rep.Positions > 0 { // the engine reported its progress before it stopped
+		assert.Contains(t, rep.Error, fmt.Sprintf(", %d positions stored", rep.Positions))
+	}
+}
+
+// TestHintSaysItSearches: after tokens, hint from a search engine's
+// solution searches again, which may be long and shows no progress: it
+// says so on stderr first; from the opening it does not.
+func TestHintSaysItSearches(t *testing.T) {
+	isolateCache(t)
+	kalah := []string{"hint", "kalah", "--param", "pits=3", "--param", "seeds=3", "--engine", "search"}
+	const says = "searching the positions after these tokens: the search engine's solution values the opening's moves only (--max-time bounds the search)\n"
+	r := matombo(t, "", kalah...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.NotContains(t, r.stderr, says)
+	r = matombo(t, "", append(kalah, "a1")...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stderr, says)
+	assert.Contains(t, r.stdout, "to move after 1 token:\n")
 }

@@ -28,24 +28,31 @@ func newPlayer(g *host.Game, spec string, seed uint64, w io.Writer) (player.Play
 	return player.New(g, seeded(spec, seed), player.WithSolutions(cliSolutions(w)))
 }
 
-// cliSolutions is the command line's source of solutions: the cache of
-// 'matombo solve', else a new solve by the retrograde engine of at most
-// perfectMaxPositions positions, cached for the next time (a larger game
-// is solved first with 'matombo solve', which has the search engine).
+// cliSolutions is the command line's source of solutions: see
+// perfectSolution.
 func cliSolutions(w io.Writer) player.Solutions {
 	return func(ctx context.Context, g *host.Game) (*solve.Solution, error) {
-		sf := defaultSolveFlags()
-		sf.engine, sf.maxPos = "retrograde", perfectMaxPositions
-		sol, err := solution(ctx, w, g, sf, false)
-		var tl *solve.TooLargeError
-		if errors.As(err, &tl) && tl.Why == "" {
-			// The solve flags the message names are not this command's.
-			return nil, &flagError{err: err, msg: fmt.Sprintf("%s is too large to solve as a game starts (more than %d positions, or %s); "+
-				"solve it first with matombo solve, with the same game, variants and parameters: its solution is then read from the cache",
-				tl.Game, perfectMaxPositions, solve.FormatBytes(tl.MaxBytes))}
-		}
-		return sol, err
+		return perfectSolution(ctx, w, g)
 	}
+}
+
+// perfectSolution is the solution a perfect player of the command line
+// plays from: the cache of 'matombo solve' (of either engine), else a new
+// solve by the retrograde engine of at most perfectMaxPositions positions,
+// cached for the next time (a larger game is solved first with 'matombo
+// solve', which has the search engine). What it does is told on w.
+func perfectSolution(ctx context.Context, w io.Writer, g *host.Game) (*solve.Solution, error) {
+	sf := defaultSolveFlags()
+	sf.engine, sf.maxPos, sf.anyCached = "retrograde", perfectMaxPositions, true
+	sol, err := solution(ctx, w, g, sf, false)
+	var tl *solve.TooLargeError
+	if errors.As(err, &tl) && tl.Why == "" {
+		// The solve flags the message names are not this command's.
+		return nil, &flagError{err: err, msg: fmt.Sprintf("%s is too large to solve as a game starts (more than %d positions, or %s); "+
+			"solve it first with matombo solve, with the same game, variants and parameters: its solution is then read from the cache",
+			tl.Game, perfectMaxPositions, solve.FormatBytes(tl.MaxBytes))}
+	}
+	return sol, err
 }
 
 // perfectMaxPositions caps the solve that a perfect player makes itself.

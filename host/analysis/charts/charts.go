@@ -51,6 +51,7 @@ func Lengths(reps []analysis.Report) (*plot.Plot, error) {
 		longest = max(longest, r.PliesMax)
 	}
 	width := bandWidth(longest)
+	peak := 0.0
 	for i, r := range reps {
 		bands := map[int]int{}
 		for l, n := range r.Lengths {
@@ -63,6 +64,7 @@ func Lengths(reps []analysis.Report) (*plot.Plot, error) {
 				share = float64(bands[b]) / float64(r.Games)
 			}
 			pts = append(pts, plotter.XY{X: float64(b*width) + float64(width-1)/2, Y: share})
+			peak = max(peak, share)
 		}
 		line, err := plotter.NewLine(pts)
 		if err != nil {
@@ -75,9 +77,18 @@ func Lengths(reps []analysis.Report) (*plot.Plot, error) {
 	}
 	p.Legend.Top = true
 	p.Y.Min = 0
+	if peak > 0 {
+		p.Y.Max = peak / (1 - legendRoom(len(reps)))
+	}
 	p.Add(plotter.NewGrid())
 	return p, nil
 }
+
+// legendRoom is the share of the height of a chart's data (Write's charts
+// are 4 inches high) that a legend of n entries takes at its top, with a
+// margin: the axis reaches that much above the data, so that no line or
+// point runs under the legend.
+func legendRoom(n int) float64 { return min(0.6, 0.065*float64(n)+0.03) }
 
 // bandWidth is the width in plies of a length band: about 60 bands up to
 // the longest game, in a round number.
@@ -103,7 +114,10 @@ func Shares(reps []analysis.Report) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title(reps, "results")
 	p.Y.Label.Text = "share of games (95% interval)"
-	p.Y.Min, p.Y.Max = 0, 1
+	// Room below 0 and above 1 for whole markers, and above them for the
+	// legend; the ticks stay within [0, 1].
+	p.Y.Min, p.Y.Max = -0.03, 1/(1-legendRoom(3))
+	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0.0"}, {Value: 0.25}, {Value: 0.5, Label: "0.5"}, {Value: 0.75}, {Value: 1, Label: "1.0"}})
 	series := []struct {
 		name   string
 		offset float64

@@ -62,3 +62,28 @@ func TestWriteIntoAFile(t *testing.T) {
 	_, err := charts.Write(file, reports(t, "square"))
 	assert.ErrorContains(t, err, "plots:")
 }
+
+// TestLegendClearsTheData: the axes reach above the data by the room the
+// legend takes at the top, so that no line or point runs under it, and
+// the results' markers at 0 and 1 are drawn whole, the ticks within
+// [0, 1].
+func TestLegendClearsTheData(t *testing.T) {
+	reps := reports(t, "triangle", "square")
+	lengths, err := charts.Lengths(reps)
+	require.NoError(t, err)
+	peak := 0.0
+	for _, r := range reps {
+		for _, n := range r.Lengths {
+			peak = max(peak, float64(n)/float64(r.Games))
+		}
+	}
+	assert.LessOrEqual(t, peak, 0.85*lengths.Y.Max, "two legend entries take the top 15%")
+
+	results, err := charts.Shares(reps)
+	require.NoError(t, err)
+	assert.Less(t, results.Y.Min, 0.0)
+	assert.Greater(t, results.Y.Max, 1.2, "three legend entries above the shares")
+	for _, tick := range results.Y.Tick.Marker.Ticks(results.Y.Min, results.Y.Max) {
+		assert.True(t, tick.Value >= 0 && tick.Value <= 1, "tick %v", tick.Value)
+	}
+}
