@@ -324,6 +324,7 @@ func solution(ctx context.Context, w io.Writer, g *host.Game, sf *solveFlags, fr
 	if err != nil {
 		return nil, err
 	}
+	keepCached := false // a retrograde solution, which a search's does not replace
 	if !fresh {
 		sol, err := solve.LoadCached(g)
 		switch {
@@ -331,6 +332,7 @@ func solution(ctx context.Context, w io.Writer, g *host.Game, sf *solveFlags, fr
 			return sol, nil
 		case err == nil:
 			fmt.Fprintf(w, "matombo: the cached solution is the %s engine's; solving with the %s engine (--engine)\n", sol.Engine(), sf.engine)
+			keepCached = sol.Engine() == solve.Retrograde
 		case !errors.Is(err, fs.ErrNotExist):
 			fmt.Fprintf(w, "matombo: %v; solving again\n", oneLine(err.Error()))
 		}
@@ -360,6 +362,12 @@ func solution(ctx context.Context, w io.Writer, g *host.Game, sf *solveFlags, fr
 		return nil, cliSolveError(err, sf)
 	}
 	fmt.Fprintf(w, "solved in %.2f s\n", time.Since(start).Seconds())
+	if keepCached && sol.Engine() != solve.Retrograde {
+		// The retrograde solution values every position: hint and the
+		// perfect player answer from it without searching again.
+		fmt.Fprintln(w, "not cached: the cache keeps the retrograde engine's solution, which values every position")
+		return sol, nil
+	}
 	if path, err := solve.SaveCached(sol, g); err != nil {
 		fmt.Fprintf(w, "matombo: the solution is not cached: %v\n", oneLine(err.Error()))
 	} else {

@@ -217,7 +217,9 @@ func TestSolveMaxTimeSaysHowFar(t *testing.T) {
 
 // TestSolveEngineFlagAndCache: --engine asks for an engine, and a cached
 // solution of the other one does not answer for it: the game is solved
-// again with the engine asked for, saying why; auto takes either.
+// again with the engine asked for, saying why; auto takes either. A
+// search's solution does not replace a cached retrograde one, which
+// values every position (hint and the perfect player answer from it).
 func TestSolveEngineFlagAndCache(t *testing.T) {
 	isolateCache(t)
 	kalah := []string{"solve", "kalah", "--param", "pits=3", "--param", "seeds=2"}
@@ -228,6 +230,7 @@ func TestSolveEngineFlagAndCache(t *testing.T) {
 		{"retrograde", "solved (retrograde engine)", "matombo: the cached solution is the search engine's; solving with the retrograde engine (--engine)"},
 		{"auto", "solved (retrograde engine)", ""},
 		{"search", "solved (search engine)", "matombo: the cached solution is the retrograde engine's; solving with the search engine (--engine)"},
+		{"auto", "solved (retrograde engine)", ""},
 	} {
 		r := matombo(t, "", append(kalah, "--engine", tc.engine)...)
 		require.Equal(t, exitOK, r.code, r.stderr)
@@ -238,6 +241,10 @@ func TestSolveEngineFlagAndCache(t *testing.T) {
 			assert.Contains(t, r.stderr, tc.says, tc.engine)
 		}
 	}
+	r := matombo(t, "", append(kalah, "--engine", "search")...)
+	assert.Contains(t, r.stderr, "not cached: the cache keeps the retrograde engine's solution, which values every position")
+	r = matombo(t, "", append(kalah, "--engine", "auto")...)
+	assert.Contains(t, r.stdout, "solved (retrograde engine)", "the retrograde solution is still cached")
 }
 
 // TestSolveSearchFlagsNeedTheSearchEngine: --endgame and --table-memory
