@@ -403,13 +403,54 @@ function render() {
     onSite: (site) => onSite(parts, site),
   });
   renderLegend(view.tags, board);
-  renderActions(parts, board);
+  keepFocus($("actions"), () => renderActions(parts, board));
   $("last").textContent = lastText(v);
   renderScores(v, board);
-  renderAround();
+  keepFocus($("around"), renderAround);
   renderShare();
-  renderTokens(myTurn() ? v.moves : []);
+  keepFocus($("tokens"), () => renderTokens(myTurn() ? v.moves : []));
   keepRoom($("status"));
+}
+
+// keepFocus runs draw, which draws the buttons of box anew, and keeps the
+// keyboard's focus in box when it was there (or was lost when box was
+// drawn last): on the same button when it is there again, else on box
+// itself (tabindex -1, not a stop of Tab), which remembers the button for
+// a later drawing. Another button is never focused in its place, where
+// Enter pressed again would do what was not asked. Focus elsewhere is
+// left alone.
+function keepFocus(box, draw) {
+  if (!box.dataset.keeps) {
+    box.dataset.keeps = "true";
+    box.addEventListener("focusout", (ev) => {
+      // Focus taken elsewhere (not lost with a button drawn anew): forget it.
+      if (!ev.relatedTarget && ev.target.isConnected) delete box.dataset.focus;
+    });
+  }
+  const a = document.activeElement;
+  let key = null;
+  if (a && a !== box && box.contains(a)) key = buttonKey(a);
+  else if ((a && a === box) || ((!a || a === document.body) && box.dataset.focus !== undefined)) key = box.dataset.focus || "";
+  draw();
+  if (key === null) {
+    delete box.dataset.focus;
+    return;
+  }
+  const same = [...box.querySelectorAll("button:not([disabled])")].find((b) => buttonKey(b) === key);
+  if (same) {
+    delete box.dataset.focus;
+    same.focus({ preventScroll: true });
+    return;
+  }
+  box.dataset.focus = key;
+  box.tabIndex = -1;
+  if (document.activeElement !== box) box.focus({ preventScroll: true });
+}
+
+// buttonKey names a button so that it is found again when drawn anew: by
+// the move or action it makes, else by its words.
+function buttonKey(e) {
+  return e.dataset.token || e.dataset.action || e.dataset.kind || e.textContent;
 }
 
 // goesOn is the piece a turn goes on with (a chain of jumps, one decision
