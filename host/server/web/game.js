@@ -474,6 +474,7 @@ function renderLegend(tags, board) {
 
 function renderScores(v, board) {
   const sc = $("scores");
+  const opened = sc.querySelector("details.specs[open]") !== null; // drawn anew, kept open
   sc.replaceChildren();
   const score = Array.isArray(v.state.score) ? v.state.score : null;
   const specs = [];
@@ -499,6 +500,7 @@ function renderScores(v, board) {
   }
   if (specs.length) {
     const det = make("details", { class: "specs" });
+    det.open = opened;
     const list = make("ul", { class: "hint" });
     list.append(...specs);
     det.append(make("summary", {}, "The computer's settings"), make("span", { class: "hint" }, "As a computer seat is written for the command line and the API:"), list);
