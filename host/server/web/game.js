@@ -209,6 +209,7 @@ async function drainQueue() {
     if (ui.live !== v) continue; // a newer view came meanwhile
     render();
     if (next || !prev) scrollRecord();
+    if (prev && isLive() && result(v) && !result(prev)) showEnd();
     if (next && narrow.matches && isLive() && $("actions").classList.contains("bar")) {
       // A decision about where the last move ended (continue or stop):
       // the place in view above the bar.
@@ -253,6 +254,14 @@ function animateMoves(before, plies, afters, limit) {
   };
   ui.animation = run();
   return ui.animation;
+}
+
+// showEnd brings the result into view when the game ends while the page
+// is scrolled past it (down a long board on a phone): the last move has
+// been shown; who won, and why, is what matters now.
+function showEnd() {
+  const s = $("status");
+  if (s.getBoundingClientRect().top < 0) s.scrollIntoView({ block: "start" });
 }
 
 // stopAnimation skips the animation running, if any, and waits for its end.
