@@ -302,7 +302,8 @@ export function readsBetterUpright(board, width) {
 // opening owner), flip (turn the board round: row 0 at the top), rotate
 // (a quarter turn: row 0 on the left), names (write every point's name),
 // marks (site name -> data-changed), won (the sites that made the result),
-// onSite(name) called when a target is clicked.
+// onSite(name) called when a target is clicked, onOther(name) when
+// another site is.
 export function drawBoard(container, board, state, opts) {
   const L = layout(board, opts.flip, opts.rotate);
   const svg = el("svg", { viewBox: `0 0 ${L.width.toFixed(0)} ${L.height.toFixed(0)}`, role: "group", "aria-label": "board" });
@@ -425,7 +426,9 @@ export function drawBoard(container, board, state, opts) {
   winLine(svg, L, board, opts.won);
   svg.addEventListener("click", (ev) => {
     const g = ev.target.closest(".site.target");
-    if (g) opts.onSite(g.dataset.site);
+    if (g) return opts.onSite(g.dataset.site);
+    const other = ev.target.closest(".site");
+    if (other && opts.onOther) opts.onOther(other.dataset.site);
   });
   svg.addEventListener("keydown", (ev) => {
     const g = ev.target.closest(".site.target");

@@ -6,7 +6,7 @@ import { Animation, marksOf } from "./animate.js";
 import { drawBoard, readsBetterUpright, tagChar, tagText } from "./board.js";
 import * as clock from "./clock.js";
 import { $, make, playerSpan, showError } from "./dom.js";
-import { ending, said, seatWords } from "./words.js";
+import { ending, notAMove, said, seatWords } from "./words.js";
 import { invitesOf, orientation, rememberGame, saveSecret, seatFromURL, secretsOf, setOrientation, setSetting, setting } from "./local.js";
 import * as mv from "./moves.js";
 import { turnAt, turns } from "./record.js";
@@ -410,6 +410,7 @@ function render() {
     marks: ui.marks,
     won: new Set(v.state.over && Array.isArray(v.state.result_sites) ? v.state.result_sites : []),
     onSite: (site) => onSite(parts, site),
+    onOther: (site) => onOther(board, site),
   });
   renderLegend(view.tags, board);
   keepFocus($("actions"), () => renderActions(parts, board));
@@ -656,6 +657,7 @@ async function rematch(h) {
 }
 
 function onSite(parts, site) {
+  showError("");
   if (ui.list) {
     if (ui.chosen.has(site)) ui.chosen.delete(site);
     else ui.chosen.add(site);
@@ -671,6 +673,22 @@ function onSite(parts, site) {
   ui.sel = r.sel;
   ui.choices = r.choices;
   render();
+}
+
+// onOther answers a click, on the player's turn, on a site that is no
+// move now, rather than let it pass unsaid. A site that alone would be a
+// move's token (a hole to sow) is asked of the server, which says why
+// not, in the game's words when its rules say it ("b5 is not one of your
+// pits"); else the page says where the moves are.
+function onOther(board, site) {
+  if (!myTurn() || ui.busy || ui.list) return;
+  const n = mv.noun(board);
+  if (!ui.sel.length && board.kinds.some((k) => k.sites === 1 && k.template === "{1}")) {
+    play(site);
+    return;
+  }
+  const from = ui.sel.map((s) => mv.siteText(board, s)).join(" → ");
+  showError(notAMove(mv.siteText(board, site), from, n.one));
 }
 
 // moveButton is the button of a move, saying it in words ("Offer hole
