@@ -16,8 +16,8 @@ const focusedSite = `(() => { const a = document.activeElement; const s = a && a
 	return s ? s.dataset.site + (s.classList.contains("target") ? " target" : "") : (a ? a.tagName : "none") })()`
 
 // TestBrowserKeyboardPlay plays English draughts against the computer with
-// the keyboard alone: Tab to a piece, Enter to select it, Tab to a square
-// it may go to, Enter to move. The board is drawn again at each change;
+// the keyboard alone: Tab to a piece, Enter to select it (Escape drops
+// the selection), Tab to a square it may go to, Enter to move. The board is drawn again at each change;
 // the focus stays on it: on the piece selected, and after the computer's
 // reply on a site to click, so that the next move starts where the last
 // one ended, not from the top of the page.
@@ -44,6 +44,14 @@ func TestBrowserKeyboardPlay(t *testing.T) {
 		enter()
 		tb.waitFor(`document.querySelector("#board .site.selected") !== null`)
 		require.Equal(t, from, tb.eval(focusedSite), "turn %d: the site selected keeps the focus", turn)
+		if turn == 0 {
+			// Escape drops the selection, as Cancel does; Enter selects again.
+			tb.do(chromedp.KeyEvent("\x1b"))
+			tb.waitFor(`document.querySelector("#board .site.selected") === null`)
+			require.Equal(t, from, tb.eval(focusedSite), "the site keeps the focus")
+			enter()
+			tb.waitFor(`document.querySelector("#board .site.selected") !== null`)
+		}
 		for i := 0; ; i++ {
 			require.Less(t, i, 10, "turn %d: no square to go to reached with Tab", turn)
 			tab()

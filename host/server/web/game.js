@@ -975,7 +975,13 @@ function settings(v) {
   });
   $("skip").addEventListener("click", () => (ui.skip = true));
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && ui.animating) ui.skip = true;
+    if (e.key !== "Escape") return;
+    if (ui.animating) ui.skip = true;
+    else if (ui.sel.length || ui.list) {
+      // As Cancel: the selection, or the choice of sites, dropped.
+      resetChoice();
+      render();
+    }
   });
 }
 
