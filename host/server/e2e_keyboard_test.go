@@ -20,7 +20,7 @@ const focusedSite = `(() => { const a = document.activeElement; const s = a && a
 // the selection), Tab to a square it may go to, Enter to move. The board is drawn again at each change;
 // the focus stays on it: on the piece selected, and after the computer's
 // reply on a site to click, so that the next move starts where the last
-// one ended, not from the top of the page.
+// one ended, not from the top of the page; the site it is on is framed.
 func TestBrowserKeyboardPlay(t *testing.T) {
 	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
@@ -60,6 +60,7 @@ func TestBrowserKeyboardPlay(t *testing.T) {
 				break
 			}
 		}
+		require.Equal(t, "solid", tb.eval(`getComputedStyle(document.activeElement).outlineStyle`), "turn %d: the site the keyboard is on is framed", turn)
 		enter()
 		tb.waitFor(fmt.Sprintf(`Number(document.getElementById("status").dataset.ply) > %d`, ply))
 	}
