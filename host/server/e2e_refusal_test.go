@@ -93,9 +93,10 @@ func TestBrowserPhoneRefusalInView(t *testing.T) {
 // TestBrowserOtherSiteSaysWhy: a click on a site that is not ringed, on
 // one's turn, is not passed over in silence. A hole that alone would be
 // a move (Kalah's sowing from a pit) is asked of the server, and the
-// page says why not in the game's words; on a board of moves from one
-// site to another (draughts), the page says where the moves are, and of
-// the piece selected, that it cannot go there. No move is made; a site
+// page says why not in the game's words; when the moves are from one
+// site to another (draughts; Tsoro Yematatu once its pieces are all
+// dropped), the page says where the moves are, and of the piece
+// selected, that it cannot go there. No move is made; a site
 // ringed, clicked then, takes the words away.
 func TestBrowserOtherSiteSaysWhy(t *testing.T) {
 	t.Parallel() // a browser of its own; the waits are for the page, not the processor
@@ -118,6 +119,17 @@ func TestBrowserOtherSiteSaysWhy(t *testing.T) {
 			tb.clickSite("a1")
 			tb.waitPly(1)
 			assert.Equal(t, "true", tb.eval(`String(document.getElementById("error").hidden)`))
+		})
+		t.Run("yematatu moving "+size.name, func(t *testing.T) {
+			// Every piece dropped: the moves go from a point to another,
+			// and a point alone is no move for the server to judge.
+			g := ts.create(`{"game": "yematatu", "hold": [1, 2]}`)
+			ts.play(g.ID, ts.seatsOf(g), "a1", "b1", "b2", "b3", "c3", "c1")
+			tb := openAt(b, t, size, ts.http.URL, link(g, 0))
+			tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+			clickOther(tb, "b1")
+			assert.Equal(t, "Nothing to play at b1 now: click a point ringed in green.", tb.text("#error"))
+			assert.Len(t, ts.get(g.ID).Record, 6)
 		})
 		t.Run("draughts "+size.name, func(t *testing.T) {
 			g := ts.create(`{"game": "draughts", "seats": ["human", "random"]}`)

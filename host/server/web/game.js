@@ -410,7 +410,7 @@ function render() {
     marks: ui.marks,
     won: new Set(v.state.over && Array.isArray(v.state.result_sites) ? v.state.result_sites : []),
     onSite: (site) => onSite(parts, site),
-    onOther: (site) => onOther(board, site),
+    onOther: (site) => onOther(parts, board, site),
   });
   renderLegend(view.tags, board);
   keepFocus($("actions"), () => renderActions(parts, board));
@@ -676,14 +676,16 @@ function onSite(parts, site) {
 }
 
 // onOther answers a click, on the player's turn, on a site that is no
-// move now, rather than let it pass unsaid. A site that alone would be a
-// move's token (a hole to sow) is asked of the server, which says why
-// not, in the game's words when its rules say it ("b5 is not one of your
-// pits"); else the page says where the moves are.
-function onOther(board, site) {
+// move now, rather than let it pass unsaid. When moves of a kind written
+// as the site alone (a hole to sow) are what the turn offers, the site is
+// asked of the server, which says why not, in the game's words when its
+// rules say it ("b5 is not one of your pits"); else the page says where
+// the moves are.
+function onOther(parts, board, site) {
   if (!myTurn() || ui.busy || ui.list) return;
   const n = mv.noun(board);
-  if (!ui.sel.length && board.kinds.some((k) => k.sites === 1 && k.template === "{1}")) {
+  const alone = new Set(board.kinds.filter((k) => k.template === "{1}").map((k) => k.name));
+  if (!ui.sel.length && parts.fixed.some((m) => alone.has(m.kind))) {
     play(site);
     return;
   }
