@@ -839,3 +839,20 @@ func TestBrowserSelectedSiteAgainOnce(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(tb.eval(`document.body.innerText`), prompt))
 	assert.NotEqual(t, "none", tb.eval(`getComputedStyle(document.querySelector("#status .asks")).display`))
 }
+
+// TestBrowserComputerSettingsStayOpen: "The computer's settings", opened,
+// stays open when the computer moves and the page is drawn anew.
+func TestBrowserComputerSettingsStayOpen(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	g := ts.create(`{"game": "kalah", "seats": ["human", "random"]}`)
+	tb := openAt(b, t, viewports[0], ts.http.URL, g.Seats[0].URL)
+	tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+	tb.click("#scores details.specs summary")
+	tb.waitFor(`document.querySelector("#scores details.specs").open`)
+	ply, _, _ := tb.status()
+	tb.click("#board .site.target")
+	tb.waitFor(fmt.Sprintf(`Number(document.getElementById("status").dataset.ply) > %d && document.getElementById("status").dataset.myturn === "true"`, ply))
+	require.Equal(t, "true", tb.eval(`String(document.querySelector("#scores details.specs").open)`), "the settings opened stay open")
+}

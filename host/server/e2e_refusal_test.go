@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -87,4 +88,62 @@ func TestBrowserPhoneRefusalInView(t *testing.T) {
 	tb.waitFor(`!document.getElementById("error").hidden`)
 	assert.True(t, strings.HasPrefix(tb.text("#error"), "That move is not possible in this position"), tb.text("#error"))
 	assert.True(t, tb.inView("#error"), "the message is in view")
+}
+
+// TestBrowserOtherSiteSaysWhy: a click on a site that is not ringed, on
+// one's turn, is not passed over in silence. A hole that alone would be
+// a move (Kalah's sowing from a pit) is asked of the server, and the
+// page says why not in the game's words; when the moves are from one
+// site to another (draughts; Tsoro Yematatu once its pieces are all
+// dropped), the page says where the moves are, and of the piece
+// selected, that it cannot go there. No move is made; a site
+// ringed, clicked then, takes the words away.
+func TestBrowserOtherSiteSaysWhy(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	clickOther := func(tb *tab, site string) {
+		tb.t.Helper()
+		tb.click(fmt.Sprintf(`#board .site:not(.target)[data-site=%q]`, site))
+		tb.waitFor(`!document.getElementById("error").hidden`)
+	}
+	for _, size := range viewports {
+		t.Run("kalah "+size.name, func(t *testing.T) {
+			g := ts.create(`{"game": "kalah", "hold": [1, 2]}`)
+			tb := openAt(b, t, size, ts.http.URL, link(g, 0))
+			tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+			clickOther(tb, "b3")
+			assert.Equal(t, "That move is not possible in this position: b3 is not one of your pits.", tb.text("#error"))
+			assert.True(t, tb.inView("#error"), "the words in view")
+			assert.Empty(t, ts.get(g.ID).Record)
+			tb.clickSite("a1")
+			tb.waitPly(1)
+			assert.Equal(t, "true", tb.eval(`String(document.getElementById("error").hidden)`))
+		})
+		t.Run("yematatu moving "+size.name, func(t *testing.T) {
+			// Every piece dropped: the moves go from a point to another,
+			// and a point alone is no move for the server to judge.
+			g := ts.create(`{"game": "yematatu", "hold": [1, 2]}`)
+			ts.play(g.ID, ts.seatsOf(g), "a1", "b1", "b2", "b3", "c3", "c1")
+			tb := openAt(b, t, size, ts.http.URL, link(g, 0))
+			tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+			clickOther(tb, "b1")
+			assert.Equal(t, "Nothing to play at b1 now: click a point ringed in green.", tb.text("#error"))
+			assert.Len(t, ts.get(g.ID).Record, 6)
+		})
+		t.Run("draughts "+size.name, func(t *testing.T) {
+			g := ts.create(`{"game": "draughts", "seats": ["human", "random"]}`)
+			tb := openAt(b, t, size, ts.http.URL, g.Seats[0].URL)
+			tb.waitFor(`document.getElementById("status").dataset.myturn === "true" && document.querySelector("#board .site.target") !== null`)
+			// A piece of Player 1's back row, which cannot move yet.
+			clickOther(tb, "a1")
+			assert.Equal(t, "Nothing to play at 1 now: click a square ringed in green.", tb.text("#error"))
+			tb.click("#board .site.target")
+			tb.waitFor(`document.querySelector("#board .site.selected") !== null && document.getElementById("error").hidden`)
+			from := tb.eval(`document.querySelector("#board .site.selected").getAttribute("aria-label").split(":")[0]`)
+			clickOther(tb, "a1")
+			assert.Equal(t, from+" cannot go to 1 now: click a square ringed in green.", tb.text("#error"))
+			assert.Empty(t, ts.get(g.ID).Record)
+		})
+	}
 }

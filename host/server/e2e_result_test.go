@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/matombo/matombo/host"
 )
 
 // TestBrowserResultWords: each way the server ends a game (the rules with
@@ -111,4 +114,64 @@ func TestBrowserResultWords(t *testing.T) {
 	// a game stored before results had one is read from them.
 	assert.Equal(t, "Player 3 resigned.", tb.eval(`window.words.ending({ winner: 1, method: "resignation", reason: "player 2 resigned", notes: [], scores: [1, 0, 0], seat: 3 }).why`))
 	assert.Equal(t, "Player 2 resigned.", tb.eval(`window.words.ending({ winner: 1, method: "resignation", reason: "player 2 resigned", notes: [], scores: [1, 0] }).why`))
+}
+
+// endsNext holds when Player 1 is to move and one of their moves ends the
+// game.
+func endsNext(s *host.State) bool {
+	if s.ToMove() != 1 {
+		return false
+	}
+	return endingMove(s) != ""
+}
+
+// endingMove is the token of a move that ends the game from s, "" when
+// none does.
+func endingMove(s *host.State) string {
+	for _, m := range s.Moves() {
+		c := s.Clone()
+		if c.Apply(m) == nil && c.Over() {
+			return s.Game().Token(m)
+		}
+	}
+	return ""
+}
+
+// TestBrowserEndInView: on a phone, Tsoro's long board stands upright,
+// about a screen long, and a player who moves at its far end has the
+// status line out of view. When the game ends, by the last move or by a
+// resignation, the page brings the result into view: who won, and why,
+// is not left above the screen.
+func TestBrowserEndInView(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	rec := recordUntil(t, "tsoro", nil, endsNext)
+	g0, err := lib().Load("tsoro")
+	require.NoError(t, err)
+	s := g0.Start()
+	for _, tok := range rec {
+		require.NoError(t, s.Play(tok))
+	}
+	last := endingMove(s)
+	for _, end := range []string{"last move", "resignation"} {
+		t.Run(end, func(t *testing.T) {
+			g := ts.create(`{"game": "tsoro", "hold": [1, 2]}`)
+			s1, s2 := ts.both(g)
+			ts.play(g.ID, []string{s1, s2}, rec...)
+			tb := openAt(b, t, viewports[1], ts.http.URL, fmt.Sprintf("/g/%s#player=1&seat=%s", g.ID, s1))
+			tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+			tb.eval(`(() => { document.querySelector("#board svg").scrollIntoView({ block: "end" }); return "" })()`)
+			require.False(t, tb.inView("#status"), "the board's far end in view, the status above it")
+			if end == "last move" {
+				ts.play(g.ID, []string{s1, s2}, last)
+			} else {
+				status, _, body := ts.post("/api/games/"+g.ID+"/resign", map[string]any{"seat": s2, "ply": len(rec)})
+				require.Equal(t, http.StatusOK, status, body)
+			}
+			tb.waitFor(`document.getElementById("status").dataset.over === "true" && document.getElementById("board").dataset.animating === undefined`)
+			require.True(t, tb.inView("#status"), "the result in view")
+			require.Contains(t, tb.text("#status"), "Player 1 wins")
+		})
+	}
 }

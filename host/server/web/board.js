@@ -302,7 +302,8 @@ export function readsBetterUpright(board, width) {
 // opening owner), flip (turn the board round: row 0 at the top), rotate
 // (a quarter turn: row 0 on the left), names (write every point's name),
 // marks (site name -> data-changed), won (the sites that made the result),
-// onSite(name) called when a target is clicked.
+// onSite(name) called when a target is clicked, onOther(name) when
+// another site is.
 export function drawBoard(container, board, state, opts) {
   const L = layout(board, opts.flip, opts.rotate);
   const svg = el("svg", { viewBox: `0 0 ${L.width.toFixed(0)} ${L.height.toFixed(0)}`, role: "group", "aria-label": "board" });
@@ -425,7 +426,9 @@ export function drawBoard(container, board, state, opts) {
   winLine(svg, L, board, opts.won);
   svg.addEventListener("click", (ev) => {
     const g = ev.target.closest(".site.target");
-    if (g) opts.onSite(g.dataset.site);
+    if (g) return opts.onSite(g.dataset.site);
+    const other = ev.target.closest(".site");
+    if (other && opts.onOther) opts.onOther(other.dataset.site);
   });
   svg.addEventListener("keydown", (ev) => {
     const g = ev.target.closest(".site.target");
@@ -434,7 +437,43 @@ export function drawBoard(container, board, state, opts) {
       opts.onSite(g.dataset.site);
     }
   });
+  const refocus = focusWanted(container);
+  // The board holds the focus (tabindex -1: not a stop of Tab) when it has
+  // no site to click, so that it can give it back at the next turn.
+  svg.setAttribute("tabindex", "-1");
+  svg.addEventListener("focusout", (ev) => {
+    // Focus taken elsewhere (not lost with the board drawn again): forget it.
+    if (!ev.relatedTarget && svg.isConnected && ev.target.isConnected) delete container.dataset.focus;
+  });
   container.replaceChildren(svg);
+  if (refocus) restoreFocus(container, svg);
   view.tags = [...tagged];
   return view;
+}
+
+// focusWanted reports whether the keyboard's focus is on the board drawn in
+// container, or was lost when it was drawn last (an element removed takes
+// the focus with it), and remembers the site it is on in
+// container.dataset.focus. The focus elsewhere makes it forget.
+function focusWanted(container) {
+  const a = document.activeElement;
+  if (a && container.contains(a)) {
+    const g = a.closest(".site");
+    if (g) container.dataset.focus = g.dataset.site;
+    else if (container.dataset.focus === undefined) container.dataset.focus = "";
+    return true;
+  }
+  if (!a || a === document.body) return container.dataset.focus !== undefined;
+  delete container.dataset.focus;
+  return false;
+}
+
+// restoreFocus puts the focus back on the board drawn again: on the same
+// site when it is still one to click, else on the first site to click,
+// else on the board itself, keeping the site for a later drawing.
+function restoreFocus(container, svg) {
+  const name = container.dataset.focus;
+  const same = name ? svg.querySelector(`.site.target[data-site="${CSS.escape(name)}"]`) : null;
+  const to = same || svg.querySelector(".site.target") || svg;
+  to.focus({ preventScroll: true });
 }

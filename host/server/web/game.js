@@ -6,7 +6,7 @@ import { Animation, marksOf } from "./animate.js";
 import { drawBoard, readsBetterUpright, tagChar, tagText } from "./board.js";
 import * as clock from "./clock.js";
 import { $, make, playerSpan, showError } from "./dom.js";
-import { ending, said, seatWords } from "./words.js";
+import { ending, notAMove, said, seatWords } from "./words.js";
 import { invitesOf, orientation, rememberGame, saveSecret, seatFromURL, secretsOf, setOrientation, setSetting, setting } from "./local.js";
 import * as mv from "./moves.js";
 import { turnAt, turns } from "./record.js";
@@ -209,6 +209,7 @@ async function drainQueue() {
     if (ui.live !== v) continue; // a newer view came meanwhile
     render();
     if (next || !prev) scrollRecord();
+    if (prev && isLive() && result(v) && !result(prev)) showEnd();
     if (next && narrow.matches && isLive() && $("actions").classList.contains("bar")) {
       // A decision about where the last move ended (continue or stop):
       // the place in view above the bar.
@@ -253,6 +254,14 @@ function animateMoves(before, plies, afters, limit) {
   };
   ui.animation = run();
   return ui.animation;
+}
+
+// showEnd brings the result into view when the game ends while the page
+// is scrolled past it (down a long board on a phone): the last move has
+// been shown; who won, and why, is what matters now.
+function showEnd() {
+  const s = $("status");
+  if (s.getBoundingClientRect().top < 0) s.scrollIntoView({ block: "start" });
 }
 
 // stopAnimation skips the animation running, if any, and waits for its end.
@@ -401,15 +410,57 @@ function render() {
     marks: ui.marks,
     won: new Set(v.state.over && Array.isArray(v.state.result_sites) ? v.state.result_sites : []),
     onSite: (site) => onSite(parts, site),
+    onOther: (site) => onOther(parts, board, site),
   });
   renderLegend(view.tags, board);
-  renderActions(parts, board);
+  keepFocus($("actions"), () => renderActions(parts, board));
   $("last").textContent = lastText(v);
   renderScores(v, board);
-  renderAround();
+  keepFocus($("around"), renderAround);
   renderShare();
-  renderTokens(myTurn() ? v.moves : []);
+  keepFocus($("tokens"), () => renderTokens(myTurn() ? v.moves : []));
   keepRoom($("status"));
+}
+
+// keepFocus runs draw, which draws the buttons of box anew, and keeps the
+// keyboard's focus in box when it was there (or was lost when box was
+// drawn last): on the same button when it is there again, else on box
+// itself (tabindex -1, not a stop of Tab), which remembers the button for
+// a later drawing. Another button is never focused in its place, where
+// Enter pressed again would do what was not asked. Focus elsewhere is
+// left alone.
+function keepFocus(box, draw) {
+  if (!box.dataset.keeps) {
+    box.dataset.keeps = "true";
+    box.addEventListener("focusout", (ev) => {
+      // Focus taken elsewhere (not lost with a button drawn anew): forget it.
+      if (!ev.relatedTarget && ev.target.isConnected) delete box.dataset.focus;
+    });
+  }
+  const a = document.activeElement;
+  let key = null;
+  if (a && a !== box && box.contains(a)) key = buttonKey(a);
+  else if ((a && a === box) || ((!a || a === document.body) && box.dataset.focus !== undefined)) key = box.dataset.focus || "";
+  draw();
+  if (key === null) {
+    delete box.dataset.focus;
+    return;
+  }
+  const same = [...box.querySelectorAll("button:not([disabled])")].find((b) => buttonKey(b) === key);
+  if (same) {
+    delete box.dataset.focus;
+    same.focus({ preventScroll: true });
+    return;
+  }
+  box.dataset.focus = key;
+  box.tabIndex = -1;
+  if (document.activeElement !== box) box.focus({ preventScroll: true });
+}
+
+// buttonKey names a button so that it is found again when drawn anew: by
+// the move or action it makes, else by its words.
+function buttonKey(e) {
+  return e.dataset.token || e.dataset.action || e.dataset.kind || e.textContent;
 }
 
 // goesOn is the piece a turn goes on with (a chain of jumps, one decision
@@ -433,6 +484,7 @@ function renderLegend(tags, board) {
 
 function renderScores(v, board) {
   const sc = $("scores");
+  const opened = sc.querySelector("details.specs[open]") !== null; // drawn anew, kept open
   sc.replaceChildren();
   const score = Array.isArray(v.state.score) ? v.state.score : null;
   const specs = [];
@@ -458,6 +510,7 @@ function renderScores(v, board) {
   }
   if (specs.length) {
     const det = make("details", { class: "specs" });
+    det.open = opened;
     const list = make("ul", { class: "hint" });
     list.append(...specs);
     det.append(make("summary", {}, "The computer's settings"), make("span", { class: "hint" }, "As a computer seat is written for the command line and the API:"), list);
@@ -604,6 +657,7 @@ async function rematch(h) {
 }
 
 function onSite(parts, site) {
+  showError("");
   if (ui.list) {
     if (ui.chosen.has(site)) ui.chosen.delete(site);
     else ui.chosen.add(site);
@@ -619,6 +673,24 @@ function onSite(parts, site) {
   ui.sel = r.sel;
   ui.choices = r.choices;
   render();
+}
+
+// onOther answers a click, on the player's turn, on a site that is no
+// move now, rather than let it pass unsaid. When moves of a kind written
+// as the site alone (a hole to sow) are what the turn offers, the site is
+// asked of the server, which says why not, in the game's words when its
+// rules say it ("b5 is not one of your pits"); else the page says where
+// the moves are.
+function onOther(parts, board, site) {
+  if (!myTurn() || ui.busy || ui.list) return;
+  const n = mv.noun(board);
+  const alone = new Set(board.kinds.filter((k) => k.template === "{1}").map((k) => k.name));
+  if (!ui.sel.length && parts.fixed.some((m) => alone.has(m.kind))) {
+    play(site);
+    return;
+  }
+  const from = ui.sel.map((s) => mv.siteText(board, s)).join(" → ");
+  showError(notAMove(mv.siteText(board, site), from, n.one));
 }
 
 // moveButton is the button of a move, saying it in words ("Offer hole
@@ -905,7 +977,13 @@ function settings(v) {
   });
   $("skip").addEventListener("click", () => (ui.skip = true));
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && ui.animating) ui.skip = true;
+    if (e.key !== "Escape") return;
+    if (ui.animating) ui.skip = true;
+    else if (ui.sel.length || ui.list) {
+      // As Cancel: the selection, or the choice of sites, dropped.
+      resetChoice();
+      render();
+    }
   });
 }
 

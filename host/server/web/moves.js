@@ -100,9 +100,11 @@ export function whyNot(moves, chosen) {
   return "no such move names these sites together";
 }
 
-// noun names a board's sites for people: holes, cells or points.
+// noun names a board's sites for people: holes, squares (of a
+// checkerboard), cells or points.
 export function noun(board) {
   if (board.style === "counts") return { one: "hole", many: "holes" };
+  if (board.checkered) return { one: "square", many: "squares" };
   return board.cells ? { one: "cell", many: "cells" } : { one: "point", many: "points" };
 }
 

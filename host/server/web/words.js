@@ -102,6 +102,14 @@ export function said(e) {
   return sentence(String((e && e.message) || "Something went wrong. Reload the page and try again."));
 }
 
+// notAMove says why a click on site at, which is no move now, plays
+// nothing: from, the sites selected before it ("" for none), and noun,
+// what the board's sites are called, say where the moves are.
+export function notAMove(at, from, noun) {
+  if (from) return `${from} cannot go to ${at} now: click a ${noun} ringed in green.`;
+  return `Nothing to play at ${at} now: click a ${noun} ringed in green.`;
+}
+
 // moveWhy is why the server refused a move, from its answer's body b
 // (rule: the rule the move breaks, in the game's words, when its rules
 // say it; reason: the host's words, which part of the token is wrong and
