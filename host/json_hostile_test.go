@@ -3,7 +3,9 @@ package host_test
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -95,17 +97,18 @@ func TestStateAtTheLargestPly(t *testing.T) {
 		return s
 	}
 
-	s := at("9007199254740991")
+	largest := min(1<<53, math.MaxInt) // 2^53, or the largest int of a 32-bit machine
+	s := at(strconv.Itoa(largest - 1))
 	require.NoError(t, s.Play("a1"))
 	js, err := json.Marshal(s)
 	require.NoError(t, err)
 	back, err := g.StateFromJSON(js)
 	require.NoError(t, err)
-	assert.Equal(t, 9007199254740992, back.Ply())
+	assert.Equal(t, largest, back.Ply())
 
 	r := g.NewRunner()
 	defer r.Close()
-	last := at("9007199254740992")
+	last := at(strconv.Itoa(largest))
 	before, err := json.Marshal(last)
 	require.NoError(t, err)
 	kid := g.Start()
