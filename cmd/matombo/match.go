@@ -59,6 +59,7 @@ func runMatch(e *env, args []string) int {
 	gf.register(c.fs, false)
 	count := 20
 	c.fs.Var(countOrDirs{count: &count, max: maxListGames, dirs: &gf.dirs}, "games", "play `N` games, or add the games of the folder DIR")
+	c.fs.Var(countOrDirs{count: &count, max: maxListGames}, "n", "play `N` games, as analyze and selfplay take it")
 	p1 := c.fs.String("p1", "", "the first player's `SPEC`, e.g. mcts:iterations=1000")
 	p2 := c.fs.String("p2", "random", "the second player's `SPEC`")
 	seed := c.uint64Flag("seed", 1, "seed `S` of the players that name none")

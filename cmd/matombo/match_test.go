@@ -38,6 +38,19 @@ func TestMatchJSON(t *testing.T) {
 	assert.Equal(t, got, second)
 }
 
+// TestMatchGamesCount: -n counts the games as --games N does, with the same
+// limit, as in analyze and selfplay.
+func TestMatchGamesCount(t *testing.T) {
+	r := matombo(t, "", "match", "yematatu", "--p1", "random", "-n", "3", "--json")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	var got matchResult
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got))
+	assert.Equal(t, 3, got.Games)
+	r = matombo(t, "", "match", "yematatu", "--p1", "random", "-n", "10000000000")
+	assert.Equal(t, exitUsage, r.code)
+	assert.Contains(t, r.stderr, "-n 10000000000: too large: the limit is 1000000")
+}
+
 // The text summary has a line per spec, the Elo line and the mean length.
 func TestMatchText(t *testing.T) {
 	r := matombo(t, "", "match", "tsoro", "--variant", "4x6", "--p1", "greedy", "--p2", "random:seed=9", "--games", "4")
