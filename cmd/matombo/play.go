@@ -49,7 +49,8 @@ Players (options after a colon, separated by commas, e.g. mcts:time=500ms):
 
 // playHelp is what the help command of a session prints.
 const playHelp = `Type a legal token to play it (several separated by spaces are played in turn;
-the decisions of one turn may be written as one word, such as 22x15x8), or:
+the decisions of one turn may be written as one word: draughts' 22x15 then x8
+as 22x15x8), or:
   help    show these commands (? too)
   legal   list the legal tokens
   undo    take back the last decision (against a computer: back to your own)
