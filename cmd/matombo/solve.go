@@ -57,6 +57,7 @@ type solveFlags struct {
 	endgame   int
 	table     string
 	anyCached bool // a cached solution of either engine answers (the perfect player's)
+	sharded   bool // the solve is a sharded one's (--shard-depth), the search engine's
 }
 
 func (sf *solveFlags) register(fs *flag.FlagSet) {
@@ -449,7 +450,10 @@ func cliSolveError(err error, sf *solveFlags) error {
 		return &flagError{err: err, msg: tooLargeMessage(tl, sf)}
 	case errors.As(err, &ce):
 		msg := fmt.Sprintf("%s: a position repeats on a line of play, which the search engine does not handle: use --engine retrograde", ce.Game)
-		if sf.engine == solve.Auto.String() {
+		switch {
+		case sf.sharded:
+			msg = fmt.Sprintf("%s: a position repeats on a line of play, which the search engine, the one a sharded solve runs, does not handle: solve the game whole with --engine retrograde (without --shard-depth)", ce.Game)
+		case sf.engine == solve.Auto.String():
 			msg = fmt.Sprintf("%s: a position repeats on a line of play, which the search engine does not handle (--engine auto chose it: the game keeps a score and its positions may not fit in --max-memory): use --engine retrograde, which stores every position reachable from the opening, with a --max-memory they fit in", ce.Game)
 		}
 		return &flagError{err: err, msg: msg}

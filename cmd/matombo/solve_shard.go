@@ -101,7 +101,7 @@ func runSolveShard(c *cli, e *env, g *host.Game, sf *solveFlags, f *shardFlags, 
 	// The jobs are the search engine's, whatever --engine says (check
 	// refuses retrograde): a game it cannot solve is refused before a plan
 	// lists jobs that could never run, and errors name no auto choice.
-	sf.engine = solve.Search.String()
+	sf.engine, sf.sharded = solve.Search.String(), true
 	if _, err := solve.Estimate(g, solve.WithEngine(solve.Search)); err != nil {
 		return c.fail(cliSolveError(err, sf))
 	}

@@ -261,7 +261,7 @@ func TestSolveSearchFlagsNeedTheSearchEngine(t *testing.T) {
 // TestSolveCycleSaysWhyTheSearchEngine: a game with cycles that --engine
 // auto gave to the search engine says why it was chosen, and what the
 // retrograde engine needs; asked for by name, the search engine's refusal
-// says only what to use.
+// says only what to use; a sharded solve's, to solve the game whole.
 func TestSolveCycleSaysWhyTheSearchEngine(t *testing.T) {
 	isolateCache(t)
 	r := matombo(t, "", "solve", "tsoro", "--variant", "4x6")
@@ -272,10 +272,11 @@ func TestSolveCycleSaysWhyTheSearchEngine(t *testing.T) {
 	assert.Equal(t, exitFail, r.code)
 	assert.Contains(t, r.stderr, "matombo solve: tsoro: a position repeats on a line of play, which the search engine does not handle: use --engine retrograde\n")
 
-	// A job of a sharded solve is the search engine's whatever --engine.
+	// A job of a sharded solve is the search engine's whatever --engine:
+	// the game is solved whole by the retrograde engine, not sharded.
 	r = matombo(t, "", "solve", "tsoro", "--variant", "4x6", "--shard-depth", "1", "--job", "0")
 	assert.Equal(t, exitFail, r.code)
-	assert.Contains(t, r.stderr, "which the search engine does not handle: use --engine retrograde\n")
+	assert.Contains(t, r.stderr, "which the search engine, the one a sharded solve runs, does not handle: solve the game whole with --engine retrograde (without --shard-depth)\n")
 }
 
 // TestSolveMaxTimeAsJSON: with --json a solve stopped by --max-time
