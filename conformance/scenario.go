@@ -239,13 +239,8 @@ func (p *parser) yamlError(src []byte, err error) error {
 	if _, e := fmt.Sscanf(msg, "yaml: line %d:", &pos.Line); e == nil {
 		// yaml.v3's line is where the broken construct began, often one
 		// early: the line of the error is found in src.
-		if line, ok := diag.YAMLSyntaxLine(src, msg); ok {
-			pos.Line = line
-		}
-		if col, what, ok := diag.TabIndent(src, pos.Line, msg); ok {
-			pos.Col, msg = col, what
-		} else if i := strings.Index(msg[6:], ":"); i >= 0 {
-			msg = "YAML syntax:" + msg[6+i+1:]
+		if line, col, what, ok := diag.PlaceYAMLSyntax(src, msg); ok {
+			pos.Line, pos.Col, msg = line, col, what
 		}
 	} else if line, col, what, ok := diag.BadYAMLText(src); ok {
 		// yaml.v3 gives no line for invalid UTF-8 or a control character.

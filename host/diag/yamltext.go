@@ -146,6 +146,26 @@ func decodeYAML(src []byte) error {
 	}
 }
 
+// PlaceYAMLSyntax places yaml.v3's syntax error msg, one that gives a
+// line ("yaml: line 3: what"), in src and says it in the host's words: the
+// line it is about (YAMLSyntaxLine), and "YAML syntax: what", or the tab
+// that indents that line (TabIndent) at its column; ok is false when msg
+// gives no line.
+func PlaceYAMLSyntax(src []byte, msg string) (line, col int, what string, ok bool) {
+	line, ok = YAMLSyntaxLine(src, msg)
+	if !ok {
+		return 0, 0, "", false
+	}
+	if col, what, ok := TabIndent(src, line, msg); ok {
+		return line, col, what, true
+	}
+	rest := strings.TrimPrefix(msg, "yaml: ")
+	if _, after, found := strings.Cut(rest, ":"); found {
+		rest = after
+	}
+	return line, 0, "YAML syntax:" + rest, true
+}
+
 // TabIndent says yaml.v3's syntax error msg about line (from 1) of src in
 // the host's words when a tab indents that line, which YAML refuses
 // (yaml.v3 says "found character that cannot start any token" or "found

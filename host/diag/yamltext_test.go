@@ -124,3 +124,30 @@ func TestTabIndent(t *testing.T) {
 		})
 	}
 }
+
+// A syntax error with a line is placed on the line it is about and said
+// in the host's words, a tab in the indentation at the tab.
+func TestPlaceYAMLSyntax(t *testing.T) {
+	for _, c := range []struct {
+		name, src, msg string
+		line, col      int
+		what           string
+		ok             bool
+	}{
+		{"a key indented wrongly", "top:\n  a: 1\n b: 2\n", "", 3, 0, "YAML syntax: did not find expected key", true},
+		{"a tab", "a:\n\tb: 1\n", "yaml: line 2: found character that cannot start any token", 2, 1, "YAML syntax: a tab indents this line; YAML indents with spaces only", true},
+		{"no line", "a: *x\n", "yaml: unknown anchor 'x' referenced", 0, 0, "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			msg := c.msg
+			if msg == "" { // yaml.v3's own words for src
+				msg = decodeYAML([]byte(c.src)).Error()
+			}
+			line, col, what, ok := PlaceYAMLSyntax([]byte(c.src), msg)
+			assert.Equal(t, c.ok, ok)
+			assert.Equal(t, c.line, line)
+			assert.Equal(t, c.col, col)
+			assert.Equal(t, c.what, what)
+		})
+	}
+}

@@ -356,11 +356,8 @@ func YAMLErrorIn(file string, src []byte, err error) error {
 	if errors.As(ye, &ce) && ce.Pos.Line > 0 {
 		// yaml.v3's line is where the broken construct began, often
 		// one early: the line of the error is found in src.
-		if line, ok := diag.YAMLSyntaxLine(src, err.Error()); ok {
-			ce.Pos.Line = line
-		}
-		if col, what, ok := diag.TabIndent(src, ce.Pos.Line, err.Error()); ok {
-			ce.Pos.Col, ce.Msg = col, what
+		if line, col, what, ok := diag.PlaceYAMLSyntax(src, err.Error()); ok {
+			ce.Pos.Line, ce.Pos.Col, ce.Msg = line, col, what
 		}
 	}
 	if errors.As(ye, &ce) && ce.Pos.Line == 0 {
