@@ -604,6 +604,10 @@ func (vm *Machine) Call(c *kernel.Ctx, id, nargs, nret int) error {
 	if id < 0 || id >= len(vm.hooks) {
 		return kernel.Failf("no script function %d", id)
 	}
+	if vm.bare {
+		vm.stopped = true // even if a part drops the error: see bare.go
+		return ErrScriptNeeded
+	}
 	if vm.native && !vm.watched { // a native turn runs a script function: watch it from now on
 		vm.g.wd.Watch(vm.trip, vm.cancel)
 		vm.watched = true
@@ -868,6 +872,9 @@ func (vm *Machine) runTurn(name diag.Call, p int, m kernel.Move) error {
 	}
 	if err == nil {
 		return nil
+	}
+	if vm.bare && vm.stopped {
+		return ErrScriptNeeded // no script ran that could break the machine
 	}
 	vm.broken = true
 	var rule *kernel.RuleError

@@ -65,6 +65,8 @@ type Machine struct {
 	saved     saved          // copy of a state taken before play, restored on error
 	noUndo    bool           // the move being played keeps no copy (applyFrom)
 	unlisted  bool           // the move being played leaves the next legal list to list (ApplyFromUnlisted)
+	bare      bool           // a bare call runs: a script function stops it (see bare.go)
+	stopped   bool           // a bare call was stopped before a script function
 	savedHist kernel.History // history of a state whose position is being set
 	irrev     irreversible   // see lua_irreversible.go
 	strs      strCache

@@ -1,0 +1,126 @@
+package host
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/matombo/matombo/host/kernel"
+	"github.com/matombo/matombo/host/luavm"
+)
+
+// ErrScriptNeeded is returned by SetBare and PlayBare when the position or
+// the move needs a script function (the script's result, blocked or
+// repeated function, a Lua function standing in a rule part's slot, a
+// legal or play written in Lua): they stop before calling it, and the
+// caller takes the full path (SetPositionValues, ApplyToUnlisted) for that
+// position.
+var ErrScriptNeeded = luavm.ErrScriptNeeded
+
+// A Bare is a position set up from its values with SetBare, with its
+// legal moves listed, or the position PlayBare makes from one of them:
+// for a builder that values every position of some kind once (an endgame
+// database), each with its moves played once and nothing played after
+// them. It is what SetPositionValues and ApplyToUnlisted make, values,
+// player to move, ply and result alike, without what a game needs to go
+// on (a history and a key for the repetition rule, a copy to undo a failed
+// move), so its moves cost about what the game's rule parts cost. A
+// position PlayBare made is not listed: no move is played from it.
+type Bare struct {
+	g      *Game
+	k      kernel.State
+	listed bool // set up by SetBare: its moves are listed
+}
+
+// NewBare returns a bare position of g, holding none until SetBare sets
+// one up.
+func (g *Game) NewBare() *Bare {
+	return &Bare{g: g, k: kernel.State{Cells: make([]int32, g.def.Layout.Size)}}
+}
+
+// Moves is the number of legal moves of a position SetBare set up (0 for
+// one PlayBare made, whose moves are not listed).
+func (b *Bare) Moves() int { return len(b.k.Moves) }
+
+// ToMove is the player to move.
+func (b *Bare) ToMove() int { return int(b.k.Cells[b.g.def.Layout.ToMove]) }
+
+// Over reports whether the move that made the position ended the game.
+func (b *Bare) Over() bool { return b.k.Result.Over }
+
+// PositionView returns a view of the position's values.
+func (b *Bare) PositionView() PositionView {
+	n := b.g.def.Layout.KeyLen
+	return PositionView{cells: b.k.Cells[:n:n]}
+}
+
+// PlaysBare reports whether SetBare can set up any position of the game:
+// false when its legal or play is written in Lua, it has a result
+// function, or its repeated function counts a first occurrence.
+func (r *Runner) PlaysBare() bool {
+	vm, err := r.machine()
+	return err == nil && vm.BareReady()
+}
+
+// SetBare sets up the position of vals (AppendPositionValues) in dst, as
+// SetPositionValues does, checked as it checks them, and lists its legal
+// moves. It returns ErrScriptNeeded when that needs a script function:
+// always when the script has a result or repeated function or its legal
+// or play is written in Lua, and when the position has no legal move (the
+// blocked function decides). On error dst holds no position.
+func (r *Runner) SetBare(dst *Bare, vals []int) error {
+	dst.listed = false
+	if dst.g != r.g {
+		return fmt.Errorf("host: a bare position of %s given to a runner of %s", dst.g.name, r.g.name)
+	}
+	vm, err := r.machine()
+	if err != nil {
+		return err
+	}
+	if !vm.BareReady() {
+		return ErrScriptNeeded // before any work: the caller may try every position
+	}
+	lay := r.g.def.Layout
+	if len(vals) != lay.KeyLen {
+		return &PositionError{Source: "position", Msg: fmt.Sprintf("%d values, want %d", len(vals), lay.KeyLen)}
+	}
+	cells := dst.k.Cells[:lay.KeyLen]
+	for i, v := range vals {
+		c := int32(v)
+		if int(c) != v {
+			return &PositionError{Source: "position", Msg: fmt.Sprintf("value %d of %d is out of range (%d to %d allowed)", i+1, lay.KeyLen, math.MinInt32, math.MaxInt32)}
+		}
+		cells[i] = c
+	}
+	if err := r.g.checkCells(cells); err != nil {
+		return err
+	}
+	if err := vm.SetBare(&dst.k); err != nil {
+		return err
+	}
+	dst.listed = true
+	return nil
+}
+
+// PlayBare makes dst the position src's i-th legal move leads to, src
+// unchanged: what ApplyToUnlisted makes of the state SetPositionValues set
+// up, its values, player to move, ply and result, the game over or not.
+// It returns ErrScriptNeeded when the move needs a script function (see
+// SetBare). On error dst holds no position.
+func (r *Runner) PlayBare(dst, src *Bare, i int) error {
+	dst.listed = false
+	switch {
+	case dst == src:
+		return fmt.Errorf("host: PlayBare needs two bare positions")
+	case dst.g != r.g || src.g != r.g:
+		return fmt.Errorf("host: a bare position of another game given to a runner of %s", r.g.name)
+	case !src.listed:
+		return fmt.Errorf("host: PlayBare from a position SetBare did not set up")
+	case uint(i) >= uint(len(src.k.Moves)):
+		return &IllegalMoveError{Reason: fmt.Sprintf("no legal move %d: the position lists %d", i, len(src.k.Moves))}
+	}
+	vm, err := r.machine()
+	if err != nil {
+		return err
+	}
+	return vm.StepBare(&dst.k, &src.k, src.k.Moves[i])
+}
