@@ -347,6 +347,7 @@ type dbBuild struct {
 	finals   []*finalCache
 	finalsMu sync.Mutex
 	done     atomic.Int64
+	bare     atomic.Int64 // positions valued bare (see evaluateBare), with the checks
 	// sites[p-1][i] is the site of the position's cells whose count is
 	// the stored position's i-th: the sites in play, in the mirror's order
 	// for Player 2 to move in a database of one side to move.
@@ -375,20 +376,8 @@ func buildEndgame(ctx context.Context, g *host.Game, bk *banks, k, threads int, 
 // coding whole margins even where halves would do when whole is set (for
 // tests: no shipped game breaks the parity).
 func buildEndgameWith(ctx context.Context, g *host.Game, bk *banks, k, threads int, progress func(Progress), sym, whole bool) (*endgameDB, error) {
-	db := newEndgameDB(len(bk.play), k, sym)
-	db.own = bk.own[0]
-	if sym {
-		db.mirror = bk.mirror
-	}
-	b := &dbBuild{ctx: ctx, g: g, bk: bk, db: db, exact: newByteArray(db.positions())}
-	b.sites[0] = bk.play
-	b.sites[1] = bk.play
-	if sym {
-		b.sites[1] = make([]int, len(bk.play))
-		for i, m := range db.mirror {
-			b.sites[1][i] = bk.play[m]
-		}
-	}
+	b := newDBBuild(ctx, g, bk, k, sym)
+	db := b.db
 	start := time.Now()
 	var mu sync.Mutex // serializes progress
 	report := func() {
@@ -411,6 +400,26 @@ func buildEndgameWith(ctx context.Context, g *host.Game, bk *banks, k, threads i
 		return nil, err
 	}
 	return db, nil
+}
+
+// newDBBuild starts the build of g's database of k counters, one side to
+// move when sym is set.
+func newDBBuild(ctx context.Context, g *host.Game, bk *banks, k int, sym bool) *dbBuild {
+	db := newEndgameDB(len(bk.play), k, sym)
+	db.own = bk.own[0]
+	if sym {
+		db.mirror = bk.mirror
+	}
+	b := &dbBuild{ctx: ctx, g: g, bk: bk, db: db, exact: newByteArray(db.positions())}
+	b.sites[0] = bk.play
+	b.sites[1] = bk.play
+	if sym {
+		b.sites[1] = make([]int, len(bk.play))
+		for i, m := range db.mirror {
+			b.sites[1][i] = bk.play[m]
+		}
+	}
+	return b
 }
 
 // encode writes the 4-bit code of every position's exact value into the
@@ -562,7 +571,8 @@ func (w *dbWorker) run(next *atomic.Int64, from, to int64, report func()) error 
 			nextCounts(counts)
 		}
 		b.done.Add(w.valued)
-		w.valued = 0
+		b.bare.Add(w.bare)
+		w.valued, w.bare = 0, 0
 		report()
 	}
 }
@@ -579,12 +589,14 @@ type dbWorker struct {
 	checks int
 	valued int64 // positions valued since the last report
 	finals *finalCache
+	noBare bool  // the game's positions cannot be set up bare (see evaluateBare)
+	bare   int64 // positions valued bare since the last report
 }
 
 // finalCache remembers the final margins of finished games a move made,
 // by the values of their positions: entry i (of a power of 2, chosen by
-// the position's key) holds a key, the width values of its position from
-// vals[i*width] on, and Player 1's margin.
+// a hash of the values) holds the hash, the width values of its position
+// from vals[i*width] on, and Player 1's margin.
 type finalCache struct {
 	width  int
 	keys   []uint64
@@ -604,16 +616,21 @@ func newFinalCache(width, size int) *finalCache {
 		margin: make([]int32, size), vals: make([]int32, size*width)}
 }
 
-// slot is the entry of the position of s.
-func (c *finalCache) slot(s *host.State) int { return int(s.Key() & uint64(len(c.keys)-1)) }
+// hashValues is a hash of the values of a position, for the cache.
+func hashValues(v host.PositionView) uint64 {
+	h := uint64(14695981039346656037)
+	for i := range v.Len() {
+		h = (h ^ uint64(uint32(v.Value(i)))) * 1099511628211
+	}
+	return h ^ h>>29
+}
 
-// get returns the margin remembered for the position of s.
-func (c *finalCache) get(s *host.State) (int, bool) {
-	i := c.slot(s)
-	if !c.full[i] || c.keys[i] != s.Key() {
+// get returns the margin remembered for the position of v, whose hash is h.
+func (c *finalCache) get(v host.PositionView, h uint64) (int, bool) {
+	i := int(h & uint64(len(c.keys)-1))
+	if !c.full[i] || c.keys[i] != h {
 		return 0, false
 	}
-	v := s.PositionView()
 	vals := c.vals[i*c.width : (i+1)*c.width]
 	if v.Len() != len(vals) {
 		return 0, false
@@ -626,31 +643,32 @@ func (c *finalCache) get(s *host.State) (int, bool) {
 	return int(c.margin[i]), true
 }
 
-// put remembers margin m for the position of s.
-func (c *finalCache) put(s *host.State, m int) {
-	v := s.PositionView()
+// put remembers margin m for the position of v, whose hash is h.
+func (c *finalCache) put(v host.PositionView, h uint64, m int) {
 	if v.Len() != c.width {
 		return
 	}
-	i := c.slot(s)
+	i := int(h & uint64(len(c.keys)-1))
 	vals := c.vals[i*c.width : (i+1)*c.width]
 	for k := range vals {
 		vals[k] = int32(v.Value(k))
 	}
-	c.keys[i], c.full[i], c.margin[i] = s.Key(), true, int32(m)
+	c.keys[i], c.full[i], c.margin[i] = h, true, int32(m)
 }
 
 // dbFrame is what valuing one position holds while its moves are valued.
 type dbFrame struct {
-	cur, kid *host.State
-	counts   []int
-	alt      []int
-	kids     []dbKid
+	cur, kid   *host.State
+	bcur, bkid *host.Bare // the same, bare (see evaluateBare)
+	counts     []int
+	alt        []int
+	kids       []dbKid
 }
 
 func newDBWorker(b *dbBuild, j int) *dbWorker {
 	w := &dbWorker{b: b, j: j, r: b.g.NewRunner(), sc: newScorer(b.g), finals: b.takeFinals()}
 	w.r.SetContext(b.ctx)
+	w.noBare = !w.r.PlaysBare()
 	return w
 }
 
@@ -690,7 +708,8 @@ func (b *dbBuild) keepFinals(f *finalCache) {
 func (w *dbWorker) frame(depth int) *dbFrame {
 	for len(w.frames) <= depth {
 		n := w.b.db.n
-		w.frames = append(w.frames, &dbFrame{cur: w.b.g.Start(), kid: w.b.g.Start(), counts: make([]int, n), alt: make([]int, n)})
+		w.frames = append(w.frames, &dbFrame{cur: w.b.g.Start(), kid: w.b.g.Start(), bcur: w.b.g.NewBare(), bkid: w.b.g.NewBare(),
+			counts: make([]int, n), alt: make([]int, n)})
 	}
 	return w.frames[depth]
 }
@@ -777,6 +796,17 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 	} else {
 		bk.setValues(w.vals, counts, banker, mover)
 	}
+	if !w.noBare {
+		v, err := w.evaluateBare(f, mover, depth)
+		if !errors.Is(err, host.ErrScriptNeeded) {
+			if err == nil {
+				w.bare++
+			}
+			return v, err
+		}
+		// This position or one of its moves needs the script: it is
+		// valued again on the full path.
+	}
 	if err := w.r.SetPositionValues(f.cur, w.vals); err != nil {
 		if ctxErr := b.ctx.Err(); ctxErr != nil {
 			return 0, ctxErr
@@ -843,6 +873,15 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 			kid.index = db.offset[j] + 2*r + int64(kid.mover-1)
 		}
 	}
+	return w.best(kids, sign, depth)
+}
+
+// best is the mover's best margin to come over the moves' positions kids
+// (sign 1 when Player 1 moves, -1 otherwise): a move's banked counters
+// and the value of its position, read from a smaller layer or valued now
+// in this one.
+func (w *dbWorker) best(kids []dbKid, sign, depth int) (int, error) {
+	b, db := w.b, w.b.db
 	best := 0
 	for n := range kids {
 		kid := &kids[n]
@@ -878,6 +917,91 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 	return best, nil
 }
 
+// evaluateBare is evaluate on bare positions (host.Bare), w.vals set up:
+// the position and each move cost about what the game's rule parts cost.
+// It returns host.ErrScriptNeeded when the position or a move needs a
+// script function.
+func (w *dbWorker) evaluateBare(f *dbFrame, mover, depth int) (int, error) {
+	b, bk, db := w.b, w.b.bk, w.b.db
+	if err := w.r.SetBare(f.bcur, w.vals); err != nil {
+		if errors.Is(err, host.ErrScriptNeeded) {
+			return 0, err
+		}
+		if ctxErr := b.ctx.Err(); ctxErr != nil {
+			return 0, ctxErr
+		}
+		return 0, fmt.Errorf("%w: %v", errNoDB, err)
+	}
+	cur := f.bcur.PositionView()
+	bank := bk.bankDiff(cur)
+	sign := 1
+	if f.bcur.ToMove() != 1 {
+		sign = -1
+	}
+	if f.bcur.ToMove() != mover {
+		return 0, fmt.Errorf("%w: a position set up with player %d to move has player %d to move", errNoDB, mover, f.bcur.ToMove())
+	}
+	moves := f.bcur.Moves()
+	for len(f.kids) < moves {
+		f.kids = append(f.kids, dbKid{counts: make([]int, db.n)})
+	}
+	kids := f.kids[:moves]
+	fullSet := false // f.cur set up on the full path, for the games the moves end
+	for n := range moves {
+		if err := w.r.PlayBare(f.bkid, f.bcur, n); err != nil {
+			return 0, err
+		}
+		kid := &kids[n]
+		pv := f.bkid.PositionView()
+		if f.bkid.Over() {
+			h := hashValues(pv)
+			fm, ok := w.finals.get(pv, h)
+			if !ok {
+				// The final margin is the script's score and result:
+				// the move is played again on the full path.
+				if !fullSet {
+					if err := w.r.SetPositionValues(f.cur, w.vals); err != nil {
+						return 0, fmt.Errorf("%w: %v", errNoDB, err)
+					}
+					fullSet = true
+				}
+				if err := w.r.ApplyToUnlisted(f.kid, f.cur, n); err != nil {
+					return 0, err
+				}
+				if !f.kid.Over() || !f.kid.PositionView().Same(pv, 0, pv.Len()) {
+					return 0, fmt.Errorf("%w: a move played bare ends in another position than on the full path", errNoDB)
+				}
+				var err error
+				if fm, err = w.finalMargin(f.kid); err != nil {
+					return 0, err
+				}
+				w.finals.put(pv, h, fm)
+			}
+			kid.index, kid.v = -1, fm-bank
+			continue
+		}
+		if !bk.fixedIn(pv) {
+			return 0, fmt.Errorf("%w: a move changes owners, hands or variables", errNoDB)
+		}
+		kid.mover = f.bkid.ToMove()
+		kid.v = bk.bankDiff(pv) - bank
+		j, r, ok := db.readRank(pv, b.sites[kid.mover-1], kid.counts, w.j)
+		switch {
+		case !ok:
+			return 0, fmt.Errorf("%w: a move brings counters back into play, or leaves a negative count", errNoDB)
+		case j == w.j && kid.v != 0:
+			return 0, fmt.Errorf("%w: a move changes the banks without changing the counters in play", errNoDB)
+		}
+		kid.same = j == w.j
+		if db.sym {
+			kid.index = db.offset[j] + r
+		} else {
+			kid.index = db.offset[j] + 2*r + int64(kid.mover-1)
+		}
+	}
+	return w.best(kids, sign, depth)
+}
+
 // dbKid is what valuing a position keeps of the position after one of its
 // moves.
 type dbKid struct {
@@ -893,14 +1017,16 @@ type dbKid struct {
 // position: every such game has the same ply and no history but its
 // parent's, so its score depends on its values only.
 func (w *dbWorker) kidFinalMargin(s *host.State) (int, error) {
-	if m, ok := w.finals.get(s); ok {
+	v := s.PositionView()
+	h := hashValues(v)
+	if m, ok := w.finals.get(v, h); ok {
 		return m, nil
 	}
 	m, err := w.finalMargin(s)
 	if err != nil {
 		return 0, err
 	}
-	w.finals.put(s, m)
+	w.finals.put(v, h, m)
 	return m, nil
 }
 

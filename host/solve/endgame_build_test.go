@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/solve"
 )
 
@@ -36,4 +37,33 @@ func TestEndgameBuildMatchesReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestEndgameBuildPlaysBare: a database of a game whose rules are native
+// parts is valued on bare positions (host.Bare), every one of them; a
+// game whose moves need a Lua function is valued on the full path, each
+// position falling back after its first move, and its database is the
+// same: the same file, the same digest.
+func TestEndgameBuildPlaysBare(t *testing.T) {
+	g := loadKalah(t, 3, 3, true)
+	bare, all, err := solve.EndgameBareShare(g, 9)
+	require.NoError(t, err)
+	assert.Positive(t, all)
+	// The positions the script's blocked function ends (no move) and the
+	// checks' second valuations are on the full path.
+	assert.Greater(t, bare, all*8/10, "%d of %d positions bare", bare, all)
+	t.Logf("Kalah(3): %d of %d positions valued bare", bare, all)
+
+	hooked := load(t, "kalahhooked", host.WithParam("pits", 3), host.WithParam("seeds", 3), host.WithParam("empty_capture", true))
+	bare, all, err = solve.EndgameBareShare(hooked, 9)
+	require.NoError(t, err)
+	assert.Zero(t, bare, "a move calling a Lua function is never played bare")
+	assert.Positive(t, all)
+
+	want, wantDigest, err := solve.EndgameBytes(g, 9)
+	require.NoError(t, err)
+	got, digest, err := solve.EndgameBytes(hooked, 9)
+	require.NoError(t, err)
+	assert.Equal(t, wantDigest, digest)
+	assert.Equal(t, want, got, "the full path and the bare one build the same database")
 }

@@ -55,6 +55,24 @@ func EndgameBytes(g *host.Game, k int) ([]byte, string, error) {
 	return b, db.digest, err
 }
 
+// EndgameBareShare builds g's database of k counters on one goroutine and
+// returns the positions it valued bare and all it valued, the checks'
+// second valuations included (a database's position may be valued again
+// on the full path after a move needed the script).
+func EndgameBareShare(g *host.Game, k int) (bare, all int64, err error) {
+	bk, err := findBanks(g)
+	if err != nil {
+		return 0, 0, err
+	}
+	b := newDBBuild(context.Background(), g, bk, k, bk.mirror != nil)
+	for j := 0; j <= k; j++ {
+		if err := b.layer(j, 1, func() {}); err != nil {
+			return 0, 0, err
+		}
+	}
+	return b.bare.Load(), b.done.Load(), nil
+}
+
 // BankedPosition returns the values and the encoding the banks of g make
 // of the position with counts on the sites in play, the rest banked by
 // banker, toMove to move (for tests). It checks that setValues makes the
