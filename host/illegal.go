@@ -15,8 +15,9 @@ import (
 // Why a token is not legal: the reason of an IllegalMoveError names the
 // part of the token that is wrong and what is possible there, e.g. "a7 is
 // not possible for a sow now (possible: a1 a2 a4)", "no continue is
-// possible now (Sow from one of your holes)" or "z9 is not a site of this
-// board".
+// possible now (Sow from one of your holes)", "z9 is not a site of this
+// board", or for a token of no form an example of each kind: "it fits
+// none of the ways this game writes its moves: a1 (drop), a1-b1 (move)".
 
 // WhyNot explains to the players why tok is not legal in s: the rule it
 // breaks, from the why function of the move kind it is written in, then
@@ -112,7 +113,7 @@ func (s *State) illegalTokenReason(cancel *watchdog.Cancel, tok string) string {
 		}
 		return fmt.Sprintf("%s is not a site of this board (%s)", unknown, siteRange(g.def.Board))
 	}
-	forms := "it fits none of the ways this game writes its moves: " + g.moveForms()
+	forms := "it fits none of the ways this game writes its moves: " + s.moveForms()
 	if site, ok := s.siteAlone(tok); ok {
 		return fmt.Sprintf("%s alone is not a move: %s; %s", tok, forms, s.movesNaming(site, tok))
 	}
@@ -287,40 +288,87 @@ func (s *State) legalKinds() string {
 	return strings.Join(names, ", ")
 }
 
-// moveForms describes how the game writes its moves: each kind's template,
-// with its name when the template does not say it, and what its
-// placeholders stand for.
-func (g *Game) moveForms() string {
-	var forms []string
-	names, numbers, list := false, false, false
-	for _, k := range g.def.Kinds {
-		f := k.Template
-		if f != k.Name {
-			f += " (" + k.Name + ")"
+// moveForms describes how the game writes its moves, by an example of
+// each kind with its name when the example does not say it: "a1 (drop),
+// a1-b1 (move), pass". Where a kind writes sites by number, it says which
+// site one number is: "12-16 (move), where 12 is the number of the site c12".
+func (s *State) moveForms() string {
+	b := s.g.def.Board
+	forms := make([]string, len(s.g.def.Kinds))
+	numbered := -1
+	for k := range forms {
+		kind := &s.g.def.Kinds[k]
+		m, ok := s.exampleMove(k)
+		forms[k] = moveForm(kind, b, m, ok)
+		if ok && numbered < 0 && kind.Numbers() && m.N > 0 {
+			numbered = m.Site(0)
 		}
-		forms = append(forms, f)
-		names = names || k.Arity() > 0 && !k.Numbers()
-		numbers = numbers || k.Arity() != 0 && k.Numbers()
-		list = list || k.Arity() < 0
 	}
 	text := strings.Join(forms, ", ")
-	example := g.def.Board.Site(0).Name
-	switch {
-	case names && list:
-		text += fmt.Sprintf(", where {1}, {2}, {from} and {to} stand for a site such as %s and {sites} for sites separated by commas", example)
-	case names:
-		text += fmt.Sprintf(", where a name in braces stands for a site such as %s", example)
-	case list && !numbers:
-		text += fmt.Sprintf(", where {sites} stands for sites separated by commas, such as %s", example)
-	}
-	if numbers {
-		sep := ", where"
-		if names || list && !numbers {
-			sep = "; and"
-		}
-		text += fmt.Sprintf("%s a # in braces stands for a site's number, such as %s for the site %s", sep, g.def.Board.SiteNumber(0), example)
+	if numbered >= 0 {
+		text += fmt.Sprintf(", where %s is the number of the site %s", b.SiteNumber(numbered), b.SiteName(numbered))
 	}
 	return text
+}
+
+// moveForm writes kind's example m (its template when it has none) with
+// the kind's name, and for a kind that names a list of sites how many it
+// may name: "offer:a4,c1 (offer, 1 to 4 sites separated by commas)".
+func moveForm(kind *MoveKind, b *Board, m Move, ok bool) string {
+	example := kind.Template
+	if ok {
+		example = kind.Format(b, m)
+	}
+	switch {
+	case kind.Arity() < 0:
+		return fmt.Sprintf("%s (%s, 1 to %d sites separated by commas)", example, kind.Name, MaxMoveSites)
+	case example == kind.Name:
+		return example
+	}
+	return example + " (" + kind.Name + ")"
+}
+
+// exampleMove returns a move of kind k: a legal move of s (for a kind of
+// lists one naming several sites where s has one), else a move naming the
+// board's first sites, two for a list; false on a board without sites.
+func (s *State) exampleMove(k int) (Move, bool) {
+	var legal []Move
+	for _, m := range s.moves() {
+		if int(m.Kind) == k {
+			legal = append(legal, m)
+		}
+	}
+	if len(legal) > 0 {
+		i := max(0, slices.IndexFunc(legal, func(m Move) bool { return m.N > 1 }))
+		return legal[i], true
+	}
+	kind, b := &s.g.def.Kinds[k], s.g.def.Board
+	n := kind.Arity()
+	if n != 0 && b.NumSites() == 0 {
+		return Move{}, false
+	}
+	if n < 0 {
+		n = min(2, b.NumSites())
+	}
+	first := firstSites(kind, b)
+	m := Move{Kind: uint8(k), N: uint8(n)}
+	for i := range n {
+		m.Sites[i] = uint16(first[i%len(first)])
+	}
+	return m, true
+}
+
+// firstSites lists the board's sites in the order kind writes them from
+// the first: board order, or by number for a kind that writes numbers.
+func firstSites(kind *MoveKind, b *Board) []int {
+	sites := make([]int, b.NumSites())
+	for i := range sites {
+		sites[i] = i
+	}
+	if kind.Numbers() {
+		slices.SortStableFunc(sites, func(x, y int) int { return b.NumberOf(x) - b.NumberOf(y) })
+	}
+	return sites
 }
 
 // siteList writes site names in board order, without repeats.

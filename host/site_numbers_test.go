@@ -55,12 +55,12 @@ func TestSiteNumbersInTokens(t *testing.T) {
 		{"3-4", "3 is not possible as the first site of a step now (possible: 1 2)"},
 		{"x3", "3 is not possible for an on now (possible: 4)"},
 		{"9-4", "9 is not a site number of this board (its sites are numbered 1 to 4)"},
-		{"a1-b3", "it fits none of the ways this game writes its moves: {#from}-{#to} (step)"},
+		{"a1-b3", "it fits none of the ways this game writes its moves: 1-3 (step), 1x4 (jump), x4 (on), at:1,2 (at, 1 to 4 sites separated by commas), where 1 is the number of the site a1"},
 		{"01-3", "it fits none of the ways"},
 		{"at:2,1", "the sites are written in this order: at:1,2"},
 		// A site alone, as a player types "the move from there": the
 		// forms, then the legal moves that use it.
-		{"2", "2 alone is not a move: it fits none of the ways this game writes its moves: {#from}-{#to} (step)"},
+		{"2", "2 alone is not a move: it fits none of the ways this game writes its moves: 1-3 (step), 1x4 (jump)"},
 	} {
 		_, err := s.ParseMove(c.tok)
 		var ie *IllegalMoveError
@@ -68,7 +68,7 @@ func TestSiteNumbersInTokens(t *testing.T) {
 		assert.True(t, strings.HasPrefix(ie.Reason, c.reason), "%s: %s", c.tok, ie.Reason)
 	}
 	_, err = s.ParseMove("a1-b3")
-	assert.ErrorContains(t, err, "where a # in braces stands for a site's number, such as 1 for the site a1")
+	assert.ErrorContains(t, err, "where 1 is the number of the site a1", "a player who wrote names learns the numbers")
 	for tok, want := range map[string]string{
 		"2":  "; the legal moves that use 2: 2-4 at:1,2",
 		"4":  "; the legal moves that use 4: 2-4 1x4 x4",

@@ -402,8 +402,10 @@ func TestIllegalMoves(t *testing.T) {
 		{"c1", "c1 is not possible for a sow now (possible: a1 a2 a3 a4)"},
 		{"", "the token is empty"}, {"A1", "tokens are written in lower case: a1"},
 		{"a1 ", "a token has no spaces around it"}, {" a1", "a token has no spaces around it"},
-		{"a1 a2", "it fits none of the ways this game writes its moves: {1} (sow), x{1} (take), {from}-{to} (step), offer:{sites} (offer), pass, " +
-			"{1}>{2}>{3} (tri), {4}/{3}/{2}/{1} (quad), where {1}, {2}, {from} and {to} stand for a site such as a1 and {sites} for sites separated by commas"},
+		// The forms by example: a legal move of the kind, else one of the
+		// board's first sites.
+		{"a1 a2", "it fits none of the ways this game writes its moves: a1 (sow), xa1 (take), a1-a2 (step), offer:a1,a2 (offer, 1 to 4 sites separated by commas), pass, " +
+			"a1>a2>a3 (tri), a4/a3/a2/a1 (quad)"},
 		{"xa1", "no take is possible now (the moves now: sow)"},
 		{strings.Repeat("a", 10000), "it fits none of the ways"},
 	} {
@@ -473,7 +475,10 @@ func TestIllegalReasons(t *testing.T) {
 		{"a1>b2>c1", "after a1 b2, c1 is not possible for a tri now (possible: c3)"},
 		{"a4/a3/a2/a2", "after a4 a3 a2, a2 is not possible for a quad now (possible: a1)"},
 		{"a1", "no sow is possible now (the moves now: take, step, offer, pass, tri, quad)"},
-		{"offer:", "it fits none of the ways"},
+		// The examples are legal moves where the position has some of the
+		// kind, for a list one of several sites.
+		{"offer:", "it fits none of the ways this game writes its moves: a1 (sow), xc2 (take), b2-b3 (step), offer:a4,c1 (offer, 1 to 4 sites separated by commas), pass, " +
+			"a1>b2>c3 (tri), a4/a3/a2/a1 (quad)"},
 		{"xz9", "z9 is not a site of this board"},
 	} {
 		t.Run(c.tok, func(t *testing.T) {
