@@ -39,16 +39,30 @@ func (g *Game) NewBare() *Bare {
 
 // Moves is the number of legal moves of a position SetBare set up (0 for
 // one PlayBare made, whose moves are not listed).
-func (b *Bare) Moves() int { return len(b.k.Moves) }
+func (b *Bare) Moves() int {
+	if !b.listed {
+		return 0
+	}
+	return len(b.k.Moves)
+}
 
-// ToMove is the player to move.
-func (b *Bare) ToMove() int { return int(b.k.Cells[b.g.def.Layout.ToMove]) }
+// ToMove is the player to move (0 for a Bare that holds no position).
+func (b *Bare) ToMove() int {
+	if b.g == nil {
+		return 0
+	}
+	return int(b.k.Cells[b.g.def.Layout.ToMove])
+}
 
 // Over reports whether the move that made the position ended the game.
 func (b *Bare) Over() bool { return b.k.Result.Over }
 
-// PositionView returns a view of the position's values.
+// PositionView returns a view of the position's values (no values for a
+// Bare not made by NewBare).
 func (b *Bare) PositionView() PositionView {
+	if b.g == nil {
+		return PositionView{}
+	}
 	n := b.g.def.Layout.KeyLen
 	return PositionView{cells: b.k.Cells[:n:n]}
 }
@@ -70,7 +84,7 @@ func (r *Runner) PlaysBare() bool {
 func (r *Runner) SetBare(dst *Bare, vals []int) error {
 	dst.listed = false
 	if dst.g != r.g {
-		return fmt.Errorf("host: a bare position of %s given to a runner of %s", dst.g.name, r.g.name)
+		return fmt.Errorf("host: a bare position of another game (or not made by Game.NewBare) given to a runner of %s", r.g.name)
 	}
 	vm, err := r.machine()
 	if err != nil {

@@ -125,4 +125,10 @@ func TestBareRefusesWhatItCannot(t *testing.T) {
 	other, err := games.Library().Load("oware")
 	require.NoError(t, err)
 	assert.Error(t, r.SetBare(other.NewBare(), vals), "a position of another game")
+	var zero host.Bare
+	assert.Error(t, r.SetBare(&zero, vals), "a Bare not made by NewBare")
+	assert.Error(t, r.PlayBare(&zero, bare, 0))
+	assert.Zero(t, zero.ToMove())
+	assert.Zero(t, zero.Moves())
+	assert.Zero(t, zero.PositionView().Len())
 }
