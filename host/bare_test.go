@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"testing"
@@ -131,4 +132,25 @@ func TestBareRefusesWhatItCannot(t *testing.T) {
 	assert.Zero(t, zero.ToMove())
 	assert.Zero(t, zero.Moves())
 	assert.Zero(t, zero.PositionView().Len())
+}
+
+// TestBareIsCanceled: a runner whose context is done stops bare calls as
+// it stops the full path's, with a *CanceledError, never ErrScriptNeeded.
+func TestBareIsCanceled(t *testing.T) {
+	g, err := games.Library().Load("kalah")
+	require.NoError(t, err)
+	r := g.NewRunner()
+	defer r.Close()
+	vals := g.Start().AppendPositionValues(nil)
+	bare, kid := g.NewBare(), g.NewBare()
+	require.NoError(t, r.SetBare(bare, vals))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r.SetContext(ctx)
+	var ce *host.CanceledError
+	for _, err := range []error{r.PlayBare(kid, bare, 0), r.SetBare(bare, vals)} {
+		require.ErrorAs(t, err, &ce)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.NotErrorIs(t, err, host.ErrScriptNeeded)
+	}
 }
