@@ -851,29 +851,39 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 			kid.index, kid.v = -1, fm-bank
 			continue
 		}
-		pv := f.kid.PositionView()
-		if !bk.fixedIn(pv) {
-			return 0, fmt.Errorf("%w: a move changes owners, hands or variables", errNoDB)
-		}
-		kid.mover = f.kid.ToMove()
-		kid.v = bk.bankDiff(pv) - bank
-		// The stored position of the kid: its counts, in the mirror's
-		// order when it is stored as its mirror image.
-		j, r, ok := db.readRank(pv, b.sites[kid.mover-1], kid.counts, w.j)
-		switch {
-		case !ok:
-			return 0, fmt.Errorf("%w: a move brings counters back into play, or leaves a negative count", errNoDB)
-		case j == w.j && kid.v != 0:
-			return 0, fmt.Errorf("%w: a move changes the banks without changing the counters in play", errNoDB)
-		}
-		kid.same = j == w.j
-		if db.sym {
-			kid.index = db.offset[j] + r
-		} else {
-			kid.index = db.offset[j] + 2*r + int64(kid.mover-1)
+		if err := w.place(kid, f.kid.PositionView(), f.kid.ToMove(), bank); err != nil {
+			return 0, err
 		}
 	}
 	return w.best(kids, sign, depth)
+}
+
+// place fills in kid from the view of the position a move made (not the
+// game's end), whose player to move is mover, bank being the banks'
+// difference before the move: its change of the banks, and where the
+// stored position of its counts (in the mirror's order when it is stored
+// as its mirror image) lies in the database.
+func (w *dbWorker) place(kid *dbKid, pv host.PositionView, mover, bank int) error {
+	b, bk, db := w.b, w.b.bk, w.b.db
+	if !bk.fixedIn(pv) {
+		return fmt.Errorf("%w: a move changes owners, hands or variables", errNoDB)
+	}
+	kid.mover = mover
+	kid.v = bk.bankDiff(pv) - bank
+	j, r, ok := db.readRank(pv, b.sites[mover-1], kid.counts, w.j)
+	switch {
+	case !ok:
+		return fmt.Errorf("%w: a move brings counters back into play, or leaves a negative count", errNoDB)
+	case j == w.j && kid.v != 0:
+		return fmt.Errorf("%w: a move changes the banks without changing the counters in play", errNoDB)
+	}
+	kid.same = j == w.j
+	if db.sym {
+		kid.index = db.offset[j] + r
+	} else {
+		kid.index = db.offset[j] + 2*r + int64(mover-1)
+	}
+	return nil
 }
 
 // best is the mover's best margin to come over the moves' positions kids
@@ -980,23 +990,8 @@ func (w *dbWorker) evaluateBare(f *dbFrame, mover, depth int) (int, error) {
 			kid.index, kid.v = -1, fm-bank
 			continue
 		}
-		if !bk.fixedIn(pv) {
-			return 0, fmt.Errorf("%w: a move changes owners, hands or variables", errNoDB)
-		}
-		kid.mover = f.bkid.ToMove()
-		kid.v = bk.bankDiff(pv) - bank
-		j, r, ok := db.readRank(pv, b.sites[kid.mover-1], kid.counts, w.j)
-		switch {
-		case !ok:
-			return 0, fmt.Errorf("%w: a move brings counters back into play, or leaves a negative count", errNoDB)
-		case j == w.j && kid.v != 0:
-			return 0, fmt.Errorf("%w: a move changes the banks without changing the counters in play", errNoDB)
-		}
-		kid.same = j == w.j
-		if db.sym {
-			kid.index = db.offset[j] + r
-		} else {
-			kid.index = db.offset[j] + 2*r + int64(kid.mover-1)
+		if err := w.place(kid, pv, f.bkid.ToMove(), bank); err != nil {
+			return 0, err
 		}
 	}
 	return w.best(kids, sign, depth)
