@@ -24,7 +24,9 @@ var ErrScriptNeeded = luavm.ErrScriptNeeded
 // player to move, ply and result alike, without what a game needs to go
 // on (a history and a key for the repetition rule, a copy to undo a failed
 // move), so its moves cost about what the game's rule parts cost. A
-// position PlayBare made is not listed: no move is played from it.
+// position PlayBare made is not listed: no move is played from it. Make
+// one with Game.NewBare; like a Runner, a Bare is used by one goroutine at
+// a time.
 type Bare struct {
 	g      *Game
 	k      kernel.State
