@@ -762,6 +762,10 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 	}
 	ply := len(sg.Record)
 	if *req.Ply != ply {
+		if madeBy(e, sg, req) {
+			s.answerShown(w, r, e, sg) // the move sent again: see madeBy
+			return
+		}
 		writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("the game is at ply %d, not %d: another move was made first", ply, *req.Ply), Code: codeStalePly, Ply: &ply})
 		return
 	}
@@ -834,6 +838,15 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	sg, err = s.store.Append(r.Context(), id, store.Move{Ply: ply, Token: req.Token, Result: result, ComputerDue: due, Clock: clock})
+	if errors.Is(err, store.ErrConflict) {
+		// Another change came first, or this very move did: an
+		// earlier try whose answer was lost (a store that did not
+		// answer in time may still have stored it).
+		if now, rerr := s.store.Get(r.Context(), id); rerr == nil && s.sync(r.Context(), e, now) == nil && madeBy(e, now, req) {
+			s.answerShown(w, r, e, now)
+			return
+		}
+	}
 	if err != nil {
 		s.storeError(w, err, id)
 		return
@@ -844,6 +857,24 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		s.sched.push(id, client)
 	}
 	s.answerShown(w, r, e, sg)
+}
+
+// madeBy reports whether the move req sends is the last move of stored
+// game sg (which e is brought up to), made by the seat whose secret req
+// holds: a move sent again (its first answer lost, or a store that did not
+// answer in time having stored it all the same) is answered as the move
+// made, not as another's.
+func madeBy(e *entry, sg *store.Game, req moveRequest) bool {
+	last := len(sg.Record) - 1
+	if last < 0 || *req.Ply != last || sg.Record[last] != req.Token || last >= len(e.movers) || len(e.record) != len(sg.Record) {
+		return false
+	}
+	p := e.movers[last]
+	if p < 1 || p > len(sg.Seats) {
+		return false
+	}
+	seat := sg.Seats[p-1]
+	return seat.Player == humanSeat && seat.Secret != "" && subtle.ConstantTimeCompare([]byte(req.Seat), []byte(seat.Secret)) == 1
 }
 
 // answerShown answers the view of stored game sg at its current ply,
