@@ -332,15 +332,20 @@ func moveForm(kind *MoveKind, b *Board, m Move, ok bool) string {
 // lists one naming several sites where s has one), else a move naming the
 // board's first sites, two for a list; false on a board without sites.
 func (s *State) exampleMove(k int) (Move, bool) {
-	var legal []Move
-	for _, m := range s.moves() {
-		if int(m.Kind) == k {
-			legal = append(legal, m)
+	first := -1 // the first legal move of the kind
+	for i, m := range s.moves() {
+		if int(m.Kind) != k {
+			continue
+		}
+		if m.N > 1 {
+			return m, true
+		}
+		if first < 0 {
+			first = i
 		}
 	}
-	if len(legal) > 0 {
-		i := max(0, slices.IndexFunc(legal, func(m Move) bool { return m.N > 1 }))
-		return legal[i], true
+	if first >= 0 {
+		return s.moves()[first], true
 	}
 	kind, b := &s.g.def.Kinds[k], s.g.def.Board
 	n := kind.Arity()
@@ -350,10 +355,10 @@ func (s *State) exampleMove(k int) (Move, bool) {
 	if n < 0 {
 		n = min(2, b.NumSites())
 	}
-	first := firstSites(kind, b)
+	sites := firstSites(kind, b)
 	m := Move{Kind: uint8(k), N: uint8(n)}
 	for i := range n {
-		m.Sites[i] = uint16(first[i%len(first)])
+		m.Sites[i] = uint16(sites[i%len(sites)])
 	}
 	return m, true
 }
