@@ -1,0 +1,48 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// smallPhone is the narrowest phone the page is tried at.
+var smallPhone = viewport{name: "small phone", w: 360, h: 640, phone: true, suffix: "-small-phone"}
+
+// TestBrowserErrorKeepsTheBoard: what went wrong (a click on a site that
+// is no move) is said over the page, in view and whole, announced as an
+// alert, and the board and the status do not move when it comes or goes;
+// its button takes it away.
+func TestBrowserErrorKeepsTheBoard(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	for _, size := range append(viewports, smallPhone) {
+		t.Run(size.name, func(t *testing.T) {
+			g := ts.create(`{"game": "kalah", "hold": [1, 2]}`)
+			tb := openAt(b, t, size, ts.http.URL, link(g, 0))
+			tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+			board, status := tb.rect("#board svg"), tb.rect("#status")
+			require.Equal(t, "true", tb.eval(`String(document.getElementById("error-close").hidden)`), "no button without a message")
+
+			tb.click(`#board .site:not(.target)[data-site="b3"]`)
+			tb.waitFor(`!document.getElementById("error").hidden`)
+			assert.Equal(t, "That move is not possible in this position: b3 is not one of your pits.", tb.text("#error"))
+			assert.Equal(t, "alert", tb.eval(`document.getElementById("error").getAttribute("role")`))
+			assert.Equal(t, board, tb.rect("#board svg"), "the board stays where it was")
+			assert.Equal(t, status, tb.rect("#status"), "the status stays where it was")
+			assert.True(t, tb.inView("#error"), "the message in view, whole")
+			assert.True(t, tb.inView("#error-close"), "its button in view")
+			assert.Equal(t, "Dismiss the message", tb.eval(`document.getElementById("error-close").getAttribute("aria-label")`))
+			if size == smallPhone {
+				tb.screenshot("error-small-phone")
+			}
+
+			tb.click("#error-close")
+			tb.waitFor(`document.getElementById("error").hidden && document.getElementById("error-close").hidden`)
+			assert.Equal(t, board, tb.rect("#board svg"), "the board stays where it was")
+			assert.Empty(t, ts.get(g.ID).Record, "no move made")
+		})
+	}
+}
