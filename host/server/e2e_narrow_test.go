@@ -3,6 +3,7 @@ package server
 import (
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -44,5 +45,26 @@ func TestBrowserErrorKeepsTheBoard(t *testing.T) {
 			assert.Equal(t, board, tb.rect("#board svg"), "the board stays where it was")
 			assert.Empty(t, ts.get(g.ID).Record, "no move made")
 		})
+	}
+}
+
+// TestBrowserSmallPhoneFits: on the narrowest phone the page is tried at,
+// the front page and every shipped game's page fit the screen's width:
+// nothing makes the page scroll sideways.
+func TestBrowserSmallPhoneFits(t *testing.T) {
+	t.Parallel() // a browser of its own; the waits are for the page, not the processor
+	ts := newTestServer(t, newMemStore())
+	b := newBrowser(t, ts.http.URL)
+	const wider = `(() => { const w = innerWidth; const out = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > w + 0.5 && !e.closest("[hidden]")).map((e) => e.tagName + (e.id ? "#" + e.id : "") + (e.className && e.className.baseVal === undefined ? "." + e.className : "")).slice(0, 5);
+		return document.documentElement.scrollWidth > w ? "scrolls: " + out.join(" ") : "" })()`
+	home := b.tabFor(t)
+	home.do(smallPhone.emulate(), chromedp.Navigate(ts.http.URL+"/"))
+	home.waitFor(`document.querySelector('#ng-game option[value="tsoro"]') !== null`)
+	assert.Empty(t, home.eval(wider), "the front page")
+	for _, name := range lib().Games() {
+		g := ts.create(`{"game": "` + name + `", "hold": [1, 2]}`)
+		tb := openAt(b, t, smallPhone, ts.http.URL, link(g, 0))
+		tb.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
+		assert.Empty(t, tb.eval(wider), name)
 	}
 }
