@@ -3,6 +3,9 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/matombo/matombo/host/solve"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -72,4 +75,28 @@ func TestOutputWidth(t *testing.T) {
 		var out strings.Builder
 		assert.Equal(t, c.want, outputWidth(&out), "COLUMNS=%q", c.columns)
 	}
+}
+
+// A progress line drawn again and again after a carriage return fits in
+// one line of the terminal, its last column left free (a full line would
+// push the cursor to the next, leaving each drawing behind), and rubs out
+// a longer line drawn before it.
+func TestProgressLine(t *testing.T) {
+	for _, c := range []struct {
+		line  string
+		width int
+		want  string
+	}{
+		{"positions: 12, 3/s", 40, "positions: 12, 3/s                     "},
+		{strings.Repeat("x", 50), 40, strings.Repeat("x", 39)},
+		{"Goré [====] 10%", 8, "Goré [="},
+		{"abc", 1, "a"},
+	} {
+		assert.Equal(t, c.want, progressLine(c.line, c.width), "%q at %d", c.line, c.width)
+	}
+
+	var out strings.Builder
+	bar := &solveBar{w: &out, width: 40, on: true}
+	bar.update(solve.Progress{Phase: "retrograde", Done: 0.5, Positions: 123456789, Elapsed: time.Second})
+	assert.Equal(t, "\rretrograde [==========          ]  50% ", out.String(), "39 columns of a line of 40")
 }

@@ -220,3 +220,16 @@ func wrapHanging(width int, text string) string {
 	}
 	return wrap(width, words[0], words[1:], "  ")
 }
+
+// progressLine fits a progress line, redrawn in place after a carriage
+// return, to a terminal of width columns: cut to width-1 (a full line
+// would move the cursor to the next one, and the next carriage return
+// would leave the line behind) and padded to it with spaces, which rub
+// out a longer line drawn before.
+func progressLine(line string, width int) string {
+	n := max(width-1, 1)
+	if r := []rune(line); len(r) > n {
+		line = string(r[:n])
+	}
+	return fmt.Sprintf("%-*s", n, line) // fmt counts runes, as the cut does
+}
