@@ -14,7 +14,7 @@ var smallPhone = viewport{name: "small phone", w: 360, h: 640, phone: true, suff
 // TestBrowserErrorKeepsTheBoard: what went wrong (a click on a site that
 // is no move) is said over the page, in view and whole, announced as an
 // alert, and the board and the status do not move when it comes or goes;
-// its button takes it away.
+// its button takes it away, and so does Escape.
 func TestBrowserErrorKeepsTheBoard(t *testing.T) {
 	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
@@ -43,6 +43,12 @@ func TestBrowserErrorKeepsTheBoard(t *testing.T) {
 			tb.click("#error-close")
 			tb.waitFor(`document.getElementById("error").hidden && document.getElementById("error-close").hidden`)
 			assert.Equal(t, board, tb.rect("#board svg"), "the board stays where it was")
+
+			// Escape takes the words away too.
+			tb.click(`#board .site:not(.target)[data-site="b3"]`)
+			tb.waitFor(`!document.getElementById("error").hidden`)
+			tb.do(chromedp.KeyEvent("\x1b"))
+			tb.waitFor(`document.getElementById("error").hidden && document.getElementById("error-close").hidden`)
 			assert.Empty(t, ts.get(g.ID).Record, "no move made")
 		})
 	}

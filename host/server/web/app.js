@@ -8,8 +8,14 @@ import { gamePage } from "./game.js";
 import { home } from "./home.js";
 
 async function main() {
-  // What went wrong goes away at its button's click.
+  // What went wrong goes away at its button's click, or at Escape, which
+  // then does nothing else (a second Escape drops a selection).
   $("error-close").addEventListener("click", () => {
+    showError("");
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || $("error").hidden) return;
+    e.stopImmediatePropagation();
     showError("");
   });
   // A seat link or an invitation differs from the page's address only
