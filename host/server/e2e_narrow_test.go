@@ -14,7 +14,8 @@ var smallPhone = viewport{name: "small phone", w: 360, h: 640, phone: true, suff
 // TestBrowserErrorKeepsTheBoard: what went wrong (a click on a site that
 // is no move) is said over the page, in view and whole, announced as an
 // alert, and the board and the status do not move when it comes or goes;
-// its button takes it away, and so does Escape.
+// its button takes it away, and so does Escape. A long one scrolls within
+// the screen.
 func TestBrowserErrorKeepsTheBoard(t *testing.T) {
 	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
@@ -50,6 +51,14 @@ func TestBrowserErrorKeepsTheBoard(t *testing.T) {
 			tb.do(chromedp.KeyEvent("\x1b"))
 			tb.waitFor(`document.getElementById("error").hidden && document.getElementById("error-close").hidden`)
 			assert.Empty(t, ts.get(g.ID).Record, "no move made")
+
+			// A long message (a script's error quoted at length) scrolls
+			// within the screen, its button in view.
+			_, err := chromedp.Run(tb.ctx, chromedp.Evaluate[any](`import("/static/dom.js").then((m) => m.showError("A long message. ".repeat(400)))`, chromedp.EvalAwaitPromise))
+			require.NoError(t, err)
+			assert.True(t, tb.inView("#error"), "a long message within the screen")
+			assert.True(t, tb.inView("#error-close"), "its button in view")
+			assert.Equal(t, board, tb.rect("#board svg"), "the board stays where it was")
 		})
 	}
 }
