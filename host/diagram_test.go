@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -74,6 +75,61 @@ func TestDiagramPieces(t *testing.T) {
 	assert.Equal(t, Pieces, g.Board().Style())
 	assert.Equal(t, "pieces", Pieces.String())
 	assert.Equal(t, "counts", Counts.String())
+}
+
+// ansiEscape matches the colour escapes of a diagram.
+var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// A point board whose key does not fit beside it in the width asked for
+// has its key below it, after a line "Key:"; a board wider than the width
+// is drawn whole. Either drawing reads back as the same position.
+func TestDiagramKeyBelow(t *testing.T) {
+	g := loadTest(t, "probepts")
+	s := g.Start()
+	for _, tok := range []string{"a1", "c2", "b1"} {
+		require.NoError(t, s.Play(tok))
+	}
+	beside := "" +
+		"c   .-----2-----.      c   1-----2-----3\n" +
+		"     \\    |    /            \\    |    /\n" +
+		"b     1---.---.        b     1---2---3\n" +
+		"       \\  |  /                \\  |  /\n" +
+		"a         1            a         1\n"
+	below := "" +
+		"c   .-----2-----.\n" +
+		"     \\    |    /\n" +
+		"b     1---.---.\n" +
+		"       \\  |  /\n" +
+		"a         1\n" +
+		"Key:\n" +
+		"c   1-----2-----3\n" +
+		"     \\    |    /\n" +
+		"b     1---2---3\n" +
+		"       \\  |  /\n" +
+		"a         1\n"
+	pos := s.Position()
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{0, beside},  // no limit
+		{40, beside}, // just fits
+		{39, below},
+		{17, below}, // the board alone just fits
+		{10, below}, // nothing fits: the board whole all the same
+	} {
+		got := s.DiagramWith(DiagramOptions{Width: c.width})
+		assert.Equal(t, c.want, got, "width %d", c.width)
+		colored := s.DiagramWith(DiagramOptions{Width: c.width, Color: true})
+		assert.Equal(t, got, ansiEscape.ReplaceAllString(colored, ""), "width %d: in colour, the same lines", c.width)
+		counts, owners, err := g.ParseDiagram(got)
+		require.NoError(t, err, "width %d:\n%s", c.width, got)
+		assert.Equal(t, pos.Counts, counts, "width %d", c.width)
+		assert.Equal(t, pos.Owners, owners, "width %d", c.width)
+	}
+	// A board of holes has no key: the width changes nothing.
+	k := loadTest(t, "kalah").Start()
+	assert.Equal(t, k.Diagram(), k.DiagramWith(DiagramOptions{Width: 10}))
 }
 
 func TestDiagramColorCounts(t *testing.T) {

@@ -578,13 +578,14 @@ func (pm *playerMaker) make(g *host.Game, spec string, seed uint64) (analysis.Pl
 // progressBar draws the progress of a run on a terminal.
 type progressBar struct {
 	w     io.Writer
+	width int // of the terminal (outputWidth)
 	label string
 	on    bool
 	shown int // last percentage drawn
 }
 
 func newProgressBar(w io.Writer, label string) *progressBar {
-	return &progressBar{w: w, label: label, on: isTerminal(w), shown: -1}
+	return &progressBar{w: w, width: outputWidth(w), label: label, on: isTerminal(w), shown: -1}
 }
 
 // update draws the bar when the percentage changes.
@@ -599,7 +600,7 @@ func (b *progressBar) update(done, total int) {
 	b.shown = pct
 	const width = 30
 	fill := pct * width / 100
-	fmt.Fprintf(b.w, "\r%s [%s%s] %3d%% %d/%d games", b.label, strings.Repeat("=", fill), strings.Repeat(" ", width-fill), pct, done, total)
+	fmt.Fprint(b.w, "\r"+progressLine(fmt.Sprintf("%s [%s%s] %3d%% %d/%d games", b.label, strings.Repeat("=", fill), strings.Repeat(" ", width-fill), pct, done, total), b.width))
 }
 
 // finish ends the bar's line.

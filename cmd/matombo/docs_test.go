@@ -31,7 +31,8 @@ import (
 // is the one the examples run.
 //
 // In a block that is run, each "$ matombo ARGS" line is run in-process from
-// the repository's root (ARGS split as a shell would: quotes and # comments),
+// the repository's root (ARGS split as a shell would: quotes and # comments;
+// "$ NAME=VALUE matombo ARGS" sets an environment variable for the run),
 // with standard output and standard error together, and the lines up to the
 // next "$" line are its expected output. Its standard input is what the
 // output shows typed after prompts ("P1> a3" types "a3"). "$ echo $?" expects
@@ -147,6 +148,7 @@ func runExample(b docExample) []string {
 		want := b.lines[i+1 : j]
 		where := fmt.Sprintf("%s:%d: %s", b.file, b.line+i, cmd)
 		args, err := shellWords(cmd)
+		args, restore := setenvPrefix(args)
 		switch {
 		case err != nil:
 			problems = append(problems, fmt.Sprintf("%s: %v", where, err))
@@ -163,9 +165,38 @@ func runExample(b docExample) []string {
 		default:
 			problems = append(problems, fmt.Sprintf("%s: only matombo and echo $? can be run; mark the block <!-- example: not run, REASON -->", where))
 		}
+		restore()
 		i = j
 	}
 	return problems
+}
+
+// setenvPrefix sets the environment variables a command line starts with
+// (COLUMNS=40 matombo ...) and returns the rest of the line and a function
+// that sets them back as they were.
+func setenvPrefix(args []string) (rest []string, restore func()) {
+	var undo []func()
+	for len(args) > 0 {
+		name, value, ok := strings.Cut(args[0], "=")
+		if !ok || name == "" || strings.ContainsAny(name, "-/.") {
+			break
+		}
+		old, had := os.LookupEnv(name)
+		os.Setenv(name, value)
+		undo = append(undo, func() {
+			if had {
+				os.Setenv(name, old)
+			} else {
+				os.Unsetenv(name)
+			}
+		})
+		args = args[1:]
+	}
+	return args, func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
 }
 
 var promptLine = regexp.MustCompile(`^P\d+> ?(.*)$`)

@@ -169,7 +169,7 @@ func runHint(e *env, args []string) int {
 		}
 		return exitOK
 	}
-	fmt.Fprintf(e.stdout, "%s, %s to move after %s:\n", gameLabel(g), playerName(s.ToMove()), plural(len(tokens), "token"))
+	fmt.Fprint(e.stdout, wrapText(e.width, fmt.Sprintf("%s, %s to move after %s:", gameLabel(g), playerName(s.ToMove()), plural(len(tokens), "token")), ""))
 	writeHintTable(e.stdout, hms, "  ")
 	return exitOK
 }

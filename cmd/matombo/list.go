@@ -85,7 +85,7 @@ func runList(e *env, args []string) int {
 			return c.fail(err)
 		}
 	} else {
-		writeGameList(escaping{e.stdout}, infos) // paths are shown, never run by the terminal
+		writeGameList(escaping{e.stdout}, infos, e.width) // paths are shown, never run by the terminal
 	}
 	if broken {
 		return exitFail
@@ -154,8 +154,8 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// writeGameList writes the games for people.
-func writeGameList(w io.Writer, infos []gameInfo) {
+// writeGameList writes the games for people, wrapped to width.
+func writeGameList(w io.Writer, infos []gameInfo, width int) {
 	for i, info := range infos {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -173,16 +173,16 @@ func writeGameList(w io.Writer, infos []gameInfo) {
 		if info.Extends != "" {
 			fmt.Fprintf(w, "  extends: %s, replacing %s\n", info.Extends, orNone(info.Replaces))
 		}
-		fmt.Fprint(w, wrapText(info.Description, "  "))
+		fmt.Fprint(w, wrapText(width, info.Description, "  "))
 		if len(info.RulePoints) > 0 {
-			fmt.Fprint(w, wrapText("rule points: "+strings.Join(info.RulePoints, ", "), "  "))
+			fmt.Fprint(w, wrapText(width, "rule points: "+strings.Join(info.RulePoints, ", "), "  "))
 		}
-		writeParams(w, info.Params)
-		writeVariants(w, info.Variants)
+		writeParams(w, info.Params, width)
+		writeVariants(w, info.Variants, width)
 	}
 }
 
-func writeParams(w io.Writer, params []paramInfo) {
+func writeParams(w io.Writer, params []paramInfo, width int) {
 	if len(params) == 0 {
 		fmt.Fprintln(w, "  parameters: none")
 		return
@@ -194,11 +194,11 @@ func writeParams(w io.Writer, params []paramInfo) {
 			allowed = "allowed " + strings.Join(p.Allowed, ", ")
 		}
 		fmt.Fprintf(w, "    %s (%s, default %v; %s)\n", p.Name, p.Type, p.Default, allowed)
-		fmt.Fprint(w, wrapText(p.Doc, "        "))
+		fmt.Fprint(w, wrapText(width, p.Doc, "        "))
 	}
 }
 
-func writeVariants(w io.Writer, variants []variantInfo) {
+func writeVariants(w io.Writer, variants []variantInfo, width int) {
 	if len(variants) == 0 {
 		fmt.Fprintln(w, "  variants: none")
 		return
@@ -214,6 +214,6 @@ func writeVariants(w io.Writer, variants []variantInfo) {
 			name += " (" + v.Title + ")" // how players read it, where the name does not say it
 		}
 		fmt.Fprintf(w, "    %s: %s\n", name, sets)
-		fmt.Fprint(w, wrapText(v.Description, "        "))
+		fmt.Fprint(w, wrapText(width, v.Description, "        "))
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -44,6 +45,7 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	color  bool       // stdout is a terminal and NO_COLOR is not set
+	width  int        // the width of stdout's lines: prose is wrapped and boards fitted to it (outputWidth)
 	echo   bool       // stdin is not a terminal: echo what is read after prompts
 	onCLI  func(*cli) // tests: sees every command line made
 	onRun  func()     // tests: called once a run's signals are caught (interruptContext)
@@ -80,7 +82,7 @@ func commands() []command {
 // run runs matombo with the arguments after the program name and returns
 // the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, color: colorOutput(stdout), echo: !isTerminal(stdin)}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, color: colorOutput(stdout), width: outputWidth(stdout), echo: !isTerminal(stdin)}
 	if len(args) == 0 {
 		writeUsage(stderr)
 		return exitUsage
@@ -167,6 +169,22 @@ func isTerminal(f any) bool {
 // (see noColor).
 func colorOutput(w io.Writer) bool {
 	return !noColor() && isTerminal(w)
+}
+
+// outputWidth is the width of the lines written to w: the columns of the
+// terminal w is, else the COLUMNS environment variable when it is a
+// positive number, else maxWidth; never more than maxWidth, the width
+// prose reads best at.
+func outputWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if cols, ok := terminalColumns(f); ok {
+			return min(cols, maxWidth)
+		}
+	}
+	if cols, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && cols > 0 {
+		return min(cols, maxWidth)
+	}
+	return maxWidth
 }
 
 // noColor reports whether the NO_COLOR environment variable asks for no

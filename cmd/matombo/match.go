@@ -90,7 +90,7 @@ func runMatch(e *env, args []string) int {
 	if isTerminal(e.stderr) {
 		bar = e.stderr
 	}
-	prog := progress{w: bar, total: count, start: time.Now()}
+	prog := progress{w: bar, width: outputWidth(e.stderr), total: count, start: time.Now()}
 	ctx, stop := e.interruptContext(context.Background())
 	defer stop()
 	res, err := match.Run(ctx, g, entrants[0], entrants[1],
@@ -162,6 +162,7 @@ func writeMatch(w io.Writer, r matchResult, count int) {
 // second.
 type progress struct {
 	w     io.Writer
+	width int // of the terminal (outputWidth)
 	total int
 	done  int
 	start time.Time
@@ -179,7 +180,7 @@ func (p *progress) draw() {
 	p.shown = true
 	const width = 30
 	filled := width * p.done / p.total
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d games, %.0f s", strings.Repeat("#", filled), strings.Repeat(" ", width-filled), p.done, p.total, time.Since(p.start).Seconds())
+	fmt.Fprint(p.w, "\r"+progressLine(fmt.Sprintf("[%s%s] %d/%d games, %.0f s", strings.Repeat("#", filled), strings.Repeat(" ", width-filled), p.done, p.total, time.Since(p.start).Seconds()), p.width))
 }
 
 // finish ends the bar's line.

@@ -47,18 +47,38 @@ Players (options after a colon, separated by commas, e.g. mcts:time=500ms):
   human (types tokens)
 `
 
-// playHelp is what the help command of a session prints.
-const playHelp = `Type a legal token to play it (several separated by spaces are played in turn;
-the decisions of one turn may be written as one word: draughts' 22x15 then x8
-as 22x15x8), or:
-  help    show these commands (? too)
-  legal   list the legal tokens
-  undo    take back the last decision (against a computer: back to your own)
-  record  show the game record so far
-  hint    suggest a move
-  resign  resign the game
-  draw    offer a draw to the other player
-  quit    end the session (q and exit too)`
+// playHelpIntro is the first paragraph of what the help command of a
+// session prints (see playHelp).
+const playHelpIntro = "Type a legal token to play it (several separated by spaces are played in turn; " +
+	"the decisions of one turn may be written as one word: draughts' 22x15 then x8 as 22x15x8), or:"
+
+// playCommands are the commands of a session and what each does, as the
+// help command lists them.
+func playCommands() [][2]string {
+	return [][2]string{
+		{"help", "show these commands (? too)"},
+		{"legal", "list the legal tokens"},
+		{"undo", "take back the last decision (against a computer: back to your own)"},
+		{"record", "show the game record so far"},
+		{"hint", "suggest a move"},
+		{"resign", "resign the game"},
+		{"draw", "offer a draw to the other player"},
+		{"quit", "end the session (q and exit too)"},
+	}
+}
+
+// playHelp is what the help command of a session prints, wrapped to
+// width: playHelpIntro, then each command, its words indented under those
+// of the first.
+func playHelp(width int) string {
+	var sb strings.Builder
+	sb.WriteString(wrapText(width, playHelpIntro, ""))
+	for _, c := range playCommands() {
+		words := strings.Fields(c[1])
+		sb.WriteString(wrap(width, fmt.Sprintf("  %-7s %s", c[0], words[0]), words[1:], "          "))
+	}
+	return sb.String()
+}
 
 // streamSeed is the second word of the PCG seed of every random player; it
 // is the one package verify uses, so the random game selfplay plays for a
@@ -172,24 +192,24 @@ func (ss *session) state() *host.State { return ss.states[len(ss.states)-1] }
 // whom.
 func (ss *session) intro(p1, p2 string, seed uint64, variants []string) {
 	w := ss.e.stdout
-	fmt.Fprintf(w, "%s\n", gameLabel(ss.g))
+	fmt.Fprint(w, wrapHanging(ss.e.width, gameLabel(ss.g)))
 	if len(variants) > 0 {
 		label := "Variant"
 		if len(variants) > 1 {
 			label = "Variants"
 		}
-		fmt.Fprint(w, wrapText(label+": "+strings.Join(variants, ", ")+".", ""))
+		fmt.Fprint(w, wrapText(ss.e.width, label+": "+strings.Join(variants, ", ")+".", ""))
 	}
-	fmt.Fprintf(w, "%s: %s. %s: %s.", playerName(1), p1, playerName(2), p2)
+	players := fmt.Sprintf("%s: %s. %s: %s.", playerName(1), p1, playerName(2), p2)
 	if ss.computer(1) || ss.computer(2) {
-		fmt.Fprintf(w, " Random seed %d.", seed)
+		players += fmt.Sprintf(" Random seed %d.", seed)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprint(w, wrapText(ss.e.width, players, ""))
 	if !ss.computer(1) || !ss.computer(2) {
-		fmt.Fprintln(w, "Type a token to play it; help, legal, undo, record, hint, resign, draw or quit.")
-		fmt.Fprint(w, wrapText("Moves are typed "+moveForms(ss.g, ss.states[0])+".", ""))
+		fmt.Fprint(w, wrapText(ss.e.width, "Type a token, or help, legal, undo, record, hint, resign, draw or quit.", ""))
+		fmt.Fprint(w, wrapText(ss.e.width, "Moves are typed "+moveForms(ss.g, ss.states[0])+".", ""))
 		if marks := markWords(ss.g, ss.states[0]); marks != "" {
-			fmt.Fprint(w, wrapText("On the board: "+marks+".", ""))
+			fmt.Fprint(w, wrapText(ss.e.width, "On the board: "+marks+".", ""))
 		}
 	}
 	ss.show()
@@ -199,9 +219,9 @@ func (ss *session) intro(p1, p2 string, seed uint64, variants []string) {
 func (ss *session) show() {
 	s := ss.state()
 	fmt.Fprintln(ss.e.stdout)
-	fmt.Fprint(ss.e.stdout, diagram(s, ss.e.color))
+	fmt.Fprint(ss.e.stdout, diagram(s, ss.e.color, ss.e.width))
 	if owners := ownerWords(s, ss.states[0]); owners != "" {
-		fmt.Fprint(ss.e.stdout, wrapText(owners+".", ""))
+		fmt.Fprint(ss.e.stdout, wrapText(ss.e.width, owners+".", ""))
 	}
 	writeTotals(ss.e.stdout, s, false, false, true)
 	if !s.Over() {
@@ -218,10 +238,10 @@ func (ss *session) writeTurn(s *host.State) {
 		if prompt, err := s.Prompt(); err != nil {
 			fmt.Fprintf(w, "(the script's prompt fails: %s)\n", oneLine(err.Error()))
 		} else if prompt != "" {
-			fmt.Fprint(w, wrapText(prompt+".", ""))
+			fmt.Fprint(w, wrapText(ss.e.width, prompt+".", ""))
 		}
 	}
-	fmt.Fprint(w, wrap(playerName(s.ToMove())+" to play"+ss.again()+":", s.Legal(), "  "))
+	fmt.Fprint(w, wrap(ss.e.width, playerName(s.ToMove())+" to play"+ss.again()+":", s.Legal(), "  "))
 }
 
 // again is " again" when the player to move made the decision before (a
@@ -422,9 +442,9 @@ func (ss *session) handle(word string) (bool, error) {
 	}
 	switch strings.ToLower(word) {
 	case "help", "?":
-		fmt.Fprintln(w, playHelp)
+		fmt.Fprint(w, playHelp(ss.e.width))
 	case "legal":
-		fmt.Fprint(w, wrap("Legal tokens:", s.Legal(), "  "))
+		fmt.Fprint(w, wrap(ss.e.width, "Legal tokens:", s.Legal(), "  "))
 	case "record":
 		fmt.Fprintf(w, "Record: %s\n", recordText(ss.record))
 	case "undo":
@@ -444,9 +464,9 @@ func (ss *session) handle(word string) (bool, error) {
 		if err != nil {
 			var ill *host.IllegalMoveError
 			if errors.As(err, &ill) {
-				fmt.Fprintf(w, "%s\n", oneLine(refusal(s, word, ill)))
+				fmt.Fprint(w, wrapText(ss.e.width, oneLine(refusal(s, word, ill)), ""))
 			} else {
-				fmt.Fprintf(w, "%s\n", oneLine(err.Error()))
+				fmt.Fprint(w, wrapText(ss.e.width, oneLine(err.Error()), ""))
 			}
 			ss.dropRest() // typed for the position after the word refused
 			return false, nil
@@ -492,7 +512,7 @@ func (ss *session) hint() {
 		ss.hinter, ss.hintErr = newPlayer(ss.g, ss.hints, ss.seed+3, ss.e.stderr)
 	}
 	if ss.hintErr != nil {
-		fmt.Fprintf(ss.e.stdout, "No hint: %s\n", oneLine(ss.hintErr.Error()))
+		fmt.Fprint(ss.e.stdout, wrapText(ss.e.width, "No hint: "+oneLine(ss.hintErr.Error()), ""))
 		return
 	}
 	m, err := ss.think(ss.hinter, ss.state())
@@ -500,10 +520,10 @@ func (ss *session) hint() {
 		return // interrupted: the session ends, no hint cut short
 	}
 	if err != nil {
-		fmt.Fprintf(ss.e.stdout, "No hint: %s\n", oneLine(err.Error()))
+		fmt.Fprint(ss.e.stdout, wrapText(ss.e.width, "No hint: "+oneLine(err.Error()), ""))
 		return
 	}
-	fmt.Fprintf(ss.e.stdout, "Hint: %s (what %s would play).\n", ss.g.Token(m), ss.hints)
+	fmt.Fprint(ss.e.stdout, wrapText(ss.e.width, fmt.Sprintf("Hint: %s (what %s would play).", ss.g.Token(m), ss.hints), ""))
 }
 
 // resign ends the game: the person to move resigns, and the other player
@@ -579,7 +599,7 @@ func (ss *session) playTyped(tok string) error {
 	if !diag.ScriptFailed(err) {
 		return err
 	}
-	fmt.Fprint(ss.e.stdout, wrapText(fmt.Sprintf("The game's script failed playing %s: %s. The position is as it was: type another token, undo or quit.", tok, oneLine(err.Error())), ""))
+	fmt.Fprint(ss.e.stdout, wrapText(ss.e.width, fmt.Sprintf("The game's script failed playing %s: %s. The position is as it was: type another token, undo or quit.", tok, oneLine(err.Error())), ""))
 	ss.dropRest() // typed for the position after it
 	return nil
 }
@@ -606,7 +626,7 @@ func (ss *session) play(tok string) error {
 	effects, _ := next.Effects()
 	if did := plyText(ss.g, effects); did != "" {
 		words := strings.Fields(fmt.Sprintf("%s plays %s: %s.", playerName(s.ToMove()), tok, did))
-		fmt.Fprint(ss.e.stdout, wrap(words[0], words[1:], "  "))
+		fmt.Fprint(ss.e.stdout, wrap(ss.e.width, words[0], words[1:], "  "))
 	} else {
 		fmt.Fprintf(ss.e.stdout, "%s plays %s.\n", playerName(s.ToMove()), tok)
 	}
@@ -640,7 +660,7 @@ func (ss *session) undo() {
 // position.
 func (ss *session) dropRest() {
 	if len(ss.queue) > 0 {
-		fmt.Fprint(ss.e.stdout, wrap("Dropped the rest of the line:", ss.queue, "  "))
+		fmt.Fprint(ss.e.stdout, wrap(ss.e.width, "Dropped the rest of the line:", ss.queue, "  "))
 	}
 	ss.queue = nil
 }
@@ -649,7 +669,7 @@ func (ss *session) dropRest() {
 func (ss *session) finish() {
 	s := ss.state()
 	w := ss.e.stdout
-	fmt.Fprintf(w, "\nGame over after %s: %s.\n", plural(s.Ply(), "decision"), resultText(s))
+	fmt.Fprint(w, "\n"+wrapText(ss.e.width, fmt.Sprintf("Game over after %s: %s.", plural(s.Ply(), "decision"), resultText(s)), ""))
 	if ss.g.HasScore() {
 		writeScore(w, s, "final ")
 	} else if anyNonZero(ss.g.Players(), s.Captured) {

@@ -66,7 +66,7 @@ func TestPlayGolden(t *testing.T) {
 func TestPlayWholeGame(t *testing.T) {
 	r := matombo(t, "c2\nb1\nc3\nc1\nb3\na1\n", "play", "yematatu", "--p2", "human")
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "Game over after 6 decisions: Player 2 (North) wins (three on a line: a1 b1 c1).\nRecord: c2 b1 c3 c1 b3 a1\n")
+	assert.Contains(t, r.stdout, "Game over after 6 decisions: Player 2 (North) wins (three on a line: a1 b1\nc1).\nRecord: c2 b1 c3 c1 b3 a1\n")
 }
 
 // Undo takes back one decision between humans, and back to the human's
@@ -105,7 +105,7 @@ func TestPlayQuitWords(t *testing.T) {
 func TestPlayCommandsAnyCase(t *testing.T) {
 	r := matombo(t, "Help\nLEGAL\nb2\nUndo\nRecord\n", "play", "yematatu", "--p2", "human")
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "P1> Help\n"+playHelp+"\n")
+	assert.Contains(t, r.stdout, "P1> Help\n"+playHelp(maxWidth))
 	assert.Contains(t, r.stdout, "P1> LEGAL\nLegal tokens: a1 b1 b2 b3 c1 c2 c3\n")
 	assert.Contains(t, r.stdout, "P2> Undo\nUndone: b2.\n")
 	assert.Contains(t, r.stdout, "P1> Record\nRecord: (no decisions yet)\n")
@@ -148,7 +148,7 @@ func TestPlayHintFailureSaid(t *testing.T) {
 	g, err := games.Library().Load("yematatu")
 	require.NoError(t, err)
 	var out bytes.Buffer
-	ss := &session{e: &env{stdout: &out, stderr: io.Discard}, g: g, states: []*host.State{g.Start()}, hints: "perfect", ctx: context.Background(),
+	ss := &session{e: &env{stdout: &out, stderr: io.Discard, width: maxWidth}, g: g, states: []*host.State{g.Start()}, hints: "perfect", ctx: context.Background(),
 		hintErr: errors.New("perfect play of yematatu needs its solution: too large")}
 	ss.hint()
 	assert.Equal(t, "No hint: perfect play of yematatu needs its solution: too large\n", out.String())
@@ -217,12 +217,12 @@ func TestPlaySeed(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(last, "\n"))
 }
 
-// An illegal token gets one line naming it and the legal tokens, and the
+// An illegal token gets a sentence naming it and the legal tokens, and the
 // prompt again; the rest of its line is dropped.
 func TestPlayIllegalToken(t *testing.T) {
 	r := matombo(t, "a9 a1\nquit\n", "play", "--games", kalahGames, "kalah", "--p2", "human")
 	require.Equal(t, exitOK, r.code)
-	assert.Contains(t, r.stdout, "P1> a9 a1\n\"a9\" is not a legal move here: a9 is not a site of this board (its sites: a1 to a7, b1 to b7); legal tokens: a1 a2 a3 a4 a5 a6\nDropped the rest of the line: a1\nP1> quit\nQuit after 0 decisions.\n")
+	assert.Contains(t, r.stdout, "P1> a9 a1\n\"a9\" is not a legal move here: a9 is not a site of this board (its sites: a1\nto a7, b1 to b7); legal tokens: a1 a2 a3 a4 a5 a6\nDropped the rest of the line: a1\nP1> quit\nQuit after 0 decisions.\n")
 
 	// What is read is echoed with its control characters escaped, so that
 	// an escape sequence in a piped file does not reach the terminal.
@@ -241,7 +241,7 @@ func TestPlayIllegalToken(t *testing.T) {
 	// A long token is quoted in part, as the error's own text quotes it.
 	r = matombo(t, strings.Repeat("x", 5000)+"\nquit\n", "play", "--games", kalahGames, "kalah", "--p2", "human")
 	require.Equal(t, exitOK, r.code)
-	assert.Contains(t, r.stdout, "... (3978 more bytes cut) is not a legal move here: it fits none of the ways")
+	assert.Contains(t, r.stdout, "...\n(3978 more bytes cut) is not a legal move here: it fits none of the ways")
 	assert.NotContains(t, r.stdout, strings.Repeat("x", 1100)+`"`)
 }
 
@@ -495,7 +495,7 @@ func TestCapitalized(t *testing.T) {
 func TestPlayVariantTitles(t *testing.T) {
 	r := matombo(t, "quit\n", "play", "yemutwelve", "--variant", "nine-mens-morris", "--variant", "flying", "--p2", "human")
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.True(t, strings.HasPrefix(r.stdout, "Tsoro Yemutwelve [yemutwelve: board=plain pieces=9 flying=true morabaraba=false]\nVariants: Nine men's morris, Flying with three.\nPlayer 1 (South): human."), r.stdout)
+	assert.True(t, strings.HasPrefix(r.stdout, "Tsoro Yemutwelve [yemutwelve: board=plain pieces=9 flying=true\n  morabaraba=false]\nVariants: Nine men's morris, Flying with three.\nPlayer 1 (South): human."), r.stdout)
 	r = matombo(t, "quit\n", "play", "yemutwelve", "--param", "flying=true", "--p2", "human")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.NotContains(t, r.stdout, "Variant")

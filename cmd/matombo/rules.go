@@ -34,7 +34,7 @@ func runRules(e *env, args []string) int {
 		page, _ = docs.Rules(name)
 	}
 	if page == "" {
-		page = baseRules(g, gf.dirs)
+		page = baseRules(g, gf.dirs, e.width)
 	}
 	if page == "" {
 		if sourceOf(g, gf.dirs) == "shipped" {
@@ -52,8 +52,9 @@ func runRules(e *env, args []string) int {
 }
 
 // baseRules is the rules page of the game g extends, after a note of what
-// g changes, or "" when g extends no game or its base has no page.
-func baseRules(g *host.Game, dirs []string) string {
+// g changes (wrapped to width), or "" when g extends no game or its base
+// has no page.
+func baseRules(g *host.Game, dirs []string, width int) string {
 	ext, ok := g.Extends()
 	if !ok {
 		return ""
@@ -68,7 +69,7 @@ func baseRules(g *host.Game, dirs []string) string {
 	note := fmt.Sprintf("%s (%s, %s) has no rules page of its own: it is the game %s with these rules replaced: %s. The rules page of %s follows; see the script for the changes.\n\n",
 		g.Name(), g.Title(), g.File(), ext.Base, orNone(ext.Replaced), ext.Base)
 	// The note quotes the script's path: shown, never run by the terminal.
-	return wrapText(diag.EscapeControls(note), "> ") + "\n" + page
+	return wrapText(width, diag.EscapeControls(note), "> ") + "\n" + page
 }
 
 // baseIsShipped tells whether the game a game extends is a shipped one.

@@ -32,7 +32,7 @@ func TestRunLimitHelperProcess(t *testing.T) {
 		t.Skip("the process of TestRunInterrupted")
 	}
 	argv := strings.Split(args, "\n")
-	e := &env{stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr,
+	e := &env{stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr, width: outputWidth(os.Stdout),
 		onRun: func() { fmt.Fprintln(os.Stderr, helperReady) }}
 	if argv[0] == "play" {
 		e.stdin = os.Stdin // a pipe the test keeps open: the session waits for a line

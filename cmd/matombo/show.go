@@ -12,8 +12,9 @@ import (
 	"github.com/matombo/matombo/host"
 )
 
-// lineWidth is the width text is wrapped to.
-const lineWidth = 78
+// maxWidth is the width text is wrapped to where the terminal's width is
+// not known, and on a wider terminal, where longer lines read worse.
+const maxWidth = 78
 
 // playerName names a player as the boards show them: Player 1 sits South
 // (row a at the bottom), Player 2 North.
@@ -28,9 +29,10 @@ func playerName(p int) string {
 	}
 }
 
-// diagram draws the state's board, in colour when allowed.
-func diagram(s *host.State, color bool) string {
-	return s.DiagramWith(host.DiagramOptions{Color: color})
+// diagram draws the state's board, in colour when allowed, fitted to
+// width where it can be (a point board's key below it rather than beside).
+func diagram(s *host.State, color bool, width int) string {
+	return s.DiagramWith(host.DiagramOptions{Color: color, Width: width})
 }
 
 // perPlayer writes a value per player, e.g. "Player 1 3, Player 2 0".
@@ -112,18 +114,18 @@ func writeScore(w io.Writer, s *host.State, prefix string) {
 
 // writeTurn writes what the decision asks (the script's prompt), whose
 // decision it is and the legal tokens, or the result when the game is
-// over.
-func writeTurn(w io.Writer, s *host.State) {
+// over, wrapped to width.
+func writeTurn(w io.Writer, s *host.State, width int) {
 	if s.Over() {
-		fmt.Fprintf(w, "Game over after %s: %s\n", plural(s.Ply(), "decision"), resultText(s))
+		fmt.Fprint(w, wrapText(width, fmt.Sprintf("Game over after %s: %s", plural(s.Ply(), "decision"), resultText(s)), ""))
 		return
 	}
 	if prompt, err := s.Prompt(); err != nil {
 		fmt.Fprintf(w, "(the script's prompt fails: %s)\n", oneLine(err.Error()))
 	} else if prompt != "" {
-		fmt.Fprint(w, wrapText(prompt+".", ""))
+		fmt.Fprint(w, wrapText(width, prompt+".", ""))
 	}
-	fmt.Fprint(w, wrap(playerName(s.ToMove())+" to play:", s.Legal(), "  "))
+	fmt.Fprint(w, wrap(width, playerName(s.ToMove())+" to play:", s.Legal(), "  "))
 }
 
 // resultText describes the result of s: the winner or a draw, how the
@@ -177,13 +179,14 @@ func plural(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-// wrap writes head followed by the words, wrapped to lineWidth; continued
-// lines start with indent.
-func wrap(head string, words []string, indent string) string {
+// wrap writes head followed by the words, wrapped to width; continued
+// lines start with indent. A word longer than the width stands whole on
+// a line of its own.
+func wrap(width int, head string, words []string, indent string) string {
 	var sb strings.Builder
 	line := head
 	for _, w := range words {
-		if len(line)+1+len(w) > lineWidth && len(line) > len(indent) {
+		if len(line)+1+len(w) > width && len(line) > len(indent) {
 			sb.WriteString(line + "\n")
 			line = indent + w
 			continue
@@ -198,11 +201,35 @@ func wrap(head string, words []string, indent string) string {
 	return sb.String()
 }
 
-// wrapText wraps a paragraph of text, each line starting with indent.
-func wrapText(text, indent string) string {
+// wrapText wraps a paragraph of text to width, each line starting with
+// indent.
+func wrapText(width int, text, indent string) string {
 	words := strings.Fields(text)
 	if len(words) == 0 {
 		return ""
 	}
-	return wrap(indent+words[0], words[1:], indent)
+	return wrap(width, indent+words[0], words[1:], indent)
+}
+
+// wrapHanging wraps a line of text to width, its continued lines indented
+// by two spaces.
+func wrapHanging(width int, text string) string {
+	words := strings.Fields(text)
+	if len(words) == 0 {
+		return "\n"
+	}
+	return wrap(width, words[0], words[1:], "  ")
+}
+
+// progressLine fits a progress line, redrawn in place after a carriage
+// return, to a terminal of width columns: cut to width-1 (a full line
+// would move the cursor to the next one, and the next carriage return
+// would leave the line behind) and padded to it with spaces, which rub
+// out a longer line drawn before.
+func progressLine(line string, width int) string {
+	n := max(width-1, 1)
+	if r := []rune(line); len(r) > n {
+		line = string(r[:n])
+	}
+	return fmt.Sprintf("%-*s", n, line) // fmt counts runes, as the cut does
 }

@@ -394,6 +394,7 @@ func describeEstimate(w io.Writer, g *host.Game, est solve.Estimation, sf *solve
 // (stoppedError).
 type solveBar struct {
 	w     io.Writer
+	width int // of the terminal (outputWidth)
 	est   solve.Estimation
 	on    bool
 	shown bool
@@ -402,7 +403,7 @@ type solveBar struct {
 }
 
 func newSolveBar(w io.Writer, est solve.Estimation) *solveBar {
-	return &solveBar{w: w, est: est, on: isTerminal(w)}
+	return &solveBar{w: w, width: outputWidth(w), est: est, on: isTerminal(w)}
 }
 
 func (b *solveBar) update(p solve.Progress) {
@@ -423,7 +424,7 @@ func (b *solveBar) update(p solve.Progress) {
 	default:
 		line = fmt.Sprintf("positions: %d, %.0f/s, %s of at most %s", p.Positions, float64(p.Expanded)/secs, solve.FormatBytes(p.Bytes), solve.FormatBytes(b.est.Bytes))
 	}
-	fmt.Fprintf(b.w, "\r%-78s", line)
+	fmt.Fprint(b.w, "\r"+progressLine(line, b.width))
 	b.shown = true
 }
 

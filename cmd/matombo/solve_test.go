@@ -144,7 +144,7 @@ func TestHint(t *testing.T) {
 	// The heading counts the tokens in words: one token, not "1 tokens".
 	r = matombo(t, "", "hint", "yematatu", "b2")
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.True(t, strings.HasPrefix(r.stdout, "Tsoro Yematatu [yematatu: board=triangle], Player 2 (North) to move after 1 token:\n"), r.stdout)
+	assert.True(t, strings.HasPrefix(r.stdout, "Tsoro Yematatu [yematatu: board=triangle], Player 2 (North) to move after 1\ntoken:\n"), r.stdout)
 
 	r = matombo(t, "", "hint", "yematatu", "b2", "c1", "a1", "b3", "c2")
 	assert.Equal(t, exitFail, r.code)
@@ -309,5 +309,5 @@ func TestHintSaysItSearches(t *testing.T) {
 	r = matombo(t, "", append(kalah, "a1")...)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Contains(t, r.stderr, says)
-	assert.Contains(t, r.stdout, "to move after 1 token:\n")
+	assert.Contains(t, r.stdout, "to move\nafter 1 token:\n")
 }

@@ -65,7 +65,7 @@ func runTrace(e *env, args []string) int {
 		if *asJSON {
 			return writeJSONState(e.stdout, s)
 		}
-		writeTraceState(e.stdout, s, tok, mover, captures, hands, e.color)
+		writeTraceState(e.stdout, s, tok, mover, captures, hands, e.color, e.width)
 		return nil
 	}
 	for i, s := range states {
@@ -196,15 +196,15 @@ func usesTotals(states []*host.State) (hands, captures bool) {
 // that led to it, "" for the opening, and mover the player who played it.
 // The score is written for a game that has one, the captured totals for a
 // game without one when captures is true, the hands when hands is true.
-func writeTraceState(w io.Writer, s *host.State, tok string, mover int, captures, hands, color bool) {
+func writeTraceState(w io.Writer, s *host.State, tok string, mover int, captures, hands, color bool, width int) {
 	if tok == "" {
-		fmt.Fprintf(w, "== ply %d: opening of %s\n", s.Ply(), gameLabel(s.Game()))
+		fmt.Fprint(w, wrapHanging(width, fmt.Sprintf("== ply %d: opening of %s", s.Ply(), gameLabel(s.Game()))))
 	} else {
-		fmt.Fprintf(w, "\n== ply %d: after %s by %s\n", s.Ply(), tok, playerName(mover))
+		fmt.Fprint(w, "\n"+wrapHanging(width, fmt.Sprintf("== ply %d: after %s by %s", s.Ply(), tok, playerName(mover))))
 	}
-	fmt.Fprint(w, diagram(s, color))
+	fmt.Fprint(w, diagram(s, color, width))
 	writeTotals(w, s, captures, hands, false)
-	writeTurn(w, s)
+	writeTurn(w, s, width)
 }
 
 // lockedWriter serializes writes: the machines of a game's pool may print

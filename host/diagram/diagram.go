@@ -5,6 +5,7 @@ package diagram
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,11 @@ import (
 // Options change how a board is drawn.
 type Options struct {
 	Color bool // colour each site by its owner with ANSI escapes
+	// Width is the width of the lines the board should fit in; 0 for no
+	// limit. A point board's key goes below the board, after a line
+	// "Key:", where the two do not fit side by side. A board wider than
+	// Width is drawn whole all the same.
+	Width int
 }
 
 // Game is what a diagram needs of a game: its board, its number of
@@ -39,8 +45,9 @@ func (g Game) opening(i int) int {
 // its tags (e.g. * for a head), then @ and the owner when the owner differs
 // from the opening; a grid board has a line of column numbers below. On a
 // "pieces" board each site shows its owner (repeated for a stack) or .
-// when empty. The text can be pasted into a scenario, see Parse. count
-// and owner give each site's count and owner.
+// when empty; a board of points has its key beside it, or below it (see
+// Options.Width). The text can be pasted into a scenario, see Parse.
+// count and owner give each site's count and owner.
 func Draw(g Game, count, owner func(site int) int, opt Options) string {
 	b := g.Board
 	cells := make([]string, b.NumSites())
@@ -71,7 +78,7 @@ func Draw(g Game, count, owner func(site int) int, opt Options) string {
 	}
 	var sb strings.Builder
 	if !b.Grid() {
-		return pointDiagram(b, cells, width, paint)
+		return pointDiagram(b, cells, width, paint, opt.Width)
 	}
 	labelW := 0
 	for _, l := range b.Rows() {
@@ -148,10 +155,16 @@ func Draw(g Game, count, owner func(site int) int, opt Options) string {
 // keyGap separates a point board from its key.
 const keyGap = 6
 
+// keyLine introduces a point board's key drawn below the board; Parse
+// stops reading at it.
+const keyLine = "Key:"
+
 // pointDiagram draws a board of points (from its picture, or in rows by
-// drawing position) and, to its right, the same drawing with the number of
-// each point's name in place of its cell: the key that tells b1 from b3.
-func pointDiagram(b *kernel.Board, cells []string, width int, paint func(int, string) string) string {
+// drawing position) and the same drawing with the number of each point's
+// name in place of its cell: the key that tells b1 from b3. The key goes
+// to the right of the board, or below it, after keyLine, when the two side
+// by side would be wider than maxWidth (0: no limit).
+func pointDiagram(b *kernel.Board, cells []string, width int, paint func(int, string) string, maxWidth int) string {
 	plain := func(_ int, text string) string { return text }
 	left := drawPoints(b, cells, width, paint)
 	bare := left
@@ -166,11 +179,15 @@ func pointDiagram(b *kernel.Board, cells []string, width int, paint func(int, st
 		keyW = max(keyW, len(numbers[i]))
 	}
 	key := drawPoints(b, numbers, keyW, plain)
-	w := 0
-	for _, l := range bare {
-		w = max(w, len(l))
-	}
 	var sb strings.Builder
+	if maxWidth > 0 && widest(bare)+keyGap+widest(key) > maxWidth {
+		for _, l := range slices.Concat(left, []string{keyLine}, key) {
+			sb.WriteString(strings.TrimRight(l, " "))
+			sb.WriteByte('\n')
+		}
+		return sb.String()
+	}
+	w := widest(bare)
 	for j, l := range left {
 		line := l
 		if k := key[j]; strings.TrimSpace(k) != "" {
@@ -180,6 +197,15 @@ func pointDiagram(b *kernel.Board, cells []string, width int, paint func(int, st
 		sb.WriteByte('\n')
 	}
 	return sb.String()
+}
+
+// widest is the length of the longest of lines.
+func widest(lines []string) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, len(l))
+	}
+	return w
 }
 
 // drawPoints draws the lines of a point board with the given cell texts:
@@ -307,7 +333,8 @@ func (e *Error) Error() string {
 // Parse reads a board diagram in the style Diagram draws and returns
 // the count and owner of every site in board order. Rows may come in any
 // order but each once and complete; column headers and lines of picture
-// connectors (- | / \) are skipped; connectors between cells are ignored.
+// connectors (- | / \) are skipped; connectors between cells are ignored;
+// a line "Key:" ends the board (a point board's key drawn below it).
 // On a counts board a site's owner is the opening's unless the cell says
 // @N; on a pieces board the cell is the owner (count 1) or . (empty).
 // Marks after a cell must be marks of the site's tags.
@@ -323,6 +350,9 @@ func Parse(g Game, text string) (counts, owners []int, err error) {
 		fields := strings.Fields(line)
 		if len(fields) == 0 {
 			continue
+		}
+		if strings.TrimSpace(line) == keyLine {
+			break
 		}
 		if fields[0][0] == '[' {
 			if err := parseEnds(g, line, counts, owners, &endSeen); err != nil {

@@ -89,7 +89,9 @@ func (tb *tab) tabTo(script, want string, limit int) {
 // buttons anew; the focus stays where the player was, not thrown to the
 // top of the page: on the box of the buttons, from which Tab goes on to
 // the next decision's buttons, never on another button, where Enter
-// pressed again would make a move not asked for.
+// pressed again would make a move not asked for. The button the keyboard
+// is on is framed; the box holding the focus is not (a frame round all
+// its buttons would look as if they were one control).
 func TestBrowserKeyboardButtons(t *testing.T) {
 	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
@@ -102,9 +104,11 @@ func TestBrowserKeyboardButtons(t *testing.T) {
 		tb := openAt(b, t, viewports[0], ts.http.URL, fmt.Sprintf("/g/%s#player=2&seat=%s", g.ID, s2))
 		tb.waitFor(`document.querySelector('#actions button[data-token="continue"]') !== null`)
 		tb.tabTo(focusedButton, "continue", 40)
+		require.Equal(t, "solid 3px", tb.eval(`(() => { const s = getComputedStyle(document.activeElement); return s.outlineStyle + " " + s.outlineWidth })()`), "the button the keyboard is on is framed")
 		tb.do(chromedp.KeyEvent("\r"))
 		tb.waitPly(5)
 		require.Equal(t, "actions", tb.eval(focusedButton), "the focus stays with the buttons of the decisions")
+		require.Equal(t, "none", tb.eval(`getComputedStyle(document.activeElement).outlineStyle`), "no frame round the box of the buttons")
 		// Player 1 moves and takes the bonus captures; then Player 2's turn.
 		ts.play(g.ID, []string{s1, s2}, tsoroDecisions[5:]...)
 		tb.waitFor(`document.getElementById("status").dataset.myturn === "true" && document.querySelector("#board .site.target") !== null`)

@@ -2,12 +2,22 @@
 // for a new game) and the game page. It draws any game from the data the
 // server sends and names no game.
 import { localPath } from "./api.js";
-import { showError } from "./dom.js";
+import { $, showError } from "./dom.js";
 import { said } from "./words.js";
 import { gamePage } from "./game.js";
 import { home } from "./home.js";
 
 async function main() {
+  // What went wrong goes away at its button's click, or at Escape, which
+  // then does nothing else (a second Escape drops a selection).
+  $("error-close").addEventListener("click", () => {
+    showError("");
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || $("error").hidden) return;
+    e.stopImmediatePropagation();
+    showError("");
+  });
   // A seat link or an invitation differs from the page's address only
   // after #: opening one in this tab loads the page again for it.
   window.addEventListener("hashchange", () => location.reload());

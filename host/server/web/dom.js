@@ -10,11 +10,13 @@ export function make(tag, attrs, text) {
   return e;
 }
 
-// showError shows msg above everything, or hides it for "".
+// showError shows msg above everything, over the page so that nothing
+// moves, with its button that takes it away; or hides both for "".
 export function showError(msg) {
   const e = $("error");
   e.textContent = msg || "";
   e.hidden = !msg;
+  $("error-close").hidden = !msg;
 }
 
 // playerSpan is "Player p" in the player's colour.
