@@ -52,9 +52,19 @@ func TestBrowserErrorKeepsTheBoard(t *testing.T) {
 			tb.waitFor(`document.getElementById("error").hidden && document.getElementById("error-close").hidden`)
 			assert.Empty(t, ts.get(g.ID).Record, "no move made")
 
+			// Taken away from the keyboard, on its button, the message
+			// gives the keyboard back to where it was: the board's site.
+			tb.eval(`document.querySelector('#board .site[data-site="a1"]').focus(), ""`)
+			_, err := chromedp.Run(tb.ctx, chromedp.Evaluate[any](`import("/static/dom.js").then((m) => m.showError("Something went wrong."))`, chromedp.EvalAwaitPromise))
+			require.NoError(t, err)
+			tb.eval(`document.getElementById("error-close").focus(), ""`)
+			tb.do(chromedp.KeyEvent("\r"))
+			tb.waitFor(`document.getElementById("error").hidden`)
+			assert.Equal(t, "a1", tb.eval(`String(document.activeElement.dataset && document.activeElement.dataset.site)`), "the keyboard back on the site")
+
 			// A long message (a script's error quoted at length) scrolls
 			// within the screen, its button in view.
-			_, err := chromedp.Run(tb.ctx, chromedp.Evaluate[any](`import("/static/dom.js").then((m) => m.showError("A long message. ".repeat(400)))`, chromedp.EvalAwaitPromise))
+			_, err = chromedp.Run(tb.ctx, chromedp.Evaluate[any](`import("/static/dom.js").then((m) => m.showError("A long message. ".repeat(400)))`, chromedp.EvalAwaitPromise))
 			require.NoError(t, err)
 			assert.True(t, tb.inView("#error"), "a long message within the screen")
 			assert.True(t, tb.inView("#error-close"), "its button in view")

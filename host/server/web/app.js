@@ -9,14 +9,22 @@ import { home } from "./home.js";
 
 async function main() {
   // What went wrong goes away at its button's click, or at Escape, which
-  // then does nothing else (a second Escape drops a selection).
-  $("error-close").addEventListener("click", () => {
-    showError("");
+  // then does nothing else (a second Escape drops a selection). The
+  // keyboard goes back where it was before it went to the button.
+  let before = null;
+  document.addEventListener("focusin", (e) => {
+    if (!$("error").parentElement.contains(e.target)) before = e.target;
   });
+  const dismiss = () => {
+    const onButton = document.activeElement === $("error-close");
+    showError("");
+    if (onButton && before && before.isConnected) before.focus();
+  };
+  $("error-close").addEventListener("click", dismiss);
   document.addEventListener("keydown", (e) => {
     if (e.key !== "Escape" || $("error").hidden) return;
     e.stopImmediatePropagation();
-    showError("");
+    dismiss();
   });
   // A seat link or an invitation differs from the page's address only
   // after #: opening one in this tab loads the page again for it.
