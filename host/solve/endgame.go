@@ -790,7 +790,7 @@ func checkDue(c int) bool {
 // other counters banked by banker and mover to move, and returns the
 // mover's margin to come, from its moves' values.
 func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) (int, error) {
-	b, bk, db := w.b, w.b.bk, w.b.db
+	bk, db := w.b.bk, w.b.db
 	if w.vals == nil {
 		w.vals = bk.values(nil, counts, banker, mover)
 	} else {
@@ -808,18 +808,11 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 		// valued again on the full path.
 	}
 	if err := w.r.SetPositionValues(f.cur, w.vals); err != nil {
-		if ctxErr := b.ctx.Err(); ctxErr != nil {
-			return 0, ctxErr
-		}
-		return 0, fmt.Errorf("%w: %v", errNoDB, err)
+		return 0, w.setUpFailed(err)
 	}
-	bank := bk.bankDiff(f.cur.PositionView())
-	sign := 1
-	if f.cur.ToMove() != 1 {
-		sign = -1
-	}
-	if f.cur.ToMove() != mover {
-		return 0, fmt.Errorf("%w: a position set up with player %d to move has player %d to move", errNoDB, mover, f.cur.ToMove())
+	bank, sign, err := opened(f.cur.PositionView(), f.cur.ToMove(), mover, bk)
+	if err != nil {
+		return 0, err
 	}
 	if f.cur.Over() {
 		m, err := w.finalMargin(f.cur)
@@ -832,10 +825,7 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 	if moves == 0 {
 		return 0, fmt.Errorf("%w: a position that is not over has no move", errNoDB)
 	}
-	for len(f.kids) < moves {
-		f.kids = append(f.kids, dbKid{counts: make([]int, db.n)})
-	}
-	kids := f.kids[:moves]
+	kids := f.kidsOf(moves, db.n)
 	for n := range moves {
 		// The kid's own moves are not listed: a position of a smaller
 		// layer is only read, one of this layer is set up again.
@@ -932,30 +922,19 @@ func (w *dbWorker) best(kids []dbKid, sign, depth int) (int, error) {
 // It returns host.ErrScriptNeeded when the position or a move needs a
 // script function.
 func (w *dbWorker) evaluateBare(f *dbFrame, mover, depth int) (int, error) {
-	b, bk, db := w.b, w.b.bk, w.b.db
+	bk, db := w.b.bk, w.b.db
 	if err := w.r.SetBare(f.bcur, w.vals); err != nil {
 		if errors.Is(err, host.ErrScriptNeeded) {
 			return 0, err
 		}
-		if ctxErr := b.ctx.Err(); ctxErr != nil {
-			return 0, ctxErr
-		}
-		return 0, fmt.Errorf("%w: %v", errNoDB, err)
+		return 0, w.setUpFailed(err)
 	}
-	cur := f.bcur.PositionView()
-	bank := bk.bankDiff(cur)
-	sign := 1
-	if f.bcur.ToMove() != 1 {
-		sign = -1
-	}
-	if f.bcur.ToMove() != mover {
-		return 0, fmt.Errorf("%w: a position set up with player %d to move has player %d to move", errNoDB, mover, f.bcur.ToMove())
+	bank, sign, err := opened(f.bcur.PositionView(), f.bcur.ToMove(), mover, bk)
+	if err != nil {
+		return 0, err
 	}
 	moves := f.bcur.Moves()
-	for len(f.kids) < moves {
-		f.kids = append(f.kids, dbKid{counts: make([]int, db.n)})
-	}
-	kids := f.kids[:moves]
+	kids := f.kidsOf(moves, db.n)
 	fullSet := false // f.cur set up on the full path, for the games the moves end
 	for n := range moves {
 		if err := w.r.PlayBare(f.bkid, f.bcur, n); err != nil {
@@ -964,14 +943,14 @@ func (w *dbWorker) evaluateBare(f *dbFrame, mover, depth int) (int, error) {
 		kid := &kids[n]
 		pv := f.bkid.PositionView()
 		if f.bkid.Over() {
-			h := hashValues(pv)
-			fm, ok := w.finals.get(pv, h)
+			fm, ok := w.finals.get(pv, hashValues(pv))
 			if !ok {
 				// The final margin is the script's score and result:
-				// the move is played again on the full path.
+				// the move is played again on the full path, which
+				// must end in the same position.
 				if !fullSet {
 					if err := w.r.SetPositionValues(f.cur, w.vals); err != nil {
-						return 0, fmt.Errorf("%w: %v", errNoDB, err)
+						return 0, w.setUpFailed(err)
 					}
 					fullSet = true
 				}
@@ -981,11 +960,9 @@ func (w *dbWorker) evaluateBare(f *dbFrame, mover, depth int) (int, error) {
 				if !f.kid.Over() || !f.kid.PositionView().Same(pv, 0, pv.Len()) {
 					return 0, fmt.Errorf("%w: a move played bare ends in another position than on the full path", errNoDB)
 				}
-				var err error
-				if fm, err = w.finalMargin(f.kid); err != nil {
+				if fm, err = w.kidFinalMargin(f.kid); err != nil {
 					return 0, err
 				}
-				w.finals.put(pv, h, fm)
 			}
 			kid.index, kid.v = -1, fm-bank
 			continue
@@ -995,6 +972,38 @@ func (w *dbWorker) evaluateBare(f *dbFrame, mover, depth int) (int, error) {
 		}
 	}
 	return w.best(kids, sign, depth)
+}
+
+// setUpFailed is the error of a position the builder set up and the host
+// refused: the build's context's when it stopped it, else no database.
+func (w *dbWorker) setUpFailed(err error) error {
+	if ctxErr := w.b.ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	return fmt.Errorf("%w: %v", errNoDB, err)
+}
+
+// opened checks that a position set up with mover to move, whose values
+// v shows, has mover to move (toMove), and returns the banks' difference
+// and the sign of the mover's margins (1 for Player 1, -1 otherwise).
+func opened(v host.PositionView, toMove, mover int, bk *banks) (bank, sign int, err error) {
+	if toMove != mover {
+		return 0, 0, fmt.Errorf("%w: a position set up with player %d to move has player %d to move", errNoDB, mover, toMove)
+	}
+	sign = 1
+	if toMove != 1 {
+		sign = -1
+	}
+	return bk.bankDiff(v), sign, nil
+}
+
+// kidsOf returns the frame's room for the positions of moves moves, each
+// with counts for n sites.
+func (f *dbFrame) kidsOf(moves, n int) []dbKid {
+	for len(f.kids) < moves {
+		f.kids = append(f.kids, dbKid{counts: make([]int, n)})
+	}
+	return f.kids[:moves]
 }
 
 // dbKid is what valuing a position keeps of the position after one of its
