@@ -211,12 +211,6 @@ func writeInts(b *bytes.Buffer, n int, get func(int) int) {
 	b.WriteByte(']')
 }
 
-// maxPly is the largest ply count a state read from JSON may have: the
-// largest integer a Lua number holds exactly, and far enough below the
-// largest int that playing on never wraps the count around. No move is
-// played from a state at this ply (see kernel.MaxPly).
-const maxPly = kernel.MaxPly
-
 // stateJSON is the JSON form of a state, for reading one back.
 type stateJSON struct {
 	Game     string         `json:"game"`
@@ -304,8 +298,8 @@ func (g *Game) StateFromJSON(data []byte) (*State, error) {
 	if j.Ply < 0 {
 		return nil, &PositionError{Source: "state JSON", Msg: "negative ply"}
 	}
-	if j.Ply > maxPly {
-		return nil, &PositionError{Source: "state JSON", Field: "ply", Msg: fmt.Sprintf("ply %d is above the most a state may have, %d", j.Ply, maxPly)}
+	if j.Ply > kernel.MaxPly { // no move is played from a state at it, so none goes past it
+		return nil, &PositionError{Source: "state JSON", Field: "ply", Msg: fmt.Sprintf("ply %d is above the most a state may have, %d", j.Ply, kernel.MaxPly)}
 	}
 	if j.Winner < 0 || j.Winner > g.players || j.Winner != 0 && !j.Over {
 		return nil, &PositionError{Source: "state JSON", Msg: fmt.Sprintf("winner %d is not possible here", j.Winner)}

@@ -56,26 +56,18 @@ func (vm *Machine) SetBare(s *kernel.State) error {
 	if !vm.BareReady() {
 		return ErrScriptNeeded
 	}
-	lay := &vm.def.Layout
-	clear(s.Cells[lay.KeyLen:lay.Size])
-	s.Ply = 0
-	if !s.Result.IsZero() {
-		s.Result = kernel.Result{}
-	}
-	s.Effects, s.Unlisted, s.KeyStale = kernel.NoEffects, false, true
-	s.Moves = s.Moves[:0]
-	p := vm.toMove(s)
-	vm.ctx.Mover = p
+	freshPosition(s, &vm.def.Layout)
+	s.KeyStale = true
 	vm.bind(s)
-	vm.bare, vm.stopped, vm.emitting = true, false, true
-	err := vm.runTurn(diag.CallLegal, p, kernel.Move{})
+	vm.bare, vm.stopped = true, false
+	err := vm.settle(s)
 	if vm.stopped {
 		err = ErrScriptNeeded
 	}
-	vm.bare, vm.emitting = false, false
+	vm.bare = false
 	vm.bind(nil)
-	if err == nil && (len(s.Moves) == 0 || s.Result.Over) {
-		err = ErrScriptNeeded
+	if err == nil && s.Result.Over {
+		err = ErrScriptNeeded // a part ended the game while listing
 	}
 	return err
 }
@@ -92,17 +84,14 @@ func (vm *Machine) StepBare(dst, src *kernel.State, m kernel.Move) error {
 		return ErrScriptNeeded
 	}
 	dst.Cells = append(dst.Cells[:0], src.Cells...)
-	dst.Ply, dst.Key, dst.KeyStale = src.Ply+1, 0, true
+	dst.Ply, dst.Key, dst.KeyStale = src.Ply, 0, true
 	if !src.Result.IsZero() || !dst.Result.IsZero() {
 		dst.Result = src.Result
 	}
-	dst.Moves, dst.Effects = dst.Moves[:0], nil
-	p := vm.toMove(dst)
-	dst.Cells[vm.def.Layout.ToMove] = int32(vm.def.NextPlayer(p))
+	dst.Moves = dst.Moves[:0]
 	vm.beginMove()
-	vm.ctx.ToMoveSet = false
-	vm.ctx.Mover, vm.playing, vm.keyValid = p, true, false
 	vm.bind(dst)
+	p := vm.beginPly(dst)
 	vm.bare, vm.stopped = true, false
 	err := vm.runTurn(diag.CallPlay, p, m)
 	if vm.stopped {

@@ -69,14 +69,7 @@ func (vm *Machine) SetCells(dst *kernel.State, cells []int32) error {
 	vm.savedHist.CopyFrom(&dst.Hist)
 	stale := dst.KeyStale
 	copy(dst.Cells, cells)
-	for i := lay.KeyLen; i < lay.Size; i++ {
-		dst.Cells[i] = 0
-	}
-	dst.Ply = 0
-	if !dst.Result.IsZero() {
-		dst.Result = kernel.Result{}
-	}
-	dst.Effects = kernel.NoEffects
+	freshPosition(dst, lay)
 	if err := vm.start(dst); err != nil {
 		vm.restore(dst)
 		dst.Hist.CopyFrom(&vm.savedHist)
@@ -85,6 +78,17 @@ func (vm *Machine) SetCells(dst *kernel.State, cells []int32) error {
 	}
 	vm.done()
 	return nil
+}
+
+// freshPosition makes s the position its key cells hold, as set up: the
+// cells after them zero, no ply, no result, no effects.
+func freshPosition(s *kernel.State, lay *kernel.Layout) {
+	clear(s.Cells[lay.KeyLen:lay.Size])
+	s.Ply = 0
+	if !s.Result.IsZero() {
+		s.Result = kernel.Result{}
+	}
+	s.Effects = kernel.NoEffects
 }
 
 // CellBuffer returns the machine's buffer for decoding a position's

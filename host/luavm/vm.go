@@ -672,6 +672,9 @@ func (vm *Machine) settle(s *kernel.State) error {
 	if len(s.Moves) > 0 {
 		return nil
 	}
+	if vm.bare {
+		return ErrScriptNeeded // the blocked function decides
+	}
 	if vm.fnBlocked == nil {
 		vm.broken = true
 		return &diag.ScriptError{Pos: vm.funcPos(vm.fnLegal), Func: "legal", Msg: fmt.Sprintf("player %d has no legal token and the game is not over; the script should end the game or return a blocked function", p)}
@@ -757,12 +760,7 @@ func (vm *Machine) applyBound(s *kernel.State, m kernel.Move) error {
 		return &diag.IllegalMoveError{Token: vm.def.Kinds[m.Kind].Format(vm.def.Board, m),
 			Reason: fmt.Sprintf("the game has counted %d plies, the most a state may count: no move can follow", s.Ply)}
 	}
-	s.Effects = nil
-	p := vm.toMove(s)
-	s.Ply++
-	s.Cells[vm.def.Layout.ToMove] = int32(vm.g.Def.NextPlayer(p))
-	vm.ctx.ToMoveSet = false
-	vm.ctx.Mover, vm.playing, vm.keyValid = p, true, false
+	p := vm.beginPly(s)
 	var err error
 	if vm.natPlay != nil {
 		err = vm.runTurn("play", p, m)
@@ -830,6 +828,18 @@ func (vm *Machine) applyBound(s *kernel.State, m kernel.Move) error {
 	}
 	vm.done()
 	return nil
+}
+
+// beginPly starts a ply on s, the state bound: it counts it, passes the
+// turn (the rules may take it back) and returns the player who moves.
+func (vm *Machine) beginPly(s *kernel.State) int {
+	s.Effects = nil
+	p := vm.toMove(s)
+	s.Ply++
+	s.Cells[vm.def.Layout.ToMove] = int32(vm.g.Def.NextPlayer(p))
+	vm.ctx.ToMoveSet = false
+	vm.ctx.Mover, vm.playing, vm.keyValid = p, true, false
+	return p
 }
 
 // repeated asks the script to end a game whose position has occurred the
