@@ -2,7 +2,6 @@ package host
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/matombo/matombo/host/kernel"
 	"github.com/matombo/matombo/host/luavm"
@@ -95,19 +94,7 @@ func (r *Runner) SetBare(dst *Bare, vals []int) error {
 	if !vm.BareReady() {
 		return ErrScriptNeeded // before any work: the caller may try every position
 	}
-	lay := r.g.def.Layout
-	if len(vals) != lay.KeyLen {
-		return &PositionError{Source: "position", Msg: fmt.Sprintf("%d values, want %d", len(vals), lay.KeyLen)}
-	}
-	cells := dst.k.Cells[:lay.KeyLen]
-	for i, v := range vals {
-		c := int32(v)
-		if int(c) != v {
-			return &PositionError{Source: "position", Msg: fmt.Sprintf("value %d of %d is out of range (%d to %d allowed)", i+1, lay.KeyLen, math.MinInt32, math.MaxInt32)}
-		}
-		cells[i] = c
-	}
-	if err := r.g.checkCells(cells); err != nil {
+	if err := r.g.valueCells(dst.k.Cells[:r.g.def.Layout.KeyLen], vals); err != nil {
 		return err
 	}
 	if err := vm.SetBare(&dst.k); err != nil {

@@ -29,21 +29,29 @@ func (r *Runner) SetPositionValues(dst *State, vals []int) error {
 	if err != nil {
 		return err
 	}
-	lay := r.g.def.Layout
-	if len(vals) != lay.KeyLen {
-		return &PositionError{Source: "position", Msg: fmt.Sprintf("%d values, want %d", len(vals), lay.KeyLen)}
-	}
-	cells := slices.Grow(vm.CellBuffer(), len(vals))[:len(vals)]
-	for i, v := range vals {
-		c := int32(v)
-		if int(c) != v {
-			return &PositionError{Source: "position", Msg: fmt.Sprintf("value %d of %d is out of range (%d to %d allowed)", i+1, lay.KeyLen, math.MinInt32, math.MaxInt32)}
-		}
-		cells[i] = c
-	}
+	n := r.g.def.Layout.KeyLen
+	cells := slices.Grow(vm.CellBuffer(), n)[:n]
+	err = r.g.valueCells(cells, vals)
 	vm.KeepCellBuffer(cells)
-	if err := r.g.checkCells(cells); err != nil {
+	if err != nil {
 		return err
 	}
 	return vm.SetCells(&dst.k, cells)
+}
+
+// valueCells writes vals, the values of a position (AppendPositionValues),
+// into cells, a position's key cells, and checks them as a position's.
+func (g *Game) valueCells(cells []int32, vals []int) error {
+	n := g.def.Layout.KeyLen
+	if len(vals) != n {
+		return &PositionError{Source: "position", Msg: fmt.Sprintf("%d values, want %d", len(vals), n)}
+	}
+	for i, v := range vals {
+		c := int32(v)
+		if int(c) != v {
+			return &PositionError{Source: "position", Msg: fmt.Sprintf("value %d of %d is out of range (%d to %d allowed)", i+1, n, math.MinInt32, math.MaxInt32)}
+		}
+		cells[i] = c
+	}
+	return g.checkCells(cells)
 }
