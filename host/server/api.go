@@ -870,11 +870,7 @@ func madeBy(e *entry, sg *store.Game, req moveRequest) bool {
 		return false
 	}
 	p := e.movers[last]
-	if p < 1 || p > len(sg.Seats) {
-		return false
-	}
-	seat := sg.Seats[p-1]
-	return seat.Player == humanSeat && seat.Secret != "" && subtle.ConstantTimeCompare([]byte(req.Seat), []byte(seat.Secret)) == 1
+	return p >= 1 && p <= len(sg.Seats) && sg.Seats[p-1].Player == humanSeat && seatOf(sg.Seats, req.Seat) == p
 }
 
 // answerShown answers the view of stored game sg at its current ply,
