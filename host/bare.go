@@ -30,12 +30,18 @@ type Bare struct {
 	g      *Game
 	k      kernel.State
 	listed bool // set up by SetBare: its moves are listed
+
+	// The values SetBare last checked, whose counters total total, when
+	// checked: the next set-up checks only the values that differ.
+	vals    []int32
+	total   int
+	checked bool
 }
 
 // NewBare returns a bare position of g, holding none until SetBare sets
 // one up.
 func (g *Game) NewBare() *Bare {
-	return &Bare{g: g, k: kernel.State{Cells: make([]int32, g.def.Layout.Size)}}
+	return &Bare{g: g, k: kernel.State{Cells: make([]int32, g.def.Layout.Size)}, vals: make([]int32, g.def.Layout.KeyLen)}
 }
 
 // Moves is the number of legal moves of a position SetBare set up (0 for
@@ -94,9 +100,10 @@ func (r *Runner) SetBare(dst *Bare, vals []int) error {
 	if !vm.BareReady() {
 		return ErrScriptNeeded // before any work: the caller may try every position
 	}
-	if err := r.g.valueCells(dst.k.Cells[:r.g.def.Layout.KeyLen], vals); err != nil {
+	if err := dst.setValues(vals); err != nil {
 		return err
 	}
+	copy(dst.k.Cells, dst.vals)
 	if err := vm.SetBare(&dst.k); err != nil {
 		return err
 	}
@@ -126,4 +133,22 @@ func (r *Runner) PlayBare(dst, src *Bare, i int) error {
 		return err
 	}
 	return vm.StepBare(&dst.k, &src.k, src.k.Moves[i])
+}
+
+// setValues makes vals the bare position's checked values. A builder sets
+// up one position after another that differ in a few counts: when the
+// last set-up's values were checked, only the values that differ are
+// converted and checked (changeCells); else, or when one of them is out of
+// range, all are, as SetPositionValues checks them, for its error.
+func (b *Bare) setValues(vals []int) error {
+	g := b.g
+	if b.checked && g.changeCells(b.vals, &b.total, vals) {
+		return nil
+	}
+	b.checked = false
+	if err := g.valueCells(b.vals, vals); err != nil {
+		return err
+	}
+	b.total, b.checked = g.def.Layout.Total(b.vals), true
+	return nil
 }

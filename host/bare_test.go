@@ -3,7 +3,9 @@ package host_test
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"testing/fstest"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/matombo/matombo/games"
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/kernel"
 )
 
 // TestBareIsTheFullPath: on random games of every shipped game, a
@@ -152,5 +155,75 @@ func TestBareIsCanceled(t *testing.T) {
 		require.ErrorAs(t, err, &ce)
 		assert.ErrorIs(t, err, context.Canceled)
 		assert.NotErrorIs(t, err, host.ErrScriptNeeded)
+	}
+}
+
+// TestBareSetUpAfterAnother: a Bare set up again checks only the values
+// that changed since its last set-up; it must accept and refuse exactly
+// what a new Bare does, with the same error, whatever came before. Random
+// walks change one to three values of a game's positions at a time, to
+// values in and out of each value's range (counts, owners, captured
+// totals, hands, variables, the player to move, and counts that break a
+// conserved total), move a counter from one site to another, and
+// sometimes start again from a position of a game.
+func TestBareSetUpAfterAnother(t *testing.T) {
+	lib := games.Library()
+	for _, name := range []string{"kalah", "oware", "gore", "tsoro", "draughts"} {
+		t.Run(name, func(t *testing.T) {
+			g, err := lib.Load(name)
+			require.NoError(t, err)
+			r := g.NewRunner()
+			defer r.Close()
+			require.True(t, r.PlaysBare())
+			reused := g.NewBare()
+			rng := rand.New(rand.NewPCG(11, uint64(len(name))))
+			s := g.Start()
+			base := s.AppendPositionValues(nil)
+			vals := slices.Clone(base)
+			odd := []int{-1, 0, 1, 2, 3, kernel.MaxCount, kernel.MaxCount + 1, math.MaxInt32, math.MinInt32, math.MaxInt32 + 1, math.MinInt32 - 1}
+			accepted, refused := 0, 0
+			for step := range 3000 {
+				switch {
+				case step%50 == 0: // a position of a game, checked in full
+					if s.Over() || len(s.Moves()) == 0 {
+						s = g.Start()
+					}
+					require.NoError(t, s.Apply(s.Moves()[rng.IntN(len(s.Moves()))]))
+					vals = s.AppendPositionValues(vals[:0])
+				case step%7 == 0: // back to the last valid position
+					copy(vals, base)
+				case step%3 == 0: // a counter moved, the total kept
+					from, to := rng.IntN(g.Board().NumSites()), rng.IntN(g.Board().NumSites())
+					vals[from]--
+					vals[to]++
+				default:
+					for range 1 + rng.IntN(3) {
+						i := rng.IntN(len(vals))
+						if rng.IntN(2) == 0 {
+							vals[i] = odd[rng.IntN(len(odd))]
+						} else {
+							vals[i] += rng.IntN(3) - 1
+						}
+					}
+				}
+				errReused := r.SetBare(reused, vals)
+				fresh := g.NewBare()
+				errFresh := r.SetBare(fresh, vals)
+				if errFresh == nil {
+					accepted++
+					copy(base, vals)
+					require.NoError(t, errReused, "step %d: %v", step, vals)
+					assert.Equal(t, values(fresh.PositionView()), values(reused.PositionView()), "step %d", step)
+					assert.Equal(t, fresh.Moves(), reused.Moves(), "step %d", step)
+					continue
+				}
+				refused++
+				require.Error(t, errReused, "step %d: %v accepted by a Bare set up before, refused by a new one: %v", step, vals, errFresh)
+				assert.Equal(t, errFresh.Error(), errReused.Error(), "step %d", step)
+			}
+			t.Logf("%s: %d set-ups accepted, %d refused", name, accepted, refused)
+			assert.Greater(t, accepted, 300)
+			assert.Greater(t, refused, 300)
+		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/matombo/matombo/host/kernel"
 )
 
 // AppendPositionValues appends the values AppendPosition encodes, as
@@ -54,4 +56,52 @@ func (g *Game) valueCells(cells []int32, vals []int) error {
 		cells[i] = c
 	}
 	return g.checkCells(cells)
+}
+
+// changeCells is valueCells for cells that hold values it checked, whose
+// counters (on the board, captured and in hand) total *total: only the
+// values of vals that differ from them are converted and checked, and the
+// total follows them. It reports false when a value or the total is out
+// of range, cells then holding some of vals: valueCells gives the error.
+func (g *Game) changeCells(cells []int32, total *int, vals []int) bool {
+	lay := &g.def.Layout
+	if len(vals) != len(cells) {
+		return false
+	}
+	t := *total
+	for i, v := range vals {
+		old := cells[i]
+		if int(old) == v {
+			continue
+		}
+		lo, hi, counted := g.cellRange(lay, i)
+		if v < lo || v > hi {
+			return false
+		}
+		if counted {
+			t += v - int(old)
+		}
+		cells[i] = int32(v)
+	}
+	if g.conserve && g.opening != nil && t != g.total {
+		return false
+	}
+	*total = t
+	return true
+}
+
+// cellRange is the range checkCells allows the i-th key cell (after
+// valueCells' conversion to int32), and whether it counts counters.
+func (g *Game) cellRange(lay *kernel.Layout, i int) (lo, hi int, counted bool) {
+	switch {
+	case i < lay.Owners:
+		return 0, maxCount, true
+	case i < lay.Captured:
+		return 0, g.players, false
+	case i < lay.Vars:
+		return 0, maxCount, true
+	case i < lay.ToMove:
+		return math.MinInt32, math.MaxInt32, false
+	}
+	return 1, g.players, false
 }
