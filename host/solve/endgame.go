@@ -132,42 +132,34 @@ func (db *endgameDB) bytes() int64 { return (db.positions() + 1) / 2 }
 func (db *endgameDB) rank(counts []int, j int) int64 {
 	last := db.n - 1
 	stride := db.k + 1
+	sfx := db.sfx // held here, out of the loop
 	r := db.tab[last][j] - 1
 	s := 0
 	for i, base := last, (last-1)*stride; i > 0; i, base = i-1, base-stride {
 		s += counts[i]
-		r -= db.sfx[base+s]
+		r -= sfx[base+s]
 	}
 	return r
 }
 
 // readRank reads the counts of sites from the view of a position's
-// values into counts, and returns their sum j and their rank in layer j
-// (rank, computed as the counts are read, from the last site back); ok is
-// false, and the rest undefined, when a count is negative or the counts
-// sum to more than most.
+// values into counts, and returns their sum j and their rank in layer j;
+// ok is false, and the rest undefined, when a count is negative or the
+// counts sum to more than most. (The counts are read first, then ranked:
+// one loop doing both keeps more values than the processor has registers.)
 func (db *endgameDB) readRank(v host.PositionView, sites, counts []int, most int) (j int, r int64, ok bool) {
-	last := len(sites) - 1
 	counts = counts[:len(sites)]
-	stride := db.k + 1
-	most = min(most, db.k)
-	s := 0
-	for i, base := last, (last-1)*stride; i > 0; i, base = i-1, base-stride {
-		c := v.Value(sites[i])
+	sign := 0 // the counts' bits ORed: negative when one is
+	for i, site := range sites {
+		c := v.Value(site)
 		counts[i] = c
-		s += c
-		if c < 0 || s > most {
-			return 0, 0, false
-		}
-		r -= db.sfx[base+s]
+		j += c
+		sign |= c
 	}
-	c := v.Value(sites[0])
-	counts[0] = c
-	j = s + c
-	if c < 0 || j > most {
+	if sign < 0 || j > min(most, db.k) {
 		return 0, 0, false
 	}
-	return j, r + db.tab[last][j] - 1, true
+	return j, db.rank(counts, j), true
 }
 
 // locate sets counts to those of position i and returns its layer and
