@@ -99,6 +99,8 @@ func (g *Game) setPosition(vm *luavm.Machine, dst *State, enc []byte) error {
 // checkCells checks the position cells of a state as positionState
 // checks a Position: counts, hands and captured totals in range, owners and
 // the player to move in range, and a conserving game's total.
+// changeCells (SetBare's check of the values that changed) checks the same
+// ranges and total value by value: a new check here needs one there.
 func (g *Game) checkCells(c []int32) error {
 	lay := g.def.Layout
 	total := 0 // Layout.Total, summed on the way (a solver sets up many positions)
