@@ -117,6 +117,8 @@ func TestNativeRuleErrors(t *testing.T) {
 		{`{ sow = { track = RING }, capture = { owner = "me", counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, `capture_rule: owner must be "mover" or "opponent", got string "me"`},
 		{`{ sow = { track = RING }, capture = { }, sowings = { kind = SOW, from = MINE } }`, "capture_rule: give opposite"},
 		{`{ sow = { track = RING }, capture = { counts = { 0 } }, sowings = { kind = SOW, from = MINE } }`, "counts[1] must be a count of at least 1"},
+		{`{ sow = { track = RING }, capture = { counts = { 2, 4, 6, 8, 10, 12, 14, 16, 18 } }, sowings = { kind = SOW, from = MINE } }`, "capture_rule: counts must be a list of 1 to 8 counts, got a list of 9"},
+		{`{ sow = { track = RING }, capture = { counts = {} }, sowings = { kind = SOW, from = MINE } }`, "capture_rule: counts must be a list of 1 to 8 counts, got an empty list"},
 		{`{ sow = { track = RING }, capture = { runs = { { track = RING, step = 1 } } }, sowings = { kind = SOW, from = MINE } }`, "runs need counts"},
 		{`{ sow = { track = RING }, capture = { counts = { 2 }, runs = { { track = RING, step = 0 } } }, sowings = { kind = SOW, from = MINE } }`, "needs a step other than 0"},
 		{`{ sow = { track = RING }, capture = { counts = { 2 } }, sowings = { kind = 7, from = MINE } }`, "sowings_rule: kind must be a move kind"},

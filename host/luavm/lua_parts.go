@@ -337,7 +337,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		lt, ok := v.(*lua.LTable)
 		lo, hi := max(f.Min, 1), f.Max
 		if !ok || lt.Len() < lo || hi > 0 && lt.Len() > hi {
-			L.RaiseError("%s: %s must be a list of %d to %d variables (from matombo.var), got %s", what, f.Name, lo, hi, vm.describe(v, anySlot))
+			L.RaiseError("%s: %s must be a list of %d to %d variables (from matombo.var), got %s", what, f.Name, lo, hi, vm.describeList(v, anySlot))
 		}
 		var out []int
 		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
@@ -350,7 +350,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		lt, ok := v.(*lua.LTable)
 		lo, hi := max(f.Min, 1), f.Max
 		if !ok || lt.Len() < lo || hi > 0 && lt.Len() > hi {
-			L.RaiseError("%s: %s must be a list of %d to %d move kinds, got %s", what, f.Name, lo, hi, vm.describe(v, anySlot))
+			L.RaiseError("%s: %s must be a list of %d to %d move kinds, got %s", what, f.Name, lo, hi, vm.describeList(v, anySlot))
 		}
 		var out []int
 		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
@@ -367,8 +367,8 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		return out
 	case rules.FieldCounts:
 		lt, ok := v.(*lua.LTable)
-		if !ok || lt.Len() < 1 || lt.Len() > 8 {
-			L.RaiseError("%s: %s must be a list of 1 to 8 counts, got %s", what, f.Name, vm.describe(v, plainSlot))
+		if !ok || lt.Len() < 1 || lt.Len() > rules.MaxCounts {
+			L.RaiseError("%s: %s must be a list of 1 to %d counts, got %s", what, f.Name, rules.MaxCounts, vm.describeList(v, plainSlot))
 		}
 		var out []int32
 		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
@@ -398,7 +398,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		lt, ok := v.(*lua.LTable)
 		lo, hi := max(f.Min, 1), f.Max
 		if !ok || lt.Len() < lo || hi > 0 && lt.Len() > hi {
-			L.RaiseError("%s: %s must be a list of %d to %d functions (%s)", what, listName(f), lo, hi, f.Doc)
+			L.RaiseError("%s: %s must be a list of %d to %d functions (%s), got %s", what, listName(f), lo, hi, f.Doc, vm.describeList(v, anySlot))
 		}
 		var out []any
 		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
@@ -417,7 +417,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		lt, ok := v.(*lua.LTable)
 		lo, hi := max(f.Min, 1), f.Max
 		if !ok || lt.Len() < lo || hi > 0 && lt.Len() > hi {
-			L.RaiseError("%s: %s must be a list of %d to %d tables, got %s", what, listName(f), lo, hi, vm.describe(v, anySlot))
+			L.RaiseError("%s: %s must be a list of %d to %d tables, got %s", what, listName(f), lo, hi, vm.describeList(v, anySlot))
 		}
 		var out []*rules.Args
 		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
