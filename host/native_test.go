@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -218,6 +219,28 @@ func TestRunnerScriptCalls(t *testing.T) {
 			}
 			r.Close() // the count survives giving the machine back
 			assert.Equal(t, before+calls, r.ScriptCalls())
+		})
+	}
+}
+
+// An error about what a script function in a part's slot returned names
+// the function's lines, not the line of the part that called it: there the
+// author would look in vain.
+func TestHookResultErrorNamesTheFunction(t *testing.T) {
+	for _, c := range []struct{ slot, fn, err string }{
+		{"sow", "function(p, from) m.sow(RING, from, m.take(from)) end", "sow returned nil, not a site"},
+		{"capture", `function() return "x" end`, `a capture function returned string "x"`},
+	} {
+		t.Run(c.slot, func(t *testing.T) {
+			play := "(function()\n  local bad = " + c.fn + "\n  local parts = { sow = sow, capture = capture }\n  parts." + c.slot + " = bad\n" +
+				"  return m.sowing_play { kind = SOW, sow = parts.sow, capture = parts.capture, after = ending }\nend)()"
+			src := ringSource(ringRules, "nil", play)
+			line := 1 + strings.Count(src[:strings.Index(src, "local bad")], "\n")
+			g, err := loadSource(t, "ring", src)
+			require.NoError(t, err)
+			err = g.Start().Play("a1")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), fmt.Sprintf("ring.lua:%d: %s", line, c.err))
 		})
 	}
 }

@@ -886,11 +886,20 @@ func (vm *Machine) runTurn(name diag.Call, p int, m kernel.Move) error {
 		vm.budgetHit = &diag.BudgetError{Budget: diag.Budget(over.Budget), Limit: over.Limit, Detail: over.Detail}
 		err = errors.New(over.Error())
 	case fired == watchdog.None && errors.As(err, &rule):
-		return &diag.ScriptError{Pos: vm.turnPos(name), Func: name, Msg: rule.Msg}
+		return &diag.ScriptError{Pos: vm.rulePos(name, rule), Func: name, Msg: rule.Msg}
 	case fired == watchdog.None && errors.As(err, &arg):
 		return &diag.ScriptError{Pos: vm.turnPos(name), Func: name, Msg: arg.Msg}
 	}
 	return vm.convertError(err, name, seq)
+}
+
+// rulePos is where a rule's failure is the script's doing: the script
+// function whose result the rule refused, or else the turn that failed.
+func (vm *Machine) rulePos(name diag.Call, rule *kernel.RuleError) diag.Pos {
+	if h := rule.Hook - 1; h >= 0 && h < len(vm.hooks) {
+		return vm.funcPos(vm.hooks[h])
+	}
+	return vm.turnPos(name)
 }
 
 // turnPos is where the script made the turn that failed: its legal, its
