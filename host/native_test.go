@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -114,6 +115,7 @@ func TestNativeRuleErrors(t *testing.T) {
 	for _, c := range []struct{ rules, want string }{
 		{`{ sow = { track = 9 }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "sow_rule: track must be a track"},
 		{`{ sow = { track = RING, lanes = 2 }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "sow_rule: unknown field lanes"},
+		{`{ sow = { track = RING, skip_origin = true, origin_first = true }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "sow_rule: give skip_origin (never sow into the site sown from) or origin_first (sow into it first), not both"},
 		{`{ sow = { track = { RING, RING, RING } }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "lists 3 values; give one, or one per player (2)"},
 		{`{ sow = { track = RING }, capture = { owner = "me", counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, `capture_rule: owner must be "mover" or "opponent", got string "me"`},
 		{`{ sow = { track = RING }, capture = { }, sowings = { kind = SOW, from = MINE } }`, "capture_rule: give opposite"},
@@ -272,5 +274,50 @@ func TestCaptureHookResult(t *testing.T) {
 			assert.Contains(t, err.Error(), "ring.lua:")
 			assert.Equal(t, g.Start().Key(), s.Key(), "the state is as it was")
 		})
+	}
+}
+
+// TestSowOriginFirst: a sow_rule with origin_first puts the first counter
+// back into the site sown from and a lone counter into the next site, and
+// plays as the same sowing written in Lua.
+func TestSowOriginFirst(t *testing.T) {
+	rules := strings.Replace(ringRules, "sow = { track = RING }", "sow = { track = RING, origin_first = true }", 1)
+	native, err := loadSource(t, "ring", ringSource(rules, "nil", "nil"))
+	require.NoError(t, err)
+	for _, c := range []struct {
+		a1   int
+		want string // a1 a2 a3 b3 after sowing a1
+	}{
+		{1, "0 3 2 2"},
+		{2, "1 3 2 2"},
+		{4, "1 0 0 0"}, // b3 makes 3: captured, with a3 and a2 behind it
+		{8, "2 4 3 3"}, // a lap: the seventh counter falls into a1 again
+	} {
+		pos := native.Start().Position()
+		pos.Counts[0] = c.a1
+		s, err := native.NewState(pos, AnyTotal())
+		require.NoError(t, err)
+		require.NoError(t, s.Play("a1"))
+		got := fmt.Sprint(s.Count(0), s.Count(1), s.Count(2), s.Count(5))
+		assert.Equal(t, c.want, got, "a1 holding %d", c.a1)
+	}
+	viaLua, err := loadSource(t, "ring", ringSource(rules, "nil",
+		`m.sowing_play { kind = SOW, capture = capture, after = ending, sow = function(p, from)
+  local n = m.take(from)
+  if n > 1 then m.add(from, 1); n = n - 1 end
+  return m.sow(RING, from, n)
+end }`))
+	require.NoError(t, err)
+	for i := range 20 {
+		rng := rand.New(rand.NewPCG(uint64(i), 7))
+		a, b := native.Start(), viaLua.Start()
+		for ply := 0; !a.Over(); ply++ {
+			require.Equal(t, a.Legal(), b.Legal(), "game %d, ply %d", i, ply)
+			tok := a.Legal()[rng.IntN(len(a.Legal()))]
+			require.NoError(t, a.Play(tok))
+			require.NoError(t, b.Play(tok))
+			require.Equal(t, a.Key(), b.Key(), "game %d, after %s:\n%s\n%s", i, tok, a.Diagram(), b.Diagram())
+		}
+		assert.Equal(t, a.Outcome(), b.Outcome())
 	}
 }

@@ -343,8 +343,8 @@ function matombo.extra_turn_rule(spec) end
 ---@param spec {sweep: boolean?}
 ---@return fun(reason: string)
 function matombo.result_rule(spec) end
----(p, from) → last, was_empty: takes every counter of `from` and sows them one per site along p's track; with `skip_origin` never into `from` (as `sow_skip`), otherwise laps drop into it too (as `sow`).
----@param spec {track: (matombo.Track|string)|(matombo.Track|string)[], skip_origin: boolean?}
+---(p, from) → last, was_empty: takes every counter of `from` and sows them one per site along p's track; with `skip_origin` never into `from` (as `sow_skip`), otherwise laps drop into it too (as `sow`); with `origin_first` the first counter goes back into `from`.
+---@param spec {track: (matombo.Track|string)|(matombo.Track|string)[], skip_origin: boolean?, origin_first: boolean?}
 ---@return fun(p: integer, from: matombo.Site): integer, boolean
 function matombo.sow_rule(spec) end
 ---(p) → moves emitted: when the next player's `starving` filter holds no counter, `feeding(p)` (or nothing); otherwise `sowings(p)`.

@@ -46,7 +46,7 @@ local SOWABLE = m.filter { owner = "mover", min = 1 }
 -- Q4: the site (from 1) of each player's tuzdik, 0 while they have none.
 local TUZDIK = { m.var("tuzdik1"), m.var("tuzdik2") }
 
-local count, take, add, get, set = m.count, m.take, m.add, m.get, m.set
+local count, get, set = m.count, m.get, m.set
 
 -- Q1 (the start): nine stones in every hole.
 local q1_setup = m.rule("q1_setup", function()
@@ -61,14 +61,7 @@ end)
 -- Q2 Sowing: "take all the stones of one of your holes and sow them one by
 -- one counterclockwise, the first into the hole they came from; a single
 -- stone goes into the next hole."
-local q2_sow = m.rule("q2_sow", function(p, from)
-  local n = take(from)
-  if n > 1 then
-    add(from, 1)
-    n = n - 1
-  end
-  return m.sow(RING, from, n)
-end)
+local q2_sow = m.rule("q2_sow", m.sow_rule { track = RING, origin_first = true })
 
 -- Q3 Capture: "a last stone that makes an even number in an opponent's hole
 -- captures the hole's stones into the mover's kazan."
