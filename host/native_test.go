@@ -321,3 +321,41 @@ end }`))
 		assert.Equal(t, a.Outcome(), b.Outcome())
 	}
 }
+
+// TestCaptureParity: a capture_rule with parity takes the last site when
+// it holds an even (or odd) number of counters, and each site of a run
+// while it does; an empty site is never taken.
+func TestCaptureParity(t *testing.T) {
+	for _, c := range []struct {
+		name, capture string
+		a3, b3, b2    int // before a3 sows into b3 and b2
+		want          int // Player 1's captured total after
+	}{
+		{"even", `{ owner = "opponent", parity = "even" }`, 2, 1, 1, 2},
+		{"even with a run", `{ owner = "opponent", parity = "even", runs = { { track = RING, step = -1 } } }`, 2, 1, 1, 4},
+		{"odd", `{ owner = "opponent", parity = "odd" }`, 2, 0, 2, 3},
+		{"odd with a run", `{ owner = "opponent", parity = "odd", runs = { { track = RING, step = -1 } } }`, 2, 0, 2, 4},
+		{"not even", `{ owner = "opponent", parity = "even" }`, 1, 0, 5, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rules := strings.Replace(ringRules, `capture = { owner = "opponent", counts = { 2, 3 }, runs = { { track = RING, step = -1 } } }`, "capture = "+c.capture, 1)
+			g, err := loadSource(t, "ring", ringSource(rules, "nil", "nil"))
+			require.NoError(t, err)
+			pos := g.Start().Position()
+			pos.Counts[2], pos.Counts[5], pos.Counts[4] = c.a3, c.b3, c.b2
+			s, err := g.NewState(pos, AnyTotal())
+			require.NoError(t, err)
+			require.NoError(t, s.Play("a3"))
+			assert.Equal(t, c.want, s.Captured(1), s.Diagram())
+		})
+	}
+	for _, c := range []struct{ capture, want string }{
+		{`{ counts = { 2 }, parity = "even" }`, "capture_rule: give counts (the counts that capture) or parity (even or odd counts capture), not both"},
+		{`{ parity = "three" }`, `capture_rule: parity must be "even" or "odd", got string "three"`},
+	} {
+		rules := strings.Replace(ringRules, `capture = { owner = "opponent", counts = { 2, 3 }, runs = { { track = RING, step = -1 } } }`, "capture = "+c.capture, 1)
+		_, err := loadSource(t, "ring", ringSource(rules, "nil", "nil"))
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), c.want)
+	}
+}

@@ -65,12 +65,7 @@ local q2_sow = m.rule("q2_sow", m.sow_rule { track = RING, origin_first = true }
 
 -- Q3 Capture: "a last stone that makes an even number in an opponent's hole
 -- captures the hole's stones into the mover's kazan."
-local q3_capture = m.rule("q3_capture", function(p, last)
-  if m.row(last) ~= p and count(last) % 2 == 0 then
-    return m.capture(last, p)
-  end
-  return 0
-end)
+local q3_capture = m.rule("q3_capture", m.capture_rule { row = { 2, 1 }, parity = "even" })
 
 -- Q4 Tuzdik: "a last stone that makes three in an opponent's hole turns it
 -- into the mover's tuzdik, its three stones into the kazan, unless the
