@@ -2,7 +2,6 @@ package host
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -279,7 +278,8 @@ func TestCaptureHookResult(t *testing.T) {
 
 // TestSowOriginFirst: a sow_rule with origin_first puts the first counter
 // back into the site sown from and a lone counter into the next site, and
-// plays as the same sowing written in Lua.
+// plays as the same sowing written in Lua, effects and all (the counters
+// taken, the first put back, the rest sown).
 func TestSowOriginFirst(t *testing.T) {
 	rules := strings.Replace(ringRules, "sow = { track = RING }", "sow = { track = RING, origin_first = true }", 1)
 	native, err := loadSource(t, "ring", ringSource(rules, "nil", "nil"))
@@ -308,18 +308,7 @@ func TestSowOriginFirst(t *testing.T) {
   return m.sow(RING, from, n)
 end }`))
 	require.NoError(t, err)
-	for i := range 20 {
-		rng := rand.New(rand.NewPCG(uint64(i), 7))
-		a, b := native.Start(), viaLua.Start()
-		for ply := 0; !a.Over(); ply++ {
-			require.Equal(t, a.Legal(), b.Legal(), "game %d, ply %d", i, ply)
-			tok := a.Legal()[rng.IntN(len(a.Legal()))]
-			require.NoError(t, a.Play(tok))
-			require.NoError(t, b.Play(tok))
-			require.Equal(t, a.Key(), b.Key(), "game %d, after %s:\n%s\n%s", i, tok, a.Diagram(), b.Diagram())
-		}
-		assert.Equal(t, a.Outcome(), b.Outcome())
-	}
+	playAlike(t, native, viaLua, 20) // the same legal moves, positions and effects
 }
 
 // TestCaptureParity: a capture_rule with parity takes the last site when

@@ -319,8 +319,10 @@ func (c *Ctx) SowAll(t *Track, from int, origin Origin) (last int, wasEmpty bool
 		return -1, false, err
 	}
 	cells[from] = 0
+	taken, back := n, 0
 	if origin == OriginFirst && n > 1 {
-		cells[from], n = 1, n-1 // the first counter goes back in: the rest is sown from it
+		back, n = 1, n-1 // the first counter goes back in: the rest is sown from it
+		cells[from] = 1
 	}
 	skip := origin == OriginSkip
 	if skip {
@@ -346,7 +348,10 @@ func (c *Ctx) SowAll(t *Track, from int, origin Origin) (last int, wasEmpty bool
 		return -1, false, Failf("sowing %d counters from %s runs off the end of track %s", n, c.SiteName(from), t.Name)
 	}
 	if c.Rec != nil {
-		c.Rec.Site(EffectTake, from, n)
+		c.Rec.Site(EffectTake, from, taken)
+		if back > 0 {
+			c.Rec.Site(EffectDrop, from, back)
+		}
 		c.Rec.Sowing(t, from, n, skip)
 	}
 	return last, wasEmpty, nil
