@@ -242,6 +242,17 @@ func TestHookResultErrorNamesTheFunction(t *testing.T) {
 			err = g.Start().Play("a1")
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), fmt.Sprintf("ring.lua:%d: %s", line, c.err))
+			// The same part called from a play function of the script's
+			// own fails at that call, naming the function too.
+			viaLua := strings.Replace(src, "  return m.sowing_play {", "  local native = m.sowing_play {", 1)
+			viaLua = strings.Replace(viaLua, "after = ending }\nend)()", "after = ending }\n  return function(p, kind, from)\n    native(p, kind, from)\n  end\nend)()", 1)
+			call := 1 + strings.Count(viaLua[:strings.Index(viaLua, "    native(p, kind, from)")], "\n")
+			g, err = loadSource(t, "ring", viaLua)
+			require.NoError(t, err)
+			err = g.Start().Play("a1")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), fmt.Sprintf("ring.lua:%d: sowing_play: %s", call, c.err))
+			assert.Contains(t, err.Error(), fmt.Sprintf("(the function at %s:%d)", g.File(), line))
 		})
 	}
 }

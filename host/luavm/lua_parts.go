@@ -827,6 +827,10 @@ func (vm *Machine) raisePart(L *lua.LState, name string, err error) {
 	if errors.As(err, &arg) {
 		L.RaiseError("%s: %s", name, arg.Msg)
 	}
+	var rule *kernel.RuleError
+	if errors.As(err, &rule) && rule.Hook > 0 && rule.Hook <= len(vm.hooks) {
+		L.RaiseError("%s: %s (the function at %s)", name, rule.Msg, vm.funcPos(vm.hooks[rule.Hook-1]))
+	}
 	L.RaiseError("%s: %s", name, err.Error())
 }
 
