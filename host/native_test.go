@@ -324,25 +324,30 @@ end }`))
 
 // TestCaptureParity: a capture_rule with parity takes the last site when
 // it holds an even (or odd) number of counters, and each site of a run
-// while it does; an empty site is never taken.
+// while it does; an empty site is never taken; a takes_all_rule with
+// parity sees a capture of everything.
 func TestCaptureParity(t *testing.T) {
+	const evenUnlessAll = `{ owner = "opponent", parity = "even", runs = { { track = RING, step = -1 } },
+  unless = m.takes_all_rule { owner = "opponent", parity = "even", runs = { { track = RING, step = -1 } } } }`
 	for _, c := range []struct {
-		name, capture string
-		a3, b3, b2    int // before a3 sows into b3 and b2
-		want          int // Player 1's captured total after
+		name, capture  string
+		a3, b3, b2, b1 int // before a3 sows into b3 and b2
+		want           int // Player 1's captured total after
 	}{
-		{"even", `{ owner = "opponent", parity = "even" }`, 2, 1, 1, 2},
-		{"even with a run", `{ owner = "opponent", parity = "even", runs = { { track = RING, step = -1 } } }`, 2, 1, 1, 4},
-		{"odd", `{ owner = "opponent", parity = "odd" }`, 2, 0, 2, 3},
-		{"odd with a run", `{ owner = "opponent", parity = "odd", runs = { { track = RING, step = -1 } } }`, 2, 0, 2, 4},
-		{"not even", `{ owner = "opponent", parity = "even" }`, 1, 0, 5, 0},
+		{"even", `{ owner = "opponent", parity = "even" }`, 2, 1, 1, 2, 2},
+		{"even with a run", `{ owner = "opponent", parity = "even", runs = { { track = RING, step = -1 } } }`, 2, 1, 1, 2, 4},
+		{"odd", `{ owner = "opponent", parity = "odd" }`, 2, 0, 2, 2, 3},
+		{"odd with a run", `{ owner = "opponent", parity = "odd", runs = { { track = RING, step = -1 } } }`, 2, 0, 2, 2, 4},
+		{"not even", `{ owner = "opponent", parity = "even" }`, 1, 0, 5, 2, 0},
+		{"even, not everything", evenUnlessAll, 2, 1, 1, 2, 4},
+		{"even, but everything", evenUnlessAll, 2, 1, 1, 0, 0}, // b1 empty: b2 and b3 are all Player 2 has
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rules := strings.Replace(ringRules, `capture = { owner = "opponent", counts = { 2, 3 }, runs = { { track = RING, step = -1 } } }`, "capture = "+c.capture, 1)
 			g, err := loadSource(t, "ring", ringSource(rules, "nil", "nil"))
 			require.NoError(t, err)
 			pos := g.Start().Position()
-			pos.Counts[2], pos.Counts[5], pos.Counts[4] = c.a3, c.b3, c.b2
+			pos.Counts[2], pos.Counts[5], pos.Counts[4], pos.Counts[3] = c.a3, c.b3, c.b2, c.b1
 			s, err := g.NewState(pos, AnyTotal())
 			require.NoError(t, err)
 			require.NoError(t, s.Play("a3"))

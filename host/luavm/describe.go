@@ -94,7 +94,7 @@ func (vm *Machine) describe(v lua.LValue, want slotSort) string {
 	return describeLua(v)
 }
 
-// describeList names what a script gave where a list of lo to hi values
+// describeList names what a script gave where a list of a bounded length
 // is wanted: a table by its length ("a list of 81"), so a list too long or
 // too short says so; anything else as describe does.
 func (vm *Machine) describeList(v lua.LValue, want slotSort) string {
