@@ -399,3 +399,42 @@ scenarios:
 		assert.Equal(t, 11, rep.Results[0].Line, "%s: %s", key, out)
 	}
 }
+
+// A variable that holds a site may be written as the site's name, in a
+// start and in an expectation; a name that is no site is an error at the
+// vars: line, and a difference shows the sites too.
+func TestVarsBySiteName(t *testing.T) {
+	file := `game: tsoro
+variant: 4x8
+scenarios:
+  - name: a sowing waits on the occupied head
+    rule: T7
+    start:
+      vars: {pending: START}
+    play: [a6]
+    expect:
+      vars: {pending: WANT}
+`
+	lib := games.Library()
+	for _, c := range []struct {
+		name, start, want string
+		status            Status
+		out               string
+	}{
+		{"by name", "0", "a8", Passed, ""},
+		{"by number", "0", "8", Passed, ""},
+		{"a difference", "0", "a7", Failed, "want: pending = 7 (a7)\n      got:  pending = 8 (a8)"},
+		{"no such site in the expectation", "0", "z9", Errored, `ERROR case.yaml:10: a sowing waits on the occupied head [T7]
+    step 1: vars: variable pending: "z9" is no site of the board`},
+		{"no such site in the start", "z9", "a8", Errored, `ERROR case.yaml:7: a sowing waits on the occupied head [T7]
+    start: variable pending: "z9" is no site of the board`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := strings.NewReplacer("START", c.start, "WANT", c.want).Replace(file)
+			rep, out := runText(t, lib, src)
+			require.Len(t, rep.Results, 1, out)
+			assert.Equal(t, c.status, rep.Results[0].Status, out)
+			assert.Contains(t, out, c.out)
+		})
+	}
+}

@@ -59,6 +59,10 @@ type Start struct {
 	Captured []int
 	Hand     []int
 	Vars     map[string]int
+	// VarSites are the variables given as a site's name (a variable that
+	// holds a site, from 1), resolved on the game's board when the
+	// scenario runs.
+	VarSites map[string]string
 	// AnyTotal marks a set-up position whose total of counters differs
 	// from the opening's in a game that conserves its counters (see
 	// host.AnyTotal); without it such a start is an error.
@@ -111,6 +115,7 @@ type Expect struct {
 	Notes         *[]string
 	Reason        *string
 	Vars          map[string]int
+	VarSites      map[string]string // variables given as a site's name, as Start's
 	Repetitions   *int
 
 	lines map[string]int // file line of each field
@@ -591,7 +596,7 @@ func (p *parser) start(n *yaml.Node) *Start {
 		case "hand":
 			st.Hand = p.ints(v, "hand")
 		case "vars":
-			st.Vars = p.vars(v)
+			st.Vars, st.VarSites = p.vars(v)
 		case "any_total":
 			st.AnyTotal = p.boolean(v, "any_total")
 		}
@@ -599,12 +604,21 @@ func (p *parser) start(n *yaml.Node) *Start {
 	return st
 }
 
-func (p *parser) vars(n *yaml.Node) map[string]int {
-	out := map[string]int{}
+// vars reads variables by name: each a whole number, or the name of a
+// site for a variable that holds a site (from 1).
+func (p *parser) vars(n *yaml.Node) (nums map[string]int, sites map[string]string) {
+	nums = map[string]int{}
 	p.fields(n, "vars", nil, func(key string, k, v *yaml.Node) {
-		out[key] = p.integer(v, "variable "+key)
+		if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" {
+			if sites == nil {
+				sites = map[string]string{}
+			}
+			sites[key] = p.str(v, "variable "+key)
+			return
+		}
+		nums[key] = p.integer(v, "variable "+key)
 	})
-	return out
+	return nums, sites
 }
 
 var expectKeys = []string{"board", "sites", "captured", "hand", "to_move", "ply", "legal", "legal_includes",
@@ -655,7 +669,7 @@ func (p *parser) expect(n *yaml.Node) *Expect {
 			r := p.str(v, key)
 			e.Reason = &r
 		case "vars":
-			e.Vars = p.vars(v)
+			e.Vars, e.VarSites = p.vars(v)
 		}
 	})
 	if n.Kind == yaml.MappingNode && len(n.Content) == 0 {

@@ -363,14 +363,18 @@ func startState(ctx context.Context, g *host.Game, st *Start) (*host.State, int,
 	if st.Hand != nil {
 		pos.Hand = st.Hand
 	}
-	for k, v := range st.Vars {
+	vars, err := varValues(g, st.Vars, st.VarSites)
+	if err != nil {
+		return nil, st.lines["vars"], err
+	}
+	for k, v := range vars {
 		pos.Vars[k] = v
 	}
 	var opts []host.StateOption
 	if st.AnyTotal {
 		opts = append(opts, host.AnyTotal())
 	}
-	s, err := g.NewStateContext(ctx, pos, opts...)
+	s, err = g.NewStateContext(ctx, pos, opts...)
 	return s, st.lineOf(err), err
 }
 
@@ -575,8 +579,12 @@ func check(g *host.Game, s *host.State, e *Expect) (field string, line int, want
 	if e.Reason != nil && *e.Reason != out.Reason {
 		return "reason", at("reason"), strconv.Quote(*e.Reason), strconv.Quote(out.Reason), "", nil
 	}
-	names := make([]string, 0, len(e.Vars))
-	for k := range e.Vars {
+	vars, err := varValues(g, e.Vars, e.VarSites)
+	if err != nil {
+		return "vars", at("vars"), "", "", "", err
+	}
+	names := make([]string, 0, len(vars))
+	for k := range vars {
 		names = append(names, k)
 	}
 	sort.Strings(names)
@@ -585,14 +593,44 @@ func check(g *host.Game, s *host.State, e *Expect) (field string, line int, want
 		if !ok {
 			return "vars", at("vars"), "", "", "", fmt.Errorf("the script declares no variable %q", k)
 		}
-		if v != e.Vars[k] {
-			return "vars", at("vars"), fmt.Sprintf("%s = %d", k, e.Vars[k]), fmt.Sprintf("%s = %d", k, v), "", nil
+		if v != vars[k] {
+			_, asSite := e.VarSites[k]
+			return "vars", at("vars"), k + " = " + varText(g, vars[k], asSite), k + " = " + varText(g, v, asSite), "", nil
 		}
 	}
 	if e.Repetitions != nil && *e.Repetitions != s.Repetitions() {
 		return "repetitions", at("repetitions"), strconv.Itoa(*e.Repetitions), strconv.Itoa(s.Repetitions()), "", nil
 	}
 	return "", 0, "", "", "", nil
+}
+
+// varValues is the variables a scenario gives by name: the numbers, and
+// the sites' names as the sites' numbers from 1.
+func varValues(g *host.Game, nums map[string]int, sites map[string]string) (map[string]int, error) {
+	if len(sites) == 0 {
+		return nums, nil
+	}
+	out := make(map[string]int, len(nums)+len(sites))
+	for k, v := range nums {
+		out[k] = v
+	}
+	for k, name := range sites {
+		i, ok := g.Board().Index(name)
+		if !ok {
+			return nil, fmt.Errorf("variable %s: %q is no site of the board; give a site's name or a whole number", k, name)
+		}
+		out[k] = i + 1
+	}
+	return out, nil
+}
+
+// varText writes a variable's value; one expected as a site, with the
+// site it names when it is one of the board's (from 1): "16 (b3)".
+func varText(g *host.Game, v int, asSite bool) string {
+	if b := g.Board(); asSite && v >= 1 && v <= b.NumSites() {
+		return fmt.Sprintf("%d (%s)", v, b.Site(v-1).Name)
+	}
+	return strconv.Itoa(v)
 }
 
 // cell writes a site's count and owner as a diagram cell.

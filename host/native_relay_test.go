@@ -147,6 +147,7 @@ func TestRelayRuleErrors(t *testing.T) {
 		{native("continue = CONTINUE, stop = STOP", "continue = SOW, stop = STOP"), relayNativeLegal, relayNativePlay, "relay_choices_rule: kind sow must take no site"},
 		{native("ends = ends })\nlocal singles", "ends = 3 })\nlocal singles"), relayNativeLegal, relayNativePlay, "sowings_rule: ends must be a function"},
 		{relayNativeBody, `m.pending_legal { pending = PENDING }`, relayNativePlay, "pending_legal: none must be a list of 1 to 8 functions"},
+		{relayNativeBody, `m.pending_legal { pending = PENDING, none = {} }`, relayNativePlay, "pending_legal: none must be a list of 1 to 8 functions (the moves when nothing is pending), got an empty list"},
 		{relayNativeBody, relayNativeLegal, `m.relay_play { pending = PENDING, sow = SOW, relay = relay, take = TAKE }`, "relay_play: take needs bonus"},
 		{relayNativeBody, relayNativeLegal, `m.relay_play { pending = PENDING, sow = STOP, relay = relay }`, "relay_play: sow's kind stop must take 1 site"},
 		{relayNativeBody, relayNativeLegal, `m.relay_play { pending = PENDING, sow = SOW }`, "relay_play: relay is required"},

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -113,10 +114,13 @@ func TestNativeRuleErrors(t *testing.T) {
 	for _, c := range []struct{ rules, want string }{
 		{`{ sow = { track = 9 }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "sow_rule: track must be a track"},
 		{`{ sow = { track = RING, lanes = 2 }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "sow_rule: unknown field lanes"},
+		{`{ sow = { track = RING, skip_origin = true, origin_first = true }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "sow_rule: give skip_origin (never sow into the site sown from) or origin_first (sow into it first), not both"},
 		{`{ sow = { track = { RING, RING, RING } }, capture = { counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, "lists 3 values; give one, or one per player (2)"},
 		{`{ sow = { track = RING }, capture = { owner = "me", counts = { 2 } }, sowings = { kind = SOW, from = MINE } }`, `capture_rule: owner must be "mover" or "opponent", got string "me"`},
 		{`{ sow = { track = RING }, capture = { }, sowings = { kind = SOW, from = MINE } }`, "capture_rule: give opposite"},
 		{`{ sow = { track = RING }, capture = { counts = { 0 } }, sowings = { kind = SOW, from = MINE } }`, "counts[1] must be a count of at least 1"},
+		{`{ sow = { track = RING }, capture = { counts = { 2, 4, 6, 8, 10, 12, 14, 16, 18 } }, sowings = { kind = SOW, from = MINE } }`, "capture_rule: counts must be a list of 1 to 8 counts, got a list of 9"},
+		{`{ sow = { track = RING }, capture = { counts = {} }, sowings = { kind = SOW, from = MINE } }`, "capture_rule: counts must be a list of 1 to 8 counts, got an empty list"},
 		{`{ sow = { track = RING }, capture = { runs = { { track = RING, step = 1 } } }, sowings = { kind = SOW, from = MINE } }`, "runs need counts"},
 		{`{ sow = { track = RING }, capture = { counts = { 2 }, runs = { { track = RING, step = 0 } } }, sowings = { kind = SOW, from = MINE } }`, "needs a step other than 0"},
 		{`{ sow = { track = RING }, capture = { counts = { 2 } }, sowings = { kind = 7, from = MINE } }`, "sowings_rule: kind must be a move kind"},
@@ -220,6 +224,39 @@ func TestRunnerScriptCalls(t *testing.T) {
 	}
 }
 
+// An error about what a script function in a part's slot returned names
+// the function's lines, not the line of the part that called it: there the
+// author would look in vain.
+func TestHookResultErrorNamesTheFunction(t *testing.T) {
+	for _, c := range []struct{ slot, fn, err string }{
+		{"sow", "function(p, from) m.sow(RING, from, m.take(from)) end", "sow returned nil, not a site"},
+		{"capture", `function() return "x" end`, `a capture function returned string "x"`},
+	} {
+		t.Run(c.slot, func(t *testing.T) {
+			play := "(function()\n  local bad = " + c.fn + "\n  local parts = { sow = sow, capture = capture }\n  parts." + c.slot + " = bad\n" +
+				"  return m.sowing_play { kind = SOW, sow = parts.sow, capture = parts.capture, after = ending }\nend)()"
+			src := ringSource(ringRules, "nil", play)
+			line := 1 + strings.Count(src[:strings.Index(src, "local bad")], "\n")
+			g, err := loadSource(t, "ring", src)
+			require.NoError(t, err)
+			err = g.Start().Play("a1")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), fmt.Sprintf("ring.lua:%d: %s", line, c.err))
+			// The same part called from a play function of the script's
+			// own fails at that call, naming the function too.
+			viaLua := strings.Replace(src, "  return m.sowing_play {", "  local native = m.sowing_play {", 1)
+			viaLua = strings.Replace(viaLua, "after = ending }\nend)()", "after = ending }\n  return function(p, kind, from)\n    native(p, kind, from)\n  end\nend)()", 1)
+			call := 1 + strings.Count(viaLua[:strings.Index(viaLua, "    native(p, kind, from)")], "\n")
+			g, err = loadSource(t, "ring", viaLua)
+			require.NoError(t, err)
+			err = g.Start().Play("a1")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), fmt.Sprintf("ring.lua:%d: sowing_play: %s", call, c.err))
+			assert.Contains(t, err.Error(), fmt.Sprintf("(the function at %s:%d)", g.File(), line))
+		})
+	}
+}
+
 // A Lua function in a capture slot returns the counters it captured, or
 // nothing; anything else fails the move with an error that says what it
 // returned, at the script's line, instead of being read as 0.
@@ -247,5 +284,83 @@ func TestCaptureHookResult(t *testing.T) {
 			assert.Contains(t, err.Error(), "ring.lua:")
 			assert.Equal(t, g.Start().Key(), s.Key(), "the state is as it was")
 		})
+	}
+}
+
+// TestSowOriginFirst: a sow_rule with origin_first puts the first counter
+// back into the site sown from and a lone counter into the next site, and
+// plays as the same sowing written in Lua, effects and all (the counters
+// taken, the first put back, the rest sown).
+func TestSowOriginFirst(t *testing.T) {
+	rules := strings.Replace(ringRules, "sow = { track = RING }", "sow = { track = RING, origin_first = true }", 1)
+	native, err := loadSource(t, "ring", ringSource(rules, "nil", "nil"))
+	require.NoError(t, err)
+	for _, c := range []struct {
+		a1   int
+		want string // a1 a2 a3 b3 after sowing a1
+	}{
+		{1, "0 3 2 2"},
+		{2, "1 3 2 2"},
+		{4, "1 0 0 0"}, // b3 makes 3: captured, with a3 and a2 behind it
+		{8, "2 4 3 3"}, // a lap: the seventh counter falls into a1 again
+	} {
+		pos := native.Start().Position()
+		pos.Counts[0] = c.a1
+		s, err := native.NewState(pos, AnyTotal())
+		require.NoError(t, err)
+		require.NoError(t, s.Play("a1"))
+		got := fmt.Sprint(s.Count(0), s.Count(1), s.Count(2), s.Count(5))
+		assert.Equal(t, c.want, got, "a1 holding %d", c.a1)
+	}
+	viaLua, err := loadSource(t, "ring", ringSource(rules, "nil",
+		`m.sowing_play { kind = SOW, capture = capture, after = ending, sow = function(p, from)
+  local n = m.take(from)
+  if n > 1 then m.add(from, 1); n = n - 1 end
+  return m.sow(RING, from, n)
+end }`))
+	require.NoError(t, err)
+	playAlike(t, native, viaLua, 20) // the same legal moves, positions and effects
+}
+
+// TestCaptureParity: a capture_rule with parity takes the last site when
+// it holds an even (or odd) number of counters, and each site of a run
+// while it does; an empty site is never taken; a takes_all_rule with
+// parity sees a capture of everything.
+func TestCaptureParity(t *testing.T) {
+	const evenUnlessAll = `{ owner = "opponent", parity = "even", runs = { { track = RING, step = -1 } },
+  unless = m.takes_all_rule { owner = "opponent", parity = "even", runs = { { track = RING, step = -1 } } } }`
+	for _, c := range []struct {
+		name, capture  string
+		a3, b3, b2, b1 int // before a3 sows into b3 and b2
+		want           int // Player 1's captured total after
+	}{
+		{"even", `{ owner = "opponent", parity = "even" }`, 2, 1, 1, 2, 2},
+		{"even with a run", `{ owner = "opponent", parity = "even", runs = { { track = RING, step = -1 } } }`, 2, 1, 1, 2, 4},
+		{"odd", `{ owner = "opponent", parity = "odd" }`, 2, 0, 2, 2, 3},
+		{"odd with a run", `{ owner = "opponent", parity = "odd", runs = { { track = RING, step = -1 } } }`, 2, 0, 2, 2, 4},
+		{"not even", `{ owner = "opponent", parity = "even" }`, 1, 0, 5, 2, 0},
+		{"even, not everything", evenUnlessAll, 2, 1, 1, 2, 4},
+		{"even, but everything", evenUnlessAll, 2, 1, 1, 0, 0}, // b1 empty: b2 and b3 are all Player 2 has
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rules := strings.Replace(ringRules, `capture = { owner = "opponent", counts = { 2, 3 }, runs = { { track = RING, step = -1 } } }`, "capture = "+c.capture, 1)
+			g, err := loadSource(t, "ring", ringSource(rules, "nil", "nil"))
+			require.NoError(t, err)
+			pos := g.Start().Position()
+			pos.Counts[2], pos.Counts[5], pos.Counts[4], pos.Counts[3] = c.a3, c.b3, c.b2, c.b1
+			s, err := g.NewState(pos, AnyTotal())
+			require.NoError(t, err)
+			require.NoError(t, s.Play("a3"))
+			assert.Equal(t, c.want, s.Captured(1), s.Diagram())
+		})
+	}
+	for _, c := range []struct{ capture, want string }{
+		{`{ counts = { 2 }, parity = "even" }`, "capture_rule: give counts (the counts that capture) or parity (even or odd counts capture), not both"},
+		{`{ parity = "three" }`, `capture_rule: parity must be "even" or "odd", got string "three"`},
+	} {
+		rules := strings.Replace(ringRules, `capture = { owner = "opponent", counts = { 2, 3 }, runs = { { track = RING, step = -1 } } }`, "capture = "+c.capture, 1)
+		_, err := loadSource(t, "ring", ringSource(rules, "nil", "nil"))
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), c.want)
 	}
 }

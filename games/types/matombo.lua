@@ -328,7 +328,7 @@ function matombo.capture_count(track, from, step, ...) end
 -- loading, run by the host; each returns the function it stands for.
 -- Rule parts (made from host/rules by go test ./host/rules -update; do not edit):
 ---(p, last, was_empty) → counters captured: takes the last site's counters, or the opposite site's, when the conditions of its fields hold, and returns how many it took.
----@param spec {owner: ("mover"|"opponent")?, was_empty: boolean?, counts: integer[]?, opposite: (integer)|(integer)[]?, empty_opposite: boolean?, opposite_min: integer?, behind: (integer)|(integer)[]?, row: (integer)|(integer)[]?, with_last: boolean?, runs: table[]?, unless: function?, when: function?, into: (matombo.Site)|(matombo.Site)[]?}
+---@param spec {owner: ("mover"|"opponent")?, was_empty: boolean?, counts: integer[]?, parity: ("even"|"odd")?, opposite: (integer)|(integer)[]?, empty_opposite: boolean?, opposite_min: integer?, behind: (integer)|(integer)[]?, row: (integer)|(integer)[]?, with_last: boolean?, runs: table[]?, unless: function?, when: function?, into: (matombo.Site)|(matombo.Site)[]?}
 ---@return fun(p: integer, last: matombo.Site, was_empty: boolean): integer
 function matombo.capture_rule(spec) end
 ---(p, n): the first condition that holds ends the game with `result(reason)`. A condition is `{when = C, reason = TEXT}` with C a condition (a part of the table below, or a function `(p)` → boolean), or one of the short forms: `empty = F` (per player: some player's filter holds no counter), `none = F` (no site matches), `ply_above = N`, `captured_above = N` (some captured total), `captured_each = N` (every captured total); `player = "next"` asks the condition of the player after p.
@@ -343,8 +343,8 @@ function matombo.extra_turn_rule(spec) end
 ---@param spec {sweep: boolean?}
 ---@return fun(reason: string)
 function matombo.result_rule(spec) end
----(p, from) → last, was_empty: takes every counter of `from` and sows them one per site along p's track; with `skip_origin` never into `from` (as `sow_skip`), otherwise laps drop into it too (as `sow`).
----@param spec {track: (matombo.Track|string)|(matombo.Track|string)[], skip_origin: boolean?}
+---(p, from) → last, was_empty: takes every counter of `from` and sows them one per site along p's track; with `skip_origin` never into `from` (as `sow_skip`), otherwise laps drop into it too (as `sow`); with `origin_first` the first counter goes back into `from`.
+---@param spec {track: (matombo.Track|string)|(matombo.Track|string)[], skip_origin: boolean?, origin_first: boolean?}
 ---@return fun(p: integer, from: matombo.Site): integer, boolean
 function matombo.sow_rule(spec) end
 ---(p) → moves emitted: when the next player's `starving` filter holds no counter, `feeding(p)` (or nothing); otherwise `sowings(p)`.
@@ -360,7 +360,7 @@ function matombo.sowing_play(spec) end
 ---@return fun(p: integer): integer
 function matombo.sowings_rule(spec) end
 ---(last, owner) → boolean: with the table of a capture (`counts`, `runs`): whether that capture from `last` would take every counter on the sites `owner` owns (a capture of everything, which some games forbid).
----@param spec {owner: ("mover"|"opponent")?, was_empty: boolean?, counts: integer[]?, opposite: (integer)|(integer)[]?, empty_opposite: boolean?, opposite_min: integer?, behind: (integer)|(integer)[]?, row: (integer)|(integer)[]?, with_last: boolean?, runs: table[]?, unless: function?, when: function?, into: (matombo.Site)|(matombo.Site)[]?}
+---@param spec {owner: ("mover"|"opponent")?, was_empty: boolean?, counts: integer[]?, parity: ("even"|"odd")?, opposite: (integer)|(integer)[]?, empty_opposite: boolean?, opposite_min: integer?, behind: (integer)|(integer)[]?, row: (integer)|(integer)[]?, with_last: boolean?, runs: table[]?, unless: function?, when: function?, into: (matombo.Site)|(matombo.Site)[]?}
 ---@return fun(last: matombo.Site, owner: integer): boolean
 function matombo.takes_all_rule(spec) end
 ---(reason): ends the game with a winner: the player who moved (`mover`), the next player (`next`), or a draw (`draw`).

@@ -40,7 +40,10 @@ var ErrSteps = errors.New("matombo: step budget exceeded")
 // RuleError is the failure of a rule: what the rule was asked to do is
 // not possible on this state (a site to sow from is empty, a count would
 // overflow). The host reports it as a script error.
-type RuleError struct{ Msg string }
+type RuleError struct {
+	Msg  string
+	Hook int // the script function (a hook's ID + 1) whose result the rule refused; 0 for none
+}
 
 func (e *RuleError) Error() string { return e.Msg }
 

@@ -294,9 +294,19 @@ func (c *Ctx) SowSkip(t *Track, from, n int) (last int, wasEmpty bool, err error
 	return last, wasEmpty, nil
 }
 
-// SowAll picks up every counter of from and sows them along t (skipping
-// from on every lap with skip): the sowing of a move.
-func (c *Ctx) SowAll(t *Track, from int, skip bool) (last int, wasEmpty bool, err error) {
+// Origin says what a move's sowing does with the site it empties.
+type Origin uint8
+
+// The ways a sowing treats its origin.
+const (
+	OriginLap   Origin = iota // a lap drops into it as into any site
+	OriginSkip                // nothing ever drops into it, however many laps the sowing makes
+	OriginFirst               // the first counter goes back into it, a lone counter into the next site; laps drop into it
+)
+
+// SowAll picks up every counter of from and sows them along t, treating
+// from as origin says: the sowing of a move.
+func (c *Ctx) SowAll(t *Track, from int, origin Origin) (last int, wasEmpty bool, err error) {
 	if err := c.onTrack(t, from, 2); err != nil {
 		return -1, false, Failf("%s is not on track %s", c.SiteName(from), t.Name)
 	}
@@ -309,6 +319,12 @@ func (c *Ctx) SowAll(t *Track, from int, skip bool) (last int, wasEmpty bool, er
 		return -1, false, err
 	}
 	cells[from] = 0
+	taken, back := n, 0
+	if origin == OriginFirst && n > 1 {
+		back, n = 1, n-1 // the first counter goes back in: the rest is sown from it
+		cells[from] = 1
+	}
+	skip := origin == OriginSkip
 	if skip {
 		room := n
 		if t.Loop {
@@ -332,7 +348,10 @@ func (c *Ctx) SowAll(t *Track, from int, skip bool) (last int, wasEmpty bool, er
 		return -1, false, Failf("sowing %d counters from %s runs off the end of track %s", n, c.SiteName(from), t.Name)
 	}
 	if c.Rec != nil {
-		c.Rec.Site(EffectTake, from, n)
+		c.Rec.Site(EffectTake, from, taken)
+		if back > 0 {
+			c.Rec.Site(EffectDrop, from, back)
+		}
 		c.Rec.Sowing(t, from, n, skip)
 	}
 	return last, wasEmpty, nil

@@ -94,6 +94,20 @@ func (vm *Machine) describe(v lua.LValue, want slotSort) string {
 	return describeLua(v)
 }
 
+// describeList names what a script gave where a list of a bounded length
+// is wanted: a table by its length ("a list of 81"), so a list too long or
+// too short says so; anything else as describe does.
+func (vm *Machine) describeList(v lua.LValue, want slotSort) string {
+	lt, ok := v.(*lua.LTable)
+	if !ok {
+		return vm.describe(v, want)
+	}
+	if n := lt.Len(); n > 0 {
+		return fmt.Sprintf("a list of %d", n)
+	}
+	return "an empty list"
+}
+
 // describeNumber names a number given to a slot of sort want: what it
 // means there, then which declarations have it as their handle.
 func (vm *Machine) describeNumber(x lua.LNumber, want slotSort) string {

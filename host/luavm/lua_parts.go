@@ -337,7 +337,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		lt, ok := v.(*lua.LTable)
 		lo, hi := max(f.Min, 1), f.Max
 		if !ok || lt.Len() < lo || hi > 0 && lt.Len() > hi {
-			L.RaiseError("%s: %s must be a list of %d to %d variables (from matombo.var), got %s", what, f.Name, lo, hi, vm.describe(v, anySlot))
+			L.RaiseError("%s: %s must be a list of %d to %d variables (from matombo.var), got %s", what, f.Name, lo, hi, vm.describeList(v, anySlot))
 		}
 		var out []int
 		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
@@ -350,7 +350,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		lt, ok := v.(*lua.LTable)
 		lo, hi := max(f.Min, 1), f.Max
 		if !ok || lt.Len() < lo || hi > 0 && lt.Len() > hi {
-			L.RaiseError("%s: %s must be a list of %d to %d move kinds, got %s", what, f.Name, lo, hi, vm.describe(v, anySlot))
+			L.RaiseError("%s: %s must be a list of %d to %d move kinds, got %s", what, f.Name, lo, hi, vm.describeList(v, anySlot))
 		}
 		var out []int
 		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
@@ -367,8 +367,8 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		return out
 	case rules.FieldCounts:
 		lt, ok := v.(*lua.LTable)
-		if !ok || lt.Len() < 1 || lt.Len() > 8 {
-			L.RaiseError("%s: %s must be a list of 1 to 8 counts, got %s", what, f.Name, vm.describe(v, plainSlot))
+		if !ok || lt.Len() < 1 || lt.Len() > rules.MaxCounts {
+			L.RaiseError("%s: %s must be a list of 1 to %d counts, got %s", what, f.Name, rules.MaxCounts, vm.describeList(v, plainSlot))
 		}
 		var out []int32
 		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
@@ -398,7 +398,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		lt, ok := v.(*lua.LTable)
 		lo, hi := max(f.Min, 1), f.Max
 		if !ok || lt.Len() < lo || hi > 0 && lt.Len() > hi {
-			L.RaiseError("%s: %s must be a list of %d to %d functions (%s)", what, listName(f), lo, hi, f.Doc)
+			L.RaiseError("%s: %s must be a list of %d to %d functions (%s), got %s", what, listName(f), lo, hi, f.Doc, vm.describeList(v, anySlot))
 		}
 		var out []any
 		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
@@ -417,7 +417,7 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		lt, ok := v.(*lua.LTable)
 		lo, hi := max(f.Min, 1), f.Max
 		if !ok || lt.Len() < lo || hi > 0 && lt.Len() > hi {
-			L.RaiseError("%s: %s must be a list of %d to %d tables, got %s", what, listName(f), lo, hi, vm.describe(v, anySlot))
+			L.RaiseError("%s: %s must be a list of %d to %d tables, got %s", what, listName(f), lo, hi, vm.describeList(v, anySlot))
 		}
 		var out []*rules.Args
 		for i, count := 1, vm.tableLen(L, lt); i <= count; i++ {
@@ -827,6 +827,10 @@ func (vm *Machine) raisePart(L *lua.LState, name string, err error) {
 	if errors.As(err, &arg) {
 		L.RaiseError("%s: %s", name, arg.Msg)
 	}
+	var rule *kernel.RuleError
+	if errors.As(err, &rule) && rule.Hook > 0 && rule.Hook <= len(vm.hooks) {
+		L.RaiseError("%s: %s (the function at %s)", name, rule.Msg, vm.funcPos(vm.hooks[rule.Hook-1]))
+	}
 	L.RaiseError("%s: %s", name, err.Error())
 }
 
@@ -886,11 +890,20 @@ func (vm *Machine) runTurn(name diag.Call, p int, m kernel.Move) error {
 		vm.budgetHit = &diag.BudgetError{Budget: diag.Budget(over.Budget), Limit: over.Limit, Detail: over.Detail}
 		err = errors.New(over.Error())
 	case fired == watchdog.None && errors.As(err, &rule):
-		return &diag.ScriptError{Pos: vm.turnPos(name), Func: name, Msg: rule.Msg}
+		return &diag.ScriptError{Pos: vm.rulePos(name, rule), Func: name, Msg: rule.Msg}
 	case fired == watchdog.None && errors.As(err, &arg):
 		return &diag.ScriptError{Pos: vm.turnPos(name), Func: name, Msg: arg.Msg}
 	}
 	return vm.convertError(err, name, seq)
+}
+
+// rulePos is where a rule's failure is the script's doing: the script
+// function whose result the rule refused, or else the turn that failed.
+func (vm *Machine) rulePos(name diag.Call, rule *kernel.RuleError) diag.Pos {
+	if h := rule.Hook - 1; h >= 0 && h < len(vm.hooks) {
+		return vm.funcPos(vm.hooks[h])
+	}
+	return vm.turnPos(name)
 }
 
 // turnPos is where the script made the turn that failed: its legal, its

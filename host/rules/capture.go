@@ -13,6 +13,7 @@ var captureFields = []Field{
 	{Name: "owner", Type: FieldWord, Words: []string{"mover", "opponent"}, Doc: "who must own the last site (any owner when absent)"},
 	{Name: "was_empty", Type: FieldBool, Doc: "the last counter must have fallen into an empty site"},
 	{Name: "counts", Type: FieldCounts, Doc: "the counts that capture, e.g. `{2, 3}`: the last site must hold one of them, and so must each site of a run"},
+	{Name: "parity", Type: FieldWord, Words: []string{"even", "odd"}, Doc: "instead of `counts`: the last site must hold an even (or odd) number of counters, and so must each site of a run"},
 	{Name: "opposite", Type: FieldRow, PerPlayer: true, Doc: "take the site of the last site's column in this row, which must hold counters"},
 	{Name: "empty_opposite", Type: FieldBool, Doc: "with `opposite`: the capture happens even when the opposite site is empty (`with_last`'s counters then go alone)"},
 	{Name: "opposite_min", Type: FieldInt, Min: 1, Max: kernel.MaxCount, Default: 1, Doc: "with `opposite`: the counters the opposite site must hold for the capture (not with `empty_opposite`)"},
@@ -59,6 +60,7 @@ type capture struct {
 	owner    int
 	wasEmpty bool
 	counts   []int32
+	parity   int32 // with parity: the remainder of a count by 2 that captures (0 even, 1 odd); -1 for any
 	opposite []int // per player: the row whose site of the last site's column is taken; nil for none
 	behind   []int // per player: with opposite, the row behind it
 	row      []int // per player: the row the last site must be in; nil for any
@@ -82,6 +84,16 @@ func newCapture(a *Args) (*capture, error) {
 		opposite: a.Rows("opposite"), behind: a.Rows("behind"), row: a.Rows("row"), unless: tester(a.Part("unless")),
 		into: a.Sites("into"), oppMin: int32(a.Int("opposite_min"))}
 	r.when, _ = a.Part("when").(Condition)
+	r.parity = -1
+	switch a.Word("parity") {
+	case "even":
+		r.parity = 0
+	case "odd":
+		r.parity = 1
+	}
+	if r.parity >= 0 && r.counts != nil {
+		return nil, a.Errorf("give counts (the counts that capture) or parity (even or odd counts capture), not both")
+	}
 	switch a.Word("owner") {
 	case "mover":
 		r.owner = moverOwns
@@ -107,13 +119,26 @@ func newCapture(a *Args) (*capture, error) {
 		}
 		r.runs = append(r.runs, cr)
 	}
-	if r.runs != nil && r.counts == nil {
-		return nil, a.Errorf("runs need counts (the counts each site of a run must hold)")
+	if r.runs != nil && !r.byCount() {
+		return nil, a.Errorf("runs need counts or parity (what each site of a run must hold)")
 	}
-	if r.opposite == nil && r.counts == nil {
-		return nil, a.Errorf("give opposite (take the opposite site) or counts (take the last site when it holds one of them)")
+	if r.opposite == nil && !r.byCount() {
+		return nil, a.Errorf("give opposite (take the opposite site), counts (take the last site when it holds one of them) or parity (when it holds an even or odd number)")
 	}
 	return r, nil
+}
+
+// byCount reports whether the capture takes the last site by its count
+// (counts or parity).
+func (r *capture) byCount() bool { return r.counts != nil || r.parity >= 0 }
+
+// takes reports whether a site holding n counters is captured by its
+// count: one of counts, or a nonzero count of the parity.
+func (r *capture) takes(n int32) bool {
+	if r.parity >= 0 {
+		return n > 0 && n%2 == r.parity
+	}
+	return slices.Contains(r.counts, n)
 }
 
 // runTrack returns the track of run k for a last site owned by o, and
@@ -151,7 +176,7 @@ func (r *capture) Capture(c *kernel.Ctx, p, last int, wasEmpty bool) (int, error
 	if r.row != nil && b.Site(last).Row != r.row[p-1] {
 		return 0, nil
 	}
-	if r.counts != nil && !slices.Contains(r.counts, cells[last]) {
+	if r.byCount() && !r.takes(cells[last]) {
 		return 0, nil
 	}
 	opp := -1
@@ -213,7 +238,7 @@ func (r *capture) Capture(c *kernel.Ctx, p, last int, wasEmpty bool) (int, error
 			site := last
 			for range len(t.Sites) {
 				site = t.Step(site, run.step)
-				if site < 0 || !slices.Contains(r.counts, cells[site]) {
+				if site < 0 || !r.takes(cells[site]) {
 					break
 				}
 				total += take(site)
@@ -234,6 +259,24 @@ func (r *capture) Capture(c *kernel.Ctx, p, last int, wasEmpty bool) (int, error
 	return total, nil
 }
 
+// run counts the counters a run from last would take: the sites after
+// it, step places at a time, while each is taken by its count, never more
+// than one trip round the track.
+func (r *capture) run(cells []int32, t *kernel.Track, last, step int) int {
+	if r.parity < 0 {
+		n, _ := kernel.RunOf(cells, t, last, step, r.counts)
+		return n
+	}
+	total, site := 0, last
+	for range len(t.Sites) {
+		if site = t.Step(site, step); site < 0 || site == last || !r.takes(cells[site]) {
+			break
+		}
+		total += int(cells[site])
+	}
+	return total
+}
+
 // takesAll is takes_all_rule: a capture's table, asked whether the
 // capture would take everything.
 type takesAll struct{ *capture }
@@ -251,8 +294,7 @@ func (r *takesAll) TestSite(c *kernel.Ctx, opp, last int) (bool, error) {
 		if err := c.Charge(len(t.Sites)/8 + 1); err != nil {
 			return false, err
 		}
-		n, _ := kernel.RunOf(cells[:l.Sites], t, last, r.runs[k].step, r.counts)
-		would += n
+		would += r.run(cells[:l.Sites], t, last, r.runs[k].step)
 	}
 	total := 0
 	for i := 0; i < l.Sites; i++ {

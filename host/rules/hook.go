@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/matombo/matombo/host/kernel"
@@ -13,6 +14,16 @@ import (
 type Hook struct {
 	ID   int  // the function's number among the script's hooks
 	Slot Slot // the slot it stands in
+}
+
+// refused marks a rule's error about what the function returned as the
+// function's, so the host names the function's lines, not the part's.
+func (h Hook) refused(err error) error {
+	var rule *kernel.RuleError
+	if errors.As(err, &rule) && rule.Hook == 0 {
+		rule.Hook = h.ID + 1
+	}
+	return err
 }
 
 func (h Hook) call(c *kernel.Ctx, nargs, nret int) error {
@@ -81,7 +92,7 @@ func (h Hook) Sow(c *kernel.Ctx, p, from int) (int, bool, error) {
 		return -1, false, err
 	}
 	last, err := siteResult(c, c.Out[0], "sow")
-	return last, c.Out[1].Truthy(), err
+	return last, c.Out[1].Truthy(), h.refused(err)
 }
 
 // Relay calls the function (p, from) -> last, how.
@@ -93,7 +104,7 @@ func (h Hook) Relay(c *kernel.Ctx, p, from int) (int, kernel.How, int, error) {
 	how := c.Out[1]
 	last, err := siteResult(c, c.Out[0], "relay")
 	if err != nil {
-		return -1, 0, 0, err
+		return -1, 0, 0, h.refused(err)
 	}
 	if how.Kind == kernel.TextKind {
 		switch how.S {
@@ -105,7 +116,7 @@ func (h Hook) Relay(c *kernel.Ctx, p, from int) (int, kernel.How, int, error) {
 			return last, kernel.RelayLaps, 0, nil
 		}
 	}
-	return -1, 0, 0, kernel.Failf("relay returned %s as how the sowing ended; want \"empty\", \"stop\" or \"laps\"", describe(how))
+	return -1, 0, 0, h.refused(kernel.Failf("relay returned %s as how the sowing ended; want \"empty\", \"stop\" or \"laps\"", describe(how)))
 }
 
 // Capture calls the function (p, last, was_empty) -> captured; a
@@ -121,7 +132,7 @@ func (h Hook) Capture(c *kernel.Ctx, p, last int, wasEmpty bool) (int, error) {
 	case v.Kind == kernel.IntKind && v.N >= 0:
 		return v.N, nil
 	default:
-		return 0, kernel.Failf("a capture function returned %s; want the counters it captured (a whole number from 0), or nothing", describe(v))
+		return 0, h.refused(kernel.Failf("a capture function returned %s; want the counters it captured (a whole number from 0), or nothing", describe(v)))
 	}
 }
 
@@ -175,7 +186,7 @@ func (h Hook) Value(c *kernel.Ctx, p int) (int, error) {
 		return 0, err
 	}
 	if v := c.Out[0]; v.Kind != kernel.IntKind {
-		return 0, kernel.Failf("an amount function returned %s, not a whole number", describe(v))
+		return 0, h.refused(kernel.Failf("an amount function returned %s, not a whole number", describe(v)))
 	}
 	return c.Out[0].N, nil
 }
@@ -188,7 +199,8 @@ func (h Hook) Lap(c *kernel.Ctx, p, last int, t *kernel.Track, laps int) (kernel
 	if err := h.call(c, 4, 3); err != nil {
 		return kernel.LapEnd{}, err
 	}
-	return LapAnswer(c, c.Out[0], c.Out[1], c.Out[2])
+	end, err := LapAnswer(c, c.Out[0], c.Out[1], c.Out[2])
+	return end, h.refused(err)
 }
 
 // LapAnswer reads how a script function says a relay goes on: nothing,

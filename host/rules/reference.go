@@ -84,6 +84,8 @@ func fieldType(f Field) string {
 		if f.Or != SlotNone {
 			t += fmt.Sprintf(", or of the %s slot", f.Or)
 		}
+	case FieldCounts:
+		t = fmt.Sprintf("list of 1 to %d counts", MaxCounts)
 	case FieldKindMap:
 		t = fmt.Sprintf("%s, each to a part of the %s slot `%s` or `false`", t, f.Slot, f.Slot.Call())
 	case FieldKind:

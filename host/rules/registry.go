@@ -53,7 +53,7 @@ const (
 	FieldVars                           // a list of variables
 	FieldKind                           // a move kind: its handle or name
 	FieldKinds                          // a list of move kinds
-	FieldCounts                         // a list of 1 to 8 counts, e.g. {2, 3}
+	FieldCounts                         // a list of 1 to MaxCounts counts, e.g. {2, 3}
 	FieldRow                            // a row number, from 1
 	FieldPart                           // a part or a function that fits Slot
 	FieldParts                          // a list of parts or functions that fit Slot
@@ -63,6 +63,10 @@ const (
 	FieldTracks                         // a list of tracks (per player: a list for each player, or one for all)
 	FieldSiteLists                      // a list of lists of sites
 )
+
+// MaxCounts is the most counts a field of counts lists (a capture's
+// `counts`).
+const MaxCounts = 8
 
 var fieldTypeNames = [...]string{"", "whole number", "boolean", "word", "text", "site", "list of sites", "track", "filter", "tag", "variable", "list of variables", "move kind", "list of move kinds", "list of counts", "row", "part", "list of parts", "table", "list of tables", "table of move kinds", "list of tracks", "list of lists of sites"}
 

@@ -11,10 +11,11 @@ import (
 
 func init() {
 	Register(Spec{Name: "sow_rule", Group: "Sowing", Slot: SlotSow, Mutates: true,
-		Doc: "takes every counter of `from` and sows them one per site along p's track; with `skip_origin` never into `from` (as `sow_skip`), otherwise laps drop into it too (as `sow`)",
+		Doc: "takes every counter of `from` and sows them one per site along p's track; with `skip_origin` never into `from` (as `sow_skip`), otherwise laps drop into it too (as `sow`); with `origin_first` the first counter goes back into `from`",
 		Fields: []Field{
 			{Name: "track", Type: FieldTrack, PerPlayer: true, Required: true, Doc: "the track sown along"},
 			{Name: "skip_origin", Type: FieldBool, Doc: "never drop into the site sown from"},
+			{Name: "origin_first", Type: FieldBool, Doc: "the first counter goes back into the site sown from and the rest follow it, a lone counter going on to the next site"},
 		},
 		New: newSow})
 	Register(Spec{Name: "extra_turn_rule", Group: "Sowing", Slot: SlotSiteTest, Mutates: true,
@@ -117,13 +118,21 @@ func resulter(x any) Resulter {
 
 type sow struct {
 	tracks []*kernel.Track // per player
-	skip   bool
+	origin kernel.Origin
 }
 
 func newSow(a *Args) (any, error) {
-	r := &sow{tracks: a.Tracks("track"), skip: a.Bool("skip_origin")}
+	r := &sow{tracks: a.Tracks("track")}
+	switch {
+	case a.Bool("skip_origin") && a.Bool("origin_first"):
+		return nil, a.Errorf("give skip_origin (never sow into the site sown from) or origin_first (sow into it first), not both")
+	case a.Bool("skip_origin"):
+		r.origin = kernel.OriginSkip
+	case a.Bool("origin_first"):
+		r.origin = kernel.OriginFirst
+	}
 	for _, t := range r.tracks {
-		if r.skip && t.Loop && len(t.Sites) < 2 {
+		if r.origin == kernel.OriginSkip && t.Loop && len(t.Sites) < 2 {
 			return nil, a.Errorf("track %s has no site to sow into but the origin", t.Name)
 		}
 	}
@@ -131,7 +140,7 @@ func newSow(a *Args) (any, error) {
 }
 
 func (r *sow) Sow(c *kernel.Ctx, p, from int) (int, bool, error) {
-	return c.SowAll(r.tracks[p-1], from, r.skip)
+	return c.SowAll(r.tracks[p-1], from, r.origin)
 }
 
 // ---- extra_turn_rule ----

@@ -191,7 +191,7 @@ func (r *firstLap) TestMove(c *kernel.Ctx, p int, m kernel.Move) (bool, error) {
 	}
 	acts := false
 	err := c.Try(func() error {
-		last, _, err := c.SowAll(t, from, false)
+		last, _, err := c.SowAll(t, from, kernel.OriginLap)
 		if err != nil || r.tag != 0 && c.Def.Board.TagMask(last)&r.tag == 0 {
 			return err
 		}

@@ -392,7 +392,11 @@ func (c *gameCheck) params(g *host.Game) ([]*Config, Step) {
 			}
 		}
 	}
-	if len(names) == 0 {
+	switch {
+	case len(g.ParamSpecs()) == 0:
+		st.Summary = "none declared"
+		return nil, st
+	case len(names) == 0:
 		st.Summary = "no parameter lists its allowed values"
 		return nil, st
 	}

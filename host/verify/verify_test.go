@@ -212,6 +212,8 @@ func TestReplayFindsLateDifference(t *testing.T) {
 func TestCheckBoundsItsLoads(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join("..", "testdata", "games", "kalah", "kalah.lua"))
 	require.NoError(t, err)
+	boom, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "mistakes", "boom", "boom.lua"))
+	require.NoError(t, err)
 	var params, wide, variants strings.Builder
 	for i := range 40 {
 		fmt.Fprintf(&params, "{ name = \"p%d\", default = 1, values = { 1, 2, 3, 4 } },\n", i)
@@ -231,6 +233,10 @@ func TestCheckBoundsItsLoads(t *testing.T) {
 			map[string]string{"big.lua": `return matombo.extends("kalah", { title = "Big", description = "d", params = {` + params.String() + `}, replace = {} })`}},
 		{"more values than the bound", StepParameters, fmt.Sprintf("the first %d of the 604 allowed values of seeds, w0, w1, w2 load", MaxSingleValues),
 			map[string]string{"big.lua": `return matombo.extends("kalah", { title = "Big", description = "d", params = {` + wide.String() + `}, replace = {} })`}},
+		{"no parameters", StepParameters, "none declared",
+			map[string]string{"big/big.lua": strings.Replace(string(boom), `name = "boom"`, `name = "big"`, 1)}},
+		{"no parameter lists its values", StepParameters, "no parameter lists its allowed values",
+			map[string]string{"big/big.lua": strings.Replace(string(boom), `name = "boom"`, `name = "big", params = { { name = "label", default = "x" } }`, 1)}},
 		{"more variants than the bound", StepVariants, fmt.Sprintf("%d of the first %d of %d load", MaxSingleValues, MaxSingleValues, MaxSingleValues+100),
 			map[string]string{"big/big.lua": strings.Replace(string(src), `name = "kalah"`, `name = "big"`, 1), "big/variants.yaml": variants.String()}},
 	}
