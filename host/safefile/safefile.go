@@ -31,7 +31,7 @@ func (e *Error) Unwrap() error { return e.Err }
 func ReadFile(path string, limit int64) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, openError(path, err)
+		return nil, statError(path, err, func() (string, error) { return os.Readlink(path) })
 	}
 	if err := checkMode(path, info.Mode()); err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 func ReadFS(fsys fs.FS, name, shown string, limit int64) ([]byte, error) {
 	info, err := fs.Stat(fsys, name)
 	if err != nil {
-		return nil, openError(shown, err)
+		return nil, statError(shown, err, func() (string, error) { return fs.ReadLink(fsys, name) })
 	}
 	if err := checkMode(shown, info.Mode()); err != nil {
 		return nil, err
@@ -97,6 +97,18 @@ func readOpened(path string, f fs.File, limit int64) ([]byte, error) {
 
 func tooLarge(path string, limit int64) error {
 	return &Error{Path: path, Msg: fmt.Sprintf("file is larger than %s (the most this file may hold)", Size(limit))}
+}
+
+// statError is the error of a file that could not be looked at: for a
+// symbolic link that leads nowhere, the link and what it leads to, not
+// "no such file" of a file that is plainly there. readLink reads the link.
+func statError(path string, err error, readLink func() (string, error)) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		if target, lerr := readLink(); lerr == nil {
+			return &Error{Path: path, Msg: fmt.Sprintf("a symbolic link to %s, which does not exist", target), Err: err}
+		}
+	}
+	return openError(path, err)
 }
 
 func openError(path string, err error) error {
@@ -156,7 +168,7 @@ func Size(n int64) string {
 func Open(path string, limit int64) (f *File, err error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, openError(path, err)
+		return nil, statError(path, err, func() (string, error) { return os.Readlink(path) })
 	}
 	if err := checkMode(path, info.Mode()); err != nil {
 		return nil, err

@@ -24,6 +24,8 @@ func TestReadFile(t *testing.T) {
 	require.NoError(t, os.WriteFile(big, make([]byte, 2048), 0o644))
 	zero := filepath.Join(dir, "zero.lua")
 	require.NoError(t, os.Symlink("/dev/zero", zero))
+	dangling := filepath.Join(dir, "dangling.lua")
+	require.NoError(t, os.Symlink(filepath.Join(dir, "gone.lua"), dangling))
 
 	for _, c := range []struct {
 		name, path string
@@ -36,6 +38,7 @@ func TestReadFile(t *testing.T) {
 		{"a link to /dev/zero", zero, "not a regular file (a character device)", true},
 		{"too large", big, "file is larger than 1 KiB", true},
 		{"missing", filepath.Join(dir, "nope"), "no such file or directory", true},
+		{"a link that leads nowhere", dangling, "a symbolic link to " + filepath.Join(dir, "gone.lua") + ", which does not exist", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b, err := ReadFile(c.path, 1024)
@@ -53,6 +56,10 @@ func TestReadFile(t *testing.T) {
 	}
 	_, err := ReadFile(filepath.Join(dir, "nope"), 10)
 	assert.True(t, errors.Is(err, fs.ErrNotExist), "a missing file is fs.ErrNotExist")
+	_, err = ReadFile(dangling, 10)
+	assert.True(t, errors.Is(err, fs.ErrNotExist), "a link that leads nowhere is fs.ErrNotExist")
+	_, err = Open(dangling, 10)
+	assert.ErrorContains(t, err, dangling+": a symbolic link to ", "Open says so too")
 }
 
 func TestReadFS(t *testing.T) {
