@@ -278,7 +278,9 @@ func readShardFile(path string, add func(*analysis.Result) error) error {
 		}
 		return fmt.Errorf("%s: not a shard file of matombo analyze --shard (want JSON with \"format\": %q first): %v", path, shardFormat, err)
 	}
-	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<16))
+	r := bufio.NewReaderSize(f, 1<<16)
+	safefile.SkipBOM(r)
+	dec := json.NewDecoder(r)
 	if err := expectDelim(dec, '{'); err != nil {
 		return notShard(err)
 	}

@@ -2,10 +2,14 @@
 // rules pages, scenario files) without letting the file hang or exhaust the
 // process: the file must be a regular file (not a named pipe, a device such
 // as /dev/zero, a socket or a folder), it is opened without blocking, and
-// it is read through a size limit. Every error names the file.
+// it is read through a size limit. Every error names the file. The files
+// ReadFile and ReadFS read are text: a byte-order mark at the start, which
+// some editors write, is dropped (see TrimBOM).
 package safefile
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -25,9 +29,9 @@ func (e *Error) Error() string { return e.Path + ": " + e.Msg }
 // Unwrap returns the underlying error (e.g. fs.ErrNotExist).
 func (e *Error) Unwrap() error { return e.Err }
 
-// ReadFile reads the operating-system file at path, of at most limit
-// bytes. Symbolic links are followed; what they lead to must be a regular
-// file.
+// ReadFile reads the operating-system text file at path, of at most
+// limit bytes, without its byte-order mark. Symbolic links are followed;
+// what they lead to must be a regular file.
 func ReadFile(path string, limit int64) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -47,8 +51,8 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return readOpened(path, f, limit)
 }
 
-// ReadFS reads the file name of fsys, of at most limit bytes; shown is how
-// the file is named in errors. A file system cannot be asked to open
+// ReadFS reads the text file name of fsys, of at most limit bytes,
+// without its byte-order mark; shown is how the file is named in errors. A file system cannot be asked to open
 // without blocking, so the type is checked before opening and again on
 // the opened file.
 func ReadFS(fsys fs.FS, name, shown string, limit int64) ([]byte, error) {
@@ -92,7 +96,26 @@ func readOpened(path string, f fs.File, limit int64) ([]byte, error) {
 	if int64(len(b)) > limit {
 		return nil, tooLarge(path, limit)
 	}
-	return b, nil
+	return TrimBOM(b), nil
+}
+
+// bom is the UTF-8 byte-order mark, U+FEFF.
+const bom = "\uFEFF"
+
+// TrimBOM returns text without the UTF-8 byte-order mark some editors put
+// at its start (Notepad, for one): a YAML reader skips it, but Lua, JSON
+// and Markdown would read it as a stray character before the first token
+// or heading.
+func TrimBOM(text []byte) []byte {
+	return bytes.TrimPrefix(text, []byte(bom))
+}
+
+// SkipBOM reads past a UTF-8 byte-order mark at the start of r, for text
+// read as a stream (see TrimBOM).
+func SkipBOM(r *bufio.Reader) {
+	if b, err := r.Peek(len(bom)); err == nil && string(b) == bom {
+		r.Discard(len(bom))
+	}
 }
 
 func tooLarge(path string, limit int64) error {

@@ -1,12 +1,14 @@
 package safefile
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -158,4 +160,31 @@ func TestOpenStreamsWithinItsLimit(t *testing.T) {
 
 	_, err = Open(filepath.Join(t.TempDir(), "missing"), 10)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
+}
+
+// TestByteOrderMark: a text file is read without the byte-order mark at
+// its start, as a stream too; one elsewhere in the text stays.
+func TestByteOrderMark(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"\uFEFFgame: kalah\n", "game: kalah\n"},
+		{"game: kalah\n", "game: kalah\n"},
+		{"\uFEFF", ""},
+		{"\uFEFF\uFEFFx", "\uFEFFx"},
+		{"x\uFEFF", "x\uFEFF"},
+		{"\xef\xbb", "\xef\xbb"},
+	} {
+		path := filepath.Join(t.TempDir(), "f.txt")
+		require.NoError(t, os.WriteFile(path, []byte(c.text), 0o644))
+		b, err := ReadFile(path, 100)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, string(b), "ReadFile %q", c.text)
+		b, err = ReadFS(fstest.MapFS{"f.txt": {Data: []byte(c.text)}}, "f.txt", "f.txt", 100)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, string(b), "ReadFS %q", c.text)
+		r := bufio.NewReader(strings.NewReader(c.text))
+		SkipBOM(r)
+		rest, err := io.ReadAll(r)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, string(rest), "SkipBOM %q", c.text)
+	}
 }
