@@ -160,3 +160,55 @@ func TestPlayerOptionsAreBounded(t *testing.T) {
 	}
 	assert.Greater(t, checked, 10, "the options were read from the help")
 }
+
+// TestEmptyFlagValues checks the class, as TestNumericFlagsAreBounded does
+// for numbers: a flag given the empty string (--out "", or a shell
+// variable that expanded to nothing) is a usage error naming the flag,
+// never the flag not given. A string flag is a textFlag, which refuses ""
+// as it parses, or is listed below with a command line showing that ""
+// is refused after parsing, or with what "" means. --out "" used to write
+// to standard output, serve --db "" to the default database, analyze
+// --shard "" to play the whole run and --plot "" to draw nothing.
+func TestEmptyFlagValues(t *testing.T) {
+	kalah := []string{"kalah", "--param", "pits=3", "--param", "seeds=3"}
+	refusedLater := map[string][]string{ // "command --flag": a command line with the flag ""
+		"analyze --p1":   {"analyze", "yematatu", "--p1", ""},
+		"analyze --p2":   {"analyze", "yematatu", "--p2", ""},
+		"match --p1":     {"match", "yematatu", "--p1", "", "--p2", "random"},
+		"match --p2":     {"match", "yematatu", "--p1", "random", "--p2", ""},
+		"move --player":  {"move", "yematatu", "--player", ""},
+		"play --p1":      {"play", "yematatu", "--p1", ""},
+		"play --p2":      {"play", "yematatu", "--p2", ""},
+		"play --hint":    {"play", "yematatu", "--hint", ""},
+		"solve --engine": append(append([]string{"solve"}, kalah...), "--engine", ""),
+		"hint --engine":  append(append([]string{"hint"}, kalah...), "--engine", ""),
+		"solve --above":  append(append([]string{"solve"}, kalah...), "--shard-depth", "1", "--job", "0", "--above", ""),
+		"solve --below":  append(append([]string{"solve"}, kalah...), "--shard-depth", "1", "--job", "0", "--below", ""),
+		"serve --addr":   {"serve", "--db", ":memory:", "--addr", ""},
+	}
+	emptyMeans := map[string]string{
+		"serve --base-path": "no prefix: the site at the root, as without the flag",
+	}
+	for name, fs := range flagSets(t) {
+		fs.VisitAll(func(f *flag.Flag) {
+			key := name + " --" + f.Name
+			switch fmt.Sprintf("%T", f.Value) {
+			case "main.textValue":
+				err := fs.Set(f.Name, "")
+				require.Error(t, err, "%s takes \"\"", key)
+				assert.Contains(t, err.Error(), "empty: ", key)
+				assert.Equal(t, f.DefValue, f.Value.String(), "%s keeps its value", key)
+			case "*flag.stringValue":
+				if args, ok := refusedLater[key]; ok {
+					r := matombo(t, "", args...)
+					assert.Equal(t, exitUsage, r.code, "matombo %s: %s", strings.Join(args, " "), r.stderr)
+					assert.Contains(t, r.stderr, "-"+f.Name, "%s names the flag", key)
+					return
+				}
+				if _, ok := emptyMeans[key]; !ok {
+					t.Errorf("matombo %s is a string flag that takes \"\" for not given: use cli.textFlag, or list it here", key)
+				}
+			}
+		})
+	}
+}
