@@ -98,6 +98,14 @@ func TestHugeFlagValues(t *testing.T) {
 		{[]string{"bench", "yematatu", "--parallel", "1000000"}, "--parallel 1000000: too large: the limit is 64"},
 		{[]string{"bench", "yematatu", "--seconds", "1e300"}, "--seconds 1e300: too large: the limit is 86400"},
 		{[]string{"bench", "yematatu", "--seconds", "NaN"}, "--seconds NaN: want a number above 0"},
+		// Go's literals are no numbers to a flag or an option, decimal or
+		// whole: 1_000 was 1000 seconds and 0x1p-1 half a second (the
+		// values here are short, so that taking them fails fast).
+		{[]string{"bench", "yematatu", "--seconds", "0.0_1"}, "--seconds 0.0_1: want a number above 0 and at most 86400"},
+		{[]string{"bench", "yematatu", "--seconds", "0x1p-9"}, "--seconds 0x1p-9: want a number above 0 and at most 86400"},
+		{[]string{"move", "yematatu", "--player", "mcts:c=1_0"}, "c=1_0: want a number from 0 to 100"},
+		{[]string{"move", "yematatu", "--player", "mcts:minimax=0x1p-1"}, "minimax=0x1p-1: want "},
+		{[]string{"check", "yematatu", "-n", "1_000"}, `-n 1_000: want a number of games, got "1_000"`},
 		{[]string{"serve", "--workers", "100000000"}, "--workers 100000000: too large: the limit is 64"},
 		{[]string{"selfplay", "yematatu", "--max-plies", "99999999999"}, "--max-plies 99999999999: too large: the limit is 1000000"},
 		{[]string{"check", "yematatu", "-n", "-5"}, "-n -5: want a whole number from 1 to 1000000000"},

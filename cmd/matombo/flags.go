@@ -660,7 +660,7 @@ func (v floatValue) String() string {
 
 // Set parses a bounded number.
 func (v floatValue) Set(s string) error {
-	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	f, err := diag.ParseDecimal(strings.TrimSpace(s))
 	switch {
 	case math.IsInf(f, 1) || err == nil && f > v.hi:
 		return diag.TooLarge(v.hi)
