@@ -24,7 +24,14 @@ type Error struct {
 	Err  error  // the underlying error, if any
 }
 
-func (e *Error) Error() string { return e.Path + ": " + e.Msg }
+func (e *Error) Error() string {
+	if e.Path == "" {
+		// An empty path (a shell variable that expanded to nothing) is
+		// shown, not left out: ": no such file or directory" names nothing.
+		return `"": ` + e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
 
 // Unwrap returns the underlying error (e.g. fs.ErrNotExist).
 func (e *Error) Unwrap() error { return e.Err }

@@ -58,6 +58,8 @@ func TestReadFile(t *testing.T) {
 	}
 	_, err := ReadFile(filepath.Join(dir, "nope"), 10)
 	assert.True(t, errors.Is(err, fs.ErrNotExist), "a missing file is fs.ErrNotExist")
+	_, err = ReadFile("", 10)
+	assert.EqualError(t, err, `"": no such file or directory`, "an empty path is shown")
 	_, err = ReadFile(dangling, 10)
 	assert.True(t, errors.Is(err, fs.ErrNotExist), "a link that leads nowhere is fs.ErrNotExist")
 	_, err = Open(dangling, 10)
