@@ -122,6 +122,11 @@ func runServe(e *env, args []string) int {
 			return c.usageError("--host %q: want a host name such as play.example.org", h)
 		}
 	}
+	if info, err := os.Stat(*cacheDir); *cacheDir != "" && err == nil && !info.IsDir() {
+		// Checked now: a file here would fail only when a perfect seat
+		// first needs a solution, in the log of a running server.
+		return c.usageError("--solutions %s: not a folder", *cacheDir)
+	}
 	perfect := server.DefaultPerfectBudget()
 	perfect.Positions = *perfectPositions
 	lib, err := libraryWith(dirs)
