@@ -170,11 +170,9 @@ func expand(paths []string, errs *[]error) []string {
 	var out []string
 	for _, p := range paths {
 		info, err := os.Stat(p)
-		if err != nil {
-			*errs = append(*errs, &FileError{Pos: host.Pos{File: p}, Msg: err.Error()})
-			continue
-		}
-		if !info.IsDir() {
+		if err != nil || !info.IsDir() {
+			// A file, or no folder: reading it says what is wrong, naming
+			// the file once (a link that leads nowhere, no such file).
 			out = append(out, p)
 			continue
 		}

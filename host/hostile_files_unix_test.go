@@ -15,7 +15,11 @@ import (
 // Hostile files in a game folder: every file the library reads (NAME.lua,
 // variants.yaml, rules.md) must be a plain file of at most 1 MiB. A named
 // pipe would block the read forever, a link to /dev/zero would never end;
-// both are refused at once with a ConfigError naming the file.
+// both are refused at once with a ConfigError naming the file. A file that
+// is there but is no file at all (a folder, a link that leads nowhere or
+// to itself) is refused alike: it used to be taken for absent, so the
+// game loaded without it (without its variants, or with a shipped script
+// of the same name in place of the folder's).
 func TestHostileGameFiles(t *testing.T) {
 	script := miniSource("g", "")
 	type setup func(t *testing.T, path string)
@@ -27,6 +31,10 @@ func TestHostileGameFiles(t *testing.T) {
 		require.NoError(t, f.Truncate(100<<20))
 		require.NoError(t, f.Close())
 	}
+	folder := func(t *testing.T, p string) { require.NoError(t, os.Mkdir(p, 0o755)) }
+	dangling := func(t *testing.T, p string) { require.NoError(t, os.Symlink("/nonexistent/gone", p)) }
+	loop := func(t *testing.T, p string) { require.NoError(t, os.Symlink(filepath.Base(p), p)) }
+	toFolder := func(t *testing.T, p string) { require.NoError(t, os.Symlink(t.TempDir(), p)) }
 	for _, c := range []struct {
 		name, file string
 		make       setup
@@ -40,6 +48,15 @@ func TestHostileGameFiles(t *testing.T) {
 		{"rules fifo", "rules.md", fifo, "not a regular file (a named pipe)"},
 		{"rules /dev/zero", "rules.md", devZero, "not a regular file (a character device)"},
 		{"rules huge", "rules.md", huge, "file is larger than 1 MiB"},
+		{"script folder", "g.lua", folder, "not a regular file (a folder)"},
+		{"script link to nothing", "g.lua", dangling, "a symbolic link to /nonexistent/gone, which does not exist"},
+		{"script link to itself", "g.lua", loop, "too many levels of symbolic links"},
+		{"script link to a folder", "g.lua", toFolder, "not a regular file (a folder)"},
+		{"variants folder", "variants.yaml", folder, "not a regular file (a folder)"},
+		{"variants link to nothing", "variants.yaml", dangling, "a symbolic link to /nonexistent/gone, which does not exist"},
+		{"variants link to itself", "variants.yaml", loop, "too many levels of symbolic links"},
+		{"rules folder", "rules.md", folder, "not a regular file (a folder)"},
+		{"rules link to nothing", "rules.md", dangling, "a symbolic link to /nonexistent/gone, which does not exist"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()

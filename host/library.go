@@ -111,7 +111,7 @@ func (l *Library) AddDir(dir string) error {
 	if abs, err := filepath.Abs(dir); err == nil {
 		base = filepath.Base(abs)
 	}
-	if _, err := fs.Stat(fsys, base+".lua"); err == nil {
+	if ly.has(base + ".lua") {
 		ly.game = base
 	}
 	if len(ly.names()) == 0 {
@@ -153,7 +153,10 @@ func (ly layer) path(rel string) string {
 }
 
 // gameFile returns the path inside the layer of a game's file, when the
-// layer has it.
+// layer has it. A file that is there but is no plain file (a folder, a
+// named pipe, a link to nothing or to itself) counts as there: reading it
+// fails naming it, where skipping it would load the game without it (a
+// shipped script in place of the folder's, a game without its variants).
 func (ly layer) gameFile(name, file string) (string, bool) {
 	var rel string
 	switch {
@@ -164,11 +167,17 @@ func (ly layer) gameFile(name, file string) (string, bool) {
 	default:
 		rel = path.Join(name, file)
 	}
-	info, err := fs.Stat(ly.fsys, rel)
-	if err != nil || info.IsDir() {
+	if !ly.has(rel) {
 		return "", false
 	}
 	return rel, true
+}
+
+// has reports whether the layer has an entry rel of any kind: a symbolic
+// link counts, whatever it leads to.
+func (ly layer) has(rel string) bool {
+	_, err := fs.Lstat(ly.fsys, rel)
+	return err == nil
 }
 
 func (ly layer) script(name string) (string, bool) {
@@ -176,7 +185,8 @@ func (ly layer) script(name string) (string, bool) {
 		return rel, true
 	}
 	if ly.game == "" {
-		if info, err := fs.Stat(ly.fsys, name+".lua"); err == nil && !info.IsDir() {
+		// A loose script: a folder NAME.lua is not one (names skips it).
+		if info, err := fs.Lstat(ly.fsys, name+".lua"); err == nil && !info.IsDir() {
 			return name + ".lua", true
 		}
 	}

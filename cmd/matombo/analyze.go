@@ -76,15 +76,15 @@ func runAnalyze(e *env, args []string) int {
 	count := 1000
 	c.fs.Var(countOrDirs{count: &count, dirs: &gf.dirs}, "games", "play `N` games, or add the games of the folder DIR")
 	c.fs.Var(countOrDirs{count: &count}, "n", "play `N` games")
-	all := c.fs.String("variants", "", "`all`: analyze every named variant of the game, one row each")
+	all := c.textFlag("variants", "", "the only value is all", "`all`: analyze every named variant of the game, one row each")
 	p1 := c.fs.String("p1", "random", "the player `SPEC` of Player 1, e.g. mcts:iterations=500 or perfect")
 	p2 := c.fs.String("p2", "random", "the player `SPEC` of Player 2")
 	seed := c.uint64Flag("seed", 1, "the run's seed `S`")
 	parallel := c.intFlag("parallel", 1, 1, maxParallel, "play `K` games at once")
 	maxPlies := c.intFlag("max-plies", 0, 0, maxPliesFlag, "stop a game unfinished after `M` plies (default: the game's own cap, else 100000)")
 	asJSON := c.fs.Bool("json", false, "write the measures as JSON")
-	plotDir := c.fs.String("plot", "", "write charts as PNG and SVG into the folder `DIR`")
-	shard := c.fs.String("shard", "", "play only shard `I/N` of the run and write its counts as JSON")
+	plotDir := c.textFlag("plot", "", "name a folder", "write charts as PNG and SVG into the folder `DIR`")
+	shard := c.textFlag("shard", "", "want I/N, e.g. --shard 0/4", "play only shard `I/N` of the run and write its counts as JSON")
 	merge := c.fs.Bool("merge", false, "merge the shard files given as arguments")
 	pos, status, ok := c.parse(args)
 	if !ok {
@@ -138,6 +138,11 @@ func runAnalyze(e *env, args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
+	for i, spec := range []string{*p1, *p2} {
+		if err := checkSeatSpec(gamesToRun[0], spec); err != nil {
+			return c.usageError("--p%d: %v", i+1, err)
+		}
+	}
 	ctx, stop := e.interruptContext(context.Background())
 	defer stop()
 	players := newPlayerMaker(ctx, e.stderr)
@@ -169,6 +174,17 @@ func runAnalyze(e *env, args []string) int {
 		reps = append(reps, analysis.Summarize(r))
 	}
 	return out.write(c, reps, *all == "all")
+}
+
+// checkSeatSpec checks the player spec of a seat against game g before
+// the run, so that a bad one is refused naming its flag. A perfect player
+// is left to the run: checking it would solve the game, which the run
+// does once it starts.
+func checkSeatSpec(g *host.Game, spec string) error {
+	if sp, err := player.ParseSpec(spec); err == nil && sp.Name == "perfect" {
+		return nil
+	}
+	return checkSpec(g, spec)
 }
 
 // analyzeGames loads the game, or each of its named variants.
@@ -278,7 +294,9 @@ func readShardFile(path string, add func(*analysis.Result) error) error {
 		}
 		return fmt.Errorf("%s: not a shard file of matombo analyze --shard (want JSON with \"format\": %q first): %v", path, shardFormat, err)
 	}
-	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<16))
+	r := bufio.NewReaderSize(f, 1<<16)
+	safefile.SkipBOM(r)
+	dec := json.NewDecoder(r)
 	if err := expectDelim(dec, '{'); err != nil {
 		return notShard(err)
 	}

@@ -98,6 +98,14 @@ func TestHugeFlagValues(t *testing.T) {
 		{[]string{"bench", "yematatu", "--parallel", "1000000"}, "--parallel 1000000: too large: the limit is 64"},
 		{[]string{"bench", "yematatu", "--seconds", "1e300"}, "--seconds 1e300: too large: the limit is 86400"},
 		{[]string{"bench", "yematatu", "--seconds", "NaN"}, "--seconds NaN: want a number above 0"},
+		// Go's literals are no numbers to a flag or an option, decimal or
+		// whole: 1_000 was 1000 seconds and 0x1p-1 half a second (the
+		// values here are short, so that taking them fails fast).
+		{[]string{"bench", "yematatu", "--seconds", "0.0_1"}, "--seconds 0.0_1: want a number above 0 and at most 86400"},
+		{[]string{"bench", "yematatu", "--seconds", "0x1p-9"}, "--seconds 0x1p-9: want a number above 0 and at most 86400"},
+		{[]string{"move", "yematatu", "--player", "mcts:c=1_0"}, "c=1_0: want a number from 0 to 100"},
+		{[]string{"move", "yematatu", "--player", "mcts:minimax=0x1p-1"}, "minimax=0x1p-1: want "},
+		{[]string{"check", "yematatu", "-n", "1_000"}, `-n 1_000: want a number of games, got "1_000"`},
 		{[]string{"serve", "--workers", "100000000"}, "--workers 100000000: too large: the limit is 64"},
 		{[]string{"selfplay", "yematatu", "--max-plies", "99999999999"}, "--max-plies 99999999999: too large: the limit is 1000000"},
 		{[]string{"check", "yematatu", "-n", "-5"}, "-n -5: want a whole number from 1 to 1000000000"},
@@ -159,4 +167,56 @@ func TestPlayerOptionsAreBounded(t *testing.T) {
 		}
 	}
 	assert.Greater(t, checked, 10, "the options were read from the help")
+}
+
+// TestEmptyFlagValues checks the class, as TestNumericFlagsAreBounded does
+// for numbers: a flag given the empty string (--out "", or a shell
+// variable that expanded to nothing) is a usage error naming the flag,
+// never the flag not given. A string flag is a textFlag, which refuses ""
+// as it parses, or is listed below with a command line showing that ""
+// is refused after parsing, or with what "" means. --out "" used to write
+// to standard output, serve --db "" to the default database, analyze
+// --shard "" to play the whole run and --plot "" to draw nothing.
+func TestEmptyFlagValues(t *testing.T) {
+	kalah := []string{"kalah", "--param", "pits=3", "--param", "seeds=3"}
+	refusedLater := map[string][]string{ // "command --flag": a command line with the flag ""
+		"analyze --p1":   {"analyze", "yematatu", "--p1", ""},
+		"analyze --p2":   {"analyze", "yematatu", "--p2", ""},
+		"match --p1":     {"match", "yematatu", "--p1", "", "--p2", "random"},
+		"match --p2":     {"match", "yematatu", "--p1", "random", "--p2", ""},
+		"move --player":  {"move", "yematatu", "--player", ""},
+		"play --p1":      {"play", "yematatu", "--p1", ""},
+		"play --p2":      {"play", "yematatu", "--p2", ""},
+		"play --hint":    {"play", "yematatu", "--hint", ""},
+		"solve --engine": append(append([]string{"solve"}, kalah...), "--engine", ""),
+		"hint --engine":  append(append([]string{"hint"}, kalah...), "--engine", ""),
+		"solve --above":  append(append([]string{"solve"}, kalah...), "--shard-depth", "1", "--job", "0", "--above", ""),
+		"solve --below":  append(append([]string{"solve"}, kalah...), "--shard-depth", "1", "--job", "0", "--below", ""),
+		"serve --addr":   {"serve", "--db", ":memory:", "--addr", ""},
+	}
+	emptyMeans := map[string]string{
+		"serve --base-path": "no prefix: the site at the root, as without the flag",
+	}
+	for name, fs := range flagSets(t) {
+		fs.VisitAll(func(f *flag.Flag) {
+			key := name + " --" + f.Name
+			switch fmt.Sprintf("%T", f.Value) {
+			case "main.textValue":
+				err := fs.Set(f.Name, "")
+				require.Error(t, err, "%s takes \"\"", key)
+				assert.Contains(t, err.Error(), "empty: ", key)
+				assert.Equal(t, f.DefValue, f.Value.String(), "%s keeps its value", key)
+			case "*flag.stringValue":
+				if args, ok := refusedLater[key]; ok {
+					r := matombo(t, "", args...)
+					assert.Equal(t, exitUsage, r.code, "matombo %s: %s", strings.Join(args, " "), r.stderr)
+					assert.Contains(t, r.stderr, "-"+f.Name, "%s names the flag", key)
+					return
+				}
+				if _, ok := emptyMeans[key]; !ok {
+					t.Errorf("matombo %s is a string flag that takes \"\" for not given: use cli.textFlag, or list it here", key)
+				}
+			}
+		})
+	}
 }

@@ -181,7 +181,7 @@ func strayFiles(dir string, names []string) string {
 	if err != nil {
 		return ""
 	}
-	if _, err := os.Stat(filepath.Join(abs, filepath.Base(abs)+".lua")); err == nil {
+	if _, err := os.Lstat(filepath.Join(abs, filepath.Base(abs)+".lua")); err == nil {
 		return "" // the game's own folder: both files count
 	}
 	var stray []string

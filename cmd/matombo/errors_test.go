@@ -246,3 +246,18 @@ func TestNoControlCharactersReachTheTerminal(t *testing.T) {
 		})
 	}
 }
+
+// TestEmptyPathArguments: a file argument given as "" (a shell variable
+// that expanded to nothing) is shown as "" in the error, which used to
+// read ": no such file or directory", naming nothing.
+func TestEmptyPathArguments(t *testing.T) {
+	for _, args := range [][]string{
+		{"import", "openspiel", ""},
+		{"analyze", "--merge", ""},
+		{"solve", "kalah", "--shard-depth", "1", "--merge", ""},
+	} {
+		r := matombo(t, "", args...)
+		assert.Equal(t, exitFail, r.code, "%q: %s", args, r.stderr)
+		assert.Contains(t, r.stderr, `: "": no such file or directory`, "%q", args)
+	}
+}

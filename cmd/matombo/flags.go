@@ -98,6 +98,9 @@ func flagMessage(err error, args []string) string {
 				if len(name) == 1 {
 					dash = "-"
 				}
+				if v == "" {
+					v = `""`
+				}
 				return fmt.Sprintf("%s%s %s: %s", dash, name, v, problem)
 			}
 		}
@@ -657,7 +660,7 @@ func (v floatValue) String() string {
 
 // Set parses a bounded number.
 func (v floatValue) Set(s string) error {
-	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	f, err := diag.ParseDecimal(strings.TrimSpace(s))
 	switch {
 	case math.IsInf(f, 1) || err == nil && f > v.hi:
 		return diag.TooLarge(v.hi)
@@ -749,4 +752,45 @@ func (v sizeValue) Set(s string) error {
 func sizeVar(fs *flag.FlagSet, p *string, name, value string, hi int64, usage string) {
 	*p = value
 	fs.Var(sizeValue{p: p, hi: hi}, name, usage)
+}
+
+// textValue is a string flag that refuses an empty value: --out "" (or a
+// shell variable that expanded to nothing) would otherwise read as the
+// flag not given, and the command do what the flag's absence means (write
+// to standard output, store games in the default database, play the whole
+// run instead of a shard) without a word.
+type textValue struct {
+	p    *string
+	want string // what a value is, e.g. "name a file"
+}
+
+func (v textValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return *v.p
+}
+
+// Set takes any value but the empty one.
+func (v textValue) Set(s string) error {
+	if s == "" {
+		return fmt.Errorf("empty: %s", v.want)
+	}
+	*v.p = s
+	return nil
+}
+
+// textVar defines a string flag on fs, stored in p, that refuses an
+// empty value with want, which says what a value is.
+func textVar(fs *flag.FlagSet, p *string, name, value, want, usage string) {
+	*p = value
+	fs.Var(textValue{p: p, want: want}, name, usage)
+}
+
+// textFlag defines a string flag that refuses an empty value (see
+// textVar).
+func (c *cli) textFlag(name, value, want, usage string) *string {
+	p := new(string)
+	textVar(c.fs, p, name, value, want, usage)
+	return p
 }

@@ -28,8 +28,8 @@ Example:
 // runImport is `matombo import openspiel FILE [--game kalah|oware|draughts] [-o OUT]`.
 func runImport(e *env, args []string) int {
 	c := newCLI(e, "import", "openspiel FILE [--game kalah|oware|draughts] [-o OUT]", importAbout)
-	game := c.fs.String("game", "", "the game to convert to, `kalah|oware|draughts` (default: from the file's game)")
-	out := c.fs.String("o", "", "write the scenario file to `OUT` instead of the standard output")
+	game := c.textFlag("game", "", "name a game: kalah, oware or draughts", "the game to convert to, `kalah|oware|draughts` (default: from the file's game)")
+	out := c.textFlag("o", "", "name a file", "write the scenario file to `OUT` instead of the standard output")
 	pos, status, ok := c.parse(args)
 	if !ok {
 		return status

@@ -60,7 +60,7 @@ func runServe(e *env, args []string) int {
 	var dirs, seats, hosts, proxies stringList
 	c.fs.Var(&dirs, "games", "add or override games from the folder `DIR` (repeatable)")
 	addr := c.fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
-	db := c.fs.String("db", "", "store games in the SQLite file `PATH` (\":memory:\" keeps them in memory only; "+
+	db := c.textFlag("db", "", "name a file (or :memory:, or a postgres:// URL)", "store games in the SQLite file `PATH` (\":memory:\" keeps them in memory only; "+
 		"a postgres:// URL uses PostgreSQL); default "+displayPath(defaultDBPath()))
 	workers := c.intFlag("workers", 2, 1, maxWorkers, "computer moves thought about at once, at most `N`")
 	c.fs.Var(&seats, "computer", "allow the computer seat `SPEC`, a player with the caps of its options, e.g. 'mcts:time<=2s,threads<=2' "+
@@ -83,7 +83,7 @@ func runServe(e *env, args []string) int {
 			minLockWait.String()+" to "+maxLockWait.String()+")")
 	conns := c.intFlag("max-conns", lim.Conns, 0, maxQuota, "connections the server holds, at most `N` (default: from the open-file limit; 0: no limit)")
 	basePath := c.fs.String("base-path", "", "serve everything under the path `PREFIX`, e.g. /games (behind a proxy that forwards that path)")
-	cacheDir := c.fs.String("solutions", "", "read and write the solutions of perfect play in the folder `DIR` (default: the cache of matombo solve)")
+	cacheDir := c.textFlag("solutions", "", "name a folder", "read and write the solutions of perfect play in the folder `DIR` (default: the cache of matombo solve)")
 	perfectPositions := c.intFlag("perfect-positions", server.DefaultPerfectBudget().Positions, 0, maxPositions,
 		"solve a game for perfect play, off the request path, when it has at most `N` positions (0: only solutions already cached)")
 	pos, status, ok := c.parse(args)
@@ -121,6 +121,11 @@ func runServe(e *env, args []string) int {
 		if h == "" || strings.ContainsAny(h, "/:@ ") {
 			return c.usageError("--host %q: want a host name such as play.example.org", h)
 		}
+	}
+	if info, err := os.Stat(*cacheDir); *cacheDir != "" && err == nil && !info.IsDir() {
+		// Checked now: a file here would fail only when a perfect seat
+		// first needs a solution, in the log of a running server.
+		return c.usageError("--solutions %s: not a folder", *cacheDir)
 	}
 	perfect := server.DefaultPerfectBudget()
 	perfect.Positions = *perfectPositions

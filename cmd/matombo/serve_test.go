@@ -34,6 +34,8 @@ func TestServeCommandLine(t *testing.T) {
 		{[]string{"serve", "--workers", "0"}, exitUsage, "--workers 0"},
 		{[]string{"serve", "--games", "/no/such/folder"}, exitFail, "no such folder"},
 		{[]string{"serve", "--games", ""}, exitUsage, `--games "": name a folder of games`},
+		{[]string{"serve", "--db", ":memory:", "--solutions", "main.go"}, exitUsage, `--solutions main.go: not a folder`},
+		{[]string{"serve", "--db", ":memory:", "--solutions", ""}, exitUsage, `--solutions "": empty: name a folder`},
 		{[]string{"serve", "--db", ":memory:", "--addr", "256.0.0.1:99999"}, exitUsage, `--addr 256.0.0.1:99999: port "99999": want a number from 0 to 65535`},
 		{[]string{"serve", "--addr", "8080"}, exitUsage, "--addr 8080: want HOST:PORT, such as 127.0.0.1:8080 or :8080"},
 		{[]string{"serve", "--addr", "localhost:http"}, exitUsage, `port "http": want a number`},

@@ -48,7 +48,7 @@ func (f *shardFlags) register(c *cli) {
 	intVar(c.fs, &f.depth, "shard-depth", 0, 1, shard.MaxDepth, "split the solve into the positions `D` plies from the opening (with --plan, --job or --merge)")
 	c.fs.BoolVar(&f.plan, "plan", false, "list the jobs of --shard-depth and stop")
 	intVar(c.fs, &f.job, "job", 0, 0, shard.MaxPositions, "solve job `K` of --shard-depth (from 0) and write its result as JSON")
-	c.fs.StringVar(&f.out, "out", "", "with --job: write the result to `FILE` (default: standard output)")
+	textVar(c.fs, &f.out, "out", "", "name a file", "with --job: write the result to `FILE` (default: standard output)")
 	c.fs.BoolVar(&f.merge, "merge", false, "merge the result files of every job of --shard-depth given as arguments")
 	c.fs.StringVar(&f.above, "above", "", "with --job: settle only whether the job is worth more than `V` to Player 1 (+12, win+12, draw, loss-3); if not, its result is a bound")
 	c.fs.StringVar(&f.below, "below", "", "with --job: settle only whether the job is worth less than `V` to Player 1; if not, its result is a bound")

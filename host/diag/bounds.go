@@ -37,3 +37,20 @@ func ParseBounded(v string, lo, hi int64) (int64, error) {
 	}
 	return n, nil
 }
+
+// ParseDecimal parses a number written in decimal, with an optional sign,
+// fraction and exponent (2, 0.5, 1e3), Inf and NaN: what strconv.ParseFloat
+// reads but Go's literal forms, underscores and hexadecimal (1_000,
+// 0x1p-1), which the whole-number flags and options refuse too. A number
+// too large for a float64 is +Inf or -Inf with no error, for the caller
+// to call too large.
+func ParseDecimal(s string) (float64, error) {
+	if strings.ContainsAny(s, "_xXpP") {
+		return 0, fmt.Errorf("%q is not a decimal number", s)
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return f, nil
+	}
+	return f, err
+}

@@ -303,7 +303,7 @@ func bounded(o Setting, lo, hi int64, want string) (int, error) {
 
 // boundedFloat parses option o as a number from 0 to hi, as bounded does.
 func boundedFloat(o Setting, hi float64, want string) (float64, error) {
-	f, err := strconv.ParseFloat(o.Value, 64)
+	f, err := diag.ParseDecimal(o.Value)
 	if math.IsInf(f, 1) || err == nil && f > hi {
 		return 0, fmt.Errorf("%s=%s: %w", o.Key, o.Value, diag.TooLarge(hi))
 	}

@@ -2,10 +2,14 @@
 // rules pages, scenario files) without letting the file hang or exhaust the
 // process: the file must be a regular file (not a named pipe, a device such
 // as /dev/zero, a socket or a folder), it is opened without blocking, and
-// it is read through a size limit. Every error names the file.
+// it is read through a size limit. Every error names the file. The files
+// ReadFile and ReadFS read are text: a byte-order mark at the start, which
+// some editors write, is dropped (see TrimBOM).
 package safefile
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -20,18 +24,25 @@ type Error struct {
 	Err  error  // the underlying error, if any
 }
 
-func (e *Error) Error() string { return e.Path + ": " + e.Msg }
+func (e *Error) Error() string {
+	if e.Path == "" {
+		// An empty path (a shell variable that expanded to nothing) is
+		// shown, not left out: ": no such file or directory" names nothing.
+		return `"": ` + e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
 
 // Unwrap returns the underlying error (e.g. fs.ErrNotExist).
 func (e *Error) Unwrap() error { return e.Err }
 
-// ReadFile reads the operating-system file at path, of at most limit
-// bytes. Symbolic links are followed; what they lead to must be a regular
-// file.
+// ReadFile reads the operating-system text file at path, of at most
+// limit bytes, without its byte-order mark. Symbolic links are followed;
+// what they lead to must be a regular file.
 func ReadFile(path string, limit int64) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, openError(path, err)
+		return nil, statError(path, err, func() (string, error) { return os.Readlink(path) })
 	}
 	if err := checkMode(path, info.Mode()); err != nil {
 		return nil, err
@@ -47,14 +58,14 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return readOpened(path, f, limit)
 }
 
-// ReadFS reads the file name of fsys, of at most limit bytes; shown is how
-// the file is named in errors. A file system cannot be asked to open
+// ReadFS reads the text file name of fsys, of at most limit bytes,
+// without its byte-order mark; shown is how the file is named in errors. A file system cannot be asked to open
 // without blocking, so the type is checked before opening and again on
 // the opened file.
 func ReadFS(fsys fs.FS, name, shown string, limit int64) ([]byte, error) {
 	info, err := fs.Stat(fsys, name)
 	if err != nil {
-		return nil, openError(shown, err)
+		return nil, statError(shown, err, func() (string, error) { return fs.ReadLink(fsys, name) })
 	}
 	if err := checkMode(shown, info.Mode()); err != nil {
 		return nil, err
@@ -92,11 +103,42 @@ func readOpened(path string, f fs.File, limit int64) ([]byte, error) {
 	if int64(len(b)) > limit {
 		return nil, tooLarge(path, limit)
 	}
-	return b, nil
+	return TrimBOM(b), nil
+}
+
+// bom is the UTF-8 byte-order mark, U+FEFF.
+const bom = "\uFEFF"
+
+// TrimBOM returns text without the UTF-8 byte-order mark some editors put
+// at its start (Notepad, for one): a YAML reader skips it, but Lua, JSON
+// and Markdown would read it as a stray character before the first token
+// or heading.
+func TrimBOM(text []byte) []byte {
+	return bytes.TrimPrefix(text, []byte(bom))
+}
+
+// SkipBOM reads past a UTF-8 byte-order mark at the start of r, for text
+// read as a stream (see TrimBOM).
+func SkipBOM(r *bufio.Reader) {
+	if b, err := r.Peek(len(bom)); err == nil && string(b) == bom {
+		r.Discard(len(bom))
+	}
 }
 
 func tooLarge(path string, limit int64) error {
 	return &Error{Path: path, Msg: fmt.Sprintf("file is larger than %s (the most this file may hold)", Size(limit))}
+}
+
+// statError is the error of a file that could not be looked at: for a
+// symbolic link that leads nowhere, the link and what it leads to, not
+// "no such file" of a file that is plainly there. readLink reads the link.
+func statError(path string, err error, readLink func() (string, error)) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		if target, lerr := readLink(); lerr == nil {
+			return &Error{Path: path, Msg: fmt.Sprintf("a symbolic link to %s, which does not exist", target), Err: err}
+		}
+	}
+	return openError(path, err)
 }
 
 func openError(path string, err error) error {
@@ -156,7 +198,7 @@ func Size(n int64) string {
 func Open(path string, limit int64) (f *File, err error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, openError(path, err)
+		return nil, statError(path, err, func() (string, error) { return os.Readlink(path) })
 	}
 	if err := checkMode(path, info.Mode()); err != nil {
 		return nil, err

@@ -1,12 +1,14 @@
 package safefile
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -24,6 +26,8 @@ func TestReadFile(t *testing.T) {
 	require.NoError(t, os.WriteFile(big, make([]byte, 2048), 0o644))
 	zero := filepath.Join(dir, "zero.lua")
 	require.NoError(t, os.Symlink("/dev/zero", zero))
+	dangling := filepath.Join(dir, "dangling.lua")
+	require.NoError(t, os.Symlink(filepath.Join(dir, "gone.lua"), dangling))
 
 	for _, c := range []struct {
 		name, path string
@@ -36,6 +40,7 @@ func TestReadFile(t *testing.T) {
 		{"a link to /dev/zero", zero, "not a regular file (a character device)", true},
 		{"too large", big, "file is larger than 1 KiB", true},
 		{"missing", filepath.Join(dir, "nope"), "no such file or directory", true},
+		{"a link that leads nowhere", dangling, "a symbolic link to " + filepath.Join(dir, "gone.lua") + ", which does not exist", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b, err := ReadFile(c.path, 1024)
@@ -53,6 +58,12 @@ func TestReadFile(t *testing.T) {
 	}
 	_, err := ReadFile(filepath.Join(dir, "nope"), 10)
 	assert.True(t, errors.Is(err, fs.ErrNotExist), "a missing file is fs.ErrNotExist")
+	_, err = ReadFile("", 10)
+	assert.EqualError(t, err, `"": no such file or directory`, "an empty path is shown")
+	_, err = ReadFile(dangling, 10)
+	assert.True(t, errors.Is(err, fs.ErrNotExist), "a link that leads nowhere is fs.ErrNotExist")
+	_, err = Open(dangling, 10)
+	assert.ErrorContains(t, err, dangling+": a symbolic link to ", "Open says so too")
 }
 
 func TestReadFS(t *testing.T) {
@@ -151,4 +162,31 @@ func TestOpenStreamsWithinItsLimit(t *testing.T) {
 
 	_, err = Open(filepath.Join(t.TempDir(), "missing"), 10)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
+}
+
+// TestByteOrderMark: a text file is read without the byte-order mark at
+// its start, as a stream too; one elsewhere in the text stays.
+func TestByteOrderMark(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"\uFEFFgame: kalah\n", "game: kalah\n"},
+		{"game: kalah\n", "game: kalah\n"},
+		{"\uFEFF", ""},
+		{"\uFEFF\uFEFFx", "\uFEFFx"},
+		{"x\uFEFF", "x\uFEFF"},
+		{"\xef\xbb", "\xef\xbb"},
+	} {
+		path := filepath.Join(t.TempDir(), "f.txt")
+		require.NoError(t, os.WriteFile(path, []byte(c.text), 0o644))
+		b, err := ReadFile(path, 100)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, string(b), "ReadFile %q", c.text)
+		b, err = ReadFS(fstest.MapFS{"f.txt": {Data: []byte(c.text)}}, "f.txt", "f.txt", 100)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, string(b), "ReadFS %q", c.text)
+		r := bufio.NewReader(strings.NewReader(c.text))
+		SkipBOM(r)
+		rest, err := io.ReadAll(r)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, string(rest), "SkipBOM %q", c.text)
+	}
 }

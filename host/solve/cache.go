@@ -49,6 +49,17 @@ func (e *CacheError) Error() string { return fmt.Sprintf("cached solution %s: %s
 
 func (e *CacheError) Unwrap() error { return e.Err }
 
+// fileReason says why a cache file could not be opened, without its path,
+// which the caller's message names already (a *safefile.Error names it
+// too: "PATH: PATH: not a regular file" otherwise).
+func fileReason(err error) string {
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		return se.Msg
+	}
+	return err.Error()
+}
+
 // LoadCached reads g's cached solution and checks it (see Cache.Load). Of
 // opts only WithCacheDir matters.
 func LoadCached(g *host.Game, opts ...Option) (*Solution, error) {
@@ -125,7 +136,7 @@ func (c *Cache) Load(ctx context.Context, g *host.Game) (*Solution, error) {
 		if errors.As(err, &se) && errors.Is(se.Err, os.ErrNotExist) {
 			return nil, err
 		}
-		return nil, &CacheError{Path: path, Reason: err.Error(), Err: err}
+		return nil, &CacheError{Path: path, Reason: fileReason(err), Err: err}
 	}
 	defer f.Close()
 	sol, sum, err := read(f, g, f.Size)

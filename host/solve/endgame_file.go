@@ -244,7 +244,7 @@ func loadOrBuildEndgame(ctx context.Context, g *host.Game, bk *banks, k int, cfg
 			rerr = fmt.Errorf("its values do not agree with the rules: %w", rerr)
 		}
 		if !errors.Is(rerr, os.ErrNotExist) && log != nil {
-			log(fmt.Sprintf("endgame database %s: %v; built again", path, rerr))
+			log(fmt.Sprintf("endgame database %s: %s; built again", path, fileReason(rerr)))
 		}
 	}
 	db, err := buildEndgame(ctx, g, bk, k, buildThreads(cfg.threads), cfg.progress)

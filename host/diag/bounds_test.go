@@ -1,0 +1,45 @@
+package diag
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestParseDecimal: decimal numbers parse as strconv.ParseFloat reads
+// them, a number too large for a float64 is an infinity for the caller to
+// call too large, and Go's literal forms are no numbers.
+func TestParseDecimal(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"2", 2, true},
+		{"-0.5", -0.5, true},
+		{"+.5e1", 5, true},
+		{"1e400", math.Inf(1), true},
+		{"-1e400", math.Inf(-1), true},
+		{"1e-400", 0, true},
+		{"Inf", math.Inf(1), true},
+		{"1_000", 0, false},
+		{"0x10", 0, false},
+		{"0x1p-1", 0, false},
+		{"1P2", 0, false},
+		{"", 0, false},
+		{"1.2.3", 0, false},
+	} {
+		f, err := ParseDecimal(c.in)
+		if !c.ok {
+			assert.Error(t, err, c.in)
+			continue
+		}
+		if assert.NoError(t, err, c.in) {
+			assert.Equal(t, c.want, f, c.in)
+		}
+	}
+	f, err := ParseDecimal("NaN")
+	assert.NoError(t, err)
+	assert.True(t, math.IsNaN(f), "NaN is left to the caller")
+}
