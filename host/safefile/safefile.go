@@ -59,9 +59,9 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 }
 
 // ReadFS reads the text file name of fsys, of at most limit bytes,
-// without its byte-order mark; shown is how the file is named in errors. A file system cannot be asked to open
-// without blocking, so the type is checked before opening and again on
-// the opened file.
+// without its byte-order mark; shown is how the file is named in errors.
+// A file system cannot be asked to open without blocking, so the type is
+// checked before opening and again on the opened file.
 func ReadFS(fsys fs.FS, name, shown string, limit int64) ([]byte, error) {
 	info, err := fs.Stat(fsys, name)
 	if err != nil {
