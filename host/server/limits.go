@@ -26,7 +26,8 @@ type Limits struct {
 	// burst of as many, refilled evenly); over it, 429 with Retry-After.
 	GamesPerMinute int
 	// RequestsPerSecond is how many API requests a client may make a
-	// second (a burst of twice as many); over it, 429 with Retry-After.
+	// second, the openings of event streams included (a burst of twice as
+	// many); over it, 429 with Retry-After.
 	RequestsPerSecond int
 	// ClientStreams is how many event streams a client may hold open;
 	// over it, 429 with Retry-After.

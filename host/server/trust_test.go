@@ -404,19 +404,49 @@ func TestClientQuotas(t *testing.T) {
 	assert.Equal(t, http.StatusOK, res.StatusCode, "%s", b)
 }
 
+// A client's API requests count against its rate, whatever they ask for:
+// the opening of an event stream too (a client that opened and dropped
+// streams as fast as it could made the server read and encode the game
+// each time, thousands of times a second, unrefused).
 func TestRequestRate(t *testing.T) {
 	ts := newTestServer(t, newMemStore(), WithLimits(proxied(Limits{RequestsPerSecond: 1})))
-	res, _ := ts.as("10.0.0.1", "GET", "/api/health", "")
-	assert.Equal(t, 200, res.StatusCode)
-	for range 1000 { // a burst of 2, then 1 a second: soon refused
-		if res, _ = ts.as("10.0.0.1", "GET", "/api/health", ""); res.StatusCode != 200 {
-			break
-		}
+	res, b := ts.as("10.0.0.9", "POST", "/api/games", `{"game": "gore"}`)
+	require.Equal(t, http.StatusCreated, res.StatusCode, "%s", b)
+	var g testGame
+	require.NoError(t, json.Unmarshal(b, &g))
+	// ask sends a GET of path from client and returns its status, leaving
+	// an event stream as soon as it has begun.
+	ask := func(client, path string) *http.Response {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, "GET", ts.http.URL+path, nil)
+		require.NoError(t, err)
+		req.Header.Set("X-Forwarded-For", client)
+		res, err := ts.http.Client().Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		return res
 	}
-	assert.Equal(t, http.StatusTooManyRequests, res.StatusCode)
-	assert.Equal(t, "1", res.Header.Get("Retry-After"))
-	res, _ = ts.as("10.0.0.2", "GET", "/api/health", "")
-	assert.Equal(t, 200, res.StatusCode, "another client")
+	for i, path := range []string{
+		"/api/health",
+		"/api/games/" + g.ID,
+		"/api/games/" + g.ID + "/events",
+		"/api/games/nosuch/events",
+		"/api/nosuch",
+	} {
+		t.Run(path, func(t *testing.T) {
+			client := fmt.Sprintf("10.0.1.%d", i)
+			res := ask(client, path)
+			for range 1000 { // a burst of 2, then 1 a second: soon refused
+				if res = ask(client, path); res.StatusCode == http.StatusTooManyRequests {
+					break
+				}
+			}
+			assert.Equal(t, http.StatusTooManyRequests, res.StatusCode)
+			assert.Equal(t, "1", res.Header.Get("Retry-After"))
+			assert.Equal(t, http.StatusOK, ask(fmt.Sprintf("10.0.2.%d", i), "/api/health").StatusCode, "another client")
+		})
+	}
 }
 
 // Client keys: IPv6 by /64, X-Forwarded-For only from a trusted proxy,
