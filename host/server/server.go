@@ -338,8 +338,86 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 // timeouts, or a WriteTimeout of one's own, so that the answers net/http
 // writes itself have one too.
 func (s *Server) Handler() http.Handler {
-	return s.pace(s.secure(s.mount(s.guard(jsonErrors(s.mux)))))
+	return s.pace(closeUnread(s.secure(s.mount(s.guard(jsonErrors(s.mux))))))
 }
+
+// closeUnread closes the connection after an answer to a request whose
+// body was not read to its end: a refusal (a body too large or not JSON,
+// from another site, over a quota, for no endpoint). net/http would
+// otherwise read up to 256 KiB more of the body before it sends the
+// answer, and again after it, and a client sending no more (a body that
+// says it is larger than it is, a chunked one that never ends) would get
+// its answer, and lose its connection, only when the read timeout ends
+// it.
+func closeUnread(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body := &watchedBody{ReadCloser: r.Body}
+		r2 := new(http.Request)
+		*r2 = *r
+		r2.Body = body
+		next.ServeHTTP(&closingWriter{ResponseWriter: w, body: body}, r2)
+		if !body.ended {
+			// Nor after the answer: the connection closes once it is sent.
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+		}
+	})
+}
+
+// watchedBody is a request body that knows whether it was read to its end.
+type watchedBody struct {
+	io.ReadCloser
+	ended bool
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.ended = true
+	}
+	return n, err
+}
+
+// closingWriter asks for the connection to be closed when it answers a
+// request whose body was not read to its end.
+type closingWriter struct {
+	http.ResponseWriter
+	body    *watchedBody
+	written bool
+}
+
+func (cw *closingWriter) WriteHeader(status int) {
+	if !cw.written && status >= 200 {
+		cw.written = true
+		if !cw.body.ended {
+			cw.Header().Set("Connection", "close")
+		}
+	}
+	cw.ResponseWriter.WriteHeader(status)
+}
+
+func (cw *closingWriter) Write(b []byte) (int, error) {
+	if !cw.written {
+		cw.WriteHeader(http.StatusOK)
+	}
+	return cw.ResponseWriter.Write(b)
+}
+
+// Flush, FlushError and Unwrap keep the flushes, with their errors, and
+// the deadlines.
+func (cw *closingWriter) Flush() { cw.FlushError() }
+
+func (cw *closingWriter) FlushError() error {
+	if !cw.written {
+		cw.WriteHeader(http.StatusOK)
+	}
+	return http.NewResponseController(cw.ResponseWriter).Flush()
+}
+
+func (cw *closingWriter) Unwrap() http.ResponseWriter { return cw.ResponseWriter }
 
 // pace gives each write of an answer a deadline, the server's write wait
 // from then: a client that stops reading (its connection's buffers full)
