@@ -933,6 +933,7 @@ func TestAmbiguousJSONRefused(t *testing.T) {
 		{"create: a parameter twice", "/api/games", `{"game": "tsoro", "params": {"bonus": 1, "bonus": 3}}`, `"bonus" is given twice`},
 		{"create: a clock field twice", "/api/games", `{"game": "tsoro", "clock": {"initial": 60, "initial": 1}}`, `"initial" is given twice`},
 		{"create: a clock field in capitals", "/api/games", `{"game": "tsoro", "clock": {"Initial": 60}}`, `unknown field "Initial"`},
+		{"create: a clock's seconds in a string", "/api/games", `{"game": "tsoro", "clock": {"initial": "60"}}`, `the string "60" where a number is wanted`},
 		{"create: a key twice deep in a parameter", "/api/games", `{"game": "tsoro", "params": {"bonus": {"a": 1, "a": 2}}}`, `"a" is given twice`},
 		{"create: not UTF-8", "/api/games", "{\"game\": \"yematatu\xff\"}", "not UTF-8"},
 		{"create: nested too deep", "/api/games", `{"game": "tsoro", "params": {"bonus": ` + deep + `}}`, "deeper than"},
