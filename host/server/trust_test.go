@@ -1114,3 +1114,39 @@ func TestEventStreamBeginsWithAFreshRead(t *testing.T) {
 		assert.Equal(t, "time", got.Result.Method)
 	}
 }
+
+// A HEAD of an event stream gets the stream's headers and ends: it used to
+// hold its place among the client's streams (and the server's) for as
+// long as the client kept the connection, writing nothing to it, so a
+// client holding connections it never read held every place.
+func TestEventsHeadEnds(t *testing.T) {
+	ts := newTestServer(t, newMemStore(), WithLimits(proxied(Limits{ClientStreams: 1})))
+	res, b := ts.as("10.0.0.1", "POST", "/api/games", `{"game": "gore"}`)
+	require.Equal(t, http.StatusCreated, res.StatusCode, "%s", b)
+	var g testGame
+	require.NoError(t, json.Unmarshal(b, &g))
+	// head asks for path's headers, for a minute at most: only a HEAD
+	// that never ends takes that long.
+	head := func(path string) *http.Response {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, "HEAD", ts.http.URL+path, nil)
+		require.NoError(t, err)
+		req.Header.Set("X-Forwarded-For", "10.0.0.1")
+		res, err := ts.http.Client().Do(req)
+		require.NoError(t, err, "the HEAD is answered")
+		res.Body.Close()
+		return res
+	}
+	for range 3 {
+		res := head("/api/games/" + g.ID + "/events")
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		assert.Equal(t, "text/event-stream", res.Header.Get("Content-Type"))
+	}
+	assert.Equal(t, http.StatusNotFound, head("/api/games/nosuch/events").StatusCode)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ev := ts.events(ctx, g.ID) // the client's one place is free
+	id, _ := ev.next()
+	assert.Equal(t, "0", id)
+}
