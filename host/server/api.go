@@ -245,6 +245,10 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	if !s.decodeBody(w, r, &req) {
 		return
 	}
+	if no := s.clients.mayCreate(s.clientKey(r)); no != nil {
+		no.write(w)
+		return
+	}
 	params := map[string]any{}
 	for k, v := range req.Params {
 		if n, ok := v.(json.Number); ok {

@@ -253,6 +253,26 @@ func (cs *clients) createGame(key string) *refusal {
 	return nil
 }
 
+// mayCreate refuses, without spending any quota, a game key could not
+// create now: asked before the game is loaded, which costs its script's
+// machines, so that a client over its quota cannot make the server load
+// games only to refuse them.
+func (cs *clients) mayCreate(key string) *refusal {
+	now := time.Now()
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	l := cs.get(key, now).games
+	if l == nil {
+		return nil
+	}
+	tokens := l.TokensAt(now)
+	if tokens >= 1 {
+		return nil
+	}
+	wait := time.Duration((1 - tokens) / float64(l.Limit()) * float64(time.Second))
+	return &refusal{http.StatusTooManyRequests, codeOverQuota, fmt.Sprintf("too many new games: at most %d a minute from one client", cs.limits.GamesPerMinute), retrySeconds(wait)}
+}
+
 // openStream counts an event stream of key; it returns a function that
 // ends it, or a refusal when the client or the server holds too many.
 func (cs *clients) openStream(key string) (func(), *refusal) {

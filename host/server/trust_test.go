@@ -373,6 +373,10 @@ func TestClientQuotas(t *testing.T) {
 	}
 	res, b = ts.as("10.0.0.1", "POST", "/api/games", `{"game": "gore"}`)
 	refused(res, b, http.StatusTooManyRequests, "too many new games: at most 3 a minute")
+	// Refused before the game is loaded (which costs its script's
+	// machines): a game that does not exist is over the quota too.
+	res, b = ts.as("10.0.0.1", "POST", "/api/games", `{"game": "nosuch"}`)
+	refused(res, b, http.StatusTooManyRequests, "too many new games: at most 3 a minute")
 	res, b = ts.as("10.0.0.2", "POST", "/api/games", `{"game": "gore"}`)
 	require.Equal(t, http.StatusCreated, res.StatusCode, "another client: %s", b)
 	var g testGame
