@@ -131,6 +131,10 @@ const outageLogEvery = 10 * time.Second
 // decodeBody reads a JSON request body into v; it answers 413 or 400 and
 // returns false when the body is too large or not the expected JSON.
 func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	if r.ContentLength > s.opt.maxBody { // refused unread: no "100 Continue", no waiting for it
+		writeError(w, http.StatusRequestEntityTooLarge, apiError{Error: fmt.Sprintf("request body over %d bytes", s.opt.maxBody), Code: codeBodyTooLarge})
+		return false
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.maxBody))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
@@ -239,6 +243,10 @@ type createRequest struct {
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	var req createRequest
 	if !s.decodeBody(w, r, &req) {
+		return
+	}
+	if no := s.clients.mayCreate(s.clientKey(r)); no != nil {
+		no.write(w)
 		return
 	}
 	params := map[string]any{}

@@ -52,6 +52,9 @@ func newClock(r *clockRequest, seats int) (*store.Clock, error) {
 	if r == nil {
 		return nil, nil
 	}
+	if r.Initial == "" {
+		return nil, fmt.Errorf("clock initial: missing: give each seat's time, a number of seconds from 0.1 to %d", maxInitial)
+	}
 	initial, err := seconds(r.Initial, "initial", maxInitial)
 	if err != nil {
 		return nil, err

@@ -134,3 +134,72 @@ func TestJSONConnErrorLeavesOthers(t *testing.T) {
 		assert.False(t, ok, "%q", b)
 	}
 }
+
+// An answer given before the request's body was read to its end (a
+// refusal) reaches the client at once, and closes the connection: net/http
+// used to read up to 256 KiB more of the body first, so a client that
+// sent no more (a body that says it is larger than it is, a chunked one
+// that never ends) got its answer only when the read timeout (an hour
+// here) ended the connection. A body read whole keeps the connection.
+func TestRefusalsWaitForNoBody(t *testing.T) {
+	s, err := New(lib(), newMemStore(), WithLimits(testLimits))
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	hs := HTTPServer("", s.Handler())
+	hs.ReadTimeout = time.Hour
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	const asJSON, chunked = "Content-Type: application/json\r\n", "Transfer-Encoding: chunked\r\n\r\n1\r\n{\r\n"
+	post := func(path, headers string) string {
+		return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers
+	}
+	for _, tc := range []struct {
+		name, request string
+		status        int
+		code          string
+	}{
+		{"no endpoint, a chunked body that never ends", post("/api/nosuch", asJSON+chunked), 404, codeNotFound},
+		{"not JSON, a chunked body that never ends", post("/api/games", chunked), 415, codeMediaType},
+		{"another site, a chunked body that never ends", post("/api/games", asJSON+"Origin: http://attacker.example\r\n"+chunked), 403, codeCrossSite},
+		{"a length over the limit, the body not sent", post("/api/games", asJSON+"Content-Length: 20000\r\n\r\n{"), 413, codeBodyTooLarge},
+		{"a length over the limit, waiting for 100 Continue", post("/api/games", asJSON+"Content-Length: 99999999999\r\nExpect: 100-continue\r\n\r\n"), 413, codeBodyTooLarge},
+		{"a chunked body over the limit that never ends", post("/api/games", asJSON+"Transfer-Encoding: chunked\r\n\r\n4001\r\n"+strings.Repeat(" ", 0x4001)+"\r\n"), 413, codeBodyTooLarge},
+		{"a method of no endpoint, the body not sent", "PUT /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n" + asJSON + "Content-Length: 100\r\n\r\n{", 404, codeNotFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := net.Dial("tcp", ln.Addr().String())
+			require.NoError(t, err)
+			defer c.Close()
+			require.NoError(t, c.SetDeadline(time.Now().Add(time.Minute))) // only a wait for the read timeout crosses it
+			go io.WriteString(c, tc.request)
+			got, err := io.ReadAll(c)
+			require.NoError(t, err, "the answer, then the connection closed (read %q)", got)
+			res, err := http.ReadResponse(bufio.NewReader(strings.NewReader(string(got))), nil)
+			require.NoError(t, err)
+			b, _ := io.ReadAll(res.Body)
+			assert.Equal(t, tc.status, res.StatusCode, "%s", b)
+			var e apiError
+			require.NoError(t, json.Unmarshal(b, &e), "%s", b)
+			assert.Equal(t, tc.code, e.Code)
+		})
+	}
+	t.Run("a body read whole", func(t *testing.T) {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		require.NoError(t, err)
+		defer c.Close()
+		require.NoError(t, c.SetDeadline(time.Now().Add(time.Minute)))
+		body := `{"game": "nosuch"}`
+		br := bufio.NewReader(c)
+		for range 2 {
+			_, err = io.WriteString(c, post("/api/games", asJSON+fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)))
+			require.NoError(t, err)
+			res, err := http.ReadResponse(br, nil)
+			require.NoError(t, err, "the same connection answers again")
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			assert.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
+		}
+	})
+}

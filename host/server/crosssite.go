@@ -60,7 +60,8 @@ func changes(method string) bool {
 }
 
 // guard refuses requests not meant for this server (see above) and
-// counts API requests against their client's rate.
+// counts API requests, the openings of event streams included, against
+// their client's rate.
 func (s *Server) guard(next http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -93,7 +94,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if api && !strings.HasSuffix(r.URL.Path, "/events") {
+		if api { // an event stream's opening too: each reads and encodes the game
 			if no := s.clients.request(s.clientKey(r)); no != nil {
 				no.write(w)
 				return

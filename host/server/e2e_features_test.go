@@ -243,7 +243,7 @@ func TestBrowserFormRefusalDetailed(t *testing.T) {
 	tb := b.tabFor(t)
 	tb.do(beforeLoad(`{ const f = window.fetch;
 			window.fetch = (u, i) => {
-				if (i && i.method === "POST" && String(u).endsWith("/api/games")) { const b = JSON.parse(i.body); b.clock = { initial: "0.01", increment: "0" }; i = { ...i, body: JSON.stringify(b) }; }
+				if (i && i.method === "POST" && String(u).endsWith("/api/games")) { const b = JSON.parse(i.body); b.clock = { initial: 0.01, increment: 0 }; i = { ...i, body: JSON.stringify(b) }; }
 				return f(u, i);
 			}; }`), chromedp.Navigate(ts.http.URL+"/"))
 	tb.waitFor(`document.querySelector('#ng-variants input[value="4x8"]') !== null`)

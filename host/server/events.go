@@ -240,6 +240,12 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		s.log.Error("event stream: clearing the read deadline", "err", err)
 	}
 	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		// The headers alone: a stream nobody can read (nothing of it
+		// reaches the connection) would hold its place for as long as
+		// the client keeps the connection, without reading anything.
+		return
+	}
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	send := func(ply int) bool {

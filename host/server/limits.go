@@ -26,7 +26,8 @@ type Limits struct {
 	// burst of as many, refilled evenly); over it, 429 with Retry-After.
 	GamesPerMinute int
 	// RequestsPerSecond is how many API requests a client may make a
-	// second (a burst of twice as many); over it, 429 with Retry-After.
+	// second, the openings of event streams included (a burst of twice as
+	// many); over it, 429 with Retry-After.
 	RequestsPerSecond int
 	// ClientStreams is how many event streams a client may hold open;
 	// over it, 429 with Retry-After.
@@ -250,6 +251,26 @@ func (cs *clients) createGame(key string) *refusal {
 		return &refusal{http.StatusTooManyRequests, codeOverQuota, fmt.Sprintf("too many new games: at most %d a minute from one client", cs.limits.GamesPerMinute), retrySeconds(wait)}
 	}
 	return nil
+}
+
+// mayCreate refuses, without spending any quota, a game key could not
+// create now: asked before the game is loaded, which costs its script's
+// machines, so that a client over its quota cannot make the server load
+// games only to refuse them.
+func (cs *clients) mayCreate(key string) *refusal {
+	now := time.Now()
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	l := cs.get(key, now).games
+	if l == nil {
+		return nil
+	}
+	tokens := l.TokensAt(now)
+	if tokens >= 1 {
+		return nil
+	}
+	wait := time.Duration((1 - tokens) / float64(l.Limit()) * float64(time.Second))
+	return &refusal{http.StatusTooManyRequests, codeOverQuota, fmt.Sprintf("too many new games: at most %d a minute from one client", cs.limits.GamesPerMinute), retrySeconds(wait)}
 }
 
 // openStream counts an event stream of key; it returns a function that

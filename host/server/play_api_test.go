@@ -591,3 +591,21 @@ func changedServer(t *testing.T, st store.Store, game, variants string) *testSer
 	require.NoError(t, l.AddDir(dir))
 	return newTestServerOf(t, l, st)
 }
+
+// A time control out of bounds, or missing its time, is refused with a
+// message that names the field and what it may be.
+func TestClockRefusals(t *testing.T) {
+	ts := newTestServer(t, newMemStore())
+	for _, tc := range []struct{ clock, why string }{
+		{`{}`, "clock initial: missing: give each seat's time, a number of seconds from 0.1 to 86400"},
+		{`{"increment": 5}`, "clock initial: missing"},
+		{`{"initial": -1}`, "clock initial: -1 is not a number of seconds from 0 to 86400"},
+		{`{"initial": 0.01}`, "clock initial: 0.01 seconds is too little time (at least 0.1)"},
+		{`{"initial": 60, "increment": 1e9}`, "clock increment: 1e9 is not a number of seconds from 0 to 3600"},
+	} {
+		a := ts.ask("POST", "/api/games", `{"game": "yematatu", "clock": `+tc.clock+`}`)
+		assert.Equal(t, http.StatusUnprocessableEntity, a.status, "%s: %s", tc.clock, a.body)
+		assert.Equal(t, codeBadClock, a.code, "%s: %s", tc.clock, a.body)
+		assert.Contains(t, a.body, tc.why, "%s", tc.clock)
+	}
+}

@@ -90,6 +90,7 @@ type options struct {
 	expire    time.Duration
 	games     []host.Option // given to every game the server loads
 	lockWait  time.Duration // how long a request waits for a game another holds (see waitLock)
+	writeWait time.Duration // how long a write of an answer waits for its client (see pace)
 }
 
 // Option configures a Server.
@@ -131,6 +132,18 @@ func WithThinkTime(d time.Duration) Option {
 // computer worker waits as long, then leaves the game due for later (its
 // lease runs out), free for the other games. Reads of a game never wait.
 func WithLockWait(d time.Duration) Option { return func(o *options) { o.lockWait = d } }
+
+// DefaultWriteWait is how long the server waits for a client to take each
+// part of an answer (WithWriteWait).
+const DefaultWriteWait = 30 * time.Second
+
+// WithWriteWait sets how long the server waits for a client to take each
+// part of an answer, an event of a stream as well as any other answer
+// (default DefaultWriteWait); a client that has not taken it by then has
+// its connection closed. A client that stops reading would otherwise hold
+// its connection, and what the server wrote to it, for as long as it
+// keeps it open.
+func WithWriteWait(d time.Duration) Option { return func(o *options) { o.writeWait = d } }
 
 // WithLease sets how long a worker holds a game it is thinking about
 // before another process may take it over (default 30s).
@@ -234,11 +247,12 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 		perfect:   DefaultPerfectBudget(),
 		log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 		lockWait:  DefaultLockWait,
+		writeWait: DefaultWriteWait,
 	}
 	for _, f := range opts {
 		f(&o)
 	}
-	if o.maxBody < 1 || o.cacheSize < 1 || o.workers < 1 || o.think <= 0 || o.lease <= 0 || o.poll <= 0 || o.lockWait <= 0 {
+	if o.maxBody < 1 || o.cacheSize < 1 || o.workers < 1 || o.think <= 0 || o.lease <= 0 || o.poll <= 0 || o.lockWait <= 0 || o.writeWait <= 0 {
 		return nil, fmt.Errorf("server: body limit, cache size, workers and durations must be positive")
 	}
 	if o.base != "" && (!basePathRE.MatchString(o.base) || strings.Contains(o.base+"/", "/../") || strings.Contains(o.base+"/", "/./")) {
@@ -319,8 +333,139 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 }
 
 // Handler returns the HTTP handler of the API, the events and the page,
-// under the base path (WithBasePath) when there is one.
-func (s *Server) Handler() http.Handler { return s.secure(s.mount(s.guard(jsonErrors(s.mux)))) }
+// under the base path (WithBasePath) when there is one. Each write of an
+// answer has a deadline (WithWriteWait); serve it with HTTPServer's
+// timeouts, or a WriteTimeout of one's own, so that the answers net/http
+// writes itself have one too.
+func (s *Server) Handler() http.Handler {
+	return s.pace(closeUnread(s.secure(s.mount(s.guard(jsonErrors(s.mux))))))
+}
+
+// closeUnread closes the connection after an answer to a request whose
+// body was not read to its end: a refusal (a body too large or not JSON,
+// from another site, over a quota, for no endpoint). net/http would
+// otherwise read up to 256 KiB more of the body before it sends the
+// answer, and again after it, and a client sending no more (a body that
+// says it is larger than it is, a chunked one that never ends) would get
+// its answer, and lose its connection, only when the read timeout ends
+// it.
+func closeUnread(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body := &watchedBody{ReadCloser: r.Body}
+		r2 := new(http.Request)
+		*r2 = *r
+		r2.Body = body
+		next.ServeHTTP(&closingWriter{ResponseWriter: w, body: body}, r2)
+		if !body.ended {
+			// Nor after the answer: the connection closes once it is sent.
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+		}
+	})
+}
+
+// watchedBody is a request body that knows whether it was read to its end.
+type watchedBody struct {
+	io.ReadCloser
+	ended bool
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.ended = true
+	}
+	return n, err
+}
+
+// closingWriter asks for the connection to be closed when it answers a
+// request whose body was not read to its end.
+type closingWriter struct {
+	http.ResponseWriter
+	body    *watchedBody
+	written bool
+}
+
+func (cw *closingWriter) WriteHeader(status int) {
+	if !cw.written && status >= 200 {
+		cw.written = true
+		if !cw.body.ended {
+			cw.Header().Set("Connection", "close")
+		}
+	}
+	cw.ResponseWriter.WriteHeader(status)
+}
+
+func (cw *closingWriter) Write(b []byte) (int, error) {
+	if !cw.written {
+		cw.WriteHeader(http.StatusOK)
+	}
+	return cw.ResponseWriter.Write(b)
+}
+
+// Flush, FlushError and Unwrap keep the flushes, with their errors, and
+// the deadlines.
+func (cw *closingWriter) Flush() { cw.FlushError() }
+
+func (cw *closingWriter) FlushError() error {
+	if !cw.written {
+		cw.WriteHeader(http.StatusOK)
+	}
+	return http.NewResponseController(cw.ResponseWriter).Flush()
+}
+
+func (cw *closingWriter) Unwrap() http.ResponseWriter { return cw.ResponseWriter }
+
+// pace gives each write of an answer a deadline, the server's write wait
+// from then: a client that stops reading (its connection's buffers full)
+// has its connection closed when the wait runs out, rather than holding
+// it, a goroutine and what was written for as long as it likes (clients
+// from enough addresses, each under its quota of connections, would hold
+// every connection the server allows). A client reading an answer, or an
+// event stream, at any pace the wait allows is not disturbed.
+func (s *Server) pace(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pw := &pacedWriter{ResponseWriter: w, rc: http.NewResponseController(w), wait: s.opt.writeWait}
+		pw.extend() // net/http's own "100 Continue" too
+		next.ServeHTTP(pw, r)
+	})
+}
+
+// pacedWriter sets a write deadline before each write of an answer.
+type pacedWriter struct {
+	http.ResponseWriter
+	rc   *http.ResponseController
+	wait time.Duration
+}
+
+// extend moves the connection's write deadline to the write wait from now;
+// a ResponseWriter without deadlines (a test's recorder) is served as it
+// is.
+func (pw *pacedWriter) extend() { _ = pw.rc.SetWriteDeadline(time.Now().Add(pw.wait)) }
+
+func (pw *pacedWriter) WriteHeader(status int) {
+	pw.extend()
+	pw.ResponseWriter.WriteHeader(status)
+}
+
+func (pw *pacedWriter) Write(b []byte) (int, error) {
+	pw.extend()
+	return pw.ResponseWriter.Write(b)
+}
+
+// Flush, FlushError and Unwrap keep the event streams' flushes, with
+// their errors, and the other deadlines.
+func (pw *pacedWriter) Flush() { pw.FlushError() }
+
+func (pw *pacedWriter) FlushError() error {
+	pw.extend()
+	return pw.rc.Flush()
+}
+
+func (pw *pacedWriter) Unwrap() http.ResponseWriter { return pw.ResponseWriter }
 
 // jsonErrors answers the errors net/http writes itself in plain text (the
 // mux's 404 and 405, the file server's 404, a bad range's 416) as every
@@ -418,14 +563,19 @@ func (s *Server) Close() error {
 }
 
 // HTTPServer returns an http.Server for h on addr with the timeouts a
-// public server needs: reading headers and bodies, and idle keep-alive
-// connections. It sets no write timeout, since event streams stay open.
+// public server needs: reading headers and bodies, writing answers, and
+// idle keep-alive connections. Its write timeout, DefaultWriteWait, is
+// the first deadline of each request's answer, which the Server's Handler
+// moves on before each write (WithWriteWait), so that event streams stay
+// open while their clients read them; it bounds the answers net/http
+// writes itself (to a request it cannot read, say).
 func HTTPServer(addr string, h http.Handler) *http.Server {
 	return &http.Server{
 		Addr:              addr,
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      DefaultWriteWait,
 		IdleTimeout:       60 * time.Second,
 		MaxHeaderBytes:    16 << 10,
 	}

@@ -728,17 +728,19 @@ func TestHTTPServerTimeouts(t *testing.T) {
 	assert.Positive(t, s.ReadHeaderTimeout)
 	assert.Positive(t, s.IdleTimeout)
 	assert.Positive(t, s.ReadTimeout)
-	assert.Zero(t, s.WriteTimeout, "event streams stay open")
+	assert.Positive(t, s.WriteTimeout, "the first deadline of an answer; the Server's Handler moves it on")
 }
 
-// TestEventsOutliveReadTimeout checks that an event stream stays open past
-// the server's read timeout.
-func TestEventsOutliveReadTimeout(t *testing.T) {
-	s, err := New(lib(), newMemStore())
+// TestEventsOutliveTimeouts checks that an event stream stays open past
+// the server's read timeout and its write timeout and wait, which bound
+// each write, not the stream.
+func TestEventsOutliveTimeouts(t *testing.T) {
+	s, err := New(lib(), newMemStore(), WithWriteWait(100*time.Millisecond))
 	require.NoError(t, err)
 	defer s.Close()
 	hs := httptest.NewUnstartedServer(s.Handler())
 	hs.Config.ReadTimeout = 100 * time.Millisecond
+	hs.Config.WriteTimeout = 100 * time.Millisecond
 	hs.Start()
 	defer hs.Close()
 	ts := &testServer{t: t, srv: s, http: hs, store: s.store}
@@ -747,7 +749,7 @@ func TestEventsOutliveReadTimeout(t *testing.T) {
 	defer cancel()
 	ev := ts.events(ctx, g.ID)
 	ev.next()
-	time.Sleep(300 * time.Millisecond) // well past the read timeout
+	time.Sleep(300 * time.Millisecond) // well past the timeouts
 	status, b := ts.move(g.ID, "a1", 0, secret(t, g.Seats[0].URL))
 	require.Equal(t, http.StatusOK, status, "%s", b)
 	id, _ := ev.next()

@@ -373,6 +373,10 @@ func TestClientQuotas(t *testing.T) {
 	}
 	res, b = ts.as("10.0.0.1", "POST", "/api/games", `{"game": "gore"}`)
 	refused(res, b, http.StatusTooManyRequests, "too many new games: at most 3 a minute")
+	// Refused before the game is loaded (which costs its script's
+	// machines): a game that does not exist is over the quota too.
+	res, b = ts.as("10.0.0.1", "POST", "/api/games", `{"game": "nosuch"}`)
+	refused(res, b, http.StatusTooManyRequests, "too many new games: at most 3 a minute")
 	res, b = ts.as("10.0.0.2", "POST", "/api/games", `{"game": "gore"}`)
 	require.Equal(t, http.StatusCreated, res.StatusCode, "another client: %s", b)
 	var g testGame
@@ -404,19 +408,49 @@ func TestClientQuotas(t *testing.T) {
 	assert.Equal(t, http.StatusOK, res.StatusCode, "%s", b)
 }
 
+// A client's API requests count against its rate, whatever they ask for:
+// the opening of an event stream too (a client that opened and dropped
+// streams as fast as it could made the server read and encode the game
+// each time, thousands of times a second, unrefused).
 func TestRequestRate(t *testing.T) {
 	ts := newTestServer(t, newMemStore(), WithLimits(proxied(Limits{RequestsPerSecond: 1})))
-	res, _ := ts.as("10.0.0.1", "GET", "/api/health", "")
-	assert.Equal(t, 200, res.StatusCode)
-	for range 1000 { // a burst of 2, then 1 a second: soon refused
-		if res, _ = ts.as("10.0.0.1", "GET", "/api/health", ""); res.StatusCode != 200 {
-			break
-		}
+	res, b := ts.as("10.0.0.9", "POST", "/api/games", `{"game": "gore"}`)
+	require.Equal(t, http.StatusCreated, res.StatusCode, "%s", b)
+	var g testGame
+	require.NoError(t, json.Unmarshal(b, &g))
+	// ask sends a GET of path from client and returns its status, leaving
+	// an event stream as soon as it has begun.
+	ask := func(client, path string) *http.Response {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, "GET", ts.http.URL+path, nil)
+		require.NoError(t, err)
+		req.Header.Set("X-Forwarded-For", client)
+		res, err := ts.http.Client().Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		return res
 	}
-	assert.Equal(t, http.StatusTooManyRequests, res.StatusCode)
-	assert.Equal(t, "1", res.Header.Get("Retry-After"))
-	res, _ = ts.as("10.0.0.2", "GET", "/api/health", "")
-	assert.Equal(t, 200, res.StatusCode, "another client")
+	for i, path := range []string{
+		"/api/health",
+		"/api/games/" + g.ID,
+		"/api/games/" + g.ID + "/events",
+		"/api/games/nosuch/events",
+		"/api/nosuch",
+	} {
+		t.Run(path, func(t *testing.T) {
+			client := fmt.Sprintf("10.0.1.%d", i)
+			res := ask(client, path)
+			for range 1000 { // a burst of 2, then 1 a second: soon refused
+				if res = ask(client, path); res.StatusCode == http.StatusTooManyRequests {
+					break
+				}
+			}
+			assert.Equal(t, http.StatusTooManyRequests, res.StatusCode)
+			assert.Equal(t, "1", res.Header.Get("Retry-After"))
+			assert.Equal(t, http.StatusOK, ask(fmt.Sprintf("10.0.2.%d", i), "/api/health").StatusCode, "another client")
+		})
+	}
 }
 
 // Client keys: IPv6 by /64, X-Forwarded-For only from a trusted proxy,
@@ -903,6 +937,7 @@ func TestAmbiguousJSONRefused(t *testing.T) {
 		{"create: a parameter twice", "/api/games", `{"game": "tsoro", "params": {"bonus": 1, "bonus": 3}}`, `"bonus" is given twice`},
 		{"create: a clock field twice", "/api/games", `{"game": "tsoro", "clock": {"initial": 60, "initial": 1}}`, `"initial" is given twice`},
 		{"create: a clock field in capitals", "/api/games", `{"game": "tsoro", "clock": {"Initial": 60}}`, `unknown field "Initial"`},
+		{"create: a clock's seconds in a string", "/api/games", `{"game": "tsoro", "clock": {"initial": "60"}}`, `the string "60" where a number is wanted`},
 		{"create: a key twice deep in a parameter", "/api/games", `{"game": "tsoro", "params": {"bonus": {"a": 1, "a": 2}}}`, `"a" is given twice`},
 		{"create: not UTF-8", "/api/games", "{\"game\": \"yematatu\xff\"}", "not UTF-8"},
 		{"create: nested too deep", "/api/games", `{"game": "tsoro", "params": {"bonus": ` + deep + `}}`, "deeper than"},
@@ -1082,4 +1117,40 @@ func TestEventStreamBeginsWithAFreshRead(t *testing.T) {
 		require.NotNil(t, got.Result, "the others get the loss on time as a change")
 		assert.Equal(t, "time", got.Result.Method)
 	}
+}
+
+// A HEAD of an event stream gets the stream's headers and ends: it used to
+// hold its place among the client's streams (and the server's) for as
+// long as the client kept the connection, writing nothing to it, so a
+// client holding connections it never read held every place.
+func TestEventsHeadEnds(t *testing.T) {
+	ts := newTestServer(t, newMemStore(), WithLimits(proxied(Limits{ClientStreams: 1})))
+	res, b := ts.as("10.0.0.1", "POST", "/api/games", `{"game": "gore"}`)
+	require.Equal(t, http.StatusCreated, res.StatusCode, "%s", b)
+	var g testGame
+	require.NoError(t, json.Unmarshal(b, &g))
+	// head asks for path's headers, for a minute at most: only a HEAD
+	// that never ends takes that long.
+	head := func(path string) *http.Response {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, "HEAD", ts.http.URL+path, nil)
+		require.NoError(t, err)
+		req.Header.Set("X-Forwarded-For", "10.0.0.1")
+		res, err := ts.http.Client().Do(req)
+		require.NoError(t, err, "the HEAD is answered")
+		res.Body.Close()
+		return res
+	}
+	for range 3 {
+		res := head("/api/games/" + g.ID + "/events")
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		assert.Equal(t, "text/event-stream", res.Header.Get("Content-Type"))
+	}
+	assert.Equal(t, http.StatusNotFound, head("/api/games/nosuch/events").StatusCode)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ev := ts.events(ctx, g.ID) // the client's one place is free
+	id, _ := ev.next()
+	assert.Equal(t, "0", id)
 }

@@ -1,8 +1,8 @@
 // Package strictjson checks that JSON bytes read one way only, as every
 // reader of the same bytes would read them, before encoding/json decodes
 // them: encoding/json keeps the last of a key given twice (another reader
-// the first), takes "GAME" for the field "game", and reads a byte that is
-// not UTF-8 as U+FFFD. A request body or a state refused here cannot mean
+// the first), takes "GAME" for the field "game", reads a byte that is not
+// UTF-8 as U+FFFD, and takes the string "300" for the number 300. A request body or a state refused here cannot mean
 // one thing to a proxy or a log and another to the host.
 package strictjson
 
@@ -21,8 +21,8 @@ import (
 // type t, does not read one way only: it is not UTF-8, an object names a
 // key twice, an object decoded into a struct names a key no field of the
 // struct is written under exactly (its json tag, or its name without one),
-// it nests deeper than maxDepth arrays and objects, or something follows
-// the value. t may be nil (any value).
+// a json.Number is given as a string, it nests deeper than maxDepth arrays
+// and objects, or something follows the value. t may be nil (any value).
 func Check(data []byte, t reflect.Type, maxDepth int) error {
 	if !utf8.Valid(data) {
 		return errors.New("it is not UTF-8")
@@ -38,6 +38,10 @@ func Check(data []byte, t reflect.Type, maxDepth int) error {
 	return nil
 }
 
+// numberType is json.Number, which encoding/json fills from a number or
+// from a string holding one ("300").
+var numberType = reflect.TypeFor[json.Number]()
+
 // value reads the next value of dec, for a Go value of type t (nil: any),
 // as Check says; depth is how deeply it nests.
 func value(dec *json.Decoder, t reflect.Type, depth, maxDepth int) error {
@@ -50,7 +54,12 @@ func value(dec *json.Decoder, t reflect.Type, depth, maxDepth int) error {
 	}
 	delim, ok := tok.(json.Delim)
 	if !ok {
-		return nil // a scalar: its type is the decoder's to check
+		// A scalar: its type is the decoder's to check, but for a
+		// json.Number, which encoding/json fills from a string too.
+		if str, isString := tok.(string); isString && t == numberType {
+			return fmt.Errorf("the string %q where a number is wanted", str)
+		}
+		return nil
 	}
 	if depth >= maxDepth {
 		return fmt.Errorf("it nests deeper than %d levels", maxDepth)

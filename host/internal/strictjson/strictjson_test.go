@@ -20,6 +20,7 @@ type doc struct {
 	Sites []site         `json:"sites"`
 	Vars  map[string]any `json:"vars"`
 	Seat  *int           `json:"seat,omitempty"`
+	Time  json.Number    `json:"time"`
 	Plain string
 	Skip  string `json:"-"`
 }
@@ -44,6 +45,9 @@ func TestCheck(t *testing.T) {
 		{"two values", `{"game":"g"} {}`, "something follows"},
 		{"garbage after", `{"game":"g"}x`, "something follows"},
 		{"a scalar", `3`, ""},
+		{"a number", `{"time":1.5}`, ""},
+		{"a number in a string", `{"time":"1.5"}`, `the string "1.5" where a number is wanted`},
+		{"a string in a map of any", `{"vars":{"time":"1.5"}}`, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := Check([]byte(tt.data), typ, 6)
