@@ -180,7 +180,10 @@ func TestBareSetUpAfterAnother(t *testing.T) {
 			s := g.Start()
 			base := s.AppendPositionValues(nil)
 			vals := slices.Clone(base)
-			odd := []int{-1, 0, 1, 2, 3, kernel.MaxCount, kernel.MaxCount + 1, math.MaxInt32, math.MinInt32, math.MaxInt32 + 1, math.MinInt32 - 1}
+			odd := []int{-1, 0, 1, 2, 3, kernel.MaxCount, kernel.MaxCount + 1, math.MaxInt32, math.MinInt32}
+			if wide := int64(math.MaxInt32); math.MaxInt > wide { // beyond int32, where an int holds it
+				odd = append(odd, int(wide+1), int(-wide-2))
+			}
 			accepted, refused := 0, 0
 			for step := range 3000 {
 				switch {
