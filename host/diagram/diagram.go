@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/matombo/matombo/host/diag"
 	"github.com/matombo/matombo/host/kernel"
@@ -524,11 +525,11 @@ func endsHint(b *kernel.Board, r int) string {
 func cutAtField(line string, k int) string {
 	n, in := -1, false
 	for i, c := range line {
-		space := c == ' ' || c == '\t'
+		space := unicode.IsSpace(c) // as strings.Fields splits the fields counted
 		if !space && !in {
 			n++
 			if n == k {
-				return strings.TrimRight(line[:i], " \t")
+				return strings.TrimRightFunc(line[:i], unicode.IsSpace)
 			}
 		}
 		in = !space
