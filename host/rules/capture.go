@@ -259,14 +259,11 @@ func (r *capture) Capture(c *kernel.Ctx, p, last int, wasEmpty bool) (int, error
 	return total, nil
 }
 
-// run counts the counters a run from last would take: the sites after
-// it, step places at a time, while each is taken by its count, never more
-// than one trip round the track.
+// run counts the counters a run from last would take, walking as
+// Capture's run does: the sites after it, step places at a time, while
+// each is taken by its count, never back to last (which Capture has
+// emptied by then).
 func (r *capture) run(cells []int32, t *kernel.Track, last, step int) int {
-	if r.parity < 0 {
-		n, _ := kernel.RunOf(cells, t, last, step, r.counts)
-		return n
-	}
 	total, site := 0, last
 	for range len(t.Sites) {
 		if site = t.Step(site, step); site < 0 || site == last || !r.takes(cells[site]) {
