@@ -248,9 +248,15 @@ func (cs *clients) createGame(key string) *refusal {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	if ok, wait := take(cs.get(key, now).games, now); !ok {
-		return &refusal{http.StatusTooManyRequests, codeOverQuota, fmt.Sprintf("too many new games: at most %d a minute from one client", cs.limits.GamesPerMinute), retrySeconds(wait)}
+		return cs.tooManyGames(wait)
 	}
 	return nil
+}
+
+// tooManyGames is the refusal of a game over a client's quota, which
+// allows another after wait.
+func (cs *clients) tooManyGames(wait time.Duration) *refusal {
+	return &refusal{http.StatusTooManyRequests, codeOverQuota, fmt.Sprintf("too many new games: at most %d a minute from one client", cs.limits.GamesPerMinute), retrySeconds(wait)}
 }
 
 // mayCreate refuses, without spending any quota, a game key could not
@@ -269,8 +275,7 @@ func (cs *clients) mayCreate(key string) *refusal {
 	if tokens >= 1 {
 		return nil
 	}
-	wait := time.Duration((1 - tokens) / float64(l.Limit()) * float64(time.Second))
-	return &refusal{http.StatusTooManyRequests, codeOverQuota, fmt.Sprintf("too many new games: at most %d a minute from one client", cs.limits.GamesPerMinute), retrySeconds(wait)}
+	return cs.tooManyGames(time.Duration((1 - tokens) / float64(l.Limit()) * float64(time.Second)))
 }
 
 // openStream counts an event stream of key; it returns a function that
