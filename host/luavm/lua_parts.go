@@ -828,8 +828,10 @@ func (vm *Machine) raisePart(L *lua.LState, name string, err error) {
 		L.RaiseError("%s: %s", name, arg.Msg)
 	}
 	var rule *kernel.RuleError
-	if errors.As(err, &rule) && rule.Hook > 0 && rule.Hook <= len(vm.hooks) {
-		L.RaiseError("%s: %s (the function at %s)", name, rule.Msg, vm.funcPos(vm.hooks[rule.Hook-1]))
+	if errors.As(err, &rule) {
+		if fn, ok := vm.hook(rule.Hook); ok {
+			L.RaiseError("%s: %s (the function at %s)", name, rule.Msg, vm.funcPos(fn))
+		}
 	}
 	L.RaiseError("%s: %s", name, err.Error())
 }
@@ -900,10 +902,19 @@ func (vm *Machine) runTurn(name diag.Call, p int, m kernel.Move) error {
 // rulePos is where a rule's failure is the script's doing: the script
 // function whose result the rule refused, or else the turn that failed.
 func (vm *Machine) rulePos(name diag.Call, rule *kernel.RuleError) diag.Pos {
-	if h := rule.Hook - 1; h >= 0 && h < len(vm.hooks) {
-		return vm.funcPos(vm.hooks[h])
+	if fn, ok := vm.hook(rule.Hook); ok {
+		return vm.funcPos(fn)
 	}
 	return vm.turnPos(name)
+}
+
+// hook is the script function a rule error's Hook numbers (from 1), if
+// it numbers one.
+func (vm *Machine) hook(n int) (lua.LValue, bool) {
+	if n < 1 || n > len(vm.hooks) {
+		return nil, false
+	}
+	return vm.hooks[n-1], true
 }
 
 // turnPos is where the script made the turn that failed: its legal, its
