@@ -126,6 +126,10 @@ func TestDiagramKeyBelow(t *testing.T) {
 		require.NoError(t, err, "width %d:\n%s", c.width, got)
 		assert.Equal(t, pos.Counts, counts, "width %d", c.width)
 		assert.Equal(t, pos.Owners, owners, "width %d", c.width)
+		// NoKeyBelow leaves out only a key that would go below.
+		short := s.DiagramWith(DiagramOptions{Width: c.width, NoKeyBelow: true})
+		want, _, _ := strings.Cut(c.want, "Key:\n")
+		assert.Equal(t, want, short, "width %d, no key below", c.width)
 	}
 	// A board of holes has no key: the width changes nothing.
 	k := loadTest(t, "kalah").Start()

@@ -22,7 +22,7 @@ func TestNarrowTerminal(t *testing.T) {
 		input  string
 		fits   bool // every line fits in 40 columns
 	}{
-		{"narrow-play-yemutwelve", []string{"play", "yemutwelve", "--p2", "random", "--seed", "1", "--hint", "random"}, "a1\nzz\nhint\nhelp\nquit\n", true},
+		{"narrow-play-yemutwelve", []string{"play", "yemutwelve", "--p2", "random", "--seed", "1", "--hint", "random"}, "a1\nzz\nhint\nhelp\nboard\nquit\n", true},
 		{"narrow-trace-yematatu", []string{"trace", "yematatu", "b2", "a1", "c1", "c3", "b3"}, "", true},
 		{"narrow-hint-yematatu", []string{"hint", "yematatu", "--variant", "square"}, "", true},
 		{"narrow-trace-tsoro", []string{"trace", "tsoro", "a10"}, "", false},
@@ -48,6 +48,12 @@ func TestNarrowTerminal(t *testing.T) {
 			}
 			if !tc.fits {
 				assert.NotZero(t, long, "the board is drawn whole")
+			}
+			if tc.args[0] == "play" {
+				// The key below the board is drawn with the first board
+				// and when asked for (board), not under every board.
+				assert.Equal(t, 2, strings.Count(r.stdout, "\nKey:\n"), "the key drawn twice")
+				assert.Greater(t, strings.Count(r.stdout, "\ng  ."), 3, "boards drawn")
 			}
 		})
 	}

@@ -60,6 +60,7 @@ func playCommands() [][2]string {
 		{"legal", "list the legal tokens"},
 		{"undo", "take back the last decision (against a computer: back to your own)"},
 		{"record", "show the game record so far"},
+		{"board", "draw the board again, with the key to its points' names on a board of points"},
 		{"hint", "suggest a move"},
 		{"resign", "resign the game"},
 		{"draw", "offer a draw to the other player"},
@@ -106,6 +107,9 @@ type session struct {
 	hintErr error            // why it could not be made
 	hints   string           // its spec
 	seed    uint64           // the computer players' seed
+	// keyShown: a point board's key has been drawn; where it goes below
+	// the board (a narrow terminal), later boards leave it out.
+	keyShown bool
 }
 
 // runPlay is `matombo play GAME`.
@@ -211,15 +215,28 @@ func (ss *session) intro(p1, p2 string, seed uint64, variants []string) {
 		if marks := markWords(ss.g, ss.states[0]); marks != "" {
 			fmt.Fprint(w, wrapText(ss.e.width, "On the board: "+marks+".", ""))
 		}
+		if ss.keyBelow(ss.states[0]) {
+			fmt.Fprint(w, wrapText(ss.e.width, "The key under the first board names the points; type board to see it again.", ""))
+		}
 	}
 	ss.show()
+}
+
+// keyBelow reports whether s's board is drawn with its key below it in
+// this terminal, so that later boards leave the key out.
+func (ss *session) keyBelow(s *host.State) bool {
+	opt := host.DiagramOptions{Width: ss.e.width}
+	full := s.DiagramWith(opt)
+	opt.NoKeyBelow = true
+	return s.DiagramWith(opt) != full
 }
 
 // show draws the board and says whose decision it is.
 func (ss *session) show() {
 	s := ss.state()
 	fmt.Fprintln(ss.e.stdout)
-	fmt.Fprint(ss.e.stdout, diagram(s, ss.e.color, ss.e.width))
+	fmt.Fprint(ss.e.stdout, s.DiagramWith(host.DiagramOptions{Color: ss.e.color, Width: ss.e.width, NoKeyBelow: ss.keyShown}))
+	ss.keyShown = true
 	if owners := ownerWords(s, ss.states[0]); owners != "" {
 		fmt.Fprint(ss.e.stdout, wrapText(ss.e.width, owners+".", ""))
 	}
@@ -447,6 +464,9 @@ func (ss *session) handle(word string) (bool, error) {
 		fmt.Fprint(w, wrap(ss.e.width, "Legal tokens:", s.Legal(), "  "))
 	case "record":
 		fmt.Fprintf(w, "Record: %s\n", recordText(ss.record))
+	case "board":
+		ss.keyShown = false
+		ss.show()
 	case "undo":
 		ss.undo()
 	case "hint":

@@ -22,6 +22,11 @@ type Options struct {
 	// "Key:", where the two do not fit side by side. A board wider than
 	// Width is drawn whole all the same.
 	Width int
+	// NoKeyBelow leaves out a point board's key where it would go below
+	// the board (where it would fit beside it, it is drawn there): for a
+	// reader who has seen the key once, such as a player in a narrow
+	// terminal, to whom the same key under every board is noise.
+	NoKeyBelow bool
 }
 
 // Game is what a diagram needs of a game: its board, its number of
@@ -79,7 +84,7 @@ func Draw(g Game, count, owner func(site int) int, opt Options) string {
 	}
 	var sb strings.Builder
 	if !b.Grid() {
-		return pointDiagram(b, cells, width, paint, opt.Width)
+		return pointDiagram(b, cells, width, paint, opt)
 	}
 	labelW := 0
 	for _, l := range b.Rows() {
@@ -164,8 +169,9 @@ const keyLine = "Key:"
 // drawing position) and the same drawing with the number of each point's
 // name in place of its cell: the key that tells b1 from b3. The key goes
 // to the right of the board, or below it, after keyLine, when the two side
-// by side would be wider than maxWidth (0: no limit).
-func pointDiagram(b *kernel.Board, cells []string, width int, paint func(int, string) string, maxWidth int) string {
+// by side would be wider than opt.Width (0: no limit), unless
+// opt.NoKeyBelow leaves it out there.
+func pointDiagram(b *kernel.Board, cells []string, width int, paint func(int, string) string, opt Options) string {
 	plain := func(_ int, text string) string { return text }
 	left := drawPoints(b, cells, width, paint)
 	bare := left
@@ -181,8 +187,12 @@ func pointDiagram(b *kernel.Board, cells []string, width int, paint func(int, st
 	}
 	key := drawPoints(b, numbers, keyW, plain)
 	var sb strings.Builder
-	if maxWidth > 0 && widest(bare)+keyGap+widest(key) > maxWidth {
-		for _, l := range slices.Concat(left, []string{keyLine}, key) {
+	if opt.Width > 0 && widest(bare)+keyGap+widest(key) > opt.Width {
+		below := slices.Concat([]string{keyLine}, key)
+		if opt.NoKeyBelow {
+			below = nil
+		}
+		for _, l := range slices.Concat(left, below) {
 			sb.WriteString(strings.TrimRight(l, " "))
 			sb.WriteByte('\n')
 		}
