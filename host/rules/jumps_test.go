@@ -39,6 +39,9 @@ func TestJumpsRule(t *testing.T) {
 		{"a king does", []string{"ahead", "back"},
 			position{one: []string{"c3"}, two: []string{"b2", "b3"}, kings: []string{"c3"}}, 1,
 			[]string{"c3-a1", "c3-a3"}, map[string]bool{"c3": true}},
+		{"a man that goes across jumps sideways against a row's order, never back", []string{"ahead_across", "back_across"},
+			position{one: []string{"a3", "c3"}, two: []string{"a2", "b3", "c2", "b2"}}, 1,
+			[]string{"a3-a1", "a3-c1", "c3-c1"}, map[string]bool{"a3": true, "c3": true}}, // not c3 over b2 to a1
 		{"player 2's men jump back", []string{"ahead", "back"},
 			position{one: []string{"b2", "b3"}, two: []string{"c3", "a1"}}, 2,
 			[]string{"c3-a3"}, map[string]bool{"c3": true, "a1": false}},
