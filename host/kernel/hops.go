@@ -22,8 +22,9 @@ const (
 	BackAcross                 // as Back, or either way across (within a row)
 )
 
-// across reports whether h lets a piece hop against it within its row,
-// and which way it goes otherwise.
+// across splits h into the way a piece goes along every line (BothWays,
+// Ahead or Back) and whether it also goes the other way across, within
+// its row.
 func (h Heading) across() (Heading, bool) {
 	switch h {
 	case AheadAcross:
@@ -236,8 +237,8 @@ func (c *Ctx) hopsFrom(dst []Jump, h *Hops, t *hopTesters, owners []int32, m mov
 	return dst, looked
 }
 
-// onRay reports whether position k of line is on the board's line, and
-// with inRow in row row.
+// onRay reports whether position k of line is one of the line's sites
+// and, with inRow, a site of row row.
 func (b *Board) onRay(line []int32, k int, inRow bool, row int) bool {
 	return k >= 0 && k < len(line) && (!inRow || b.sites[line[k]].Row == row)
 }
