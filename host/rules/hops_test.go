@@ -65,6 +65,8 @@ func TestStepsRule(t *testing.T) {
 			[]string{"b2-b1", "b2-b3", "b2-c1", "b2-c2", "b2-c3"}},
 		{"back_across for player 2", []string{"ahead_across", "back_across"}, position{two: []string{"b2"}}, 2,
 			[]string{"b2-a1", "b2-a2", "b2-a3", "b2-b1", "b2-b3"}},
+		{"a king of men that go across moves both ways", []string{"ahead_across", "back_across"}, position{one: []string{"b2"}, kings: []string{"b2"}}, 1,
+			[]string{"b2-a1", "b2-a2", "b2-a3", "b2-b1", "b2-b3", "b2-c1", "b2-c2", "b2-c3"}},
 		{"a king moves both ways", []string{"ahead", "back"}, position{one: []string{"b2"}, kings: []string{"b2"}}, 1,
 			[]string{"b2-a1", "b2-a2", "b2-a3", "b2-b1", "b2-b3", "b2-c1", "b2-c2", "b2-c3"}},
 		{"only to empty sites, piece by piece in board order", []string{"ahead", "ahead"}, position{one: []string{"b2", "a1"}, two: []string{"c2", "c3"}}, 1,
