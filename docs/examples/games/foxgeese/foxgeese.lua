@@ -153,18 +153,9 @@ local function moves(p)
 end
 
 -- F5 Jump after jump: "after a jump the fox may jump again from where it
--- landed, as often as it can; or it stops." The fox is the only piece of
--- its side, so the jumps from where it waits are all of f4_fox_jumps'.
-local f5_go_on = m.rule("f5_go_on", function(p, at)
-  local n = f4_fox_jumps(p)
-  m.emit(STOP)
-  return n + 1
-end)
-
--- F5 (the stop): the fox's move ends where it stands.
-local f5_stop = m.rule("f5_stop", function(p)
-  m.set(JUMPER, 0)
-end)
+-- landed, as often as it can; or it stops." While it waits there (the
+-- variable jumper), its moves are its jumps and the move stop.
+local f5_next_jumps = m.rule("f5_next_jumps", m.jumps_rule { kind = JUMP, from = MINE, over = THEIRS, stop = STOP })
 
 -- F7 The fox wins: "when fewer geese are left than can trap it" (trap),
 -- after every move and in a position set up.
@@ -175,7 +166,7 @@ local f7_too_few = m.rule("f7_too_few", function()
 end)
 
 -- F4, F5: a step or a jump of either side; after a jump the fox waits
--- where it landed while it can jump again.
+-- where it landed while it can jump again, until it stops.
 local f4_move = m.rule("f4_move", m.hop_play { pending = JUMPER, again = f4_fox_jumps, after = { f7_too_few } })
 
 -- F6 The geese win: "when the fox cannot move on its turn."
@@ -201,8 +192,8 @@ local f8_repetition = m.rule("f8_repetition", function()
   m.finish(0, "third repetition")
 end)
 
-local legal = m.pending_legal { pending = JUMPER, none = { moves }, site = f5_go_on }
-local play = m.play_by_kind { [STEP] = f4_move, [JUMP] = f4_move, [STOP] = f5_stop }
+local legal = m.pending_legal { pending = JUMPER, none = { moves }, site = f5_next_jumps }
+local play = m.play_by_kind { [STEP] = f4_move, [JUMP] = f4_move, [STOP] = f4_move }
 local score = m.score_rule { amount = m.captured_rule {} }
 
 return {
