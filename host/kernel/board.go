@@ -571,10 +571,10 @@ func (b *Board) addAcross() {
 	}
 }
 
-// withAcross returns own (sorted by order) with the items of other that
-// are across and not in own, sorted again; own itself when there are
-// none. A set, not searches of the lists: a site may have thousands of
-// neighbours.
+// withAcross returns the items of own, which order sorts, and those of
+// other that are across and not in own, all sorted by order; own itself
+// when other adds none. It keeps a set, not searches of the lists: a
+// site may have thousands of neighbours.
 func withAcross[T comparable](own, other []T, across func(T) bool, order func(x, y T) int) []T {
 	var seen map[T]bool
 	out := own
