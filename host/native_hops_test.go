@@ -199,7 +199,7 @@ func TestHopRules(t *testing.T) {
 // TestHopRuleErrors: malformed specs name the constructor and the field.
 func TestHopRuleErrors(t *testing.T) {
 	for _, c := range []struct{ legal, play, want string }{
-		{`m.steps_rule { kind = STEP, from = MINE, toward = "sideways" }`, hopNativePlay, `steps_rule: toward must be "ahead", "back" or "both", got`},
+		{`m.steps_rule { kind = STEP, from = MINE, toward = "sideways" }`, hopNativePlay, `steps_rule: toward must be "ahead", "back", "both", "ahead_across" or "back_across", got`},
 		{`m.steps_rule { kind = STEP, from = MINE, toward = { "ahead" } }`, hopNativePlay, "steps_rule: toward lists 1 values; give one, or one per player (2)"},
 		{`m.steps_rule { kind = JUMP_ON, from = MINE }`, hopNativePlay, "steps_rule: kind jump_on must take 2 sites"},
 		{`m.steps_rule { kind = STEP }`, hopNativePlay, "steps_rule: from is required"},
@@ -215,4 +215,49 @@ func TestHopRuleErrors(t *testing.T) {
 		require.Error(t, err, c.want)
 		assert.Contains(t, err.Error(), c.want)
 	}
+}
+
+// acrossGame is a 3x3 board whose lines run from row a to row c on the
+// columns and diagonals and from column 1 to 3 on the rows, with men
+// that step and jump forward or sideways, never back: Player 1's towards
+// row c, Player 2's towards row a.
+const acrossGame = `local m = matombo
+m.declare { name = "across", players = 2, max_plies = 100 }
+m.board { rows = { "a", "b", "c" }, columns = 3, style = "pieces", lines = {
+  { "a1", "a2", "a3" }, { "b1", "b2", "b3" }, { "c1", "c2", "c3" },
+  { "a1", "b1", "c1" }, { "a2", "b2", "c2" }, { "a3", "b3", "c3" },
+  { "a1", "b2", "c3" }, { "a3", "b2", "c1" },
+} }
+local MOVE = m.move("move", "{from}-{to}")
+local MINE = m.filter { owner = "mover", min = 1 }
+local THEIRS = m.filter { owner = "opponent", min = 1 }
+local FORWARD_OR_ACROSS = { "ahead_across", "back_across" }
+local steps = m.steps_rule { kind = MOVE, from = MINE, toward = FORWARD_OR_ACROSS }
+local jumps = m.jumps_rule { kind = MOVE, from = MINE, over = THEIRS, toward = FORWARD_OR_ACROSS }
+return {
+  setup = function()
+    for site, owner in pairs { a1 = 1, b2 = 1, b1 = 2, c3 = 2 } do
+      m.set_count(site, 1)
+      m.set_owner(site, owner)
+    end
+  end,
+  legal = function(p) return steps(p) + jumps(p) end,
+  play = function(p, kind, from, to)
+    m.move_piece(from, to)
+  end,
+  blocked = function(p) m.finish(3 - p, "no move") end,
+}
+`
+
+// TestStepsAcrossFromLua: a script's men move forward or sideways with
+// toward = {"ahead_across", "back_across"}, each player's own way.
+func TestStepsAcrossFromLua(t *testing.T) {
+	g, err := loadSource(t, "across", acrossGame)
+	require.NoError(t, err)
+	s := g.Start()
+	assert.Equal(t, []string{"a1-a2", "b2-b3", "b2-c1", "b2-c2", "a1-c1"}, s.Legal(),
+		"Player 1's steps towards row c or along a row, then the jump over b1")
+	require.NoError(t, s.Play("a1-a2"))
+	assert.Equal(t, []string{"b1-a1", "c3-b3", "c3-c2", "b1-b3", "c3-a1"}, s.Legal(),
+		"Player 2's towards row a or along a row: b1 jumps b2 sideways against the row's order")
 }

@@ -28,7 +28,9 @@ import (
 //
 // A block of any kind marked <!-- file: PATH --> (PATH from the repository's
 // root) must be the whole content of that file, so a script shown in a doc
-// is the one the examples run.
+// is the one the examples run. A block marked <!-- excerpt: PATH --> shows
+// some lines of that file: each of its lines must be one of the file's,
+// in the file's order, so an excerpt cannot go stale either.
 //
 // In a block that is run, each "$ matombo ARGS" line is run in-process from
 // the repository's root (ARGS split as a shell would: quotes and # comments;
@@ -80,6 +82,8 @@ type docExample struct {
 
 var fileMark = regexp.MustCompile(`^<!--\s*file:\s*(\S+)\s*-->$`)
 
+var excerptMark = regexp.MustCompile(`^<!--\s*excerpt:\s*(\S+)\s*-->$`)
+
 var exampleMark = regexp.MustCompile(`^<!--\s*example(?::\s*not run,\s*(\S.*?))?\s*-->$`)
 
 // docExamples finds the command examples of a Markdown file; an unmarked
@@ -120,6 +124,16 @@ func docExamples(root, rel string) ([]docExample, error) {
 				return nil, fmt.Errorf("%s:%d: the block is not the content of %s; copy the file into the doc", rel, i+2, f[1])
 			}
 		}
+		if e := excerptMark.FindStringSubmatch(mark); e != nil {
+			b.skip = "an excerpt"
+			content, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e[1])))
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", rel, i, err)
+			}
+			if k := notExcerpt(b.lines, strings.Split(string(content), "\n")); k >= 0 {
+				return nil, fmt.Errorf("%s:%d: the line is not in %s (after the block's lines before it); copy it from the file", rel, i+2+k, e[1])
+			}
+		}
 		switch {
 		case m != nil:
 			b.skip = m[1]
@@ -130,6 +144,22 @@ func docExamples(root, rel string) ([]docExample, error) {
 		i = j
 	}
 	return out, nil
+}
+
+// notExcerpt returns the index of the first line of block that is not a
+// line of file after those of the lines before it, -1 when every one is.
+func notExcerpt(block, file []string) int {
+	at := 0
+	for k, line := range block {
+		for at < len(file) && file[at] != line {
+			at++
+		}
+		if at == len(file) {
+			return k
+		}
+		at++
+	}
+	return -1
 }
 
 // runExample runs the commands of a block and returns what differs.
@@ -308,6 +338,22 @@ func shellWords(line string) ([]string, error) {
 		words = append(words, cur.String())
 	}
 	return words, nil
+}
+
+func TestNotExcerpt(t *testing.T) {
+	file := []string{"a", "b", "c", "d"}
+	for _, c := range []struct {
+		block []string
+		want  int
+	}{
+		{[]string{"b", "d"}, -1},
+		{[]string{"a", "b", "c", "d"}, -1},
+		{[]string{"d", "b"}, 1},
+		{[]string{"b", "b"}, 1},
+		{[]string{"x"}, 0},
+	} {
+		require.Equal(t, c.want, notExcerpt(c.block, file), "%q", c.block)
+	}
 }
 
 func TestShellWords(t *testing.T) {

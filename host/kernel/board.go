@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -93,6 +94,14 @@ type Board struct {
 	adjSet       []uint64  // per site of a board of at most 64 sites: its neighbours as a set (bit i for site i); nil on larger boards
 	lineLen      int       // the length of every line, 0 when they differ
 	flatAt       [][]int32 // per site, when lineLen > 0: the sites of the lines through it, one line after the other
+
+	// aheadAcross and backAcross: per site, its neighbours ahead (back)
+	// and those across, in its row, either way; jumpsAheadAcross and
+	// jumpsBackAcross the same of its jumps (a jump across: all three
+	// sites in one row). A site with nothing across shares ahead's or
+	// back's list.
+	aheadAcross, backAcross           [][]int32
+	jumpsAheadAcross, jumpsBackAcross [][]Jump
 
 	// Once a move kind writes sites by number (sitenumbers.go): the
 	// sites by the number of their names, and each site's number.
@@ -539,7 +548,56 @@ func (b *Board) addLines(lines [][]string) error {
 		sort.Slice(b.jumpsAhead[i], func(x, y int) bool { return b.jumpsAhead[i][x].To < b.jumpsAhead[i][y].To })
 		sort.Slice(b.jumpsBack[i], func(x, y int) bool { return b.jumpsBack[i][x].To < b.jumpsBack[i][y].To })
 	}
+	b.addAcross()
 	return nil
+}
+
+// addAcross fills the neighbours and jumps of each site in the headings
+// that go across as well (AheadAcross, BackAcross): a heading's own,
+// and the others' that stay in the site's row.
+func (b *Board) addAcross() {
+	n := len(b.sites)
+	b.aheadAcross, b.backAcross = make([][]int32, n), make([][]int32, n)
+	b.jumpsAheadAcross, b.jumpsBackAcross = make([][]Jump, n), make([][]Jump, n)
+	byTo := func(x, y Jump) int { return int(x.To) - int(y.To) }
+	for i := range n {
+		row := b.sites[i].Row
+		near := func(s int32) bool { return b.sites[s].Row == row }
+		jump := func(j Jump) bool { return near(j.Over) && near(j.To) }
+		b.aheadAcross[i] = withAcross(b.ahead[i], b.back[i], near, cmp.Compare)
+		b.backAcross[i] = withAcross(b.back[i], b.ahead[i], near, cmp.Compare)
+		b.jumpsAheadAcross[i] = withAcross(b.jumpsAhead[i], b.jumpsBack[i], jump, byTo)
+		b.jumpsBackAcross[i] = withAcross(b.jumpsBack[i], b.jumpsAhead[i], jump, byTo)
+	}
+}
+
+// withAcross returns the items of own, which order sorts, and those of
+// other that are across and not in own, all sorted by order; own itself
+// when other adds none. It keeps a set, not searches of the lists: a
+// site may have thousands of neighbours.
+func withAcross[T comparable](own, other []T, across func(T) bool, order func(x, y T) int) []T {
+	var seen map[T]bool
+	out := own
+	for _, x := range other {
+		if !across(x) {
+			continue
+		}
+		if seen == nil {
+			seen = make(map[T]bool, len(own))
+			for _, y := range own {
+				seen[y] = true
+			}
+			out = slices.Clone(own)
+		}
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	if len(out) != len(own) {
+		slices.SortStableFunc(out, order)
+	}
+	return out
 }
 
 // AddTag declares a tag on the given sites and returns its index.

@@ -5,17 +5,35 @@ package kernel
 // beyond, in the way the piece may go. A line has a way: the order in
 // which it lists its sites. A piece that moves only forward (a man) goes
 // along its lines one way, a piece that moves both ways (a king) either
-// way.
+// way. A piece that moves forward or sideways, never back (an
+// Alquerque man, a goose) goes one way along its lines and either way
+// along its row: a hop across is one whose sites, the one it leaves, those
+// it passes and the one it lands on, are all in one row of the board.
 
 // Heading is the way along the board's lines a piece may move.
 type Heading uint8
 
 // The headings.
 const (
-	BothWays Heading = iota // either way
-	Ahead                   // in the order each line lists its sites
-	Back                    // against that order
+	BothWays    Heading = iota // either way
+	Ahead                      // in the order each line lists its sites
+	Back                       // against that order
+	AheadAcross                // as Ahead, or either way across (within a row)
+	BackAcross                 // as Back, or either way across (within a row)
 )
+
+// across splits h into the way a piece goes along every line (BothWays,
+// Ahead or Back) and whether it also goes the other way across, within
+// its row.
+func (h Heading) across() (Heading, bool) {
+	switch h {
+	case AheadAcross:
+		return Ahead, true
+	case BackAcross:
+		return Back, true
+	}
+	return h, false
+}
 
 // Toward returns site i's neighbours along the lines in heading h, in
 // board order (shared, read only).
@@ -25,6 +43,10 @@ func (b *Board) Toward(i int, h Heading) []int32 {
 		return b.ahead[i]
 	case Back:
 		return b.back[i]
+	case AheadAcross:
+		return b.aheadAcross[i]
+	case BackAcross:
+		return b.backAcross[i]
 	}
 	return b.adj[i]
 }
@@ -37,6 +59,10 @@ func (b *Board) JumpsToward(i int, h Heading) []Jump {
 		return b.jumpsAhead[i]
 	case Back:
 		return b.jumpsBack[i]
+	case AheadAcross:
+		return b.jumpsAheadAcross[i]
+	case BackAcross:
+		return b.jumpsBackAcross[i]
 	}
 	return b.jumps[i]
 }
@@ -165,24 +191,29 @@ func (c *Ctx) hopsFrom(dst []Jump, h *Hops, t *hopTesters, owners []int32, m mov
 		}
 		return dst, len(js)
 	}
+	head, across := m.head.across()
+	row := b.sites[i].Row
 	for w := 0; w < 2; w++ {
 		rs := b.raysAhead[i]
 		if w == 1 {
 			rs = b.raysBack[i]
 		}
-		if m.head == Ahead && w == 1 || m.head == Back && w == 0 {
+		// Against the heading, a piece that may go across keeps to
+		// its row: a ray ends where its line leaves the row.
+		inRow := head == Ahead && w == 1 || head == Back && w == 0
+		if inRow && !across {
 			continue
 		}
 		for _, r := range rs {
 			line, d := b.lines[r.line], int(r.d)
 			k := int(r.at) + d
-			for ; k >= 0 && k < len(line) && cells[line[k]] == 0; k += d {
+			for ; b.onRay(line, k, inRow, row) && cells[line[k]] == 0; k += d {
 				looked++
 				if h.Over == nil {
 					dst = append(dst, Jump{Over: -1, To: line[k]})
 				}
 			}
-			if h.Over == nil || k < 0 || k >= len(line) {
+			if h.Over == nil || !b.onRay(line, k, inRow, row) {
 				continue
 			}
 			over := line[k]
@@ -190,7 +221,7 @@ func (c *Ctx) hopsFrom(dst []Jump, h *Hops, t *hopTesters, owners []int32, m mov
 			if !c.passes(h.Over, &t.over, owners, over) || marked(ms, over) {
 				continue
 			}
-			for k += d; k >= 0 && k < len(line) && cells[line[k]] == 0; k += d {
+			for k += d; b.onRay(line, k, inRow, row) && cells[line[k]] == 0; k += d {
 				looked++
 				dst = append(dst, Jump{Over: over, To: line[k]})
 			}
@@ -204,6 +235,12 @@ func (c *Ctx) hopsFrom(dst []Jump, h *Hops, t *hopTesters, owners []int32, m mov
 		}
 	}
 	return dst, looked
+}
+
+// onRay reports whether position k of line is one of the line's sites
+// and, with inRow, a site of row row.
+func (b *Board) onRay(line []int32, k int, inRow bool, row int) bool {
+	return k >= 0 && k < len(line) && (!inRow || b.sites[line[k]].Row == row)
 }
 
 // chain returns the most pieces the piece moving as m, on site at, can

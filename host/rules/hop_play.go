@@ -8,7 +8,7 @@ import "github.com/matombo/matombo/host/kernel"
 
 func init() {
 	Register(Spec{Name: "hop_play", Group: "Placing and moving", Slot: SlotKindPlay, Mutates: true, Ends: true,
-		Doc: "`(p, from, to)`, or `(p, to)` for the piece that waits in the middle of a capture (the pending decision holds its site): the pieces of other players on the sites between `from` and `to` along a line go to p's captured total (as `m.capture`), then the piece moves to `to` (as `m.move_piece`) and each part of `arrival` follows, `(p, to)` (a crowning). After a capture, unless an arrival acted and `arrival_ends` is set, when `again(p, to)` holds the move waits at `to` (the pending decision becomes its site, and p decides next); otherwise the pending decision becomes 0. A capture, and a move of a piece of `progress`, forget every earlier position (as `m.irreversible`). Then `after(p, n)` for each part of `after`, until the game ends: n is the counters captured, or 1 for a move of a piece of `progress` that captured none",
+		Doc: "`(p, from, to)`, or `(p, to)` for the piece that waits in the middle of a capture (the pending decision holds its site): the pieces of other players on the sites between `from` and `to` along a line go to p's captured total (as `m.capture`), then the piece moves to `to` (as `m.move_piece`) and each part of `arrival` follows, `(p, to)` (a crowning). After a capture, unless an arrival acted and `arrival_ends` is set, when `again(p, to)` holds the move waits at `to` (the pending decision becomes its site, and p decides next); otherwise the pending decision becomes 0. A capture, and a move of a piece of `progress`, forget every earlier position (as `m.irreversible`). Then `after(p, n)` for each part of `after`, until the game ends: n is the counters captured, or 1 for a move of a piece of `progress` that captured none. A move naming no site, `(p)` (a `jumps_rule`'s `stop`), ends the capture of the piece that waits where it stands: the pending decision becomes 0, the pieces of `taken` come off, and `arrival` (with `arrival_last`) and `after` follow as at the end of any move",
 		Fields: []Field{
 			{Name: "pending", Type: FieldVar, Required: true, Doc: "the variable of the pending decision: the site (from 1) of a piece that must jump again, 0 otherwise"},
 			{Name: "again", Type: FieldPart, Slot: SlotSiteTest, Doc: "after a capture, whether the piece goes on from the site it landed on (a `jumps_rule`); a capture is one jump without it"},
@@ -46,6 +46,12 @@ type hopPlay struct {
 func (r *hopPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 	var from, to int
 	switch m.N {
+	case 0:
+		w, at := c.Pending(r.pending)
+		if w != kernel.WaitingAt {
+			return kernel.Failf("hop_play: a move of kind %s names no site, which ends a capture, but no piece waits in the middle of one", c.Def.Kinds[m.Kind].Name)
+		}
+		return r.end(c, p, at, 0, false)
 	case 1:
 		w, at := c.Pending(r.pending)
 		if w != kernel.WaitingAt {
@@ -96,26 +102,35 @@ func (r *hopPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 			return err
 		}
 	}
-	if goesOn {
-		c.WaitAt(r.pending, to, p)
-		if r.taken != nil {
-			return nil // the move goes on: what follows it waits for its end
-		}
-	} else {
-		c.Done(r.pending)
-		if r.taken != nil {
-			if n, err = r.takeOff(c, p); err != nil {
-				return err
-			}
-		}
-		if r.arrivalLast && !c.S.Result.Over {
-			if _, err := r.arrive(c, p, to); err != nil {
-				return err
-			}
+	if !goesOn {
+		return r.end(c, p, to, n, progress)
+	}
+	c.WaitAt(r.pending, to, p)
+	if r.taken != nil {
+		return nil // the move goes on: what follows it waits for its end
+	}
+	return followAll(c, r.after, p, n) // n > 0: a capture goes on
+}
+
+// end ends the move of p's piece on site at, which captured n counters
+// in this decision (a move of progress counts one when it captured
+// none): nothing is pending any more, the pieces jumped come off, then
+// the arrivals that wait for the end and the parts of after.
+func (r *hopPlay) end(c *kernel.Ctx, p, at, n int, progress bool) error {
+	c.Done(r.pending)
+	if r.taken != nil {
+		var err error
+		if n, err = r.takeOff(c, p); err != nil {
+			return err
 		}
 	}
 	if n == 0 && progress {
 		n = 1
+	}
+	if r.arrivalLast && !c.S.Result.Over {
+		if _, err := r.arrive(c, p, at); err != nil {
+			return err
+		}
 	}
 	return followAll(c, r.after, p, n)
 }

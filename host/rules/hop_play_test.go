@@ -103,4 +103,48 @@ func TestHopPlayRefuses(t *testing.T) {
 	assert.ErrorContains(t, err, "a move of kind remove names only the site landed on, but no piece waits")
 	err = r.Play(f.c, 1, kernel.Move{Kind: kindMove, N: 3})
 	assert.ErrorContains(t, err, "names 3 sites")
+	err = r.Play(f.c, 1, kernel.Move{Kind: kindStop})
+	assert.ErrorContains(t, err, "a move of kind stop names no site, which ends a capture, but no piece waits in the middle of one")
+}
+
+// TestHopPlayStop: a move naming no site ends the capture of the piece
+// that waits, where it stands; the pieces of taken come off then.
+func TestHopPlayStop(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		taken    bool
+		captured int   // before the stop
+		heard    []int // what after was told, at the jump and at the stop
+	}{
+		{"the pieces jumped are off already", false, 1, []int{1, 0}},
+		{"the pieces jumped come off at the stop", true, 0, []int{1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.put(t, position{one: []string{"a1"}, two: []string{"b2", "b3"}, kings: []string{"a1"}})
+			h := &heard{}
+			again := f.jumpsRule(t, nil, true)
+			r := f.make(t, "hop_play", func(a *Args) {
+				a.Set("pending", varPending)
+				a.Set("again", again)
+				a.Set("after", []any{h})
+				if c.taken {
+					a.Set("taken", []int{varFrom1, varTo1})
+				}
+			}).(Player)
+			jump := kernel.Move{Kind: kindMove, N: 2}
+			jump.Sites[0], jump.Sites[1] = uint16(f.site(t, "a1")), uint16(f.site(t, "c3"))
+			require.NoError(t, r.Play(f.c, 1, jump))
+			require.Equal(t, f.site(t, "c3")+1, f.c.Var(varPending), "the king waits on c3 to jump b3")
+			assert.Equal(t, c.captured, f.c.Captured(1))
+			f.c.ToMoveSet = false
+			require.NoError(t, r.Play(f.c, 1, kernel.Move{Kind: kindStop}))
+			assert.Zero(t, f.c.Var(varPending), "nothing pending after the stop")
+			assert.False(t, f.c.ToMoveSet, "the turn passes")
+			assert.Equal(t, 1, f.c.Owner(f.site(t, "c3")), "the king stays where it stopped")
+			assert.Equal(t, 2, f.c.Owner(f.site(t, "b3")), "b3 is not jumped")
+			assert.Equal(t, 1, f.c.Captured(1))
+			assert.Equal(t, c.heard, h.ns)
+		})
+	}
 }

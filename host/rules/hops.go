@@ -7,12 +7,12 @@ import "github.com/matombo/matombo/host/kernel"
 // any distance. What it
 // shares with jumps_rule (jumps.go) is here too.
 
-var headingWords = []string{"ahead", "back", "both"}
+var headingWords = []string{"ahead", "back", "both", "ahead_across", "back_across"}
 
 func headingFields() []Field {
 	return []Field{
 		{Name: "from", Type: FieldFilter, PerPlayer: true, Required: true, Doc: "the pieces that move"},
-		{Name: "toward", Type: FieldWord, PerPlayer: true, Words: headingWords, Doc: "the way along the board's lines they move: `ahead` (in the order each line lists its sites), `back` (against it) or `both` (the default); per player, e.g. `{\"ahead\", \"back\"}` for men that move forward"},
+		{Name: "toward", Type: FieldWord, PerPlayer: true, Words: headingWords, Doc: "the way along the board's lines they move: `ahead` (in the order each line lists its sites), `back` (against it), `both` (the default), or `ahead_across` and `back_across`: as `ahead` and `back`, and either way across, along a row (a hop whose sites, the one it leaves, those it passes and the one it lands on, are all in one row), for men that move forward or sideways, never back; per player, e.g. `{\"ahead\", \"back\"}` for men that move forward"},
 		{Name: "both", Type: FieldFilter, PerPlayer: true, Doc: "the pieces of `from` that move both ways whatever `toward` says (the kings)"},
 		{Name: "fly", Type: FieldFilter, PerPlayer: true, Doc: "the pieces of `from` that move any distance along a line over empty sites (flying kings); one site without it"},
 	}
@@ -85,6 +85,10 @@ func newHops(a *Args, jumping bool) (hops, error) {
 				h.Heading = kernel.Ahead
 			case "back":
 				h.Heading = kernel.Back
+			case "ahead_across":
+				h.Heading = kernel.AheadAcross
+			case "back_across":
+				h.Heading = kernel.BackAcross
 			}
 		}
 	}

@@ -39,6 +39,9 @@ func TestJumpsRule(t *testing.T) {
 		{"a king does", []string{"ahead", "back"},
 			position{one: []string{"c3"}, two: []string{"b2", "b3"}, kings: []string{"c3"}}, 1,
 			[]string{"c3-a1", "c3-a3"}, map[string]bool{"c3": true}},
+		{"a man that goes across jumps sideways against a row's order, never back", []string{"ahead_across", "back_across"},
+			position{one: []string{"a3", "c3"}, two: []string{"a2", "b3", "c2", "b2"}}, 1,
+			[]string{"a3-a1", "a3-c1", "c3-c1"}, map[string]bool{"a3": true, "c3": true}}, // not c3 over b2 to a1
 		{"player 2's men jump back", []string{"ahead", "back"},
 			position{one: []string{"b2", "b3"}, two: []string{"c3", "a1"}}, 2,
 			[]string{"c3-a3"}, map[string]bool{"c3": true, "a1": false}},
@@ -76,4 +79,31 @@ func TestJumpsRuleChoices(t *testing.T) {
 	_, err = f.jumpsRule(t, nil, false).EmitAt(f.c, 1, f.site(t, "c1"))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"c1-a3"}, f.tokens(0), "c1 jumps over b2; over b1 it would land on a1, which is taken")
+}
+
+// TestJumpsRuleStop: with stop, the choices of a piece that waits end
+// with a move that ends its capture, after its jumps (none too).
+func TestJumpsRuleStop(t *testing.T) {
+	f := newFixture(t)
+	f.put(t, position{one: []string{"a1"}, two: []string{"a2", "b2"}})
+	r := f.make(t, "jumps_rule", func(a *Args) {
+		a.Set("kind", kindMove)
+		a.Set("over", f.filter(theirs()))
+		a.Set("stop", kindStop)
+		f.hopFields(a, nil)
+	}).(*jumps)
+	n, err := r.EmitAt(f.c, 1, f.site(t, "a1"))
+	require.NoError(t, err)
+	assert.Equal(t, 3, n)
+	assert.Equal(t, []string{"a1-a3", "a1-c3", "stop"}, f.tokens(0))
+	f.s.Moves = f.s.Moves[:0]
+	f.set(t, 2, "a3", "c3")
+	n, err = r.EmitAt(f.c, 1, f.site(t, "a1"))
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	assert.Equal(t, []string{"stop"}, f.tokens(0), "no jump left: only the stop")
+	f.s.Moves = f.s.Moves[:0]
+	n, err = r.Emit(f.c, 1)
+	require.NoError(t, err)
+	assert.Zero(t, n, "a capture that has not begun has no stop")
 }

@@ -26,6 +26,7 @@ const (
 	kindDrop = iota
 	kindMove
 	kindRemove
+	kindStop
 	varPending = 0
 	varFrom1   = 1
 	varTo1     = 2
@@ -44,7 +45,7 @@ func newFixture(t *testing.T) *fixture {
 		}})
 	require.NoError(t, err)
 	def := &kernel.Def{Board: b, Players: 2, Layout: kernel.NewLayout(9, 2, 5, 1)}
-	for _, k := range []struct{ name, tmpl string }{{"drop", "{1}"}, {"move", "{from}-{to}"}, {"remove", "x{1}"}} {
+	for _, k := range []struct{ name, tmpl string }{{"drop", "{1}"}, {"move", "{from}-{to}"}, {"remove", "x{1}"}, {"stop", "stop"}} {
 		mk, err := kernel.NewMoveKind(k.name, k.tmpl, "")
 		require.NoError(t, err)
 		def.Kinds = append(def.Kinds, mk)
