@@ -276,10 +276,24 @@ type catalog struct {
 	// of the computer seats (see checkSeats).
 	loaded *host.Game
 	opts   []host.Option // every game's options (see WithGameOptions)
+	// shapes holds what a request for a new game is checked against
+	// before its game is loaded, for each game that loaded.
+	shapes map[string]gameShape
+}
+
+// gameShape is what the catalog keeps of a game that loaded: what a
+// request for a new game of it can be checked against without loading it
+// again (see Server.checkConfig).
+type gameShape struct {
+	title    string
+	players  int
+	specs    []host.ParamSpec
+	variants []host.Variant
 }
 
 func newCatalog(lib *host.Library, opts []host.Option, extra func(string) (string, bool), computers []string, first string, log *slog.Logger) *catalog {
-	c := &catalog{Games: []catalogGame{}, Human: humanSeat, Computers: append([]string{}, computers...), rules: map[string]*rulesPage{}, hung: map[string]error{}, opts: opts}
+	c := &catalog{Games: []catalogGame{}, Human: humanSeat, Computers: append([]string{}, computers...), rules: map[string]*rulesPage{}, hung: map[string]error{}, opts: opts,
+		shapes: map[string]gameShape{}}
 	names := lib.Games()
 	sort.Strings(names)
 	for _, name := range names {
@@ -295,6 +309,7 @@ func newCatalog(lib *host.Library, opts []host.Option, extra func(string) (strin
 		if c.loaded == nil {
 			c.loaded = g
 		}
+		c.shapes[name] = gameShape{title: g.Title(), players: g.Players(), specs: g.ParamSpecs(), variants: g.Variants()}
 		cg := catalogGame{Name: name, Title: g.Title(), Description: g.Description(), Players: g.Players(),
 			Variants: []variantView{}, Params: []paramView{}}
 		for _, v := range g.Variants() {
