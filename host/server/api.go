@@ -22,28 +22,42 @@ import (
 	"github.com/matombo/matombo/host/store"
 )
 
-// routes returns the server's routes.
+// route is a pattern of the server's mux, such as "GET /api/games/{id}",
+// and its handler.
+type route struct {
+	pattern string
+	handler http.HandlerFunc
+}
+
+// routes returns the server's mux. A request for a path no route serves
+// gets its 404, and one whose method no route of its path serves its 405
+// with Allow, whatever the request's content type (see guard).
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /api/catalog", s.handleCatalog)
-	mux.HandleFunc("GET /api/catalog/{game}/rules", s.handleRules)
-	mux.HandleFunc("GET /api/catalog/{game}/computers", s.handleComputers)
-	mux.HandleFunc("POST /api/games", s.handleCreate)
-	mux.HandleFunc("GET /api/games/{id}", s.handleGet)
-	mux.HandleFunc("POST /api/games/{id}/moves", s.handleMove)
-	mux.HandleFunc("POST /api/games/{id}/takeback", s.handleTakeback)
-	mux.HandleFunc("POST /api/games/{id}/rematch", s.handleRematch)
-	mux.HandleFunc("POST /api/games/{id}/claim", s.handleClaim)
-	mux.HandleFunc("POST /api/games/{id}/resign", s.handleResign)
-	mux.HandleFunc("POST /api/games/{id}/draw", s.handleDraw)
-	mux.HandleFunc("POST /api/games/{id}/abort", s.handleAbort)
-	mux.HandleFunc("GET /api/games/{id}/events", s.handleEvents)
-	mux.HandleFunc("GET /api/health", s.handleHealth)
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("no API endpoint %s %s", r.Method, r.URL.Path), Code: codeNotFound})
-	})
-	s.webRoutes(mux)
+	for _, rt := range s.routeList() {
+		mux.HandleFunc(rt.pattern, rt.handler)
+	}
 	return mux
+}
+
+// routeList lists the server's routes: the API's, then the page's.
+func (s *Server) routeList() []route {
+	return append([]route{
+		{"GET /api/catalog", s.handleCatalog},
+		{"GET /api/catalog/{game}/rules", s.handleRules},
+		{"GET /api/catalog/{game}/computers", s.handleComputers},
+		{"POST /api/games", s.handleCreate},
+		{"GET /api/games/{id}", s.handleGet},
+		{"POST /api/games/{id}/moves", s.handleMove},
+		{"POST /api/games/{id}/takeback", s.handleTakeback},
+		{"POST /api/games/{id}/rematch", s.handleRematch},
+		{"POST /api/games/{id}/claim", s.handleClaim},
+		{"POST /api/games/{id}/resign", s.handleResign},
+		{"POST /api/games/{id}/draw", s.handleDraw},
+		{"POST /api/games/{id}/abort", s.handleAbort},
+		{"GET /api/games/{id}/events", s.handleEvents},
+		{"GET /api/health", s.handleHealth},
+	}, s.webRoutes()...)
 }
 
 // apiError is the JSON body of every error answer.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"io/fs"
 	"net/http"
@@ -88,4 +89,58 @@ func TestBadRequestsLoadNoScript(t *testing.T) {
 	before := counter.reads.Load()
 	ts.create(`{"game": "tsoro", "variants": ["4x6"], "seats": ["human", "random"], "clock": {"initial": 60}}`)
 	assert.Greater(t, counter.reads.Load(), before, "a game made without reading its script")
+}
+
+// A method a route's path is not served with gets 405 with the methods it
+// is (Allow), whatever the request's content type: the method is looked
+// at before the body. A method it is served with goes on to the content
+// type's check (415 for a change not sent as JSON) and its handler. Every
+// route is tried with every method.
+func TestMethodBeforeContentType(t *testing.T) {
+	ts := newTestServer(t, newMemStore())
+	g := ts.create(`{"game": "yematatu"}`)
+	concrete := strings.NewReplacer("{id}", g.ID, "{game}", "tsoro", "{$}", "")
+	methods := []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+	routes := ts.srv.routeList()
+	require.Len(t, routes, 17, "a route added: the test tries it too")
+	for _, rt := range routes {
+		method, pattern, ok := strings.Cut(rt.pattern, " ")
+		require.True(t, ok, "route %q has a method", rt.pattern)
+		path := concrete.Replace(pattern)
+		if strings.HasSuffix(path, "/static/") {
+			path += "app.js"
+		}
+		allow := map[string]string{"GET": "GET, HEAD", "POST": "POST"}[method]
+		for _, m := range methods {
+			for _, contentType := range []string{"", "text/plain", "application/json"} {
+				t.Run(m+" "+path+" "+contentType, func(t *testing.T) {
+					ctx, cancel := context.WithCancel(context.Background())
+					defer cancel() // an event stream's too
+					req, err := http.NewRequestWithContext(ctx, m, ts.http.URL+path, nil)
+					require.NoError(t, err)
+					if contentType != "" {
+						req.Header.Set("Content-Type", contentType)
+					}
+					res, err := ts.http.Client().Do(req)
+					require.NoError(t, err)
+					defer res.Body.Close()
+					served := m == method || m == "HEAD" && method == "GET"
+					switch {
+					case !served:
+						assert.Equal(t, http.StatusMethodNotAllowed, res.StatusCode)
+						assert.Equal(t, allow, res.Header.Get("Allow"))
+						if m != "HEAD" {
+							var e apiError
+							require.NoError(t, json.NewDecoder(res.Body).Decode(&e))
+							assert.Equal(t, codeBadMethod, e.Code)
+						}
+					case m == "POST" && contentType != "application/json":
+						assert.Equal(t, http.StatusUnsupportedMediaType, res.StatusCode)
+					default:
+						assert.NotContains(t, []int{http.StatusMethodNotAllowed, http.StatusUnsupportedMediaType, http.StatusNotFound}, res.StatusCode)
+					}
+				})
+			}
+		}
+	}
 }
