@@ -635,7 +635,11 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, err, id)
 		return
 	}
-	query, ok := readQuery(w, r, "ply", "board")
+	query, ok := readQuery(w, r, "ply", "board", "since", "prefix")
+	if !ok {
+		return
+	}
+	since, prefix, ok := readSince(w, query)
 	if !ok {
 		return
 	}
@@ -652,6 +656,7 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 		s.rebuildError(w, r, id, err)
 		return
 	}
+	sinceHeld(v, sg.Record, since, prefix)
 	writeJSON(w, http.StatusOK, v)
 }
 

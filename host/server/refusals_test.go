@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -143,4 +144,78 @@ func TestMethodBeforeContentType(t *testing.T) {
 			}
 		}
 	}
+}
+
+// GET /api/games/{id}?since=N&prefix=HASH answers the moves from N on when
+// the game's first N moves hash to HASH (the client holds them), and the
+// whole record otherwise: a takeback rewrote them, or the client holds
+// more than the game has. A since or a prefix alone, or one not well
+// formed, is refused.
+func TestSince(t *testing.T) {
+	ts := newTestServer(t, newMemStore())
+	g := ts.create(`{"game": "tsoro", "variants": ["4x8"], "hold": [1, 2]}`)
+	seats := ts.seatsOf(g)
+	whole := ts.play(g.ID, seats, tsoroTurns[:6]...)
+	record, movers := whole.Record, whole.Movers
+	require.Len(t, movers, 6)
+	get := func(query string) (int, testGame, []byte) {
+		status, b := ts.do("GET", "/api/games/"+g.ID+"?board=0&"+query, "")
+		var v testGame
+		if status == http.StatusOK {
+			require.NoError(t, json.Unmarshal(b, &v), "%s", b)
+		}
+		return status, v, b
+	}
+	held := func(tokens ...string) string { return recordHash(tokens) }
+	for _, tc := range []struct {
+		name, query string
+		from        int // record_from: the moves left out
+		ply         int
+	}{
+		{"the moves after three", "since=3&prefix=" + held(record[:3]...), 3, 6},
+		{"none missing", "since=6&prefix=" + held(record...), 6, 6},
+		{"all missing", "since=0&prefix=" + held(), 0, 6},
+		{"an earlier ply shown", "ply=2&since=3&prefix=" + held(record[:3]...), 3, 2},
+		{"the prefix in upper case", "since=3&prefix=" + strings.ToUpper(held(record[:3]...)), 3, 6},
+		{"another prefix", "since=3&prefix=" + held("a1", "d1", "a3"), 0, 6},
+		{"more moves than the game", "since=7&prefix=" + held(append(slices.Clone(record), "a8")...), 0, 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, v, b := get(tc.query)
+			require.Equal(t, http.StatusOK, status, "%s", b)
+			assert.Equal(t, record[tc.from:], v.Record)
+			assert.Equal(t, movers[tc.from:], v.Movers)
+			assert.Equal(t, tc.ply, v.Ply)
+			var raw map[string]any
+			require.NoError(t, json.Unmarshal(b, &raw))
+			if tc.from == 0 {
+				assert.NotContains(t, raw, "record_from", "an answer with the whole record is as without since")
+			} else {
+				assert.Equal(t, float64(tc.from), raw["record_from"])
+			}
+		})
+	}
+	for _, query := range []string{"since=3", "prefix=" + held(), "since=-1&prefix=" + held(), "since=x&prefix=" + held(),
+		"since=3&prefix=abc", "since=3&prefix=" + strings.Repeat("z", 64), "since=3&since=3&prefix=" + held(record[:3]...)} {
+		status, _, b := get(query)
+		assert.Equal(t, http.StatusBadRequest, status, "%s: %s", query, b)
+	}
+
+	// A takeback, and another move in its place: the client's six moves
+	// are no longer the game's first six, and it gets the whole record.
+	status, _, b := ts.post("/api/games/"+g.ID+"/takeback", map[string]any{"seat": seats[0], "ply": 6})
+	require.Equal(t, http.StatusOK, status, b)
+	status, back, b := ts.post("/api/games/"+g.ID+"/takeback", map[string]any{"seat": seats[1], "ply": 6, "accept": true})
+	require.Equal(t, http.StatusOK, status, b)
+	require.Equal(t, record[:5], back.Record)
+	other := slices.DeleteFunc(back.state(t).Legal, func(tok string) bool { return tok == record[5] })
+	require.NotEmpty(t, other)
+	now := ts.play(g.ID, seats, other[0])
+	require.Len(t, now.Record, 6)
+	status, v, raw := get("since=6&prefix=" + held(record...))
+	require.Equal(t, http.StatusOK, status, "%s", raw)
+	assert.Equal(t, now.Record, v.Record, "the whole record, the client's last move replaced")
+	status, v, raw = get("since=5&prefix=" + held(record[:5]...))
+	require.Equal(t, http.StatusOK, status, "%s", raw)
+	assert.Equal(t, []string{other[0]}, v.Record, "the moves kept by the takeback are the client's still")
 }

@@ -175,15 +175,19 @@ type gameView struct {
 	Variants []string `json:"variants"`
 	// VariantTitles are the variants in a player's words, one for each
 	// of Variants: their titles, or their names made into words.
-	VariantTitles []string        `json:"variant_titles"`
-	Params        map[string]any  `json:"params"`
-	Seats         []seatView      `json:"seats"`
-	Record        []string        `json:"record"`
-	Movers        []int           `json:"movers"` // the player who made each move of record
-	Ply           int             `json:"ply"`    // the ply shown: len(record) unless an earlier one was asked for
-	State         json.RawMessage `json:"state"`
-	Moves         []moveView      `json:"moves"` // the legal moves of state, with their sites
-	Last          *moveView       `json:"last"`  // the move that led to state, null at the opening
+	VariantTitles []string       `json:"variant_titles"`
+	Params        map[string]any `json:"params"`
+	Seats         []seatView     `json:"seats"`
+	Record        []string       `json:"record"`
+	Movers        []int          `json:"movers"` // the player who made each move of record
+	// RecordFrom is the number of moves of the record left out of Record
+	// and Movers: those the client said it holds (?since=N, see
+	// since.go); 0, and left out, in every other answer.
+	RecordFrom int             `json:"record_from,omitempty"`
+	Ply        int             `json:"ply"` // the ply shown: record_from plus len(record) unless an earlier one was asked for
+	State      json.RawMessage `json:"state"`
+	Moves      []moveView      `json:"moves"` // the legal moves of state, with their sites
+	Last       *moveView       `json:"last"`  // the move that led to state, null at the opening
 	// Result is how the game ended, null while it goes on: the rules'
 	// outcome, or a loss on time (method "time"), which the state does
 	// not show.
