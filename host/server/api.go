@@ -22,28 +22,42 @@ import (
 	"github.com/matombo/matombo/host/store"
 )
 
-// routes returns the server's routes.
+// route is a pattern of the server's mux, such as "GET /api/games/{id}",
+// and its handler.
+type route struct {
+	pattern string
+	handler http.HandlerFunc
+}
+
+// routes returns the server's mux. A request for a path no route serves
+// gets its 404, and one whose method no route of its path serves its 405
+// with Allow, whatever the request's content type (see guard).
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /api/catalog", s.handleCatalog)
-	mux.HandleFunc("GET /api/catalog/{game}/rules", s.handleRules)
-	mux.HandleFunc("GET /api/catalog/{game}/computers", s.handleComputers)
-	mux.HandleFunc("POST /api/games", s.handleCreate)
-	mux.HandleFunc("GET /api/games/{id}", s.handleGet)
-	mux.HandleFunc("POST /api/games/{id}/moves", s.handleMove)
-	mux.HandleFunc("POST /api/games/{id}/takeback", s.handleTakeback)
-	mux.HandleFunc("POST /api/games/{id}/rematch", s.handleRematch)
-	mux.HandleFunc("POST /api/games/{id}/claim", s.handleClaim)
-	mux.HandleFunc("POST /api/games/{id}/resign", s.handleResign)
-	mux.HandleFunc("POST /api/games/{id}/draw", s.handleDraw)
-	mux.HandleFunc("POST /api/games/{id}/abort", s.handleAbort)
-	mux.HandleFunc("GET /api/games/{id}/events", s.handleEvents)
-	mux.HandleFunc("GET /api/health", s.handleHealth)
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, apiError{Error: fmt.Sprintf("no API endpoint %s %s", r.Method, r.URL.Path), Code: codeNotFound})
-	})
-	s.webRoutes(mux)
+	for _, rt := range s.routeList() {
+		mux.HandleFunc(rt.pattern, rt.handler)
+	}
 	return mux
+}
+
+// routeList lists the server's routes: the API's, then the page's.
+func (s *Server) routeList() []route {
+	return append([]route{
+		{"GET /api/catalog", s.handleCatalog},
+		{"GET /api/catalog/{game}/rules", s.handleRules},
+		{"GET /api/catalog/{game}/computers", s.handleComputers},
+		{"POST /api/games", s.handleCreate},
+		{"GET /api/games/{id}", s.handleGet},
+		{"POST /api/games/{id}/moves", s.handleMove},
+		{"POST /api/games/{id}/takeback", s.handleTakeback},
+		{"POST /api/games/{id}/rematch", s.handleRematch},
+		{"POST /api/games/{id}/claim", s.handleClaim},
+		{"POST /api/games/{id}/resign", s.handleResign},
+		{"POST /api/games/{id}/draw", s.handleDraw},
+		{"POST /api/games/{id}/abort", s.handleAbort},
+		{"GET /api/games/{id}/events", s.handleEvents},
+		{"GET /api/health", s.handleHealth},
+	}, s.webRoutes()...)
 }
 
 // apiError is the JSON body of every error answer.
@@ -264,58 +278,48 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	if req.Variants == nil {
 		req.Variants = []string{}
 	}
+	// Everything that can be checked without loading the game is checked
+	// first: a bad request costs no run of its script.
+	if err := s.checkConfig(req.Game, req.Variants, params); err != nil {
+		s.loadError(w, req.Game, err)
+		return
+	}
+	var seats []store.Seat
+	var hold []bool
+	var clock *store.Clock
+	if shape, ok := s.catalog.shapes[req.Game]; ok {
+		var no *apiError
+		if seats, hold, clock, no = newSeats(&req, shape.title, shape.players, s.seats); no != nil {
+			writeError(w, http.StatusUnprocessableEntity, *no)
+			return
+		}
+	}
 	g, err := s.loadGame(req.Game, req.Variants, params)
 	if err != nil {
 		s.loadError(w, req.Game, err)
 		return
 	}
-	if len(req.Seats) == 0 {
-		req.Seats = slices.Repeat([]string{humanSeat}, g.Players())
-	}
-	if len(req.Seats) != g.Players() {
-		writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("%s has %d players, got %d seats", g.Title(), g.Players(), len(req.Seats)), Code: codeBadSeats})
-		return
-	}
-	hold, err := heldSeats(req.Hold, req.Seats)
-	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, apiError{Error: err.Error(), Code: codeBadSeats})
-		return
-	}
-	seats := make([]store.Seat, len(req.Seats))
-	for i, spec := range req.Seats {
-		spec = strings.TrimSpace(spec)
-		if spec == humanSeat {
-			seats[i] = store.Seat{Player: humanSeat, Invite: newSecret()}
-			if hold[i] {
-				seats[i] = store.Seat{Player: humanSeat, Secret: newSecret()}
-			}
-			continue
-		}
-		// The operator's computer seats decide what a seat may cost;
-		// the seat is stored as it will be played, with its budgets.
-		allowed, err := s.seats.allow(spec)
-		if err != nil {
-			var se *SeatError
-			errors.As(err, &se)
-			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("seat %d: %v", i+1, err), Code: codeBadSeats, Allowed: se.Allowed})
+	if len(seats) != g.Players() { // a game the catalog does not know, or that has changed since
+		var no *apiError
+		if seats, hold, clock, no = newSeats(&req, g.Title(), g.Players(), s.seats); no != nil {
+			writeError(w, http.StatusUnprocessableEntity, *no)
 			return
 		}
-		if allowed == perfectSeat {
+	}
+	for i, seat := range seats {
+		if seat.Player == humanSeat {
+			continue
+		}
+		if seat.Player == perfectSeat {
 			if no := s.solutions.offer(g); no != nil {
 				no.msg = fmt.Sprintf("seat %d: %s", i+1, no.msg)
 				no.write(w)
 				return
 			}
-		} else if _, err := s.opt.players(g, allowed); err != nil {
+		} else if _, err := s.opt.players(g, seat.Player); err != nil {
 			writeError(w, http.StatusUnprocessableEntity, apiError{Error: fmt.Sprintf("seat %d: %v", i+1, err), Code: codeBadSeats, Allowed: s.seats.texts()})
 			return
 		}
-		seats[i] = store.Seat{Player: allowed}
-	}
-	clock, err := newClock(req.Clock, len(seats))
-	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, apiError{Error: err.Error(), Code: codeBadClock})
-		return
 	}
 	sg := &store.Game{Game: req.Game, Fingerprint: g.Fingerprint(), Variants: req.Variants, Params: params,
 		Seats: seats, Record: []string{}, Clock: clock}
@@ -331,6 +335,51 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	s.seatLinks(v, sg, hold, true)
 	writeJSON(w, http.StatusCreated, v)
+}
+
+// newSeats reads the seats, the held seats and the time control of req,
+// a request for a new game of players players whose title is title, as
+// far as they can be read without the game: the number of seats, the
+// seats held, each computer seat allowed by the server's seats (stored as
+// it will be played, with its budgets), the clock's bounds. A person's
+// seat gets its secret, or its invitation when the creator does not hold
+// it. What is wrong is answered with 422.
+func newSeats(req *createRequest, title string, players int, allowed computerSeats) ([]store.Seat, []bool, *store.Clock, *apiError) {
+	specs := req.Seats
+	if len(specs) == 0 {
+		specs = slices.Repeat([]string{humanSeat}, players)
+	}
+	if len(specs) != players {
+		return nil, nil, nil, &apiError{Error: fmt.Sprintf("%s has %d players, got %d seats", title, players, len(specs)), Code: codeBadSeats}
+	}
+	hold, err := heldSeats(req.Hold, specs)
+	if err != nil {
+		return nil, nil, nil, &apiError{Error: err.Error(), Code: codeBadSeats}
+	}
+	seats := make([]store.Seat, len(specs))
+	for i, spec := range specs {
+		spec = strings.TrimSpace(spec)
+		if spec == humanSeat {
+			seats[i] = store.Seat{Player: humanSeat, Invite: newSecret()}
+			if hold[i] {
+				seats[i] = store.Seat{Player: humanSeat, Secret: newSecret()}
+			}
+			continue
+		}
+		// The operator's computer seats decide what a seat may cost.
+		spec, err := allowed.allow(spec)
+		if err != nil {
+			var se *SeatError
+			errors.As(err, &se)
+			return nil, nil, nil, &apiError{Error: fmt.Sprintf("seat %d: %v", i+1, err), Code: codeBadSeats, Allowed: se.Allowed}
+		}
+		seats[i] = store.Seat{Player: spec}
+	}
+	clock, err := newClock(req.Clock, len(seats))
+	if err != nil {
+		return nil, nil, nil, &apiError{Error: err.Error(), Code: codeBadClock}
+	}
+	return seats, hold, clock, nil
 }
 
 // heldSeats reads the seats a game's creator holds (1-based numbers among
@@ -586,7 +635,11 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, err, id)
 		return
 	}
-	query, ok := readQuery(w, r, "ply", "board")
+	query, ok := readQuery(w, r, "ply", "board", "since", "prefix")
+	if !ok {
+		return
+	}
+	since, prefix, ok := readSince(w, query)
 	if !ok {
 		return
 	}
@@ -603,6 +656,7 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 		s.rebuildError(w, r, id, err)
 		return
 	}
+	sinceHeld(v, sg.Record, since, prefix)
 	writeJSON(w, http.StatusOK, v)
 }
 

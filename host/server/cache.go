@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/matombo/matombo/host"
+	"github.com/matombo/matombo/host/params"
 	"github.com/matombo/matombo/host/store"
 )
 
@@ -239,15 +240,45 @@ func (s *Server) loadGame(name string, variants []string, params map[string]any)
 // loadGame loads the game a stored game is played with, with opts first.
 func loadGame(lib *host.Library, opts []host.Option, name string, variants []string, params map[string]any) (*host.Game, error) {
 	opts = append(slices.Clip(opts), host.WithVariant(variants...))
+	for _, o := range overrides(params) {
+		opts = append(opts, host.WithParam(o.Name, o.Value))
+	}
+	return lib.Load(name, opts...)
+}
+
+// overrides are the parameters of a request as a load sets them: by
+// name, in order.
+func overrides(params map[string]any) []host.Override {
 	keys := make([]string, 0, len(params))
 	for k := range params {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	for _, k := range keys {
-		opts = append(opts, host.WithParam(k, params[k]))
+	out := make([]host.Override, len(keys))
+	for i, k := range keys {
+		out[i] = host.Override{Name: k, Value: params[k]}
 	}
-	return lib.Load(name, opts...)
+	return out
+}
+
+// checkConfig refuses, without loading it, a game that a load would
+// refuse for its name, variants or parameters, with the error the load
+// gives: the game's variants and parameters are the catalog's, read when
+// the server started, so that a client's bad requests cost no run of a
+// script. A game the catalog could not load is left to its load.
+func (s *Server) checkConfig(name string, variants []string, values map[string]any) error {
+	if !slices.Contains(s.lib.Games(), name) {
+		return &host.ConfigError{Msg: fmt.Sprintf("unknown game %q", name), Allowed: s.lib.Games()}
+	}
+	if err := s.catalog.hung[name]; err != nil {
+		return err
+	}
+	shape, ok := s.catalog.shapes[name]
+	if !ok {
+		return nil
+	}
+	_, err := params.Resolve(shape.specs, shape.variants, variants, overrides(values))
+	return err
 }
 
 // replay plays tokens on s, recording their effects (the state JSON

@@ -19,7 +19,7 @@ const (
 	codeCrossSite     = "cross-site"             // 403: a request from a page of another site
 	codeUnknownHost   = "unknown-host"           // 421: a Host the server does not answer for
 	codeNotFound      = "not-found"              // 404: no such game, rules page, endpoint, page or file
-	codeBadMethod     = "method-not-allowed"     // 405: a method a page or file is not served with
+	codeBadMethod     = "method-not-allowed"     // 405: a method a page, file or endpoint is not served with
 	codeUnknownGame   = "unknown-game"           // 422: no game of that name in the library
 	codeBadConfig     = host.CodeConfig          // 422: an unknown variant or parameter, a bad value
 	codeScriptError   = host.CodeScript          // 422 or 500: the game's script fails

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/matombo/matombo/host"
 )
 
 // computerView is a computer seat the server offers for a game
@@ -54,7 +56,11 @@ func (s *Server) handleComputers(w http.ResponseWriter, r *http.Request) {
 		}
 		params[k] = v
 	}
-	g, err := s.loadGame(name, variants, params)
+	err := s.checkConfig(name, variants, params) // before the load: see checkConfig
+	var g *host.Game
+	if err == nil {
+		g, err = s.loadGame(name, variants, params)
+	}
 	if err != nil {
 		s.loadError(w, name, err)
 		return

@@ -166,7 +166,8 @@ func TestRefusalsWaitForNoBody(t *testing.T) {
 		{"a length over the limit, the body not sent", post("/api/games", asJSON+"Content-Length: 20000\r\n\r\n{"), 413, codeBodyTooLarge},
 		{"a length over the limit, waiting for 100 Continue", post("/api/games", asJSON+"Content-Length: 99999999999\r\nExpect: 100-continue\r\n\r\n"), 413, codeBodyTooLarge},
 		{"a chunked body over the limit that never ends", post("/api/games", asJSON+"Transfer-Encoding: chunked\r\n\r\n4001\r\n"+strings.Repeat(" ", 0x4001)+"\r\n"), 413, codeBodyTooLarge},
-		{"a method of no endpoint, the body not sent", "PUT /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n" + asJSON + "Content-Length: 100\r\n\r\n{", 404, codeNotFound},
+		{"a method the endpoint is not served with, the body not sent", "PUT /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n" + asJSON + "Content-Length: 100\r\n\r\n{", 405, codeBadMethod},
+		{"a method of no endpoint, the body not sent", "PUT /api/nosuch HTTP/1.1\r\nHost: 127.0.0.1\r\n" + "Content-Length: 100\r\n\r\n{", 404, codeNotFound},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := net.Dial("tcp", ln.Addr().String())

@@ -26,7 +26,8 @@ import (
 //     can neither create games nor hold event streams.
 //   - A request that changes something must say its body is JSON
 //     (Content-Type: application/json), which a plain HTML form or a
-//     "simple" cross-origin fetch cannot; otherwise 415.
+//     "simple" cross-origin fetch cannot; otherwise 415. A method its path
+//     is not served with gets 405 first, whatever its content type.
 
 // hostAllowed reports whether the Host header of a request names this
 // server.
@@ -87,7 +88,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if changes(r.Method) {
+		if changes(r.Method) && s.served(r) {
 			mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 			if err != nil || mt != "application/json" {
 				writeError(w, http.StatusUnsupportedMediaType, apiError{Error: fmt.Sprintf("the body must be JSON, sent with Content-Type: application/json (got %q)", r.Header.Get("Content-Type")), Code: codeMediaType})
@@ -102,6 +103,14 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// served reports whether a route serves r, its method at its path: one
+// no route serves gets the mux's 404, or its 405 with the methods its path
+// is served with (Allow), before its body's content type is looked at.
+func (s *Server) served(r *http.Request) bool {
+	_, pattern := s.mux.Handler(r)
+	return pattern != ""
 }
 
 // hostOnly is the host of a Host header without its port.

@@ -175,15 +175,19 @@ type gameView struct {
 	Variants []string `json:"variants"`
 	// VariantTitles are the variants in a player's words, one for each
 	// of Variants: their titles, or their names made into words.
-	VariantTitles []string        `json:"variant_titles"`
-	Params        map[string]any  `json:"params"`
-	Seats         []seatView      `json:"seats"`
-	Record        []string        `json:"record"`
-	Movers        []int           `json:"movers"` // the player who made each move of record
-	Ply           int             `json:"ply"`    // the ply shown: len(record) unless an earlier one was asked for
-	State         json.RawMessage `json:"state"`
-	Moves         []moveView      `json:"moves"` // the legal moves of state, with their sites
-	Last          *moveView       `json:"last"`  // the move that led to state, null at the opening
+	VariantTitles []string       `json:"variant_titles"`
+	Params        map[string]any `json:"params"`
+	Seats         []seatView     `json:"seats"`
+	Record        []string       `json:"record"`
+	Movers        []int          `json:"movers"` // the player who made each move of record
+	// RecordFrom is the number of moves of the record left out of Record
+	// and Movers: those the client said it holds (?since=N, see
+	// since.go); 0, and left out, in every other answer.
+	RecordFrom int             `json:"record_from,omitempty"`
+	Ply        int             `json:"ply"` // the ply shown: record_from plus len(record) unless an earlier one was asked for
+	State      json.RawMessage `json:"state"`
+	Moves      []moveView      `json:"moves"` // the legal moves of state, with their sites
+	Last       *moveView       `json:"last"`  // the move that led to state, null at the opening
 	// Result is how the game ended, null while it goes on: the rules'
 	// outcome, or a loss on time (method "time"), which the state does
 	// not show.
@@ -276,10 +280,24 @@ type catalog struct {
 	// of the computer seats (see checkSeats).
 	loaded *host.Game
 	opts   []host.Option // every game's options (see WithGameOptions)
+	// shapes holds what a request for a new game is checked against
+	// before its game is loaded, for each game that loaded.
+	shapes map[string]gameShape
+}
+
+// gameShape is what the catalog keeps of a game that loaded: what a
+// request for a new game of it can be checked against without loading it
+// again (see Server.checkConfig).
+type gameShape struct {
+	title    string
+	players  int
+	specs    []host.ParamSpec
+	variants []host.Variant
 }
 
 func newCatalog(lib *host.Library, opts []host.Option, extra func(string) (string, bool), computers []string, first string, log *slog.Logger) *catalog {
-	c := &catalog{Games: []catalogGame{}, Human: humanSeat, Computers: append([]string{}, computers...), rules: map[string]*rulesPage{}, hung: map[string]error{}, opts: opts}
+	c := &catalog{Games: []catalogGame{}, Human: humanSeat, Computers: append([]string{}, computers...), rules: map[string]*rulesPage{}, hung: map[string]error{}, opts: opts,
+		shapes: map[string]gameShape{}}
 	names := lib.Games()
 	sort.Strings(names)
 	for _, name := range names {
@@ -295,6 +313,7 @@ func newCatalog(lib *host.Library, opts []host.Option, extra func(string) (strin
 		if c.loaded == nil {
 			c.loaded = g
 		}
+		c.shapes[name] = gameShape{title: g.Title(), players: g.Players(), specs: g.ParamSpecs(), variants: g.Variants()}
 		cg := catalogGame{Name: name, Title: g.Title(), Description: g.Description(), Players: g.Players(),
 			Variants: []variantView{}, Params: []paramView{}}
 		for _, v := range g.Variants() {

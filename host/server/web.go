@@ -14,11 +14,11 @@ import (
 //go:embed web
 var web embed.FS
 
-// webRoutes serves the page at / and /g/{id} (a game, with a seat's secret
-// after # in the seat links) and its files under /static/. The page's
-// own paths (its files, its links home) begin with the base path, which
-// it also names in a meta element for its scripts (api.js).
-func (s *Server) webRoutes(mux *http.ServeMux) {
+// webRoutes are the routes of the page: at / and /g/{id} (a game, with a
+// seat's secret after # in the seat links) and its files under /static/.
+// The page's own paths (its files, its links home) begin with the base
+// path, which it also names in a meta element for its scripts (api.js).
+func (s *Server) webRoutes() []route {
 	files, _ := fs.Sub(web, "web") // the directory is embedded: no error
 	index := pageHTML(files, s.opt.base)
 	page := func(w http.ResponseWriter, r *http.Request) {
@@ -26,13 +26,15 @@ func (s *Server) webRoutes(mux *http.ServeMux) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(index))
 	}
-	mux.HandleFunc("GET /{$}", page)
-	mux.HandleFunc("GET /g/{id}", page)
 	static := http.StripPrefix("/static/", http.FileServerFS(files))
-	mux.Handle("GET /static/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-cache")
-		static.ServeHTTP(w, r)
-	}))
+	return []route{
+		{"GET /{$}", page},
+		{"GET /g/{id}", page},
+		{"GET /static/", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Cache-Control", "no-cache")
+			static.ServeHTTP(w, r)
+		}},
+	}
 }
 
 // pageHTML is index.html with its root-relative paths under base.
