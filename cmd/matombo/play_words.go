@@ -114,6 +114,14 @@ func plyText(g *host.Game, effects []host.Effect) string {
 	return strings.Join(parts, "; ")
 }
 
+// moveWords says what the move that led to s did, in the words play and
+// trace print after its token: plyText of the effects recorded when it
+// was played, "" when there are none to tell.
+func moveWords(s *host.State) string {
+	effects, _ := s.Effects()
+	return plyText(s.Game(), effects)
+}
+
 // takenCount is the counters of the takes.
 func takenCount(taken []host.Effect) int {
 	n := 0
