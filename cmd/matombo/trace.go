@@ -12,7 +12,8 @@ import (
 )
 
 const traceAbout = `
-Shows the opening state of a game and the state after each token: the board,
+Shows the opening state of a game and the state after each token, headed by
+what the token did (as play says it: sowed, captured, removed): the board,
 the score as the script names it (for a game without a score, the captured
 totals when there are captures), the hands (for a game that has pieces in
 hand in one of these states), and whose decision is next with the legal
