@@ -135,8 +135,8 @@ func takenCount(taken []host.Effect) int {
 // in the script's words where it says it: "d8 (sow from d8), continue
 // (continue sowing)". Each example is a move the game can make, found by
 // playing from the opening (exampleMoves); a kind not met there is shown
-// by its form, which names no move the game may never make: "<from>x<to>
-// (jump from <from> to <to>)".
+// by its form, so that no example is a move the game may never make:
+// "<from>x<to> (jump from <from> to <to>)".
 func moveForms(g *host.Game, opening *host.State) string {
 	b := g.Board()
 	seen := exampleMoves(opening)
@@ -154,8 +154,8 @@ func moveForms(g *host.Game, opening *host.State) string {
 
 // exampleDoc is a kind's doc with its placeholders filled with the sites
 // of the example m, by name or by number as the placeholder says, and
-// {sites} ({#sites}) with all of them: "Move {from} to {to}" is "Move d3 to d2". A
-// placeholder of no site of m is left for Abstract.
+// {sites} ({#sites}) with all of them: "Move {from} to {to}" is "Move d3
+// to d2". A placeholder of no site of m is left for Abstract.
 func exampleDoc(b *host.Board, doc string, m host.Move) string {
 	var pairs, names, numbers []string
 	for i := range int(m.N) {
