@@ -302,7 +302,9 @@ func readShardFile(path string, add func(*analysis.Result) error) error {
 		return notShard(err)
 	}
 	formatSeen := false
-	seen := map[string]bool{} // the file is read as a stream: its keys are checked here, its results' by CheckResultJSON
+	// The file is read as a stream: its own keys are checked here, each
+	// result's by analysis.CheckResultJSON.
+	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
