@@ -11,8 +11,8 @@ import (
 
 // A token that fits no move form is refused with an example of each kind
 // of the game, taken from the position's legal moves where it has one of
-// the kind, else made of the board's first sites: one game of each family
-// the library ships.
+// the kind, else the kind's form, which names no move, and "none now":
+// one game of each family the library ships.
 func TestMoveFormsByExample(t *testing.T) {
 	const none = "it fits none of the ways this game writes its moves: "
 	for _, c := range []struct {
@@ -23,25 +23,25 @@ func TestMoveFormsByExample(t *testing.T) {
 	}{
 		{name: "sowing", game: "kalah", tok: "zz", reason: none + "a1 (sow)"},
 		{name: "sowing with decisions in words", game: "tsoro", variant: "4x8", play: []string{"a2"}, tok: "zz",
-			reason: none + "a1 (sow), continue, stop, xa1 (take)"},
+			reason: none + "<site> (sow, none now), continue, stop, x<site> (take, none now)"},
 		{name: "sowing in a direction", game: "baokiswahili", tok: "zz",
-			reason: none + "b6-b7 (sow), a1xa2 (capture), safari, stop"},
-		{name: "three in a row, dropping", game: "tapatan", tok: "zz", reason: none + "a1 (drop), a1-a2 (move)"},
+			reason: none + "b6-b7 (sow), <from>x<to> (capture, none now), safari (none now), stop (none now)"},
+		{name: "three in a row, dropping", game: "tapatan", tok: "zz", reason: none + "a1 (drop), <from>-<to> (move, none now)"},
 		{name: "three in a row, moving", game: "tapatan", play: []string{"b2", "a1", "c3", "a3", "c1", "c2"}, tok: "zz",
-			reason: none + "a1 (drop), b2-a2 (move)"},
-		{name: "morris", game: "yemutwelve", tok: "zz", reason: none + "a1 (place), a1-a4 (move), xa1 (remove)"},
+			reason: none + "<site> (drop, none now), b2-a2 (move)"},
+		{name: "morris", game: "yemutwelve", tok: "zz", reason: none + "a1 (place), <from>-<to> (move, none now), x<site> (remove, none now)"},
 		{name: "morris after a mill", game: "yemutwelve", play: []string{"a1", "g7", "b2", "g4", "c3"}, tok: "zz",
-			reason: none + "a1 (place), a1-a4 (move), xg4 (remove)"},
+			reason: none + "<site> (place, none now), <from>-<to> (move, none now), xg4 (remove)"},
 		{name: "draughts, sites by number", game: "draughts", tok: "c11-d15",
-			reason: none + "12-16 (move), 1x2 (jump), x1 (jump_on), where 12 is the number of the site c12"},
+			reason: none + "12-16 (move), <from>x<to> (jump, none now), x<site> (jump_on, none now), where 12 is the number of the site c12"},
 		{name: "draughts, a capture to make", game: "draughts", play: []string{"11-15", "22-18"}, tok: "zz",
-			reason: none + "1-2 (move), 15x22 (jump), x1 (jump_on), where 1 is the number of the site a1"},
+			reason: none + "<from>-<to> (move, none now), 15x22 (jump), x<site> (jump_on, none now), where 15 is the number of the site d15"},
 		{name: "draughts, a number alone", game: "draughts", tok: "12",
-			reason: "12 alone is not a move: " + none + "12-16 (move), 1x2 (jump), x1 (jump_on), where 12 is the number of the site c12; the legal moves that use 12: 12-16"},
+			reason: "12 alone is not a move: " + none + "12-16 (move), <from>x<to> (jump, none now), x<site> (jump_on, none now), where 12 is the number of the site c12; the legal moves that use 12: 12-16"},
 		{name: "lists of sites", game: "gore", tok: "zz",
-			reason: none + "a1 (sow), pass, offer:a1,a2 (offer, 1 to 4 sites separated by commas), accept, decline"},
+			reason: none + "a1 (sow), pass (none now), offer:<sites> (offer, 1 to 4 sites separated by commas, none now), accept (none now), decline (none now)"},
 		{name: "lists of sites, offers to make", game: "gore", diagram: "b 5 6 2 4\na 0 1 5 3\n", tok: "zz",
-			reason: none + "a2 (sow), pass, offer:a1,a2 (offer, 1 to 4 sites separated by commas), accept, decline"},
+			reason: none + "a2 (sow), pass (none now), offer:a1,a2 (offer, 1 to 4 sites separated by commas), accept (none now), decline (none now)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var opts []host.Option

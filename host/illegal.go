@@ -290,8 +290,10 @@ func (s *State) legalKinds() string {
 
 // moveForms describes how the game writes its moves, by an example of
 // each kind with its name when the example does not say it: "a1 (drop),
-// a1-b1 (move), pass". Where a kind writes sites by number, it says which
-// site one number is: "12-16 (move), where 12 is the number of the site c12".
+// a1-b1 (move), pass"; a kind with no legal move now by its form, which
+// names no move that cannot be made: "<from>x<to> (jump, none now)". Where
+// a kind writes sites by number, it says which site one number is: "12-16
+// (move), where 12 is the number of the site c12".
 func (s *State) moveForms() string {
 	b := s.g.def.Board
 	forms := make([]string, len(s.g.def.Kinds))
@@ -311,26 +313,34 @@ func (s *State) moveForms() string {
 	return text
 }
 
-// moveForm writes kind's example m (its template when it has none) with
-// the kind's name, and for a kind that names a list of sites how many it
-// may name: "offer:a4,c1 (offer, 1 to 4 sites separated by commas)".
+// moveForm writes kind's example m with the kind's name, and for a kind
+// that names a list of sites how many it may name: "offer:a4,c1 (offer, 1
+// to 4 sites separated by commas)". Without an example (ok false) it
+// writes the kind's form and that it has no move now: "x<site> (take, none
+// now)", "continue (none now)".
 func moveForm(kind *MoveKind, b *Board, m Move, ok bool) string {
-	example := kind.Template
+	example := kind.Form()
 	if ok {
 		example = kind.Format(b, m)
 	}
-	switch {
-	case kind.Arity() < 0:
-		return fmt.Sprintf("%s (%s, 1 to %d sites separated by commas)", example, kind.Name, MaxMoveSites)
-	case example == kind.Name:
+	var notes []string
+	if example != kind.Name {
+		notes = append(notes, kind.Name)
+	}
+	if kind.Arity() < 0 {
+		notes = append(notes, fmt.Sprintf("1 to %d sites separated by commas", MaxMoveSites))
+	}
+	if !ok {
+		notes = append(notes, "none now")
+	}
+	if len(notes) == 0 {
 		return example
 	}
-	return example + " (" + kind.Name + ")"
+	return example + " (" + strings.Join(notes, ", ") + ")"
 }
 
-// exampleMove returns a move of kind k: a legal move of s (for a kind of
-// lists one naming several sites where s has one), else a move naming the
-// board's first sites, two for a list; false on a board without sites.
+// exampleMove returns a legal move of s of kind k (for a kind of lists,
+// one naming several sites where s has one); false when s has none.
 func (s *State) exampleMove(k int) (Move, bool) {
 	first := -1 // the first legal move of the kind
 	for i, m := range s.moves() {
@@ -344,36 +354,10 @@ func (s *State) exampleMove(k int) (Move, bool) {
 			first = i
 		}
 	}
-	if first >= 0 {
-		return s.moves()[first], true
-	}
-	kind, b := &s.g.def.Kinds[k], s.g.def.Board
-	n := kind.Arity()
-	if n != 0 && b.NumSites() == 0 {
+	if first < 0 {
 		return Move{}, false
 	}
-	if n < 0 {
-		n = min(2, b.NumSites())
-	}
-	sites := firstSites(kind, b)
-	m := Move{Kind: uint8(k), N: uint8(n)}
-	for i := range n {
-		m.Sites[i] = uint16(sites[i%len(sites)])
-	}
-	return m, true
-}
-
-// firstSites lists the board's sites in the order kind writes them from
-// the first: board order, or by number for a kind that writes numbers.
-func firstSites(kind *MoveKind, b *Board) []int {
-	sites := make([]int, b.NumSites())
-	for i := range sites {
-		sites[i] = i
-	}
-	if kind.Numbers() {
-		slices.SortStableFunc(sites, func(x, y int) int { return b.NumberOf(x) - b.NumberOf(y) })
-	}
-	return sites
+	return s.moves()[first], true
 }
 
 // siteList writes site names in board order, without repeats.

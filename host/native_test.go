@@ -364,3 +364,31 @@ func TestCaptureParity(t *testing.T) {
 		assert.Contains(t, err.Error(), c.want)
 	}
 }
+
+// TestSowingPlayAfter: a sowing_play's after takes a list of parts, run
+// in order until the game ends, or one part alone, as a list of one.
+func TestSowingPlayAfter(t *testing.T) {
+	const mark = `function(p, n) m.set(MARK, m.get(MARK) * 10 + %d) end`
+	for _, c := range []struct {
+		name, after string
+		mark        int  // MARK after a1
+		over        bool // the game ended
+	}{
+		{"one part", fmt.Sprintf(mark, 7), 7, false},
+		{"a list", fmt.Sprintf("{ %s, %s, ending }", fmt.Sprintf(mark, 1), fmt.Sprintf(mark, 2)), 12, false},
+		{"a list of one", fmt.Sprintf("{ %s }", fmt.Sprintf(mark, 3)), 3, false},
+		{"until the game ends", fmt.Sprintf(`{ %s, function(p) result("stopped") end, %s }`, fmt.Sprintf(mark, 1), fmt.Sprintf(mark, 2)), 1, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			play := `(function() local MARK = m.var("mark"); return m.sowing_play { kind = SOW, sow = sow, capture = capture, after = ` + c.after + ` } end)()`
+			g, err := loadSource(t, "ring", ringSource(ringRules, "nil", play))
+			require.NoError(t, err)
+			s := g.Start()
+			require.NoError(t, s.Play("a1"))
+			got, ok := s.Var("mark")
+			require.True(t, ok)
+			assert.Equal(t, c.mark, got)
+			assert.Equal(t, c.over, s.Over())
+		})
+	}
+}

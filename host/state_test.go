@@ -402,10 +402,11 @@ func TestIllegalMoves(t *testing.T) {
 		{"c1", "c1 is not possible for a sow now (possible: a1 a2 a3 a4)"},
 		{"", "the token is empty"}, {"A1", "tokens are written in lower case: a1"},
 		{"a1 ", "a token has no spaces around it"}, {" a1", "a token has no spaces around it"},
-		// The forms by example: a legal move of the kind, else one of the
-		// board's first sites.
-		{"a1 a2", "it fits none of the ways this game writes its moves: a1 (sow), xa1 (take), a1-a2 (step), offer:a1,a2 (offer, 1 to 4 sites separated by commas), pass, " +
-			"a1>a2>a3 (tri), a4/a3/a2/a1 (quad)"},
+		// The forms by example: a legal move of the kind, else the kind's
+		// form, naming no move, and that it has none now.
+		{"a1 a2", "it fits none of the ways this game writes its moves: a1 (sow), x<site> (take, none now), <from>-<to> (step, none now), " +
+			"offer:<sites> (offer, 1 to 4 sites separated by commas, none now), pass (none now), <site1>><site2>><site3> (tri, none now), " +
+			"<site4>/<site3>/<site2>/<site1> (quad, none now)"},
 		{"xa1", "no take is possible now (the moves now: sow)"},
 		{strings.Repeat("a", 10000), "it fits none of the ways"},
 	} {
@@ -477,7 +478,7 @@ func TestIllegalReasons(t *testing.T) {
 		{"a1", "no sow is possible now (the moves now: take, step, offer, pass, tri, quad)"},
 		// The examples are legal moves where the position has some of the
 		// kind, for a list one of several sites.
-		{"offer:", "it fits none of the ways this game writes its moves: a1 (sow), xc2 (take), b2-b3 (step), offer:a4,c1 (offer, 1 to 4 sites separated by commas), pass, " +
+		{"offer:", "it fits none of the ways this game writes its moves: <site> (sow, none now), xc2 (take), b2-b3 (step), offer:a4,c1 (offer, 1 to 4 sites separated by commas), pass, " +
 			"a1>b2>c3 (tri), a4/a3/a2/a1 (quad)"},
 		{"xz9", "z9 is not a site of this board"},
 	} {

@@ -111,6 +111,34 @@ func TestAnalyzeShardsMerge(t *testing.T) {
 	assert.Contains(t, r.stderr, "not a shard file")
 }
 
+// A shard file whose JSON names a key twice, at its top level, in a
+// result or in a result's map, reads two ways (encoding/json keeps the
+// last, another reader the first, and a second "results" would count its
+// games twice): --merge refuses it, naming the file and the key.
+func TestAnalyzeMergeRefusesDuplicateKeys(t *testing.T) {
+	r := matombo(t, "", "analyze", "yematatu", "-n", "4", "--shard", "0/1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	shard := strings.TrimSpace(r.stdout)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, old, new, want string
+	}{
+		{"results", `]}`, `],"results":[]}`, `the key "results" is given twice`},
+		{"format", `"shard":`, `"format":"matombo analyze shard 1","shard":`, `the key "format" is given twice`},
+		{"in a result", `"draws":`, `"draws":7,"draws":`, `result 1: the key "draws" is given twice`},
+		{"in a result's map", `"params":{`, `"params":{"board":"square",`, `result 1: the key "board" is given twice`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			require.Contains(t, shard, c.old)
+			f := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".json")
+			require.NoError(t, os.WriteFile(f, []byte(strings.Replace(shard, c.old, c.new, 1)), 0o644))
+			r := matombo(t, "", "analyze", "--merge", f)
+			assert.Equal(t, exitFail, r.code, r.stdout)
+			assert.Equal(t, "matombo analyze: "+f+": "+c.want+"\n", r.stderr)
+		})
+	}
+}
+
 func TestAnalyzePlot(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "charts")
 	r := matombo(t, "", "analyze", "yematatu", "-n", "30", "--plot", dir)

@@ -20,7 +20,9 @@ open_spiel/integration_tests/playthroughs) of mancala or kalah (to the game
 kalah), oware (to oware) or checkers (to draughts, with OpenSpiel's rule of
 a draw: the variant openspiel). The scenario plays the game move for move and
 checks, at every state the file prints in full, the board, the scores, the
-player to move, the legal tokens and the result.
+player to move, the legal tokens and the result. A file cut short (whose
+last state is not printed in full, as over) is refused: OpenSpiel writes a
+playthrough to the end of the game.
 
 Example:
   matombo import openspiel mancala.txt -o conformance/kalah/openspiel-mancala.yaml`
@@ -58,6 +60,9 @@ func runImport(e *env, args []string) int {
 		return c.fail(fmt.Errorf("%s: %w", file, err))
 	}
 	yaml, err := openspiel.Convert(pt, openspiel.Options{Game: *game, Source: filepath.Base(file)})
+	if err == nil {
+		err = pt.CheckComplete() // after Convert, which says first what it cannot convert
+	}
 	if err != nil {
 		return c.fail(fmt.Errorf("%s: %w", file, err))
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,6 +44,7 @@ func TestImportErrors(t *testing.T) {
 		"chess.txt":  "game: chess\n\n# State 0\n",
 		"broken.txt": "game: oware\n# State 0\n# State 2\n",
 		"nofull.txt": "game: mancala\n\n# State 0\n# a board\n\n# Apply action \"1\"\naction: 1\n\n# State 1\n# a board\n",
+		"cut.txt":    cutPlaythrough(t, "mancala.txt", "# State 54\n"),
 	})
 	oware := filepath.Join(openspielData, "oware.txt")
 	for _, c := range []struct {
@@ -63,6 +65,7 @@ func TestImportErrors(t *testing.T) {
 		{"unknown game", []string{"import", "openspiel", filepath.Join(dir, "chess.txt")}, exitFail, `OpenSpiel's game "chess" has no Matombo counterpart`},
 		{"game mismatch", []string{"import", "openspiel", oware, "--game", "kalah"}, exitFail, "which converts to oware, not kalah"},
 		{"no state in full", []string{"import", "openspiel", filepath.Join(dir, "nofull.txt")}, exitFail, "nofull.txt: the playthrough prints no state in full"},
+		{"cut short", []string{"import", "openspiel", filepath.Join(dir, "cut.txt")}, exitFail, "cut.txt: line 449: the playthrough ends with state 54, which is not printed in full: the file is cut short"},
 		{"unwritable output", []string{"import", "openspiel", oware, "-o", filepath.Join(dir, "no", "such", "dir.yaml")}, exitFail, "dir.yaml"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -71,4 +74,15 @@ func TestImportErrors(t *testing.T) {
 			assert.Contains(t, r.stderr, c.want)
 		})
 	}
+}
+
+// cutPlaythrough is the playthrough file name of the test data cut short
+// just after the line end.
+func cutPlaythrough(t *testing.T, name, end string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(openspielData, name))
+	require.NoError(t, err)
+	text, _, ok := strings.Cut(string(b), end)
+	require.True(t, ok, "%s has no line %q", name, end)
+	return text + end
 }

@@ -642,9 +642,7 @@ func (ss *session) play(tok string) error {
 	if err != nil {
 		return err
 	}
-	// What the move did, from its effects: sowed, captured, removed.
-	effects, _ := next.Effects()
-	if did := plyText(ss.g, effects); did != "" {
+	if did := moveWords(next); did != "" {
 		words := strings.Fields(fmt.Sprintf("%s plays %s: %s.", playerName(s.ToMove()), tok, did))
 		fmt.Fprint(ss.e.stdout, wrap(ss.e.width, words[0], words[1:], "  "))
 	} else {

@@ -500,3 +500,18 @@ func TestPlayVariantTitles(t *testing.T) {
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.NotContains(t, r.stdout, "Variant")
 }
+
+// The session's opening words show each kind of move by an example the
+// game can make; a kind that no game met makes is shown by its form,
+// naming no move (before, its example was made of the board's first
+// sites: a jump a1xa2 that could never be played).
+func TestMoveFormsNameNoImpossibleMove(t *testing.T) {
+	jumping := strings.Replace(errGame, `local SOW = m.move("sow", "{1}")`,
+		`local SOW = m.move("sow", "{1}", { doc = "Sow from {1}" })
+local JUMP = m.move("jump", "{from}x{to}", { doc = "Jump from {from} to {to}" })`, 1)
+	require.NotEqual(t, errGame, jumping)
+	dir := writeFiles(t, map[string]string{"mini/mini.lua": jumping})
+	r := matombo(t, "quit\n", "play", "mini", "--games", dir, "--p2", "human")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "Moves are typed a1 (sow from a1), <from>x<to> (jump from <from> to <to>).")
+}

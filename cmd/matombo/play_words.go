@@ -114,6 +114,14 @@ func plyText(g *host.Game, effects []host.Effect) string {
 	return strings.Join(parts, "; ")
 }
 
+// moveWords says what the move that led to s did, in the words play and
+// trace print after its token: plyText of the effects recorded when it
+// was played, "" when there are none to tell.
+func moveWords(s *host.State) string {
+	effects, _ := s.Effects()
+	return plyText(s.Game(), effects)
+}
+
 // takenCount is the counters of the takes.
 func takenCount(taken []host.Effect) int {
 	n := 0
@@ -127,60 +135,52 @@ func takenCount(taken []host.Effect) int {
 // in the script's words where it says it: "d8 (sow from d8), continue
 // (continue sowing)". Each example is a move the game can make, found by
 // playing from the opening (exampleMoves); a kind not met there is shown
-// with the board's first sites.
+// by its form, so that no example is a move the game may never make:
+// "<from>x<to> (jump from <from> to <to>)".
 func moveForms(g *host.Game, opening *host.State) string {
 	b := g.Board()
 	seen := exampleMoves(opening)
 	var forms []string
 	for k, kind := range g.MoveKinds() {
-		name := func(i int) string { // the i-th site of the example
-			if m, ok := seen[k]; ok && m.Site(i) >= 0 {
-				return b.Site(m.Site(i)).Name
-			}
-			if i < b.NumSites() {
-				return b.Site(i).Name
-			}
-			return b.Site(0).Name
+		m, met := seen[k]
+		if !met {
+			forms = append(forms, withDoc(kind.Form(), kind.Abstract(kind.Doc)))
+			continue
 		}
-		number := func(i int) string { // the i-th site written by number ({#1})
-			if m, ok := seen[k]; ok && m.Site(i) >= 0 {
-				if n := b.SiteNumber(m.Site(i)); n != "" {
-					return n
-				}
-				return name(i)
-			}
-			for j := range b.NumSites() {
-				if n := b.SiteNumber(j); n != "" && n != b.Site(j).Name {
-					if i == 0 {
-						return n
-					}
-					i--
-				}
-			}
-			return name(i)
-		}
-		fill := strings.NewReplacer("{1}", name(0), "{from}", name(0), "{2}", name(1), "{to}", name(1),
-			"{3}", name(2), "{4}", name(3), "{sites}", name(0)+","+name(1),
-			"{#1}", number(0), "{#from}", number(0), "{#2}", number(1), "{#to}", number(1)).Replace
-		f := fill(kind.Template)
-		if m, ok := seen[k]; ok {
-			f = g.Token(m)
-		}
-		if kind.Doc != "" {
-			sites := "{1}, {2}"
-			if m, ok := seen[k]; ok {
-				var names []string
-				for i := range int(m.N) {
-					names = append(names, name(i))
-				}
-				sites = strings.Join(names, ", ")
-			}
-			doc := fill(strings.ReplaceAll(kind.Doc, "{sites}", sites))
-			f += " (" + strings.ToLower(doc[:1]) + doc[1:] + ")"
-		}
-		forms = append(forms, f)
+		forms = append(forms, withDoc(g.Token(m), kind.Abstract(exampleDoc(b, kind.Doc, m))))
 	}
 	return strings.Join(forms, ", ")
+}
+
+// exampleDoc is a kind's doc with its placeholders filled with the sites
+// of the example m, by name or by number as the placeholder says, and
+// {sites} ({#sites}) with all of them: "Move {from} to {to}" is "Move d3
+// to d2". A placeholder of no site of m is left for Abstract.
+func exampleDoc(b *host.Board, doc string, m host.Move) string {
+	var pairs, names, numbers []string
+	for i := range int(m.N) {
+		name, number := b.Site(m.Site(i)).Name, b.SiteNumber(m.Site(i))
+		if number == "" {
+			number = name
+		}
+		names, numbers = append(names, name), append(numbers, number)
+		pairs = append(pairs, fmt.Sprintf("{%d}", i+1), name, fmt.Sprintf("{#%d}", i+1), number)
+		if i < 2 {
+			word := []string{"from", "to"}[i]
+			pairs = append(pairs, "{"+word+"}", name, "{#"+word+"}", number)
+		}
+	}
+	pairs = append(pairs, "{sites}", strings.Join(names, ", "), "{#sites}", strings.Join(numbers, ", "))
+	return strings.NewReplacer(pairs...).Replace(doc)
+}
+
+// withDoc writes a move form with what the move does, when the script
+// says it: "d8 (sow from d8)".
+func withDoc(form, doc string) string {
+	if doc == "" {
+		return form
+	}
+	return form + " (" + strings.ToLower(doc[:1]) + doc[1:] + ")"
 }
 
 // exampleMoves returns a move of each kind met when the game is played

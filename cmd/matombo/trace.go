@@ -12,7 +12,8 @@ import (
 )
 
 const traceAbout = `
-Shows the opening state of a game and the state after each token: the board,
+Shows the opening state of a game and the state after each token, headed by
+what the token did (as play says it: sowed, captured, removed): the board,
 the score as the script names it (for a game without a score, the captured
 totals when there are captures), the hands (for a game that has pieces in
 hand in one of these states), and whose decision is next with the legal
@@ -193,14 +194,19 @@ func usesTotals(states []*host.State) (hands, captures bool) {
 }
 
 // writeTraceState writes one state of a trace for people; tok is the token
-// that led to it, "" for the opening, and mover the player who played it.
+// that led to it, "" for the opening, and mover the player who played it,
+// followed by what it did (moveWords) as play says it.
 // The score is written for a game that has one, the captured totals for a
 // game without one when captures is true, the hands when hands is true.
 func writeTraceState(w io.Writer, s *host.State, tok string, mover int, captures, hands, color bool, width int) {
 	if tok == "" {
 		fmt.Fprint(w, wrapHanging(width, fmt.Sprintf("== ply %d: opening of %s", s.Ply(), gameLabel(s.Game()))))
 	} else {
-		fmt.Fprint(w, "\n"+wrapHanging(width, fmt.Sprintf("== ply %d: after %s by %s", s.Ply(), tok, playerName(mover))))
+		head := fmt.Sprintf("== ply %d: after %s by %s", s.Ply(), tok, playerName(mover))
+		if did := moveWords(s); did != "" {
+			head += ": " + did + "."
+		}
+		fmt.Fprint(w, "\n"+wrapHanging(width, head))
 	}
 	fmt.Fprint(w, diagram(s, color, width))
 	writeTotals(w, s, captures, hands, false)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -30,6 +31,46 @@ func TestTraceGolden(t *testing.T) {
 			require.Equal(t, exitOK, r.code, r.stderr)
 			assert.Empty(t, r.stderr)
 			golden(t, tc.golden, r.stdout)
+		})
+	}
+}
+
+// Each state after a token says what the token did, in the words play
+// prints after it: a sowing, its captures, the pieces removed.
+func TestTraceSaysWhatEachTokenDid(t *testing.T) {
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	for _, tc := range []struct {
+		name   string
+		game   []string // the game and its flags
+		tokens string
+	}{
+		{"sowing", []string{"kalah"}, "a3 a1 b2"},
+		{"relay", []string{"tsoro", "--variant", "4x8"}, "a2 stop d1"},
+		{"capture", []string{"gore"}, "a2 b4 a1 b4"},
+		{"removal", []string{"yemutwelve"}, "c4 g7 e5 a7 d5 d7 xe5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			played := matombo(t, tc.tokens+"\nquit\n", append([]string{"play", "--p2", "human"}, tc.game...)...)
+			require.Equal(t, exitOK, played.code, played.stderr)
+			traced := matombo(t, "", append(append([]string{"trace"}, tc.game...), tc.tokens)...)
+			require.Equal(t, exitOK, traced.code, traced.stderr)
+			said := 0
+			lines := strings.Split(played.stdout, "\n")
+			for i := 0; i < len(lines); i++ {
+				line := lines[i]
+				for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "  ") { // wrapped
+					i++
+					line += lines[i]
+				}
+				who, rest, plays := strings.Cut(flat(line), " plays ")
+				tok, did, ok := strings.Cut(rest, ": ")
+				if !plays || !ok || strings.Contains(who, "> ") {
+					continue
+				}
+				assert.Contains(t, flat(traced.stdout), fmt.Sprintf("after %s by %s: %s", tok, who, did))
+				said++
+			}
+			assert.NotZero(t, said, "play says what no token did:\n%s", played.stdout)
 		})
 	}
 }

@@ -44,6 +44,7 @@ func TestShippedScenariosAreConverted(t *testing.T) {
 			defer f.Close()
 			pt, err := Parse(f)
 			require.NoError(t, err)
+			require.NoError(t, pt.CheckComplete(), "OpenSpiel's own file is whole")
 			got, err := Convert(pt, Options{Source: p.source})
 			require.NoError(t, err)
 			path := filepath.Join(scenarioDir, filepath.FromSlash(p.scenario))
@@ -178,6 +179,47 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestCheckComplete: OpenSpiel writes a playthrough to the end of the
+// game, its last state printed in full and over, so a file cut short at a
+// state (or within the last one) is refused, naming the line of that
+// state, where Parse alone reads it as a shorter game.
+func TestCheckComplete(t *testing.T) {
+	whole, err := os.ReadFile(filepath.Join(sourceDir, "mancala.txt"))
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name, end string // the file is cut just after end
+		want      string
+		line      int
+	}{
+		{"whole", "", "", 0},
+		{"at a state not printed", "# State 54\n", "ends with state 54, which is not printed in full", 449},
+		{"after a state printed in full", "StringLegalActions() = [\"2\", \"3\"]\n", "ends with state 59, which is not over (IsTerminal() = False)", 469},
+		{"at the last state's header", "# State 61\n", "ends with state 61, which is not printed in full", 497},
+		{"within the last state", "IsTerminal() = True\n", "ends with state 61, which has no Returns()", 497},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := string(whole)
+			if c.end != "" {
+				before, _, ok := strings.Cut(text, c.end)
+				require.True(t, ok, "no %q", c.end)
+				text = before + c.end
+			}
+			pt, err := Parse(strings.NewReader(text))
+			require.NoError(t, err, "Parse reads a file cut at a state")
+			err = pt.CheckComplete()
+			if c.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			var pe *ParseError
+			require.True(t, errors.As(err, &pe), "a ParseError: %v", err)
+			assert.Contains(t, err.Error(), c.want)
+			assert.Contains(t, err.Error(), "the file is cut short")
+			assert.Equal(t, c.line, pe.Line)
+		})
+	}
+}
+
 // checkersOpening is the opening of OpenSpiel's checkers as a playthrough prints it.
 const checkersOpening = "game: checkers\n# State 0\nIsTerminal() = False\nCurrentPlayer() = 0\n" +
 	`ObservationString(0) = "8.+.+.+.+\n7+.+.+.+.\n6.+.+.+.+\n5........\n4........\n3o.o.o.o.\n2.o.o.o.o\n1o.o.o.o.\n abcdefgh\n"` + "\n" +
@@ -228,8 +270,9 @@ func TestConvertErrors(t *testing.T) {
 	}
 }
 
-// FuzzParse feeds Parse and Convert arbitrary text: they return a result
-// or an error, never panic, and what Convert writes names the game.
+// FuzzParse feeds Parse, CheckComplete and Convert arbitrary text: they
+// return a result or an error, never panic, a playthrough found complete
+// ends in a state that is over, and what Convert writes names the game.
 func FuzzParse(f *testing.F) {
 	for _, p := range playthroughs {
 		b, err := os.ReadFile(filepath.Join(sourceDir, p.source))
@@ -249,6 +292,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if len(pt.States) != len(pt.Actions)+1 {
 			t.Fatalf("%d states, %d actions", len(pt.States), len(pt.Actions))
+		}
+		if err := pt.CheckComplete(); err == nil && !pt.States[len(pt.States)-1].Terminal {
+			t.Fatalf("complete, but the last state is not over")
 		}
 		for _, g := range append([]string{""}, Games...) {
 			out, err := Convert(pt, Options{Game: g, Source: "fuzz.txt"})

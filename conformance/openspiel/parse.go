@@ -71,7 +71,8 @@ const (
 
 // Parse reads a playthrough. It checks its structure (a "game:" line,
 // states numbered from 0, one action between consecutive states) and the
-// syntax of the lines it uses, not the game's rules.
+// syntax of the lines it uses, not the game's rules, nor that the file is
+// whole (CheckComplete).
 func Parse(r io.Reader) (*Playthrough, error) {
 	pt := &Playthrough{}
 	sc := bufio.NewScanner(r)
@@ -166,6 +167,31 @@ func Parse(r io.Reader) (*Playthrough, error) {
 		return nil, &ParseError{Line: ln, Msg: fmt.Sprintf("the last action (after state %d) leads to no state", len(pt.States)-1)}
 	}
 	return pt, nil
+}
+
+// CheckComplete reports a playthrough cut short, as a *ParseError naming
+// the line of its last state. OpenSpiel plays a playthrough to the end of
+// the game and prints its last state in full, over (IsTerminal() = True)
+// and with its Returns(); a file cut after another state (or within the
+// last) still parses, as a shorter game that Convert would turn into a
+// scenario of that shorter game without a word.
+func (pt *Playthrough) CheckComplete() error {
+	if len(pt.States) == 0 {
+		return &ParseError{Msg: "no states (\"# State 0\" and so on)"}
+	}
+	last := pt.States[len(pt.States)-1]
+	var why string
+	switch {
+	case !last.Full:
+		why = "is not printed in full"
+	case !last.Terminal:
+		why = "is not over (IsTerminal() = False)"
+	case last.Returns == nil:
+		why = "has no Returns()"
+	default:
+		return nil
+	}
+	return &ParseError{Line: last.Line, Msg: fmt.Sprintf("the playthrough ends with state %d, which %s: the file is cut short (OpenSpiel plays a playthrough to the end of the game and prints its last state in full, IsTerminal() = True with its Returns())", last.N, why)}
 }
 
 // field reads one line of a state printed in full.

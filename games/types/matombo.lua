@@ -351,8 +351,8 @@ function matombo.sow_rule(spec) end
 ---@param spec {sowings: function, starving: (matombo.Filter)|(matombo.Filter)[]?, feeding: function?}
 ---@return fun(p: integer): integer
 function matombo.sowing_legal(spec) end
----play(p, kind, ...): a move of kind `kind`: `last, was_empty = sow(p, from)` (a move of two sites sows from the first towards the second, with a `relay_rule` of `tracks`); unless `extra_turn(p, last)` is true, `n = capture(p, last, was_empty)`; if `n > 0`, with `irreversible` every earlier position is forgotten (`m.irreversible`) and `after_capture(p, n)` runs; then `after(p, n)`. A move of another kind is `other(p, kind, sites...)`. Only `sow` is required.
----@param spec {kind: matombo.Kind|string, sow: function, extra_turn: function?, capture: function?, irreversible: boolean?, after_capture: function?, after: function?, other: function?}
+---play(p, kind, ...): a move of kind `kind`: `last, was_empty = sow(p, from)` (a move of two sites sows from the first towards the second, with a `relay_rule` of `tracks`); unless `extra_turn(p, last)` is true, `n = capture(p, last, was_empty)`; if `n > 0`, with `irreversible` every earlier position is forgotten (`m.irreversible`) and `after_capture(p, n)` runs; then `after(p, n)` for each part of `after`, in order, until the game ends. A move of another kind is `other(p, kind, sites...)`. Only `sow` is required.
+---@param spec {kind: matombo.Kind|string, sow: function, extra_turn: function?, capture: function?, irreversible: boolean?, after_capture: function?, after: function|function[]?, other: function?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.sowing_play(spec) end
 ---(p) → moves emitted: emits a move of kind `kind` for each site p may sow from: the sites of the filter `from` that match, or those of p's list `sites` that hold counters, in that order. `feeding` keeps only the sowings that reach a site another player owns along the track; `ends` only those for which `ends(p, site)` is true (a `relay_ends_rule`); `none` emits one move of that kind (no sites) when there is no sowing (a pass). With `tracks` a move names its direction by the first site sown, or with `start` by the direction's start site, and a site of `toward` moves only in its direction.
@@ -380,7 +380,7 @@ function matombo.bonus_rule(spec) end
 ---@return fun(p: integer, last: matombo.Site, track: matombo.Track, laps: integer): any
 function matombo.capture_sow_rule(spec) end
 ---(p, sites...): `(p, s, d)`: one counter from p's hand goes into `s`, then the `lap` of `relay` (a `relay_rule` with `tracks` and `lap`) is asked about `s` as about the end of a lap of p's in the direction the move names with `d` (its `start` site, or else the first site sown), and the relay goes on as the lap says: a capture sown in and relayed, the sowing of `s` on, or nothing; with `sow_on`, `s` is sown on without asking. With `pending`, when that variable is not 0 after the relay (a decision waits), p moves next; with `irreversible` the move forgets every earlier position. Then `after(p, 0)` for each part of `after`, in order, until the game ends.
----@param spec {relay: function, start: matombo.Site[][]?, pending: matombo.Var|string?, irreversible: boolean?, after: function[]?, drop: integer?, clear: (matombo.Var|string)[]?, sow_on: boolean?, house: function?}
+---@param spec {relay: function, start: matombo.Site[][]?, pending: matombo.Var|string?, irreversible: boolean?, after: function|function[]?, drop: integer?, clear: (matombo.Var|string)[]?, sow_on: boolean?, house: function?}
 ---@return fun(p: integer, ...: matombo.Site)
 function matombo.drop_relay_play(spec) end
 ---(p, kind, sites...) → boolean: whether a move's relay ends within the relay's lap limit, tried on a copy of the state (a relay whose laps capture and sow on cannot be bounded without playing it).
@@ -432,7 +432,7 @@ function matombo.custodian_rule(spec) end
 ---@return fun(p: integer): integer
 function matombo.emit_rule(spec) end
 ---(p, sites...): `(p, from, to)`, or `(p, to)` for the piece that waits in the middle of a capture (the pending decision holds its site): the pieces of other players on the sites between `from` and `to` along a line go to p's captured total (as `m.capture`), then the piece moves to `to` (as `m.move_piece`) and each part of `arrival` follows, `(p, to)` (a crowning). After a capture, unless an arrival acted and `arrival_ends` is set, when `again(p, to)` holds the move waits at `to` (the pending decision becomes its site, and p decides next); otherwise the pending decision becomes 0. A capture, and a move of a piece of `progress`, forget every earlier position (as `m.irreversible`). Then `after(p, n)` for each part of `after`, until the game ends: n is the counters captured, or 1 for a move of a piece of `progress` that captured none. A move naming no site, `(p)` (a `jumps_rule`'s `stop`), ends the capture of the piece that waits where it stands: the pending decision becomes 0, the pieces of `taken` come off, and `arrival` (with `arrival_last`) and `after` follow as at the end of any move.
----@param spec {pending: matombo.Var|string, again: function?, arrival: function[]?, arrival_ends: boolean?, progress: (matombo.Filter)|(matombo.Filter)[]?, after: function[]?, taken: (matombo.Var|string)[]?, arrival_last: boolean?}
+---@param spec {pending: matombo.Var|string, again: function?, arrival: function|function[]?, arrival_ends: boolean?, progress: (matombo.Filter)|(matombo.Filter)[]?, after: function|function[]?, taken: (matombo.Var|string)[]?, arrival_last: boolean?}
 ---@return fun(p: integer, ...: matombo.Site)
 function matombo.hop_play(spec) end
 ---(p) → moves emitted: a move (from, to) of kind `kind` for each piece of `from` that can jump along one of the board's lines, in the way the piece moves (`toward`, or both ways for a piece of `both`), over a neighbour of `over` to the empty site just beyond (a piece of `fly`: over empty sites and one of `over` to any empty site beyond it, before the next occupied one), never over a site of `taken`, piece by piece in board order, each piece's jumps by the site landed on. As a site test, `(p, s)`: whether the piece on `s` can jump (a capture that goes on); as the choices of a pending decision, `(p, at)`: the jumps of the piece on `at`, as moves of kind `again` naming the site landed on, and with `stop` a move of that kind, which ends the capture there.
@@ -452,7 +452,7 @@ function matombo.no_return_rule(spec) end
 ---@return fun(p: integer): integer
 function matombo.placement_legal(spec) end
 ---play(p, kind, ...): a move of kind `drop` puts a piece from p's hand on its site (as `m.place`), one of kind `move` takes a piece from its first site to its second (as `m.move_piece`); then, when `win(p, s)` holds for the site `s` the piece went to, p wins (`finish(p, reason)`; a `line_rule` names the line's sites in the result). Otherwise each part of `arrival` follows in order, `(p, s)` (a mill's removal: `again_rule`), and when none of them gave p another decision, `after(p, 0)` (a full board's draw, a count). A move of another kind is `other(p, kind, sites...)`.
----@param spec {drop: matombo.Kind|string?, move: matombo.Kind|string?, win: function?, reason: string?, arrival: function[]?, after: function?, other: function?}
+---@param spec {drop: matombo.Kind|string?, move: matombo.Kind|string?, win: function?, reason: string?, arrival: function|function[]?, after: function?, other: function?}
 ---@return fun(p: integer, kind: matombo.Kind, ...: integer)
 function matombo.placement_play(spec) end
 ---(p, s) → whether it acted: after p's piece arrived on `s`: when `s` is in p's row `row` and the piece matches `piece`, `add` counters are put on it (from p's hand with `from_hand`, as `m.set_hand` and `m.add`): a man crowned a king. Returns whether it did.
@@ -460,7 +460,7 @@ function matombo.placement_play(spec) end
 ---@return function
 function matombo.promote_rule(spec) end
 ---(p, sites...): `(p, s)`: the counters on `s` go to p's captured total (as `m.capture(s, p)`), the variables of `clear` become 0, then `after(p, n)` for each part of `after` in order, n the counters taken, until the game ends.
----@param spec {clear: (matombo.Var|string)[]?, after: function[]?}
+---@param spec {clear: (matombo.Var|string)[]?, after: function|function[]?}
 ---@return fun(p: integer, ...: matombo.Site)
 function matombo.remove_play(spec) end
 ---(p) → moves emitted: a move (from, to) of kind `kind` for each piece of `from` and each empty neighbour (any empty site up to the first occupied one, for a piece of `fly`) along the board's lines in the way the piece moves (`toward`, or both ways for a piece of `both`), piece by piece in board order, each piece's moves by the site moved to. As a site test, `(p, s)`: whether the piece on `s` can step.
@@ -468,7 +468,7 @@ function matombo.remove_play(spec) end
 ---@return fun(p: integer): integer
 function matombo.steps_rule(spec) end
 ---(p, n): `(p, n)`, after a decision: when `when(p)` holds, each part of `after` follows, `(p, n)`, until the game ends; otherwise nothing: a count of the moves of an ending kept (by a script function) only once few pieces are left, instead of after every decision.
----@param spec {when: function, after: function[]}
+---@param spec {when: function, after: function|function[]}
 ---@return fun(p: integer, n: integer?)
 function matombo.after_if_rule(spec) end
 ---(p, kind, sites...) → boolean: whether `cond(p)` holds once the move is played with `play`, tried on a copy of the state: a move legal only for what it leaves (a sowing that must feed an opponent without counters, with `cond` a `not_rule` of the next player's `empty_rule`; in a `prefer_rule`'s `when` or `keep`).
@@ -492,7 +492,7 @@ function matombo.if_play(spec) end
 ---@return fun(p: integer): integer
 function matombo.if_rule(spec) end
 ---(p) → moves emitted: the legal moves by the pending decision the variable `pending` holds: 0 (nothing pending): each part of `none` in turn, `(p)`; a site `s` (from 1: a sowing waits there): `site(p, s)`; `-k` (k choices left): `count(p, k)`.
----@param spec {pending: matombo.Var|string, none: function[], site: function?, count: function?}
+---@param spec {pending: matombo.Var|string, none: function|function[], site: function?, count: function?}
 ---@return fun(p: integer): integer
 function matombo.pending_legal(spec) end
 ---play(p, kind, ...): `{[K1] = f1, [K2] = false, ...}`: a move of kind K is `f(p, sites...)`; `false` for a kind whose move changes nothing (a pass).

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/diag"
+	"github.com/matombo/matombo/host/internal/strictjson"
 )
 
 // Result holds the raw counts of the games of a run, or of some of its
@@ -49,6 +51,20 @@ type Result struct {
 	ScoreLabel string      `json:"score_label,omitempty"` // what the game calls its score, with LeadScore
 	Margins    map[int]int `json:"margins,omitempty"`     // Player 1's tally less Player 2's at the end -> games ended by a rule
 }
+
+// CheckResultJSON reports why data, one result's JSON as --shard writes
+// it, does not read one way only (package strictjson): it is not UTF-8,
+// it gives a key twice, a key is not spelled exactly as Result writes it,
+// it nests deeper than a result does, or something follows it. A key given
+// twice would count differently for encoding/json, which keeps the last,
+// and for another reader, which keeps the first.
+func CheckResultJSON(data []byte) error {
+	return strictjson.Check(data, reflect.TypeFor[Result](), maxResultDepth)
+}
+
+// maxResultDepth is how deeply a result's JSON may nest: a result's is 2
+// deep (the result, its lists and maps).
+const maxResultDepth = 4
 
 // newResult returns the empty result of a run.
 func newResult(g *host.Game, cfg config, limit int) *Result {

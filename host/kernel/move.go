@@ -206,6 +206,36 @@ func (k *MoveKind) AppendToken(dst []byte, b *Board, m Move) []byte {
 	return dst
 }
 
+// Form writes the kind's tokens for people without naming a move: its
+// template with each site as what it stands for (Abstract): "<site>",
+// "<from>x<to>", "offer:<sites>". It stands for a kind where no move of
+// it can be shown.
+func (k *MoveKind) Form() string { return k.Abstract(k.Template) }
+
+// Abstract writes text (the kind's template or its Doc) with each site
+// placeholder, {1} or {#1} alike, as what it stands for, in angle
+// brackets: <site> for a kind of one site, <from> and <to> for a kind of
+// two, <site1> to <site4> for more, <sites> for a list.
+func (k *MoveKind) Abstract(text string) string {
+	var pairs []string
+	for n := 1; n <= MaxMoveSites; n++ {
+		word := fmt.Sprintf("<site%d>", n)
+		switch {
+		case k.arity == 1 && n == 1:
+			word = "<site>"
+		case k.arity == 2 && n <= 2:
+			word = []string{"<from>", "<to>"}[n-1]
+		}
+		pairs = append(pairs, fmt.Sprintf("{%d}", n), word, fmt.Sprintf("{#%d}", n), word)
+		if n <= 2 {
+			name := []string{"from", "to"}[n-1]
+			pairs = append(pairs, "{"+name+"}", word, "{#"+name+"}", word)
+		}
+	}
+	pairs = append(pairs, "{sites}", "<sites>", "{#sites}", "<sites>")
+	return strings.NewReplacer(pairs...).Replace(text)
+}
+
 // ParseToken reads tok with the template of kind k: the site names it
 // puts where the template has sites, or ok false when the literal text
 // does not fit.

@@ -395,8 +395,11 @@ func (vm *Machine) decodeValue(L *lua.LState, v lua.LValue, what string, f *rule
 		}
 		return vm.partValue(L, v, what, f.Name, f.Slot)
 	case rules.FieldParts:
-		lt, ok := v.(*lua.LTable)
 		lo, hi := max(f.Min, 1), f.Max
+		if _, lone := v.(*lua.LFunction); lone && lo == 1 {
+			return []any{vm.partValue(L, v, what, listName(f), f.Slot)} // a list of one
+		}
+		lt, ok := v.(*lua.LTable)
 		if !ok || lt.Len() < lo || hi > 0 && lt.Len() > hi {
 			L.RaiseError("%s: %s must be a list of %d to %d functions (%s), got %s", what, listName(f), lo, hi, f.Doc, vm.describeList(v, anySlot))
 		}

@@ -212,7 +212,7 @@ func luaType(f Field) string {
 	case FieldPart:
 		return "function"
 	case FieldParts:
-		return "function[]"
+		return "function|function[]" // one part alone is a list of one
 	case FieldTable:
 		return luaTable(f.Fields)
 	case FieldTables:

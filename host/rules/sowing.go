@@ -42,7 +42,7 @@ func init() {
 		},
 		New: newSowings})
 	Register(Spec{Name: "sowing_play", Group: "Sowing", Slot: SlotPlay, Mutates: true,
-		Doc: "a move of kind `kind`: `last, was_empty = sow(p, from)` (a move of two sites sows from the first towards the second, with a `relay_rule` of `tracks`); unless `extra_turn(p, last)` is true, `n = capture(p, last, was_empty)`; if `n > 0`, with `irreversible` every earlier position is forgotten (`m.irreversible`) and `after_capture(p, n)` runs; then `after(p, n)`. A move of another kind is `other(p, kind, sites...)`. Only `sow` is required",
+		Doc: "a move of kind `kind`: `last, was_empty = sow(p, from)` (a move of two sites sows from the first towards the second, with a `relay_rule` of `tracks`); unless `extra_turn(p, last)` is true, `n = capture(p, last, was_empty)`; if `n > 0`, with `irreversible` every earlier position is forgotten (`m.irreversible`) and `after_capture(p, n)` runs; then `after(p, n)` for each part of `after`, in order, until the game ends. A move of another kind is `other(p, kind, sites...)`. Only `sow` is required",
 		Fields: []Field{
 			{Name: "kind", Type: FieldKind, Required: true, Arity: AnyArity, Doc: "the kind of the sowings (the site sown from, and the first site sown when the player chooses a direction)"},
 			{Name: "sow", Type: FieldPart, Slot: SlotSow, Required: true, Doc: "the sowing"},
@@ -50,13 +50,16 @@ func init() {
 			{Name: "capture", Type: FieldPart, Slot: SlotCapture, Doc: "the capture"},
 			{Name: "irreversible", Type: FieldBool, Doc: "a capture forgets every earlier position"},
 			{Name: "after_capture", Type: FieldPart, Slot: SlotAfter, Doc: "after a capture"},
-			{Name: "after", Type: FieldPart, Slot: SlotAfter, Doc: "after every sowing (the end)"},
+			{Name: "after", Type: FieldParts, Slot: SlotAfter, Max: 8, Doc: "what follows every sowing, n the counters captured: the end of the game; one part, or a list run in order"},
 			{Name: "other", Type: FieldPart, Slot: SlotPlay, Doc: "plays moves of other kinds"},
 		},
 		New: func(a *Args) (any, error) {
 			r := &sowingPlay{kind: a.Kind("kind"), sow: a.Part("sow").(Sower), extra: tester(a.Part("extra_turn")),
 				capture: capturer(a.Part("capture")), afterCapture: follower(a.Part("after_capture")),
-				after: follower(a.Part("after")), other: player(a.Part("other")), irreversible: a.Bool("irreversible")}
+				other: player(a.Part("other")), irreversible: a.Bool("irreversible")}
+			for _, x := range a.Parts("after") {
+				r.after = append(r.after, x.(Follower))
+			}
 			r.directed, _ = r.sow.(DirectedSower)
 			k := &a.Def.Kinds[r.kind]
 			switch {
@@ -415,14 +418,15 @@ type SiteBatcher interface {
 // ---- sowing_play ----
 
 type sowingPlay struct {
-	kind                int
-	sow                 Sower
-	directed            DirectedSower // sow, when it sows in a direction
-	extra               SiteTester
-	capture             Capturer
-	afterCapture, after Follower
-	other               Player
-	irreversible        bool
+	kind         int
+	sow          Sower
+	directed     DirectedSower // sow, when it sows in a direction
+	extra        SiteTester
+	capture      Capturer
+	afterCapture Follower
+	after        []Follower
+	other        Player
+	irreversible bool
 }
 
 func (r *sowingPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
@@ -460,10 +464,7 @@ func (r *sowingPlay) Play(c *kernel.Ctx, p int, m kernel.Move) error {
 			return err
 		}
 	}
-	if r.after != nil {
-		return r.after.After(c, p, n)
-	}
-	return nil
+	return followAll(c, r.after, p, n)
 }
 
 // playOther plays a move of a kind a turn does not know with other.

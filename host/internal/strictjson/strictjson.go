@@ -29,7 +29,8 @@ func Check(data []byte, t reflect.Type, maxDepth int) error {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	if err := value(dec, t, 0, maxDepth); err != nil {
+	c := checker{dec: dec, maxDepth: maxDepth, fields: map[reflect.Type]map[string]reflect.Type{}}
+	if err := c.value(t, 0); err != nil {
 		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -42,9 +43,18 @@ func Check(data []byte, t reflect.Type, maxDepth int) error {
 // from a string holding one ("300").
 var numberType = reflect.TypeFor[json.Number]()
 
-// value reads the next value of dec, for a Go value of type t (nil: any),
-// as Check says; depth is how deeply it nests.
-func value(dec *json.Decoder, t reflect.Type, depth, maxDepth int) error {
+// checker is one Check: its decoder, its bound on nesting, and the fields
+// of each struct type met so far, by the name encoding/json writes.
+type checker struct {
+	dec      *json.Decoder
+	maxDepth int
+	fields   map[reflect.Type]map[string]reflect.Type
+}
+
+// value reads the next value of the decoder, for a Go value of type t
+// (nil: any), as Check says; depth is how deeply it nests.
+func (c *checker) value(t reflect.Type, depth int) error {
+	dec := c.dec
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -61,8 +71,8 @@ func value(dec *json.Decoder, t reflect.Type, depth, maxDepth int) error {
 		}
 		return nil
 	}
-	if depth >= maxDepth {
-		return fmt.Errorf("it nests deeper than %d levels", maxDepth)
+	if depth >= c.maxDepth {
+		return fmt.Errorf("it nests deeper than %d levels", c.maxDepth)
 	}
 	var elem reflect.Type
 	switch {
@@ -84,14 +94,14 @@ func value(dec *json.Decoder, t reflect.Type, depth, maxDepth int) error {
 			}
 			seen[key] = true
 			if t != nil && t.Kind() == reflect.Struct {
-				f, ok := field(t, key)
+				f, ok := c.field(t, key)
 				if !ok {
 					return fmt.Errorf("json: unknown field %q", key)
 				}
 				sub = f
 			}
 		}
-		if err := value(dec, sub, depth+1, maxDepth); err != nil {
+		if err := c.value(sub, depth+1); err != nil {
 			return err
 		}
 	}
@@ -100,16 +110,23 @@ func value(dec *json.Decoder, t reflect.Type, depth, maxDepth int) error {
 }
 
 // field returns the type of the field of struct type t that encoding/json
-// writes under name, exactly.
-func field(t reflect.Type, name string) (reflect.Type, bool) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case !f.IsExported() || tag == "-":
-		case tag == name, tag == "" && f.Name == name:
-			return f.Type, true
+// writes under name, exactly. The fields of t are read once a Check.
+func (c *checker) field(t reflect.Type, name string) (reflect.Type, bool) {
+	byName, ok := c.fields[t]
+	if !ok {
+		byName = map[string]reflect.Type{}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if tag == "" {
+				tag = f.Name
+			}
+			if _, taken := byName[tag]; f.IsExported() && tag != "-" && !taken {
+				byName[tag] = f.Type // the first field of a name, as before
+			}
 		}
+		c.fields[t] = byName
 	}
-	return nil, false
+	f, ok := byName[name]
+	return f, ok
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -85,4 +86,18 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("passed but not one JSON value: %q: %v", data, err)
 		}
 	})
+}
+
+// BenchmarkCheckStruct checks an object of many keys, each a field of a
+// struct (a state's sites, a shard file's results): the struct's fields
+// are read once a Check, not once a key.
+func BenchmarkCheckStruct(b *testing.B) {
+	data := []byte(`{"game":"kalah","vars":{"a":1,"b":2},"time":3,"Plain":"x","sites":[` +
+		strings.Repeat(`{"name":"a1","count":4},`, 47) + `{"name":"b6","count":4}]}`)
+	typ := reflect.TypeFor[doc]()
+	for b.Loop() {
+		if err := Check(data, typ, 8); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
