@@ -115,9 +115,32 @@ func (c *checker) field(t reflect.Type, name string) (reflect.Type, bool) {
 	byName, ok := c.fields[t]
 	if !ok {
 		byName = map[string]reflect.Type{}
+		addFields(byName, []reflect.Type{t}, 0)
+		c.fields[t] = byName
+	}
+	f, ok := byName[name]
+	return f, ok
+}
+
+// maxEmbedding bounds how deeply addFields follows embedded structs.
+const maxEmbedding = 8
+
+// addFields adds to byName the fields of the struct types ts under the
+// names encoding/json writes them with, a name not taken already: their
+// own fields first (the first of a name), then, a level at a time, those
+// of the structs they embed without a json name, whose fields
+// encoding/json writes as their own where no shallower field has the
+// name.
+func addFields(byName map[string]reflect.Type, ts []reflect.Type, depth int) {
+	var embedded []reflect.Type
+	for _, t := range ts {
 		for i := range t.NumField() {
 			f := t.Field(i)
 			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct {
+				embedded = append(embedded, f.Type)
+				continue
+			}
 			if tag == "" {
 				tag = f.Name
 			}
@@ -125,8 +148,8 @@ func (c *checker) field(t reflect.Type, name string) (reflect.Type, bool) {
 				byName[tag] = f.Type // the first field of a name, as before
 			}
 		}
-		c.fields[t] = byName
 	}
-	f, ok := byName[name]
-	return f, ok
+	if len(embedded) > 0 && depth < maxEmbedding {
+		addFields(byName, embedded, depth+1)
+	}
 }

@@ -16,7 +16,21 @@ type site struct {
 	Count int    `json:"count"`
 }
 
+// job is embedded in doc: encoding/json writes its fields as doc's own,
+// but for Game, which doc's own field shadows.
+type job struct {
+	Index int    `json:"job"`
+	Game  string `json:"game"`
+	inner
+}
+
+// inner is embedded two levels down.
+type inner struct {
+	Lines int `json:"lines"`
+}
+
 type doc struct {
+	job
 	Game  string         `json:"game"`
 	Sites []site         `json:"sites"`
 	Vars  map[string]any `json:"vars"`
@@ -49,6 +63,10 @@ func TestCheck(t *testing.T) {
 		{"a number", `{"time":1.5}`, ""},
 		{"a number in a string", `{"time":"1.5"}`, `the string "1.5" where a number is wanted`},
 		{"a string in a map of any", `{"vars":{"time":"1.5"}}`, ""},
+		{"an embedded struct's fields, as doc's own", `{"job":1,"lines":2,"game":"g"}`, ""},
+		{"an embedded struct's field twice", `{"job":1,"job":2}`, `the key "job" is given twice`},
+		{"an embedded struct's Go name", `{"job":1,"inner":{}}`, `unknown field "inner"`},
+		{"an embedded struct's Go name, exported", `{"Job":1}`, `unknown field "Job"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := Check([]byte(tt.data), typ, 6)

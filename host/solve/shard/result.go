@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/matombo/matombo/host/diag"
+	"github.com/matombo/matombo/host/internal/strictjson"
 	"github.com/matombo/matombo/host/solve"
 )
 
@@ -21,6 +23,10 @@ const Format = "matombo solve job 1"
 
 // MaxResultBytes bounds the JSON of one result that ReadResult reads.
 const MaxResultBytes = 1 << 20
+
+// maxResultDepth is how deeply a result's JSON may nest: a result's is 2
+// deep (the result, its lists, its parameters and its search's figures).
+const maxResultDepth = 4
 
 // Result is a solved job, as its JSON file holds it.
 type Result struct {
@@ -123,6 +129,12 @@ func ReadResult(rd io.Reader) (Result, error) {
 	}
 	if len(data) > MaxResultBytes {
 		return Result{}, fmt.Errorf("more than %d bytes: not a job's result (shard.MaxResultBytes)", MaxResultBytes)
+	}
+	// Read one way only: a key given twice, which encoding/json would
+	// take the last of and another reader the first, or a key in another
+	// case, is refused (package strictjson).
+	if err := strictjson.Check(data, reflect.TypeFor[Result](), maxResultDepth); err != nil {
+		return Result{}, fmt.Errorf("not a job's result (want the JSON object of 'matombo solve --job' with \"format\": %q): %w", Format, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -253,7 +253,12 @@ func TestResultRoundTrip(t *testing.T) {
 		{`{"format":"matombo analyze shard 1"}`, "format \"matombo analyze shard 1\""},
 		{`{"format":"matombo solve job 1","value":"maybe"}`, "value \"maybe\""},
 		{`{"format":"matombo solve job 1","value":"win","surprise":1}`, "unknown field"},
-		{`{"format":"matombo solve job 1","value":"win"} {}`, "more after"},
+		{`{"format":"matombo solve job 1","value":"win"} {}`, "something follows"},
+		// Read one way only: encoding/json keeps the last of a key given
+		// twice, another reader the first.
+		{`{"format":"matombo solve job 1","value":"win","margin":4,"margin":-4}`, `the key "margin" is given twice`},
+		{`{"format":"matombo solve job 1","value":"win","job":1,"job":0}`, `the key "job" is given twice`},
+		{`{"format":"matombo solve job 1","Value":"win"}`, `unknown field "Value"`},
 		{`{"format":"matombo solve job 1","value":"win","positions":-1}`, "negative"},
 		{`{"format":"matombo solve job 1","value":"win","bound":"at best"}`, `bound "at best": want "at most", "at least" or none`},
 		{strings.Repeat(" ", shard.MaxResultBytes+1), "more than"},
