@@ -205,6 +205,8 @@ func TestHopRuleErrors(t *testing.T) {
 		{`m.steps_rule { kind = STEP }`, hopNativePlay, "steps_rule: from is required"},
 		{`m.jumps_rule { kind = JUMP, from = MINE }`, hopNativePlay, "jumps_rule: over is required"},
 		{`m.jumps_rule { kind = JUMP, from = MINE, over = THEIRS, again = STEP }`, hopNativePlay, "jumps_rule: again's kind step must take 1 site"},
+		{`m.jumps_rule { kind = JUMP, from = MINE, over = THEIRS, most = true, stop = m.move("stop", "stop") }`, hopNativePlay,
+			"jumps_rule: stop lets a capture end before the most pieces are taken, which most forbids: give one of them"},
 		{hopNativeLegal, `m.hop_play { again = again }`, "hop_play: pending is required"},
 		{hopNativeLegal, `m.hop_play { pending = JUMPER, arrival = { steps } }`, "arrival[1] must fit the arrive slot"},
 		{hopNativeLegal, `(function() m.promote_rule { piece = MEN } end)()`, "promote_rule: row is required"},

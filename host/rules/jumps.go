@@ -14,7 +14,7 @@ func init() {
 			{Name: "kind", Type: FieldKind, Arity: 2, Required: true, Doc: "the kind of the moves (from, to)"},
 			{Name: "over", Type: FieldFilter, PerPlayer: true, Required: true, Doc: "the sites a piece may jump over (the opponent's pieces)"},
 			{Name: "again", Type: FieldKind, Arity: 1, Doc: "the kind of the next jumps of a piece that waits in the middle of a capture, naming the site landed on (`kind` otherwise)"},
-			{Name: "stop", Type: FieldKind, Arity: 0, Doc: "as the choices of a pending decision, a move of this kind after the jumps: the piece may end its capture where it waits, the jumps after the first are not compulsory (a `hop_play` plays it)"},
+			{Name: "stop", Type: FieldKind, Arity: 0, Doc: "as the choices of a pending decision, a move of this kind after the jumps: the piece may end its capture where it waits, the jumps after the first are not compulsory (a `hop_play` plays it); not with `most`"},
 			{Name: "go_on", Type: FieldBool, Doc: "of the sites beyond the piece it jumps, a piece of `fly` lands only on those from which it can jump again, when there are any"},
 			{Name: "most", Type: FieldBool, Doc: "only the jumps that begin a chain of jumps taking the most pieces of any chain the player's pieces can make (each piece jumped counts one; the pieces jumped are marked as `taken` does)"},
 			{Name: "promote_row", Type: FieldRow, PerPlayer: true, Doc: "with `most`: a piece not of `fly` that lands on its player's row in the middle of a chain goes on from there as a piece of `fly` moving both ways (a man crowned at once captures on as a king), or with `promote_ends` its chain ends there; without it a piece goes on as it started"},
@@ -24,6 +24,9 @@ func init() {
 			h, err := newHops(a, true)
 			if err != nil {
 				return nil, err
+			}
+			if a.Bool("most") && a.Kind("stop") >= 0 {
+				return nil, a.Errorf("stop lets a capture end before the most pieces are taken, which most forbids: give one of them")
 			}
 			rows := a.Rows("promote_row")
 			for p := range h.per {

@@ -13,14 +13,17 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
 // Check reports why data, one JSON value to be decoded into a Go value of
 // type t, does not read one way only: it is not UTF-8, an object names a
 // key twice, an object decoded into a struct names a key no field of the
-// struct is written under exactly (its json tag, or its name without one),
+// struct is written under exactly (its json tag, or its name without one;
+// those of embedded structs as encoding/json writes them, see fieldsOf),
 // a json.Number is given as a string, it nests deeper than maxDepth arrays
 // and objects, or something follows the value. t may be nil (any value).
 func Check(data []byte, t reflect.Type, maxDepth int) error {
@@ -114,42 +117,132 @@ func (c *checker) value(t reflect.Type, depth int) error {
 func (c *checker) field(t reflect.Type, name string) (reflect.Type, bool) {
 	byName, ok := c.fields[t]
 	if !ok {
-		byName = map[string]reflect.Type{}
-		addFields(byName, []reflect.Type{t}, 0)
+		byName = fieldsOf(t)
 		c.fields[t] = byName
 	}
 	f, ok := byName[name]
 	return f, ok
 }
 
-// maxEmbedding bounds how deeply addFields follows embedded structs.
-const maxEmbedding = 8
+// named is a field of a struct as encoding/json names it: how deeply it
+// is embedded, and whether its json tag gives its name.
+type named struct {
+	typ    reflect.Type
+	depth  int
+	tagged bool
+}
 
-// addFields adds to byName the fields of the struct types ts under the
-// names encoding/json writes them with, a name not taken already: their
-// own fields first (the first of a name), then, a level at a time, those
-// of the structs they embed without a json name, whose fields
-// encoding/json writes as their own where no shallower field has the
-// name.
-func addFields(byName map[string]reflect.Type, ts []reflect.Type, depth int) {
-	var embedded []reflect.Type
-	for _, t := range ts {
-		for i := range t.NumField() {
-			f := t.Field(i)
-			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct {
-				embedded = append(embedded, f.Type)
+// fieldsOf returns the fields of struct type t by the names encoding/json
+// writes them under, as its rules say: the structs embedded without a
+// json name (through a pointer too) give their fields as t's own, a level
+// at a time; of the fields of one name, the shallowest is written, and of
+// two at that depth the tagged one, or neither when both or neither are.
+func fieldsOf(t reflect.Type) map[string]reflect.Type {
+	found := map[string][]named{}
+	visited := map[reflect.Type]bool{}
+	level := []reflect.Type{t}
+	for depth := 0; len(level) > 0; depth++ {
+		times := map[reflect.Type]int{}
+		for _, st := range level {
+			times[st]++
+		}
+		var next []reflect.Type
+		for _, st := range level {
+			if visited[st] {
 				continue
 			}
-			if tag == "" {
-				tag = f.Name
-			}
-			if _, taken := byName[tag]; f.IsExported() && tag != "-" && !taken {
-				byName[tag] = f.Type // the first field of a name, as before
+			visited[st] = true
+			for i := range st.NumField() {
+				name, tagged, embedded, ok := fieldName(st.Field(i))
+				switch {
+				case !ok:
+				case embedded != nil:
+					next = append(next, embedded)
+				default:
+					// A struct embedded twice at one depth gives its
+					// fields twice there: neither is written.
+					f := named{typ: st.Field(i).Type, depth: depth, tagged: tagged}
+					found[name] = append(found[name], f)
+					if times[st] > 1 {
+						found[name] = append(found[name], f)
+					}
+				}
 			}
 		}
+		level = next
 	}
-	if len(embedded) > 0 && depth < maxEmbedding {
-		addFields(byName, embedded, depth+1)
+	byName := make(map[string]reflect.Type, len(found))
+	for name, fs := range found {
+		if f, ok := dominant(fs); ok {
+			byName[name] = f.typ
+		}
 	}
+	return byName
+}
+
+// fieldName returns the name encoding/json writes field f under and
+// whether its tag gives it, or the struct f embeds without a name, whose
+// fields are written as its own; ok is false for a field it never writes.
+func fieldName(f reflect.StructField) (name string, tagged bool, embedded reflect.Type, ok bool) {
+	tag := f.Tag.Get("json")
+	if tag == "-" {
+		return "", false, nil, false
+	}
+	name, _, _ = strings.Cut(tag, ",")
+	if !validName(name) {
+		name = ""
+	}
+	ft := f.Type
+	if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+		ft = ft.Elem()
+	}
+	if f.Anonymous {
+		if !f.IsExported() && ft.Kind() != reflect.Struct {
+			return "", false, nil, false
+		}
+		if name == "" && ft.Kind() == reflect.Struct {
+			return "", false, ft, true
+		}
+	} else if !f.IsExported() {
+		return "", false, nil, false
+	}
+	if name == "" {
+		return f.Name, false, nil, true
+	}
+	return name, true, nil, true
+}
+
+// validName reports whether a json tag's name is one encoding/json takes
+// (else the field keeps its Go name).
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c) && !unicode.IsLetter(c) && !unicode.IsDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// dominant returns the field of fs, those of one name, that encoding/json
+// writes: the only one at the shallowest depth, or the only tagged one
+// there; false when there is none.
+func dominant(fs []named) (named, bool) {
+	top := slices.MinFunc(fs, func(a, b named) int { return a.depth - b.depth }).depth
+	var best []named
+	for _, f := range fs {
+		if f.depth == top {
+			best = append(best, f)
+		}
+	}
+	if len(best) == 1 {
+		return best[0], true
+	}
+	tagged := slices.DeleteFunc(best, func(f named) bool { return !f.tagged })
+	if len(tagged) == 1 {
+		return tagged[0], true
+	}
+	return named{}, false
 }

@@ -119,3 +119,84 @@ func BenchmarkCheckStruct(b *testing.B) {
 		}
 	}
 }
+
+// The struct types of TestFieldsAsEncodingJSON: each embeds others as
+// encoding/json's rules for embedded fields care about.
+type (
+	// byPointer embeds its struct through a pointer.
+	byPointer struct {
+		*Pointed
+		Own int `json:"own"`
+	}
+	Pointed struct {
+		Lines int `json:"lines"`
+	}
+	// twoAlike embeds two structs with a field of one name at one
+	// depth: encoding/json writes neither where neither is tagged (or
+	// both), the tagged one where one is.
+	twoAlike struct {
+		left
+		right
+	}
+	left struct {
+		Same  int    // untagged, as right's
+		Mine  string // untagged, named Mine
+		Other int    `json:"other"`
+	}
+	right struct {
+		Same int
+		Mine string `json:"Mine"` // tagged: it wins over left's untagged Mine
+	}
+	// dashed names a field "-" (the tag "-,").
+	dashed struct {
+		Dash int `json:"-,"`
+	}
+	// badTag has a tag that is not a valid name: the field keeps its Go
+	// name.
+	badTag struct {
+		Odd int `json:"a\"b"`
+	}
+	// diamond embeds left twice, one level down: encoding/json writes
+	// none of its fields.
+	diamond struct {
+		viaA
+		viaB
+	}
+	viaA struct{ left }
+	viaB struct{ left }
+	// shallow's own field hides twoAlike's ambiguous Same one level
+	// down.
+	shallow struct {
+		twoAlike
+		Same int
+	}
+)
+
+// TestFieldsAsEncodingJSON: a struct's keys are exactly those
+// encoding/json writes it with: those of a struct embedded through a
+// pointer too, none for a name two embedded fields give at one depth
+// (neither or both tagged) or a struct embedded twice at one depth gives,
+// the tagged one's over an untagged one of its depth, "-" for the tag "-,", the Go name for a tag that is not a name.
+func TestFieldsAsEncodingJSON(t *testing.T) {
+	candidates := []string{"lines", "own", "Pointed", "Same", "Mine", "other", "-", "Dash", "Odd", "a\"b", "left", "right", "twoAlike", "job", "game"}
+	for _, v := range []any{byPointer{Pointed: &Pointed{}}, twoAlike{}, dashed{}, badTag{}, diamond{}, shallow{}, doc{}} {
+		data, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var written map[string]any
+		if err := json.Unmarshal(data, &written); err != nil {
+			t.Fatal(err)
+		}
+		typ := reflect.TypeOf(v)
+		for _, key := range candidates {
+			data, err := json.Marshal(map[string]any{key: nil})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, want := written[key]
+			got := Check(data, typ, 8)
+			assert.Equal(t, want, got == nil, "%s: key %q: %v", typ.Name(), key, got)
+		}
+	}
+}
