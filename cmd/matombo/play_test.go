@@ -302,7 +302,11 @@ func TestPlyText(t *testing.T) {
 		{"kalah", nil, []string{"a3", "a6", "b1", "a5", "b5", "a2", "a1", "a6", "b1", "b4", "a4", "b3", "a4", "b4"}, "sowed 1 from b4, ending in b3; captured 6 (5 from a3, 1 from b3) into b7"},
 		{"kalah", nil, []string{"a3"}, "sowed 4 from a3, ending in a7"},
 		{"yematatu", nil, []string{"b2"}, ""},
-		{"draughts", nil, []string{"11-15", "22-18", "15x22"}, "removed the piece on 18"},
+		{"draughts", nil, []string{"11-15", "22-18", "15x22"}, "captured the piece on 18"},
+		// Drafti's pieces jumped come off at the end of the capture.
+		{"drafti", nil, []string{"24-20", "9-13", "22-18", "11-16", "20x11", "7x16", "27-24", "16-19", "24x15", "10x19", "23x16",
+			"12x19", "26-22", "6-9", "30-26", "2-7", "31-27", "19-24", "27x20", "9-14", "18x9", "13x6", "22-18", "5-9", "26-23",
+			"8-12", "28-24", "9-14", "18x9", "x2", "x11"}, "captured the pieces on 14, 6 and 7"},
 	} {
 		g, err := games.Library().Load(tc.game, host.WithVariant(tc.variants...))
 		require.NoError(t, err)
@@ -341,7 +345,7 @@ func TestPlayTurnWord(t *testing.T) {
 	r := matombo(t, "a1 g7 a4 g4 a7xg4\nrecord\na7xg5\nquit\n", "play", "yemutwelve", "--p2", "human")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "Player 1 (South) plays a7.\n")
-	assert.Contains(t, r.stdout, "Player 1 (South) plays xg4: removed the piece on g4.\n")
+	assert.Contains(t, r.stdout, "Player 1 (South) plays xg4: captured the piece on g4.\n")
 	assert.Contains(t, r.stdout, "Record: a1 g7 a4 g4 a7 xg4\n")
 	assert.Contains(t, r.stdout, `"a7xg5" is not a legal move here`)
 }

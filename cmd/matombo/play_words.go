@@ -96,7 +96,11 @@ func plyText(g *host.Game, effects []host.Effect) string {
 	}
 	if len(captured) > 0 {
 		if pieces {
-			parts = append(parts, "removed the piece on "+diag.AndList(captured))
+			what := "captured the piece on "
+			if len(captured) > 1 {
+				what = "captured the pieces on "
+			}
+			parts = append(parts, what+diag.AndList(captured))
 		} else {
 			if len(captured) == 1 {
 				parts = append(parts, "captured "+captured[0])
