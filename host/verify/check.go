@@ -619,9 +619,10 @@ func (c *gameCheck) randomGames(configs []*Config) Step {
 	st := Step{Name: StepRandomGames}
 	defaults := paramText(configs[0].Game)
 	var parts []string
-	extra := 0
+	extra, same := 0, 0
 	for i, cfg := range configs {
 		if i > 0 && paramText(cfg.Game) == defaults {
+			same++
 			continue // a variant that plays the defaults, e.g. "standard"
 		}
 		n := c.opt.Games
@@ -668,6 +669,13 @@ func (c *gameCheck) randomGames(configs []*Config) Step {
 	}
 	if extra > 0 {
 		parts = append(parts, fmt.Sprintf("and %d each on %s", max(1, c.opt.Games/10), plural(extra, "variant")))
+	}
+	if same > 0 {
+		verb := "is"
+		if same > 1 {
+			verb = "are"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s the defaults", plural(same, "variant"), verb))
 	}
 	st.Summary = strings.Join(parts, "; ")
 	return st
