@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // DiagramStyle says how a board's sites are shown in diagrams.
@@ -99,9 +100,12 @@ type Board struct {
 	// and those across, in its row, either way; jumpsAheadAcross and
 	// jumpsBackAcross the same of its jumps (a jump across: all three
 	// sites in one row). A site with nothing across shares ahead's or
-	// back's list.
+	// back's list. They are made when a heading across is first asked
+	// for (across), so that a board no piece crosses does not pay for
+	// them.
 	aheadAcross, backAcross           [][]int32
 	jumpsAheadAcross, jumpsBackAcross [][]Jump
+	across                            sync.Once
 
 	// Once a move kind writes sites by number (sitenumbers.go): the
 	// sites by the number of their names, and each site's number.
@@ -548,7 +552,6 @@ func (b *Board) addLines(lines [][]string) error {
 		sort.Slice(b.jumpsAhead[i], func(x, y int) bool { return b.jumpsAhead[i][x].To < b.jumpsAhead[i][y].To })
 		sort.Slice(b.jumpsBack[i], func(x, y int) bool { return b.jumpsBack[i][x].To < b.jumpsBack[i][y].To })
 	}
-	b.addAcross()
 	return nil
 }
 

@@ -44,8 +44,10 @@ func (b *Board) Toward(i int, h Heading) []int32 {
 	case Back:
 		return b.back[i]
 	case AheadAcross:
+		b.across.Do(b.addAcross)
 		return b.aheadAcross[i]
 	case BackAcross:
+		b.across.Do(b.addAcross)
 		return b.backAcross[i]
 	}
 	return b.adj[i]
@@ -60,8 +62,10 @@ func (b *Board) JumpsToward(i int, h Heading) []Jump {
 	case Back:
 		return b.jumpsBack[i]
 	case AheadAcross:
+		b.across.Do(b.addAcross)
 		return b.jumpsAheadAcross[i]
 	case BackAcross:
+		b.across.Do(b.addAcross)
 		return b.jumpsBackAcross[i]
 	}
 	return b.jumps[i]
