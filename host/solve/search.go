@@ -330,7 +330,6 @@ type knowledge struct {
 	rel    bool // the table keys it by its counters in play, with bounds on what they bring
 	move   int  // the table's best move; -1: none
 	bank   int  // the banks' difference
-	moved  int  // counters the move that reached the position took from sites in play
 
 	counts []int // its counters on the sites in play, in a game with banks (set by lookHere)
 }
@@ -695,12 +694,6 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 		if err != nil {
 			return 0, 0, err
 		}
-		if e.bk != nil {
-			kk.moved = 0
-			for j, n := range parent {
-				kk.moved += max(n-kk.counts[j], 0)
-			}
-		}
 		if (mover1 && kk.lo >= b) || (!mover1 && kk.hi <= a) {
 			x.stats.KnownCuts++
 			best, bestMove, rd = kk.lo, i, deeper(kk.depth)
@@ -768,7 +761,7 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 		}
 		var key int64
 		if c.ToMove() == s.ToMove() {
-			key = 1<<62 + int64(1<<20-kk.moved+4*gain)<<32
+			key = 1<<62 + int64(1<<20-movedFrom(parent, kk.counts)+4*gain)<<32
 		} else {
 			key = int64(gain)<<32 + min(x.history[s.ToMove()-1][historyIndex(moves[i])], 1<<30-1)<<1
 			if i == k.move {
@@ -820,6 +813,17 @@ func (x *searcher) expand(ply int, s *host.State, k *knowledge, alpha, beta scor
 		rd = min(rd, deeper(vd))
 	}
 	return store(best)
+}
+
+// movedFrom is the counters a move took from the sites in play: the
+// decreases from parent's counts to kid's (none without a database, where
+// neither is counted). It is counted only for the moves ordered by it.
+func movedFrom(parent, kid []int) int {
+	moved := 0
+	for j, n := range parent {
+		moved += max(n-kid[j], 0)
+	}
+	return moved
 }
 
 // sortByKeys orders moves by decreasing key (an insertion sort: there
