@@ -348,6 +348,7 @@ type searcher struct {
 	keys   [][]int64
 	probe  [][]bool
 	path   []uint64      // the keys of the line searched
+	onPath [1024]int32   // of the keys of path, how many fall in each slot (key mod 1024): a key whose slot holds none is not on it
 	line   []*host.State // its positions
 	alt    []int
 	nodes  int64 // positions searched since the last tick
@@ -620,16 +621,21 @@ func (x *searcher) search(ply int, s *host.State, k *knowledge, alpha, beta scor
 			return 0, 0, err
 		}
 	}
-	for _, p := range x.path {
-		if p == k.key {
-			if err := x.checkCycle(s); err != nil {
-				return 0, 0, err
+	onPath := &x.onPath[k.key%uint64(len(x.onPath))]
+	if *onPath > 0 { // the key may be on the line: look
+		for _, p := range x.path {
+			if p == k.key {
+				if err := x.checkCycle(s); err != nil {
+					return 0, 0, err
+				}
 			}
 		}
 	}
+	*onPath++
 	x.path = append(x.path, k.key)
 	x.line = append(x.line, s)
 	v, rd, err := x.expand(ply, s, k, alpha, beta, depth)
+	*onPath--
 	x.path = x.path[:len(x.path)-1]
 	x.line = x.line[:len(x.line)-1]
 	if err != nil {

@@ -377,3 +377,19 @@ func FuzzRead(f *testing.F) {
 		_ = back.Check(context.Background(), g)
 	})
 }
+
+// TestSearchStopsAtACycle: the search engine refuses a game whose
+// positions repeat on a line of play, naming the retrograde engine, as
+// soon as the first position repeats (a line of the search is short).
+func TestSearchStopsAtACycle(t *testing.T) {
+	g := load(t, "shuttle")
+	_, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Search))
+	var ce *solve.CycleError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, "shuttle", ce.Game)
+	assert.Contains(t, err.Error(), "solve.Retrograde")
+
+	sol, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Retrograde))
+	require.NoError(t, err, "the retrograde engine solves it")
+	assert.Positive(t, sol.Counts().Drawn)
+}
