@@ -55,7 +55,7 @@ func init() {
 		Doc: "compares an amount with a number (`value`) or another amount (`to`): `op` is one of `<`, `<=`, `==`, `~=`, `>=`, `>`; `player = \"each\"` or `\"any\"` asks it of every player (all must hold, or one)",
 		Fields: []Field{
 			{Name: "amount", Type: FieldPart, Slot: SlotAmount, Required: true, Doc: "the amount compared"},
-			{Name: "op", Type: FieldWord, Words: []string{"<", "<=", "==", "~=", ">=", ">"}, Required: true, Doc: "the comparison"},
+			{Name: "op", Type: FieldWord, Words: cmpOps[:], Required: true, Doc: "the comparison"},
 			{Name: "value", Type: FieldInt, Min: -kernel.MaxCount, Max: kernel.MaxCount, Doc: "the number compared with"},
 			{Name: "to", Type: FieldPart, Slot: SlotAmount, Doc: "or the amount compared with"},
 			who,
@@ -68,7 +68,7 @@ func init() {
 			if a.Has("to") {
 				to = a.Part("to").(Amount)
 			}
-			return quantified(a, &compare{amount: a.Part("amount").(Amount), op: a.Word("op"), value: a.Int("value"), to: to}), nil
+			return quantified(a, &compare{amount: a.Part("amount").(Amount), op: opOf(a.Word("op")), value: a.Int("value"), to: to}), nil
 		}})
 	Register(Spec{Name: "empty_rule", Group: "Conditions and amounts", Slot: SlotCond,
 		Doc:    "the player's filter holds no counter",
@@ -202,9 +202,53 @@ func (plyCount) Value(c *kernel.Ctx, _ int) (int, error) { return c.S.Ply, nil }
 
 type compare struct {
 	amount Amount
-	op     string
+	op     cmpOp
 	value  int
 	to     Amount // nil: value
+}
+
+// cmpOp is a comparison, decided when the part is made (a word compared
+// at every move cost a string comparison a case).
+type cmpOp uint8
+
+const (
+	opLess cmpOp = iota
+	opAtMost
+	opEqual
+	opOther
+	opAtLeast
+	opMore
+)
+
+// cmpOps are the comparisons by their words, in the order of cmpOp.
+var cmpOps = [...]string{"<", "<=", "==", "~=", ">=", ">"}
+
+// opOf is the comparison a word names (one of cmpOps: the part's field
+// accepts no other; anything else is ">").
+func opOf(word string) cmpOp {
+	for i, w := range cmpOps {
+		if w == word {
+			return cmpOp(i)
+		}
+	}
+	return opMore
+}
+
+// holds compares x with y.
+func (op cmpOp) holds(x, y int) bool {
+	switch op {
+	case opLess:
+		return x < y
+	case opAtMost:
+		return x <= y
+	case opEqual:
+		return x == y
+	case opOther:
+		return x != y
+	case opAtLeast:
+		return x >= y
+	}
+	return x > y
 }
 
 func (r *compare) Holds(c *kernel.Ctx, p int) (bool, error) {
@@ -218,19 +262,24 @@ func (r *compare) Holds(c *kernel.Ctx, p int) (bool, error) {
 			return false, err
 		}
 	}
-	switch r.op {
-	case "<":
-		return x < y, nil
-	case "<=":
-		return x <= y, nil
-	case "==":
-		return x == y, nil
-	case "~=":
-		return x != y, nil
-	case ">=":
-		return x >= y, nil
+	return r.op.holds(x, y), nil
+}
+
+// plyAbove: the ply count passed a number (end_rule's ply_above).
+type plyAbove struct{ n int }
+
+func (r plyAbove) Holds(c *kernel.Ctx, _ int) (bool, error) { return c.S.Ply > r.n, nil }
+
+// someEmpty: some player's filter holds no counter (end_rule's empty).
+type someEmpty struct{ filters []*kernel.Filter }
+
+func (r *someEmpty) Holds(c *kernel.Ctx, _ int) (bool, error) {
+	for q := 1; q <= c.Def.Players; q++ {
+		if r.filters[q-1].Empty(c.S.Cells, &c.Def.Layout, c.Mover) {
+			return true, nil
+		}
 	}
-	return x > y, nil
+	return false, nil
 }
 
 // noCounters: the player's filter holds no counter.

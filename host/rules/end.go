@@ -55,7 +55,7 @@ func newEnd(a *Args) (any, error) {
 			set++
 		}
 		if t.Has("empty") {
-			c = &eachPlayer{cond: &noCounters{filters: t.Filters("empty")}, all: false}
+			c = &someEmpty{filters: t.Filters("empty")}
 			set++
 		}
 		if t.Has("none") {
@@ -63,15 +63,15 @@ func newEnd(a *Args) (any, error) {
 			set++
 		}
 		if t.Has("ply_above") {
-			c = &compare{amount: plyCount{}, op: ">", value: t.Int("ply_above")}
+			c = plyAbove{n: t.Int("ply_above")}
 			set++
 		}
 		if t.Has("captured_above") {
-			c = &eachPlayer{cond: &compare{amount: &captured{who: "p"}, op: ">", value: t.Int("captured_above")}}
+			c = &eachPlayer{cond: &compare{amount: &captured{who: "p"}, op: opMore, value: t.Int("captured_above")}}
 			set++
 		}
 		if t.Has("captured_each") {
-			c = &eachPlayer{cond: &compare{amount: &captured{who: "p"}, op: "==", value: t.Int("captured_each")}, all: true}
+			c = &eachPlayer{cond: &compare{amount: &captured{who: "p"}, op: opEqual, value: t.Int("captured_each")}, all: true}
 			set++
 		}
 		if set != 1 {
