@@ -203,7 +203,7 @@ func (f *Filter) Sum(c []int32, l *Layout, mover int) int {
 // Empty reports whether the matching sites hold no counter (Sum is 0),
 // stopping at the first that holds one.
 func (f *Filter) Empty(c []int32, l *Layout, mover int) bool {
-	if f.tests == testsNone || f.tests == testsCount && f.min <= 1 && f.max < 0 {
+	if f.EmptyAsSites() {
 		for _, i := range f.cand { // sites below the minimum hold 0 or nothing
 			if c[i] != 0 {
 				return false
@@ -212,6 +212,13 @@ func (f *Filter) Empty(c []int32, l *Layout, mover int) bool {
 		return true
 	}
 	return f.Sum(c, l, mover) == 0
+}
+
+// EmptyAsSites reports whether Empty is whether every site of Cand holds
+// no counter, whoever moves and whatever the owners: a caller that tests
+// emptiness often may then test those sites itself.
+func (f *Filter) EmptyAsSites() bool {
+	return f.tests == testsNone || f.tests == testsCount && f.min <= 1 && f.max < 0
 }
 
 // Count is the number of matching sites.

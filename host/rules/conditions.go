@@ -271,15 +271,52 @@ type plyAbove struct{ n int }
 func (r plyAbove) Holds(c *kernel.Ctx, _ int) (bool, error) { return c.S.Ply > r.n, nil }
 
 // someEmpty: some player's filter holds no counter (end_rule's empty).
-type someEmpty struct{ filters []*kernel.Filter }
+// When every filter's emptiness is that of its sites (EmptyAsSites),
+// sites holds them, tested here at every move without a call.
+type someEmpty struct {
+	filters []*kernel.Filter
+	sites   [][]int32
+}
+
+func newSomeEmpty(filters []*kernel.Filter) *someEmpty {
+	r := &someEmpty{filters: filters}
+	for _, f := range filters {
+		if !f.EmptyAsSites() {
+			return r
+		}
+	}
+	r.sites = make([][]int32, len(filters))
+	for i, f := range filters {
+		r.sites[i] = f.Cand()
+	}
+	return r
+}
 
 func (r *someEmpty) Holds(c *kernel.Ctx, _ int) (bool, error) {
+	if r.sites != nil {
+		return someSitesEmpty(c.S.Cells, r.sites[:c.Def.Players]), nil
+	}
 	for q := 1; q <= c.Def.Players; q++ {
 		if r.filters[q-1].Empty(c.S.Cells, &c.Def.Layout, c.Mover) {
 			return true, nil
 		}
 	}
 	return false, nil
+}
+
+// someSitesEmpty reports whether one of the lists of sites holds no
+// counter on any of its sites.
+func someSitesEmpty(cells []int32, lists [][]int32) bool {
+next:
+	for _, sites := range lists {
+		for _, i := range sites {
+			if cells[i] != 0 {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // noCounters: the player's filter holds no counter.

@@ -55,7 +55,7 @@ func newEnd(a *Args) (any, error) {
 			set++
 		}
 		if t.Has("empty") {
-			c = &someEmpty{filters: t.Filters("empty")}
+			c = newSomeEmpty(t.Filters("empty"))
 			set++
 		}
 		if t.Has("none") {
