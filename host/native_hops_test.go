@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -199,7 +200,11 @@ func TestHopRules(t *testing.T) {
 // TestHopRuleErrors: malformed specs name the constructor and the field.
 func TestHopRuleErrors(t *testing.T) {
 	for _, c := range []struct{ legal, play, want string }{
-		{`m.steps_rule { kind = STEP, from = MINE, toward = "sideways" }`, hopNativePlay, `steps_rule: toward must be "ahead", "back", "both", "ahead_across" or "back_across", got`},
+		{`m.steps_rule { kind = STEP, from = MINE, toward = "sideways" }`, hopNativePlay, `steps_rule: toward must be "ahead", "back", "both", "ahead_across", "back_across" or "none", got`},
+		{`m.jumps_rule { kind = JUMP, from = MINE, over = THEIRS, toward = { "both", "never" } }`, hopNativePlay,
+			`jumps_rule: toward must be "ahead", "back", "both", "ahead_across", "back_across" or "none", got string "never"`},
+		{`m.jumps_rule { kind = JUMP, from = MINE, over = THEIRS, toward = { "none", "none" } }`, hopNativePlay,
+			`jumps_rule: toward is "none" for every player, so no piece can jump: give another way for at least one player`},
 		{`m.steps_rule { kind = STEP, from = MINE, toward = { "ahead" } }`, hopNativePlay, "steps_rule: toward lists 1 values; give one, or one per player (2)"},
 		{`m.steps_rule { kind = JUMP_ON, from = MINE }`, hopNativePlay, "steps_rule: kind jump_on must take 2 sites"},
 		{`m.steps_rule { kind = STEP }`, hopNativePlay, "steps_rule: from is required"},
@@ -216,6 +221,13 @@ func TestHopRuleErrors(t *testing.T) {
 		_, err := loadSource(t, "hops", hopSource(c.legal, c.play))
 		require.Error(t, err, c.want)
 		assert.Contains(t, err.Error(), c.want)
+		// At the line of the broken part: LEGAL's, or PLAY's.
+		at := "LEGAL"
+		if c.legal == hopNativeLegal {
+			at = "PLAY"
+		}
+		line := strings.Count(hopGame[:strings.Index(hopGame, at)], "\n") + 1
+		assert.Contains(t, err.Error(), fmt.Sprintf("hops.lua:%d: ", line), c.want)
 	}
 }
 
