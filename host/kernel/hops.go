@@ -235,12 +235,18 @@ func (c *Ctx) hopsFrom(dst []Jump, h *Hops, t *hopTesters, owners []int32, m mov
 	// each site once: two lines may leave i through one neighbour, or
 	// meet again further on.
 	hs := dst[start:]
+	twice := false
 	for x := 1; x < len(hs); x++ {
-		for y := x; y > 0 && hs[y].To < hs[y-1].To; y-- {
+		y := x
+		for ; y > 0 && hs[y].To < hs[y-1].To; y-- {
 			hs[y], hs[y-1] = hs[y-1], hs[y]
 		}
+		twice = twice || y > 0 && hs[y].To == hs[y-1].To
 	}
-	return dst[:start+onceEach(hs)], looked
+	if twice {
+		return dst[:start+onceEach(hs)], looked
+	}
+	return dst, looked
 }
 
 // onceEach moves the first of each run of hops landing on one site to

@@ -54,7 +54,7 @@ func forkBoard(t *testing.T) *Board {
 
 // hopCtx is a Ctx on board b with Player 1 to move, Player 1's pieces on
 // the sites one, Player 2's on two.
-func hopCtx(t *testing.T, b *Board, one, two []string) *Ctx {
+func hopCtx(t testing.TB, b *Board, one, two []string) *Ctx {
 	t.Helper()
 	n := b.NumSites()
 	def := &Def{Board: b, Players: 2, Layout: NewLayout(n, 2, 0, 0)}
