@@ -135,6 +135,7 @@ end)
 
 -- Each part below moves the pieces of one side: `toward` is given per
 -- player (the fox's first), and "none" gives that player none of its moves.
+
 -- F3 Geese: "a goose moves one point along a line to an empty point,
 -- forward (towards row a) or sideways (along its row, either way), never
 -- back." The lines run from South to North and from West to East, so
