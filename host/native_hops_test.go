@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -199,7 +200,11 @@ func TestHopRules(t *testing.T) {
 // TestHopRuleErrors: malformed specs name the constructor and the field.
 func TestHopRuleErrors(t *testing.T) {
 	for _, c := range []struct{ legal, play, want string }{
-		{`m.steps_rule { kind = STEP, from = MINE, toward = "sideways" }`, hopNativePlay, `steps_rule: toward must be "ahead", "back", "both", "ahead_across" or "back_across", got`},
+		{`m.steps_rule { kind = STEP, from = MINE, toward = "sideways" }`, hopNativePlay, `steps_rule: toward must be "ahead", "back", "both", "ahead_across", "back_across" or "none", got`},
+		{`m.jumps_rule { kind = JUMP, from = MINE, over = THEIRS, toward = { "both", "never" } }`, hopNativePlay,
+			`jumps_rule: toward must be "ahead", "back", "both", "ahead_across", "back_across" or "none", got string "never"`},
+		{`m.jumps_rule { kind = JUMP, from = MINE, over = THEIRS, toward = { "none", "none" } }`, hopNativePlay,
+			`jumps_rule: toward is "none" for every player, so no piece can jump: give another way for at least one player`},
 		{`m.steps_rule { kind = STEP, from = MINE, toward = { "ahead" } }`, hopNativePlay, "steps_rule: toward lists 1 values; give one, or one per player (2)"},
 		{`m.steps_rule { kind = JUMP_ON, from = MINE }`, hopNativePlay, "steps_rule: kind jump_on must take 2 sites"},
 		{`m.steps_rule { kind = STEP }`, hopNativePlay, "steps_rule: from is required"},
@@ -216,6 +221,13 @@ func TestHopRuleErrors(t *testing.T) {
 		_, err := loadSource(t, "hops", hopSource(c.legal, c.play))
 		require.Error(t, err, c.want)
 		assert.Contains(t, err.Error(), c.want)
+		// At the line of the broken part: LEGAL's, or PLAY's.
+		at := "LEGAL"
+		if c.legal == hopNativeLegal {
+			at = "PLAY"
+		}
+		line := strings.Count(hopGame[:strings.Index(hopGame, at)], "\n") + 1
+		assert.Contains(t, err.Error(), fmt.Sprintf("hops.lua:%d: ", line), c.want)
 	}
 }
 
@@ -262,4 +274,49 @@ func TestStepsAcrossFromLua(t *testing.T) {
 	require.NoError(t, s.Play("a1-a2"))
 	assert.Equal(t, []string{"b1-a1", "c3-b3", "c3-c2", "b1-b3", "c3-a1"}, s.Legal(),
 		"Player 2's towards row a or along a row: b1 jumps b2 sideways against the row's order")
+}
+
+// forkGame is a board of points where two lines leave a3 through one
+// neighbour, b3, and part there (a3-b3-c2-d1, a3-b3-c4-d5). Player 1's
+// piece on a3 flies; Player 2, the goose on c4, has no moves (toward
+// "none"). A capture is one jump.
+const forkGame = `local m = matombo
+m.declare { name = "fork", players = 2, max_plies = 100 }
+m.board { points = { a3 = 3, b3 = 3, c2 = 2, c4 = 4, d1 = 1, d5 = 5 }, style = "pieces",
+  lines = { { "a3", "b3", "c2", "d1" }, { "a3", "b3", "c4", "d5" } } }
+local STEP = m.move("step", "{from}-{to}")
+local JUMP = m.move("jump", "{from}x{to}")
+local JUMPER = m.var("jumper")
+local MINE = m.filter { owner = "mover", min = 1 }
+local THEIRS = m.filter { owner = "opponent", min = 1 }
+local ONE_ONLY = { "both", "none" }
+local steps = m.steps_rule { kind = STEP, from = MINE, fly = MINE, toward = ONE_ONLY }
+local jumps = m.jumps_rule { kind = JUMP, from = MINE, over = THEIRS, fly = MINE, toward = ONE_ONLY }
+local hop = m.hop_play { pending = JUMPER }
+return {
+  setup = function()
+    for site, owner in pairs { a3 = 1, c4 = 2 } do
+      m.set_count(site, 1)
+      m.set_owner(site, owner)
+    end
+  end,
+  legal = m.pending_legal { pending = JUMPER, none = { jumps, steps }, site = jumps },
+  play = m.play_by_kind { [STEP] = hop, [JUMP] = hop },
+  blocked = function(p) m.finish(3 - p, "no move") end,
+}
+`
+
+// TestFlyingForkFromLua: a flying piece follows both lines that leave
+// its site through one neighbour: it flies past b3 along a3-b3-c2-d1 and
+// jumps the goose on c4 along a3-b3-c4-d5, taking it; the goose, whose
+// toward is "none", then cannot move.
+func TestFlyingForkFromLua(t *testing.T) {
+	g, err := loadSource(t, "fork", forkGame)
+	require.NoError(t, err)
+	s := g.Start()
+	assert.Equal(t, []string{"a3xd5", "a3-b3", "a3-c2", "a3-d1"}, s.Legal())
+	require.NoError(t, s.Play("a3xd5"))
+	assert.Equal(t, 1, s.Captured(1), "the goose on c4 taken")
+	assert.True(t, s.Over(), "Player 2 has no moves")
+	assert.Equal(t, 1, s.Outcome().Winner)
 }

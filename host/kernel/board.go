@@ -476,14 +476,19 @@ func (b *Board) addLines(lines [][]string) error {
 					}
 					if e := [3]int32{s, line[k+d], int32(d)}; !headSeen[e] {
 						headSeen[e] = true
-						r := ray{line: int32(li), at: int32(k), d: int8(d)}
 						if d > 0 {
 							b.ahead[s] = append(b.ahead[s], line[k+d])
-							b.raysAhead[s] = append(b.raysAhead[s], r)
 						} else {
 							b.back[s] = append(b.back[s], line[k+d])
-							b.raysBack[s] = append(b.raysBack[s], r)
 						}
+					}
+					// A ray for every line, even one that leaves s through
+					// the neighbour of another: past it the two may part.
+					r := ray{line: int32(li), at: int32(k), d: int8(d)}
+					if d > 0 {
+						b.raysAhead[s] = append(b.raysAhead[s], r)
+					} else {
+						b.raysBack[s] = append(b.raysBack[s], r)
 					}
 				}
 				if k+2*d >= 0 && k+2*d < len(line) {

@@ -231,14 +231,37 @@ func (c *Ctx) hopsFrom(dst []Jump, h *Hops, t *hopTesters, owners []int32, m mov
 			}
 		}
 	}
-	// By the site landed on, as the tables of neighbours and jumps are.
+	// By the site landed on, as the tables of neighbours and jumps are,
+	// each site once: two lines may leave i through one neighbour, or
+	// meet again further on.
 	hs := dst[start:]
+	twice := false
 	for x := 1; x < len(hs); x++ {
-		for y := x; y > 0 && hs[y].To < hs[y-1].To; y-- {
+		y := x
+		for ; y > 0 && hs[y].To < hs[y-1].To; y-- {
 			hs[y], hs[y-1] = hs[y-1], hs[y]
 		}
+		twice = twice || y > 0 && hs[y].To == hs[y-1].To
+	}
+	if twice {
+		return dst[:start+onceEach(hs)], looked
 	}
 	return dst, looked
+}
+
+// onceEach moves the first of each run of hops landing on one site to
+// the front of hs, which is sorted by the site landed on, and returns
+// how many there are.
+func onceEach(hs []Jump) int {
+	n := 0
+	for _, j := range hs {
+		if n > 0 && hs[n-1].To == j.To {
+			continue
+		}
+		hs[n] = j
+		n++
+	}
+	return n
 }
 
 // onRay reports whether position k of line is one of the line's sites

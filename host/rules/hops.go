@@ -1,20 +1,24 @@
 package rules
 
-import "github.com/matombo/matombo/host/kernel"
+import (
+	"slices"
+
+	"github.com/matombo/matombo/host/kernel"
+)
 
 // steps_rule: pieces stepping along the board's lines in the way each
 // may go, a man only forward and a king both ways, one site or (flying)
 // any distance. What it
 // shares with jumps_rule (jumps.go) is here too.
 
-var headingWords = []string{"ahead", "back", "both", "ahead_across", "back_across"}
+var headingWords = []string{"ahead", "back", "both", "ahead_across", "back_across", "none"}
 
 func headingFields() []Field {
 	return []Field{
 		{Name: "from", Type: FieldFilter, PerPlayer: true, Required: true, Doc: "the pieces that move"},
-		{Name: "toward", Type: FieldWord, PerPlayer: true, Words: headingWords, Doc: "the way along the board's lines they move: `ahead` (in the order each line lists its sites), `back` (against it), `both` (the default), or `ahead_across` and `back_across`: as `ahead` and `back`, and either way across, along a row (a hop whose sites, the one it leaves, those it passes and the one it lands on, are all in one row), for men that move forward or sideways, never back; per player, e.g. `{\"ahead\", \"back\"}` for men that move forward"},
+		{Name: "toward", Type: FieldWord, PerPlayer: true, Words: headingWords, Doc: "the way along the board's lines they move: `ahead` (in the order each line lists its sites), `back` (against it), `both` (the default), or `ahead_across` and `back_across`: as `ahead` and `back`, and either way across, along a row (a hop whose sites, the one it leaves, those it passes and the one it lands on, are all in one row), for men that move forward or sideways, never back; or `none`: the player's pieces have none of these moves, not even those of `both`; per player, e.g. `{\"ahead\", \"back\"}` for men that move forward, `{\"both\", \"none\"}` for moves of Player 1's alone"},
 		{Name: "both", Type: FieldFilter, PerPlayer: true, Doc: "the pieces of `from` that move both ways whatever `toward` says (the kings)"},
-		{Name: "fly", Type: FieldFilter, PerPlayer: true, Doc: "the pieces of `from` that move any distance along a line over empty sites (flying kings); one site without it"},
+		{Name: "fly", Type: FieldFilter, PerPlayer: true, Doc: "the pieces of `from` that move any distance along a line over empty sites (flying kings), along every line through their site, two that leave it through one neighbour and part further on too; one site without it"},
 	}
 }
 
@@ -55,6 +59,15 @@ func init() {
 type hops struct {
 	kind int
 	per  []kernel.Hops // per player
+	none []bool        // per player: toward "none", the player has none of these moves
+}
+
+// of returns player p's hops, nil when p has none (toward "none").
+func (r *hops) of(p int) *kernel.Hops {
+	if r.none[p-1] {
+		return nil
+	}
+	return &r.per[p-1]
 }
 
 func newHops(a *Args, jumping bool) (hops, error) {
@@ -66,7 +79,7 @@ func newHops(a *Args, jumping bool) (hops, error) {
 		return hops{}, err
 	}
 	from, both, over, fly, toward := a.Filters("from"), a.Filters("both"), a.Filters("over"), a.Filters("fly"), a.Words("toward")
-	r := hops{kind: a.Kind("kind"), per: make([]kernel.Hops, len(from))}
+	r := hops{kind: a.Kind("kind"), per: make([]kernel.Hops, len(from)), none: make([]bool, len(from))}
 	for p := range r.per {
 		h := &r.per[p]
 		h.From = from[p]
@@ -89,8 +102,13 @@ func newHops(a *Args, jumping bool) (hops, error) {
 				h.Heading = kernel.AheadAcross
 			case "back_across":
 				h.Heading = kernel.BackAcross
+			case "none":
+				r.none[p] = true
 			}
 		}
+	}
+	if !slices.Contains(r.none, false) {
+		return hops{}, a.Errorf("toward is \"none\" for every player, so %s: give another way for at least one player", what)
 	}
 	return r, nil
 }
@@ -98,12 +116,17 @@ func newHops(a *Args, jumping bool) (hops, error) {
 type steps struct{ hops }
 
 func (r *steps) Emit(c *kernel.Ctx, p int) (int, error) {
-	return c.EmitHops(r.kind, &r.per[p-1], -1, false, nil)
+	h := r.of(p)
+	if h == nil {
+		return 0, nil
+	}
+	return c.EmitHops(r.kind, h, -1, false, nil)
 }
 
 func (r *steps) TestSite(c *kernel.Ctx, p, site int) (bool, error) {
-	if site < 0 {
+	h := r.of(p)
+	if site < 0 || h == nil {
 		return false, nil
 	}
-	return c.CanHop(&r.per[p-1], site, nil)
+	return c.CanHop(h, site, nil)
 }

@@ -72,6 +72,10 @@ func TestStepsRule(t *testing.T) {
 		{"only to empty sites, piece by piece in board order", []string{"ahead", "ahead"}, position{one: []string{"b2", "a1"}, two: []string{"c2", "c3"}}, 1,
 			[]string{"a1-a2", "a1-b1", "b2-b3", "b2-c1"}},
 		{"the opponent's pieces do not move", []string{"both", "both"}, position{two: []string{"b2"}}, 1, nil},
+		{"none: player 2 has no steps", []string{"both", "none"}, position{two: []string{"b2"}}, 2, nil},
+		{"none: not even player 2's kings", []string{"both", "none"}, position{two: []string{"b2"}, kings: []string{"b2"}}, 2, nil},
+		{"none for player 2 only: player 1 steps", []string{"both", "none"}, position{one: []string{"a1"}, two: []string{"b2"}}, 1,
+			[]string{"a1-a2", "a1-b1"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t)
@@ -95,6 +99,22 @@ func TestStepsRule(t *testing.T) {
 				assert.Equal(t, can, ok, "whether %s can step", name)
 			}
 		})
+	}
+}
+
+// TestHopsNoneForAll: toward "none" for every player makes a part with
+// no moves at all, which is refused.
+func TestHopsNoneForAll(t *testing.T) {
+	for _, name := range []string{"steps_rule", "jumps_rule"} {
+		f := newFixture(t)
+		spec, ok := Lookup(name)
+		require.True(t, ok)
+		a := NewArgs(f.def, spec)
+		a.Set("kind", kindMove)
+		a.Set("over", f.filter(theirs()))
+		f.hopFields(a, []string{"none", "none"})
+		_, err := spec.New(a)
+		require.ErrorContains(t, err, `toward is "none" for every player`, name)
 	}
 }
 

@@ -48,16 +48,21 @@ type jumps struct {
 }
 
 func (r *jumps) Emit(c *kernel.Ctx, p int) (int, error) {
+	h := r.of(p)
+	if h == nil {
+		return 0, nil
+	}
 	var buf [16]int32
-	return c.EmitHops(r.kind, &r.per[p-1], -1, false, marks(c, r.taken, buf[:0]))
+	return c.EmitHops(r.kind, h, -1, false, marks(c, r.taken, buf[:0]))
 }
 
 func (r *jumps) TestSite(c *kernel.Ctx, p, site int) (bool, error) {
-	if site < 0 {
+	h := r.of(p)
+	if site < 0 || h == nil {
 		return false, nil
 	}
 	var buf [16]int32
-	return c.CanHop(&r.per[p-1], site, marks(c, r.taken, buf[:0]))
+	return c.CanHop(h, site, marks(c, r.taken, buf[:0]))
 }
 
 func (r *jumps) EmitAt(c *kernel.Ctx, p, at int) (int, error) {
@@ -65,10 +70,12 @@ func (r *jumps) EmitAt(c *kernel.Ctx, p, at int) (int, error) {
 	ms := marks(c, r.taken, buf[:0])
 	var n int
 	var err error
-	if r.again < 0 {
-		n, err = c.EmitHops(r.kind, &r.per[p-1], at, false, ms)
-	} else {
-		n, err = c.EmitHops(r.again, &r.per[p-1], at, true, ms)
+	switch h := r.of(p); {
+	case h == nil: // no jumps; a stop still ends the capture
+	case r.again < 0:
+		n, err = c.EmitHops(r.kind, h, at, false, ms)
+	default:
+		n, err = c.EmitHops(r.again, h, at, true, ms)
 	}
 	if err != nil || r.stop < 0 {
 		return n, err

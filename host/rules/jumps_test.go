@@ -45,6 +45,12 @@ func TestJumpsRule(t *testing.T) {
 		{"player 2's men jump back", []string{"ahead", "back"},
 			position{one: []string{"b2", "b3"}, two: []string{"c3", "a1"}}, 2,
 			[]string{"c3-a3"}, map[string]bool{"c3": true, "a1": false}},
+		{"none: player 2 has no jumps, not even a king's", []string{"both", "none"},
+			position{one: []string{"b2", "b3"}, two: []string{"c3", "a1"}, kings: []string{"c3"}}, 2,
+			nil, map[string]bool{"c3": false, "a1": false}},
+		{"none for player 2 only: player 1 jumps", []string{"both", "none"},
+			position{one: []string{"a1"}, two: []string{"a2", "b2"}}, 1,
+			[]string{"a1-a3", "a1-c3"}, map[string]bool{"a1": true}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t)
@@ -106,4 +112,22 @@ func TestJumpsRuleStop(t *testing.T) {
 	n, err = r.Emit(f.c, 1)
 	require.NoError(t, err)
 	assert.Zero(t, n, "a capture that has not begun has no stop")
+}
+
+// TestJumpsRuleStopNone: a player whose toward is "none" has no jumps as
+// the choices of a piece that waits either; the stop still ends them.
+func TestJumpsRuleStopNone(t *testing.T) {
+	f := newFixture(t)
+	f.put(t, position{one: []string{"b2", "b3"}, two: []string{"c3"}})
+	f.c.Mover = 2
+	r := f.make(t, "jumps_rule", func(a *Args) {
+		a.Set("kind", kindMove)
+		a.Set("over", f.filter(theirs()))
+		a.Set("stop", kindStop)
+		f.hopFields(a, []string{"both", "none"})
+	}).(*jumps)
+	n, err := r.EmitAt(f.c, 2, f.site(t, "c3"))
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	assert.Equal(t, []string{"stop"}, f.tokens(0))
 }

@@ -133,24 +133,21 @@ local f2_setup = m.rule("f2_setup", function()
   end
 end)
 
+-- Each part below moves the pieces of one side: `toward` is given per
+-- player (the fox's first), and "none" gives that player none of its moves.
+
 -- F3 Geese: "a goose moves one point along a line to an empty point,
 -- forward (towards row a) or sideways (along its row, either way), never
 -- back." The lines run from South to North and from West to East, so
 -- forward is against their order: back_across.
-local f3_geese = m.rule("f3_geese", m.steps_rule { kind = STEP, from = MINE, toward = "back_across" })
+local f3_geese = m.rule("f3_geese", m.steps_rule { kind = STEP, from = MINE, toward = { "none", "back_across" } })
 
 -- F4 Fox: "the fox moves one point along a line, any way, to an empty
 -- point; or it jumps along a line over a goose next to it to the empty
 -- point just beyond, and the goose is captured." Only the fox jumps.
-local f4_fox_steps = m.rule("f4_fox_steps", m.steps_rule { kind = STEP, from = MINE })
-local f4_fox_jumps = m.rule("f4_fox_jumps", m.jumps_rule { kind = JUMP, from = MINE, over = THEIRS })
-
-local function moves(p)
-  if p == FOX then
-    return f4_fox_steps(p) + f4_fox_jumps(p)
-  end
-  return f3_geese(p)
-end
+local FOX_ONLY = { "both", "none" }
+local f4_fox_steps = m.rule("f4_fox_steps", m.steps_rule { kind = STEP, from = MINE, toward = FOX_ONLY })
+local f4_fox_jumps = m.rule("f4_fox_jumps", m.jumps_rule { kind = JUMP, from = MINE, over = THEIRS, toward = FOX_ONLY })
 
 -- F5 Jump after jump: "after a jump the fox may jump again from where it
 -- landed, as often as it can; or it stops." While it waits there (the
@@ -180,11 +177,10 @@ local f7_geese_stuck = m.rule("f7_geese_stuck", function()
   m.finish(FOX, "the geese cannot move")
 end)
 
+-- F6, F7: the side that cannot move loses, each by its own rule point.
+local STUCK = { [FOX] = f6_fox_trapped, [GEESE] = f7_geese_stuck }
 local function blocked(p)
-  if p == FOX then
-    return f6_fox_trapped()
-  end
-  f7_geese_stuck()
+  STUCK[p]()
 end
 
 -- F8 Long games: "the third repetition of a position is a draw."
@@ -192,7 +188,7 @@ local f8_repetition = m.rule("f8_repetition", function()
   m.finish(0, "third repetition")
 end)
 
-local legal = m.pending_legal { pending = JUMPER, none = { moves }, site = f5_next_jumps }
+local legal = m.pending_legal { pending = JUMPER, none = { f4_fox_steps, f4_fox_jumps, f3_geese }, site = f5_next_jumps }
 local play = m.play_by_kind { [STEP] = f4_move, [JUMP] = f4_move, [STOP] = f4_move }
 local score = m.score_rule { amount = m.captured_rule {} }
 
