@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -90,9 +91,10 @@ func (w pgLogWriter) Write(b []byte) (int, error) {
 
 // pgGame is what the API answers about a game.
 type pgGame struct {
-	ID     string   `json:"id"`
-	Record []string `json:"record"`
-	Seats  []struct {
+	ID         string   `json:"id"`
+	Record     []string `json:"record"`
+	RecordFrom int      `json:"record_from"` // the moves of the record left out
+	Seats      []struct {
 		Player string `json:"player"`
 		URL    string `json:"url"`
 	} `json:"seats"`
@@ -151,8 +153,9 @@ func pgSeatSecret(t *testing.T, url string) string {
 
 // pgEvents is a game's event stream on one process.
 type pgEvents struct {
-	t  *testing.T
-	sc *bufio.Scanner
+	t    *testing.T
+	sc   *bufio.Scanner
+	held []string // the last event's record, whole
 }
 
 func (p *pgServer) events(ctx context.Context, id string) *pgEvents {
@@ -168,7 +171,9 @@ func (p *pgServer) events(ctx context.Context, id string) *pgEvents {
 	return &pgEvents{t: p.t, sc: sc}
 }
 
-// next returns the next state event's game.
+// next returns the next state event's game, its record completed with
+// the moves the stream's last event carried when it leaves them out
+// (record_from).
 func (e *pgEvents) next() pgGame {
 	e.t.Helper()
 	var data string
@@ -180,6 +185,11 @@ func (e *pgEvents) next() pgGame {
 		case line == "" && data != "":
 			var g pgGame
 			require.NoError(e.t, json.Unmarshal([]byte(data), &g))
+			if g.RecordFrom > 0 {
+				require.LessOrEqual(e.t, g.RecordFrom, len(e.held), "an event leaves out moves the stream did not send")
+				g.Record = append(slices.Clone(e.held[:g.RecordFrom]), g.Record...)
+			}
+			e.held = g.Record
 			return g
 		}
 	}

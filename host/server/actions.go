@@ -37,6 +37,46 @@ func inviteOf(seats []store.Seat, invite string) int {
 	return found
 }
 
+// admit returns the cache entry of game id for a request that changes it
+// on the strength of a credential (a seat's secret, an invitation) that
+// holds reports some seat of a stored game to hold. A request whose
+// credential no seat holds is refused from the stored game alone, before
+// the game is loaded or its record replayed: refuse writes the answer,
+// which must need nothing the stored game does not say, and admit returns
+// nil. A client sending made-up secrets then costs the server a read of
+// the game, never its rebuild, and pushes no game out of the cache. Nor
+// does a request for an id no game has, which gets the store's error: an
+// entry made for it would push a real game out, to be rebuilt from its
+// whole record at its next request.
+//
+// The seats are the cached game's last snapshot's when they hold the
+// credential, else the store's (a seat claimed through another server
+// since). A store's error is answered too.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, id string,
+	holds func(*store.Game) bool, refuse func(*store.Game)) *entry {
+	if e, ok := s.cache.lookup(id); ok {
+		if p := e.shown.Load(); p != nil && p.stored != nil && holds(p.stored) {
+			return e
+		}
+	}
+	sg, err := s.store.Get(r.Context(), id)
+	if err != nil {
+		s.storeError(w, err, id)
+		return nil
+	}
+	if !holds(sg) {
+		refuse(sg)
+		return nil
+	}
+	return s.cache.get(id)
+}
+
+// holdsSeat reports whether secret is the secret of a seat of a stored
+// game.
+func holdsSeat(secret string) func(*store.Game) bool {
+	return func(sg *store.Game) bool { return seatOf(sg.Seats, secret) != 0 }
+}
+
 // onlyComputersBesides reports whether no person but seat's holder plays:
 // every other seat is a computer, or a person's seat nobody has claimed
 // yet (no one to ask).
@@ -88,9 +128,12 @@ func (s *Server) seatChange(w http.ResponseWriter, r *http.Request, what string,
 		writeError(w, http.StatusBadRequest, apiError{Error: fmt.Sprintf(`the body needs "ply": the ply of the position the %s is asked in`, what), Code: codeBadRequest})
 		return
 	}
-	e, err := s.entryOf(r.Context(), id)
-	if err != nil {
-		s.storeError(w, err, id)
+	e := s.admit(w, r, id, holdsSeat(req.Seat), func(sg *store.Game) {
+		if !refuseStale(w, sg, *req.Ply) {
+			refuseNoSeat(w, what)
+		}
+	})
+	if e == nil {
 		return
 	}
 	if !s.lockGame(w, r, e, id) {
@@ -101,14 +144,17 @@ func (s *Server) seatChange(w http.ResponseWriter, r *http.Request, what string,
 	if sg == nil {
 		return
 	}
+	if refuseStale(w, sg, *req.Ply) {
+		return
+	}
 	ply := len(sg.Record)
-	if *req.Ply != ply || !equalRecords(e.record, sg.Record) {
+	if !equalRecords(e.record, sg.Record) {
 		refuse(w, http.StatusConflict, codeStalePly, fmt.Sprintf("the game is at ply %d, not %d: it changed first", ply, *req.Ply), &ply)
 		return
 	}
 	seat := seatOf(sg.Seats, req.Seat)
 	if seat == 0 {
-		refuse(w, http.StatusForbidden, codeNotYourSeat, fmt.Sprintf("only the holder of a seat may ask for a %s", what), nil)
+		refuseNoSeat(w, what)
 		return
 	}
 	d := decide(e, sg, seat, ply, req, time.Now())
@@ -132,6 +178,23 @@ func (s *Server) seatChange(w http.ResponseWriter, r *http.Request, what string,
 		s.sched.push(id, s.clientKey(r))
 	}
 	s.answerShown(w, r, e, got)
+}
+
+// refuseStale answers 409 when a seat's request was asked at another ply
+// than stored game sg's, and reports whether it did.
+func refuseStale(w http.ResponseWriter, sg *store.Game, asked int) bool {
+	ply := len(sg.Record)
+	if asked == ply {
+		return false
+	}
+	refuse(w, http.StatusConflict, codeStalePly, fmt.Sprintf("the game is at ply %d, not %d: it changed first", ply, asked), &ply)
+	return true
+}
+
+// refuseNoSeat answers 403 to a request, named by what, whose secret is
+// no seat's.
+func refuseNoSeat(w http.ResponseWriter, what string) {
+	refuse(w, http.StatusForbidden, codeNotYourSeat, fmt.Sprintf("only the holder of a seat may ask for a %s", what), nil)
 }
 
 // unchanged is the update that leaves sg as it is (at ply) but for what
@@ -253,9 +316,9 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 	if !s.decodeBody(w, r, &req) {
 		return
 	}
-	e, err := s.entryOf(r.Context(), id)
-	if err != nil {
-		s.storeError(w, err, id)
+	e := s.admit(w, r, id, func(sg *store.Game) bool { return claimRefusal(sg, req.Invite) == nil },
+		func(sg *store.Game) { claimRefusal(sg, req.Invite).write(w) })
+	if e == nil {
 		return
 	}
 	if !s.lockGame(w, r, e, id) {
@@ -267,18 +330,11 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 		if sg == nil {
 			return
 		}
-		seat := inviteOf(sg.Seats, req.Invite)
-		switch {
-		case seat == 0:
-			writeError(w, http.StatusForbidden, apiError{Error: "no seat of this game has that invitation", Code: codeUnknownInvite})
-			return
-		case sg.Seats[seat-1].Secret != "":
-			writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("player %d's seat was claimed with this invitation already, by another browser; open the game's link to watch it", seat), Code: codeSeatTaken})
-			return
-		case sg.Over():
-			writeError(w, http.StatusConflict, apiError{Error: "the game is over: its seats can no longer be claimed; open the game's link to watch it", Code: codeGameOver})
+		if no := claimRefusal(sg, req.Invite); no != nil {
+			no.write(w)
 			return
 		}
+		seat := inviteOf(sg.Seats, req.Invite)
 		seats := slices.Clone(sg.Seats)
 		seats[seat-1].Secret = newSecret()
 		u := unchanged(sg, len(sg.Record))
@@ -307,6 +363,31 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 }
+
+// claimRefusal is why a claim with invite of a seat of stored game sg is
+// refused (nil when it is not): no seat has that invitation (403), its
+// seat was claimed already (409), or the game is over (409). It needs the
+// stored game only (see admit).
+func claimRefusal(sg *store.Game, invite string) *claimRefused {
+	seat := inviteOf(sg.Seats, invite)
+	switch {
+	case seat == 0:
+		return &claimRefused{http.StatusForbidden, apiError{Error: "no seat of this game has that invitation", Code: codeUnknownInvite}}
+	case sg.Seats[seat-1].Secret != "":
+		return &claimRefused{http.StatusConflict, apiError{Error: fmt.Sprintf("player %d's seat was claimed with this invitation already, by another browser; open the game's link to watch it", seat), Code: codeSeatTaken}}
+	case sg.Over():
+		return &claimRefused{http.StatusConflict, apiError{Error: "the game is over: its seats can no longer be claimed; open the game's link to watch it", Code: codeGameOver}}
+	}
+	return nil
+}
+
+// claimRefused is a claim's refusal: its status and error.
+type claimRefused struct {
+	status int
+	err    apiError
+}
+
+func (c *claimRefused) write(w http.ResponseWriter) { writeError(w, c.status, c.err) }
 
 // rematchRequest is the body of POST /api/games/{id}/rematch.
 type rematchRequest struct {

@@ -805,9 +805,8 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, apiError{Error: `the body needs "ply": the ply of the position the move is made in`, Code: codeBadRequest})
 		return
 	}
-	e, err := s.entryOf(r.Context(), id)
-	if err != nil {
-		s.storeError(w, err, id)
+	e := s.admit(w, r, id, holdsSeat(req.Seat), func(sg *store.Game) { refuseStranger(w, sg, *req.Ply) })
+	if e == nil {
 		return
 	}
 	if !s.lockGame(w, r, e, id) {
@@ -823,16 +822,11 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	ply := len(sg.Record)
-	if *req.Ply != ply {
-		if madeBy(e, sg, req) {
-			s.answerShown(w, r, e, sg) // the move sent again: see madeBy
-			return
-		}
-		writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("the game is at ply %d, not %d: another move was made first", ply, *req.Ply), Code: codeStalePly, Ply: &ply})
+	if *req.Ply != ply && madeBy(e, sg, req) {
+		s.answerShown(w, r, e, sg) // the move sent again: see madeBy
 		return
 	}
-	if sg.Over() || e.state.Over() {
-		writeError(w, http.StatusConflict, apiError{Error: "the game is over", Code: codeGameOver, Ply: &ply})
+	if refuseMoveNow(w, sg, *req.Ply, e.state.Over()) {
 		return
 	}
 	p := e.state.ToMove()
@@ -919,6 +913,32 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request) {
 		s.sched.push(id, client)
 	}
 	s.answerShown(w, r, e, sg)
+}
+
+// refuseMoveNow answers 409 to a move asked at another ply than stored
+// game sg's, or made in a game that is over (sg's, or its state when
+// stateOver), and reports whether it did.
+func refuseMoveNow(w http.ResponseWriter, sg *store.Game, asked int, stateOver bool) bool {
+	ply := len(sg.Record)
+	switch {
+	case asked != ply:
+		writeError(w, http.StatusConflict, apiError{Error: fmt.Sprintf("the game is at ply %d, not %d: another move was made first", ply, asked), Code: codeStalePly, Ply: &ply})
+	case sg.Over() || stateOver:
+		writeError(w, http.StatusConflict, apiError{Error: "the game is over", Code: codeGameOver, Ply: &ply})
+	default:
+		return false
+	}
+	return true
+}
+
+// refuseStranger answers a move whose secret is no seat of stored game
+// sg's, from sg alone (see admit): 409 as refuseMoveNow, else 403. Which
+// seat is to move is the game's state's to say, which is not rebuilt for
+// a stranger: the 403 does not name it.
+func refuseStranger(w http.ResponseWriter, sg *store.Game, asked int) {
+	if !refuseMoveNow(w, sg, asked, false) {
+		writeError(w, http.StatusForbidden, apiError{Error: "no seat of this game has the secret sent: only the holder of the seat to move may move", Code: codeNotYourSeat})
+	}
 }
 
 // madeBy reports whether the move req sends is the last move of stored

@@ -186,23 +186,6 @@ func (c *stateCache) lookup(id string) (*entry, bool) {
 	return el.Value.(*cacheItem).e, true
 }
 
-// entryOf returns the cache entry of game id for a request that changes
-// it: the cached one, or, when the game is not cached, a new one once the
-// store has the game. A request for an id no game has gets the store's
-// error and leaves the cache alone: an entry made for it would push a
-// real game out, to be rebuilt from its whole record at its next request,
-// and requests for made-up ids would make every game's requests cost
-// that.
-func (s *Server) entryOf(ctx context.Context, id string) (*entry, error) {
-	if e, ok := s.cache.lookup(id); ok {
-		return e, nil
-	}
-	if _, err := s.store.Get(ctx, id); err != nil {
-		return nil, err
-	}
-	return s.cache.get(id), nil
-}
-
 // len is the number of cached games.
 func (c *stateCache) len() int {
 	c.mu.Lock()

@@ -12,8 +12,11 @@ import (
 )
 
 // openSeat opens a seat link in a new tab of b.
-func openSeat(b *browser, base, url string) *tab {
+func openSeat(b *browser, base, url string, scripts ...string) *tab {
 	tb := b.tab()
+	for _, js := range scripts {
+		tb.do(beforeLoad(js))
+	}
 	tb.do(chromedp.EmulateViewport(1100, 900), chromedp.Navigate(base+url))
 	tb.waitFor(`document.getElementById("status").dataset.ply !== undefined`)
 	return tb
@@ -146,30 +149,86 @@ func TestBrowserRematch(t *testing.T) {
 	p1.screenshot("my-games")
 }
 
-// TestBrowserTakeback: in a two-person game, Player 2 proposes to take
-// back their turn; Player 1 sees the proposal and accepts it; both pages
-// show the position before it.
+// TestBrowserTakeback: in a two-person game whose moves reach both pages
+// through their event streams, Player 2 proposes to take back their turn;
+// Player 1 sees the proposal and accepts it; both pages show the position
+// before it, and the moves made after it. The streams send the moves a
+// page lacks (record_from) but for their first event and the takeback's:
+// at each step the pages show the board and the record a page opened
+// then shows (the whole game read at once).
 func TestBrowserTakeback(t *testing.T) {
 	t.Parallel() // a browser of its own; the waits are for the page, not the processor
 	ts := newTestServer(t, newMemStore())
 	g := ts.create(`{"game": "tsoro", "variants": ["4x8"], "hold": [1, 2]}`)
 	s1, s2 := ts.both(g)
-	ts.play(g.ID, []string{s1, s2}, tsoroTurns[:6]...)
 	b := newBrowser(t, ts.http.URL)
-	p1, p2 := openSeat(b, ts.http.URL, g.Seats[0].URL), openSeat(b, ts.http.URL, g.Seats[1].URL)
+	p1, p2 := openSeat(b, ts.http.URL, g.Seats[0].URL, countEvents), openSeat(b, ts.http.URL, g.Seats[1].URL, countEvents)
+	pages := map[*tab]string{p1: g.Seats[0].URL, p2: g.Seats[1].URL}
+	ts.play(g.ID, []string{s1, s2}, tsoroTurns[:6]...)
+	for tb, link := range pages {
+		tb.waitPly(6)
+		tb.sameAsOpened(b, link, 6)
+		// The first event (ply 0) is whole, and so is the first move's
+		// (the page held no move); every later one leaves out what the
+		// page held.
+		require.Equal(t, "true", tb.eval(`String(window.recordFrom.length >= 7 && window.recordFrom.slice(2).every((n) => n > 0))`), tb.eval(`String(window.recordFrom)`))
+	}
 	// The record reads by turns: Player 2's d7 continue is one line.
 	require.Contains(t, p1.eval(`Array.from(document.querySelectorAll("#record li")).map((li) => li.textContent.trim()).join("\n")`), "Player 2 d7 continue")
 	p2.clickAction("takeback")
 	p1.waitFor(`document.querySelector('#around button[data-action="accept"]') !== null`)
 	require.Contains(t, p1.eval(`document.getElementById("around").textContent`), "Player 2 proposes to take back 3 moves")
 	p1.screenshot("takeback")
+	const wholeEvents = `window.recordFrom.filter((n) => n === 0).length`
+	whole := map[*tab]string{p1: p1.eval(`String(` + wholeEvents + `)`), p2: p2.eval(`String(` + wholeEvents + `)`)}
 	p1.clickAction("accept")
-	for _, tb := range []*tab{p1, p2} {
+	for tb, link := range pages {
 		tb.waitFor(`document.getElementById("status").dataset.ply === "3"`)
+		tb.waitFor(wholeEvents + ` > ` + whole[tb]) // the takeback's event: the whole record
+		tb.sameAsOpened(b, link, 3)
 	}
 	p2.waitFor(`document.getElementById("status").dataset.myturn === "true"`)
 	assert.Equal(t, tsoroTurns[:3], ts.get(g.ID).Record)
 	assert.Empty(t, p1.eval(`document.querySelector('#around button[data-action="accept"]') ? "still there" : ""`))
+	// Moves after the takeback: what the pages lack after its record.
+	ts.play(g.ID, []string{s1, s2}, tsoroTurns[3:]...)
+	n := len(tsoroTurns)
+	for tb, link := range pages {
+		tb.waitPly(n)
+		tb.sameAsOpened(b, link, n)
+		assert.Equal(t, "3", tb.eval(`String(window.recordFrom[window.recordFrom.lastIndexOf(0) + 1])`),
+			"the first move after the takeback leaves out the 3 moves before it: %s", tb.eval(`String(window.recordFrom)`))
+	}
+}
+
+// countEvents keeps, in window.recordFrom, the record_from of every
+// event of the page's stream (0 for a whole record).
+const countEvents = `window.recordFrom = [];
+(() => {
+  const Source = window.EventSource;
+  window.EventSource = class extends Source {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("state", (e) => window.recordFrom.push(JSON.parse(e.data).record_from || 0));
+    }
+  };
+})();`
+
+// sameAsOpened checks that the page shows, at ply, the board, the record
+// and the status a page opening link then shows, which reads the whole
+// game at once.
+func (tb *tab) sameAsOpened(b *browser, link string, ply int) {
+	tb.t.Helper()
+	fresh := openSeat(b, b.base, link)
+	fresh.waitPly(ply)
+	const shown = `JSON.stringify({
+		board: [...document.querySelectorAll("#board [data-site]")].map((e) => e.dataset.site + "=" + e.textContent.trim()),
+		record: [...document.querySelectorAll("#record li")].map((li) => li.textContent.trim()),
+		ply: document.getElementById("status").dataset.ply,
+		slider: document.getElementById("plylabel").textContent })`
+	want := fresh.eval(shown)
+	require.Contains(tb.t, want, `"board":["`, "the board has sites")
+	assert.Equal(tb.t, want, tb.eval(shown))
 }
 
 // TestBrowserUndo: against the computer, Undo takes back the computer's

@@ -38,7 +38,7 @@ type feed struct {
 	readGen uint64        // gen when the read of sg began
 	sg      *store.Game   // the game as last read, nil before the first read
 	reading chan struct{} // closed when the read under way ends; nil when none is
-	events  map[int][]byte
+	events  map[eventKey][]byte
 
 	build sync.Mutex // one stream builds an event of sg while the others wait for it
 }
@@ -147,10 +147,15 @@ func (f *feed) game(ctx context.Context, read func(context.Context) (*store.Game
 	}
 }
 
-// event returns the event of sg at ply, built by build: kept for the
-// feed's other streams when there are others and sg is the feed's game as
-// last read (a game watched once keeps no event after it is sent).
-func (f *feed) event(sg *store.Game, ply int, build func() ([]byte, error)) ([]byte, error) {
+// eventKey names an event of a feed's game: its ply, and the moves of
+// the record it leaves out (record_from), which its stream sent before.
+type eventKey struct{ ply, from int }
+
+// event returns the event of sg at ply leaving out the first from moves
+// of the record, built by build: kept for the feed's other streams when
+// there are others and sg is the feed's game as last read (a game watched
+// once keeps no event after it is sent).
+func (f *feed) event(sg *store.Game, ply, from int, build func() ([]byte, error)) ([]byte, error) {
 	shared := func() bool { // a recent ply of the game as last read, which every stream sends
 		return f.sg == sg && ply >= len(sg.Record)-maxCatchUp && f.watchers.Load() > 1
 	}
@@ -164,8 +169,9 @@ func (f *feed) event(sg *store.Game, ply int, build func() ([]byte, error)) ([]b
 	defer f.build.Unlock()
 	f.mu.Lock()
 	var b []byte
+	key := eventKey{ply, from}
 	if ok = shared(); ok { // the events are still sg's
-		b, ok = f.events[ply]
+		b, ok = f.events[key]
 	}
 	f.mu.Unlock()
 	if ok {
@@ -178,9 +184,9 @@ func (f *feed) event(sg *store.Game, ply int, build func() ([]byte, error)) ([]b
 	f.mu.Lock()
 	if shared() {
 		if f.events == nil {
-			f.events = map[int][]byte{}
+			f.events = map[eventKey][]byte{}
 		}
-		f.events[ply] = b
+		f.events[key] = b
 	}
 	f.mu.Unlock()
 	return b, nil
@@ -192,8 +198,9 @@ const keepAlive = 25 * time.Second
 
 // maxCatchUp is how many missed states a resumed event stream sends one by
 // one; a client further behind gets the current state alone. Each event
-// holds the record, so sending every missed state would cost time and
-// bytes quadratic in the game's length. Once the stream runs, every move
+// holds a state, each state before the last replayed from a checkpoint,
+// so sending every missed state would cost time and bytes growing with
+// the number of moves missed. Once the stream runs, every move
 // made is sent (a turn of several decisions as several events): those
 // cost what making the moves cost.
 const maxCatchUp = 8
@@ -202,10 +209,15 @@ const maxCatchUp = 8
 // current state, then one "state" event per move, each the game's JSON as
 // GET /api/games/{id} gives it (without the board), with the number of
 // moves as the event id; a change that is no move (a takeback, a proposal,
-// a loss on time, a rematch) sends the game as it is then. A client
-// reconnecting with Last-Event-ID gets the states after the ones it had,
-// or, when it missed more than maxCatchUp, the current one. A client holds
-// at most its quota of streams, the server its cap.
+// a loss on time, a rematch) sends the game as it is then. An event's
+// record is the whole record in the stream's first event, and whenever
+// the record is not the one the stream's last event carried followed by
+// more moves (a takeback); otherwise it is the moves that one lacked,
+// after its record_from moves, as GET ?since=N answers (see since.go). A
+// client reconnecting with Last-Event-ID gets the states after the ones
+// it had, the first with the whole record, or, when it missed more than
+// maxCatchUp, the current one. A client holds at most its quota of
+// streams, the server its cap.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	release, no := s.clients.openStream(s.clientKey(r))
@@ -248,12 +260,20 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
+	// The record the client holds: the whole record of the last event
+	// sent on this stream, none before the first.
+	var held []string
 	send := func(ply int) bool {
-		ev, err := f.event(sg, ply, func() ([]byte, error) {
+		from := 0
+		if isPrefix(held, sg.Record) {
+			from = len(held) // the record only grew: the moves the client lacks
+		}
+		ev, err := f.event(sg, ply, from, func() ([]byte, error) {
 			v, err := s.gameAt(r.Context(), sg, ply, false)
 			if err != nil {
 				return nil, err
 			}
+			leaveOut(v, from)
 			b, err := json.Marshal(v)
 			if err != nil {
 				return nil, err
@@ -266,8 +286,11 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			}
 			return false
 		}
-		_, err = w.Write(ev)
-		return err == nil
+		if _, err = w.Write(ev); err != nil {
+			return false
+		}
+		held = sg.Record
+		return true
 	}
 	for resuming := true; ; resuming = false {
 		switch {

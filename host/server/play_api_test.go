@@ -53,13 +53,15 @@ func TestSeatsBelongToOnePerson(t *testing.T) {
 	status, _ := ts.move(g.ID, "b2", 0, creator)
 	require.Equal(t, http.StatusOK, status)
 
-	// Player 2's seat waits for its person: nobody moves for it.
+	// Player 2's seat waits for its person: nobody moves for it. The
+	// secret of no seat is refused as such, from the stored seats (see
+	// TestStrangersRebuildNothing).
 	for _, tc := range []struct {
 		name, seat, code string
 	}{
 		{"the creator", creator, codeSeatWaiting},
-		{"a spectator", "", codeSeatWaiting},
-		{"the invitation itself", invite, codeSeatWaiting},
+		{"a spectator", "", codeNotYourSeat},
+		{"the invitation itself", invite, codeNotYourSeat},
 	} {
 		status, b := ts.move(g.ID, "c1", 1, tc.seat)
 		assert.Equal(t, http.StatusForbidden, status, "%s: %s", tc.name, b)

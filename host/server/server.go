@@ -338,7 +338,9 @@ func New(lib *host.Library, st store.Store, opts ...Option) (*Server, error) {
 // timeouts, or a WriteTimeout of one's own, so that the answers net/http
 // writes itself have one too.
 func (s *Server) Handler() http.Handler {
-	return s.pace(closeUnread(s.secure(s.mount(s.guard(jsonErrors(s.mux))))))
+	// jsonErrors wraps mount: its messages name the path the client sent,
+	// with the base path.
+	return s.pace(closeUnread(s.secure(jsonErrors(s.mount(s.guard(s.mux))))))
 }
 
 // closeUnread closes the connection after an answer to a request whose
@@ -523,7 +525,8 @@ func (ew *errorWriter) Unwrap() http.ResponseWriter { return ew.ResponseWriter }
 
 // mount serves next under the base path: it strips the prefix from the
 // request's path, answers 404 outside it and redirects the prefix alone to
-// the prefix and a slash.
+// the prefix and a slash. The redirects next answers (the mux's, to a
+// cleaned path or a folder's slash) stay under the prefix.
 func (s *Server) mount(next http.Handler) http.Handler {
 	base := s.opt.base
 	if base == "" {
@@ -549,9 +552,34 @@ func (s *Server) mount(next http.Handler) http.Handler {
 		*r2.URL = *r.URL
 		r2.URL.Path = rest
 		r2.URL.RawPath = ""
-		next.ServeHTTP(w, r2)
+		next.ServeHTTP(&mountedWriter{ResponseWriter: w, base: base}, r2)
 	})
 }
+
+// mountedWriter puts the base path before the root-relative Location of a
+// redirect.
+type mountedWriter struct {
+	http.ResponseWriter
+	base string
+}
+
+func (mw *mountedWriter) WriteHeader(status int) {
+	h := mw.Header()
+	if loc := h.Get("Location"); status/100 == 3 && strings.HasPrefix(loc, "/") && !strings.HasPrefix(loc, "//") {
+		h.Set("Location", mw.base+loc)
+	}
+	mw.ResponseWriter.WriteHeader(status)
+}
+
+// Flush, FlushError and Unwrap keep the event streams' flushes, with
+// their errors, and deadlines.
+func (mw *mountedWriter) Flush() { mw.FlushError() }
+
+func (mw *mountedWriter) FlushError() error {
+	return http.NewResponseController(mw.ResponseWriter).Flush()
+}
+
+func (mw *mountedWriter) Unwrap() http.ResponseWriter { return mw.ResponseWriter }
 
 // Close stops the computer workers, the preparation of perfect players
 // and the open event streams. It does not close the store.

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -87,24 +88,25 @@ func (ts *testServer) do(method, path, body string) (int, []byte) {
 
 // testGame is the JSON of a game as the API gives it.
 type testGame struct {
-	ID       string          `json:"id"`
-	Game     string          `json:"game"`
-	Variants []string        `json:"variants"`
-	Titles   []string        `json:"variant_titles"`
-	Seats    []seatView      `json:"seats"`
-	Record   []string        `json:"record"`
-	Ply      int             `json:"ply"`
-	State    json.RawMessage `json:"state"`
-	Moves    []moveView      `json:"moves"`
-	Last     *moveView       `json:"last"`
-	Board    *boardView      `json:"board"`
-	Movers   []int           `json:"movers"`
-	Result   *store.Result   `json:"result"`
-	Clock    *clockView      `json:"clock"`
-	Request  *store.Request  `json:"request"`
-	Rematch  string          `json:"rematch"`
-	Of       string          `json:"rematch_of"`
-	From     []int           `json:"from"`
+	ID         string          `json:"id"`
+	Game       string          `json:"game"`
+	Variants   []string        `json:"variants"`
+	Titles     []string        `json:"variant_titles"`
+	Seats      []seatView      `json:"seats"`
+	Record     []string        `json:"record"`
+	RecordFrom int             `json:"record_from"` // the moves of the record left out
+	Ply        int             `json:"ply"`
+	State      json.RawMessage `json:"state"`
+	Moves      []moveView      `json:"moves"`
+	Last       *moveView       `json:"last"`
+	Board      *boardView      `json:"board"`
+	Movers     []int           `json:"movers"`
+	Result     *store.Result   `json:"result"`
+	Clock      *clockView      `json:"clock"`
+	Request    *store.Request  `json:"request"`
+	Rematch    string          `json:"rematch"`
+	Of         string          `json:"rematch_of"`
+	From       []int           `json:"from"`
 }
 
 type testState struct {
@@ -546,11 +548,15 @@ func TestRacingAcrossServers(t *testing.T) {
 	assert.JSONEq(t, string(ra.State), string(rb.State))
 }
 
-// sseReader reads Server-Sent Events.
+// sseReader reads Server-Sent Events, as a page does: an event that
+// leaves out the moves of the record the stream's last event carried
+// (record_from) is completed with them.
 type sseReader struct {
-	t   *testing.T
-	res *http.Response
-	sc  *bufio.Scanner
+	t    *testing.T
+	res  *http.Response
+	sc   *bufio.Scanner
+	held testGame // the last event, its record whole
+	sent testGame // the last event as sent
 }
 
 func (ts *testServer) events(ctx context.Context, id string) *sseReader {
@@ -580,6 +586,13 @@ func (r *sseReader) next() (string, testGame) {
 		case line == "" && data != "":
 			var g testGame
 			require.NoError(r.t, json.Unmarshal([]byte(data), &g))
+			r.sent = g
+			if from := g.RecordFrom; from > 0 {
+				require.LessOrEqual(r.t, from, len(r.held.Record), "an event leaves out moves the stream did not send: %s", data)
+				g.Record = append(slices.Clone(r.held.Record[:from]), g.Record...)
+				g.Movers = append(slices.Clone(r.held.Movers[:min(from, len(r.held.Movers))]), g.Movers...)
+			}
+			r.held = g
 			return id, g
 		}
 	}

@@ -60,7 +60,17 @@ func sinceHeld(v *gameView, record []string, since int, prefix string) {
 	if since <= 0 || since > len(record) || recordHash(record[:since]) != prefix {
 		return
 	}
-	v.RecordFrom = since
-	v.Record = v.Record[since:]
-	v.Movers = v.Movers[min(since, len(v.Movers)):]
+	leaveOut(v, since)
+}
+
+// leaveOut leaves the first from moves of its record (and their movers)
+// out of v, which says so in record_from: the client holds them. The
+// event streams send their moves so (see handleEvents).
+func leaveOut(v *gameView, from int) {
+	if from <= 0 {
+		return
+	}
+	v.RecordFrom = from
+	v.Record = v.Record[from:]
+	v.Movers = v.Movers[min(from, len(v.Movers)):]
 }

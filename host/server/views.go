@@ -182,7 +182,8 @@ type gameView struct {
 	Movers        []int          `json:"movers"` // the player who made each move of record
 	// RecordFrom is the number of moves of the record left out of Record
 	// and Movers: those the client said it holds (?since=N, see
-	// since.go); 0, and left out, in every other answer.
+	// since.go), or those the event stream's last event carried (see
+	// handleEvents); 0, and left out, in every other answer.
 	RecordFrom int             `json:"record_from,omitempty"`
 	Ply        int             `json:"ply"` // the ply shown: record_from plus len(record) unless an earlier one was asked for
 	State      json.RawMessage `json:"state"`

@@ -1073,6 +1073,32 @@ export async function gamePage(id) {
     (r) => ($("rules").innerHTML = r.html), // safe: rendered by the server, all text escaped
     () => ($("rules").textContent = "This game has no rules page."),
   );
+  follow(id);
+}
+
+// follow opens the game's event stream and takes its views. An event
+// after the stream's first may carry only the moves the stream's last
+// event lacked, after its first record_from moves: the last event's
+// record completes it. A stream that cannot (no such event: never sent
+// by the server) is opened again, its first event whole; so is one the
+// browser reopens by itself.
+function follow(id) {
   const es = new EventSource(url(`/api/games/${id}/events`));
-  es.addEventListener("state", (e) => setLive(JSON.parse(e.data), true));
+  let held = null; // the stream's last view, its record whole
+  es.addEventListener("state", (e) => {
+    const v = JSON.parse(e.data);
+    const from = v.record_from || 0;
+    if (from > 0) {
+      if (!held || held.record.length < from) {
+        es.close();
+        follow(id);
+        return;
+      }
+      v.record = held.record.slice(0, from).concat(v.record);
+      v.movers = (held.movers || []).slice(0, from).concat(v.movers || []);
+      delete v.record_from;
+    }
+    held = v;
+    setLive(v, true);
+  });
 }
