@@ -320,3 +320,47 @@ func TestFlyingForkFromLua(t *testing.T) {
 	assert.True(t, s.Over(), "Player 2 has no moves")
 	assert.Equal(t, 1, s.Outcome().Winner)
 }
+
+// diamondGame is a board of points where two lines join a3 and c3, one
+// through b2, one through b4. Player 1's piece on a3 jumps; Player 2's
+// goose stands on the site the test names and has no moves.
+const diamondGame = `local m = matombo
+local P = m.declare { name = "diamond", players = 2, max_plies = 100,
+  params = { { name = "goose", default = "b4", values = { "b2", "b4" }, doc = "the goose's site" } } }
+m.board { points = { a3 = 3, b2 = 2, b4 = 4, c3 = 3 }, style = "pieces",
+  lines = { { "a3", "b2", "c3" }, { "a3", "b4", "c3" } } }
+local JUMP = m.move("jump", "{from}x{to}")
+local JUMPER = m.var("jumper")
+local MINE = m.filter { owner = "mover", min = 1 }
+local THEIRS = m.filter { owner = "opponent", min = 1 }
+local jumps = m.jumps_rule { kind = JUMP, from = MINE, over = THEIRS, toward = { "both", "none" } }
+local hop = m.hop_play { pending = JUMPER }
+return {
+  setup = function()
+    m.set_count("a3", 1)
+    m.set_owner("a3", 1)
+    m.set_count(P.goose, 1)
+    m.set_owner(P.goose, 2)
+  end,
+  legal = m.pending_legal { pending = JUMPER, none = { jumps }, site = jumps },
+  play = m.play_by_kind { [JUMP] = hop },
+  blocked = function(p) m.finish(3 - p, "no move") end,
+}
+`
+
+// TestJumpTakesTheWayItJumped: where two lines join the same two sites,
+// the jump listed by its ends takes the piece it passed over, on either
+// line (the first line's site, empty, was taken for both before).
+func TestJumpTakesTheWayItJumped(t *testing.T) {
+	for _, goose := range []string{"b2", "b4"} {
+		t.Run(goose, func(t *testing.T) {
+			g, err := loadSource(t, "diamond", diamondGame, WithParam("goose", goose))
+			require.NoError(t, err)
+			s := g.Start()
+			require.Equal(t, []string{"a3xc3"}, s.Legal())
+			require.NoError(t, s.Play("a3xc3"))
+			assert.Equal(t, 1, s.Captured(1), "the goose on %s taken", goose)
+			assert.True(t, s.Over(), "Player 2 has no piece left to move")
+		})
+	}
+}

@@ -107,6 +107,13 @@ type Board struct {
 	jumpsAheadAcross, jumpsBackAcross [][]Jump
 	across                            sync.Once
 
+	// twoRoutes: two lines of the board share two sites, so a jump
+	// between those may go two ways (see Ctx.JumpedOver); found when a
+	// jump's route is first asked for (routes).
+	twoRoutes bool
+	routes    sync.Once
+	lineWork  int // the sites of the lines through each site, over the sites (each line's length squared, summed)
+
 	// Once a move kind writes sites by number (sitenumbers.go): the
 	// sites by the number of their names, and each site's number.
 	byNumber   map[int]int32
@@ -510,7 +517,7 @@ func (b *Board) addLines(lines [][]string) error {
 		}
 	}
 	b.lineLen = 0
-	flat := 0 // the sites flatAt would hold: each line once per site on it
+	flat := 0 // the sites flatAt would hold: each line once per site on it (counted up to just past maxFlatSites, so that it cannot overflow)
 	for li, l := range b.lines {
 		switch {
 		case li == 0:
@@ -518,8 +525,12 @@ func (b *Board) addLines(lines [][]string) error {
 		case len(l) != b.lineLen:
 			b.lineLen = -1
 		}
-		flat += len(l) * len(l)
+		if flat <= maxFlatSites {
+			k := min(len(l), 1<<10+1) // a longer line alone passes maxFlatSites (2^20)
+			flat += k * k
+		}
 	}
+	b.lineWork = flat
 	if b.lineLen > 0 && flat <= maxFlatSites {
 		b.flatAt = make([][]int32, n)
 		for i, ls := range b.linesAt {

@@ -576,16 +576,120 @@ func (b *Board) Between(dst []int32, from, to int) []int32 {
 	return nil
 }
 
+// hasTwoRoutes reports whether two lines of the board share two sites:
+// between those a jump may go two ways. It is found once, on the first
+// call, by reading the sites of the lines through each site (lineWork
+// reads, as flatAt copies them); a board whose lines would take more
+// than maxFlatSites reads is taken to have two routes (its jumps then
+// look at every way, which costs more but is right on any board).
+func (b *Board) hasTwoRoutes() bool {
+	b.routes.Do(func() {
+		if b.lineWork > maxFlatSites {
+			b.twoRoutes = true
+			return
+		}
+		seen := make([]int32, len(b.sites)) // per site: 1 + the last site whose lines held it
+		for s, ls := range b.linesAt {
+			for _, li := range ls {
+				for _, t := range b.lines[li] {
+					if int(t) == s {
+						continue
+					}
+					if seen[t] == int32(s)+1 { // a second line through s holds t
+						b.twoRoutes = true
+						return
+					}
+					seen[t] = int32(s) + 1
+				}
+			}
+		}
+	})
+	return b.twoRoutes
+}
+
+// eachRoute calls f with the sites strictly between from and to along
+// each way the board's lines join them, in order from `from` (each jump's
+// from from to to, then each line's through both, the order Between
+// takes the first of), until f returns true.
+func (b *Board) eachRoute(buf []int32, from, to int, f func([]int32) bool) {
+	for _, j := range b.jumps[from] {
+		if int(j.To) == to && f(append(buf[:0], j.Over)) {
+			return
+		}
+	}
+	for _, li := range b.linesAt[from] {
+		line := b.lines[li]
+		x, y := -1, -1
+		for k, s := range line {
+			switch int(s) {
+			case from:
+				x = k
+			case to:
+				y = k
+			}
+		}
+		if x < 0 || y < 0 {
+			continue
+		}
+		d := 1
+		if y < x {
+			d = -1
+		}
+		sites := buf[:0]
+		for k := x + d; k != y; k += d {
+			sites = append(sites, line[k])
+		}
+		if f(sites) {
+			return
+		}
+	}
+}
+
+// JumpedOver returns the sites a move of player p from `from` to `to`
+// passed over, appended to dst: Between's, along the first line joining
+// them, on every board but one where two lines join the same two sites.
+// There a move named by its two ends may have gone either way, and it is
+// the first way whose sites between hold exactly one piece, another
+// player's (the piece a jump passes over; the listing names a jump by its
+// ends once); Between's when no way does.
+func (c *Ctx) JumpedOver(dst []int32, p, from, to int) []int32 {
+	b := c.Def.Board
+	if !b.hasTwoRoutes() {
+		return b.Between(dst, from, to)
+	}
+	start := len(dst)
+	found := false
+	b.eachRoute(dst[start:], from, to, func(sites []int32) bool {
+		pieces, theirs := 0, 0
+		for _, s := range sites {
+			if c.S.Cells[s] != 0 {
+				pieces++
+				if o := c.Owner(int(s)); o != 0 && o != p {
+					theirs++
+				}
+			}
+		}
+		if pieces == 1 && theirs == 1 {
+			dst, found = append(dst[:start], sites...), true
+		}
+		return found
+	})
+	if !found {
+		return b.Between(dst[:start], from, to)
+	}
+	return dst
+}
+
 // CaptureBetween moves the pieces of players other than p on the sites
 // between from and to along a line into p's captured total (the pieces a
-// jump passes over) and returns the counters captured.
+// jump passes over, JumpedOver) and returns the counters captured.
 func (c *Ctx) CaptureBetween(p, from, to int) (int, error) {
 	if err := c.Charge(int(c.Def.Board.lineCost[from])); err != nil {
 		return 0, err
 	}
 	var buf [16]int32
 	n := 0
-	for _, s := range c.Def.Board.Between(buf[:0], from, to) {
+	for _, s := range c.JumpedOver(buf[:0], p, from, to) {
 		if o := c.Owner(int(s)); o != 0 && o != p {
 			k, err := c.Capture(int(s), p, -1)
 			if err != nil {

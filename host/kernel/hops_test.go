@@ -256,3 +256,54 @@ func TestHopsAcrossAgreeWithLines(t *testing.T) {
 		}
 	}
 }
+
+// TestHasTwoRoutes: a board knows whether two of its lines share two
+// sites (a jump between those may go two ways), and takes a board whose
+// lines are too long to read for one that does.
+func TestHasTwoRoutes(t *testing.T) {
+	square := func(t *testing.T) *Board { // three rows, three columns, two diagonals
+		names := []string{"a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"}
+		points := map[string]int{}
+		for i, n := range names {
+			points[n] = i
+		}
+		lines := [][]string{{"a1", "a2", "a3"}, {"b1", "b2", "b3"}, {"c1", "c2", "c3"}, {"a1", "b1", "c1"}, {"a2", "b2", "c2"},
+			{"a3", "b3", "c3"}, {"a1", "b2", "c3"}, {"a3", "b2", "c1"}}
+		b, err := NewBoard(BoardSpec{Points: points, Order: names, Lines: lines, Style: Pieces})
+		require.NoError(t, err)
+		return b
+	}
+	diamond := func(t *testing.T) *Board {
+		names := []string{"a3", "b2", "b4", "c3"}
+		b, err := NewBoard(BoardSpec{Points: map[string]int{"a3": 0, "b2": 1, "b4": 2, "c3": 3}, Order: names,
+			Lines: [][]string{{"a3", "b2", "c3"}, {"a3", "b4", "c3"}}, Style: Pieces})
+		require.NoError(t, err)
+		return b
+	}
+	long := func(t *testing.T) *Board { // one line of 1,100 sites: 1,210,000 reads, over maxFlatSites
+		var names []string
+		points := map[string]int{}
+		for i := range 1100 {
+			n := fmt.Sprintf("p%d", i)
+			names = append(names, n)
+			points[n] = i
+		}
+		b, err := NewBoard(BoardSpec{Points: points, Order: names, Lines: [][]string{names}, Style: Pieces})
+		require.NoError(t, err)
+		return b
+	}
+	for _, c := range []struct {
+		name  string
+		board func(*testing.T) *Board
+		want  bool
+	}{
+		{"a square's lines meet once", square, false},
+		{"two lines join a3 and c3", diamond, true},
+		{"two lines leave a3 through b3", forkBoard, true},
+		{"lines too long to read are taken to", long, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, c.board(t).hasTwoRoutes())
+		})
+	}
+}

@@ -160,7 +160,7 @@ func (r *hopPlay) mark(c *kernel.Ctx, p, from, to int) (bool, error) {
 	}
 	var buf [16]int32
 	jumped := false
-	for _, s := range c.Def.Board.Between(buf[:0], from, to) {
+	for _, s := range c.JumpedOver(buf[:0], p, from, to) {
 		if o := c.Owner(int(s)); o == 0 || o == p {
 			continue
 		}
