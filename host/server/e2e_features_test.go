@@ -164,6 +164,12 @@ func TestBrowserTakeback(t *testing.T) {
 	b := newBrowser(t, ts.http.URL)
 	p1, p2 := openSeat(b, ts.http.URL, g.Seats[0].URL, countEvents), openSeat(b, ts.http.URL, g.Seats[1].URL, countEvents)
 	pages := map[*tab]string{p1: g.Seats[0].URL, p2: g.Seats[1].URL}
+	// The moves are played once both streams run (their first event
+	// came): on a busy machine a page's stream may connect after them,
+	// and its first event would hold them all.
+	for tb := range pages {
+		tb.waitFor(`window.recordFrom.length >= 1`)
+	}
 	ts.play(g.ID, []string{s1, s2}, tsoroTurns[:6]...)
 	for tb, link := range pages {
 		tb.waitPly(6)
