@@ -317,3 +317,35 @@ func TestConcurrentReadsOfOneState(t *testing.T) {
 		assert.Equal(t, want, jsonOf(t, root), "%s: the shared root is unchanged", name)
 	}
 }
+
+// TestPlayoutsDoNotAllocate: a random playout of a shipped game whose
+// rules are native parts allocates nothing a ply, once its runner has
+// warmed up (bench's allocs_per_ply; a capture's scratch that escaped to
+// the heap once cost draughts a tenth of its speed).
+func TestPlayoutsDoNotAllocate(t *testing.T) {
+	for _, name := range []string{"draughts", "drafti", "kalah", "oware", "yemutwelve"} {
+		t.Run(name, func(t *testing.T) {
+			g, err := games.Library().Load(name)
+			require.NoError(t, err)
+			r := g.NewRunner()
+			defer r.Close()
+			rng := rand.New(rand.NewPCG(3, 9))
+			s, start := g.Start(), g.Start()
+			plies := 0
+			playout := func() {
+				s.CopyFrom(start)
+				k, err := r.Playout(s, rng, g.MaxPlies())
+				require.NoError(t, err)
+				plies += k
+			}
+			for range 20 {
+				playout() // warm up: the runner's room grows to its largest
+			}
+			plies = 0
+			allocs := testing.AllocsPerRun(50, playout)
+			perPly := allocs * 51 / float64(plies) // AllocsPerRun runs it once more to warm up
+			require.Greater(t, plies, 50*20, "the playouts play")
+			assert.Less(t, perPly, 0.05, "%.2f allocations a playout, %d plies in all", allocs, plies)
+		})
+	}
+}

@@ -607,14 +607,18 @@ func (b *Board) hasTwoRoutes() bool {
 	return b.twoRoutes
 }
 
-// eachRoute calls f with the sites strictly between from and to along
-// each way the board's lines join them, in order from `from` (each jump's
-// from from to to, then each line's through both, the order Between
-// takes the first of), until f returns true.
-func (b *Board) eachRoute(buf []int32, from, to int, f func([]int32) bool) {
+// route returns the sites strictly between from and to along the n-th
+// way the board's lines join them (from 0: each jump's from from to to,
+// then each line's through both, the order Between takes the first of),
+// in order from `from`, appended to dst; ok is false when there are
+// fewer ways.
+func (b *Board) route(dst []int32, from, to, n int) (_ []int32, ok bool) {
 	for _, j := range b.jumps[from] {
-		if int(j.To) == to && f(append(buf[:0], j.Over)) {
-			return
+		if int(j.To) == to {
+			if n == 0 {
+				return append(dst, j.Over), true
+			}
+			n--
 		}
 	}
 	for _, li := range b.linesAt[from] {
@@ -631,18 +635,20 @@ func (b *Board) eachRoute(buf []int32, from, to int, f func([]int32) bool) {
 		if x < 0 || y < 0 {
 			continue
 		}
+		if n > 0 {
+			n--
+			continue
+		}
 		d := 1
 		if y < x {
 			d = -1
 		}
-		sites := buf[:0]
 		for k := x + d; k != y; k += d {
-			sites = append(sites, line[k])
+			dst = append(dst, line[k])
 		}
-		if f(sites) {
-			return
-		}
+		return dst, true
 	}
+	return dst, false
 }
 
 // JumpedOver returns the sites a move of player p from `from` to `to`
@@ -658,26 +664,31 @@ func (c *Ctx) JumpedOver(dst []int32, p, from, to int) []int32 {
 		return b.Between(dst, from, to)
 	}
 	start := len(dst)
-	found := false
-	b.eachRoute(dst[start:], from, to, func(sites []int32) bool {
-		pieces, theirs := 0, 0
-		for _, s := range sites {
-			if c.S.Cells[s] != 0 {
-				pieces++
-				if o := c.Owner(int(s)); o != 0 && o != p {
-					theirs++
-				}
+	for n := 0; ; n++ {
+		sites, ok := b.route(dst[:start], from, to, n)
+		if !ok {
+			break
+		}
+		if c.oneOfAnother(sites[start:], p) {
+			return sites
+		}
+	}
+	return b.Between(dst[:start], from, to)
+}
+
+// oneOfAnother reports whether the sites hold exactly one piece, of a
+// player other than p.
+func (c *Ctx) oneOfAnother(sites []int32, p int) bool {
+	pieces, theirs := 0, 0
+	for _, s := range sites {
+		if c.S.Cells[s] != 0 {
+			pieces++
+			if o := c.Owner(int(s)); o != 0 && o != p {
+				theirs++
 			}
 		}
-		if pieces == 1 && theirs == 1 {
-			dst, found = append(dst[:start], sites...), true
-		}
-		return found
-	})
-	if !found {
-		return b.Between(dst[:start], from, to)
 	}
-	return dst
+	return pieces == 1 && theirs == 1
 }
 
 // CaptureBetween moves the pieces of players other than p on the sites
