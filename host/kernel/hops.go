@@ -542,38 +542,14 @@ func (c *Ctx) CanHop(h *Hops, at int, ms []int32) (bool, error) {
 // through both, in order from a, appended to dst; nil when no line holds
 // both.
 func (b *Board) Between(dst []int32, from, to int) []int32 {
-	for _, j := range b.jumps[from] {
-		if int(j.To) == to {
-			return append(dst, j.Over)
-		}
+	sites, ok := b.route(dst, from, to, 0)
+	switch {
+	case !ok:
+		return nil
+	case sites == nil:
+		return []int32{}
 	}
-	for _, li := range b.linesAt[from] {
-		line := b.lines[li]
-		x, y := -1, -1
-		for k, s := range line {
-			switch int(s) {
-			case from:
-				x = k
-			case to:
-				y = k
-			}
-		}
-		if x < 0 || y < 0 {
-			continue
-		}
-		d := 1
-		if y < x {
-			d = -1
-		}
-		for k := x + d; k != y; k += d {
-			dst = append(dst, line[k])
-		}
-		if dst == nil {
-			dst = []int32{}
-		}
-		return dst
-	}
-	return nil
+	return sites
 }
 
 // hasTwoRoutes reports whether two lines of the board share two sites:
