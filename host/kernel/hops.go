@@ -542,9 +542,9 @@ func (c *Ctx) CanHop(h *Hops, at int, ms []int32) (bool, error) {
 // through both, in order from a, appended to dst; nil when no line holds
 // both.
 func (b *Board) Between(dst []int32, from, to int) []int32 {
-	sites, ok := b.route(dst, from, to, 0)
+	sites, next := b.route(dst, from, to, 0)
 	switch {
-	case !ok:
+	case next < 0:
 		return nil
 	case sites == nil:
 		return []int32{}
@@ -583,22 +583,20 @@ func (b *Board) hasTwoRoutes() bool {
 	return b.twoRoutes
 }
 
-// route returns the sites strictly between from and to along the n-th
-// way the board's lines join them (from 0: each jump's from from to to,
-// then each line's through both, the order Between takes the first of),
-// in order from `from`, appended to dst; ok is false when there are
-// fewer ways.
-func (b *Board) route(dst []int32, from, to, n int) (_ []int32, ok bool) {
-	for _, j := range b.jumps[from] {
-		if int(j.To) == to {
-			if n == 0 {
-				return append(dst, j.Over), true
-			}
-			n--
+// route returns the sites strictly between from and to along the first
+// way the board's lines join them from place at on (places: each jump
+// from `from`, then each line through it, the order Between takes the
+// first of), in order from `from`, appended to dst, and the place after
+// it: the next way is route's from there. next is -1 when no way is left.
+func (b *Board) route(dst []int32, from, to, at int) (_ []int32, next int) {
+	js := b.jumps[from]
+	for ; at < len(js); at++ {
+		if int(js[at].To) == to {
+			return append(dst, js[at].Over), at + 1
 		}
 	}
-	for _, li := range b.linesAt[from] {
-		line := b.lines[li]
+	for ls := b.linesAt[from]; at-len(js) < len(ls); at++ {
+		line := b.lines[ls[at-len(js)]]
 		x, y := -1, -1
 		for k, s := range line {
 			switch int(s) {
@@ -611,10 +609,6 @@ func (b *Board) route(dst []int32, from, to, n int) (_ []int32, ok bool) {
 		if x < 0 || y < 0 {
 			continue
 		}
-		if n > 0 {
-			n--
-			continue
-		}
 		d := 1
 		if y < x {
 			d = -1
@@ -622,9 +616,9 @@ func (b *Board) route(dst []int32, from, to, n int) (_ []int32, ok bool) {
 		for k := x + d; k != y; k += d {
 			dst = append(dst, line[k])
 		}
-		return dst, true
+		return dst, at + 1
 	}
-	return dst, false
+	return dst, -1
 }
 
 // JumpedOver returns the sites a move of player p from `from` to `to`
@@ -633,16 +627,16 @@ func (b *Board) route(dst []int32, from, to, n int) (_ []int32, ok bool) {
 // There a move named by its two ends may have gone either way, and it is
 // the first way whose sites between hold exactly one piece, another
 // player's (the piece a jump passes over; the listing names a jump by its
-// ends once); Between's when no way does.
+// ends once); Between's when no way does. The ways are read once each.
 func (c *Ctx) JumpedOver(dst []int32, p, from, to int) []int32 {
 	b := c.Def.Board
 	if !b.hasTwoRoutes() {
 		return b.Between(dst, from, to)
 	}
 	start := len(dst)
-	for n := 0; ; n++ {
-		sites, ok := b.route(dst[:start], from, to, n)
-		if !ok {
+	for at := 0; ; {
+		var sites []int32
+		if sites, at = b.route(dst[:start], from, to, at); at < 0 {
 			break
 		}
 		if c.oneOfAnother(sites[start:], p) {
