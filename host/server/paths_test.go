@@ -17,7 +17,7 @@ import (
 // asked with a method it is not served with (405), and paths no route
 // serves (404), at the root and under a base path; the mux's redirects
 // (a path to clean, a folder without its slash) stay under the base path
-// too.
+// too, in the Location header and in the link of the body.
 func TestErrorsNameTheClientsPath(t *testing.T) {
 	for _, base := range []string{"", "/matombo"} {
 		t.Run("base "+base, func(t *testing.T) {
@@ -26,6 +26,7 @@ func TestErrorsNameTheClientsPath(t *testing.T) {
 			require.Equal(t, http.StatusCreated, status, "%s", b)
 			var g testGame
 			require.NoError(t, json.Unmarshal(b, &g))
+			var body []byte // the last answer's
 			send := func(method, path, rng string) (*http.Response, apiError) {
 				t.Helper()
 				req, err := http.NewRequest(method, ts.http.URL+path, nil)
@@ -41,6 +42,7 @@ func TestErrorsNameTheClientsPath(t *testing.T) {
 				defer res.Body.Close()
 				b, err := io.ReadAll(res.Body)
 				require.NoError(t, err)
+				body = b
 				var e apiError
 				if res.StatusCode >= 400 {
 					require.NoError(t, json.Unmarshal(b, &e), "%s", b)
@@ -99,6 +101,8 @@ func TestErrorsNameTheClientsPath(t *testing.T) {
 					res, _ := send("GET", base+tc.path, "")
 					assert.Equal(t, 3, res.StatusCode/100, "a redirect: %d", res.StatusCode)
 					assert.Equal(t, base+tc.to, res.Header.Get("Location"))
+					assert.Contains(t, string(body), `href="`+base+tc.to+`"`, "the body's link")
+					assert.Equal(t, 1, strings.Count(string(body), "href="), "one link: %s", body)
 				})
 			}
 		})

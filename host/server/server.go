@@ -18,7 +18,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"golang.org/x/time/rate"
+	"html"
 	"io"
 	"log/slog"
 	"net/http"
@@ -28,6 +28,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/player"
@@ -557,18 +559,42 @@ func (s *Server) mount(next http.Handler) http.Handler {
 }
 
 // mountedWriter puts the base path before the root-relative Location of a
-// redirect.
+// redirect, and writes the link of the redirect's body (http.Redirect's,
+// for GET) to the same place.
 type mountedWriter struct {
 	http.ResponseWriter
 	base string
+	// moved is the redirect's Location once it was given the base path:
+	// the body next writes names the path without it and is replaced.
+	moved       string
+	movedStatus int
+	bodyWritten bool
 }
 
 func (mw *mountedWriter) WriteHeader(status int) {
 	h := mw.Header()
 	if loc := h.Get("Location"); status/100 == 3 && strings.HasPrefix(loc, "/") && !strings.HasPrefix(loc, "//") {
-		h.Set("Location", mw.base+loc)
+		mw.moved, mw.movedStatus = mw.base+loc, status
+		h.Set("Location", mw.moved)
+		h.Del("Content-Length")
 	}
 	mw.ResponseWriter.WriteHeader(status)
+}
+
+// Write writes p, or, for a redirect given the base path, its own link to
+// the redirect's Location in place of the body written to it (once).
+func (mw *mountedWriter) Write(p []byte) (int, error) {
+	if mw.moved == "" {
+		return mw.ResponseWriter.Write(p)
+	}
+	if !mw.bodyWritten {
+		mw.bodyWritten = true
+		body := "<a href=\"" + html.EscapeString(mw.moved) + "\">" + http.StatusText(mw.movedStatus) + "</a>.\n"
+		if _, err := io.WriteString(mw.ResponseWriter, body); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
 }
 
 // Flush, FlushError and Unwrap keep the event streams' flushes, with
