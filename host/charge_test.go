@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -197,6 +198,125 @@ return {
 			assert.Equal(t, BudgetSteps, be.Budget, "%v", err)
 			require.Positive(t, turns)
 			assert.LessOrEqual(t, turns-1, steps/c.charge, "each turn costs at least %d steps", c.charge)
+		})
+	}
+}
+
+// The walks of gopher-lua's list of open upvalues (luavm/closures.go):
+// with frames down the stack keeping captured locals open, every return,
+// every block's end that closes a captured local and every new closure
+// walks that list within one instruction. Each turn of the loop below
+// runs at the bottom of depth frames of 60 captured locals each; it must
+// cost at least charge steps, where it cost a few before, whatever the
+// list's length. With one such frame (the controls), the list is within
+// what is free and a turn costs its few instructions.
+func TestOpenUpvalueWalksAreCharged(t *testing.T) {
+	const steps = 2_000_000
+	locals := make([]string, 60)
+	for i := range locals {
+		locals[i] = fmt.Sprintf("a%d", i)
+	}
+	frame := "local " + strings.Join(locals, ", ") + " = 0" + strings.Repeat(", 0", len(locals)-1) + "\n" +
+		"local keep = function() return " + strings.Join(locals, " + ") + " end\n"
+	for _, c := range []struct {
+		name   string
+		depth  int
+		body   string
+		charge int // the least steps a turn must cost (0: the most, free)
+	}{
+		{"calls", 30, `n = n + f()`, 150},
+		{"closures", 30, `local g = function() return a59 end`, 150},
+		{"closures of a local of the loop", 30, `local x = n local g = function() return x end`, 150},
+		{"a block that closes a captured local", 30, `do local x = n local g = function() return x end end`, 150},
+		{"closures capturing 60 locals, one frame", 0, "local g = function() return " + strings.Join(locals, " + ") + " end", 60 * 60 / 8},
+		{"calls, one frame", 0, `n = n + f()`, 0},
+		{"closures, one frame", 0, `local g = function() return a59 end`, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			turns := 0
+			turn := withTestPrimitive("turn", func(L *lua.LState) int { turns++; return 0 })
+			play := "play = function(p, kind, s)\n" +
+				"local function f() return 1 end\n" +
+				"local function deep(d)\n" + frame +
+				"if d > 0 then return deep(d - 1) + keep() end\n" +
+				"local n = 0\nm.turn()\nwhile true do\n" + c.body + "\nm.turn()\nend\nend\n" +
+				fmt.Sprintf("deep(%d)\nend", c.depth)
+			src := replaceOnce(miniSource("walks", ""), `play = function(p, kind, s) m.finish(0, "done") end`, play)
+			g, err := loadSource(t, "walks", src, turn,
+				WithLimits(Limits{Steps: steps, Time: 5 * time.Minute, Memory: 1 << 30}))
+			require.NoError(t, err)
+			err = g.Start().Play("a1")
+			var be *BudgetError
+			require.ErrorAs(t, err, &be)
+			assert.Equal(t, BudgetSteps, be.Budget, "%v", err)
+			require.Positive(t, turns, "the stack fits the budget: %v", err)
+			if c.charge > 0 {
+				assert.LessOrEqual(t, turns-1, steps/c.charge, "each turn costs at least %d steps", c.charge)
+			} else {
+				assert.GreaterOrEqual(t, turns, steps/20, "a turn costs its instructions")
+			}
+		})
+	}
+}
+
+// The closure charges put before functions (luavm/closures.go) change no
+// script's meaning: each form that makes a closure, at the top level and
+// in play, gives what Lua gives (recursive locals see themselves, methods
+// their self, each turn of a loop its own local, a repeat's condition the
+// body's locals), and charges what the closure captures.
+func TestClosureChargesKeepMeaning(t *testing.T) {
+	code := `
+local log = {}
+local function say(x) log[#log + 1] = tostring(x) end
+local function fact(n) if n <= 1 then return #log - #log + 1 end return n * fact(n - 1) end
+say(fact(5))
+local one = 1
+local fib = function(n) if n < 2 then return n * one end return fib(n - 1) + fib(n - 2) end
+say(fib(10))
+local obj = { base = 7 }
+function obj:plus(x) return self.base + x end
+function obj.times(x) return obj.base * x end
+say(obj:plus(3)) say(obj.times(2))
+local fs = {}
+for i = 1, 3 do fs[i] = function() return i end end
+say(fs[1]() + fs[2]() * 10 + fs[3]() * 100)
+local k = 0
+repeat local j = k * 2 k = k + 1 local g = function() return j end until g() >= 4
+say(k)
+local t = { f = function(a, ...) return a + select("#", ...) end }
+say(t.f(1, 2, 3))
+say((function(x) return x * 3 end)(5))
+local a, b = function() return "a" end, function() return "b" end
+say(a() .. b())
+local c = 1
+local function counter() c = c + 1 return c end
+counter() say(counter())
+do local x = 10 local function inner() return function() return x end end say(inner()()) end
+local s = 0
+local function deep(d) local v = d if d > 0 then return deep(d - 1) + (function() return v end)() end return 0 end
+say(deep(5))
+return table.concat(log, " ")
+`
+	const want = "120 55 10 14 321 3 3 15 ab 3 10 15"
+	var got string
+	report := withTestPrimitive("report", func(L *lua.LState) int { got = L.CheckString(1); return 0 })
+	for _, where := range []string{"load", "play"} {
+		t.Run(where, func(t *testing.T) {
+			got = ""
+			body := "local function run()\n" + code + "\nend\n"
+			var src string
+			if where == "load" {
+				src = miniSource("meaning", body+"m.report(run())\n")
+			} else {
+				src = replaceOnce(miniSource("meaning", body), `play = function(p, kind, s) m.finish(0, "done") end`,
+					"play = function(p, kind, s) m.report(run()) m.finish(0, \"done\") end")
+			}
+			g, err := loadSource(t, "meaning", src, report)
+			require.NoError(t, err)
+			if where == "play" {
+				require.NoError(t, g.Start().Play("a1"))
+			}
+			assert.Equal(t, want, got)
 		})
 	}
 }

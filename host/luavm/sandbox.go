@@ -138,6 +138,8 @@ func (vm *Machine) newSandbox(lim Limits) *lua.LState {
 	globals.RawSetString(lengthGlobal, L.NewFunction(vm.length))
 	// The scripts' ".." operator, charged by the bytes it builds (concat.go).
 	globals.RawSetString(concatGlobal, L.NewFunction(vm.concat))
+	// A new closure's search of the open upvalues, charged (closures.go).
+	globals.RawSetString(closureGlobal, L.NewFunction(vm.closureCharge))
 	// Errors raised and caught are charged by their cost (lua_pcall.go).
 	vm.trampoline = vm.newTrampoline(L)
 	globals.RawSetString("pcall", L.NewFunction(vm.pcall))

@@ -133,6 +133,7 @@ func newMachine(g *Program, cancel *watchdog.Cancel) (*Machine, error) {
 	vm.trip = watchdog.NewTripwire(g.Limits.Steps, g.Limits.Memory, vm.gameMemory)
 	vm.L = vm.newSandbox(g.Limits)
 	vm.L.SetContext(vm.trip)
+	vm.trip.WatchUpvalues(vm.openUpvalues) // closures.go
 	vm.strs.empty = lua.LString("empty")
 	vm.strs.stop = lua.LString("stop")
 	vm.strs.laps = lua.LString("laps")

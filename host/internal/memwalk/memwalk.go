@@ -106,14 +106,18 @@ func mapBytes(n, hint, slot uint64) uint64 {
 }
 
 // luaInternals reads gopher-lua's unexported fields that the measurement
-// needs. When they are missing (an upgrade of gopher-lua renamed them),
+// and the charges of gopher-lua's walks (ArrayLen, NextWork,
+// OpenUpvalues) need. When they are missing (an upgrade of gopher-lua renamed them),
 // Check reports it and the host refuses to load games, rather than
 // measuring nothing or guessing.
 type luaInternals struct {
 	reg, regArray                          int // field indexes
 	tabArray, tabDict, tabStrdict, tabKeys []int
 	tabK2i                                 []int
-	err                                    error
+	// The offsets of LState.uvcache, the list of the stack's open
+	// upvalues, and of Upvalue.next, its link (see OpenUpvalues).
+	uvcache, uvNext uintptr
+	err             error
 }
 
 var internals = func() luaInternals {
@@ -151,6 +155,19 @@ var internals = func() luaInternals {
 		return in
 	}
 	in.tabK2i = f.Index
+	upvalue := reflect.TypeOf((*lua.Upvalue)(nil))
+	f, ok = st.FieldByName("uvcache")
+	if !ok || f.Type != upvalue || len(f.Index) != 1 {
+		in.err = errors.New("LState.uvcache (a *Upvalue) is missing")
+		return in
+	}
+	in.uvcache = f.Offset
+	f, ok = upvalue.Elem().FieldByName("next")
+	if !ok || f.Type != upvalue {
+		in.err = errors.New("Upvalue.next (a *Upvalue) is missing")
+		return in
+	}
+	in.uvNext = f.Offset
 	return in
 }()
 
@@ -205,6 +222,23 @@ func NextWork(t *lua.LTable, key, next lua.LValue) (slots, keys int) {
 		slots = max(min(end, arrayLen)-start, 0)
 	}
 	return slots, max(end-max(start, arrayLen), 0)
+}
+
+// OpenUpvalues is the number of open upvalues of L's stack, counting at
+// most most: the local variables of the running functions that closures
+// captured. gopher-lua keeps them in one list, ordered by their place on
+// the stack, and walks it within one instruction: the whole list at every
+// return and at every block's end that closes captured variables, and up
+// to a captured variable's place for each variable a new closure captures.
+// Check must have reported no error.
+func OpenUpvalues(L *lua.LState, most int) int {
+	n := 0
+	p := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(L), internals.uvcache))
+	for p != nil && n < most {
+		n++
+		p = *(*unsafe.Pointer)(unsafe.Add(p, internals.uvNext))
+	}
+	return n
 }
 
 // SlotSize is the estimated size of one value in a table's array part or

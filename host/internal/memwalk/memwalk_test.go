@@ -117,3 +117,30 @@ func TestShapesCount(t *testing.T) {
 	}
 	assert.Greater(t, Held(L, 1<<40, x)-Held(L, 1<<40), uint64(100*10000), "the strings of cleared keys count")
 }
+
+// OpenUpvalues counts the captured locals of the running functions, the
+// list gopher-lua walks, at most the number asked for; a function's are
+// closed when it returns.
+func TestOpenUpvalues(t *testing.T) {
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	var seen []int
+	L.SetGlobal("probe", L.NewFunction(func(L *lua.LState) int {
+		seen = append(seen, OpenUpvalues(L, 1<<20), OpenUpvalues(L, 2))
+		return 0
+	}))
+	require.NoError(t, L.DoString(`
+		probe()                                  -- nothing captured yet
+		local a, b, c = 1, 2, 3
+		local f = function() return a + b + c end
+		probe()                                  -- a, b, c
+		local function g()
+			local x = 1
+			local h = function() return x + a end -- a is found, not added
+			probe()                              -- a, b, c, x
+		end
+		g()
+		probe()                                  -- x closed by g's return
+	`))
+	assert.Equal(t, []int{0, 0, 3, 2, 4, 2, 3, 2}, seen)
+}

@@ -41,6 +41,7 @@ type Tripwire struct {
 	measure  func() uint64 // bytes the machine's script holds now
 	memLimit uint64
 	mem      memCheck
+	uv       upvalueCheck
 
 	// call is the number of the call in progress shifted left by two, with
 	// bit 0 set when the call is stopped; 0 when idle. The watchdog changes
@@ -63,6 +64,30 @@ type memCheck struct {
 	room   uint64 // bytes allocated after base that make the script be measured again
 	sample []metrics.Sample
 }
+
+// upvalueCheck charges the walks of gopher-lua's list of open upvalues
+// (see WatchUpvalues). Owned by the machine's goroutine.
+type upvalueCheck struct {
+	count func(most int) int // the open upvalues of the machine's stack, at most most
+	due   int64              // Steps.Spent at which they are counted next
+}
+
+// The charge of the open upvalues' walks. gopher-lua walks its list of
+// the stack's open upvalues (every local variable of a running function
+// that a closure captured) within one instruction: the whole list at
+// every return and at the end of every block that closes captured
+// variables, and, for each variable a closure captures, the list up to
+// that variable. Every UpvalueEvery steps the list is counted, and the
+// steps since are charged as if each had walked it: UpvalueEvery steps
+// for each UpvaluesPerStep open upvalues past the first UpvalueFree. The
+// walks of a new closure are charged by the script's code itself, when
+// it makes the closure (see the machine's closure charge): a closure can
+// walk the list once for each variable it captures.
+const (
+	UpvalueEvery    = 256
+	UpvalueFree     = 64
+	UpvaluesPerStep = 8
+)
 
 // allocMetric counts every byte the process has allocated on its heap. It
 // only grows: memory a script keeps was allocated after the script was
@@ -163,8 +188,37 @@ func (t *Tripwire) Restart() uint64 {
 func (t *Tripwire) newSteps() {
 	t.mem.due -= t.Steps.Spent
 	t.Steps.Spent, t.Steps.Over = 0, false
+	t.uv.due = UpvalueEvery
 	t.setNext()
 }
+
+// WatchUpvalues makes the calls on t charge the walks of the list of
+// open upvalues (see UpvalueEvery), which count reports: the open
+// upvalues of the machine's stack, counting at most most. It is called on
+// the machine's goroutine, between two instructions.
+func (t *Tripwire) WatchUpvalues(count func(most int) int) {
+	t.uv.count = count
+	t.uv.due = t.Steps.Spent + UpvalueEvery
+	t.setNext()
+}
+
+// chargeUpvalues charges the steps since the list of open upvalues was
+// last counted for its walks (see UpvalueEvery).
+func (t *Tripwire) chargeUpvalues() {
+	// Counting further than what spends the budget changes nothing.
+	room := max(t.Steps.Limit-t.Steps.Spent, 0)
+	most := UpvalueFree + int(min(room/UpvalueEvery+1, 1<<24))*UpvaluesPerStep
+	if n := t.uv.count(most); n > UpvalueFree {
+		t.Steps.Spent += int64(n-UpvalueFree) * UpvalueEvery / UpvaluesPerStep
+	}
+	// Counted again after the next UpvalueEvery steps run (the charge is
+	// for those before).
+	t.uv.due = t.Steps.Spent + UpvalueEvery
+}
+
+// UpvalueWalkSteps is the charge of walks of n open upvalues in all, as
+// the steps charge them (see UpvalueEvery).
+func UpvalueWalkSteps(n int) int { return n / UpvaluesPerStep }
 
 // MemoryDue reports whether the machine's script must be measured now:
 // its machine has run the steps between two reads of the allocation
@@ -230,6 +284,9 @@ func (t *Tripwire) Done() <-chan struct{} {
 // reads the allocation counter (one comparison in Done sees both), and
 // reports whether the call ran out of steps.
 func (t *Tripwire) checkpoint() bool {
+	if t.uv.count != nil && t.Steps.Spent >= t.uv.due {
+		t.chargeUpvalues()
+	}
 	if t.Steps.Spent > t.Steps.Limit {
 		t.Steps.Over = true
 		return true
@@ -242,7 +299,12 @@ func (t *Tripwire) checkpoint() bool {
 }
 
 // setNext sets the step after which Done calls checkpoint.
-func (t *Tripwire) setNext() { t.next = min(t.Steps.Limit, t.mem.due-1) }
+func (t *Tripwire) setNext() {
+	t.next = min(t.Steps.Limit, t.mem.due-1)
+	if t.uv.count != nil {
+		t.next = min(t.next, t.uv.due-1)
+	}
+}
 
 // overMemory measures the script when MemoryDue says so, and reports
 // whether it holds more than the limit.

@@ -151,3 +151,38 @@ func TestCancel(t *testing.T) {
 	}
 	w.End(tw)
 }
+
+// The open upvalues are counted every UpvalueEvery steps of a call, and
+// those steps are charged their walks past the first UpvalueFree; a call
+// with no more than those is charged nothing, and a long list stops a
+// call before its budget's instructions run.
+func TestOpenUpvaluesAreCharged(t *testing.T) {
+	for _, c := range []struct {
+		open  int
+		steps int // the instructions a call of 100,000 steps runs
+	}{
+		{0, 100_000},
+		{UpvalueFree, 100_000},
+		// 4*UpvalueEvery steps charged for every UpvalueEvery
+		// instructions: a fifth of the budget's instructions run.
+		{UpvalueFree + 4*UpvaluesPerStep, 100_000 / 5},
+	} {
+		w := New(30 * time.Second)
+		tw := NewTripwire(100_000, 256<<20, nil)
+		w.Add(tw)
+		counts := 0
+		tw.WatchUpvalues(func(most int) int { counts++; return min(c.open, most) })
+		w.Begin(tw, nil)
+		ran := 0
+		for tw.Done() == nil {
+			ran++
+		}
+		w.End(tw)
+		if ran < c.steps-UpvalueEvery || ran > c.steps+UpvalueEvery {
+			t.Errorf("%d open upvalues: a call ran %d instructions, want %d (within %d)", c.open, ran, c.steps, UpvalueEvery)
+		}
+		if want := ran / UpvalueEvery; counts < want-1 || counts > want+1 {
+			t.Errorf("%d open upvalues: counted %d times in %d instructions", c.open, counts, ran)
+		}
+	}
+}
