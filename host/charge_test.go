@@ -259,11 +259,12 @@ func TestOpenUpvalueWalksAreCharged(t *testing.T) {
 	}
 }
 
-// The closure charges put before functions (luavm/closures.go) change no
-// script's meaning: each form that makes a closure, at the top level and
-// in play, gives what Lua gives (recursive locals see themselves, methods
+// The closure charges put before functions (luavm/closures.go) and the
+// charged "..." (luavm/varargs.go) change no script's meaning: each form
+// that makes a closure or passes varargs on, at the top level and in
+// play, gives what Lua gives (recursive locals see themselves, methods
 // their self, each turn of a loop its own local, a repeat's condition the
-// body's locals), and charges what the closure captures.
+// body's locals, "..." every value, nils included).
 func TestClosureChargesKeepMeaning(t *testing.T) {
 	code := `
 local log = {}
@@ -295,9 +296,21 @@ do local x = 10 local function inner() return function() return x end end say(in
 local s = 0
 local function deep(d) local v = d if d > 0 then return deep(d - 1) + (function() return v end)() end return 0 end
 say(deep(5))
+local function count(...) return select("#", ...) end
+local function pass(...) return ... end
+local function pack(...) return { ... } end
+say(count(pass(1, nil, 3, nil)))
+say(#pack(pass(4, 5, 6)))
+say(string.format("%d-%d", pass(7, 8)))
+local function tail(...) return pass(...) end
+say(count(tail(nil, nil)))
+say(count(pass()))
+local o = { v = 2 }
+function o:mul(...) local t = { self.v, ... } return t[1] * (t[#t] or 1) end
+say(o:mul(9))
 return table.concat(log, " ")
 `
-	const want = "120 55 10 14 321 3 3 15 ab 3 10 15"
+	const want = "120 55 10 14 321 3 3 15 ab 3 10 15 4 3 7-8 2 0 18"
 	var got string
 	report := withTestPrimitive("report", func(L *lua.LState) int { got = L.CheckString(1); return 0 })
 	for _, where := range []string{"load", "play"} {
@@ -317,6 +330,42 @@ return table.concat(log, " ")
 				require.NoError(t, g.Start().Play("a1"))
 			}
 			assert.Equal(t, want, got)
+		})
+	}
+}
+
+// "..." where it gives every value (the last argument of a call, the last
+// item of a table, the last value returned) copies them all in one
+// instruction: each turn of these loops, in a function called with
+// 15,000 arguments, must cost at least a step per 4 of them, where it
+// cost a few steps before (and ran into the time guard).
+func TestVarargsAreCharged(t *testing.T) {
+	const steps = 500_000
+	const args = 15_000
+	for _, body := range []string{
+		`local t = { ... }`,
+		`g(...)`,
+		`local k = select("#", ...)`,
+		`local k = { h(...) }`,
+	} {
+		t.Run(body, func(t *testing.T) {
+			turns := 0
+			turn := withTestPrimitive("turn", func(L *lua.LState) int { turns++; return 0 })
+			play := "play = function(p, kind, s)\n" +
+				"local function g(...) end\n" +
+				"local function h(...) return ... end\n" +
+				"local function f(...)\nm.turn()\nwhile true do\n" + body + "\nm.turn()\nend\nend\n" +
+				fmt.Sprintf("local t = {} for i = 1, %d do t[i] = i end\nf(unpack(t))\nend", args)
+			src := replaceOnce(miniSource("varargs", ""), `play = function(p, kind, s) m.finish(0, "done") end`, play)
+			g, err := loadSource(t, "varargs", src, turn,
+				WithLimits(Limits{Steps: steps, Time: 5 * time.Minute, Memory: 1 << 30}))
+			require.NoError(t, err)
+			err = g.Start().Play("a1")
+			var be *BudgetError
+			require.ErrorAs(t, err, &be)
+			assert.Equal(t, BudgetSteps, be.Budget, "%v", err)
+			require.Positive(t, turns, "the call fits the budget: %v", err)
+			assert.LessOrEqual(t, turns-1, steps/(args/4), "each turn costs at least %d steps", args/4)
 		})
 	}
 }

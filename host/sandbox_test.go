@@ -18,9 +18,10 @@ func TestSandboxGlobals(t *testing.T) {
 	defer g.release(vm)
 	got := vm.GlobalNames()
 	sort.Strings(got)
-	// Besides them, the ".." and "#" operators' functions and the closure
-	// charge (no Lua name can read them: "function" is a keyword).
-	want := append(luavm.SandboxGlobals(), "..", "#", "function")
+	// Besides them, the ".." and "#" operators' functions, the closure
+	// charge and the varargs' (no Lua name can read them: "function" is a
+	// keyword).
+	want := append(luavm.SandboxGlobals(), "..", "#", "function", "...")
 	sort.Strings(want)
 	assert.Equal(t, want, got, "the globals are exactly the sandbox's")
 	for _, name := range []string{"os", "io", "debug", "package", "require", "load", "loadstring", "dofile", "loadfile", "setfenv", "getfenv", "collectgarbage", "coroutine", "channel", "_G", "newproxy", "module", "gcinfo"} {

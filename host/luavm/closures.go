@@ -59,11 +59,12 @@ func (vm *Machine) closureCharge(L *lua.LState) int {
 	return 1
 }
 
-// chargeClosures puts a closure charge (see closureGlobal) before every
+// chargeHiddenWork puts a closure charge (see closureGlobal) before every
 // function of a parsed chunk that captures local variables of the
-// function around it. It runs after globalcheck, which bounds the
-// nesting (and so this recursion).
-func chargeClosures(chunk []ast.Stmt) {
+// function around it, and rewrites each "..." that gives every value
+// into a charged call (varargs.go). It runs after globalcheck, which
+// bounds the nesting (and so this recursion).
+func chargeHiddenWork(chunk []ast.Stmt) {
 	c := &closureScan{fn: &funcScope{captured: map[*localVar]struct{}{}}}
 	c.fn.push()
 	c.stmts(chunk)
@@ -214,6 +215,7 @@ func (c *closureScan) stmt(s ast.Stmt) (captured, line int) {
 		}
 	case *ast.ReturnStmt:
 		c.exprs(st.Exprs)
+		chargeLastVarargs(st.Exprs) // varargs.go
 	}
 	return 0, 0
 }
@@ -245,10 +247,16 @@ func (c *closureScan) expr(e ast.Expr) ast.Expr {
 			f.Key = c.expr(f.Key)
 			f.Value = c.expr(f.Value)
 		}
+		if n := len(ex.Fields); n > 0 && ex.Fields[n-1].Key == nil {
+			ex.Fields[n-1].Value = chargedVarargs(ex.Fields[n-1].Value) // varargs.go
+		}
 	case *ast.FuncCallExpr:
 		ex.Func = c.expr(ex.Func)
 		ex.Receiver = c.expr(ex.Receiver)
 		c.exprs(ex.Args)
+		if !isVarargsCharge(ex) {
+			chargeLastVarargs(ex.Args) // varargs.go
+		}
 	case *ast.LogicalOpExpr:
 		ex.Lhs = c.expr(ex.Lhs)
 		ex.Rhs = c.expr(ex.Rhs)

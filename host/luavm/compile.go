@@ -38,7 +38,7 @@ func Compile(file string, src []byte) (*lua.FunctionProto, error) {
 		return nil, d.Err()
 	}
 	rewriteConcat(chunk)
-	chargeClosures(chunk)
+	chargeHiddenWork(chunk)
 	proto, err := lua.Compile(chunk, file)
 	if err != nil {
 		var ce *lua.CompileError

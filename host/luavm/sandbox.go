@@ -140,6 +140,8 @@ func (vm *Machine) newSandbox(lim Limits) *lua.LState {
 	globals.RawSetString(concatGlobal, L.NewFunction(vm.concat))
 	// A new closure's search of the open upvalues, charged (closures.go).
 	globals.RawSetString(closureGlobal, L.NewFunction(vm.closureCharge))
+	// "..." where it gives every value, charged by the values (varargs.go).
+	globals.RawSetString(varargsGlobal, L.NewFunction(vm.varargs))
 	// Errors raised and caught are charged by their cost (lua_pcall.go).
 	vm.trampoline = vm.newTrampoline(L)
 	globals.RawSetString("pcall", L.NewFunction(vm.pcall))
