@@ -62,18 +62,7 @@ func TestLibraryWorkIsChargedToSteps(t *testing.T) {
 		{".. in a __concat result", `local s = string.rep("x", 1000000) local o = setmetatable({}, { __concat = function(a, b) return s end })`, `local c = "a" .. o .. "b"`, 1000000 / 64},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			turns := 0
-			turn := withTestPrimitive("turn", func(L *lua.LState) int { turns++; return 0 })
-			src := replaceOnce(miniSource("work", ""), `play = function(p, kind, s) m.finish(0, "done") end`,
-				"play = function(p, kind, s)\n"+c.prelude+"\nm.turn()\nwhile true do\n"+c.body+"\nm.turn()\nend\nend")
-			g, err := loadSource(t, "work", src, turn, WithLog(&countingLog{}),
-				WithLimits(Limits{Steps: steps, Time: 5 * time.Minute, Memory: 1 << 30}))
-			require.NoError(t, err)
-			err = g.Start().Play("a1")
-			var be *BudgetError
-			require.ErrorAs(t, err, &be)
-			assert.Equal(t, BudgetSteps, be.Budget, "%v", err)
-			require.Positive(t, turns, "the prelude fits the budget")
+			turns := turnsWithin(t, steps, "play = function(p, kind, s)\n"+c.prelude+"\nm.turn()\nwhile true do\n"+c.body+"\nm.turn()\nend\nend")
 			assert.LessOrEqual(t, turns-1, steps/c.charge, "each turn costs at least %d steps", c.charge)
 		})
 	}
@@ -233,23 +222,12 @@ func TestOpenUpvalueWalksAreCharged(t *testing.T) {
 		{"closures, one frame", 0, `local g = function() return a59 end`, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			turns := 0
-			turn := withTestPrimitive("turn", func(L *lua.LState) int { turns++; return 0 })
-			play := "play = function(p, kind, s)\n" +
-				"local function f() return 1 end\n" +
-				"local function deep(d)\n" + frame +
-				"if d > 0 then return deep(d - 1) + keep() end\n" +
-				"local n = 0\nm.turn()\nwhile true do\n" + c.body + "\nm.turn()\nend\nend\n" +
-				fmt.Sprintf("deep(%d)\nend", c.depth)
-			src := replaceOnce(miniSource("walks", ""), `play = function(p, kind, s) m.finish(0, "done") end`, play)
-			g, err := loadSource(t, "walks", src, turn,
-				WithLimits(Limits{Steps: steps, Time: 5 * time.Minute, Memory: 1 << 30}))
-			require.NoError(t, err)
-			err = g.Start().Play("a1")
-			var be *BudgetError
-			require.ErrorAs(t, err, &be)
-			assert.Equal(t, BudgetSteps, be.Budget, "%v", err)
-			require.Positive(t, turns, "the stack fits the budget: %v", err)
+			turns := turnsWithin(t, steps, "play = function(p, kind, s)\n"+
+				"local function f() return 1 end\n"+
+				"local function deep(d)\n"+frame+
+				"if d > 0 then return deep(d - 1) + keep() end\n"+
+				"local n = 0\nm.turn()\nwhile true do\n"+c.body+"\nm.turn()\nend\nend\n"+
+				fmt.Sprintf("deep(%d)\nend", c.depth))
 			if c.charge > 0 {
 				assert.LessOrEqual(t, turns-1, steps/c.charge, "each turn costs at least %d steps", c.charge)
 			} else {
@@ -349,23 +327,31 @@ func TestVarargsAreCharged(t *testing.T) {
 		`local k = { h(...) }`,
 	} {
 		t.Run(body, func(t *testing.T) {
-			turns := 0
-			turn := withTestPrimitive("turn", func(L *lua.LState) int { turns++; return 0 })
-			play := "play = function(p, kind, s)\n" +
-				"local function g(...) end\n" +
-				"local function h(...) return ... end\n" +
-				"local function f(...)\nm.turn()\nwhile true do\n" + body + "\nm.turn()\nend\nend\n" +
-				fmt.Sprintf("local t = {} for i = 1, %d do t[i] = i end\nf(unpack(t))\nend", args)
-			src := replaceOnce(miniSource("varargs", ""), `play = function(p, kind, s) m.finish(0, "done") end`, play)
-			g, err := loadSource(t, "varargs", src, turn,
-				WithLimits(Limits{Steps: steps, Time: 5 * time.Minute, Memory: 1 << 30}))
-			require.NoError(t, err)
-			err = g.Start().Play("a1")
-			var be *BudgetError
-			require.ErrorAs(t, err, &be)
-			assert.Equal(t, BudgetSteps, be.Budget, "%v", err)
-			require.Positive(t, turns, "the call fits the budget: %v", err)
+			turns := turnsWithin(t, steps, "play = function(p, kind, s)\n"+
+				"local function g(...) end\n"+
+				"local function h(...) return ... end\n"+
+				"local function f(...)\nm.turn()\nwhile true do\n"+body+"\nm.turn()\nend\nend\n"+
+				fmt.Sprintf("local t = {} for i = 1, %d do t[i] = i end\nf(unpack(t))\nend", args))
 			assert.LessOrEqual(t, turns-1, steps/(args/4), "each turn costs at least %d steps", args/4)
 		})
 	}
+}
+
+// turnsWithin plays the first move of a small game whose play function is
+// play, with a budget of steps, and returns how often it called m.turn()
+// before the step budget stopped it (which it must, after at least one).
+func turnsWithin(t *testing.T, steps int64, play string) int {
+	t.Helper()
+	turns := 0
+	turn := withTestPrimitive("turn", func(L *lua.LState) int { turns++; return 0 })
+	src := replaceOnce(miniSource("work", ""), `play = function(p, kind, s) m.finish(0, "done") end`, play)
+	g, err := loadSource(t, "work", src, turn, WithLog(&countingLog{}),
+		WithLimits(Limits{Steps: steps, Time: 5 * time.Minute, Memory: 1 << 30}))
+	require.NoError(t, err)
+	err = g.Start().Play("a1")
+	var be *BudgetError
+	require.ErrorAs(t, err, &be)
+	assert.Equal(t, BudgetSteps, be.Budget, "%v", err)
+	require.Positive(t, turns, "what comes before the loop fits the budget: %v", err)
+	return turns
 }
