@@ -72,7 +72,7 @@ func chargeHiddenWork(chunk []ast.Stmt) {
 
 // closureScan resolves the names of a chunk to their local variables,
 // function by function, to count what each closure captures from the
-// function around it.
+// function around it; on its way it charges the varargs (varargs.go).
 type closureScan struct {
 	fn *funcScope // the function being read
 }
