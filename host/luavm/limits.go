@@ -33,8 +33,8 @@ type Limits struct {
 }
 
 // DefaultSteps is the default step budget of one call. The longest call of
-// the shipped games takes about 14,800 steps (loading Bao la Kiswahili;
-// a move takes tens to hundreds), so the default leaves
+// the shipped games takes about 14,800 steps (loading the largest of their
+// scripts; a move takes tens to hundreds), so the default leaves
 // a margin of a hundred and more, and stops a runaway loop in tens of
 // milliseconds (a second or two under the race detector).
 const DefaultSteps = 2_000_000
