@@ -37,8 +37,7 @@ func Compile(file string, src []byte) (*lua.FunctionProto, error) {
 		}
 		return nil, d.Err()
 	}
-	rewriteConcat(chunk)
-	chargeHiddenWork(chunk)
+	rewrite(chunk) // rewrite.go
 	proto, err := lua.Compile(chunk, file)
 	if err != nil {
 		var ce *lua.CompileError

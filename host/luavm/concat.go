@@ -25,135 +25,41 @@ import (
 // script's reach); a traceback shows it as function '..'.
 const concatGlobal = ".."
 
-// rewriteConcat replaces every concatenation in a parsed chunk by a call
-// of concatGlobal. It runs after globalcheck, which bounds the nesting
-// (and so this recursion).
-func rewriteConcat(stmts []ast.Stmt) {
-	for _, s := range stmts {
-		rewriteStmt(s)
+// concatCall is the call of concatGlobal that stands for the chain ex
+// (see rewrite), its operands read by operand.
+func concatCall(ex *ast.StringConcatOpExpr, operand func(ast.Expr) ast.Expr) ast.Expr {
+	// The chain the compiler would join in one instruction: the operands
+	// down the right-hand side (".." is right associative).
+	var args []ast.Expr
+	var cur ast.Expr = ex
+	for {
+		c, ok := cur.(*ast.StringConcatOpExpr)
+		if !ok {
+			args = append(args, operand(cur))
+			break
+		}
+		args = append(args, operand(c.Lhs))
+		cur = c.Rhs
 	}
+	return operatorCall(concatGlobal, args, ex)
 }
 
-func rewriteStmt(s ast.Stmt) {
-	switch st := s.(type) {
-	case *ast.AssignStmt:
-		rewriteExprs(st.Lhs)
-		rewriteExprs(st.Rhs)
-	case *ast.LocalAssignStmt:
-		rewriteExprs(st.Exprs)
-	case *ast.FuncCallStmt:
-		st.Expr = rewriteExpr(st.Expr)
-	case *ast.DoBlockStmt:
-		rewriteConcat(st.Stmts)
-	case *ast.WhileStmt:
-		st.Condition = rewriteExpr(st.Condition)
-		rewriteConcat(st.Stmts)
-	case *ast.RepeatStmt:
-		st.Condition = rewriteExpr(st.Condition)
-		rewriteConcat(st.Stmts)
-	case *ast.IfStmt:
-		st.Condition = rewriteExpr(st.Condition)
-		rewriteConcat(st.Then)
-		rewriteConcat(st.Else)
-	case *ast.NumberForStmt:
-		st.Init = rewriteExpr(st.Init)
-		st.Limit = rewriteExpr(st.Limit)
-		st.Step = rewriteExpr(st.Step)
-		rewriteConcat(st.Stmts)
-	case *ast.GenericForStmt:
-		rewriteExprs(st.Exprs)
-		rewriteConcat(st.Stmts)
-		guardForBody(st) // forbreak.go
-	case *ast.FuncDefStmt:
-		if st.Name != nil {
-			st.Name.Func = rewriteExpr(st.Name.Func)
-			st.Name.Receiver = rewriteExpr(st.Name.Receiver)
-		}
-		if st.Func != nil {
-			rewriteConcat(st.Func.Stmts)
-		}
-	case *ast.ReturnStmt:
-		rewriteExprs(st.Exprs)
-	}
-}
-
-func rewriteExprs(es []ast.Expr) {
-	for i, e := range es {
-		es[i] = rewriteExpr(e)
-	}
-}
-
-func rewriteExpr(e ast.Expr) ast.Expr {
-	switch ex := e.(type) {
-	case nil:
-		return nil
-	case *ast.StringConcatOpExpr:
-		// The chain the compiler would join in one instruction: the
-		// operands down the right-hand side (".." is right associative).
-		var args []ast.Expr
-		var cur ast.Expr = ex
-		for {
-			c, ok := cur.(*ast.StringConcatOpExpr)
-			if !ok {
-				args = append(args, rewriteExpr(cur))
-				break
-			}
-			args = append(args, rewriteExpr(c.Lhs))
-			cur = c.Rhs
-		}
-		fn := &ast.IdentExpr{Value: concatGlobal}
-		fn.SetLine(ex.Line())
-		fn.SetLastLine(ex.LastLine())
-		// AdjustRet: one value, as the operator gives, and never a tail
-		// call (the error would then not name the script's line).
-		call := &ast.FuncCallExpr{Func: fn, Args: args, AdjustRet: true}
-		call.SetLine(ex.Line())
-		call.SetLastLine(ex.LastLine())
-		return call
-	case *ast.AttrGetExpr:
-		ex.Object = rewriteExpr(ex.Object)
-		ex.Key = rewriteExpr(ex.Key)
-	case *ast.TableExpr:
-		for _, f := range ex.Fields {
-			f.Key = rewriteExpr(f.Key)
-			f.Value = rewriteExpr(f.Value)
-		}
-	case *ast.FuncCallExpr:
-		ex.Func = rewriteExpr(ex.Func)
-		ex.Receiver = rewriteExpr(ex.Receiver)
-		rewriteExprs(ex.Args)
-	case *ast.LogicalOpExpr:
-		ex.Lhs = rewriteExpr(ex.Lhs)
-		ex.Rhs = rewriteExpr(ex.Rhs)
-	case *ast.RelationalOpExpr:
-		ex.Lhs = rewriteExpr(ex.Lhs)
-		ex.Rhs = rewriteExpr(ex.Rhs)
-	case *ast.ArithmeticOpExpr:
-		ex.Lhs = rewriteExpr(ex.Lhs)
-		ex.Rhs = rewriteExpr(ex.Rhs)
-	case *ast.UnaryMinusOpExpr:
-		ex.Expr = rewriteExpr(ex.Expr)
-	case *ast.UnaryNotOpExpr:
-		ex.Expr = rewriteExpr(ex.Expr)
-	case *ast.UnaryLenOpExpr:
-		// "#t" searches t's array part from its end in one instruction:
-		// a call of the sandbox's length, which charges that walk
-		// (tablewalk.go).
-		fn := &ast.IdentExpr{Value: lengthGlobal}
-		fn.SetLine(ex.Line())
-		fn.SetLastLine(ex.LastLine())
-		call := &ast.FuncCallExpr{Func: fn, Args: []ast.Expr{rewriteExpr(ex.Expr)}, AdjustRet: true}
-		call.SetLine(ex.Line())
-		call.SetLastLine(ex.LastLine())
-		return call
-	case *ast.FunctionExpr:
-		rewriteConcat(ex.Stmts)
-	}
-	return e
+// operatorCall is the call of the sandbox's global fn with args, standing
+// for the operator expression ex, on its lines. AdjustRet: one value, as
+// the operator gives, and never a tail call (the error would then not
+// name the script's line).
+func operatorCall(fn string, args []ast.Expr, ex ast.Expr) ast.Expr {
+	id := &ast.IdentExpr{Value: fn}
+	id.SetLine(ex.Line())
+	id.SetLastLine(ex.LastLine())
+	call := &ast.FuncCallExpr{Func: id, Args: args, AdjustRet: true}
+	call.SetLine(ex.Line())
+	call.SetLastLine(ex.LastLine())
+	return call
 }
 
 // concat is the concatenation of its arguments, the operands of a chain
-// "a .. b .. c" (see rewriteConcat), as gopher-lua's operator does it,
+// "a .. b .. c" (see concatCall), as gopher-lua's operator does it,
 // with the bytes it builds charged to the step budget first.
 func (vm *Machine) concat(L *lua.LState) int {
 	n := L.GetTop()

@@ -4,6 +4,7 @@ import (
 	"github.com/matombo/matombo/host/internal/luastr"
 	"github.com/matombo/matombo/host/internal/memwalk"
 	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/ast"
 )
 
 // Walks of a table's slots. gopher-lua's table keeps its array part as
@@ -15,7 +16,7 @@ import (
 // instruction or call, charged one step. A loop of "#t" or "next(t)" over
 // a table with one value and a million nils ran into the 30 s time guard
 // instead of the step budget in 50 ms. So the compiler never sees a "#"
-// (rewriteExpr turns it into a call of lengthGlobal), and next and pairs
+// (rewrite turns it into a call of lengthGlobal, lengthCall), and next and pairs
 // are the sandbox's: each charges what it walks after the walk, a step per
 // luastr.ItemsPerStep slots of the array part and keyLookupSteps per key
 // of the hash part.
@@ -89,4 +90,11 @@ func (vm *Machine) tableLen(L *lua.LState, t *lua.LTable) int {
 	n := t.Len()
 	vm.charge(L, 1+(memwalk.ArrayLen(t)-n)/luastr.ItemsPerStep+n/luastr.ItemsPerStep)
 	return n
+}
+
+// lengthCall is the call of lengthGlobal that stands for "#" of operand
+// (see rewrite): "#t" searches t's array part from its end in one
+// instruction, which the sandbox's length charges (vm.length).
+func lengthCall(ex *ast.UnaryLenOpExpr, operand ast.Expr) ast.Expr {
+	return operatorCall(lengthGlobal, []ast.Expr{operand}, ex)
 }
