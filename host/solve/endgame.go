@@ -37,7 +37,10 @@ import (
 // counts upward (a move never brings counters back into play, so a
 // position's moves lead to its own layer or to smaller ones); within a
 // layer, in parallel, each position's value is computed from its moves',
-// depth first for the moves that stay in the layer. It is saved in the
+// depth first for the moves that stay in the layer, a few positions of a
+// worker's chunk together (their moves are played, then the values the
+// moves reach are read at once, so that their reads wait for memory
+// together rather than one after the other). It is saved in the
 // cache folder under a digest of how the game's moves act on such
 // positions, so that boards that differ only in their opening (the same
 // pits with 3, 4 or 5 counters each) share it.
@@ -339,7 +342,7 @@ type dbBuild struct {
 	finals   []*finalCache
 	finalsMu sync.Mutex
 	done     atomic.Int64
-	bare     atomic.Int64 // positions valued bare (see evaluateBare), with the checks
+	bare     atomic.Int64 // positions valued bare (see expandBare), with the checks
 	// sites[p-1][i] is the site of the position's cells whose count is
 	// the stored position's i-th: the sites in play, in the mirror's order
 	// for Player 2 to move in a database of one side to move.
@@ -549,10 +552,18 @@ func (w *dbWorker) run(next *atomic.Int64, from, to int64, report func()) error 
 			r, mover = r/2, int(r%2)+1
 		}
 		db.unrank(counts, r, w.j)
+		batch := w.batch[:0]
 		for i := c; i < end; i++ {
 			if b.exact.get(i) == unknownValue {
-				if _, err := w.value(i, counts, mover, 0); err != nil {
-					return err
+				f := w.batchFrame(len(batch))
+				f.index, f.mover = i, mover
+				copy(f.counts, counts)
+				batch = append(batch, f)
+				if len(batch) == dbBatch {
+					if err := w.valueBatch(batch); err != nil {
+						return err
+					}
+					batch = batch[:0]
 				}
 			}
 			if !db.sym && mover == 1 {
@@ -562,6 +573,10 @@ func (w *dbWorker) run(next *atomic.Int64, from, to int64, report func()) error 
 			mover = 1
 			nextCounts(counts)
 		}
+		if err := w.valueBatch(batch); err != nil {
+			return err
+		}
+		w.batch = batch[:0]
 		b.done.Add(w.valued)
 		b.bare.Add(w.bare)
 		w.valued, w.bare = 0, 0
@@ -571,18 +586,20 @@ func (w *dbWorker) run(next *atomic.Int64, from, to int64, report func()) error 
 
 // dbWorker values positions for one goroutine.
 type dbWorker struct {
-	b      *dbBuild
-	j      int
-	r      *host.Runner
-	sc     *scorer
-	frames []*dbFrame
-	stack  []int64
-	vals   []int
-	checks int
-	valued int64 // positions valued since the last report
-	finals *finalCache
-	noBare bool  // the game's positions cannot be set up bare (see evaluateBare)
-	bare   int64 // positions valued bare since the last report
+	b           *dbBuild
+	j           int
+	r           *host.Runner
+	sc          *scorer
+	frames      []*dbFrame // by depth of the recursion into the layer
+	batchFrames []*dbFrame // the positions of a batch (valueBatch)
+	batch       []*dbFrame // the batch being filled, in batchFrames
+	stack       []int64    // the positions being valued, from the batch's down
+	vals        []int
+	checks      int
+	valued      int64 // positions valued since the last report
+	finals      *finalCache
+	noBare      bool  // the game's positions cannot be set up bare (see expandBare)
+	bare        int64 // positions valued bare since the last report
 }
 
 // finalCache remembers the final margins of finished games a move made,
@@ -651,10 +668,16 @@ func (c *finalCache) put(v host.PositionView, h uint64, m int) {
 // dbFrame is what valuing one position holds while its moves are valued.
 type dbFrame struct {
 	cur, kid   *host.State
-	bcur, bkid *host.Bare // the same, bare (see evaluateBare)
+	bcur, bkid *host.Bare // the same, bare (see expandBare)
 	counts     []int
 	alt        []int
 	kids       []dbKid
+	moves      int   // the moves of the position expand set up
+	sign       int   // 1 when Player 1 moves in it, -1 otherwise
+	index      int64 // a batch's position (valueBatch): its index and mover
+	mover      int
+	direct     int  // its value when done
+	done       bool // expand valued it without its moves
 }
 
 func newDBWorker(b *dbBuild, j int) *dbWorker {
@@ -697,11 +720,55 @@ func (b *dbBuild) keepFinals(f *finalCache) {
 	b.finals = append(b.finals, f)
 }
 
+// dbBatch is the number of positions of a chunk a worker plays the moves
+// of before it reads their values: the reads of a batch wait for memory
+// together.
+const dbBatch = 16
+
+// batchFrame returns the k-th frame of the worker's batch.
+func (w *dbWorker) batchFrame(k int) *dbFrame {
+	for len(w.batchFrames) <= k {
+		w.batchFrames = append(w.batchFrames, w.newFrame())
+	}
+	return w.batchFrames[k]
+}
+
+// newFrame returns a frame for valuing one position.
+func (w *dbWorker) newFrame() *dbFrame {
+	n := w.b.db.n
+	return &dbFrame{cur: w.b.g.Start(), kid: w.b.g.Start(), bcur: w.b.g.NewBare(), bkid: w.b.g.NewBare(),
+		counts: make([]int, n), alt: make([]int, n)}
+}
+
+// valueBatch values the positions of frames (of the layer, in the order
+// of their index, each frame's index, mover and counts set): it plays the
+// moves of all, reads the values their moves reach, then values each
+// (a position valued meanwhile, as one of an earlier one's moves, is
+// skipped).
+func (w *dbWorker) valueBatch(frames []*dbFrame) error {
+	for _, f := range frames {
+		v, done, err := w.expand(f, f.counts, 1, f.mover)
+		if err != nil {
+			return err
+		}
+		f.direct, f.done = v, done
+	}
+	for _, f := range frames {
+		if !f.done {
+			w.prefetch(f.kids[:f.moves])
+		}
+	}
+	for _, f := range frames {
+		if err := w.finishValue(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (w *dbWorker) frame(depth int) *dbFrame {
 	for len(w.frames) <= depth {
-		n := w.b.db.n
-		w.frames = append(w.frames, &dbFrame{cur: w.b.g.Start(), kid: w.b.g.Start(), bcur: w.b.g.NewBare(), bkid: w.b.g.NewBare(),
-			counts: make([]int, n), alt: make([]int, n)})
+		w.frames = append(w.frames, w.newFrame())
 	}
 	return w.frames[depth]
 }
@@ -712,13 +779,13 @@ func (w *dbWorker) frame(depth int) *dbFrame {
 // of the positions of the layer its moves reach) when it is not known
 // yet.
 func (w *dbWorker) value(i int64, counts []int, mover, depth int) (int, error) {
-	b, db := w.b, w.b.db
+	b := w.b
 	if v := b.exact.get(i); v != unknownValue {
 		return int(v), nil
 	}
 	for _, s := range w.stack {
 		if s == i {
-			return 0, fmt.Errorf("%w: positions with %d counters in play can repeat", errNoDB, w.j)
+			return 0, fmt.Errorf("%w: positions with %s in play can repeat", errNoDB, counters(w.j))
 		}
 	}
 	if depth > 0 && depth%64 == 0 {
@@ -734,6 +801,33 @@ func (w *dbWorker) value(i int64, counts []int, mover, depth int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return w.keep(f, i, v, mover, depth)
+}
+
+// finishValue values the batch's position of f, its moves played and
+// their values read, unless it was valued meanwhile.
+func (w *dbWorker) finishValue(f *dbFrame) error {
+	if w.b.exact.get(f.index) != unknownValue {
+		return nil
+	}
+	v := f.direct
+	if !f.done {
+		w.stack = append(w.stack, f.index)
+		var err error
+		v, err = w.best(f.kids[:f.moves], f.sign, 0, false)
+		w.stack = w.stack[:len(w.stack)-1]
+		if err != nil {
+			return err
+		}
+	}
+	_, err := w.keep(f, f.index, v, f.mover, 0)
+	return err
+}
+
+// keep stores v, the value of position i (the counts of f, mover to
+// move), and values some positions again as checks.
+func (w *dbWorker) keep(f *dbFrame, i int64, v, mover, depth int) (int, error) {
+	b, db := w.b, w.b.db
 	if (v+w.j)%2 != 0 {
 		b.noHalf.Store(true)
 	}
@@ -780,8 +874,19 @@ func checkDue(c int) bool {
 
 // evaluate sets up the position with counts on the sites in play, the
 // other counters banked by banker and mover to move, and returns the
-// mover's margin to come, from its moves' values.
+// mover's margin to come, from its moves' values (expand, then best).
 func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) (int, error) {
+	v, done, err := w.expand(f, counts, banker, mover)
+	if err != nil || done {
+		return v, err
+	}
+	return w.best(f.kids[:f.moves], f.sign, depth, true)
+}
+
+// expand sets up the position of evaluate and plays its moves into
+// f.kids (f.moves of them, f.sign the mover's sign); done says that its
+// value v needs no move's value.
+func (w *dbWorker) expand(f *dbFrame, counts []int, banker, mover int) (v int, done bool, err error) {
 	bk, db := w.b.bk, w.b.db
 	if w.vals == nil {
 		w.vals = bk.values(nil, counts, banker, mover)
@@ -789,55 +894,56 @@ func (w *dbWorker) evaluate(f *dbFrame, counts []int, banker, mover, depth int) 
 		bk.setValues(w.vals, counts, banker, mover)
 	}
 	if !w.noBare {
-		v, err := w.evaluateBare(f, mover, depth)
+		v, done, err := w.expandBare(f, mover)
 		if !errors.Is(err, host.ErrScriptNeeded) {
 			if err == nil {
 				w.bare++
 			}
-			return v, err
+			return v, done, err
 		}
 		// This position or one of its moves needs the script: it is
 		// valued again on the full path.
 	}
 	if err := w.r.SetPositionValues(f.cur, w.vals); err != nil {
-		return 0, w.setUpFailed(err)
+		return 0, true, w.setUpFailed(err)
 	}
 	bank, sign, err := opened(f.cur.PositionView(), f.cur.ToMove(), mover, bk)
 	if err != nil {
-		return 0, err
+		return 0, true, err
 	}
 	if f.cur.Over() {
 		m, err := w.finalMargin(f.cur)
-		return sign * (m - bank), err
+		return sign * (m - bank), true, err
 	}
-	// The moves are played first and their positions' indexes computed;
-	// then the values of the positions of smaller layers are read, one
-	// after the other, so that their memory is fetched at once.
+	// The moves are played here and their positions' indexes computed;
+	// the values they reach are read after (prefetch), one after the
+	// other, so that their memory is fetched at once.
 	moves := len(f.cur.Moves())
 	if moves == 0 {
-		return 0, fmt.Errorf("%w: a position that is not over has no move", errNoDB)
+		return 0, true, fmt.Errorf("%w: a position that is not over has no move", errNoDB)
 	}
 	kids := f.kidsOf(moves, db.n)
 	for n := range moves {
 		// The kid's own moves are not listed: a position of a smaller
 		// layer is only read, one of this layer is set up again.
 		if err := w.r.ApplyToUnlisted(f.kid, f.cur, n); err != nil {
-			return 0, err
+			return 0, true, err
 		}
 		kid := &kids[n]
 		if f.kid.Over() {
 			fm, err := w.kidFinalMargin(f.kid)
 			if err != nil {
-				return 0, err
+				return 0, true, err
 			}
 			kid.index, kid.v = -1, fm-bank
 			continue
 		}
 		if err := w.place(kid, f.kid.PositionView(), f.kid.ToMove(), bank); err != nil {
-			return 0, err
+			return 0, true, err
 		}
 	}
-	return w.best(kids, sign, depth)
+	f.moves, f.sign = moves, sign
+	return 0, false, nil
 }
 
 // place fills in kid from the view of the position a move made (not the
@@ -872,8 +978,11 @@ func (w *dbWorker) place(kid *dbKid, pv host.PositionView, mover, bank int) erro
 // (sign 1 when Player 1 moves, -1 otherwise): a move's banked counters
 // and the value of its position, read from a smaller layer or valued now
 // in this one.
-func (w *dbWorker) best(kids []dbKid, sign, depth int) (int, error) {
-	b, db := w.b, w.b.db
+func (w *dbWorker) best(kids []dbKid, sign, depth int, read bool) (int, error) {
+	db := w.b.db
+	if read {
+		w.prefetch(kids)
+	}
 	best := 0
 	for n := range kids {
 		kid := &kids[n]
@@ -881,11 +990,12 @@ func (w *dbWorker) best(kids []dbKid, sign, depth int) (int, error) {
 		if kid.index >= 0 {
 			var kv int
 			if !kid.same {
-				x := b.exact.get(kid.index)
-				if x == unknownValue {
+				if kid.kv == unknownValue {
 					return 0, fmt.Errorf("%w: a smaller layer is not complete", errNoDB)
 				}
-				kv = int(x)
+				kv = int(kid.kv)
+			} else if kid.kv != unknownValue {
+				kv = int(kid.kv)
 			} else {
 				storedMover := kid.mover
 				if db.sym {
@@ -909,28 +1019,39 @@ func (w *dbWorker) best(kids []dbKid, sign, depth int) (int, error) {
 	return best, nil
 }
 
-// evaluateBare is evaluate on bare positions (host.Bare), w.vals set up:
-// the position and each move cost about what the game's rule parts cost.
-// It returns host.ErrScriptNeeded when the position or a move needs a
+// prefetch reads the values known of the positions of kids (of the game
+// not over), one after the other, so that they wait for memory together.
+func (w *dbWorker) prefetch(kids []dbKid) {
+	exact := w.b.exact
+	for n := range kids {
+		if kid := &kids[n]; kid.index >= 0 {
+			kid.kv = exact.get(kid.index)
+		}
+	}
+}
+
+// expandBare is expand on bare positions (host.Bare), w.vals set up: the
+// position and each move cost about what the game's rule parts cost. It
+// returns host.ErrScriptNeeded when the position or a move needs a
 // script function.
-func (w *dbWorker) evaluateBare(f *dbFrame, mover, depth int) (int, error) {
+func (w *dbWorker) expandBare(f *dbFrame, mover int) (int, bool, error) {
 	bk, db := w.b.bk, w.b.db
 	if err := w.r.SetBare(f.bcur, w.vals); err != nil {
 		if errors.Is(err, host.ErrScriptNeeded) {
-			return 0, err
+			return 0, true, err
 		}
-		return 0, w.setUpFailed(err)
+		return 0, true, w.setUpFailed(err)
 	}
 	bank, sign, err := opened(f.bcur.PositionView(), f.bcur.ToMove(), mover, bk)
 	if err != nil {
-		return 0, err
+		return 0, true, err
 	}
 	moves := f.bcur.Moves()
 	kids := f.kidsOf(moves, db.n)
 	fullSet := false // f.cur set up on the full path, for the games the moves end
 	for n := range moves {
 		if err := w.r.PlayBare(f.bkid, f.bcur, n); err != nil {
-			return 0, err
+			return 0, true, err
 		}
 		kid := &kids[n]
 		pv := f.bkid.PositionView()
@@ -942,28 +1063,29 @@ func (w *dbWorker) evaluateBare(f *dbFrame, mover, depth int) (int, error) {
 				// must end in the same position.
 				if !fullSet {
 					if err := w.r.SetPositionValues(f.cur, w.vals); err != nil {
-						return 0, w.setUpFailed(err)
+						return 0, true, w.setUpFailed(err)
 					}
 					fullSet = true
 				}
 				if err := w.r.ApplyToUnlisted(f.kid, f.cur, n); err != nil {
-					return 0, err
+					return 0, true, err
 				}
 				if !f.kid.Over() || !f.kid.PositionView().Same(pv, 0, pv.Len()) {
-					return 0, fmt.Errorf("%w: a move played bare ends in another position than on the full path", errNoDB)
+					return 0, true, fmt.Errorf("%w: a move played bare ends in another position than on the full path", errNoDB)
 				}
 				if fm, err = w.kidFinalMargin(f.kid); err != nil {
-					return 0, err
+					return 0, true, err
 				}
 			}
 			kid.index, kid.v = -1, fm-bank
 			continue
 		}
 		if err := w.place(kid, pv, f.bkid.ToMove(), bank); err != nil {
-			return 0, err
+			return 0, true, err
 		}
 	}
-	return w.best(kids, sign, depth)
+	f.moves, f.sign = moves, sign
+	return 0, false, nil
 }
 
 // setUpFailed is the error of a position the builder set up and the host
@@ -1006,6 +1128,7 @@ type dbKid struct {
 	mover  int   // the player to move
 	v      int   // the banks' change for Player 1, or the game's end's margin to come
 	counts []int // the counts of its stored position
+	kv     int8  // its value read (prefetch), unknownValue when not known
 }
 
 // kidFinalMargin is finalMargin of a finished game a move made from a
@@ -1041,6 +1164,14 @@ func (w *dbWorker) finalMargin(s *host.State) (int, error) {
 		return 0, fmt.Errorf("%w: a margin of %d exceeds the counters of the game", errNoDB, m)
 	}
 	return m, nil
+}
+
+// counters is n counters, in words.
+func counters(n int) string {
+	if n == 1 {
+		return "1 counter"
+	}
+	return fmt.Sprintf("%d counters", n)
 }
 
 func sign(n int) int {

@@ -67,3 +67,19 @@ func TestEndgameBuildPlaysBare(t *testing.T) {
 	assert.Equal(t, wantDigest, digest)
 	assert.Equal(t, want, got, "the full path and the bare one build the same database")
 }
+
+// TestEndgameBuildRefusesRepeatingPositions: a game whose positions can
+// repeat with the same counters in play gets no database, on one
+// goroutine and on several, whichever way the builder reaches the
+// repetition (the layer's positions are valued in batches, their moves'
+// positions depth first).
+func TestEndgameBuildRefusesRepeatingPositions(t *testing.T) {
+	g := load(t, "cycle")
+	for _, threads := range []int{1, 2} {
+		for k := 1; k <= 4; k++ {
+			_, err := solve.BuildEndgame(g, k, threads)
+			require.Error(t, err, "k=%d threads=%d", k, threads)
+			assert.Contains(t, err.Error(), "no endgame database: positions with 1 counter in play can repeat", "k=%d threads=%d", k, threads)
+		}
+	}
+}
