@@ -14,12 +14,18 @@ import (
 // are conserved: the margin at the end is the banks' difference now plus
 // what the counters still in play bring, and positions with few counters
 // in play are valued once in endgame databases, whatever the banks hold.
-// Each property is checked while a database is built, on every position
-// it holds.
+// Each property is checked while a database is built: the margin on
+// every game a move of its positions ends, the independence from the
+// banks on a sample of its positions valued again with other banks
+// (every position of a small layer, see checkDue): a game whose moves
+// read the banks in only a few positions can escape the sample.
 type banks struct {
 	play   []int // sites in play
 	store  []int // sites tagged "store"
 	owner  []int // the player owning each store site
+	// bank[p-1] is Player p's bank in the positions a database sets up:
+	// their first store, or -1 when they own none (their captured total).
+	bank [2]int
 	total  int   // counters in the game
 	sites  int
 	layout encodingLayout
@@ -80,6 +86,10 @@ func findBanks(g *host.Game) (*banks, error) {
 			bk.own[0] = append(bk.own[0], s.Owner(i) == 1)
 			bk.own[1] = append(bk.own[1], s.Owner(i) == 2)
 		}
+	}
+	bk.bank = [2]int{-1, -1}
+	for i := len(bk.store) - 1; i >= 0; i-- {
+		bk.bank[bk.owner[i]-1] = bk.store[i]
 	}
 	for p := 1; p <= 2; p++ {
 		bk.total += s.Captured(p) + s.Hand(p)
@@ -271,16 +281,13 @@ func (bk *banks) encode(dst []byte, counts []int, banker, toMove int) []byte {
 	for i, p := range bk.play {
 		sites[p] = counts[i]
 	}
-	captured := [2]int{}
-	placed := false
-	for i, s := range bk.store {
-		if bk.owner[i] == banker {
-			sites[s], placed = rest, true
-			break
+	var captured [2]int
+	for p, a := range bankAmounts(rest, banker) {
+		if s := bk.bank[p]; s >= 0 {
+			sites[s] = a
+		} else {
+			captured[p] = a
 		}
-	}
-	if !placed {
-		captured[banker-1] = rest
 	}
 	for _, c := range sites {
 		dst = binary.AppendVarint(dst, int64(c))
@@ -306,16 +313,13 @@ func (bk *banks) values(dst []int, counts []int, banker, toMove int) []int {
 	for i, p := range bk.play {
 		dst[start+p] = counts[i]
 	}
-	captured := [2]int{}
-	placed := false
-	for i, s := range bk.store {
-		if bk.owner[i] == banker {
-			dst[start+s], placed = rest, true
-			break
+	var captured [2]int
+	for p, a := range bankAmounts(rest, banker) {
+		if s := bk.bank[p]; s >= 0 {
+			dst[start+s] = a
+		} else {
+			captured[p] = a
 		}
-	}
-	if !placed {
-		captured[banker-1] = rest
 	}
 	dst = append(dst, bk.owners...)
 	dst = append(dst, captured[0], captured[1])
@@ -333,18 +337,37 @@ func (bk *banks) setValues(vals []int, counts []int, banker, toMove int) {
 		vals[p] = c
 		rest -= c
 	}
-	placed := false
-	for i, s := range bk.store {
-		if bk.owner[i] == banker && !placed {
-			vals[s], placed = rest, true
-		} else {
-			vals[s] = 0
-		}
+	for _, s := range bk.store {
+		vals[s] = 0
 	}
 	n := 2 * bk.sites
-	vals[n], vals[n+1] = 0, 0
-	if !placed {
-		vals[n+banker-1] = rest
+	for p, a := range bankAmounts(rest, banker) {
+		vals[n+p] = 0
+		if s := bk.bank[p]; s >= 0 {
+			vals[s] = a
+		} else {
+			vals[n+p] = a
+		}
 	}
 	vals[len(vals)-1] = toMove
+}
+
+// bankSplit is the banker of a position whose banked counters are all
+// but one in Player 1's bank and one in Player 2's (see bankAmounts).
+const bankSplit = 3
+
+// bankAmounts is what each player's bank holds in a position whose rest
+// counters out of play are banked by banker: all in Player 1's bank (1)
+// or Player 2's (2), or, for bankSplit, one in Player 2's and the others
+// in Player 1's, which makes the parity of both banks differ from the
+// first. A player's bank is their first store, or their captured total
+// when they own no store.
+func bankAmounts(rest, banker int) [2]int {
+	switch {
+	case banker == 2:
+		return [2]int{0, rest}
+	case banker == bankSplit && rest > 0:
+		return [2]int{rest - 1, 1}
+	}
+	return [2]int{rest, 0}
 }

@@ -1,13 +1,13 @@
 package solve_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/matombo/matombo/host"
 	"github.com/matombo/matombo/host/solve"
 )
 
@@ -16,17 +16,30 @@ import (
 // boards with and without empty captures, either banker and mover.
 func TestBankedValuesMatchEncoding(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, c := range []struct{ m, n int }{{2, 2}, {3, 3}, {6, 4}} {
-		t.Run(fmt.Sprintf("Kalah(%d,%d)", c.m, c.n), func(t *testing.T) {
-			g := loadKalah(t, c.m, c.n, true)
+	cases := []struct {
+		name  string
+		g     func(t *testing.T) *host.Game
+		sites int // in play
+		seeds int // in the game
+	}{
+		{"Kalah(2,2)", func(t *testing.T) *host.Game { return loadKalah(t, 2, 2, true) }, 4, 8},
+		{"Kalah(3,3)", func(t *testing.T) *host.Game { return loadKalah(t, 3, 3, true) }, 6, 18},
+		{"Kalah(6,4)", func(t *testing.T) *host.Game { return loadKalah(t, 6, 4, true) }, 12, 48},
+		{"Oware (banks: the captured totals)", func(t *testing.T) *host.Game { return load(t, "oware") }, 12, 48},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := c.g(t)
 			for range 50 {
-				counts := make([]int, 2*c.m)
-				left := 2 * c.m * c.n
+				counts := make([]int, c.sites)
+				left := c.seeds
 				for i := range counts {
 					counts[i] = rng.IntN(min(left, 4) + 1)
 					left -= counts[i]
 				}
-				banker, toMove := 1+rng.IntN(2), 1+rng.IntN(2)
+				// Every counter banked by Player 1, by Player 2, or all but
+				// one by Player 1 and one by Player 2.
+				banker, toMove := []int{1, 2, solve.BankSplit}[rng.IntN(3)], 1+rng.IntN(2)
 				vals, enc, err := solve.BankedPosition(g, counts, banker, toMove)
 				require.NoError(t, err)
 				s, err := g.StateFromPosition(enc)

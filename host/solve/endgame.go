@@ -833,15 +833,19 @@ func (w *dbWorker) keep(f *dbFrame, i int64, v, mover, depth int) (int, error) {
 	}
 	b.exact.set(i, int8(v))
 	// Some positions are valued again with the banks on the other side
-	// (the value must not depend on them) and, with a mirror, as their
-	// mirror image with Player 2 to move (the value must be the same).
+	// and split between the players (all but one with Player 1), so that
+	// their sizes and parities differ (the value must not depend on
+	// them), and, with a mirror, as their mirror image with Player 2 to
+	// move (the value must be the same).
 	if w.checks++; checkDue(w.checks) {
-		v2, err := w.evaluate(f, f.counts, 2, mover, depth)
-		if err != nil {
-			return 0, err
-		}
-		if v2 != v {
-			return 0, fmt.Errorf("%w: the value of a position depends on what the banks hold", errNoDB)
+		for _, banker := range [...]int{2, bankSplit} {
+			v2, err := w.evaluate(f, f.counts, banker, mover, depth)
+			if err != nil {
+				return 0, err
+			}
+			if v2 != v {
+				return 0, fmt.Errorf("%w: the value of a position depends on what the banks hold", errNoDB)
+			}
 		}
 		if db.sym {
 			for k, m := range db.mirror {
@@ -861,11 +865,16 @@ func (w *dbWorker) keep(f *dbFrame, i int64, v, mover, depth int) (int, error) {
 }
 
 // checkDue reports whether the c-th position a worker values in a layer
-// (from 1) is valued again as a check: every 61st of the first 256*61,
-// every 1021st after. Each worker checks every layer, the small ones as
-// densely as always, and a large layer (millions of positions) thousands
-// of times, where one check in 61 cost 3% of the build.
+// (from 1) is valued again as a check: each of the first 64, every 61st
+// of the first 256*61, every 1021st after. Each worker checks every
+// layer: a small one position by position (a small game's layers are
+// small, and one check in 61 would never come), a larger one densely,
+// and a large one (millions of positions) thousands of times, where one
+// check in 61 cost 3% of the build.
 func checkDue(c int) bool {
+	if c <= 64 {
+		return true
+	}
 	if c <= 256*61 {
 		return c%61 == 0
 	}

@@ -1,6 +1,7 @@
 package solve_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -81,5 +82,37 @@ func TestEndgameBuildRefusesRepeatingPositions(t *testing.T) {
 			require.Error(t, err, "k=%d threads=%d", k, threads)
 			assert.Contains(t, err.Error(), "no endgame database: positions with 1 counter in play can repeat", "k=%d threads=%d", k, threads)
 		}
+	}
+}
+
+// TestEndgameBuildRefusesBankDependence: a game whose moves read the
+// stores (an odd store takes the other pit) gets no database, even where
+// its layers are too small for one check in 61 and where the banks on
+// either side have the same parity (2 counters in play, 6 banked), and
+// the search, without one, finds what a search without a database and
+// the retrograde engine find. Before, databases of up to 8 counters were
+// built and the search said -4 where the game is +4.
+func TestEndgameBuildRefusesBankDependence(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	g := load(t, "storecap")
+	for k := 2; k <= 8; k++ {
+		_, err := solve.BuildEndgame(g, k, 1)
+		require.Error(t, err, "k=%d", k)
+		assert.Contains(t, err.Error(), "no endgame database: the value of a position depends on what the banks hold", "k=%d", k)
+	}
+	retro, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Retrograde))
+	require.NoError(t, err)
+	want, err := retro.Moves(g.Start())
+	require.NoError(t, err)
+	require.Len(t, want, 1)
+	assert.Equal(t, 4, want[0].Margin)
+	for _, k := range []int{0, 6, 8} {
+		sol, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Search), solve.WithEndgame(k))
+		require.NoError(t, err, "endgame %d", k)
+		got, err := sol.Moves(g.Start())
+		require.NoError(t, err)
+		require.Len(t, got, 1)
+		assert.Equal(t, want[0].Margin, got[0].Margin, "endgame %d", k)
+		assert.Equal(t, want[0].Value, got[0].Value, "endgame %d", k)
 	}
 }

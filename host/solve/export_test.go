@@ -73,11 +73,15 @@ func EndgameBareShare(g *host.Game, k int) (bare, all int64, err error) {
 	return b.bare.Load(), b.done.Load(), nil
 }
 
+// BankSplit is the banker of positions whose banked counters are split
+// (all but one with Player 1, one with Player 2), for tests.
+const BankSplit = bankSplit
+
 // BankedPosition returns the values and the encoding the banks of g make
 // of the position with counts on the sites in play, the rest banked by
 // banker, toMove to move (for tests). It checks that setValues makes the
 // same values from those of other positions (every counter banked, by
-// either player, either player to move).
+// either player or split, either player to move).
 func BankedPosition(g *host.Game, counts []int, banker, toMove int) ([]int, []byte, error) {
 	bk, err := findBanks(g)
 	if err != nil {
@@ -85,7 +89,7 @@ func BankedPosition(g *host.Game, counts []int, banker, toMove int) ([]int, []by
 	}
 	vals := bk.values(nil, counts, banker, toMove)
 	other := make([]int, len(counts))
-	for b := 1; b <= 2; b++ {
+	for _, b := range []int{1, 2, bankSplit} {
 		for m := 1; m <= 2; m++ {
 			re := bk.values(nil, other, b, m)
 			bk.setValues(re, counts, banker, toMove)
