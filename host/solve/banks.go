@@ -20,13 +20,13 @@ import (
 // (every position of a small layer, see checkDue): a game whose moves
 // read the banks in only a few positions can escape the sample.
 type banks struct {
-	play   []int // sites in play
-	store  []int // sites tagged "store"
-	owner  []int // the player owning each store site
+	play  []int // sites in play
+	store []int // sites tagged "store"
+	owner []int // the player owning each store site
 	// bank[p-1] is Player p's bank in the positions a database sets up:
 	// their first store, or -1 when they own none (their captured total).
-	bank [2]int
-	total  int   // counters in the game
+	bank   [2]int
+	total  int // counters in the game
 	sites  int
 	layout encodingLayout
 

@@ -90,8 +90,9 @@ func TestEndgameBuildRefusesRepeatingPositions(t *testing.T) {
 // its layers are too small for one check in 61 and where the banks on
 // either side have the same parity (2 counters in play, 6 banked), and
 // the search, without one, finds what a search without a database and
-// the retrograde engine find. Before, databases of up to 8 counters were
-// built and the search said -4 where the game is +4.
+// the retrograde engine find, and says why it has none. Before,
+// databases of up to 8 counters were built and the search said -4 where
+// the game is +4.
 func TestEndgameBuildRefusesBankDependence(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	g := load(t, "storecap")
@@ -107,8 +108,13 @@ func TestEndgameBuildRefusesBankDependence(t *testing.T) {
 	require.Len(t, want, 1)
 	assert.Equal(t, 4, want[0].Margin)
 	for _, k := range []int{0, 6, 8} {
-		sol, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Search), solve.WithEndgame(k))
+		var said []string
+		sol, err := solve.Solve(context.Background(), g, solve.WithEngine(solve.Search), solve.WithEndgame(k),
+			solve.WithLog(func(s string) { said = append(said, s) }))
 		require.NoError(t, err, "endgame %d", k)
+		if k > 0 {
+			assert.Equal(t, []string{"no endgame database: the value of a position depends on what the banks hold; searching without one, and without futility bounds"}, said, "endgame %d", k)
+		}
 		got, err := sol.Moves(g.Start())
 		require.NoError(t, err)
 		require.Len(t, got, 1)

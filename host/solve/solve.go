@@ -206,7 +206,9 @@ func WithMaxPositions(n int) Option {
 func WithCacheDir(dir string) Option { return func(c *config) { c.cacheDir = dir } }
 
 // WithLog has Solve report what it could not do but did without (a cached
-// database that was damaged and built again, one it could not write).
+// database that was damaged and built again, one it could not write, a
+// database asked for with WithEndgame that the game's rules do not allow,
+// and why).
 func WithLog(f func(string)) Option { return func(c *config) { c.log = f } }
 
 // WithMaxBytes sets how much memory a solve may take: a solve whose
