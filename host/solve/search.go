@@ -270,8 +270,9 @@ func newEngine(ctx context.Context, g *host.Game, cfg *config) (*engine, error) 
 				e.stats.EndgameCounters = db.k
 				e.stats.EndgamePositions = db.positions()
 			case errors.Is(err, errNoDB):
-				e.bk = nil                             // the banks' properties do not hold: no futility bounds either
-				if cfg.log != nil && cfg.endgame > 0 { // asked for, not chosen from the budget
+				e.bk = nil // the banks' properties do not hold: no futility bounds either
+				// Said when asked for, not when chosen from the budget.
+				if cfg.log != nil && cfg.endgame > 0 {
 					cfg.log(err.Error() + "; searching without one, and without futility bounds")
 				}
 			default:
