@@ -552,18 +552,17 @@ func (w *dbWorker) run(next *atomic.Int64, from, to int64, report func()) error 
 			r, mover = r/2, int(r%2)+1
 		}
 		db.unrank(counts, r, w.j)
-		batch := w.batch[:0]
+		n := 0 // positions in the batch, the first n of w.batchFrames
 		for i := c; i < end; i++ {
 			if b.exact.get(i) == unknownValue {
-				f := w.batchFrame(len(batch))
+				f := w.batchFrame(n)
 				f.index, f.mover = i, mover
 				copy(f.counts, counts)
-				batch = append(batch, f)
-				if len(batch) == dbBatch {
-					if err := w.valueBatch(batch); err != nil {
+				if n++; n == dbBatch {
+					if err := w.valueBatch(w.batchFrames[:n]); err != nil {
 						return err
 					}
-					batch = batch[:0]
+					n = 0
 				}
 			}
 			if !db.sym && mover == 1 {
@@ -573,10 +572,9 @@ func (w *dbWorker) run(next *atomic.Int64, from, to int64, report func()) error 
 			mover = 1
 			nextCounts(counts)
 		}
-		if err := w.valueBatch(batch); err != nil {
+		if err := w.valueBatch(w.batchFrames[:n]); err != nil {
 			return err
 		}
-		w.batch = batch[:0]
 		b.done.Add(w.valued)
 		b.bare.Add(w.bare)
 		w.valued, w.bare = 0, 0
@@ -592,7 +590,6 @@ type dbWorker struct {
 	sc          *scorer
 	frames      []*dbFrame // by depth of the recursion into the layer
 	batchFrames []*dbFrame // the positions of a batch (valueBatch)
-	batch       []*dbFrame // the batch being filled, in batchFrames
 	stack       []int64    // the positions being valued, from the batch's down
 	vals        []int
 	checks      int
